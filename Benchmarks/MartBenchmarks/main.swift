@@ -1,0 +1,2 @@
+// Placeholder for the benchmarks target.
+print("no benchmarks yet")

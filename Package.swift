@@ -1,0 +1,75 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+  name: "mart-holiday",
+  platforms: [.macOS(.v15)],
+  products: [
+    .executable(name: "mart-holiday", targets: ["mart-holiday"]),
+    .library(name: "MartCore", targets: ["MartCore"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+  ],
+  targets: [
+    // C libraries, each behind a module map and a shim of typed wrappers.
+    .systemLibrary(
+      name: "CCurl", path: "Sources/CSystem/CCurl", pkgConfig: "libcurl",
+      providers: [.apt(["libcurl4-openssl-dev"])]),
+    .systemLibrary(
+      name: "CLibXML2", path: "Sources/CSystem/CLibXML2", pkgConfig: "libxml-2.0",
+      providers: [.apt(["libxml2-dev"])]),
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/CSystem/CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(
+      name: "COpenSSLCrypto", path: "Sources/CSystem/COpenSSLCrypto", pkgConfig: "libcrypto",
+      providers: [.apt(["libssl-dev"])]),
+
+    // Pure core: domain model, closing-day engine, address normalizer. No I/O.
+    .target(name: "MartCore"),
+
+    // I/O edges.
+    .target(name: "MartFetch", dependencies: ["CCurl"]),
+    .target(name: "MartReplay", dependencies: ["MartFetch"]),
+    .target(name: "MartHTML", dependencies: ["CLibXML2"]),
+    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML"]),
+    .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "CSQLite"]),
+    .target(name: "MartExport", dependencies: ["MartCore", "COpenSSLCrypto"]),
+    .target(
+      name: "MartPipeline",
+      dependencies: ["MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport"]),
+
+    // Thin command-line front end.
+    .executableTarget(
+      name: "mart-holiday",
+      dependencies: [
+        "MartCore", "MartPipeline", "MartReplay", "MartExport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ]),
+
+    // Benchmarks: run with `swift run -c release mart-holiday-benchmarks`.
+    .executableTarget(
+      name: "mart-holiday-benchmarks", dependencies: ["MartCore", "MartHTML", "MartBrands"],
+      path: "Benchmarks/MartBenchmarks"),
+
+    // Tests.
+    .target(name: "TestSupport", dependencies: ["MartFetch", "MartReplay"], path: "Tests/TestSupport"),
+    .testTarget(name: "MartCoreTests", dependencies: ["MartCore"]),
+    .testTarget(name: "MartFetchTests", dependencies: ["MartFetch", "MartReplay", "TestSupport"]),
+    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "TestSupport"]),
+    .testTarget(name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
+    .testTarget(name: "MartGeocodingTests", dependencies: ["MartGeocoding", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
+    .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "TestSupport"]),
+    .testTarget(
+      name: "MartPipelineTests",
+      dependencies: ["MartPipeline", "MartCore", "MartExport", "MartReplay", "TestSupport"]),
+  ]
+)
+
+for target in package.targets where [.executable, .test, .regular].contains(target.type) {
+  var settings = target.swiftSettings ?? []
+  settings.append(.enableUpcomingFeature("ExistentialAny"))
+  settings.append(.enableUpcomingFeature("MemberImportVisibility"))
+  target.swiftSettings = settings
+}

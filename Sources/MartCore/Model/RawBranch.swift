@@ -1,0 +1,50 @@
+/// A point on the earth as a source published it, before validation.
+public struct GeoPoint: Hashable, Sendable, Codable {
+  public var latitude: Double
+  public var longitude: Double
+
+  public init(latitude: Double, longitude: Double) {
+    self.latitude = latitude
+    self.longitude = longitude
+  }
+}
+
+/// One branch exactly as a brand source published it: the output of a brand parser and the
+/// input of normalization. Fields hold the source's text, trimmed but otherwise untouched.
+public struct RawBranch: Hashable, Sendable {
+  /// The permanent id, `<brand>-<store id>`.
+  public var id: BranchID
+  /// The branch name without the brand prefix, e.g. `창원점`.
+  public var name: String
+  /// The address as published (road-name form when the source has one).
+  public var address: String?
+  /// A second, lot-number (지번) address when the source publishes one separately.
+  public var lotAddress: String?
+  /// The phone number as published.
+  public var phone: String?
+  /// Opening hours as published, e.g. `10:00 ~ 23:00`.
+  public var openingHours: String?
+  /// Coordinates as the source gave them, if any (not yet validated).
+  public var coordinate: GeoPoint?
+  /// The closing-day text or date list as published, e.g. `매월 둘째, 넷째주 일요일 (11/8, 11/22)`
+  /// or `20261108, 20261122`. `nil` when the source says nothing about closing days.
+  public var closingText: String?
+  /// The page or endpoint the record came from.
+  public var sourceURL: String
+
+  public init(
+    id: BranchID, name: String, address: String? = nil, lotAddress: String? = nil,
+    phone: String? = nil, openingHours: String? = nil, coordinate: GeoPoint? = nil,
+    closingText: String? = nil, sourceURL: String
+  ) {
+    self.id = id
+    self.name = name
+    self.address = address
+    self.lotAddress = lotAddress
+    self.phone = phone
+    self.openingHours = openingHours
+    self.coordinate = coordinate
+    self.closingText = closingText
+    self.sourceURL = sourceURL
+  }
+}

@@ -1,0 +1,177 @@
+import Foundation
+
+/// The HTTP methods the pipeline uses.
+public enum HTTPMethod: String, Sendable, Codable, Hashable {
+  case get = "GET"
+  case post = "POST"
+}
+
+/// One header line. Names compare case-insensitively through `HTTPHeaders`.
+public struct HTTPHeader: Sendable, Hashable, Codable {
+  public var name: String
+  public var value: String
+
+  public init(_ name: String, _ value: String) {
+    self.name = name
+    self.value = value
+  }
+}
+
+extension Array where Element == HTTPHeader {
+  /// The value of the last header called `name` (case-insensitive), if any.
+  public func value(named name: String) -> String? {
+    last { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+  }
+}
+
+/// An HTTP request as plain data: what to send, nothing about how.
+public struct HTTPRequest: Sendable, Hashable {
+  public var method: HTTPMethod
+  /// Absolute `http` or `https` URL, already percent-encoded.
+  public var url: String
+  public var headers: [HTTPHeader]
+  public var body: Data?
+
+  public init(method: HTTPMethod = .get, url: String, headers: [HTTPHeader] = [], body: Data? = nil) {
+    self.method = method
+    self.url = url
+    self.headers = headers
+    self.body = body
+  }
+
+  /// A GET request.
+  public static func get(_ url: String, headers: [HTTPHeader] = []) -> HTTPRequest {
+    HTTPRequest(method: .get, url: url, headers: headers)
+  }
+
+  /// A POST with an `application/x-www-form-urlencoded` body (UTF-8), fields in the given order.
+  public static func postForm(
+    _ url: String, fields: [(name: String, value: String)], headers: [HTTPHeader] = []
+  ) -> HTTPRequest {
+    HTTPRequest(
+      method: .post, url: url,
+      headers: headers + [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
+      body: Data(FormEncoding.encode(fields).utf8))
+  }
+}
+
+/// A received HTTP response.
+public struct HTTPResponse: Sendable, Hashable {
+  /// The URL that was requested.
+  public var requestURL: String
+  /// The URL the body came from, after redirects.
+  public var finalURL: String
+  public var status: Int
+  public var headers: [HTTPHeader]
+  public var body: Data
+
+  public init(requestURL: String, finalURL: String, status: Int, headers: [HTTPHeader], body: Data) {
+    self.requestURL = requestURL
+    self.finalURL = finalURL
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+
+  /// The `charset` parameter of the Content-Type header, lower-cased, if present.
+  public var charset: String? {
+    guard let contentType = headers.value(named: "Content-Type") else { return nil }
+    for parameter in contentType.split(separator: ";").dropFirst() {
+      let pair = parameter.split(separator: "=", maxSplits: 1)
+      if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" {
+        return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: " \"'")).lowercased()
+      }
+    }
+    return nil
+  }
+
+  /// Whether the status is 2xx.
+  public var isSuccess: Bool { (200..<300).contains(status) }
+
+  /// Throws `FetchError.httpStatus` unless the status is 2xx.
+  @discardableResult
+  public func requireSuccess() throws(FetchError) -> HTTPResponse {
+    guard isSuccess else {
+      throw FetchError(.httpStatus(status), url: requestURL, message: "HTTP \(status) from \(finalURL)")
+    }
+    return self
+  }
+}
+
+/// Anything that can perform an HTTP request: the libcurl client, and later the politeness,
+/// caching and archiving layers that wrap it.
+public protocol HTTPFetching: Sendable {
+  /// Performs the request. Any HTTP status is a response; only transport failures throw.
+  func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse
+}
+
+/// A failed fetch: what went wrong, for which URL.
+public struct FetchError: Error, Hashable, Sendable, CustomStringConvertible {
+  /// The kind of failure.
+  public enum Code: Hashable, Sendable {
+    /// A response arrived with a status that the caller does not accept.
+    case httpStatus(Int)
+    /// Connect or total timeout.
+    case timeout
+    /// The server could not be reached (DNS, refused, reset).
+    case connection
+    /// The body exceeded the configured maximum size.
+    case bodyTooLarge(limit: Int)
+    /// A redirect to a scheme other than http or https, or too many redirects.
+    case redirect
+    /// The URL is malformed or uses an unsupported scheme.
+    case invalidURL
+    /// Any other transport failure.
+    case transport
+  }
+
+  public var code: Code
+  /// The requested URL.
+  public var url: String
+  /// Human-readable detail (e.g. curl's error text).
+  public var message: String
+
+  public init(_ code: Code, url: String, message: String) {
+    self.code = code
+    self.url = url
+    self.message = message
+  }
+
+  public var description: String { "fetching \(url) failed: \(message)" }
+}
+
+/// `application/x-www-form-urlencoded` encoding and decoding (UTF-8, spaces as `+`).
+public enum FormEncoding {
+  private static let unreserved = CharacterSet(
+    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*")
+
+  /// Percent-encodes one name or value.
+  public static func escape(_ text: String) -> String {
+    text.unicodeScalars.map { scalar -> String in
+      if scalar == " " { return "+" }
+      if unreserved.contains(scalar) { return String(scalar) }
+      return String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined()
+    }.joined()
+  }
+
+  /// Encodes fields in order: `a=1&b=%ED%95%9C`.
+  public static func encode(_ fields: [(name: String, value: String)]) -> String {
+    fields.map { "\(escape($0.name))=\(escape($0.value))" }.joined(separator: "&")
+  }
+
+  /// Decodes a query string or form body into fields, in order. Invalid escapes are kept as text.
+  public static func decode(_ text: String) -> [(name: String, value: String)] {
+    guard !text.isEmpty else { return [] }
+    return text.split(separator: "&", omittingEmptySubsequences: true).map { pair in
+      let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+      let name = unescape(String(parts[0]))
+      let value = parts.count > 1 ? unescape(String(parts[1])) : ""
+      return (name, value)
+    }
+  }
+
+  private static func unescape(_ text: String) -> String {
+    let spaced = text.replacingOccurrences(of: "+", with: " ")
+    return spaced.removingPercentEncoding ?? spaced
+  }
+}

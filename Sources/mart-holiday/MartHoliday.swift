@@ -1,0 +1,9 @@
+import ArgumentParser
+
+@main
+struct MartHoliday: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "mart-holiday",
+    abstract: "Builds the Korean mart closing-day dataset.",
+    subcommands: [])
+}

@@ -1,0 +1,34 @@
+import MartCore
+import Testing
+
+@Suite struct CalendarDateTests {
+  @Test func weekdaysMatchTheCalendar() throws {
+    // 2026-11-22 is a Sunday; 2000-01-01 was a Saturday; 2024-02-29 a Thursday.
+    #expect(try #require(CalendarDate(iso: "2026-11-22")).weekday == .sunday)
+    #expect(try #require(CalendarDate(iso: "2000-01-01")).weekday == .saturday)
+    #expect(try #require(CalendarDate(iso: "2024-02-29")).weekday == .thursday)
+  }
+
+  @Test func dayNumbersRoundTrip() {
+    for number in stride(from: -800_000, through: 800_000, by: 997) {
+      #expect(CalendarDate(dayNumber: number).dayNumber == number)
+    }
+    #expect(CalendarDate(iso: "1970-01-01")?.dayNumber == 0)
+  }
+
+  @Test func rejectsImpossibleDates() {
+    #expect(CalendarDate(year: 2026, month: 2, day: 29) == nil)
+    #expect(CalendarDate(year: 2024, month: 2, day: 29) != nil)
+    #expect(CalendarDate(iso: "2026-13-01") == nil)
+    #expect(CalendarDate(compact: "202611") == nil)
+    #expect(CalendarDate(compact: "20261108")?.iso == "2026-11-08")
+  }
+
+  @Test func monthArithmetic() throws {
+    let date = try #require(CalendarDate(iso: "2026-11-22"))
+    #expect(date.firstOfMonth(addingMonths: 2).iso == "2027-01-01")
+    #expect(date.firstOfMonth(addingMonths: -11).iso == "2025-12-01")
+    #expect(date.lastOfMonth.iso == "2026-11-30")
+    #expect(date.adding(days: 10).iso == "2026-12-02")
+  }
+}
