@@ -1,6 +1,140 @@
 import ArgumentParser
+import Foundation
+import MartBrands
+import MartCore
+import MartExport
+import MartFetch
+import MartPipeline
+import MartReplay
 
 struct RunCommand: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "run", abstract: "Not yet available.")
-  func run() async throws {}
+  static let configuration = CommandConfiguration(
+    commandName: "run",
+    abstract: "Fetch every brand's branches and closing days, and publish a bundle.",
+    discussion: """
+      Fetches each brand's store pages, parses branches and closing-day texts, turns them
+      into dates for the as-of month and the next two, and writes a versioned bundle under
+      the output directory, then points output/latest.json at it.
+
+      A brand that fails keeps its branches from the last good bundle (marked stale); if a
+      requested brand fails with nothing to keep, nothing is published. Every run writes
+      output/report.json.
+
+      Exit status: 0 published; 2 published, but some brands are stale; 1 nothing published.
+
+      Examples:
+        mart-holiday run --replay fixtures/web
+        mart-holiday run --brand emart --brand lottemart --as-of 2026-11-20
+        mart-holiday run --source lottemart=http://127.0.0.1:8080
+      """)
+
+  @Option(name: .customLong("output"), help: ArgumentHelp("Directory for bundles, latest.json and report.json.", valueName: "dir"))
+  var outputDirectory = "output"
+
+  @Option(
+    name: .customLong("replay"),
+    help: ArgumentHelp(
+      "Serve the recorded responses in DIR from 127.0.0.1 and send every request there. Without --as-of, the run uses the date the recordings were made.",
+      valueName: "dir"))
+  var replayDirectory: String?
+
+  @Option(
+    name: .customLong("brand"),
+    help: ArgumentHelp(
+      "Only this brand (repeatable): \(BrandSlug.allCases.map(\.rawValue).joined(separator: ", ")). Other brands stay as in the last bundle.",
+      valueName: "slug"))
+  var brands: [BrandSlug] = []
+
+  @Option(
+    name: .customLong("as-of"),
+    help: ArgumentHelp("The day the run treats as today (YYYY-MM-DD). Default: today in Korea.", valueName: "date"))
+  var asOf: CalendarDate?
+
+  @Option(
+    name: .customLong("source"),
+    help: ArgumentHelp(
+      "Send a brand's requests to another scheme://host:port (repeatable), for mirrors and tests.",
+      valueName: "slug=baseurl"))
+  var sourceOverrides: [SourceOverride] = []
+
+  func run() async throws {
+    var replayServer: ReplayServer?
+    var asOf = self.asOf
+    if let replayDirectory {
+      let archive = try ReplayArchive.load(from: URL(fileURLWithPath: replayDirectory))
+      replayServer = try ReplayServer.start(archive: archive)
+      if asOf == nil, let recorded = archive.recordedOn {
+        guard let date = CalendarDate(iso: recorded) else {
+          throw ValidationError("\(replayDirectory)/replay.json: recordedOn \"\(recorded)\" is not YYYY-MM-DD")
+        }
+        asOf = date
+      }
+    }
+    defer { replayServer?.stop() }
+
+    let options = RunOptions(
+      asOf: asOf ?? KoreanCalendar.today(),
+      brands: Set(brands),
+      sourceBaseURLs: Dictionary(sourceOverrides.map { ($0.brand, $0.baseURL) }, uniquingKeysWith: { _, last in last }),
+      originOverrides: replayServer?.baseURLOverrides ?? [:],
+      outputDirectory: URL(fileURLWithPath: outputDirectory))
+    let pipeline = Pipeline(sources: BrandSources.all, fetcher: CurlHTTPClient(configuration: .init()))
+    let report = await pipeline.run(options)
+    for request in replayServer?.unmatchedRequests ?? [] {
+      FileHandle.standardError.write(Data("replay: no recording for \(request)\n".utf8))
+    }
+    print(RunSummary.render(report, outputDirectory: outputDirectory))
+    if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+  }
+}
+
+/// `--source SLUG=BASEURL`.
+struct SourceOverride: ExpressibleByArgument {
+  var brand: BrandSlug
+  var baseURL: String
+
+  init?(argument: String) {
+    let parts = argument.split(separator: "=", maxSplits: 1)
+    guard parts.count == 2, let brand = BrandSlug(rawValue: String(parts[0])),
+      let url = URL(string: String(parts[1])), ["http", "https"].contains(url.scheme ?? ""), url.host != nil
+    else { return nil }
+    self.brand = brand
+    self.baseURL = String(parts[1])
+  }
+}
+
+extension BrandSlug: ExpressibleByArgument {}
+
+extension CalendarDate: ExpressibleByArgument {
+  public init?(argument: String) { self.init(iso: argument) }
+}
+
+/// Dates as Korea sees them.
+enum KoreanCalendar {
+  /// Today's date in Asia/Seoul.
+  static func today() -> CalendarDate {
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(identifier: "Asia/Seoul")!
+    let parts = calendar.dateComponents([.year, .month, .day], from: Date())
+    return CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!)!
+  }
+}
+
+/// The human-readable end-of-run summary.
+enum RunSummary {
+  static func render(_ report: RunReport, outputDirectory: String) -> String {
+    var lines: [String] = []
+    lines.append("as of \(report.asOf), closing dates \(report.window.from) … \(report.window.through)")
+    for brand in report.brands {
+      var line = "  \(brand.brand.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)) \(brand.status.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(brand.branchCount) branches"
+      if let error = brand.error { line += " — \(error)" }
+      lines.append(line)
+    }
+    if !report.warnings.isEmpty { lines.append("\(report.warnings.count) warnings (see \(outputDirectory)/report.json)") }
+    for error in report.errors { lines.append("error: \(error)") }
+    if let published = report.published {
+      lines.append("published \(outputDirectory)/\(published.bundle) (\(outputDirectory)/latest.json)")
+    }
+    return lines.joined(separator: "\n")
+  }
 }

@@ -1,0 +1,114 @@
+/// A normalized branch, as clients receive it in a bundle.
+public struct Branch: Hashable, Sendable, Codable {
+  /// Permanent id, `<brand>-<store id>`; safe to store as a favourite.
+  public var id: BranchID
+  public var brand: BrandSlug
+  /// Branch name without the brand prefix, e.g. `창원점`.
+  public var name: String
+  public var address: BranchAddress
+  /// Phone in `0XX-XXXX-XXXX` form, or `nil` when the published text is not a phone number.
+  public var phone: String?
+  /// The phone text as published.
+  public var phonePublished: String?
+  /// Opening hours as published, e.g. `10:00 ~ 23:00`.
+  public var openingHours: String?
+  /// Validated coordinates, or `nil` when none could be established.
+  public var coordinate: BranchCoordinate?
+  public var closing: BranchClosing
+  /// The page or endpoint the record came from.
+  public var sourceURL: String
+
+  public init(
+    id: BranchID, name: String, address: BranchAddress, phone: String?, phonePublished: String?,
+    openingHours: String?, coordinate: BranchCoordinate?, closing: BranchClosing, sourceURL: String
+  ) {
+    self.id = id
+    self.brand = id.brand
+    self.name = name
+    self.address = address
+    self.phone = phone
+    self.phonePublished = phonePublished
+    self.openingHours = openingHours
+    self.coordinate = coordinate
+    self.closing = closing
+    self.sourceURL = sourceURL
+  }
+}
+
+/// A branch's address: the published text and, when it could be parsed, canonical forms.
+public struct BranchAddress: Hashable, Sendable, Codable {
+  /// The address exactly as the source published it.
+  public var published: String?
+  /// A separately published lot-number (지번) address, if any.
+  public var lotPublished: String?
+  /// Canonical road-name address, e.g. `서울특별시 송파구 올림픽로 300`.
+  public var road: String?
+  /// Canonical lot-number address, e.g. `서울특별시 송파구 신천동 29`.
+  public var jibun: String?
+  /// 시도 by its current official name, e.g. `강원특별자치도`.
+  public var sido: String?
+  /// 시군구, e.g. `성남시 분당구`.
+  public var sigungu: String?
+
+  public init(
+    published: String?, lotPublished: String? = nil, road: String? = nil, jibun: String? = nil,
+    sido: String? = nil, sigungu: String? = nil
+  ) {
+    self.published = published
+    self.lotPublished = lotPublished
+    self.road = road
+    self.jibun = jibun
+    self.sido = sido
+    self.sigungu = sigungu
+  }
+}
+
+/// A validated coordinate and where it came from.
+public struct BranchCoordinate: Hashable, Sendable, Codable {
+  public var latitude: Double
+  public var longitude: Double
+  /// `site`, `kakao`, `naver` or `vworld`.
+  public var source: String
+  /// `building`, `parcel` or `district`.
+  public var precision: String
+
+  public init(latitude: Double, longitude: Double, source: String, precision: String) {
+    self.latitude = latitude
+    self.longitude = longitude
+    self.source = source
+    self.precision = precision
+  }
+}
+
+/// A branch's closing days: concrete dates for the bundle's window plus the structured
+/// schedule, so clients can compute dates beyond the window.
+public struct BranchClosing: Hashable, Sendable, Codable {
+  /// `closures`, `open-all-year` or `unknown` (never to be shown as "open").
+  public var status: ClosingStatus
+  /// Closed dates within the bundle's window, sorted.
+  public var dates: [CalendarDate]
+  /// The structured schedule, including the published text and warnings.
+  public var schedule: ClosingSchedule
+
+  public init(schedule: ClosingSchedule, window: DateWindow) {
+    self.status = schedule.status
+    self.dates = schedule.closedDates(from: window.from, through: window.through)
+    self.schedule = schedule
+  }
+}
+
+/// An inclusive range of days.
+public struct DateWindow: Hashable, Sendable, Codable {
+  public var from: CalendarDate
+  public var through: CalendarDate
+
+  public init(from: CalendarDate, through: CalendarDate) {
+    self.from = from
+    self.through = through
+  }
+
+  /// The as-of month and the next two months, e.g. 2026-11-01 … 2027-01-31 for 2026-11-22.
+  public static func threeMonths(startingAt asOf: CalendarDate) -> DateWindow {
+    DateWindow(from: asOf.firstOfMonth(), through: asOf.firstOfMonth(addingMonths: 2).lastOfMonth)
+  }
+}

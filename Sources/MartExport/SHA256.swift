@@ -1,0 +1,15 @@
+import COpenSSLCrypto
+import Foundation
+
+/// SHA-256 digests (OpenSSL's libcrypto).
+public enum SHA256 {
+  /// The lower-case hex SHA-256 of `data`.
+  public static func hex(_ data: Data) -> String {
+    var digest = [UInt8](repeating: 0, count: 32)
+    let ok = data.withUnsafeBytes { buffer in
+      mart_sha256(buffer.baseAddress, buffer.count, &digest)
+    }
+    precondition(ok == 1, "libcrypto's SHA-256 failed")
+    return digest.map { String(format: "%02x", $0) }.joined()
+  }
+}

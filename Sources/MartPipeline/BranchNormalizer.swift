@@ -1,0 +1,43 @@
+import MartCore
+
+/// Turns a raw branch into the exported form: cleaned text, formatted phone, closing
+/// schedule and dates. Pure.
+public struct BranchNormalizer: Sendable {
+  public let asOf: CalendarDate
+  public let window: DateWindow
+
+  public init(asOf: CalendarDate, window: DateWindow) {
+    self.asOf = asOf
+    self.window = window
+  }
+
+  /// Normalizes one branch; problems worth reporting go to `warnings`, prefixed with the id.
+  public func normalize(_ raw: RawBranch, warnings: inout [String]) -> Branch {
+    let published = TextCleanup.field(raw.address)
+    let phonePublished = TextCleanup.field(raw.phone)
+    let phone = PhoneNumber.format(phonePublished)
+    if let phonePublished, phone == nil {
+      warnings.append("\(raw.id): phone \"\(phonePublished)\" is not a Korean phone number")
+    }
+    let closingText = TextCleanup.field(raw.closingText) ?? ""
+    let schedule = ClosingSchedule.parse(closingText, asOf: asOf)
+    for warning in schedule.warnings { warnings.append("\(raw.id): \(warning)") }
+    return Branch(
+      id: raw.id,
+      name: TextCleanup.field(raw.name) ?? raw.id.storeID,
+      address: BranchAddress(published: published, lotPublished: TextCleanup.field(raw.lotAddress)),
+      phone: phone,
+      phonePublished: phonePublished,
+      openingHours: TextCleanup.field(raw.openingHours),
+      coordinate: nil,
+      closing: BranchClosing(schedule: schedule, window: window),
+      sourceURL: raw.sourceURL)
+  }
+
+  /// Re-expands a carried-over branch's schedule for this run's window.
+  public func refresh(_ branch: Branch) -> Branch {
+    var copy = branch
+    copy.closing = BranchClosing(schedule: branch.closing.schedule, window: window)
+    return copy
+  }
+}

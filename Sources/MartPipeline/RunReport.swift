@@ -1,0 +1,61 @@
+import MartCore
+import MartExport
+
+/// What a run did, for operators and CI: written to `output/report.json` on every run,
+/// successful or not.
+public struct RunReport: Codable, Sendable {
+  /// How the run ended.
+  public enum Outcome: String, Codable, Sendable {
+    /// Every requested brand was fetched; a bundle is published.
+    case published
+    /// Published, but some brands failed and were carried over from the last good bundle.
+    case publishedWithStaleBrands = "published-with-stale-brands"
+    /// Nothing was published; the previous bundle (if any) stays current.
+    case failed
+  }
+
+  /// One brand's result in this run.
+  public struct BrandResult: Codable, Sendable {
+    public enum Status: String, Codable, Sendable {
+      /// Fetched and parsed now.
+      case fresh
+      /// Failed now; carried over from the last good bundle.
+      case stale
+      /// Failed now, with no earlier data to fall back on.
+      case failed
+      /// Not requested in this run; kept unchanged from the last bundle.
+      case kept
+    }
+
+    public var brand: BrandSlug
+    public var status: Status
+    public var branchCount: Int
+    /// The failure, when there was one.
+    public var error: String?
+  }
+
+  public var asOf: CalendarDate
+  public var window: DateWindow
+  public var outcome: Outcome
+  /// The bundle now in `latest.json`, when this run published one.
+  public var published: LatestPointer?
+  public var brands: [BrandResult]
+  /// Branches exported without coordinates.
+  public var branchesWithoutCoordinates: [BranchID]
+  /// Branches whose closing days are unknown.
+  public var branchesWithUnknownClosingDays: [BranchID]
+  /// Everything worth a human's attention, each naming the brand or branch.
+  public var warnings: [String]
+  /// Fatal problems.
+  public var errors: [String]
+
+  /// The process exit status for this outcome: 0 published, 2 published with stale brands,
+  /// 1 nothing published.
+  public var exitCode: Int32 {
+    switch outcome {
+    case .published: 0
+    case .publishedWithStaleBrands: 2
+    case .failed: 1
+    }
+  }
+}
