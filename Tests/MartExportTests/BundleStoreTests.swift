@@ -1,0 +1,112 @@
+import Foundation
+import MartCore
+import MartExport
+import Testing
+
+@Suite struct BundleStoreTests {
+  let asOf = CalendarDate(iso: "2026-11-20")!
+  var window: DateWindow { .threeMonths(startingAt: asOf) }
+
+  func temporaryDirectory() throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("bundle-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  func branch(_ storeID: String, text: String) -> Branch {
+    Branch(
+      id: BranchID(brand: .emart, storeID: storeID), name: "창원점",
+      address: BranchAddress(published: "경상남도 창원시 의창구 원이대로 430"),
+      phone: "055-211-1234", phonePublished: "055-211-1234", openingHours: "10:00 ~ 23:00",
+      coordinate: nil,
+      closing: BranchClosing(schedule: .parse(text, asOf: asOf), window: window),
+      sourceURL: "https://store.emart.com/branch/searchList.do")
+  }
+
+  var summaries: [BrandSummary] {
+    [BrandSummary(slug: .emart, branchCount: 2, freshness: .fresh, lastFetchedAsOf: asOf)]
+  }
+
+  @Test func publishesAVerifiableBundleAndReadsItBack() throws {
+    let output = try temporaryDirectory()
+    let store = BundleStore(outputDirectory: output)
+    #expect(try store.latest() == nil)
+
+    let pointer = try store.publish(
+      branches: [branch("1059", text: "20261108, 20261122"), branch("1000", text: "")],
+      brands: summaries, asOf: asOf, window: window)
+    #expect(pointer.bundle == "bundles/\(pointer.version)")
+    #expect(pointer.version.hasPrefix("2026-11-20-"))
+
+    let latest = try #require(try store.latest())
+    #expect(latest.pointer == pointer)
+    // Sorted by id, dates expanded for the window.
+    #expect(latest.branches.branches.map(\.id.description) == ["emart-1000", "emart-1059"])
+    #expect(latest.branches.branches[1].closing.dates.map(\.iso) == ["2026-11-08", "2026-11-22"])
+    #expect(latest.branches.branches[0].closing.status == .unknown)
+    #expect(latest.manifest.files.map(\.path) == ["branches.json"])
+  }
+
+  @Test func sameContentGivesTheSameVersionAndBytes() throws {
+    let first = try temporaryDirectory()
+    let second = try temporaryDirectory()
+    let branches = [branch("1059", text: "20261108"), branch("1000", text: "20261122")]
+    let a = try BundleStore(outputDirectory: first).publish(
+      branches: branches, brands: summaries, asOf: asOf, window: window)
+    let b = try BundleStore(outputDirectory: second).publish(
+      branches: branches.reversed(), brands: summaries, asOf: asOf, window: window)
+    #expect(a == b)
+    let bytesA = try Data(contentsOf: first.appendingPathComponent(a.bundle + "/branches.json"))
+    let bytesB = try Data(contentsOf: second.appendingPathComponent(b.bundle + "/branches.json"))
+    #expect(bytesA == bytesB)
+    // Korean text is stored as UTF-8, not escaped; slashes are not escaped.
+    let text = try #require(String(data: bytesA, encoding: .utf8))
+    #expect(text.contains("창원점"))
+    #expect(text.contains("https://store.emart.com/branch"))
+  }
+
+  @Test func refusesAnEmptyDatasetAndKeepsTheLastOne() throws {
+    let output = try temporaryDirectory()
+    let store = BundleStore(outputDirectory: output)
+    let pointer = try store.publish(
+      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window)
+    #expect(throws: ExportError.self) {
+      try store.publish(branches: [], brands: [], asOf: asOf, window: window)
+    }
+    #expect(try store.latest()?.pointer == pointer)
+  }
+
+  @Test func detectsATamperedBundle() throws {
+    let output = try temporaryDirectory()
+    let store = BundleStore(outputDirectory: output)
+    let pointer = try store.publish(
+      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window)
+    let file = output.appendingPathComponent(pointer.bundle + "/branches.json")
+    var data = try Data(contentsOf: file)
+    data.append(contentsOf: Array(" ".utf8))
+    try data.write(to: file)
+    #expect(throws: ExportError.self) { try store.latest() }
+  }
+
+  @Test func aNewVersionLeavesTheOldBundleInPlace() throws {
+    let output = try temporaryDirectory()
+    let store = BundleStore(outputDirectory: output)
+    let old = try store.publish(
+      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window)
+    let new = try store.publish(
+      branches: [branch("1059", text: "20261122")], brands: summaries, asOf: asOf, window: window)
+    #expect(old.version != new.version)
+    #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(old.bundle).path))
+    #expect(try store.latest()?.pointer == new)
+  }
+}
+
+@Suite struct SHA256Tests {
+  @Test(arguments: [
+    ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+    ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+  ])
+  func knownDigests(input: String, digest: String) {
+    #expect(SHA256.hex(Data(input.utf8)) == digest)
+  }
+}
