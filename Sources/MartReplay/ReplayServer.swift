@@ -59,11 +59,11 @@ public final class ReplayServer: Sendable {
   }
 
   private static func response(serving exchange: RecordedExchange) -> ServerResponse {
-    // Bodies are stored decoded, so framing and encoding headers no longer describe them.
-    let dropped: Set<String> = ["content-length", "transfer-encoding", "content-encoding"]
-    return ServerResponse(
+    // Bodies are stored decoded, so a recorded Content-Encoding no longer describes them.
+    // LocalHTTPServer replaces Content-Length and Transfer-Encoding itself.
+    ServerResponse(
       status: exchange.status,
-      headers: exchange.headers.filter { !dropped.contains($0.name.lowercased()) },
+      headers: exchange.headers.filter { $0.name.lowercased() != "content-encoding" },
       body: exchange.body)
   }
 

@@ -26,7 +26,7 @@ struct ReplayServerTests {
         method: "GET", url: "https://store.example.com/branch/list.do?b=2&a=1", status: 200,
         headers: [
           HTTPHeader("Content-Type", "application/json;charset=UTF-8"), HTTPHeader("X-Recorded", "yes"),
-          HTTPHeader("Content-Length", "999"),
+          HTTPHeader("Content-Length", "999"), HTTPHeader("Content-Encoding", "gzip"),
         ],
         body: branchListJSON)
     ),
@@ -127,6 +127,7 @@ struct ReplayServerTests {
       #expect(response.headers.value(named: "X-Recorded") == "yes")
       #expect(response.headers.value(named: "Content-Type") == "application/json;charset=UTF-8")
       #expect(response.headers.value(named: "Content-Length") == String(Self.branchListJSON.count))
+      #expect(response.headers.value(named: "Content-Encoding") == nil)
       #expect(server.unmatchedRequests.isEmpty)
     }
   }
