@@ -85,7 +85,7 @@ public struct LotteMartSource: BrandSource {
   }
 
   /// The `brnchCd` query parameter of a (possibly relative, possibly padded) link.
-  static func branchCode(fromHref href: String) -> String? {
+  public static func branchCode(fromHref href: String) -> String? {
     let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
     guard let queryStart = trimmed.firstIndex(of: "?") else { return nil }
     let query = trimmed[trimmed.index(after: queryStart)...].prefix { $0 != "#" }
