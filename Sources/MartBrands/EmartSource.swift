@@ -75,7 +75,13 @@ public struct EmartSource: BrandSource {
         branches.append(branch)
       }
     }
-    guard !branches.isEmpty else { return [] }
+    let requested = brands.filter { session.brands.contains($0) }
+    guard !requested.isEmpty else { return [] }
+    guard !branches.isEmpty else {
+      throw SourceError(
+        source: session.sourceName, url: session.url(Self.storeListPath),
+        reason: .unexpectedContent("no store of \(requested.map(\.rawValue)) in the store lists"))
+    }
 
     var closingDays: [String: [String]] = [:]
     for offset in 0..<3 {
