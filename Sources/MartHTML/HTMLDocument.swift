@@ -124,9 +124,10 @@ public final class HTMLDocument {
     if let message = error.message {
       return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
     }
+    guard error.code != 0 else { return "unknown XPath error" }
     let code = Int(error.code) - Int(XML_XPATH_EXPRESSION_OK.rawValue)
     let reason = xpathErrorReasons[code] ?? "libxml2 XPath error \(error.code)"
-    return error.code == 0 ? "unknown XPath error" : "\(reason) at offset \(error.int1)"
+    return "\(reason) at offset \(error.int1)"
   }
 
   /// libxml2's `xmlXPathErrorMessages`, which it does not export, indexed by `xmlXPathError`.

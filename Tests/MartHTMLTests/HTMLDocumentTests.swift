@@ -164,6 +164,7 @@ struct HTMLDocumentTests {
       #expect(error.kind == .invalidXPath(expression))
       #expect(error.url == "https://example.com/shops")
       #expect(error.description.contains(expression))
+      #expect(error.detail.contains(" at offset "))
     }
   }
 
