@@ -1,0 +1,146 @@
+import CLibXML2
+import Foundation
+
+/// A parsed HTML document, owning libxml2's tree.
+///
+/// Parsing is forgiving, like a browser: unclosed tags, stray end tags and broken quotes are
+/// recovered rather than rejected. Not `Sendable`: libxml2 trees are not safe to share between
+/// threads; brand parsers turn what they read into plain `Sendable` values.
+public final class HTMLDocument {
+  let pointer: htmlDocPtr
+  /// The URL the document came from, for error messages.
+  public let url: String?
+
+  /// Parses `data` as HTML.
+  ///
+  /// - Parameters:
+  ///   - url: where the bytes came from; used as the base URL and in errors.
+  ///   - charset: the `charset` of the HTTP Content-Type header, when known. It wins over the
+  ///     document's own declaration. Without it, a `<meta charset>` or `http-equiv` declaration
+  ///     is honoured, and undeclared documents are read as UTF-8.
+  public init(data: Data, url: String? = nil, charset: String? = nil) throws(HTMLError) {
+    HTMLDocument.initializeLibrary
+    let encoding = charset.map(HTMLDocument.libxml2EncodingName)
+      ?? (HTMLDocument.declaresCharset(data) ? nil : "UTF-8")
+    let options = Int32(
+      HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+        | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
+    xmlResetLastError()
+    let parsed = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> htmlDocPtr? in
+      guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
+      return htmlReadMemory(
+        base.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), url, encoding,
+        options)
+    }
+    guard let parsed else {
+      throw HTMLError(.parse, url: url, detail: HTMLDocument.lastErrorMessage() ?? "no document (empty input?)")
+    }
+    self.pointer = parsed
+    self.url = url
+  }
+
+  deinit { xmlFreeDoc(pointer) }
+
+  /// The root element (`<html>`), if the document has one.
+  public var root: HTMLElement? {
+    xmlDocGetRootElement(pointer).map { HTMLElement(document: self, node: $0) }
+  }
+
+  /// The nodes `xpath` selects, evaluated from the document root, in document order.
+  public func select(_ xpath: String) throws(HTMLError) -> [HTMLElement] {
+    try evaluate(xpath, contextNode: nil)
+  }
+
+  /// The first node `xpath` selects, or `nil` when it selects none.
+  public func first(_ xpath: String) throws(HTMLError) -> HTMLElement? {
+    try select(xpath).first
+  }
+
+  /// Evaluates `xpath` with `contextNode` (the document when `nil`) as the context node.
+  func evaluate(_ xpath: String, contextNode: xmlNodePtr?) throws(HTMLError) -> [HTMLElement] {
+    guard let context = xmlXPathNewContext(pointer) else {
+      throw HTMLError(.xpathEvaluation(xpath), url: url, detail: "cannot create an XPath context")
+    }
+    defer { xmlXPathFreeContext(context) }
+    mart_xml_xpath_silence_errors(context)
+    if let contextNode { context.pointee.node = contextNode }
+
+    guard let compiled = xmlXPathCtxtCompile(context, xpath) else {
+      throw HTMLError(.invalidXPath(xpath), url: url, detail: HTMLDocument.describe(context.pointee.lastError))
+    }
+    defer { xmlXPathFreeCompExpr(compiled) }
+    guard let result = xmlXPathCompiledEval(compiled, context) else {
+      throw HTMLError(
+        .xpathEvaluation(xpath), url: url, detail: HTMLDocument.describe(context.pointee.lastError))
+    }
+    defer { xmlXPathFreeObject(result) }
+    guard result.pointee.type == XPATH_NODESET else {
+      throw HTMLError(.xpathEvaluation(xpath), url: url, detail: "the expression does not select nodes")
+    }
+    let nodes = result.pointee.nodesetval
+    let count = mart_xml_node_set_count(nodes)
+    return (0..<count).compactMap { index in
+      mart_xml_node_set_item(nodes, index).map { HTMLElement(document: self, node: $0) }
+    }
+  }
+
+  // MARK: - libxml2 plumbing
+
+  /// Runs `xmlInitParser` once, before any parse, as libxml2 requires for threaded use.
+  private static let initializeLibrary: Void = { xmlInitParser() }()
+
+  /// Whether the first bytes declare a charset in a `<meta>` element (`charset=` or `http-equiv`).
+  static func declaresCharset(_ data: Data) -> Bool {
+    let head = String(decoding: data.prefix(4096), as: UTF8.self).lowercased()
+    var searchStart = head.startIndex
+    while let meta = head.range(of: "<meta", range: searchStart..<head.endIndex) {
+      let tagEnd = head[meta.upperBound...].firstIndex(of: ">") ?? head.endIndex
+      if head[meta.upperBound..<tagEnd].contains("charset") { return true }
+      searchStart = tagEnd
+    }
+    return false
+  }
+
+  /// The encoding name to hand libxml2 for an HTTP charset label. Korean labels map to CP949,
+  /// the superset that Korean sites actually emit under any of these names.
+  static func libxml2EncodingName(_ charset: String) -> String {
+    let label = charset.trimmingCharacters(in: .whitespaces).lowercased()
+    switch label {
+    case "euc-kr", "ks_c_5601-1987", "ks_c_5601", "windows-949", "x-windows-949", "cp949", "uhc":
+      return "CP949"
+    default:
+      return label
+    }
+  }
+
+  /// libxml2's thread-local last error message, trimmed, if any.
+  private static func lastErrorMessage() -> String? {
+    guard let error = xmlGetLastError(), let message = error.pointee.message else { return nil }
+    return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// A readable summary of an XPath error record (libxml2 leaves `message` empty for XPath).
+  private static func describe(_ error: xmlError) -> String {
+    if let message = error.message {
+      return String(cString: message).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+    guard error.code != 0 else { return "unknown XPath error" }
+    let code = Int(error.code) - Int(XML_XPATH_EXPRESSION_OK.rawValue)
+    let reason = xpathErrorReasons[code] ?? "libxml2 XPath error \(error.code)"
+    return "\(reason) at offset \(error.int1)"
+  }
+
+  /// libxml2's `xmlXPathErrorMessages`, which it does not export, indexed by `xmlXPathError`.
+  private static let xpathErrorReasons: [Int: String] = [
+    1: "number encoding", 2: "unfinished literal", 3: "start of literal", 4: "expected $ for variable reference",
+    5: "undefined variable", 6: "invalid predicate", 7: "invalid expression", 8: "missing closing curly brace",
+    9: "unregistered function", 10: "invalid operand", 11: "invalid type", 12: "invalid number of arguments",
+    13: "invalid context size", 14: "invalid context position", 15: "memory allocation error",
+    16: "syntax error", 17: "resource error", 18: "sub resource error", 19: "undefined namespace prefix",
+    20: "encoding error", 21: "char out of XML range", 22: "invalid or incomplete context",
+    23: "stack usage error", 24: "forbidden variable",
+  ]
+}
+
+@available(*, unavailable)
+extension HTMLDocument: Sendable {}

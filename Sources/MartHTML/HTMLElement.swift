@@ -1,0 +1,68 @@
+import CLibXML2
+
+/// One node of an `HTMLDocument`. Holds a strong reference to its document, so it stays valid
+/// for as long as it exists, even after every other reference to the document is gone.
+public struct HTMLElement {
+  /// The document owning `node`; kept strong so the tree outlives every element taken from it.
+  public let document: HTMLDocument
+  let node: xmlNodePtr
+
+  init(document: HTMLDocument, node: xmlNodePtr) {
+    self.document = document
+    self.node = node
+  }
+
+  /// The lower-case tag name (`div`), or libxml2's name for other nodes (`text`).
+  public var name: String {
+    node.pointee.name.map { String(cString: $0) } ?? ""
+  }
+
+  /// The text content with every run of whitespace (NBSP included) collapsed to one space, trimmed.
+  public var text: String {
+    rawText.unicodeScalars
+      .split(whereSeparator: { $0.properties.isWhitespace })
+      .map { String(String.UnicodeScalarView($0)) }
+      .joined(separator: " ")
+  }
+
+  /// The text content exactly as in the document (entities decoded), whitespace untouched.
+  public var rawText: String {
+    guard let content = xmlNodeGetContent(node) else { return "" }
+    defer { mart_xml_free(content) }
+    return String(cString: content)
+  }
+
+  /// The value of attribute `name`, or `nil` when the element does not have it.
+  public func attribute(_ name: String) -> String? {
+    guard let value = xmlGetProp(node, name) else { return nil }
+    defer { mart_xml_free(value) }
+    return String(cString: value)
+  }
+
+  /// The child elements, in document order (text and comment nodes skipped).
+  public var children: [HTMLElement] {
+    var result: [HTMLElement] = []
+    var child = node.pointee.children
+    while let current = child {
+      if current.pointee.type == XML_ELEMENT_NODE {
+        result.append(HTMLElement(document: document, node: current))
+      }
+      child = current.pointee.next
+    }
+    return result
+  }
+
+  /// The nodes `xpath` selects with this node as the context node (start it with `.` to stay
+  /// below this node, e.g. `.//span`).
+  public func select(_ xpath: String) throws(HTMLError) -> [HTMLElement] {
+    try document.evaluate(xpath, contextNode: node)
+  }
+
+  /// The first node `xpath` selects relative to this node, or `nil`.
+  public func first(_ xpath: String) throws(HTMLError) -> HTMLElement? {
+    try select(xpath).first
+  }
+}
+
+@available(*, unavailable)
+extension HTMLElement: Sendable {}

@@ -1,0 +1,119 @@
+import Foundation
+import MartBrands
+import MartCore
+import MartFetch
+import Testing
+
+@Suite("Brand sources collect from recorded exchanges")
+struct CollectTests {
+  static let asOf = CalendarDate(year: 2026, month: 11, day: 20)!
+
+  static func session(_ source: any BrandSource, _ fetcher: FixtureFetcher, brands: Set<BrandSlug>)
+    -> SourceSession
+  {
+    SourceSession(
+      baseURL: source.defaultBaseURL, fetcher: fetcher, asOf: asOf, brands: brands, sourceName: source.name)
+  }
+
+  @Test func emartCollectsThreeBrandsWithHolidaysAndPhones() async throws {
+    let source = EmartSource()
+    let fetcher = try FixtureFetcher(hosts: ["store.emart.com"])
+    let branches = try await source.collect(Self.session(source, fetcher, brands: [.emart, .traders, .nobrand]))
+
+    let requests = await fetcher.requests
+    let described = requests.map { request in
+      "\(request.method.rawValue) \(request.url) \(request.body.map { String(decoding: $0, as: UTF8.self) } ?? "")"
+    }
+    #expect(described == [
+      "POST https://store.emart.com/branch/searchList.do jMode=true&searchType=EM",
+      "POST https://store.emart.com/branch/searchList.do jMode=true&searchType=TR",
+      "POST https://store.emart.com/branch/searchList.do jMode=true&searchType=NO",
+      "GET https://store.emart.com/branch/holidayList.do?year=2026&month=11 ",
+      "GET https://store.emart.com/branch/holidayList.do?year=2026&month=12 ",
+      "GET https://store.emart.com/branch/holidayList.do?year=2027&month=01 ",
+      "GET https://store.emart.com/branch/view.do?id=1604 ",
+      "GET https://store.emart.com/branch/view.do?id=4123 ",
+      "GET https://store.emart.com/branch/view.do?id=4507 ",
+      "GET https://store.emart.com/branch/view.do?id=4530 ",
+    ])
+    #expect(requests[0].headers.value(named: "Content-Type") == "application/x-www-form-urlencoded")
+
+    #expect(branches.count == 18)
+    #expect(Dictionary(grouping: branches, by: \.id.brand).mapValues(\.count) == [.emart: 10, .traders: 4, .nobrand: 4])
+    // The holiday feed's orphan row (1035) and the SSG store (1700) yield no branch.
+    #expect(!branches.contains { ["1035", "1700"].contains($0.id.storeID) })
+
+    func branch(_ id: String) throws -> RawBranch {
+      try #require(branches.first { $0.id.description == id })
+    }
+    // Second and fourth Sundays of Nov 2026, Dec 2026 and Jan 2027.
+    #expect(try branch("emart-1059").closingText
+      == "20261108, 20261122, 20261213, 20261227, 20270110, 20270124")
+    // Second and fourth Mondays (Daegu) and Wednesdays (Seocho-gu).
+    #expect(try branch("emart-1032").closingText
+      == "20261109, 20261123, 20261214, 20261228, 20270111, 20270125")
+    #expect(try branch("emart-1008").closingText
+      == "20261111, 20261125, 20261209, 20261223, 20270113, 20270127")
+    // Second and fourth Saturdays (Jeju).
+    #expect(try branch("emart-1091").closingText
+      == "20261114, 20261128, 20261212, 20261226, 20270109, 20270123")
+    // Every slot truncated in all three months: nothing published.
+    #expect(try branch("emart-1099").closingText == nil)
+    #expect(try branch("traders-1419").name == "명지점")
+    #expect(try branch("traders-1419").closingText
+      == "20261108, 20261122, 20261213, 20261227, 20270110, 20270124")
+    #expect(try branch("nobrand-1604").phone == "031-837-1604")
+    #expect(try branch("nobrand-4507").phone == "031-8017-4507")
+    #expect(try branch("nobrand-4530").phone == "042-489-4530")
+  }
+
+  @Test func emartRequestsOnlyTheRequestedBrands() async throws {
+    let source = EmartSource()
+    let fetcher = try FixtureFetcher(hosts: ["store.emart.com"])
+    let branches = try await source.collect(Self.session(source, fetcher, brands: [.traders]))
+    let requests = await fetcher.requests
+    #expect(requests.map(\.url) == [
+      "https://store.emart.com/branch/searchList.do",
+      "https://store.emart.com/branch/holidayList.do?year=2026&month=11",
+      "https://store.emart.com/branch/holidayList.do?year=2026&month=12",
+      "https://store.emart.com/branch/holidayList.do?year=2027&month=01",
+    ])
+    #expect(requests.first?.body == Data("jMode=true&searchType=TR".utf8))
+    #expect(branches.map(\.id.description) == ["traders-1400", "traders-1413", "traders-1419", "traders-1425"])
+  }
+
+  @Test func lotteMartPostsAnEmptyBodyWithTheQuery() async throws {
+    let source = LotteMartSource()
+    let fetcher = try FixtureFetcher(hosts: ["company.lottemart.com"])
+    let branches = try await source.collect(Self.session(source, fetcher, brands: [.lottemart]))
+    let requests = await fetcher.requests
+    #expect(requests.count == 1)
+    #expect(requests.first?.method == .post)
+    #expect(requests.first?.url
+      == "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=")
+    #expect(requests.first?.body?.isEmpty ?? true)
+    #expect(branches.count == 13)
+    #expect(branches.first { $0.id.storeID == "0100161" }?.closingText == "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )")
+  }
+
+  @Test func missingRecordingIsAFetchError() async throws {
+    let source = EmartSource()
+    let fetcher = try FixtureFetcher(hosts: ["store.emart.com"])
+    let session = SourceSession(
+      baseURL: source.defaultBaseURL, fetcher: fetcher, asOf: CalendarDate(year: 2027, month: 3, day: 1)!,
+      brands: [.emart], sourceName: source.name)
+    let error = await #expect(throws: SourceError.self) { try await source.collect(session) }
+    guard case .fetch(let fetchError) = error?.reason else {
+      Issue.record("expected a fetch error, got \(String(describing: error))")
+      return
+    }
+    #expect(fetchError.code == .httpStatus(404))
+    #expect(error?.url == "https://store.emart.com/branch/holidayList.do?year=2027&month=03")
+  }
+
+  @Test func everySourceIsListedOnce() {
+    #expect(BrandSources.all.map(\.name) == ["emart", "lottemart"])
+    let brands = BrandSources.all.flatMap(\.brands)
+    #expect(Set(brands).count == brands.count)
+  }
+}

@@ -1,0 +1,133 @@
+import Foundation
+import MartBrands
+import MartCore
+import MartFetch
+import TestSupport
+import Testing
+
+@Suite("EmartSource")
+struct EmartSourceTests {
+  static let searchURL = "https://store.emart.com/branch/searchList.do"
+
+  static func storeList(_ searchType: String) throws -> [RawBranch] {
+    try EmartSource.parseStoreList(
+      try FixturePaths.data("web/store.emart.com/searchList-\(searchType).body.json"), url: searchURL)
+  }
+
+  static func holidays(_ month: String) throws -> [String: [String]] {
+    try EmartSource.parseHolidayList(
+      try FixturePaths.data("web/store.emart.com/holidayList-\(month).body.json"),
+      url: "https://store.emart.com/branch/holidayList.do")
+  }
+
+  @Test(arguments: [("EM", BrandSlug.emart, 10), ("TR", .traders, 4), ("NO", .nobrand, 4)])
+  func storeListCountsPerBrand(searchType: String, brand: BrandSlug, count: Int) throws {
+    let branches = try Self.storeList(searchType)
+    #expect(branches.count == count)
+    #expect(branches.allSatisfy { $0.id.brand == brand })
+    #expect(branches.allSatisfy { $0.closingText == nil && $0.sourceURL == Self.searchURL })
+  }
+
+  @Test func storeTypesOutsideTheBrandsAreSkipped() throws {
+    // 1700 "SSG 도곡점" (STORE_TP M) is in the EM feed but is none of our brands.
+    let ids = try Self.storeList("EM").map(\.id.storeID)
+    #expect(!ids.contains("1700"))
+    #expect(ids.contains("1000") && ids.contains("1073"))  // STORE_TP A counts as 이마트.
+  }
+
+  @Test func readsAnEmartRecord() throws {
+    let branch = try #require(try Self.storeList("EM").first { $0.id.storeID == "1059" })
+    #expect(branch.id == BranchID(brand: .emart, storeID: "1059"))
+    #expect(branch.name == "창원점")
+    #expect(branch.address == "경남 창원시 의창구 원이대로 320")
+    #expect(branch.lotAddress == "경상남도 창원시 의창구 용호동 7-1")
+    #expect(branch.phone == "055-211-1234")
+    #expect(branch.openingHours == "10:00 ~ 23:00")
+    // MAP_X is the latitude, MAP_Y the longitude.
+    #expect(branch.coordinate == GeoPoint(latitude: 35.235298, longitude: 128.681017))
+  }
+
+  @Test func readsAddressWithBuildingAndFloor() throws {
+    let branch = try #require(try Self.storeList("EM").first { $0.id.storeID == "1008" })
+    #expect(branch.name == "양재점")
+    #expect(branch.address == "서울특별시 서초구 매헌로 16, 하이브랜드 B1층")
+    #expect(branch.coordinate == GeoPoint(latitude: 37.463694, longitude: 127.042882))
+  }
+
+  @Test(arguments: [
+    ("TR", "1413", "고양점"), ("TR", "1419", "명지점"), ("TR", "1425", "안성점"),
+    ("NO", "4123", "남양주 다산점"), ("NO", "4507", "판교알파돔점"),
+  ])
+  func stripsBrandPrefixes(searchType: String, storeID: String, name: String) throws {
+    let branch = try #require(try Self.storeList(searchType).first { $0.id.storeID == storeID })
+    #expect(branch.name == name)
+  }
+
+  @Test func fallsBackToTheLotAddress() throws {
+    let branch = try #require(try Self.storeList("NO").first { $0.id.storeID == "4530" })
+    #expect(branch.address == "대전광역시 서구 둔산동 1029")
+    #expect(branch.lotAddress == "대전광역시 서구 둔산동 1029")
+    #expect(branch.phone == "042-489-4530")
+  }
+
+  @Test func noBrandMasterRowsHaveNoPhone() throws {
+    let withoutPhone = try Self.storeList("NO").filter { $0.phone == nil }.map(\.id.storeID)
+    #expect(withoutPhone == ["1604", "4123", "4507"])
+  }
+
+  @Test func holidayListKeepsOnlyFullDates() throws {
+    let november = try Self.holidays("2026-11")
+    // Second and fourth Sunday of November 2026; the third slot is the truncated "202611".
+    #expect(november["1059"] == ["20261108", "20261122"])
+    // Daegu closes on the second and fourth Monday, Seocho-gu on Wednesdays, Jeju on Saturdays.
+    #expect(november["1032"] == ["20261109", "20261123"])
+    #expect(november["1008"] == ["20261111", "20261125"])
+    #expect(november["1091"] == ["20261114", "20261128"])
+    // All three slots truncated: a store row with no closing day at all.
+    #expect(november["1099"] == [])
+    let january = try Self.holidays("2027-01")
+    #expect(january["1059"] == ["20270110", "20270124"])
+  }
+
+  @Test func noBrandPhoneComesFromTheDetailPage() throws {
+    let url = "https://store.emart.com/branch/view.do?id=1604"
+    let phone = try EmartSource.parseDetailPhone(
+      try FixturePaths.data("web/store.emart.com/view-1604.body.html"), url: url, charset: "utf-8")
+    #expect(phone == "031-837-1604")
+  }
+
+  @Test func detailPageWithoutAPhoneLineGivesNil() throws {
+    let phone = try EmartSource.parseDetailPhone(
+      try FixturePaths.data("web/store.emart.com/view-4530.body.html"),
+      url: "https://store.emart.com/branch/view.do?id=4530")
+    #expect(phone == nil)
+  }
+
+  @Test(arguments: ["{}", #"{"dataList":[]}"#, #"{"dataList":[{"STORE_TP":"E"}]}"#, "[]", "<html></html>"])
+  func brokenStoreListThrows(body: String) throws {
+    let error = #expect(throws: SourceError.self) {
+      try EmartSource.parseStoreList(Data(body.utf8), url: Self.searchURL)
+    }
+    guard case .unexpectedContent = error?.reason else {
+      Issue.record("expected unexpectedContent, got \(String(describing: error))")
+      return
+    }
+    #expect(error?.url == Self.searchURL)
+    #expect(error?.description.contains(Self.searchURL) == true)
+  }
+
+  @Test(arguments: ["{}", #"{"dateList":[]}"#, #"{"dataList":[{"ID":"1059"}]}"#])
+  func brokenHolidayListThrows(body: String) throws {
+    let url = "https://store.emart.com/branch/holidayList.do?year=2026&month=11"
+    let error = #expect(throws: SourceError.self) { try EmartSource.parseHolidayList(Data(body.utf8), url: url) }
+    #expect(error?.url == url)
+  }
+
+  @Test func redesignedDetailPageThrows() throws {
+    let url = "https://store.emart.com/branch/view.do?id=1604"
+    let error = #expect(throws: SourceError.self) {
+      try EmartSource.parseDetailPhone(Data("<html><body><div class='store'>x</div></body></html>".utf8), url: url)
+    }
+    #expect(error?.url == url)
+  }
+}
