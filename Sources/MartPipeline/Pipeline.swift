@@ -173,7 +173,16 @@ public struct Pipeline: Sendable {
           brands: Set(brands), sourceName: source.name)
         group.addTask {
           do throws(SourceError) {
-            return SourceResult(brands: brands, outcome: .success(try await source.collect(session)))
+            // Records cite the real site, whichever mirror or replay served them, so that
+            // bundles do not depend on where the run fetched from.
+            let branches = try await source.collect(session).map { branch in
+              var branch = branch
+              if branch.sourceURL.hasPrefix(session.baseURL) {
+                branch.sourceURL = source.defaultBaseURL + branch.sourceURL.dropFirst(session.baseURL.count)
+              }
+              return branch
+            }
+            return SourceResult(brands: brands, outcome: .success(branches))
           } catch {
             return SourceResult(brands: brands, outcome: .failure(error))
           }
