@@ -1,0 +1,188 @@
+import Foundation
+import MartBrands
+import MartCore
+import MartExport
+import MartFetch
+import MartPipeline
+import MartReplay
+import TestSupport
+import Testing
+
+/// Whole runs over the replay server: real libcurl requests to 127.0.0.1, real parsing,
+/// real files. Each test works on its own copy of the fixtures and its own output folder.
+@Suite(.serialized) struct PipelineRunTests {
+  let asOf = CalendarDate(iso: "2026-11-20")!
+
+  /// A scratch copy of `fixtures/web` that a test may damage.
+  func copyOfRecordings() throws -> URL {
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+    try FileManager.default.copyItem(at: FixturePaths.web, to: copy)
+    return copy
+  }
+
+  func emptyOutput() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("output-\(UUID().uuidString)")
+  }
+
+  func run(
+    recordings: URL = FixturePaths.web, output: URL, brands: Set<BrandSlug> = []
+  ) async throws -> RunReport {
+    let server = try ReplayServer.start(archive: try ReplayArchive.load(from: recordings))
+    defer { server.stop() }
+    let pipeline = Pipeline(sources: BrandSources.all, fetcher: CurlHTTPClient())
+    let report = await pipeline.run(
+      RunOptions(
+        asOf: asOf, brands: brands, originOverrides: server.baseURLOverrides, outputDirectory: output))
+    #expect(server.unmatchedRequests.isEmpty, "requests without a recording: \(server.unmatchedRequests)")
+    return report
+  }
+
+  /// Replaces one recorded exchange's status and body.
+  func breakExchange(in recordings: URL, _ relativePath: String, status: Int, body: String) throws {
+    let exchangeURL = recordings.appendingPathComponent(relativePath)
+    var exchange = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: exchangeURL)) as? [String: Any])
+    var response = try #require(exchange["response"] as? [String: Any])
+    response["status"] = status
+    let bodyFile = try #require(response["bodyFile"] as? String)
+    try Data(body.utf8).write(to: exchangeURL.deletingLastPathComponent().appendingPathComponent(bodyFile))
+    exchange["response"] = response
+    try JSONSerialization.data(withJSONObject: exchange).write(to: exchangeURL)
+  }
+
+  func latestBranches(_ output: URL) throws -> [Branch] {
+    try #require(try BundleStore(outputDirectory: output).latest()).branches.branches
+  }
+
+  @Test func publishesEveryRecordedBranch() async throws {
+    let output = emptyOutput()
+    let report = try await run(output: output)
+    #expect(report.outcome == .published)
+    #expect(report.exitCode == 0)
+    let branches = try latestBranches(output)
+    let counts = Dictionary(grouping: branches, by: \.brand).mapValues(\.count)
+    #expect(counts == [.emart: 10, .traders: 4, .nobrand: 4, .lottemart: 13])
+
+    // 이마트 창원점: the holiday feed lists the 2nd and 4th Sundays of each month.
+    let changwon = try #require(branches.first { $0.id.description == "emart-1059" })
+    #expect(changwon.name == "창원점")
+    #expect(changwon.phone == "055-211-1234")
+    #expect(changwon.address.published == "경남 창원시 의창구 원이대로 320")
+    #expect(changwon.sourceURL.hasPrefix("https://store.emart.com/"))
+    #expect(
+      changwon.closing.dates.map(\.iso) == [
+        "2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24",
+      ])
+
+    // 롯데마트 창원중앙점: "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )" — the rule gives the same
+    // Sundays for December and January too.
+    let lotte = try #require(branches.first { $0.id.description == "lottemart-0100161" })
+    #expect(lotte.name == "창원중앙점")
+    #expect(lotte.closing.status == .closures)
+    #expect(
+      lotte.closing.dates.map(\.iso) == [
+        "2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24",
+      ])
+    #expect(lotte.sourceURL.hasPrefix("http://company.lottemart.com/shop/shop_search_type.asp"))
+
+    // Ids are unique and stable.
+    #expect(Set(branches.map(\.id)).count == branches.count)
+    #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("report.json").path))
+  }
+
+  @Test func runsAreDeterministic() async throws {
+    let first = emptyOutput()
+    let second = emptyOutput()
+    let a = try await run(output: first)
+    let b = try await run(output: second)
+    let versionA = try #require(a.published?.version)
+    #expect(versionA == b.published?.version)
+    let bundle = try #require(a.published?.bundle)
+    for file in ["manifest.json", "branches.json"] {
+      let bytesA = try Data(contentsOf: first.appendingPathComponent("\(bundle)/\(file)"))
+      let bytesB = try Data(contentsOf: second.appendingPathComponent("\(bundle)/\(file)"))
+      #expect(bytesA == bytesB, "\(file) differs between two runs over the same recordings")
+    }
+  }
+
+  @Test func aFailingBrandKeepsItsLastGoodBranches() async throws {
+    let output = emptyOutput()
+    let good = try await run(output: output)
+    #expect(good.outcome == .published)
+
+    let broken = try copyOfRecordings()
+    try breakExchange(
+      in: broken, "company.lottemart.com/shop_search_type-01.exchange.json", status: 500,
+      body: "Internal Server Error")
+    let report = try await run(recordings: broken, output: output)
+    #expect(report.outcome == .publishedWithStaleBrands)
+    #expect(report.exitCode == 2)
+    let lotte = try #require(report.brands.first { $0.brand == .lottemart })
+    #expect(lotte.status == .stale)
+    #expect(lotte.branchCount == 13)
+    #expect(lotte.error?.contains("500") == true)
+
+    let latest = try #require(try BundleStore(outputDirectory: output).latest())
+    #expect(latest.branches.branches.filter { $0.brand == .lottemart }.count == 13)
+    let summary = try #require(latest.manifest.brands.first { $0.slug == .lottemart })
+    #expect(summary.freshness == .stale)
+    #expect(latest.manifest.brands.first { $0.slug == .emart }?.freshness == .fresh)
+  }
+
+  @Test func aRedesignedPageIsAFailureNotAnEmptyBrand() async throws {
+    let output = emptyOutput()
+    _ = try await run(output: output)
+    let before = try latestBranches(output)
+
+    let redesigned = try copyOfRecordings()
+    try breakExchange(
+      in: redesigned, "company.lottemart.com/shop_search_type-01.exchange.json", status: 200,
+      body: "<html><body><div class=\"new-shop-list\"><p>새 매장찾기</p></div></body></html>")
+    let report = try await run(recordings: redesigned, output: output)
+    #expect(report.brands.first { $0.brand == .lottemart }?.status == .stale)
+    #expect(try latestBranches(output).count == before.count)
+  }
+
+  @Test func aCollapsedBranchCountIsTreatedAsFailure() async throws {
+    let output = emptyOutput()
+    _ = try await run(output: output)
+
+    let shrunk = try copyOfRecordings()
+    let list = shrunk.appendingPathComponent("store.emart.com/searchList-EM.body.json")
+    var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: list)) as? [String: Any])
+    let rows = try #require(json["dataList"] as? [Any])
+    json["dataList"] = Array(rows.prefix(2))
+    try JSONSerialization.data(withJSONObject: json).write(to: list)
+
+    let report = try await run(recordings: shrunk, output: output)
+    let emart = try #require(report.brands.first { $0.brand == .emart })
+    #expect(emart.status == .stale)
+    #expect(emart.error?.contains("down from 10") == true)
+    #expect(try latestBranches(output).filter { $0.brand == .emart }.count == 10)
+  }
+
+  @Test func aFailingBrandWithNothingToKeepPublishesNothing() async throws {
+    let output = emptyOutput()
+    let broken = try copyOfRecordings()
+    try breakExchange(
+      in: broken, "store.emart.com/holidayList-2026-12.exchange.json", status: 503, body: "busy")
+    let report = try await run(recordings: broken, output: output)
+    #expect(report.outcome == .failed)
+    #expect(report.exitCode == 1)
+    #expect(report.published == nil)
+    #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("latest.json").path))
+    #expect(report.errors.contains { $0.contains("emart") && $0.contains("503") })
+    // The report is written even when nothing is published.
+    #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("report.json").path))
+  }
+
+  @Test func aSingleBrandRunKeepsTheOtherBrands() async throws {
+    let output = emptyOutput()
+    _ = try await run(output: output)
+    let report = try await run(output: output, brands: [.lottemart])
+    #expect(report.outcome == .published)
+    #expect(report.brands.first { $0.brand == .lottemart }?.status == .fresh)
+    #expect(report.brands.first { $0.brand == .emart }?.status == .kept)
+    #expect(try latestBranches(output).count == 31)
+  }
+}
