@@ -86,18 +86,18 @@ struct ClosingTextParser {
   // MARK: - Token access
 
   private func keyword(at index: Int) -> ClosingKeyword? {
-    guard index < tokens.count, case .keyword(let keyword) = tokens[index].kind else { return nil }
+    guard tokens.indices.contains(index), case .keyword(let keyword) = tokens[index].kind else { return nil }
     return keyword
   }
 
   private func number(at index: Int) -> (value: Int, digits: Int)? {
-    guard index < tokens.count, case .number(let value, let digits) = tokens[index].kind, value >= 0
+    guard tokens.indices.contains(index), case .number(let value, let digits) = tokens[index].kind, value >= 0
     else { return nil }
     return (value, digits)
   }
 
   private func symbol(at index: Int) -> Unicode.Scalar? {
-    guard index < tokens.count, case .symbol(let symbol) = tokens[index].kind else { return nil }
+    guard tokens.indices.contains(index), case .symbol(let symbol) = tokens[index].kind else { return nil }
     return symbol
   }
 
@@ -244,8 +244,9 @@ struct ClosingTextParser {
   /// `12/11,/25`, `12/24~12/26`, `20261108, 20261122`.
   private mutating func readDateList(at index: Int) -> Int? {
     guard let (firstDate, afterFirst) = readDate(at: index) else { return nil }
-    var items: [(start: WrittenDate, startHints: DateHints, end: WrittenDate?, endHints: DateHints)] = []
+    var items: [(start: WrittenDate, startHints: DateHints, end: WrittenDate?, endHints: DateHints, tokens: Range<Int>)] = []
     var current = firstDate
+    var currentStart = index
     var next = afterFirst
     while true {
       let (hints, afterHints) = readHints(at: next)
@@ -264,11 +265,12 @@ struct ClosingTextParser {
         }
         if rangeEnd != nil { (endHints, next) = readHints(at: next) }
       }
-      items.append((current, hints, rangeEnd, endHints))
+      items.append((current, hints, rangeEnd, endHints, currentStart..<next))
       // Continue the list after separators.
       var probe = next
       while isListSeparator(at: probe), probe - next < 3 { probe += 1 }
       guard probe > next || number(at: probe) != nil else { break }
+      currentStart = probe
       if let (date, afterDate) = readDate(at: probe) {
         current = date
         next = afterDate
@@ -295,7 +297,9 @@ struct ClosingTextParser {
         annualDays.insert(MonthDay(month: 1, day: 1))
         continue
       }
-      guard let start = resolve(item.start, item.startHints, from: index, to: next) else { continue }
+      let span = item.tokens
+      guard let start = resolve(item.start, item.startHints, from: span.lowerBound, to: span.upperBound)
+      else { continue }
       guard let endWritten = item.end else {
         listed.append(start)
         continue
@@ -307,11 +311,11 @@ struct ClosingTextParser {
         end = CalendarDate(year: endYear, month: endWritten.month, day: endWritten.day)
       }
       guard let end, end >= start, end.dayNumber - start.dayNumber < Self.maximumRangeDays else {
-        warn("date range not understood", index, next)
+        warn("date range not understood", span.lowerBound, span.upperBound)
         continue
       }
       if let weekday = item.endHints.weekday, weekday != end.weekday {
-        warn("\(end.iso) is not a \(weekday.englishName)", index, next)
+        warn("\(end.iso) is not a \(weekday.englishName)", span.lowerBound, span.upperBound)
       }
       for offset in 0...(end.dayNumber - start.dayNumber) { listed.append(start.adding(days: offset)) }
     }

@@ -163,7 +163,7 @@ enum ClosingTextScanner {
       ("다음날", .offset([1])), ("익일", .offset([1])), ("연휴", .offset([-1, 0, 1])),
       ("정상영업", .normalOpen), ("정상운영", .normalOpen), ("정상", .normal),
       ("영업", .business), ("운영", .business),
-      ("연중무휴", .openAllYear), ("무휴", .openAllYear),
+      ("연중무휴", .openAllYear), ("의무휴업", .closure), ("의무휴무", .closure),
       ("휴무일", .closure), ("휴점일", .closure), ("휴업일", .closure),
       ("휴무", .closure), ("휴점", .closure), ("휴업", .closure), ("휴일", .closure),
       ("없음", .none), ("없습니다", .none), ("없어요", .none), ("없이", .none),
@@ -229,6 +229,9 @@ enum ClosingTextScanner {
     case "일" where afterNumber: return (.day, index + 1)
     case "년" where afterNumber: return (.year, index + 1)
     case "시" where afterNumber, "분" where afterNumber: return (.time, index + 1)
+    case "무" where index + 1 < scalars.count && scalars[index + 1] == "휴":
+      // 무휴 alone (연중 무휴), not inside 의무휴업.
+      if index == 0 || !isHangulSyllable(scalars[index - 1]) { return (.openAllYear, index + 2) }
     case "제":
       let next = skipSpaces(scalars, from: index + 1)
       if next < scalars.count, isDigit(scalars[next]) { return (.ordinalPrefix, index + 1) }
