@@ -131,7 +131,10 @@ struct ClosingTextParser {
   // MARK: - Numbers: dates, times, digit ordinals
 
   private mutating func readNumber(at index: Int) -> Int {
-    if symbol(at: index + 1) == ":" || symbol(at: index - 1) == ":" { return skipTime(at: index) }
+    let isTime =
+      (symbol(at: index + 1) == ":" && number(at: index + 2) != nil)
+      || (symbol(at: index - 1) == ":" && number(at: index - 2) != nil)
+    if isTime { return skipTime(at: index) }
     if let end = readDateList(at: index) { return end }
     if let end = readOrdinalRule(at: index) { return end }
     if keyword(at: index + 1) == .day {
