@@ -160,7 +160,7 @@ struct ClosingTextParser {
   /// Reads one written date at `index`: `YYYYMMDD`, `YYYY-MM-DD`, `YYYY.MM.DD`, `YYYY년 M월 D일`,
   /// `M/D`, `M.D`, `M월 D일`.
   private mutating func readDate(at index: Int) -> (WrittenDate, Int)? {
-    guard let first = number(at: index) else { return nil }
+    guard let first = number(at: index), !isDigitOrdinalList(at: index) else { return nil }
     var written: WrittenDate
     var next: Int
     if first.digits == 8 {
@@ -182,7 +182,7 @@ struct ClosingTextParser {
       let day = number(at: index + 2), day.digits <= 2
     {
       // `1.2.3` is a version or an outline number, not a date.
-      if symbol(at: index + 3) == separator, number(at: index + 4) != nil { return nil }
+      if separator == ".", symbol(at: index + 3) == ".", number(at: index + 4) != nil { return nil }
       written = WrittenDate(year: nil, month: first.value, day: day.value)
       next = index + 3
     } else if first.digits <= 2, keyword(at: index + 1) == .month, let day = number(at: index + 2),
@@ -205,6 +205,22 @@ struct ClosingTextParser {
       return nil
     }
     return (written, next)
+  }
+
+  /// Whether `index` starts digits that end in 째, 번째 or 주: `2/4주`, `2.4번째`, `1,3째`.
+  private func isDigitOrdinalList(at index: Int) -> Bool {
+    var next = index
+    var separator: ClosingToken.Kind?
+    while let digit = number(at: next), digit.digits == 1, next - index < 12 {
+      next += 1
+      if keyword(at: next) == .week || keyword(at: next) == .ordinalSuffix { return true }
+      guard isListSeparator(at: next) || symbol(at: next) == "." else { return false }
+      // One list uses one separator: `3.4, 1 및 5번째` is a date and a list.
+      if let separator, separator != tokens[next].kind { return false }
+      separator = tokens[next].kind
+      next += 1
+    }
+    return false
   }
 
   /// Reads `(수)`, `(수요일)`, `일요일`, `(추석당일)`, `설날 당일` after a date.
@@ -397,7 +413,7 @@ struct ClosingTextParser {
         marked = true
         next += 1
       }
-      guard isListSeparator(at: next) else { break }
+      guard isListSeparator(at: next) || symbol(at: next) == "." else { break }
       let following = next + 1
       if case .ordinal? = keyword(at: following) {
         next = following
