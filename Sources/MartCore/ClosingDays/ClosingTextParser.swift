@@ -293,7 +293,7 @@ struct ClosingTextParser {
       if let (date, afterDate) = readDate(at: probe) {
         current = date
         next = afterDate
-      } else if probe > next, let day = number(at: probe), day.digits <= 2,
+      } else if probe > next, let day = number(at: probe), day.digits <= 2, !isDigitOrdinalList(at: probe),
         keyword(at: probe + 1) == .day || symbol(at: probe - 1) == "/",
         symbol(at: probe + 1) != ":", keyword(at: probe + 1) != .week,
         keyword(at: probe + 1) != .ordinalSuffix
