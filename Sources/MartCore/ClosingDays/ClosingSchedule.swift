@@ -38,7 +38,7 @@ public enum ClosingRule: Hashable, Sendable {
     case .dayOfMonth(let days):
       return days.compactMap(day)
     case .annual(let month, let value):
-      return month == monthStart.month ? [day(value)].compactMap { $0 } : []
+      return month == monthStart.month ? day(value).map { [$0] } ?? [] : []
     }
   }
 }

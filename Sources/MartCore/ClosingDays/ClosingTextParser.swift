@@ -104,7 +104,7 @@ struct ClosingTextParser {
   private func isListSeparator(at index: Int) -> Bool {
     if keyword(at: index) == .and { return true }
     guard let symbol = symbol(at: index) else { return false }
-    return symbol == "," || symbol == "·" || symbol == "/" || symbol == "&" || symbol == "+"
+    return symbol == "," || symbol == "·" || symbol == "/" || symbol == "&"
   }
 
   private func weekday(at index: Int) -> Weekday? {
