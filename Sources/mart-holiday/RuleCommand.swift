@@ -1,6 +1,139 @@
 import ArgumentParser
+import Foundation
+import MartCore
 
-struct RuleCommand: AsyncParsableCommand {
-  static let configuration = CommandConfiguration(commandName: "rule", abstract: "Not yet available.")
-  func run() async throws {}
+/// `mart-holiday rule`: reads one closing-day text and prints the dates it closes.
+struct RuleCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "rule",
+    abstract: "Reads a Korean closing-day text and prints the closing dates.",
+    discussion: """
+      Example: mart-holiday rule --as-of 2026-11-22 "매월 둘째·넷째 일요일"
+      Without --from/--to the window is the as-of month and the next two months.
+      """)
+
+  @Option(help: "Date the text is read as of, YYYY-MM-DD (default: today in Asia/Seoul).")
+  var asOf: String?
+
+  @Option(help: "First day of the window, YYYY-MM-DD.")
+  var from: String?
+
+  @Option(help: "Last day of the window, YYYY-MM-DD.")
+  var to: String?
+
+  @Option(help: "Output format: text or json.")
+  var format: OutputFormat = .text
+
+  @Argument(help: "The closing-day text.")
+  var text: String
+
+  enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+  }
+
+  private struct Window {
+    let asOf: CalendarDate
+    let from: CalendarDate
+    let through: CalendarDate
+  }
+
+  func validate() throws {
+    _ = try window()
+  }
+
+  func run() throws {
+    let window = try window()
+    let schedule = ClosingSchedule.parse(text, asOf: window.asOf)
+    let dates = schedule.closedDates(from: window.from, through: window.through)
+    switch format {
+    case .json: print(try json(schedule, dates, window))
+    case .text: print(summary(schedule, dates, window))
+    }
+  }
+
+  private func window() throws -> Window {
+    func date(_ value: String?, _ name: String) throws -> CalendarDate? {
+      guard let value else { return nil }
+      guard let date = CalendarDate(iso: value) else {
+        throw ValidationError("--\(name) must be a real date written YYYY-MM-DD, got \"\(value)\"")
+      }
+      return date
+    }
+    let asOf = try date(asOf, "as-of") ?? Self.todayInSeoul()
+    let from = try date(from, "from") ?? asOf.firstOfMonth()
+    let through = try date(to, "to") ?? asOf.firstOfMonth(addingMonths: 3).adding(days: -1)
+    guard from <= through else {
+      throw ValidationError("--from \(from.iso) is after --to \(through.iso)")
+    }
+    return Window(asOf: asOf, from: from, through: through)
+  }
+
+  private static func todayInSeoul() -> CalendarDate {
+    let seoulOffsetSeconds = 9 * 3600  // Korea has no daylight saving time.
+    let seconds = Int(Date().timeIntervalSince1970.rounded(.down)) + seoulOffsetSeconds
+    return CalendarDate(dayNumber: Int((Double(seconds) / 86400).rounded(.down)))
+  }
+
+  private struct Output: Encodable {
+    let status: ClosingStatus
+    let asOf: CalendarDate
+    let from: CalendarDate
+    let to: CalendarDate
+    let dates: [CalendarDate]
+    let warnings: [String]
+    let schedule: ClosingSchedule
+
+    enum CodingKeys: String, CodingKey {
+      case status, asOf = "as-of", from, to, dates, warnings, schedule
+    }
+  }
+
+  private func json(_ schedule: ClosingSchedule, _ dates: [CalendarDate], _ window: Window) throws -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let output = Output(
+      status: schedule.status, asOf: window.asOf, from: window.from, to: window.through, dates: dates,
+      warnings: schedule.warnings, schedule: schedule)
+    return String(decoding: try encoder.encode(output), as: UTF8.self)
+  }
+
+  private func summary(_ schedule: ClosingSchedule, _ dates: [CalendarDate], _ window: Window) -> String {
+    var lines = [
+      "status: \(schedule.status.rawValue)",
+      "window: \(window.from.iso) … \(window.through.iso) (as of \(window.asOf.iso))",
+    ]
+    if schedule.status == .unknown {
+      lines.append("closing days unknown: do not assume the store is open")
+    }
+    lines.append(
+      "closed: " + (dates.isEmpty ? "none in the window" : dates.map { "\($0.iso)(\($0.weekday.koreanShortName))" }
+        .joined(separator: ", ")))
+    for warning in schedule.warnings { lines.append("warning: \(warning)") }
+    let closed = Set(dates)
+    var month = window.from.firstOfMonth()
+    var shown = 0
+    while month <= window.through, shown < 12 {
+      lines.append("")
+      lines.append(Self.calendar(month: month, closed: closed))
+      month = month.firstOfMonth(addingMonths: 1)
+      shown += 1
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// A month grid, Sunday first, closed days in brackets: `[14]`.
+  private static func calendar(month: CalendarDate, closed: Set<CalendarDate>) -> String {
+    let title = "\(month.year)-\(month.month < 10 ? "0" : "")\(month.month)"
+    var lines = [title, Weekday.allCases.map { " \($0.koreanShortName) " }.joined()]
+    var cells = Array(repeating: "    ", count: month.weekday.rawValue - 1)
+    for day in 1...month.lastOfMonth.day {
+      let date = month.adding(days: day - 1)
+      let number = day < 10 ? " \(day)" : "\(day)"
+      cells.append(closed.contains(date) ? "[\(number)]" : " \(number) ")
+    }
+    for start in stride(from: 0, to: cells.count, by: 7) {
+      lines.append(cells[start..<min(start + 7, cells.count)].joined())
+    }
+    return lines.joined(separator: "\n")
+  }
 }

@@ -1,0 +1,579 @@
+/// Reads closing-day text into a ``ClosingSchedule``.
+///
+/// The text is tokenized once (``ClosingTextScanner``) and read left to right. Each reader
+/// looks ahead a bounded number of tokens, so the whole parse is linear in the text length.
+struct ClosingTextParser {
+  private let text: String
+  private let asOf: CalendarDate
+  private let scalars: [Unicode.Scalar]
+  private let tokens: [ClosingToken]
+
+  private var ordinalsByWeekday: [Weekday: Set<Int>] = [:]
+  private var weeklyDays: Set<Weekday> = []
+  private var monthDays: Set<Int> = []
+  private var annualDays: Set<MonthDay> = []
+  private var dates: Set<CalendarDate> = []
+  private var exceptions: Set<CalendarDate> = []
+  private var lunarOffsets: [LunarHoliday: Set<Int>] = [:]
+  private var saysOpenAllYear = false
+  private var warnings: [String] = []
+  private var droppedWarnings = 0
+  /// The explicit dates of the last date list and the index of the token after it.
+  private var lastDateList: (dates: [CalendarDate], end: Int)?
+
+  private struct MonthDay: Hashable, Comparable {
+    let month: Int
+    let day: Int
+    static func < (lhs: MonthDay, rhs: MonthDay) -> Bool { (lhs.month, lhs.day) < (rhs.month, rhs.day) }
+  }
+
+  /// A date as written: the year may be missing.
+  private struct WrittenDate {
+    var year: Int?
+    var month: Int
+    var day: Int
+  }
+
+  /// What the text says about a written date: its weekday, or the holiday it is.
+  private struct DateHints {
+    var weekday: Weekday?
+    var holiday: LunarClosing?
+    var isEmpty: Bool { weekday == nil && holiday == nil }
+  }
+
+  private static let maximumWarnings = 20
+  private static let maximumRangeDays = 366
+
+  init(text: String, asOf: CalendarDate) {
+    self.text = text
+    self.asOf = asOf
+    self.scalars = ClosingTextScanner.normalize(text)
+    self.tokens = ClosingTextScanner.tokenize(scalars)
+  }
+
+  consuming func parse() -> ClosingSchedule {
+    var index = 0
+    while index < tokens.count {
+      let next: Int
+      switch tokens[index].kind {
+      case .number: next = readNumber(at: index)
+      case .keyword(.ordinal), .keyword(.ordinalPrefix): next = readOrdinalRule(at: index) ?? index + 1
+      case .keyword(.everyWeek): next = readWeekly(at: index)
+      case .keyword(.everyMonth): next = readDaysOfMonth(at: index + 1) ?? index + 1
+      case .keyword(.holiday), .keyword(.newYear): next = readHolidays(at: index)
+      case .keyword(.normalOpen):
+        markOpen(at: index)
+        next = index + 1
+      case .keyword(.normal) where keyword(at: index + 1) == .business:
+        markOpen(at: index)
+        next = index + 2
+      case .keyword(.openAllYear):
+        saysOpenAllYear = true
+        next = index + 1
+      case .keyword(.closure) where keyword(at: index + 1) == ClosingKeyword.none:
+        saysOpenAllYear = true
+        next = index + 2
+      case .keyword(.weekday):
+        warn("weekday without an ordinal or 매주 ignored", index, index + 1)
+        next = index + 1
+      default: next = index + 1
+      }
+      index = max(next, index + 1)
+    }
+    return makeSchedule()
+  }
+
+  // MARK: - Token access
+
+  private func keyword(at index: Int) -> ClosingKeyword? {
+    guard tokens.indices.contains(index), case .keyword(let keyword) = tokens[index].kind else { return nil }
+    return keyword
+  }
+
+  private func number(at index: Int) -> (value: Int, digits: Int)? {
+    guard tokens.indices.contains(index), case .number(let value, let digits) = tokens[index].kind, value >= 0
+    else { return nil }
+    return (value, digits)
+  }
+
+  private func symbol(at index: Int) -> Unicode.Scalar? {
+    guard tokens.indices.contains(index), case .symbol(let symbol) = tokens[index].kind else { return nil }
+    return symbol
+  }
+
+  private func isListSeparator(at index: Int) -> Bool {
+    if keyword(at: index) == .and { return true }
+    guard let symbol = symbol(at: index) else { return false }
+    return symbol == "," || symbol == "·" || symbol == "/" || symbol == "&"
+  }
+
+  private func weekday(at index: Int) -> Weekday? {
+    if case .weekday(let weekday)? = keyword(at: index) { return weekday }
+    return nil
+  }
+
+  private func excerpt(_ start: Int, _ end: Int) -> String {
+    let from = tokens[min(start, tokens.count - 1)].start
+    let to = tokens[min(max(end, start + 1), tokens.count) - 1].end
+    var view = String.UnicodeScalarView()
+    view.append(contentsOf: scalars[from..<min(to, from + 60)])
+    return String(view)
+  }
+
+  private mutating func warn(_ message: String, _ start: Int, _ end: Int) {
+    warn("\(message): \"\(excerpt(start, end))\"")
+  }
+
+  private mutating func warn(_ message: String) {
+    if warnings.count < Self.maximumWarnings { warnings.append(message) } else { droppedWarnings += 1 }
+  }
+
+  // MARK: - Numbers: dates, times, digit ordinals
+
+  private mutating func readNumber(at index: Int) -> Int {
+    let isTime =
+      (symbol(at: index + 1) == ":" && number(at: index + 2) != nil)
+      || (symbol(at: index - 1) == ":" && number(at: index - 2) != nil)
+    if isTime { return skipTime(at: index) }
+    if let end = readDateList(at: index) { return end }
+    if let end = readOrdinalRule(at: index) { return end }
+    if keyword(at: index + 1) == .day {
+      warn("day without a month ignored", index, index + 2)
+      return index + 2
+    }
+    return index + 1
+  }
+
+  /// Skips `10:00`, `10:00~23:00`, `10:00 - 22:00`.
+  private func skipTime(at index: Int) -> Int {
+    var next = index
+    while number(at: next) != nil || symbol(at: next) == ":" { next += 1 }
+    if let dash = symbol(at: next), dash == "~" || dash == "-", number(at: next + 1) != nil,
+      symbol(at: next + 2) == ":"
+    {
+      next += 1
+      while number(at: next) != nil || symbol(at: next) == ":" { next += 1 }
+    }
+    return next
+  }
+
+  /// Reads one written date at `index`: `YYYYMMDD`, `YYYY-MM-DD`, `YYYY.MM.DD`, `YYYY년 M월 D일`,
+  /// `M/D`, `M.D`, `M월 D일`.
+  private mutating func readDate(at index: Int) -> (WrittenDate, Int)? {
+    guard let first = number(at: index), !isDigitOrdinalList(at: index) else { return nil }
+    var written: WrittenDate
+    var next: Int
+    if first.digits == 8 {
+      written = WrittenDate(year: first.value / 10000, month: first.value / 100 % 100, day: first.value % 100)
+      next = index + 1
+    } else if first.digits == 4, let separator = symbol(at: index + 1),
+      separator == "-" || separator == "." || separator == "/",
+      let month = number(at: index + 2), month.digits <= 2, symbol(at: index + 3) == separator,
+      let day = number(at: index + 4), day.digits <= 2
+    {
+      written = WrittenDate(year: first.value, month: month.value, day: day.value)
+      next = index + 5
+    } else if first.digits == 4, keyword(at: index + 1) == .year, let month = number(at: index + 2),
+      keyword(at: index + 3) == .month, let day = number(at: index + 4)
+    {
+      written = WrittenDate(year: first.value, month: month.value, day: day.value)
+      next = keyword(at: index + 5) == .day ? index + 6 : index + 5
+    } else if first.digits <= 2, let separator = symbol(at: index + 1), separator == "/" || separator == ".",
+      let day = number(at: index + 2), day.digits <= 2
+    {
+      // `1.2.3` is a version or an outline number, not a date.
+      if separator == ".", symbol(at: index + 3) == ".", number(at: index + 4) != nil { return nil }
+      written = WrittenDate(year: nil, month: first.value, day: day.value)
+      next = index + 3
+    } else if first.digits <= 2, keyword(at: index + 1) == .month, let day = number(at: index + 2),
+      day.digits <= 2, keyword(at: index + 3) == .day || symbol(at: index + 3) != ":"
+    {
+      written = WrittenDate(year: nil, month: first.value, day: day.value)
+      next = keyword(at: index + 3) == .day ? index + 4 : index + 3
+    } else {
+      return nil
+    }
+    // `2.4주`, `2/4째` are ordinals; `10.5%`, `3.5시` are not dates.
+    switch keyword(at: next) {
+    case .week?, .ordinalSuffix?, .time?: return nil
+    default: break
+    }
+    if let symbol = symbol(at: next), symbol == "%" || symbol == ":" { return nil }
+    let probeYear = written.year ?? 2000  // a leap year, so 2/29 is checked per candidate later
+    guard CalendarDate(year: probeYear, month: written.month, day: written.day) != nil else {
+      warn("not a real date", index, next)
+      return nil
+    }
+    return (written, next)
+  }
+
+  /// Whether `index` starts digits that end in 째, 번째 or 주: `2/4주`, `2.4번째`, `1,3째`.
+  private func isDigitOrdinalList(at index: Int) -> Bool {
+    var next = index
+    var separator: ClosingToken.Kind?
+    while let digit = number(at: next), digit.digits == 1, next - index < 12 {
+      next += 1
+      if keyword(at: next) == .week || keyword(at: next) == .ordinalSuffix { return true }
+      guard isListSeparator(at: next) || symbol(at: next) == "." else { return false }
+      // One list uses one separator: `3.4, 1 및 5번째` is a date and a list.
+      if let separator, separator != tokens[next].kind { return false }
+      separator = tokens[next].kind
+      next += 1
+    }
+    return false
+  }
+
+  /// Reads `(수)`, `(수요일)`, `일요일`, `(추석당일)`, `설날 당일` after a date.
+  private func readHints(at index: Int) -> (DateHints, Int) {
+    var hints = DateHints()
+    var next = index
+    var open = false
+    if symbol(at: next) == "(" {
+      open = true
+      next += 1
+    }
+    if let weekday = weekday(at: next) {
+      hints.weekday = weekday
+      next += 1
+      if open, symbol(at: next) == ")" {
+        next += 1
+        open = false
+        if symbol(at: next) == "(" {
+          open = true
+          next += 1
+        }
+      }
+    }
+    if case .holiday(let holiday)? = keyword(at: next) {
+      next += 1
+      var offsets: [Int] = []
+      while case .offset(let values)? = keyword(at: next) {
+        offsets += values
+        next += 1
+      }
+      hints.holiday = LunarClosing(holiday: holiday, offsets: offsets.isEmpty ? [0] : offsets)
+    }
+    if open {
+      if symbol(at: next) == ")" { next += 1 } else if hints.isEmpty { return (hints, index) }
+    }
+    return (hints, next)
+  }
+
+  /// Reads a list of dates and ranges: `11/12(수), 11/26(수)`, `11월 12일(수)·26일(수)`,
+  /// `12/11,/25`, `12/24~12/26`, `20261108, 20261122`.
+  private mutating func readDateList(at index: Int) -> Int? {
+    guard let (firstDate, afterFirst) = readDate(at: index) else { return nil }
+    var items: [(start: WrittenDate, startHints: DateHints, end: WrittenDate?, endHints: DateHints, tokens: Range<Int>)] = []
+    var current = firstDate
+    var currentStart = index
+    var next = afterFirst
+    while true {
+      let (hints, afterHints) = readHints(at: next)
+      next = afterHints
+      var rangeEnd: WrittenDate?
+      var endHints = DateHints()
+      if let dash = symbol(at: next), dash == "~" || dash == "-" {
+        if let (end, afterEnd) = readDate(at: next + 1) {
+          rangeEnd = end
+          next = afterEnd
+        } else if dash == "~", let day = number(at: next + 1), day.digits <= 2,
+          symbol(at: next + 2) != ":"
+        {
+          rangeEnd = WrittenDate(year: current.year, month: current.month, day: day.value)
+          next = keyword(at: next + 2) == .day ? next + 3 : next + 2
+        }
+        if rangeEnd != nil { (endHints, next) = readHints(at: next) }
+      }
+      items.append((current, hints, rangeEnd, endHints, currentStart..<next))
+      // Continue the list after separators.
+      var probe = next
+      while isListSeparator(at: probe), probe - next < 3 { probe += 1 }
+      guard probe > next || number(at: probe) != nil else { break }
+      currentStart = probe
+      if let (date, afterDate) = readDate(at: probe) {
+        current = date
+        next = afterDate
+      } else if probe > next, let day = number(at: probe), day.digits <= 2, !isDigitOrdinalList(at: probe),
+        keyword(at: probe + 1) == .day || symbol(at: probe - 1) == "/",
+        symbol(at: probe + 1) != ":", keyword(at: probe + 1) != .week,
+        keyword(at: probe + 1) != .ordinalSuffix
+      {
+        let base = rangeEnd ?? current
+        current = WrittenDate(year: base.year, month: base.month, day: day.value)
+        next = keyword(at: probe + 1) == .day ? probe + 2 : probe + 1
+        guard CalendarDate(year: current.year ?? 2000, month: current.month, day: current.day) != nil else {
+          warn("not a real date", probe, next)
+          break
+        }
+      } else {
+        break
+      }
+    }
+    var listed: [CalendarDate] = []
+    for item in items {
+      let isNewYearsDay = item.start.year == nil && item.start.month == 1 && item.start.day == 1
+      if isNewYearsDay, item.end == nil, item.startHints.isEmpty {
+        annualDays.insert(MonthDay(month: 1, day: 1))
+        continue
+      }
+      let span = item.tokens
+      guard let start = resolve(item.start, item.startHints, from: span.lowerBound, to: span.upperBound)
+      else { continue }
+      guard let endWritten = item.end else {
+        listed.append(start)
+        continue
+      }
+      var endYear = endWritten.year ?? start.year
+      var end = CalendarDate(year: endYear, month: endWritten.month, day: endWritten.day)
+      if let candidate = end, candidate < start, endWritten.year == nil {
+        endYear += 1
+        end = CalendarDate(year: endYear, month: endWritten.month, day: endWritten.day)
+      }
+      guard let end, end >= start, end.dayNumber - start.dayNumber < Self.maximumRangeDays else {
+        warn("date range not understood", span.lowerBound, span.upperBound)
+        continue
+      }
+      if let weekday = item.endHints.weekday, weekday != end.weekday {
+        warn("\(end.iso) is not a \(weekday.englishName)", span.lowerBound, span.upperBound)
+      }
+      for offset in 0...(end.dayNumber - start.dayNumber) { listed.append(start.adding(days: offset)) }
+    }
+    dates.formUnion(listed)
+    lastDateList = (listed, next)
+    return next
+  }
+
+  /// Picks the year of a written date: the one the text gives, else among the years around
+  /// the as-of date those the weekday or holiday hint allows, the nearest to the as-of date.
+  private mutating func resolve(_ written: WrittenDate, _ hints: DateHints, from start: Int, to end: Int)
+    -> CalendarDate?
+  {
+    if let year = written.year {
+      guard let date = CalendarDate(year: year, month: written.month, day: written.day) else {
+        warn("not a real date", start, end)
+        return nil
+      }
+      if let weekday = hints.weekday, weekday != date.weekday {
+        warn("\(date.iso) is not a \(weekday.englishName)", start, end)
+      }
+      return date
+    }
+    let candidates = ((asOf.year - 1)...(asOf.year + 1)).compactMap {
+      CalendarDate(year: $0, month: written.month, day: written.day)
+    }
+    let byDistance = candidates.sorted {
+      abs($0.dayNumber - asOf.dayNumber) < abs($1.dayNumber - asOf.dayNumber)
+    }
+    guard let nearest = byDistance.first else {
+      warn("not a real date", start, end)
+      return nil
+    }
+    if hints.isEmpty { return nearest }
+    let matching = byDistance.filter { date in
+      if let weekday = hints.weekday, weekday != date.weekday { return false }
+      if let holiday = hints.holiday {
+        guard let day = KoreanLunarHolidays.date(of: holiday.holiday, inYear: date.year),
+          holiday.offsets.contains(where: { day.adding(days: $0) == date })
+        else { return false }
+      }
+      return true
+    }
+    if let match = matching.first { return match }
+    warn("no year near \(asOf.iso) matches the weekday or holiday given; assumed \(nearest.year)", start, end)
+    return nearest
+  }
+
+  // MARK: - Rules
+
+  /// Reads `둘째·넷째 일요일`, `2,4번째 일요일`, `제2, 4 일요일`, `둘째,넷째주 수요일, 일요일`.
+  private mutating func readOrdinalRule(at index: Int) -> Int? {
+    var ordinals: [Int] = []
+    var marked = false
+    var next = index
+    if keyword(at: next) == .ordinalPrefix {
+      marked = true
+      next += 1
+    }
+    while true {
+      if case .ordinal(let value)? = keyword(at: next) {
+        ordinals.append(value)
+        marked = true
+        next += 1
+      } else if let digit = number(at: next), digit.digits == 1, (1...5).contains(digit.value) {
+        ordinals.append(digit.value)
+        next += 1
+        if keyword(at: next) == .ordinalSuffix {
+          marked = true
+          next += 1
+        }
+      } else {
+        break
+      }
+      if keyword(at: next) == .week {
+        marked = true
+        next += 1
+      }
+      guard isListSeparator(at: next) || symbol(at: next) == "." else { break }
+      let following = next + 1
+      if case .ordinal? = keyword(at: following) {
+        next = following
+      } else if let digit = number(at: following), digit.digits == 1 {
+        next = following
+      } else {
+        break
+      }
+    }
+    guard !ordinals.isEmpty, marked else { return nil }
+    let weekdays = readWeekdays(at: next)
+    guard !weekdays.days.isEmpty else {
+      warn("ordinal without a weekday ignored", index, next)
+      return next
+    }
+    for weekday in weekdays.days { ordinalsByWeekday[weekday, default: []].formUnion(ordinals) }
+    return weekdays.end
+  }
+
+  /// Reads `수요일, 일요일`, `월·화요일` is not supported: each weekday is written in full.
+  private func readWeekdays(at index: Int) -> (days: [Weekday], end: Int) {
+    var days: [Weekday] = []
+    var next = index
+    while let day = weekday(at: next) {
+      days.append(day)
+      next += 1
+      if isListSeparator(at: next), weekday(at: next + 1) != nil { next += 1 }
+    }
+    return (days, next)
+  }
+
+  /// Reads `매주 월요일`.
+  private mutating func readWeekly(at index: Int) -> Int {
+    let weekdays = readWeekdays(at: index + 1)
+    weeklyDays.formUnion(weekdays.days)
+    return weekdays.end
+  }
+
+  /// Reads `10일, 25일` after `매월`.
+  private mutating func readDaysOfMonth(at index: Int) -> Int? {
+    var days: [Int] = []
+    var next = index
+    while let day = number(at: next), day.digits <= 2, (1...31).contains(day.value),
+      keyword(at: next + 1) == .day
+    {
+      days.append(day.value)
+      next += 2
+      guard isListSeparator(at: next), number(at: next + 1) != nil else { break }
+      next += 1
+    }
+    guard !days.isEmpty else { return nil }
+    monthDays.formUnion(days)
+    return next
+  }
+
+  /// Reads `설·추석 당일`, `설날 연휴`, `추석 전날, 당일, 다음날`, `신정`, and notes
+  /// `(전일은 오후 7시까지 영업)` as opening hours rather than a closure.
+  private mutating func readHolidays(at index: Int) -> Int {
+    var holidays: [LunarHoliday] = []
+    var newYear = false
+    var next = index
+    while true {
+      switch keyword(at: next) {
+      case .holiday(let holiday)?: holidays.append(holiday)
+      case .newYear?: newYear = true
+      default: break
+      }
+      next += 1
+      guard isListSeparator(at: next) else { break }
+      switch keyword(at: next + 1) {
+      case .holiday?, .newYear?: next += 1
+      default: break
+      }
+      if next < tokens.count, case .keyword(.holiday) = tokens[next].kind { continue }
+      if keyword(at: next) == .newYear { continue }
+      break
+    }
+    var offsets: Set<Int> = []
+    var probe = symbol(at: next) == "(" ? next + 1 : next
+    while case .offset(let values)? = keyword(at: probe) {
+      if isAboutOpeningHours(from: probe + 1) {
+        probe += 1
+        break
+      }
+      offsets.formUnion(values)
+      next = probe + 1
+      probe = isListSeparator(at: next) ? next + 1 : next
+    }
+    if isMarkedOpen(from: next) {
+      warn("holiday said to be open, not a closure", index, next + 1)
+      return next
+    }
+    for holiday in holidays { lunarOffsets[holiday, default: []].formUnion(offsets.isEmpty ? [0] : offsets) }
+    if newYear { annualDays.insert(MonthDay(month: 1, day: 1)) }
+    return next
+  }
+
+  /// Whether the words after a 전일/당일 up to the end of the clause speak of opening hours.
+  private func isAboutOpeningHours(from index: Int) -> Bool {
+    var probe = index
+    while probe < tokens.count, probe < index + 8 {
+      switch tokens[probe].kind {
+      case .keyword(.time), .keyword(.business), .symbol(":"): return true
+      case .keyword(.closure), .keyword(.offset), .symbol(")"), .symbol(","): return false
+      default: probe += 1
+      }
+    }
+    return false
+  }
+
+  private func isMarkedOpen(from index: Int) -> Bool {
+    keyword(at: index) == .normalOpen || (keyword(at: index) == .normal && keyword(at: index + 1) == .business)
+  }
+
+  /// Moves the date list just before `정상영업` to the exceptions.
+  private mutating func markOpen(at index: Int) {
+    guard let list = lastDateList else { return }
+    var gap = index - list.end
+    if gap == 1, tokens[list.end].kind == .other, tokens[list.end].end - tokens[list.end].start <= 2 {
+      gap = 0  // a particle: 2/10(일)은 정상영업
+    }
+    guard gap == 0 else { return }
+    exceptions.formUnion(list.dates)
+    lastDateList = nil
+  }
+
+  // MARK: - Result
+
+  private consuming func makeSchedule() -> ClosingSchedule {
+    var rules: [ClosingRule] = []
+    for weekday in Weekday.allCases {
+      if let ordinals = ordinalsByWeekday[weekday] {
+        rules.append(.nthWeekday(ordinals: ordinals.sorted { ($0 == -1 ? 99 : $0) < ($1 == -1 ? 99 : $1) }, weekday: weekday))
+      }
+    }
+    rules += Weekday.allCases.filter(weeklyDays.contains).map { .weekly($0) }
+    if !monthDays.isEmpty { rules.append(.dayOfMonth(monthDays.sorted())) }
+    rules += annualDays.sorted().map { .annual(month: $0.month, day: $0.day) }
+    let explicit = dates.subtracting(exceptions).sorted()
+    let lunar = LunarHoliday.allCases.compactMap { holiday in
+      lunarOffsets[holiday].map { LunarClosing(holiday: holiday, offsets: $0.sorted()) }
+    }
+    if !lunar.isEmpty, !KoreanLunarHolidays.years.contains(asOf.year) {
+      warn(
+        "lunar holidays are known for \(KoreanLunarHolidays.years.lowerBound)–"
+          + "\(KoreanLunarHolidays.years.upperBound) only")
+    }
+    let status: ClosingStatus
+    if !rules.isEmpty || !explicit.isEmpty || !lunar.isEmpty {
+      status = .closures
+      if saysOpenAllYear { warn("text says open all year but also names closing days") }
+    } else if saysOpenAllYear {
+      status = .openAllYear
+    } else {
+      status = .unknown
+      warn("no closing days understood")
+    }
+    if droppedWarnings > 0 { warnings.append("\(droppedWarnings) more warnings") }
+    return ClosingSchedule(
+      status: status, rules: rules, dates: explicit, lunar: lunar, exceptions: exceptions.sorted(),
+      text: text, warnings: warnings)
+  }
+}

@@ -1,0 +1,251 @@
+/// A word of closing-day text that the parser knows.
+enum ClosingKeyword: Hashable {
+  case everyMonth  // 매월, 매달
+  case everyWeek  // 매주
+  case weekday(Weekday)  // 일요일, or 일 alone inside "(일)"
+  case ordinal(Int)  // 둘째, 두번째, 마지막 (-1)
+  case ordinalSuffix  // 째, 번째 after a digit
+  case ordinalPrefix  // 제 before a digit
+  case week  // 주 after an ordinal
+  case month  // 월 after a number
+  case day  // 일 after a number
+  case year  // 년 after a number
+  case holiday(LunarHoliday)
+  case newYear  // 신정
+  case offset([Int])  // 당일, 전날, 다음날, 연휴
+  case normal  // 정상
+  case business  // 영업, 운영
+  case normalOpen  // 정상영업
+  case openAllYear  // 연중무휴
+  case closure  // 휴무, 휴점, 휴업
+  case none  // 없음
+  case time  // 오전, 오후, 까지, 시 and 분 after a number
+  case and  // 및
+}
+
+/// One token of closing-day text; `start..<end` are offsets into the normalized scalars.
+struct ClosingToken {
+  enum Kind: Hashable {
+    /// A run of ASCII digits; `value` is -1 when the run is too long to be a number we use.
+    case number(value: Int, digits: Int)
+    /// Any other single character (punctuation, brackets, line breaks).
+    case symbol(Unicode.Scalar)
+    case keyword(ClosingKeyword)
+    /// Words the parser does not know.
+    case other
+  }
+
+  var kind: Kind
+  var start: Int
+  var end: Int
+}
+
+/// Splits closing-day text into tokens in one linear pass, without regular expressions.
+enum ClosingTextScanner {
+  /// Folds full-width forms and look-alike punctuation to ASCII, and control characters to spaces.
+  static func normalize(_ text: String) -> [Unicode.Scalar] {
+    var result: [Unicode.Scalar] = []
+    result.reserveCapacity(text.unicodeScalars.count)
+    for scalar in text.unicodeScalars {
+      let value = scalar.value
+      let folded: UInt32
+      switch value {
+      case 0xFF01...0xFF5E: folded = value - 0xFEE0
+      case 0x3000, 0x09, 0x0B, 0x0C, 0xA0: folded = 0x20
+      case 0x0D: folded = 0x0A
+      case 0x00...0x08, 0x0E...0x1F, 0x7F...0x9F: folded = 0x20
+      case 0x301C, 0x223C: folded = 0x7E  // wave dashes → ~
+      case 0x30FB, 0x318D, 0x2022, 0x2027, 0xFF65, 0x2219: folded = 0xB7  // middle dots → ·
+      case 0x3001, 0xFF64: folded = 0x2C  // ideographic comma → ,
+      case 0x2010...0x2015, 0x2212: folded = 0x2D  // dashes → -
+      default: folded = value
+      }
+      result.append(Unicode.Scalar(folded) ?? " ")
+    }
+    return result
+  }
+
+  static func tokenize(_ scalars: [Unicode.Scalar]) -> [ClosingToken] {
+    var tokens: [ClosingToken] = []
+    var index = 0
+    func appendOther(_ start: Int, _ end: Int) {
+      if let last = tokens.last, last.kind == .other, last.end == start {
+        tokens[tokens.count - 1].end = end
+      } else {
+        tokens.append(ClosingToken(kind: .other, start: start, end: end))
+      }
+    }
+    while index < scalars.count {
+      let scalar = scalars[index]
+      if scalar == " " {
+        index += 1
+      } else if isDigit(scalar) {
+        var end = index
+        var value = 0
+        while end < scalars.count, isDigit(scalars[end]) {
+          if end - index < 9 { value = value * 10 + Int(scalars[end].value - 0x30) }
+          end += 1
+        }
+        let digits = end - index
+        tokens.append(
+          ClosingToken(kind: .number(value: digits > 9 ? -1 : value, digits: digits), start: index, end: end))
+        index = end
+      } else if scalar == "(", index + 2 < scalars.count, scalars[index + 2] == ")",
+        let weekday = shortWeekday(scalars[index + 1])
+      {
+        tokens.append(ClosingToken(kind: .symbol("("), start: index, end: index + 1))
+        tokens.append(ClosingToken(kind: .keyword(.weekday(weekday)), start: index + 1, end: index + 2))
+        tokens.append(ClosingToken(kind: .symbol(")"), start: index + 2, end: index + 3))
+        index += 3
+      } else if isHangulSyllable(scalar) {
+        if let (keyword, end) = matchKeyword(scalars, at: index, previous: tokens.last) {
+          tokens.append(ClosingToken(kind: .keyword(keyword), start: index, end: end))
+          index = end
+        } else {
+          appendOther(index, index + 1)
+          index += 1
+        }
+      } else if isWordScalar(scalar) {
+        appendOther(index, index + 1)
+        index += 1
+      } else {
+        tokens.append(ClosingToken(kind: .symbol(scalar), start: index, end: index + 1))
+        index += 1
+      }
+    }
+    return tokens
+  }
+
+  // MARK: - Characters
+
+  static func isDigit(_ scalar: Unicode.Scalar) -> Bool { ("0"..."9").contains(scalar) }
+
+  static func isHangulSyllable(_ scalar: Unicode.Scalar) -> Bool {
+    (0xAC00...0xD7A3).contains(scalar.value)
+  }
+
+  private static func isWordScalar(_ scalar: Unicode.Scalar) -> Bool {
+    scalar.properties.isAlphabetic
+  }
+
+  private static func shortWeekday(_ scalar: Unicode.Scalar) -> Weekday? {
+    switch scalar {
+    case "일", "日": .sunday
+    case "월", "月": .monday
+    case "화", "火": .tuesday
+    case "수", "水": .wednesday
+    case "목", "木": .thursday
+    case "금", "金": .friday
+    case "토", "土": .saturday
+    default: nil
+    }
+  }
+
+  // MARK: - Keywords
+
+  private struct Entry {
+    let scalars: [Unicode.Scalar]
+    let keyword: ClosingKeyword
+  }
+
+  /// Keywords that match anywhere in a Hangul run, grouped by first scalar, longest first.
+  private static let entries: [Unicode.Scalar: [Entry]] = {
+    let words: [(String, ClosingKeyword)] = [
+      ("매월", .everyMonth), ("매달", .everyMonth), ("매주", .everyWeek),
+      ("일요일", .weekday(.sunday)), ("월요일", .weekday(.monday)), ("화요일", .weekday(.tuesday)),
+      ("수요일", .weekday(.wednesday)), ("목요일", .weekday(.thursday)), ("금요일", .weekday(.friday)),
+      ("토요일", .weekday(.saturday)),
+      ("마지막", .ordinal(-1)), ("째", .ordinalSuffix), ("쨰", .ordinalSuffix),
+      ("번째", .ordinalSuffix), ("번쨰", .ordinalSuffix),
+      ("설날", .holiday(.seollal)), ("구정", .holiday(.seollal)),
+      ("추석", .holiday(.chuseok)), ("한가위", .holiday(.chuseok)), ("신정", .newYear),
+      ("당일", .offset([0])), ("전날", .offset([-1])), ("전일", .offset([-1])),
+      ("다음날", .offset([1])), ("익일", .offset([1])), ("연휴", .offset([-1, 0, 1])),
+      ("정상영업", .normalOpen), ("정상운영", .normalOpen), ("정상", .normal),
+      ("영업", .business), ("운영", .business),
+      ("연중무휴", .openAllYear), ("의무휴업", .closure), ("의무휴무", .closure),
+      ("휴무일", .closure), ("휴점일", .closure), ("휴업일", .closure),
+      ("휴무", .closure), ("휴점", .closure), ("휴업", .closure), ("휴일", .closure),
+      ("없음", .none), ("없습니다", .none), ("없어요", .none), ("없이", .none),
+      ("오전", .time), ("오후", .time), ("까지", .time), ("및", .and),
+    ]
+    var table: [Unicode.Scalar: [Entry]] = [:]
+    for (word, keyword) in words {
+      let scalars = Array(word.unicodeScalars)
+      table[scalars[0], default: []].append(Entry(scalars: scalars, keyword: keyword))
+    }
+    return table.mapValues { $0.sorted { $0.scalars.count > $1.scalars.count } }
+  }()
+
+  /// Korean ordinal stems that need 째 or 번째 after them (두 alone is 두부, 세 alone is 세일).
+  private static let ordinalStems: [([Unicode.Scalar], Int)] = [
+    (["다", "섯"], 5), (["첫"], 1), (["둘"], 2), (["두"], 2), (["셋"], 3), (["세"], 3),
+    (["넷"], 4), (["네"], 4),
+  ]
+
+  private static func matches(_ scalars: [Unicode.Scalar], _ word: [Unicode.Scalar], at index: Int) -> Bool {
+    guard index + word.count <= scalars.count else { return false }
+    for offset in word.indices where scalars[index + offset] != word[offset] { return false }
+    return true
+  }
+
+  private static func skipSpaces(_ scalars: [Unicode.Scalar], from index: Int) -> Int {
+    var index = index
+    while index < scalars.count, scalars[index] == " " { index += 1 }
+    return index
+  }
+
+  private static func matchKeyword(
+    _ scalars: [Unicode.Scalar], at index: Int, previous: ClosingToken?
+  ) -> (ClosingKeyword, Int)? {
+    let scalar = scalars[index]
+    let afterNumber: Bool
+    let afterOrdinal: Bool
+    switch previous?.kind {
+    case .number?: afterNumber = true; afterOrdinal = false
+    case .keyword(.ordinal)?, .keyword(.ordinalSuffix)?: afterNumber = false; afterOrdinal = true
+    default: afterNumber = false; afterOrdinal = false
+    }
+    // Ordinal stems: 둘째, 두 번째, 넷 째, 첫주.
+    for (stem, value) in ordinalStems where matches(scalars, stem, at: index) {
+      let next = skipSpaces(scalars, from: index + stem.count)
+      for suffix in [["번", "째"], ["번", "쨰"], ["째"], ["쨰"]] as [[Unicode.Scalar]] {
+        if matches(scalars, suffix, at: next) { return (.ordinal(value), next + suffix.count) }
+        if suffix.count == 2, matches(scalars, [suffix[0]], at: next) {
+          let second = skipSpaces(scalars, from: next + 1)
+          if matches(scalars, [suffix[1]], at: second) { return (.ordinal(value), second + 1) }
+        }
+      }
+      if value == 1, matches(scalars, ["주"], at: index + 1) { return (.ordinal(1), index + 1) }
+    }
+    if let candidates = entries[scalar] {
+      for entry in candidates where matches(scalars, entry.scalars, at: index) {
+        return (entry.keyword, index + entry.scalars.count)
+      }
+    }
+    switch scalar {
+    case "주" where afterNumber || afterOrdinal: return (.week, index + 1)
+    case "월" where afterNumber: return (.month, index + 1)
+    case "일" where afterNumber: return (.day, index + 1)
+    case "년" where afterNumber: return (.year, index + 1)
+    case "시" where afterNumber, "분" where afterNumber: return (.time, index + 1)
+    case "무" where index + 1 < scalars.count && scalars[index + 1] == "휴":
+      // 무휴 alone (연중 무휴), not inside 의무휴업.
+      if index == 0 || !isHangulSyllable(scalars[index - 1]) { return (.openAllYear, index + 2) }
+    case "제":
+      let next = skipSpaces(scalars, from: index + 1)
+      if next < scalars.count, isDigit(scalars[next]) { return (.ordinalPrefix, index + 1) }
+    case "설":
+      // 설 alone names 설날 only as a word of its own: not 시설, 설명, 설치.
+      let previousIsSyllable = index > 0 && isHangulSyllable(scalars[index - 1])
+      if previousIsSyllable { return nil }
+      let next = skipSpaces(scalars, from: index + 1)
+      if next >= scalars.count || !isHangulSyllable(scalars[next]) { return (.holiday(.seollal), index + 1) }
+      for word in ["연휴", "당일", "전날", "전일", "다음날", "익일", "명절"] {
+        if matches(scalars, Array(word.unicodeScalars), at: next) { return (.holiday(.seollal), index + 1) }
+      }
+    default: break
+    }
+    return nil
+  }
+}
