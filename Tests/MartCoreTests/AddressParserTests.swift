@@ -1,0 +1,228 @@
+import Foundation
+import MartCore
+import Testing
+
+/// An input and the canonical forms it must produce.
+struct AddressCase: CustomTestStringConvertible, Sendable {
+  var input: String
+  var sido: String?
+  var sigungu: String?
+  var road: String?
+  var jibun: String?
+  var queries: [String]
+
+  var testDescription: String { input }
+}
+
+@Suite("Korean address normalizer")
+struct AddressParserTests {
+  /// Real store addresses from the brand sources, and the variants store pages produce.
+  static let cases: [AddressCase] = [
+    AddressCase(
+      input: "서울 송파구 신천동 올림픽로 300", sido: "서울특별시", sigungu: "송파구",
+      road: "서울특별시 송파구 올림픽로 300", jibun: nil,
+      queries: ["서울특별시 송파구 올림픽로 300", "서울특별시 송파구 신천동"]),
+    AddressCase(
+      input: "경북 포항시 북구 중흥로 244(죽도동 607-1)", sido: "경상북도", sigungu: "포항시 북구",
+      road: "경상북도 포항시 북구 중흥로 244", jibun: "경상북도 포항시 북구 죽도동 607-1",
+      queries: [
+        "경상북도 포항시 북구 중흥로 244", "경상북도 포항시 북구 죽도동 607-1", "경상북도 포항시 북구 죽도동",
+      ]),
+    AddressCase(
+      input: "제주특별자치도 제주시 연북로 1 (노형동)", sido: "제주특별자치도", sigungu: "제주시",
+      road: "제주특별자치도 제주시 연북로 1", jibun: nil,
+      queries: ["제주특별자치도 제주시 연북로 1", "제주특별자치도 제주시 노형동"]),
+    AddressCase(
+      input: "강원도 춘천시 방송길 84 (온의동)", sido: "강원특별자치도", sigungu: "춘천시",
+      road: "강원특별자치도 춘천시 방송길 84", jibun: nil,
+      queries: ["강원특별자치도 춘천시 방송길 84", "강원특별자치도 춘천시 온의동"]),
+    AddressCase(
+      input: "강원도 춘천시 세실로 108 (석사동)", sido: "강원특별자치도", sigungu: "춘천시",
+      road: "강원특별자치도 춘천시 세실로 108", jibun: nil,
+      queries: ["강원특별자치도 춘천시 세실로 108", "강원특별자치도 춘천시 석사동"]),
+    AddressCase(
+      input: "대전광역시 중구 오류로 41", sido: "대전광역시", sigungu: "중구",
+      road: "대전광역시 중구 오류로 41", jibun: nil, queries: ["대전광역시 중구 오류로 41"]),
+    AddressCase(
+      input: "부산광역시 부산진구 가야대로 506", sido: "부산광역시", sigungu: "부산진구",
+      road: "부산광역시 부산진구 가야대로 506", jibun: nil, queries: ["부산광역시 부산진구 가야대로 506"]),
+    AddressCase(
+      input: "경남 창원시 성산구 중앙동 92", sido: "경상남도", sigungu: "창원시 성산구",
+      road: nil, jibun: "경상남도 창원시 성산구 중앙동 92",
+      queries: ["경상남도 창원시 성산구 중앙동 92", "경상남도 창원시 성산구 중앙동"]),
+    AddressCase(
+      input: "경남 창원시 성산구 중앙대로 123", sido: "경상남도", sigungu: "창원시 성산구",
+      road: "경상남도 창원시 성산구 중앙대로 123", jibun: nil, queries: ["경상남도 창원시 성산구 중앙대로 123"]),
+    AddressCase(
+      input: "경남 창원시 진해구 석동 543-5", sido: "경상남도", sigungu: "창원시 진해구",
+      road: nil, jibun: "경상남도 창원시 진해구 석동 543-5",
+      queries: ["경상남도 창원시 진해구 석동 543-5", "경상남도 창원시 진해구 석동"]),
+    AddressCase(
+      input: "서울특별시 금천구 가산로 106, 112", sido: "서울특별시", sigungu: "금천구",
+      road: "서울특별시 금천구 가산로 106", jibun: nil, queries: ["서울특별시 금천구 가산로 106"]),
+    // 경기 광주시 is a city in Gyeonggi, not the metropolitan city of Gwangju.
+    AddressCase(
+      input: "경기 광주시 오포읍 신현로 17", sido: "경기도", sigungu: "광주시",
+      road: "경기도 광주시 오포읍 신현로 17", jibun: nil,
+      queries: ["경기도 광주시 오포읍 신현로 17", "경기도 광주시 오포읍"]),
+    AddressCase(
+      input: "광주 광산구 임방울대로 330", sido: "광주광역시", sigungu: "광산구",
+      road: "광주광역시 광산구 임방울대로 330", jibun: nil, queries: ["광주광역시 광산구 임방울대로 330"]),
+    AddressCase(
+      input: "광주시 경안로 33", sido: "경기도", sigungu: "광주시",
+      road: "경기도 광주시 경안로 33", jibun: nil, queries: ["경기도 광주시 경안로 33"]),
+    // Short and old province names.
+    AddressCase(
+      input: "전라북도 전주시 완산구 효자로 225", sido: "전북특별자치도", sigungu: "전주시 완산구",
+      road: "전북특별자치도 전주시 완산구 효자로 225", jibun: nil, queries: ["전북특별자치도 전주시 완산구 효자로 225"]),
+    AddressCase(
+      input: "충남 천안시 서북구 불당대로 180", sido: "충청남도", sigungu: "천안시 서북구",
+      road: "충청남도 천안시 서북구 불당대로 180", jibun: nil, queries: ["충청남도 천안시 서북구 불당대로 180"]),
+    AddressCase(
+      input: "세종시 한누리대로 2130", sido: "세종특별자치시", sigungu: nil,
+      road: "세종특별자치시 한누리대로 2130", jibun: nil, queries: ["세종특별자치시 한누리대로 2130"]),
+    AddressCase(
+      input: "제주도 서귀포시 중앙로 111-1", sido: "제주특별자치도", sigungu: "서귀포시",
+      road: "제주특별자치도 서귀포시 중앙로 111-1", jibun: nil, queries: ["제주특별자치도 서귀포시 중앙로 111-1"]),
+    AddressCase(
+      input: "경기도 성남시 분당구 황새울로360번길 42", sido: "경기도", sigungu: "성남시 분당구",
+      road: "경기도 성남시 분당구 황새울로360번길 42", jibun: nil,
+      queries: ["경기도 성남시 분당구 황새울로360번길 42"]),
+    // Road names written with an inner space.
+    AddressCase(
+      input: "대구 중구 칠성로 56길 7", sido: "대구광역시", sigungu: "중구",
+      road: "대구광역시 중구 칠성로56길 7", jibun: nil, queries: ["대구광역시 중구 칠성로56길 7"]),
+    // Floors, B1 and building names are details; 지하 before a number is part of the number.
+    AddressCase(
+      input: "서울특별시 송파구 올림픽로 240 롯데월드몰 지하1층", sido: "서울특별시", sigungu: "송파구",
+      road: "서울특별시 송파구 올림픽로 240", jibun: nil, queries: ["서울특별시 송파구 올림픽로 240"]),
+    AddressCase(
+      input: "서울 중구 세종대로 지하 2, B1", sido: "서울특별시", sigungu: "중구",
+      road: "서울특별시 중구 세종대로 지하 2", jibun: nil, queries: ["서울특별시 중구 세종대로 지하 2"]),
+    AddressCase(
+      input: "인천광역시 연수구 컨벤시아대로 3층 301호", sido: "인천광역시", sigungu: "연수구",
+      road: nil, jibun: nil, queries: []),
+    AddressCase(
+      input: "인천광역시 연수구 컨벤시아대로 165", sido: "인천광역시", sigungu: "연수구",
+      road: "인천광역시 연수구 컨벤시아대로 165", jibun: nil, queries: ["인천광역시 연수구 컨벤시아대로 165"]),
+    AddressCase(
+      input: "인천광역시 연수구 송도동 3-2번지 3층 301호", sido: "인천광역시", sigungu: "연수구",
+      road: nil, jibun: "인천광역시 연수구 송도동 3-2",
+      queries: ["인천광역시 연수구 송도동 3-2", "인천광역시 연수구 송도동"]),
+    // Lot numbers: 산, 번지, 읍/면 and 리.
+    AddressCase(
+      input: "경기도 여주시 가남읍 태평리 산 12-3번지", sido: "경기도", sigungu: "여주시",
+      road: nil, jibun: "경기도 여주시 가남읍 태평리 산12-3",
+      queries: ["경기도 여주시 가남읍 태평리 산12-3", "경기도 여주시 가남읍 태평리"]),
+    AddressCase(
+      input: "서울특별시 중구 충무로1가 24-1 번지", sido: "서울특별시", sigungu: "중구",
+      road: nil, jibun: "서울특별시 중구 충무로1가 24-1",
+      queries: ["서울특별시 중구 충무로1가 24-1", "서울특별시 중구 충무로1가"]),
+    // Full-width characters, NBSP, repeated spaces, link text, company names, nested parentheses.
+    AddressCase(
+      input: "서울특별시　금천구　가산로　１０６", sido: "서울특별시", sigungu: "금천구",
+      road: "서울특별시 금천구 가산로 106", jibun: nil, queries: ["서울특별시 금천구 가산로 106"]),
+    AddressCase(
+      input: "대전광역시\u{00A0}중구   오류로\u{00A0}41 길 찾기", sido: "대전광역시", sigungu: "중구",
+      road: "대전광역시 중구 오류로 41", jibun: nil, queries: ["대전광역시 중구 오류로 41"]),
+    AddressCase(
+      input: "경상남도 창원시 의창구 원이대로 450 (주)롯데쇼핑 창원점", sido: "경상남도", sigungu: "창원시 의창구",
+      road: "경상남도 창원시 의창구 원이대로 450", jibun: nil, queries: ["경상남도 창원시 의창구 원이대로 450"]),
+    AddressCase(
+      input: "제주특별자치도 제주시 연북로 1 (노형동 (롯데마트 제주점))", sido: "제주특별자치도", sigungu: "제주시",
+      road: "제주특별자치도 제주시 연북로 1", jibun: nil,
+      queries: ["제주특별자치도 제주시 연북로 1", "제주특별자치도 제주시 노형동"]),
+    // Spaces dropped.
+    AddressCase(
+      input: "서울송파구올림픽로300", sido: "서울특별시", sigungu: "송파구",
+      road: "서울특별시 송파구 올림픽로 300", jibun: nil, queries: ["서울특별시 송파구 올림픽로 300"]),
+    AddressCase(
+      input: "경남창원시성산구중앙동92", sido: "경상남도", sigungu: "창원시 성산구",
+      road: nil, jibun: "경상남도 창원시 성산구 중앙동 92",
+      queries: ["경상남도 창원시 성산구 중앙동 92", "경상남도 창원시 성산구 중앙동"]),
+  ]
+
+  @Test("canonical forms", arguments: cases)
+  func canonicalForms(_ example: AddressCase) {
+    let address = KoreanAddress(parsing: example.input)
+    #expect(address.province?.officialName == example.sido)
+    #expect(address.sigungu == example.sigungu)
+    #expect(address.roadAddress == example.road)
+    #expect(address.jibunAddress == example.jibun)
+    #expect(address.queries == example.queries)
+    #expect(address.raw == example.input)
+  }
+
+  @Test("every short and old province name maps to the official name", arguments: [
+    ("서울", "서울특별시"), ("서울시", "서울특별시"), ("부산", "부산광역시"), ("대구시", "대구광역시"),
+    ("인천", "인천광역시"), ("광주", "광주광역시"), ("대전", "대전광역시"), ("울산", "울산광역시"),
+    ("세종", "세종특별자치시"), ("세종시", "세종특별자치시"), ("경기", "경기도"), ("강원", "강원특별자치도"),
+    ("강원도", "강원특별자치도"), ("충북", "충청북도"), ("충남", "충청남도"), ("전북", "전북특별자치도"),
+    ("전라북도", "전북특별자치도"), ("전남", "전라남도"), ("경북", "경상북도"), ("경남", "경상남도"),
+    ("제주", "제주특별자치도"), ("제주도", "제주특별자치도"),
+  ])
+  func provinceAliases(alias: String, official: String) {
+    #expect(Province(alias: alias)?.officialName == official)
+    #expect(KoreanAddress(parsing: "\(alias) 가나구 다라로 1").province?.officialName == official)
+  }
+
+  @Test("parts of a mixed address with a parenthesized lot number")
+  func mixedAddressParts() {
+    let address = KoreanAddress(parsing: "경북 포항시 북구 중흥로 244(죽도동 607-1)")
+    #expect(address.roadName == "중흥로")
+    #expect(address.buildingNumber == BuildingNumber(main: 244))
+    #expect(address.dongRi == "죽도동")
+    #expect(address.lotNumber == LotNumber(main: 607, sub: 1))
+    #expect(address.reference == "죽도동 607-1")
+    #expect(address.detail == nil)
+    #expect(address.isFullyParsed)
+  }
+
+  @Test("details keep floors, units and building names out of the canonical forms")
+  func details() {
+    let address = KoreanAddress(parsing: "서울특별시 금천구 가산로 106, 112")
+    #expect(address.detail == "112")
+    let mall = KoreanAddress(parsing: "서울특별시 송파구 올림픽로 240 롯데월드몰 지하1층")
+    #expect(mall.detail == "롯데월드몰 지하1층")
+    let underground = KoreanAddress(parsing: "서울 중구 세종대로 지하 2, B1")
+    #expect(underground.buildingNumber == BuildingNumber(main: 2, isUnderground: true))
+    #expect(underground.detail == "B1")
+  }
+
+  @Test("the text is normalized to NFC")
+  func decomposedInput() {
+    let decomposed = "대전광역시 중구 오류로 41".decomposedStringWithCanonicalMapping
+    #expect(decomposed.unicodeScalars.count > "대전광역시 중구 오류로 41".unicodeScalars.count)
+    let address = KoreanAddress(parsing: decomposed)
+    #expect(address.roadAddress?.unicodeScalars.elementsEqual("대전광역시 중구 오류로 41".unicodeScalars) == true)
+  }
+
+  @Test("text that is not an address is reported, not guessed", arguments: [
+    ("", [String]()), ("영업시간 10:00~23:00", ["영업시간", "10:00~23:00"]), ("asdf 1234 ((", ["asdf", "1234"]),
+    ("롯데마트 서울 송파구 올림픽로 300", ["롯데마트"]),
+  ])
+  func garbage(input: String, unparsed: [String]) {
+    let address = KoreanAddress(parsing: input)
+    #expect(address.unparsed == unparsed)
+    if input != "롯데마트 서울 송파구 올림픽로 300" {
+      #expect(address.roadAddress == nil)
+      #expect(address.queries.isEmpty)
+    }
+  }
+
+  @Test("JSON carries the parts, the canonical forms and nulls for absent forms")
+  func json() throws {
+    let address = KoreanAddress(parsing: "경남 창원시 성산구 중앙동 92")
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let data = try encoder.encode(address)
+    let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    #expect(object["sido"] as? String == "경상남도")
+    #expect(object["sigungu"] as? String == "창원시 성산구")
+    #expect(object["roadAddress"] is NSNull)
+    #expect(object["jibunAddress"] as? String == "경상남도 창원시 성산구 중앙동 92")
+    #expect(object["queries"] as? [String] == ["경상남도 창원시 성산구 중앙동 92", "경상남도 창원시 성산구 중앙동"])
+    let decoded = try JSONDecoder().decode(KoreanAddress.self, from: data)
+    #expect(decoded == address)
+  }
+}
