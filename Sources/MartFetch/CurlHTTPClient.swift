@@ -1,0 +1,266 @@
+import CCurl
+import Foundation
+
+/// Settings shared by every request a `CurlHTTPClient` makes.
+public struct HTTPClientConfiguration: Sendable {
+  /// Sent as `User-Agent` unless a request sets its own.
+  public var userAgent: String
+  /// Longest time to wait for the connection to be established.
+  public var connectTimeout: Duration
+  /// Longest time for the whole transfer, redirects included.
+  public var totalTimeout: Duration
+  /// Largest (decoded) body accepted; a larger one fails with `FetchError.Code.bodyTooLarge`.
+  public var maxBodyBytes: Int
+  /// Most redirects followed before failing with `FetchError.Code.redirect`.
+  public var maxRedirects: Int
+  /// Headers added to every request, before the request's own headers.
+  public var defaultHeaders: [HTTPHeader]
+
+  public init(
+    userAgent: String = "mart-holiday/1.0 (+Korean mart closing-day dataset)",
+    connectTimeout: Duration = .seconds(10),
+    totalTimeout: Duration = .seconds(30),
+    maxBodyBytes: Int = 20 * 1024 * 1024,
+    maxRedirects: Int = 5,
+    defaultHeaders: [HTTPHeader] = []
+  ) {
+    self.userAgent = userAgent
+    self.connectTimeout = connectTimeout
+    self.totalTimeout = totalTimeout
+    self.maxBodyBytes = maxBodyBytes
+    self.maxRedirects = maxRedirects
+    self.defaultHeaders = defaultHeaders
+  }
+}
+
+/// An `HTTPFetching` client backed by libcurl.
+///
+/// Each request uses its own easy handle, performed on a dedicated thread so that blocking
+/// transfers never occupy the Swift concurrency pool. Redirects are followed (http and https
+/// only), gzip and deflate bodies are decoded, and only transport failures throw: any HTTP
+/// status is returned as a response.
+public final class CurlHTTPClient: HTTPFetching {
+  public let configuration: HTTPClientConfiguration
+
+  public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
+    self.configuration = configuration
+  }
+
+  public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+    let configuration = self.configuration
+    let result: Result<HTTPResponse, FetchError> = await withCheckedContinuation { continuation in
+      let thread = Thread {
+        continuation.resume(returning: CurlTransfer.perform(request, configuration: configuration))
+      }
+      thread.name = "mart-holiday.curl"
+      thread.start()
+    }
+    return try result.get()
+  }
+}
+
+/// The result of `curl_global_init`, run once (Swift initializes globals lazily and thread-safely).
+private let curlGlobalInitResult: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+
+/// One transfer: owns the easy handle, the header list and the error buffer, and collects the
+/// response while libcurl runs. Used on a single thread only.
+private final class CurlTransfer {
+  private let handle: UnsafeMutableRawPointer
+  private var requestHeaderList: UnsafeMutablePointer<curl_slist>?
+  private let errorBuffer: UnsafeMutablePointer<CChar>
+  private let maxBodyBytes: Int
+
+  private var body = Data()
+  private var responseHeaders: [HTTPHeader] = []
+  private var bodyLimitExceeded = false
+
+  private init(handle: UnsafeMutableRawPointer, maxBodyBytes: Int) {
+    self.handle = handle
+    self.maxBodyBytes = maxBodyBytes
+    errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
+    errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
+  }
+
+  deinit {
+    curl_easy_cleanup(handle)
+    curl_slist_free_all(requestHeaderList)
+    errorBuffer.deallocate()
+  }
+
+  /// Runs `request` to completion on the calling thread (blocking).
+  static func perform(
+    _ request: HTTPRequest, configuration: HTTPClientConfiguration
+  ) -> Result<HTTPResponse, FetchError> {
+    let url = request.url
+    let lowercasedURL = url.lowercased()
+    guard lowercasedURL.hasPrefix("http://") || lowercasedURL.hasPrefix("https://") else {
+      return .failure(FetchError(.invalidURL, url: url, message: "only http and https URLs are fetched: \(url)"))
+    }
+    guard curlGlobalInitResult == CURLE_OK else {
+      return .failure(FetchError(.transport, url: url, message: "libcurl could not be initialized"))
+    }
+    guard let handle = curl_easy_init() else {
+      return .failure(FetchError(.transport, url: url, message: "libcurl could not create a handle"))
+    }
+    let transfer = CurlTransfer(handle: handle, maxBodyBytes: configuration.maxBodyBytes)
+    return transfer.run(request, configuration: configuration)
+  }
+
+  private func run(_ request: HTTPRequest, configuration: HTTPClientConfiguration) -> Result<HTTPResponse, FetchError> {
+    let url = request.url
+    if let failure = configure(request, configuration: configuration) {
+      return .failure(FetchError(.transport, url: url, message: "could not configure libcurl: \(failure)"))
+    }
+    let code = curl_easy_perform(handle)
+    guard code == CURLE_OK else {
+      return .failure(error(for: code, url: url))
+    }
+    var status = 0
+    _ = mart_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
+    var effectiveURL: UnsafePointer<CChar>?
+    _ = mart_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effectiveURL)
+    let finalURL = effectiveURL.map { String(cString: $0) } ?? url
+    return .success(
+      HTTPResponse(requestURL: url, finalURL: finalURL, status: status, headers: responseHeaders, body: body))
+  }
+
+  /// Sets every option; returns a description of the first option libcurl rejected, if any.
+  private func configure(_ request: HTTPRequest, configuration: HTTPClientConfiguration) -> String? {
+    var failures: [String] = []
+    func check(_ code: CURLcode, _ option: String) {
+      if code != CURLE_OK { failures.append("\(option): \(String(cString: curl_easy_strerror(code)))") }
+    }
+    let context = Unmanaged.passUnretained(self).toOpaque()
+
+    check(mart_curl_setopt_string(handle, CURLOPT_URL, request.url), "URL")
+    check(mart_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
+    check(mart_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
+    check(mart_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
+    check(mart_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"), "REDIR_PROTOCOLS_STR")
+    check(mart_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1), "FOLLOWLOCATION")
+    check(mart_curl_setopt_long(handle, CURLOPT_MAXREDIRS, max(0, configuration.maxRedirects)), "MAXREDIRS")
+    check(
+      mart_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(configuration.connectTimeout)),
+      "CONNECTTIMEOUT_MS")
+    check(mart_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(configuration.totalTimeout)), "TIMEOUT_MS")
+    check(mart_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""), "ACCEPT_ENCODING")
+    check(mart_curl_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent), "USERAGENT")
+    check(
+      mart_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxBodyBytes)),
+      "MAXFILESIZE_LARGE")
+
+    check(mart_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, curlWriteCallback), "WRITEFUNCTION")
+    check(mart_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context), "WRITEDATA")
+    check(mart_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback), "HEADERFUNCTION")
+    check(mart_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context), "HEADERDATA")
+
+    switch request.method {
+    case .get:
+      check(mart_curl_setopt_long(handle, CURLOPT_HTTPGET, 1), "HTTPGET")
+    case .post:
+      // The size goes first so that COPYPOSTFIELDS copies exactly these bytes, NULs included.
+      let body = request.body ?? Data()
+      check(mart_curl_setopt_long(handle, CURLOPT_POST, 1), "POST")
+      check(mart_curl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)), "POSTFIELDSIZE_LARGE")
+      body.withUnsafeBytes { bytes in
+        // An empty body still needs a valid pointer.
+        let pointer = bytes.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)
+        check(
+          mart_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: pointer)),
+          "COPYPOSTFIELDS")
+      }
+    }
+
+    // An empty `Expect:` stops libcurl from waiting for `100 Continue` before larger bodies.
+    var headerLines = ["Expect:"]
+    headerLines += (configuration.defaultHeaders + request.headers).map { "\($0.name): \($0.value)" }
+    for line in headerLines {
+      guard let extended = curl_slist_append(requestHeaderList, line) else {
+        failures.append("header \(line)")
+        break
+      }
+      requestHeaderList = extended
+    }
+    check(mart_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, requestHeaderList), "HTTPHEADER")
+    return failures.first
+  }
+
+  private func error(for code: CURLcode, url: String) -> FetchError {
+    let detail = String(cString: errorBuffer)
+    let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
+    if bodyLimitExceeded || code == CURLE_FILESIZE_EXCEEDED {
+      return FetchError(
+        .bodyTooLarge(limit: maxBodyBytes), url: url,
+        message: "response body exceeds the limit of \(maxBodyBytes) bytes")
+    }
+    var redirectCount = 0
+    _ = mart_curl_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &redirectCount)
+    switch code {
+    case CURLE_OPERATION_TIMEDOUT:
+      return FetchError(.timeout, url: url, message: message)
+    case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
+      return FetchError(.connection, url: url, message: message)
+    case CURLE_TOO_MANY_REDIRECTS:
+      return FetchError(.redirect, url: url, message: message)
+    case CURLE_UNSUPPORTED_PROTOCOL where redirectCount > 0:
+      return FetchError(.redirect, url: url, message: "refused redirect: \(message)")
+    case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
+      return FetchError(.invalidURL, url: url, message: message)
+    default:
+      return FetchError(.transport, url: url, message: message)
+    }
+  }
+
+  fileprivate func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
+    guard body.count + chunk.count <= maxBodyBytes else {
+      bodyLimitExceeded = true
+      return false
+    }
+    body.append(contentsOf: chunk)
+    return true
+  }
+
+  /// Receives one header line. A status line starts a new response (after a redirect or a
+  /// `100 Continue`), so only the final response's headers are kept.
+  fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
+    let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
+    if line.hasPrefix("HTTP/") {
+      responseHeaders = []
+    } else if let first = line.first, first == " " || first == "\t", !responseHeaders.isEmpty {
+      responseHeaders[responseHeaders.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
+    } else if let colon = line.firstIndex(of: ":") {
+      responseHeaders.append(
+        HTTPHeader(
+          String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+          String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+    }
+  }
+}
+
+@available(*, unavailable)
+extension CurlTransfer: Sendable {}
+
+private func milliseconds(_ duration: Duration) -> Int {
+  let (seconds, attoseconds) = duration.components
+  return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
+}
+
+private func curlWriteCallback(
+  data: UnsafeMutablePointer<CChar>?, size: Int, count: Int, context: UnsafeMutableRawPointer?
+) -> Int {
+  guard let data, let context else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  let length = size * count
+  // Returning a different count makes libcurl abort the transfer with CURLE_WRITE_ERROR.
+  return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
+}
+
+private func curlHeaderCallback(
+  data: UnsafeMutablePointer<CChar>?, size: Int, count: Int, context: UnsafeMutableRawPointer?
+) -> Int {
+  guard let data, let context else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  let length = size * count
+  transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
+  return length
+}

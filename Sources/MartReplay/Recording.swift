@@ -1,0 +1,293 @@
+import Foundation
+import MartFetch
+
+/// One recorded request and the response it got. See `docs/recordings.md` for the file format.
+public struct RecordedExchange: Sendable, Hashable {
+  /// The request method, e.g. `POST`.
+  public var method: String
+  /// The absolute, percent-encoded request URL.
+  public var url: String
+  /// The request body as text; nil means empty.
+  public var requestBody: String?
+  public var status: Int
+  /// The response headers, in order.
+  public var headers: [HTTPHeader]
+  /// The response body, verbatim (already decoded from any Content-Encoding).
+  public var body: Data
+
+  public init(
+    method: String, url: String, requestBody: String? = nil, status: Int, headers: [HTTPHeader], body: Data
+  ) {
+    self.method = method
+    self.url = url
+    self.requestBody = requestBody
+    self.status = status
+    self.headers = headers
+    self.body = body
+  }
+
+  /// Records a fetched request and its response.
+  public init(request: HTTPRequest, response: HTTPResponse) {
+    let requestBody = request.body.flatMap { $0.isEmpty ? nil : String(decoding: $0, as: UTF8.self) }
+    self.init(
+      method: request.method.rawValue, url: request.url, requestBody: requestBody, status: response.status,
+      headers: response.headers, body: response.body)
+  }
+
+  /// The parts of `url` that matching and serving use.
+  var parsedURL: RecordedURL { RecordedURL(url) }
+}
+
+/// A recorded URL split into origin, path and query, without Foundation's URL parsing (recorded
+/// URLs may hold raw non-ASCII text).
+struct RecordedURL: Hashable {
+  /// `scheme://host[:port]`, scheme and host lower-cased.
+  var origin: String
+  /// The host, lower-cased, without the port.
+  var host: String
+  /// Percent-encoded path, `/` when empty.
+  var path: String
+  /// Percent-encoded query without `?`, empty when absent.
+  var query: String
+
+  init(_ url: String) {
+    var rest = Substring(url)
+    if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
+    var scheme = ""
+    if let separator = rest.range(of: "://") {
+      scheme = rest[..<separator.lowerBound].lowercased()
+      rest = rest[separator.upperBound...]
+    }
+    let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
+    let authority = rest[..<authorityEnd].lowercased()
+    rest = rest[authorityEnd...]
+    let hostAndPort = authority.split(separator: "@").last.map(String.init) ?? ""
+    host = hostAndPort.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+    origin = scheme.isEmpty ? hostAndPort : "\(scheme)://\(hostAndPort)"
+    let queryStart = rest.firstIndex(of: "?")
+    let rawPath = queryStart.map { rest[..<$0] } ?? rest
+    path = rawPath.isEmpty ? "/" : String(rawPath)
+    query = queryStart.map { String(rest[rest.index(after: $0)...]) } ?? ""
+  }
+}
+
+/// A failure reading or writing a recording, naming the file.
+public struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The file or folder concerned.
+  public var path: String
+  public var message: String
+
+  public init(path: String, message: String) {
+    self.path = path
+    self.message = message
+  }
+
+  public var description: String { "\(path): \(message)" }
+}
+
+/// A folder of recorded exchanges, as used for `fixtures/web` and run archives.
+public struct ReplayArchive: Sendable {
+  /// Every exchange, ordered by exchange file path (the first match wins).
+  public var exchanges: [RecordedExchange]
+  /// `recordedOn` from `replay.json` (`YYYY-MM-DD`), if present.
+  public var recordedOn: String?
+  /// `description` from `replay.json`, if present.
+  public var description: String?
+
+  public init(exchanges: [RecordedExchange], recordedOn: String? = nil, description: String? = nil) {
+    self.exchanges = exchanges
+    self.recordedOn = recordedOn
+    self.description = description
+  }
+
+  /// Loads `replay.json` (optional) and every `*.exchange.json` below `directory`.
+  public static func load(from directory: URL) throws(ReplayError) -> ReplayArchive {
+    let manifestURL = directory.appendingPathComponent("replay.json")
+    var manifest = Manifest()
+    if FileManager.default.fileExists(atPath: manifestURL.path) {
+      manifest = try decode(Manifest.self, from: manifestURL)
+    }
+    guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
+      throw ReplayError(path: directory.path, message: "cannot list the recording folder")
+    }
+    let exchangeFiles = enumerator.compactMap { $0 as? URL }
+      .filter { $0.lastPathComponent.hasSuffix(".exchange.json") }
+      .sorted { $0.path < $1.path }
+    var exchanges: [RecordedExchange] = []
+    for file in exchangeFiles {
+      exchanges.append(try readExchange(file))
+    }
+    return ReplayArchive(exchanges: exchanges, recordedOn: manifest.recordedOn, description: manifest.description)
+  }
+
+  /// Writes `replay.json` into `directory`, creating the folder if needed.
+  public static func writeManifest(recordedOn: String, description: String, to directory: URL) throws(ReplayError) {
+    try createDirectory(directory)
+    try write(
+      encode(Manifest(recordedOn: recordedOn, description: description)),
+      to: directory.appendingPathComponent("replay.json"))
+  }
+
+  /// Writes `<directory>/<host>/<name>.exchange.json` and, for a non-empty body,
+  /// `<name>.body.<ext>` beside it (`ext` from the Content-Type: json, html, xml or txt).
+  /// Returns the exchange file's URL.
+  @discardableResult
+  public static func write(_ exchange: RecordedExchange, name: String, to directory: URL) throws(ReplayError) -> URL {
+    let host = exchange.parsedURL.host
+    guard !host.isEmpty else { throw ReplayError(path: exchange.url, message: "the recorded URL has no host") }
+    guard !name.isEmpty, !name.contains("/") else {
+      throw ReplayError(path: name, message: "an exchange name must be non-empty and contain no '/'")
+    }
+    let folder = directory.appendingPathComponent(host)
+    try createDirectory(folder)
+    var bodyFile: String?
+    if !exchange.body.isEmpty {
+      let fileName = "\(name).body.\(bodyExtension(contentType: exchange.headers.value(named: "Content-Type")))"
+      try write(exchange.body, to: folder.appendingPathComponent(fileName))
+      bodyFile = fileName
+    }
+    let file = ExchangeFile(
+      request: .init(body: exchange.requestBody, method: exchange.method, url: exchange.url),
+      response: .init(bodyFile: bodyFile, headers: exchange.headers.map { [$0.name, $0.value] }, status: exchange.status))
+    let exchangeURL = folder.appendingPathComponent("\(name).exchange.json")
+    try write(encode(file), to: exchangeURL)
+    return exchangeURL
+  }
+
+  /// The first exchange recorded for `host` that matches `request` (see `docs/recordings.md`).
+  public func match(_ request: ServerRequest, host: String) -> RecordedExchange? {
+    let host = host.lowercased()
+    return exchanges.first { exchange in
+      exchange.parsedURL.host == host && RecordingMatcher.matches(request, exchange)
+    }
+  }
+
+  // MARK: File format
+
+  private struct Manifest: Codable {
+    var recordedOn: String?
+    var description: String?
+  }
+
+  private struct ExchangeFile: Codable {
+    struct Request: Codable {
+      var body: String?
+      var method: String
+      var url: String
+    }
+    struct Response: Codable {
+      var bodyFile: String?
+      var headers: [[String]]
+      var status: Int
+    }
+    var request: Request
+    var response: Response
+  }
+
+  private static func readExchange(_ file: URL) throws(ReplayError) -> RecordedExchange {
+    let exchangeFile = try decode(ExchangeFile.self, from: file)
+    var headers: [HTTPHeader] = []
+    for pair in exchangeFile.response.headers {
+      guard pair.count == 2 else {
+        throw ReplayError(path: file.path, message: "a header must be a [name, value] pair, found \(pair)")
+      }
+      headers.append(HTTPHeader(pair[0], pair[1]))
+    }
+    var body = Data()
+    if let bodyFile = exchangeFile.response.bodyFile {
+      let bodyURL = file.deletingLastPathComponent().appendingPathComponent(bodyFile)
+      do {
+        body = try Data(contentsOf: bodyURL)
+      } catch {
+        throw ReplayError(path: file.path, message: "cannot read body file \(bodyURL.path): \(error.localizedDescription)")
+      }
+    }
+    return RecordedExchange(
+      method: exchangeFile.request.method, url: exchangeFile.request.url, requestBody: exchangeFile.request.body,
+      status: exchangeFile.response.status, headers: headers, body: body)
+  }
+
+  private static func decode<Value: Decodable>(_ type: Value.Type, from file: URL) throws(ReplayError) -> Value {
+    let data: Data
+    do {
+      data = try Data(contentsOf: file)
+    } catch {
+      throw ReplayError(path: file.path, message: "cannot read: \(error.localizedDescription)")
+    }
+    do {
+      return try JSONDecoder().decode(type, from: data)
+    } catch {
+      throw ReplayError(path: file.path, message: "malformed JSON: \(error)")
+    }
+  }
+
+  private static func encode<Value: Encodable>(_ value: Value) throws(ReplayError) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    do {
+      return try encoder.encode(value) + Data("\n".utf8)
+    } catch {
+      throw ReplayError(path: "\(Value.self)", message: "cannot encode: \(error)")
+    }
+  }
+
+  private static func write(_ data: Data, to file: URL) throws(ReplayError) {
+    do {
+      try data.write(to: file, options: .atomic)
+    } catch {
+      throw ReplayError(path: file.path, message: "cannot write: \(error.localizedDescription)")
+    }
+  }
+
+  private static func createDirectory(_ directory: URL) throws(ReplayError) {
+    do {
+      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    } catch {
+      throw ReplayError(path: directory.path, message: "cannot create folder: \(error.localizedDescription)")
+    }
+  }
+
+  private static func bodyExtension(contentType: String?) -> String {
+    let type = contentType?.lowercased() ?? ""
+    if type.contains("json") { return "json" }
+    if type.contains("html") { return "html" }
+    if type.contains("xml") { return "xml" }
+    return "txt"
+  }
+}
+
+/// The matching rules of `docs/recordings.md`.
+enum RecordingMatcher {
+  static func matches(_ request: ServerRequest, _ exchange: RecordedExchange) -> Bool {
+    let recorded = exchange.parsedURL
+    guard request.method.uppercased() == exchange.method.uppercased(),
+      decodedPath(request.path) == decodedPath(recorded.path),
+      fieldMultiset(request.query) == fieldMultiset(recorded.query)
+    else { return false }
+    return bodiesMatch(request, recordedBody: exchange.requestBody ?? "")
+  }
+
+  private static func bodiesMatch(_ request: ServerRequest, recordedBody: String) -> Bool {
+    let requestIsForm =
+      request.headers.value(named: "Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
+    if requestIsForm || looksLikeForm(recordedBody) {
+      return fieldMultiset(String(decoding: request.body, as: UTF8.self)) == fieldMultiset(recordedBody)
+    }
+    return request.body == Data(recordedBody.utf8)
+  }
+
+  /// `a=1&b=2`: name=value pairs with no whitespace, not JSON or XML.
+  static func looksLikeForm(_ body: String) -> Bool {
+    guard let first = body.first, !"{[<".contains(first), body.contains("=") else { return false }
+    return !body.contains { $0.isWhitespace }
+  }
+
+  /// The decoded name/value pairs, sorted, so that order and encoding do not matter.
+  static func fieldMultiset(_ text: String) -> [[String]] {
+    FormEncoding.decode(text).map { [$0.name, $0.value] }.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
+  }
+
+  private static func decodedPath(_ path: String) -> String {
+    path.removingPercentEncoding ?? path
+  }
+}
