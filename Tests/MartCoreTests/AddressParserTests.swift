@@ -88,6 +88,51 @@ struct AddressParserTests {
       input: "경기도 성남시 분당구 황새울로360번길 42", sido: "경기도", sigungu: "성남시 분당구",
       road: "경기도 성남시 분당구 황새울로360번길 42", jibun: nil,
       queries: ["경기도 성남시 분당구 황새울로360번길 42"]),
+    // Real addresses from the E-mart store master (fixtures/web).
+    AddressCase(
+      input: "서울특별시 서초구 매헌로 16, 하이브랜드 B1층", sido: "서울특별시", sigungu: "서초구",
+      road: "서울특별시 서초구 매헌로 16", jibun: nil, queries: ["서울특별시 서초구 매헌로 16"]),
+    AddressCase(
+      input: "대구광역시 수성구 동원로 136 (만촌동)", sido: "대구광역시", sigungu: "수성구",
+      road: "대구광역시 수성구 동원로 136", jibun: nil,
+      queries: ["대구광역시 수성구 동원로 136", "대구광역시 수성구 만촌동"]),
+    AddressCase(
+      input: "경기도 남양주시 다산중앙로 123번길 20", sido: "경기도", sigungu: "남양주시",
+      road: "경기도 남양주시 다산중앙로123번길 20", jibun: nil, queries: ["경기도 남양주시 다산중앙로123번길 20"]),
+    AddressCase(
+      input: "부산광역시 강서구 명지국제8로 10", sido: "부산광역시", sigungu: "강서구",
+      road: "부산광역시 강서구 명지국제8로 10", jibun: nil, queries: ["부산광역시 강서구 명지국제8로 10"]),
+    AddressCase(
+      input: "서울특별시 도봉구 창동 1-15", sido: "서울특별시", sigungu: "도봉구",
+      road: nil, jibun: "서울특별시 도봉구 창동 1-15", queries: ["서울특별시 도봉구 창동 1-15", "서울특별시 도봉구 창동"]),
+    // Real addresses from the Lotte Mart store search (fixtures/web).
+    AddressCase(
+      input: "충북 청주시 흥덕구 비하로12번길 52 (비하동 332-1)", sido: "충청북도", sigungu: "청주시 흥덕구",
+      road: "충청북도 청주시 흥덕구 비하로12번길 52", jibun: "충청북도 청주시 흥덕구 비하동 332-1",
+      queries: [
+        "충청북도 청주시 흥덕구 비하로12번길 52", "충청북도 청주시 흥덕구 비하동 332-1", "충청북도 청주시 흥덕구 비하동",
+      ]),
+    AddressCase(
+      input: "서울특별시 중구 한강대로 405, 서울역 2층 (봉래동2가)", sido: "서울특별시", sigungu: "중구",
+      road: "서울특별시 중구 한강대로 405", jibun: nil,
+      queries: ["서울특별시 중구 한강대로 405", "서울특별시 중구 봉래동2가"]),
+    AddressCase(
+      input: "경기도 성남시 분당구 판교역로146번길 20, 현대백화점 지하2층 (백현동)", sido: "경기도", sigungu: "성남시 분당구",
+      road: "경기도 성남시 분당구 판교역로146번길 20", jibun: nil,
+      queries: ["경기도 성남시 분당구 판교역로146번길 20", "경기도 성남시 분당구 백현동"]),
+    // Road names with digits before 로/길.
+    AddressCase(
+      input: "전남 무안군 삼향읍 오룡3길 2", sido: "전라남도", sigungu: "무안군",
+      road: "전라남도 무안군 삼향읍 오룡3길 2", jibun: nil,
+      queries: ["전라남도 무안군 삼향읍 오룡3길 2", "전라남도 무안군 삼향읍"]),
+    AddressCase(
+      input: "서울특별시 용산구 한강대로23길 55 (한강로3가, 현대아이파크몰)", sido: "서울특별시", sigungu: "용산구",
+      road: "서울특별시 용산구 한강대로23길 55", jibun: nil,
+      queries: ["서울특별시 용산구 한강대로23길 55", "서울특별시 용산구 한강로3가"]),
+    // 광주시 followed by a 구 is the metropolitan city.
+    AddressCase(
+      input: "광주시 북구 서양로 63", sido: "광주광역시", sigungu: "북구",
+      road: "광주광역시 북구 서양로 63", jibun: nil, queries: ["광주광역시 북구 서양로 63"]),
     // Road names written with an inner space.
     AddressCase(
       input: "대구 중구 칠성로 56길 7", sido: "대구광역시", sigungu: "중구",
@@ -207,6 +252,32 @@ struct AddressParserTests {
     if input != "롯데마트 서울 송파구 올림픽로 300" {
       #expect(address.roadAddress == nil)
       #expect(address.queries.isEmpty)
+    }
+  }
+
+  /// Fragments of store-page addresses, glued in every order by a fixed pseudo-random sequence.
+  @Test("any mix of fragments parses without failing, and canonical forms stay clean")
+  func fragmentsInAnyOrder() {
+    let fragments = [
+      "서울", "경기 광주시", "성남시", "분당구", "신천동", "올림픽로", "56길", "300", "지하", "산", "12-3", "번지", "(", ")",
+      "((주)롯데쇼핑)", ",", "B1", "3층", "301호", "길 찾기", "\u{00A0}", "　", "１０６", "(죽도동 607-1)", "가남읍", "태평리",
+      "-", "~", "점", "롯데마트", "\u{1100}\u{1161}", "",
+    ]
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next(_ bound: Int) -> Int {
+      state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      return Int((state >> 33) % UInt64(bound))
+    }
+    for _ in 0..<500 {
+      let text = (0..<(1 + next(9))).map { _ in fragments[next(fragments.count)] }
+        .joined(separator: next(3) == 0 ? "" : " ")
+      let address = KoreanAddress(parsing: text)
+      for form in [address.roadAddress, address.jibunAddress].compactMap({ $0 }) + address.queries {
+        #expect(!form.contains { "(),~".contains($0) }, "\(text) → \(form)")
+        #expect(!form.contains("  ") && !form.hasPrefix(" ") && !form.hasSuffix(" "), "\(text) → \(form)")
+        #expect(!form.contains("층") && !form.contains("번지") && !form.contains("찾기"), "\(text) → \(form)")
+        #expect(form.unicodeScalars.elementsEqual(form.precomposedStringWithCanonicalMapping.unicodeScalars))
+      }
     }
   }
 

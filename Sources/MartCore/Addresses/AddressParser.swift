@@ -132,7 +132,7 @@ enum AddressParser {
     if word.wholeMatch(of: /[가-힣][가-힣]{0,6}[시군구]/) != nil { return .sigungu }
     if word.wholeMatch(of: /[가-힣][가-힣]{0,6}[읍면]/) != nil { return .eupMyeon }
     if word.wholeMatch(of: /[가-힣][가-힣0-9·.]{0,9}(?:동|리|\d가)/) != nil { return .dongRi }
-    if word.wholeMatch(of: /[가-힣A-Za-z0-9·.]{0,12}[가-힣](?:로|길)/) != nil { return .roadName }
+    if word.wholeMatch(of: /[가-힣][가-힣A-Za-z0-9·.]{0,14}(?:로|길)/) != nil { return .roadName }
     return nil
   }
 
@@ -165,7 +165,7 @@ enum AddressParser {
       }
     }
     // A road name with its building number: 올림픽로300, 칠성로56길7.
-    if let match = word.wholeMatch(of: /(.*[가-힣](?:로|길))(\d+(?:-\d+)?)/), kind(of: String(match.1)) == .roadName {
+    if let match = word.wholeMatch(of: /(.*(?:로|길))(\d+(?:-\d+)?)/), kind(of: String(match.1)) == .roadName {
       return [String(match.1), String(match.2)]
     }
     // A 동 or 리 with its lot number: 중앙동92, 종로2가45.
