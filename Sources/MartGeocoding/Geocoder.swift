@@ -213,8 +213,3 @@ extension CoordinatePrecision {
     return order[max(order.firstIndex(of: self) ?? 2, order.firstIndex(of: limit) ?? 2)]
   }
 }
-
-/// Percent-encodes a query parameter value.
-func queryEscape(_ value: String) -> String {
-  FormEncoding.escape(value)
-}

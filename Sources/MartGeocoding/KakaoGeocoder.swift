@@ -24,7 +24,7 @@ public struct KakaoGeocoder: Geocoder {
 
   public func geocode(_ query: GeocodingQuery) async throws(GeocodingError) -> GeocodeMatch? {
     let request = HTTPRequest.get(
-      "\(baseURL)/v2/local/search/address.json?query=\(queryEscape(query.text))",
+      "\(baseURL)/v2/local/search/address.json?query=\(FormEncoding.escape(query.text))",
       headers: [HTTPHeader("Authorization", "KakaoAK \(restAPIKey)")])
     return try await transport.perform(
       request, query: query.text,

@@ -26,7 +26,7 @@ public struct NaverGeocoder: Geocoder {
 
   public func geocode(_ query: GeocodingQuery) async throws(GeocodingError) -> GeocodeMatch? {
     let request = HTTPRequest.get(
-      "\(baseURL)/map-geocode/v2/geocode?query=\(queryEscape(query.text))",
+      "\(baseURL)/map-geocode/v2/geocode?query=\(FormEncoding.escape(query.text))",
       headers: [
         HTTPHeader("x-ncp-apigw-api-key-id", clientID), HTTPHeader("x-ncp-apigw-api-key", clientSecret),
         HTTPHeader("Accept", "application/json"),

@@ -48,7 +48,7 @@ enum AddressParser {
       switch scalar.value {
       case 0xFF01...0xFF5E:  // full-width ASCII
         scalars.append(Unicode.Scalar(UInt8(scalar.value - 0xFEE0)))
-      case 0x3231, 0x3239:  // ㈜, ㈹
+      case 0x3231:  // ㈜
         scalars.append(contentsOf: "(주)".unicodeScalars)
       case 0x2010...0x2015, 0x2212, 0xFE63:  // dashes and minus signs
         scalars.append("-")
