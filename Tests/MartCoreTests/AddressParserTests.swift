@@ -223,6 +223,27 @@ struct AddressParserTests {
     #expect(address.isFullyParsed)
   }
 
+  @Test("a separately published lot-number address completes the road-name address", arguments: [
+    ("서울특별시 도봉구 노해로 65", "서울특별시 도봉구 창동 1-15", "서울특별시 도봉구 창동 1-15"),
+    ("경남 창원시 성산구 중앙대로 123", "경남 창원시 성산구 중앙동 92", "경상남도 창원시 성산구 중앙동 92"),
+    ("경기도 의정부시 민락로 220, 2층", "경기도 의정부시 민락동 846", "경기도 의정부시 민락동 846"),
+  ])
+  func withLotAddress(road: String, lot: String, jibun: String) {
+    let address = KoreanAddress(parsing: road, lotAddress: lot)
+    #expect(address.roadAddress == KoreanAddress(parsing: road).roadAddress)
+    #expect(address.roadAddress != nil)
+    #expect(address.jibunAddress == jibun)
+    #expect(address.queries.count == 3)
+    #expect(address.raw == road)
+  }
+
+  @Test("a lot-number address of another district is ignored")
+  func lotAddressElsewhere() {
+    let address = KoreanAddress(parsing: "서울특별시 도봉구 노해로 65", lotAddress: "서울특별시 서초구 양재동 215")
+    #expect(address.jibunAddress == nil)
+    #expect(address.dongRi == nil)
+  }
+
   @Test("details keep floors, units and building names out of the canonical forms")
   func details() {
     let address = KoreanAddress(parsing: "서울특별시 금천구 가산로 106, 112")

@@ -6,6 +6,30 @@ extension KoreanAddress {
   public init(parsing text: String) {
     self = AddressParser.parse(text)
   }
+
+  /// Parses a road-name address published together with a separate lot-number address (as
+  /// E-mart's `ADDRESS1`/`ADDRESS3` or Lotte Mart's `newAddress`/`oldAddress`): parts missing from
+  /// `text` are taken from `lotAddress` when both name the same area. `raw` stays `text`.
+  public init(parsing text: String, lotAddress: String?) {
+    self = AddressParser.parse(text)
+    guard let lotAddress else { return }
+    let other = AddressParser.parse(lotAddress)
+    func compatible<Value: Equatable>(_ mine: Value?, _ theirs: Value?) -> Bool {
+      mine == nil || theirs == nil || mine == theirs
+    }
+    guard compatible(province, other.province), compatible(sigungu, other.sigungu) else { return }
+    province = province ?? other.province
+    sigungu = sigungu ?? other.sigungu
+    eupMyeon = eupMyeon ?? other.eupMyeon
+    if lotNumber == nil, let otherLot = other.lotNumber, let otherDong = other.dongRi, compatible(dongRi, otherDong) {
+      dongRi = otherDong
+      lotNumber = otherLot
+    }
+    if roadName == nil, buildingNumber == nil {
+      roadName = other.roadName
+      buildingNumber = other.buildingNumber
+    }
+  }
 }
 
 /// The address parser: clean the text, set aside parenthesized references and the detail after the
