@@ -88,7 +88,8 @@ public final class GeocodeCache: @unchecked Sendable {
     lock.lock()
     defer { lock.unlock() }
     let statement = try prepare(
-      "SELECT found, latitude, longitude, precision, matched_address, stored_at FROM geocode WHERE provider = ?1 AND query = ?2")
+      "SELECT found, latitude, longitude, precision, matched_address, stored_at FROM geocode WHERE provider = ?1 AND query = ?2"
+    )
     defer { sqlite3_finalize(statement) }
     try bind(provider.rawValue, at: 1, in: statement)
     try bind(Self.normalizedQuery(query), at: 2, in: statement)

@@ -91,7 +91,9 @@ public struct GeocodingChain: Sendable {
     }
     func base(_ origin: String) -> String { baseURLOverrides[origin] ?? origin }
     let order = (value("MART_GEOCODERS") ?? "kakao,naver,vworld")
-      .split(separator: ",").compactMap { CoordinateSource(rawValue: $0.trimmingCharacters(in: .whitespaces).lowercased()) }
+      .split(separator: ",").compactMap {
+        CoordinateSource(rawValue: $0.trimmingCharacters(in: .whitespaces).lowercased())
+      }
     var geocoders: [any Geocoder] = []
     for provider in order {
       switch provider {
@@ -111,13 +113,15 @@ public struct GeocodingChain: Sendable {
       case .vworld:
         if let key = value("VWORLD_API_KEY") {
           geocoders.append(
-            VWorldGeocoder(key: key, fetcher: fetcher, baseURL: base(VWorldGeocoder.defaultBaseURL), retryPolicy: retryPolicy))
+            VWorldGeocoder(
+              key: key, fetcher: fetcher, baseURL: base(VWorldGeocoder.defaultBaseURL), retryPolicy: retryPolicy))
         }
       case .site:
         continue
       }
     }
-    return GeocodingChain(geocoders: geocoders, cache: try cachePath.map { path throws(GeocodeCacheError) in try GeocodeCache(path: path) })
+    return GeocodingChain(
+      geocoders: geocoders, cache: try cachePath.map { path throws(GeocodeCacheError) in try GeocodeCache(path: path) })
   }
 
   /// The keys the recordings under `fixtures/geocoding` were made with: pass them as
@@ -171,7 +175,8 @@ public struct GeocodingChain: Sendable {
           match = found
           fromCache = true
         } else if Date().timeIntervalSince(cached.storedAt) < notFoundLifetime.seconds {
-          outcome.attempts.append(GeocodingAttempt(provider: provider, query: query.text, fromCache: true, result: .notFound))
+          outcome.attempts.append(
+            GeocodingAttempt(provider: provider, query: query.text, fromCache: true, result: .notFound))
           return nil
         }
       }
@@ -195,7 +200,8 @@ public struct GeocodingChain: Sendable {
       }
     }
     outcome.attempts.append(
-      GeocodingAttempt(provider: provider, query: query.text, fromCache: fromCache, result: match == nil ? .notFound : .found))
+      GeocodingAttempt(
+        provider: provider, query: query.text, fromCache: fromCache, result: match == nil ? .notFound : .found))
     guard let match else { return nil }
     let (coordinate, warning) = CoordinateValidation.validate(match.point, source: provider, precision: match.precision)
     if let warning { outcome.warnings.append("\(warning) for \"\(query.text)\"") }

@@ -43,7 +43,8 @@ public struct KakaoGeocoder: Geocoder {
     do {
       response = try JSONDecoder().decode(KakaoResponse.self, from: body)
     } catch {
-      throw GeocodingError(.malformedResponse, provider: .kakao, query: query.text, message: "unreadable response: \(error)")
+      throw GeocodingError(
+        .malformedResponse, provider: .kakao, query: query.text, message: "unreadable response: \(error)")
     }
     guard let document = response.documents.first else { return nil }
     guard let point = GeoPoint(x: document.x, y: document.y) else {
@@ -57,7 +58,8 @@ public struct KakaoGeocoder: Geocoder {
       case "REGION_ADDR": .parcel
       default: .district  // REGION, ROAD: a place or a whole road, not an address
       }
-    return GeocodeMatch(point: point, precision: precision.coarsened(to: query.kind.precision), matchedAddress: document.address_name)
+    return GeocodeMatch(
+      point: point, precision: precision.coarsened(to: query.kind.precision), matchedAddress: document.address_name)
   }
 
   private struct KakaoResponse: Decodable {

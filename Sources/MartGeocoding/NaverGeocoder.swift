@@ -51,7 +51,8 @@ public struct NaverGeocoder: Geocoder {
     do {
       response = try JSONDecoder().decode(NaverResponse.self, from: body)
     } catch {
-      throw GeocodingError(.malformedResponse, provider: .naver, query: query.text, message: "unreadable response: \(error)")
+      throw GeocodingError(
+        .malformedResponse, provider: .naver, query: query.text, message: "unreadable response: \(error)")
     }
     guard response.status == "OK" else {
       let message = "status \(response.status)" + (response.errorMessage.map { ": \($0)" } ?? "")

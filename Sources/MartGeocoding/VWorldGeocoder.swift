@@ -50,13 +50,15 @@ public struct VWorldGeocoder: Geocoder {
     do {
       envelope = try JSONDecoder().decode(VWorldResponse.self, from: body)
     } catch {
-      throw GeocodingError(.malformedResponse, provider: .vworld, query: query.text, message: "unreadable response: \(error)")
+      throw GeocodingError(
+        .malformedResponse, provider: .vworld, query: query.text, message: "unreadable response: \(error)")
     }
     let response = envelope.response
     switch response.status {
     case "OK":
       guard let point = GeoPoint(x: response.result?.point?.x, y: response.result?.point?.y) else {
-        throw GeocodingError(.malformedResponse, provider: .vworld, query: query.text, message: "OK without a numeric point")
+        throw GeocodingError(
+          .malformedResponse, provider: .vworld, query: query.text, message: "OK without a numeric point")
       }
       return GeocodeMatch(point: point, precision: query.kind.precision, matchedAddress: response.refined?.text)
     case "NOT_FOUND":

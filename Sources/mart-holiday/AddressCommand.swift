@@ -46,7 +46,9 @@ struct AddressCommand: AsyncParsableCommand {
       ("road address", address.roadAddress),
       ("lot address", address.jibunAddress),
     ]
-    var lines = rows.compactMap { label, value in value.map { "\(label.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0)" } }
+    var lines = rows.compactMap { label, value in
+      value.map { "\(label.padding(toLength: 13, withPad: " ", startingAt: 0)) \($0)" }
+    }
     if address.queries.isEmpty {
       lines.append("queries       (none)")
     } else {

@@ -198,14 +198,16 @@ struct AddressParserTests {
     #expect(address.raw == example.input)
   }
 
-  @Test("every short and old province name maps to the official name", arguments: [
-    ("서울", "서울특별시"), ("서울시", "서울특별시"), ("부산", "부산광역시"), ("대구시", "대구광역시"),
-    ("인천", "인천광역시"), ("광주", "광주광역시"), ("대전", "대전광역시"), ("울산", "울산광역시"),
-    ("세종", "세종특별자치시"), ("세종시", "세종특별자치시"), ("경기", "경기도"), ("강원", "강원특별자치도"),
-    ("강원도", "강원특별자치도"), ("충북", "충청북도"), ("충남", "충청남도"), ("전북", "전북특별자치도"),
-    ("전라북도", "전북특별자치도"), ("전남", "전라남도"), ("경북", "경상북도"), ("경남", "경상남도"),
-    ("제주", "제주특별자치도"), ("제주도", "제주특별자치도"),
-  ])
+  @Test(
+    "every short and old province name maps to the official name",
+    arguments: [
+      ("서울", "서울특별시"), ("서울시", "서울특별시"), ("부산", "부산광역시"), ("대구시", "대구광역시"),
+      ("인천", "인천광역시"), ("광주", "광주광역시"), ("대전", "대전광역시"), ("울산", "울산광역시"),
+      ("세종", "세종특별자치시"), ("세종시", "세종특별자치시"), ("경기", "경기도"), ("강원", "강원특별자치도"),
+      ("강원도", "강원특별자치도"), ("충북", "충청북도"), ("충남", "충청남도"), ("전북", "전북특별자치도"),
+      ("전라북도", "전북특별자치도"), ("전남", "전라남도"), ("경북", "경상북도"), ("경남", "경상남도"),
+      ("제주", "제주특별자치도"), ("제주도", "제주특별자치도"),
+    ])
   func provinceAliases(alias: String, official: String) {
     #expect(Province(alias: alias)?.officialName == official)
     #expect(KoreanAddress(parsing: "\(alias) 가나구 다라로 1").province?.officialName == official)
@@ -223,11 +225,13 @@ struct AddressParserTests {
     #expect(address.isFullyParsed)
   }
 
-  @Test("a separately published lot-number address completes the road-name address", arguments: [
-    ("서울특별시 도봉구 노해로 65", "서울특별시 도봉구 창동 1-15", "서울특별시 도봉구 창동 1-15"),
-    ("경남 창원시 성산구 중앙대로 123", "경남 창원시 성산구 중앙동 92", "경상남도 창원시 성산구 중앙동 92"),
-    ("경기도 의정부시 민락로 220, 2층", "경기도 의정부시 민락동 846", "경기도 의정부시 민락동 846"),
-  ])
+  @Test(
+    "a separately published lot-number address completes the road-name address",
+    arguments: [
+      ("서울특별시 도봉구 노해로 65", "서울특별시 도봉구 창동 1-15", "서울특별시 도봉구 창동 1-15"),
+      ("경남 창원시 성산구 중앙대로 123", "경남 창원시 성산구 중앙동 92", "경상남도 창원시 성산구 중앙동 92"),
+      ("경기도 의정부시 민락로 220, 2층", "경기도 의정부시 민락동 846", "경기도 의정부시 민락동 846"),
+    ])
   func withLotAddress(road: String, lot: String, jibun: String) {
     let address = KoreanAddress(parsing: road, lotAddress: lot)
     #expect(address.roadAddress == KoreanAddress(parsing: road).roadAddress)
@@ -263,10 +267,12 @@ struct AddressParserTests {
     #expect(address.roadAddress?.unicodeScalars.elementsEqual("대전광역시 중구 오류로 41".unicodeScalars) == true)
   }
 
-  @Test("text that is not an address is reported, not guessed", arguments: [
-    ("", [String]()), ("영업시간 10:00~23:00", ["영업시간", "10:00~23:00"]), ("asdf 1234 ((", ["asdf", "1234"]),
-    ("롯데마트 서울 송파구 올림픽로 300", ["롯데마트"]),
-  ])
+  @Test(
+    "text that is not an address is reported, not guessed",
+    arguments: [
+      ("", [String]()), ("영업시간 10:00~23:00", ["영업시간", "10:00~23:00"]), ("asdf 1234 ((", ["asdf", "1234"]),
+      ("롯데마트 서울 송파구 올림픽로 300", ["롯데마트"]),
+    ])
   func garbage(input: String, unparsed: [String]) {
     let address = KoreanAddress(parsing: input)
     #expect(address.unparsed == unparsed)

@@ -4,13 +4,15 @@ import Testing
 @Suite("Coordinate validation")
 struct CoordinateValidationTests {
   /// Points at the edges of the country, taken from maps: all must be accepted as given.
-  @Test("points across Korea, including the outlying islands, are accepted", arguments: [
-    ("마라도", 33.1140, 126.2670),
-    ("백령도", 37.9600, 124.6700),
-    ("독도", 37.2410, 131.8650),
-    ("롯데마트 잠실점", 37.5113, 127.0980),
-    ("제주점 (노형동)", 33.4850, 126.4810),
-  ])
+  @Test(
+    "points across Korea, including the outlying islands, are accepted",
+    arguments: [
+      ("마라도", 33.1140, 126.2670),
+      ("백령도", 37.9600, 124.6700),
+      ("독도", 37.2410, 131.8650),
+      ("롯데마트 잠실점", 37.5113, 127.0980),
+      ("제주점 (노형동)", 33.4850, 126.4810),
+    ])
   func domesticPoints(place: String, latitude: Double, longitude: Double) throws {
     let (coordinate, warning) = CoordinateValidation.validate(
       GeoPoint(latitude: latitude, longitude: longitude), source: .site)
@@ -33,15 +35,17 @@ struct CoordinateValidationTests {
     #expect(warning?.contains("swapped") == true)
   }
 
-  @Test("the null point, NaN and foreign points are rejected with a warning", arguments: [
-    (0.0, 0.0, "null point"),
-    (Double.nan, 127.0, "not a number"),
-    (37.5, Double.infinity, "not a number"),
-    (35.68, 139.76, "outside Korea"),  // Tokyo
-    (39.03, 125.75, "outside Korea"),  // Pyongyang, north of the range
-    (32.9, 126.3, "outside Korea"),  // south of 마라도
-    (-37.5, -127.0, "outside Korea"),
-  ])
+  @Test(
+    "the null point, NaN and foreign points are rejected with a warning",
+    arguments: [
+      (0.0, 0.0, "null point"),
+      (Double.nan, 127.0, "not a number"),
+      (37.5, Double.infinity, "not a number"),
+      (35.68, 139.76, "outside Korea"),  // Tokyo
+      (39.03, 125.75, "outside Korea"),  // Pyongyang, north of the range
+      (32.9, 126.3, "outside Korea"),  // south of 마라도
+      (-37.5, -127.0, "outside Korea"),
+    ])
   func rejected(latitude: Double, longitude: Double, reason: String) {
     let (coordinate, warning) = CoordinateValidation.validate(
       GeoPoint(latitude: latitude, longitude: longitude), source: .naver)

@@ -34,7 +34,9 @@ struct GeocodingChainTests {
     let outcome = await chain.locate(
       siteCoordinate: GeoPoint(latitude: 37.6523810, longitude: 127.0474650),
       address: KoreanAddress(parsing: "서울특별시 도봉구 노해로 65"))
-    #expect(outcome.coordinate == Coordinate(latitude: 37.6523810, longitude: 127.0474650, source: .site, precision: .building))
+    #expect(
+      outcome.coordinate
+        == Coordinate(latitude: 37.6523810, longitude: 127.0474650, source: .site, precision: .building))
     #expect(outcome.warnings.isEmpty)
     #expect(fetcher.requestedURLs.isEmpty)
   }
@@ -58,7 +60,9 @@ struct GeocodingChainTests {
     let outcome = await chain.locate(
       siteCoordinate: GeoPoint(latitude: 0, longitude: 0),
       address: KoreanAddress(parsing: "서울특별시 송파구 올림픽로 240 (잠실동)"))
-    #expect(outcome.coordinate == Coordinate(latitude: 37.5112210, longitude: 127.0980440, source: .kakao, precision: .building))
+    #expect(
+      outcome.coordinate
+        == Coordinate(latitude: 37.5112210, longitude: 127.0980440, source: .kakao, precision: .building))
     #expect(outcome.warnings.contains { $0.contains("null point") })
     #expect(outcome.queriesTried == ["서울특별시 송파구 올림픽로 240"])
   }
@@ -68,7 +72,9 @@ struct GeocodingChainTests {
     let (chain, fetcher) = try makeChain()
     let outcome = await chain.locate(
       siteCoordinate: nil, address: KoreanAddress(parsing: "서울특별시 중구 한강대로 405, 서울역 2층 (봉래동2가)"))
-    #expect(outcome.coordinate == Coordinate(latitude: 37.5559140, longitude: 126.9723810, source: .naver, precision: .building))
+    #expect(
+      outcome.coordinate
+        == Coordinate(latitude: 37.5559140, longitude: 126.9723810, source: .naver, precision: .building))
     #expect(outcome.attempts.map(\.provider) == [.kakao, .naver])
     #expect(outcome.attempts.map(\.result) == [.notFound, .found])
     #expect(fetcher.requestedURLs.count == 2)
@@ -90,7 +96,8 @@ struct GeocodingChainTests {
   func lotNumberAddress() async throws {
     let (chain, _) = try makeChain(order: "vworld")
     let outcome = await chain.locate(siteCoordinate: nil, address: KoreanAddress(parsing: "경남 창원시 성산구 중앙동 92"))
-    #expect(outcome.coordinate == Coordinate(latitude: 35.226316, longitude: 128.681206, source: .vworld, precision: .parcel))
+    #expect(
+      outcome.coordinate == Coordinate(latitude: 35.226316, longitude: 128.681206, source: .vworld, precision: .parcel))
     #expect(outcome.queriesTried == ["경상남도 창원시 성산구 중앙동 92"])
   }
 
@@ -160,15 +167,17 @@ struct GeocodingChainTests {
   }
 
   /// Every Lotte Mart branch in `fixtures/web` publishes no coordinates; the recordings locate each.
-  @Test("the Lotte Mart branches of the replayed web are all located", arguments: [
-    "제주특별자치도 제주시 연북로 1 (노형동)", "강원도 춘천시 세실로 108 (석사동)", "강원도 춘천시 방송길 84 (온의동)",
-    "경남 창원시 성산구 중앙대로 123", "경기도 성남시 분당구 판교역로146번길 20, 현대백화점 지하2층 (백현동)",
-    "경남 창원시 진해구 진해대로 762", "서울특별시 송파구 올림픽로 240 (잠실동)",
-    "서울특별시 중구 한강대로 405, 서울역 2층 (봉래동2가)", "서울특별시 동대문구 왕산로 214, 롯데백화점 지하2층",
-    "대구광역시 동구 안심로 80 (율하동)", "광주광역시 광산구 장신로 98 (장덕동)",
-    "충북 청주시 흥덕구 비하로12번길 52 (비하동 332-1)", "부산광역시 동래구 중앙대로 1393 (온천동)",
-    "경기도 화성시 동탄대로 181 (오산동)",
-  ])
+  @Test(
+    "the Lotte Mart branches of the replayed web are all located",
+    arguments: [
+      "제주특별자치도 제주시 연북로 1 (노형동)", "강원도 춘천시 세실로 108 (석사동)", "강원도 춘천시 방송길 84 (온의동)",
+      "경남 창원시 성산구 중앙대로 123", "경기도 성남시 분당구 판교역로146번길 20, 현대백화점 지하2층 (백현동)",
+      "경남 창원시 진해구 진해대로 762", "서울특별시 송파구 올림픽로 240 (잠실동)",
+      "서울특별시 중구 한강대로 405, 서울역 2층 (봉래동2가)", "서울특별시 동대문구 왕산로 214, 롯데백화점 지하2층",
+      "대구광역시 동구 안심로 80 (율하동)", "광주광역시 광산구 장신로 98 (장덕동)",
+      "충북 청주시 흥덕구 비하로12번길 52 (비하동 332-1)", "부산광역시 동래구 중앙대로 1393 (온천동)",
+      "경기도 화성시 동탄대로 181 (오산동)",
+    ])
   func lotteMartBranches(address: String) async throws {
     let (chain, _) = try makeChain()
     let outcome = await chain.locate(siteCoordinate: nil, address: KoreanAddress(parsing: address))

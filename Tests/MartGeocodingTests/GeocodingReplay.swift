@@ -29,8 +29,15 @@ struct GeocodingReplay {
   /// The exchange recorded in `<host>/<name>.exchange.json`.
   static func exchange(host: String, name: String) throws -> RecordedExchange {
     struct ExchangeFile: Decodable {
-      struct Request: Decodable { var method: String; var url: String }
-      struct Response: Decodable { var bodyFile: String?; var headers: [[String]]; var status: Int }
+      struct Request: Decodable {
+        var method: String
+        var url: String
+      }
+      struct Response: Decodable {
+        var bodyFile: String?
+        var headers: [[String]]
+        var status: Int
+      }
       var request: Request
       var response: Response
     }
@@ -51,7 +58,12 @@ final class SequenceServer: Sendable {
   private final class Counter: Sendable {
     private let value = Mutex(0)
     /// Returns the current count and increments it.
-    func next() -> Int { value.withLock { count in defer { count += 1 }; return count } }
+    func next() -> Int {
+      value.withLock { count in
+        defer { count += 1 }
+        return count
+      }
+    }
     var current: Int { value.withLock { $0 } }
   }
 

@@ -17,7 +17,8 @@ struct ProviderTests {
 
   func kakao(key: String = "replay-kakao-key") throws -> KakaoGeocoder {
     KakaoGeocoder(
-      restAPIKey: key, fetcher: fetcher, baseURL: try replay.baseURL(KakaoGeocoder.defaultBaseURL), retryPolicy: .immediate)
+      restAPIKey: key, fetcher: fetcher, baseURL: try replay.baseURL(KakaoGeocoder.defaultBaseURL),
+      retryPolicy: .immediate)
   }
 
   func naver() throws -> NaverGeocoder {
@@ -123,11 +124,13 @@ struct ProviderTests {
     #expect(try await naver().geocode(GeocodingQuery("서울특별시 송파구 올림픽로 9999", kind: .road)) == nil)
   }
 
-  @Test("Naver: HTTP errors are classified with Naver's error message", arguments: [
-    ("대전광역시 중구 오류로 41", GeocodingError.Kind.unauthorized, "Authentication Failed"),
-    ("부산광역시 부산진구 가야대로 506", .quotaExceeded, "Quota Exceeded"),
-    ("서울특별시 금천구 가산로 106", .serverError(status: 500), "Internal Server Error"),
-  ])
+  @Test(
+    "Naver: HTTP errors are classified with Naver's error message",
+    arguments: [
+      ("대전광역시 중구 오류로 41", GeocodingError.Kind.unauthorized, "Authentication Failed"),
+      ("부산광역시 부산진구 가야대로 506", .quotaExceeded, "Quota Exceeded"),
+      ("서울특별시 금천구 가산로 106", .serverError(status: 500), "Internal Server Error"),
+    ])
   func naverErrors(query: String, kind: GeocodingError.Kind, message: String) async throws {
     let error = await #expect(throws: GeocodingError.self) {
       try await naver().geocode(GeocodingQuery(query, kind: .road))
@@ -139,10 +142,12 @@ struct ProviderTests {
 
   // MARK: VWorld
 
-  @Test("VWorld: road and parcel queries use the matching type and precision", arguments: [
-    ("경상남도 창원시 성산구 중앙대로 123", GeocodingQuery.Kind.road, 35.223726, 128.681746, CoordinatePrecision.building),
-    ("경상남도 창원시 성산구 중앙동 92", .parcel, 35.226316, 128.681206, .parcel),
-  ])
+  @Test(
+    "VWorld: road and parcel queries use the matching type and precision",
+    arguments: [
+      ("경상남도 창원시 성산구 중앙대로 123", GeocodingQuery.Kind.road, 35.223726, 128.681746, CoordinatePrecision.building),
+      ("경상남도 창원시 성산구 중앙동 92", .parcel, 35.226316, 128.681206, .parcel),
+    ])
   func vworldFound(
     query: String, kind: GeocodingQuery.Kind, latitude: Double, longitude: Double, precision: CoordinatePrecision
   ) async throws {
@@ -156,11 +161,13 @@ struct ProviderTests {
     #expect(try await vworld().geocode(GeocodingQuery("서울특별시 송파구 올림픽로 9999", kind: .road)) == nil)
   }
 
-  @Test("VWorld: errors inside HTTP 200 and HTTP 5xx are classified", arguments: [
-    ("revoked-vworld-key", "대전광역시 중구 오류로 41", GeocodingError.Kind.unauthorized, "INCORRECT_KEY"),
-    ("replay-vworld-key", "부산광역시 부산진구 가야대로 506", .quotaExceeded, "OVER_REQUEST_LIMIT"),
-    ("replay-vworld-key", "서울특별시 금천구 가산로 106", .serverError(status: 502), "HTTP 502"),
-  ])
+  @Test(
+    "VWorld: errors inside HTTP 200 and HTTP 5xx are classified",
+    arguments: [
+      ("revoked-vworld-key", "대전광역시 중구 오류로 41", GeocodingError.Kind.unauthorized, "INCORRECT_KEY"),
+      ("replay-vworld-key", "부산광역시 부산진구 가야대로 506", .quotaExceeded, "OVER_REQUEST_LIMIT"),
+      ("replay-vworld-key", "서울특별시 금천구 가산로 106", .serverError(status: 502), "HTTP 502"),
+    ])
   func vworldErrors(key: String, query: String, kind: GeocodingError.Kind, message: String) async throws {
     let error = await #expect(throws: GeocodingError.self) {
       try await vworld(key: key).geocode(GeocodingQuery(query, kind: .road))

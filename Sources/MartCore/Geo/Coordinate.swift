@@ -61,7 +61,9 @@ public enum CoordinateValidation {
       return (nil, "rejected \(source.rawValue) coordinate \(text): the null point")
     }
     if isDomestic(point) {
-      return (Coordinate(latitude: point.latitude, longitude: point.longitude, source: source, precision: precision), nil)
+      return (
+        Coordinate(latitude: point.latitude, longitude: point.longitude, source: source, precision: precision), nil
+      )
     }
     let swapped = GeoPoint(latitude: point.longitude, longitude: point.latitude)
     if isDomestic(swapped) {
