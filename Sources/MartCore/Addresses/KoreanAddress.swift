@@ -1,0 +1,166 @@
+/// A building number on a road (도로명 건물번호): `300`, `244-1`, `지하 12`.
+public struct BuildingNumber: Hashable, Sendable, Codable, CustomStringConvertible {
+  public var main: Int
+  public var sub: Int?
+  /// Whether the entrance is underground (`지하`), which is part of the number, not a floor.
+  public var isUnderground: Bool
+
+  public init(main: Int, sub: Int? = nil, isUnderground: Bool = false) {
+    self.main = main
+    self.sub = sub
+    self.isUnderground = isUnderground
+  }
+
+  /// `지하 12-3`, `300`.
+  public var description: String {
+    (isUnderground ? "지하 " : "") + String(main) + (sub.map { "-\($0)" } ?? "")
+  }
+}
+
+/// A lot number (지번): `92`, `607-1`, `산 12-3` (a mountain lot).
+public struct LotNumber: Hashable, Sendable, Codable, CustomStringConvertible {
+  public var main: Int
+  public var sub: Int?
+  /// Whether the lot is a mountain lot (`산`).
+  public var isMountain: Bool
+
+  public init(main: Int, sub: Int? = nil, isMountain: Bool = false) {
+    self.main = main
+    self.sub = sub
+    self.isMountain = isMountain
+  }
+
+  /// `산12-3`, `607-1`.
+  public var description: String {
+    (isMountain ? "산" : "") + String(main) + (sub.map { "-\($0)" } ?? "")
+  }
+}
+
+/// A Korean address split into its parts, from text that may mix the lot-number (지번) and
+/// road-name (도로명) systems. Build one with `KoreanAddress(parsing:)`.
+///
+/// The canonical forms (`roadAddress`, `jibunAddress`) and the geocoding candidates (`queries`)
+/// are derived from the parts and never contain details, building names or parentheses.
+public struct KoreanAddress: Hashable, Sendable {
+  /// The text as given.
+  public var raw: String
+  /// 시도 by its current official name.
+  public var province: Province?
+  /// 시군구, with 시 and 구 together when a city has districts, e.g. `성남시 분당구`.
+  public var sigungu: String?
+  /// 읍 or 면.
+  public var eupMyeon: String?
+  /// 법정동 or 리, e.g. `신천동`, `종로2가`, `가남리`.
+  public var dongRi: String?
+  /// Road name without inner spaces, e.g. `칠성로56길`.
+  public var roadName: String?
+  public var buildingNumber: BuildingNumber?
+  public var lotNumber: LotNumber?
+  /// What follows the address: floors, units, building names.
+  public var detail: String?
+  /// The parenthesized reference, e.g. `죽도동 607-1` or `노형동`.
+  public var reference: String?
+  /// Pieces of the text that were not understood, in order. Empty when everything was.
+  public var unparsed: [String]
+
+  public init(
+    raw: String, province: Province? = nil, sigungu: String? = nil, eupMyeon: String? = nil,
+    dongRi: String? = nil, roadName: String? = nil, buildingNumber: BuildingNumber? = nil,
+    lotNumber: LotNumber? = nil, detail: String? = nil, reference: String? = nil, unparsed: [String] = []
+  ) {
+    self.raw = raw
+    self.province = province
+    self.sigungu = sigungu
+    self.eupMyeon = eupMyeon
+    self.dongRi = dongRi
+    self.roadName = roadName
+    self.buildingNumber = buildingNumber
+    self.lotNumber = lotNumber
+    self.detail = detail
+    self.reference = reference
+    self.unparsed = unparsed
+  }
+
+  /// `<시도> <시군구>[ <읍/면>]`, the parts present.
+  private var region: [String] {
+    [province?.officialName, sigungu, eupMyeon].compactMap { $0 }
+  }
+
+  /// Whether the region is specific enough to build a full address from.
+  private var hasRegion: Bool { province != nil || sigungu != nil }
+
+  /// `<시도> <시군구>[ <읍/면>] <road name>[ 지하] <main>[-<sub>]`, or `nil` without a road name
+  /// and building number.
+  public var roadAddress: String? {
+    guard hasRegion, let roadName, let buildingNumber else { return nil }
+    return (region + [roadName, buildingNumber.description]).joined(separator: " ")
+  }
+
+  /// `<시도> <시군구>[ <읍/면>] <동 or 리> [산]<main>[-<sub>]`, or `nil` without a 동/리 and lot number.
+  public var jibunAddress: String? {
+    guard hasRegion, let dongRi, let lotNumber else { return nil }
+    return (region + [dongRi, lotNumber.description]).joined(separator: " ")
+  }
+
+  /// The area alone (`<시도> <시군구>[ <읍/면>][ <동/리>]`), a district-level last resort.
+  public var districtQuery: String? {
+    guard hasRegion, eupMyeon != nil || dongRi != nil else { return nil }
+    return (region + [dongRi].compactMap { $0 }).joined(separator: " ")
+  }
+
+  /// Geocoding candidates, best first: the road form, the lot-number form, then the district.
+  public var queries: [String] {
+    var result: [String] = []
+    for query in [roadAddress, jibunAddress, districtQuery].compactMap({ $0 }) where !result.contains(query) {
+      result.append(query)
+    }
+    return result
+  }
+
+  /// Whether every piece of the text was understood.
+  public var isFullyParsed: Bool { unparsed.isEmpty }
+}
+
+extension KoreanAddress: Codable {
+  private enum CodingKeys: String, CodingKey {
+    case raw, sido, sigungu, eupMyeon, dongRi, roadName, buildingNumber, lotNumber, detail, reference
+    case unparsed, roadAddress, jibunAddress, queries
+  }
+
+  /// Decodes the parts; the derived forms are recomputed, not read.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    self.init(
+      raw: try container.decode(String.self, forKey: .raw),
+      province: try container.decodeIfPresent(String.self, forKey: .sido).flatMap(Province.init(rawValue:)),
+      sigungu: try container.decodeIfPresent(String.self, forKey: .sigungu),
+      eupMyeon: try container.decodeIfPresent(String.self, forKey: .eupMyeon),
+      dongRi: try container.decodeIfPresent(String.self, forKey: .dongRi),
+      roadName: try container.decodeIfPresent(String.self, forKey: .roadName),
+      buildingNumber: try container.decodeIfPresent(BuildingNumber.self, forKey: .buildingNumber),
+      lotNumber: try container.decodeIfPresent(LotNumber.self, forKey: .lotNumber),
+      detail: try container.decodeIfPresent(String.self, forKey: .detail),
+      reference: try container.decodeIfPresent(String.self, forKey: .reference),
+      unparsed: try container.decodeIfPresent([String].self, forKey: .unparsed) ?? [])
+  }
+
+  /// Encodes every part (absent ones as `null`) and the derived `roadAddress`, `jibunAddress`
+  /// and `queries`.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(raw, forKey: .raw)
+    try container.encode(province?.officialName, forKey: .sido)
+    try container.encode(sigungu, forKey: .sigungu)
+    try container.encode(eupMyeon, forKey: .eupMyeon)
+    try container.encode(dongRi, forKey: .dongRi)
+    try container.encode(roadName, forKey: .roadName)
+    try container.encode(buildingNumber, forKey: .buildingNumber)
+    try container.encode(lotNumber, forKey: .lotNumber)
+    try container.encode(detail, forKey: .detail)
+    try container.encode(reference, forKey: .reference)
+    try container.encode(unparsed, forKey: .unparsed)
+    try container.encode(roadAddress, forKey: .roadAddress)
+    try container.encode(jibunAddress, forKey: .jibunAddress)
+    try container.encode(queries, forKey: .queries)
+  }
+}

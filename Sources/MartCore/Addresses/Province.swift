@@ -1,0 +1,59 @@
+/// The seventeen first-level divisions (시도) under their current official names.
+public enum Province: String, CaseIterable, Sendable, Codable {
+  case seoul = "서울특별시"
+  case busan = "부산광역시"
+  case daegu = "대구광역시"
+  case incheon = "인천광역시"
+  case gwangju = "광주광역시"
+  case daejeon = "대전광역시"
+  case ulsan = "울산광역시"
+  case sejong = "세종특별자치시"
+  case gyeonggi = "경기도"
+  case gangwon = "강원특별자치도"
+  case chungbuk = "충청북도"
+  case chungnam = "충청남도"
+  case jeonbuk = "전북특별자치도"
+  case jeonnam = "전라남도"
+  case gyeongbuk = "경상북도"
+  case gyeongnam = "경상남도"
+  case jeju = "제주특별자치도"
+
+  /// The official name, e.g. `강원특별자치도`.
+  public var officialName: String { rawValue }
+
+  /// Every spelling found in store pages: short forms, `…시` forms and names in use before a
+  /// province was renamed (강원도 until 2023, 전라북도 until 2024).
+  public var aliases: [String] {
+    switch self {
+    case .seoul: ["서울특별시", "서울시", "서울"]
+    case .busan: ["부산광역시", "부산시", "부산"]
+    case .daegu: ["대구광역시", "대구시", "대구"]
+    case .incheon: ["인천광역시", "인천시", "인천"]
+    case .gwangju: ["광주광역시", "광주"]
+    case .daejeon: ["대전광역시", "대전시", "대전"]
+    case .ulsan: ["울산광역시", "울산시", "울산"]
+    case .sejong: ["세종특별자치시", "세종특별시", "세종시", "세종"]
+    case .gyeonggi: ["경기도", "경기"]
+    case .gangwon: ["강원특별자치도", "강원도", "강원"]
+    case .chungbuk: ["충청북도", "충북"]
+    case .chungnam: ["충청남도", "충남"]
+    case .jeonbuk: ["전북특별자치도", "전라북도", "전북"]
+    case .jeonnam: ["전라남도", "전남"]
+    case .gyeongbuk: ["경상북도", "경북"]
+    case .gyeongnam: ["경상남도", "경남"]
+    case .jeju: ["제주특별자치도", "제주도", "제주"]
+    }
+  }
+
+  /// The province a whole token names, e.g. `전북` → `.jeonbuk`. `광주시` is deliberately not an
+  /// alias: it is also 경기도 광주시, so the parser decides from the context.
+  public init?(alias: String) {
+    guard let match = Province.allCases.first(where: { $0.aliases.contains(alias) }) else { return nil }
+    self = match
+  }
+
+  /// All aliases, longest first, for matching prefixes of text written without spaces.
+  static let aliasesLongestFirst: [(alias: String, province: Province)] =
+    Province.allCases.flatMap { province in province.aliases.map { ($0, province) } }
+    .sorted { $0.alias.count > $1.alias.count }
+}

@@ -1,0 +1,215 @@
+import Foundation
+import MartCore
+import MartFetch
+
+/// One geocoding candidate: the text sent to a provider and what kind of address it is.
+public struct GeocodingQuery: Hashable, Sendable {
+  public enum Kind: String, Hashable, Sendable {
+    /// A road-name address (도로명).
+    case road
+    /// A lot-number address (지번).
+    case parcel
+    /// Only the 동, 읍/면 or district.
+    case district
+
+    /// The best precision a match for this kind of query can have.
+    var precision: CoordinatePrecision {
+      switch self {
+      case .road: .building
+      case .parcel: .parcel
+      case .district: .district
+      }
+    }
+  }
+
+  public var text: String
+  public var kind: Kind
+
+  public init(_ text: String, kind: Kind) {
+    self.text = text
+    self.kind = kind
+  }
+
+  /// The candidates for an address, best first: road form, lot-number form, district.
+  public static func candidates(for address: KoreanAddress) -> [GeocodingQuery] {
+    var result: [GeocodingQuery] = []
+    let forms: [(String?, Kind)] = [
+      (address.roadAddress, .road), (address.jibunAddress, .parcel), (address.districtQuery, .district),
+    ]
+    for case (let text?, let kind) in forms where !result.contains(where: { $0.text == text }) {
+      result.append(GeocodingQuery(text, kind: kind))
+    }
+    return result
+  }
+}
+
+/// A provider's answer: the point as the provider gave it (not yet validated).
+public struct GeocodeMatch: Hashable, Sendable {
+  public var point: GeoPoint
+  public var precision: CoordinatePrecision
+  /// The address the provider matched, as it wrote it.
+  public var matchedAddress: String?
+
+  public init(point: GeoPoint, precision: CoordinatePrecision, matchedAddress: String? = nil) {
+    self.point = point
+    self.precision = precision
+    self.matchedAddress = matchedAddress
+  }
+}
+
+/// A geocoding request that failed: which provider, which query, why.
+public struct GeocodingError: Error, Hashable, Sendable, CustomStringConvertible {
+  public enum Kind: Hashable, Sendable {
+    /// The key is missing, wrong or not enabled for this API (HTTP 401/403 or the provider's code).
+    case unauthorized
+    /// The daily quota or rate limit is exhausted (HTTP 429 or the provider's code).
+    case quotaExceeded
+    /// The provider rejected the request as malformed.
+    case invalidRequest
+    /// The provider failed (HTTP 5xx or its own system error).
+    case serverError(status: Int)
+    /// The response could not be read.
+    case malformedResponse
+    /// The provider could not be reached.
+    case transport
+  }
+
+  public var kind: Kind
+  public var provider: CoordinateSource
+  public var query: String
+  public var message: String
+
+  public init(_ kind: Kind, provider: CoordinateSource, query: String, message: String) {
+    self.kind = kind
+    self.provider = provider
+    self.query = query
+    self.message = message
+  }
+
+  /// Whether trying again later may succeed.
+  public var isRetryable: Bool {
+    switch kind {
+    case .quotaExceeded, .serverError, .transport: true
+    case .unauthorized, .invalidRequest, .malformedResponse: false
+    }
+  }
+
+  /// Whether the provider is unusable for the rest of the run (bad key, quota gone).
+  public var disablesProvider: Bool {
+    switch kind {
+    case .unauthorized, .quotaExceeded: true
+    default: false
+    }
+  }
+
+  public var description: String { "\(provider.rawValue) geocoding of \"\(query)\" failed: \(message)" }
+}
+
+/// A geocoding API client.
+public protocol Geocoder: Sendable {
+  /// Which provider this is; recorded as the coordinate's source.
+  var provider: CoordinateSource { get }
+  /// The provider's best match for the query, or `nil` when it finds nothing.
+  func geocode(_ query: GeocodingQuery) async throws(GeocodingError) -> GeocodeMatch?
+}
+
+/// How often and how patiently a geocoder retries rate-limited and failed requests.
+public struct RetryPolicy: Sendable, Hashable {
+  /// Attempts in all, the first included.
+  public var maxAttempts: Int
+  /// Wait before the second attempt; doubled for each further one.
+  public var initialDelay: Duration
+  /// Longest wait, also the cap on a server's `Retry-After`.
+  public var maxDelay: Duration
+
+  public init(maxAttempts: Int = 3, initialDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(10)) {
+    self.maxAttempts = max(1, maxAttempts)
+    self.initialDelay = initialDelay
+    self.maxDelay = maxDelay
+  }
+
+  /// No waiting between attempts (tests).
+  public static let immediate = RetryPolicy(maxAttempts: 3, initialDelay: .zero, maxDelay: .zero)
+
+  func delay(beforeAttempt attempt: Int, retryAfter: String?) -> Duration {
+    if let retryAfter, let seconds = Int(retryAfter.trimmingCharacters(in: .whitespaces)) {
+      return min(.seconds(seconds), maxDelay)
+    }
+    return min(initialDelay * (1 << max(0, attempt - 2)), maxDelay)
+  }
+}
+
+/// The HTTP exchange shared by the providers: fetch, classify the status, retry when sensible.
+struct ProviderTransport: Sendable {
+  var provider: CoordinateSource
+  var fetcher: any HTTPFetching
+  var retryPolicy: RetryPolicy
+
+  /// Performs `request` and hands 2xx responses to `decode`; maps other statuses with `classify`
+  /// (which reads the provider's error body). Retries retryable failures, waiting between attempts.
+  func perform<Result>(
+    _ request: HTTPRequest, query: String,
+    classify: (HTTPResponse) -> GeocodingError,
+    decode: (HTTPResponse) throws(GeocodingError) -> Result
+  ) async throws(GeocodingError) -> Result {
+    var attempt = 1
+    while true {
+      let outcome: Swift.Result<Result, GeocodingError>
+      var retryAfter: String?
+      do {
+        let response = try await fetcher.fetch(request)
+        retryAfter = response.headers.value(named: "Retry-After")
+        if response.isSuccess {
+          do throws(GeocodingError) { outcome = .success(try decode(response)) } catch { outcome = .failure(error) }
+        } else {
+          outcome = .failure(classify(response))
+        }
+      } catch {
+        outcome = .failure(GeocodingError(.transport, provider: provider, query: query, message: error.description))
+      }
+      switch outcome {
+      case .success(let value):
+        return value
+      case .failure(let error) where error.isRetryable && attempt < retryPolicy.maxAttempts:
+        attempt += 1
+        let delay = retryPolicy.delay(beforeAttempt: attempt, retryAfter: retryAfter)
+        if delay > .zero { try? await Task.sleep(for: delay) }
+      case .failure(let error):
+        throw error
+      }
+    }
+  }
+
+  /// The error for a non-2xx status, with the provider's own message when it sent one.
+  func error(status: Int, query: String, detail: String?) -> GeocodingError {
+    let message = "HTTP \(status)" + (detail.map { ": \($0)" } ?? "")
+    let kind: GeocodingError.Kind =
+      switch status {
+      case 401, 403: .unauthorized
+      case 429: .quotaExceeded
+      case 500...599: .serverError(status: status)
+      default: .invalidRequest
+      }
+    return GeocodingError(kind, provider: provider, query: query, message: message)
+  }
+
+  func malformed(_ query: String, _ detail: String) -> GeocodingError {
+    GeocodingError(.malformedResponse, provider: provider, query: query, message: "unreadable response: \(detail)")
+  }
+}
+
+extension GeoPoint {
+  /// A point from the `x` (longitude) and `y` (latitude) strings the Korean APIs send.
+  init?(x: String?, y: String?) {
+    guard let x, let y, let longitude = Double(x), let latitude = Double(y) else { return nil }
+    self.init(latitude: latitude, longitude: longitude)
+  }
+}
+
+extension CoordinatePrecision {
+  /// The coarser of two precisions.
+  func coarsened(to limit: CoordinatePrecision) -> CoordinatePrecision {
+    let order: [CoordinatePrecision] = [.building, .parcel, .district]
+    return order[max(order.firstIndex(of: self) ?? 2, order.firstIndex(of: limit) ?? 2)]
+  }
+}

@@ -1,0 +1,79 @@
+import Foundation
+import MartCore
+import MartFetch
+
+/// Kakao Local address search (`GET /v2/local/search/address.json`), authorised with a REST API
+/// key (`Authorization: KakaoAK <key>`).
+public struct KakaoGeocoder: Geocoder {
+  /// The production origin.
+  public static let defaultBaseURL = "https://dapi.kakao.com"
+
+  public let provider = CoordinateSource.kakao
+  private let restAPIKey: String
+  private let baseURL: String
+  private let transport: ProviderTransport
+
+  public init(
+    restAPIKey: String, fetcher: any HTTPFetching, baseURL: String = KakaoGeocoder.defaultBaseURL,
+    retryPolicy: RetryPolicy = RetryPolicy()
+  ) {
+    self.restAPIKey = restAPIKey
+    self.baseURL = baseURL
+    self.transport = ProviderTransport(provider: .kakao, fetcher: fetcher, retryPolicy: retryPolicy)
+  }
+
+  public func geocode(_ query: GeocodingQuery) async throws(GeocodingError) -> GeocodeMatch? {
+    let request = HTTPRequest.get(
+      "\(baseURL)/v2/local/search/address.json?query=\(FormEncoding.escape(query.text))",
+      headers: [HTTPHeader("Authorization", "KakaoAK \(restAPIKey)")])
+    return try await transport.perform(
+      request, query: query.text,
+      classify: { response in
+        let body = try? JSONDecoder().decode(KakaoError.self, from: response.body)
+        let detail = body.map { [$0.errorType, $0.message].compactMap { $0 }.joined(separator: ": ") }
+        return transport.error(status: response.status, query: query.text, detail: detail)
+      },
+      decode: { response throws(GeocodingError) in try Self.decode(response.body, query: query) })
+  }
+
+  /// Reads a search response: the first document's `x` (longitude) and `y` (latitude), with the
+  /// precision its `address_type` implies. `nil` when there are no documents.
+  static func decode(_ body: Data, query: GeocodingQuery) throws(GeocodingError) -> GeocodeMatch? {
+    let response: KakaoResponse
+    do {
+      response = try JSONDecoder().decode(KakaoResponse.self, from: body)
+    } catch {
+      throw GeocodingError(
+        .malformedResponse, provider: .kakao, query: query.text, message: "unreadable response: \(error)")
+    }
+    guard let document = response.documents.first else { return nil }
+    guard let point = GeoPoint(x: document.x, y: document.y) else {
+      throw GeocodingError(
+        .malformedResponse, provider: .kakao, query: query.text,
+        message: "document without numeric x/y: \(document.x ?? "nil"), \(document.y ?? "nil")")
+    }
+    let precision: CoordinatePrecision =
+      switch document.address_type {
+      case "ROAD_ADDR": .building
+      case "REGION_ADDR": .parcel
+      default: .district  // REGION, ROAD: a place or a whole road, not an address
+      }
+    return GeocodeMatch(
+      point: point, precision: precision.coarsened(to: query.kind.precision), matchedAddress: document.address_name)
+  }
+
+  private struct KakaoResponse: Decodable {
+    struct Document: Decodable {
+      var address_name: String?
+      var address_type: String?
+      var x: String?
+      var y: String?
+    }
+    var documents: [Document]
+  }
+
+  private struct KakaoError: Decodable {
+    var errorType: String?
+    var message: String?
+  }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import MartCore
+import MartFetch
+
+/// Naver Cloud Platform Maps geocoding (`GET /map-geocode/v2/geocode`), authorised with the
+/// `x-ncp-apigw-api-key-id` and `x-ncp-apigw-api-key` headers.
+public struct NaverGeocoder: Geocoder {
+  /// The production origin.
+  public static let defaultBaseURL = "https://maps.apigw.ntruss.com"
+
+  public let provider = CoordinateSource.naver
+  private let clientID: String
+  private let clientSecret: String
+  private let baseURL: String
+  private let transport: ProviderTransport
+
+  public init(
+    clientID: String, clientSecret: String, fetcher: any HTTPFetching,
+    baseURL: String = NaverGeocoder.defaultBaseURL, retryPolicy: RetryPolicy = RetryPolicy()
+  ) {
+    self.clientID = clientID
+    self.clientSecret = clientSecret
+    self.baseURL = baseURL
+    self.transport = ProviderTransport(provider: .naver, fetcher: fetcher, retryPolicy: retryPolicy)
+  }
+
+  public func geocode(_ query: GeocodingQuery) async throws(GeocodingError) -> GeocodeMatch? {
+    let request = HTTPRequest.get(
+      "\(baseURL)/map-geocode/v2/geocode?query=\(FormEncoding.escape(query.text))",
+      headers: [
+        HTTPHeader("x-ncp-apigw-api-key-id", clientID), HTTPHeader("x-ncp-apigw-api-key", clientSecret),
+        HTTPHeader("Accept", "application/json"),
+      ])
+    return try await transport.perform(
+      request, query: query.text,
+      classify: { response in
+        let body = try? JSONDecoder().decode(NaverError.self, from: response.body)
+        let detail = body.map { error in
+          [error.error.errorCode, error.error.message, error.error.details].compactMap { $0 }.joined(separator: ": ")
+        }
+        return transport.error(status: response.status, query: query.text, detail: detail)
+      },
+      decode: { response throws(GeocodingError) in try Self.decode(response.body, query: query) })
+  }
+
+  /// Reads a geocode response: `status` must be `OK`; the first address's `x`/`y`, precise to the
+  /// building when it has a building number, to the parcel when it has a lot number. `nil` when
+  /// `addresses` is empty.
+  static func decode(_ body: Data, query: GeocodingQuery) throws(GeocodingError) -> GeocodeMatch? {
+    let response: NaverResponse
+    do {
+      response = try JSONDecoder().decode(NaverResponse.self, from: body)
+    } catch {
+      throw GeocodingError(
+        .malformedResponse, provider: .naver, query: query.text, message: "unreadable response: \(error)")
+    }
+    guard response.status == "OK" else {
+      let message = "status \(response.status)" + (response.errorMessage.map { ": \($0)" } ?? "")
+      let kind: GeocodingError.Kind = response.status == "SYSTEM_ERROR" ? .serverError(status: 200) : .invalidRequest
+      throw GeocodingError(kind, provider: .naver, query: query.text, message: message)
+    }
+    guard let address = response.addresses?.first else { return nil }
+    guard let point = GeoPoint(x: address.x, y: address.y) else {
+      throw GeocodingError(
+        .malformedResponse, provider: .naver, query: query.text,
+        message: "address without numeric x/y: \(address.x ?? "nil"), \(address.y ?? "nil")")
+    }
+    func element(_ type: String) -> String? {
+      address.addressElements?.first { $0.types.contains(type) }.flatMap { $0.longName.isEmpty ? nil : $0.longName }
+    }
+    let precision: CoordinatePrecision =
+      element("BUILDING_NUMBER") != nil ? .building : element("LAND_NUMBER") != nil ? .parcel : .district
+    let matched = [address.roadAddress, address.jibunAddress].compactMap { $0 }.first { !$0.isEmpty }
+    return GeocodeMatch(point: point, precision: precision.coarsened(to: query.kind.precision), matchedAddress: matched)
+  }
+
+  private struct NaverResponse: Decodable {
+    struct Address: Decodable {
+      struct Element: Decodable {
+        var types: [String]
+        var longName: String
+      }
+      var roadAddress: String?
+      var jibunAddress: String?
+      var addressElements: [Element]?
+      var x: String?
+      var y: String?
+    }
+    var status: String
+    var addresses: [Address]?
+    var errorMessage: String?
+  }
+
+  private struct NaverError: Decodable {
+    struct Detail: Decodable {
+      var errorCode: String?
+      var message: String?
+      var details: String?
+    }
+    var error: Detail
+  }
+}
