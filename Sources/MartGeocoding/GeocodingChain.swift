@@ -124,7 +124,7 @@ public struct GeocodingChain: Sendable {
       geocoders: geocoders, cache: try cachePath.map { path throws(GeocodeCacheError) in try GeocodeCache(path: path) })
   }
 
-  /// The keys the recordings under `fixtures/geocoding` were made with: pass them as
+  /// The keys the recordings under `fixtures/web` were made with: pass them as
   /// `environment` to `fromEnvironment` when replaying.
   public static let replayEnvironment: [String: String] = [
     "KAKAO_REST_API_KEY": "replay-kakao-key",

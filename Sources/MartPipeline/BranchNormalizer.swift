@@ -1,7 +1,7 @@
 import MartCore
 
-/// Turns a raw branch into the exported form: cleaned text, formatted phone, closing
-/// schedule and dates. Pure.
+/// Turns a raw branch into the exported form: cleaned text, formatted phone, canonical
+/// address, closing schedule and dates. Pure: coordinates are added by the geocoding stage.
 public struct BranchNormalizer: Sendable {
   public let asOf: CalendarDate
   public let window: DateWindow
@@ -12,8 +12,14 @@ public struct BranchNormalizer: Sendable {
   }
 
   /// Normalizes one branch; problems worth reporting go to `warnings`, prefixed with the id.
-  public func normalize(_ raw: RawBranch, warnings: inout [String]) -> Branch {
+  /// Also returns the parsed address, from which the geocoding stage builds its queries.
+  public func normalize(_ raw: RawBranch, warnings: inout [String]) -> (Branch, KoreanAddress?) {
     let published = TextCleanup.field(raw.address)
+    let lotPublished = TextCleanup.field(raw.lotAddress)
+    let parsed = (published ?? lotPublished).map { KoreanAddress(parsing: $0, lotAddress: lotPublished) }
+    if let parsed, !parsed.unparsed.isEmpty {
+      warnings.append("\(raw.id): address parts not understood: \(parsed.unparsed.joined(separator: ", "))")
+    }
     let phonePublished = TextCleanup.field(raw.phone)
     let phone = PhoneNumber.format(phonePublished)
     if let phonePublished, phone == nil {
@@ -22,16 +28,17 @@ public struct BranchNormalizer: Sendable {
     let closingText = TextCleanup.field(raw.closingText) ?? ""
     let schedule = ClosingSchedule.parse(closingText, asOf: asOf)
     for warning in schedule.warnings { warnings.append("\(raw.id): \(warning)") }
-    return Branch(
+    let branch = Branch(
       id: raw.id,
       name: TextCleanup.field(raw.name) ?? raw.id.storeID,
-      address: BranchAddress(published: published, lotPublished: TextCleanup.field(raw.lotAddress)),
+      address: BranchAddress(published: published, lotPublished: lotPublished, parsed: parsed),
       phone: phone,
       phonePublished: phonePublished,
       openingHours: TextCleanup.field(raw.openingHours),
       coordinate: nil,
       closing: BranchClosing(schedule: schedule, window: window),
       sourceURL: raw.sourceURL)
+    return (branch, parsed)
   }
 
   /// Re-expands a carried-over branch's schedule for this run's window.

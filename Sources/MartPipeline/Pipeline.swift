@@ -3,6 +3,7 @@ import MartBrands
 import MartCore
 import MartExport
 import MartFetch
+import MartGeocoding
 
 /// Options of one ingestion run.
 public struct RunOptions: Sendable {
@@ -40,13 +41,21 @@ public struct RunOptions: Sendable {
 public struct Pipeline: Sendable {
   public let sources: [any BrandSource]
   public let fetcher: any HTTPFetching
+  /// Locates branches: the source's coordinates when valid, then the cache and providers.
+  public let geocoding: GeocodingChain
   /// A brand whose branch count falls below this fraction of the last bundle's count is
   /// treated as failed (a page that lost most of its rows is more likely broken than real).
   public var minimumRetainedFraction = 0.5
 
-  public init(sources: [any BrandSource], fetcher: any HTTPFetching) {
+  /// - Parameter geocoding: the chain to locate branches with; by default only the sources'
+  ///   own coordinates are used (validated), with no provider and no cache.
+  public init(
+    sources: [any BrandSource], fetcher: any HTTPFetching,
+    geocoding: GeocodingChain = GeocodingChain(geocoders: [], cache: nil)
+  ) {
     self.sources = sources
     self.fetcher = fetcher
+    self.geocoding = geocoding
   }
 
   /// Runs once and returns the report (also written to `output/report.json`).
@@ -119,7 +128,12 @@ public struct Pipeline: Sendable {
         }
         continue
       }
-      let normalized = raw.map { normalizer.normalize($0, warnings: &warnings) }
+      var normalized: [Branch] = []
+      for rawBranch in raw {
+        var (branch, address) = normalizer.normalize(rawBranch, warnings: &warnings)
+        branch.coordinate = await locate(rawBranch, address: address, warnings: &warnings)
+        normalized.append(branch)
+      }
       branches += normalized
       summaries.append(
         BrandSummary(slug: brand, branchCount: normalized.count, freshness: .fresh, lastFetchedAsOf: options.asOf))
@@ -199,6 +213,23 @@ public struct Pipeline: Sendable {
       if let url = options.sourceBaseURLs[brand] { return url }
     }
     return options.originOverrides[source.defaultBaseURL] ?? source.defaultBaseURL
+  }
+
+  /// The branch's coordinate from its source or the geocoding chain; `nil` (with a warning)
+  /// when neither gives a valid point inside Korea.
+  private func locate(_ raw: RawBranch, address: KoreanAddress?, warnings: inout [String]) async -> Coordinate? {
+    guard let address else {
+      guard let point = raw.coordinate else {
+        warnings.append("\(raw.id): no address and no coordinates")
+        return nil
+      }
+      let (coordinate, warning) = CoordinateValidation.validate(point, source: .site)
+      if let warning { warnings.append("\(raw.id): \(warning)") }
+      return coordinate
+    }
+    let outcome = await geocoding.locate(siteCoordinate: raw.coordinate, address: address)
+    for warning in outcome.warnings { warnings.append("\(raw.id): \(warning)") }
+    return outcome.coordinate
   }
 
   private func deduplicated(_ branches: [RawBranch], warnings: inout [String]) -> [RawBranch] {

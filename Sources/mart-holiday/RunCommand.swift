@@ -4,6 +4,7 @@ import MartBrands
 import MartCore
 import MartExport
 import MartFetch
+import MartGeocoding
 import MartPipeline
 import MartReplay
 
@@ -19,6 +20,11 @@ struct RunCommand: AsyncParsableCommand {
       A brand that fails keeps its branches from the last good bundle (marked stale); if a
       requested brand fails with nothing to keep, nothing is published. Every run writes
       output/report.json.
+
+      Branches whose source gives no valid coordinates are geocoded with the providers whose
+      keys are set: KAKAO_REST_API_KEY, NAVER_CLIENT_ID + NAVER_CLIENT_SECRET, VWORLD_API_KEY
+      (order: MART_GEOCODERS, default kakao,naver,vworld). Answers are cached in SQLite. With
+      --replay, the recorded provider responses are used instead.
 
       Exit status: 0 published; 2 published, but some brands are stale; 1 nothing published.
 
@@ -57,6 +63,13 @@ struct RunCommand: AsyncParsableCommand {
       valueName: "slug=baseurl"))
   var sourceOverrides: [SourceOverride] = []
 
+  @Option(
+    name: .customLong("geocoding-cache"),
+    help: ArgumentHelp(
+      "SQLite file caching geocoder answers between runs. Default: <output>/cache/geocoding.sqlite (none with --replay).",
+      valueName: "file"))
+  var geocodingCache: String?
+
   func run() async throws {
     var replayServer: ReplayServer?
     var asOf = self.asOf
@@ -78,7 +91,14 @@ struct RunCommand: AsyncParsableCommand {
       sourceBaseURLs: Dictionary(sourceOverrides.map { ($0.brand, $0.baseURL) }, uniquingKeysWith: { _, last in last }),
       originOverrides: replayServer?.baseURLOverrides ?? [:],
       outputDirectory: URL(fileURLWithPath: outputDirectory))
-    let pipeline = Pipeline(sources: BrandSources.all, fetcher: CurlHTTPClient(configuration: .init()))
+    let fetcher = CurlHTTPClient()
+    // Replayed provider responses were recorded with placeholder keys, and must not fill the
+    // cache that live runs rely on.
+    let geocoding = try GeocodingChain.fromEnvironment(
+      cachePath: geocodingCache ?? (replayServer == nil ? "\(outputDirectory)/cache/geocoding.sqlite" : nil),
+      baseURLOverrides: options.originOverrides, fetcher: fetcher,
+      environment: replayServer == nil ? ProcessInfo.processInfo.environment : GeocodingChain.replayEnvironment)
+    let pipeline = Pipeline(sources: BrandSources.all, fetcher: fetcher, geocoding: geocoding)
     let report = await pipeline.run(options)
     for request in replayServer?.unmatchedRequests ?? [] {
       FileHandle.standardError.write(Data("replay: no recording for \(request)\n".utf8))

@@ -4,13 +4,13 @@ import MartReplay
 import Synchronization
 import TestSupport
 
-/// The recorded provider responses under `fixtures/geocoding`, served by a `ReplayServer`.
+/// The recorded provider responses under `fixtures/web`, served by a `ReplayServer`.
 struct GeocodingReplay {
   let server: ReplayServer
   let archive: ReplayArchive
 
   init() throws {
-    let directory = FixturePaths.fixtures.appendingPathComponent("geocoding")
+    let directory = FixturePaths.fixtures.appendingPathComponent("web")
     archive = try ReplayArchive.load(from: directory)
     guard !archive.exchanges.isEmpty else {
       throw ReplayError(path: directory.path, message: "no recorded exchanges")
@@ -41,7 +41,7 @@ struct GeocodingReplay {
       var request: Request
       var response: Response
     }
-    let folder = FixturePaths.fixtures.appendingPathComponent("geocoding/\(host)")
+    let folder = FixturePaths.fixtures.appendingPathComponent("web/\(host)")
     let file = try JSONDecoder().decode(
       ExchangeFile.self, from: Data(contentsOf: folder.appendingPathComponent("\(name).exchange.json")))
     let body = try file.response.bodyFile.map { try Data(contentsOf: folder.appendingPathComponent($0)) } ?? Data()

@@ -5,7 +5,7 @@ import MartGeocoding
 import MartReplay
 import Testing
 
-/// The real clients (libcurl) against a local server replaying `fixtures/geocoding`.
+/// The real clients (libcurl) against a local server replaying `fixtures/web`.
 @Suite("Geocoding providers against recorded responses")
 struct ProviderTests {
   let replay: GeocodingReplay

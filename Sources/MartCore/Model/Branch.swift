@@ -12,15 +12,16 @@ public struct Branch: Hashable, Sendable, Codable {
   public var phonePublished: String?
   /// Opening hours as published, e.g. `10:00 ~ 23:00`.
   public var openingHours: String?
-  /// Validated coordinates, or `nil` when none could be established.
-  public var coordinate: BranchCoordinate?
+  /// Validated coordinates inside Korea with their source and precision, or `nil` when none
+  /// could be established.
+  public var coordinate: Coordinate?
   public var closing: BranchClosing
   /// The page or endpoint the record came from.
   public var sourceURL: String
 
   public init(
     id: BranchID, name: String, address: BranchAddress, phone: String?, phonePublished: String?,
-    openingHours: String?, coordinate: BranchCoordinate?, closing: BranchClosing, sourceURL: String
+    openingHours: String?, coordinate: Coordinate?, closing: BranchClosing, sourceURL: String
   ) {
     self.id = id
     self.brand = id.brand
@@ -50,6 +51,13 @@ public struct BranchAddress: Hashable, Sendable, Codable {
   /// 시군구, e.g. `성남시 분당구`.
   public var sigungu: String?
 
+  /// The published text with the canonical forms the normalizer found in it.
+  public init(published: String?, lotPublished: String?, parsed: KoreanAddress?) {
+    self.init(
+      published: published, lotPublished: lotPublished, road: parsed?.roadAddress,
+      jibun: parsed?.jibunAddress, sido: parsed?.province?.officialName, sigungu: parsed?.sigungu)
+  }
+
   public init(
     published: String?, lotPublished: String? = nil, road: String? = nil, jibun: String? = nil,
     sido: String? = nil, sigungu: String? = nil
@@ -60,23 +68,6 @@ public struct BranchAddress: Hashable, Sendable, Codable {
     self.jibun = jibun
     self.sido = sido
     self.sigungu = sigungu
-  }
-}
-
-/// A validated coordinate and where it came from.
-public struct BranchCoordinate: Hashable, Sendable, Codable {
-  public var latitude: Double
-  public var longitude: Double
-  /// `site`, `kakao`, `naver` or `vworld`.
-  public var source: String
-  /// `building`, `parcel` or `district`.
-  public var precision: String
-
-  public init(latitude: Double, longitude: Double, source: String, precision: String) {
-    self.latitude = latitude
-    self.longitude = longitude
-    self.source = source
-    self.precision = precision
   }
 }
 
