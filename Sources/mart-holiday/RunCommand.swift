@@ -89,7 +89,7 @@ struct RunCommand: AsyncParsableCommand {
       asOf: asOf ?? KoreanCalendar.today(),
       brands: Set(brands),
       sourceBaseURLs: Dictionary(sourceOverrides.map { ($0.brand, $0.baseURL) }, uniquingKeysWith: { _, last in last }),
-      originOverrides: replayServer?.baseURLOverrides ?? [:],
+      originOverrides: replayServer.map(Self.replayOverrides) ?? [:],
       outputDirectory: URL(fileURLWithPath: outputDirectory))
     let fetcher = CurlHTTPClient()
     // Replayed provider responses were recorded with placeholder keys, and must not fill the
@@ -105,6 +105,21 @@ struct RunCommand: AsyncParsableCommand {
     }
     print(RunSummary.render(report, outputDirectory: outputDirectory))
     if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+  }
+}
+
+extension RunCommand {
+  /// Sends every origin the run may contact to the replay server, so a replayed run never
+  /// reaches the network: recorded origins to their own listener, any other origin to a
+  /// listener that answers 404 (reported as unmatched).
+  static func replayOverrides(_ server: ReplayServer) -> [String: String] {
+    var overrides = server.baseURLOverrides
+    guard let fallback = overrides.values.sorted().first else { return overrides }
+    let origins =
+      BrandSources.all.map(\.defaultBaseURL)
+      + [KakaoGeocoder.defaultBaseURL, NaverGeocoder.defaultBaseURL, VWorldGeocoder.defaultBaseURL]
+    for origin in origins where overrides[origin] == nil { overrides[origin] = fallback }
+    return overrides
   }
 }
 

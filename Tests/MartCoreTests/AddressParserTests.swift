@@ -44,6 +44,10 @@ struct AddressParserTests {
       input: "대전광역시 중구 오류로 41", sido: "대전광역시", sigungu: "중구",
       road: "대전광역시 중구 오류로 41", jibun: nil, queries: ["대전광역시 중구 오류로 41"]),
     AddressCase(
+      input: "충청북도 청주시 서원구 2순환로 1181", sido: "충청북도", sigungu: "청주시 서원구",
+      road: "충청북도 청주시 서원구 2순환로 1181", jibun: nil,
+      queries: ["충청북도 청주시 서원구 2순환로 1181"]),
+    AddressCase(
       input: "부산광역시 부산진구 가야대로 506", sido: "부산광역시", sigungu: "부산진구",
       road: "부산광역시 부산진구 가야대로 506", jibun: nil, queries: ["부산광역시 부산진구 가야대로 506"]),
     AddressCase(

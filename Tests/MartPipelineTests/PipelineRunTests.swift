@@ -3,6 +3,7 @@ import MartBrands
 import MartCore
 import MartExport
 import MartFetch
+import MartGeocoding
 import MartPipeline
 import MartReplay
 import TestSupport
@@ -25,15 +26,22 @@ import Testing
   }
 
   func run(
-    recordings: URL = FixturePaths.web, output: URL, brands: Set<BrandSlug> = []
+    recordings: URL = FixturePaths.web, output: URL, brands: Set<BrandSlug> = [],
+    expectEveryRequestRecorded: Bool = true
   ) async throws -> RunReport {
     let server = try ReplayServer.start(archive: try ReplayArchive.load(from: recordings))
     defer { server.stop() }
-    let pipeline = Pipeline(sources: BrandSources.all, fetcher: CurlHTTPClient())
+    let fetcher = CurlHTTPClient()
+    let geocoding = try GeocodingChain.fromEnvironment(
+      cachePath: nil, baseURLOverrides: server.baseURLOverrides, fetcher: fetcher,
+      environment: GeocodingChain.replayEnvironment, retryPolicy: .immediate)
+    let pipeline = Pipeline(sources: BrandSources.all, fetcher: fetcher, geocoding: geocoding)
     let report = await pipeline.run(
       RunOptions(
         asOf: asOf, brands: brands, originOverrides: server.baseURLOverrides, outputDirectory: output))
-    #expect(server.unmatchedRequests.isEmpty, "requests without a recording: \(server.unmatchedRequests)")
+    if expectEveryRequestRecorded {
+      #expect(server.unmatchedRequests.isEmpty, "requests without a recording: \(server.unmatchedRequests)")
+    }
     return report
   }
 
@@ -84,6 +92,20 @@ import Testing
         "2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24",
       ])
     #expect(lotte.sourceURL.hasPrefix("http://company.lottemart.com/shop/shop_search_type.asp"))
+
+    // Canonical addresses beside the published text; coordinates from the site (E-mart) or,
+    // where the site gives none (Lotte Mart), from the recorded geocoder answers.
+    #expect(changwon.address.road == "경상남도 창원시 의창구 원이대로 320")
+    #expect(changwon.address.sido == "경상남도")
+    #expect(changwon.address.sigungu == "창원시 의창구")
+    #expect(changwon.coordinate?.source == .site)
+    #expect(lotte.address.published == "경남 창원시 성산구 중앙대로 123")
+    #expect(lotte.address.road == "경상남도 창원시 성산구 중앙대로 123")
+    let located = try #require(lotte.coordinate)
+    #expect(located.source != .site)
+    #expect(CoordinateValidation.isDomestic(located.point))
+    #expect(branches.allSatisfy { $0.coordinate != nil })
+    #expect(report.branchesWithoutCoordinates.isEmpty)
 
     // Ids are unique and stable.
     #expect(Set(branches.map(\.id)).count == branches.count)
@@ -174,6 +196,28 @@ import Testing
     #expect(report.errors.contains { $0.contains("emart") && $0.contains("503") })
     // The report is written even when nothing is published.
     #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("report.json").path))
+  }
+
+  @Test func branchesThatCannotBeGeocodedAreKeptWithoutCoordinates() async throws {
+    let output = emptyOutput()
+    // Every provider answer becomes a 503, or no answer at all.
+    let withoutProviders = try copyOfRecordings()
+    for host in ["dapi.kakao.com", "maps.apigw.ntruss.com", "api.vworld.kr"] {
+      let folder = withoutProviders.appendingPathComponent(host)
+      let files = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+      for file in files where file.hasSuffix(".exchange.json") {
+        try breakExchange(in: folder, file, status: 503, body: "Service Unavailable")
+      }
+    }
+    let report = try await run(recordings: withoutProviders, output: output, expectEveryRequestRecorded: false)
+    #expect(report.outcome == .published)
+    let branches = try latestBranches(output)
+    let lotte = branches.filter { $0.brand == .lottemart }
+    #expect(lotte.count == 13)
+    #expect(lotte.allSatisfy { $0.coordinate == nil })
+    #expect(Set(report.branchesWithoutCoordinates) == Set(lotte.map(\.id)))
+    // E-mart publishes its own coordinates.
+    #expect(branches.filter { $0.brand == .emart }.allSatisfy { $0.coordinate?.source == .site })
   }
 
   @Test func aSingleBrandRunKeepsTheOtherBrands() async throws {

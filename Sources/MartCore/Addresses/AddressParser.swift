@@ -156,7 +156,8 @@ enum AddressParser {
     if word.wholeMatch(of: /[가-힣][가-힣]{0,6}[시군구]/) != nil { return .sigungu }
     if word.wholeMatch(of: /[가-힣][가-힣]{0,6}[읍면]/) != nil { return .eupMyeon }
     if word.wholeMatch(of: /[가-힣][가-힣0-9·.]{0,9}(?:동|리|\d가)/) != nil { return .dongRi }
-    if word.wholeMatch(of: /[가-힣][가-힣A-Za-z0-9·.]{0,14}(?:로|길)/) != nil { return .roadName }
+    // Road names may start with digits when a Hangul syllable follows: 2순환로, 3공단로.
+    if word.wholeMatch(of: /(?:[가-힣]|\d+[가-힣])[가-힣A-Za-z0-9·.]{0,14}(?:로|길)/) != nil { return .roadName }
     return nil
   }
 
