@@ -1,0 +1,117 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// Runs the built `mart-holiday` binary the way scripts and acceptance checks do, and checks
+/// the command-line contracts: JSON fields, exit statuses, help texts.
+@Suite struct CommandLineContractTests {
+  struct Outcome {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+
+    func json() throws -> [String: Any] {
+      try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
+    }
+  }
+
+  /// The executable beside this test bundle in the build folder.
+  static let binary: URL = {
+    let testExecutable = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+    return testExecutable.deletingLastPathComponent().appendingPathComponent("mart-holiday")
+  }()
+
+  func run(_ arguments: [String]) throws -> Outcome {
+    let process = Process()
+    process.executableURL = Self.binary
+    process.arguments = arguments
+    process.currentDirectoryURL = FixturePaths.repositoryRoot
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    let out = stdout.fileHandleForReading.readDataToEndOfFile()
+    let err = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Outcome(
+      status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+      stderr: String(decoding: err, as: UTF8.self))
+  }
+
+  @Test func ruleJSONContract() throws {
+    // 2nd and 4th Sundays of November 2026 and December 2026 (1 Nov 2026 is a Sunday).
+    let outcome = try run([
+      "rule", "--as-of", "2026-11-20", "--from", "2026-11-01", "--to", "2026-12-31", "--format", "json",
+      "매월 둘째·넷째 일요일",
+    ])
+    #expect(outcome.status == 0)
+    let json = try outcome.json()
+    #expect(json["status"] as? String == "closures")
+    #expect(json["dates"] as? [String] == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27"])
+    #expect(json["warnings"] as? [String] == [])
+  }
+
+  @Test(arguments: ["", "휴무일 정보가 없습니다", "연중무휴"])
+  func ruleProcessesAnyTextWithExitZero(text: String) throws {
+    let outcome = try run([
+      "rule", "--as-of", "2026-11-20", "--from", "2026-11-01", "--to", "2026-11-30", "--format", "json", text,
+    ])
+    #expect(outcome.status == 0)
+    let json = try outcome.json()
+    #expect(json["status"] as? String == (text == "연중무휴" ? "open-all-year" : "unknown"))
+    #expect(json["dates"] as? [String] == [])
+  }
+
+  @Test(arguments: [
+    ["rule", "--as-of", "2026-13-01", "매주 월요일"],
+    ["rule", "--as-of", "2026-11-20", "--from", "2026-12-01", "--to", "2026-11-01", "매주 월요일"],
+    ["run", "--brand", "no-such-brand"],
+    ["run", "--source", "emart=ftp://mirror.example"],
+  ])
+  func invalidArgumentsFailWithAMessage(arguments: [String]) throws {
+    let outcome = try run(arguments)
+    #expect(outcome.status != 0)
+    #expect(!outcome.stderr.isEmpty)
+  }
+
+  @Test func addressJSONContract() throws {
+    let outcome = try run(["address", "--format", "json", "서울 송파구 신천동 올림픽로 300"])
+    #expect(outcome.status == 0)
+    let json = try outcome.json()
+    #expect(json["sido"] as? String == "서울특별시")
+    #expect(json["sigungu"] as? String == "송파구")
+    #expect(json["roadAddress"] as? String == "서울특별시 송파구 올림픽로 300")
+    #expect(json.keys.contains("jibunAddress"))
+    let queries = try #require(json["queries"] as? [String])
+    #expect(queries.first == "서울특별시 송파구 올림픽로 300")
+  }
+
+  @Test func addressOfGarbageStillExitsZero() throws {
+    let outcome = try run(["address", "--format", "json", "???"])
+    #expect(outcome.status == 0)
+    let json = try outcome.json()
+    #expect(json["roadAddress"] is NSNull)
+    #expect(json["queries"] as? [String] == [])
+  }
+
+  @Test func runOverTheFixturesPublishesABundle() throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("cli-\(UUID().uuidString)")
+    let outcome = try run(["run", "--replay", "fixtures/web", "--output", output.path])
+    #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+    let latest = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("latest.json")))
+        as? [String: Any])
+    #expect(latest["asOf"] as? String == "2026-11-20")
+    let bundle = try #require(latest["bundle"] as? String)
+    #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("\(bundle)/branches.json").path))
+  }
+
+  @Test(arguments: [[], ["run"], ["rule"], ["address"]])
+  func helpExplainsItself(command: [String]) throws {
+    let outcome = try run(command + ["--help"])
+    #expect(outcome.status == 0)
+    #expect(outcome.stdout.contains("USAGE:"))
+    #expect(outcome.stdout.contains("OVERVIEW:"))
+  }
+}
