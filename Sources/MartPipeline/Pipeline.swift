@@ -11,28 +11,20 @@ public struct RunOptions: Sendable {
   public var asOf: CalendarDate
   /// Brands to fetch; empty means every brand the sources offer.
   public var brands: Set<BrandSlug>
-  /// Per-brand base URLs (`--source SLUG=BASEURL`): the source yielding that brand talks to
-  /// this `scheme://host:port` instead of its real site.
-  public var sourceBaseURLs: [BrandSlug: String]
-  /// Per-origin redirections (`https://store.emart.com` → `http://127.0.0.1:40123`), used by
-  /// replay; `sourceBaseURLs` wins over these.
-  public var originOverrides: [String: String]
   /// Where bundles, `latest.json` and `report.json` go.
   public var outputDirectory: URL
 
-  public init(
-    asOf: CalendarDate, brands: Set<BrandSlug> = [], sourceBaseURLs: [BrandSlug: String] = [:],
-    originOverrides: [String: String] = [:], outputDirectory: URL
-  ) {
+  public init(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) {
     self.asOf = asOf
     self.brands = brands
-    self.sourceBaseURLs = sourceBaseURLs
-    self.originOverrides = originOverrides
     self.outputDirectory = outputDirectory
   }
 }
 
 /// Fetch → parse → normalize → export, for every requested brand.
+///
+/// Sources always address the real sites; to use a mirror or the replay server, give the
+/// pipeline a fetcher that redirects origins (`OriginRedirectingFetcher`).
 ///
 /// A brand that fails (network, HTTP error, redesigned page, a suspicious drop in branch
 /// count) never empties the dataset: its branches are carried over from the last good
@@ -183,20 +175,11 @@ public struct Pipeline: Sendable {
         let brands = source.brands.filter(requested.contains)
         guard !brands.isEmpty else { continue }
         let session = SourceSession(
-          baseURL: baseURL(for: source, options: options), fetcher: fetcher, asOf: options.asOf,
+          baseURL: source.defaultBaseURL, fetcher: fetcher, asOf: options.asOf,
           brands: Set(brands), sourceName: source.name)
         group.addTask {
           do throws(SourceError) {
-            // Records cite the real site, whichever mirror or replay served them, so that
-            // bundles do not depend on where the run fetched from.
-            let branches = try await source.collect(session).map { branch in
-              var branch = branch
-              if branch.sourceURL.hasPrefix(session.baseURL) {
-                branch.sourceURL = source.defaultBaseURL + branch.sourceURL.dropFirst(session.baseURL.count)
-              }
-              return branch
-            }
-            return SourceResult(brands: brands, outcome: .success(branches))
+            return SourceResult(brands: brands, outcome: .success(try await source.collect(session)))
           } catch {
             return SourceResult(brands: brands, outcome: .failure(error))
           }
@@ -206,13 +189,6 @@ public struct Pipeline: Sendable {
       for await result in group { results.append(result) }
       return results
     }
-  }
-
-  private func baseURL(for source: any BrandSource, options: RunOptions) -> String {
-    for brand in source.brands {
-      if let url = options.sourceBaseURLs[brand] { return url }
-    }
-    return options.originOverrides[source.defaultBaseURL] ?? source.defaultBaseURL
   }
 
   /// The branch's coordinate from its source or the geocoding chain; `nil` (with a warning)

@@ -70,6 +70,13 @@ struct RunCommand: AsyncParsableCommand {
       valueName: "file"))
   var geocodingCache: String?
 
+  @Option(
+    name: .customLong("archive"),
+    help: ArgumentHelp(
+      "Keep every response of this run in DIR, in the recording format, so it can be parsed again with --replay DIR. Default for runs that are not replays: <output>/raw/<as-of>-<time>.",
+      valueName: "dir"))
+  var archiveDirectory: String?
+
   func run() async throws {
     var replayServer: ReplayServer?
     var asOf = self.asOf
@@ -86,29 +93,61 @@ struct RunCommand: AsyncParsableCommand {
     defer { replayServer?.stop() }
 
     let options = RunOptions(
-      asOf: asOf ?? KoreanCalendar.today(),
-      brands: Set(brands),
-      sourceBaseURLs: Dictionary(sourceOverrides.map { ($0.brand, $0.baseURL) }, uniquingKeysWith: { _, last in last }),
-      originOverrides: replayServer.map(Self.replayOverrides) ?? [:],
+      asOf: asOf ?? KoreanCalendar.today(), brands: Set(brands),
       outputDirectory: URL(fileURLWithPath: outputDirectory))
-    let fetcher = CurlHTTPClient()
-    // Replayed provider responses were recorded with placeholder keys, and must not fill the
-    // cache that live runs rely on.
+
+    // Fetcher stack: libcurl ← origin redirection (replay, --source) ← archive of responses.
+    // Sources and geocoders always name the real sites; only the redirection layer knows
+    // where requests really go, so archives and exported records cite the real URLs.
+    var overrides = replayServer.map(Self.replayOverrides) ?? [:]
+    for override in sourceOverrides {
+      for source in BrandSources.all where source.brands.contains(override.brand) {
+        overrides[source.defaultBaseURL] = override.baseURL
+      }
+    }
+    let network = OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: overrides)
+    var fetcher: any HTTPFetching = network
+    var archiving: ArchivingFetcher?
+    if let directory = archiveDirectory ?? (replayServer == nil ? defaultArchive(asOf: options.asOf) : nil) {
+      let archive = try ArchivingFetcher(
+        wrapping: network, directory: URL(fileURLWithPath: directory), recordedOn: options.asOf.iso)
+      archiving = archive
+      fetcher = archive
+    }
+    // Geocoder traffic is not archived: it carries API keys. Replayed provider responses were
+    // recorded with placeholder keys and must not fill the cache that live runs rely on.
     let geocoding = try GeocodingChain.fromEnvironment(
       cachePath: geocodingCache ?? (replayServer == nil ? "\(outputDirectory)/cache/geocoding.sqlite" : nil),
-      baseURLOverrides: options.originOverrides, fetcher: fetcher,
+      fetcher: network,
       environment: replayServer == nil ? ProcessInfo.processInfo.environment : GeocodingChain.replayEnvironment)
     let pipeline = Pipeline(sources: BrandSources.all, fetcher: fetcher, geocoding: geocoding)
     let report = await pipeline.run(options)
-    for request in replayServer?.unmatchedRequests ?? [] {
+    let unmatched = replayServer?.unmatchedRequests ?? []
+    for request in unmatched.prefix(5) {
       FileHandle.standardError.write(Data("replay: no recording for \(request)\n".utf8))
     }
+    if unmatched.count > 5 {
+      FileHandle.standardError.write(Data("replay: \(unmatched.count - 5) more requests had no recording\n".utf8))
+    }
+    for failure in archiving?.writeFailures ?? [] {
+      FileHandle.standardError.write(Data("archive: could not keep \(failure)\n".utf8))
+    }
     print(RunSummary.render(report, outputDirectory: outputDirectory))
+    if let archiving { print("responses kept in \(archiving.directory.path) (replay with --replay)") }
     if report.exitCode != 0 { throw ExitCode(report.exitCode) }
   }
 }
 
 extension RunCommand {
+  /// `<output>/raw/<as-of>-<HHmmss>` (wall-clock time in Korea), one folder per run.
+  func defaultArchive(asOf: CalendarDate) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "Asia/Seoul")
+    formatter.dateFormat = "HHmmss"
+    return "\(outputDirectory)/raw/\(asOf.iso)-\(formatter.string(from: Date()))"
+  }
+
   /// Sends every origin the run may contact to the replay server, so a replayed run never
   /// reaches the network: recorded origins to their own listener, any other origin to a
   /// listener that answers 404 (reported as unmatched).

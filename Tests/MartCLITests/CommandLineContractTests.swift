@@ -115,3 +115,43 @@ import Testing
     #expect(outcome.stdout.contains("OVERVIEW:"))
   }
 }
+
+extension CommandLineContractTests {
+  @Test func anArchivedRunCanBeParsedAgainWithoutTheNetwork() throws {
+    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cli-archive-\(UUID().uuidString)")
+    let archive = scratch.appendingPathComponent("raw")
+    let first = try run([
+      "run", "--replay", "fixtures/web", "--output", scratch.appendingPathComponent("a").path,
+      "--archive", archive.path,
+    ])
+    #expect(first.status == 0, "stderr: \(first.stderr)")
+    // The archive names the real sites, not the local replay server.
+    let hosts = try FileManager.default.contentsOfDirectory(atPath: archive.path).sorted()
+    #expect(hosts == ["company.lottemart.com", "replay.json", "store.emart.com"])
+
+    let second = try run(["run", "--replay", archive.path, "--output", scratch.appendingPathComponent("b").path])
+    #expect(second.status == 0, "stderr: \(second.stderr)")
+
+    func closings(_ output: String) throws -> [String: [String]] {
+      let root = scratch.appendingPathComponent(output)
+      let latest = try #require(
+        try JSONSerialization.jsonObject(with: Data(contentsOf: root.appendingPathComponent("latest.json")))
+          as? [String: Any])
+      let bundle = try #require(latest["bundle"] as? String)
+      let file = try #require(
+        try JSONSerialization.jsonObject(
+          with: Data(contentsOf: root.appendingPathComponent("\(bundle)/branches.json"))) as? [String: Any])
+      let branches = try #require(file["branches"] as? [[String: Any]])
+      var result: [String: [String]] = [:]
+      for branch in branches {
+        let id = try #require(branch["id"] as? String)
+        let closing = try #require(branch["closing"] as? [String: Any])
+        result[id] = try #require(closing["dates"] as? [String])
+      }
+      return result
+    }
+    let original = try closings("a")
+    #expect(original.count == 31)
+    #expect(try closings("b") == original)
+  }
+}

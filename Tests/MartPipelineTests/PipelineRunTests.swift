@@ -31,14 +31,13 @@ import Testing
   ) async throws -> RunReport {
     let server = try ReplayServer.start(archive: try ReplayArchive.load(from: recordings))
     defer { server.stop() }
-    let fetcher = CurlHTTPClient()
+    let fetcher = OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: server.baseURLOverrides)
     let geocoding = try GeocodingChain.fromEnvironment(
-      cachePath: nil, baseURLOverrides: server.baseURLOverrides, fetcher: fetcher,
+      cachePath: nil, fetcher: fetcher,
       environment: GeocodingChain.replayEnvironment, retryPolicy: .immediate)
     let pipeline = Pipeline(sources: BrandSources.all, fetcher: fetcher, geocoding: geocoding)
     let report = await pipeline.run(
-      RunOptions(
-        asOf: asOf, brands: brands, originOverrides: server.baseURLOverrides, outputDirectory: output))
+      RunOptions(asOf: asOf, brands: brands, outputDirectory: output))
     if expectEveryRequestRecorded {
       #expect(server.unmatchedRequests.isEmpty, "requests without a recording: \(server.unmatchedRequests)")
     }

@@ -1,0 +1,38 @@
+/// Sends requests for some origins to other base URLs — a mirror, or the local replay server —
+/// while everything above it keeps using the real URLs. Responses keep the real request URL,
+/// so parsers, error messages, archives and exported records all name the real site.
+public struct OriginRedirectingFetcher: HTTPFetching {
+  public let upstream: any HTTPFetching
+  /// `scheme://host[:port]` of the real site → replacement `scheme://host[:port][/prefix]`.
+  public let overrides: [String: String]
+
+  public init(wrapping upstream: any HTTPFetching, overrides: [String: String]) {
+    self.upstream = upstream
+    self.overrides = overrides.mapValues { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+  }
+
+  public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+    guard let (origin, replacement) = override(for: request.url) else {
+      return try await upstream.fetch(request)
+    }
+    var redirected = request
+    redirected.url = replacement + request.url.dropFirst(origin.count)
+    var response: HTTPResponse
+    do {
+      response = try await upstream.fetch(redirected)
+    } catch {
+      throw FetchError(error.code, url: request.url, message: "\(error.message) (sent to \(redirected.url))")
+    }
+    response.requestURL = request.url
+    return response
+  }
+
+  /// The override whose origin the URL starts with (followed by `/`, `?` or the end).
+  private func override(for url: String) -> (String, String)? {
+    for (origin, replacement) in overrides where url.hasPrefix(origin) {
+      let rest = url.dropFirst(origin.count)
+      if rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") { return (origin, replacement) }
+    }
+    return nil
+  }
+}
