@@ -61,7 +61,7 @@ let package = Package(
     .testTarget(name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(name: "MartGeocodingTests", dependencies: ["MartGeocoding", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "TestSupport"]),
-    .testTarget(name: "MartCLITests", dependencies: ["mart-holiday", "TestSupport"]),
+    .testTarget(name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "TestSupport"]),
     .testTarget(
       name: "MartPipelineTests",
       dependencies: ["MartPipeline", "MartCore", "MartExport", "MartReplay", "TestSupport"]),

@@ -1,0 +1,50 @@
+import Foundation
+import MartExport
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `kill -9` at any moment of a run must leave a complete, verifiable bundle published:
+/// the previous one or the new one, never a partial one.
+@Suite struct KilledRunTests {
+  @Test func aRunKilledAtAnyMomentLeavesAValidBundle() async throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("killed-\(UUID().uuidString)")
+    let store = BundleStore(outputDirectory: output)
+
+    func start(asOf: String) throws -> Process {
+      let process = Process()
+      process.executableURL = CommandLineContractTests.binary
+      process.arguments = ["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", asOf]
+      process.currentDirectoryURL = FixturePaths.repositoryRoot
+      process.standardOutput = FileHandle.nullDevice
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      return process
+    }
+
+    let first = try start(asOf: "2026-11-20")
+    first.waitUntilExit()
+    #expect(first.terminationStatus == 0)
+    var published = Set([try #require(try store.latest()).pointer.version])
+
+    // Each run has a different as-of date in the recorded months, so each run that completes
+    // publishes a new version.
+    var generator = SystemRandomNumberGenerator()
+    for day in 21...30 {
+      let asOf = "2026-11-\(day)"
+      let process = try start(asOf: asOf)
+      try await Task.sleep(for: .milliseconds(Int.random(in: 0...250, using: &generator)))
+      kill(process.processIdentifier, SIGKILL)
+      process.waitUntilExit()
+      let latest = try #require(try store.latest(), "after a kill during the run for \(asOf)")
+      #expect(latest.branches.branches.count == 31)
+      published.insert(latest.pointer.version)
+    }
+    // Whatever was published is one of the complete bundles; staging leftovers are never used.
+    let bundles = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("bundles").path)
+    for version in published { #expect(bundles.contains(version)) }
+  }
+}
