@@ -9,7 +9,7 @@ let package = Package(
     .library(name: "MartCore", targets: ["MartCore"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
   ],
   targets: [
     // C libraries, each behind a module map and a shim of typed wrappers.
@@ -58,8 +58,10 @@ let package = Package(
     .testTarget(name: "MartCoreTests", dependencies: ["MartCore"]),
     .testTarget(name: "MartFetchTests", dependencies: ["MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "TestSupport"]),
-    .testTarget(name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
-    .testTarget(name: "MartGeocodingTests", dependencies: ["MartGeocoding", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
+    .testTarget(
+      name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
+    .testTarget(
+      name: "MartGeocodingTests", dependencies: ["MartGeocoding", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "TestSupport"]),
     .testTarget(name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "TestSupport"]),
     .testTarget(

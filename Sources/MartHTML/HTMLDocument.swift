@@ -20,7 +20,8 @@ public final class HTMLDocument {
   ///     is honoured, and undeclared documents are read as UTF-8.
   public init(data: Data, url: String? = nil, charset: String? = nil) throws(HTMLError) {
     HTMLDocument.initializeLibrary
-    let encoding = charset.map(HTMLDocument.libxml2EncodingName)
+    let encoding =
+      charset.map(HTMLDocument.libxml2EncodingName)
       ?? (HTMLDocument.declaresCharset(data) ? nil : "UTF-8")
     let options = Int32(
       HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue

@@ -113,7 +113,8 @@ public struct Pipeline: Sendable {
               slug: brand, branchCount: carried.count, freshness: .stale,
               lastFetchedAsOf: summary.lastFetchedAsOf))
           results.append(.init(brand: brand, status: .stale, branchCount: carried.count, error: failure))
-          warnings.append("\(brand.rawValue): \(failure); kept \(carried.count) branches from \(summary.lastFetchedAsOf)")
+          warnings.append(
+            "\(brand.rawValue): \(failure); kept \(carried.count) branches from \(summary.lastFetchedAsOf)")
         } else {
           results.append(.init(brand: brand, status: .failed, branchCount: 0, error: failure))
           errors.append("\(brand.rawValue): \(failure)")

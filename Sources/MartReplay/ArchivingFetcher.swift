@@ -44,10 +44,11 @@ public final class ArchivingFetcher: HTTPFetching {
   static func slug(forURL url: String) -> String {
     let path = url.split(separator: "?", maxSplits: 1).first.map(String.init) ?? url
     let last = path.split(separator: "/").last.map(String.init) ?? "root"
-    let cleaned = String(last.unicodeScalars.map { scalar -> Character in
-      scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar))
-        ? Character(scalar) : "_"
-    })
+    let cleaned = String(
+      last.unicodeScalars.map { scalar -> Character in
+        scalar.isASCII && (CharacterSet.alphanumerics.contains(scalar) || "._-".unicodeScalars.contains(scalar))
+          ? Character(scalar) : "_"
+      })
     return String(cleaned.prefix(60))
   }
 }

@@ -148,7 +148,8 @@ public struct ReplayArchive: Sendable {
     }
     let file = ExchangeFile(
       request: .init(body: exchange.requestBody, method: exchange.method, url: exchange.url),
-      response: .init(bodyFile: bodyFile, headers: exchange.headers.map { [$0.name, $0.value] }, status: exchange.status))
+      response: .init(
+        bodyFile: bodyFile, headers: exchange.headers.map { [$0.name, $0.value] }, status: exchange.status))
     let exchangeURL = folder.appendingPathComponent("\(name).exchange.json")
     try write(encode(file), to: exchangeURL)
     return exchangeURL
@@ -199,7 +200,8 @@ public struct ReplayArchive: Sendable {
       do {
         body = try Data(contentsOf: bodyURL)
       } catch {
-        throw ReplayError(path: file.path, message: "cannot read body file \(bodyURL.path): \(error.localizedDescription)")
+        throw ReplayError(
+          path: file.path, message: "cannot read body file \(bodyURL.path): \(error.localizedDescription)")
       }
     }
     return RecordedExchange(

@@ -106,8 +106,11 @@ struct RuleCommand: ParsableCommand {
       lines.append("closing days unknown: do not assume the store is open")
     }
     lines.append(
-      "closed: " + (dates.isEmpty ? "none in the window" : dates.map { "\($0.iso)(\($0.weekday.koreanShortName))" }
-        .joined(separator: ", ")))
+      "closed: "
+        + (dates.isEmpty
+          ? "none in the window"
+          : dates.map { "\($0.iso)(\($0.weekday.koreanShortName))" }
+            .joined(separator: ", ")))
     for warning in schedule.warnings { lines.append("warning: \(warning)") }
     let closed = Set(dates)
     var month = window.from.firstOfMonth()

@@ -34,7 +34,9 @@ struct RunCommand: AsyncParsableCommand {
         mart-holiday run --source lottemart=http://127.0.0.1:8080
       """)
 
-  @Option(name: .customLong("output"), help: ArgumentHelp("Directory for bundles, latest.json and report.json.", valueName: "dir"))
+  @Option(
+    name: .customLong("output"),
+    help: ArgumentHelp("Directory for bundles, latest.json and report.json.", valueName: "dir"))
   var outputDirectory = "output"
 
   @Option(
@@ -200,11 +202,14 @@ enum RunSummary {
     var lines: [String] = []
     lines.append("as of \(report.asOf), closing dates \(report.window.from) … \(report.window.through)")
     for brand in report.brands {
-      var line = "  \(brand.brand.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)) \(brand.status.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(brand.branchCount) branches"
+      var line =
+        "  \(brand.brand.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)) \(brand.status.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(brand.branchCount) branches"
       if let error = brand.error { line += " — \(error)" }
       lines.append(line)
     }
-    if !report.warnings.isEmpty { lines.append("\(report.warnings.count) warnings (see \(outputDirectory)/report.json)") }
+    if !report.warnings.isEmpty {
+      lines.append("\(report.warnings.count) warnings (see \(outputDirectory)/report.json)")
+    }
     for error in report.errors { lines.append("error: \(error)") }
     if let published = report.published {
       lines.append("published \(outputDirectory)/\(published.bundle) (\(outputDirectory)/latest.json)")

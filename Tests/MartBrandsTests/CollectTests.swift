@@ -24,22 +24,24 @@ struct CollectTests {
     let described = requests.map { request in
       "\(request.method.rawValue) \(request.url) \(request.body.map { String(decoding: $0, as: UTF8.self) } ?? "")"
     }
-    #expect(described == [
-      "POST https://store.emart.com/branch/searchList.do jMode=true&searchType=EM",
-      "POST https://store.emart.com/branch/searchList.do jMode=true&searchType=TR",
-      "POST https://store.emart.com/branch/searchList.do jMode=true&searchType=NO",
-      "GET https://store.emart.com/branch/holidayList.do?year=2026&month=11 ",
-      "GET https://store.emart.com/branch/holidayList.do?year=2026&month=12 ",
-      "GET https://store.emart.com/branch/holidayList.do?year=2027&month=01 ",
-      "GET https://store.emart.com/branch/view.do?id=1604 ",
-      "GET https://store.emart.com/branch/view.do?id=4123 ",
-      "GET https://store.emart.com/branch/view.do?id=4507 ",
-      "GET https://store.emart.com/branch/view.do?id=4530 ",
-    ])
+    #expect(
+      described == [
+        "POST https://store.emart.com/branch/searchList.do jMode=true&searchType=EM",
+        "POST https://store.emart.com/branch/searchList.do jMode=true&searchType=TR",
+        "POST https://store.emart.com/branch/searchList.do jMode=true&searchType=NO",
+        "GET https://store.emart.com/branch/holidayList.do?year=2026&month=11 ",
+        "GET https://store.emart.com/branch/holidayList.do?year=2026&month=12 ",
+        "GET https://store.emart.com/branch/holidayList.do?year=2027&month=01 ",
+        "GET https://store.emart.com/branch/view.do?id=1604 ",
+        "GET https://store.emart.com/branch/view.do?id=4123 ",
+        "GET https://store.emart.com/branch/view.do?id=4507 ",
+        "GET https://store.emart.com/branch/view.do?id=4530 ",
+      ])
     #expect(requests[0].headers.value(named: "Content-Type") == "application/x-www-form-urlencoded")
 
     #expect(branches.count == 18)
-    #expect(Dictionary(grouping: branches, by: \.id.brand).mapValues(\.count) == [.emart: 10, .traders: 4, .nobrand: 4])
+    #expect(
+      Dictionary(grouping: branches, by: \.id.brand).mapValues(\.count) == [.emart: 10, .traders: 4, .nobrand: 4])
     // The holiday feed's orphan row (1035) and the SSG store (1700) yield no branch.
     #expect(!branches.contains { ["1035", "1700"].contains($0.id.storeID) })
 
@@ -47,21 +49,26 @@ struct CollectTests {
       try #require(branches.first { $0.id.description == id })
     }
     // Second and fourth Sundays of Nov 2026, Dec 2026 and Jan 2027.
-    #expect(try branch("emart-1059").closingText
-      == "20261108, 20261122, 20261213, 20261227, 20270110, 20270124")
+    #expect(
+      try branch("emart-1059").closingText
+        == "20261108, 20261122, 20261213, 20261227, 20270110, 20270124")
     // Second and fourth Mondays (Daegu) and Wednesdays (Seocho-gu).
-    #expect(try branch("emart-1032").closingText
-      == "20261109, 20261123, 20261214, 20261228, 20270111, 20270125")
-    #expect(try branch("emart-1008").closingText
-      == "20261111, 20261125, 20261209, 20261223, 20270113, 20270127")
+    #expect(
+      try branch("emart-1032").closingText
+        == "20261109, 20261123, 20261214, 20261228, 20270111, 20270125")
+    #expect(
+      try branch("emart-1008").closingText
+        == "20261111, 20261125, 20261209, 20261223, 20270113, 20270127")
     // Second and fourth Saturdays (Jeju).
-    #expect(try branch("emart-1091").closingText
-      == "20261114, 20261128, 20261212, 20261226, 20270109, 20270123")
+    #expect(
+      try branch("emart-1091").closingText
+        == "20261114, 20261128, 20261212, 20261226, 20270109, 20270123")
     // Every slot truncated in all three months: nothing published.
     #expect(try branch("emart-1099").closingText == nil)
     #expect(try branch("traders-1419").name == "명지점")
-    #expect(try branch("traders-1419").closingText
-      == "20261108, 20261122, 20261213, 20261227, 20270110, 20270124")
+    #expect(
+      try branch("traders-1419").closingText
+        == "20261108, 20261122, 20261213, 20261227, 20270110, 20270124")
     #expect(try branch("nobrand-1604").phone == "031-837-1604")
     #expect(try branch("nobrand-4507").phone == "031-8017-4507")
     #expect(try branch("nobrand-4530").phone == "042-489-4530")
@@ -72,12 +79,13 @@ struct CollectTests {
     let fetcher = try FixtureFetcher(hosts: ["store.emart.com"])
     let branches = try await source.collect(Self.session(source, fetcher, brands: [.traders]))
     let requests = await fetcher.requests
-    #expect(requests.map(\.url) == [
-      "https://store.emart.com/branch/searchList.do",
-      "https://store.emart.com/branch/holidayList.do?year=2026&month=11",
-      "https://store.emart.com/branch/holidayList.do?year=2026&month=12",
-      "https://store.emart.com/branch/holidayList.do?year=2027&month=01",
-    ])
+    #expect(
+      requests.map(\.url) == [
+        "https://store.emart.com/branch/searchList.do",
+        "https://store.emart.com/branch/holidayList.do?year=2026&month=11",
+        "https://store.emart.com/branch/holidayList.do?year=2026&month=12",
+        "https://store.emart.com/branch/holidayList.do?year=2027&month=01",
+      ])
     #expect(requests.first?.body == Data("jMode=true&searchType=TR".utf8))
     #expect(branches.map(\.id.description) == ["traders-1400", "traders-1413", "traders-1419", "traders-1425"])
   }
@@ -89,8 +97,9 @@ struct CollectTests {
     let requests = await fetcher.requests
     #expect(requests.count == 1)
     #expect(requests.first?.method == .post)
-    #expect(requests.first?.url
-      == "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=")
+    #expect(
+      requests.first?.url
+        == "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=")
     #expect(requests.first?.body?.isEmpty ?? true)
     #expect(branches.count == 13)
     #expect(branches.first { $0.id.storeID == "0100161" }?.closingText == "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )")

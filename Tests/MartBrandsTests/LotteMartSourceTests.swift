@@ -68,12 +68,13 @@ struct LotteMartSourceTests {
     #expect(try Self.branch("0100225").name == "판교점")
   }
 
-  @Test(arguments: [
-    ("/shop/shop_view.asp?brnchCd=0100161", "0100161"),
-    ("  /shop/shop_view.asp?schType=01&BRNCHCD=0100225#map ", "0100225"),
-    ("/shop/shop_view.asp?brnchCd=", nil),
-    ("/shop/shop_view.asp", nil),
-  ] as [(String, String?)])
+  @Test(
+    arguments: [
+      ("/shop/shop_view.asp?brnchCd=0100161", "0100161"),
+      ("  /shop/shop_view.asp?schType=01&BRNCHCD=0100225#map ", "0100225"),
+      ("/shop/shop_view.asp?brnchCd=", nil),
+      ("/shop/shop_view.asp", nil),
+    ] as [(String, String?)])
   func readsBranchCodesFromLinks(href: String, code: String?) {
     #expect(LotteMartSource.branchCode(fromHref: href) == code)
   }

@@ -7,14 +7,17 @@ import Testing
 @Suite("Closing-day robustness")
 struct ClosingDayFuzzTests {
   static let asOf = CalendarDate(year: 2026, month: 11, day: 22)!
-  static let window = (from: CalendarDate(year: 2026, month: 1, day: 1)!, through: CalendarDate(year: 2027, month: 12, day: 31)!)
+  static let window = (
+    from: CalendarDate(year: 2026, month: 1, day: 1)!, through: CalendarDate(year: 2027, month: 12, day: 31)!
+  )
 
   /// Pieces that exercise every path of the scanner and parser, plus noise.
   static let pieces: [String] = [
     "둘째", "넷 째", "두번째", "마지막", "째", "쨰", "번째", "주", "제", "매월", "매주", "일요일", "수요일", "(일)", "(수요일",
     "월", "일", "년", "설", "설날", "추석", "당일", "전날", "연휴", "신정", "정상영업", "정상", "영업", "연중무휴", "무휴",
     "휴무", "없음", "오후", "시", "까지", "및", "1", "2", "12", "31", "2026", "20261108", "2026-11-08", "99999999999999",
-    "/", ".", ",", "·", "~", "-", ":", "(", ")", "[", "]", "((((", "))))", " ", "\n", "\t", "\u{0}", "\u{7}", "\u{202E}",
+    "/", ".", ",", "·", "~", "-", ":", "(", ")", "[", "]", "((((", "))))", " ", "\n", "\t", "\u{0}", "\u{7}",
+    "\u{202E}",
     "１２", "／", "～", "　", "세일", "두부", "1+1", "10:00~23:00", "🛒", "é", "\u{301}", "漢字", "日", "abc", "ㄱㄴ", "\u{FEFF}",
   ]
 

@@ -39,7 +39,8 @@ struct ClosingDayPropertyTests {
       }
       if weekly.contains(date.weekday) || monthDays.contains(date.day) || dates.contains(date) { return true }
       for (holiday, offsets) in lunar {
-        for offset in offsets where KoreanLunarHolidays.date(of: holiday, inYear: date.adding(days: -offset).year)
+        for offset in offsets
+        where KoreanLunarHolidays.date(of: holiday, inYear: date.adding(days: -offset).year)
           == date.adding(days: -offset)
         {
           return true
@@ -87,13 +88,16 @@ struct ClosingDayPropertyTests {
 
   static func randomCase(seed: UInt64) -> (text: String, model: Model, asOf: CalendarDate) {
     var random = SeededGenerator(seed: seed)
-    let asOf = CalendarDate(year: Int.random(in: 2001...2049, using: &random), month: Int.random(in: 1...12, using: &random), day: Int.random(in: 1...28, using: &random))!
+    let asOf = CalendarDate(
+      year: Int.random(in: 2001...2049, using: &random), month: Int.random(in: 1...12, using: &random),
+      day: Int.random(in: 1...28, using: &random))!
     var model = Model()
     var parts: [String] = []
     var weekdays = Weekday.allCases.shuffled(using: &random)
     for _ in 0..<Int.random(in: 0...2, using: &random) {
       let weekday = weekdays.removeLast()
-      var ordinals = Array([1, 2, 3, 4, 5].shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random))).sorted()
+      var ordinals = Array([1, 2, 3, 4, 5].shuffled(using: &random).prefix(Int.random(in: 1...3, using: &random)))
+        .sorted()
       if Int.random(in: 0..<5, using: &random) == 0 { ordinals = [-1] }
       model.nth.append((ordinals, weekday))
       parts.append(render(ordinals, weekday, using: &random))
@@ -104,29 +108,42 @@ struct ClosingDayPropertyTests {
       parts.append("매주 " + weekdayNames[weekday.rawValue - 1])
     }
     if Int.random(in: 0..<4, using: &random) == 0 {
-      let days = Array(Set((0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: 2...28, using: &random) })).sorted()
+      let days = Array(
+        Set((0..<Int.random(in: 1...3, using: &random)).map { _ in Int.random(in: 2...28, using: &random) })
+      ).sorted()
       model.monthDays = days
       parts.append("매월 " + days.map { "\($0)일" }.joined(separator: ", "))
     }
     if Bool.random(using: &random) {
       // Within five months of the as-of date, so that the nearest year is the right one.
-      let dates = (0..<Int.random(in: 1...4, using: &random)).map { _ in asOf.adding(days: Int.random(in: -150...150, using: &random)) }
-        .filter { !($0.month == 1 && $0.day == 1) }
+      let dates = (0..<Int.random(in: 1...4, using: &random)).map { _ in
+        asOf.adding(days: Int.random(in: -150...150, using: &random))
+      }
+      .filter { !($0.month == 1 && $0.day == 1) }
       model.dates = dates
       if !dates.isEmpty {
-        parts.append(dates.map { render($0, using: &random) }.joined(separator: [", ", " / ", "·", ","].randomElement(using: &random)!))
+        parts.append(
+          dates.map { render($0, using: &random) }.joined(
+            separator: [", ", " / ", "·", ","].randomElement(using: &random)!))
       }
     }
     if Int.random(in: 0..<3, using: &random) == 0 {
       let holiday = LunarHoliday.allCases.randomElement(using: &random)!
-      let (words, offsets) = [("당일", [0]), ("전날", [-1]), ("연휴", [-1, 0, 1]), ("전날, 당일, 다음날", [-1, 0, 1]), ("익일", [1])]
-        .randomElement(using: &random)!
+      let (words, offsets) = [
+        ("당일", [0]), ("전날", [-1]), ("연휴", [-1, 0, 1]), ("전날, 당일, 다음날", [-1, 0, 1]), ("익일", [1]),
+      ]
+      .randomElement(using: &random)!
       model.lunar.append((holiday, offsets))
-      let name = holiday == .seollal ? ["설날", "설", "구정"].randomElement(using: &random)! : ["추석", "한가위"].randomElement(using: &random)!
+      let name =
+        holiday == .seollal
+        ? ["설날", "설", "구정"].randomElement(using: &random)! : ["추석", "한가위"].randomElement(using: &random)!
       parts.append("\(name) \(words) 휴무")
     }
     let filler = ["", " 의무휴업", " 휴무", " 정기휴무"].randomElement(using: &random)!
-    return (parts.shuffled(using: &random).joined(separator: [", ", " / ", "; ", "\n", " 및 "].randomElement(using: &random)!) + filler, model, asOf)
+    return (
+      parts.shuffled(using: &random).joined(separator: [", ", " / ", "; ", "\n", " 및 "].randomElement(using: &random)!)
+        + filler, model, asOf
+    )
   }
 
   @Test("random schedules written in Korean read back to the same dates", arguments: 0..<1000)
@@ -141,7 +158,8 @@ struct ClosingDayPropertyTests {
       if model.closes(day) { expected.append(day) }
       day = day.adding(days: 1)
     }
-    let isEmpty = model.nth.isEmpty && model.weekly.isEmpty && model.monthDays.isEmpty && model.dates.isEmpty && model.lunar.isEmpty
+    let isEmpty =
+      model.nth.isEmpty && model.weekly.isEmpty && model.monthDays.isEmpty && model.dates.isEmpty && model.lunar.isEmpty
     #expect(schedule.status == (isEmpty ? .unknown : .closures), "\(text)")
     #expect(schedule.closedDates(from: from, through: through) == expected, "\(text)")
   }

@@ -14,7 +14,9 @@ import Testing
       case ("POST", "/branch/searchList.do"):
         return ServerResponse(
           headers: [HTTPHeader("Content-Type", "application/json;charset=UTF-8")],
-          body: Data(#"{"dataList":[{"ID":"1059","NAME":"창원점"}],"form":"\#(String(decoding: request.body, as: UTF8.self))"}"#.utf8))
+          body: Data(
+            #"{"dataList":[{"ID":"1059","NAME":"창원점"}],"form":"\#(String(decoding: request.body, as: UTF8.self))"}"#
+              .utf8))
       default:
         return .text("not found", status: 404)
       }

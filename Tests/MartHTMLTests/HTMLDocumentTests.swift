@@ -62,8 +62,9 @@ struct HTMLDocumentTests {
   @Test func relativeQueriesStayBelowTheirNode() throws {
     let document = try Self.parse(Self.shopList)
     let shops = try document.select("//li[\(XPath.hasClass("shop"))]")
-    #expect(try shops.map { try $0.first(".//span[\(XPath.hasClass("call"))]")?.text }
-      == ["055 240 2500", "031-8016-2500"])
+    #expect(
+      try shops.map { try $0.first(".//span[\(XPath.hasClass("call"))]")?.text }
+        == ["055 240 2500", "031-8016-2500"])
     #expect(try shops[1].first(".//span[\(XPath.hasClass("time"))]") == nil)
     #expect(try shops[1].select(".//span").count == 2)
     // Without the leading dot the query searches the whole document.
@@ -130,7 +131,8 @@ struct HTMLDocumentTests {
     #"<meta http-equiv="Content-Type" content="text/html; charset=EUC-KR">"#,
   ])
   func decodesEUCKRFromAMetaDeclaration(meta: String) throws {
-    let data = Data("<html><head>\(meta)</head><body><p>".utf8) + Data(Self.eucKRBytes)
+    let data =
+      Data("<html><head>\(meta)</head><body><p>".utf8) + Data(Self.eucKRBytes)
       + Data("</p></body></html>".utf8)
     let document = try HTMLDocument(data: data)
     #expect(try document.first("//p")?.text == "이마트 휴무일")

@@ -263,7 +263,8 @@ struct ClosingTextParser {
   /// `12/11,/25`, `12/24~12/26`, `20261108, 20261122`.
   private mutating func readDateList(at index: Int) -> Int? {
     guard let (firstDate, afterFirst) = readDate(at: index) else { return nil }
-    var items: [(start: WrittenDate, startHints: DateHints, end: WrittenDate?, endHints: DateHints, tokens: Range<Int>)] = []
+    var items:
+      [(start: WrittenDate, startHints: DateHints, end: WrittenDate?, endHints: DateHints, tokens: Range<Int>)] = []
     var current = firstDate
     var currentStart = index
     var next = afterFirst
@@ -546,7 +547,8 @@ struct ClosingTextParser {
     var rules: [ClosingRule] = []
     for weekday in Weekday.allCases {
       if let ordinals = ordinalsByWeekday[weekday] {
-        rules.append(.nthWeekday(ordinals: ordinals.sorted { ($0 == -1 ? 99 : $0) < ($1 == -1 ? 99 : $1) }, weekday: weekday))
+        rules.append(
+          .nthWeekday(ordinals: ordinals.sorted { ($0 == -1 ? 99 : $0) < ($1 == -1 ? 99 : $1) }, weekday: weekday))
       }
     }
     rules += Weekday.allCases.filter(weeklyDays.contains).map { .weekly($0) }
