@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartFetch
+import Synchronization
 
 /// One brand website (or API) and how its responses become raw branch records.
 ///
@@ -30,6 +31,7 @@ public struct SourceSession: Sendable {
   public let brands: Set<BrandSlug>
   /// The source's name, for error messages.
   public let sourceName: String
+  private let warningLog = WarningLog()
 
   public init(
     baseURL: String, fetcher: any HTTPFetching, asOf: CalendarDate, brands: Set<BrandSlug>,
@@ -41,6 +43,13 @@ public struct SourceSession: Sendable {
     self.brands = brands
     self.sourceName = sourceName
   }
+
+  /// Records a problem that did not stop the source (a detail page that failed, a row that
+  /// was skipped); the run report lists it. Name the branch or URL in the text.
+  public func warn(_ message: String) { warningLog.append(message) }
+
+  /// Everything passed to `warn(_:)` so far, in order.
+  public var warnings: [String] { warningLog.messages }
 
   /// The absolute URL of `pathAndQuery` (which starts with `/`) on this session's site.
   public func url(_ pathAndQuery: String) -> String { baseURL + pathAndQuery }
@@ -102,4 +111,12 @@ public struct SourceError: Error, Sendable, CustomStringConvertible {
     case .unexpectedContent(let detail): "\(source): unexpected content at \(url): \(detail)"
     }
   }
+}
+
+/// A thread-safe list of warnings shared by the copies of a session.
+private final class WarningLog: Sendable {
+  private let storage = Mutex<[String]>([])
+
+  func append(_ message: String) { storage.withLock { $0.append(message) } }
+  var messages: [String] { storage.withLock { $0 } }
 }

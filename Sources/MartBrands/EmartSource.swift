@@ -99,11 +99,16 @@ public struct EmartSource: BrandSource {
         branches[index].closingText = days.filter { seen.insert($0).inserted }.joined(separator: ", ")
       }
       if branches[index].id.brand == .nobrand {
-        let response = try await session.get(Self.detailPath(storeID: storeID))
-        if let phone = try Self.parseDetailPhone(
-          response.body, url: response.requestURL, charset: response.charset)
-        {
-          branches[index].phone = phone
+        // A broken detail page costs only the phone number, not the brand.
+        do {
+          let response = try await session.get(Self.detailPath(storeID: storeID))
+          if let phone = try Self.parseDetailPhone(
+            response.body, url: response.requestURL, charset: response.charset)
+          {
+            branches[index].phone = phone
+          }
+        } catch {
+          session.warn("\(branches[index].id): phone not read from the store page: \(error)")
         }
       }
     }

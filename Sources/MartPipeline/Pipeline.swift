@@ -77,6 +77,7 @@ public struct Pipeline: Sendable {
     var fetched: [BrandSlug: [RawBranch]] = [:]
     var failures: [BrandSlug: String] = [:]
     for result in collected {
+      warnings += result.warnings
       switch result.outcome {
       case .success(let branches):
         for brand in result.brands { fetched[brand] = [] }
@@ -167,6 +168,7 @@ public struct Pipeline: Sendable {
   private struct SourceResult: Sendable {
     var brands: [BrandSlug]
     var outcome: Result<[RawBranch], SourceError>
+    var warnings: [String]
   }
 
   /// Runs the sources concurrently (each talks to its own host).
@@ -180,9 +182,10 @@ public struct Pipeline: Sendable {
           brands: Set(brands), sourceName: source.name)
         group.addTask {
           do throws(SourceError) {
-            return SourceResult(brands: brands, outcome: .success(try await source.collect(session)))
+            let branches = try await source.collect(session)
+            return SourceResult(brands: brands, outcome: .success(branches), warnings: session.warnings)
           } catch {
-            return SourceResult(brands: brands, outcome: .failure(error))
+            return SourceResult(brands: brands, outcome: .failure(error), warnings: session.warnings)
           }
         }
       }

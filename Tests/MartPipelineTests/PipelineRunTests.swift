@@ -174,6 +174,20 @@ import Testing
     #expect(try latestBranches(output).count == before.count)
   }
 
+  @Test func aBrokenDetailPageCostsOnlyThatPhoneNumber() async throws {
+    let output = emptyOutput()
+    let broken = try copyOfRecordings()
+    try breakExchange(in: broken, "store.emart.com/view-4507.exchange.json", status: 500, body: "error")
+    let report = try await run(recordings: broken, output: output)
+    #expect(report.outcome == .published)
+    #expect(report.brands.first { $0.brand == .nobrand }?.status == .fresh)
+    let branches = try latestBranches(output)
+    #expect(branches.filter { $0.brand == .nobrand }.count == 4)
+    #expect(branches.first { $0.id.description == "nobrand-4507" }?.phone == nil)
+    #expect(branches.first { $0.id.description == "nobrand-1604" }?.phone == "031-837-1604")
+    #expect(report.warnings.contains { $0.hasPrefix("nobrand-4507:") && $0.contains("500") })
+  }
+
   @Test func aCollapsedBranchCountIsTreatedAsFailure() async throws {
     let output = emptyOutput()
     _ = try await run(output: output)
