@@ -59,19 +59,14 @@ struct RuleCommand: ParsableCommand {
       }
       return date
     }
-    let asOf = try date(asOf, "as-of") ?? Self.todayInSeoul()
-    let from = try date(from, "from") ?? asOf.firstOfMonth()
-    let through = try date(to, "to") ?? asOf.firstOfMonth(addingMonths: 3).adding(days: -1)
+    let asOf = try date(asOf, "as-of") ?? KoreanCalendar.today()
+    let defaultWindow = DateWindow.threeMonths(startingAt: asOf)
+    let from = try date(from, "from") ?? defaultWindow.from
+    let through = try date(to, "to") ?? defaultWindow.through
     guard from <= through else {
       throw ValidationError("--from \(from.iso) is after --to \(through.iso)")
     }
     return Window(asOf: asOf, from: from, through: through)
-  }
-
-  private static func todayInSeoul() -> CalendarDate {
-    let seoulOffsetSeconds = 9 * 3600  // Korea has no daylight saving time.
-    let seconds = Int(Date().timeIntervalSince1970.rounded(.down)) + seoulOffsetSeconds
-    return CalendarDate(dayNumber: Int((Double(seconds) / 86400).rounded(.down)))
   }
 
   private struct Output: Encodable {

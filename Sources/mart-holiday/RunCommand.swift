@@ -13,18 +13,11 @@ struct RunCommand: AsyncParsableCommand {
     commandName: "run",
     abstract: "Fetch every brand's branches and closing days, and publish a bundle.",
     discussion: """
-      Fetches each brand's store pages, parses branches and closing-day texts, turns them
-      into dates for the as-of month and the next two, and writes a versioned bundle under
-      the output directory, then points output/latest.json at it.
+      Fetches each brand's store pages, parses branches and closing-day texts, turns them into dates for the as-of month and the next two, and writes a versioned bundle under the output directory, then points output/latest.json at it.
 
-      A brand that fails keeps its branches from the last good bundle (marked stale); if a
-      requested brand fails with nothing to keep, nothing is published. Every run writes
-      output/report.json.
+      A brand that fails keeps its branches from the last good bundle (marked stale); if a requested brand fails with nothing to keep, nothing is published. Every run writes output/report.json, and every run that is not a replay keeps the responses it received (see --archive).
 
-      Branches whose source gives no valid coordinates are geocoded with the providers whose
-      keys are set: KAKAO_REST_API_KEY, NAVER_CLIENT_ID + NAVER_CLIENT_SECRET, VWORLD_API_KEY
-      (order: MART_GEOCODERS, default kakao,naver,vworld). Answers are cached in SQLite. With
-      --replay, the recorded provider responses are used instead.
+      Branches whose source gives no valid coordinates are geocoded with the providers whose keys are set: KAKAO_REST_API_KEY, NAVER_CLIENT_ID + NAVER_CLIENT_SECRET, VWORLD_API_KEY (order: MART_GEOCODERS, default kakao,naver,vworld). Answers are cached in SQLite. With --replay, the recorded provider responses are used instead.
 
       Exit status: 0 published; 2 published, but some brands are stale; 1 nothing published.
 
@@ -49,7 +42,7 @@ struct RunCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("brand"),
     help: ArgumentHelp(
-      "Only this brand (repeatable): \(BrandSlug.allCases.map(\.rawValue).joined(separator: ", ")). Other brands stay as in the last bundle.",
+      "Only this brand (repeatable). Other brands stay as in the last bundle.",
       valueName: "slug"))
   var brands: [BrandSlug] = []
 
@@ -176,23 +169,6 @@ struct SourceOverride: ExpressibleByArgument {
     else { return nil }
     self.brand = brand
     self.baseURL = String(parts[1])
-  }
-}
-
-extension BrandSlug: ExpressibleByArgument {}
-
-extension CalendarDate: ExpressibleByArgument {
-  public init?(argument: String) { self.init(iso: argument) }
-}
-
-/// Dates as Korea sees them.
-enum KoreanCalendar {
-  /// Today's date in Asia/Seoul.
-  static func today() -> CalendarDate {
-    var calendar = Calendar(identifier: .gregorian)
-    calendar.timeZone = TimeZone(identifier: "Asia/Seoul")!
-    let parts = calendar.dateComponents([.year, .month, .day], from: Date())
-    return CalendarDate(year: parts.year!, month: parts.month!, day: parts.day!)!
   }
 }
 
