@@ -19,8 +19,9 @@ public protocol BrandSource: Sendable {
   func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch]
 }
 
-/// What a brand source may use while collecting: the base URL to talk to, the fetcher,
-/// the as-of date, and the brands requested.
+/// What a brand source may use while collecting: the site's base URL, the fetcher, the as-of
+/// date, and the brands requested. The base URL is the real site's; sending requests to a
+/// mirror or the replay server is the fetcher's job (`OriginRedirectingFetcher`).
 public struct SourceSession: Sendable {
   /// `scheme://host[:port]` with no trailing slash; paths are appended to it.
   public let baseURL: String

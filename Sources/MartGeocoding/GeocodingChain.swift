@@ -78,18 +78,17 @@ public struct GeocodingChain: Sendable {
   /// - `VWORLD_API_KEY`: VWorld open API key;
   /// - `MART_GEOCODERS`: the order, comma-separated (default `kakao,naver,vworld`).
   ///
-  /// A provider without its key is skipped. `baseURLOverrides` maps a production origin
-  /// (`https://dapi.kakao.com`) to another base URL (a replay server). `cachePath` `nil` disables
-  /// the cache.
+  /// A provider without its key is skipped. Providers address their real sites; to reach a
+  /// replay server or mirror instead, pass a redirecting fetcher (`OriginRedirectingFetcher`).
+  /// `cachePath` `nil` disables the cache.
   public static func fromEnvironment(
-    cachePath: String?, baseURLOverrides: [String: String] = [:], fetcher: any HTTPFetching,
+    cachePath: String?, fetcher: any HTTPFetching,
     environment: [String: String] = ProcessInfo.processInfo.environment,
     retryPolicy: RetryPolicy = RetryPolicy()
   ) throws(GeocodeCacheError) -> GeocodingChain {
     func value(_ name: String) -> String? {
       environment[name].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
     }
-    func base(_ origin: String) -> String { baseURLOverrides[origin] ?? origin }
     let order = (value("MART_GEOCODERS") ?? "kakao,naver,vworld")
       .split(separator: ",").compactMap {
         CoordinateSource(rawValue: $0.trimmingCharacters(in: .whitespaces).lowercased())
@@ -101,20 +100,20 @@ public struct GeocodingChain: Sendable {
         if let key = value("KAKAO_REST_API_KEY") {
           geocoders.append(
             KakaoGeocoder(
-              restAPIKey: key, fetcher: fetcher, baseURL: base(KakaoGeocoder.defaultBaseURL), retryPolicy: retryPolicy))
+              restAPIKey: key, fetcher: fetcher, baseURL: KakaoGeocoder.defaultBaseURL, retryPolicy: retryPolicy))
         }
       case .naver:
         if let id = value("NAVER_CLIENT_ID"), let secret = value("NAVER_CLIENT_SECRET") {
           geocoders.append(
             NaverGeocoder(
-              clientID: id, clientSecret: secret, fetcher: fetcher, baseURL: base(NaverGeocoder.defaultBaseURL),
+              clientID: id, clientSecret: secret, fetcher: fetcher, baseURL: NaverGeocoder.defaultBaseURL,
               retryPolicy: retryPolicy))
         }
       case .vworld:
         if let key = value("VWORLD_API_KEY") {
           geocoders.append(
             VWorldGeocoder(
-              key: key, fetcher: fetcher, baseURL: base(VWorldGeocoder.defaultBaseURL), retryPolicy: retryPolicy))
+              key: key, fetcher: fetcher, baseURL: VWorldGeocoder.defaultBaseURL, retryPolicy: retryPolicy))
         }
       case .site:
         continue

@@ -18,12 +18,13 @@ struct GeocodingChainTests {
   func makeChain(
     order: String = "kakao,naver,vworld", cachePath: String? = nil
   ) throws -> (GeocodingChain, RecordingFetcher) {
-    let fetcher = RecordingFetcher(CurlHTTPClient())
+    let fetcher = RecordingFetcher(
+      OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: replay.server.baseURLOverrides))
     var environment = GeocodingChain.replayEnvironment
     environment["MART_GEOCODERS"] = order
     let chain = try GeocodingChain.fromEnvironment(
       cachePath: try cachePath ?? temporaryDirectory().appendingPathComponent("geocode.sqlite").path,
-      baseURLOverrides: replay.server.baseURLOverrides, fetcher: fetcher, environment: environment,
+      fetcher: fetcher, environment: environment,
       retryPolicy: .immediate)
     return (chain, fetcher)
   }
