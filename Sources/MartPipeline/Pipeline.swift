@@ -73,7 +73,7 @@ public struct Pipeline: Sendable {
       (previous?.manifest.brands ?? []).map { ($0.slug, $0) }, uniquingKeysWith: { a, _ in a })
 
     // Fetch and parse.
-    let collected = await collect(requested: requested, options: options)
+    let collected = await collect(requested: requested, asOf: options.asOf)
     var fetched: [BrandSlug: [RawBranch]] = [:]
     var failures: [BrandSlug: String] = [:]
     for result in collected {
@@ -166,32 +166,36 @@ public struct Pipeline: Sendable {
   }
 
   private struct SourceResult: Sendable {
+    /// The source's position in `sources`.
+    var order: Int
     var brands: [BrandSlug]
     var outcome: Result<[RawBranch], SourceError>
     var warnings: [String]
   }
 
-  /// Runs the sources concurrently (each talks to its own host).
-  private func collect(requested: Set<BrandSlug>, options: RunOptions) async -> [SourceResult] {
+  /// Runs the sources concurrently (each talks to its own host); results come back in the
+  /// sources' order, so reports do not depend on which finished first.
+  private func collect(requested: Set<BrandSlug>, asOf: CalendarDate) async -> [SourceResult] {
     await withTaskGroup(of: SourceResult.self) { group in
-      for source in sources {
+      for (order, source) in sources.enumerated() {
         let brands = source.brands.filter(requested.contains)
         guard !brands.isEmpty else { continue }
         let session = SourceSession(
-          baseURL: source.defaultBaseURL, fetcher: fetcher, asOf: options.asOf,
+          baseURL: source.defaultBaseURL, fetcher: fetcher, asOf: asOf,
           brands: Set(brands), sourceName: source.name)
         group.addTask {
           do throws(SourceError) {
             let branches = try await source.collect(session)
-            return SourceResult(brands: brands, outcome: .success(branches), warnings: session.warnings)
+            return SourceResult(
+              order: order, brands: brands, outcome: .success(branches), warnings: session.warnings)
           } catch {
-            return SourceResult(brands: brands, outcome: .failure(error), warnings: session.warnings)
+            return SourceResult(order: order, brands: brands, outcome: .failure(error), warnings: session.warnings)
           }
         }
       }
       var results: [SourceResult] = []
       for await result in group { results.append(result) }
-      return results
+      return results.sorted { $0.order < $1.order }
     }
   }
 
