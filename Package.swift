@@ -25,6 +25,9 @@ let package = Package(
     .systemLibrary(
       name: "COpenSSLCrypto", path: "Sources/CSystem/COpenSSLCrypto", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(
+      name: "CZlib", path: "Sources/CSystem/CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]),
 
     // Pure core: domain model, closing-day engine, address normalizer. No I/O.
     .target(name: "MartCore"),
@@ -35,7 +38,7 @@ let package = Package(
     .target(name: "MartHTML", dependencies: ["CLibXML2"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "CSQLite"]),
-    .target(name: "MartExport", dependencies: ["MartCore", "COpenSSLCrypto"]),
+    .target(name: "MartExport", dependencies: ["MartCore", "COpenSSLCrypto", "CZlib"]),
     .target(
       name: "MartPipeline",
       dependencies: ["MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport"]),
