@@ -54,21 +54,48 @@ public struct BundleStore: Sendable {
   public func latest() throws(ExportError) -> PublishedBundle? {
     guard FileManager.default.fileExists(atPath: latestURL.path) else { return nil }
     let pointer = try decode(LatestPointer.self, at: latestURL)
-    let directory = outputDirectory.appendingPathComponent(pointer.bundle)
+    return try Self.read(directory: outputDirectory.appendingPathComponent(pointer.bundle), pointer: pointer)
+  }
+
+  /// Reads and verifies a published bundle, given either an output directory (the bundle
+  /// `latest.json` names) or a bundle directory (the one holding `manifest.json`).
+  public static func readBundle(at directory: URL) throws(ExportError) -> PublishedBundle {
+    let store = BundleStore(outputDirectory: directory)
+    if FileManager.default.fileExists(atPath: store.latestURL.path) {
+      guard let bundle = try store.latest() else {
+        throw ExportError(path: store.latestURL.path, message: "cannot read")
+      }
+      return bundle
+    }
     let manifestURL = directory.appendingPathComponent("manifest.json")
-    let manifestData = try read(manifestURL)
+    guard FileManager.default.fileExists(atPath: manifestURL.path) else {
+      throw ExportError(path: directory.path, message: "neither an output directory (latest.json) nor a bundle (manifest.json)")
+    }
+    let manifestData = try store.read(manifestURL)
+    let manifest = try store.decode(BundleManifest.self, data: manifestData, at: manifestURL)
+    let pointer = LatestPointer(
+      schemaVersion: manifest.schemaVersion, version: manifest.version,
+      bundle: "bundles/\(directory.lastPathComponent)", asOf: manifest.asOf,
+      manifestSHA256: SHA256.hex(manifestData))
+    return try read(directory: directory, pointer: pointer)
+  }
+
+  private static func read(directory: URL, pointer: LatestPointer) throws(ExportError) -> PublishedBundle {
+    let store = BundleStore(outputDirectory: directory)
+    let manifestURL = directory.appendingPathComponent("manifest.json")
+    let manifestData = try store.read(manifestURL)
     guard SHA256.hex(manifestData) == pointer.manifestSHA256 else {
       throw ExportError(path: manifestURL.path, message: "SHA-256 does not match latest.json")
     }
-    let manifest = try decode(BundleManifest.self, data: manifestData, at: manifestURL)
+    let manifest = try store.decode(BundleManifest.self, data: manifestData, at: manifestURL)
     for file in manifest.files {
       let url = directory.appendingPathComponent(file.path)
-      let data = try read(url)
+      let data = try store.read(url)
       guard data.count == file.bytes, SHA256.hex(data) == file.sha256 else {
         throw ExportError(path: url.path, message: "size or SHA-256 does not match manifest.json")
       }
     }
-    let branches = try decode(BranchesFile.self, at: directory.appendingPathComponent("branches.json"))
+    let branches = try store.decode(BranchesFile.self, at: directory.appendingPathComponent("branches.json"))
     return PublishedBundle(pointer: pointer, manifest: manifest, branches: branches, directory: directory)
   }
 
