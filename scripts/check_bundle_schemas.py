@@ -5,6 +5,7 @@ every .json.gz against the file it copies, and every .ics with a real iCalendar 
 (icalendar) plus the RFC 5545 line rules (CRLF, at most 75 octets).
 
 Usage: check_bundle_schemas.py OUTPUT_DIR [--no-report]
+       check_bundle_schemas.py --schema NAME FILE   (one file against schemas/NAME.schema.json)
 Prints one line per problem on stderr and exits 1 when there is any; needs
 `pip install -r scripts/requirements-test.txt`."""
 import datetime
@@ -144,6 +145,12 @@ def check_bundle(bundle):
 
 
 def main():
+    if sys.argv[1:2] == ["--schema"] and len(sys.argv) == 4:
+        check_json(pathlib.Path(sys.argv[3]), sys.argv[2])
+        for problem in problems:
+            print(problem, file=sys.stderr)
+        print(f"{sys.argv[3]}: {len(problems)} problems")
+        sys.exit(1 if problems else 0)
     arguments = [a for a in sys.argv[1:] if not a.startswith("--")]
     output = pathlib.Path(arguments[0] if arguments else "output")
     check_json(output / "latest.json", "latest")

@@ -80,6 +80,12 @@ public struct BundleDiff: Sendable {
     public var version: String
     public var asOf: CalendarDate
     public var window: DateWindow
+
+    public init(version: String, asOf: CalendarDate, window: DateWindow) {
+      self.version = version
+      self.asOf = asOf
+      self.window = window
+    }
   }
 
   public var old: Side
@@ -191,6 +197,12 @@ public struct BundleDiff: Sendable {
     public var added = 0
     public var removed = 0
     public var changed = 0
+
+    public init(added: Int = 0, removed: Int = 0, changed: Int = 0) {
+      self.added = added
+      self.removed = removed
+      self.changed = changed
+    }
   }
 
   /// Brands with at least one change, and their counts.
