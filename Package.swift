@@ -66,7 +66,7 @@ let package = Package(
     .testTarget(
       name: "MartGeocodingTests", dependencies: ["MartGeocoding", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "TestSupport"]),
-    .testTarget(name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "TestSupport"]),
+    .testTarget(name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "MartCore", "TestSupport"]),
     .testTarget(
       name: "MartPipelineTests",
       dependencies: ["MartPipeline", "MartCore", "MartExport", "MartReplay", "TestSupport"]),
