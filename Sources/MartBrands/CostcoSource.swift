@@ -99,12 +99,12 @@ public struct CostcoSource: BrandSource {
   }
 
   /// The absolute warehouse page for the feed's `url` (`/store/Daejeon?lat=…&q=Korea, Republic of`):
-  /// the path only, percent-encoded, on `origin`.
+  /// the path only, percent-encoded once, on `origin`.
   static func storePage(_ published: String?, origin: String) -> String? {
     guard let published else { return nil }
     let path = published.prefix { $0 != "?" && $0 != "#" }.trimmingCharacters(in: .whitespaces)
     guard path.hasPrefix("/"),
-      let encoded = path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
+      let encoded = (path.removingPercentEncoding ?? path).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
     else { return nil }
     return origin + encoded
   }
