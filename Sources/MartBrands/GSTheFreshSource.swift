@@ -101,7 +101,8 @@ public struct GSTheFreshSource: BrandSource {
         session.warn("\(Self.name)-\(store.shopCode): closing day \"\(slot)\" is not a MM월 DD일 date")
       }
       if let shutDown = store.shutDownDate {
-        session.warn("\(Self.name)-\(store.shopCode): shutDownDate \"\(shutDown)\" published")
+        session.warn(
+          "\(Self.name)-\(store.shopCode): shutDownDate \"\(shutDown)\" is published; the store may have closed for good")
       }
       return store.rawBranch(asOf: session.asOf, origin: session.baseURL)
     }
@@ -116,6 +117,13 @@ public struct GSTheFreshSource: BrandSource {
     public var currentPage: Int
     public var totalNumberOfResults: Int
     public var numberOfPages: Int
+
+    public init(pageSize: Int, currentPage: Int, totalNumberOfResults: Int, numberOfPages: Int) {
+      self.pageSize = pageSize
+      self.currentPage = currentPage
+      self.totalNumberOfResults = totalNumberOfResults
+      self.numberOfPages = numberOfPages
+    }
   }
 
   /// One page of the list.
