@@ -29,6 +29,7 @@ public struct BranchNormalizer: Sendable {
     var schedule = ClosingSchedule.parse(closingText, asOf: asOf)
     if !raw.closingDates.isEmpty {
       // Dates published as data join the text's; they are closures by definition.
+      if closingText.isEmpty { schedule = ClosingSchedule(status: .closures, text: "") }
       schedule.dates = Array(Set(schedule.dates + raw.closingDates)).sorted()
       if schedule.status != .closures { schedule.status = .closures }
     }
