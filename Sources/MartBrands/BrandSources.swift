@@ -4,5 +4,6 @@ public enum BrandSources {
   public static let all: [any BrandSource] = [
     EmartSource(),
     LotteMartSource(),
+    HomeplusSource(),
   ]
 }
