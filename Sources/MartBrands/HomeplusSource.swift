@@ -210,7 +210,7 @@ public struct HomeplusSource: BrandSource {
 
   /// The list row completed by its store page: the page's closing rule wins over the list's
   /// next-day-off; the list's address, phone and hours win (the page fills only blanks).
-  static func merging(_ detail: StoreDetail, into branch: RawBranch) -> RawBranch {
+  public static func merging(_ detail: StoreDetail, into branch: RawBranch) -> RawBranch {
     var merged = branch
     merged.closingText = detail.closingText ?? branch.closingText
     merged.address = branch.address ?? detail.address
@@ -221,8 +221,9 @@ public struct HomeplusSource: BrandSource {
 
   // MARK: - Field clean-up
 
-  /// `경상남도 … 길 찾기` → `경상남도 …`: the address cell ends with the directions button.
-  static func strippingDirectionsLink(_ address: String) -> String? {
+  /// `경상남도 … 길 찾기` → `경상남도 …`: the address cell ends with the directions button's
+  /// text; `nil` when nothing else is left.
+  public static func strippingDirectionsLink(_ address: String) -> String? {
     var text = address.trimmingCharacters(in: .whitespaces)
     for suffix in ["길 찾기", "길찾기"] where text.hasSuffix(suffix) {
       text = String(text.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
