@@ -193,7 +193,8 @@ public struct HomeplusSource: BrandSource {
       guard cells.count >= 2 else {
         throw SourceError(
           source: Self.name, url: url,
-          reason: .unexpectedContent("dl.shop_detail_01 has \(cells.count) dd, expected the closing days in the second"))
+          reason: .unexpectedContent("dl.shop_detail_01 has \(cells.count) dd, expected the closing days in the second")
+        )
       }
       func cell(_ index: Int) -> String? {
         cells.indices.contains(index) && !cells[index].isEmpty ? cells[index] : nil

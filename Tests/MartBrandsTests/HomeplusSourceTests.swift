@@ -64,7 +64,11 @@ struct HomeplusSourceTests {
     // 정자점 publishes "00-000-0000" in the list and on its page.
     #expect(try Self.listed("homeplus-express-1206").phone == nil)
     #expect(try #require(try Self.detail("1206")).phone == nil)
-    #expect(try HomeplusSource.parseStoreList(Data(#"{"data":[{"storId":1,"storKorNm":"a점","storDivCd":"E","storTphnNo":"02-000-0001"}]}"#.utf8), url: Self.listURL).first?.phone == "02-000-0001")
+    #expect(
+      try HomeplusSource.parseStoreList(
+        Data(#"{"data":[{"storId":1,"storKorNm":"a점","storDivCd":"E","storTphnNo":"02-000-0001"}]}"#.utf8),
+        url: Self.listURL
+      ).first?.phone == "02-000-0001")
   }
 
   @Test(arguments: [
@@ -254,7 +258,8 @@ struct HomeplusSourceTests {
     #expect(changwon.closingText == "매월 둘째, 넷째 일요일 (11/8, 11/22)")
     #expect(changwon.sourceURL == "https://my.homeplus.co.kr/store/store_detail?storId=595")
     // Every branch but the five that stopped trading has a closing text.
-    #expect(branches.filter { $0.closingText == nil }.map(\.id.storeID).sorted() == ["1219", "1220", "641", "655", "662"])
+    #expect(
+      branches.filter { $0.closingText == nil }.map(\.id.storeID).sorted() == ["1219", "1220", "641", "655", "662"])
   }
 
   @Test func requestsOnlyThePagesOfTheRequestedBrand() async throws {
