@@ -22,8 +22,8 @@ public struct BundleContents: Sendable {
 
   public var version: String { manifest.version }
 
-  /// Builds the bundle. Throws when a branch id cannot name a file (it must be
-  /// `<slug>-<letters, digits, '.', '_' or '-'>`) or when an id occurs twice.
+  /// Builds the bundle. Throws when a branch id cannot name a file (see `BranchIDFormat`) or
+  /// when an id occurs twice.
   public init(
     branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow
   ) throws(ExportError) {
@@ -89,18 +89,19 @@ public struct BundleContents: Sendable {
 
 /// What a branch id must look like in a bundle.
 public enum BranchIDFormat {
-  /// `<known brand slug>-<store id>`, the store id made of ASCII letters, digits, `.`, `_` and
-  /// `-`, not starting with `.`, at most 64 characters: safe as a file name and in a URL.
+  /// `<known brand slug>-<store id>`, where the store id (a code, or a store name as published
+  /// when the brand gives no code) can name a file: not empty, at most 200 UTF-8 bytes, no `/`,
+  /// `\`, control characters or surrounding white space, not starting with `.`.
   public static func isWellFormed(_ text: String) -> Bool {
     guard let slug = BrandSlug.allCases.sorted(by: { $0.rawValue.count > $1.rawValue.count })
       .first(where: { text.hasPrefix($0.rawValue + "-") })
     else { return false }
     let store = text.dropFirst(slug.rawValue.count + 1)
-    return !store.isEmpty && store.count <= 64 && store.first != "."
+    guard let first = store.unicodeScalars.first, let last = store.unicodeScalars.last else { return false }
+    return store.utf8.count <= 200 && first != "." && !first.properties.isWhitespace
+      && !last.properties.isWhitespace
       && store.unicodeScalars.allSatisfy { scalar in
-        scalar.isASCII
-          && (("a"..."z").contains(scalar) || ("A"..."Z").contains(scalar) || ("0"..."9").contains(scalar)
-            || scalar == "." || scalar == "_" || scalar == "-")
+        scalar != "/" && scalar != "\\" && scalar.properties.generalCategory != .control
       }
   }
 }
