@@ -93,8 +93,9 @@ public enum BranchIDFormat {
   /// when the brand gives no code) can name a file: not empty, at most 200 UTF-8 bytes, no `/`,
   /// `\`, control characters or surrounding white space, not starting with `.`.
   public static func isWellFormed(_ text: String) -> Bool {
-    guard let slug = BrandSlug.allCases.sorted(by: { $0.rawValue.count > $1.rawValue.count })
-      .first(where: { text.hasPrefix($0.rawValue + "-") })
+    guard
+      let slug = BrandSlug.allCases.sorted(by: { $0.rawValue.count > $1.rawValue.count })
+        .first(where: { text.hasPrefix($0.rawValue + "-") })
     else { return false }
     let store = text.dropFirst(slug.rawValue.count + 1)
     guard let first = store.unicodeScalars.first, let last = store.unicodeScalars.last else { return false }

@@ -114,7 +114,8 @@ public struct BundleDiff: Sendable {
     added = after.filter { before[$0.key] == nil }.values.sorted { $0.id < $1.id }
     removed = before.filter { after[$0.key] == nil }.values.sorted { $0.id < $1.id }
     // Closing dates are compared only on the days both windows cover.
-    let overlap = DateWindow(from: max(old.window.from, new.window.from), through: min(old.window.through, new.window.through))
+    let overlap = DateWindow(
+      from: max(old.window.from, new.window.from), through: min(old.window.through, new.window.through))
     changed = after.keys.sorted().compactMap { id in
       guard let was = before[id], let now = after[id] else { return nil }
       let changes = Self.changes(from: was, to: now, overlap: overlap)

@@ -45,7 +45,8 @@ extension BundleDiff {
     for change in changed {
       lines.append("changed  \(change.branch.id)  \(Self.title(change.branch))")
       for field in change.changes {
-        lines.append("  \(field.field.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) \(Self.describe(field))")
+        lines.append(
+          "  \(field.field.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) \(Self.describe(field))")
       }
     }
     lines.append("")
@@ -70,7 +71,8 @@ extension BundleDiff {
     lines.append("**\(Self.counts(added: added.count, removed: removed.count, changed: changed.count))**")
     lines += ["", "| brand | added | removed | changed |", "|---|---:|---:|---:|"]
     for (brand, counts) in countsByBrand.sorted(by: { $0.key < $1.key }) {
-      lines.append("| \(brand.koreanName) (`\(brand.rawValue)`) | \(counts.added) | \(counts.removed) | \(counts.changed) |")
+      lines.append(
+        "| \(brand.koreanName) (`\(brand.rawValue)`) | \(counts.added) | \(counts.removed) | \(counts.changed) |")
     }
     if !removed.isEmpty {
       lines += ["", "#### Removed", ""]

@@ -69,7 +69,8 @@ public struct BundleStore: Sendable {
     }
     let manifestURL = directory.appendingPathComponent("manifest.json")
     guard FileManager.default.fileExists(atPath: manifestURL.path) else {
-      throw ExportError(path: directory.path, message: "neither an output directory (latest.json) nor a bundle (manifest.json)")
+      throw ExportError(
+        path: directory.path, message: "neither an output directory (latest.json) nor a bundle (manifest.json)")
     }
     let manifestData = try store.read(manifestURL)
     let manifest = try store.decode(BundleManifest.self, data: manifestData, at: manifestURL)

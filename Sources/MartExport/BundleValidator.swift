@@ -192,7 +192,9 @@ private struct Check {
       }
       let count = byBrand[summary.slug]?.count ?? 0
       if summary.branchCount != count {
-        problem(manifestPath, "brand \(summary.slug.rawValue) has branchCount \(summary.branchCount), branches.json has \(count)")
+        problem(
+          manifestPath,
+          "brand \(summary.slug.rawValue) has branchCount \(summary.branchCount), branches.json has \(count)")
       }
     }
     for brand in byBrand.keys.sorted() where !summarized.contains(brand) {

@@ -235,7 +235,9 @@ struct CanonicalSingleValueContainer: SingleValueEncodingContainer {
   func encode<T: Encodable>(_ value: T) throws { try node.encode(value, codingPath: codingPath) }
   func encode(_ value: Bool) throws { node.content = .bool(value) }
   func encode(_ value: String) throws { node.content = .string(value) }
-  func encode(_ value: Double) throws { node.content = .number(try JSONNodeBuilder.format(value, codingPath: codingPath)) }
+  func encode(_ value: Double) throws {
+    node.content = .number(try JSONNodeBuilder.format(value, codingPath: codingPath))
+  }
   func encode(_ value: Float) throws { try encode(Double(value)) }
   func encode(_ value: Int) throws { node.content = .number(String(value)) }
   func encode(_ value: Int8) throws { node.content = .number(String(value)) }

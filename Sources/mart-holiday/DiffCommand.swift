@@ -59,7 +59,8 @@ struct DiffCommand: ParsableCommand {
         guard let kind = ChangeKind(rawValue: name) else {
           throw UsageProblem(
             description:
-              "--fail-on: unknown kind \"\(name)\" (kinds: \(ChangeKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+              "--fail-on: unknown kind \"\(name)\" (kinds: \(ChangeKind.allCases.map(\.rawValue).joined(separator: ", ")))"
+          )
         }
         failing.insert(kind)
       }

@@ -78,7 +78,8 @@ import Testing
     #expect(before[.systemFileNumber] as? UInt64 == after[.systemFileNumber] as? UInt64)
     #expect(before[.modificationDate] as? Date == after[.modificationDate] as? Date)
     #expect(try tree(output.appendingPathComponent("bundles")) == bundlesBefore)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("bundles").path).count == 1)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("bundles").path).count == 1)
   }
 
   @Test func everyFileMatchesItsSchemaAndEveryCalendarParses() throws {
@@ -163,7 +164,8 @@ import Testing
     #expect(tampered.stdout.isEmpty)
     let lines = tampered.stderr.split(separator: "\n")
     #expect(
-      lines.first?.hasSuffix("calendars/brands/lottemart.ics: \(data.count) bytes, manifest.json says \(data.count - 11)")
+      lines.first?.hasSuffix(
+        "calendars/brands/lottemart.ics: \(data.count) bytes, manifest.json says \(data.count - 11)")
         == true,
       "stderr: \(tampered.stderr)")
     #expect(lines.allSatisfy { $0.contains("calendars/brands/lottemart.ics: ") }, "stderr: \(tampered.stderr)")
@@ -272,7 +274,9 @@ import Testing
     #expect(changes.first?["new"] as? [String] == ["2026-12-20"])
 
     let text = try cli.run(["diff", old.path, new.path])
-    #expect(text.stdout.contains("closing-dates   no longer closed 2026-12-13; newly closed 2026-12-20"), "stdout: \(text.stdout)")
+    #expect(
+      text.stdout.contains("closing-dates   no longer closed 2026-12-13; newly closed 2026-12-20"),
+      "stdout: \(text.stdout)")
     let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
     #expect(
       markdown.stdout.contains("| closing-dates | no longer closed: 2026-12-13 | newly closed: 2026-12-20 |"),

@@ -131,7 +131,10 @@ import Testing
     // Not rewritten: a replaced file would have a new inode.
     #expect(before[.systemFileNumber] as? UInt64 == after[.systemFileNumber] as? UInt64)
     #expect(before[.modificationDate] as? Date == after[.modificationDate] as? Date)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("bundles").path) == [first.version])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("bundles").path) == [
+        first.version
+      ])
   }
 
   @Test func leftoversOfAKilledRunAreIgnoredThenRemoved() throws {

@@ -42,7 +42,8 @@ import Testing
     edit(&text)
     let data = Data(text.utf8)
     try data.write(to: bundle.appendingPathComponent(relative))
-    var manifest = try BundleJSON.decode(BundleManifest.self, from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+    var manifest = try BundleJSON.decode(
+      BundleManifest.self, from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
     let index = try #require(manifest.files.firstIndex { $0.path == relative })
     manifest.files[index].sha256 = SHA256.hex(data)
     manifest.files[index].bytes = data.count
@@ -60,7 +61,9 @@ import Testing
       $0 = $0.replacingOccurrences(of: #"["emart-1059","lottemart-0100161"]"#, with: #"["emart-1059"]"#)
     }
     let found = problems(output)
-    #expect(found.contains("\(pointer.bundle)/closures.json: 2026-11-08: lacks lottemart-0100161, which branches.json closes that day"))
+    #expect(
+      found.contains(
+        "\(pointer.bundle)/closures.json: 2026-11-08: lacks lottemart-0100161, which branches.json closes that day"))
     #expect(found.contains("\(pointer.bundle)/closures.json.gz: does not decompress to closures.json"))
   }
 
@@ -71,8 +74,12 @@ import Testing
         .replacingOccurrences(of: #""latitude":35.2353"#, with: #""latitude":3.2353"#)
     }
     let found = problems(output)
-    #expect(found.contains("\(pointer.bundle)/branches.json: lottemart-0100161: closing date 2027-03-01 is outside the window 2026-11-01…2027-01-31"))
-    #expect(found.contains("\(pointer.bundle)/branches.json: emart-1059: coordinate (3.2353, 128.681) is outside Korea"))
+    #expect(
+      found.contains(
+        "\(pointer.bundle)/branches.json: lottemart-0100161: closing date 2027-03-01 is outside the window 2026-11-01…2027-01-31"
+      ))
+    #expect(
+      found.contains("\(pointer.bundle)/branches.json: emart-1059: coordinate (3.2353, 128.681) is outside Korea"))
   }
 
   @Test func missingAndUnlistedFilesAreCaught() throws {
