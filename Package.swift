@@ -30,7 +30,7 @@ let package = Package(
     .target(name: "MartCore"),
 
     // I/O edges.
-    .target(name: "MartFetch", dependencies: ["CCurl"]),
+    .target(name: "MartFetch", dependencies: ["CCurl", "CSQLite"]),
     .target(name: "MartReplay", dependencies: ["MartFetch"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML"]),
