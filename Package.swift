@@ -22,6 +22,7 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSystem/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CIconv", path: "Sources/CSystem/CIconv"),
     .systemLibrary(
       name: "COpenSSLCrypto", path: "Sources/CSystem/COpenSSLCrypto", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
@@ -32,7 +33,8 @@ let package = Package(
     // I/O edges.
     .target(name: "MartFetch", dependencies: ["CCurl", "CSQLite"]),
     .target(name: "MartReplay", dependencies: ["MartFetch"]),
-    .target(name: "MartHTML", dependencies: ["CLibXML2"]),
+    .target(name: "MartCharset", dependencies: ["CIconv"]),
+    .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "CSQLite"]),
     .target(name: "MartExport", dependencies: ["MartCore", "COpenSSLCrypto"]),
