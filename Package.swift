@@ -35,7 +35,7 @@ let package = Package(
     .target(name: "MartReplay", dependencies: ["MartFetch"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
-    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML"]),
+    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "CSQLite"]),
     .target(name: "MartExport", dependencies: ["MartCore", "COpenSSLCrypto"]),
     .target(
@@ -46,7 +46,7 @@ let package = Package(
     .executableTarget(
       name: "mart-holiday",
       dependencies: [
-        "MartCore", "MartPipeline", "MartReplay", "MartExport",
+        "MartCore", "MartPipeline", "MartReplay", "MartExport", "MartFetch", "MartCharset",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 

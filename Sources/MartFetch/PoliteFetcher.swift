@@ -51,6 +51,10 @@ public final class PoliteFetcher: HTTPFetching {
 
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
     let parts = URLParts(request.url)
+    // Anything but http(s) is refused by the client below; there is no robots.txt to ask.
+    guard parts.origin.hasPrefix("http://") || parts.origin.hasPrefix("https://") else {
+      return try await upstream.fetch(request)
+    }
     var spacing = policy.minimumDelay
     if policy.obeysRobotsTxt {
       let rules = try await robotsRules(origin: parts.origin, for: request.url)
