@@ -58,14 +58,15 @@ let package = Package(
     // Tests.
     .target(name: "TestSupport", dependencies: ["MartFetch", "MartReplay"], path: "Tests/TestSupport"),
     .testTarget(name: "MartCoreTests", dependencies: ["MartCore"]),
-    .testTarget(name: "MartFetchTests", dependencies: ["MartFetch", "MartReplay", "TestSupport"]),
+    .testTarget(
+      name: "MartFetchTests", dependencies: ["MartFetch", "MartReplay", "MartCharset", "MartHTML", "TestSupport"]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "TestSupport"]),
     .testTarget(
       name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(
       name: "MartGeocodingTests", dependencies: ["MartGeocoding", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "TestSupport"]),
-    .testTarget(name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "TestSupport"]),
+    .testTarget(name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "MartReplay", "TestSupport"]),
     .testTarget(
       name: "MartPipelineTests",
       dependencies: ["MartPipeline", "MartCore", "MartExport", "MartReplay", "TestSupport"]),
