@@ -4,5 +4,7 @@ public enum BrandSources {
   public static let all: [any BrandSource] = [
     EmartSource(),
     LotteMartSource(),
+    CostcoSource(),
+    GSTheFreshSource(),
   ]
 }
