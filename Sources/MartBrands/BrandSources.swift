@@ -6,5 +6,6 @@ public enum BrandSources {
     LotteMartSource(),
     CostcoSource(),
     GSTheFreshSource(),
+    HomeplusSource(),
   ]
 }

@@ -126,7 +126,7 @@ struct CollectTests {
       requests.first?.url
         == "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=")
     #expect(requests.first?.body?.isEmpty ?? true)
-    #expect(branches.count == 13)
+    #expect(branches.count == 17)
     #expect(branches.first { $0.id.storeID == "0100161" }?.closingText == "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )")
   }
 
@@ -146,7 +146,7 @@ struct CollectTests {
   }
 
   @Test func everySourceIsListedOnce() {
-    #expect(BrandSources.all.map(\.name) == ["emart", "lottemart", "costco", "gs-thefresh"])
+    #expect(BrandSources.all.map(\.name) == ["emart", "lottemart", "costco", "gs-thefresh", "homeplus"])
     let brands = BrandSources.all.flatMap(\.brands)
     #expect(Set(brands).count == brands.count)
   }

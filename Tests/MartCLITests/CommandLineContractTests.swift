@@ -129,7 +129,8 @@ extension CommandLineContractTests {
     let hosts = try FileManager.default.contentsOfDirectory(atPath: archive.path).sorted()
     #expect(
       hosts == [
-        "company.lottemart.com", "gsthefresh.gsretail.com", "replay.json", "store.emart.com", "www.costco.co.kr",
+        "company.lottemart.com", "gsthefresh.gsretail.com", "my.homeplus.co.kr", "replay.json", "store.emart.com",
+        "www.costco.co.kr",
       ])
 
     let second = try run(["run", "--replay", archive.path, "--output", scratch.appendingPathComponent("b").path])
@@ -154,7 +155,7 @@ extension CommandLineContractTests {
       return result
     }
     let original = try closings("a")
-    #expect(original.count == 85)
+    #expect(original.count == 128)
     #expect(try closings("b") == original)
   }
 }

@@ -70,7 +70,8 @@ import Testing
     let counts = Dictionary(grouping: branches, by: \.brand).mapValues(\.count)
     #expect(
       counts == [
-        .emart: 10, .traders: 4, .nobrand: 4, .lottemart: 13, .costco: 19, .gsTheFresh: 18, .everyday: 17,
+        .emart: 10, .traders: 4, .nobrand: 4, .lottemart: 17, .costco: 19, .gsTheFresh: 18, .everyday: 17,
+        .homeplus: 19, .homeplusExpress: 20,
       ])
 
     // 이마트 창원점: the holiday feed lists the 2nd and 4th Sundays of each month.
@@ -155,11 +156,11 @@ import Testing
     #expect(report.exitCode == 2)
     let lotte = try #require(report.brands.first { $0.brand == .lottemart })
     #expect(lotte.status == .stale)
-    #expect(lotte.branchCount == 13)
+    #expect(lotte.branchCount == 17)
     #expect(lotte.error?.contains("500") == true)
 
     let latest = try #require(try BundleStore(outputDirectory: output).latest())
-    #expect(latest.branches.branches.filter { $0.brand == .lottemart }.count == 13)
+    #expect(latest.branches.branches.filter { $0.brand == .lottemart }.count == 17)
     let summary = try #require(latest.manifest.brands.first { $0.slug == .lottemart })
     #expect(summary.freshness == .stale)
     #expect(latest.manifest.brands.first { $0.slug == .emart }?.freshness == .fresh)
@@ -241,7 +242,7 @@ import Testing
     #expect(report.outcome == .published)
     let branches = try latestBranches(output)
     let lotte = branches.filter { $0.brand == .lottemart }
-    #expect(lotte.count == 13)
+    #expect(lotte.count == 17)
     #expect(lotte.allSatisfy { $0.coordinate == nil })
     #expect(Set(report.branchesWithoutCoordinates).isSuperset(of: lotte.map(\.id)))
     // E-mart publishes its own coordinates.
@@ -256,7 +257,7 @@ import Testing
     #expect(report.outcome == .published)
     #expect(report.brands.first { $0.brand == .lottemart }?.status == .fresh)
     #expect(report.brands.first { $0.brand == .emart }?.status == .kept)
-    #expect(try latestBranches(output).count == 85)
+    #expect(try latestBranches(output).count == 128)
   }
 
   @Test func costcoGSAndEverydayExportWithClosingDaysHoursAndPhones() async throws {
