@@ -6,7 +6,9 @@ struct MartHoliday: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "mart-holiday",
     abstract: "Builds the Korean mart closing-day dataset.",
-    subcommands: [RunCommand.self, RuleCommand.self, AddressCommand.self, ValidateCommand.self, DiffCommand.self])
+    subcommands: [
+      RunCommand.self, RuleCommand.self, AddressCommand.self, FetchCommand.self, ValidateCommand.self, DiffCommand.self,
+    ])
 
   /// The usual entry point, except that `diff` reports bad usage with exit status 2, as diff(1)
   /// does, so that CI can tell "changes" (1) from "trouble" (2).
