@@ -31,7 +31,7 @@ let package = Package(
 
     // I/O edges.
     .target(name: "MartFetch", dependencies: ["CCurl"]),
-    .target(name: "MartReplay", dependencies: ["MartFetch"]),
+    .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "CSQLite"]),
@@ -44,7 +44,7 @@ let package = Package(
     .executableTarget(
       name: "mart-holiday",
       dependencies: [
-        "MartCore", "MartPipeline", "MartReplay", "MartExport",
+        "MartCore", "MartPipeline", "MartExport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -56,7 +56,7 @@ let package = Package(
     // Tests.
     .target(name: "TestSupport", dependencies: ["MartFetch", "MartReplay"], path: "Tests/TestSupport"),
     .testTarget(name: "MartCoreTests", dependencies: ["MartCore"]),
-    .testTarget(name: "MartFetchTests", dependencies: ["MartFetch", "MartReplay", "TestSupport"]),
+    .testTarget(name: "MartFetchTests", dependencies: ["MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "TestSupport"]),
     .testTarget(
       name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
@@ -66,7 +66,7 @@ let package = Package(
     .testTarget(name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "TestSupport"]),
     .testTarget(
       name: "MartPipelineTests",
-      dependencies: ["MartPipeline", "MartCore", "MartExport", "MartReplay", "TestSupport"]),
+      dependencies: ["MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "TestSupport"]),
   ]
 )
 

@@ -11,9 +11,9 @@ import MartHTML
 /// closing days are the row's free text (`매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )`, `12/13,/27`,
 /// …), passed on verbatim for the closing-day engine.
 public struct LotteMartSource: BrandSource {
-  public let name = "lottemart"
-  public let brands: [BrandSlug] = [.lottemart]
-  public let defaultBaseURL = "http://company.lottemart.com"
+  public static let name = "lottemart"
+  public static let brands: [BrandSlug] = [.lottemart]
+  public static let origin = "http://company.lottemart.com"
 
   public init() {}
 
@@ -27,8 +27,8 @@ public struct LotteMartSource: BrandSource {
   }
 
   /// Reads the search result page into branches, in page order. Rows without a `brnchCd` link
-  /// or a name (e.g. stores announced but not open) are skipped; a repeated `brnchCd` keeps its
-  /// first row. `charset` is the Content-Type charset when known.
+  /// or a name (e.g. stores announced but not open) are skipped. `charset` is the Content-Type
+  /// charset when known.
   ///
   /// Throws `SourceError.unexpectedContent` when the page has no `ul.shop-list > li` rows or
   /// none of them parses.
@@ -40,25 +40,22 @@ public struct LotteMartSource: BrandSource {
       let rows = try document.select("//ul[\(XPath.hasClass("shop-list"))]/li")
       guard !rows.isEmpty else {
         throw SourceError(
-          source: "lottemart", url: url, reason: .unexpectedContent("no store rows (ul.shop-list > li)"))
+          source: name, url: url, reason: .unexpectedContent("no store rows (ul.shop-list > li)"))
       }
       var branches: [RawBranch] = []
-      var seenStoreIDs = Set<String>()
       for row in rows {
-        guard let branch = try parseRow(row, url: url), seenStoreIDs.insert(branch.id.storeID).inserted
-        else { continue }
-        branches.append(branch)
+        if let branch = try parseRow(row, url: url) { branches.append(branch) }
       }
       guard !branches.isEmpty else {
         throw SourceError(
-          source: "lottemart", url: url,
+          source: name, url: url,
           reason: .unexpectedContent("none of \(rows.count) store rows has a brnchCd link and a name"))
       }
       return branches
     } catch let error as SourceError {
       throw error
     } catch {
-      throw SourceError(source: "lottemart", url: url, reason: .unexpectedContent("\(error)"))
+      throw SourceError(source: name, url: url, reason: .unexpectedContent("\(error)"))
     }
   }
 

@@ -3,20 +3,12 @@ import MartCore
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// An export failed: what, and where on disk.
-public struct ExportError: Error, Sendable, CustomStringConvertible {
-  public var path: String
-  public var message: String
-
-  public init(path: String, message: String) {
-    self.path = path
-    self.message = message
-  }
-
-  public var description: String { "\(path): \(message)" }
-}
+public typealias ExportError = FileError
 
 /// A published bundle as read back from disk.
 public struct PublishedBundle: Sendable {
@@ -73,7 +65,7 @@ public struct BundleStore: Sendable {
 
   /// Writes a bundle and points `latest.json` at it.
   ///
-  /// Refuses an empty dataset. Files are written to a staging directory, flushed to disk,
+  /// Refuses an empty dataset. `brands` may list brands without branches (missing). Files are written to a staging directory, flushed to disk,
   /// renamed into place, and only then is `latest.json` replaced (write, flush, rename), so
   /// a crash at any moment leaves the previous bundle published.
   /// - Returns: the pointer now in `latest.json`.
@@ -88,11 +80,12 @@ public struct BundleStore: Sendable {
       BranchesFile(
         schemaVersion: bundleSchemaVersion, asOf: asOf, window: window,
         branches: branches.sorted { $0.id < $1.id }))
-    let brandsData = try encode(brands.sorted { $0.slug < $1.slug })
+    let brands = brands.map(\.manifestEntry).sorted { $0.slug < $1.slug }
+    let brandsData = try encode(brands)
     let version = "\(asOf.iso)-\(SHA256.hex(branchesData + brandsData).prefix(12))"
     let manifest = BundleManifest(
       schemaVersion: bundleSchemaVersion, version: version, asOf: asOf, window: window,
-      brands: brands.sorted { $0.slug < $1.slug },
+      brands: brands,
       files: [.init(path: "branches.json", sha256: SHA256.hex(branchesData), bytes: branchesData.count)])
     let manifestData = try encode(manifest)
 
@@ -185,7 +178,12 @@ public struct BundleStore: Sendable {
   }
 
   private func rename(_ source: URL, to destination: URL) throws(ExportError) {
-    guard Glibc.rename(source.path, destination.path) == 0 else {
+    #if canImport(Glibc)
+      let renamed = Glibc.rename(source.path, destination.path)
+    #else
+      let renamed = Darwin.rename(source.path, destination.path)
+    #endif
+    guard renamed == 0 else {
       throw ExportError(path: destination.path, message: "rename from \(source.path) failed: \(errnoText())")
     }
   }

@@ -192,10 +192,6 @@ struct ProviderTransport: Sendable {
       }
     return GeocodingError(kind, provider: provider, query: query, message: message)
   }
-
-  func malformed(_ query: String, _ detail: String) -> GeocodingError {
-    GeocodingError(.malformedResponse, provider: provider, query: query, message: "unreadable response: \(detail)")
-  }
 }
 
 extension GeoPoint {

@@ -9,27 +9,30 @@ import Testing
 @Suite("Geocoding providers against recorded responses")
 struct ProviderTests {
   let replay: GeocodingReplay
-  let fetcher = CurlHTTPClient()
+  /// libcurl, with every provider origin sent to the replay server.
+  let fetcher: OriginRedirectingFetcher
 
   init() throws {
     replay = try GeocodingReplay()
+    fetcher = OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: replay.server.baseURLOverrides)
+  }
+
+  /// libcurl, with Kakao's origin sent to `baseURL`.
+  func kakaoFetcher(_ baseURL: String) -> OriginRedirectingFetcher {
+    OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: [KakaoGeocoder.origin: baseURL])
   }
 
   func kakao(key: String = "replay-kakao-key") throws -> KakaoGeocoder {
-    KakaoGeocoder(
-      restAPIKey: key, fetcher: fetcher, baseURL: try replay.baseURL(KakaoGeocoder.defaultBaseURL),
-      retryPolicy: .immediate)
+    KakaoGeocoder(restAPIKey: key, fetcher: fetcher, retryPolicy: .immediate)
   }
 
   func naver() throws -> NaverGeocoder {
     NaverGeocoder(
-      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: fetcher,
-      baseURL: try replay.baseURL(NaverGeocoder.defaultBaseURL), retryPolicy: .immediate)
+      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: fetcher, retryPolicy: .immediate)
   }
 
   func vworld(key: String = "replay-vworld-key") throws -> VWorldGeocoder {
-    VWorldGeocoder(
-      key: key, fetcher: fetcher, baseURL: try replay.baseURL(VWorldGeocoder.defaultBaseURL), retryPolicy: .immediate)
+    VWorldGeocoder(key: key, fetcher: fetcher, retryPolicy: .immediate)
   }
 
   // MARK: Kakao
@@ -72,7 +75,7 @@ struct ProviderTests {
       try GeocodingReplay.exchange(host: "dapi.kakao.com", name: "search-429-2"),
     ])
     let geocoder = KakaoGeocoder(
-      restAPIKey: "replay-kakao-key", fetcher: fetcher, baseURL: sequence.server.baseURL, retryPolicy: .immediate)
+      restAPIKey: "replay-kakao-key", fetcher: kakaoFetcher(sequence.server.baseURL), retryPolicy: .immediate)
     let match = try #require(try await geocoder.geocode(GeocodingQuery("부산광역시 부산진구 가야대로 506", kind: .road)))
     #expect(match.point == GeoPoint(latitude: 35.1612070, longitude: 129.0576340))
     #expect(sequence.requestCount == 2)
@@ -83,7 +86,7 @@ struct ProviderTests {
     let quota = try GeocodingReplay.exchange(host: "dapi.kakao.com", name: "search-429-1")
     let sequence = try SequenceServer([quota, quota, quota, quota])
     let geocoder = KakaoGeocoder(
-      restAPIKey: "replay-kakao-key", fetcher: fetcher, baseURL: sequence.server.baseURL,
+      restAPIKey: "replay-kakao-key", fetcher: kakaoFetcher(sequence.server.baseURL),
       retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .zero, maxDelay: .zero))
     let error = await #expect(throws: GeocodingError.self) {
       try await geocoder.geocode(GeocodingQuery("부산광역시 부산진구 가야대로 506", kind: .road))
@@ -179,7 +182,7 @@ struct ProviderTests {
   @Test("a provider that cannot be reached is a transport error")
   func unreachable() async throws {
     let geocoder = KakaoGeocoder(
-      restAPIKey: "k", fetcher: fetcher, baseURL: "http://127.0.0.1:9", retryPolicy: RetryPolicy(maxAttempts: 1))
+      restAPIKey: "k", fetcher: kakaoFetcher("http://127.0.0.1:9"), retryPolicy: RetryPolicy(maxAttempts: 1))
     let error = await #expect(throws: GeocodingError.self) {
       try await geocoder.geocode(GeocodingQuery("서울특별시 송파구 올림픽로 240", kind: .road))
     }
