@@ -50,19 +50,20 @@ let package = Package(
 
     // Benchmarks: run with `swift run -c release mart-holiday-benchmarks`.
     .executableTarget(
-      name: "mart-holiday-benchmarks", dependencies: ["MartCore", "MartHTML", "MartBrands"],
+      name: "mart-holiday-benchmarks", dependencies: ["MartCore"],
       path: "Benchmarks/MartBenchmarks"),
 
     // Tests.
-    .target(name: "TestSupport", dependencies: ["MartFetch", "MartReplay"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "MartCoreTests", dependencies: ["MartCore"]),
-    .testTarget(name: "MartFetchTests", dependencies: ["MartCore", "MartFetch", "MartReplay", "TestSupport"]),
-    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "TestSupport"]),
+    .testTarget(name: "MartFetchTests", dependencies: ["MartCore", "MartFetch", "MartReplay"]),
+    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML"]),
     .testTarget(
       name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(
       name: "MartGeocodingTests", dependencies: ["MartGeocoding", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
-    .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "TestSupport"]),
+    .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore"]),
+    // Depends on the executable so that the binary under test is built first.
     .testTarget(name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "TestSupport"]),
     .testTarget(
       name: "MartPipelineTests",
