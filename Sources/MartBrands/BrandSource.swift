@@ -139,7 +139,7 @@ public struct SourceError: Error, Sendable, CustomStringConvertible {
 }
 
 /// A problem a source met without failing, for the run report.
-public struct SourceWarning: Hashable, Sendable {
+public struct SourceWarning: Hashable, Sendable, CustomStringConvertible {
   /// The branch concerned, when there is one.
   public var branch: BranchID?
   public var message: String
@@ -148,4 +148,7 @@ public struct SourceWarning: Hashable, Sendable {
     self.branch = branch
     self.message = message
   }
+
+  /// `<branch id>: <message>`, or the message alone.
+  public var description: String { branch.map { "\($0): \(message)" } ?? message }
 }

@@ -27,7 +27,13 @@ public struct BranchNormalizer: Sendable {
       problems.warn(.phone, "phone \"\(phonePublished)\" is not a Korean phone number", branch: raw.id)
     }
     let closingText = TextCleanup.field(raw.closingText) ?? ""
-    let schedule = ClosingSchedule.parse(closingText, asOf: asOf)
+    var schedule = ClosingSchedule.parse(closingText, asOf: asOf)
+    if !raw.closingDates.isEmpty {
+      // Dates published as data join the text's; they are closures by definition.
+      if closingText.isEmpty { schedule = ClosingSchedule(status: .closures, text: "") }
+      schedule.dates = Array(Set(schedule.dates + raw.closingDates)).sorted()
+      if schedule.status != .closures { schedule.status = .closures }
+    }
     for warning in schedule.warnings { problems.warn(.closingDays, warning, branch: raw.id) }
     let branch = Branch(
       id: raw.id,
@@ -36,6 +42,7 @@ public struct BranchNormalizer: Sendable {
       phone: phone,
       phonePublished: phonePublished,
       openingHours: TextCleanup.field(raw.openingHours),
+      hours: OpeningHours.parse(TextCleanup.field(raw.openingHours)),
       coordinate: nil,
       closing: BranchClosing(schedule: schedule, window: window),
       sourceURL: raw.sourceURL)

@@ -24,7 +24,7 @@ import Testing
   @Test func selectionSplitsRequestedBrandsBySource() {
     let sources: [any BrandSource] = [EmartSource(), LotteMartSource()]
     let all = BrandSelection(asked: [], sources: sources)
-    #expect(all.requested == [.emart, .traders, .nobrand, .lottemart].sorted())
+    #expect(all.requested == (EmartSource.brands + LotteMartSource.brands).sorted())
     #expect(all.unsourced.isEmpty)
 
     let some = BrandSelection(asked: [.traders, .costco], sources: sources)
