@@ -22,6 +22,7 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSystem/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CIconv", path: "Sources/CSystem/CIconv"),
     .systemLibrary(
       name: "COpenSSLCrypto", path: "Sources/CSystem/COpenSSLCrypto", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
@@ -30,10 +31,11 @@ let package = Package(
     .target(name: "MartCore"),
 
     // I/O edges.
-    .target(name: "MartFetch", dependencies: ["CCurl"]),
+    .target(name: "MartFetch", dependencies: ["CCurl", "CSQLite"]),
     .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch"]),
-    .target(name: "MartHTML", dependencies: ["CLibXML2"]),
-    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML"]),
+    .target(name: "MartCharset", dependencies: ["CIconv"]),
+    .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
+    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "CSQLite"]),
     .target(name: "MartExport", dependencies: ["MartCore", "COpenSSLCrypto"]),
     .target(
@@ -44,7 +46,7 @@ let package = Package(
     .executableTarget(
       name: "mart-holiday",
       dependencies: [
-        "MartCore", "MartPipeline", "MartExport",
+        "MartCore", "MartPipeline", "MartExport", "MartFetch", "MartCharset",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -56,7 +58,8 @@ let package = Package(
     // Tests.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "MartCoreTests", dependencies: ["MartCore"]),
-    .testTarget(name: "MartFetchTests", dependencies: ["MartCore", "MartFetch", "MartReplay"]),
+    .testTarget(
+      name: "MartFetchTests", dependencies: ["MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML"]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML"]),
     .testTarget(
       name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
@@ -64,7 +67,7 @@ let package = Package(
       name: "MartGeocodingTests", dependencies: ["MartGeocoding", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore"]),
     // Depends on the executable so that the binary under test is built first.
-    .testTarget(name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "TestSupport"]),
+    .testTarget(name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "MartReplay", "TestSupport"]),
     .testTarget(
       name: "MartPipelineTests",
       dependencies: ["MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "TestSupport"]),

@@ -198,7 +198,10 @@ public final class GeocodingChain: Sendable {
         outcome.warnings.append(error.description)
         outcome.attempts.append(
           GeocodingAttempt(provider: provider, query: query.text, fromCache: false, result: .failed(error.message)))
-        if error.disablesProvider { _ = disabledProviders.withLock { $0.insert(provider) } }
+        if error.disablesProvider, disabledProviders.withLock({ $0.insert(provider).inserted }) {
+          let reason = error.kind == .quotaExceeded ? "its quota is used up" : "its key was rejected"
+          outcome.warnings.append("\(provider.rawValue) is not asked again in this run: \(reason)")
+        }
         return nil
       }
       do {
