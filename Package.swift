@@ -9,7 +9,8 @@ let package = Package(
     .library(name: "MartCore", targets: ["MartCore"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0")
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
   ],
   targets: [
     // C libraries, each behind a module map and a shim of typed wrappers.
@@ -43,7 +44,10 @@ let package = Package(
     .target(name: "MartExport", dependencies: ["MartCore", "COpenSSLCrypto", "CZlib"]),
     .target(
       name: "MartPipeline",
-      dependencies: ["MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport"]),
+      dependencies: [
+        "MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport",
+        .product(name: "Logging", package: "swift-log"),
+      ]),
 
     // Thin command-line front end.
     .executableTarget(
@@ -51,6 +55,7 @@ let package = Package(
       dependencies: [
         "MartCore", "MartPipeline", "MartExport", "MartFetch", "MartCharset",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "Logging", package: "swift-log"),
       ]),
 
     // Benchmarks: run with `swift run -c release mart-holiday-benchmarks`.

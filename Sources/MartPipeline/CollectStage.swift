@@ -36,10 +36,13 @@ public struct CollectStage: Sendable {
 
   public let sources: [any BrandSource]
   public let fetcher: any HTTPFetching
+  /// Where each source's requests are counted as they go, when someone is watching.
+  public let progress: RunProgress?
 
-  public init(sources: [any BrandSource], fetcher: any HTTPFetching) {
+  public init(sources: [any BrandSource], fetcher: any HTTPFetching, progress: RunProgress? = nil) {
     self.sources = sources
     self.fetcher = fetcher
+    self.progress = progress
   }
 
   /// Runs the sources concurrently (each talks to its own host). Every selected brand gets a
@@ -52,8 +55,17 @@ public struct CollectStage: Sendable {
       for (order, source) in sources.enumerated() {
         let brands = selection.brands(of: source)
         guard !brands.isEmpty else { continue }
-        let session = SourceSession(for: type(of: source), fetcher: fetcher, asOf: asOf, brands: Set(brands))
+        let index = progress?.register(label: brands.map(\.rawValue).joined(separator: "+"))
+        let sourceFetcher: any HTTPFetching =
+          if let progress, let index {
+            ProgressCountingFetcher(upstream: fetcher, progress: progress, index: index)
+          } else {
+            fetcher
+          }
+        let session = SourceSession(for: type(of: source), fetcher: sourceFetcher, asOf: asOf, brands: Set(brands))
+        let progress = progress
         group.addTask {
+          defer { if let progress, let index { progress.update(index) { $0.done = true } } }
           do throws(SourceError) {
             return (order, brands, .success(try await source.collect(session)), session.warnings)
           } catch {

@@ -22,6 +22,10 @@ public struct Pipeline: Sendable {
   public let geocoding: GeocodingChain
   /// When a fresh result is trusted.
   public var admission = AdmitStage()
+  /// The fetcher layers' counters, copied into the report (`fetch`).
+  public var statistics: FetchStatistics?
+  /// Where the sources' requests are counted while the run goes on.
+  public var progress: RunProgress?
 
   /// - Parameter geocoding: the chain to locate branches with; by default only the sources'
   ///   own coordinates are used (validated), with no provider and no cache.
@@ -35,6 +39,9 @@ public struct Pipeline: Sendable {
   }
 
   /// Runs once and returns the report (also written to `<outputDirectory>/report.json`).
+  ///
+  /// When the task is cancelled (a signal), the run stops before publishing: nothing is
+  /// written, and the report says `cancelled`.
   /// - Parameter brands: the brands to fetch; empty means every brand the sources offer.
   ///   The others stay as they are in the last bundle.
   public func run(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> RunReport {
@@ -45,9 +52,10 @@ public struct Pipeline: Sendable {
 
     let selection = BrandSelection(asked: brands, sources: sources)
     let previous = PreviousBundle.read(from: store, problems: &problems)
-    let (collected, collectProblems) = await CollectStage(sources: sources, fetcher: fetcher)
+    let (collected, collectProblems) = await CollectStage(sources: sources, fetcher: fetcher, progress: progress)
       .collect(selection, asOf: asOf)
     problems.append(collectProblems)
+    if Task.isCancelled { return Self.cancelled(asOf: asOf, window: window, problems: problems) }
 
     let normalizeStage = NormalizeStage(normalizer: normalizer, geocoding: geocoding)
     var draft = BundleDraft()
@@ -83,7 +91,19 @@ public struct Pipeline: Sendable {
       kept.status = .kept
       draft.add(kept, branches: (previous.branches[brand] ?? []).map(normalizer.refresh))
     }
-    return PublishStage(store: store).publish(draft, problems: problems, asOf: asOf, window: window)
+    if Task.isCancelled { return Self.cancelled(asOf: asOf, window: window, problems: problems) }
+    return PublishStage(store: store).publish(
+      draft, problems: problems, asOf: asOf, window: window,
+      fetch: statistics.map(FetchReport.init) ?? FetchReport())
+  }
+
+  private static func cancelled(asOf: CalendarDate, window: DateWindow, problems: RunProblems) -> RunReport {
+    RunReport(
+      asOf: asOf, window: window, outcome: .cancelled, published: nil, brands: [], branchesWithoutCoordinates: [],
+      branchesWithUnknownClosingDays: [], warnings: problems.warnings,
+      errors: problems.errors + [
+        RunProblem(kind: .publish, message: "cancelled: nothing published; the previous bundle stays current")
+      ])
   }
 
   private static func missing(_ brand: BrandSlug, reason: String) -> BrandSummary {

@@ -29,13 +29,14 @@ public struct PublishStage: Sendable {
 
   /// Publishes `draft` (unless no brand in it is fresh) and writes `report.json`.
   public func publish(
-    _ draft: BundleDraft, problems: RunProblems, asOf: CalendarDate, window: DateWindow
+    _ draft: BundleDraft, problems: RunProblems, asOf: CalendarDate, window: DateWindow,
+    fetch: FetchReport = FetchReport()
   ) -> RunReport {
     var report = RunReport(
       asOf: asOf, window: window, outcome: .failed, published: nil, brands: draft.brands,
       branchesWithoutCoordinates: draft.branches.filter { $0.coordinate == nil }.map(\.id).sorted(),
       branchesWithUnknownClosingDays: draft.branches.filter { $0.closing.status == .unknown }.map(\.id).sorted(),
-      warnings: problems.warnings, errors: problems.errors)
+      warnings: problems.warnings, errors: problems.errors, fetch: fetch)
 
     if draft.hasFreshBrand {
       do {

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MartBrands
 import MartCore
 import MartFetch
@@ -6,12 +7,14 @@ import MartGeocoding
 import MartReplay
 
 /// Everything one run of the pipeline needs to know, as the command line gives it. The
-/// pipeline builds its own fetcher stack and geocoding chain from it (`Pipeline.run(_:)`).
+/// pipeline builds its own fetch stack and geocoding chain from it (`Pipeline.run(_:)`).
 public struct RunConfiguration: Sendable {
-  /// Where bundles, `latest.json`, `report.json`, the geocoding cache and archives go.
+  /// Where bundles, `latest.json`, `report.json`, the caches and archives go. Created when
+  /// missing.
   public var outputDirectory: URL
   /// A folder of recorded responses (`fixtures/web`, a run archive) to serve from 127.0.0.1
-  /// instead of the network; every request of the run goes there.
+  /// instead of the network; every request of the run goes there. It must hold `replay.json`
+  /// or `*.exchange.json` files.
   public var replayDirectory: URL?
   /// Brand to the `scheme://host[:port]` that stands in for its source's real origin.
   public var mirrors: [BrandSlug: String]
@@ -33,13 +36,33 @@ public struct RunConfiguration: Sendable {
   public var archiveDirectory: URL?
   /// The brand sources to run.
   public var sources: [any BrandSource]
+  /// libcurl's limits and the User-Agent.
+  public var client: HTTPClientConfiguration
+  /// Per-host limits, delays and robots.txt. A replay ignores delays and robots.txt (the
+  /// replay server is ours) and keeps only the per-host limit.
+  public var politeness: PolitenessPolicy
+  /// Retries of brand requests.
+  public var retry: FetchRetryPolicy
+  /// The SQLite file of ETags and Last-Modified dates for conditional requests. Default:
+  /// `<output>/cache/http-validators.sqlite`, none on a replay.
+  public var validatorStore: URL?
+  /// Keep the newest this many bundles (and the one `latest.json` names) and raw archives;
+  /// nil keeps everything.
+  public var keep: Int?
+  /// Where the sources' requests are counted while the run goes on, for progress lines.
+  public var progress: RunProgress?
+  /// Where the run logs what it does (setup, takeovers, housekeeping, store problems).
+  public var logger: Logger
 
   public init(
     outputDirectory: URL, replayDirectory: URL? = nil, mirrors: [BrandSlug: String] = [:],
     asOf: CalendarDate? = nil, brands: Set<BrandSlug> = [],
     geocodingEnvironment: [String: String] = ProcessInfo.processInfo.environment,
     geocodingCache: URL? = nil, geocodingRetryPolicy: RetryPolicy = RetryPolicy(),
-    archiveDirectory: URL? = nil, sources: [any BrandSource] = BrandSources.all
+    archiveDirectory: URL? = nil, sources: [any BrandSource] = BrandSources.all,
+    client: HTTPClientConfiguration = HTTPClientConfiguration(), politeness: PolitenessPolicy = PolitenessPolicy(),
+    retry: FetchRetryPolicy = FetchRetryPolicy(), validatorStore: URL? = nil, keep: Int? = nil,
+    progress: RunProgress? = nil, logger: Logger = Logger(label: "mart-holiday.run")
   ) {
     self.outputDirectory = outputDirectory
     self.replayDirectory = replayDirectory
@@ -51,18 +74,29 @@ public struct RunConfiguration: Sendable {
     self.geocodingRetryPolicy = geocodingRetryPolicy
     self.archiveDirectory = archiveDirectory
     self.sources = sources
+    self.client = client
+    self.politeness = politeness
+    self.retry = retry
+    self.validatorStore = validatorStore
+    self.keep = keep
+    self.progress = progress
+    self.logger = logger
   }
 }
 
-/// What a configured run did: the report, and what the fetcher stack noticed on the way.
+/// What a configured run did: the report, and what the fetch stack noticed on the way.
 public struct RunResult: Sendable {
   public var report: RunReport
-  /// Where this run's responses were kept, if they were.
+  /// Where this run's responses were kept, if they were (removed again when cancelled).
   public var archiveDirectory: URL?
   /// Responses the archive could not keep, with the reason.
   public var archiveFailures: [String]
   /// Requests a replay had no recording for (`METHOD host/path?query body: …`).
   public var unmatchedReplayRequests: [String]
+  /// Problems reading or writing the validator store (conditional requests went on without it).
+  public var validatorStoreFailures: [String]
+  /// Bundles and raw archives removed by `keep`, relative to the output directory.
+  public var pruned: [String]
 }
 
 /// A run could not be set up: no fetch was made and nothing was written.
@@ -80,33 +114,82 @@ public struct RunSetupError: Error, Sendable, CustomStringConvertible {
 }
 
 extension Pipeline {
-  /// Runs the pipeline as `configuration` says: builds the fetcher stack (libcurl ← origin
-  /// redirection for the replay server and mirrors ← archive of responses) and the geocoding
-  /// chain, runs once, and takes the stack down again.
+  /// Runs the pipeline as `configuration` says.
+  ///
+  /// First the settings are checked without touching anything (the replay folder holds
+  /// recordings; nothing that must be a directory is a file), then the output directory is
+  /// created and locked (one run at a time; a lock left by a killed run is taken over),
+  /// leftovers of killed runs are removed, the fetch stack and geocoding chain are built, the
+  /// pipeline runs once, old bundles and archives are pruned (`keep`), and the stack is taken
+  /// down again. A cancelled run publishes nothing and removes its partial archive.
   public static func run(_ configuration: RunConfiguration) async throws(RunSetupError) -> RunResult {
-    let stack = try FetcherStack(configuration)
-    defer { stack.replayServer?.stop() }
-    let pipeline = Pipeline(sources: configuration.sources, fetcher: stack.sourceFetcher, geocoding: stack.geocoding)
-    let report = await pipeline.run(
-      asOf: stack.asOf, brands: configuration.brands, outputDirectory: configuration.outputDirectory)
+    let output = configuration.outputDirectory
+    let logger = configuration.logger
+    if let replay = configuration.replayDirectory {
+      try OutputDirectory.checkRecordings(replay, setting: "--replay")
+    }
+    try OutputDirectory.checkCanBeDirectory(output, setting: "--output")
+    for folder in ["bundles", "cache", "raw"] {
+      try OutputDirectory.checkCanBeDirectory(output.appendingPathComponent(folder), setting: "--output")
+    }
+    if let archive = configuration.archiveDirectory {
+      try OutputDirectory.checkCanBeDirectory(archive, setting: "--archive")
+    }
+    for (file, setting) in [
+      (configuration.geocodingCache, "--geocoding-cache"), (configuration.validatorStore, "--validator-store"),
+    ] {
+      if let file { try OutputDirectory.checkCanBeDirectory(file.deletingLastPathComponent(), setting: setting) }
+    }
+
+    try OutputDirectory.prepare(output, setting: "--output")
+    let lock = try RunLock(output: output)
+    defer { lock.release() }
+    if let previous = lock.tookOverFromProcess {
+      logger.warning(
+        "took over the lock of \(output.path) left by a run that is no longer running (process \(previous))")
+    }
+    for leftover in OutputDirectory.removeLeftovers(in: output) {
+      logger.notice("removed \(leftover), left by a run that was killed")
+    }
+
+    let resources = try RunResources(configuration)
+    defer { resources.replayServer?.stop() }
+    var pipeline = Pipeline(
+      sources: configuration.sources, fetcher: resources.sourceFetcher, geocoding: resources.geocoding)
+    pipeline.statistics = resources.stack.statistics
+    pipeline.progress = configuration.progress
+    let report = await pipeline.run(asOf: resources.asOf, brands: configuration.brands, outputDirectory: output)
+
+    var archiveDirectory = resources.archive?.directory
+    var pruned: [String] = []
+    if report.outcome == .cancelled {
+      if let directory = archiveDirectory {
+        try? FileManager.default.removeItem(at: directory)
+        archiveDirectory = nil
+      }
+    } else if let keep = configuration.keep {
+      pruned = OutputDirectory.prune(output, keep: keep, current: OutputDirectory.currentBundle(in: output))
+      for path in pruned { logger.info("removed \(path) (--keep \(keep))") }
+    }
     return RunResult(
-      report: report, archiveDirectory: stack.archive?.directory, archiveFailures: stack.archive?.writeFailures ?? [],
-      unmatchedReplayRequests: stack.replayServer?.unmatchedRequests ?? [])
+      report: report, archiveDirectory: archiveDirectory, archiveFailures: resources.archive?.writeFailures ?? [],
+      unmatchedReplayRequests: resources.replayServer?.unmatchedRequests ?? [],
+      validatorStoreFailures: resources.stack.conditional?.storeFailures ?? [], pruned: pruned)
   }
 }
 
-/// The fetchers of one configured run. Sources and geocoders always name the real sites; only
-/// the redirection layer knows where requests really go, so archives and exported records
-/// cite the real URLs.
-struct FetcherStack {
+/// What one configured run talks through: the replay server when replaying, the `FetchStack`
+/// (conditional → retrying → polite → origin redirection → libcurl), the archive of source
+/// responses on top of it, and the geocoding chain over the stack's polite network. Sources
+/// and geocoders always name the real sites; only the redirection layer knows where requests
+/// really go, so archives and exported records cite the real URLs.
+struct RunResources {
   let asOf: CalendarDate
   let replayServer: ReplayServer?
-  /// libcurl behind origin redirection: what geocoders use (their traffic carries API keys
-  /// and is never archived).
-  let network: any HTTPFetching
+  let stack: FetchStack
   let archive: ArchivingFetcher?
-  /// What sources use: the network, through the archive when there is one.
-  var sourceFetcher: any HTTPFetching { archive ?? network }
+  /// What sources use: the stack, through the archive when there is one.
+  var sourceFetcher: any HTTPFetching { archive ?? stack.fetcher }
   let geocoding: GeocodingChain
 
   init(_ configuration: RunConfiguration) throws(RunSetupError) {
@@ -140,35 +223,63 @@ struct FetcherStack {
     }
     let asOfDate = asOf ?? KoreanCalendar.today()
     self.asOf = asOfDate
-    let network = OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: overrides)
-    self.network = network
-
     let output = configuration.outputDirectory
     let isReplay = replayServer != nil
-    let archiveDirectory =
-      configuration.archiveDirectory
-      ?? (isReplay
-        ? nil
-        : output.appendingPathComponent("raw/\(asOfDate.iso)-\(KoreanCalendar.timeOfDay())"))
-    do {
-      archive = try archiveDirectory.map { directory throws(FileError) in
-        try ArchivingFetcher(wrapping: network, directory: directory, recordedOn: asOfDate.iso)
+    let replayServer = self.replayServer
+
+    do throws(RunSetupError) {
+      // The replay server is ours and answers what was recorded: no delays, no robots.txt,
+      // no retries (a recorded failure answers the same every time), no validators.
+      var politeness = configuration.politeness
+      var retry = configuration.retry
+      if isReplay {
+        politeness.minimumDelay = .zero
+        politeness.jitter = .zero
+        politeness.obeysRobotsTxt = false
+        retry.maxAttempts = 1
+      }
+      let validatorFile =
+        configuration.validatorStore
+        ?? (isReplay ? nil : output.appendingPathComponent("cache/http-validators.sqlite"))
+      var validators: HTTPValidatorStore?
+      if let validatorFile {
+        try OutputDirectory.prepare(validatorFile.deletingLastPathComponent(), setting: "--output")
+        do { validators = try HTTPValidatorStore(path: validatorFile.path) } catch {
+          throw RunSetupError(setting: "--output", message: "validator store \(error.description)")
+        }
+      }
+      stack = FetchStack(
+        client: configuration.client, overrides: overrides, politeness: politeness, retry: retry,
+        validators: validators)
+
+      let archiveDirectory =
+        configuration.archiveDirectory
+        ?? (isReplay ? nil : output.appendingPathComponent("raw/\(asOfDate.iso)-\(KoreanCalendar.timeOfDay())"))
+      if let archiveDirectory {
+        try OutputDirectory.prepare(archiveDirectory, setting: "--archive")
+        do {
+          archive = try ArchivingFetcher(wrapping: stack.fetcher, directory: archiveDirectory, recordedOn: asOfDate.iso)
+        } catch {
+          throw RunSetupError(setting: "--archive", message: error.description)
+        }
+      } else {
+        archive = nil
+      }
+
+      let cache =
+        configuration.geocodingCache ?? (isReplay ? nil : output.appendingPathComponent("cache/geocoding.sqlite"))
+      if let cache { try OutputDirectory.prepare(cache.deletingLastPathComponent(), setting: "--geocoding-cache") }
+      do {
+        geocoding = try GeocodingChain.fromEnvironment(
+          cachePath: cache?.path, fetcher: stack.politeNetwork,
+          environment: isReplay ? GeocodingChain.replayEnvironment : configuration.geocodingEnvironment,
+          retryPolicy: configuration.geocodingRetryPolicy)
+      } catch {
+        throw RunSetupError(setting: "--geocoding-cache", message: error.description)
       }
     } catch {
       replayServer?.stop()
-      throw RunSetupError(setting: "--archive", message: error.description)
-    }
-
-    let cache =
-      configuration.geocodingCache ?? (isReplay ? nil : output.appendingPathComponent("cache/geocoding.sqlite"))
-    do {
-      geocoding = try GeocodingChain.fromEnvironment(
-        cachePath: cache?.path, fetcher: network,
-        environment: isReplay ? GeocodingChain.replayEnvironment : configuration.geocodingEnvironment,
-        retryPolicy: configuration.geocodingRetryPolicy)
-    } catch {
-      replayServer?.stop()
-      throw RunSetupError(setting: "--geocoding-cache", message: error.description)
+      throw error
     }
   }
 

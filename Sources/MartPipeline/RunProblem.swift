@@ -45,9 +45,12 @@ public struct RunProblem: Codable, Hashable, Sendable, CustomStringConvertible {
     self.message = message
   }
 
+  /// `<branch or brand>: <message>`, the subject once even when the message starts with it.
   public var description: String {
-    let subject = branch?.description ?? brand?.rawValue
-    return subject.map { "\($0): \(message)" } ?? message
+    guard let subject = branch?.description ?? brand?.rawValue, !message.hasPrefix("\(subject): ") else {
+      return message
+    }
+    return "\(subject): \(message)"
   }
 
   enum CodingKeys: String, CodingKey { case brand, branch, kind, message }

@@ -1,5 +1,6 @@
 import MartCore
 import MartExport
+import MartFetch
 
 /// What a run did, for operators and CI: written to `output/report.json` on every run,
 /// successful or not.
@@ -14,6 +15,9 @@ public struct RunReport: Codable, Sendable {
     case publishedWithMissingBrands = "published-with-missing-brands"
     /// Nothing was published; the previous bundle (if any) stays current.
     case failed
+    /// Stopped by a signal before publishing: nothing was published or written, the previous
+    /// bundle (if any) stays current. Never written to `report.json`.
+    case cancelled
   }
 
   public var asOf: CalendarDate
@@ -31,14 +35,35 @@ public struct RunReport: Codable, Sendable {
   public var warnings: [RunProblem]
   /// Failures: brands that could not be fetched, and anything that stopped publishing.
   public var errors: [RunProblem]
+  /// What the fetcher layers did, per host of the real sites and in total.
+  public var fetch: FetchReport = FetchReport()
 
   /// The process exit status for this outcome: 0 published, 2 published with stale or
-  /// missing brands, 1 nothing published.
+  /// missing brands, 1 nothing published, 130 cancelled.
   public var exitCode: Int32 {
     switch outcome {
     case .published: 0
     case .publishedWithStaleBrands, .publishedWithMissingBrands: 2
     case .failed: 1
+    case .cancelled: 130
     }
+  }
+}
+
+/// The fetch statistics of a run: requests, retries, `304` reuses, bytes and failures.
+public struct FetchReport: Codable, Sendable, Hashable {
+  /// Per host of the brand sources' real sites (`host` or `host:port`), whatever mirror or
+  /// replay server answered for it. robots.txt and geocoder requests are not counted.
+  public var hosts: [String: HostFetchCounts]
+  /// All hosts together.
+  public var total: HostFetchCounts
+
+  public init(hosts: [String: HostFetchCounts] = [:]) {
+    self.hosts = hosts
+    self.total = hosts.values.reduce(HostFetchCounts(), +)
+  }
+
+  public init(_ statistics: FetchStatistics) {
+    self.init(hosts: statistics.byHost)
   }
 }

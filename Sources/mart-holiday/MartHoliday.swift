@@ -1,11 +1,13 @@
 import ArgumentParser
 import Foundation
+import MartFetch
 
 @main
 struct MartHoliday: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "mart-holiday",
     abstract: "Builds the Korean mart closing-day dataset.",
+    version: MartVersion.current,
     subcommands: [
       RunCommand.self, RuleCommand.self, AddressCommand.self, FetchCommand.self, ValidateCommand.self, DiffCommand.self,
     ])

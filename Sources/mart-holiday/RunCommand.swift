@@ -2,7 +2,15 @@ import ArgumentParser
 import Foundation
 import MartCore
 import MartExport
+import Logging
+import MartFetch
 import MartPipeline
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 struct RunCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -15,7 +23,11 @@ struct RunCommand: AsyncParsableCommand {
 
       Branches whose source gives no valid coordinates are geocoded with the providers whose keys are set: KAKAO_REST_API_KEY, NAVER_CLIENT_ID + NAVER_CLIENT_SECRET, VWORLD_API_KEY (order: MART_GEOCODERS, default kakao,naver,vworld). Answers are cached in SQLite. With --replay, the recorded provider responses are used instead.
 
-      Exit status: 0 published; 2 published, but some brands are stale or missing; 1 nothing published.
+      Requests are polite and persistent: per host at most --max-per-host at a time, --request-delay apart (plus jitter), robots.txt obeyed (--ignore-robots for mirrors you own), retries with backoff (--retries); a page that did not change since the last run is revalidated (If-None-Match / If-Modified-Since) and its stored body reused. Validators are kept in <output>/cache/http-validators.sqlite. A replay runs without delays, robots.txt or retries.
+
+      Progress goes to stderr (live lines on a terminal, log lines otherwise; --log-format json for schedulers); stdout carries only the summary. One run at a time per output directory (<output>/.mart-holiday.lock; a lock left by a killed run is taken over). SIGINT or SIGTERM stops the transfers and publishes nothing.
+
+      Exit status: 0 published; 2 published, but some brands are stale or missing; 1 nothing published, or bad input (a --replay folder without recordings, a file where a directory belongs, an output directory in use); 130 or 143 stopped by SIGINT or SIGTERM.
 
       Examples:
         mart-holiday run --replay fixtures/web
@@ -68,29 +80,136 @@ struct RunCommand: AsyncParsableCommand {
       valueName: "dir"))
   var archiveDirectory: String?
 
+  @Option(
+    name: .customLong("user-agent"),
+    help: ArgumentHelp("The User-Agent of every request. Default: \(MartVersion.userAgent)", valueName: "text"))
+  var userAgent: String?
+
+  @Flag(
+    name: .customLong("ignore-robots"),
+    help: "Do not fetch or obey robots.txt. Only for mirrors you own (see --source); replays never read it.")
+  var ignoreRobots = false
+
+  @Option(
+    name: .customLong("max-per-host"),
+    help: ArgumentHelp("Requests to one host at the same time.", valueName: "n"))
+  var maxPerHost = 1
+
+  @Option(
+    name: .customLong("request-delay"),
+    help: ArgumentHelp(
+      "Seconds between two requests to the same host, plus up to half as much at random (robots.txt Crawl-delay can raise it; not on replays).",
+      valueName: "seconds"))
+  var requestDelay = 1.0
+
+  @Option(
+    name: .customLong("retries"),
+    help: ArgumentHelp(
+      "Retries of a request after a connection error, timeout, cut-short body, 408, 429 or 5xx.", valueName: "n"))
+  var retries = 3
+
+  @Option(
+    name: .customLong("retry-delay"),
+    help: ArgumentHelp(
+      "Seconds before the first retry, doubled for each further one (with jitter; Retry-After can raise it).",
+      valueName: "seconds"))
+  var retryDelay = 1.0
+
+  @Option(
+    name: .customLong("timeout"),
+    help: ArgumentHelp("Longest time for one transfer, in seconds.", valueName: "seconds"))
+  var timeout = 30.0
+
+  @Option(
+    name: .customLong("keep"),
+    help: ArgumentHelp(
+      "Keep the newest N bundles (and always the one latest.json names) and the newest N raw archives; remove older ones.",
+      valueName: "n"))
+  var keep: Int?
+
+  @Option(
+    name: .customLong("log-format"),
+    help: ArgumentHelp("Diagnostics on stderr as text or JSON lines (for schedulers).", valueName: "text|json"))
+  var logFormat = LogFormat.text
+
+  @Option(
+    name: .customLong("progress-interval"),
+    help: ArgumentHelp(
+      "Seconds between progress log lines when stderr is not a terminal (a terminal gets live lines).",
+      valueName: "seconds"))
+  var progressInterval = 10.0
+
+  func validate() throws {
+    if maxPerHost < 1 { throw ValidationError("--max-per-host must be at least 1") }
+    if retries < 0 { throw ValidationError("--retries must not be negative") }
+    if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
+    for (value, name) in [
+      (requestDelay, "--request-delay"), (retryDelay, "--retry-delay"), (progressInterval, "--progress-interval"),
+    ] where !(value >= 0) || !value.isFinite {
+      throw ValidationError("\(name) must be a number of seconds, 0 or more")
+    }
+    if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
+  }
+
   func run() async throws {
+    let logger = Logger.standardError(label: "mart-holiday.run", format: logFormat)
+    let progress = RunProgress()
+    var client = HTTPClientConfiguration(totalTimeout: .seconds(timeout))
+    if let userAgent { client.userAgent = userAgent }
     let configuration = RunConfiguration(
       outputDirectory: URL(fileURLWithPath: outputDirectory),
       replayDirectory: replayDirectory.map { URL(fileURLWithPath: $0) },
       mirrors: Dictionary(sourceOverrides.map { ($0.brand, $0.baseURL) }, uniquingKeysWith: { _, last in last }),
       asOf: asOf, brands: Set(brands),
       geocodingCache: geocodingCache.map { URL(fileURLWithPath: $0) },
-      archiveDirectory: archiveDirectory.map { URL(fileURLWithPath: $0) })
-    let result = try await Pipeline.run(configuration)
+      archiveDirectory: archiveDirectory.map { URL(fileURLWithPath: $0) },
+      client: client,
+      politeness: PolitenessPolicy(
+        maxConcurrentRequestsPerHost: maxPerHost, minimumDelay: .seconds(requestDelay),
+        jitter: .seconds(requestDelay / 2), obeysRobotsTxt: !ignoreRobots),
+      retry: FetchRetryPolicy(maxAttempts: retries + 1, initialDelay: .seconds(retryDelay)),
+      keep: keep, progress: progress, logger: logger)
+
+    let runTask = Task { () async throws(RunSetupError) -> RunResult in try await Pipeline.run(configuration) }
+    let signals = SignalCancellation { runTask.cancel() }
+    defer { signals.stop() }
+    let display = Task {
+      await ProgressDisplay(
+        progress: progress, logger: logger, interval: .seconds(progressInterval),
+        live: logFormat == .text && ProgressDisplay.standardErrorIsTerminal
+      ).run()
+    }
+    let outcome = await runTask.result
+    display.cancel()
+    await display.value
+
+    let result: RunResult
+    switch outcome {
+    case .success(let finished): result = finished
+    case .failure(let error):
+      logger.error("\(error)")
+      throw ExitCode(1)
+    }
+    if result.report.outcome == .cancelled {
+      let name = SignalCancellation.name(signals.receivedSignal ?? SIGINT)
+      logger.error("cancelled by \(name): nothing published; the previous bundle stays current")
+      throw ExitCode(128 + (signals.receivedSignal ?? SIGINT))
+    }
 
     let unmatched = result.unmatchedReplayRequests
-    for request in unmatched.prefix(5) {
-      FileHandle.standardError.write(Data("replay: no recording for \(request)\n".utf8))
+    for request in unmatched.prefix(5) { logger.warning("replay: no recording for \(request)") }
+    if unmatched.count > 5 { logger.warning("replay: \(unmatched.count - 5) more requests had no recording") }
+    for failure in result.archiveFailures { logger.warning("archive: could not keep \(failure)") }
+    for failure in result.validatorStoreFailures { logger.warning("validator store: \(failure)") }
+    let report = result.report
+    if !report.warnings.isEmpty {
+      logger.notice("\(report.warnings.count) warnings (see \(outputDirectory)/report.json)")
     }
-    if unmatched.count > 5 {
-      FileHandle.standardError.write(Data("replay: \(unmatched.count - 5) more requests had no recording\n".utf8))
-    }
-    for failure in result.archiveFailures {
-      FileHandle.standardError.write(Data("archive: could not keep \(failure)\n".utf8))
-    }
-    print(RunSummary.render(result.report, outputDirectory: outputDirectory))
+    for error in report.errors { logger.error("\(error.description)") }
+
+    print(RunSummary.render(report, outputDirectory: outputDirectory))
     if let archive = result.archiveDirectory { print("responses kept in \(archive.path) (replay with --replay)") }
-    if result.report.exitCode != 0 { throw ExitCode(result.report.exitCode) }
+    if report.exitCode != 0 { throw ExitCode(report.exitCode) }
   }
 }
 
@@ -121,10 +240,10 @@ enum RunSummary {
       if let error = brand.error { line += " — \(error)" }
       lines.append(line)
     }
-    if !report.warnings.isEmpty {
-      lines.append("\(report.warnings.count) warnings (see \(outputDirectory)/report.json)")
-    }
-    for error in report.errors { lines.append("error: \(error)") }
+    let total = report.fetch.total
+    lines.append(
+      "\(total.requests) requests (\(total.retries) retries, \(total.notModifiedReuses) not modified, \(total.failures) failed), \(ProgressDisplay.byteCount(total.bytes))"
+    )
     if let published = report.published {
       lines.append("published \(outputDirectory)/\(published.bundle) (\(outputDirectory)/latest.json)")
     }

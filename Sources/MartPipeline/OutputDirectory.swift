@@ -1,0 +1,200 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The checks and chores around a run's directories: what must be a directory is one (or can
+/// be created as one), one run at a time per output directory, and old bundles, archives and
+/// leftovers of killed runs pruned.
+enum OutputDirectory {
+  /// Makes sure `url` is a directory, creating it and any missing parents. A regular file
+  /// anywhere on the way is one clear error naming `setting`, the path and the file.
+  static func prepare(_ url: URL, setting: String) throws(RunSetupError) {
+    try checkCanBeDirectory(url, setting: setting)
+    do {
+      try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    } catch {
+      throw RunSetupError(setting: setting, message: "cannot create the directory \(url.path): \(errnoText(error))")
+    }
+  }
+
+  /// Throws unless `url` is a directory or could be created as one: no component of the path
+  /// may be an existing file that is not a directory. Touches nothing.
+  static func checkCanBeDirectory(_ url: URL, setting: String) throws(RunSetupError) {
+    var path = url.standardizedFileURL.path
+    while !path.isEmpty, path != "/" {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+        guard isDirectory.boolValue else {
+          let detail = path == url.standardizedFileURL.path ? "is a file, not a directory" : "\(path) is a file, not a directory"
+          throw RunSetupError(setting: setting, message: "\(url.path): \(detail)")
+        }
+        return
+      }
+      path = (path as NSString).deletingLastPathComponent
+    }
+  }
+
+  /// Throws unless `url` is a directory holding recordings: `replay.json` or at least one
+  /// `*.exchange.json` (at any depth). Touches nothing.
+  static func checkRecordings(_ url: URL, setting: String) throws(RunSetupError) {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+      throw RunSetupError(setting: setting, message: "\(url.path): no such directory")
+    }
+    guard isDirectory.boolValue else {
+      throw RunSetupError(setting: setting, message: "\(url.path): is a file, not a directory of recordings")
+    }
+    if FileManager.default.fileExists(atPath: url.appendingPathComponent("replay.json").path) { return }
+    let enumerator = FileManager.default.enumerator(atPath: url.path)
+    while let entry = enumerator?.nextObject() as? String {
+      if entry.hasSuffix(".exchange.json") { return }
+    }
+    throw RunSetupError(
+      setting: setting, message: "\(url.path): holds no recordings (neither replay.json nor *.exchange.json files)")
+  }
+
+  /// The text of the POSIX error behind a Foundation file error, without Foundation's domain
+  /// and code (`NSCocoaErrorDomain error 512`).
+  static func errnoText(_ error: any Error) -> String {
+    let nsError = error as NSError
+    if let underlying = nsError.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32(underlying.code)))
+    }
+    if nsError.domain == NSPOSIXErrorDomain { return String(cString: strerror(Int32(nsError.code))) }
+    return nsError.localizedDescription
+  }
+
+  // MARK: Housekeeping
+
+  /// Removes what killed runs left behind: staging directories of bundles that were never
+  /// published and temporary files of pointers and reports. Only called while holding the run
+  /// lock, so nothing else is writing them. Returns the names removed.
+  @discardableResult
+  static func removeLeftovers(in output: URL) -> [String] {
+    var removed: [String] = []
+    let bundles = output.appendingPathComponent("bundles")
+    for name in contents(of: bundles) where name.hasPrefix(".staging-") {
+      if (try? FileManager.default.removeItem(at: bundles.appendingPathComponent(name))) != nil {
+        removed.append("bundles/\(name)")
+      }
+    }
+    for name in contents(of: output) where name.hasPrefix(".latest.json.") || name.hasPrefix(".report.json.") {
+      if (try? FileManager.default.removeItem(at: output.appendingPathComponent(name))) != nil {
+        removed.append(name)
+      }
+    }
+    return removed
+  }
+
+  /// Keeps the newest `keep` bundles (by modification time), and the one `latest.json` names
+  /// whatever its age, and the newest `keep` raw archives; removes the rest. Returns the paths removed, relative
+  /// to `output`.
+  @discardableResult
+  static func prune(_ output: URL, keep: Int, current: String?) -> [String] {
+    var removed: [String] = []
+    for (folder, protected) in [("bundles", current.map { ($0 as NSString).lastPathComponent }), ("raw", nil)] {
+      let parent = output.appendingPathComponent(folder)
+      let entries = contents(of: parent).filter { !$0.hasPrefix(".") }.compactMap { name -> (String, Date)? in
+        let url = parent.appendingPathComponent(name)
+        guard let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .contentModificationDateKey]),
+          values.isDirectory == true
+        else { return nil }
+        return (name, values.contentModificationDate ?? .distantPast)
+      }
+      // Newest first; equal times by name, newest name first.
+      let ordered = entries.sorted { ($0.1, $0.0) > ($1.1, $1.0) }.map(\.0)
+      var kept = Set(ordered.prefix(max(0, keep)))
+      if let protected { kept.insert(protected) }
+      for name in ordered where !kept.contains(name) {
+        if (try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))) != nil {
+          removed.append("\(folder)/\(name)")
+        }
+      }
+    }
+    return removed
+  }
+
+  /// The bundle `latest.json` names (`bundles/<version>`), if it can be read.
+  static func currentBundle(in output: URL) -> String? {
+    guard let data = try? Data(contentsOf: output.appendingPathComponent("latest.json")),
+      let pointer = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+    else { return nil }
+    return pointer["bundle"] as? String
+  }
+
+  private static func contents(of directory: URL) -> [String] {
+    (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+  }
+}
+
+/// One run at a time per output directory: `<output>/.mart-holiday.lock` holds the running
+/// process's id under an exclusive `flock`. The kernel drops the `flock` when a process dies,
+/// so a lock file whose lock is free was left by a killed run and is taken over.
+final class RunLock {
+  /// The lock file's name inside the output directory.
+  static let fileName = ".mart-holiday.lock"
+
+  let path: String
+  private var descriptor: Int32
+  /// The process id a killed run left in the lock file, when this lock took it over.
+  let tookOverFromProcess: Int32?
+
+  /// Takes the lock, or throws naming the process that holds it.
+  init(output: URL) throws(RunSetupError) {
+    let path = output.appendingPathComponent(Self.fileName).path
+    self.path = path
+    while true {
+      let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+      guard fd >= 0 else {
+        throw RunSetupError(
+          setting: "--output", message: "cannot create the lock file \(path): \(String(cString: strerror(errno)))")
+      }
+      if flock(fd, LOCK_EX | LOCK_NB) != 0 {
+        let holder = Self.readProcessID(fd)
+        close(fd)
+        throw RunSetupError(
+          setting: "--output",
+          message:
+            "\(output.path) is in use by another run (process \(holder.map(String.init) ?? "unknown"), lock file \(path)); wait for it to finish"
+        )
+      }
+      // The holder may have removed the file between our open and flock: lock the file that is there now.
+      var opened = stat()
+      var current = stat()
+      guard fstat(fd, &opened) == 0, stat(path, &current) == 0, opened.st_ino == current.st_ino,
+        opened.st_dev == current.st_dev
+      else {
+        close(fd)
+        continue
+      }
+      let previous = Self.readProcessID(fd)
+      tookOverFromProcess = previous
+      let text = "\(getpid())\n"
+      _ = ftruncate(fd, 0)
+      _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
+      descriptor = fd
+      return
+    }
+  }
+
+  /// Removes the lock file and releases the lock.
+  func release() {
+    guard descriptor >= 0 else { return }
+    unlink(path)
+    close(descriptor)
+    descriptor = -1
+  }
+
+  deinit { release() }
+
+  private static func readProcessID(_ fd: Int32) -> Int32? {
+    var buffer = [UInt8](repeating: 0, count: 32)
+    let count = pread(fd, &buffer, buffer.count, 0)
+    guard count > 0 else { return nil }
+    return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
+  }
+}

@@ -1,0 +1,101 @@
+import ArgumentParser
+import Foundation
+import Logging
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// How diagnostics are written to stderr.
+enum LogFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
+  /// `warning: …` lines for people.
+  case text
+  /// One JSON object per line (`time`, `level`, `message`, and any metadata) for schedulers.
+  case json
+}
+
+/// Writes log messages to stderr, one line each: stdout stays for a command's result.
+struct StandardErrorLogHandler: LogHandler {
+  let format: LogFormat
+  var logLevel: Logger.Level = .info
+  var metadata: Logger.Metadata = [:]
+
+  subscript(metadataKey key: String) -> Logger.Metadata.Value? {
+    get { metadata[key] }
+    set { metadata[key] = newValue }
+  }
+
+  func log(event: LogEvent) {
+    let level = event.level
+    let merged = self.metadata.merging(event.metadata ?? [:]) { _, new in new }
+    let text = event.message.description.split(whereSeparator: \.isNewline).joined(separator: " ")
+    var output: String
+    switch format {
+    case .text:
+      switch level {
+      case .trace, .debug, .info, .notice: output = text
+      case .warning: output = "warning: \(text)"
+      case .error, .critical: output = "error: \(text)"
+      }
+      if !merged.isEmpty {
+        output += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
+      }
+    case .json:
+      var object: [String: Any] = [
+        "time": ISO8601DateFormatter().string(from: Date()), "level": level.rawValue, "message": text,
+      ]
+      for (key, value) in merged where object[key] == nil { object[key] = value.description }
+      let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
+      output = data.map { String(decoding: $0, as: UTF8.self) } ?? "{\"level\":\"error\",\"message\":\"unencodable\"}"
+    }
+    FileHandle.standardError.write(Data((output + "\n").utf8))
+  }
+}
+
+extension Logger {
+  /// A logger writing to stderr in `format`.
+  static func standardError(label: String, format: LogFormat) -> Logger {
+    Logger(label: label) { _ in StandardErrorLogHandler(format: format) }
+  }
+}
+
+/// Turns SIGINT and SIGTERM into the cancellation of one task: transfers stop, nothing is
+/// published. A second signal ends the process at once.
+final class SignalCancellation: Sendable {
+  private final class Received: Sendable {
+    let first = Mutex<Int32?>(nil)
+  }
+
+  nonisolated(unsafe) private let sources: [any DispatchSourceSignal]
+  private let received = Received()
+
+  /// Starts listening; `cancel` is called on the first signal.
+  init(cancel: @escaping @Sendable () -> Void) {
+    let received = self.received
+    sources = [SIGINT, SIGTERM].map { number in
+      signal(number, SIG_IGN)
+      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      source.setEventHandler {
+        let first = received.first.withLock { current in
+          defer { if current == nil { current = number } }
+          return current == nil
+        }
+        if first { cancel() } else { exit(128 + number) }
+      }
+      source.resume()
+      return source
+    }
+  }
+
+  /// The signal that arrived first, if any.
+  var receivedSignal: Int32? { received.first.withLock { $0 } }
+
+  /// `SIGINT` or `SIGTERM`.
+  static func name(_ number: Int32) -> String { number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)" }
+
+  /// Stops listening.
+  func stop() { for source in sources { source.cancel() } }
+}

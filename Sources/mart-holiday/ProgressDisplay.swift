@@ -1,0 +1,63 @@
+import Foundation
+import Logging
+import MartPipeline
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Shows a run's progress on stderr while it goes on: on a terminal, one live line per brand
+/// source, redrawn in place; otherwise a plain log line per source that moved, every
+/// `interval`, and one when it finishes.
+struct ProgressDisplay {
+  let progress: RunProgress
+  let logger: Logger
+  let interval: Duration
+  /// Whether stderr is a terminal (and the log format is text).
+  let live: Bool
+
+  /// Runs until cancelled, then draws the last state once more.
+  func run() async {
+    var drawnLines = 0
+    var logged: [String: RunProgress.Counts] = [:]
+    while true {
+      let cancelled = Task.isCancelled
+      let snapshot = progress.snapshot
+      if live {
+        var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
+        for counts in snapshot { text += "\u{1B}[2K" + Self.line(counts) + "\n" }
+        drawnLines = snapshot.count
+        FileHandle.standardError.write(Data(text.utf8))
+      } else {
+        // A line for each source that moved since its last line.
+        for counts in snapshot where logged[counts.label] != counts {
+          logged[counts.label] = counts
+          logger.info("\(Self.line(counts))")
+        }
+      }
+      if cancelled { return }
+      do { try await Task.sleep(for: live ? .milliseconds(200) : interval) } catch {}
+    }
+  }
+
+  /// `emart  12/14 requests, 0 failed, 1.2 MB`, and `done` at the end.
+  static func line(_ counts: RunProgress.Counts) -> String {
+    let label = counts.label.padding(toLength: max(17, counts.label.count), withPad: " ", startingAt: 0)
+    let state = counts.done ? "done" : "fetching"
+    return
+      "\(label) \(state) \(counts.finished)/\(counts.started) requests, \(counts.failed) failed, \(byteCount(counts.bytes))"
+  }
+
+  static func byteCount(_ bytes: Int) -> String {
+    switch bytes {
+    case ..<1024: "\(bytes) B"
+    case ..<(1024 * 1024): String(format: "%.1f KB", Double(bytes) / 1024)
+    default: String(format: "%.1f MB", Double(bytes) / 1024 / 1024)
+    }
+  }
+
+  /// Whether stderr is a terminal.
+  static var standardErrorIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+}
