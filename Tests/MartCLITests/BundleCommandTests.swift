@@ -126,6 +126,8 @@ import Testing
        "brands":[{"branchCount":10,"error":null,"freshness":"fresh","lastFetchedAsOf":"2026-11-20","name":"이마트","slug":"emart","status":"fresh"},
                  {"branchCount":0,"error":"the source returned no branches","freshness":"missing","lastFetchedAsOf":null,"name":"코스트코","slug":"costco","status":"missing"}],
        "errors":[],"outcome":"published-with-missing-brands","published":null,
+       "fetch":{"hosts":{"store.emart.com":{"bytes":512,"failures":0,"notModifiedReuses":1,"requests":2,"retries":1}},
+                "total":{"bytes":512,"failures":0,"notModifiedReuses":1,"requests":2,"retries":1}},
        "warnings":[{"brand":"emart","branch":"emart-1099","kind":"closing-days","message":"no closing days understood"},
                    {"brand":null,"branch":null,"kind":"carry-over","message":"last bundle unreadable"}],
        "window":{"from":"2026-11-01","through":"2027-01-31"}}
