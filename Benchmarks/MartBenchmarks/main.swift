@@ -62,3 +62,23 @@ print("mixed text: \(megabyte.utf8.count) bytes, \(megabyte.unicodeScalars.count
 measure("1 MB of mixed text, parse + 3-month expansion", iterations: 10) {
   ClosingSchedule.parse(megabyte, asOf: asOf).closedDates(from: windowStart, through: windowEnd).count
 }
+
+// Address normalization over store addresses of every province and shape (AddressCorpus.swift),
+// repeated until at least a second has passed.
+let addresses = addressCorpus()
+var addressRounds = 0
+var addressChecksum = 0
+var addressSeconds = 0.0
+while addressSeconds < 1 {
+  let elapsed = clock.measure {
+    for (text, lotAddress) in addresses {
+      addressChecksum &+= KoreanAddress(parsing: text, lotAddress: lotAddress).queries.count
+    }
+  }
+  addressSeconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  addressRounds += 1
+}
+let addressesPerSecond = Double(addresses.count * addressRounds) / addressSeconds
+print(
+  "addresses (\(addresses.count) texts × \(addressRounds)): \(Int(addressesPerSecond.rounded())) addresses/s "
+    + "(checksum \(addressChecksum))")
