@@ -92,7 +92,7 @@ enum AddressParser {
       case 0x200B, 0x200C, 0x200D, 0xFEFF:  // zero-width characters
         continue
       default:
-        scalars.append(scalar.properties.isWhitespace ? " " : scalar)
+        scalars.append(isWhitespace(scalar) ? " " : scalar)
       }
     }
     if needsNormalization {
@@ -111,6 +111,15 @@ enum AddressParser {
     switch scalar.value {
     case 0..<0x300, 0xAC00...0xD7A3, 0x3000, 0xFF01...0xFF5E: true
     default: false
+    }
+  }
+
+  /// Whether a scalar is white space, without the property lookup for ASCII and Hangul syllables.
+  static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09...0x0D, 0x20: true
+    case 0..<0x80, 0xAC00...0xD7A3: false
+    default: scalar.properties.isWhitespace
     }
   }
 
@@ -378,7 +387,7 @@ enum AddressParser {
     if Province(aliasScalars: word) != nil { return [word] }
     // A province prefix: 경남창원시 → 경남 창원시 (but not 부산진구, a district of Busan).
     for alias in Province.aliasesLongestFirst
-    where word.count >= alias.scalars.count + 2 && word.starts(with: alias.scalars) {
+    where word.first == alias.scalars[0] && word.count >= alias.scalars.count + 2 && word.starts(with: alias.scalars) {
       let rest = word.dropFirst(alias.scalars.count)
       guard !rest.elementsEqual("진구".unicodeScalars) else { continue }
       let pieces = splitGlued(rest)
@@ -475,7 +484,7 @@ enum AddressParser {
 
       case .sigungu where address.eupMyeon == nil && address.dongRi == nil && address.roadName == nil:
         if let city = address.sigungu {
-          if city.hasSuffix("시"), !city.contains(" "), word.scalars.last == "구" {
+          if city.hasSuffix("시"), !city.unicodeScalars.contains(" "), word.scalars.last == "구" {
             address.sigungu = city + " " + word.text
           } else {
             unparsed.append(word.text)
@@ -601,11 +610,18 @@ enum AddressParser {
     }
   }
 
-  /// The scalars as a string.
+  /// The scalars as a string, encoded straight into the string's UTF-8 storage.
   static func string(_ scalars: Scalars) -> String {
-    var view = String.UnicodeScalarView()
-    view.append(contentsOf: scalars)
-    return String(view)
+    String(unsafeUninitializedCapacity: scalars.count * 4) { buffer in
+      var count = 0
+      for scalar in scalars {
+        UTF8.encode(scalar) { byte in
+          buffer[count] = byte
+          count += 1
+        }
+      }
+      return count
+    }
   }
 }
 

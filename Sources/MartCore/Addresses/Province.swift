@@ -54,7 +54,8 @@ public enum Province: String, CaseIterable, Sendable, Codable {
 
   /// The province a whole word of the address parser names.
   init?(aliasScalars word: ArraySlice<Unicode.Scalar>) {
-    guard word.count >= 2, word.count <= Province.longestAlias,
+    guard word.count >= 2, word.count <= Province.longestAlias, let first = word.first,
+      Province.aliasInitials.contains(first),
       let match = Province.aliasesLongestFirst.first(where: { $0.scalars.elementsEqual(word) })
     else { return nil }
     self = match.province
@@ -71,4 +72,7 @@ public enum Province: String, CaseIterable, Sendable, Codable {
     .sorted { $0.scalars.count > $1.scalars.count }
 
   private static let longestAlias = aliasesLongestFirst[0].scalars.count
+
+  /// The first syllables of all aliases (서, 부, 대, …), to rule most words out at once.
+  private static let aliasInitials: [Unicode.Scalar] = Array(Set(aliasesLongestFirst.map { $0.scalars[0] }))
 }
