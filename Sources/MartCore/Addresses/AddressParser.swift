@@ -35,8 +35,8 @@ extension KoreanAddress {
 /// The address parser: clean the text, set aside parenthesized references and the detail after the
 /// first comma, split words written without spaces, then read the words left to right.
 ///
-/// Every step is a single pass over the Unicode scalars of NFC text, in which each Hangul syllable
-/// is one scalar and digits are ASCII.
+/// Every step is a hand-written pass over the Unicode scalars of NFC text, in which each Hangul
+/// syllable is one scalar and digits are ASCII.
 enum AddressParser {
   typealias Scalars = ArraySlice<Unicode.Scalar>
 
@@ -257,13 +257,9 @@ enum AddressParser {
     let unclosed = trimmed(current[...], of: " ,")
     if depth > 0, !unclosed.isEmpty { references.append(unclosed) }
     // One space between words and none before a comma.
-    let cleanedOutside = Array(collapsingSpaces(outside[...]))
-    var withoutSpaceBeforeComma: [Unicode.Scalar] = []
-    for (index, scalar) in cleanedOutside.enumerated()
-    where !(scalar == " " && index + 1 < cleanedOutside.count && cleanedOutside[index + 1] == ",") {
-      withoutSpaceBeforeComma.append(scalar)
-    }
-    return (trimmed(withoutSpaceBeforeComma[...], of: " ,"), references)
+    let spaced = collapsingSpaces(outside[...])
+    let cleanedOutside = spaced.indices.filter { !(spaced[$0] == " " && spaced.has(",", at: $0 + 1)) }.map { spaced[$0] }
+    return (trimmed(cleanedOutside[...], of: " ,"), references)
   }
 
   // MARK: Words
@@ -288,6 +284,7 @@ enum AddressParser {
     }
   }
 
+  /// What a whole word is, or `nil` when it is no part of an address.
   static func kind(of word: Scalars) -> WordKind? {
     if let province = Province(aliasScalars: word) { return .province(province) }
     // 12, 12-3, 12번지, 12번
