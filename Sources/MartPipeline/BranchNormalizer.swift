@@ -25,8 +25,8 @@ public struct BranchNormalizer: Sendable {
     if let phonePublished, phone == nil {
       warnings.append("\(raw.id): phone \"\(phonePublished)\" is not a Korean phone number")
     }
-    let closingText = TextCleanup.field(raw.closingText) ?? ""
-    let schedule = ClosingSchedule.parse(closingText, asOf: asOf)
+    let schedule = ClosingSchedule.published(
+      text: TextCleanup.field(raw.closingText), dates: raw.closingDates, asOf: asOf)
     for warning in schedule.warnings { warnings.append("\(raw.id): \(warning)") }
     let branch = Branch(
       id: raw.id,
