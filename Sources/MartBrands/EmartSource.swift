@@ -3,19 +3,25 @@ import MartCore
 import MartFetch
 import MartHTML
 
-/// E-mart's store site, which serves three brands from the same feeds: 이마트 (`.emart`),
-/// 이마트 트레이더스 (`.traders`) and 노브랜드 (`.nobrand`).
+/// E-mart's store site, which serves four brands from the same feeds: 이마트 (`.emart`),
+/// 이마트 트레이더스 (`.traders`), 노브랜드 (`.nobrand`) and 이마트 에브리데이 (`.everyday`).
 ///
 /// - `POST /branch/searchList.do` with `jMode=true&searchType=EM|TR|NO`: the store master
 ///   (`dataList`), one request per requested brand.
 /// - `GET /branch/holidayList.do?year=YYYY&month=MM`: every store's closing dates for a month
 ///   (`dateList`), requested for the as-of month and the next two, joined on `JIJUM_ID` = `ID`.
+///   The feed lists every store, named with its banner (`에브리데이 가락동점`); 에브리데이 has no
+///   `searchType`, so its branches are the rows of this feed (id, name, `TEL`, dates).
 /// - `GET /branch/view.do?id=<ID>`: the store page, read only for No Brand phone numbers,
 ///   which the master leaves blank.
 public struct EmartSource: BrandSource {
-  public let name = "emart"
-  public let brands: [BrandSlug] = [.emart, .traders, .nobrand]
-  public let defaultBaseURL = "https://store.emart.com"
+  public static let name = "emart"
+  public static let brands: [BrandSlug] = [.emart, .traders, .nobrand, .everyday]
+  public static let origin = "https://store.emart.com"
+
+  public var name: String { Self.name }
+  public var brands: [BrandSlug] { Self.brands }
+  public var defaultBaseURL: String { Self.origin }
 
   public init() {}
 
@@ -31,8 +37,8 @@ public struct EmartSource: BrandSource {
     }
   }
 
-  /// The brand of a `STORE_TP` code: `E`/`A` 이마트, `T` 트레이더스, `S` 노브랜드; others (SSG,
-  /// Boots, …) are not covered.
+  /// The brand of a `STORE_TP` code: `E`/`A` 이마트, `T` 트레이더스, `S` 노브랜드; `nil` for other
+  /// codes, whose rows are classified by name.
   static func brand(forStoreType storeType: String) -> BrandSlug? {
     switch storeType.uppercased() {
     case "E", "A": .emart
@@ -42,12 +48,32 @@ public struct EmartSource: BrandSource {
     }
   }
 
+  /// Words that mark a store of another kind sharing the feeds (SSG 푸드마켓, Boots, 일렉트로마트,
+  /// 몰리스, 토이킹덤, 베이비서클, …): such rows are never a branch.
+  static let otherStoreMarkers = ["SSG", "Boots", "BOOTS", "부츠", "일렉트로마트", "몰리스", "토이킹덤", "베이비서클", "PK마켓"]
+
+  /// The brand of a feed row: none for the other kinds of store, else by `STORE_TP` where it is
+  /// a known code, else by the banner the name starts with (`이마트 `, `트레이더스 홀세일 클럽 `,
+  /// `에브리데이 `, `노브랜드 `, the misspelling `노브렌드 `, and the newer E-mart banners
+  /// `스타필드 마켓 `, `이마트 푸드마켓 `). `nil` when neither says.
+  public static func classify(storeType: String?, name: String) -> BrandSlug? {
+    if otherStoreMarkers.contains(where: { name.contains($0) }) { return nil }
+    if let brand = storeType.flatMap(brand(forStoreType:)) { return brand }
+    let order: [BrandSlug] = [.everyday, .traders, .nobrand, .emart]
+    for brand in order where namePrefixes(for: brand).contains(where: { name.hasPrefix($0 + " ") }) {
+      return brand
+    }
+    if name.hasPrefix("스타필드 마켓 ") { return .emart }
+    return nil
+  }
+
   /// The name prefixes each brand carries in `NAME`, longest first.
   static func namePrefixes(for brand: BrandSlug) -> [String] {
     switch brand {
     case .emart: ["이마트"]
     case .traders: ["이마트 트레이더스 홀세일 클럽", "트레이더스 홀세일 클럽", "이마트 트레이더스", "트레이더스"]
-    case .nobrand: ["노브랜드"]
+    case .nobrand: ["노브랜드", "노브렌드"]
+    case .everyday: ["이마트 에브리데이", "이마트에브리데이", "에브리데이"]
     default: []
     }
   }
@@ -77,7 +103,8 @@ public struct EmartSource: BrandSource {
     }
     let requested = brands.filter { session.brands.contains($0) }
     guard !requested.isEmpty else { return [] }
-    guard !branches.isEmpty else {
+    let storeListsRequested = requested.contains { Self.searchType(for: $0) != nil }
+    guard !storeListsRequested || !branches.isEmpty else {
       throw SourceError(
         source: session.sourceName, url: session.url(Self.storeListPath),
         reason: .unexpectedContent("no store of \(requested.map(\.rawValue)) in the store lists"))
@@ -90,6 +117,17 @@ public struct EmartSource: BrandSource {
       for (storeID, days) in try Self.parseHolidayList(response.body, url: response.requestURL) {
         closingDays[storeID, default: []].append(contentsOf: days)
       }
+      if session.brands.contains(.everyday) {
+        for branch in try Self.parseHolidayListStores(response.body, url: response.requestURL)
+        where branch.id.brand == .everyday && seenStoreIDs.insert(branch.id.storeID).inserted {
+          branches.append(branch)
+        }
+      }
+    }
+    if session.brands.contains(.everyday) && !branches.contains(where: { $0.id.brand == .everyday }) {
+      throw SourceError(
+        source: session.sourceName, url: session.url(Self.holidayListPath(for: session.asOf)),
+        reason: .unexpectedContent("no 에브리데이 store in the holiday lists"))
     }
 
     for index in branches.indices {
@@ -137,7 +175,7 @@ public struct EmartSource: BrandSource {
     for row in rows {
       guard let storeID = row.text("ID"), let fullName = row.text("NAME") else { continue }
       identifiedRows += 1
-      guard let brand = row.text("STORE_TP").flatMap(brand(forStoreType:)) else { continue }
+      guard let brand = classify(storeType: row.text("STORE_TP"), name: fullName) else { continue }
       let coordinate: GeoPoint? =
         if let latitude = row["MAP_X"]?.number, let longitude = row["MAP_Y"]?.number {
           GeoPoint(latitude: latitude, longitude: longitude)
@@ -182,6 +220,28 @@ public struct EmartSource: BrandSource {
         reason: .unexpectedContent("\"dateList\" has \(rows.count) rows but none with a JIJUM_ID"))
     }
     return days
+  }
+
+  /// Reads the stores of a `holidayList.do` answer that are branches of a covered brand, by the
+  /// banner in `NAME`: id `JIJUM_ID`, name without the banner, phone `TEL`, no closing days (see
+  /// `parseHolidayList`). `url` becomes each branch's `sourceURL`. Rows of other kinds of store
+  /// (SSG, Boots, …) and unprefixed names are skipped.
+  public static func parseHolidayListStores(_ data: Data, url: String) throws(SourceError) -> [RawBranch] {
+    let rows = try decode(HolidayListBody.self, from: data, url: url, expecting: "a \"dateList\" array").dateList
+    var branches: [RawBranch] = []
+    var seen = Set<String>()
+    for row in rows {
+      guard let storeID = row.text("JIJUM_ID"), let fullName = row.text("NAME"),
+        let brand = classify(storeType: nil, name: fullName), seen.insert(storeID).inserted
+      else { continue }
+      branches.append(
+        RawBranch(
+          id: BranchID(brand: brand, storeID: storeID),
+          name: strippingBrandPrefix(fullName, brand: brand),
+          phone: row.text("TEL"),
+          sourceURL: url))
+    }
+    return branches
   }
 
   /// Reads the phone number from a store page (`.intro-wrap > ul > li:nth-child(3) > p`).

