@@ -26,14 +26,8 @@ public struct BranchNormalizer: Sendable {
     if let phonePublished, phone == nil {
       problems.warn(.phone, "phone \"\(phonePublished)\" is not a Korean phone number", branch: raw.id)
     }
-    let closingText = TextCleanup.field(raw.closingText) ?? ""
-    var schedule = ClosingSchedule.parse(closingText, asOf: asOf)
-    if !raw.closingDates.isEmpty {
-      // Dates published as data join the text's; they are closures by definition.
-      if closingText.isEmpty { schedule = ClosingSchedule(status: .closures, text: "") }
-      schedule.dates = Array(Set(schedule.dates + raw.closingDates)).sorted()
-      if schedule.status != .closures { schedule.status = .closures }
-    }
+    let schedule = ClosingSchedule.published(
+      text: TextCleanup.field(raw.closingText), dates: raw.closingDates, asOf: asOf)
     for warning in schedule.warnings { problems.warn(.closingDays, warning, branch: raw.id) }
     let branch = Branch(
       id: raw.id,
