@@ -4,5 +4,8 @@ public enum BrandSources {
   public static let all: [any BrandSource] = [
     EmartSource(),
     LotteMartSource(),
+    CostcoSource(),
+    GSTheFreshSource(),
+    HomeplusSource(),
   ]
 }

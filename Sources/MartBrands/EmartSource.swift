@@ -3,19 +3,21 @@ import MartCore
 import MartFetch
 import MartHTML
 
-/// E-mart's store site, which serves three brands from the same feeds: 이마트 (`.emart`),
-/// 이마트 트레이더스 (`.traders`) and 노브랜드 (`.nobrand`).
+/// E-mart's store site, which serves four brands from the same feeds: 이마트 (`.emart`),
+/// 이마트 트레이더스 (`.traders`), 노브랜드 (`.nobrand`) and 이마트 에브리데이 (`.everyday`).
 ///
 /// - `POST /branch/searchList.do` with `jMode=true&searchType=EM|TR|NO`: the store master
 ///   (`dataList`), one request per requested brand.
 /// - `GET /branch/holidayList.do?year=YYYY&month=MM`: every store's closing dates for a month
 ///   (`dateList`), requested for the as-of month and the next two, joined on `JIJUM_ID` = `ID`.
+///   The feed lists every store, named with its banner (`에브리데이 가락동점`); 에브리데이 has no
+///   `searchType`, so its branches are the rows of this feed (id, name, `TEL`, dates).
 /// - `GET /branch/view.do?id=<ID>`: the store page, read only for No Brand phone numbers,
 ///   which the master leaves blank.
 public struct EmartSource: BrandSource {
-  public let name = "emart"
-  public let brands: [BrandSlug] = [.emart, .traders, .nobrand]
-  public let defaultBaseURL = "https://store.emart.com"
+  public static let name = "emart"
+  public static let brands: [BrandSlug] = [.emart, .traders, .nobrand, .everyday]
+  public static let origin = "https://store.emart.com"
 
   public init() {}
 
@@ -31,8 +33,8 @@ public struct EmartSource: BrandSource {
     }
   }
 
-  /// The brand of a `STORE_TP` code: `E`/`A` 이마트, `T` 트레이더스, `S` 노브랜드; others (SSG,
-  /// Boots, …) are not covered.
+  /// The brand of a `STORE_TP` code: `E`/`A` 이마트, `T` 트레이더스, `S` 노브랜드; `nil` for other
+  /// codes, whose rows are classified by name.
   static func brand(forStoreType storeType: String) -> BrandSlug? {
     switch storeType.uppercased() {
     case "E", "A": .emart
@@ -42,12 +44,32 @@ public struct EmartSource: BrandSource {
     }
   }
 
+  /// Words that mark a store of another kind sharing the feeds (SSG 푸드마켓, Boots, 일렉트로마트,
+  /// 몰리스, 토이킹덤, 베이비서클, …): such rows are never a branch.
+  static let otherStoreMarkers = ["SSG", "Boots", "BOOTS", "부츠", "일렉트로마트", "몰리스", "토이킹덤", "베이비서클", "PK마켓"]
+
+  /// The brand of a feed row: none for the other kinds of store, else by `STORE_TP` where it is
+  /// a known code, else by the banner the name starts with (`이마트 `, `트레이더스 홀세일 클럽 `,
+  /// `에브리데이 `, `노브랜드 `, the misspelling `노브렌드 `, and the newer E-mart banners
+  /// `스타필드 마켓 `, `이마트 푸드마켓 `). `nil` when neither says.
+  public static func classify(storeType: String?, name: String) -> BrandSlug? {
+    if otherStoreMarkers.contains(where: { name.contains($0) }) { return nil }
+    if let brand = storeType.flatMap(brand(forStoreType:)) { return brand }
+    let order: [BrandSlug] = [.everyday, .traders, .nobrand, .emart]
+    for brand in order where namePrefixes(for: brand).contains(where: { name.hasPrefix($0 + " ") }) {
+      return brand
+    }
+    if name.hasPrefix("스타필드 마켓 ") { return .emart }
+    return nil
+  }
+
   /// The name prefixes each brand carries in `NAME`, longest first.
   static func namePrefixes(for brand: BrandSlug) -> [String] {
     switch brand {
     case .emart: ["이마트"]
     case .traders: ["이마트 트레이더스 홀세일 클럽", "트레이더스 홀세일 클럽", "이마트 트레이더스", "트레이더스"]
-    case .nobrand: ["노브랜드"]
+    case .nobrand: ["노브랜드", "노브렌드"]
+    case .everyday: ["이마트 에브리데이", "이마트에브리데이", "에브리데이"]
     default: []
     }
   }
@@ -65,19 +87,18 @@ public struct EmartSource: BrandSource {
 
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
     var branches: [RawBranch] = []
+    /// 에브리데이 stores come from the holiday lists, one per month: each is added once.
     var seenStoreIDs = Set<String>()
     for brand in brands where session.brands.contains(brand) {
       guard let searchType = Self.searchType(for: brand) else { continue }
       let response = try await session.postForm(
         Self.storeListPath, fields: [("jMode", "true"), ("searchType", searchType)])
-      for branch in try Self.parseStoreList(response.body, url: response.requestURL)
-      where session.brands.contains(branch.id.brand) && seenStoreIDs.insert(branch.id.storeID).inserted {
-        branches.append(branch)
-      }
+      branches += try Self.parseStoreList(response.body, url: response.requestURL)
     }
     let requested = brands.filter { session.brands.contains($0) }
     guard !requested.isEmpty else { return [] }
-    guard !branches.isEmpty else {
+    let storeListsRequested = requested.contains { Self.searchType(for: $0) != nil }
+    guard !storeListsRequested || branches.contains(where: { session.brands.contains($0.id.brand) }) else {
       throw SourceError(
         source: session.sourceName, url: session.url(Self.storeListPath),
         reason: .unexpectedContent("no store of \(requested.map(\.rawValue)) in the store lists"))
@@ -90,15 +111,25 @@ public struct EmartSource: BrandSource {
       for (storeID, days) in try Self.parseHolidayList(response.body, url: response.requestURL) {
         closingDays[storeID, default: []].append(contentsOf: days)
       }
+      if session.brands.contains(.everyday) {
+        for branch in try Self.parseHolidayListStores(response.body, url: response.requestURL)
+        where branch.id.brand == .everyday && seenStoreIDs.insert(branch.id.storeID).inserted {
+          branches.append(branch)
+        }
+      }
+    }
+    if session.brands.contains(.everyday) && !branches.contains(where: { $0.id.brand == .everyday }) {
+      throw SourceError(
+        source: session.sourceName, url: session.url(Self.holidayListPath(for: session.asOf)),
+        reason: .unexpectedContent("no 에브리데이 store in the holiday lists"))
     }
 
     for index in branches.indices {
       let storeID = branches[index].id.storeID
-      if let days = closingDays[storeID], !days.isEmpty {
-        var seen = Set<String>()
-        branches[index].closingText = days.filter { seen.insert($0).inserted }.joined(separator: ", ")
-      }
-      if branches[index].id.brand == .nobrand {
+      // Dates stay dates: the site publishes no closing-day text, so none is made up.
+      branches[index].closingDates = Set((closingDays[storeID] ?? []).compactMap { CalendarDate(compact: $0) })
+        .sorted()
+      if branches[index].id.brand == .nobrand, session.brands.contains(.nobrand) {
         // A broken detail page costs only the phone number, not the brand.
         do {
           let response = try await session.get(Self.detailPath(storeID: storeID))
@@ -108,7 +139,7 @@ public struct EmartSource: BrandSource {
             branches[index].phone = phone
           }
         } catch {
-          session.warn("\(branches[index].id): phone not read from the store page: \(error)")
+          session.warn("phone not read from the store page: \(error)", branch: branches[index].id)
         }
       }
     }
@@ -138,7 +169,7 @@ public struct EmartSource: BrandSource {
     for row in rows {
       guard let storeID = row.text("ID"), let fullName = row.text("NAME") else { continue }
       identifiedRows += 1
-      guard let brand = row.text("STORE_TP").flatMap(brand(forStoreType:)) else { continue }
+      guard let brand = classify(storeType: row.text("STORE_TP"), name: fullName) else { continue }
       let coordinate: GeoPoint? =
         if let latitude = row["MAP_X"]?.number, let longitude = row["MAP_Y"]?.number {
           GeoPoint(latitude: latitude, longitude: longitude)
@@ -157,7 +188,7 @@ public struct EmartSource: BrandSource {
     }
     guard identifiedRows > 0 else {
       throw SourceError(
-        source: "emart", url: url,
+        source: name, url: url,
         reason: .unexpectedContent("\"dataList\" has \(rows.count) rows but none with an ID and a NAME"))
     }
     return branches
@@ -179,10 +210,32 @@ public struct EmartSource: BrandSource {
     }
     guard !days.isEmpty else {
       throw SourceError(
-        source: "emart", url: url,
+        source: name, url: url,
         reason: .unexpectedContent("\"dateList\" has \(rows.count) rows but none with a JIJUM_ID"))
     }
     return days
+  }
+
+  /// Reads the stores of a `holidayList.do` answer that are branches of a covered brand, by the
+  /// banner in `NAME`: id `JIJUM_ID`, name without the banner, phone `TEL`, no closing days (see
+  /// `parseHolidayList`). `url` becomes each branch's `sourceURL`. Rows of other kinds of store
+  /// (SSG, Boots, …) and unprefixed names are skipped.
+  public static func parseHolidayListStores(_ data: Data, url: String) throws(SourceError) -> [RawBranch] {
+    let rows = try decode(HolidayListBody.self, from: data, url: url, expecting: "a \"dateList\" array").dateList
+    var branches: [RawBranch] = []
+    var seen = Set<String>()
+    for row in rows {
+      guard let storeID = row.text("JIJUM_ID"), let fullName = row.text("NAME"),
+        let brand = classify(storeType: nil, name: fullName), seen.insert(storeID).inserted
+      else { continue }
+      branches.append(
+        RawBranch(
+          id: BranchID(brand: brand, storeID: storeID),
+          name: strippingBrandPrefix(fullName, brand: brand),
+          phone: row.text("TEL"),
+          sourceURL: url))
+    }
+    return branches
   }
 
   /// Reads the phone number from a store page (`.intro-wrap > ul > li:nth-child(3) > p`).
@@ -194,14 +247,14 @@ public struct EmartSource: BrandSource {
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
       guard let intro = try document.first("//*[\(XPath.hasClass("intro-wrap"))]") else {
-        throw SourceError(source: "emart", url: url, reason: .unexpectedContent("no .intro-wrap block"))
+        throw SourceError(source: name, url: url, reason: .unexpectedContent("no .intro-wrap block"))
       }
       let phone = try intro.first("./ul/*[3][self::li]/p")?.text
       return phone?.isEmpty == false ? phone : nil
     } catch let error as SourceError {
       throw error
     } catch {
-      throw SourceError(source: "emart", url: url, reason: .unexpectedContent("\(error)"))
+      throw SourceError(source: name, url: url, reason: .unexpectedContent("\(error)"))
     }
   }
 
@@ -232,7 +285,7 @@ public struct EmartSource: BrandSource {
       return try JSONDecoder().decode(Body.self, from: data)
     } catch {
       throw SourceError(
-        source: "emart", url: url,
+        source: name, url: url,
         reason: .unexpectedContent("expected a JSON object with \(shape) (\(error))"))
     }
   }

@@ -7,18 +7,28 @@ import MartHTML
 /// word is empty: `POST /shop/shop_search_type.asp?schArea=&schType=01&schWord=` with an empty
 /// body (all parameters are in the query string, as the site's own form sends them).
 ///
-/// Each result row links to `shop_view.asp?brnchCd=<7 digits>`; that code is the store id. The
-/// closing days are the row's free text (`매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )`, `12/13,/27`,
-/// …), passed on verbatim for the closing-day engine.
+/// What the page is known to carry per store is `span.day-off` (the closing days), `div.address`,
+/// `span.time` (hours) and `span.call` (phone); the parser needs nothing else. A store row is the
+/// largest element holding at most one of each of those, so no list markup is assumed. When a
+/// row also has a name element (`.name`), a `span.state` or a link with `brnchCd=`, they are used:
+/// the id is the `brnchCd` when the row links one, otherwise the branch name as published
+/// (`lottemart-원주점`). The closing days are the row's free text (`매월 둘째, 넷째주 일요일 ( 11/8,
+/// 11/22 )`, `12/13,/27`, …), passed on verbatim for the closing-day engine.
 public struct LotteMartSource: BrandSource {
-  public let name = "lottemart"
-  public let brands: [BrandSlug] = [.lottemart]
-  public let defaultBaseURL = "http://company.lottemart.com"
+  public static let name = "lottemart"
+  public static let brands: [BrandSlug] = [.lottemart]
+  public static let origin = "http://company.lottemart.com"
 
   public init() {}
 
   /// Path and query of the search listing every Lotte Mart store (`schType=01` is 롯데마트).
   static let storeListPath = "/shop/shop_search_type.asp?schArea=&schType=01&schWord="
+
+  /// The classes of the four fields every store row carries, as `(element, class)`.
+  static let rowFields = [("span", "day-off"), ("div", "address"), ("span", "time"), ("span", "call")]
+
+  /// `span.state` texts of stores that are announced but not open yet; such rows are skipped.
+  static let notYetOpenStates = ["오픈예정", "개점예정", "오픈 예정"]
 
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
     guard session.brands.contains(.lottemart) else { return [] }
@@ -26,62 +36,94 @@ public struct LotteMartSource: BrandSource {
     return try Self.parseStoreList(response.body, url: response.requestURL, charset: response.charset)
   }
 
-  /// Reads the search result page into branches, in page order. Rows without a `brnchCd` link
-  /// or a name (e.g. stores announced but not open) are skipped; a repeated `brnchCd` keeps its
-  /// first row. `charset` is the Content-Type charset when known.
+  /// Reads the search result page into branches, in page order. A store listed more than once
+  /// (under several regions) appears once: a repeated id or name keeps its first row. Rows
+  /// without a name and rows of stores not open yet (`span.state` `오픈예정`) are skipped.
+  /// `charset` is the Content-Type charset when known.
   ///
-  /// Throws `SourceError.unexpectedContent` when the page has no `ul.shop-list > li` rows or
-  /// none of them parses.
+  /// Throws `SourceError.unexpectedContent` when the page has no store rows or none of them
+  /// has a name.
   public static func parseStoreList(
     _ data: Data, url: String, charset: String? = nil
   ) throws(SourceError) -> [RawBranch] {
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
-      let rows = try document.select("//ul[\(XPath.hasClass("shop-list"))]/li")
+      let rows = try document.select(rowsXPath)
       guard !rows.isEmpty else {
         throw SourceError(
-          source: "lottemart", url: url, reason: .unexpectedContent("no store rows (ul.shop-list > li)"))
+          source: Self.name, url: url,
+          reason: .unexpectedContent("no store rows (no span.day-off, div.address, span.time or span.call)"))
       }
       var branches: [RawBranch] = []
       var seenStoreIDs = Set<String>()
+      var seenNames = Set<String>()
       for row in rows {
-        guard let branch = try parseRow(row, url: url), seenStoreIDs.insert(branch.id.storeID).inserted
+        guard let branch = try parseRow(row, url: url) else { continue }
+        guard seenStoreIDs.insert(branch.id.storeID).inserted, seenNames.insert(branch.name).inserted
         else { continue }
         branches.append(branch)
       }
       guard !branches.isEmpty else {
         throw SourceError(
-          source: "lottemart", url: url,
-          reason: .unexpectedContent("none of \(rows.count) store rows has a brnchCd link and a name"))
+          source: Self.name, url: url,
+          reason: .unexpectedContent("none of \(rows.count) store rows has a branch name of an open store"))
       }
       return branches
     } catch let error as SourceError {
       throw error
     } catch {
-      throw SourceError(source: "lottemart", url: url, reason: .unexpectedContent("\(error)"))
+      throw SourceError(source: Self.name, url: url, reason: .unexpectedContent("\(error)"))
     }
   }
 
-  /// One result row, or `nil` when it lacks a store link or a name.
-  private static func parseRow(_ row: HTMLElement, url: String) throws(HTMLError) -> RawBranch? {
-    guard let link = try row.first(".//a[contains(@href, 'brnchCd=')]"),
-      let storeID = link.attribute("href").flatMap(branchCode(fromHref:))
-    else { return nil }
-    let rawName = link.text.isEmpty ? try row.first(".//*[\(XPath.hasClass("name"))]")?.text : link.text
-    guard let rawName, !rawName.isEmpty else { return nil }
+  /// Selects store rows: the elements holding at least one row field and at most one of each,
+  /// whose parent holds more than one of some field (or is the document itself).
+  static let rowsXPath: String = {
+    let counts = rowFields.map { element, className in
+      "count(.//\(element)[\(XPath.hasClass(className))]) <= 1"
+    }
+    let oneOfEach = counts.joined(separator: " and ")
+    let anyField = rowFields.map { element, className in
+      ".//\(element)[\(XPath.hasClass(className))]"
+    }.joined(separator: " | ")
+    return "//*[(\(anyField)) and \(oneOfEach) and not(parent::*[\(oneOfEach)])]"
+  }()
 
+  /// One store row, or `nil` when it has no name or is a store not open yet.
+  private static func parseRow(_ row: HTMLElement, url: String) throws(HTMLError) -> RawBranch? {
     func field(_ element: String, _ className: String) throws(HTMLError) -> String? {
       let text = try row.first(".//\(element)[\(XPath.hasClass(className))]")?.text
       return text?.isEmpty == false ? text : nil
     }
+    if let state = try field("*", "state"), notYetOpenStates.contains(where: state.contains) {
+      return nil
+    }
+    let link = try row.first(".//a[contains(@href, 'brnchCd=')]")
+    let storeCode = link?.attribute("href").flatMap(branchCode(fromHref:))
+    guard let rawName = try name(of: row, link: link) else { return nil }
+    let name = strippingBrandPrefix(rawName)
     return RawBranch(
-      id: BranchID(brand: .lottemart, storeID: storeID),
-      name: strippingBrandPrefix(rawName),
+      id: BranchID(brand: .lottemart, storeID: storeCode ?? name),
+      name: name,
       address: try field("div", "address"),
       phone: try field("span", "call"),
       openingHours: try field("span", "time"),
       closingText: try field("span", "day-off"),
       sourceURL: url)
+  }
+
+  /// The branch name: the row's `.name` element, else its `brnchCd` link text, else the first
+  /// text outside the fields that ends in `점` (as the page shows `LOTTE Mart | 제주점 | 영업중 …`).
+  private static func name(of row: HTMLElement, link: HTMLElement?) throws(HTMLError) -> String? {
+    if let named = try row.first(".//*[\(XPath.hasClass("name"))]")?.text, !named.isEmpty { return named }
+    if let linkText = link?.text, !linkText.isEmpty { return linkText }
+    let outsideFields = (rowFields.map(\.1) + ["state"]).map { "ancestor::*[\(XPath.hasClass($0))]" }
+      .joined(separator: " or ")
+    for node in try row.select(".//text()[not(\(outsideFields))]") {
+      let text = node.text
+      if text.hasSuffix("점"), !text.contains(" ") || text.hasPrefix("롯데마트 ") { return text }
+    }
+    return nil
   }
 
   /// The `brnchCd` query parameter of a (possibly relative, possibly padded) link.

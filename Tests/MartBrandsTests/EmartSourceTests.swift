@@ -130,4 +130,47 @@ struct EmartSourceTests {
     }
     #expect(error?.url == url)
   }
+
+  // MARK: 에브리데이
+
+  @Test func everydayStoresComeFromTheHolidayFeedByName() throws {
+    let branches = try EmartSource.parseHolidayListStores(
+      try FixturePaths.data("web/store.emart.com/holidayList-2026-11.body.json"),
+      url: "https://store.emart.com/branch/holidayList.do")
+    let everyday = branches.filter { $0.id.brand == .everyday }
+    #expect(everyday.count == 17)
+    #expect(everyday.allSatisfy { $0.id.storeID.count == 4 && $0.id.storeID.hasPrefix("4") })
+    let garak = try #require(everyday.first { $0.id.storeID == "4733" })
+    #expect(garak.name == "가락동점")
+    #expect(garak.phone == "02-403-4733")
+    // The "이마트 에브리데이 " banner is everyday too, not 이마트.
+    #expect(everyday.first { $0.id.storeID == "4726" }?.name == "부평점")
+    // Other kinds of store in the same feed yield nothing.
+    let ids = Set(branches.map(\.id.storeID))
+    #expect(ids.isDisjoint(with: ["7721", "7301", "3018", "7810", "7904", "1700"]))
+  }
+
+  @Test(arguments: [
+    ("에브리데이 가락동점", nil, BrandSlug.everyday),
+    ("이마트 에브리데이 부평점", nil, .everyday),
+    ("이마트 창원점", nil, .emart),
+    ("스타필드 마켓 월계점", nil, .emart),
+    ("이마트 푸드마켓 고덕점", nil, .emart),
+    ("트레이더스 홀세일 클럽 마곡점", nil, .traders),
+    ("노브랜드 판교알파돔점", nil, .nobrand),
+    ("노브렌드 구리인창점", nil, .nobrand),
+    ("창원점", "E", .emart),
+    ("고양점", "T", .traders),
+  ] as [(String, String?, BrandSlug)])
+  func classifiesByStoreTypeThenName(name: String, storeType: String?, brand: BrandSlug) {
+    #expect(EmartSource.classify(storeType: storeType, name: name) == brand)
+  }
+
+  @Test(arguments: [
+    ("SSG 도곡점", "M"), ("Boots 대치역점", nil), ("일렉트로마트 명지점", nil), ("몰리스 월계점", nil),
+    ("토이킹덤 하남점", nil), ("베이비서클 고양점", nil), ("창원점", nil), ("스타필드 하남", nil),
+  ] as [(String, String?)])
+  func otherStoresAreNoBrandOfOurs(name: String, storeType: String?) {
+    #expect(EmartSource.classify(storeType: storeType, name: name) == nil)
+  }
 }

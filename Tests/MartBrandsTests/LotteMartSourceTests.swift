@@ -1,6 +1,8 @@
 import Foundation
 import MartBrands
 import MartCore
+import MartFetch
+import MartReplay
 import TestSupport
 import Testing
 
@@ -18,14 +20,38 @@ struct LotteMartSourceTests {
     try #require(try branches().first { $0.id.storeID == code })
   }
 
-  @Test func listsEveryStoreWithALink() throws {
+  @Test func listsEveryStoreOnce() throws {
     let branches = try Self.branches()
-    // 14 rows; the announced store without a detail link is skipped.
-    #expect(branches.count == 13)
+    // 20 rows: 잠실점 and 원주점 are listed twice (under two regions) and the announced
+    // (가칭)동탄2점 (오픈예정) is skipped.
+    #expect(branches.count == 17)
+    #expect(Set(branches.map(\.id)).count == 17 && Set(branches.map(\.name)).count == 17)
     #expect(branches.allSatisfy { $0.id.brand == .lottemart && $0.sourceURL == Self.url })
-    #expect(branches.allSatisfy { $0.id.storeID.count == 7 })
     #expect(!branches.contains { $0.name.contains("동탄") })
     #expect(branches.first?.name == "제주점")
+    // Rows with a store link keep the brnchCd as id; the others use the published name.
+    #expect(branches.filter { $0.id.storeID.count == 7 && $0.id.storeID.allSatisfy(\.isNumber) }.count == 15)
+    #expect(branches.filter { $0.id.storeID == $0.name }.map(\.name) == ["원주점", "구미점"])
+  }
+
+  @Test func rowWithoutAStoreLinkIsIdentifiedByItsName() throws {
+    let branch = try Self.branch("원주점")
+    #expect(branch.id.description == "lottemart-원주점")
+    #expect(branch.phone == "033 769 2500")
+    #expect(branch.closingText == "11/22(일)")
+    #expect(branch.address == "강원도 원주시 남원로 544 (단구동)")
+    #expect(try Self.branch("구미점").phone == "0544502500")
+    // 2026-12-13 and 12-27 are the 2nd and 4th Sundays of December.
+    #expect(try Self.branch("구미점").closingText == "12/13(일), 12/27(일)")
+  }
+
+  @Test func storesThatStoppedTradingAreKept() throws {
+    // span.state 임시휴업 (마산점) and 영업종료 (도봉점): kept, hours and closing days blank.
+    for code in ["0100130", "0100118"] {
+      let branch = try Self.branch(code)
+      #expect(branch.openingHours == nil && branch.closingText == nil)
+      #expect(branch.address != nil)
+    }
   }
 
   @Test func readsTheJejuRow() throws {
@@ -82,7 +108,8 @@ struct LotteMartSourceTests {
   @Test(arguments: [
     "<html><body><p>점검 중입니다</p></body></html>",
     "<html><body><ul class='shop-list'></ul></body></html>",
-    "<ul class='shop-list'><li><strong class='name'>오픈예정점</strong><span class='day-off'>11/22</span></li></ul>",
+    "<ul class='shop-list'><li><strong class='name'>동탄2점</strong><span class='state'>오픈예정</span><span class='day-off'></span></li></ul>",
+    "<ul class='shop-list'><li><span class='time'>10:00~23:00</span><span class='day-off'>11/22</span></li></ul>",
     "",
   ])
   func pageWithoutStoreRowsThrows(html: String) throws {
@@ -94,5 +121,55 @@ struct LotteMartSourceTests {
       return
     }
     #expect(error?.url == Self.url)
+  }
+
+  // MARK: The page as the shared reference grounds it
+
+  /// §3.4's minimal page, byte for byte: one `ul.shop-list > li` with a name but no store link.
+  static let minimalPage = "pages/lottemart-shop-search-minimal.html"
+
+  @Test func parsesTheMinimalGroundedPage() throws {
+    let branches = try LotteMartSource.parseStoreList(try FixturePaths.data(Self.minimalPage), url: Self.url)
+    #expect(branches.count == 1)
+    let jeju = try #require(branches.first)
+    #expect(jeju.id.description == "lottemart-제주점")
+    #expect(jeju.name == "제주점")
+    #expect(jeju.phone == "064 798 2500")
+    #expect(jeju.openingHours == "10:00~23:00")
+    #expect(jeju.closingText == "07/23(토)")
+    #expect(jeju.address == "제주특별자치도 제주시 연북로 1 (노형동)")
+  }
+
+  @Test func collectsFromAServerServingTheMinimalGroundedPage() async throws {
+    let page = try FixturePaths.data(Self.minimalPage)
+    let server = try LocalHTTPServer { request in
+      guard request.method == "POST", request.path == "/shop/shop_search_type.asp" else {
+        return .text("not found", status: 404)
+      }
+      return ServerResponse(status: 200, headers: [HTTPHeader("Content-Type", "text/html")], body: page)
+    }
+    let session = SourceSession(
+      baseURL: "http://127.0.0.1:\(server.port)", fetcher: CurlHTTPClient(),
+      asOf: CalendarDate(year: 2022, month: 7, day: 20)!, brands: [.lottemart], sourceName: LotteMartSource.name)
+    let branches = try await LotteMartSource().collect(session)
+    #expect(branches.map(\.id.description) == ["lottemart-제주점"])
+    #expect(branches.first?.address == "제주특별자치도 제주시 연북로 1 (노형동)")
+  }
+
+  @Test func rowsNeedNoListMarkupAndNoNameClass() throws {
+    // The screenshot's row text ("LOTTE Mart | 석사점 | 영업중 | …") in markup that has only the
+    // grounded classes: the name is the text ending in 점 outside the fields.
+    let html = """
+      <div><div><img alt="LOTTE Mart"><b>석사점</b><em>영업중</em>
+        <span class="time">10:00~23:00</span><span class="call">033 260 7700</span>
+        <span class="day-off">07/24(일)</span><div class="address">강원도 춘천시 세실로 108 (석사동)</div></div>
+      <div><img alt="LOTTE Mart"><b>춘천점</b><em>영업중</em>
+        <span class="time">10:00~23:00</span><span class="call">0332402500</span>
+        <span class="day-off">07/24(일)</span><div class="address">강원도 춘천시 방송길 84 (온의동)</div></div></div>
+      """
+    let branches = try LotteMartSource.parseStoreList(Data(html.utf8), url: Self.url)
+    #expect(branches.map(\.id.description) == ["lottemart-석사점", "lottemart-춘천점"])
+    #expect(branches.map(\.phone) == ["033 260 7700", "0332402500"])
+    #expect(branches.map(\.closingText) == ["07/24(일)", "07/24(일)"])
   }
 }

@@ -5,6 +5,8 @@ import Testing
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// `kill -9` at any moment of a run must leave a complete, verifiable bundle published:
@@ -40,11 +42,14 @@ import Testing
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
       let latest = try #require(try store.latest(), "after a kill during the run for \(asOf)")
-      #expect(latest.branches.branches.count == 31)
+      #expect(latest.branches.branches.count == 128)
       published.insert(latest.pointer.version)
     }
     // Whatever was published is one of the complete bundles; staging leftovers are never used.
     let bundles = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("bundles").path)
     for version in published { #expect(bundles.contains(version)) }
+    // And what is published passes every check, derived files and calendars included.
+    let validate = try CommandLineContractTests().run(["validate", output.path])
+    #expect(validate.status == 0, "stderr: \(validate.stderr)")
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import MartCore
 import Testing
 
@@ -30,5 +31,79 @@ import Testing
     #expect(TextCleanup.field("  창원점\u{00A0}\u{00A0}이마트\n\t ") == "창원점 이마트")
     #expect(TextCleanup.field(" \u{3000} ") == nil)
     #expect(TextCleanup.field(nil) == nil)
+  }
+}
+
+@Suite struct PublishedPhoneTableTests {
+  @Test(arguments: [
+    ("054)278-1448~9", "054-278-1448"),
+    ("02)3478-0123", "02-3478-0123"),
+    ("031)711-9925~6", "031-711-9925"),
+    ("0424823300", "042-482-3300"),
+    ("033 745 0071", "033-745-0071"),
+    ("1588-1234", "1588-1234"),
+    ("1644-5678", "1644-5678"),
+    ("+82-2-1234-5678", "02-1234-5678"),
+  ])
+  func formats(published: String, expected: String) {
+    #expect(PhoneNumber.format(published) == expected)
+  }
+
+  @Test(arguments: ["00-000-0000", "000-000-0000", "02-123", "1234-5678"])
+  func placeholdersAreNotNumbers(published: String) {
+    #expect(PhoneNumber.format(published) == nil)
+  }
+}
+
+@Suite struct OpeningHoursTests {
+  @Test(arguments: [
+    ("오전 10:00 - 오후 10:00", "10:00", "22:00"),
+    ("10:00~24:00", "10:00", "24:00"),
+    ("10:00 ~ 23:00", "10:00", "23:00"),
+    ("오전 10:00 ~ 오후 23:00", "10:00", "23:00"),
+    ("08:00 ~ 01:00", "08:00", "01:00"),
+    ("오전 9시 ~ 오후 11시", "09:00", "23:00"),
+    ("오전 10시 30분부터 오후 10시까지", "10:30", "22:00"),
+    ("10:00 AM - 10:00 PM", "10:00", "22:00"),
+    ("영업시간 １０：００～２３：００", "10:00", "23:00"),
+    ("오전 10:00 - 오전 12:00", "10:00", "24:00"),
+  ])
+  func readsARange(text: String, open: String, close: String) {
+    #expect(OpeningHours.parse(text) == OpeningHours(open: open, close: close))
+  }
+
+  @Test(arguments: [
+    "연중무휴", "전일은 오후 7시까지 영업", "영업시간은 매장에 문의하세요", "", "25:00 ~ 26:00", "10:00 ~ 10:00",
+    "2026-11-08 ~ 2026-11-09",
+  ])
+  func sentencesThatAreNotHours(text: String) {
+    #expect(OpeningHours.parse(text) == nil)
+  }
+
+  @Test func encodedAsAnObject() throws {
+    let data = try JSONEncoder().encode(OpeningHours(open: "10:00", close: "24:00"))
+    #expect(String(decoding: data, as: UTF8.self).contains(#""close":"24:00""#))
+  }
+}
+
+@Suite struct NearestDateTests {
+  static let november20 = CalendarDate(year: 2026, month: 11, day: 20)!
+
+  @Test(arguments: [
+    (11, 8, "2026-11-08"),  // earlier this month
+    (12, 27, "2026-12-27"),
+    (1, 10, "2027-01-10"),  // January seen in November is next January
+    (3, 8, "2027-03-08"),  // 108 days ahead, 257 days back
+    (5, 20, "2027-05-20"),  // 181 days ahead against 184 days back
+  ])
+  func picksTheNearestYear(month: Int, day: Int, expected: String) {
+    #expect(CalendarDate.nearest(month: month, day: day, to: Self.november20)?.iso == expected)
+  }
+
+  @Test func leapDayAndNonsense() {
+    // 2028 is the nearest leap year to 2027-12-01 with a February 29.
+    #expect(CalendarDate.nearest(month: 2, day: 29, to: CalendarDate(year: 2027, month: 12, day: 1)!)?.iso == "2028-02-29")
+    #expect(CalendarDate.nearest(month: 2, day: 30, to: Self.november20) == nil)
+    #expect(CalendarDate.nearest(month: 13, day: 1, to: Self.november20) == nil)
   }
 }

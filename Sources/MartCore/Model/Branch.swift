@@ -12,6 +12,9 @@ public struct Branch: Hashable, Sendable, Codable {
   public var phonePublished: String?
   /// Opening hours as published, e.g. `10:00 ~ 23:00`.
   public var openingHours: String?
+  /// `openingHours` read as one daily range, or `nil` when the text is not one (encoded as
+  /// JSON `null`, never omitted).
+  public var hours: OpeningHours?
   /// Validated coordinates inside Korea with their source and precision, or `nil` when none
   /// could be established.
   public var coordinate: Coordinate?
@@ -21,7 +24,8 @@ public struct Branch: Hashable, Sendable, Codable {
 
   public init(
     id: BranchID, name: String, address: BranchAddress, phone: String?, phonePublished: String?,
-    openingHours: String?, coordinate: Coordinate?, closing: BranchClosing, sourceURL: String
+    openingHours: String?, hours: OpeningHours? = nil, coordinate: Coordinate?, closing: BranchClosing,
+    sourceURL: String
   ) {
     self.id = id
     self.brand = id.brand
@@ -30,9 +34,44 @@ public struct Branch: Hashable, Sendable, Codable {
     self.phone = phone
     self.phonePublished = phonePublished
     self.openingHours = openingHours
+    self.hours = hours
     self.coordinate = coordinate
     self.closing = closing
     self.sourceURL = sourceURL
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case id, brand, name, address, phone, phonePublished, openingHours, hours, coordinate, closing, sourceURL
+  }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    id = try container.decode(BranchID.self, forKey: .id)
+    brand = try container.decode(BrandSlug.self, forKey: .brand)
+    name = try container.decode(String.self, forKey: .name)
+    address = try container.decode(BranchAddress.self, forKey: .address)
+    phone = try container.decodeIfPresent(String.self, forKey: .phone)
+    phonePublished = try container.decodeIfPresent(String.self, forKey: .phonePublished)
+    openingHours = try container.decodeIfPresent(String.self, forKey: .openingHours)
+    hours = try container.decodeIfPresent(OpeningHours.self, forKey: .hours)
+    coordinate = try container.decodeIfPresent(Coordinate.self, forKey: .coordinate)
+    closing = try container.decode(BranchClosing.self, forKey: .closing)
+    sourceURL = try container.decode(String.self, forKey: .sourceURL)
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(id, forKey: .id)
+    try container.encode(brand, forKey: .brand)
+    try container.encode(name, forKey: .name)
+    try container.encode(address, forKey: .address)
+    try container.encodeIfPresent(phone, forKey: .phone)
+    try container.encodeIfPresent(phonePublished, forKey: .phonePublished)
+    try container.encodeIfPresent(openingHours, forKey: .openingHours)
+    try container.encode(hours, forKey: .hours)  // explicit null: "no parsable hours"
+    try container.encodeIfPresent(coordinate, forKey: .coordinate)
+    try container.encode(closing, forKey: .closing)
+    try container.encode(sourceURL, forKey: .sourceURL)
   }
 }
 
@@ -78,13 +117,32 @@ public struct BranchClosing: Hashable, Sendable, Codable {
   public var status: ClosingStatus
   /// Closed dates within the bundle's window, sorted.
   public var dates: [CalendarDate]
+  /// Days of the bundle's window the source says nothing about, as maximal ranges in order.
+  /// Clients show them as unknown, never as open. A day of the window in neither `dates` nor
+  /// these ranges is open.
+  public var unknownRanges: [DateWindow]
   /// The structured schedule, including the published text and warnings.
   public var schedule: ClosingSchedule
 
   public init(schedule: ClosingSchedule, window: DateWindow) {
     self.status = schedule.status
     self.dates = schedule.closedDates(from: window.from, through: window.through)
+    self.unknownRanges = schedule.unknownRanges(from: window.from, through: window.through)
     self.schedule = schedule
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case status, dates, unknownRanges, schedule
+  }
+
+  /// Reads a branch closing; bundles written before `unknownRanges` existed decode with none,
+  /// and the pipeline recomputes them for its window (`BranchNormalizer.refresh`).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    status = try container.decode(ClosingStatus.self, forKey: .status)
+    dates = try container.decode([CalendarDate].self, forKey: .dates)
+    unknownRanges = try container.decodeIfPresent([DateWindow].self, forKey: .unknownRanges) ?? []
+    schedule = try container.decode(ClosingSchedule.self, forKey: .schedule)
   }
 }
 

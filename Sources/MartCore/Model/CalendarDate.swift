@@ -147,3 +147,21 @@ public enum Weekday: Int, CaseIterable, Sendable, Codable, Comparable {
 
   public static func < (lhs: Weekday, rhs: Weekday) -> Bool { lhs.rawValue < rhs.rawValue }
 }
+
+extension CalendarDate {
+  /// The date of a day published without a year (`03월 08일`): among the as-of year and the
+  /// years before and after, the one that puts it nearest to `asOf` (the earlier on a tie).
+  /// `nil` when the month and day name no real day in any of those years.
+  ///
+  /// In November, `01월 10일` is next January and `11월 08일` is this month; in January,
+  /// `12월 27일` is last December.
+  public static func nearest(month: Int, day: Int, to asOf: CalendarDate) -> CalendarDate? {
+    [asOf.year, asOf.year - 1, asOf.year + 1]
+      .compactMap { CalendarDate(year: $0, month: month, day: day) }
+      .min { left, right in
+        let leftDistance = abs(left.dayNumber - asOf.dayNumber)
+        let rightDistance = abs(right.dayNumber - asOf.dayNumber)
+        return leftDistance != rightDistance ? leftDistance < rightDistance : left < right
+      }
+  }
+}

@@ -17,7 +17,8 @@ public enum PhoneNumber {
     if isNationalRepresentative(digits) {
       return "\(digits.prefix(4))-\(digits.suffix(4))"
     }
-    guard digits.hasPrefix("0") else { return nil }
+    // Area codes are 0 and a non-zero digit; placeholders such as 00-000-0000 are not numbers.
+    guard digits.hasPrefix("0"), digits.dropFirst().first != "0" else { return nil }
     let areaLength = digits.hasPrefix("02") ? 2 : 3
     let subscriber = digits.count - areaLength
     guard subscriber == 7 || subscriber == 8 else { return nil }

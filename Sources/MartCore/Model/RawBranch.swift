@@ -26,16 +26,18 @@ public struct RawBranch: Hashable, Sendable {
   public var openingHours: String?
   /// Coordinates as the source gave them, if any (not yet validated).
   public var coordinate: GeoPoint?
-  /// The closing-day text or date list as published, e.g. `매월 둘째, 넷째주 일요일 (11/8, 11/22)`
-  /// or `20261108, 20261122`. `nil` when the source says nothing about closing days.
+  /// The closing-day text as published, e.g. `매월 둘째, 넷째주 일요일 (11/8, 11/22)`. `nil` when
+  /// the source publishes no closing-day text.
   public var closingText: String?
+  /// Closing dates the source publishes as data (not text), e.g. E-mart's YYYYMMDD slots. Empty when none.
+  public var closingDates: [CalendarDate]
   /// The page or endpoint the record came from.
   public var sourceURL: String
 
   public init(
     id: BranchID, name: String, address: String? = nil, lotAddress: String? = nil,
     phone: String? = nil, openingHours: String? = nil, coordinate: GeoPoint? = nil,
-    closingText: String? = nil, sourceURL: String
+    closingText: String? = nil, closingDates: [CalendarDate] = [], sourceURL: String
   ) {
     self.id = id
     self.name = name
@@ -45,6 +47,7 @@ public struct RawBranch: Hashable, Sendable {
     self.openingHours = openingHours
     self.coordinate = coordinate
     self.closingText = closingText
+    self.closingDates = closingDates
     self.sourceURL = sourceURL
   }
 }

@@ -1,0 +1,175 @@
+import Foundation
+import MartCore
+import MartFetch
+import MartHTML
+
+/// Costco Korea's store finder: `GET /store-finder/search?q=Korea%2C+Republic+of&page=0`
+/// answers JSON `{"data": [warehouse, …]}` holding every Korean warehouse on page 0.
+///
+/// Each warehouse's closing rules live in `storeContent`, an HTML fragment (JSON-escaped, with
+/// a stray `</body> </html>` and free text after it): the rule (`매월 둘째, 넷째 일요일 의무 휴무`),
+/// the fixed holidays (`*휴무일: 1/1, 설날, 추석 (전일은 오후 7시까지 영업)`) and notices such as
+/// `※ 일산점은 2월 13일 (수요일) 정상영업 합니다.`. A notice naming another warehouse is dropped;
+/// the rest becomes the branch's closing text.
+///
+/// Branch ids are `costco-<name>`, `name` being the warehouse's English name from the feed with
+/// each run of whitespace replaced by `-` (`costco-Daejeon`, `costco-Daegu-Innovation-City`).
+/// `sourceURL` is the warehouse page, the feed's `url` without its search query.
+public struct CostcoSource: BrandSource {
+  public static let name = "costco"
+  public static let brands: [BrandSlug] = [.costco]
+  public static let origin = "https://www.costco.co.kr"
+
+
+  public init() {}
+
+  /// The search listing every Korean warehouse.
+  static let storeFinderPath = "/store-finder/search?q=Korea%2C+Republic+of&page=0"
+
+  /// The nationwide number the site shows when a warehouse publishes none.
+  public static let defaultPhone = "1899-9900"
+
+  public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
+    guard session.brands.contains(.costco) else { return [] }
+    let response = try await session.get(Self.storeFinderPath)
+    return try Self.parseStoreFinder(response.body, url: response.requestURL, origin: session.baseURL)
+  }
+
+  // MARK: - Parsing
+
+  private struct StoreFinderBody: Decodable {
+    let data: [[String: JSONScalar]]
+  }
+
+  /// Reads a store-finder answer into branches, in feed order; a repeated `name` keeps its
+  /// first record. `origin` (`scheme://host`) makes the warehouse pages absolute.
+  ///
+  /// Throws `SourceError.unexpectedContent` when the body has no `data` array or no record has
+  /// a `name` and a `displayName`.
+  public static func parseStoreFinder(
+    _ data: Data, url: String, origin: String = CostcoSource.origin
+  ) throws(SourceError) -> [RawBranch] {
+    let records: [[String: JSONScalar]]
+    do {
+      records = try JSONDecoder().decode(StoreFinderBody.self, from: data).data
+    } catch {
+      throw SourceError(
+        source: Self.name, url: url,
+        reason: .unexpectedContent("expected a JSON object with a \"data\" array (\(error))"))
+    }
+    var branches: [RawBranch] = []
+    var seen = Set<String>()
+    for record in records {
+      guard let englishName = record.text("name"), let displayName = record.text("displayName") else {
+        continue
+      }
+      let storeID = storeID(fromName: englishName)
+      guard seen.insert(storeID).inserted else { continue }
+      let content = record.text("storeContent").map { StoreContent(html: $0, url: url) }
+      let coordinate: GeoPoint? =
+        if let latitude = record["latitude"]?.number, let longitude = record["longitude"]?.number {
+          GeoPoint(latitude: latitude, longitude: longitude)
+        } else { nil }
+      branches.append(
+        RawBranch(
+          id: BranchID(brand: .costco, storeID: storeID),
+          name: displayName,
+          address: record.text("line1"),
+          lotAddress: record.text("line2"),
+          phone: record.text("phone") ?? defaultPhone,
+          openingHours: content?.openingHours,
+          coordinate: coordinate,
+          closingText: content?.closingText(forWarehouse: displayName),
+          sourceURL: storePage(record.text("url"), origin: origin) ?? url))
+    }
+    guard !branches.isEmpty else {
+      throw SourceError(
+        source: Self.name, url: url,
+        reason: .unexpectedContent("\"data\" has \(records.count) records but none with a name and a displayName"))
+    }
+    return branches
+  }
+
+  /// `Daegu Innovation City` → `Daegu-Innovation-City`.
+  static func storeID(fromName name: String) -> String {
+    name.split(whereSeparator: \.isWhitespace).joined(separator: "-")
+  }
+
+  /// The absolute warehouse page for the feed's `url` (`/store/Daejeon?lat=…&q=Korea, Republic of`):
+  /// the path only, percent-encoded once, on `origin`.
+  static func storePage(_ published: String?, origin: String) -> String? {
+    guard let published else { return nil }
+    let path = published.prefix { $0 != "?" && $0 != "#" }.trimmingCharacters(in: .whitespaces)
+    guard path.hasPrefix("/"),
+      let encoded = (path.removingPercentEncoding ?? path).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
+    else { return nil }
+    return origin + encoded
+  }
+}
+
+/// The text of a warehouse's `storeContent` fragment, with the parts the branch needs.
+struct StoreContent {
+  /// The fragment's text: text nodes in document order, `<br>` and block ends as newlines.
+  let text: String
+
+  init(html: String, url: String) {
+    var lines = ""
+    // libxml2 reads the fragment, the stray `</body> </html>` and the text after it; any text
+    // it keeps is in a text node somewhere, so walking all of them loses nothing.
+    if let document = try? HTMLDocument(data: Data(html.utf8), url: url, charset: "UTF-8"),
+      let nodes = try? document.select("//text() | //br | //p | //h3 | //div")
+    {
+      for node in nodes {
+        switch node.name {
+        case "br", "p", "h3", "div": lines += "\n"
+        default: lines += node.rawText
+        }
+      }
+    } else {
+      lines = html
+    }
+    text = lines
+  }
+
+  /// `오전 10:00 - 오후 10:00`: the first range of two 오전/오후 times.
+  var openingHours: String? {
+    guard
+      let match = text.firstMatch(
+        of: #/(오전|오후)\s*\d{1,2}:\d{2}\s*[-~]\s*(오전|오후)\s*\d{1,2}:\d{2}/#)
+    else { return nil }
+    return String(match.output.0)
+  }
+
+  /// The closing-day text for warehouse `displayName`: the monthly rule, the fixed holidays and
+  /// the notices that name this warehouse or none, joined by `, `. `nil` when there is none.
+  func closingText(forWarehouse displayName: String) -> String? {
+    var parts: [String] = []
+    let flat = text.replacingOccurrences(of: "\n", with: "")
+    if let rule = flat.firstMatch(of: #/매월[^.※]*?휴무/#) {
+      parts.append(String(rule.output))
+    }
+    for line in text.split(separator: "\n") {
+      if let holidays = line.firstMatch(of: #/\*?\s*휴무일\s*[:：][^※]*/#) {
+        parts.append(String(holidays.output).trimmingCharacters(in: .whitespaces))
+      }
+      for notice in line.matches(of: #/※[^※]*/#) {
+        let notice = String(notice.output).trimmingCharacters(in: .whitespaces)
+        if let named = Self.warehouseNamed(in: notice), !Self.sameWarehouse(named, displayName) { continue }
+        parts.append(notice)
+      }
+    }
+    return parts.isEmpty ? nil : parts.joined(separator: ", ")
+  }
+
+  /// The warehouse a notice is about (`※ 일산점은 …` → `일산점`), if it names one.
+  static func warehouseNamed(in notice: String) -> String? {
+    guard let match = notice.firstMatch(of: #/^※\s*([가-힣A-Za-z0-9 ]+?점)\s*(은|는|:|의|에서)/#) else {
+      return nil
+    }
+    return String(match.output.1)
+  }
+
+  static func sameWarehouse(_ left: String, _ right: String) -> Bool {
+    left.filter { !$0.isWhitespace } == right.filter { !$0.isWhitespace }
+  }
+}

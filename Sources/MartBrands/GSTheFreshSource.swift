@@ -1,0 +1,268 @@
+import Foundation
+import MartCore
+import MartFetch
+
+/// GS THE FRESH's store search, a paginated JSON list:
+/// `GET /thefresh/ko/market-info/find-storelist?searchType=&pageNum=N&listCnt=3&…&searchShopName=`
+/// with an empty search word lists every store, three per page. Each answer carries
+/// `results` and `pagination` (`pageSize`, 0-based `currentPage`, `totalNumberOfResults`,
+/// `numberOfPages`); every page is requested through the session.
+///
+/// Per store: `shopCode` (the id: `gs-thefresh-<shopCode>`), `shopName`, `phone`
+/// (`054)278-1448~9`), `address` (road and lot forms mixed: `…중흥로 244(죽도동 607-1)`), hours
+/// split into `timeSTH`/`timeSTM`/`timeEDH`/`timeEDM`, coordinates `lat`/`longs` (usually
+/// swapped: decided by range per store), and up to four closing days `closedDate1…4` as
+/// `MM월 DD일` (empty slots are `""`), handed over as dates with the year inferred from the
+/// as-of date. `sourceURL` is the store's own search, `…/find-storelist?searchShopName=<name>`.
+public struct GSTheFreshSource: BrandSource {
+  public static let name = "gs-thefresh"
+  public static let brands: [BrandSlug] = [.gsTheFresh]
+  public static let origin = "http://gsthefresh.gsretail.com"
+
+
+  public init() {}
+
+  static let storeListPath = "/thefresh/ko/market-info/find-storelist"
+  /// Stores per page, as the site pages them.
+  static let pageSize = 3
+  /// No run requests more pages than this, whatever the site says (about 3,000 stores).
+  static let maximumPages = 1000
+
+  /// Path and query of page `pageNumber` (1-based, as the site's own pager counts) of the
+  /// unfiltered list.
+  static func listPath(pageNumber: Int) -> String {
+    let fields: [(String, String)] = [
+      ("searchType", ""), ("pageNum", String(pageNumber)), ("listCnt", String(pageSize)),
+      ("pagingCnt", "10"), ("pagingNowIdx", "1"), ("totlPageNum", "1"), ("stb1", ""), ("stb2", ""),
+      ("searchShopName", ""),
+    ]
+    return storeListPath + "?" + fields.map { "\($0.0)=\(FormEncoding.escape($0.1))" }.joined(separator: "&")
+  }
+
+  /// The store's own search URL on `origin`.
+  static func storeURL(shopName: String, origin: String) -> String {
+    origin + storeListPath + "?searchShopName=" + FormEncoding.escape(shopName)
+  }
+
+  public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
+    guard session.brands.contains(.gsTheFresh) else { return [] }
+    var stores: [Store] = []
+    var seenCodes = Set<String>()
+    var expected: Pagination?
+    var pageNumber = 1
+    while true {
+      let response = try await session.get(Self.listPath(pageNumber: pageNumber))
+      let page = try Self.parsePage(response.body, url: response.requestURL)
+      func inconsistent(_ detail: String) -> SourceError {
+        SourceError(
+          source: session.sourceName, url: response.requestURL,
+          reason: .unexpectedContent("inconsistent pagination: \(detail)"))
+      }
+      let pagination = page.pagination
+      guard pagination.currentPage == pageNumber - 1 else {
+        throw inconsistent("asked for page \(pageNumber), got currentPage \(pagination.currentPage) (0-based)")
+      }
+      if let expected {
+        guard expected.numberOfPages == pagination.numberOfPages,
+          expected.totalNumberOfResults == pagination.totalNumberOfResults
+        else {
+          throw inconsistent(
+            "page \(pageNumber) reports \(pagination.totalNumberOfResults) stores on \(pagination.numberOfPages) pages, "
+              + "page 1 reported \(expected.totalNumberOfResults) on \(expected.numberOfPages)")
+        }
+      } else {
+        guard pagination.numberOfPages >= 1, pagination.numberOfPages <= Self.maximumPages,
+          pagination.totalNumberOfResults >= 1,
+          pagination.totalNumberOfResults <= pagination.numberOfPages * max(pagination.pageSize, 1)
+        else {
+          throw inconsistent(
+            "\(pagination.totalNumberOfResults) stores on \(pagination.numberOfPages) pages of \(pagination.pageSize)")
+        }
+        expected = pagination
+      }
+      guard !page.stores.isEmpty || pagination.numberOfPages == pageNumber else {
+        throw inconsistent("page \(pageNumber) of \(pagination.numberOfPages) has no stores")
+      }
+      for store in page.stores where seenCodes.insert(store.shopCode).inserted {
+        stores.append(store)
+      }
+      if pageNumber >= pagination.numberOfPages { break }
+      pageNumber += 1
+    }
+    if let expected, stores.count != expected.totalNumberOfResults {
+      session.warn(
+        "\(Self.name): the list reported \(expected.totalNumberOfResults) stores, its pages held \(stores.count)")
+    }
+    return stores.map { store in
+      let branch = store.rawBranch(asOf: session.asOf, origin: session.baseURL)
+      for slot in store.unreadClosingSlots {
+        session.warn("closing day \"\(slot)\" is not a MM월 DD일 date", branch: branch.id)
+      }
+      if let shutDown = store.shutDownDate {
+        session.warn(
+          "shutDownDate \"\(shutDown)\" is published; the store may have closed for good", branch: branch.id)
+      }
+      return branch
+    }
+  }
+
+  // MARK: - Parsing
+
+  /// The list's paging counters.
+  public struct Pagination: Sendable, Hashable {
+    public var pageSize: Int
+    /// 0-based.
+    public var currentPage: Int
+    public var totalNumberOfResults: Int
+    public var numberOfPages: Int
+
+    public init(pageSize: Int, currentPage: Int, totalNumberOfResults: Int, numberOfPages: Int) {
+      self.pageSize = pageSize
+      self.currentPage = currentPage
+      self.totalNumberOfResults = totalNumberOfResults
+      self.numberOfPages = numberOfPages
+    }
+  }
+
+  /// One page of the list.
+  public struct Page: Sendable {
+    public var stores: [Store]
+    public var pagination: Pagination
+  }
+
+  /// One store as published.
+  public struct Store: Sendable, Hashable {
+    public var shopCode: String
+    public var shopName: String
+    public var phone: String?
+    public var address: String?
+    /// `HH:MM ~ HH:MM` from the four time fields, when all are present.
+    public var openingHours: String?
+    /// Coordinates oriented by range: latitude 33–39, longitude 124–132, whichever field holds
+    /// which; `nil` when the pair fits Korea in neither orientation.
+    public var coordinate: GeoPoint?
+    /// `closedDate1…4` in slot order, empty slots dropped, as published.
+    public var closingDays: [String]
+    /// The day the store closed for good, exactly as published (format undocumented); `nil`
+    /// when blank.
+    public var shutDownDate: String?
+
+    /// Closing slots that are not `MM월 DD일`.
+    public var unreadClosingSlots: [String] {
+      closingDays.filter { GSTheFreshSource.monthDay($0) == nil }
+    }
+
+    /// The branch, with the closing days as dates nearest to `asOf`.
+    public func rawBranch(asOf: CalendarDate, origin: String) -> RawBranch {
+      let dates = closingDays.compactMap(GSTheFreshSource.monthDay).compactMap {
+        CalendarDate.nearest(month: $0.month, day: $0.day, to: asOf)
+      }
+      let unread = unreadClosingSlots
+      return RawBranch(
+        id: BranchID(brand: .gsTheFresh, storeID: shopCode),
+        name: GSTheFreshSource.strippingBrandPrefix(shopName),
+        address: address,
+        phone: phone,
+        openingHours: openingHours,
+        coordinate: coordinate,
+        closingText: unread.isEmpty ? nil : unread.joined(separator: ", "),
+        closingDates: Array(Set(dates)).sorted(),
+        sourceURL: GSTheFreshSource.storeURL(shopName: shopName, origin: origin))
+    }
+  }
+
+  private struct PageBody: Decodable {
+    struct PaginationBody: Decodable {
+      let pageSize: JSONScalar?
+      let currentPage: JSONScalar?
+      let totalNumberOfResults: JSONScalar?
+      let numberOfPages: JSONScalar?
+    }
+    let results: [[String: JSONScalar]]
+    let pagination: PaginationBody
+  }
+
+  /// Reads one page of the list. Rows without a `shopCode` or `shopName` are skipped.
+  ///
+  /// Throws `SourceError.unexpectedContent` when there is no `results` array or no
+  /// `pagination` with whole-number counters.
+  public static func parsePage(_ data: Data, url: String) throws(SourceError) -> Page {
+    let body: PageBody
+    do {
+      body = try JSONDecoder().decode(PageBody.self, from: data)
+    } catch {
+      throw SourceError(
+        source: Self.name, url: url,
+        reason: .unexpectedContent("expected a JSON object with \"results\" and \"pagination\" (\(error))"))
+    }
+    func counter(_ value: JSONScalar?, _ key: String) throws(SourceError) -> Int {
+      guard let number = value?.number, number == number.rounded(), abs(number) < 1e9 else {
+        throw SourceError(
+          source: Self.name, url: url, reason: .unexpectedContent("pagination.\(key) is not a whole number"))
+      }
+      return Int(number)
+    }
+    let pagination = Pagination(
+      pageSize: try counter(body.pagination.pageSize, "pageSize"),
+      currentPage: try counter(body.pagination.currentPage, "currentPage"),
+      totalNumberOfResults: try counter(body.pagination.totalNumberOfResults, "totalNumberOfResults"),
+      numberOfPages: try counter(body.pagination.numberOfPages, "numberOfPages"))
+    let stores = body.results.compactMap { row -> Store? in
+      guard let code = row.text("shopCode"), let shopName = row.text("shopName") else { return nil }
+      return Store(
+        shopCode: code, shopName: shopName, phone: row.text("phone"), address: row.text("address"),
+        openingHours: openingHours(of: row),
+        coordinate: orientedCoordinate(row["lat"]?.number, row["longs"]?.number),
+        closingDays: (1...4).compactMap { row.text("closedDate\($0)") },
+        shutDownDate: row.text("shutDownDate"))
+    }
+    return Page(stores: stores, pagination: pagination)
+  }
+
+  /// `03월 08일`, `3월8일` → (3, 8); `nil` for anything else.
+  public static func monthDay(_ text: String) -> (month: Int, day: Int)? {
+    guard let match = text.wholeMatch(of: #/\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일\s*/#),
+      let month = Int(match.output.1), let day = Int(match.output.2),
+      (1...12).contains(month), (1...31).contains(day)
+    else { return nil }
+    return (month, day)
+  }
+
+  /// The pair as latitude/longitude in whichever order fits Korea (latitude 33–39, longitude
+  /// 124–132); `nil` when neither order does.
+  public static func orientedCoordinate(_ first: Double?, _ second: Double?) -> GeoPoint? {
+    guard let first, let second else { return nil }
+    let latitudes = 33.0...39.0
+    let longitudes = 124.0...132.0
+    if latitudes.contains(first) && longitudes.contains(second) {
+      return GeoPoint(latitude: first, longitude: second)
+    }
+    if latitudes.contains(second) && longitudes.contains(first) {
+      return GeoPoint(latitude: second, longitude: first)
+    }
+    return nil
+  }
+
+  /// `timeSTH:timeSTM ~ timeEDH:timeEDM`, e.g. `10:00 ~ 23:00`.
+  static func openingHours(of row: [String: JSONScalar]) -> String? {
+    func padded(_ key: String) -> String? {
+      guard let text = row.text(key), text.count <= 2, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
+        return nil
+      }
+      return text.count == 1 ? "0" + text : text
+    }
+    guard let startHour = padded("timeSTH"), let endHour = padded("timeEDH") else { return nil }
+    let startMinute = padded("timeSTM") ?? "00"
+    let endMinute = padded("timeEDM") ?? "00"
+    return "\(startHour):\(startMinute) ~ \(endHour):\(endMinute)"
+  }
+
+  /// `GS더프레시 방배점` → `방배점`; names without a prefix are returned unchanged.
+  static func strippingBrandPrefix(_ name: String) -> String {
+    for prefix in ["GS THE FRESH ", "GS더프레시 ", "GS 더프레시 ", "GS슈퍼마켓 "] where name.hasPrefix(prefix) {
+      let stripped = name.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+      if !stripped.isEmpty { return stripped }
+    }
+    return name
+  }
+}

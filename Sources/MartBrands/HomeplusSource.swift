@@ -1,0 +1,248 @@
+import Foundation
+import MartCore
+import MartFetch
+import MartHTML
+
+/// Homeplus's store site, which serves 홈플러스 (`.homeplus`, including the 홈플러스 스페셜
+/// hypermarkets) and 홈플러스 익스프레스 (`.homeplusExpress`).
+///
+/// - `POST /store/get_list` (form body, as the site's own store finder sends it): every store
+///   as JSON rows under `data` (some answers use `rows`), with id, name, type, address, phone,
+///   coordinates, the opening-hours text and the next closing day (`storDayoffCntt`).
+/// - `GET /store/store_detail?storId=<id>`: the store's page, whose `dl.shop_detail_01` holds
+///   the closing-day rule with its dates (`매월 둘째, 넷째 일요일 (11/8, 11/22)`) in the second
+///   `dd`. A store that no longer exists redirects to a page with an empty body.
+///
+/// A store that stopped trading says so only in its hours text (`마트 임시휴업. 몰영업시간
+/// 10:00~21:00`, `계룡점 영업종료로 단골매장을 변경해주세요.`); such rows are kept with that text
+/// as published.
+public struct HomeplusSource: BrandSource {
+  public static let name = "homeplus"
+  public static let brands: [BrandSlug] = [.homeplus, .homeplusExpress]
+  public static let origin = "https://my.homeplus.co.kr"
+
+
+  public init() {}
+
+  static let storeListPath = "/store/get_list"
+
+  /// The store-finder form: every covered store type (`H` 홈플러스, `S` 스페셜, `E` 익스프레스) in
+  /// one answer; an empty `viewPlus` leaves out 365플러스, which publishes no closing days.
+  static let storeListFields: [(name: String, value: String)] = [
+    ("viewHomeplus", "H"), ("viewExpress", "E"), ("viewPlus", ""), ("viewSpecial", "S"),
+    ("draw", "1"), ("pageSize", "999"), ("sortFlag", "N"), ("searchRegion", ""),
+    ("locatePage", "N"), ("searchStoreNm", ""),
+  ]
+
+  /// The headers the site's own store finder sends with its XHR.
+  static let storeListHeaders = [
+    HTTPHeader("X-Requested-With", "XMLHttpRequest"), HTTPHeader("Referer", origin + "/store"),
+  ]
+
+  /// Path and query of a store's detail page.
+  static func detailPath(storeID: String) -> String {
+    "/store/store_detail?storId=\(FormEncoding.escape(storeID))"
+  }
+
+  /// The brand of a `storDivCd`: `H` and `S` (홈플러스 스페셜) are 홈플러스, `E` is 익스프레스;
+  /// `P` (365플러스) and unknown codes are not covered.
+  static func brand(forStoreType storeType: String) -> BrandSlug? {
+    switch storeType.uppercased() {
+    case "H", "S": .homeplus
+    case "E": .homeplusExpress
+    default: nil
+    }
+  }
+
+  public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
+    guard Self.brands.contains(where: session.brands.contains) else { return [] }
+    let response = try await session.send(
+      .postForm(session.url(Self.storeListPath), fields: Self.storeListFields, headers: Self.storeListHeaders))
+    let listed = try Self.parseStoreList(response.body, url: response.requestURL, origin: session.baseURL)
+      .filter { session.brands.contains($0.id.brand) }
+
+    var branches: [RawBranch] = []
+    var unreadable: [String] = []
+    for branch in listed {
+      let detailURL = session.url(Self.detailPath(storeID: branch.id.storeID))
+      let detail: StoreDetail?
+      do {
+        let page = try await session.send(.get(detailURL))
+        detail = try Self.parseDetail(page.body, url: detailURL, charset: page.charset)
+      } catch {
+        // One broken page costs that branch its detail text, not the brand.
+        unreadable.append(branch.id.description)
+        session.warn("store page not read, closing days from the store list: \(error)", branch: branch.id)
+        branches.append(branch)
+        continue
+      }
+      guard let detail else {
+        session.warn("\(detailURL) is empty (the store no longer exists); left out", branch: branch.id)
+        continue
+      }
+      branches.append(Self.merging(detail, into: branch))
+    }
+    // Most pages unreadable is a redesign or an outage, not a few bad stores: publishing the
+    // list alone would quietly lose the closing rules.
+    if !listed.isEmpty, unreadable.count * 2 > listed.count {
+      throw SourceError(
+        source: Self.name, url: session.url(Self.detailPath(storeID: "")),
+        reason: .unexpectedContent(
+          "\(unreadable.count) of \(listed.count) store pages unreadable (first: \(unreadable[0]))"))
+    }
+    return branches
+  }
+
+  // MARK: - Store list
+
+  private struct StoreListBody: Decodable {
+    let data: [[String: JSONScalar]]?
+    let rows: [[String: JSONScalar]]?
+  }
+
+  /// Reads a `get_list` answer into branches of the covered store types, in feed order, with
+  /// the list's next closing day (`storDayoffCntt`) as closing text. `origin` is the site's
+  /// `scheme://host`; each branch's `sourceURL` is its detail page there.
+  ///
+  /// Throws `SourceError.unexpectedContent` when the answer is not JSON with a `data` (or
+  /// `rows`) array, or no row has an id and a name.
+  public static func parseStoreList(
+    _ data: Data, url: String, origin: String = origin
+  ) throws(SourceError) -> [RawBranch] {
+    let body: StoreListBody
+    do {
+      body = try JSONDecoder().decode(StoreListBody.self, from: data)
+    } catch {
+      throw SourceError(
+        source: Self.name, url: url,
+        reason: .unexpectedContent("expected a JSON object with a \"data\" array (\(error))"))
+    }
+    guard let rows = body.data ?? body.rows else {
+      throw SourceError(
+        source: Self.name, url: url, reason: .unexpectedContent("no \"data\" or \"rows\" array"))
+    }
+    var branches: [RawBranch] = []
+    var seen = Set<BranchID>()
+    var identifiedRows = 0
+    for row in rows {
+      guard let storeID = row.text("storId") ?? row.text("storCd"),
+        let fullName = row.text("storKorNm")
+      else { continue }
+      identifiedRows += 1
+      guard let brand = row.text("storDivCd").flatMap(brand(forStoreType:)) else { continue }
+      let id = BranchID(brand: brand, storeID: storeID)
+      guard seen.insert(id).inserted else { continue }
+      let coordinate: GeoPoint? =
+        if let latitude = row["storLat"]?.number, let longitude = row["storLon"]?.number {
+          GeoPoint(latitude: latitude, longitude: longitude)
+        } else { nil }
+      branches.append(
+        RawBranch(
+          id: id,
+          name: strippingBrandPrefix(fullName),
+          address: row.text("storAddr"),
+          phone: row.text("storTphnNo").flatMap(realPhone),
+          openingHours: row.text("storSlesTime"),
+          coordinate: coordinate,
+          closingText: row.text("storDayoffCntt"),
+          sourceURL: origin + detailPath(storeID: storeID)))
+    }
+    guard identifiedRows > 0 else {
+      throw SourceError(
+        source: Self.name, url: url,
+        reason: .unexpectedContent("\(rows.count) rows but none with a storId and a storKorNm"))
+    }
+    return branches
+  }
+
+  // MARK: - Store page
+
+  /// What a store page adds to the list: the `dd`s of `dl.shop_detail_01`, trimmed, `nil` when
+  /// blank.
+  public struct StoreDetail: Hashable, Sendable {
+    /// `dd` 0, e.g. `10:00 ~ 24:00`.
+    public var openingHours: String?
+    /// `dd` 1, the rule with its dates, e.g. `매월 둘째, 넷째 일요일 (11/8, 11/22)`.
+    public var closingText: String?
+    /// `dd` 2.
+    public var phone: String?
+    /// `dd` 4 without the trailing `길 찾기` link text.
+    public var address: String?
+  }
+
+  /// Reads a store page. Returns `nil` for a page whose body is empty (where the site
+  /// redirects for a store that no longer exists).
+  ///
+  /// Throws `SourceError.unexpectedContent` when the page has content but no
+  /// `dl.shop_detail_01` with at least two `dd`s (a redesign or an error page).
+  public static func parseDetail(
+    _ data: Data, url: String, charset: String? = nil
+  ) throws(SourceError) -> StoreDetail? {
+    if String(decoding: data, as: UTF8.self).allSatisfy(\.isWhitespace) { return nil }
+    do {
+      let document = try HTMLDocument(data: data, url: url, charset: charset)
+      guard let list = try document.first("//dl[\(XPath.hasClass("shop_detail_01"))]") else {
+        let bodyText = try document.first("//body")?.text ?? document.root?.text ?? ""
+        if bodyText.isEmpty { return nil }
+        throw SourceError(source: Self.name, url: url, reason: .unexpectedContent("no dl.shop_detail_01"))
+      }
+      let cells = try list.select("./dd").map(\.text)
+      guard cells.count >= 2 else {
+        throw SourceError(
+          source: Self.name, url: url,
+          reason: .unexpectedContent("dl.shop_detail_01 has \(cells.count) dd, expected the closing days in the second")
+        )
+      }
+      func cell(_ index: Int) -> String? {
+        cells.indices.contains(index) && !cells[index].isEmpty ? cells[index] : nil
+      }
+      return StoreDetail(
+        openingHours: cell(0), closingText: cell(1), phone: cell(2).flatMap(realPhone),
+        address: cell(4).flatMap(strippingDirectionsLink))
+    } catch let error as SourceError {
+      throw error
+    } catch {
+      throw SourceError(source: Self.name, url: url, reason: .unexpectedContent("\(error)"))
+    }
+  }
+
+  /// The list row completed by its store page: the page's closing rule wins over the list's
+  /// next-day-off; the list's address, phone and hours win (the page fills only blanks).
+  public static func merging(_ detail: StoreDetail, into branch: RawBranch) -> RawBranch {
+    var merged = branch
+    merged.closingText = detail.closingText ?? branch.closingText
+    merged.address = branch.address ?? detail.address
+    merged.phone = branch.phone ?? detail.phone
+    merged.openingHours = branch.openingHours ?? detail.openingHours
+    return merged
+  }
+
+  // MARK: - Field clean-up
+
+  /// `경상남도 … 길 찾기` → `경상남도 …`: the address cell ends with the directions button's
+  /// text; `nil` when nothing else is left.
+  public static func strippingDirectionsLink(_ address: String) -> String? {
+    var text = address.trimmingCharacters(in: .whitespaces)
+    for suffix in ["길 찾기", "길찾기"] where text.hasSuffix(suffix) {
+      text = String(text.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+    }
+    return text.isEmpty ? nil : text
+  }
+
+  /// `nil` for placeholders such as Express's `00-000-0000` (no digit other than zero).
+  static func realPhone(_ phone: String) -> String? {
+    phone.contains { $0.isASCII && $0.isNumber && $0 != "0" } ? phone : nil
+  }
+
+  /// `홈플러스 익스프레스 망원점` → `망원점`; names without a prefix are returned unchanged.
+  static func strippingBrandPrefix(_ name: String) -> String {
+    for prefix in ["홈플러스 익스프레스", "홈플러스 스페셜", "홈플러스", "익스프레스", "스페셜"]
+    where name.hasPrefix(prefix) {
+      let rest = name.dropFirst(prefix.count)
+      guard rest.first?.isWhitespace == true else { continue }
+      let stripped = rest.trimmingCharacters(in: .whitespaces)
+      if !stripped.isEmpty { return stripped }
+    }
+    return name
+  }
+}

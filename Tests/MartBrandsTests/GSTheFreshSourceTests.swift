@@ -1,0 +1,159 @@
+import Foundation
+import MartBrands
+import MartCore
+import MartFetch
+import TestSupport
+import Testing
+
+@Suite("GSTheFreshSource")
+struct GSTheFreshSourceTests {
+  static let asOf = CalendarDate(year: 2026, month: 11, day: 20)!
+  static let listURL = "http://gsthefresh.gsretail.com/thefresh/ko/market-info/find-storelist"
+
+  static func page(_ number: Int) throws -> GSTheFreshSource.Page {
+    try GSTheFreshSource.parsePage(
+      try FixturePaths.data("web/gsthefresh.gsretail.com/find-storelist-page-\(number).body.json"), url: listURL)
+  }
+
+  static func collect() async throws -> (branches: [RawBranch], requests: [HTTPRequest], warnings: [String]) {
+    let source = GSTheFreshSource()
+    let fetcher = try FixtureFetcher(hosts: ["gsthefresh.gsretail.com"])
+    let session = SourceSession(
+      baseURL: GSTheFreshSource.origin, fetcher: fetcher, asOf: asOf, brands: [.gsTheFresh],
+      sourceName: GSTheFreshSource.name)
+    let branches = try await source.collect(session)
+    return (branches, await fetcher.requests, session.warnings.map(\.description))
+  }
+
+  static func date(_ iso: String) throws -> CalendarDate { try #require(CalendarDate(iso: iso)) }
+
+  @Test func readsTheRealRecord() throws {
+    let store = try #require(try Self.page(1).stores.first)
+    #expect(store.shopCode == "12021")
+    #expect(store.shopName == "포항죽도점")
+    #expect(store.phone == "054)278-1448~9")
+    #expect(store.address == "경북 포항시 북구 중흥로 244(죽도동 607-1)")
+    #expect(store.openingHours == "10:00 ~ 23:00")
+    // Published as "lat":"129.36009447", "longs":"36.02490301": swapped.
+    #expect(store.coordinate == GeoPoint(latitude: 36.02490301, longitude: 129.36009447))
+    // closedDate3 and closedDate4 are "".
+    #expect(store.closingDays == ["11월 08일", "11월 22일"])
+    #expect(store.shutDownDate == nil)
+  }
+
+  @Test func paginationIsRead() throws {
+    let first = try Self.page(1).pagination
+    #expect(first == .init(pageSize: 3, currentPage: 0, totalNumberOfResults: 18, numberOfPages: 6))
+    #expect(try Self.page(6).pagination.currentPage == 5)
+  }
+
+  @Test func requestsEveryPageThroughTheSession() async throws {
+    let (branches, requests, _) = try await Self.collect()
+    #expect(requests.count == 6)
+    #expect(requests.allSatisfy { $0.method == .get && $0.url.hasPrefix(Self.listURL + "?") })
+    let pageNumbers = requests.compactMap { URLComponents(string: $0.url)?.queryItems?.first { $0.name == "pageNum" }?.value }
+    #expect(pageNumbers == ["1", "2", "3", "4", "5", "6"])
+    #expect(branches.count == 18)
+    #expect(Set(branches.map(\.id)).count == 18)
+    #expect(branches.allSatisfy { $0.id.brand == .gsTheFresh })
+  }
+
+  @Test func closingDaysAreDatesWithTheYearFromTheAsOfDate() async throws {
+    let (branches, _, _) = try await Self.collect()
+    func branch(_ code: String) throws -> RawBranch { try #require(branches.first { $0.id.storeID == code }) }
+    let pohang = try branch("12021")
+    #expect(pohang.closingDates == [try Self.date("2026-11-08"), try Self.date("2026-11-22")])
+    #expect(pohang.closingText == nil)
+    // Recorded in November: "01월 10일" and "01월 24일" are next January.
+    #expect(
+      try branch("11084").closingDates
+        == [try Self.date("2026-12-13"), try Self.date("2026-12-27"), try Self.date("2027-01-10"), try Self.date("2027-01-24")])
+    // "11월08일" without the space.
+    #expect(try branch("10533").closingDates.first == (try Self.date("2026-11-08")))
+    // 2026-11-01 is a Sunday: the 2nd and 4th Mondays (Daegu) are 11-09 and 11-23.
+    #expect(try branch("11208").closingDates.prefix(2) == [try Self.date("2026-11-09"), try Self.date("2026-11-23")])
+  }
+
+  @Test func storeIDNameAndOwnURL() async throws {
+    let (branches, _, _) = try await Self.collect()
+    let pohang = try #require(branches.first)
+    #expect(pohang.id.description == "gs-thefresh-12021")
+    #expect(pohang.name == "포항죽도점")
+    #expect(
+      pohang.sourceURL == Self.listURL + "?searchShopName=%ED%8F%AC%ED%95%AD%EC%A3%BD%EB%8F%84%EC%A0%90")
+  }
+
+  @Test func coordinatesAreOrientedPerStore() throws {
+    // 수원영통점 publishes them the right way round; 포항죽도점 swapped.
+    let suwon = try #require(try Self.page(2).stores.first { $0.shopCode == "10421" })
+    #expect(suwon.coordinate == GeoPoint(latitude: 37.25245678, longitude: 127.07311234))
+    #expect(
+      GSTheFreshSource.orientedCoordinate(129.1, 35.1) == GeoPoint(latitude: 35.1, longitude: 129.1))
+    #expect(GSTheFreshSource.orientedCoordinate(0, 0) == nil)
+    #expect(GSTheFreshSource.orientedCoordinate(37.5, nil) == nil)
+  }
+
+  @Test func closedStoreKeepsItsShutDownDateAsPublished() async throws {
+    let store = try #require(try Self.page(6).stores.first { $0.shopCode == "11759" })
+    #expect(store.shutDownDate == "20250831")
+    #expect(store.closingDays.isEmpty)
+    let (_, _, warnings) = try await Self.collect()
+    #expect(warnings.contains { $0.contains("gs-thefresh-11759") && $0.contains("20250831") })
+  }
+
+  @Test(arguments: [("03월 08일", 3, 8), ("3월8일", 3, 8), ("12월 27일", 12, 27)])
+  func monthDay(text: String, month: Int, day: Int) throws {
+    let parsed = try #require(GSTheFreshSource.monthDay(text))
+    #expect(parsed.month == month && parsed.day == day)
+  }
+
+  @Test(arguments: ["", "휴무 없음", "13월 01일", "2026-11-08"])
+  func notAMonthDay(text: String) {
+    #expect(GSTheFreshSource.monthDay(text) == nil)
+  }
+
+  @Test func inconsistentPaginationStopsWithAnError() async throws {
+    // Page 2 claims to be page 1 again: the source must not loop or publish a part.
+    let repeating = PagesFetcher(pages: [0, 0, 0].map { Self.pageBody(currentPage: $0, total: 9, pages: 3) })
+    await #expect(throws: SourceError.self) { try await Self.collect(with: repeating) }
+    #expect(await repeating.requestCount == 2)
+
+    // A page count too high for the total is refused before any second request.
+    let inflated = PagesFetcher(pages: [Self.pageBody(currentPage: 0, total: 2, pages: 50_000)])
+    await #expect(throws: SourceError.self) { try await Self.collect(with: inflated) }
+    #expect(await inflated.requestCount == 1)
+  }
+
+  static func collect(with fetcher: PagesFetcher) async throws -> [RawBranch] {
+    let session = SourceSession(
+      baseURL: GSTheFreshSource.origin, fetcher: fetcher, asOf: asOf, brands: [.gsTheFresh],
+      sourceName: GSTheFreshSource.name)
+    return try await GSTheFreshSource().collect(session)
+  }
+
+  static func pageBody(currentPage: Int, total: Int, pages: Int) -> Data {
+    Data(
+      """
+      {"results":[{"shopCode":"9\(currentPage)","shopName":"테스트\(currentPage)점","closedDate1":"11월 22일"}],
+       "pagination":{"sort":null,"pageSize":3,"currentPage":\(currentPage),"totalNumberOfResults":\(total),"numberOfPages":\(pages)},"sorts":null}
+      """.utf8)
+  }
+}
+
+/// Answers the n-th request with the n-th body (404 after the last), counting requests.
+actor PagesFetcher: HTTPFetching {
+  let pages: [Data]
+  private(set) var requestCount = 0
+
+  init(pages: [Data]) { self.pages = pages }
+
+  func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+    defer { requestCount += 1 }
+    guard requestCount < pages.count else {
+      return HTTPResponse(requestURL: request.url, finalURL: request.url, status: 404, headers: [], body: Data())
+    }
+    return HTTPResponse(
+      requestURL: request.url, finalURL: request.url, status: 200,
+      headers: [HTTPHeader("Content-Type", "application/json")], body: pages[requestCount])
+  }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import MartBrands
+import MartCore
+import MartExport
+import MartGeocoding
+import MartPipeline
+import TestSupport
+import Testing
+
+/// Replayed runs seen from the Homeplus and Lotte Mart side: real libcurl requests to the
+/// replay server on 127.0.0.1, real parsing, real bundles.
+@Suite(.serialized) struct HomeplusLotteRunTests {
+  let asOf = CalendarDate(iso: "2026-11-20")!
+
+  func run(recordings: URL = FixturePaths.web, output: URL) async throws -> RunReport {
+    let result = try await Pipeline.run(
+      RunConfiguration(
+        outputDirectory: output, replayDirectory: recordings, asOf: asOf, geocodingRetryPolicy: .immediate))
+    #expect(
+      result.unmatchedReplayRequests.isEmpty, "requests without a recording: \(result.unmatchedReplayRequests)")
+    return result.report
+  }
+
+  func scratch(_ prefix: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+  }
+
+  func latestBranches(_ output: URL) throws -> [Branch] {
+    try #require(try BundleStore(outputDirectory: output).latest()).branches.branches
+  }
+
+  @Test func everyBrandExportsAtLeastFifteenBranchesWithClosingDays() async throws {
+    let output = scratch("output")
+    let report = try await run(output: output)
+    #expect(report.outcome == .published)
+    let branches = try latestBranches(output)
+
+    for brand in [BrandSlug.homeplus, .homeplusExpress, .lottemart] {
+      let ofBrand = branches.filter { $0.brand == brand }
+      #expect(ofBrand.count >= 15, "\(brand.rawValue) exports \(ofBrand.count) branches")
+      #expect(report.brands.first { $0.slug == brand }?.status == .fresh)
+    }
+    // Closing days are unknown only where the store stopped trading (temporarily or for good).
+    let unknown = branches.filter { [.homeplus, .homeplusExpress, .lottemart].contains($0.brand) }
+      .filter { $0.closing.status != .closures }.map(\.id.description).sorted()
+    #expect(
+      unknown == [
+        "homeplus-641", "homeplus-655", "homeplus-662", "homeplus-express-1219", "homeplus-express-1220",
+        "lottemart-0100118", "lottemart-0100130",
+      ])
+  }
+
+  @Test func homeplusBranchesCarryTheirPageRulesAndSiteCoordinates() async throws {
+    let output = scratch("output")
+    let report = try await run(output: output)
+    let branches = try latestBranches(output)
+    func branch(_ id: String) throws -> Branch { try #require(branches.first { $0.id.description == id }) }
+
+    // 상인점 (홈플러스 스페셜, Daegu): "매월 둘째, 넷째 월요일 (11/9, 11/23)". 2026-11-01 is a Sunday,
+    // so Mondays fall on 2, 9, 16, 23, 30; 2026-12-01 is a Tuesday (Mondays 7, 14, 21, 28);
+    // 2027-01-01 is a Friday (Mondays 4, 11, 18, 25).
+    let sangin = try branch("homeplus-571")
+    #expect(sangin.brand == .homeplus)
+    #expect(
+      sangin.closing.dates.map(\.iso) == [
+        "2026-11-09", "2026-11-23", "2026-12-14", "2026-12-28", "2027-01-11", "2027-01-25",
+      ])
+    #expect(sangin.sourceURL == "https://my.homeplus.co.kr/store/store_detail?storId=571")
+    #expect(sangin.coordinate?.source == .site)
+
+    // 노형점 (Express, Jeju): Saturdays. 2026-11-01 is a Sunday, so Saturdays are 7, 14, 21, 28;
+    // December's are 5, 12, 19, 26; January 2027's are 2, 9, 16, 23, 30.
+    #expect(
+      try branch("homeplus-express-1218").closing.dates.map(\.iso) == [
+        "2026-11-14", "2026-11-28", "2026-12-12", "2026-12-26", "2027-01-09", "2027-01-23",
+      ])
+    // The placeholder 00-000-0000 is no phone.
+    #expect(try branch("homeplus-express-1206").phone == nil)
+    // The address cell's "길 찾기" is not part of the address.
+    #expect(try branch("homeplus-595").address.published == "경상남도 창원시 성산구 원이대로 682")
+    // A store that stopped trading keeps its published hours text.
+    #expect(try branch("homeplus-662").openingHours?.contains("감제점 영업종료") == true)
+    // The store whose page redirects to an empty page is gone; the broken page costs only its rule.
+    #expect(!branches.contains { $0.id.description == "homeplus-648" })
+    #expect(report.warnings.contains { $0.branch?.description == "homeplus-648" && $0.kind == .source })
+    #expect(try branch("homeplus-express-1207").closing.dates.map(\.iso) == ["2026-11-22"])
+  }
+
+  @Test func lotteMartRowsWithoutAStoreLinkAreIdentifiedByName() async throws {
+    let output = scratch("output")
+    _ = try await run(output: output)
+    let lotte = try latestBranches(output).filter { $0.brand == .lottemart }
+    let wonju = try #require(lotte.first { $0.id.description == "lottemart-원주점" })
+    #expect(wonju.phone == "033-769-2500")
+    #expect(wonju.closing.dates.map(\.iso) == ["2026-11-22"])
+    #expect(lotte.first { $0.id.description == "lottemart-구미점" }?.phone == "054-450-2500")
+    #expect(lotte.filter { $0.name == "잠실점" }.count == 1)
+  }
+
+  @Test func anUnreadableHomeplusListKeepsItsLastGoodBranches() async throws {
+    let output = scratch("output")
+    _ = try await run(output: output)
+
+    let broken = scratch("web")
+    try FileManager.default.copyItem(at: FixturePaths.web, to: broken)
+    try Data("<html><body>점검 중입니다</body></html>".utf8)
+      .write(to: broken.appendingPathComponent("my.homeplus.co.kr/get_list.body.json"))
+    let report = try await run(recordings: broken, output: output)
+    #expect(report.brands.first { $0.slug == .homeplus }?.status == .stale)
+    #expect(report.brands.first { $0.slug == .homeplusExpress }?.status == .stale)
+    #expect(report.brands.first { $0.slug == .lottemart }?.status == .fresh)
+    let latest = try latestBranches(output)
+    #expect(latest.filter { $0.brand == .homeplus }.count == 19)
+    #expect(latest.filter { $0.brand == .homeplusExpress }.count == 20)
+  }
+}
