@@ -131,6 +131,7 @@ enum AddressParser {
       return text.has("찾기", at: start + 1) ? start + 3 : nil
     }
     var result: [Unicode.Scalar] = []
+    result.reserveCapacity(text.count + 1)
     var index = text.startIndex
     while index < text.endIndex {
       if index == text.startIndex, let end = linkTextEnd(at: index) {
@@ -160,6 +161,7 @@ enum AddressParser {
       return index
     }
     var result: [Unicode.Scalar] = []
+    result.reserveCapacity(text.count + 1)
     var index = text.startIndex
     while index < text.endIndex {
       if let end = markerEnd(at: index) {
@@ -176,6 +178,7 @@ enum AddressParser {
   /// Removes the spaces around a dash between two digits: `607 - 1` → `607-1`.
   static func joiningNumberDashes(_ text: Scalars) -> Scalars {
     var result: [Unicode.Scalar] = []
+    result.reserveCapacity(text.count + 1)
     var index = text.startIndex
     while index < text.endIndex {
       result.append(text[index])
@@ -197,6 +200,7 @@ enum AddressParser {
   /// Writes every comma as `, ` without spaces before it.
   static func spacingCommas(_ text: Scalars) -> Scalars {
     var result: [Unicode.Scalar] = []
+    result.reserveCapacity(text.count + 1)
     var index = text.startIndex
     while index < text.endIndex {
       let afterSpaces = text.skippingSpaces(from: index)
