@@ -34,24 +34,54 @@ public struct BranchNormalizer: Sendable {
       if schedule.status != .closures { schedule.status = .closures }
     }
     for warning in schedule.warnings { warnings.append("\(raw.id): \(warning)") }
+    let openingHours = TextCleanup.field(raw.openingHours)
+    let reading = StoreStatus.read(
+      statusText: raw.statusText, openingHours: openingHours, closingText: closingText, asOf: asOf)
+    if let upcoming = reading.upcomingShutdown {
+      addUpcomingShutdown(upcoming, to: &schedule, id: raw.id, text: reading.status.text, warnings: &warnings)
+    }
     let branch = Branch(
       id: raw.id,
       name: TextCleanup.field(raw.name) ?? raw.id.storeID,
       address: BranchAddress(published: published, lotPublished: lotPublished, parsed: parsed),
       phone: phone,
       phonePublished: phonePublished,
-      openingHours: TextCleanup.field(raw.openingHours),
-      hours: OpeningHours.parse(TextCleanup.field(raw.openingHours)),
+      openingHours: openingHours,
+      // A shut store's hours text is a notice (or the mall's hours), never its own.
+      hours: reading.status.isTrading ? OpeningHours.parse(openingHours) : nil,
       coordinate: nil,
-      closing: BranchClosing(schedule: schedule, window: window),
+      closing: BranchClosing(schedule: schedule, window: window, storeStatus: reading.status),
+      storeStatus: reading.status,
       sourceURL: raw.sourceURL)
     return (branch, parsed)
   }
 
-  /// Re-expands a carried-over branch's schedule for this run's window.
+  /// A shutdown the source announces for a later day: the store trades now, and the shut days
+  /// within the window join the schedule's explicit dates (so they survive a carry-over).
+  private func addUpcomingShutdown(
+    _ upcoming: UpcomingShutdown, to schedule: inout ClosingSchedule, id: BranchID, text: String?,
+    warnings: inout [String]
+  ) {
+    let last = min(upcoming.through ?? window.through, window.through)
+    let first = max(upcoming.from, window.from)
+    var shut: [CalendarDate] = []
+    var day = first
+    while day <= last {
+      shut.append(day)
+      day = day.adding(days: 1)
+    }
+    let end = upcoming.through.map { "through \($0)" } ?? "for good"
+    warnings.append("\(id): shuts from \(upcoming.from) \(end), as published: \"\(text ?? "")\"")
+    guard !shut.isEmpty else { return }
+    schedule.dates = Array(Set(schedule.dates + shut)).sorted()
+    schedule.status = .closures
+  }
+
+  /// Re-expands a carried-over branch's schedule for this run's window. Its store status is
+  /// the one its source last published: a carry-over never invents one.
   public func refresh(_ branch: Branch) -> Branch {
     var copy = branch
-    copy.closing = BranchClosing(schedule: branch.closing.schedule, window: window)
+    copy.closing = BranchClosing(schedule: branch.closing.schedule, window: window, storeStatus: branch.storeStatus)
     return copy
   }
 }

@@ -146,6 +146,9 @@ public struct Pipeline: Sendable {
       asOf: options.asOf, window: window, outcome: .failed, published: nil, brands: results,
       branchesWithoutCoordinates: branches.filter { $0.coordinate == nil }.map(\.id).sorted(),
       branchesWithUnknownClosingDays: branches.filter { $0.closing.status == .unknown }.map(\.id).sorted(),
+      branchesNotTrading: branches.filter { !$0.storeStatus.isTrading }.sorted { $0.id < $1.id }.map {
+        RunReport.NotTradingBranch(id: $0.id, state: $0.storeStatus.state, until: $0.storeStatus.until)
+      },
       warnings: warnings, errors: errors)
 
     if errors.isEmpty {
