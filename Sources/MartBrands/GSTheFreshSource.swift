@@ -20,9 +20,6 @@ public struct GSTheFreshSource: BrandSource {
   public static let brands: [BrandSlug] = [.gsTheFresh]
   public static let origin = "http://gsthefresh.gsretail.com"
 
-  public var name: String { Self.name }
-  public var brands: [BrandSlug] { Self.brands }
-  public var defaultBaseURL: String { Self.origin }
 
   public init() {}
 
@@ -98,10 +95,11 @@ public struct GSTheFreshSource: BrandSource {
         "\(Self.name): the list reported \(expected.totalNumberOfResults) stores, its pages held \(stores.count)")
     }
     return stores.map { store in
+      let branch = store.rawBranch(asOf: session.asOf, origin: session.baseURL)
       for slot in store.unreadClosingSlots {
-        session.warn("\(Self.name)-\(store.shopCode): closing day \"\(slot)\" is not a MM월 DD일 date")
+        session.warn("closing day \"\(slot)\" is not a MM월 DD일 date", branch: branch.id)
       }
-      return store.rawBranch(asOf: session.asOf, origin: session.baseURL)
+      return branch
     }
   }
 

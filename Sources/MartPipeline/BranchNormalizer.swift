@@ -11,19 +11,20 @@ public struct BranchNormalizer: Sendable {
     self.window = window
   }
 
-  /// Normalizes one branch; problems worth reporting go to `warnings`, prefixed with the id.
+  /// Normalizes one branch; problems worth reporting go to `problems`, naming the branch.
   /// Also returns the parsed address, from which the geocoding stage builds its queries.
-  public func normalize(_ raw: RawBranch, warnings: inout [String]) -> (Branch, KoreanAddress?) {
+  public func normalize(_ raw: RawBranch, problems: inout RunProblems) -> (Branch, KoreanAddress?) {
     let published = TextCleanup.field(raw.address)
     let lotPublished = TextCleanup.field(raw.lotAddress)
     let parsed = (published ?? lotPublished).map { KoreanAddress(parsing: $0, lotAddress: lotPublished) }
     if let parsed, !parsed.unparsed.isEmpty {
-      warnings.append("\(raw.id): address parts not understood: \(parsed.unparsed.joined(separator: ", "))")
+      problems.warn(
+        .address, "address parts not understood: \(parsed.unparsed.joined(separator: ", "))", branch: raw.id)
     }
     let phonePublished = TextCleanup.field(raw.phone)
     let phone = PhoneNumber.format(phonePublished)
     if let phonePublished, phone == nil {
-      warnings.append("\(raw.id): phone \"\(phonePublished)\" is not a Korean phone number")
+      problems.warn(.phone, "phone \"\(phonePublished)\" is not a Korean phone number", branch: raw.id)
     }
     let closingText = TextCleanup.field(raw.closingText) ?? ""
     var schedule = ClosingSchedule.parse(closingText, asOf: asOf)
@@ -33,12 +34,12 @@ public struct BranchNormalizer: Sendable {
       schedule.dates = Array(Set(schedule.dates + raw.closingDates)).sorted()
       if schedule.status != .closures { schedule.status = .closures }
     }
-    for warning in schedule.warnings { warnings.append("\(raw.id): \(warning)") }
+    for warning in schedule.warnings { problems.warn(.closingDays, warning, branch: raw.id) }
     let openingHours = TextCleanup.field(raw.openingHours)
     let reading = StoreStatus.read(
       statusText: raw.statusText, openingHours: openingHours, closingText: closingText, asOf: asOf)
     if let upcoming = reading.upcomingShutdown {
-      addUpcomingShutdown(upcoming, to: &schedule, id: raw.id, text: reading.status.text, warnings: &warnings)
+      addUpcomingShutdown(upcoming, to: &schedule, id: raw.id, text: reading.status.text, problems: &problems)
     }
     let branch = Branch(
       id: raw.id,
@@ -60,7 +61,7 @@ public struct BranchNormalizer: Sendable {
   /// within the window join the schedule's explicit dates (so they survive a carry-over).
   private func addUpcomingShutdown(
     _ upcoming: UpcomingShutdown, to schedule: inout ClosingSchedule, id: BranchID, text: String?,
-    warnings: inout [String]
+    problems: inout RunProblems
   ) {
     let last = min(upcoming.through ?? window.through, window.through)
     let first = max(upcoming.from, window.from)
@@ -71,7 +72,7 @@ public struct BranchNormalizer: Sendable {
       day = day.adding(days: 1)
     }
     let end = upcoming.through.map { "through \($0)" } ?? "for good"
-    warnings.append("\(id): shuts from \(upcoming.from) \(end), as published: \"\(text ?? "")\"")
+    problems.warn(.storeStatus, "shuts from \(upcoming.from) \(end), as published: \"\(text ?? "")\"", branch: id)
     guard !shut.isEmpty else { return }
     schedule.dates = Array(Set(schedule.dates + shut)).sorted()
     schedule.status = .closures

@@ -1,7 +1,20 @@
 import Foundation
-import Glibc
 import MartFetch
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+  private let streamSocketType = Int32(SOCK_STREAM.rawValue)
+  private let shutdownBoth = Int32(SHUT_RDWR)
+  /// A closed peer must not kill the process with SIGPIPE.
+  private let sendFlags = Int32(MSG_NOSIGNAL)
+#elseif canImport(Darwin)
+  import Darwin
+  private let streamSocketType = SOCK_STREAM
+  private let shutdownBoth = SHUT_RDWR
+  /// Darwin has no MSG_NOSIGNAL; connections set SO_NOSIGPIPE instead.
+  private let sendFlags: Int32 = 0
+#endif
 
 /// A request as received by `LocalHTTPServer`.
 public struct ServerRequest: Sendable, Hashable {
@@ -35,6 +48,11 @@ public struct ServerResponse: Sendable, Hashable {
     case truncated(sentBytes: Int)
     /// Send the body in chunks of `chunkSize` bytes with a pause before each chunk.
     case slow(chunkSize: Int, pause: Duration)
+    /// Declare the full body length, send the first `sentBytes` bytes, then reset the connection
+    /// (TCP RST) instead of closing it.
+    case reset(sentBytes: Int)
+    /// Send no length and repeat the body until the client hangs up (or 256 MiB have been sent).
+    case endless
   }
 
   public var status: Int
@@ -99,7 +117,7 @@ public final class LocalHTTPServer: Sendable {
 
   /// Starts listening; `handler` answers every request, on the connection's thread.
   public init(handler: @escaping @Sendable (ServerRequest) -> ServerResponse) throws(LocalHTTPServerError) {
-    let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let socketDescriptor = socket(AF_INET, streamSocketType, 0)
     guard socketDescriptor >= 0 else { throw LocalHTTPServerError(operation: "socket", errorNumber: errno) }
     var address = sockaddr_in()
     do throws(LocalHTTPServerError) {
@@ -154,7 +172,7 @@ public final class LocalHTTPServer: Sendable {
     }
     guard !alreadyStopped else { return }
     // Shutting down a listening socket wakes a blocked accept() on Linux.
-    shutdown(listeningSocket, Int32(SHUT_RDWR))
+    shutdown(listeningSocket, shutdownBoth)
     acceptLoopFinished.wait()
     connections.wait()
     close(listeningSocket)
@@ -170,6 +188,10 @@ public final class LocalHTTPServer: Sendable {
         if errno == EINTR || errno == ECONNABORTED { continue }
         return
       }
+      #if canImport(Darwin)
+        var noSignal: Int32 = 1
+        setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+      #endif
       connections.enter()
       let thread = Thread {
         serve(connection, handler: handler)
@@ -194,12 +216,23 @@ public final class LocalHTTPServer: Sendable {
     for header in response.headers where !omitted.contains(header.name.lowercased()) {
       head += "\(header.name): \(header.value)\r\n"
     }
-    head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+    if response.delivery != .endless { head += "Content-Length: \(response.body.count)\r\n" }
+    head += "Connection: close\r\n\r\n"
     guard sendAll(connection, Data(head.utf8)) else { return }
 
     switch response.delivery {
     case .complete, .closeWithoutResponse:
       _ = sendAll(connection, response.body)
+    case .reset(let sentBytes):
+      _ = sendAll(connection, response.body.prefix(max(0, sentBytes)))
+      // A zero linger time makes close() send RST.
+      var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+      setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+      return
+    case .endless:
+      let chunk = response.body.isEmpty ? Data(repeating: UInt8(ascii: "x"), count: 16 * 1024) : response.body
+      var sent = 0
+      while sent < 256 << 20, sendAll(connection, chunk) { sent += chunk.count }
     case .truncated(let sentBytes):
       _ = sendAll(connection, response.body.prefix(max(0, sentBytes)))
     case .slow(let chunkSize, let pauseLength):
@@ -270,7 +303,7 @@ public final class LocalHTTPServer: Sendable {
     data.withUnsafeBytes { bytes in
       var offset = 0
       while offset < bytes.count {
-        let sent = send(connection, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+        let sent = send(connection, bytes.baseAddress! + offset, bytes.count - offset, sendFlags)
         if sent < 0, errno == EINTR { continue }
         guard sent > 0 else { return false }
         offset += sent

@@ -11,8 +11,7 @@ struct CollectTests {
   static func session(_ source: any BrandSource, _ fetcher: FixtureFetcher, brands: Set<BrandSlug>)
     -> SourceSession
   {
-    SourceSession(
-      baseURL: source.defaultBaseURL, fetcher: fetcher, asOf: asOf, brands: brands, sourceName: source.name)
+    SourceSession(for: type(of: source), fetcher: fetcher, asOf: asOf, brands: brands)
   }
 
   @Test func emartCollectsThreeBrandsWithHolidaysAndPhones() async throws {
@@ -134,8 +133,7 @@ struct CollectTests {
     let source = EmartSource()
     let fetcher = try FixtureFetcher(hosts: ["store.emart.com"])
     let session = SourceSession(
-      baseURL: source.defaultBaseURL, fetcher: fetcher, asOf: CalendarDate(year: 2027, month: 3, day: 1)!,
-      brands: [.emart], sourceName: source.name)
+      for: EmartSource.self, fetcher: fetcher, asOf: CalendarDate(year: 2027, month: 3, day: 1)!, brands: [.emart])
     let error = await #expect(throws: SourceError.self) { try await source.collect(session) }
     guard case .fetch(let fetchError) = error?.reason else {
       Issue.record("expected a fetch error, got \(String(describing: error))")

@@ -2,10 +2,8 @@ import Foundation
 import MartBrands
 import MartCore
 import MartExport
-import MartFetch
 import MartGeocoding
 import MartPipeline
-import MartReplay
 import TestSupport
 import Testing
 
@@ -15,15 +13,12 @@ import Testing
   let asOf = CalendarDate(iso: "2026-11-20")!
 
   func run(recordings: URL = FixturePaths.web, output: URL) async throws -> RunReport {
-    let server = try ReplayServer.start(archive: try ReplayArchive.load(from: recordings))
-    defer { server.stop() }
-    let fetcher = OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: server.baseURLOverrides)
-    let geocoding = try GeocodingChain.fromEnvironment(
-      cachePath: nil, fetcher: fetcher, environment: GeocodingChain.replayEnvironment, retryPolicy: .immediate)
-    let pipeline = Pipeline(sources: BrandSources.all, fetcher: fetcher, geocoding: geocoding)
-    let report = await pipeline.run(RunOptions(asOf: asOf, brands: [], outputDirectory: output))
-    #expect(server.unmatchedRequests.isEmpty, "requests without a recording: \(server.unmatchedRequests)")
-    return report
+    let result = try await Pipeline.run(
+      RunConfiguration(
+        outputDirectory: output, replayDirectory: recordings, asOf: asOf, geocodingRetryPolicy: .immediate))
+    #expect(
+      result.unmatchedReplayRequests.isEmpty, "requests without a recording: \(result.unmatchedReplayRequests)")
+    return result.report
   }
 
   func scratch(_ prefix: String) -> URL {
@@ -92,7 +87,10 @@ import Testing
     #expect(
       sejong.closing.dates.map(\.iso)
         == ["2026-11-08", "2026-11-22", "2026-12-13"] + Self.days("2026-12-15", "2027-01-31"))
-    #expect(report.warnings.contains { $0.hasPrefix("gs-thefresh-10972:") && $0.contains("2026-12-15") })
+    #expect(
+      report.warnings.contains {
+        $0.kind == .storeStatus && $0.branch?.description == "gs-thefresh-10972" && $0.message.contains("2026-12-15")
+      })
 
     // Trading stores: Lotte Mart's state cell says so; Homeplus says nothing.
     #expect(byID["lottemart-0100393"]?.storeStatus == StoreStatus(state: .trading, text: "영업중"))
@@ -127,11 +125,11 @@ import Testing
 
   @Test func aCarriedOverStoreKeepsItsPublishedStatusForTheNewWindow() {
     let normalizer = BranchNormalizer(asOf: asOf, window: .threeMonths(startingAt: asOf))
-    var warnings: [String] = []
+    var problems = RunProblems()
     let raw = RawBranch(
       id: BranchID(brand: .lottemart, storeID: "0100118"), name: "도봉점", statusText: "영업종료",
       sourceURL: "http://company.lottemart.com/")
-    let (branch, _) = normalizer.normalize(raw, warnings: &warnings)
+    let (branch, _) = normalizer.normalize(raw, problems: &problems)
     // A month later the window is 2026-12-01 … 2027-02-28: 31 + 31 + 28 = 90 days.
     let later = CalendarDate(iso: "2026-12-20")!
     let refreshed = BranchNormalizer(asOf: later, window: .threeMonths(startingAt: later)).refresh(branch)
@@ -142,7 +140,7 @@ import Testing
     let trading = RawBranch(
       id: BranchID(brand: .lottemart, storeID: "0100393"), name: "제주점", closingText: "매월 둘째, 넷째주 토요일",
       sourceURL: "http://company.lottemart.com/")
-    let (tradingBranch, _) = normalizer.normalize(trading, warnings: &warnings)
+    let (tradingBranch, _) = normalizer.normalize(trading, problems: &problems)
     let tradingRefreshed = BranchNormalizer(asOf: later, window: .threeMonths(startingAt: later)).refresh(tradingBranch)
     #expect(tradingRefreshed.storeStatus == .trading)
     // 2nd and 4th Saturdays: December 2026 12, 26; January 2027 9, 23; February 2027 13, 27.
