@@ -123,6 +123,45 @@ import Testing
     #expect(try status("lottemart-0100130")["until"] as? String == "2026-12-31")
   }
 
+  @Test func clientFilesListShutStoresOnceAndSpanTheirShutDays() async throws {
+    let output = scratch("output")
+    _ = try await run(output: output)
+    let bundle = try #require(try BundleStore(outputDirectory: output).latest())
+    let closures = try BundleJSON.decode(
+      ClosuresFile.self, from: try Data(contentsOf: bundle.directory.appendingPathComponent("closures.json")))
+    let shut = [
+      "gs-thefresh-11759", "homeplus-641", "homeplus-655", "homeplus-662", "homeplus-express-1219",
+      "homeplus-express-1220", "lottemart-0100118", "lottemart-0100130",
+    ]
+    #expect(closures.shut.map(\.description) == shut)
+    let byDay = closures.dates.flatMap { day, ids in ids.map { (day, $0.description) } }
+    // Shut stores appear on no shut day; 마산점's 2nd and 4th Sundays after its refit
+    // (2027-01-10 and 01-24) are listed as usual.
+    #expect(byDay.filter { $0.1 == "lottemart-0100130" }.map(\.0).sorted() == ["2027-01-10", "2027-01-24"])
+    #expect(!byDay.contains { shut.dropLast().contains($0.1) })
+    #expect(closures.dates["2026-11-22"]?.contains { $0.description == "homeplus-595" } == true)
+
+    let index = try BundleJSON.decode(
+      IndexFile.self, from: try Data(contentsOf: bundle.directory.appendingPathComponent("index.json")))
+    let states = Dictionary(uniqueKeysWithValues: index.branches.map { ($0.id.description, $0.storeStatus.state) })
+    #expect(states["homeplus-655"] == .closed)
+    #expect(states["lottemart-0100130"] == .temporarilyClosed)
+    #expect(states["homeplus-595"] == .trading)
+
+    // 계룡점's calendar: one event from 2026-11-01 to the window's end (DTEND exclusive: 2027-02-01).
+    let calendar = try String(
+      contentsOf: bundle.directory.appendingPathComponent("calendars/branches/homeplus-655.ics"), encoding: .utf8)
+    #expect(calendar.components(separatedBy: "BEGIN:VEVENT").count - 1 == 1)
+    #expect(calendar.contains("DTSTART;VALUE=DATE:20261101\r\nDTEND;VALUE=DATE:20270201\r\n"))
+    #expect(calendar.contains("UID:homeplus-655-shut-20261101@mart-holiday"))
+    // 마산점: the refit through 2026-12-31 as one event, then its two January Sundays.
+    let masan = try String(
+      contentsOf: bundle.directory.appendingPathComponent("calendars/branches/lottemart-0100130.ics"), encoding: .utf8)
+    let starts = masan.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART") }
+    #expect(starts == ["DTSTART;VALUE=DATE:20261101", "DTSTART;VALUE=DATE:20270110", "DTSTART;VALUE=DATE:20270124"])
+    #expect(masan.contains("DTEND;VALUE=DATE:20270101"))
+  }
+
   @Test func aCarriedOverStoreKeepsItsPublishedStatusForTheNewWindow() {
     let normalizer = BranchNormalizer(asOf: asOf, window: .threeMonths(startingAt: asOf))
     var problems = RunProblems()
