@@ -126,10 +126,9 @@ public struct EmartSource: BrandSource {
 
     for index in branches.indices {
       let storeID = branches[index].id.storeID
-      if let days = closingDays[storeID], !days.isEmpty {
-        var seen = Set<String>()
-        branches[index].closingText = days.filter { seen.insert($0).inserted }.joined(separator: ", ")
-      }
+      // Dates stay dates: the site publishes no closing-day text, so none is made up.
+      branches[index].closingDates = Set((closingDays[storeID] ?? []).compactMap { CalendarDate(compact: $0) })
+        .sorted()
       if branches[index].id.brand == .nobrand, session.brands.contains(.nobrand) {
         // A broken detail page costs only the phone number, not the brand.
         do {

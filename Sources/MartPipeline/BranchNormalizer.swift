@@ -26,18 +26,16 @@ public struct BranchNormalizer: Sendable {
     if let phonePublished, phone == nil {
       problems.warn(.phone, "phone \"\(phonePublished)\" is not a Korean phone number", branch: raw.id)
     }
-    let closingText = TextCleanup.field(raw.closingText) ?? ""
-    var schedule = ClosingSchedule.parse(closingText, asOf: asOf)
-    if !raw.closingDates.isEmpty {
-      // Dates published as data join the text's; they are closures by definition.
-      if closingText.isEmpty { schedule = ClosingSchedule(status: .closures, text: "") }
-      schedule.dates = Array(Set(schedule.dates + raw.closingDates)).sorted()
-      if schedule.status != .closures { schedule.status = .closures }
-    }
-    for warning in schedule.warnings { problems.warn(.closingDays, warning, branch: raw.id) }
+    let closingText = TextCleanup.field(raw.closingText)
+    var schedule = ClosingSchedule.published(text: closingText, dates: raw.closingDates, asOf: asOf)
     let openingHours = TextCleanup.field(raw.openingHours)
     let reading = StoreStatus.read(
       statusText: raw.statusText, openingHours: openingHours, closingText: closingText, asOf: asOf)
+    // A store shut with no closing days of its own is listed as not trading, not as a
+    // closing-day problem.
+    if reading.status.isTrading || schedule.status != .unknown {
+      for warning in schedule.warnings { problems.warn(.closingDays, warning, branch: raw.id) }
+    }
     if let upcoming = reading.upcomingShutdown {
       addUpcomingShutdown(upcoming, to: &schedule, id: raw.id, text: reading.status.text, problems: &problems)
     }

@@ -126,15 +126,21 @@ public struct BranchClosing: Hashable, Sendable, Codable {
   /// Closed dates within the bundle's window, sorted: the schedule's, plus every day the store
   /// status shuts the store.
   public var dates: [CalendarDate]
+  /// Days of the bundle's window the source says nothing about, as maximal ranges in order.
+  /// Clients show them as unknown, never as open. A day of the window in neither `dates` nor
+  /// these ranges is open.
+  public var unknownRanges: [DateWindow]
   /// The structured schedule, including the published text and warnings.
   public var schedule: ClosingSchedule
 
-  /// The schedule's dates within `window`, plus the days `storeStatus` shuts the store there
-  /// (see ``StoreStatus/shutDays(from:through:)``). A store shut on some day of the window has
-  /// status `closures` whatever its schedule says.
+  /// The schedule's dates and unknown ranges within `window`, plus the days `storeStatus` shuts
+  /// the store there (see ``StoreStatus/shutDays(from:through:)``), which are closed days and so
+  /// never unknown. A store shut on some day of the window has status `closures` whatever its
+  /// schedule says.
   public init(schedule: ClosingSchedule, window: DateWindow, storeStatus: StoreStatus = .trading) {
     self.status = schedule.status
     var dates = schedule.closedDates(from: window.from, through: window.through)
+    var unknownRanges = schedule.unknownRanges(from: window.from, through: window.through)
     if let shut = storeStatus.shutDays(from: window.from, through: window.through) {
       var day = shut.lowerBound
       var all = Set(dates)
@@ -143,10 +149,36 @@ public struct BranchClosing: Hashable, Sendable, Codable {
         day = day.adding(days: 1)
       }
       dates = all.sorted()
+      // A shut day is known: closed.
+      unknownRanges = unknownRanges.flatMap { range -> [DateWindow] in
+        var parts: [DateWindow] = []
+        if range.from < shut.lowerBound {
+          parts.append(DateWindow(from: range.from, through: min(range.through, shut.lowerBound.adding(days: -1))))
+        }
+        if range.through > shut.upperBound {
+          parts.append(DateWindow(from: max(range.from, shut.upperBound.adding(days: 1)), through: range.through))
+        }
+        return parts
+      }
       self.status = .closures
     }
     self.dates = dates
+    self.unknownRanges = unknownRanges
     self.schedule = schedule
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case status, dates, unknownRanges, schedule
+  }
+
+  /// Reads a branch closing; bundles written before `unknownRanges` existed decode with none,
+  /// and the pipeline recomputes them for its window (`BranchNormalizer.refresh`).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    status = try container.decode(ClosingStatus.self, forKey: .status)
+    dates = try container.decode([CalendarDate].self, forKey: .dates)
+    unknownRanges = try container.decodeIfPresent([DateWindow].self, forKey: .unknownRanges) ?? []
+    schedule = try container.decode(ClosingSchedule.self, forKey: .schedule)
   }
 }
 
