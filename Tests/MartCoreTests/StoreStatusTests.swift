@@ -134,7 +134,10 @@ struct StoreStatusTests {
     // The closing text gives the end the state cell leaves out.
     let withEnd = StoreStatus.read(
       statusText: "임시휴업", openingHours: nil, closingText: "리뉴얼 공사로 12/31까지 휴점", asOf: Self.asOf)
-    #expect(withEnd.status == StoreStatus(state: .temporarilyClosed, text: "리뉴얼 공사로 12/31까지 휴점", until: CalendarDate(year: 2026, month: 12, day: 31)))
+    #expect(
+      withEnd.status
+        == StoreStatus(
+          state: .temporarilyClosed, text: "리뉴얼 공사로 12/31까지 휴점", until: CalendarDate(year: 2026, month: 12, day: 31)))
 
     let closedWins = StoreStatus.read(
       statusText: "임시휴업", openingHours: "계룡점 영업종료로 단골매장을 변경해주세요.", closingText: nil, asOf: Self.asOf)
@@ -187,11 +190,30 @@ struct StoreStatusTests {
     #expect(status.shutDays(from: Self.window.from, through: Self.window.through)?.upperBound.iso == "2026-12-31")
   }
 
+  @Test("shut days are closed, never unknown; the days after a temporary closure stay unknown")
+  func shutDaysAreNotUnknown() {
+    // Nothing published about closing days: the whole window is unknown for a trading store.
+    let schedule = ClosingSchedule.parse("", asOf: Self.asOf)
+    let trading = BranchClosing(schedule: schedule, window: Self.window)
+    #expect(trading.unknownRanges == [Self.window])
+    let closed = BranchClosing(schedule: schedule, window: Self.window, storeStatus: StoreStatus(state: .closed))
+    #expect(closed.unknownRanges.isEmpty)
+    // Shut through 2026-12-31, then nothing known: January 2027 is unknown.
+    let temporary = BranchClosing(
+      schedule: schedule, window: Self.window,
+      storeStatus: StoreStatus(state: .temporarilyClosed, until: CalendarDate(year: 2026, month: 12, day: 31)))
+    #expect(
+      temporary.unknownRanges
+        == [DateWindow(from: CalendarDate(year: 2027, month: 1, day: 1)!, through: Self.window.through)])
+    #expect(temporary.dates.count == 61)
+  }
+
   @Test("a trading store's closing dates are its schedule's")
   func tradingClosingDates() {
     let schedule = ClosingSchedule.parse("매월 둘째, 넷째 일요일", asOf: Self.asOf)
     let closing = BranchClosing(schedule: schedule, window: Self.window, storeStatus: .trading)
     // November 2026: 8, 22; December: 13, 27; January 2027: 10, 24.
-    #expect(closing.dates.map(\.iso) == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24"])
+    #expect(
+      closing.dates.map(\.iso) == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24"])
   }
 }

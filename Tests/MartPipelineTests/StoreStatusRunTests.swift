@@ -58,6 +58,7 @@ import Testing
       #expect(branch.storeStatus == StoreStatus(state: .closed, text: text), "\(id)")
       #expect(branch.closing.dates.map(\.iso) == wholeWindow, "\(id)")
       #expect(branch.closing.status == .closures)
+      #expect(branch.closing.unknownRanges.isEmpty, "\(id): shut days are known")
     }
     for id in ["homeplus-641", "homeplus-express-1219"] {
       let branch = try #require(byID[id], "\(id) is exported")
@@ -196,9 +197,12 @@ import Testing
     try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
     let page = recordings.appendingPathComponent("company.lottemart.com/shop_search_type-01.body.html")
     let html = try String(contentsOf: page, encoding: .utf8)
-    let rowStart = try #require(html.range(of: "<li>", options: .backwards, range: html.startIndex..<html.range(of: "brnchCd=0100118")!.lowerBound))
+    let rowStart = try #require(
+      html.range(
+        of: "<li>", options: .backwards, range: html.startIndex..<html.range(of: "brnchCd=0100118")!.lowerBound))
     let rowEnd = try #require(html.range(of: "</li>", range: rowStart.upperBound..<html.endIndex))
-    try String(html[..<rowStart.lowerBound] + html[rowEnd.upperBound...]).write(to: page, atomically: true, encoding: .utf8)
+    try String(html[..<rowStart.lowerBound] + html[rowEnd.upperBound...]).write(
+      to: page, atomically: true, encoding: .utf8)
 
     let report = try await run(recordings: recordings, output: output)
     #expect(report.outcome == .published)

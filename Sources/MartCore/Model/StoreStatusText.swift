@@ -158,7 +158,14 @@ enum StoreStatusText {
 
   /// `YYYY.MM.DD`, `YYYY-MM-DD`, `YYYY/MM/DD`, `YYYY년 M월 D일`, `YYYYMMDD`, `M월 D일`, `M/D`, each
   /// with what follows it (`까지`, `부터`/`부로`, `~`/`-`).
-  static var datePattern: Regex<(Substring, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?)> {
+  static var datePattern:
+    Regex<
+      (
+        Substring, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?,
+        Substring?, Substring?, Substring?
+      )
+    >
+  {
     #/(?:(\d{4})\s*(?:[.\-/]|년)\s*(\d{1,2})\s*(?:[.\-/]|월)\s*(\d{1,2})\s*일?|(\d{4})(\d{2})(\d{2})|(\d{1,2})\s*월\s*(\d{1,2})\s*일|(\d{1,2})\s*/\s*(\d{1,2}))\s*(까지|부터|부로|~|-)?/#
   }
 
@@ -295,9 +302,10 @@ enum StoreStatusText {
     if let last = found.last(where: { $0.suffix == .until }) {
       return closedNow(until: resolve(last, asOf: asOf, forward: true))
     }
-    if let reopening, found.allSatisfy({
-      $0.year == reopening.year && $0.month == reopening.month && $0.day == reopening.day
-    }),
+    if let reopening,
+      found.allSatisfy({
+        $0.year == reopening.year && $0.month == reopening.month && $0.day == reopening.day
+      }),
       let day = resolve(reopening, asOf: asOf, forward: true)
     {
       return closedNow(until: day.adding(days: -1))
