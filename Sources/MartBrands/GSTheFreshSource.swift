@@ -13,7 +13,8 @@ import MartFetch
 /// split into `timeSTH`/`timeSTM`/`timeEDH`/`timeEDM`, coordinates `lat`/`longs` (usually
 /// swapped: decided by range per store), and up to four closing days `closedDate1…4` as
 /// `MM월 DD일` (empty slots are `""`), handed over as dates with the year inferred from the
-/// as-of date. `sourceURL` is the store's own search, `…/find-storelist?searchShopName=<name>`.
+/// as-of date; a non-blank `shutDownDate` is the branch's status text. `sourceURL` is the
+/// store's own search, `…/find-storelist?searchShopName=<name>`.
 public struct GSTheFreshSource: BrandSource {
   public static let name = "gs-thefresh"
   public static let brands: [BrandSlug] = [.gsTheFresh]
@@ -98,10 +99,6 @@ public struct GSTheFreshSource: BrandSource {
       for slot in store.unreadClosingSlots {
         session.warn("closing day \"\(slot)\" is not a MM월 DD일 date", branch: branch.id)
       }
-      if let shutDown = store.shutDownDate {
-        session.warn(
-          "shutDownDate \"\(shutDown)\" is published; the store may have closed for good", branch: branch.id)
-      }
       return branch
     }
   }
@@ -143,8 +140,10 @@ public struct GSTheFreshSource: BrandSource {
     public var coordinate: GeoPoint?
     /// `closedDate1…4` in slot order, empty slots dropped, as published.
     public var closingDays: [String]
-    /// The day the store closed for good, exactly as published (format undocumented); `nil`
-    /// when blank.
+    /// The day the store closes for good, exactly as published (format undocumented; read as
+    /// `YYYYMMDD` or `YYYY-MM-DD`); `nil` when blank. Passed on as the branch's status text: a
+    /// day on or before the as-of date makes the branch closed, a later day an announced
+    /// shutdown (trading until then, shut from that day).
     public var shutDownDate: String?
 
     /// Closing slots that are not `MM월 DD일`.
@@ -167,6 +166,7 @@ public struct GSTheFreshSource: BrandSource {
         coordinate: coordinate,
         closingText: unread.isEmpty ? nil : unread.joined(separator: ", "),
         closingDates: Array(Set(dates)).sorted(),
+        statusText: shutDownDate,
         sourceURL: GSTheFreshSource.storeURL(shopName: shopName, origin: origin))
     }
   }
