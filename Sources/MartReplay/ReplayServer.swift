@@ -31,9 +31,10 @@ public final class ReplayServer: Sendable {
     }
     var servers: [LocalHTTPServer] = []
     var overrides: [String: String] = [:]
+    let index = RecordingIndex(archive)
     for (host, origins) in originsByHost.sorted(by: { $0.key < $1.key }) {
       let server = try LocalHTTPServer { request in
-        if let exchange = archive.match(request, host: host) { return response(serving: exchange) }
+        if let exchange = index.match(request, host: host) { return response(serving: exchange) }
         let summary = describe(request, host: host)
         unmatchedLog.append(summary)
         return .text("no recording matches \(summary)\n", status: 404)
