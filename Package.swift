@@ -22,20 +22,25 @@ let package = Package(
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSystem/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"])]),
+    .systemLibrary(name: "CIconv", path: "Sources/CSystem/CIconv"),
     .systemLibrary(
       name: "COpenSSLCrypto", path: "Sources/CSystem/COpenSSLCrypto", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(
+      name: "CZlib", path: "Sources/CSystem/CZlib", pkgConfig: "zlib",
+      providers: [.apt(["zlib1g-dev"])]),
 
     // Pure core: domain model, closing-day engine, address normalizer. No I/O.
     .target(name: "MartCore"),
 
     // I/O edges.
-    .target(name: "MartFetch", dependencies: ["CCurl"]),
+    .target(name: "MartFetch", dependencies: ["CCurl", "CSQLite"]),
     .target(name: "MartReplay", dependencies: ["MartFetch"]),
-    .target(name: "MartHTML", dependencies: ["CLibXML2"]),
-    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML"]),
+    .target(name: "MartCharset", dependencies: ["CIconv"]),
+    .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
+    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "CSQLite"]),
-    .target(name: "MartExport", dependencies: ["MartCore", "COpenSSLCrypto"]),
+    .target(name: "MartExport", dependencies: ["MartCore", "COpenSSLCrypto", "CZlib"]),
     .target(
       name: "MartPipeline",
       dependencies: ["MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport"]),
@@ -49,7 +54,7 @@ let package = Package(
     .executableTarget(
       name: "mart-holiday",
       dependencies: [
-        "MartCore", "MartPipeline", "MartReplay", "MartExport", "MartBench",
+        "MartCore", "MartPipeline", "MartReplay", "MartExport", "MartFetch", "MartCharset", "MartBench",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
@@ -61,14 +66,16 @@ let package = Package(
     // Tests.
     .target(name: "TestSupport", dependencies: ["MartFetch", "MartReplay"], path: "Tests/TestSupport"),
     .testTarget(name: "MartCoreTests", dependencies: ["MartCore"]),
-    .testTarget(name: "MartFetchTests", dependencies: ["MartFetch", "MartReplay", "TestSupport"]),
+    .testTarget(
+      name: "MartFetchTests", dependencies: ["MartFetch", "MartReplay", "MartCharset", "MartHTML", "TestSupport"]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "TestSupport"]),
     .testTarget(
       name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(
       name: "MartGeocodingTests", dependencies: ["MartGeocoding", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "TestSupport"]),
-    .testTarget(name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "TestSupport"]),
+    .testTarget(
+      name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "MartCore", "MartReplay", "TestSupport"]),
     .testTarget(
       name: "MartPipelineTests",
       dependencies: ["MartPipeline", "MartCore", "MartExport", "MartReplay", "TestSupport"]),

@@ -1,14 +1,19 @@
 #!/usr/bin/env bash
 # Installs the C libraries the package links against, when they are missing.
-# Debian/Ubuntu: libcurl, libxml2, SQLite and OpenSSL's libcrypto development files.
+# Debian/Ubuntu: libcurl, libxml2, SQLite, OpenSSL's libcrypto and zlib development files, and
+# the Python packages the test suite checks bundles with (scripts/requirements-test.txt).
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 missing=()
 pkg-config --exists libcurl 2>/dev/null || missing+=(libcurl4-openssl-dev)
 pkg-config --exists libxml-2.0 2>/dev/null || missing+=(libxml2-dev)
 pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
+pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
+command -v python3 >/dev/null 2>&1 || missing+=(python3)
+python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 
 if ((${#missing[@]})); then
   echo "installing: ${missing[*]}"
@@ -16,5 +21,12 @@ if ((${#missing[@]})); then
   [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+# The test suite validates bundles against schemas/ (jsonschema) and parses calendars (icalendar).
+if ! python3 -c 'import jsonschema, referencing, icalendar' 2>/dev/null; then
+  echo "installing: $(tr '\n' ' ' < scripts/requirements-test.txt)"
+  python3 -m pip install --quiet -r scripts/requirements-test.txt 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages -r scripts/requirements-test.txt
 fi
 command -v swift >/dev/null 2>&1 || { echo "Swift 6 is required (https://www.swift.org/install/)" >&2; exit 1; }

@@ -71,7 +71,7 @@ public enum StageBenchmarks {
     }
     let options = Int32(
       HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-        | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
+        | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | HTML_PARSE_IGNORE_ENC.rawValue)
     func raw() {
       for page in pages {
         page.body.withUnsafeBytes { bytes in

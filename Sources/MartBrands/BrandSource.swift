@@ -1,4 +1,5 @@
 import Foundation
+import MartCharset
 import MartCore
 import MartFetch
 import Synchronization
@@ -67,13 +68,19 @@ public struct SourceSession: Sendable {
     try await send(.postForm(url(pathAndQuery), fields: fields))
   }
 
-  /// Sends any request and requires a 2xx status.
+  /// Sends any request and requires a 2xx status. An unknown Content-Type charset is a warning
+  /// (the parsers then sniff the encoding).
   public func send(_ request: HTTPRequest) async throws(SourceError) -> HTTPResponse {
+    let response: HTTPResponse
     do {
-      return try await fetcher.fetch(request).requireSuccess()
+      response = try await fetcher.fetch(request).requireSuccess()
     } catch {
       throw SourceError(source: sourceName, url: request.url, reason: .fetch(error))
     }
+    if let label = response.charset, CharsetDecoder.encodingName(forLabel: label) == nil {
+      warn("\(request.url): unknown charset \"\(label)\" in the Content-Type header; the encoding was sniffed")
+    }
+    return response
   }
 
   /// Decodes a JSON body, naming the source and URL when the shape is wrong.

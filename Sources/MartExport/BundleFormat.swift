@@ -42,6 +42,8 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     case fresh
     /// This run failed for the brand; its branches are carried over from the last good bundle.
     case stale
+    /// No branches of the brand could be established, neither now nor in an earlier bundle.
+    case missing
   }
 
   public var slug: BrandSlug
@@ -68,13 +70,68 @@ public struct BranchesFile: Codable, Hashable, Sendable {
   public var branches: [Branch]
 }
 
-/// The one JSON encoding used for every bundle file: sorted keys, pretty, no escaped slashes,
-/// so equal content gives equal bytes and diffs stay readable.
+/// `brands/<slug>.json` has the same shape as `branches.json`, holding one brand's branches.
+public typealias BrandFile = BranchesFile
+
+/// `index.json`: one compact row per branch, for search and maps.
+public struct IndexFile: Codable, Hashable, Sendable {
+  public struct Row: Codable, Hashable, Sendable {
+    public var id: BranchID
+    public var brand: BrandSlug
+    public var name: String
+    public var sido: String?
+    public var sigungu: String?
+    public var latitude: Double?
+    public var longitude: Double?
+
+    public init(_ branch: Branch) {
+      self.id = branch.id
+      self.brand = branch.brand
+      self.name = branch.name
+      self.sido = branch.address.sido
+      self.sigungu = branch.address.sigungu
+      self.latitude = branch.coordinate?.latitude
+      self.longitude = branch.coordinate?.longitude
+    }
+  }
+
+  public var schemaVersion: Int
+  /// Sorted by id.
+  public var branches: [Row]
+
+  public init(branches: [Branch]) {
+    self.schemaVersion = bundleSchemaVersion
+    self.branches = branches.sorted { $0.id < $1.id }.map(Row.init)
+  }
+}
+
+/// `closures.json`: which branches close on which day, for push servers and "closed today"
+/// views. Only days with at least one closure are listed; ids are sorted.
+public struct ClosuresFile: Codable, Hashable, Sendable {
+  public var schemaVersion: Int
+  public var window: DateWindow
+  /// `YYYY-MM-DD` → ids of the branches closed that day.
+  public var dates: [String: [BranchID]]
+
+  public init(branches: [Branch], window: DateWindow) {
+    var dates: [String: [BranchID]] = [:]
+    for branch in branches {
+      for date in branch.closing.dates where date >= window.from && date <= window.through {
+        dates[date.iso, default: []].append(branch.id)
+      }
+    }
+    self.schemaVersion = bundleSchemaVersion
+    self.window = window
+    self.dates = dates.mapValues { $0.sorted() }
+  }
+}
+
+/// The one JSON encoding used for every bundle file: canonical JSON (compact, sorted keys,
+/// unescaped UTF-8 and slashes, `null` for absent optionals) and a final newline, so equal
+/// content gives equal bytes.
 public enum BundleJSON {
   public static func encode(_ value: some Encodable) throws -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-    var data = try encoder.encode(value)
+    var data = try CanonicalJSON.encode(value)
     data.append(0x0A)
     return data
   }

@@ -34,8 +34,9 @@ public struct PublishedBundle: Sendable {
 /// ```
 /// output/latest.json
 /// output/bundles/<version>/manifest.json
-/// output/bundles/<version>/branches.json
+/// output/bundles/<version>/branches.json, index.json, closures.json, brands/, calendars/, *.gz
 /// ```
+/// (see `BundleContents` for the full list).
 /// The version is `<as-of>-<first 12 hex digits of the content's SHA-256>`: the same data
 /// always gives the same version and the same bytes.
 public struct BundleStore: Sendable {
@@ -53,21 +54,49 @@ public struct BundleStore: Sendable {
   public func latest() throws(ExportError) -> PublishedBundle? {
     guard FileManager.default.fileExists(atPath: latestURL.path) else { return nil }
     let pointer = try decode(LatestPointer.self, at: latestURL)
-    let directory = outputDirectory.appendingPathComponent(pointer.bundle)
+    return try Self.read(directory: outputDirectory.appendingPathComponent(pointer.bundle), pointer: pointer)
+  }
+
+  /// Reads and verifies a published bundle, given either an output directory (the bundle
+  /// `latest.json` names) or a bundle directory (the one holding `manifest.json`).
+  public static func readBundle(at directory: URL) throws(ExportError) -> PublishedBundle {
+    let store = BundleStore(outputDirectory: directory)
+    if FileManager.default.fileExists(atPath: store.latestURL.path) {
+      guard let bundle = try store.latest() else {
+        throw ExportError(path: store.latestURL.path, message: "cannot read")
+      }
+      return bundle
+    }
     let manifestURL = directory.appendingPathComponent("manifest.json")
-    let manifestData = try read(manifestURL)
+    guard FileManager.default.fileExists(atPath: manifestURL.path) else {
+      throw ExportError(
+        path: directory.path, message: "neither an output directory (latest.json) nor a bundle (manifest.json)")
+    }
+    let manifestData = try store.read(manifestURL)
+    let manifest = try store.decode(BundleManifest.self, data: manifestData, at: manifestURL)
+    let pointer = LatestPointer(
+      schemaVersion: manifest.schemaVersion, version: manifest.version,
+      bundle: "bundles/\(directory.lastPathComponent)", asOf: manifest.asOf,
+      manifestSHA256: SHA256.hex(manifestData))
+    return try read(directory: directory, pointer: pointer)
+  }
+
+  private static func read(directory: URL, pointer: LatestPointer) throws(ExportError) -> PublishedBundle {
+    let store = BundleStore(outputDirectory: directory)
+    let manifestURL = directory.appendingPathComponent("manifest.json")
+    let manifestData = try store.read(manifestURL)
     guard SHA256.hex(manifestData) == pointer.manifestSHA256 else {
       throw ExportError(path: manifestURL.path, message: "SHA-256 does not match latest.json")
     }
-    let manifest = try decode(BundleManifest.self, data: manifestData, at: manifestURL)
+    let manifest = try store.decode(BundleManifest.self, data: manifestData, at: manifestURL)
     for file in manifest.files {
       let url = directory.appendingPathComponent(file.path)
-      let data = try read(url)
+      let data = try store.read(url)
       guard data.count == file.bytes, SHA256.hex(data) == file.sha256 else {
         throw ExportError(path: url.path, message: "size or SHA-256 does not match manifest.json")
       }
     }
-    let branches = try decode(BranchesFile.self, at: directory.appendingPathComponent("branches.json"))
+    let branches = try store.decode(BranchesFile.self, at: directory.appendingPathComponent("branches.json"))
     return PublishedBundle(pointer: pointer, manifest: manifest, branches: branches, directory: directory)
   }
 
@@ -75,7 +104,9 @@ public struct BundleStore: Sendable {
   ///
   /// Refuses an empty dataset. Files are written to a staging directory, flushed to disk,
   /// renamed into place, and only then is `latest.json` replaced (write, flush, rename), so
-  /// a crash at any moment leaves the previous bundle published.
+  /// a crash at any moment leaves the previous bundle published. A bundle whose version
+  /// already exists is not written again, and when `latest.json` already names it, it is
+  /// left untouched: a run whose content did not change changes nothing on disk.
   /// - Returns: the pointer now in `latest.json`.
   @discardableResult
   public func publish(
@@ -84,40 +115,65 @@ public struct BundleStore: Sendable {
     guard !branches.isEmpty else {
       throw ExportError(path: outputDirectory.path, message: "refusing to publish an empty dataset")
     }
-    let branchesData = try encode(
-      BranchesFile(
-        schemaVersion: bundleSchemaVersion, asOf: asOf, window: window,
-        branches: branches.sorted { $0.id < $1.id }))
-    let brandsData = try encode(brands.sorted { $0.slug < $1.slug })
-    let version = "\(asOf.iso)-\(SHA256.hex(branchesData + brandsData).prefix(12))"
-    let manifest = BundleManifest(
-      schemaVersion: bundleSchemaVersion, version: version, asOf: asOf, window: window,
-      brands: brands.sorted { $0.slug < $1.slug },
-      files: [.init(path: "branches.json", sha256: SHA256.hex(branchesData), bytes: branchesData.count)])
-    let manifestData = try encode(manifest)
+    let contents: BundleContents
+    do throws(ExportError) {
+      contents = try BundleContents(branches: branches, brands: brands, asOf: asOf, window: window)
+    } catch {
+      throw ExportError(path: outputDirectory.appendingPathComponent(error.path).path, message: error.message)
+    }
+    let version = contents.version
 
     let relativeBundle = "bundles/\(version)"
     let finalDirectory = outputDirectory.appendingPathComponent(relativeBundle)
     try createDirectory(bundlesURL)
+    removeAbandonedStaging()
     if !FileManager.default.fileExists(atPath: finalDirectory.path) {
       let staging = bundlesURL.appendingPathComponent(".staging-\(version)-\(getpid())")
       try? FileManager.default.removeItem(at: staging)
       try createDirectory(staging)
-      try writeDurably(branchesData, to: staging.appendingPathComponent("branches.json"))
-      try writeDurably(manifestData, to: staging.appendingPathComponent("manifest.json"))
-      try syncDirectory(staging)
+      var directories: Set<String> = [""]
+      for file in contents.files {
+        let parent = (file.path as NSString).deletingLastPathComponent
+        if directories.insert(parent).inserted {
+          try createDirectory(staging.appendingPathComponent(parent))
+        }
+        try writeDurably(file.data, to: staging.appendingPathComponent(file.path))
+      }
+      try writeDurably(contents.manifestData, to: staging.appendingPathComponent("manifest.json"))
+      // Deepest first, so each directory's entry in its parent is flushed after its contents.
+      for directory in directories.sorted(by: { $0.count > $1.count }) {
+        try syncDirectory(directory.isEmpty ? staging : staging.appendingPathComponent(directory))
+      }
       try rename(staging, to: finalDirectory)
       try syncDirectory(bundlesURL)
     }
 
     let pointer = LatestPointer(
       schemaVersion: bundleSchemaVersion, version: version, bundle: relativeBundle, asOf: asOf,
-      manifestSHA256: SHA256.hex(manifestData))
+      manifestSHA256: SHA256.hex(contents.manifestData))
+    let pointerData = try encode(pointer)
+    if let current = try? Data(contentsOf: latestURL), current == pointerData { return pointer }
     let temporary = outputDirectory.appendingPathComponent(".latest.json.\(getpid())")
-    try writeDurably(try encode(pointer), to: temporary)
+    try writeDurably(pointerData, to: temporary)
     try rename(temporary, to: latestURL)
     try syncDirectory(outputDirectory)
     return pointer
+  }
+
+  /// Removes staging directories and temporary pointers left by runs that were killed
+  /// (their process no longer exists). They were never published, so nothing refers to them.
+  private func removeAbandonedStaging() {
+    let candidates: [(URL, String)] =
+      ((try? FileManager.default.contentsOfDirectory(atPath: bundlesURL.path)) ?? [])
+      .filter { $0.hasPrefix(".staging-") }.map { (bundlesURL.appendingPathComponent($0), $0) }
+      + ((try? FileManager.default.contentsOfDirectory(atPath: outputDirectory.path)) ?? [])
+      .filter { $0.hasPrefix(".latest.json.") }.map { (outputDirectory.appendingPathComponent($0), $0) }
+    for (url, name) in candidates {
+      guard let pid = name.split(whereSeparator: { $0 == "-" || $0 == "." }).last.flatMap({ pid_t($0) }),
+        pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
+      else { continue }
+      try? FileManager.default.removeItem(at: url)
+    }
   }
 
   /// Writes `data` to `relativePath` under the output directory atomically (used for reports).

@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import Synchronization
 
 /// Settings shared by every request a `CurlHTTPClient` makes.
 public struct HTTPClientConfiguration: Sendable {
@@ -9,7 +10,15 @@ public struct HTTPClientConfiguration: Sendable {
   public var connectTimeout: Duration
   /// Longest time for the whole transfer, redirects included.
   public var totalTimeout: Duration
-  /// Largest (decoded) body accepted; a larger one fails with `FetchError.Code.bodyTooLarge`.
+  /// A transfer slower than `lowSpeedLimit` bytes per second for `lowSpeedTime` fails with
+  /// `FetchError.Code.timeout`: a server that drips bytes cannot hold a run for the whole
+  /// `totalTimeout`. 0 turns the check off.
+  public var lowSpeedLimit: Int
+  /// How long a transfer may stay below `lowSpeedLimit` (whole seconds; rounded up).
+  public var lowSpeedTime: Duration
+  /// Largest body accepted, counted both as declared on the wire (`Content-Length`) and after
+  /// gzip or deflate decoding, so a small compressed body cannot expand without bound. A larger
+  /// one fails with `FetchError.Code.bodyTooLarge` as soon as the limit is passed.
   public var maxBodyBytes: Int
   /// Most redirects followed before failing with `FetchError.Code.redirect`.
   public var maxRedirects: Int
@@ -17,9 +26,11 @@ public struct HTTPClientConfiguration: Sendable {
   public var defaultHeaders: [HTTPHeader]
 
   public init(
-    userAgent: String = "mart-holiday/1.0 (+Korean mart closing-day dataset)",
+    userAgent: String = MartVersion.userAgent,
     connectTimeout: Duration = .seconds(10),
     totalTimeout: Duration = .seconds(30),
+    lowSpeedLimit: Int = 512,
+    lowSpeedTime: Duration = .seconds(15),
     maxBodyBytes: Int = 20 * 1024 * 1024,
     maxRedirects: Int = 5,
     defaultHeaders: [HTTPHeader] = []
@@ -27,6 +38,8 @@ public struct HTTPClientConfiguration: Sendable {
     self.userAgent = userAgent
     self.connectTimeout = connectTimeout
     self.totalTimeout = totalTimeout
+    self.lowSpeedLimit = lowSpeedLimit
+    self.lowSpeedTime = lowSpeedTime
     self.maxBodyBytes = maxBodyBytes
     self.maxRedirects = maxRedirects
     self.defaultHeaders = defaultHeaders
@@ -38,7 +51,8 @@ public struct HTTPClientConfiguration: Sendable {
 /// Each request uses its own easy handle, performed on a dedicated thread so that blocking
 /// transfers never occupy the Swift concurrency pool. Redirects are followed (http and https
 /// only), gzip and deflate bodies are decoded, and only transport failures throw: any HTTP
-/// status is returned as a response.
+/// status is returned as a response. Cancelling the calling task stops the transfer within
+/// about a second (libcurl's progress callback) with `FetchError.Code.cancelled`.
 public final class CurlHTTPClient: HTTPFetching {
   public let configuration: HTTPClientConfiguration
 
@@ -48,15 +62,30 @@ public final class CurlHTTPClient: HTTPFetching {
 
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
     let configuration = self.configuration
-    let result: Result<HTTPResponse, FetchError> = await withCheckedContinuation { continuation in
-      let thread = Thread {
-        continuation.resume(returning: CurlTransfer.perform(request, configuration: configuration))
+    let cancellation = TransferCancellation()
+    let result: Result<HTTPResponse, FetchError> = await withTaskCancellationHandler {
+      await withCheckedContinuation { continuation in
+        let thread = Thread {
+          continuation.resume(
+            returning: CurlTransfer.perform(request, configuration: configuration, cancellation: cancellation))
+        }
+        thread.name = "mart-holiday.curl"
+        thread.start()
       }
-      thread.name = "mart-holiday.curl"
-      thread.start()
+    } onCancel: {
+      cancellation.cancel()
     }
     return try result.get()
   }
+}
+
+/// Set when the task waiting for a transfer is cancelled; read by the transfer's progress callback.
+private final class TransferCancellation: Sendable {
+  private let flag = Atomic(false)
+
+  func cancel() { flag.store(true, ordering: .relaxed) }
+
+  var isCancelled: Bool { flag.load(ordering: .relaxed) }
 }
 
 /// The result of `curl_global_init`, run once (Swift initializes globals lazily and thread-safely).
@@ -69,14 +98,17 @@ private final class CurlTransfer {
   private var requestHeaderList: UnsafeMutablePointer<curl_slist>?
   private let errorBuffer: UnsafeMutablePointer<CChar>
   private let maxBodyBytes: Int
+  fileprivate let cancellation: TransferCancellation
 
   private var body = Data()
+  private var statusLine: String?
   private var responseHeaders: [HTTPHeader] = []
   private var bodyLimitExceeded = false
 
-  private init(handle: UnsafeMutableRawPointer, maxBodyBytes: Int) {
+  private init(handle: UnsafeMutableRawPointer, maxBodyBytes: Int, cancellation: TransferCancellation) {
     self.handle = handle
     self.maxBodyBytes = maxBodyBytes
+    self.cancellation = cancellation
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
   }
@@ -89,12 +121,15 @@ private final class CurlTransfer {
 
   /// Runs `request` to completion on the calling thread (blocking).
   static func perform(
-    _ request: HTTPRequest, configuration: HTTPClientConfiguration
+    _ request: HTTPRequest, configuration: HTTPClientConfiguration, cancellation: TransferCancellation
   ) -> Result<HTTPResponse, FetchError> {
     let url = request.url
     let lowercasedURL = url.lowercased()
     guard lowercasedURL.hasPrefix("http://") || lowercasedURL.hasPrefix("https://") else {
       return .failure(FetchError(.invalidURL, url: url, message: "only http and https URLs are fetched: \(url)"))
+    }
+    guard !cancellation.isCancelled else {
+      return .failure(FetchError(.cancelled, url: url, message: "cancelled before the transfer started"))
     }
     guard curlGlobalInitResult == CURLE_OK else {
       return .failure(FetchError(.transport, url: url, message: "libcurl could not be initialized"))
@@ -102,7 +137,8 @@ private final class CurlTransfer {
     guard let handle = curl_easy_init() else {
       return .failure(FetchError(.transport, url: url, message: "libcurl could not create a handle"))
     }
-    let transfer = CurlTransfer(handle: handle, maxBodyBytes: configuration.maxBodyBytes)
+    let transfer = CurlTransfer(
+      handle: handle, maxBodyBytes: configuration.maxBodyBytes, cancellation: cancellation)
     return transfer.run(request, configuration: configuration)
   }
 
@@ -121,7 +157,9 @@ private final class CurlTransfer {
     _ = mart_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effectiveURL)
     let finalURL = effectiveURL.map { String(cString: $0) } ?? url
     return .success(
-      HTTPResponse(requestURL: url, finalURL: finalURL, status: status, headers: responseHeaders, body: body))
+      HTTPResponse(
+        requestURL: url, finalURL: finalURL, status: status, headers: responseHeaders, body: body,
+        statusLine: statusLine))
   }
 
   /// Sets every option; returns a description of the first option libcurl rejected, if any.
@@ -143,7 +181,14 @@ private final class CurlTransfer {
       mart_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(configuration.connectTimeout)),
       "CONNECTTIMEOUT_MS")
     check(mart_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(configuration.totalTimeout)), "TIMEOUT_MS")
-    check(mart_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, ""), "ACCEPT_ENCODING")
+    if configuration.lowSpeedLimit > 0 {
+      check(mart_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit), "LOW_SPEED_LIMIT")
+      check(
+        mart_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, wholeSecondsRoundedUp(configuration.lowSpeedTime)),
+        "LOW_SPEED_TIME")
+    }
+    // Only the encodings whose decoded size the write callback bounds.
+    check(mart_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "gzip, deflate"), "ACCEPT_ENCODING")
     check(mart_curl_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent), "USERAGENT")
     check(
       mart_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxBodyBytes)),
@@ -153,6 +198,9 @@ private final class CurlTransfer {
     check(mart_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context), "WRITEDATA")
     check(mart_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback), "HEADERFUNCTION")
     check(mart_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context), "HEADERDATA")
+    check(mart_curl_setopt_xferinfo_callback(handle, curlProgressCallback), "XFERINFOFUNCTION")
+    check(mart_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context), "XFERINFODATA")
+    check(mart_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0), "NOPROGRESS")
 
     switch request.method {
     case .get:
@@ -193,13 +241,19 @@ private final class CurlTransfer {
         .bodyTooLarge(limit: maxBodyBytes), url: url,
         message: "response body exceeds the limit of \(maxBodyBytes) bytes")
     }
+    if code == CURLE_ABORTED_BY_CALLBACK, cancellation.isCancelled {
+      return FetchError(.cancelled, url: url, message: "cancelled while the transfer was running")
+    }
     var redirectCount = 0
     _ = mart_curl_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &redirectCount)
     switch code {
     case CURLE_OPERATION_TIMEDOUT:
       return FetchError(.timeout, url: url, message: message)
-    case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT:
+    case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING,
+      CURLE_RECV_ERROR, CURLE_SEND_ERROR:
       return FetchError(.connection, url: url, message: message)
+    case CURLE_PARTIAL_FILE:
+      return FetchError(.bodyCutShort, url: url, message: message)
     case CURLE_TOO_MANY_REDIRECTS:
       return FetchError(.redirect, url: url, message: message)
     case CURLE_UNSUPPORTED_PROTOCOL where redirectCount > 0:
@@ -225,6 +279,7 @@ private final class CurlTransfer {
   fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
     let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
     if line.hasPrefix("HTTP/") {
+      statusLine = line
       responseHeaders = []
     } else if let first = line.first, first == " " || first == "\t", !responseHeaders.isEmpty {
       responseHeaders[responseHeaders.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
@@ -239,6 +294,11 @@ private final class CurlTransfer {
 
 @available(*, unavailable)
 extension CurlTransfer: Sendable {}
+
+private func wholeSecondsRoundedUp(_ duration: Duration) -> Int {
+  let (seconds, attoseconds) = duration.components
+  return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
+}
 
 private func milliseconds(_ duration: Duration) -> Int {
   let (seconds, attoseconds) = duration.components
@@ -263,4 +323,15 @@ private func curlHeaderCallback(
   let length = size * count
   transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
   return length
+}
+
+/// Called by libcurl about once a second while idle and often while data flows; a non-zero
+/// return aborts the transfer with `CURLE_ABORTED_BY_CALLBACK`.
+private func curlProgressCallback(
+  context: UnsafeMutableRawPointer?, downloadTotal: curl_off_t, downloadNow: curl_off_t, uploadTotal: curl_off_t,
+  uploadNow: curl_off_t
+) -> Int32 {
+  guard let context else { return 0 }
+  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
+  return transfer.cancellation.isCancelled ? 1 : 0
 }

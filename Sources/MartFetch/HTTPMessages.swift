@@ -64,13 +64,18 @@ public struct HTTPResponse: Sendable, Hashable {
   public var status: Int
   public var headers: [HTTPHeader]
   public var body: Data
+  /// The final response's status line as received (`HTTP/1.1 200 OK`), when known.
+  public var statusLine: String?
 
-  public init(requestURL: String, finalURL: String, status: Int, headers: [HTTPHeader], body: Data) {
+  public init(
+    requestURL: String, finalURL: String, status: Int, headers: [HTTPHeader], body: Data, statusLine: String? = nil
+  ) {
     self.requestURL = requestURL
     self.finalURL = finalURL
     self.status = status
     self.headers = headers
     self.body = body
+    self.statusLine = statusLine
   }
 
   /// The `charset` parameter of the Content-Type header, lower-cased, if present.
@@ -111,16 +116,22 @@ public struct FetchError: Error, Hashable, Sendable, CustomStringConvertible {
   public enum Code: Hashable, Sendable {
     /// A response arrived with a status that the caller does not accept.
     case httpStatus(Int)
-    /// Connect or total timeout.
+    /// Connect, total or low-speed timeout.
     case timeout
-    /// The server could not be reached (DNS, refused, reset).
+    /// The server could not be reached, or the connection broke (DNS, refused, reset, nothing sent).
     case connection
+    /// The connection closed before the declared body had arrived.
+    case bodyCutShort
     /// The body exceeded the configured maximum size.
     case bodyTooLarge(limit: Int)
     /// A redirect to a scheme other than http or https, or too many redirects.
     case redirect
     /// The URL is malformed or uses an unsupported scheme.
     case invalidURL
+    /// robots.txt does not allow the URL for this crawler.
+    case disallowedByRobots
+    /// The task was cancelled; the transfer was stopped.
+    case cancelled
     /// Any other transport failure.
     case transport
   }

@@ -62,8 +62,13 @@ public struct GeocodingError: Error, Hashable, Sendable, CustomStringConvertible
   public enum Kind: Hashable, Sendable {
     /// The key is missing, wrong or not enabled for this API (HTTP 401/403 or the provider's code).
     case unauthorized
-    /// The daily quota or rate limit is exhausted (HTTP 429 or the provider's code).
+    /// The provider's quota is used up for the day (Kakao `RequestThrottled`, Naver code 400
+    /// "Quota Exceeded", VWorld `OVER_REQUEST_LIMIT`): not retried, and the provider is not asked
+    /// again in this run.
     case quotaExceeded
+    /// A short-term throttle (Naver codes 410 "Throttle Limited" and 420 "Rate Limited", a
+    /// `Retry-After`, or any other HTTP 429): retried after a pause; the provider stays in use.
+    case rateLimited
     /// The provider rejected the request as malformed.
     case invalidRequest
     /// The provider failed (HTTP 5xx or its own system error).
@@ -89,8 +94,8 @@ public struct GeocodingError: Error, Hashable, Sendable, CustomStringConvertible
   /// Whether trying again later may succeed.
   public var isRetryable: Bool {
     switch kind {
-    case .quotaExceeded, .serverError, .transport: true
-    case .unauthorized, .invalidRequest, .malformedResponse: false
+    case .rateLimited, .serverError, .transport: true
+    case .quotaExceeded, .unauthorized, .invalidRequest, .malformedResponse: false
     }
   }
 
@@ -119,7 +124,7 @@ public struct RetryPolicy: Sendable, Hashable {
   public var maxAttempts: Int
   /// Wait before the second attempt; doubled for each further one.
   public var initialDelay: Duration
-  /// Longest wait, also the cap on a server's `Retry-After`.
+  /// Longest wait. A `Retry-After` asking for more ends the retries instead.
   public var maxDelay: Duration
 
   public init(maxAttempts: Int = 3, initialDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(10)) {
@@ -131,11 +136,13 @@ public struct RetryPolicy: Sendable, Hashable {
   /// No waiting between attempts (tests).
   public static let immediate = RetryPolicy(maxAttempts: 3, initialDelay: .zero, maxDelay: .zero)
 
-  func delay(beforeAttempt attempt: Int, retryAfter: String?) -> Duration {
-    if let retryAfter, let seconds = Int(retryAfter.trimmingCharacters(in: .whitespaces)) {
-      return min(.seconds(seconds), maxDelay)
-    }
-    return min(initialDelay * (1 << max(0, attempt - 2)), maxDelay)
+  /// The wait before `attempt` (2 for the first retry): the backoff, or the server's
+  /// `Retry-After` (seconds or an HTTP date) when that is longer; nil when the server asks for
+  /// more than `maxDelay`.
+  func delay(beforeAttempt attempt: Int, retryAfter: String?) -> Duration? {
+    let backoff = min(initialDelay * (1 << min(30, max(0, attempt - 2))), maxDelay)
+    guard let retryAfter, let asked = RetryAfter.delay(retryAfter) else { return backoff }
+    return asked > maxDelay ? nil : max(backoff, asked)
   }
 }
 
@@ -171,25 +178,42 @@ struct ProviderTransport: Sendable {
       case .success(let value):
         return value
       case .failure(let error) where error.isRetryable && attempt < retryPolicy.maxAttempts:
+        guard let delay = retryPolicy.delay(beforeAttempt: attempt + 1, retryAfter: retryAfter) else {
+          var waitTooLong = error
+          waitTooLong.message += "; Retry-After \(retryAfter ?? "") is longer than the \(retryPolicy.maxDelay) allowed"
+          throw waitTooLong
+        }
         attempt += 1
-        let delay = retryPolicy.delay(beforeAttempt: attempt, retryAfter: retryAfter)
-        if delay > .zero { try? await Task.sleep(for: delay) }
+        if delay > .zero {
+          do {
+            try await Task.sleep(for: delay)
+          } catch {
+            throw GeocodingError(.transport, provider: provider, query: query, message: "cancelled while backing off")
+          }
+        }
       case .failure(let error):
         throw error
       }
     }
   }
 
-  /// The error for a non-2xx status, with the provider's own message when it sent one.
-  func error(status: Int, query: String, detail: String?) -> GeocodingError {
-    let message = "HTTP \(status)" + (detail.map { ": \($0)" } ?? "")
-    let kind: GeocodingError.Kind =
-      switch status {
-      case 401, 403: .unauthorized
-      case 429: .quotaExceeded
-      case 500...599: .serverError(status: status)
-      default: .invalidRequest
-      }
+  /// The error for a non-2xx status, with the provider's own message when it sent one. `kind`
+  /// overrides the classification by status (a provider's own code tells quota from throttle).
+  func error(
+    status: Int, query: String, detail: String?, kind: GeocodingError.Kind? = nil
+  ) -> GeocodingError {
+    let kind =
+      kind
+      ?? {
+        switch status {
+        case 401, 403: .unauthorized
+        case 429: .rateLimited
+        case 500...599: .serverError(status: status)
+        default: .invalidRequest
+        }
+      }()
+    var message = "HTTP \(status)" + (detail.map { ": \($0)" } ?? "")
+    if kind == .quotaExceeded { message += " (quota used up; not retried)" }
     return GeocodingError(kind, provider: provider, query: query, message: message)
   }
 

@@ -189,7 +189,10 @@ public struct GeocodingChain: Sendable {
         outcome.warnings.append(error.description)
         outcome.attempts.append(
           GeocodingAttempt(provider: provider, query: query.text, fromCache: false, result: .failed(error.message)))
-        if error.disablesProvider { disabledProviders.insert(provider) }
+        if error.disablesProvider, disabledProviders.insert(provider) {
+          let reason = error.kind == .quotaExceeded ? "its quota is used up" : "its key was rejected"
+          outcome.warnings.append("\(provider.rawValue) is not asked again in this run: \(reason)")
+        }
         return nil
       }
       do {
@@ -213,7 +216,8 @@ private final class DisabledProviders: Sendable {
   private let providers = Mutex<Set<CoordinateSource>>([])
 
   func contains(_ provider: CoordinateSource) -> Bool { providers.withLock { $0.contains(provider) } }
-  func insert(_ provider: CoordinateSource) { _ = providers.withLock { $0.insert(provider) } }
+  /// Switches `provider` off; true when it was still on.
+  func insert(_ provider: CoordinateSource) -> Bool { providers.withLock { $0.insert(provider).inserted } }
 }
 
 extension Duration {

@@ -31,7 +31,11 @@ public struct KakaoGeocoder: Geocoder {
       classify: { response in
         let body = try? JSONDecoder().decode(KakaoError.self, from: response.body)
         let detail = body.map { [$0.errorType, $0.message].compactMap { $0 }.joined(separator: ": ") }
-        return transport.error(status: response.status, query: query.text, detail: detail)
+        // Kakao answers a used-up daily quota with 429 RequestThrottled; a 429 without it is a
+        // short-term throttle.
+        let quota = response.status == 429 && body?.errorType == "RequestThrottled"
+        return transport.error(
+          status: response.status, query: query.text, detail: detail, kind: quota ? .quotaExceeded : nil)
       },
       decode: { response throws(GeocodingError) in try Self.decode(response.body, query: query) })
   }

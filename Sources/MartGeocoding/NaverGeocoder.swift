@@ -34,11 +34,11 @@ public struct NaverGeocoder: Geocoder {
     return try await transport.perform(
       request, query: query.text,
       classify: { response in
-        let body = try? JSONDecoder().decode(NaverError.self, from: response.body)
-        let detail = body.map { error in
-          [error.error.errorCode, error.error.message, error.error.details].compactMap { $0 }.joined(separator: ": ")
-        }
-        return transport.error(status: response.status, query: query.text, detail: detail)
+        let body = NaverError.read(response.body)
+        return transport.error(
+          status: response.status, query: query.text, detail: body?.detail,
+          kind: Self.classify(status: response.status, code: body?.code,
+            retryAfter: response.headers.value(named: "Retry-After")))
       },
       decode: { response throws(GeocodingError) in try Self.decode(response.body, query: query) })
   }
@@ -91,12 +91,66 @@ public struct NaverGeocoder: Geocoder {
     var errorMessage: String?
   }
 
-  private struct NaverError: Decodable {
-    struct Detail: Decodable {
-      var errorCode: String?
+  /// The error kind Naver's own code implies (API Gateway codes): 400 "Quota Exceeded" is a
+  /// used-up quota; 410 "Throttle Limited", 420 "Rate Limited" or a `Retry-After` is a
+  /// short-term throttle; 900 "Unexpected Error" is a server error. Nil: classify by status.
+  static func classify(status: Int, code: String?, retryAfter: String?) -> GeocodingError.Kind? {
+    switch code {
+    case "400" where status == 429: return .quotaExceeded
+    case "410", "420": return .rateLimited
+    case "900": return .serverError(status: status)
+    default: return retryAfter != nil && status == 429 ? .rateLimited : nil
+    }
+  }
+
+  /// Naver's two error bodies: the API Gateway's `{"error": {"errorCode", "message", "details"}}`
+  /// and the service's `{"status", "errorMessage"}`; codes may be strings or numbers.
+  struct NaverError: Decodable {
+    var code: String?
+    var detail: String
+
+    static func read(_ body: Data) -> NaverError? {
+      guard let error = try? JSONDecoder().decode(NaverError.self, from: body), !error.detail.isEmpty else {
+        return nil
+      }
+      return error
+    }
+
+    private struct Gateway: Decodable {
+      var errorCode: LooseString?
       var message: String?
       var details: String?
     }
-    var error: Detail
+    private enum Keys: String, CodingKey { case error, status, errorMessage }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: Keys.self)
+      if let gateway = try container.decodeIfPresent(Gateway.self, forKey: .error) {
+        code = gateway.errorCode?.value
+        detail = [gateway.errorCode?.value, gateway.message, gateway.details].compactMap { $0 }
+          .filter { !$0.isEmpty }.joined(separator: ": ")
+      } else {
+        let status = try container.decodeIfPresent(LooseString.self, forKey: .status)?.value
+        code = status
+        detail = [status, try container.decodeIfPresent(String.self, forKey: .errorMessage)].compactMap { $0 }
+          .filter { !$0.isEmpty }.joined(separator: ": ")
+      }
+    }
+  }
+
+  /// A JSON string or number, as text.
+  private struct LooseString: Decodable {
+    var value: String
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.singleValueContainer()
+      if let text = try? container.decode(String.self) {
+        value = text
+      } else if let number = try? container.decode(Int.self) {
+        value = String(number)
+      } else {
+        value = String(try container.decode(Double.self))
+      }
+    }
   }
 }

@@ -1,5 +1,6 @@
 import CLibXML2
 import Foundation
+import MartCharset
 
 /// A parsed HTML document, owning libxml2's tree.
 ///
@@ -10,27 +11,31 @@ public final class HTMLDocument {
   let pointer: htmlDocPtr
   /// The URL the document came from, for error messages.
   public let url: String?
+  /// The encoding the bytes were read as, where it came from, and any doubts about it (an
+  /// unknown charset label, bytes that do not fit the declared encoding).
+  public let decoding: DecodedText.Summary
 
   /// Parses `data` as HTML.
   ///
   /// - Parameters:
   ///   - url: where the bytes came from; used as the base URL and in errors.
   ///   - charset: the `charset` of the HTTP Content-Type header, when known. It wins over the
-  ///     document's own declaration. Without it, a `<meta charset>` or `http-equiv` declaration
-  ///     is honoured, and undeclared documents are read as UTF-8.
+  ///     document's own declaration. Without it (or when it is unknown or does not fit the
+  ///     bytes), a `<meta charset>` or `http-equiv` declaration is honoured, and undeclared
+  ///     documents are sniffed (UTF-8, else CP949); see `CharsetDecoder`.
   public init(data: Data, url: String? = nil, charset: String? = nil) throws(HTMLError) {
     HTMLDocument.initializeLibrary
-    let encoding =
-      charset.map(HTMLDocument.libxml2EncodingName)
-      ?? (HTMLDocument.declaresCharset(data) ? nil : "UTF-8")
+    // Decoded here, once, so libxml2 only ever sees UTF-8 and ignores in-document declarations.
+    let decoded = CharsetDecoder.decode(data, declaredCharset: charset, isHTML: true)
+    let utf8 = Data(decoded.text.utf8)
     let options = Int32(
       HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-        | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue)
+        | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | HTML_PARSE_IGNORE_ENC.rawValue)
     xmlResetLastError()
-    let parsed = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> htmlDocPtr? in
+    let parsed = utf8.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> htmlDocPtr? in
       guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
       return htmlReadMemory(
-        base.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), url, encoding,
+        base.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), url, "UTF-8",
         options)
     }
     guard let parsed else {
@@ -38,9 +43,19 @@ public final class HTMLDocument {
     }
     self.pointer = parsed
     self.url = url
+    self.decoding = DecodedText.Summary(decoded)
   }
 
-  deinit { xmlFreeDoc(pointer) }
+  /// The XPath context of every evaluation on this document, created on first use.
+  private var xpathContext: xmlXPathContextPtr?
+  /// Each expression compiled once: brand parsers evaluate the same few for every row.
+  private var compiledExpressions: [String: xmlXPathCompExprPtr] = [:]
+
+  deinit {
+    for compiled in compiledExpressions.values { xmlXPathFreeCompExpr(compiled) }
+    if let xpathContext { xmlXPathFreeContext(xpathContext) }
+    xmlFreeDoc(pointer)
+  }
 
   /// The root element (`<html>`), if the document has one.
   public var root: HTMLElement? {
@@ -59,17 +74,33 @@ public final class HTMLDocument {
 
   /// Evaluates `xpath` with `contextNode` (the document when `nil`) as the context node.
   func evaluate(_ xpath: String, contextNode: xmlNodePtr?) throws(HTMLError) -> [HTMLElement] {
-    guard let context = xmlXPathNewContext(pointer) else {
-      throw HTMLError(.xpathEvaluation(xpath), url: url, detail: "cannot create an XPath context")
+    let context: xmlXPathContextPtr
+    if let existing = xpathContext {
+      context = existing
+    } else {
+      guard let created = xmlXPathNewContext(pointer) else {
+        throw HTMLError(.xpathEvaluation(xpath), url: url, detail: "cannot create an XPath context")
+      }
+      mart_xml_xpath_silence_errors(created)
+      xpathContext = created
+      context = created
     }
-    defer { xmlXPathFreeContext(context) }
-    mart_xml_xpath_silence_errors(context)
-    if let contextNode { context.pointee.node = contextNode }
+    // The state a fresh context starts with, so no evaluation sees what the previous one left.
+    context.pointee.node = contextNode
+    context.pointee.contextSize = -1
+    context.pointee.proximityPosition = -1
+    xmlResetError(&context.pointee.lastError)
 
-    guard let compiled = xmlXPathCtxtCompile(context, xpath) else {
-      throw HTMLError(.invalidXPath(xpath), url: url, detail: HTMLDocument.describe(context.pointee.lastError))
+    let compiled: xmlXPathCompExprPtr
+    if let cached = compiledExpressions[xpath] {
+      compiled = cached
+    } else {
+      guard let fresh = xmlXPathCtxtCompile(context, xpath) else {
+        throw HTMLError(.invalidXPath(xpath), url: url, detail: HTMLDocument.describe(context.pointee.lastError))
+      }
+      compiledExpressions[xpath] = fresh
+      compiled = fresh
     }
-    defer { xmlXPathFreeCompExpr(compiled) }
     guard let result = xmlXPathCompiledEval(compiled, context) else {
       throw HTMLError(
         .xpathEvaluation(xpath), url: url, detail: HTMLDocument.describe(context.pointee.lastError))
@@ -89,30 +120,6 @@ public final class HTMLDocument {
 
   /// Runs `xmlInitParser` once, before any parse, as libxml2 requires for threaded use.
   private static let initializeLibrary: Void = { xmlInitParser() }()
-
-  /// Whether the first bytes declare a charset in a `<meta>` element (`charset=` or `http-equiv`).
-  static func declaresCharset(_ data: Data) -> Bool {
-    let head = String(decoding: data.prefix(4096), as: UTF8.self).lowercased()
-    var searchStart = head.startIndex
-    while let meta = head.range(of: "<meta", range: searchStart..<head.endIndex) {
-      let tagEnd = head[meta.upperBound...].firstIndex(of: ">") ?? head.endIndex
-      if head[meta.upperBound..<tagEnd].contains("charset") { return true }
-      searchStart = tagEnd
-    }
-    return false
-  }
-
-  /// The encoding name to hand libxml2 for an HTTP charset label. Korean labels map to CP949,
-  /// the superset that Korean sites actually emit under any of these names.
-  static func libxml2EncodingName(_ charset: String) -> String {
-    let label = charset.trimmingCharacters(in: .whitespaces).lowercased()
-    switch label {
-    case "euc-kr", "ks_c_5601-1987", "ks_c_5601", "windows-949", "x-windows-949", "cp949", "uhc":
-      return "CP949"
-    default:
-      return label
-    }
-  }
 
   /// libxml2's thread-local last error message, trimmed, if any.
   private static func lastErrorMessage() -> String? {

@@ -19,10 +19,23 @@ public struct HTMLElement {
 
   /// The text content with every run of whitespace (NBSP included) collapsed to one space, trimmed.
   public var text: String {
-    rawText.unicodeScalars
-      .split(whereSeparator: { $0.properties.isWhitespace })
-      .map { String(String.UnicodeScalarView($0)) }
-      .joined(separator: " ")
+    var collapsed = String.UnicodeScalarView()
+    var pendingSpace = false
+    for scalar in rawText.unicodeScalars {
+      // ASCII is decided without the Unicode property tables (tab, newlines, form feed, space).
+      let isWhitespace =
+        scalar.isASCII ? scalar == " " || (0x09...0x0D).contains(scalar.value) : scalar.properties.isWhitespace
+      if isWhitespace {
+        pendingSpace = !collapsed.isEmpty
+        continue
+      }
+      if pendingSpace {
+        collapsed.append(" ")
+        pendingSpace = false
+      }
+      collapsed.append(scalar)
+    }
+    return String(collapsed)
   }
 
   /// The text content exactly as in the document (entities decoded), whitespace untouched.

@@ -35,6 +35,11 @@ public struct ServerResponse: Sendable, Hashable {
     case truncated(sentBytes: Int)
     /// Send the body in chunks of `chunkSize` bytes with a pause before each chunk.
     case slow(chunkSize: Int, pause: Duration)
+    /// Declare the full body length, send the first `sentBytes` bytes, then reset the connection
+    /// (TCP RST) instead of closing it.
+    case reset(sentBytes: Int)
+    /// Send no length and repeat the body until the client hangs up (or 256 MiB have been sent).
+    case endless
   }
 
   public var status: Int
@@ -194,7 +199,8 @@ public final class LocalHTTPServer: Sendable {
     for header in response.headers where !omitted.contains(header.name.lowercased()) {
       head += "\(header.name): \(header.value)\r\n"
     }
-    head += "Content-Length: \(response.body.count)\r\nConnection: close\r\n\r\n"
+    if response.delivery != .endless { head += "Content-Length: \(response.body.count)\r\n" }
+    head += "Connection: close\r\n\r\n"
     if response.delivery == .complete {
       // One write for head and body: two small writes would wait on the client's delayed ACK.
       _ = sendAll(connection, Data(head.utf8) + response.body)
@@ -206,6 +212,16 @@ public final class LocalHTTPServer: Sendable {
     switch response.delivery {
     case .complete, .closeWithoutResponse:
       _ = sendAll(connection, response.body)
+    case .reset(let sentBytes):
+      _ = sendAll(connection, response.body.prefix(max(0, sentBytes)))
+      // A zero linger time makes close() send RST.
+      var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+      setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+      return
+    case .endless:
+      let chunk = response.body.isEmpty ? Data(repeating: UInt8(ascii: "x"), count: 16 * 1024) : response.body
+      var sent = 0
+      while sent < 256 << 20, sendAll(connection, chunk) { sent += chunk.count }
     case .truncated(let sentBytes):
       _ = sendAll(connection, response.body.prefix(max(0, sentBytes)))
     case .slow(let chunkSize, let pauseLength):

@@ -192,7 +192,7 @@ struct ScaleList: ExpressibleByArgument {
 
   init?(argument: String) {
     let parts = argument.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-    guard !parts.isEmpty, parts.allSatisfy({ ($0 ?? 0) >= BrandMix.nationalShares.count }) else { return nil }
+    guard !parts.isEmpty, parts.allSatisfy({ ($0 ?? 0) >= 100 }) else { return nil }
     values = parts.compactMap { $0 }
   }
 }

@@ -1,9 +1,32 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct MartHoliday: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "mart-holiday",
     abstract: "Builds the Korean mart closing-day dataset.",
-    subcommands: [RunCommand.self, RuleCommand.self, AddressCommand.self, BenchCommand.self, BenchRunCommand.self])
+    subcommands: [
+      RunCommand.self, RuleCommand.self, AddressCommand.self, FetchCommand.self, ValidateCommand.self, DiffCommand.self,
+      BenchCommand.self, BenchRunCommand.self,
+    ])
+
+  /// The usual entry point, except that `diff` reports bad usage with exit status 2, as diff(1)
+  /// does, so that CI can tell "changes" (1) from "trouble" (2).
+  static func main() async {
+    do {
+      var command = try parseAsRoot()
+      if var asyncCommand = command as? any AsyncParsableCommand {
+        try await asyncCommand.run()
+      } else {
+        try command.run()
+      }
+    } catch {
+      if CommandLine.arguments.dropFirst().first == "diff", !(error is ExitCode), exitCode(for: error) != .success {
+        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+        Foundation.exit(2)
+      }
+      exit(withError: error)
+    }
+  }
 }

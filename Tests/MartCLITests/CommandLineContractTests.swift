@@ -107,7 +107,7 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("\(bundle)/branches.json").path))
   }
 
-  @Test(arguments: [[], ["run"], ["rule"], ["address"]])
+  @Test(arguments: [[], ["run"], ["rule"], ["address"], ["validate"], ["diff"]])
   func helpExplainsItself(command: [String]) throws {
     let outcome = try run(command + ["--help"])
     #expect(outcome.status == 0)

@@ -46,5 +46,8 @@ import Testing
     // Whatever was published is one of the complete bundles; staging leftovers are never used.
     let bundles = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("bundles").path)
     for version in published { #expect(bundles.contains(version)) }
+    // And what is published passes every check, derived files and calendars included.
+    let validate = try CommandLineContractTests().run(["validate", output.path])
+    #expect(validate.status == 0, "stderr: \(validate.stderr)")
   }
 }

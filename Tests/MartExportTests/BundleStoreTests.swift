@@ -44,7 +44,12 @@ import Testing
     #expect(latest.branches.branches.map(\.id.description) == ["emart-1000", "emart-1059"])
     #expect(latest.branches.branches[1].closing.dates.map(\.iso) == ["2026-11-08", "2026-11-22"])
     #expect(latest.branches.branches[0].closing.status == .unknown)
-    #expect(latest.manifest.files.map(\.path) == ["branches.json"])
+    #expect(
+      latest.manifest.files.map(\.path) == [
+        "branches.json", "branches.json.gz", "brands/emart.json", "brands/emart.json.gz",
+        "calendars/branches/emart-1000.ics", "calendars/branches/emart-1059.ics", "calendars/brands/emart.ics",
+        "closures.json", "closures.json.gz", "index.json", "index.json.gz",
+      ])
   }
 
   @Test func sameContentGivesTheSameVersionAndBytes() throws {
@@ -108,5 +113,54 @@ import Testing
   ])
   func knownDigests(input: String, digest: String) {
     #expect(SHA256.hex(Data(input.utf8)) == digest)
+  }
+}
+
+@Suite struct BundleStoreRerunTests {
+  let branches = [ExportFixtures.branch("1059", text: "20261108")]
+
+  @Test func aRunWithUnchangedContentChangesNothingOnDisk() throws {
+    let (output, first) = try ExportFixtures.publish(branches)
+    let latest = output.appendingPathComponent("latest.json")
+    let before = try FileManager.default.attributesOfItem(atPath: latest.path)
+    let second = try BundleStore(outputDirectory: output).publish(
+      branches: branches, brands: ExportFixtures.summaries(branches), asOf: ExportFixtures.asOf,
+      window: ExportFixtures.window)
+    #expect(second == first)
+    let after = try FileManager.default.attributesOfItem(atPath: latest.path)
+    // Not rewritten: a replaced file would have a new inode.
+    #expect(before[.systemFileNumber] as? UInt64 == after[.systemFileNumber] as? UInt64)
+    #expect(before[.modificationDate] as? Date == after[.modificationDate] as? Date)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("bundles").path) == [
+        first.version
+      ])
+  }
+
+  @Test func leftoversOfAKilledRunAreIgnoredThenRemoved() throws {
+    let (output, first) = try ExportFixtures.publish(branches)
+    // A process that has exited stands in for a run killed between two writes.
+    let gone = Process()
+    gone.executableURL = URL(fileURLWithPath: "/bin/true")
+    try gone.run()
+    gone.waitUntilExit()
+    let pid = gone.processIdentifier
+    let staging = output.appendingPathComponent("bundles/.staging-2026-11-20-000000000000-\(pid)")
+    try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+    try Data(#"{"schemaVersion":1,"branc"#.utf8).write(to: staging.appendingPathComponent("branches.json"))
+    let halfPointer = output.appendingPathComponent(".latest.json.\(pid)")
+    try Data(#"{"bundle":"bundles/.staging"#.utf8).write(to: halfPointer)
+
+    let store = BundleStore(outputDirectory: output)
+    #expect(try store.latest()?.pointer == first)
+    #expect(BundleValidator(directory: output).validate().problems.isEmpty)
+
+    let next = try store.publish(
+      branches: [ExportFixtures.branch("1059", text: "20261122")], brands: ExportFixtures.summaries(branches),
+      asOf: ExportFixtures.asOf, window: ExportFixtures.window)
+    #expect(next != first)
+    #expect(!FileManager.default.fileExists(atPath: staging.path))
+    #expect(!FileManager.default.fileExists(atPath: halfPointer.path))
+    #expect(BundleValidator(directory: output).validate().problems.isEmpty)
   }
 }

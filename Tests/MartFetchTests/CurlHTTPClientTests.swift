@@ -46,7 +46,7 @@ struct CurlHTTPClientTests {
     let response = try await client.fetch(.get(url("/echo"), headers: [HTTPHeader("X-Branch-Code", "1001")]))
     let echo = try echo(of: response)
     #expect(echo.method == "GET")
-    #expect(echo.header("User-Agent") == "mart-holiday/1.0 (+Korean mart closing-day dataset)")
+    #expect(echo.header("User-Agent") == "mart-holiday/\(MartVersion.current) (+Korean mart closing-day dataset)")
     #expect(echo.header("Accept-Language") == "ko-KR")
     #expect(echo.header("X-Branch-Code") == "1001")
   }
@@ -178,12 +178,12 @@ struct CurlHTTPClientTests {
 
   @Test func aTruncatedBodyFails() async throws {
     let error = try #require(await failure(of: .get(url("/truncated"))))
-    #expect(error.code == .transport)
+    #expect(error.code == .bodyCutShort)
   }
 
   @Test func aConnectionClosedWithoutResponseFails() async throws {
     let error = try #require(await failure(of: .get(url("/close"))))
-    #expect(error.code == .transport)
+    #expect(error.code == .connection)
   }
 
   @Test func aSlowBodyArrivesWhole() async throws {

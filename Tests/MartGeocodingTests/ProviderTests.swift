@@ -65,32 +65,39 @@ struct ProviderTests {
     #expect(error?.disablesProvider == true)
   }
 
-  @Test("Kakao: 429 is retried and the next answer is used")
-  func kakaoRateLimitedThenSuccess() async throws {
-    let sequence = try SequenceServer([
-      try GeocodingReplay.exchange(host: "dapi.kakao.com", name: "search-429-1"),
-      try GeocodingReplay.exchange(host: "dapi.kakao.com", name: "search-429-2"),
-    ])
+  @Test("Kakao: 429 RequestThrottled is a used-up quota: one request, no retry, provider dropped")
+  func kakaoQuotaUsedUp() async throws {
+    let quota = try GeocodingReplay.exchange(host: "dapi.kakao.com", name: "search-429-1")
+    let success = try GeocodingReplay.exchange(host: "dapi.kakao.com", name: "search-429-2")
+    let sequence = try SequenceServer([quota, success])
     let geocoder = KakaoGeocoder(
       restAPIKey: "replay-kakao-key", fetcher: fetcher, baseURL: sequence.server.baseURL, retryPolicy: .immediate)
-    let match = try #require(try await geocoder.geocode(GeocodingQuery("부산광역시 부산진구 가야대로 506", kind: .road)))
-    #expect(match.point == GeoPoint(latitude: 35.1612070, longitude: 129.0576340))
-    #expect(sequence.requestCount == 2)
-  }
-
-  @Test("Kakao: a lasting 429 gives up after the allowed attempts with a quota error")
-  func kakaoRateLimited() async throws {
-    let quota = try GeocodingReplay.exchange(host: "dapi.kakao.com", name: "search-429-1")
-    let sequence = try SequenceServer([quota, quota, quota, quota])
-    let geocoder = KakaoGeocoder(
-      restAPIKey: "replay-kakao-key", fetcher: fetcher, baseURL: sequence.server.baseURL,
-      retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .zero, maxDelay: .zero))
     let error = await #expect(throws: GeocodingError.self) {
       try await geocoder.geocode(GeocodingQuery("부산광역시 부산진구 가야대로 506", kind: .road))
     }
     #expect(error?.kind == .quotaExceeded)
     #expect(error?.message.contains("RequestThrottled") == true)
-    #expect(sequence.requestCount == 3)
+    #expect(error?.disablesProvider == true)
+    #expect(sequence.requestCount == 1)
+  }
+
+  @Test("Kakao: a 429 with Retry-After is a throttle: waited out, retried, and the answer used")
+  func kakaoThrottledThenSuccess() async throws {
+    let success = try GeocodingReplay.exchange(host: "dapi.kakao.com", name: "search-429-2")
+    var throttle = success
+    throttle.status = 429
+    throttle.headers = [HTTPHeader("Content-Type", "application/json;charset=UTF-8"), HTTPHeader("Retry-After", "1")]
+    throttle.body = Data(#"{"errorType":"TooManyRequests","message":"slow down"}"#.utf8)
+    let sequence = try SequenceServer([throttle, success])
+    let geocoder = KakaoGeocoder(
+      restAPIKey: "replay-kakao-key", fetcher: fetcher, baseURL: sequence.server.baseURL,
+      retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .zero, maxDelay: .seconds(5)))
+    let clock = ContinuousClock()
+    let started = clock.now
+    let match = try #require(try await geocoder.geocode(GeocodingQuery("부산광역시 부산진구 가야대로 506", kind: .road)))
+    #expect(clock.now - started >= .seconds(1))
+    #expect(match.point == GeoPoint(latitude: 35.1612070, longitude: 129.0576340))
+    #expect(sequence.requestCount == 2)
   }
 
   @Test("Kakao: 503 with an HTML body is a server error after retries")
@@ -129,7 +136,7 @@ struct ProviderTests {
     arguments: [
       ("대전광역시 중구 오류로 41", GeocodingError.Kind.unauthorized, "Authentication Failed"),
       ("부산광역시 부산진구 가야대로 506", .quotaExceeded, "Quota Exceeded"),
-      ("서울특별시 금천구 가산로 106", .serverError(status: 500), "Internal Server Error"),
+      ("서울특별시 금천구 가산로 106", .serverError(status: 500), "900: Unexpected Error"),
     ])
   func naverErrors(query: String, kind: GeocodingError.Kind, message: String) async throws {
     let error = await #expect(throws: GeocodingError.self) {
@@ -138,6 +145,71 @@ struct ProviderTests {
     #expect(error?.kind == kind)
     #expect(error?.message.contains(message) == true)
     #expect(error?.query == query)
+  }
+
+  /// A Naver answer with HTTP `status` and `body`, for the query the Kakao throttle tests use.
+  static func naverAnswer(status: Int, body: String) -> RecordedExchange {
+    RecordedExchange(
+      method: "GET", url: "https://maps.apigw.ntruss.com/map-geocode/v2/geocode", status: status,
+      headers: [HTTPHeader("Content-Type", "application/json;charset=UTF-8")], body: Data(body.utf8))
+  }
+
+  @Test(
+    "Naver: gateway codes 410 and 420 (string or number) are throttles: retried, provider kept",
+    arguments: [
+      #"{"error":{"errorCode":"420","message":"Rate Limited","details":"Rate limited."}}"#,
+      #"{"error":{"errorCode":410,"message":"Throttle Limited","details":"Throttle limited."}}"#,
+    ])
+  func naverThrottle(body: String) async throws {
+    let found = try GeocodingReplay.exchange(host: "maps.apigw.ntruss.com", name: "geocode-lotte-seoulstation")
+    let lasting = try SequenceServer(Array(repeating: Self.naverAnswer(status: 429, body: body), count: 3))
+    let geocoder = NaverGeocoder(
+      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: fetcher,
+      baseURL: lasting.server.baseURL, retryPolicy: .immediate)
+    let error = await #expect(throws: GeocodingError.self) {
+      try await geocoder.geocode(GeocodingQuery("서울특별시 중구 한강대로 405", kind: .road))
+    }
+    #expect(error?.kind == .rateLimited)
+    #expect(error?.disablesProvider == false)
+    #expect(error?.message.contains("Limited") == true)
+    #expect(lasting.requestCount == 3)
+
+    let recovering = try SequenceServer([Self.naverAnswer(status: 429, body: body), found])
+    let second = NaverGeocoder(
+      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: fetcher,
+      baseURL: recovering.server.baseURL, retryPolicy: .immediate)
+    let match = try #require(try await second.geocode(GeocodingQuery("서울특별시 중구 한강대로 405", kind: .road)))
+    #expect(match.point == GeoPoint(latitude: 37.5559140, longitude: 126.9723810))
+    #expect(recovering.requestCount == 2)
+  }
+
+  @Test("Naver: code 400 \"Quota Exceeded\" with HTTP 429 stops at once")
+  func naverQuotaIsNotRetried() async throws {
+    let quota = try GeocodingReplay.exchange(host: "maps.apigw.ntruss.com", name: "geocode-429")
+    let sequence = try SequenceServer([quota, quota, quota])
+    let geocoder = NaverGeocoder(
+      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: fetcher,
+      baseURL: sequence.server.baseURL, retryPolicy: .immediate)
+    let error = await #expect(throws: GeocodingError.self) {
+      try await geocoder.geocode(GeocodingQuery("부산광역시 부산진구 가야대로 506", kind: .road))
+    }
+    #expect(error?.kind == .quotaExceeded)
+    #expect(error?.disablesProvider == true)
+    #expect(sequence.requestCount == 1)
+  }
+
+  @Test("Naver: the service's {status, errorMessage} error body keeps its message")
+  func naverServiceErrorShape() async throws {
+    let body = #"{"status":"INVALID_REQUEST","errorMessage":"query is INVALID"}"#
+    let sequence = try SequenceServer([Self.naverAnswer(status: 400, body: body)])
+    let geocoder = NaverGeocoder(
+      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: fetcher,
+      baseURL: sequence.server.baseURL, retryPolicy: .immediate)
+    let error = await #expect(throws: GeocodingError.self) {
+      try await geocoder.geocode(GeocodingQuery("서울특별시 중구 한강대로 405", kind: .road))
+    }
+    #expect(error?.kind == .invalidRequest)
+    #expect(error?.message == "HTTP 400: INVALID_REQUEST: query is INVALID")
   }
 
   // MARK: VWorld

@@ -6,6 +6,9 @@
    variadic C function. Each passes exactly the argument type the option expects. */
 
 typedef size_t (*mart_curl_data_callback)(char *data, size_t size, size_t count, void *context);
+typedef int (*mart_curl_xferinfo_callback)(
+    void *context, curl_off_t download_total, curl_off_t download_now, curl_off_t upload_total,
+    curl_off_t upload_now);
 
 static inline CURLcode mart_curl_setopt_long(CURL *handle, CURLoption option, long value) {
   return curl_easy_setopt(handle, option, value);
@@ -30,6 +33,11 @@ static inline CURLcode mart_curl_setopt_off_t(CURL *handle, CURLoption option, c
 static inline CURLcode mart_curl_setopt_data_callback(
     CURL *handle, CURLoption option, mart_curl_data_callback callback) {
   return curl_easy_setopt(handle, option, callback);
+}
+
+static inline CURLcode mart_curl_setopt_xferinfo_callback(
+    CURL *handle, mart_curl_xferinfo_callback callback) {
+  return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
 }
 
 static inline CURLcode mart_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {

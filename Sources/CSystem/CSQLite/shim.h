@@ -10,4 +10,9 @@ static inline int mart_sqlite3_bind_text_transient(sqlite3_stmt *statement, int 
   return sqlite3_bind_text(statement, index, text, -1, SQLITE_TRANSIENT);
 }
 
+static inline int mart_sqlite3_bind_blob_transient(
+    sqlite3_stmt *statement, int index, const void *bytes, int count) {
+  return sqlite3_bind_blob(statement, index, bytes, count, SQLITE_TRANSIENT);
+}
+
 #endif

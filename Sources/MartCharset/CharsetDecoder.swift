@@ -1,0 +1,177 @@
+import CIconv
+import Foundation
+
+/// Text decoded from bytes, with the encoding used, where it came from, and any doubts.
+public struct DecodedText: Sendable, Hashable {
+  /// Where the encoding came from.
+  public enum Source: String, Sendable, Hashable {
+    case byteOrderMark = "byte order mark"
+    case contentType = "Content-Type header"
+    case metaTag = "<meta> charset declaration"
+    case sniffed = "sniffing"
+  }
+
+  public var text: String
+  /// The encoding the bytes were read as: `UTF-8`, `CP949`, `WINDOWS-1252`, `UTF-16LE`, …
+  public var encoding: String
+  public var source: Source
+  /// Declarations that were unknown or did not fit the bytes; empty when all went as declared.
+  public var warnings: [String]
+
+  public init(text: String, encoding: String, source: Source, warnings: [String] = []) {
+    self.text = text
+    self.encoding = encoding
+    self.source = source
+    self.warnings = warnings
+  }
+}
+
+/// Turns response bodies into text the way browsers pick an encoding: a byte order mark, then
+/// the Content-Type `charset`, then an HTML `<meta charset>` (or `http-equiv`) declaration, then
+/// sniffing (valid UTF-8, else valid CP949).
+///
+/// Korean labels (`euc-kr`, `ks_c_5601-1987`, …) decode as CP949, the superset Korean sites emit
+/// under any of them. An unknown label, or bytes that do not fit the declared encoding, is a
+/// warning and the next source is tried; nothing silently falls back to Latin-1.
+public enum CharsetDecoder {
+  /// Decodes `data`. `declaredCharset` is the Content-Type `charset` parameter; `isHTML` enables
+  /// the `<meta>` prescan of the first 4 KiB.
+  public static func decode(_ data: Data, declaredCharset: String?, isHTML: Bool = true) -> DecodedText {
+    if let (encoding, bomLength) = byteOrderMark(data), let text = convert(data.dropFirst(bomLength), from: encoding) {
+      return DecodedText(text: text, encoding: encoding, source: .byteOrderMark)
+    }
+    var warnings: [String] = []
+    // The `<meta>` prescan runs only when the Content-Type charset is missing or does not fit.
+    let declarations: [(label: () -> String?, source: DecodedText.Source)] = [
+      ({ declaredCharset.flatMap { $0.isEmpty ? nil : $0 } }, .contentType),
+      ({ isHTML ? metaCharset(in: data) : nil }, .metaTag),
+    ]
+    for (declaration, source) in declarations {
+      guard let label = declaration() else { continue }
+      guard let encoding = encodingName(forLabel: label) else {
+        warnings.append("unknown charset \"\(label)\" in the \(source.rawValue); the encoding was sniffed")
+        continue
+      }
+      if let text = convert(data, from: encoding) {
+        return DecodedText(text: text, encoding: encoding, source: source, warnings: warnings)
+      }
+      warnings.append(
+        "the body is not valid \(encoding) as the \(source.rawValue) declares (\"\(label)\"); the encoding was sniffed")
+    }
+    if let text = String(validating: data, as: UTF8.self) {
+      return DecodedText(text: text, encoding: "UTF-8", source: .sniffed, warnings: warnings)
+    }
+    if let text = convert(data, from: "CP949") {
+      return DecodedText(text: text, encoding: "CP949", source: .sniffed, warnings: warnings)
+    }
+    warnings.append("the body is neither valid UTF-8 nor valid CP949; it was read as UTF-8 with invalid bytes replaced")
+    return DecodedText(
+      text: String(decoding: data, as: UTF8.self), encoding: "UTF-8", source: .sniffed, warnings: warnings)
+  }
+
+  /// The encoding a charset label names (`UTF-8`, `CP949`, `WINDOWS-1252`, or the label itself
+  /// when iconv knows it), or nil when the label is unknown.
+  public static func encodingName(forLabel label: String) -> String? {
+    let normalized = label.trimmingCharacters(in: CharacterSet(charactersIn: " \t\"'")).lowercased()
+    guard !normalized.isEmpty else { return nil }
+    if let known = knownLabels[normalized] { return known }
+    guard normalized.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) }),
+      let converter = mart_iconv_open("UTF-8", normalized.uppercased())
+    else { return nil }
+    mart_iconv_close(converter)
+    return normalized.uppercased()
+  }
+
+  /// The charset a `<meta charset>` or `<meta http-equiv="Content-Type" content="…; charset=…">`
+  /// declares in the first 4 KiB, if any.
+  public static func metaCharset(in data: Data) -> String? {
+    // Byte for byte (Latin-1) so that non-ASCII bytes cannot hide the ASCII markup.
+    let head = String(String.UnicodeScalarView(data.prefix(4096).map { Unicode.Scalar($0) })).lowercased()
+    var searchStart = head.startIndex
+    while let meta = head.range(of: "<meta", range: searchStart..<head.endIndex) {
+      let tagEnd = head[meta.upperBound...].firstIndex(of: ">") ?? head.endIndex
+      let tag = head[meta.upperBound..<tagEnd]
+      if let charset = tag.range(of: "charset") {
+        var rest = tag[charset.upperBound...].drop { $0 == " " || $0 == "\t" }
+        if rest.first == "=" {
+          rest = rest.dropFirst().drop { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }
+          let value = rest.prefix { !" \t\"';/>".contains($0) }
+          if !value.isEmpty { return String(value) }
+        }
+      }
+      searchStart = tagEnd
+    }
+    return nil
+  }
+
+  /// `data` converted from `encoding` to a String, or nil when the bytes are not valid in it.
+  public static func convert(_ data: Data, from encoding: String) -> String? {
+    if encoding == "UTF-8" { return String(validating: data, as: UTF8.self) }
+    guard !data.isEmpty else { return "" }
+    guard let converter = mart_iconv_open("UTF-8", encoding) else { return nil }
+    defer { mart_iconv_close(converter) }
+    let capacity = data.count * 4 + 16
+    var output = [UInt8](repeating: 0, count: capacity)
+    var outputLeft = 0
+    let status = data.withUnsafeBytes { input in
+      output.withUnsafeMutableBytes { buffer in
+        var inputLeft = 0
+        return mart_iconv_convert(
+          converter, input.baseAddress?.assumingMemoryBound(to: CChar.self), input.count, &inputLeft,
+          buffer.baseAddress?.assumingMemoryBound(to: CChar.self), buffer.count, &outputLeft)
+      }
+    }
+    guard status == 0 else { return nil }
+    return String(validating: output[0..<(capacity - outputLeft)], as: UTF8.self)
+  }
+
+  private static func byteOrderMark(_ data: Data) -> (String, Int)? {
+    let bytes = [UInt8](data.prefix(3))
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return ("UTF-8", 3) }
+    if bytes.starts(with: [0xFF, 0xFE]) { return ("UTF-16LE", 2) }
+    if bytes.starts(with: [0xFE, 0xFF]) { return ("UTF-16BE", 2) }
+    return nil
+  }
+
+  private static let knownLabels: [String: String] = {
+    var table: [String: String] = [:]
+    let groups: [(String, [String])] = [
+      ("UTF-8", ["utf-8", "utf8", "unicode-1-1-utf-8", "unicode11utf8", "unicode20utf8", "x-unicode20utf8"]),
+      (
+        "CP949",
+        [
+          "euc-kr", "euckr", "ks_c_5601-1987", "ks_c_5601-1989", "ks_c_5601", "ksc5601", "ksc_5601", "csksc56011987",
+          "cseuckr", "iso-ir-149", "korean", "windows-949", "x-windows-949", "cp949", "ms949", "uhc", "x-uhc",
+        ]
+      ),
+      (
+        "WINDOWS-1252",
+        [
+          "windows-1252", "cp1252", "x-cp1252", "iso-8859-1", "iso8859-1", "iso88591", "iso_8859-1", "iso_8859-1:1987",
+          "latin1", "l1", "cp819", "ibm819", "csisolatin1", "iso-ir-100", "us-ascii", "ascii", "ansi_x3.4-1968",
+        ]
+      ),
+      ("UTF-16LE", ["utf-16", "utf-16le"]),
+      ("UTF-16BE", ["utf-16be"]),
+    ]
+    for (encoding, labels) in groups {
+      for label in labels { table[label] = encoding }
+    }
+    return table
+  }()
+}
+
+extension DecodedText {
+  /// How text was decoded, without the text.
+  public struct Summary: Sendable, Hashable {
+    public var encoding: String
+    public var source: Source
+    public var warnings: [String]
+
+    public init(_ decoded: DecodedText) {
+      encoding = decoded.encoding
+      source = decoded.source
+      warnings = decoded.warnings
+    }
+  }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import MartCore
+
+/// Every file of one bundle, computed in memory from the branches (no I/O), with the
+/// manifest that lists them. Equal input gives equal bytes and the same version.
+///
+/// Files, relative to the bundle directory:
+/// ```
+/// manifest.json                      (not listed in itself)
+/// branches.json, branches.json.gz
+/// brands/<slug>.json, .json.gz       one per brand in the manifest
+/// index.json, index.json.gz
+/// closures.json, closures.json.gz
+/// calendars/branches/<branch id>.ics
+/// calendars/brands/<slug>.ics
+/// ```
+public struct BundleContents: Sendable {
+  /// `(path, bytes)` for every file except `manifest.json`, sorted by path.
+  public var files: [(path: String, data: Data)]
+  public var manifest: BundleManifest
+  public var manifestData: Data
+
+  public var version: String { manifest.version }
+
+  /// Builds the bundle. Throws when a branch id cannot name a file (see `BranchIDFormat`) or
+  /// when an id occurs twice.
+  public init(
+    branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow
+  ) throws(ExportError) {
+    let branches = unsorted.sorted { $0.id < $1.id }
+    var seen = Set<BranchID>()
+    for branch in branches {
+      guard BranchIDFormat.isWellFormed(branch.id.description) else {
+        throw ExportError(path: "branches", message: "branch id \"\(branch.id)\" cannot name a file")
+      }
+      guard seen.insert(branch.id).inserted else {
+        throw ExportError(path: "branches", message: "branch id \(branch.id) occurs twice")
+      }
+    }
+    let summaries = brands.sorted { $0.slug < $1.slug }
+    let byBrand = Dictionary(grouping: branches, by: \.brand)
+    let brandSlugs = Set(summaries.map(\.slug)).union(byBrand.keys).sorted()
+
+    var files: [(path: String, data: Data)] = []
+    func addJSON(_ path: String, _ value: some Encodable) throws(ExportError) {
+      let data: Data
+      do { data = try BundleJSON.encode(value) } catch {
+        throw ExportError(path: path, message: "encoding failed: \(error)")
+      }
+      files.append((path, data))
+      files.append((path + ".gz", Gzip.compress(data)))
+    }
+    try addJSON(
+      "branches.json",
+      BranchesFile(schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches))
+    for slug in brandSlugs {
+      try addJSON(
+        "brands/\(slug.rawValue).json",
+        BrandFile(schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: byBrand[slug] ?? []))
+      files.append(
+        (
+          "calendars/brands/\(slug.rawValue).ics",
+          ICalendar.brandCalendar(slug, branches: byBrand[slug] ?? [], asOf: asOf)
+        ))
+    }
+    try addJSON("index.json", IndexFile(branches: branches))
+    try addJSON("closures.json", ClosuresFile(branches: branches, window: window))
+    for branch in branches {
+      files.append(("calendars/branches/\(branch.id).ics", ICalendar.branchCalendar(branch, asOf: asOf)))
+    }
+    files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+
+    let listed = files.map { BundleManifest.File(path: $0.path, sha256: SHA256.hex($0.data), bytes: $0.data.count) }
+    // The version hashes everything the manifest says except the version itself.
+    var manifest = BundleManifest(
+      schemaVersion: bundleSchemaVersion, version: "", asOf: asOf, window: window, brands: summaries, files: listed)
+    let unversioned: Data
+    do { unversioned = try BundleJSON.encode(manifest) } catch {
+      throw ExportError(path: "manifest.json", message: "encoding failed: \(error)")
+    }
+    manifest.version = "\(asOf.iso)-\(SHA256.hex(unversioned).prefix(12))"
+    do { self.manifestData = try BundleJSON.encode(manifest) } catch {
+      throw ExportError(path: "manifest.json", message: "encoding failed: \(error)")
+    }
+    self.manifest = manifest
+    self.files = files
+  }
+}
+
+/// What a branch id must look like in a bundle.
+public enum BranchIDFormat {
+  /// `<known brand slug>-<store id>`, where the store id (a code, or a store name as published
+  /// when the brand gives no code) can name a file: not empty, at most 200 UTF-8 bytes, no `/`,
+  /// `\`, control characters or surrounding white space, not starting with `.`.
+  public static func isWellFormed(_ text: String) -> Bool {
+    guard
+      let slug = BrandSlug.allCases.sorted(by: { $0.rawValue.count > $1.rawValue.count })
+        .first(where: { text.hasPrefix($0.rawValue + "-") })
+    else { return false }
+    let store = text.dropFirst(slug.rawValue.count + 1)
+    guard let first = store.unicodeScalars.first, let last = store.unicodeScalars.last else { return false }
+    return store.utf8.count <= 200 && first != "." && !first.properties.isWhitespace
+      && !last.properties.isWhitespace
+      && store.unicodeScalars.allSatisfy { scalar in
+        scalar != "/" && scalar != "\\" && scalar.properties.generalCategory != .control
+      }
+  }
+}

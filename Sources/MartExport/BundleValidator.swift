@@ -1,0 +1,438 @@
+import Foundation
+import MartCore
+
+/// One thing wrong with a bundle on disk.
+public struct BundleProblem: Hashable, Sendable, CustomStringConvertible {
+  /// The file, relative to the directory that was checked (`.` for the directory itself).
+  public var path: String
+  public var message: String
+
+  public init(path: String, message: String) {
+    self.path = path
+    self.message = message
+  }
+
+  public var description: String { "\(path): \(message)" }
+}
+
+/// Checks a published bundle the way a careful client would, and more: the pointer and the
+/// manifest's digests and sizes, that every listed file is there and parses and nothing else
+/// is, that ids are unique and well-formed, dates real and inside the window, coordinates
+/// inside Korea, and that every derived file (`brands/`, `index.json`, `closures.json`, the
+/// `.gz` copies and the calendars) agrees with `branches.json`.
+public struct BundleValidator {
+  /// An output directory (with `latest.json`) or a bundle directory (with `manifest.json`).
+  public let directory: URL
+
+  public init(directory: URL) {
+    self.directory = directory
+  }
+
+  /// What was checked, for a one-line summary.
+  public struct Summary: Sendable {
+    public var version: String
+    public var branchCount: Int
+    public var fileCount: Int
+  }
+
+  /// Every problem found, in a stable order; empty when the bundle is valid.
+  public func validate() -> (problems: [BundleProblem], summary: Summary?) {
+    var check = Check(root: directory)
+    let summary = check.run()
+    return (check.problems, summary)
+  }
+}
+
+private struct Check {
+  let root: URL
+  var problems: [BundleProblem] = []
+
+  init(root: URL) {
+    self.root = root
+  }
+
+  mutating func problem(_ path: String, _ message: String) {
+    problems.append(BundleProblem(path: path, message: message))
+  }
+
+  func exists(_ relative: String) -> Bool {
+    FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path)
+  }
+
+  mutating func read(_ relative: String) -> Data? {
+    do { return try Data(contentsOf: root.appendingPathComponent(relative)) } catch {
+      problem(relative, exists(relative) ? "cannot be read" : "missing")
+      return nil
+    }
+  }
+
+  mutating func decode<T: Decodable>(_ type: T.Type, _ data: Data, _ relative: String) -> T? {
+    do { return try BundleJSON.decode(T.self, from: data) } catch {
+      problem(relative, "not a valid \(Self.describe(T.self)): \(Self.reason(error))")
+      return nil
+    }
+  }
+
+  static func describe(_ type: Any.Type) -> String {
+    switch type {
+    case is LatestPointer.Type: "latest.json"
+    case is BundleManifest.Type: "manifest"
+    case is BranchesFile.Type: "branch file"
+    case is IndexFile.Type: "index"
+    case is ClosuresFile.Type: "closures file"
+    default: "\(type)"
+    }
+  }
+
+  static func reason(_ error: any Error) -> String {
+    switch error {
+    case DecodingError.dataCorrupted(let context), DecodingError.typeMismatch(_, let context),
+      DecodingError.valueNotFound(_, let context):
+      let path = context.codingPath.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "/")
+      return path.isEmpty ? context.debugDescription : "\(path): \(context.debugDescription)"
+    case DecodingError.keyNotFound(let key, let context):
+      let path = (context.codingPath + [key]).map { $0.intValue.map(String.init) ?? $0.stringValue }
+      return "\(path.joined(separator: "/")) is missing"
+    default: return "\(error)"
+    }
+  }
+
+  mutating func run() -> BundleValidator.Summary? {
+    // Where is the bundle?
+    var bundlePrefix = ""
+    var pointer: LatestPointer?
+    if exists("latest.json") {
+      guard let data = read("latest.json"), let decoded = decode(LatestPointer.self, data, "latest.json") else {
+        return nil
+      }
+      pointer = decoded
+      if decoded.schemaVersion != bundleSchemaVersion {
+        problem("latest.json", "schemaVersion \(decoded.schemaVersion) is not \(bundleSchemaVersion)")
+      }
+      guard isSafe(decoded.bundle) else {
+        problem("latest.json", "bundle \"\(decoded.bundle)\" is not a path inside the output directory")
+        return nil
+      }
+      bundlePrefix = decoded.bundle + "/"
+      if decoded.bundle != "bundles/\(decoded.version)" {
+        problem("latest.json", "bundle \(decoded.bundle) does not match version \(decoded.version)")
+      }
+    } else if !exists("manifest.json") {
+      problem(".", "neither an output directory (no latest.json) nor a bundle (no manifest.json)")
+      return nil
+    }
+
+    let manifestPath = bundlePrefix + "manifest.json"
+    guard let manifestData = read(manifestPath) else { return nil }
+    if let pointer, SHA256.hex(manifestData) != pointer.manifestSHA256 {
+      problem(manifestPath, "SHA-256 does not match manifestSHA256 in latest.json")
+    }
+    guard let manifest = decode(BundleManifest.self, manifestData, manifestPath) else { return nil }
+    if manifest.schemaVersion != bundleSchemaVersion {
+      problem(manifestPath, "schemaVersion \(manifest.schemaVersion) is not \(bundleSchemaVersion)")
+    }
+    if let pointer {
+      if manifest.version != pointer.version {
+        problem(manifestPath, "version \(manifest.version) differs from latest.json's \(pointer.version)")
+      }
+      if manifest.asOf != pointer.asOf {
+        problem(manifestPath, "asOf \(manifest.asOf) differs from latest.json's \(pointer.asOf)")
+      }
+    }
+    if !manifest.version.hasPrefix(manifest.asOf.iso + "-") {
+      problem(manifestPath, "version \(manifest.version) does not start with the as-of date \(manifest.asOf)")
+    }
+    let window = manifest.window
+    if window.from > window.through {
+      problem(manifestPath, "window from \(window.from) is after through \(window.through)")
+    }
+
+    // Every listed file: present, right size and digest; nothing unlisted.
+    var contents: [String: Data] = [:]
+    var listed = Set<String>()
+    for file in manifest.files {
+      let path = bundlePrefix + file.path
+      guard isSafe(file.path) else {
+        problem(manifestPath, "file path \"\(file.path)\" is not inside the bundle")
+        continue
+      }
+      guard listed.insert(file.path).inserted else {
+        problem(manifestPath, "\(file.path) is listed twice")
+        continue
+      }
+      guard let data = read(path) else { continue }
+      if data.count != file.bytes {
+        problem(path, "\(data.count) bytes, manifest.json says \(file.bytes)")
+      } else if SHA256.hex(data) != file.sha256 {
+        problem(path, "SHA-256 does not match manifest.json")
+      }
+      contents[file.path] = data
+    }
+    for unlisted in filesOnDisk(under: bundlePrefix).subtracting(listed).subtracting(["manifest.json"]).sorted() {
+      problem(bundlePrefix + unlisted, "not listed in manifest.json")
+    }
+    for required in ["branches.json", "index.json", "closures.json"] where !listed.contains(required) {
+      problem(manifestPath, "does not list \(required)")
+    }
+
+    // branches.json: the reference every other file is checked against.
+    guard let branchesData = contents["branches.json"],
+      let branchesFile = decode(BranchesFile.self, branchesData, bundlePrefix + "branches.json")
+    else { return nil }
+    checkHeader(branchesFile, manifest: manifest, path: bundlePrefix + "branches.json")
+    let branches = branchesFile.branches
+    checkBranches(branches, window: window, path: bundlePrefix + "branches.json")
+
+    // Brands: manifest counts, one file each, agreeing with branches.json.
+    let byBrand = Dictionary(grouping: branches, by: \.brand)
+    var summarized = Set<BrandSlug>()
+    for summary in manifest.brands {
+      if !summarized.insert(summary.slug).inserted {
+        problem(manifestPath, "brand \(summary.slug.rawValue) is listed twice")
+      }
+      let count = byBrand[summary.slug]?.count ?? 0
+      if summary.branchCount != count {
+        problem(
+          manifestPath,
+          "brand \(summary.slug.rawValue) has branchCount \(summary.branchCount), branches.json has \(count)")
+      }
+    }
+    for brand in byBrand.keys.sorted() where !summarized.contains(brand) {
+      problem(manifestPath, "brand \(brand.rawValue) has branches but no entry in brands")
+    }
+    for brand in summarized.union(byBrand.keys).sorted() {
+      let relative = "brands/\(brand.rawValue).json"
+      guard let data = contents[relative] else {
+        if !listed.contains(relative) { problem(manifestPath, "does not list \(relative)") }
+        continue
+      }
+      guard let file = decode(BranchesFile.self, data, bundlePrefix + relative) else { continue }
+      checkHeader(file, manifest: manifest, path: bundlePrefix + relative)
+      if file.branches != (byBrand[brand] ?? []) {
+        let expected = Set((byBrand[brand] ?? []).map(\.id))
+        let actual = Set(file.branches.map(\.id))
+        var detail = "differs from the \(brand.rawValue) branches in branches.json"
+        if let extra = actual.subtracting(expected).min() {
+          detail += " (has \(extra))"
+        } else if let lacking = expected.subtracting(actual).min() {
+          detail += " (lacks \(lacking))"
+        }
+        problem(bundlePrefix + relative, detail)
+      }
+    }
+
+    // index.json and closures.json.
+    if let data = contents["index.json"], let index = decode(IndexFile.self, data, bundlePrefix + "index.json") {
+      checkIndex(index, branches: branches, path: bundlePrefix + "index.json")
+    }
+    if let data = contents["closures.json"],
+      let closures = decode(ClosuresFile.self, data, bundlePrefix + "closures.json")
+    {
+      checkClosures(closures, branches: branches, window: window, path: bundlePrefix + "closures.json")
+    }
+
+    // Compressed copies: every JSON file has one, and it decompresses to that file.
+    for path in listed.sorted() where path.hasSuffix(".json") && !listed.contains(path + ".gz") {
+      problem(manifestPath, "does not list \(path).gz")
+    }
+    for path in listed.sorted() where path.hasSuffix(".gz") {
+      guard let data = contents[path] else { continue }
+      let original = String(path.dropLast(3))
+      do {
+        let inflated = try Gzip.decompress(data)
+        if let expected = contents[original], inflated != expected {
+          problem(bundlePrefix + path, "does not decompress to \(original)")
+        }
+      } catch {
+        problem(bundlePrefix + path, "\(error)")
+      }
+    }
+
+    // Calendars.
+    for branch in branches {
+      let relative = "calendars/branches/\(branch.id).ics"
+      guard let data = contents[relative] else {
+        if !listed.contains(relative) { problem(manifestPath, "does not list \(relative)") }
+        continue
+      }
+      checkCalendar(data, expected: branch.closing.dates, path: bundlePrefix + relative)
+    }
+    for brand in summarized.union(byBrand.keys).sorted() {
+      let relative = "calendars/brands/\(brand.rawValue).ics"
+      guard let data = contents[relative] else {
+        if !listed.contains(relative) { problem(manifestPath, "does not list \(relative)") }
+        continue
+      }
+      checkCalendar(data, expected: (byBrand[brand] ?? []).flatMap(\.closing.dates), path: bundlePrefix + relative)
+    }
+    return BundleValidator.Summary(version: manifest.version, branchCount: branches.count, fileCount: listed.count + 1)
+  }
+
+  /// A relative path that stays inside its directory.
+  func isSafe(_ path: String) -> Bool {
+    !path.isEmpty && !path.hasPrefix("/") && !path.split(separator: "/").contains { $0 == ".." || $0 == "." }
+  }
+
+  /// Regular files under the bundle directory, relative to it.
+  func filesOnDisk(under prefix: String) -> Set<String> {
+    let base = root.appendingPathComponent(prefix).standardizedFileURL
+    guard let walker = FileManager.default.enumerator(atPath: base.path) else { return [] }
+    var files = Set<String>()
+    while let relative = walker.nextObject() as? String {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: base.appendingPathComponent(relative).path, isDirectory: &isDirectory),
+        !isDirectory.boolValue
+      {
+        files.insert(relative)
+      }
+    }
+    return files
+  }
+
+  mutating func checkHeader(_ file: BranchesFile, manifest: BundleManifest, path: String) {
+    if file.schemaVersion != bundleSchemaVersion {
+      problem(path, "schemaVersion \(file.schemaVersion) is not \(bundleSchemaVersion)")
+    }
+    if file.asOf != manifest.asOf { problem(path, "asOf \(file.asOf) differs from the manifest's \(manifest.asOf)") }
+    if file.window != manifest.window {
+      problem(path, "window \(file.window.from)…\(file.window.through) differs from the manifest's")
+    }
+  }
+
+  mutating func checkBranches(_ branches: [Branch], window: DateWindow, path: String) {
+    var seen = Set<BranchID>()
+    var previous: BranchID?
+    for branch in branches {
+      let id = branch.id
+      if !BranchIDFormat.isWellFormed(id.description) { problem(path, "\(id): id is not well-formed") }
+      if !seen.insert(id).inserted { problem(path, "\(id): id occurs more than once") }
+      if let previous, !(previous < id) { problem(path, "\(id): not sorted by id (after \(previous))") }
+      previous = id
+      if branch.brand != id.brand { problem(path, "\(id): brand \(branch.brand.rawValue) does not match the id") }
+      if branch.name.trimmingCharacters(in: .whitespaces).isEmpty { problem(path, "\(id): name is empty") }
+      let dates = branch.closing.dates
+      if dates != Array(Set(dates)).sorted() { problem(path, "\(id): closing.dates are not sorted and unique") }
+      for date in dates where date < window.from || date > window.through {
+        problem(path, "\(id): closing date \(date) is outside the window \(window.from)…\(window.through)")
+      }
+      if branch.closing.status != .closures, !dates.isEmpty {
+        problem(path, "\(id): closing.status is \(branch.closing.status.rawValue) but closing.dates is not empty")
+      }
+      if let coordinate = branch.coordinate, !CoordinateValidation.isDomestic(coordinate.point) {
+        problem(path, "\(id): coordinate (\(coordinate.latitude), \(coordinate.longitude)) is outside Korea")
+      }
+    }
+  }
+
+  mutating func checkIndex(_ index: IndexFile, branches: [Branch], path: String) {
+    if index.schemaVersion != bundleSchemaVersion {
+      problem(path, "schemaVersion \(index.schemaVersion) is not \(bundleSchemaVersion)")
+    }
+    let expected = IndexFile(branches: branches)
+    guard index != expected else { return }
+    let actual = Dictionary(index.branches.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    let wanted = Dictionary(expected.branches.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+    var reported = 0
+    for id in Set(actual.keys).union(wanted.keys).sorted() where actual[id] != wanted[id] {
+      switch (actual[id], wanted[id]) {
+      case (nil, _): problem(path, "\(id): missing (it is in branches.json)")
+      case (_, nil): problem(path, "\(id): not in branches.json")
+      default: problem(path, "\(id): row differs from branches.json")
+      }
+      reported += 1
+    }
+    if reported == 0 { problem(path, "rows are not sorted by id or repeat an id") }
+  }
+
+  mutating func checkClosures(_ closures: ClosuresFile, branches: [Branch], window: DateWindow, path: String) {
+    if closures.schemaVersion != bundleSchemaVersion {
+      problem(path, "schemaVersion \(closures.schemaVersion) is not \(bundleSchemaVersion)")
+    }
+    if closures.window != window {
+      problem(path, "window \(closures.window.from)…\(closures.window.through) differs from the manifest's")
+    }
+    let expected = ClosuresFile(branches: branches, window: window)
+    for day in Set(closures.dates.keys).union(expected.dates.keys).sorted() {
+      guard let date = CalendarDate(iso: day) else {
+        problem(path, "\"\(day)\" is not a YYYY-MM-DD date")
+        continue
+      }
+      if date < window.from || date > window.through {
+        problem(path, "\(day) is outside the window \(window.from)…\(window.through)")
+      }
+      let listed = closures.dates[day] ?? []
+      let wanted = expected.dates[day] ?? []
+      if listed != listed.sorted() || Set(listed).count != listed.count {
+        problem(path, "\(day): ids are not sorted and unique")
+      }
+      for id in Set(listed).subtracting(wanted).sorted() {
+        problem(path, "\(day): lists \(id), which branches.json does not close that day")
+      }
+      for id in Set(wanted).subtracting(listed).sorted() {
+        problem(path, "\(day): lacks \(id), which branches.json closes that day")
+      }
+      if listed.isEmpty, closures.dates[day] != nil { problem(path, "\(day): lists no branch") }
+    }
+  }
+
+  /// The RFC 5545 rules the writer follows (CRLF lines of at most 75 octets, whole UTF-8
+  /// characters, one calendar) and one all-day event per expected date.
+  mutating func checkCalendar(_ data: Data, expected: [CalendarDate], path: String) {
+    let bytes = [UInt8](data)
+    guard bytes.count >= 2, bytes.suffix(2) == [0x0D, 0x0A] else {
+      problem(path, "does not end with CRLF")
+      return
+    }
+    var lines: [String] = []
+    var start = 0
+    var number = 0
+    var index = 0
+    while index < bytes.count - 1 {
+      if bytes[index] == 0x0D, bytes[index + 1] == 0x0A {
+        number += 1
+        let line = Array(bytes[start..<index])
+        if line.count > 75 { problem(path, "line \(number) has \(line.count) octets, more than 75") }
+        if line.contains(0x0A) || line.contains(0x0D) { problem(path, "line \(number) has a bare line break") }
+        guard let text = String(validating: line, as: UTF8.self) else {
+          problem(path, "line \(number) is not UTF-8 (folded inside a character?)")
+          return
+        }
+        if text.hasPrefix(" ") || text.hasPrefix("\t"), !lines.isEmpty {
+          lines[lines.count - 1] += text.dropFirst()
+        } else {
+          lines.append(text)
+        }
+        start = index + 2
+        index += 2
+      } else {
+        index += 1
+      }
+    }
+    guard start == bytes.count else {
+      problem(path, "has a line without CRLF")
+      return
+    }
+    guard lines.first == "BEGIN:VCALENDAR", lines.last == "END:VCALENDAR" else {
+      problem(path, "is not one VCALENDAR")
+      return
+    }
+    var starts: [CalendarDate] = []
+    var uids = Set<String>()
+    for line in lines {
+      if line.hasPrefix("DTSTART") {
+        guard line.hasPrefix("DTSTART;VALUE=DATE:"),
+          let date = CalendarDate(compact: line.dropFirst("DTSTART;VALUE=DATE:".count))
+        else {
+          problem(path, "\(line) is not an all-day date")
+          continue
+        }
+        starts.append(date)
+      } else if line.hasPrefix("UID:"), !uids.insert(String(line.dropFirst(4))).inserted {
+        problem(path, "UID \(line.dropFirst(4)) occurs twice")
+      }
+    }
+    if starts.sorted() != expected.sorted() {
+      problem(path, "\(starts.count) events do not match the \(expected.count) closing dates in branches.json")
+    }
+  }
+}

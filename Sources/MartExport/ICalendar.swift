@@ -1,0 +1,134 @@
+import Foundation
+import MartCore
+
+/// iCalendar (RFC 5545) files of closing days that a person can subscribe to in a calendar app:
+/// one all-day event per closing day.
+///
+/// The bytes depend only on the data: UIDs are `<branch id>-<YYYYMMDD>@mart-holiday` (the same
+/// closing day keeps its UID from bundle to bundle, so calendar apps update rather than
+/// duplicate it), and DTSTAMP is midnight of the as-of date in Korea, written in UTC.
+public enum ICalendar {
+  /// The calendar of one branch.
+  public static func branchCalendar(_ branch: Branch, asOf: CalendarDate) -> Data {
+    let brand = branch.brand.koreanName
+    var lines = header(
+      name: "\(brand) \(branch.name) 휴무일",
+      description: description(of: branch))
+    for date in branch.closing.dates { lines += event(branch, on: date, asOf: asOf) }
+    lines.append("END:VCALENDAR")
+    return serialize(lines)
+  }
+
+  /// The calendar of one brand: every branch's closing days, ordered by date, then branch id.
+  public static func brandCalendar(_ brand: BrandSlug, branches: [Branch], asOf: CalendarDate) -> Data {
+    var lines = header(
+      name: "\(brand.koreanName) 휴무일",
+      description: "\(brand.koreanName) 전 지점의 휴무일")
+    let days = branches.flatMap { branch in branch.closing.dates.map { (date: $0, branch: branch) } }
+      .sorted { ($0.date, $0.branch.id) < ($1.date, $1.branch.id) }
+    for day in days { lines += event(day.branch, on: day.date, asOf: asOf) }
+    lines.append("END:VCALENDAR")
+    return serialize(lines)
+  }
+
+  /// The stable UID of a branch's closing day.
+  public static func uid(_ id: BranchID, _ date: CalendarDate) -> String {
+    "\(id)-\(basic(date))@mart-holiday"
+  }
+
+  /// DTSTAMP for a bundle: 00:00 of the as-of date in Korea (UTC+9), i.e. 15:00 UTC the day before.
+  public static func timestamp(asOf: CalendarDate) -> String {
+    "\(basic(asOf.adding(days: -1)))T150000Z"
+  }
+
+  static func header(name: String, description: String) -> [String] {
+    [
+      "BEGIN:VCALENDAR",
+      "VERSION:2.0",
+      "PRODID:-//mart-holiday//closing days//KO",
+      "CALSCALE:GREGORIAN",
+      "METHOD:PUBLISH",
+      "X-WR-CALNAME:\(escape(name))",
+      "X-WR-CALDESC:\(escape(description))",
+      "X-WR-TIMEZONE:Asia/Seoul",
+    ]
+  }
+
+  static func description(of branch: Branch) -> String {
+    switch branch.closing.status {
+    case .closures: "휴무 안내: \(branch.closing.schedule.text)"
+    case .openAllYear: "연중무휴"
+    case .unknown: "휴무일을 확인하지 못했습니다. 방문 전에 매장에 확인하세요."
+    }
+  }
+
+  static func event(_ branch: Branch, on date: CalendarDate, asOf: CalendarDate) -> [String] {
+    var lines = [
+      "BEGIN:VEVENT",
+      "UID:\(uid(branch.id, date))",
+      "DTSTAMP:\(timestamp(asOf: asOf))",
+      "DTSTART;VALUE=DATE:\(basic(date))",
+      "DTEND;VALUE=DATE:\(basic(date.adding(days: 1)))",
+      "SUMMARY:\(escape("\(branch.brand.koreanName) \(branch.name) 휴무"))",
+    ]
+    if let address = branch.address.road ?? branch.address.published {
+      lines.append("LOCATION:\(escape(address))")
+    }
+    if let coordinate = branch.coordinate {
+      lines.append("GEO:\(coordinate.latitude);\(coordinate.longitude)")
+    }
+    if !branch.closing.schedule.text.isEmpty {
+      lines.append("DESCRIPTION:\(escape(branch.closing.schedule.text))")
+    }
+    lines += ["TRANSP:TRANSPARENT", "END:VEVENT"]
+    return lines
+  }
+
+  /// `YYYYMMDD`.
+  static func basic(_ date: CalendarDate) -> String { date.iso.replacingOccurrences(of: "-", with: "") }
+
+  /// TEXT value escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and line breaks.
+  public static func escape(_ text: String) -> String {
+    var result = ""
+    for scalar in text.unicodeScalars {
+      switch scalar {
+      case "\\": result += "\\\\"
+      case ";": result += "\\;"
+      case ",": result += "\\,"
+      case "\n": result += "\\n"
+      case "\r": continue
+      default:
+        // Other control characters are not allowed in TEXT.
+        if scalar.value < 0x20 || scalar.value == 0x7F { result += " " } else { result.unicodeScalars.append(scalar) }
+      }
+    }
+    return result
+  }
+
+  /// Folds a content line into lines of at most 75 octets (RFC 5545 §3.1), never inside a
+  /// UTF-8 sequence; continuation lines start with one space.
+  public static func fold(_ line: String) -> [UInt8] {
+    let bytes = Array(line.utf8)
+    var output: [UInt8] = []
+    var start = 0
+    var limit = 75
+    while bytes.count - start > limit {
+      var end = start + limit
+      // Step back to the start of a UTF-8 sequence (continuation bytes are 10xxxxxx).
+      while end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+      output += bytes[start..<end]
+      output += [0x0D, 0x0A, 0x20]
+      start = end
+      limit = 74  // the leading space counts
+    }
+    output += bytes[start...]
+    output += [0x0D, 0x0A]
+    return output
+  }
+
+  static func serialize(_ lines: [String]) -> Data {
+    var output: [UInt8] = []
+    for line in lines { output += fold(line) }
+    return Data(output)
+  }
+}

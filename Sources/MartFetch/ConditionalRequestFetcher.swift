@@ -1,0 +1,158 @@
+import Foundation
+import Synchronization
+
+/// A response kept for revalidation, with the validators the server gave it.
+public struct StoredResponse: Sendable, Hashable {
+  public var url: String
+  public var etag: String?
+  public var lastModified: String?
+  public var response: HTTPResponse
+  public var storedAt: Date
+}
+
+/// `ETag` and `Last-Modified` validators with the bodies they validate, in an embedded SQLite
+/// file, so the next run can ask "has it changed?" and reuse the body on `304 Not Modified`.
+public final class HTTPValidatorStore: Sendable {
+  private let database: SQLiteConnection
+  /// The database file.
+  public var path: String { database.path }
+
+  /// Opens (creating if needed) the store at `path`.
+  public init(path: String) throws(SQLiteError) {
+    database = try SQLiteConnection(path: path)
+    try database.run(
+      """
+      CREATE TABLE IF NOT EXISTS http_validators (
+        url TEXT NOT NULL PRIMARY KEY,
+        etag TEXT,
+        last_modified TEXT,
+        status INTEGER NOT NULL,
+        final_url TEXT NOT NULL,
+        headers TEXT NOT NULL,
+        body BLOB NOT NULL,
+        stored_at REAL NOT NULL
+      ) WITHOUT ROWID
+      """)
+  }
+
+  /// The response stored for `url`, if any.
+  public func lookup(url: String) throws(SQLiteError) -> StoredResponse? {
+    let rows = try database.rows(
+      "SELECT etag, last_modified, status, final_url, headers, body, stored_at FROM http_validators WHERE url = ?1",
+      [.text(url)])
+    guard let row = rows.first else { return nil }
+    let headerPairs = (try? JSONDecoder().decode([[String]].self, from: row[4].blob ?? Data())) ?? []
+    let headers = headerPairs.compactMap { $0.count == 2 ? HTTPHeader($0[0], $0[1]) : nil }
+    let storedAt: Double = if case .real(let seconds) = row[6] { seconds } else { 0 }
+    return StoredResponse(
+      url: url, etag: row[0].text, lastModified: row[1].text,
+      response: HTTPResponse(
+        requestURL: url, finalURL: row[3].text ?? url, status: Int(row[2].integer ?? 200), headers: headers,
+        body: row[5].blob ?? Data()),
+      storedAt: Date(timeIntervalSince1970: storedAt))
+  }
+
+  /// Keeps `response` for `url` with its validators, replacing what was stored.
+  public func store(url: String, response: HTTPResponse, at date: Date = Date()) throws(SQLiteError) {
+    let headers: Data
+    do {
+      headers = try JSONEncoder().encode(response.headers.map { [$0.name, $0.value] })
+    } catch {
+      throw SQLiteError(path: path, operation: "encode headers of \(url)", message: "\(error)")
+    }
+    try database.run(
+      """
+      INSERT OR REPLACE INTO http_validators (url, etag, last_modified, status, final_url, headers, body, stored_at)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+      """,
+      [
+        .text(url), response.headers.value(named: "ETag").map(SQLiteValue.text) ?? .null,
+        response.headers.value(named: "Last-Modified").map(SQLiteValue.text) ?? .null,
+        .integer(Int64(response.status)), .text(response.finalURL),
+        .text(String(decoding: headers, as: UTF8.self)), .blob(response.body), .real(date.timeIntervalSince1970),
+      ])
+  }
+
+  /// Forgets what was stored for `url`.
+  public func remove(url: String) throws(SQLiteError) {
+    try database.run("DELETE FROM http_validators WHERE url = ?1", [.text(url)])
+  }
+
+  /// The number of stored responses.
+  public func count() throws(SQLiteError) -> Int {
+    Int(try database.rows("SELECT COUNT(*) FROM http_validators").first?.first?.integer ?? 0)
+  }
+}
+
+/// Revalidates GET requests: sends `If-None-Match` / `If-Modified-Since` from the validators
+/// stored for the URL, and on `304 Not Modified` returns the stored body as a 200 (counted in
+/// `statistics` as a reuse). A 200 with an `ETag` or `Last-Modified` replaces what is stored; one
+/// without forgets it. Other methods, and requests that set their own validators, pass through.
+///
+/// The store never fails a fetch: problems reading or writing it are listed in `storeFailures`.
+public final class ConditionalRequestFetcher: HTTPFetching {
+  public let upstream: any HTTPFetching
+  public let store: HTTPValidatorStore
+  public let statistics: FetchStatistics
+  private let failures = Mutex<[String]>([])
+
+  public init(wrapping upstream: any HTTPFetching, store: HTTPValidatorStore, statistics: FetchStatistics) {
+    self.upstream = upstream
+    self.store = store
+    self.statistics = statistics
+  }
+
+  /// Store problems, each naming the URL and SQLite's message.
+  public var storeFailures: [String] { failures.withLock { $0 } }
+
+  public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+    let ownValidators = ["If-None-Match", "If-Modified-Since"].contains { request.headers.value(named: $0) != nil }
+    guard request.method == .get, !ownValidators else { return try await upstream.fetch(request) }
+    var stored: StoredResponse?
+    do {
+      stored = try store.lookup(url: request.url)
+    } catch {
+      note(error)
+    }
+    var conditional = request
+    if let stored {
+      if let etag = stored.etag { conditional.headers.append(HTTPHeader("If-None-Match", etag)) }
+      if let lastModified = stored.lastModified {
+        conditional.headers.append(HTTPHeader("If-Modified-Since", lastModified))
+      }
+    }
+    let response = try await upstream.fetch(conditional)
+    if response.status == 304, let stored {
+      statistics.record(url: request.url) { $0.notModifiedReuses += 1 }
+      var reused = stored.response
+      reused.requestURL = request.url
+      // A 304 may carry updated validators; keep them for next time.
+      var changed = false
+      for name in ["ETag", "Last-Modified"] {
+        if let value = response.headers.value(named: name), value != reused.headers.value(named: name) {
+          reused.headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+          reused.headers.append(HTTPHeader(name, value))
+          changed = true
+        }
+      }
+      if changed { save(reused, for: request.url) }
+      return reused
+    }
+    if response.status == 200 {
+      if response.headers.value(named: "ETag") != nil || response.headers.value(named: "Last-Modified") != nil {
+        save(response, for: request.url)
+      } else if stored != nil {
+        do { try store.remove(url: request.url) } catch { note(error) }
+      }
+    }
+    return response
+  }
+
+  private func save(_ response: HTTPResponse, for url: String) {
+    do { try store.store(url: url, response: response) } catch { note(error) }
+  }
+
+  private func note(_ error: SQLiteError) {
+    failures.withLock { $0.append(error.description) }
+  }
+}

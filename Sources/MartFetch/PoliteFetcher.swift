@@ -1,0 +1,204 @@
+import Foundation
+import Synchronization
+
+/// How a `PoliteFetcher` treats each host.
+public struct PolitenessPolicy: Sendable, Hashable {
+  /// Requests to one host (`host[:port]`) running at the same time.
+  public var maxConcurrentRequestsPerHost: Int
+  /// Requests to one host start at least this long apart, and this long after the previous one
+  /// ended; robots.txt's `Crawl-delay` can raise it.
+  public var minimumDelay: Duration
+  /// Up to this much more, chosen at random for each request.
+  public var jitter: Duration
+  /// Whether robots.txt is fetched (once per origin) and obeyed. Turn off only for mirrors you own.
+  public var obeysRobotsTxt: Bool
+  /// The product token looked up in robots.txt `User-agent` lines (the `*` group applies otherwise).
+  public var robotsUserAgent: String
+  /// The longest pause a `Crawl-delay` or a `Retry-After` imposes on a host.
+  public var maxHostPause: Duration
+
+  public init(
+    maxConcurrentRequestsPerHost: Int = 1, minimumDelay: Duration = .seconds(1), jitter: Duration = .milliseconds(500),
+    obeysRobotsTxt: Bool = true, robotsUserAgent: String = MartVersion.productToken,
+    maxHostPause: Duration = .seconds(60)
+  ) {
+    self.maxConcurrentRequestsPerHost = max(1, maxConcurrentRequestsPerHost)
+    self.minimumDelay = minimumDelay
+    self.jitter = jitter
+    self.obeysRobotsTxt = obeysRobotsTxt
+    self.robotsUserAgent = robotsUserAgent
+    self.maxHostPause = maxHostPause
+  }
+}
+
+/// Keeps a crawler welcome: requests to different hosts run in parallel, but each host gets at
+/// most `maxConcurrentRequestsPerHost` at a time, spaced by `minimumDelay` plus jitter (raised by
+/// robots.txt's `Crawl-delay`, and by a `Retry-After` on 429 or 503). robots.txt is fetched once
+/// per origin and obeyed: a disallowed URL fails with `FetchError.Code.disallowedByRobots` and is
+/// never requested. A robots.txt answering 4xx allows everything; one that cannot be fetched
+/// (5xx, network) fails the request with a retryable error and is asked for again next time.
+public final class PoliteFetcher: HTTPFetching {
+  public let upstream: any HTTPFetching
+  public let policy: PolitenessPolicy
+  private let hosts = Mutex<[String: HostState]>([:])
+  private let robots = Mutex<[String: Task<Result<RobotsRules, FetchError>, Never>]>([:])
+  private let waiterIDs = Atomic(0)
+
+  public init(wrapping upstream: any HTTPFetching, policy: PolitenessPolicy = PolitenessPolicy()) {
+    self.upstream = upstream
+    self.policy = policy
+  }
+
+  public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+    let parts = URLParts(request.url)
+    // Anything but http(s) is refused by the client below; there is no robots.txt to ask.
+    guard parts.origin.hasPrefix("http://") || parts.origin.hasPrefix("https://") else {
+      return try await upstream.fetch(request)
+    }
+    var spacing = policy.minimumDelay
+    if policy.obeysRobotsTxt {
+      let rules = try await robotsRules(origin: parts.origin, for: request.url)
+      if let rule = rules.decidingRule(for: parts.pathAndQuery), !rule.allows {
+        throw FetchError(
+          .disallowedByRobots, url: request.url,
+          message:
+            "\(parts.origin)/robots.txt disallows \(parts.pathAndQuery) for \(policy.robotsUserAgent) (Disallow: \(rule.pattern))"
+        )
+      }
+      if let crawlDelay = rules.crawlDelay { spacing = max(spacing, min(crawlDelay, policy.maxHostPause)) }
+    }
+    let host = parts.hostAndPort
+    try await enter(host, spacing: spacing, url: request.url)
+    let response: HTTPResponse
+    do {
+      response = try await upstream.fetch(request)
+    } catch {
+      leave(host, spacing: spacing, pause: nil)
+      throw error
+    }
+    var pause: Duration?
+    if response.status == 429 || response.status == 503 {
+      pause = response.headers.value(named: "Retry-After").flatMap { RetryAfter.delay($0) }
+        .map { min($0, policy.maxHostPause) }
+    }
+    leave(host, spacing: spacing, pause: pause)
+    return response
+  }
+
+  // MARK: robots.txt
+
+  /// The rules for `origin`, fetched on first use; concurrent requests share one fetch.
+  private func robotsRules(origin: String, for url: String) async throws(FetchError) -> RobotsRules {
+    let upstream = self.upstream
+    let agent = policy.robotsUserAgent
+    let task = robots.withLock { tasks in
+      if let existing = tasks[origin] { return existing }
+      let task = Task { await Self.loadRobots(origin: origin, userAgent: agent, upstream: upstream) }
+      tasks[origin] = task
+      return task
+    }
+    switch await task.value {
+    case .success(let rules):
+      return rules
+    case .failure(let error):
+      robots.withLock { tasks in
+        if tasks[origin] == task { tasks[origin] = nil }
+      }
+      throw FetchError(error.code, url: url, message: "\(origin)/robots.txt could not be read: \(error.message)")
+    }
+  }
+
+  private static func loadRobots(
+    origin: String, userAgent: String, upstream: any HTTPFetching
+  ) async -> Result<RobotsRules, FetchError> {
+    let url = origin + "/robots.txt"
+    do {
+      let response = try await upstream.fetch(.get(url))
+      switch response.status {
+      case 200..<300:
+        return .success(RobotsRules(parsing: String(decoding: response.body, as: UTF8.self), userAgent: userAgent))
+      case 500...599:
+        return .failure(FetchError(.httpStatus(response.status), url: url, message: "HTTP \(response.status)"))
+      default:
+        return .success(.allowAll)
+      }
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  // MARK: Per-host turns
+
+  private struct HostState {
+    var active = 0
+    var nextStart: ContinuousClock.Instant?
+    var waiters: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+  }
+
+  /// Waits for a free slot at `host` (first come, first served), then for the host's next start time.
+  private func enter(_ host: String, spacing: Duration, url: String) async throws(FetchError) {
+    let id = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
+    let limit = policy.maxConcurrentRequestsPerHost
+    do {
+      try await withTaskCancellationHandler {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+          self.hosts.withLock { hosts in
+            var state = hosts[host, default: HostState()]
+            defer { hosts[host] = state }
+            if Task.isCancelled {
+              continuation.resume(throwing: CancellationError())
+            } else if state.active < limit && state.waiters.isEmpty {
+              state.active += 1
+              continuation.resume()
+            } else {
+              state.waiters.append((id, continuation))
+            }
+          }
+        }
+      } onCancel: {
+        self.hosts.withLock { hosts in
+          guard let index = hosts[host]?.waiters.firstIndex(where: { $0.id == id }) else { return }
+          hosts[host]?.waiters.remove(at: index).continuation.resume(throwing: CancellationError())
+        }
+      }
+    } catch {
+      throw FetchError(.cancelled, url: url, message: "cancelled while waiting for its turn at \(host)")
+    }
+    let jitter = randomJitter()
+    let start = hosts.withLock { hosts in
+      let now = ContinuousClock.now
+      let start = max(now, hosts[host]?.nextStart ?? now)
+      hosts[host]?.nextStart = start + spacing + jitter
+      return start
+    }
+    do {
+      try await Task.sleep(until: start, clock: .continuous)
+    } catch {
+      leave(host, spacing: .zero, pause: nil)
+      throw FetchError(.cancelled, url: url, message: "cancelled while waiting for its turn at \(host)")
+    }
+  }
+
+  /// Gives the slot to the next waiter (or frees it) and keeps the next start `spacing` (plus
+  /// jitter, or `pause` if longer) after now.
+  private func leave(_ host: String, spacing: Duration, pause: Duration?) {
+    let jitter = randomJitter()
+    hosts.withLock { hosts in
+      guard var state = hosts[host] else { return }
+      let now = ContinuousClock.now
+      var next = max(state.nextStart ?? now, now + spacing + jitter)
+      if let pause { next = max(next, now + pause) }
+      state.nextStart = next
+      if state.waiters.isEmpty {
+        state.active -= 1
+      } else {
+        state.waiters.removeFirst().continuation.resume()
+      }
+      hosts[host] = state
+    }
+  }
+
+  private func randomJitter() -> Duration {
+    policy.jitter > .zero ? policy.jitter * Double.random(in: 0..<1) : .zero
+  }
+}

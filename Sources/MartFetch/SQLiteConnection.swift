@@ -1,0 +1,133 @@
+import CSQLite
+import Foundation
+
+/// A failed SQLite operation: which database, what was done, SQLite's message.
+public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var path: String
+  public var operation: String
+  public var message: String
+
+  public init(path: String, operation: String, message: String) {
+    self.path = path
+    self.operation = operation
+    self.message = message
+  }
+
+  public var description: String { "\(path): \(operation) failed: \(message)" }
+}
+
+/// A value bound to a statement parameter or read from a column.
+enum SQLiteValue: Sendable, Hashable {
+  case null
+  case integer(Int64)
+  case real(Double)
+  case text(String)
+  case blob(Data)
+}
+
+/// One SQLite connection, owning its handle; every statement is prepared, run and finalized in
+/// one call, so no SQLite pointer outlives it. Serialized by a lock.
+final class SQLiteConnection: @unchecked Sendable {
+  // @unchecked Sendable: the handle is used only while `lock` is held, opened in `init` and
+  // closed in `deinit`.
+  private let handle: OpaquePointer
+  private let lock = NSLock()
+  let path: String
+
+  /// Opens (creating if needed) the database at `path`, in write-ahead-log mode.
+  init(path: String) throws(SQLiteError) {
+    self.path = path
+    var opened: OpaquePointer?
+    let status = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
+    guard status == SQLITE_OK, let opened else {
+      let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
+      sqlite3_close(opened)
+      throw SQLiteError(path: path, operation: "open", message: message)
+    }
+    handle = opened
+    sqlite3_busy_timeout(opened, 5000)
+    _ = try rows("PRAGMA journal_mode = WAL")
+    try run("PRAGMA synchronous = NORMAL")
+  }
+
+  deinit { sqlite3_close_v2(handle) }
+
+  /// Runs a statement that returns no rows.
+  func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) {
+    _ = try rows(sql, parameters)
+  }
+
+  /// Runs a statement and returns every row's columns.
+  func rows(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+    lock.lock()
+    defer { lock.unlock() }
+    var prepared: OpaquePointer?
+    guard sqlite3_prepare_v2(handle, sql, -1, &prepared, nil) == SQLITE_OK, let statement = prepared else {
+      sqlite3_finalize(prepared)
+      throw failure("prepare \(sql)")
+    }
+    defer { sqlite3_finalize(statement) }
+    for (offset, value) in parameters.enumerated() {
+      let index = Int32(offset + 1)
+      let status: Int32
+      switch value {
+      case .null: status = sqlite3_bind_null(statement, index)
+      case .integer(let number): status = sqlite3_bind_int64(statement, index, number)
+      case .real(let number): status = sqlite3_bind_double(statement, index, number)
+      case .text(let text): status = mart_sqlite3_bind_text_transient(statement, index, text)
+      case .blob(let data):
+        status = data.withUnsafeBytes { bytes in
+          mart_sqlite3_bind_blob_transient(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count))
+        }
+      }
+      guard status == SQLITE_OK else { throw failure("bind parameter \(index) of \(sql)") }
+    }
+    var result: [[SQLiteValue]] = []
+    while true {
+      switch sqlite3_step(statement) {
+      case SQLITE_ROW:
+        result.append((0..<sqlite3_column_count(statement)).map { column(statement, $0) })
+      case SQLITE_DONE:
+        return result
+      default:
+        throw failure(sql)
+      }
+    }
+  }
+
+  private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLiteValue {
+    switch sqlite3_column_type(statement, index) {
+    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(statement, index))
+    case SQLITE_FLOAT: return .real(sqlite3_column_double(statement, index))
+    case SQLITE_TEXT:
+      return sqlite3_column_text(statement, index).map { .text(String(cString: $0)) } ?? .null
+    case SQLITE_BLOB:
+      let count = Int(sqlite3_column_bytes(statement, index))
+      guard let bytes = sqlite3_column_blob(statement, index), count > 0 else { return .blob(Data()) }
+      return .blob(Data(bytes: bytes, count: count))
+    default: return .null
+    }
+  }
+
+  private func failure(_ operation: String) -> SQLiteError {
+    SQLiteError(path: path, operation: operation, message: String(cString: sqlite3_errmsg(handle)))
+  }
+}
+
+extension SQLiteValue {
+  var text: String? {
+    if case .text(let value) = self { return value }
+    return nil
+  }
+  var integer: Int64? {
+    if case .integer(let value) = self { return value }
+    return nil
+  }
+  var blob: Data? {
+    switch self {
+    case .blob(let value): value
+    case .text(let value): Data(value.utf8)
+    default: nil
+    }
+  }
+}

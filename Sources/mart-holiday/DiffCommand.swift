@@ -1,0 +1,78 @@
+import ArgumentParser
+import Foundation
+import MartExport
+
+/// `mart-holiday diff OLD NEW`: what changed between two bundles, for people and CI.
+struct DiffCommand: ParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "diff",
+    abstract: "Shows the branches added, removed and changed between two bundles.",
+    discussion: """
+      OLD and NEW are output directories (the bundles their latest.json names) or bundle directories. Branches are matched by id. Changes of a branch: \(ChangeKind.allCases.filter { $0 != .added && $0 != .removed }.map(\.rawValue).joined(separator: ", ")). Coordinates count as moved beyond \(Int(BundleDiff.movedThresholdMeters)) m; closing dates are compared on the days both bundles' windows cover.
+
+      Formats: text (default, for people), json (stable, for programs), markdown (a pull-request comment or CI job summary).
+
+      Exit status, as diff(1): 0 no changes, 1 changes, 2 trouble (a bundle missing or invalid, bad options). With --fail-on, only the listed kinds give 1; other changes are still shown and give 0. Kinds: \(ChangeKind.allCases.map(\.rawValue).joined(separator: ", ")).
+
+      Example: mart-holiday diff previous/ output/ --format markdown --fail-on removed,closing-dates
+      """)
+
+  @Argument(help: ArgumentHelp("The earlier output or bundle directory.", valueName: "old"))
+  var old: String
+
+  @Argument(help: ArgumentHelp("The later output or bundle directory.", valueName: "new"))
+  var new: String
+
+  @Option(help: ArgumentHelp("text, json or markdown.", valueName: "format"))
+  var format: String = "text"
+
+  @Option(
+    name: .customLong("fail-on"),
+    help: ArgumentHelp(
+      "Comma-separated kinds of change that give exit status 1 (repeatable). Default: every kind.",
+      valueName: "kinds"))
+  var failOn: [String] = []
+
+  func run() throws {
+    do {
+      try compare()
+    } catch let code as ExitCode {
+      throw code
+    } catch {
+      FileHandle.standardError.write(Data("mart-holiday diff: \(error)\n".utf8))
+      throw ExitCode(2)
+    }
+  }
+
+  private struct UsageProblem: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  private func compare() throws {
+    guard ["text", "json", "markdown"].contains(format) else {
+      throw UsageProblem(description: "--format must be text, json or markdown, not \"\(format)\"")
+    }
+    var failing = Set(ChangeKind.allCases)
+    if !failOn.isEmpty {
+      failing = []
+      for name in failOn.flatMap({ $0.split(separator: ",") }).map({ $0.trimmingCharacters(in: .whitespaces) }) {
+        guard let kind = ChangeKind(rawValue: name) else {
+          throw UsageProblem(
+            description:
+              "--fail-on: unknown kind \"\(name)\" (kinds: \(ChangeKind.allCases.map(\.rawValue).joined(separator: ", ")))"
+          )
+        }
+        failing.insert(kind)
+      }
+    }
+    let before = try BundleStore.readBundle(at: URL(fileURLWithPath: old))
+    let after = try BundleStore.readBundle(at: URL(fileURLWithPath: new))
+    let diff = BundleDiff(old: before, new: after)
+    switch format {
+    case "json": FileHandle.standardOutput.write(try diff.json())
+    case "markdown": FileHandle.standardOutput.write(Data(diff.markdown().utf8))
+    default: print(diff.text())
+    }
+    if !diff.kinds.isDisjoint(with: failing) { throw ExitCode(1) }
+  }
+}

@@ -1,0 +1,366 @@
+import Foundation
+import MartCore
+import MartExport
+import TestSupport
+import Testing
+
+/// Bundles written by the real binary over the recorded pages: determinism, reruns, schemas
+/// and calendars checked by independent tools, `validate`, and `diff` on pairs of real bundles
+/// edited the way sources change.
+@Suite struct BundleCommandTests {
+  let cli = CommandLineContractTests()
+
+  /// A fresh output directory with one replayed run published into it.
+  func publishedRun(_ label: String = "bundle") throws -> URL {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    let outcome = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
+    try #require(outcome.status == 0, "stderr: \(outcome.stderr)")
+    return output
+  }
+
+  /// Every regular file under `root`, relative path → bytes.
+  func tree(_ root: URL) throws -> [String: Data] {
+    let walker = try #require(FileManager.default.enumerator(atPath: root.path))
+    var files: [String: Data] = [:]
+    while let relative = walker.nextObject() as? String {
+      var isDirectory: ObjCBool = false
+      let url = root.appendingPathComponent(relative)
+      if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+        files[relative] = try Data(contentsOf: url)
+      }
+    }
+    return files
+  }
+
+  /// Runs `python3 scripts/check_bundle_schemas.py` with `arguments`; a missing python3 or
+  /// missing Python packages fail the test (exit status 127 or 1 with a traceback).
+  func python(_ arguments: [String]) throws -> CommandLineContractTests.Outcome {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = ["python3", "scripts/check_bundle_schemas.py"] + arguments
+    process.currentDirectoryURL = FixturePaths.repositoryRoot
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    let out = stdout.fileHandleForReading.readDataToEndOfFile()
+    let err = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return .init(
+      status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+      stderr: String(decoding: err, as: UTF8.self))
+  }
+
+  @Test func twoRunsWriteIdenticalBytes() throws {
+    // Everything clients read; report.json is for operators and names the replay server's
+    // port, which differs from run to run.
+    var first = try tree(try publishedRun())
+    var second = try tree(try publishedRun())
+    #expect(first.removeValue(forKey: "report.json") != nil)
+    #expect(second.removeValue(forKey: "report.json") != nil)
+    #expect(first.keys.sorted() == second.keys.sorted())
+    #expect(first.keys.contains { $0.hasSuffix(".json.gz") })
+    #expect(first.keys.contains { $0.hasPrefix("bundles/") && $0.hasSuffix(".ics") })
+    for (path, data) in first where second[path] != data {
+      Issue.record("\(path) differs between two runs over the same recordings")
+    }
+  }
+
+  @Test func aRerunWithTheSameContentLeavesEverythingAsItIs() throws {
+    let output = try publishedRun("rerun")
+    let latest = output.appendingPathComponent("latest.json")
+    let before = try FileManager.default.attributesOfItem(atPath: latest.path)
+    let bundlesBefore = try tree(output.appendingPathComponent("bundles"))
+    let outcome = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
+    #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
+    let after = try FileManager.default.attributesOfItem(atPath: latest.path)
+    #expect(before[.systemFileNumber] as? UInt64 == after[.systemFileNumber] as? UInt64)
+    #expect(before[.modificationDate] as? Date == after[.modificationDate] as? Date)
+    #expect(try tree(output.appendingPathComponent("bundles")) == bundlesBefore)
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("bundles").path).count == 1)
+  }
+
+  @Test func everyFileMatchesItsSchemaAndEveryCalendarParses() throws {
+    let output = try publishedRun("schemas")
+    // report.json is checked separately below.
+    let outcome = try python([output.path, "--no-report"])
+    #expect(outcome.status == 0, "stdout: \(outcome.stdout) stderr: \(outcome.stderr)")
+    // One calendar per branch and per brand; JSON: branches, one per brand, index, closures;
+    // the manifest and latest.json. The .gz copies are compared with their files.
+    let manifest = try #require(try BundleStore(outputDirectory: output).latest()).manifest
+    let branches = manifest.brands.map(\.branchCount).reduce(0, +)
+    let brands = manifest.brands.count
+    let expected = branches + brands + (3 + brands) + 2
+    #expect(outcome.stdout.contains("\(expected) files checked in 1 bundles, 0 problems"), "stdout: \(outcome.stdout)")
+  }
+
+  @Test func theSchemaCheckerCatchesWhatIsWrong() throws {
+    let output = try publishedRun("schemas-bad")
+    let bundle = output.appendingPathComponent(
+      try #require(try BundleStore(outputDirectory: output).latest()).pointer.bundle)
+    // A key documented as always present goes missing, and a calendar line grows past 75 octets.
+    let index = bundle.appendingPathComponent("index.json")
+    try Data(
+      String(decoding: try Data(contentsOf: index), as: UTF8.self)
+        .replacingOccurrences(of: #","sigungu":"도봉구"}"#, with: "}").utf8
+    ).write(to: index)
+    let calendar = bundle.appendingPathComponent("calendars/branches/emart-1059.ics")
+    try Data(
+      String(decoding: try Data(contentsOf: calendar), as: UTF8.self)
+        .replacingOccurrences(of: "TRANSP:TRANSPARENT", with: "X-NOTE:" + String(repeating: "가", count: 30)).utf8
+    ).write(to: calendar)
+    let outcome = try python([output.path, "--no-report"])
+    #expect(outcome.status == 1)
+    #expect(outcome.stderr.contains("index.json: branches/"), "stderr: \(outcome.stderr)")
+    #expect(outcome.stderr.contains("'sigungu' is a required property"), "stderr: \(outcome.stderr)")
+    #expect(outcome.stderr.contains("emart-1059.ics:"), "stderr: \(outcome.stderr)")
+    #expect(outcome.stderr.contains("more than 75"), "stderr: \(outcome.stderr)")
+  }
+
+  @Test func theReportSchemaDescribesProblemsAsObjects() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let report = #"""
+      {"asOf":"2026-11-20","branchesWithUnknownClosingDays":["emart-1099"],"branchesWithoutCoordinates":[],
+       "brands":[{"branchCount":10,"brand":"emart","error":null,"status":"fresh"},
+                 {"branchCount":0,"brand":"costco","error":"the source returned no branches","status":"missing"}],
+       "errors":[],"outcome":"published","published":null,
+       "warnings":[{"brand":"emart","branch":"emart-1099","kind":"closing-days","message":"no closing days understood"},
+                   {"brand":null,"branch":null,"kind":"carry-over","message":"last bundle unreadable"}],
+       "window":{"from":"2026-11-01","through":"2027-01-31"}}
+      """#
+    let good = directory.appendingPathComponent("report.json")
+    try Data(report.utf8).write(to: good)
+    let valid = try python(["--schema", "report", good.path])
+    #expect(valid.status == 0, "stderr: \(valid.stderr)")
+    let bad = directory.appendingPathComponent("old-report.json")
+    try Data(
+      report.replacingOccurrences(
+        of: #"{"brand":null,"branch":null,"kind":"carry-over","message":"last bundle unreadable"}"#,
+        with: #""last bundle unreadable""#
+      ).utf8
+    ).write(to: bad)
+    let invalid = try python(["--schema", "report", bad.path])
+    #expect(invalid.status == 1)
+    #expect(invalid.stderr.contains("warnings/1"), "stderr: \(invalid.stderr)")
+  }
+
+  @Test func validateAcceptsARunAndNamesATamperedFile() throws {
+    let output = try publishedRun("validate")
+    let ok = try cli.run(["validate", output.path])
+    #expect(ok.status == 0, "stderr: \(ok.stderr)")
+    #expect(ok.stdout.hasPrefix("valid: bundle 2026-11-20-"))
+    #expect(ok.stderr.isEmpty)
+
+    let latest = try #require(try BundleStore(outputDirectory: output).latest())
+    let file = latest.directory.appendingPathComponent("calendars/brands/lottemart.ics")
+    var data = try Data(contentsOf: file)
+    data.append(contentsOf: Array("X-EXTRA:1\r\n".utf8))
+    try data.write(to: file)
+    let tampered = try cli.run(["validate", output.path])
+    #expect(tampered.status == 1)
+    #expect(tampered.stdout.isEmpty)
+    let lines = tampered.stderr.split(separator: "\n")
+    #expect(
+      lines.first?.hasSuffix(
+        "calendars/brands/lottemart.ics: \(data.count) bytes, manifest.json says \(data.count - 11)")
+        == true,
+      "stderr: \(tampered.stderr)")
+    #expect(lines.allSatisfy { $0.contains("calendars/brands/lottemart.ics: ") }, "stderr: \(tampered.stderr)")
+
+    let missing = try cli.run(["validate", output.appendingPathComponent("nothing-here").path])
+    #expect(missing.status == 1)
+    #expect(!missing.stderr.isEmpty)
+  }
+}
+
+/// `diff` on pairs of real bundles: the replayed run, and a copy edited like a source change.
+@Suite struct DiffCommandTests {
+  let cli = CommandLineContractTests()
+
+  /// The replayed run's output directory and its branches.
+  func baseline() throws -> (URL, PublishedBundle) {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("diff-old-\(UUID().uuidString)")
+    let outcome = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
+    try #require(outcome.status == 0, "stderr: \(outcome.stderr)")
+    return (output, try #require(try BundleStore(outputDirectory: output).latest()))
+  }
+
+  /// Publishes the baseline's branches after `edit` into a new output directory.
+  func edited(_ bundle: PublishedBundle, _ edit: (inout [Branch]) throws -> Void) throws -> URL {
+    var branches = bundle.branches.branches
+    try edit(&branches)
+    let counts = Dictionary(grouping: branches, by: \.brand).mapValues(\.count)
+    let brands = bundle.manifest.brands.map { summary in
+      var summary = summary
+      summary.branchCount = counts[summary.slug] ?? 0
+      return summary
+    }
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("diff-new-\(UUID().uuidString)")
+    try BundleStore(outputDirectory: output).publish(
+      branches: branches, brands: brands, asOf: bundle.manifest.asOf, window: bundle.manifest.window)
+    let valid = try cli.run(["validate", output.path])
+    try #require(valid.status == 0, "the edited bundle must itself be valid: \(valid.stderr)")
+    return output
+  }
+
+  func index(of id: String, in branches: [Branch]) throws -> Int {
+    try #require(branches.firstIndex { $0.id.description == id }, "\(id) in the recorded pages")
+  }
+
+  func json(_ outcome: CommandLineContractTests.Outcome) throws -> [String: Any] {
+    try #require(try JSONSerialization.jsonObject(with: Data(outcome.stdout.utf8)) as? [String: Any])
+  }
+
+  @Test func sameBundleHasNoChanges() throws {
+    let (old, _) = try baseline()
+    for format in ["text", "json", "markdown"] {
+      let outcome = try cli.run(["diff", old.path, old.path, "--format", format])
+      #expect(outcome.status == 0, "\(format): \(outcome.stderr)")
+    }
+    let json = try json(try cli.run(["diff", old.path, old.path, "--format", "json"]))
+    #expect(json["added"] as? [String] == [])
+    #expect(json["removed"] as? [String] == [])
+    #expect((json["changed"] as? [Any])?.isEmpty == true)
+  }
+
+  @Test func aRemovedStoreInAllThreeFormats() throws {
+    let (old, bundle) = try baseline()
+    let new = try edited(bundle) { branches in
+      branches.remove(at: try index(of: "lottemart-0100161", in: branches))
+    }
+    let json = try json(try cli.run(["diff", old.path, new.path, "--format", "json"]))
+    #expect(json["removed"] as? [String] == ["lottemart-0100161"])
+    #expect(json["added"] as? [String] == [])
+    #expect((json["changed"] as? [Any])?.isEmpty == true)
+    let summary = try #require(json["summary"] as? [String: Any])
+    #expect(summary["removed"] as? Int == 1)
+    #expect((summary["brands"] as? [String: [String: Int]])?["lottemart"]?["removed"] == 1)
+
+    let text = try cli.run(["diff", old.path, new.path])
+    #expect(text.status == 1)
+    #expect(text.stdout.contains("removed  lottemart-0100161  롯데마트 "), "stdout: \(text.stdout)")
+    let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
+    #expect(markdown.status == 1)
+    #expect(markdown.stdout.contains("#### Removed\n\n- `lottemart-0100161` 롯데마트 "), "stdout: \(markdown.stdout)")
+    #expect(markdown.stdout.contains("| 롯데마트 (`lottemart`) | 0 | 1 | 0 |"))
+    // CI that only cares about closing days lets a removal through (still reported).
+    let lenient = try cli.run(["diff", old.path, new.path, "--fail-on", "closing-dates"])
+    #expect(lenient.status == 0)
+    #expect(lenient.stdout.contains("removed  lottemart-0100161"))
+  }
+
+  @Test func aClosingDayMovedByAWeek() throws {
+    let (old, bundle) = try baseline()
+    // emart-1059 publishes 2026-12-13 (December's 2nd Sunday); it moves to the next Sunday, 12-20.
+    let december13 = try #require(CalendarDate(iso: "2026-12-13"))
+    let december20 = try #require(CalendarDate(iso: "2026-12-20"))
+    let new = try edited(bundle) { branches in
+      let at = try index(of: "emart-1059", in: branches)
+      try #require(branches[at].closing.dates.contains(december13))
+      branches[at].closing.dates = (branches[at].closing.dates.filter { $0 != december13 } + [december20]).sorted()
+    }
+    let outcome = try cli.run(["diff", old.path, new.path, "--format", "json"])
+    #expect(outcome.status == 1)
+    let changed = try #require(try json(outcome)["changed"] as? [[String: Any]])
+    #expect(changed.count == 1)
+    #expect(changed.first?["id"] as? String == "emart-1059")
+    let changes = try #require(changed.first?["changes"] as? [[String: Any]])
+    #expect(changes.count == 1)
+    #expect(changes.first?["field"] as? String == "closing-dates")
+    #expect(changes.first?["old"] as? [String] == ["2026-12-13"])
+    #expect(changes.first?["new"] as? [String] == ["2026-12-20"])
+
+    let text = try cli.run(["diff", old.path, new.path])
+    #expect(
+      text.stdout.contains("closing-dates   no longer closed 2026-12-13; newly closed 2026-12-20"),
+      "stdout: \(text.stdout)")
+    let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
+    #expect(
+      markdown.stdout.contains("| closing-dates | no longer closed: 2026-12-13 | newly closed: 2026-12-20 |"),
+      "stdout: \(markdown.stdout)")
+    #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "removed,closing-dates"]).status == 1)
+    #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "removed", "--fail-on", "phone"]).status == 0)
+  }
+
+  @Test func coordinatesNudgedAFewMetresAreNotAMoveButAKilometreIs() throws {
+    let (old, bundle) = try baseline()
+    func shifted(by degrees: Double) throws -> URL {
+      try edited(bundle) { branches in
+        let at = try index(of: "emart-1059", in: branches)
+        try #require(branches[at].coordinate != nil)
+        branches[at].coordinate?.latitude += degrees
+      }
+    }
+    // One degree of latitude is about 111.2 km: 0.00003° is about 3.3 m, 0.009° about 1.0 km.
+    let nudged = try shifted(by: 0.00003)
+    let quiet = try cli.run(["diff", old.path, nudged.path])
+    #expect(quiet.status == 0)
+    #expect(quiet.stdout.contains("no changes"))
+
+    let moved = try shifted(by: 0.009)
+    let outcome = try cli.run(["diff", old.path, moved.path, "--format", "json"])
+    #expect(outcome.status == 1)
+    let changed = try #require(try json(outcome)["changed"] as? [[String: Any]])
+    let change = try #require((changed.first?["changes"] as? [[String: Any]])?.first)
+    #expect(change["field"] as? String == "coordinates")
+    let before = try #require(change["old"] as? [String: Double])
+    let after = try #require(change["new"] as? [String: Double])
+    #expect(abs(try #require(after["latitude"]) - (try #require(before["latitude"])) - 0.009) < 1e-9)
+    let markdown = try cli.run(["diff", old.path, moved.path, "--format", "markdown"])
+    #expect(markdown.stdout.contains("(moved 1.0 km)"), "stdout: \(markdown.stdout)")
+  }
+
+  @Test func aChangedPhoneAndFailOn() throws {
+    let (old, bundle) = try baseline()
+    let new = try edited(bundle) { branches in
+      let at = try index(of: "emart-1059", in: branches)
+      branches[at].phone = "055-999-0000"
+      branches[at].phonePublished = "055-999-0000"
+    }
+    let outcome = try cli.run(["diff", old.path, new.path, "--format", "json"])
+    #expect(outcome.status == 1)
+    let changed = try #require(try json(outcome)["changed"] as? [[String: Any]])
+    let change = try #require((changed.first?["changes"] as? [[String: Any]])?.first)
+    #expect(change["field"] as? String == "phone")
+    #expect(change["new"] as? String == "055-999-0000")
+    #expect((change["old"] as? String)?.isEmpty == false)
+    #expect((try json(outcome)["summary"] as? [String: Any])?["kinds"] as? [String: Int] == ["phone": 1])
+
+    let reportedOnly = try cli.run(["diff", old.path, new.path, "--fail-on", "removed,closing-dates"])
+    #expect(reportedOnly.status == 0)
+    #expect(reportedOnly.stdout.contains("phone"))
+    #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "phone"]).status == 1)
+    let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
+    #expect(markdown.stdout.contains("| phone | "), "stdout: \(markdown.stdout)")
+    #expect(markdown.stdout.contains(" | 055-999-0000 |"))
+  }
+
+  @Test(arguments: [
+    ["--format", "xml"], ["--fail-on", "everything"], ["--no-such-option"],
+  ])
+  func troubleExitsTwo(extra: [String]) throws {
+    let (old, _) = try baseline()
+    let outcome = try cli.run(["diff", old.path, old.path] + extra)
+    #expect(outcome.status == 2)
+    #expect(!outcome.stderr.isEmpty)
+  }
+
+  @Test func aMissingOrTamperedBundleExitsTwo() throws {
+    let (old, bundle) = try baseline()
+    let missing = try cli.run(["diff", old.path, old.appendingPathComponent("nothing-here").path])
+    #expect(missing.status == 2)
+    #expect(missing.stderr.contains("nothing-here"))
+    #expect(try cli.run(["diff", old.path]).status == 2)
+
+    let branchesFile = bundle.directory.appendingPathComponent("branches.json")
+    var data = try Data(contentsOf: branchesFile)
+    data.append(0x20)
+    try data.write(to: branchesFile)
+    let tampered = try cli.run(["diff", old.path, old.path])
+    #expect(tampered.status == 2)
+    #expect(tampered.stderr.contains("branches.json"))
+  }
+}

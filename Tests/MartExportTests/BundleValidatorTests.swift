@@ -1,0 +1,101 @@
+import Foundation
+import MartCore
+import MartExport
+import Testing
+
+@Suite struct BundleValidatorTests {
+  let branches = [
+    ExportFixtures.branch(
+      .emart, "1059", text: "매월 둘째·넷째 일요일",
+      coordinate: Coordinate(latitude: 35.2353, longitude: 128.6810, source: .site, precision: .building)),
+    ExportFixtures.branch(.lottemart, "0100161", name: "잠실점", text: "20261108"),
+  ]
+
+  func problems(_ url: URL) -> [String] {
+    BundleValidator(directory: url).validate().problems.map(\.description)
+  }
+
+  @Test func aPublishedBundleIsValidFromTheOutputAndTheBundleDirectory() throws {
+    let (output, pointer) = try ExportFixtures.publish(branches)
+    #expect(problems(output) == [])
+    #expect(problems(output.appendingPathComponent(pointer.bundle)) == [])
+    let summary = try #require(BundleValidator(directory: output).validate().summary)
+    #expect(summary.branchCount == 2)
+  }
+
+  @Test func aTamperedFileIsNamed() throws {
+    let (output, pointer) = try ExportFixtures.publish(branches)
+    let file = output.appendingPathComponent(pointer.bundle + "/closures.json")
+    var data = try Data(contentsOf: file)
+    data[data.count - 3] = UInt8(ascii: "x")
+    try data.write(to: file)
+    let found = problems(output)
+    #expect(found.first == "\(pointer.bundle)/closures.json: SHA-256 does not match manifest.json")
+    // The consequences (no longer JSON, no longer equal to its .gz copy) name the same file.
+    #expect(found.allSatisfy { $0.hasPrefix("\(pointer.bundle)/closures.json") })
+  }
+
+  /// Rewrites a bundle file and its manifest entry and pointer, as a careless tool would.
+  func rewrite(_ relative: String, in output: URL, pointer: LatestPointer, _ edit: (inout String) -> Void) throws {
+    let bundle = output.appendingPathComponent(pointer.bundle)
+    var text = try String(contentsOf: bundle.appendingPathComponent(relative), encoding: .utf8)
+    edit(&text)
+    let data = Data(text.utf8)
+    try data.write(to: bundle.appendingPathComponent(relative))
+    var manifest = try BundleJSON.decode(
+      BundleManifest.self, from: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+    let index = try #require(manifest.files.firstIndex { $0.path == relative })
+    manifest.files[index].sha256 = SHA256.hex(data)
+    manifest.files[index].bytes = data.count
+    let manifestData = try BundleJSON.encode(manifest)
+    try manifestData.write(to: bundle.appendingPathComponent("manifest.json"))
+    var latest = pointer
+    latest.manifestSHA256 = SHA256.hex(manifestData)
+    try BundleJSON.encode(latest).write(to: output.appendingPathComponent("latest.json"))
+  }
+
+  @Test func closuresThatDisagreeWithTheBranchesAreCaughtEvenWithMatchingDigests() throws {
+    let (output, pointer) = try ExportFixtures.publish(branches)
+    // 2026-11-08 is the 2nd Sunday of November: both branches close; drop the Lotte Mart one.
+    try rewrite("closures.json", in: output, pointer: pointer) {
+      $0 = $0.replacingOccurrences(of: #"["emart-1059","lottemart-0100161"]"#, with: #"["emart-1059"]"#)
+    }
+    let found = problems(output)
+    #expect(
+      found.contains(
+        "\(pointer.bundle)/closures.json: 2026-11-08: lacks lottemart-0100161, which branches.json closes that day"))
+    #expect(found.contains("\(pointer.bundle)/closures.json.gz: does not decompress to closures.json"))
+  }
+
+  @Test func datesOutsideTheWindowAndCoordinatesOutsideKoreaAreCaught() throws {
+    let (output, pointer) = try ExportFixtures.publish(branches)
+    try rewrite("branches.json", in: output, pointer: pointer) {
+      $0 = $0.replacingOccurrences(of: #""dates":["2026-11-08"]"#, with: #""dates":["2027-03-01"]"#)
+        .replacingOccurrences(of: #""latitude":35.2353"#, with: #""latitude":3.2353"#)
+    }
+    let found = problems(output)
+    #expect(
+      found.contains(
+        "\(pointer.bundle)/branches.json: lottemart-0100161: closing date 2027-03-01 is outside the window 2026-11-01…2027-01-31"
+      ))
+    #expect(
+      found.contains("\(pointer.bundle)/branches.json: emart-1059: coordinate (3.2353, 128.681) is outside Korea"))
+  }
+
+  @Test func missingAndUnlistedFilesAreCaught() throws {
+    let (output, pointer) = try ExportFixtures.publish(branches)
+    let bundle = output.appendingPathComponent(pointer.bundle)
+    try FileManager.default.removeItem(at: bundle.appendingPathComponent("calendars/branches/emart-1059.ics"))
+    try Data("{}".utf8).write(to: bundle.appendingPathComponent("extra.json"))
+    #expect(
+      problems(output) == [
+        "\(pointer.bundle)/calendars/branches/emart-1059.ics: missing",
+        "\(pointer.bundle)/extra.json: not listed in manifest.json",
+      ])
+  }
+
+  @Test func aDirectoryWithoutABundleIsAProblem() throws {
+    let empty = try ExportFixtures.temporaryDirectory()
+    #expect(problems(empty) == [".: neither an output directory (no latest.json) nor a bundle (no manifest.json)"])
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import MartCore
+import MartExport
+
+/// Small hand-made branches for export tests. As of 2026-11-20 the window is
+/// 2026-11-01 … 2027-01-31 (the as-of month and the next two).
+enum ExportFixtures {
+  static let asOf = CalendarDate(iso: "2026-11-20")!
+  static let window = DateWindow.threeMonths(startingAt: asOf)
+
+  static func branch(
+    _ storeID: String, name: String = "창원점", text: String, phone: String? = "055-211-1234",
+    coordinate: Coordinate? = nil
+  ) -> Branch {
+    branch(.emart, storeID, name: name, text: text, phone: phone, coordinate: coordinate)
+  }
+
+  static func branch(
+    _ brand: BrandSlug, _ storeID: String, name: String = "창원점", text: String,
+    phone: String? = "055-211-1234", coordinate: Coordinate? = nil,
+    address: BranchAddress = BranchAddress(published: "경상남도 창원시 의창구 원이대로 430")
+  ) -> Branch {
+    Branch(
+      id: BranchID(brand: brand, storeID: storeID), name: name, address: address,
+      phone: phone, phonePublished: phone, openingHours: "10:00 ~ 23:00", coordinate: coordinate,
+      closing: BranchClosing(schedule: .parse(text, asOf: asOf), window: window),
+      sourceURL: "https://store.emart.com/branch/searchList.do")
+  }
+
+  static func summaries(_ branches: [Branch]) -> [BrandSummary] {
+    Dictionary(grouping: branches, by: \.brand).map { brand, list in
+      BrandSummary(slug: brand, branchCount: list.count, freshness: .fresh, lastFetchedAsOf: asOf)
+    }
+  }
+
+  static func temporaryDirectory(_ label: String = "export") throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// A published output directory with the given branches.
+  static func publish(_ branches: [Branch], label: String = "export") throws -> (URL, LatestPointer) {
+    let output = try temporaryDirectory(label)
+    let pointer = try BundleStore(outputDirectory: output).publish(
+      branches: branches, brands: summaries(branches), asOf: asOf, window: window)
+    return (output, pointer)
+  }
+}

@@ -1,0 +1,49 @@
+import Foundation
+import MartCore
+import MartExport
+import Testing
+
+@Suite struct ICalendarTests {
+  @Test func foldsAt75OctetsWithoutSplittingACharacter() throws {
+    // 40 Hangul syllables, 3 octets each: 9 + 120 octets after "SUMMARY:".
+    let line = "SUMMARY:" + String(repeating: "휴", count: 40)
+    let folded = ICalendar.fold(line)
+    #expect(folded.suffix(2) == [0x0D, 0x0A])
+    let body = try #require(String(validating: folded.dropLast(2), as: UTF8.self))
+    let physical = body.components(separatedBy: "\r\n")
+    #expect(physical.count == 2)
+    for part in physical {
+      #expect(part.utf8.count <= 75)
+    }
+    // 75 octets hold "SUMMARY:" (8) and 22 syllables (66); one more would make 77.
+    #expect(physical[0] == "SUMMARY:" + String(repeating: "휴", count: 22))
+    #expect(physical[1] == " " + String(repeating: "휴", count: 18))
+    // Unfolding (removing CRLF + space) gives the line back.
+    #expect(physical[0] + physical[1].dropFirst() == line)
+  }
+
+  @Test func shortLinesStayWhole() {
+    #expect(ICalendar.fold("VERSION:2.0") == Array("VERSION:2.0\r\n".utf8))
+    let exactly75 = String(repeating: "a", count: 75)
+    #expect(ICalendar.fold(exactly75) == Array((exactly75 + "\r\n").utf8))
+  }
+
+  @Test func escapesTextValues() {
+    #expect(ICalendar.escape("매월 둘째, 넷째 일요일; 설\\추석\n휴무") == #"매월 둘째\, 넷째 일요일\; 설\\추석\n휴무"#)
+  }
+
+  @Test func branchCalendarHasOneAllDayEventPerClosingDay() throws {
+    // 2026-11-01 is a Sunday: the 2nd and 4th Sundays of November are the 8th and 22nd.
+    let branch = ExportFixtures.branch("1059", text: "20261108, 20261122")
+    let text = String(decoding: ICalendar.branchCalendar(branch, asOf: ExportFixtures.asOf), as: UTF8.self)
+    #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
+    #expect(text.hasSuffix("END:VCALENDAR\r\n"))
+    #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
+    #expect(text.components(separatedBy: "BEGIN:VEVENT").count - 1 == 2)
+    #expect(text.contains("UID:emart-1059-20261108@mart-holiday\r\n"))
+    #expect(text.contains("DTSTART;VALUE=DATE:20261122\r\nDTEND;VALUE=DATE:20261123\r\n"))
+    // Midnight of 2026-11-20 in Korea (UTC+9) is 15:00 UTC on the 19th.
+    #expect(text.contains("DTSTAMP:20261119T150000Z\r\n"))
+    #expect(ICalendar.branchCalendar(branch, asOf: ExportFixtures.asOf) == Data(text.utf8))
+  }
+}

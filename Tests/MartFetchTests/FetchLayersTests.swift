@@ -1,0 +1,487 @@
+import Foundation
+import MartCharset
+import MartFetch
+import MartHTML
+import MartReplay
+import Synchronization
+import Testing
+
+/// The fetcher stack (libcurl, politeness, retries, revalidation) against a local server that
+/// injects faults. Delays are configured small so the suite stays fast.
+@Suite struct FetchLayersTests {
+  /// The stack with fast policies; the validator store is optional.
+  func stack(
+    client: HTTPClientConfiguration = FastPolicies.client, politeness: PolitenessPolicy = FastPolicies.politeness,
+    retry: FetchRetryPolicy = FastPolicies.retry, validators: HTTPValidatorStore? = nil
+  ) -> FetchStack {
+    FetchStack(client: client, politeness: politeness, retry: retry, validators: validators)
+  }
+
+  /// The error `request` fails with; records an issue if it succeeds.
+  func failure(of request: HTTPRequest, using fetcher: any HTTPFetching) async -> FetchError? {
+    do {
+      let response = try await fetcher.fetch(request)
+      Issue.record("expected a failure, got HTTP \(response.status)")
+      return nil
+    } catch {
+      return error
+    }
+  }
+
+  // MARK: Retries
+
+  @Test func a503ThenA200IsRetried() async throws {
+    let server = try FaultServer { _, earlier in
+      earlier == 0 ? .text("busy", status: 503) : .text("fresh page")
+    }
+    let stack = stack()
+    let response = try await stack.fetcher.fetch(.get(server.url("/page")))
+    #expect(response.status == 200)
+    #expect(String(decoding: response.body, as: UTF8.self) == "fresh page")
+    #expect(server.count("/page") == 2)
+    let counts = try #require(stack.statistics.byHost["127.0.0.1:\(server.server.port)"])
+    #expect(counts.requests == 2)
+    #expect(counts.retries == 1)
+    #expect(counts.failures == 0)
+    #expect(counts.bytes == "busy".utf8.count + "fresh page".utf8.count)
+  }
+
+  @Test func a429WithRetryAfterIsWaitedOut() async throws {
+    let server = try FaultServer { _, earlier in
+      guard earlier == 0 else { return .text("ok") }
+      var response = ServerResponse.text("slow down", status: 429)
+      response.headers.append(HTTPHeader("Retry-After", "3"))
+      return response
+    }
+    let clock = ContinuousClock()
+    let started = clock.now
+    let response = try await stack().fetcher.fetch(.get(server.url("/limited")))
+    let arrivals = server.arrivals
+    #expect(response.status == 200)
+    #expect(arrivals.count == 2)
+    if arrivals.count == 2 { #expect(arrivals[1] - arrivals[0] >= .seconds(3)) }
+    #expect(clock.now - started >= .seconds(3))
+  }
+
+  @Test func a404FailsAtOnceWithOneRequest() async throws {
+    let server = try FaultServer { _, _ in .text("no such branch", status: 404) }
+    let stack = stack()
+    let response = try await stack.fetcher.fetch(.get(server.url("/missing")))
+    #expect(response.status == 404)
+    #expect(server.count("/missing") == 1)
+    #expect(stack.statistics.total.retries == 0)
+    #expect(stack.statistics.total.failures == 1)
+    let error = #expect(throws: FetchError.self) { try response.requireSuccess() }
+    #expect(error?.code == .httpStatus(404))
+  }
+
+  @Test func lastingFailuresEndInAClearErrorAfterTheAllowedAttempts() async throws {
+    let server = try FaultServer { _, _ in .text("down", status: 503) }
+    let stack = stack()
+    let url = server.url("/down")
+    let error = try #require(await failure(of: .get(url), using: stack.fetcher))
+    #expect(error.code == .httpStatus(503))
+    #expect(error.url == url)
+    #expect(error.description.contains(url))
+    #expect(error.message.contains("503"))
+    #expect(error.message.contains("gave up after 3 attempts"))
+    #expect(server.count("/down") == 3)
+    #expect(stack.statistics.total.failures == 1)
+  }
+
+  @Test func theSharedRetryBudgetRunsOut() async throws {
+    let server = try FaultServer { _, _ in .text("down", status: 500) }
+    var retry = FastPolicies.retry
+    retry.retryBudget = 1
+    let fetcher = stack(retry: retry).fetcher
+    let first = try #require(await failure(of: .get(server.url("/a")), using: fetcher))
+    #expect(first.message.contains("retry budget of 1 retries is used up"))
+    let second = try #require(await failure(of: .get(server.url("/b")), using: fetcher))
+    #expect(second.message.contains("retry budget"))
+    // One retry in all: /a twice, /b once.
+    #expect(server.count("/a") == 2)
+    #expect(server.count("/b") == 1)
+  }
+
+  @Test func aRetryAfterBeyondTheLimitFailsAtOnce() async throws {
+    let server = try FaultServer { _, _ in
+      var response = ServerResponse.text("come back tomorrow", status: 503)
+      response.headers.append(HTTPHeader("Retry-After", "86400"))
+      return response
+    }
+    let error = try #require(await failure(of: .get(server.url("/later")), using: stack().fetcher))
+    #expect(error.message.contains("Retry-After"))
+    #expect(server.count("/later") == 1)
+  }
+
+  @Test func aConnectionResetMidBodyIsRetriedThenFails() async throws {
+    let server = try FaultServer { _, _ in
+      ServerResponse(body: Data(repeating: UInt8(ascii: "r"), count: 50_000), delivery: .reset(sentBytes: 100))
+    }
+    let error = try #require(await failure(of: .get(server.url("/reset")), using: stack().fetcher))
+    #expect(error.code == .connection || error.code == .bodyCutShort)
+    #expect(error.message.contains("gave up after 3 attempts"))
+    #expect(server.count("/reset") == 3)
+  }
+
+  @Test func aBodyCutShortIsRetriedAndTheCompleteOneUsed() async throws {
+    let server = try FaultServer { _, earlier in
+      let body = Data("complete branch list".utf8)
+      return earlier == 0 ? ServerResponse(body: body, delivery: .truncated(sentBytes: 5)) : ServerResponse(body: body)
+    }
+    let response = try await stack().fetcher.fetch(.get(server.url("/list")))
+    #expect(String(decoding: response.body, as: UTF8.self) == "complete branch list")
+    #expect(server.count("/list") == 2)
+  }
+
+  // MARK: Limits
+
+  @Test func aDrippingBodyTimesOut() async throws {
+    let server = try FaultServer { _, _ in
+      ServerResponse(body: Data(repeating: UInt8(ascii: "d"), count: 200), delivery: .slow(chunkSize: 1, pause: .milliseconds(300)))
+    }
+    var client = FastPolicies.client
+    client.lowSpeedLimit = 100
+    client.lowSpeedTime = .seconds(1)
+    client.totalTimeout = .seconds(20)
+    var retry = FastPolicies.retry
+    retry.maxAttempts = 1
+    let error = try #require(await failure(of: .get(server.url("/drip")), using: stack(client: client, retry: retry).fetcher))
+    #expect(error.code == .timeout)
+    // The low-speed limit, not the 20 s total timeout, ended it.
+    #expect(error.message.contains("too slow"))
+  }
+
+  @Test func anEndlessBodyStopsAtTheSizeLimit() async throws {
+    let server = try FaultServer { _, _ in ServerResponse(delivery: .endless) }
+    var client = FastPolicies.client
+    client.maxBodyBytes = 100_000
+    let error = try #require(await failure(of: .get(server.url("/endless")), using: stack(client: client).fetcher))
+    #expect(error.code == .bodyTooLarge(limit: 100_000))
+    #expect(server.count("/endless") == 1)
+  }
+
+  @Test func aGzipBombIsStopped() async throws {
+    let server = try FaultServer { _, _ in
+      ServerResponse(headers: [HTTPHeader("Content-Encoding", "gzip")], body: TestServerRoutes.gzippedFiveThousandA)
+    }
+    var client = FastPolicies.client
+    client.maxBodyBytes = 1000
+    let error = try #require(await failure(of: .get(server.url("/bomb")), using: stack(client: client).fetcher))
+    // 41 bytes on the wire, 5000 decoded: the decoded size is what counts.
+    #expect(error.code == .bodyTooLarge(limit: 1000))
+  }
+
+  @Test func aRedirectLoopFails() async throws {
+    let server = try FaultServer { request, _ in .redirect(to: request.path == "/a" ? "/b" : "/a") }
+    let error = try #require(await failure(of: .get(server.url("/a")), using: stack().fetcher))
+    #expect(error.code == .redirect)
+    // Five redirects allowed: six requests, then the failure; not retried.
+    #expect(server.arrivals.count == 6)
+  }
+
+  @Test func aRedirectToAFileURLIsRefused() async throws {
+    let server = try FaultServer { _, _ in .redirect(to: "file:///etc/passwd") }
+    let error = try #require(await failure(of: .get(server.url("/go")), using: stack().fetcher))
+    #expect(error.code == .redirect)
+    #expect(server.count("/go") == 1)
+  }
+
+  @Test func cancellingTheTaskStopsARunningTransfer() async throws {
+    // 100 bytes, one every 100 ms: ten seconds unless the transfer is stopped.
+    let server = try FaultServer { _, _ in
+      ServerResponse(
+        body: Data(repeating: UInt8(ascii: "s"), count: 100), delivery: .slow(chunkSize: 1, pause: .milliseconds(100)))
+    }
+    let client = CurlHTTPClient(configuration: HTTPClientConfiguration(totalTimeout: .seconds(30)))
+    let url = server.url("/slow")
+    let task = Task { () -> FetchError? in
+      do throws(FetchError) {
+        _ = try await client.fetch(.get(url))
+        return nil
+      } catch {
+        return error
+      }
+    }
+    try await Task.sleep(for: .milliseconds(200))
+    let clock = ContinuousClock()
+    let cancelled = clock.now
+    task.cancel()
+    let error = await task.value
+    #expect(error?.code == .cancelled)
+    // The slow body would take ten seconds; the transfer stops within about a second.
+    #expect(clock.now - cancelled < .seconds(6))
+  }
+
+  // MARK: Charset
+
+  /// `롯데마트 똠방각하점 휴무` in CP949 (python3: `.encode("cp949")`); 똠 (8C 63) is outside
+  /// EUC-KR proper, as on real Korean sites that label CP949 as euc-kr.
+  static let cp949Bytes = Data(hex: "b7d4b5a5b8b6c6ae208c63b9e6b0a2c7cfc1a120c8deb9ab")
+  static let cp949Text = "롯데마트 똠방각하점 휴무"
+
+  @Test(arguments: ["text/html; charset=euc-kr", "text/html; charset=ks_c_5601-1987"])
+  func aKoreanPageDeclaredInTheHeaderIsDecoded(contentType: String) async throws {
+    let server = try FaultServer { _, _ in
+      ServerResponse(
+        headers: [HTTPHeader("Content-Type", contentType)],
+        body: Data("<html><body><p>".utf8) + Self.cp949Bytes + Data("</p></body></html>".utf8))
+    }
+    let response = try await stack().fetcher.fetch(.get(server.url("/store")))
+    let document = try HTMLDocument(data: response.body, url: response.requestURL, charset: response.charset)
+    #expect(try document.first("//p")?.text == Self.cp949Text)
+    #expect(document.decoding.encoding == "CP949")
+    #expect(document.decoding.source == .contentType)
+    #expect(document.decoding.warnings.isEmpty)
+  }
+
+  @Test func aKoreanPageDeclaredOnlyInMetaIsDecoded() async throws {
+    let server = try FaultServer { _, _ in
+      ServerResponse(
+        headers: [HTTPHeader("Content-Type", "text/html")],
+        body: Data("<html><head><meta charset=\"euc-kr\"></head><body><p>".utf8) + Self.cp949Bytes
+          + Data("</p></body></html>".utf8))
+    }
+    let response = try await stack().fetcher.fetch(.get(server.url("/store")))
+    #expect(response.charset == nil)
+    let document = try HTMLDocument(data: response.body, url: response.requestURL, charset: response.charset)
+    #expect(try document.first("//p")?.text == Self.cp949Text)
+    #expect(document.decoding.source == .metaTag)
+  }
+
+  @Test func anUnknownCharsetIsAWarningAndASniffNotLatin1() throws {
+    let body = Data("<p>".utf8) + Self.cp949Bytes + Data("</p>".utf8)
+    let decoded = CharsetDecoder.decode(body, declaredCharset: "x-mart-unknown")
+    #expect(decoded.text == "<p>\(Self.cp949Text)</p>")
+    #expect(decoded.encoding == "CP949")
+    #expect(decoded.source == .sniffed)
+    #expect(decoded.warnings.count == 1)
+    #expect(decoded.warnings.first?.contains("x-mart-unknown") == true)
+    let utf8 = CharsetDecoder.decode(Data("이마트".utf8), declaredCharset: "bogus")
+    #expect(utf8.text == "이마트")
+    #expect(utf8.encoding == "UTF-8")
+  }
+
+  @Test func aDeclaredCharsetThatDoesNotFitTheBytesIsAWarning() throws {
+    let decoded = CharsetDecoder.decode(Self.cp949Bytes, declaredCharset: "utf-8", isHTML: false)
+    #expect(decoded.text == Self.cp949Text)
+    #expect(decoded.warnings.first?.contains("not valid UTF-8") == true)
+  }
+
+  // MARK: Conditional requests
+
+  @Test func a304ReusesTheStoredBody() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mart-validators-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("http.sqlite").path
+    let server = try FaultServer { request, _ in
+      if request.headers.value(named: "If-None-Match") == "\"v1\"" { return ServerResponse(status: 304) }
+      return ServerResponse(
+        headers: [
+          HTTPHeader("Content-Type", "application/json"), HTTPHeader("ETag", "\"v1\""),
+          HTTPHeader("Last-Modified", "Sun, 01 Nov 2026 00:00:00 GMT"),
+        ],
+        body: Data(#"{"stores":["성수점"]}"#.utf8))
+    }
+    let url = server.url("/stores.json")
+    let first = stack(validators: try HTTPValidatorStore(path: path))
+    let fresh = try await first.fetcher.fetch(.get(url))
+    #expect(fresh.status == 200)
+
+    // A later run, with the store reopened from disk.
+    let second = stack(validators: try HTTPValidatorStore(path: path))
+    let reused = try await second.fetcher.fetch(.get(url))
+    #expect(reused.status == 200)
+    #expect(reused.body == fresh.body)
+    #expect(reused.headers.value(named: "Content-Type") == "application/json")
+    let requests = server.requests.filter { $0.path == "/stores.json" }
+    #expect(requests.count == 2)
+    #expect(requests.first?.headers.value(named: "If-None-Match") == nil)
+    #expect(requests.last?.headers.value(named: "If-None-Match") == "\"v1\"")
+    #expect(requests.last?.headers.value(named: "If-Modified-Since") == "Sun, 01 Nov 2026 00:00:00 GMT")
+    #expect(second.statistics.total.notModifiedReuses == 1)
+    #expect(second.statistics.total.bytes == 0)
+    #expect(second.conditional?.storeFailures == [])
+  }
+
+  @Test func postsAreNeverConditional() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mart-validators-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try HTTPValidatorStore(path: directory.appendingPathComponent("http.sqlite").path)
+    let server = try FaultServer { _, _ in
+      ServerResponse(headers: [HTTPHeader("ETag", "\"p\"")], body: Data("search results".utf8))
+    }
+    let fetcher = stack(validators: store).fetcher
+    _ = try await fetcher.fetch(.postForm(server.url("/search"), fields: [("q", "성수")]))
+    _ = try await fetcher.fetch(.postForm(server.url("/search"), fields: [("q", "성수")]))
+    #expect(server.requests.filter { $0.headers.value(named: "If-None-Match") != nil }.isEmpty)
+    #expect(try store.count() == 0)
+  }
+
+  // MARK: Politeness
+
+  static let robots = """
+    User-agent: *
+    Disallow: /
+
+    # Our own group replaces the * group.
+    User-agent: mart-holiday
+    Disallow: /branch/private
+    Allow: /branch/private/open
+    Disallow: /*.pdf$
+    """
+
+  @Test func robotsTxtIsFetchedOnceAndObeyed() async throws {
+    let server = try FaultServer(robots: Self.robots) { request, _ in .text("page \(request.path)") }
+    let fetcher = stack().fetcher
+    let blocked = server.url("/branch/private/1001")
+    let error = try #require(await failure(of: .get(blocked), using: fetcher))
+    #expect(error.code == .disallowedByRobots)
+    #expect(error.url == blocked)
+    #expect(error.message.contains("robots.txt"))
+    #expect(try await fetcher.fetch(.get(server.url("/branch/private/open/1"))).status == 200)
+    #expect(try await fetcher.fetch(.get(server.url("/branch/list"))).status == 200)
+    let pdf = try #require(await failure(of: .get(server.url("/notice/holidays.pdf")), using: fetcher))
+    #expect(pdf.code == .disallowedByRobots)
+    #expect(server.count("/branch/private/1001") == 0)
+    #expect(server.count("/robots.txt") == 1)
+  }
+
+  @Test func robotsTxtCanBeIgnoredForOwnMirrors() async throws {
+    let server = try FaultServer(robots: "User-agent: *\nDisallow: /\n") { _, _ in .text("mirrored") }
+    var politeness = FastPolicies.politeness
+    politeness.obeysRobotsTxt = false
+    let response = try await stack(politeness: politeness).fetcher.fetch(.get(server.url("/branch/list")))
+    #expect(String(decoding: response.body, as: UTF8.self) == "mirrored")
+    #expect(server.count("/robots.txt") == 0)
+  }
+
+  @Test func crawlDelayAndMinimumDelaySpaceRequestsToAHost() async throws {
+    let server = try FaultServer(robots: "User-agent: *\nCrawl-delay: 0.3\n") { _, _ in .text("ok") }
+    var politeness = FastPolicies.politeness
+    politeness.minimumDelay = .milliseconds(100)
+    let fetcher = stack(politeness: politeness).fetcher
+    for index in 0..<3 { _ = try await fetcher.fetch(.get(server.url("/page/\(index)"))) }
+    let arrivals = server.arrivals
+    #expect(arrivals.count == 3)
+    for (earlier, later) in zip(arrivals, arrivals.dropFirst()) {
+      #expect(later - earlier >= .milliseconds(300))
+    }
+  }
+
+  @Test func oneRequestAtATimePerHostWhileHostsRunInParallel() async throws {
+    let hold = Duration.milliseconds(150)
+    // The first host's first answer waits (up to 5 s) until the second host has answered a
+    // request: that happens only if the hosts are served in parallel.
+    let secondAnswered = Flag()
+    let firstSawSecond = Flag()
+    let first = try FaultServer(hold: hold) { _, earlier in
+      if earlier == 0 {
+        for _ in 0..<100 where !secondAnswered.isSet { Thread.sleep(forTimeInterval: 0.05) }
+        if secondAnswered.isSet { firstSawSecond.set() }
+      }
+      return .text("first")
+    }
+    let second = try FaultServer(hold: hold) { _, _ in
+      secondAnswered.set()
+      return .text("second")
+    }
+    let fetcher = stack().fetcher
+    let clock = ContinuousClock()
+    let started = clock.now
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for server in [first, second] {
+        for index in 0..<4 {
+          group.addTask {
+            _ = try await fetcher.fetch(.get(server.url("/branch/\(index)")))
+          }
+        }
+      }
+      try await group.waitForAll()
+    }
+    #expect(firstSawSecond.isSet)
+    #expect(first.maxConcurrent == 1)
+    #expect(second.maxConcurrent == 1)
+    #expect(first.arrivals.count == 4)
+    #expect(second.arrivals.count == 4)
+    // One at a time per host: four answers of 150 ms each, one after another.
+    #expect(clock.now - started >= hold * 4)
+  }
+
+  @Test func twoAtATimeWhenConfigured() async throws {
+    let server = try FaultServer(hold: .milliseconds(150)) { _, _ in .text("ok") }
+    var politeness = FastPolicies.politeness
+    politeness.maxConcurrentRequestsPerHost = 2
+    let fetcher = stack(politeness: politeness).fetcher
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for index in 0..<6 {
+        group.addTask { _ = try await fetcher.fetch(.get(server.url("/p/\(index)"))) }
+      }
+      try await group.waitForAll()
+    }
+    #expect(server.maxConcurrent == 2)
+  }
+}
+
+@Suite struct RobotsRulesTests {
+  @Test func theLongestMatchWinsAndAllowWinsATie() {
+    let rules = RobotsRules(
+      parsing: "User-agent: *\nDisallow: /shop\nAllow: /shop/list\nDisallow: /x\nAllow: /x\n", userAgent: "mart-holiday")
+    #expect(!rules.allows("/shop/1001"))
+    #expect(rules.allows("/shop/list?page=2"))
+    #expect(rules.allows("/x/y"))
+    #expect(rules.allows("/other"))
+  }
+
+  @Test func wildcardsAndEndAnchors() {
+    let rules = RobotsRules(parsing: "User-agent: *\nDisallow: /*?sort=\nDisallow: /*.json$\n", userAgent: "mart-holiday")
+    #expect(!rules.allows("/list?sort=name"))
+    #expect(rules.allows("/list?page=1"))
+    #expect(!rules.allows("/api/stores.json"))
+    #expect(rules.allows("/api/stores.json?v=2"))
+  }
+
+  @Test func ourGroupIsChosenByProductTokenAndGroupsMayShareLines() {
+    let text = """
+      User-agent: googlebot
+      User-agent: Mart-Holiday
+      Disallow: /private
+      Crawl-delay: 2
+
+      User-agent: *
+      Disallow: /
+      """
+    let rules = RobotsRules(parsing: text, userAgent: "mart-holiday/0.9.0")
+    #expect(rules.allows("/branch"))
+    #expect(!rules.allows("/private/1"))
+    #expect(rules.crawlDelay == .seconds(2))
+    let other = RobotsRules(parsing: text, userAgent: "otherbot")
+    #expect(!other.allows("/branch"))
+  }
+
+  @Test func anEmptyDisallowAllowsEverything() {
+    #expect(RobotsRules(parsing: "User-agent: *\nDisallow:\n", userAgent: "mart-holiday").allows("/anything"))
+  }
+}
+
+@Suite struct RetryAfterTests {
+  @Test func secondsAndHTTPDates() throws {
+    #expect(RetryAfter.delay("3") == .seconds(3))
+    // 2026-11-01T00:00:00Z is 1793491200 seconds after the epoch (python3: calendar.timegm).
+    let now = Date(timeIntervalSince1970: 1_793_491_200)
+    #expect(RetryAfter.delay("Sun, 01 Nov 2026 00:00:30 GMT", now: now) == .seconds(30))
+    #expect(RetryAfter.delay("Sun, 01 Nov 2026 00:00:00 GMT", now: now.addingTimeInterval(60)) == .zero)
+    #expect(RetryAfter.delay("soon") == nil)
+  }
+}
+
+/// A one-way switch shared with server threads.
+final class Flag: Sendable {
+  private let value = Atomic(false)
+
+  func set() { value.store(true, ordering: .sequentiallyConsistent) }
+
+  var isSet: Bool { value.load(ordering: .sequentiallyConsistent) }
+}
