@@ -282,7 +282,7 @@ public struct GSTheFreshSource: BrandSource {
   /// `GS더프레시 방배점` → `방배점`; names without a prefix are returned unchanged.
   static func strippingBrandPrefix(_ name: String) -> String {
     for prefix in ["GS THE FRESH ", "GS더프레시 ", "GS 더프레시 ", "GS슈퍼마켓 "] where name.hasPrefix(prefix) {
-      let stripped = name.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+      let stripped = name.dropFirst(prefix.count).trimmingSpaces()
       if !stripped.isEmpty { return stripped }
     }
     return name

@@ -72,7 +72,8 @@ public enum CharsetDecoder {
   /// The encoding a charset label names (`UTF-8`, `CP949`, `WINDOWS-1252`, or the label itself
   /// when iconv knows it), or nil when the label is unknown.
   public static func encodingName(forLabel label: String) -> String? {
-    let normalized = label.trimmingCharacters(in: CharacterSet(charactersIn: " \t\"'")).lowercased()
+    let isPadding: (Character) -> Bool = { " \t\"'".contains($0) }
+    let normalized = String(label.drop(while: isPadding).reversed().drop(while: isPadding).reversed()).lowercased()
     guard !normalized.isEmpty else { return nil }
     if let known = knownLabels[normalized] { return known }
     guard normalized.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) }),
