@@ -35,7 +35,7 @@ let package = Package(
 
     // I/O edges.
     .target(name: "MartFetch", dependencies: ["CCurl", "CSQLite"]),
-    .target(name: "MartReplay", dependencies: ["MartFetch"]),
+    .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset"]),
@@ -54,21 +54,21 @@ let package = Package(
     .executableTarget(
       name: "mart-holiday",
       dependencies: [
-        "MartCore", "MartPipeline", "MartReplay", "MartExport", "MartFetch", "MartCharset", "MartBench",
+        "MartCore", "MartPipeline", "MartExport", "MartFetch", "MartCharset", "MartReplay", "MartBench",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ]),
 
     // Benchmarks: run with `swift run -c release mart-holiday-benchmarks`.
     .executableTarget(
-      name: "mart-holiday-benchmarks", dependencies: ["MartCore", "MartHTML", "MartBrands"],
+      name: "mart-holiday-benchmarks", dependencies: ["MartCore"],
       path: "Benchmarks/MartBenchmarks"),
 
     // Tests.
-    .target(name: "TestSupport", dependencies: ["MartFetch", "MartReplay"], path: "Tests/TestSupport"),
+    .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "MartCoreTests", dependencies: ["MartCore"]),
     .testTarget(
-      name: "MartFetchTests", dependencies: ["MartFetch", "MartReplay", "MartCharset", "MartHTML", "TestSupport"]),
-    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "TestSupport"]),
+      name: "MartFetchTests", dependencies: ["MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML"]),
+    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML"]),
     .testTarget(
       name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(
@@ -78,7 +78,7 @@ let package = Package(
       name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "MartCore", "MartReplay", "TestSupport"]),
     .testTarget(
       name: "MartPipelineTests",
-      dependencies: ["MartPipeline", "MartCore", "MartExport", "MartReplay", "TestSupport"]),
+      dependencies: ["MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "TestSupport"]),
   ]
 )
 

@@ -9,21 +9,36 @@ import Synchronization
 /// A source is one file: it names the brands it yields, where the site lives, which requests
 /// to make, and how to read the answers. All I/O goes through `SourceSession`, so the same
 /// code runs against the live site, a mirror, or the local replay server.
+///
+/// What a source is (its name, brands and origin) is known without an instance; parsers name
+/// themselves in errors with `Self.name`.
 public protocol BrandSource: Sendable {
   /// A stable name for reports and options, e.g. `emart`.
-  var name: String { get }
+  static var name: String { get }
   /// The brands whose branches this source yields.
-  var brands: [BrandSlug] { get }
-  /// The site's real `scheme://host[:port]`, e.g. `https://store.emart.com`.
-  var defaultBaseURL: String { get }
-  /// Fetches and parses every branch of `session.brands`.
+  static var brands: [BrandSlug] { get }
+  /// The real site's `scheme://host[:port]`, e.g. `https://store.emart.com`.
+  static var origin: String { get }
+  /// Fetches and parses the branches of `session.brands`. Keeping only the requested brands'
+  /// rows and dropping repeated ids is the pipeline's job, not the source's.
   func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch]
+}
+
+extension BrandSource {
+  /// `Self.name`, through an existential.
+  public var name: String { Self.name }
+  /// `Self.brands`, through an existential.
+  public var brands: [BrandSlug] { Self.brands }
+  /// `Self.origin`, through an existential.
+  public var origin: String { Self.origin }
 }
 
 /// What a brand source may use while collecting: the site's base URL, the fetcher, the as-of
 /// date, and the brands requested. The base URL is the real site's; sending requests to a
 /// mirror or the replay server is the fetcher's job (`OriginRedirectingFetcher`).
-public struct SourceSession: Sendable {
+///
+/// A reference type: the source and the pipeline see the same warnings.
+public final class SourceSession: Sendable {
   /// `scheme://host[:port]` with no trailing slash; paths are appended to it.
   public let baseURL: String
   public let fetcher: any HTTPFetching
@@ -33,7 +48,7 @@ public struct SourceSession: Sendable {
   public let brands: Set<BrandSlug>
   /// The source's name, for error messages.
   public let sourceName: String
-  private let warningLog = WarningLog()
+  private let warningLog = Mutex<[SourceWarning]>([])
 
   public init(
     baseURL: String, fetcher: any HTTPFetching, asOf: CalendarDate, brands: Set<BrandSlug>,
@@ -46,12 +61,21 @@ public struct SourceSession: Sendable {
     self.sourceName = sourceName
   }
 
-  /// Records a problem that did not stop the source (a detail page that failed, a row that
-  /// was skipped); the run report lists it. Name the branch or URL in the text.
-  public func warn(_ message: String) { warningLog.append(message) }
+  /// A session for `source` at its real origin.
+  public convenience init(
+    for source: any BrandSource.Type, fetcher: any HTTPFetching, asOf: CalendarDate, brands: Set<BrandSlug>
+  ) {
+    self.init(baseURL: source.origin, fetcher: fetcher, asOf: asOf, brands: brands, sourceName: source.name)
+  }
 
-  /// Everything passed to `warn(_:)` so far, in order.
-  public var warnings: [String] { warningLog.messages }
+  /// Records a problem that did not stop the source (a detail page that failed, a row that
+  /// was skipped); the run report lists it with the branch, when given.
+  public func warn(_ message: String, branch: BranchID? = nil) {
+    warningLog.withLock { $0.append(SourceWarning(branch: branch, message: message)) }
+  }
+
+  /// Everything passed to `warn(_:branch:)` so far, in order.
+  public var warnings: [SourceWarning] { warningLog.withLock { $0 } }
 
   /// The absolute URL of `pathAndQuery` (which starts with `/`) on this session's site.
   public func url(_ pathAndQuery: String) -> String { baseURL + pathAndQuery }
@@ -121,10 +145,17 @@ public struct SourceError: Error, Sendable, CustomStringConvertible {
   }
 }
 
-/// A thread-safe list of warnings shared by the copies of a session.
-private final class WarningLog: Sendable {
-  private let storage = Mutex<[String]>([])
+/// A problem a source met without failing, for the run report.
+public struct SourceWarning: Hashable, Sendable, CustomStringConvertible {
+  /// The branch concerned, when there is one.
+  public var branch: BranchID?
+  public var message: String
 
-  func append(_ message: String) { storage.withLock { $0.append(message) } }
-  var messages: [String] { storage.withLock { $0 } }
+  public init(branch: BranchID?, message: String) {
+    self.branch = branch
+    self.message = message
+  }
+
+  /// `<branch id>: <message>`, or the message alone.
+  public var description: String { branch.map { "\($0): \(message)" } ?? message }
 }

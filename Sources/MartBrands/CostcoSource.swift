@@ -20,9 +20,6 @@ public struct CostcoSource: BrandSource {
   public static let brands: [BrandSlug] = [.costco]
   public static let origin = "https://www.costco.co.kr"
 
-  public var name: String { Self.name }
-  public var brands: [BrandSlug] { Self.brands }
-  public var defaultBaseURL: String { Self.origin }
 
   public init() {}
 

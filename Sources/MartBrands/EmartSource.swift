@@ -19,10 +19,6 @@ public struct EmartSource: BrandSource {
   public static let brands: [BrandSlug] = [.emart, .traders, .nobrand, .everyday]
   public static let origin = "https://store.emart.com"
 
-  public var name: String { Self.name }
-  public var brands: [BrandSlug] { Self.brands }
-  public var defaultBaseURL: String { Self.origin }
-
   public init() {}
 
   static let storeListPath = "/branch/searchList.do"
@@ -91,20 +87,18 @@ public struct EmartSource: BrandSource {
 
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
     var branches: [RawBranch] = []
+    /// 에브리데이 stores come from the holiday lists, one per month: each is added once.
     var seenStoreIDs = Set<String>()
     for brand in brands where session.brands.contains(brand) {
       guard let searchType = Self.searchType(for: brand) else { continue }
       let response = try await session.postForm(
         Self.storeListPath, fields: [("jMode", "true"), ("searchType", searchType)])
-      for branch in try Self.parseStoreList(response.body, url: response.requestURL)
-      where session.brands.contains(branch.id.brand) && seenStoreIDs.insert(branch.id.storeID).inserted {
-        branches.append(branch)
-      }
+      branches += try Self.parseStoreList(response.body, url: response.requestURL)
     }
     let requested = brands.filter { session.brands.contains($0) }
     guard !requested.isEmpty else { return [] }
     let storeListsRequested = requested.contains { Self.searchType(for: $0) != nil }
-    guard !storeListsRequested || !branches.isEmpty else {
+    guard !storeListsRequested || branches.contains(where: { session.brands.contains($0.id.brand) }) else {
       throw SourceError(
         source: session.sourceName, url: session.url(Self.storeListPath),
         reason: .unexpectedContent("no store of \(requested.map(\.rawValue)) in the store lists"))
@@ -132,11 +126,10 @@ public struct EmartSource: BrandSource {
 
     for index in branches.indices {
       let storeID = branches[index].id.storeID
-      if let days = closingDays[storeID], !days.isEmpty {
-        var seen = Set<String>()
-        branches[index].closingText = days.filter { seen.insert($0).inserted }.joined(separator: ", ")
-      }
-      if branches[index].id.brand == .nobrand {
+      // Dates stay dates: the site publishes no closing-day text, so none is made up.
+      branches[index].closingDates = Set((closingDays[storeID] ?? []).compactMap { CalendarDate(compact: $0) })
+        .sorted()
+      if branches[index].id.brand == .nobrand, session.brands.contains(.nobrand) {
         // A broken detail page costs only the phone number, not the brand.
         do {
           let response = try await session.get(Self.detailPath(storeID: storeID))
@@ -146,7 +139,7 @@ public struct EmartSource: BrandSource {
             branches[index].phone = phone
           }
         } catch {
-          session.warn("\(branches[index].id): phone not read from the store page: \(error)")
+          session.warn("phone not read from the store page: \(error)", branch: branches[index].id)
         }
       }
     }
@@ -195,7 +188,7 @@ public struct EmartSource: BrandSource {
     }
     guard identifiedRows > 0 else {
       throw SourceError(
-        source: "emart", url: url,
+        source: name, url: url,
         reason: .unexpectedContent("\"dataList\" has \(rows.count) rows but none with an ID and a NAME"))
     }
     return branches
@@ -217,7 +210,7 @@ public struct EmartSource: BrandSource {
     }
     guard !days.isEmpty else {
       throw SourceError(
-        source: "emart", url: url,
+        source: name, url: url,
         reason: .unexpectedContent("\"dateList\" has \(rows.count) rows but none with a JIJUM_ID"))
     }
     return days
@@ -254,14 +247,14 @@ public struct EmartSource: BrandSource {
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
       guard let intro = try document.first("//*[\(XPath.hasClass("intro-wrap"))]") else {
-        throw SourceError(source: "emart", url: url, reason: .unexpectedContent("no .intro-wrap block"))
+        throw SourceError(source: name, url: url, reason: .unexpectedContent("no .intro-wrap block"))
       }
       let phone = try intro.first("./ul/*[3][self::li]/p")?.text
       return phone?.isEmpty == false ? phone : nil
     } catch let error as SourceError {
       throw error
     } catch {
-      throw SourceError(source: "emart", url: url, reason: .unexpectedContent("\(error)"))
+      throw SourceError(source: name, url: url, reason: .unexpectedContent("\(error)"))
     }
   }
 
@@ -292,7 +285,7 @@ public struct EmartSource: BrandSource {
       return try JSONDecoder().decode(Body.self, from: data)
     } catch {
       throw SourceError(
-        source: "emart", url: url,
+        source: name, url: url,
         reason: .unexpectedContent("expected a JSON object with \(shape) (\(error))"))
     }
   }

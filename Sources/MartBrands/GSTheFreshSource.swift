@@ -19,9 +19,6 @@ public struct GSTheFreshSource: BrandSource {
   public static let brands: [BrandSlug] = [.gsTheFresh]
   public static let origin = "http://gsthefresh.gsretail.com"
 
-  public var name: String { Self.name }
-  public var brands: [BrandSlug] { Self.brands }
-  public var defaultBaseURL: String { Self.origin }
 
   public init() {}
 
@@ -97,14 +94,15 @@ public struct GSTheFreshSource: BrandSource {
         "\(Self.name): the list reported \(expected.totalNumberOfResults) stores, its pages held \(stores.count)")
     }
     return stores.map { store in
+      let branch = store.rawBranch(asOf: session.asOf, origin: session.baseURL)
       for slot in store.unreadClosingSlots {
-        session.warn("\(Self.name)-\(store.shopCode): closing day \"\(slot)\" is not a MM월 DD일 date")
+        session.warn("closing day \"\(slot)\" is not a MM월 DD일 date", branch: branch.id)
       }
       if let shutDown = store.shutDownDate {
         session.warn(
-          "\(Self.name)-\(store.shopCode): shutDownDate \"\(shutDown)\" is published; the store may have closed for good")
+          "shutDownDate \"\(shutDown)\" is published; the store may have closed for good", branch: branch.id)
       }
-      return store.rawBranch(asOf: session.asOf, origin: session.baseURL)
+      return branch
     }
   }
 

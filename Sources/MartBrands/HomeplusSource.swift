@@ -21,9 +21,6 @@ public struct HomeplusSource: BrandSource {
   public static let brands: [BrandSlug] = [.homeplus, .homeplusExpress]
   public static let origin = "https://my.homeplus.co.kr"
 
-  public var name: String { Self.name }
-  public var brands: [BrandSlug] { Self.brands }
-  public var defaultBaseURL: String { Self.origin }
 
   public init() {}
 
@@ -75,12 +72,12 @@ public struct HomeplusSource: BrandSource {
       } catch {
         // One broken page costs that branch its detail text, not the brand.
         unreadable.append(branch.id.description)
-        session.warn("\(branch.id): store page not read, closing days from the store list: \(error)")
+        session.warn("store page not read, closing days from the store list: \(error)", branch: branch.id)
         branches.append(branch)
         continue
       }
       guard let detail else {
-        session.warn("\(branch.id): \(detailURL) is empty (the store no longer exists); left out")
+        session.warn("\(detailURL) is empty (the store no longer exists); left out", branch: branch.id)
         continue
       }
       branches.append(Self.merging(detail, into: branch))

@@ -19,10 +19,6 @@ public struct LotteMartSource: BrandSource {
   public static let brands: [BrandSlug] = [.lottemart]
   public static let origin = "http://company.lottemart.com"
 
-  public var name: String { Self.name }
-  public var brands: [BrandSlug] { Self.brands }
-  public var defaultBaseURL: String { Self.origin }
-
   public init() {}
 
   /// Path and query of the search listing every Lotte Mart store (`schType=01` is 롯데마트).

@@ -37,7 +37,7 @@ public struct BundleContents: Sendable {
         throw ExportError(path: "branches", message: "branch id \(branch.id) occurs twice")
       }
     }
-    let summaries = brands.sorted { $0.slug < $1.slug }
+    let summaries = brands.map(\.manifestEntry).sorted { $0.slug < $1.slug }
     let byBrand = Dictionary(grouping: branches, by: \.brand)
     let brandSlugs = Set(summaries.map(\.slug)).union(byBrand.keys).sorted()
 

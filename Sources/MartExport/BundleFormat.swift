@@ -35,30 +35,86 @@ public struct BundleManifest: Codable, Hashable, Sendable {
   public var files: [File]
 }
 
-/// One brand's state in a bundle.
+/// One brand's outcome: its state in a bundle's manifest, and what a run did with it in the
+/// run report. The manifest lists it without the run-only fields (`status`, `error`).
 public struct BrandSummary: Codable, Hashable, Sendable {
+  /// The state of the brand's data in the bundle.
   public enum Freshness: String, Codable, Sendable {
-    /// Fetched and parsed in this run.
+    /// Fetched and parsed in the run that made the bundle.
     case fresh
-    /// This run failed for the brand; its branches are carried over from the last good bundle.
+    /// The run failed for the brand; its branches are carried over from the last good bundle.
     case stale
-    /// No branches of the brand could be established, neither now nor in an earlier bundle.
+    /// The run failed for the brand and there was nothing to carry over: no branches.
     case missing
+  }
+
+  /// What the run did with the brand (run reports only).
+  public enum Status: String, Codable, Sendable {
+    /// Fetched and parsed now.
+    case fresh
+    /// Failed now; carried over from the last good bundle.
+    case stale
+    /// Failed now, with no earlier data to fall back on; published without branches.
+    case missing
+    /// Not requested in this run; kept unchanged from the last bundle.
+    case kept
   }
 
   public var slug: BrandSlug
   public var name: String
   public var branchCount: Int
   public var freshness: Freshness
-  /// The as-of date of the run that last fetched this brand successfully.
-  public var lastFetchedAsOf: CalendarDate
+  /// The as-of date of the run that last fetched this brand successfully; absent while the
+  /// brand has never been fetched.
+  public var lastFetchedAsOf: CalendarDate?
+  /// What the run did with the brand; only in run reports.
+  public var status: Status?
+  /// Why the run could not fetch the brand; only in run reports.
+  public var error: String?
 
-  public init(slug: BrandSlug, branchCount: Int, freshness: Freshness, lastFetchedAsOf: CalendarDate) {
+  public init(
+    slug: BrandSlug, branchCount: Int, freshness: Freshness, lastFetchedAsOf: CalendarDate?,
+    status: Status? = nil, error: String? = nil
+  ) {
     self.slug = slug
     self.name = slug.koreanName
     self.branchCount = branchCount
     self.freshness = freshness
     self.lastFetchedAsOf = lastFetchedAsOf
+    self.status = status
+    self.error = error
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case slug, name, branchCount, freshness, lastFetchedAsOf, status, error
+  }
+
+  /// Run-only fields (`status`, `error`) are written only in report entries, so a manifest
+  /// entry has none of them; `lastFetchedAsOf` is always written (`null` while never fetched).
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(slug, forKey: .slug)
+    try container.encode(name, forKey: .name)
+    try container.encode(branchCount, forKey: .branchCount)
+    try container.encode(freshness, forKey: .freshness)
+    if let lastFetchedAsOf {
+      try container.encode(lastFetchedAsOf, forKey: .lastFetchedAsOf)
+    } else {
+      try container.encodeNil(forKey: .lastFetchedAsOf)
+    }
+    // A report entry (it has a status) always carries `error`, `null` when there was none.
+    if let status {
+      try container.encode(status, forKey: .status)
+      if let error { try container.encode(error, forKey: .error) } else { try container.encodeNil(forKey: .error) }
+    }
+  }
+
+  /// The outcome as a manifest lists it: without the run's status and error.
+  public var manifestEntry: BrandSummary {
+    var entry = self
+    entry.status = nil
+    entry.error = nil
+    return entry
   }
 }
 

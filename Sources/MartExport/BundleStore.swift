@@ -3,20 +3,12 @@ import MartCore
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// An export failed: what, and where on disk.
-public struct ExportError: Error, Sendable, CustomStringConvertible {
-  public var path: String
-  public var message: String
-
-  public init(path: String, message: String) {
-    self.path = path
-    self.message = message
-  }
-
-  public var description: String { "\(path): \(message)" }
-}
+public typealias ExportError = FileError
 
 /// A published bundle as read back from disk.
 public struct PublishedBundle: Sendable {
@@ -102,7 +94,7 @@ public struct BundleStore: Sendable {
 
   /// Writes a bundle and points `latest.json` at it.
   ///
-  /// Refuses an empty dataset. Files are written to a staging directory, flushed to disk,
+  /// Refuses an empty dataset. `brands` may list brands without branches (missing). Files are written to a staging directory, flushed to disk,
   /// renamed into place, and only then is `latest.json` replaced (write, flush, rename), so
   /// a crash at any moment leaves the previous bundle published. A bundle whose version
   /// already exists is not written again, and when `latest.json` already names it, it is
@@ -241,7 +233,12 @@ public struct BundleStore: Sendable {
   }
 
   private func rename(_ source: URL, to destination: URL) throws(ExportError) {
-    guard Glibc.rename(source.path, destination.path) == 0 else {
+    #if canImport(Glibc)
+      let renamed = Glibc.rename(source.path, destination.path)
+    #else
+      let renamed = Darwin.rename(source.path, destination.path)
+    #endif
+    guard renamed == 0 else {
       throw ExportError(path: destination.path, message: "rename from \(source.path) failed: \(errnoText())")
     }
   }

@@ -318,6 +318,16 @@ private struct Check {
       if branch.closing.status != .closures, !dates.isEmpty {
         problem(path, "\(id): closing.status is \(branch.closing.status.rawValue) but closing.dates is not empty")
       }
+      let unknown = branch.closing.unknownRanges
+      for range in unknown where range.from > range.through || range.from < window.from || range.through > window.through {
+        problem(path, "\(id): unknown range \(range.from)…\(range.through) is not inside the window")
+      }
+      for (earlier, later) in zip(unknown, unknown.dropFirst()) where earlier.through.adding(days: 1) >= later.from {
+        problem(path, "\(id): unknown ranges are not sorted and apart at \(later.from)")
+      }
+      for date in dates where unknown.contains(where: { $0.from <= date && date <= $0.through }) {
+        problem(path, "\(id): closing date \(date) lies in an unknown range")
+      }
       if let coordinate = branch.coordinate, !CoordinateValidation.isDomestic(coordinate.point) {
         problem(path, "\(id): coordinate (\(coordinate.latitude), \(coordinate.longitude)) is outside Korea")
       }

@@ -56,7 +56,9 @@ public enum ICalendar {
 
   static func description(of branch: Branch) -> String {
     switch branch.closing.status {
-    case .closures: "휴무 안내: \(branch.closing.schedule.text)"
+    case .closures:
+      "휴무 안내: \(branch.closing.schedule.text ?? "매장이 공개한 휴무일")"
+        + branch.closing.unknownRanges.map { " (\($0.from.iso)~\($0.through.iso) 휴무일 미확인)" }.joined()
     case .openAllYear: "연중무휴"
     case .unknown: "휴무일을 확인하지 못했습니다. 방문 전에 매장에 확인하세요."
     }
@@ -77,8 +79,8 @@ public enum ICalendar {
     if let coordinate = branch.coordinate {
       lines.append("GEO:\(coordinate.latitude);\(coordinate.longitude)")
     }
-    if !branch.closing.schedule.text.isEmpty {
-      lines.append("DESCRIPTION:\(escape(branch.closing.schedule.text))")
+    if let text = branch.closing.schedule.text, !text.isEmpty {
+      lines.append("DESCRIPTION:\(escape(text))")
     }
     lines += ["TRANSP:TRANSPARENT", "END:VEVENT"]
     return lines

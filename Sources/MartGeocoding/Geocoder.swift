@@ -216,10 +216,6 @@ struct ProviderTransport: Sendable {
     if kind == .quotaExceeded { message += " (quota used up; not retried)" }
     return GeocodingError(kind, provider: provider, query: query, message: message)
   }
-
-  func malformed(_ query: String, _ detail: String) -> GeocodingError {
-    GeocodingError(.malformedResponse, provider: provider, query: query, message: "unreadable response: \(detail)")
-  }
 }
 
 extension GeoPoint {

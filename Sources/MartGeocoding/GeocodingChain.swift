@@ -58,13 +58,14 @@ public struct GeocodingOutcome: Hashable, Sendable {
 ///
 /// Every point is validated (domestic range, swapped axes repaired). A provider whose key is
 /// rejected or whose quota is exhausted is not asked again by this chain.
-public struct GeocodingChain: Sendable {
+public final class GeocodingChain: Sendable {
   /// The providers in the order they are asked.
   public let geocoders: [any Geocoder]
   public let cache: GeocodeCache?
   /// How long a remembered "not found" stands before the provider is asked again.
   public let notFoundLifetime: Duration
-  private let disabledProviders = DisabledProviders()
+  /// Providers switched off for the rest of the run (rejected key, exhausted quota).
+  private let disabledProviders = Mutex<Set<CoordinateSource>>([])
 
   public init(geocoders: [any Geocoder], cache: GeocodeCache?, notFoundLifetime: Duration = .seconds(30 * 86_400)) {
     self.geocoders = geocoders
@@ -100,20 +101,20 @@ public struct GeocodingChain: Sendable {
         if let key = value("KAKAO_REST_API_KEY") {
           geocoders.append(
             KakaoGeocoder(
-              restAPIKey: key, fetcher: fetcher, baseURL: KakaoGeocoder.defaultBaseURL, retryPolicy: retryPolicy))
+              restAPIKey: key, fetcher: fetcher, retryPolicy: retryPolicy))
         }
       case .naver:
         if let id = value("NAVER_CLIENT_ID"), let secret = value("NAVER_CLIENT_SECRET") {
           geocoders.append(
             NaverGeocoder(
-              clientID: id, clientSecret: secret, fetcher: fetcher, baseURL: NaverGeocoder.defaultBaseURL,
+              clientID: id, clientSecret: secret, fetcher: fetcher,
               retryPolicy: retryPolicy))
         }
       case .vworld:
         if let key = value("VWORLD_API_KEY") {
           geocoders.append(
             VWorldGeocoder(
-              key: key, fetcher: fetcher, baseURL: VWorldGeocoder.defaultBaseURL, retryPolicy: retryPolicy))
+              key: key, fetcher: fetcher, retryPolicy: retryPolicy))
         }
       case .site:
         continue
@@ -122,6 +123,9 @@ public struct GeocodingChain: Sendable {
     return GeocodingChain(
       geocoders: geocoders, cache: try cachePath.map { path throws(GeocodeCacheError) in try GeocodeCache(path: path) })
   }
+
+  /// The real origins of every provider the chain can ask.
+  public static let providerOrigins = [KakaoGeocoder.origin, NaverGeocoder.origin, VWorldGeocoder.origin]
 
   /// The keys the recordings under `fixtures/web` were made with: pass them as
   /// `environment` to `fromEnvironment` when replaying.
@@ -133,7 +137,8 @@ public struct GeocodingChain: Sendable {
   ]
 
   /// Locates one branch from the coordinate its source published (if any) and its address.
-  public func locate(siteCoordinate: GeoPoint?, address: KoreanAddress) async -> GeocodingOutcome {
+  /// Without an address only the site's coordinate can be used.
+  public func locate(siteCoordinate: GeoPoint?, address: KoreanAddress?) async -> GeocodingOutcome {
     var outcome = GeocodingOutcome()
     if let siteCoordinate {
       let (coordinate, warning) = CoordinateValidation.validate(siteCoordinate, source: .site)
@@ -143,6 +148,10 @@ public struct GeocodingChain: Sendable {
         return outcome
       }
     }
+    guard let address else {
+      if siteCoordinate == nil { outcome.warnings.append("no address and no coordinates") }
+      return outcome
+    }
     let queries = GeocodingQuery.candidates(for: address)
     if queries.isEmpty {
       let unparsed = address.unparsed.isEmpty ? "" : " (not understood: \(address.unparsed.joined(separator: ", ")))"
@@ -150,7 +159,7 @@ public struct GeocodingChain: Sendable {
       return outcome
     }
     for query in queries {
-      for geocoder in geocoders where !disabledProviders.contains(geocoder.provider) {
+      for geocoder in geocoders where !isDisabled(geocoder.provider) {
         if !outcome.queriesTried.contains(query.text) { outcome.queriesTried.append(query.text) }
         if let coordinate = await attempt(query, with: geocoder, outcome: &outcome) {
           outcome.coordinate = coordinate
@@ -189,7 +198,7 @@ public struct GeocodingChain: Sendable {
         outcome.warnings.append(error.description)
         outcome.attempts.append(
           GeocodingAttempt(provider: provider, query: query.text, fromCache: false, result: .failed(error.message)))
-        if error.disablesProvider, disabledProviders.insert(provider) {
+        if error.disablesProvider, disabledProviders.withLock({ $0.insert(provider).inserted }) {
           let reason = error.kind == .quotaExceeded ? "its quota is used up" : "its key was rejected"
           outcome.warnings.append("\(provider.rawValue) is not asked again in this run: \(reason)")
         }
@@ -211,13 +220,10 @@ public struct GeocodingChain: Sendable {
   }
 }
 
-/// Providers switched off for the rest of a run (rejected key, exhausted quota).
-private final class DisabledProviders: Sendable {
-  private let providers = Mutex<Set<CoordinateSource>>([])
-
-  func contains(_ provider: CoordinateSource) -> Bool { providers.withLock { $0.contains(provider) } }
-  /// Switches `provider` off; true when it was still on.
-  func insert(_ provider: CoordinateSource) -> Bool { providers.withLock { $0.insert(provider).inserted } }
+extension GeocodingChain {
+  private func isDisabled(_ provider: CoordinateSource) -> Bool {
+    disabledProviders.withLock { $0.contains(provider) }
+  }
 }
 
 extension Duration {

@@ -5,26 +5,25 @@ import MartFetch
 /// Kakao Local address search (`GET /v2/local/search/address.json`), authorised with a REST API
 /// key (`Authorization: KakaoAK <key>`).
 public struct KakaoGeocoder: Geocoder {
-  /// The production origin.
-  public static let defaultBaseURL = "https://dapi.kakao.com"
+  /// The real site's origin; to reach a mirror or the replay server, give the geocoder a
+  /// redirecting fetcher (`OriginRedirectingFetcher`).
+  public static let origin = "https://dapi.kakao.com"
 
   public let provider = CoordinateSource.kakao
   private let restAPIKey: String
-  private let baseURL: String
   private let transport: ProviderTransport
 
   public init(
-    restAPIKey: String, fetcher: any HTTPFetching, baseURL: String = KakaoGeocoder.defaultBaseURL,
+    restAPIKey: String, fetcher: any HTTPFetching,
     retryPolicy: RetryPolicy = RetryPolicy()
   ) {
     self.restAPIKey = restAPIKey
-    self.baseURL = baseURL
     self.transport = ProviderTransport(provider: .kakao, fetcher: fetcher, retryPolicy: retryPolicy)
   }
 
   public func geocode(_ query: GeocodingQuery) async throws(GeocodingError) -> GeocodeMatch? {
     let request = HTTPRequest.get(
-      "\(baseURL)/v2/local/search/address.json?query=\(FormEncoding.escape(query.text))",
+      "\(Self.origin)/v2/local/search/address.json?query=\(FormEncoding.escape(query.text))",
       headers: [HTTPHeader("Authorization", "KakaoAK \(restAPIKey)")])
     return try await transport.perform(
       request, query: query.text,

@@ -5,28 +5,26 @@ import MartFetch
 /// Naver Cloud Platform Maps geocoding (`GET /map-geocode/v2/geocode`), authorised with the
 /// `x-ncp-apigw-api-key-id` and `x-ncp-apigw-api-key` headers.
 public struct NaverGeocoder: Geocoder {
-  /// The production origin.
-  public static let defaultBaseURL = "https://maps.apigw.ntruss.com"
+  /// The real site's origin; to reach a mirror or the replay server, give the geocoder a
+  /// redirecting fetcher (`OriginRedirectingFetcher`).
+  public static let origin = "https://maps.apigw.ntruss.com"
 
   public let provider = CoordinateSource.naver
   private let clientID: String
   private let clientSecret: String
-  private let baseURL: String
   private let transport: ProviderTransport
 
   public init(
-    clientID: String, clientSecret: String, fetcher: any HTTPFetching,
-    baseURL: String = NaverGeocoder.defaultBaseURL, retryPolicy: RetryPolicy = RetryPolicy()
+    clientID: String, clientSecret: String, fetcher: any HTTPFetching, retryPolicy: RetryPolicy = RetryPolicy()
   ) {
     self.clientID = clientID
     self.clientSecret = clientSecret
-    self.baseURL = baseURL
     self.transport = ProviderTransport(provider: .naver, fetcher: fetcher, retryPolicy: retryPolicy)
   }
 
   public func geocode(_ query: GeocodingQuery) async throws(GeocodingError) -> GeocodeMatch? {
     let request = HTTPRequest.get(
-      "\(baseURL)/map-geocode/v2/geocode?query=\(FormEncoding.escape(query.text))",
+      "\(Self.origin)/map-geocode/v2/geocode?query=\(FormEncoding.escape(query.text))",
       headers: [
         HTTPHeader("x-ncp-apigw-api-key-id", clientID), HTTPHeader("x-ncp-apigw-api-key", clientSecret),
         HTTPHeader("Accept", "application/json"),

@@ -8,20 +8,19 @@ import MartFetch
 /// VWorld answers HTTP 200 for its own errors; the outcome is in `response.status`
 /// (`OK`, `NOT_FOUND`, `ERROR` with `response.error.code`).
 public struct VWorldGeocoder: Geocoder {
-  /// The production origin.
-  public static let defaultBaseURL = "https://api.vworld.kr"
+  /// The real site's origin; to reach a mirror or the replay server, give the geocoder a
+  /// redirecting fetcher (`OriginRedirectingFetcher`).
+  public static let origin = "https://api.vworld.kr"
 
   public let provider = CoordinateSource.vworld
   private let key: String
-  private let baseURL: String
   private let transport: ProviderTransport
 
   public init(
-    key: String, fetcher: any HTTPFetching, baseURL: String = VWorldGeocoder.defaultBaseURL,
+    key: String, fetcher: any HTTPFetching,
     retryPolicy: RetryPolicy = RetryPolicy()
   ) {
     self.key = key
-    self.baseURL = baseURL
     self.transport = ProviderTransport(provider: .vworld, fetcher: fetcher, retryPolicy: retryPolicy)
   }
 
@@ -32,7 +31,7 @@ public struct VWorldGeocoder: Geocoder {
       ("address", query.text), ("refine", "true"), ("simple", "false"), ("format", "json"),
       ("type", type), ("key", key),
     ]
-    let request = HTTPRequest.get("\(baseURL)/req/address?\(FormEncoding.encode(parameters))")
+    let request = HTTPRequest.get("\(Self.origin)/req/address?\(FormEncoding.encode(parameters))")
     return try await transport.perform(
       request, query: query.text,
       classify: { response in

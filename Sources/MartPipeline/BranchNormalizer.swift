@@ -11,29 +11,24 @@ public struct BranchNormalizer: Sendable {
     self.window = window
   }
 
-  /// Normalizes one branch; problems worth reporting go to `warnings`, prefixed with the id.
+  /// Normalizes one branch; problems worth reporting go to `problems`, naming the branch.
   /// Also returns the parsed address, from which the geocoding stage builds its queries.
-  public func normalize(_ raw: RawBranch, warnings: inout [String]) -> (Branch, KoreanAddress?) {
+  public func normalize(_ raw: RawBranch, problems: inout RunProblems) -> (Branch, KoreanAddress?) {
     let published = TextCleanup.field(raw.address)
     let lotPublished = TextCleanup.field(raw.lotAddress)
     let parsed = (published ?? lotPublished).map { KoreanAddress(parsing: $0, lotAddress: lotPublished) }
     if let parsed, !parsed.unparsed.isEmpty {
-      warnings.append("\(raw.id): address parts not understood: \(parsed.unparsed.joined(separator: ", "))")
+      problems.warn(
+        .address, "address parts not understood: \(parsed.unparsed.joined(separator: ", "))", branch: raw.id)
     }
     let phonePublished = TextCleanup.field(raw.phone)
     let phone = PhoneNumber.format(phonePublished)
     if let phonePublished, phone == nil {
-      warnings.append("\(raw.id): phone \"\(phonePublished)\" is not a Korean phone number")
+      problems.warn(.phone, "phone \"\(phonePublished)\" is not a Korean phone number", branch: raw.id)
     }
-    let closingText = TextCleanup.field(raw.closingText) ?? ""
-    var schedule = ClosingSchedule.parse(closingText, asOf: asOf)
-    if !raw.closingDates.isEmpty {
-      // Dates published as data join the text's; they are closures by definition.
-      if closingText.isEmpty { schedule = ClosingSchedule(status: .closures, text: "") }
-      schedule.dates = Array(Set(schedule.dates + raw.closingDates)).sorted()
-      if schedule.status != .closures { schedule.status = .closures }
-    }
-    for warning in schedule.warnings { warnings.append("\(raw.id): \(warning)") }
+    let schedule = ClosingSchedule.published(
+      text: TextCleanup.field(raw.closingText), dates: raw.closingDates, asOf: asOf)
+    for warning in schedule.warnings { problems.warn(.closingDays, warning, branch: raw.id) }
     let branch = Branch(
       id: raw.id,
       name: TextCleanup.field(raw.name) ?? raw.id.storeID,

@@ -10,28 +10,10 @@ public struct RunReport: Codable, Sendable {
     case published
     /// Published, but some brands failed and were carried over from the last good bundle.
     case publishedWithStaleBrands = "published-with-stale-brands"
+    /// Published, but some brands failed with nothing to carry over and are listed as missing.
+    case publishedWithMissingBrands = "published-with-missing-brands"
     /// Nothing was published; the previous bundle (if any) stays current.
     case failed
-  }
-
-  /// One brand's result in this run.
-  public struct BrandResult: Codable, Sendable {
-    public enum Status: String, Codable, Sendable {
-      /// Fetched and parsed now.
-      case fresh
-      /// Failed now; carried over from the last good bundle.
-      case stale
-      /// Failed now, with no earlier data to fall back on.
-      case failed
-      /// Not requested in this run; kept unchanged from the last bundle.
-      case kept
-    }
-
-    public var brand: BrandSlug
-    public var status: Status
-    public var branchCount: Int
-    /// The failure, when there was one.
-    public var error: String?
   }
 
   public var asOf: CalendarDate
@@ -39,22 +21,23 @@ public struct RunReport: Codable, Sendable {
   public var outcome: Outcome
   /// The bundle now in `latest.json`, when this run published one.
   public var published: LatestPointer?
-  public var brands: [BrandResult]
+  /// Every brand of the bundle (or of the would-be bundle), with what this run did with it.
+  public var brands: [BrandSummary]
   /// Branches exported without coordinates.
   public var branchesWithoutCoordinates: [BranchID]
   /// Branches whose closing days are unknown.
   public var branchesWithUnknownClosingDays: [BranchID]
   /// Everything worth a human's attention, each naming the brand or branch.
-  public var warnings: [String]
-  /// Fatal problems.
-  public var errors: [String]
+  public var warnings: [RunProblem]
+  /// Failures: brands that could not be fetched, and anything that stopped publishing.
+  public var errors: [RunProblem]
 
-  /// The process exit status for this outcome: 0 published, 2 published with stale brands,
-  /// 1 nothing published.
+  /// The process exit status for this outcome: 0 published, 2 published with stale or
+  /// missing brands, 1 nothing published.
   public var exitCode: Int32 {
     switch outcome {
     case .published: 0
-    case .publishedWithStaleBrands: 2
+    case .publishedWithStaleBrands, .publishedWithMissingBrands: 2
     case .failed: 1
     }
   }

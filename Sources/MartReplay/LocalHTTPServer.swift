@@ -1,7 +1,20 @@
 import Foundation
-import Glibc
 import MartFetch
 import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+  private let streamSocketType = Int32(SOCK_STREAM.rawValue)
+  private let shutdownBoth = Int32(SHUT_RDWR)
+  /// A closed peer must not kill the process with SIGPIPE.
+  private let sendFlags = Int32(MSG_NOSIGNAL)
+#elseif canImport(Darwin)
+  import Darwin
+  private let streamSocketType = SOCK_STREAM
+  private let shutdownBoth = SHUT_RDWR
+  /// Darwin has no MSG_NOSIGNAL; connections set SO_NOSIGPIPE instead.
+  private let sendFlags: Int32 = 0
+#endif
 
 /// A request as received by `LocalHTTPServer`.
 public struct ServerRequest: Sendable, Hashable {
@@ -104,7 +117,7 @@ public final class LocalHTTPServer: Sendable {
 
   /// Starts listening; `handler` answers every request, on the connection's thread.
   public init(handler: @escaping @Sendable (ServerRequest) -> ServerResponse) throws(LocalHTTPServerError) {
-    let socketDescriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    let socketDescriptor = socket(AF_INET, streamSocketType, 0)
     guard socketDescriptor >= 0 else { throw LocalHTTPServerError(operation: "socket", errorNumber: errno) }
     var address = sockaddr_in()
     do throws(LocalHTTPServerError) {
@@ -159,7 +172,7 @@ public final class LocalHTTPServer: Sendable {
     }
     guard !alreadyStopped else { return }
     // Shutting down a listening socket wakes a blocked accept() on Linux.
-    shutdown(listeningSocket, Int32(SHUT_RDWR))
+    shutdown(listeningSocket, shutdownBoth)
     acceptLoopFinished.wait()
     connections.wait()
     close(listeningSocket)
@@ -175,6 +188,10 @@ public final class LocalHTTPServer: Sendable {
         if errno == EINTR || errno == ECONNABORTED { continue }
         return
       }
+      #if canImport(Darwin)
+        var noSignal: Int32 = 1
+        setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
+      #endif
       connections.enter()
       let thread = Thread {
         serve(connection, handler: handler)
@@ -292,7 +309,7 @@ public final class LocalHTTPServer: Sendable {
     data.withUnsafeBytes { bytes in
       var offset = 0
       while offset < bytes.count {
-        let sent = send(connection, bytes.baseAddress! + offset, bytes.count - offset, Int32(MSG_NOSIGNAL))
+        let sent = send(connection, bytes.baseAddress! + offset, bytes.count - offset, sendFlags)
         if sent < 0, errno == EINTR { continue }
         guard sent > 0 else { return false }
         offset += sent

@@ -1,4 +1,5 @@
 import Foundation
+import MartCore
 import MartFetch
 
 /// One recorded request and the response it got. See `docs/recordings.md` for the file format.
@@ -24,6 +25,11 @@ public struct RecordedExchange: Sendable, Hashable {
     self.status = status
     self.headers = headers
     self.body = body
+  }
+
+  /// The recorded response, as a fetcher returns it for `requestURL`.
+  public func response(to requestURL: String) -> HTTPResponse {
+    HTTPResponse(requestURL: requestURL, finalURL: requestURL, status: status, headers: headers, body: body)
   }
 
   /// Records a fetched request and its response.
@@ -72,18 +78,7 @@ struct RecordedURL: Hashable {
 }
 
 /// A failure reading or writing a recording, naming the file.
-public struct ReplayError: Error, Sendable, Hashable, CustomStringConvertible {
-  /// The file or folder concerned.
-  public var path: String
-  public var message: String
-
-  public init(path: String, message: String) {
-    self.path = path
-    self.message = message
-  }
-
-  public var description: String { "\(path): \(message)" }
-}
+public typealias ReplayError = FileError
 
 /// A folder of recorded exchanges, as used for `fixtures/web` and run archives.
 public struct ReplayArchive: Sendable {
@@ -161,6 +156,24 @@ public struct ReplayArchive: Sendable {
     RecordingIndex(self).match(request, host: host)
   }
 
+  /// The first exchange that matches `request` the way the replay server matches what it
+  /// receives: for answering requests without a listener.
+  public func match(_ request: HTTPRequest) -> RecordedExchange? {
+    let url = RecordedURL(request.url)
+    let received = ServerRequest(
+      method: request.method.rawValue, path: url.path, query: url.query, headers: request.headers,
+      body: request.body ?? Data())
+    return match(received, host: url.host)
+  }
+
+  /// The same archive with only the exchanges recorded for `hosts`.
+  public func restricted(toHosts hosts: Set<String>) -> ReplayArchive {
+    let hosts = Set(hosts.map { $0.lowercased() })
+    var copy = self
+    copy.exchanges = exchanges.filter { hosts.contains($0.parsedURL.host) }
+    return copy
+  }
+
   // MARK: File format
 
   private struct Manifest: Codable {
@@ -183,7 +196,8 @@ public struct ReplayArchive: Sendable {
     var response: Response
   }
 
-  private static func readExchange(_ file: URL) throws(ReplayError) -> RecordedExchange {
+  /// Reads one `*.exchange.json` file and its body file.
+  public static func readExchange(_ file: URL) throws(ReplayError) -> RecordedExchange {
     let exchangeFile = try decode(ExchangeFile.self, from: file)
     var headers: [HTTPHeader] = []
     for pair in exchangeFile.response.headers {

@@ -11,19 +11,19 @@ public final class ReplayServer: Sendable {
   /// Recorded origin (`https://store.emart.com`) to local base URL (`http://127.0.0.1:PORT`).
   public let baseURLOverrides: [String: String]
   private let servers: [LocalHTTPServer]
-  private let unmatchedLog: UnmatchedLog
+  private let responder: ReplayResponder
 
-  private init(baseURLOverrides: [String: String], servers: [LocalHTTPServer], unmatchedLog: UnmatchedLog) {
+  private init(baseURLOverrides: [String: String], servers: [LocalHTTPServer], responder: ReplayResponder) {
     self.baseURLOverrides = baseURLOverrides
     self.servers = servers
-    self.unmatchedLog = unmatchedLog
+    self.responder = responder
   }
 
   deinit { stop() }
 
   /// Starts one listener per host recorded in `archive`.
   public static func start(archive: ReplayArchive) throws(LocalHTTPServerError) -> ReplayServer {
-    let unmatchedLog = UnmatchedLog()
+    let responder = ReplayResponder(archive: archive)
     var originsByHost: [String: Set<String>] = [:]
     for exchange in archive.exchanges {
       let url = exchange.parsedURL
@@ -31,18 +31,12 @@ public final class ReplayServer: Sendable {
     }
     var servers: [LocalHTTPServer] = []
     var overrides: [String: String] = [:]
-    let index = RecordingIndex(archive)
     for (host, origins) in originsByHost.sorted(by: { $0.key < $1.key }) {
-      let server = try LocalHTTPServer { request in
-        if let exchange = index.match(request, host: host) { return response(serving: exchange) }
-        let summary = describe(request, host: host)
-        unmatchedLog.append(summary)
-        return .text("no recording matches \(summary)\n", status: 404)
-      }
+      let server = try LocalHTTPServer { request in responder.respond(to: request, host: host) }
       servers.append(server)
       for origin in origins { overrides[origin] = server.baseURL }
     }
-    return ReplayServer(baseURLOverrides: overrides, servers: servers, unmatchedLog: unmatchedLog)
+    return ReplayServer(baseURLOverrides: overrides, servers: servers, responder: responder)
   }
 
   /// The local base URL serving `origin` (`scheme://host[:port]`), if it was recorded.
@@ -52,11 +46,28 @@ public final class ReplayServer: Sendable {
 
   /// Every request that no recording matched, in arrival order, described as
   /// `METHOD host/path?query body: …`.
-  public var unmatchedRequests: [String] { unmatchedLog.entries }
+  public var unmatchedRequests: [String] { responder.unmatched.withLock { $0 } }
 
   /// Stops every listener. Calling it again does nothing.
   public func stop() {
     for server in servers { server.stop() }
+  }
+}
+
+/// Answers requests from the archive, on the listeners' connection threads, and keeps the
+/// requests no recording matched.
+private final class ReplayResponder: Sendable {
+  /// The archive's exchanges indexed once, so a request costs a lookup, not a scan.
+  let index: RecordingIndex
+  let unmatched = Mutex<[String]>([])
+
+  init(archive: ReplayArchive) { self.index = RecordingIndex(archive) }
+
+  func respond(to request: ServerRequest, host: String) -> ServerResponse {
+    if let exchange = index.match(request, host: host) { return Self.response(serving: exchange) }
+    let summary = Self.describe(request, host: host)
+    unmatched.withLock { $0.append(summary) }
+    return .text("no recording matches \(summary)\n", status: 404)
   }
 
   private static func response(serving exchange: RecordedExchange) -> ServerResponse {
@@ -74,13 +85,4 @@ public final class ReplayServer: Sendable {
     if !request.body.isEmpty { summary += " body: \(String(decoding: request.body, as: UTF8.self))" }
     return summary
   }
-}
-
-/// The unmatched-request list, appended to from connection threads.
-private final class UnmatchedLog: Sendable {
-  private let storage = Mutex<[String]>([])
-
-  func append(_ entry: String) { storage.withLock { $0.append(entry) } }
-
-  var entries: [String] { storage.withLock { $0 } }
 }

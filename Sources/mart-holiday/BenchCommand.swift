@@ -3,6 +3,7 @@ import Foundation
 import MartBench
 import MartBrands
 import MartCore
+import MartExport
 import MartFetch
 import MartGeocoding
 import MartPipeline
@@ -91,7 +92,14 @@ struct BenchCommand: AsyncParsableCommand {
     let archive = try ReplayArchive.load(from: recording)
     let server = try ReplayServer.start(archive: archive)
     defer { server.stop() }
-    let overrides = RunCommand.replayOverrides(server)
+    // Every origin a run may contact goes to the replay server (unrecorded ones to a listener
+    // that answers 404, counted as unmatched), as `run --replay` does.
+    var overrides = server.baseURLOverrides
+    if let fallback = overrides.values.sorted().first {
+      for origin in BrandSources.all.map(\.origin) + GeocodingChain.providerOrigins where overrides[origin] == nil {
+        overrides[origin] = fallback
+      }
+    }
     var arguments = ["bench-run", "--output", output.path, "--as-of", archive.recordedOn ?? "2026-11-20"]
     for (origin, baseURL) in overrides.sorted(by: { $0.key < $1.key }) {
       arguments += ["--origin", "\(origin)=\(baseURL)"]
@@ -224,11 +232,11 @@ struct BenchRunCommand: AsyncParsableCommand {
       // The pipeline as `run` builds it, without archive, geocoding providers or delays.
       let fetcher = OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: overrides)
       let pipeline = Pipeline(sources: BrandSources.all, fetcher: fetcher)
-      report = await pipeline.run(RunOptions(asOf: asOf, outputDirectory: URL(fileURLWithPath: output)))
+      report = await pipeline.run(asOf: asOf, outputDirectory: URL(fileURLWithPath: output))
     }
     let after = ResourceUsage.current()
     guard let report, report.errors.isEmpty else {
-      throw ValidationError("the run failed: \(report?.errors ?? [])")
+      throw ValidationError("the run failed: \(report?.errors.map(\.description) ?? [])")
     }
     let result = BenchResult.ScaleResult(
       branches: report.brands.reduce(0) { $0 + $1.branchCount }, seconds: seconds,

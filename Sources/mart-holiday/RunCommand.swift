@@ -1,12 +1,8 @@
 import ArgumentParser
 import Foundation
-import MartBrands
 import MartCore
 import MartExport
-import MartFetch
-import MartGeocoding
 import MartPipeline
-import MartReplay
 
 struct RunCommand: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
@@ -15,11 +11,11 @@ struct RunCommand: AsyncParsableCommand {
     discussion: """
       Fetches each brand's store pages, parses branches and closing-day texts, turns them into dates for the as-of month and the next two, and writes a versioned bundle under the output directory, then points output/latest.json at it.
 
-      A brand that fails keeps its branches from the last good bundle (marked stale); if a requested brand fails with nothing to keep, nothing is published. Every run writes output/report.json, and every run that is not a replay keeps the responses it received (see --archive).
+      A brand that fails keeps its branches from the last good bundle (marked stale); a brand that fails with nothing to keep (or that has no source yet) is listed as missing, and the other brands are still published. Only when no brand produced fresh data is nothing published. Every run writes output/report.json, and every run that is not a replay keeps the responses it received (see --archive).
 
       Branches whose source gives no valid coordinates are geocoded with the providers whose keys are set: KAKAO_REST_API_KEY, NAVER_CLIENT_ID + NAVER_CLIENT_SECRET, VWORLD_API_KEY (order: MART_GEOCODERS, default kakao,naver,vworld). Answers are cached in SQLite. With --replay, the recorded provider responses are used instead.
 
-      Exit status: 0 published; 2 published, but some brands are stale; 1 nothing published.
+      Exit status: 0 published; 2 published, but some brands are stale or missing; 1 nothing published.
 
       Examples:
         mart-holiday run --replay fixtures/web
@@ -73,87 +69,28 @@ struct RunCommand: AsyncParsableCommand {
   var archiveDirectory: String?
 
   func run() async throws {
-    var replayServer: ReplayServer?
-    var asOf = self.asOf
-    if let replayDirectory {
-      let archive = try ReplayArchive.load(from: URL(fileURLWithPath: replayDirectory))
-      replayServer = try ReplayServer.start(archive: archive)
-      if asOf == nil, let recorded = archive.recordedOn {
-        guard let date = CalendarDate(iso: recorded) else {
-          throw ValidationError("\(replayDirectory)/replay.json: recordedOn \"\(recorded)\" is not YYYY-MM-DD")
-        }
-        asOf = date
-      }
-    }
-    defer { replayServer?.stop() }
+    let configuration = RunConfiguration(
+      outputDirectory: URL(fileURLWithPath: outputDirectory),
+      replayDirectory: replayDirectory.map { URL(fileURLWithPath: $0) },
+      mirrors: Dictionary(sourceOverrides.map { ($0.brand, $0.baseURL) }, uniquingKeysWith: { _, last in last }),
+      asOf: asOf, brands: Set(brands),
+      geocodingCache: geocodingCache.map { URL(fileURLWithPath: $0) },
+      archiveDirectory: archiveDirectory.map { URL(fileURLWithPath: $0) })
+    let result = try await Pipeline.run(configuration)
 
-    let options = RunOptions(
-      asOf: asOf ?? KoreanCalendar.today(), brands: Set(brands),
-      outputDirectory: URL(fileURLWithPath: outputDirectory))
-
-    // Fetcher stack: libcurl ← origin redirection (replay, --source) ← archive of responses.
-    // Sources and geocoders always name the real sites; only the redirection layer knows
-    // where requests really go, so archives and exported records cite the real URLs.
-    var overrides = replayServer.map(Self.replayOverrides) ?? [:]
-    for override in sourceOverrides {
-      for source in BrandSources.all where source.brands.contains(override.brand) {
-        overrides[source.defaultBaseURL] = override.baseURL
-      }
-    }
-    let network = OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: overrides)
-    var fetcher: any HTTPFetching = network
-    var archiving: ArchivingFetcher?
-    if let directory = archiveDirectory ?? (replayServer == nil ? defaultArchive(asOf: options.asOf) : nil) {
-      let archive = try ArchivingFetcher(
-        wrapping: network, directory: URL(fileURLWithPath: directory), recordedOn: options.asOf.iso)
-      archiving = archive
-      fetcher = archive
-    }
-    // Geocoder traffic is not archived: it carries API keys. Replayed provider responses were
-    // recorded with placeholder keys and must not fill the cache that live runs rely on.
-    let geocoding = try GeocodingChain.fromEnvironment(
-      cachePath: geocodingCache ?? (replayServer == nil ? "\(outputDirectory)/cache/geocoding.sqlite" : nil),
-      fetcher: network,
-      environment: replayServer == nil ? ProcessInfo.processInfo.environment : GeocodingChain.replayEnvironment)
-    let pipeline = Pipeline(sources: BrandSources.all, fetcher: fetcher, geocoding: geocoding)
-    let report = await pipeline.run(options)
-    let unmatched = replayServer?.unmatchedRequests ?? []
+    let unmatched = result.unmatchedReplayRequests
     for request in unmatched.prefix(5) {
       FileHandle.standardError.write(Data("replay: no recording for \(request)\n".utf8))
     }
     if unmatched.count > 5 {
       FileHandle.standardError.write(Data("replay: \(unmatched.count - 5) more requests had no recording\n".utf8))
     }
-    for failure in archiving?.writeFailures ?? [] {
+    for failure in result.archiveFailures {
       FileHandle.standardError.write(Data("archive: could not keep \(failure)\n".utf8))
     }
-    print(RunSummary.render(report, outputDirectory: outputDirectory))
-    if let archiving { print("responses kept in \(archiving.directory.path) (replay with --replay)") }
-    if report.exitCode != 0 { throw ExitCode(report.exitCode) }
-  }
-}
-
-extension RunCommand {
-  /// `<output>/raw/<as-of>-<HHmmss>` (wall-clock time in Korea), one folder per run.
-  func defaultArchive(asOf: CalendarDate) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "Asia/Seoul")
-    formatter.dateFormat = "HHmmss"
-    return "\(outputDirectory)/raw/\(asOf.iso)-\(formatter.string(from: Date()))"
-  }
-
-  /// Sends every origin the run may contact to the replay server, so a replayed run never
-  /// reaches the network: recorded origins to their own listener, any other origin to a
-  /// listener that answers 404 (reported as unmatched).
-  static func replayOverrides(_ server: ReplayServer) -> [String: String] {
-    var overrides = server.baseURLOverrides
-    guard let fallback = overrides.values.sorted().first else { return overrides }
-    let origins =
-      BrandSources.all.map(\.defaultBaseURL)
-      + [KakaoGeocoder.defaultBaseURL, NaverGeocoder.defaultBaseURL, VWorldGeocoder.defaultBaseURL]
-    for origin in origins where overrides[origin] == nil { overrides[origin] = fallback }
-    return overrides
+    print(RunSummary.render(result.report, outputDirectory: outputDirectory))
+    if let archive = result.archiveDirectory { print("responses kept in \(archive.path) (replay with --replay)") }
+    if result.report.exitCode != 0 { throw ExitCode(result.report.exitCode) }
   }
 }
 
@@ -178,8 +115,9 @@ enum RunSummary {
     var lines: [String] = []
     lines.append("as of \(report.asOf), closing dates \(report.window.from) … \(report.window.through)")
     for brand in report.brands {
+      let status = brand.status?.rawValue ?? brand.freshness.rawValue
       var line =
-        "  \(brand.brand.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)) \(brand.status.rawValue.padding(toLength: 6, withPad: " ", startingAt: 0)) \(brand.branchCount) branches"
+        "  \(brand.slug.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)) \(status.padding(toLength: 7, withPad: " ", startingAt: 0)) \(brand.branchCount) branches"
       if let error = brand.error { line += " — \(error)" }
       lines.append(line)
     }

@@ -22,7 +22,7 @@ struct GSTheFreshSourceTests {
       baseURL: GSTheFreshSource.origin, fetcher: fetcher, asOf: asOf, brands: [.gsTheFresh],
       sourceName: GSTheFreshSource.name)
     let branches = try await source.collect(session)
-    return (branches, await fetcher.requests, session.warnings)
+    return (branches, await fetcher.requests, session.warnings.map(\.description))
   }
 
   static func date(_ iso: String) throws -> CalendarDate { try #require(CalendarDate(iso: iso)) }

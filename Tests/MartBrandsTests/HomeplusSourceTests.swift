@@ -226,7 +226,7 @@ struct HomeplusSourceTests {
     } catch {
       result = .failure(error)
     }
-    return (result, await fetcher.requests, session.warnings)
+    return (result, await fetcher.requests, session.warnings.map(\.description))
   }
 
   @Test func collectsBothBrandsThroughTheFetcher() async throws {

@@ -84,15 +84,14 @@ import Testing
 
   @Test func everyFileMatchesItsSchemaAndEveryCalendarParses() throws {
     let output = try publishedRun("schemas")
-    // report.json is checked separately below.
-    let outcome = try python([output.path, "--no-report"])
+    let outcome = try python([output.path])
     #expect(outcome.status == 0, "stdout: \(outcome.stdout) stderr: \(outcome.stderr)")
     // One calendar per branch and per brand; JSON: branches, one per brand, index, closures;
-    // the manifest and latest.json. The .gz copies are compared with their files.
+    // the manifest, latest.json and report.json. The .gz copies are compared with their files.
     let manifest = try #require(try BundleStore(outputDirectory: output).latest()).manifest
     let branches = manifest.brands.map(\.branchCount).reduce(0, +)
     let brands = manifest.brands.count
-    let expected = branches + brands + (3 + brands) + 2
+    let expected = branches + brands + (3 + brands) + 3
     #expect(outcome.stdout.contains("\(expected) files checked in 1 bundles, 0 problems"), "stdout: \(outcome.stdout)")
   }
 
@@ -111,7 +110,7 @@ import Testing
       String(decoding: try Data(contentsOf: calendar), as: UTF8.self)
         .replacingOccurrences(of: "TRANSP:TRANSPARENT", with: "X-NOTE:" + String(repeating: "가", count: 30)).utf8
     ).write(to: calendar)
-    let outcome = try python([output.path, "--no-report"])
+    let outcome = try python([output.path])
     #expect(outcome.status == 1)
     #expect(outcome.stderr.contains("index.json: branches/"), "stderr: \(outcome.stderr)")
     #expect(outcome.stderr.contains("'sigungu' is a required property"), "stderr: \(outcome.stderr)")
@@ -124,9 +123,9 @@ import Testing
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let report = #"""
       {"asOf":"2026-11-20","branchesWithUnknownClosingDays":["emart-1099"],"branchesWithoutCoordinates":[],
-       "brands":[{"branchCount":10,"brand":"emart","error":null,"status":"fresh"},
-                 {"branchCount":0,"brand":"costco","error":"the source returned no branches","status":"missing"}],
-       "errors":[],"outcome":"published","published":null,
+       "brands":[{"branchCount":10,"error":null,"freshness":"fresh","lastFetchedAsOf":"2026-11-20","name":"이마트","slug":"emart","status":"fresh"},
+                 {"branchCount":0,"error":"the source returned no branches","freshness":"missing","lastFetchedAsOf":null,"name":"코스트코","slug":"costco","status":"missing"}],
+       "errors":[],"outcome":"published-with-missing-brands","published":null,
        "warnings":[{"brand":"emart","branch":"emart-1099","kind":"closing-days","message":"no closing days understood"},
                    {"brand":null,"branch":null,"kind":"carry-over","message":"last bundle unreadable"}],
        "window":{"from":"2026-11-01","through":"2027-01-31"}}

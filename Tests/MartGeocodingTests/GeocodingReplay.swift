@@ -1,4 +1,5 @@
 import Foundation
+import MartCore
 import MartFetch
 import MartReplay
 import Synchronization
@@ -18,36 +19,9 @@ struct GeocodingReplay {
     server = try ReplayServer.start(archive: archive)
   }
 
-  /// The local base URL standing in for a provider's production origin.
-  func baseURL(_ origin: String) throws -> String {
-    guard let base = server.baseURL(forOrigin: origin) else {
-      throw ReplayError(path: origin, message: "no recordings for this origin")
-    }
-    return base
-  }
-
   /// The exchange recorded in `<host>/<name>.exchange.json`.
   static func exchange(host: String, name: String) throws -> RecordedExchange {
-    struct ExchangeFile: Decodable {
-      struct Request: Decodable {
-        var method: String
-        var url: String
-      }
-      struct Response: Decodable {
-        var bodyFile: String?
-        var headers: [[String]]
-        var status: Int
-      }
-      var request: Request
-      var response: Response
-    }
-    let folder = FixturePaths.fixtures.appendingPathComponent("web/\(host)")
-    let file = try JSONDecoder().decode(
-      ExchangeFile.self, from: Data(contentsOf: folder.appendingPathComponent("\(name).exchange.json")))
-    let body = try file.response.bodyFile.map { try Data(contentsOf: folder.appendingPathComponent($0)) } ?? Data()
-    return RecordedExchange(
-      method: file.request.method, url: file.request.url, status: file.response.status,
-      headers: file.response.headers.map { HTTPHeader($0[0], $0[1]) }, body: body)
+    try ReplayArchive.readExchange(FixturePaths.web.appendingPathComponent("\(host)/\(name).exchange.json"))
   }
 }
 

@@ -9,27 +9,35 @@ import Testing
 @Suite("Geocoding providers against recorded responses")
 struct ProviderTests {
   let replay: GeocodingReplay
-  let fetcher = CurlHTTPClient()
+  /// libcurl, with every provider origin sent to the replay server.
+  let fetcher: OriginRedirectingFetcher
 
   init() throws {
     replay = try GeocodingReplay()
+    fetcher = OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: replay.server.baseURLOverrides)
+  }
+
+  /// libcurl, with Kakao's origin sent to `baseURL`.
+  func kakaoFetcher(_ baseURL: String) -> OriginRedirectingFetcher {
+    OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: [KakaoGeocoder.origin: baseURL])
+  }
+
+  /// libcurl, with Naver's origin sent to `baseURL`.
+  func naverFetcher(_ baseURL: String) -> OriginRedirectingFetcher {
+    OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: [NaverGeocoder.origin: baseURL])
   }
 
   func kakao(key: String = "replay-kakao-key") throws -> KakaoGeocoder {
-    KakaoGeocoder(
-      restAPIKey: key, fetcher: fetcher, baseURL: try replay.baseURL(KakaoGeocoder.defaultBaseURL),
-      retryPolicy: .immediate)
+    KakaoGeocoder(restAPIKey: key, fetcher: fetcher, retryPolicy: .immediate)
   }
 
   func naver() throws -> NaverGeocoder {
     NaverGeocoder(
-      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: fetcher,
-      baseURL: try replay.baseURL(NaverGeocoder.defaultBaseURL), retryPolicy: .immediate)
+      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: fetcher, retryPolicy: .immediate)
   }
 
   func vworld(key: String = "replay-vworld-key") throws -> VWorldGeocoder {
-    VWorldGeocoder(
-      key: key, fetcher: fetcher, baseURL: try replay.baseURL(VWorldGeocoder.defaultBaseURL), retryPolicy: .immediate)
+    VWorldGeocoder(key: key, fetcher: fetcher, retryPolicy: .immediate)
   }
 
   // MARK: Kakao
@@ -71,7 +79,7 @@ struct ProviderTests {
     let success = try GeocodingReplay.exchange(host: "dapi.kakao.com", name: "search-429-2")
     let sequence = try SequenceServer([quota, success])
     let geocoder = KakaoGeocoder(
-      restAPIKey: "replay-kakao-key", fetcher: fetcher, baseURL: sequence.server.baseURL, retryPolicy: .immediate)
+      restAPIKey: "replay-kakao-key", fetcher: kakaoFetcher(sequence.server.baseURL), retryPolicy: .immediate)
     let error = await #expect(throws: GeocodingError.self) {
       try await geocoder.geocode(GeocodingQuery("부산광역시 부산진구 가야대로 506", kind: .road))
     }
@@ -90,7 +98,7 @@ struct ProviderTests {
     throttle.body = Data(#"{"errorType":"TooManyRequests","message":"slow down"}"#.utf8)
     let sequence = try SequenceServer([throttle, success])
     let geocoder = KakaoGeocoder(
-      restAPIKey: "replay-kakao-key", fetcher: fetcher, baseURL: sequence.server.baseURL,
+      restAPIKey: "replay-kakao-key", fetcher: kakaoFetcher(sequence.server.baseURL),
       retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .zero, maxDelay: .seconds(5)))
     let clock = ContinuousClock()
     let started = clock.now
@@ -164,8 +172,8 @@ struct ProviderTests {
     let found = try GeocodingReplay.exchange(host: "maps.apigw.ntruss.com", name: "geocode-lotte-seoulstation")
     let lasting = try SequenceServer(Array(repeating: Self.naverAnswer(status: 429, body: body), count: 3))
     let geocoder = NaverGeocoder(
-      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: fetcher,
-      baseURL: lasting.server.baseURL, retryPolicy: .immediate)
+      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: naverFetcher(lasting.server.baseURL),
+      retryPolicy: .immediate)
     let error = await #expect(throws: GeocodingError.self) {
       try await geocoder.geocode(GeocodingQuery("서울특별시 중구 한강대로 405", kind: .road))
     }
@@ -176,8 +184,8 @@ struct ProviderTests {
 
     let recovering = try SequenceServer([Self.naverAnswer(status: 429, body: body), found])
     let second = NaverGeocoder(
-      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: fetcher,
-      baseURL: recovering.server.baseURL, retryPolicy: .immediate)
+      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: naverFetcher(recovering.server.baseURL),
+      retryPolicy: .immediate)
     let match = try #require(try await second.geocode(GeocodingQuery("서울특별시 중구 한강대로 405", kind: .road)))
     #expect(match.point == GeoPoint(latitude: 37.5559140, longitude: 126.9723810))
     #expect(recovering.requestCount == 2)
@@ -188,8 +196,8 @@ struct ProviderTests {
     let quota = try GeocodingReplay.exchange(host: "maps.apigw.ntruss.com", name: "geocode-429")
     let sequence = try SequenceServer([quota, quota, quota])
     let geocoder = NaverGeocoder(
-      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: fetcher,
-      baseURL: sequence.server.baseURL, retryPolicy: .immediate)
+      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: naverFetcher(sequence.server.baseURL),
+      retryPolicy: .immediate)
     let error = await #expect(throws: GeocodingError.self) {
       try await geocoder.geocode(GeocodingQuery("부산광역시 부산진구 가야대로 506", kind: .road))
     }
@@ -203,8 +211,8 @@ struct ProviderTests {
     let body = #"{"status":"INVALID_REQUEST","errorMessage":"query is INVALID"}"#
     let sequence = try SequenceServer([Self.naverAnswer(status: 400, body: body)])
     let geocoder = NaverGeocoder(
-      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: fetcher,
-      baseURL: sequence.server.baseURL, retryPolicy: .immediate)
+      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: naverFetcher(sequence.server.baseURL),
+      retryPolicy: .immediate)
     let error = await #expect(throws: GeocodingError.self) {
       try await geocoder.geocode(GeocodingQuery("서울특별시 중구 한강대로 405", kind: .road))
     }
@@ -251,7 +259,7 @@ struct ProviderTests {
   @Test("a provider that cannot be reached is a transport error")
   func unreachable() async throws {
     let geocoder = KakaoGeocoder(
-      restAPIKey: "k", fetcher: fetcher, baseURL: "http://127.0.0.1:9", retryPolicy: RetryPolicy(maxAttempts: 1))
+      restAPIKey: "k", fetcher: kakaoFetcher("http://127.0.0.1:9"), retryPolicy: RetryPolicy(maxAttempts: 1))
     let error = await #expect(throws: GeocodingError.self) {
       try await geocoder.geocode(GeocodingQuery("서울특별시 송파구 올림픽로 240", kind: .road))
     }

@@ -2,10 +2,8 @@ import Foundation
 import MartBrands
 import MartCore
 import MartExport
-import MartFetch
 import MartGeocoding
 import MartPipeline
-import MartReplay
 import TestSupport
 import Testing
 
@@ -25,23 +23,21 @@ import Testing
     FileManager.default.temporaryDirectory.appendingPathComponent("output-\(UUID().uuidString)")
   }
 
+  /// A configured run over `recordings`, as `mart-holiday run --replay` makes it.
   func run(
     recordings: URL = FixturePaths.web, output: URL, brands: Set<BrandSlug> = [],
-    expectEveryRequestRecorded: Bool = true
+    sources: [any BrandSource] = BrandSources.all, expectEveryRequestRecorded: Bool = true
   ) async throws -> RunReport {
-    let server = try ReplayServer.start(archive: try ReplayArchive.load(from: recordings))
-    defer { server.stop() }
-    let fetcher = OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: server.baseURLOverrides)
-    let geocoding = try GeocodingChain.fromEnvironment(
-      cachePath: nil, fetcher: fetcher,
-      environment: GeocodingChain.replayEnvironment, retryPolicy: .immediate)
-    let pipeline = Pipeline(sources: BrandSources.all, fetcher: fetcher, geocoding: geocoding)
-    let report = await pipeline.run(
-      RunOptions(asOf: asOf, brands: brands, outputDirectory: output))
+    let result = try await Pipeline.run(
+      RunConfiguration(
+        outputDirectory: output, replayDirectory: recordings, asOf: asOf, brands: brands,
+        geocodingRetryPolicy: .immediate, sources: sources))
     if expectEveryRequestRecorded {
-      #expect(server.unmatchedRequests.isEmpty, "requests without a recording: \(server.unmatchedRequests)")
+      #expect(
+        result.unmatchedReplayRequests.isEmpty, "requests without a recording: \(result.unmatchedReplayRequests)")
     }
-    return report
+    #expect(result.archiveDirectory == nil, "a replay keeps no archive")
+    return result.report
   }
 
   /// Replaces one recorded exchange's status and body.
@@ -112,7 +108,10 @@ import Testing
     let goyang = try #require(branches.first { $0.id.description == "traders-1413" })
     #expect(goyang.coordinate?.latitude == 37.618602)
     #expect(goyang.coordinate?.longitude == 126.836569)
-    #expect(report.warnings.contains { $0.hasPrefix("traders-1413:") && $0.contains("swapped") })
+    #expect(
+      report.warnings.contains {
+        $0.branch?.description == "traders-1413" && $0.kind == .location && $0.message.contains("swapped")
+      })
     // 노브랜드 남양주 다산점 publishes (0, 0) and no provider knows its address: exported without
     // coordinates, listed in the report, never dropped.
     let dasan = try #require(branches.first { $0.id.description == "nobrand-4123" })
@@ -125,6 +124,58 @@ import Testing
     // Ids are unique and stable.
     #expect(Set(branches.map(\.id)).count == branches.count)
     #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("report.json").path))
+  }
+
+  /// No branch's closing dates stop partway through the window without an unknown range
+  /// covering the rest: a month of the window with no closing date is either unknown or backed
+  /// by a recurring rule (or the store never closes).
+  @Test func everyBranchSaysWhichDaysItKnows() async throws {
+    let output = emptyOutput()
+    let report = try await run(output: output)
+    #expect(report.outcome == .published)
+    let latest = try #require(try BundleStore(outputDirectory: output).latest())
+    let window = latest.branches.window
+    #expect(!latest.branches.branches.isEmpty)
+    for branch in latest.branches.branches {
+      let closing = branch.closing
+      let unknown = closing.unknownRanges
+      func isUnknown(_ day: CalendarDate) -> Bool { unknown.contains { $0.from <= day && day <= $0.through } }
+      #expect(!closing.dates.contains(where: isUnknown), "\(branch.id): a closed day inside an unknown range")
+      if closing.status == .unknown {
+        #expect(unknown == [window], "\(branch.id): unknown closing days must cover the window")
+      }
+      let recurring = !closing.schedule.rules.isEmpty || !closing.schedule.lunar.isEmpty
+      var month = window.from.firstOfMonth()
+      while month <= window.through {
+        let closesInMonth = closing.dates.contains { $0.firstOfMonth() == month }
+        let daysOfMonth = (0..<CalendarDate.daysInMonth(year: month.year, month: month.month)).map {
+          month.adding(days: $0)
+        }
+        if !closesInMonth && closing.status != .openAllYear && !recurring {
+          #expect(
+            daysOfMonth.allSatisfy(isUnknown),
+            "\(branch.id): no closing date in \(month.iso.prefix(7)) and nothing says the month is known")
+        }
+        month = month.firstOfMonth(addingMonths: 1)
+      }
+    }
+
+    // 롯데마트 판교점 publishes "12/13,/27": December is known, November and January are not.
+    let pangyo = try #require(latest.branches.branches.first { $0.id.description == "lottemart-0100225" })
+    #expect(pangyo.closing.dates.map(\.iso) == ["2026-12-13", "2026-12-27"])
+    #expect(
+      pangyo.closing.unknownRanges.map { "\($0.from.iso)…\($0.through.iso)" } == [
+        "2026-11-01…2026-11-30", "2027-01-01…2027-01-31",
+      ])
+    // E-mart publishes dates as data: the schedule carries them and no made-up text.
+    let changwon = try #require(latest.branches.branches.first { $0.id.description == "emart-1059" })
+    #expect(changwon.closing.schedule.text == nil)
+    #expect(changwon.closing.schedule.dates == changwon.closing.dates)
+    #expect(changwon.closing.unknownRanges.isEmpty)
+    // 이마트 1099 publishes no date at all: unknown for the whole window.
+    let withoutDates = try #require(latest.branches.branches.first { $0.id.description == "emart-1099" })
+    #expect(withoutDates.closing.status == .unknown)
+    #expect(withoutDates.closing.unknownRanges == [window])
   }
 
   @Test func runsAreDeterministic() async throws {
@@ -154,7 +205,7 @@ import Testing
     let report = try await run(recordings: broken, output: output)
     #expect(report.outcome == .publishedWithStaleBrands)
     #expect(report.exitCode == 2)
-    let lotte = try #require(report.brands.first { $0.brand == .lottemart })
+    let lotte = try #require(report.brands.first { $0.slug == .lottemart })
     #expect(lotte.status == .stale)
     #expect(lotte.branchCount == 17)
     #expect(lotte.error?.contains("500") == true)
@@ -176,7 +227,7 @@ import Testing
       in: redesigned, "company.lottemart.com/shop_search_type-01.exchange.json", status: 200,
       body: "<html><body><div class=\"new-shop-list\"><p>새 매장찾기</p></div></body></html>")
     let report = try await run(recordings: redesigned, output: output)
-    #expect(report.brands.first { $0.brand == .lottemart }?.status == .stale)
+    #expect(report.brands.first { $0.slug == .lottemart }?.status == .stale)
     #expect(try latestBranches(output).count == before.count)
   }
 
@@ -186,12 +237,16 @@ import Testing
     try breakExchange(in: broken, "store.emart.com/view-4507.exchange.json", status: 500, body: "error")
     let report = try await run(recordings: broken, output: output)
     #expect(report.outcome == .published)
-    #expect(report.brands.first { $0.brand == .nobrand }?.status == .fresh)
+    #expect(report.brands.first { $0.slug == .nobrand }?.status == .fresh)
     let branches = try latestBranches(output)
     #expect(branches.filter { $0.brand == .nobrand }.count == 4)
     #expect(branches.first { $0.id.description == "nobrand-4507" }?.phone == nil)
     #expect(branches.first { $0.id.description == "nobrand-1604" }?.phone == "031-837-1604")
-    #expect(report.warnings.contains { $0.hasPrefix("nobrand-4507:") && $0.contains("500") })
+    #expect(
+      report.warnings.contains {
+        $0.branch?.description == "nobrand-4507" && $0.brand == .nobrand && $0.kind == .source
+          && $0.message.contains("500")
+      })
   }
 
   @Test func aCollapsedBranchCountIsTreatedAsFailure() async throws {
@@ -206,25 +261,87 @@ import Testing
     try JSONSerialization.data(withJSONObject: json).write(to: list)
 
     let report = try await run(recordings: shrunk, output: output)
-    let emart = try #require(report.brands.first { $0.brand == .emart })
+    let emart = try #require(report.brands.first { $0.slug == .emart })
     #expect(emart.status == .stale)
     #expect(emart.error?.contains("down from 10") == true)
     #expect(try latestBranches(output).filter { $0.brand == .emart }.count == 10)
   }
 
-  @Test func aFailingBrandWithNothingToKeepPublishesNothing() async throws {
+  @Test func aFailingBrandWithNothingToKeepIsMissingAndTheOthersArePublished() async throws {
+    let output = emptyOutput()
+    let broken = try copyOfRecordings()
+    // E-mart's one holiday feed serves every E-mart brand: all of them fail.
+    try breakExchange(
+      in: broken, "store.emart.com/holidayList-2026-12.exchange.json", status: 503, body: "busy")
+    let report = try await run(recordings: broken, output: output)
+    #expect(report.outcome == .publishedWithMissingBrands)
+    #expect(report.exitCode == 2)
+    #expect(report.errors.contains { $0.brand == .emart && $0.kind == .brandFailed && $0.message.contains("503") })
+
+    let latest = try #require(try BundleStore(outputDirectory: output).latest())
+    let published = Set(latest.branches.branches.map(\.brand))
+    #expect(published.contains(.lottemart))
+    #expect(published.isDisjoint(with: EmartSource.brands))
+    for brand in EmartSource.brands {
+      let listed = try #require(latest.manifest.brands.first { $0.slug == brand })
+      #expect(listed.freshness == .missing)
+      #expect(listed.branchCount == 0)
+      #expect(listed.lastFetchedAsOf == nil)
+      #expect(report.brands.first { $0.slug == brand }?.status == .missing)
+    }
+    #expect(latest.manifest.brands.first { $0.slug == .lottemart }?.freshness == .fresh)
+    #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("report.json").path))
+  }
+
+  @Test func aRunInWhichNoBrandIsFreshPublishesNothing() async throws {
     let output = emptyOutput()
     let broken = try copyOfRecordings()
     try breakExchange(
       in: broken, "store.emart.com/holidayList-2026-12.exchange.json", status: 503, body: "busy")
-    let report = try await run(recordings: broken, output: output)
+    try breakExchange(
+      in: broken, "company.lottemart.com/shop_search_type-01.exchange.json", status: 500, body: "error")
+    let report = try await run(recordings: broken, output: output, sources: [EmartSource(), LotteMartSource()])
     #expect(report.outcome == .failed)
     #expect(report.exitCode == 1)
     #expect(report.published == nil)
     #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("latest.json").path))
-    #expect(report.errors.contains { $0.contains("emart") && $0.contains("503") })
+    #expect(report.errors.contains { $0.brand == .emart && $0.message.contains("503") })
+    #expect(report.errors.contains { $0.brand == nil && $0.kind == .publish })
     // The report is written even when nothing is published.
     #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("report.json").path))
+  }
+
+  @Test func aBrandWithoutASourceDoesNotBlockTheOthers() async throws {
+    let output = emptyOutput()
+    // Only Lotte Mart has a source in this run; 이마트 is asked for too.
+    let report = try await run(output: output, brands: [.lottemart, .emart], sources: [LotteMartSource()])
+    #expect(report.outcome == .publishedWithMissingBrands)
+    #expect(report.exitCode == 2)
+    #expect(report.brands.first { $0.slug == .emart }?.status == .missing)
+    #expect(report.errors.contains { $0.brand == .emart && $0.kind == .noSource })
+    let latest = try #require(try BundleStore(outputDirectory: output).latest())
+    #expect(!latest.branches.branches.isEmpty)
+    #expect(latest.branches.branches.allSatisfy { $0.brand == .lottemart })
+    #expect(latest.manifest.brands.first { $0.slug == .emart }?.freshness == .missing)
+  }
+
+  @Test func reportProblemsHaveBrandBranchKindAndMessage() async throws {
+    let output = emptyOutput()
+    _ = try await run(output: output)
+    let json = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("report.json")))
+        as? [String: Any])
+    let warnings = try #require(json["warnings"] as? [[String: Any]])
+    #expect(!warnings.isEmpty)
+    for warning in warnings {
+      #expect(Set(warning.keys) == ["brand", "branch", "kind", "message"])
+      #expect(warning["kind"] is String)
+    }
+    let swapped = try #require(warnings.first { ($0["message"] as? String)?.contains("swapped") == true })
+    #expect(swapped["brand"] as? String == "traders")
+    #expect(swapped["branch"] as? String == "traders-1413")
+    #expect(swapped["kind"] as? String == "location")
+    #expect(json["errors"] as? [Any] != nil)
   }
 
   @Test func branchesThatCannotBeGeocodedAreKeptWithoutCoordinates() async throws {
@@ -255,8 +372,8 @@ import Testing
     _ = try await run(output: output)
     let report = try await run(output: output, brands: [.lottemart])
     #expect(report.outcome == .published)
-    #expect(report.brands.first { $0.brand == .lottemart }?.status == .fresh)
-    #expect(report.brands.first { $0.brand == .emart }?.status == .kept)
+    #expect(report.brands.first { $0.slug == .lottemart }?.status == .fresh)
+    #expect(report.brands.first { $0.slug == .emart }?.status == .kept)
     #expect(try latestBranches(output).count == 128)
   }
 

@@ -117,13 +117,32 @@ public struct BranchClosing: Hashable, Sendable, Codable {
   public var status: ClosingStatus
   /// Closed dates within the bundle's window, sorted.
   public var dates: [CalendarDate]
+  /// Days of the bundle's window the source says nothing about, as maximal ranges in order.
+  /// Clients show them as unknown, never as open. A day of the window in neither `dates` nor
+  /// these ranges is open.
+  public var unknownRanges: [DateWindow]
   /// The structured schedule, including the published text and warnings.
   public var schedule: ClosingSchedule
 
   public init(schedule: ClosingSchedule, window: DateWindow) {
     self.status = schedule.status
     self.dates = schedule.closedDates(from: window.from, through: window.through)
+    self.unknownRanges = schedule.unknownRanges(from: window.from, through: window.through)
     self.schedule = schedule
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case status, dates, unknownRanges, schedule
+  }
+
+  /// Reads a branch closing; bundles written before `unknownRanges` existed decode with none,
+  /// and the pipeline recomputes them for its window (`BranchNormalizer.refresh`).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    status = try container.decode(ClosingStatus.self, forKey: .status)
+    dates = try container.decode([CalendarDate].self, forKey: .dates)
+    unknownRanges = try container.decodeIfPresent([DateWindow].self, forKey: .unknownRanges) ?? []
+    schedule = try container.decode(ClosingSchedule.self, forKey: .schedule)
   }
 }
 

@@ -26,8 +26,8 @@ public struct RawBranch: Hashable, Sendable {
   public var openingHours: String?
   /// Coordinates as the source gave them, if any (not yet validated).
   public var coordinate: GeoPoint?
-  /// The closing-day text or date list as published, e.g. `매월 둘째, 넷째주 일요일 (11/8, 11/22)`
-  /// or `20261108, 20261122`. `nil` when the source says nothing about closing days.
+  /// The closing-day text as published, e.g. `매월 둘째, 넷째주 일요일 (11/8, 11/22)`. `nil` when
+  /// the source publishes no closing-day text.
   public var closingText: String?
   /// Closing dates the source publishes as data (not text), e.g. E-mart's YYYYMMDD slots. Empty when none.
   public var closingDates: [CalendarDate]

@@ -1,0 +1,95 @@
+import MartBrands
+import MartCore
+import MartExport
+
+/// The last published bundle, as far as carrying branches over needs it.
+public struct PreviousBundle: Sendable {
+  /// Each brand's branches in the last bundle.
+  public var branches: [BrandSlug: [Branch]]
+  /// Each brand's entry in the last bundle's manifest.
+  public var summaries: [BrandSlug: BrandSummary]
+
+  public init(branches: [BrandSlug: [Branch]] = [:], summaries: [BrandSlug: BrandSummary] = [:]) {
+    self.branches = branches
+    self.summaries = summaries
+  }
+
+  public init(_ bundle: PublishedBundle?) {
+    branches = Dictionary(grouping: bundle?.branches.branches ?? [], by: \.brand)
+    summaries = Dictionary(
+      (bundle?.manifest.brands ?? []).map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+  }
+
+  /// Reads the bundle `latest.json` points to; an unreadable one is a warning and counts as none.
+  static func read(from store: BundleStore, problems: inout RunProblems) -> PreviousBundle {
+    do {
+      return PreviousBundle(try store.latest())
+    } catch {
+      problems.warn(.previousBundle, "last bundle unreadable, nothing to carry over: \(error)")
+      return PreviousBundle()
+    }
+  }
+}
+
+/// What becomes of one requested brand.
+public enum Admission: Sendable, Hashable {
+  /// The source's branches are admitted (repeated ids dropped).
+  case fresh([RawBranch])
+  /// The source failed; the last bundle's branches are kept.
+  case carriedOver([Branch], lastFetchedAsOf: CalendarDate?, reason: String)
+  /// The source failed and there is nothing to keep.
+  case missing(reason: String)
+}
+
+/// Stage 2, admit or carry over: decides whether a brand's fresh result can be trusted, and
+/// otherwise what the last bundle can stand in for it.
+public struct AdmitStage: Sendable {
+  /// A brand whose branch count falls below this fraction of the last bundle's count is
+  /// treated as failed (a page that lost most of its rows is more likely broken than real).
+  public var minimumRetainedFraction: Double
+
+  public init(minimumRetainedFraction: Double = 0.5) {
+    self.minimumRetainedFraction = minimumRetainedFraction
+  }
+
+  /// Admits `result` for `brand`, or falls back on `previous`.
+  public func admit(
+    _ brand: BrandSlug, result: CollectStage.BrandResult, previous: PreviousBundle
+  ) -> (Admission, RunProblems) {
+    var problems = RunProblems()
+    let failure: String
+    switch result {
+    case .failure(let error):
+      failure = error.description
+    case .success(let branches):
+      let admitted = Self.deduplicated(branches, problems: &problems)
+      let previousCount = previous.branches[brand]?.count ?? 0
+      if admitted.isEmpty {
+        failure = "the source returned no branches"
+      } else if Double(admitted.count) < Double(previousCount) * minimumRetainedFraction {
+        failure = "only \(admitted.count) branches, down from \(previousCount) in the last bundle"
+      } else {
+        return (.fresh(admitted), problems)
+      }
+    }
+    if let carried = previous.branches[brand], !carried.isEmpty {
+      let since = previous.summaries[brand]?.lastFetchedAsOf
+      problems.warn(
+        .brandStale, "\(failure); kept \(carried.count) branches from \(since?.iso ?? "the last bundle")",
+        brand: brand)
+      return (.carriedOver(carried, lastFetchedAsOf: since, reason: failure), problems)
+    }
+    problems.fail(.brandFailed, failure, brand: brand)
+    return (.missing(reason: failure), problems)
+  }
+
+  /// The branches with each id once, the first kept; the one place repeated ids are dropped.
+  static func deduplicated(_ branches: [RawBranch], problems: inout RunProblems) -> [RawBranch] {
+    var seen = Set<BranchID>()
+    return branches.filter { branch in
+      if seen.insert(branch.id).inserted { return true }
+      problems.warn(.duplicateBranch, "listed more than once by the source; kept the first", branch: branch.id)
+      return false
+    }
+  }
+}

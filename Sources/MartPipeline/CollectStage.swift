@@ -1,0 +1,79 @@
+import MartBrands
+import MartCore
+import MartFetch
+
+/// The brands a run asks for, split by whether a source offers them. The one place where
+/// requested brands are matched to sources.
+public struct BrandSelection: Sendable, Hashable {
+  /// Requested brands some source offers, sorted.
+  public let requested: [BrandSlug]
+  /// Requested brands no source offers yet, sorted.
+  public let unsourced: [BrandSlug]
+
+  /// - Parameter asked: the brands asked for; empty means every brand the sources offer.
+  public init(asked: Set<BrandSlug>, sources: [any BrandSource]) {
+    let offered = Set(sources.flatMap(\.brands))
+    requested = (asked.isEmpty ? offered : asked.intersection(offered)).sorted()
+    unsourced = asked.subtracting(offered).sorted()
+  }
+
+  /// Whether the run asked for `brand` (with or without a source).
+  public func contains(_ brand: BrandSlug) -> Bool {
+    requested.contains(brand) || unsourced.contains(brand)
+  }
+
+  /// The brands of `source` this run asks it for, in the source's order.
+  public func brands(of source: any BrandSource) -> [BrandSlug] {
+    source.brands.filter(requested.contains)
+  }
+}
+
+/// Stage 1, collect: runs the sources for the selected brands and sorts what they return by
+/// brand.
+public struct CollectStage: Sendable {
+  /// One brand's raw result: its branches in source order, or why the source failed.
+  public typealias BrandResult = Result<[RawBranch], SourceError>
+
+  public let sources: [any BrandSource]
+  public let fetcher: any HTTPFetching
+
+  public init(sources: [any BrandSource], fetcher: any HTTPFetching) {
+    self.sources = sources
+    self.fetcher = fetcher
+  }
+
+  /// Runs the sources concurrently (each talks to its own host). Every selected brand gets a
+  /// result; branches of brands that were not asked for are dropped here. Source warnings come
+  /// back in the sources' order, so reports do not depend on which finished first.
+  public func collect(
+    _ selection: BrandSelection, asOf: CalendarDate
+  ) async -> (results: [BrandSlug: BrandResult], problems: RunProblems) {
+    let finished = await withTaskGroup(of: (Int, [BrandSlug], BrandResult, [SourceWarning]).self) { group in
+      for (order, source) in sources.enumerated() {
+        let brands = selection.brands(of: source)
+        guard !brands.isEmpty else { continue }
+        let session = SourceSession(for: type(of: source), fetcher: fetcher, asOf: asOf, brands: Set(brands))
+        group.addTask {
+          do throws(SourceError) {
+            return (order, brands, .success(try await source.collect(session)), session.warnings)
+          } catch {
+            return (order, brands, .failure(error), session.warnings)
+          }
+        }
+      }
+      var finished: [(Int, [BrandSlug], BrandResult, [SourceWarning])] = []
+      for await result in group { finished.append(result) }
+      return finished.sorted { $0.0 < $1.0 }
+    }
+
+    var results: [BrandSlug: BrandResult] = [:]
+    var problems = RunProblems()
+    for (_, brands, result, warnings) in finished {
+      for warning in warnings { problems.warn(.source, warning.message, branch: warning.branch) }
+      for brand in brands {
+        results[brand] = result.map { branches in branches.filter { $0.id.brand == brand } }
+      }
+    }
+    return (results, problems)
+  }
+}

@@ -1,0 +1,64 @@
+import Foundation
+import MartCore
+import MartExport
+
+/// The bundle a run is putting together: branches and one outcome per brand.
+public struct BundleDraft: Sendable {
+  public private(set) var branches: [Branch] = []
+  public private(set) var brands: [BrandSummary] = []
+
+  public init() {}
+
+  /// Adds a brand's outcome and its branches.
+  public mutating func add(_ summary: BrandSummary, branches: [Branch]) {
+    brands.append(summary)
+    self.branches += branches
+  }
+
+  /// Whether any brand was fetched fresh in this run.
+  public var hasFreshBrand: Bool { brands.contains { $0.status == .fresh } }
+}
+
+/// Stage 4, publish: writes the bundle when at least one brand is fresh, and the report always.
+public struct PublishStage: Sendable {
+  public let store: BundleStore
+
+  public init(store: BundleStore) {
+    self.store = store
+  }
+
+  /// Publishes `draft` (unless no brand in it is fresh) and writes `report.json`.
+  public func publish(
+    _ draft: BundleDraft, problems: RunProblems, asOf: CalendarDate, window: DateWindow
+  ) -> RunReport {
+    var report = RunReport(
+      asOf: asOf, window: window, outcome: .failed, published: nil, brands: draft.brands,
+      branchesWithoutCoordinates: draft.branches.filter { $0.coordinate == nil }.map(\.id).sorted(),
+      branchesWithUnknownClosingDays: draft.branches.filter { $0.closing.status == .unknown }.map(\.id).sorted(),
+      warnings: problems.warnings, errors: problems.errors)
+
+    if draft.hasFreshBrand {
+      do {
+        report.published = try store.publish(
+          branches: draft.branches, brands: draft.brands, asOf: asOf, window: window)
+        report.outcome =
+          if draft.brands.contains(where: { $0.status == .missing }) {
+            .publishedWithMissingBrands
+          } else if draft.brands.contains(where: { $0.status == .stale }) {
+            .publishedWithStaleBrands
+          } else {
+            .published
+          }
+      } catch {
+        report.errors.append(RunProblem(kind: .publish, message: "publishing failed: \(error)"))
+      }
+    } else {
+      report.errors.append(
+        RunProblem(kind: .publish, message: "no brand produced fresh data: nothing published; the previous bundle stays current"))
+    }
+    do { try store.writeFile(try BundleJSON.encode(report), named: "report.json") } catch {
+      report.errors.append(RunProblem(kind: .report, message: "writing report.json failed: \(error)"))
+    }
+    return report
+  }
+}

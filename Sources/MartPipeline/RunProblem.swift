@@ -1,0 +1,84 @@
+import MartCore
+
+/// A problem worth a human's attention, as the run report lists it: which brand and branch
+/// (when known), what kind of problem, and the detail.
+public struct RunProblem: Codable, Hashable, Sendable, CustomStringConvertible {
+  /// What kind of problem; written as a short kebab-case string.
+  public enum Kind: String, Codable, Sendable {
+    /// A brand was requested that no source offers yet.
+    case noSource = "no-source"
+    /// A brand's source failed (fetch, redesign, collapsed count) and nothing could be kept.
+    case brandFailed = "brand-failed"
+    /// A brand's source failed; its branches were carried over from the last good bundle.
+    case brandStale = "brand-stale"
+    /// A source met a problem that did not stop it (e.g. a broken detail page).
+    case source
+    /// The source listed the same branch id more than once; the first was kept.
+    case duplicateBranch = "duplicate-branch"
+    /// Parts of an address were not understood.
+    case address
+    /// A published phone number is not a Korean phone number.
+    case phone
+    /// Part of a closing-day text was not understood.
+    case closingDays = "closing-days"
+    /// A coordinate was rejected or repaired, or geocoding failed.
+    case location
+    /// The last published bundle could not be read; nothing was carried over.
+    case previousBundle = "previous-bundle"
+    /// The bundle could not be published, or no brand produced fresh data.
+    case publish
+    /// `report.json` could not be written.
+    case report
+  }
+
+  /// The brand concerned, when there is one.
+  public var brand: BrandSlug?
+  /// The branch concerned, when there is one.
+  public var branch: BranchID?
+  public var kind: Kind
+  public var message: String
+
+  public init(brand: BrandSlug? = nil, branch: BranchID? = nil, kind: Kind, message: String) {
+    self.brand = brand ?? branch?.brand
+    self.branch = branch
+    self.kind = kind
+    self.message = message
+  }
+
+  public var description: String {
+    let subject = branch?.description ?? brand?.rawValue
+    return subject.map { "\($0): \(message)" } ?? message
+  }
+
+  enum CodingKeys: String, CodingKey { case brand, branch, kind, message }
+
+  /// Writes `brand` and `branch` as `null` when absent, so every problem has the same four keys.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(brand, forKey: .brand)
+    try container.encode(branch, forKey: .branch)
+    try container.encode(kind, forKey: .kind)
+    try container.encode(message, forKey: .message)
+  }
+}
+
+/// The problems of a run, in the order they were met.
+public struct RunProblems: Sendable, Hashable {
+  public var warnings: [RunProblem] = []
+  public var errors: [RunProblem] = []
+
+  public init() {}
+
+  mutating func warn(_ kind: RunProblem.Kind, _ message: String, brand: BrandSlug? = nil, branch: BranchID? = nil) {
+    warnings.append(RunProblem(brand: brand, branch: branch, kind: kind, message: message))
+  }
+
+  mutating func fail(_ kind: RunProblem.Kind, _ message: String, brand: BrandSlug? = nil) {
+    errors.append(RunProblem(brand: brand, kind: kind, message: message))
+  }
+
+  mutating func append(_ other: RunProblems) {
+    warnings += other.warnings
+    errors += other.errors
+  }
+}

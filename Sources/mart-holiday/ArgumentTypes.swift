@@ -1,0 +1,8 @@
+import ArgumentParser
+import MartCore
+
+extension BrandSlug: ExpressibleByArgument {}
+
+extension CalendarDate: ExpressibleByArgument {
+  public init?(argument: String) { self.init(iso: argument) }
+}
