@@ -263,7 +263,7 @@ public struct EmartSource: BrandSource {
     for prefix in namePrefixes(for: brand) where name.hasPrefix(prefix) {
       let rest = name.dropFirst(prefix.count)
       guard rest.first?.isWhitespace == true else { continue }
-      let stripped = rest.trimmingCharacters(in: .whitespaces)
+      let stripped = rest.trimmingSpaces()
       if !stripped.isEmpty { return stripped }
     }
     return name

@@ -219,12 +219,32 @@ public struct GSTheFreshSource: BrandSource {
     return Page(stores: stores, pagination: pagination)
   }
 
-  /// `03월 08일`, `3월8일` → (3, 8); `nil` for anything else.
+  /// `03월 08일`, `3월8일` → (3, 8); `nil` for anything else. Spaces may surround every part;
+  /// month and day have one or two digits.
   public static func monthDay(_ text: String) -> (month: Int, day: Int)? {
-    guard let match = text.wholeMatch(of: #/\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일\s*/#),
-      let month = Int(match.output.1), let day = Int(match.output.2),
-      (1...12).contains(month), (1...31).contains(day)
-    else { return nil }
+    var rest = text.unicodeScalars[...]
+    func skipSpaces() { rest = rest.drop { $0.properties.isWhitespace } }
+    func number() -> Int? {
+      let digits = rest.prefix { $0.isASCII && ("0"..."9").contains($0) }
+      guard (1...2).contains(digits.count) else { return nil }
+      rest = rest.dropFirst(digits.count)
+      return Int(String(String.UnicodeScalarView(digits)))
+    }
+    func expect(_ word: Unicode.Scalar) -> Bool {
+      guard rest.first == word else { return false }
+      rest = rest.dropFirst()
+      return true
+    }
+    skipSpaces()
+    guard let month = number() else { return nil }
+    skipSpaces()
+    guard expect("월") else { return nil }
+    skipSpaces()
+    guard let day = number() else { return nil }
+    skipSpaces()
+    guard expect("일") else { return nil }
+    skipSpaces()
+    guard rest.isEmpty, (1...12).contains(month), (1...31).contains(day) else { return nil }
     return (month, day)
   }
 
@@ -260,7 +280,7 @@ public struct GSTheFreshSource: BrandSource {
   /// `GS더프레시 방배점` → `방배점`; names without a prefix are returned unchanged.
   static func strippingBrandPrefix(_ name: String) -> String {
     for prefix in ["GS THE FRESH ", "GS더프레시 ", "GS 더프레시 ", "GS슈퍼마켓 "] where name.hasPrefix(prefix) {
-      let stripped = name.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+      let stripped = name.dropFirst(prefix.count).trimmingSpaces()
       if !stripped.isEmpty { return stripped }
     }
     return name

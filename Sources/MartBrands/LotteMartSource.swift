@@ -131,19 +131,19 @@ public struct LotteMartSource: BrandSource {
 
   /// The `brnchCd` query parameter of a (possibly relative, possibly padded) link.
   public static func branchCode(fromHref href: String) -> String? {
-    let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = href.trimmingSpacesAndNewlines()
     guard let queryStart = trimmed.firstIndex(of: "?") else { return nil }
     let query = trimmed[trimmed.index(after: queryStart)...].prefix { $0 != "#" }
     let code = FormEncoding.decode(String(query))
       .first { $0.name.caseInsensitiveCompare("brnchCd") == .orderedSame }?
-      .value.trimmingCharacters(in: .whitespaces)
+      .value.trimmingSpaces()
     return code?.isEmpty == false ? code : nil
   }
 
   /// `롯데마트 제주점` → `제주점`; names without the prefix are returned unchanged.
   static func strippingBrandPrefix(_ name: String) -> String {
     for prefix in ["롯데마트 ", "LOTTE Mart "] where name.hasPrefix(prefix) {
-      let stripped = name.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+      let stripped = name.dropFirst(prefix.count).trimmingSpaces()
       if !stripped.isEmpty { return stripped }
     }
     return name

@@ -8,6 +8,7 @@ struct MartHoliday: AsyncParsableCommand {
     abstract: "Builds the Korean mart closing-day dataset.",
     subcommands: [
       RunCommand.self, RuleCommand.self, AddressCommand.self, FetchCommand.self, ValidateCommand.self, DiffCommand.self,
+      BenchCommand.self, BenchRunCommand.self,
     ])
 
   /// The usual entry point, except that `diff` reports bad usage with exit status 2, as diff(1)
