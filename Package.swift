@@ -49,11 +49,16 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]),
 
+    // Speed measurement: generated source data at any scale, stage throughputs.
+    .target(
+      name: "MartBench",
+      dependencies: ["MartCore", "MartFetch", "MartReplay", "MartHTML", "MartBrands", "CLibXML2"]),
+
     // Thin command-line front end.
     .executableTarget(
       name: "mart-holiday",
       dependencies: [
-        "MartCore", "MartPipeline", "MartExport", "MartFetch", "MartCharset",
+        "MartCore", "MartPipeline", "MartExport", "MartFetch", "MartCharset", "MartReplay", "MartBench",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),

@@ -1,5 +1,12 @@
-// Closing-day engine benchmarks. Run with `swift run -c release mart-holiday-benchmarks`.
+// Closing-day engine and address normalizer benchmarks. Run with
+// `swift run -c release mart-holiday-benchmarks [closing|address]` (both without an argument).
 import MartCore
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+let sections = CommandLine.arguments.count > 1 ? Set(CommandLine.arguments.dropFirst()) : ["closing", "address"]
 
 /// Real closing-day texts from the brand sources, plus the spellings the engine reads.
 let corpus = [
@@ -39,26 +46,59 @@ func measure(_ name: String, iterations: Int, _ body: () -> Int) {
   print("\(name): \(Int(microseconds)) µs per run (\(iterations) runs, checksum \(checksum))")
 }
 
-measure("corpus (\(corpus.count) texts), parse + 3-month expansion", iterations: 2_000) {
-  var count = 0
-  for text in corpus {
-    count += ClosingSchedule.parse(text, asOf: asOf).closedDates(from: windowStart, through: windowEnd).count
+if sections.contains("closing") {
+  measure("corpus (\(corpus.count) texts), parse + 3-month expansion", iterations: 2_000) {
+    var count = 0
+    for text in corpus {
+      count += ClosingSchedule.parse(text, asOf: asOf).closedDates(from: windowStart, through: windowEnd).count
+    }
+    return count
   }
-  return count
+
+  // A megabyte of mixed text: corpus texts, opening hours, notices, punctuation and digits.
+  let filler = [
+    " 영업시간 10:00~23:00 ", " 세일 두부 1+1 행사 ", " ((( ", " 2,000원 ", " 주차장 이용 안내 ", "\n",
+    " 055-211-1234 ", " ))) ", " ABC mart 🛒 ", " 12/ ", " 둘째, ",
+  ]
+  var megabyte = ""
+  var index = 0
+  while megabyte.utf8.count < 1_000_000 {
+    megabyte += corpus[index % corpus.count] + filler[index % filler.count]
+    index += 1
+  }
+  print("mixed text: \(megabyte.utf8.count) bytes, \(megabyte.unicodeScalars.count) scalars")
+  measure("1 MB of mixed text, parse + 3-month expansion", iterations: 10) {
+    ClosingSchedule.parse(megabyte, asOf: asOf).closedDates(from: windowStart, through: windowEnd).count
+  }
 }
 
-// A megabyte of mixed text: corpus texts, opening hours, notices, punctuation and digits.
-let filler = [
-  " 영업시간 10:00~23:00 ", " 세일 두부 1+1 행사 ", " ((( ", " 2,000원 ", " 주차장 이용 안내 ", "\n",
-  " 055-211-1234 ", " ))) ", " ABC mart 🛒 ", " 12/ ", " 둘째, ",
-]
-var megabyte = ""
-var index = 0
-while megabyte.utf8.count < 1_000_000 {
-  megabyte += corpus[index % corpus.count] + filler[index % filler.count]
-  index += 1
-}
-print("mixed text: \(megabyte.utf8.count) bytes, \(megabyte.unicodeScalars.count) scalars")
-measure("1 MB of mixed text, parse + 3-month expansion", iterations: 10) {
-  ClosingSchedule.parse(megabyte, asOf: asOf).closedDates(from: windowStart, through: windowEnd).count
+// Address normalization over store addresses of every province and shape (AddressCorpus.swift),
+// repeated until at least a second has passed. The CPU-time rate is the one to compare on a
+// machine shared with other work.
+if sections.contains("address") {
+  func processCPUSeconds() -> Double {
+    var time = timespec()
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+    return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+  }
+  let addresses = addressCorpus()
+  var rounds = 0
+  var checksum = 0
+  var seconds = 0.0
+  let cpuStart = processCPUSeconds()
+  while seconds < 1 {
+    let elapsed = clock.measure {
+      for (text, lotAddress) in addresses {
+        checksum &+= KoreanAddress(parsing: text, lotAddress: lotAddress).queries.count
+      }
+    }
+    seconds += Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    rounds += 1
+  }
+  let cpuSeconds = processCPUSeconds() - cpuStart
+  let count = Double(addresses.count * rounds)
+  print(
+    "addresses (\(addresses.count) texts × \(rounds)), parse + queries: "
+      + "\(Int((count / seconds).rounded())) addresses/s wall, \(Int((count / cpuSeconds).rounded())) addresses/s CPU "
+      + "(checksum \(checksum))")
 }

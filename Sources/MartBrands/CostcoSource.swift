@@ -99,7 +99,7 @@ public struct CostcoSource: BrandSource {
   /// the path only, percent-encoded once, on `origin`.
   static func storePage(_ published: String?, origin: String) -> String? {
     guard let published else { return nil }
-    let path = published.prefix { $0 != "?" && $0 != "#" }.trimmingCharacters(in: .whitespaces)
+    let path = published.prefix { $0 != "?" && $0 != "#" }.trimmingSpaces()
     guard path.hasPrefix("/"),
       let encoded = (path.removingPercentEncoding ?? path).addingPercentEncoding(withAllowedCharacters: .urlPathAllowed)
     else { return nil }
@@ -150,10 +150,10 @@ struct StoreContent {
     }
     for line in text.split(separator: "\n") {
       if let holidays = line.firstMatch(of: #/\*?\s*휴무일\s*[:：][^※]*/#) {
-        parts.append(String(holidays.output).trimmingCharacters(in: .whitespaces))
+        parts.append(String(holidays.output).trimmingSpaces())
       }
       for notice in line.matches(of: #/※[^※]*/#) {
-        let notice = String(notice.output).trimmingCharacters(in: .whitespaces)
+        let notice = String(notice.output).trimmingSpaces()
         if let named = Self.warehouseNamed(in: notice), !Self.sameWarehouse(named, displayName) { continue }
         parts.append(notice)
       }

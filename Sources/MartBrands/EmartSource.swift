@@ -126,10 +126,9 @@ public struct EmartSource: BrandSource {
 
     for index in branches.indices {
       let storeID = branches[index].id.storeID
-      if let days = closingDays[storeID], !days.isEmpty {
-        var seen = Set<String>()
-        branches[index].closingText = days.filter { seen.insert($0).inserted }.joined(separator: ", ")
-      }
+      // Dates stay dates: the site publishes no closing-day text, so none is made up.
+      branches[index].closingDates = Set((closingDays[storeID] ?? []).compactMap { CalendarDate(compact: $0) })
+        .sorted()
       if branches[index].id.brand == .nobrand, session.brands.contains(.nobrand) {
         // A broken detail page costs only the phone number, not the brand.
         do {
@@ -264,7 +263,7 @@ public struct EmartSource: BrandSource {
     for prefix in namePrefixes(for: brand) where name.hasPrefix(prefix) {
       let rest = name.dropFirst(prefix.count)
       guard rest.first?.isWhitespace == true else { continue }
-      let stripped = rest.trimmingCharacters(in: .whitespaces)
+      let stripped = rest.trimmingSpaces()
       if !stripped.isEmpty { return stripped }
     }
     return name

@@ -13,7 +13,8 @@ import MartFetch
 /// split into `timeSTH`/`timeSTM`/`timeEDH`/`timeEDM`, coordinates `lat`/`longs` (usually
 /// swapped: decided by range per store), and up to four closing days `closedDate1…4` as
 /// `MM월 DD일` (empty slots are `""`), handed over as dates with the year inferred from the
-/// as-of date. `sourceURL` is the store's own search, `…/find-storelist?searchShopName=<name>`.
+/// as-of date; a non-blank `shutDownDate` is the branch's status text. `sourceURL` is the
+/// store's own search, `…/find-storelist?searchShopName=<name>`.
 public struct GSTheFreshSource: BrandSource {
   public static let name = "gs-thefresh"
   public static let brands: [BrandSlug] = [.gsTheFresh]
@@ -98,10 +99,6 @@ public struct GSTheFreshSource: BrandSource {
       for slot in store.unreadClosingSlots {
         session.warn("closing day \"\(slot)\" is not a MM월 DD일 date", branch: branch.id)
       }
-      if let shutDown = store.shutDownDate {
-        session.warn(
-          "shutDownDate \"\(shutDown)\" is published; the store may have closed for good", branch: branch.id)
-      }
       return branch
     }
   }
@@ -143,8 +140,10 @@ public struct GSTheFreshSource: BrandSource {
     public var coordinate: GeoPoint?
     /// `closedDate1…4` in slot order, empty slots dropped, as published.
     public var closingDays: [String]
-    /// The day the store closed for good, exactly as published (format undocumented); `nil`
-    /// when blank.
+    /// The day the store closes for good, exactly as published (format undocumented; read as
+    /// `YYYYMMDD` or `YYYY-MM-DD`); `nil` when blank. Passed on as the branch's status text: a
+    /// day on or before the as-of date makes the branch closed, a later day an announced
+    /// shutdown (trading until then, shut from that day).
     public var shutDownDate: String?
 
     /// Closing slots that are not `MM월 DD일`.
@@ -167,6 +166,7 @@ public struct GSTheFreshSource: BrandSource {
         coordinate: coordinate,
         closingText: unread.isEmpty ? nil : unread.joined(separator: ", "),
         closingDates: Array(Set(dates)).sorted(),
+        statusText: shutDownDate,
         sourceURL: GSTheFreshSource.storeURL(shopName: shopName, origin: origin))
     }
   }
@@ -219,12 +219,32 @@ public struct GSTheFreshSource: BrandSource {
     return Page(stores: stores, pagination: pagination)
   }
 
-  /// `03월 08일`, `3월8일` → (3, 8); `nil` for anything else.
+  /// `03월 08일`, `3월8일` → (3, 8); `nil` for anything else. Spaces may surround every part;
+  /// month and day have one or two digits.
   public static func monthDay(_ text: String) -> (month: Int, day: Int)? {
-    guard let match = text.wholeMatch(of: #/\s*(\d{1,2})\s*월\s*(\d{1,2})\s*일\s*/#),
-      let month = Int(match.output.1), let day = Int(match.output.2),
-      (1...12).contains(month), (1...31).contains(day)
-    else { return nil }
+    var rest = text.unicodeScalars[...]
+    func skipSpaces() { rest = rest.drop { $0.properties.isWhitespace } }
+    func number() -> Int? {
+      let digits = rest.prefix { $0.isASCII && ("0"..."9").contains($0) }
+      guard (1...2).contains(digits.count) else { return nil }
+      rest = rest.dropFirst(digits.count)
+      return Int(String(String.UnicodeScalarView(digits)))
+    }
+    func expect(_ word: Unicode.Scalar) -> Bool {
+      guard rest.first == word else { return false }
+      rest = rest.dropFirst()
+      return true
+    }
+    skipSpaces()
+    guard let month = number() else { return nil }
+    skipSpaces()
+    guard expect("월") else { return nil }
+    skipSpaces()
+    guard let day = number() else { return nil }
+    skipSpaces()
+    guard expect("일") else { return nil }
+    skipSpaces()
+    guard rest.isEmpty, (1...12).contains(month), (1...31).contains(day) else { return nil }
     return (month, day)
   }
 
@@ -260,7 +280,7 @@ public struct GSTheFreshSource: BrandSource {
   /// `GS더프레시 방배점` → `방배점`; names without a prefix are returned unchanged.
   static func strippingBrandPrefix(_ name: String) -> String {
     for prefix in ["GS THE FRESH ", "GS더프레시 ", "GS 더프레시 ", "GS슈퍼마켓 "] where name.hasPrefix(prefix) {
-      let stripped = name.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+      let stripped = name.dropFirst(prefix.count).trimmingSpaces()
       if !stripped.isEmpty { return stripped }
     }
     return name

@@ -222,9 +222,9 @@ public struct HomeplusSource: BrandSource {
   /// `경상남도 … 길 찾기` → `경상남도 …`: the address cell ends with the directions button's
   /// text; `nil` when nothing else is left.
   public static func strippingDirectionsLink(_ address: String) -> String? {
-    var text = address.trimmingCharacters(in: .whitespaces)
+    var text = address.trimmingSpaces()
     for suffix in ["길 찾기", "길찾기"] where text.hasSuffix(suffix) {
-      text = String(text.dropLast(suffix.count)).trimmingCharacters(in: .whitespaces)
+      text = String(text.dropLast(suffix.count)).trimmingSpaces()
     }
     return text.isEmpty ? nil : text
   }
@@ -240,7 +240,7 @@ public struct HomeplusSource: BrandSource {
     where name.hasPrefix(prefix) {
       let rest = name.dropFirst(prefix.count)
       guard rest.first?.isWhitespace == true else { continue }
-      let stripped = rest.trimmingCharacters(in: .whitespaces)
+      let stripped = rest.trimmingSpaces()
       if !stripped.isEmpty { return stripped }
     }
     return name

@@ -29,7 +29,7 @@ enum JSONScalar: Decodable, Hashable, Sendable {
   var text: String? {
     switch self {
     case .string(let value):
-      let trimmed = value.trimmingCharacters(in: .whitespacesAndNewlines)
+      let trimmed = value.trimmingSpacesAndNewlines()
       return trimmed.isEmpty ? nil : trimmed
     case .number(let value):
       return value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)

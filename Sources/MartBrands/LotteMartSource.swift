@@ -12,7 +12,8 @@ import MartHTML
 /// largest element holding at most one of each of those, so no list markup is assumed. When a
 /// row also has a name element (`.name`), a `span.state` or a link with `brnchCd=`, they are used:
 /// the id is the `brnchCd` when the row links one, otherwise the branch name as published
-/// (`lottemart-원주점`). The closing days are the row's free text (`매월 둘째, 넷째주 일요일 ( 11/8,
+/// (`lottemart-원주점`); the state (`영업중`, `임시휴업`, `영업종료`) is passed on as the branch's
+/// status text, except that stores not open yet (`오픈예정`) are skipped. The closing days are the row's free text (`매월 둘째, 넷째주 일요일 ( 11/8,
 /// 11/22 )`, `12/13,/27`, …), passed on verbatim for the closing-day engine.
 public struct LotteMartSource: BrandSource {
   public static let name = "lottemart"
@@ -95,7 +96,8 @@ public struct LotteMartSource: BrandSource {
       let text = try row.first(".//\(element)[\(XPath.hasClass(className))]")?.text
       return text?.isEmpty == false ? text : nil
     }
-    if let state = try field("*", "state"), notYetOpenStates.contains(where: state.contains) {
+    let state = try field("*", "state")
+    if let state, notYetOpenStates.contains(where: state.contains) {
       return nil
     }
     let link = try row.first(".//a[contains(@href, 'brnchCd=')]")
@@ -109,6 +111,7 @@ public struct LotteMartSource: BrandSource {
       phone: try field("span", "call"),
       openingHours: try field("span", "time"),
       closingText: try field("span", "day-off"),
+      statusText: state,
       sourceURL: url)
   }
 
@@ -128,19 +131,19 @@ public struct LotteMartSource: BrandSource {
 
   /// The `brnchCd` query parameter of a (possibly relative, possibly padded) link.
   public static func branchCode(fromHref href: String) -> String? {
-    let trimmed = href.trimmingCharacters(in: .whitespacesAndNewlines)
+    let trimmed = href.trimmingSpacesAndNewlines()
     guard let queryStart = trimmed.firstIndex(of: "?") else { return nil }
     let query = trimmed[trimmed.index(after: queryStart)...].prefix { $0 != "#" }
     let code = FormEncoding.decode(String(query))
       .first { $0.name.caseInsensitiveCompare("brnchCd") == .orderedSame }?
-      .value.trimmingCharacters(in: .whitespaces)
+      .value.trimmingSpaces()
     return code?.isEmpty == false ? code : nil
   }
 
   /// `롯데마트 제주점` → `제주점`; names without the prefix are returned unchanged.
   static func strippingBrandPrefix(_ name: String) -> String {
     for prefix in ["롯데마트 ", "LOTTE Mart "] where name.hasPrefix(prefix) {
-      let stripped = name.dropFirst(prefix.count).trimmingCharacters(in: .whitespaces)
+      let stripped = name.dropFirst(prefix.count).trimmingSpaces()
       if !stripped.isEmpty { return stripped }
     }
     return name

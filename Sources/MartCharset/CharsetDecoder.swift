@@ -41,10 +41,13 @@ public enum CharsetDecoder {
       return DecodedText(text: text, encoding: encoding, source: .byteOrderMark)
     }
     var warnings: [String] = []
-    var declarations: [(label: String, source: DecodedText.Source)] = []
-    if let declaredCharset, !declaredCharset.isEmpty { declarations.append((declaredCharset, .contentType)) }
-    if isHTML, let meta = metaCharset(in: data) { declarations.append((meta, .metaTag)) }
-    for (label, source) in declarations {
+    // The `<meta>` prescan runs only when the Content-Type charset is missing or does not fit.
+    let declarations: [(label: () -> String?, source: DecodedText.Source)] = [
+      ({ declaredCharset.flatMap { $0.isEmpty ? nil : $0 } }, .contentType),
+      ({ isHTML ? metaCharset(in: data) : nil }, .metaTag),
+    ]
+    for (declaration, source) in declarations {
+      guard let label = declaration() else { continue }
       guard let encoding = encodingName(forLabel: label) else {
         warnings.append("unknown charset \"\(label)\" in the \(source.rawValue); the encoding was sniffed")
         continue
@@ -69,7 +72,8 @@ public enum CharsetDecoder {
   /// The encoding a charset label names (`UTF-8`, `CP949`, `WINDOWS-1252`, or the label itself
   /// when iconv knows it), or nil when the label is unknown.
   public static func encodingName(forLabel label: String) -> String? {
-    let normalized = label.trimmingCharacters(in: CharacterSet(charactersIn: " \t\"'")).lowercased()
+    let isPadding: (Character) -> Bool = { " \t\"'".contains($0) }
+    let normalized = String(label.drop(while: isPadding).reversed().drop(while: isPadding).reversed()).lowercased()
     guard !normalized.isEmpty else { return nil }
     if let known = knownLabels[normalized] { return known }
     guard normalized.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "-_.:".contains($0)) }),

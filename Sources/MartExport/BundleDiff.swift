@@ -8,6 +8,8 @@ public enum ChangeKind: String, CaseIterable, Codable, Sendable, Comparable {
   case added
   /// A branch only in the old bundle.
   case removed
+  /// `storeStatus.state` (`trading`, `temporarily-closed`, `closed`): a store closing or reopening.
+  case storeStatus = "store-status"
   case name
   /// The published address (or published lot-number address).
   case address
@@ -129,6 +131,7 @@ public struct BundleDiff: Sendable {
     func compare(_ kind: ChangeKind, _ old: String?, _ new: String?) {
       if old != new { changes.append(FieldChange(field: kind, old: text(old), new: text(new))) }
     }
+    compare(.storeStatus, was.storeStatus.state.rawValue, now.storeStatus.state.rawValue)
     compare(.name, was.name, now.name)
     compare(.address, addressText(was.address), addressText(now.address))
     compare(.phone, was.phone ?? was.phonePublished, now.phone ?? now.phonePublished)

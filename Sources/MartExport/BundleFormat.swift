@@ -139,6 +139,15 @@ public struct IndexFile: Codable, Hashable, Sendable {
     public var sigungu: String?
     public var latitude: Double?
     public var longitude: Double?
+    /// The branch's trading state alone, so near-me views can hide or grey out shut stores.
+    public var storeStatus: State
+
+    /// `{"state": "trading" | "temporarily-closed" | "closed"}`.
+    public struct State: Codable, Hashable, Sendable {
+      public var state: StoreStatus.State
+
+      public init(state: StoreStatus.State) { self.state = state }
+    }
 
     public init(_ branch: Branch) {
       self.id = branch.id
@@ -148,6 +157,7 @@ public struct IndexFile: Codable, Hashable, Sendable {
       self.sigungu = branch.address.sigungu
       self.latitude = branch.coordinate?.latitude
       self.longitude = branch.coordinate?.longitude
+      self.storeStatus = State(state: branch.storeStatus.state)
     }
   }
 
@@ -162,23 +172,42 @@ public struct IndexFile: Codable, Hashable, Sendable {
 }
 
 /// `closures.json`: which branches close on which day, for push servers and "closed today"
-/// views. Only days with at least one closure are listed; ids are sorted.
+/// views. Only days with at least one closure are listed; ids are sorted. A branch that is not
+/// trading is listed once under `shut` instead of on each day it is shut; the closing days it
+/// has after a temporary closure ends are listed by date as usual.
 public struct ClosuresFile: Codable, Hashable, Sendable {
   public var schemaVersion: Int
   public var window: DateWindow
   /// `YYYY-MM-DD` → ids of the branches closed that day.
   public var dates: [String: [BranchID]]
+  /// Ids of the branches that are temporarily closed or closed for good, sorted.
+  public var shut: [BranchID]
 
   public init(branches: [Branch], window: DateWindow) {
     var dates: [String: [BranchID]] = [:]
+    var shut: [BranchID] = []
     for branch in branches {
+      let shutDays = branch.storeStatus.shutDays(from: window.from, through: window.through)
+      if !branch.storeStatus.isTrading { shut.append(branch.id) }
       for date in branch.closing.dates where date >= window.from && date <= window.through {
+        if let shutDays, shutDays.contains(date) { continue }
         dates[date.iso, default: []].append(branch.id)
       }
     }
     self.schemaVersion = bundleSchemaVersion
     self.window = window
     self.dates = dates.mapValues { $0.sorted() }
+    self.shut = shut.sorted()
+  }
+
+  private enum CodingKeys: String, CodingKey { case schemaVersion, window, dates, shut }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+    window = try container.decode(DateWindow.self, forKey: .window)
+    dates = try container.decode([String: [BranchID]].self, forKey: .dates)
+    shut = try container.decodeIfPresent([BranchID].self, forKey: .shut) ?? []
   }
 }
 

@@ -318,6 +318,16 @@ private struct Check {
       if branch.closing.status != .closures, !dates.isEmpty {
         problem(path, "\(id): closing.status is \(branch.closing.status.rawValue) but closing.dates is not empty")
       }
+      let unknown = branch.closing.unknownRanges
+      for range in unknown where range.from > range.through || range.from < window.from || range.through > window.through {
+        problem(path, "\(id): unknown range \(range.from)…\(range.through) is not inside the window")
+      }
+      for (earlier, later) in zip(unknown, unknown.dropFirst()) where earlier.through.adding(days: 1) >= later.from {
+        problem(path, "\(id): unknown ranges are not sorted and apart at \(later.from)")
+      }
+      for date in dates where unknown.contains(where: { $0.from <= date && date <= $0.through }) {
+        problem(path, "\(id): closing date \(date) lies in an unknown range")
+      }
       if let coordinate = branch.coordinate, !CoordinateValidation.isDomestic(coordinate.point) {
         problem(path, "\(id): coordinate (\(coordinate.latitude), \(coordinate.longitude)) is outside Korea")
       }
@@ -373,10 +383,16 @@ private struct Check {
       }
       if listed.isEmpty, closures.dates[day] != nil { problem(path, "\(day): lists no branch") }
     }
+    if closures.shut != expected.shut {
+      problem(
+        path,
+        "shut lists \(closures.shut.map(\.description)), branches.json has \(expected.shut.map(\.description)) not trading")
+    }
   }
 
   /// The RFC 5545 rules the writer follows (CRLF lines of at most 75 octets, whole UTF-8
-  /// characters, one calendar) and one all-day event per expected date.
+  /// characters, one calendar) and all-day events covering exactly the expected dates (one per
+  /// day, or one spanning a shut store's shut days).
   mutating func checkCalendar(_ data: Data, expected: [CalendarDate], path: String) {
     let bytes = [UInt8](data)
     guard bytes.count >= 2, bytes.suffix(2) == [0x0D, 0x0A] else {
@@ -416,7 +432,9 @@ private struct Check {
       problem(path, "is not one VCALENDAR")
       return
     }
-    var starts: [CalendarDate] = []
+    var covered: [CalendarDate] = []
+    var events = 0
+    var eventStart: CalendarDate?
     var uids = Set<String>()
     for line in lines {
       if line.hasPrefix("DTSTART") {
@@ -426,13 +444,32 @@ private struct Check {
           problem(path, "\(line) is not an all-day date")
           continue
         }
-        starts.append(date)
+        events += 1
+        eventStart = date
+      } else if line.hasPrefix("DTEND"), let first = eventStart {
+        // DTEND is exclusive: the event covers first ..< end.
+        guard line.hasPrefix("DTEND;VALUE=DATE:"),
+          let end = CalendarDate(compact: line.dropFirst("DTEND;VALUE=DATE:".count)), end > first
+        else {
+          problem(path, "\(line) is not an all-day date after DTSTART")
+          continue
+        }
+        var day = first
+        while day < end {
+          covered.append(day)
+          day = day.adding(days: 1)
+        }
+        eventStart = nil
+      } else if line.hasPrefix("END:VEVENT"), let first = eventStart {
+        covered.append(first)
+        eventStart = nil
       } else if line.hasPrefix("UID:"), !uids.insert(String(line.dropFirst(4))).inserted {
         problem(path, "UID \(line.dropFirst(4)) occurs twice")
       }
     }
-    if starts.sorted() != expected.sorted() {
-      problem(path, "\(starts.count) events do not match the \(expected.count) closing dates in branches.json")
+    if covered.sorted() != expected.sorted() {
+      problem(
+        path, "\(events) events covering \(covered.count) days do not match the \(expected.count) closing dates in branches.json")
     }
   }
 }

@@ -58,6 +58,9 @@ final class JSONNodeBuilder {
   func appendElement() -> JSONNodeBuilder {
     let child = JSONNodeBuilder()
     if case .array(var elements) = content {
+      // Drop the enum's reference first, so the append grows the array in place instead of
+      // copying every element (which made long arrays quadratic).
+      content = .unset
       elements.append(child)
       content = .array(elements)
     } else {
@@ -69,6 +72,7 @@ final class JSONNodeBuilder {
   func child(forKey key: String) -> JSONNodeBuilder {
     let child = JSONNodeBuilder()
     if case .object(var members) = content {
+      content = .unset
       members[key] = child
       content = .object(members)
     } else {

@@ -2,7 +2,8 @@ import Foundation
 import MartCore
 
 /// iCalendar (RFC 5545) files of closing days that a person can subscribe to in a calendar app:
-/// one all-day event per closing day.
+/// one all-day event per closing day, and for a branch that is not trading one event spanning
+/// the days it is shut (UID `<branch id>-shut-<first day YYYYMMDD>@mart-holiday`).
 ///
 /// The bytes depend only on the data: UIDs are `<branch id>-<YYYYMMDD>@mart-holiday` (the same
 /// closing day keeps its UID from bundle to bundle, so calendar apps update rather than
@@ -14,9 +15,47 @@ public enum ICalendar {
     var lines = header(
       name: "\(brand) \(branch.name) 휴무일",
       description: description(of: branch))
-    for date in branch.closing.dates { lines += event(branch, on: date, asOf: asOf) }
+    for item in events(of: branch, asOf: asOf) { lines += item.lines }
     lines.append("END:VCALENDAR")
     return serialize(lines)
+  }
+
+  /// A branch's events with their first days, in date order: one spanning the days its store
+  /// status shuts it, one per other closing day.
+  static func events(of branch: Branch, asOf: CalendarDate) -> [(date: CalendarDate, lines: [String])] {
+    let dates = branch.closing.dates
+    guard let first = dates.first, let last = dates.last,
+      let shut = branch.storeStatus.shutDays(from: first, through: last)
+    else {
+      return dates.map { ($0, event(branch, on: $0, asOf: asOf)) }
+    }
+    var result = [(date: shut.lowerBound, lines: shutEvent(branch, days: shut, asOf: asOf))]
+    for date in dates where !shut.contains(date) { result.append((date, event(branch, on: date, asOf: asOf))) }
+    return result.sorted { $0.date < $1.date }
+  }
+
+  /// One all-day event over a shut store's shut days.
+  static func shutEvent(_ branch: Branch, days: ClosedRange<CalendarDate>, asOf: CalendarDate) -> [String] {
+    let what = branch.storeStatus.state == .closed ? "영업종료" : "임시휴업"
+    var lines = [
+      "BEGIN:VEVENT",
+      "UID:\(branch.id)-shut-\(basic(days.lowerBound))@mart-holiday",
+      "DTSTAMP:\(timestamp(asOf: asOf))",
+      "DTSTART;VALUE=DATE:\(basic(days.lowerBound))",
+      "DTEND;VALUE=DATE:\(basic(days.upperBound.adding(days: 1)))",
+      "SUMMARY:\(escape("\(branch.brand.koreanName) \(branch.name) \(what)"))",
+    ]
+    if let address = branch.address.road ?? branch.address.published {
+      lines.append("LOCATION:\(escape(address))")
+    }
+    if let coordinate = branch.coordinate {
+      lines.append("GEO:\(coordinate.latitude);\(coordinate.longitude)")
+    }
+    if let text = branch.storeStatus.text {
+      lines.append("DESCRIPTION:\(escape(text))")
+    }
+    lines += ["TRANSP:TRANSPARENT", "END:VEVENT"]
+    return lines
   }
 
   /// The calendar of one brand: every branch's closing days, ordered by date, then branch id.
@@ -24,9 +63,11 @@ public enum ICalendar {
     var lines = header(
       name: "\(brand.koreanName) 휴무일",
       description: "\(brand.koreanName) 전 지점의 휴무일")
-    let days = branches.flatMap { branch in branch.closing.dates.map { (date: $0, branch: branch) } }
-      .sorted { ($0.date, $0.branch.id) < ($1.date, $1.branch.id) }
-    for day in days { lines += event(day.branch, on: day.date, asOf: asOf) }
+    let items = branches.flatMap { branch in
+      events(of: branch, asOf: asOf).map { (date: $0.date, id: branch.id, lines: $0.lines) }
+    }
+    .sorted { ($0.date, $0.id) < ($1.date, $1.id) }
+    for item in items { lines += item.lines }
     lines.append("END:VCALENDAR")
     return serialize(lines)
   }
@@ -55,8 +96,17 @@ public enum ICalendar {
   }
 
   static func description(of branch: Branch) -> String {
-    switch branch.closing.status {
-    case .closures: "휴무 안내: \(branch.closing.schedule.text)"
+    switch branch.storeStatus.state {
+    case .closed: return "영업종료" + (branch.storeStatus.text.map { ": \($0)" } ?? "")
+    case .temporarilyClosed:
+      let until = branch.storeStatus.until.map { " (\($0.iso)까지)" } ?? ""
+      return "임시휴업\(until)" + (branch.storeStatus.text.map { ": \($0)" } ?? "")
+    case .trading: break
+    }
+    return switch branch.closing.status {
+    case .closures:
+      "휴무 안내: \(branch.closing.schedule.text ?? "매장이 공개한 휴무일")"
+        + branch.closing.unknownRanges.map { " (\($0.from.iso)~\($0.through.iso) 휴무일 미확인)" }.joined()
     case .openAllYear: "연중무휴"
     case .unknown: "휴무일을 확인하지 못했습니다. 방문 전에 매장에 확인하세요."
     }
@@ -77,8 +127,8 @@ public enum ICalendar {
     if let coordinate = branch.coordinate {
       lines.append("GEO:\(coordinate.latitude);\(coordinate.longitude)")
     }
-    if !branch.closing.schedule.text.isEmpty {
-      lines.append("DESCRIPTION:\(escape(branch.closing.schedule.text))")
+    if let text = branch.closing.schedule.text, !text.isEmpty {
+      lines.append("DESCRIPTION:\(escape(text))")
     }
     lines += ["TRANSP:TRANSPARENT", "END:VEVENT"]
     return lines

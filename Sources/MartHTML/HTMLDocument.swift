@@ -46,7 +46,16 @@ public final class HTMLDocument {
     self.decoding = DecodedText.Summary(decoded)
   }
 
-  deinit { xmlFreeDoc(pointer) }
+  /// The XPath context of every evaluation on this document, created on first use.
+  private var xpathContext: xmlXPathContextPtr?
+  /// Each expression compiled once: brand parsers evaluate the same few for every row.
+  private var compiledExpressions: [String: xmlXPathCompExprPtr] = [:]
+
+  deinit {
+    for compiled in compiledExpressions.values { xmlXPathFreeCompExpr(compiled) }
+    if let xpathContext { xmlXPathFreeContext(xpathContext) }
+    xmlFreeDoc(pointer)
+  }
 
   /// The root element (`<html>`), if the document has one.
   public var root: HTMLElement? {
@@ -65,17 +74,33 @@ public final class HTMLDocument {
 
   /// Evaluates `xpath` with `contextNode` (the document when `nil`) as the context node.
   func evaluate(_ xpath: String, contextNode: xmlNodePtr?) throws(HTMLError) -> [HTMLElement] {
-    guard let context = xmlXPathNewContext(pointer) else {
-      throw HTMLError(.xpathEvaluation(xpath), url: url, detail: "cannot create an XPath context")
+    let context: xmlXPathContextPtr
+    if let existing = xpathContext {
+      context = existing
+    } else {
+      guard let created = xmlXPathNewContext(pointer) else {
+        throw HTMLError(.xpathEvaluation(xpath), url: url, detail: "cannot create an XPath context")
+      }
+      mart_xml_xpath_silence_errors(created)
+      xpathContext = created
+      context = created
     }
-    defer { xmlXPathFreeContext(context) }
-    mart_xml_xpath_silence_errors(context)
-    if let contextNode { context.pointee.node = contextNode }
+    // The state a fresh context starts with, so no evaluation sees what the previous one left.
+    context.pointee.node = contextNode
+    context.pointee.contextSize = -1
+    context.pointee.proximityPosition = -1
+    xmlResetError(&context.pointee.lastError)
 
-    guard let compiled = xmlXPathCtxtCompile(context, xpath) else {
-      throw HTMLError(.invalidXPath(xpath), url: url, detail: HTMLDocument.describe(context.pointee.lastError))
+    let compiled: xmlXPathCompExprPtr
+    if let cached = compiledExpressions[xpath] {
+      compiled = cached
+    } else {
+      guard let fresh = xmlXPathCtxtCompile(context, xpath) else {
+        throw HTMLError(.invalidXPath(xpath), url: url, detail: HTMLDocument.describe(context.pointee.lastError))
+      }
+      compiledExpressions[xpath] = fresh
+      compiled = fresh
     }
-    defer { xmlXPathFreeCompExpr(compiled) }
     guard let result = xmlXPathCompiledEval(compiled, context) else {
       throw HTMLError(
         .xpathEvaluation(xpath), url: url, detail: HTMLDocument.describe(context.pointee.lastError))

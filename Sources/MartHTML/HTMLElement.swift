@@ -19,10 +19,31 @@ public struct HTMLElement {
 
   /// The text content with every run of whitespace (NBSP included) collapsed to one space, trimmed.
   public var text: String {
-    rawText.unicodeScalars
-      .split(whereSeparator: { $0.properties.isWhitespace })
-      .map { String(String.UnicodeScalarView($0)) }
-      .joined(separator: " ")
+    var collapsed = String.UnicodeScalarView()
+    var pendingSpace = false
+    for scalar in rawText.unicodeScalars {
+      if Self.isWhitespace(scalar) {
+        pendingSpace = !collapsed.isEmpty
+        continue
+      }
+      if pendingSpace {
+        collapsed.append(" ")
+        pendingSpace = false
+      }
+      collapsed.append(scalar)
+    }
+    return String(collapsed)
+  }
+
+  /// Unicode's White_Space property, spelled out: the property lookup is slow, and these are
+  /// the only scalars that have it (tab to carriage return, space, NEL, NBSP, ogham space, the
+  /// typographic spaces, line and paragraph separators, narrow NBSP, math space, ideographic
+  /// space).
+  static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09...0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000: true
+    default: false
+    }
   }
 
   /// The text content exactly as in the document (entities decoded), whitespace untouched.

@@ -26,33 +26,61 @@ public struct BranchNormalizer: Sendable {
     if let phonePublished, phone == nil {
       problems.warn(.phone, "phone \"\(phonePublished)\" is not a Korean phone number", branch: raw.id)
     }
-    let closingText = TextCleanup.field(raw.closingText) ?? ""
-    var schedule = ClosingSchedule.parse(closingText, asOf: asOf)
-    if !raw.closingDates.isEmpty {
-      // Dates published as data join the text's; they are closures by definition.
-      if closingText.isEmpty { schedule = ClosingSchedule(status: .closures, text: "") }
-      schedule.dates = Array(Set(schedule.dates + raw.closingDates)).sorted()
-      if schedule.status != .closures { schedule.status = .closures }
+    let closingText = TextCleanup.field(raw.closingText)
+    var schedule = ClosingSchedule.published(text: closingText, dates: raw.closingDates, asOf: asOf)
+    let openingHours = TextCleanup.field(raw.openingHours)
+    let reading = StoreStatus.read(
+      statusText: raw.statusText, openingHours: openingHours, closingText: closingText, asOf: asOf)
+    // A store shut with no closing days of its own is listed as not trading, not as a
+    // closing-day problem.
+    if reading.status.isTrading || schedule.status != .unknown {
+      for warning in schedule.warnings { problems.warn(.closingDays, warning, branch: raw.id) }
     }
-    for warning in schedule.warnings { problems.warn(.closingDays, warning, branch: raw.id) }
+    if let upcoming = reading.upcomingShutdown {
+      addUpcomingShutdown(upcoming, to: &schedule, id: raw.id, text: reading.status.text, problems: &problems)
+    }
     let branch = Branch(
       id: raw.id,
       name: TextCleanup.field(raw.name) ?? raw.id.storeID,
       address: BranchAddress(published: published, lotPublished: lotPublished, parsed: parsed),
       phone: phone,
       phonePublished: phonePublished,
-      openingHours: TextCleanup.field(raw.openingHours),
-      hours: OpeningHours.parse(TextCleanup.field(raw.openingHours)),
+      openingHours: openingHours,
+      // A shut store's hours text is a notice (or the mall's hours), never its own.
+      hours: reading.status.isTrading ? OpeningHours.parse(openingHours) : nil,
       coordinate: nil,
-      closing: BranchClosing(schedule: schedule, window: window),
+      closing: BranchClosing(schedule: schedule, window: window, storeStatus: reading.status),
+      storeStatus: reading.status,
       sourceURL: raw.sourceURL)
     return (branch, parsed)
   }
 
-  /// Re-expands a carried-over branch's schedule for this run's window.
+  /// A shutdown the source announces for a later day: the store trades now, and the shut days
+  /// within the window join the schedule's explicit dates (so they survive a carry-over).
+  private func addUpcomingShutdown(
+    _ upcoming: UpcomingShutdown, to schedule: inout ClosingSchedule, id: BranchID, text: String?,
+    problems: inout RunProblems
+  ) {
+    let last = min(upcoming.through ?? window.through, window.through)
+    let first = max(upcoming.from, window.from)
+    var shut: [CalendarDate] = []
+    var day = first
+    while day <= last {
+      shut.append(day)
+      day = day.adding(days: 1)
+    }
+    let end = upcoming.through.map { "through \($0)" } ?? "for good"
+    problems.warn(.storeStatus, "shuts from \(upcoming.from) \(end), as published: \"\(text ?? "")\"", branch: id)
+    guard !shut.isEmpty else { return }
+    schedule.dates = Array(Set(schedule.dates + shut)).sorted()
+    schedule.status = .closures
+  }
+
+  /// Re-expands a carried-over branch's schedule for this run's window. Its store status is
+  /// the one its source last published: a carry-over never invents one.
   public func refresh(_ branch: Branch) -> Branch {
     var copy = branch
-    copy.closing = BranchClosing(schedule: branch.closing.schedule, window: window)
+    copy.closing = BranchClosing(schedule: branch.closing.schedule, window: window, storeStatus: branch.storeStatus)
     return copy
   }
 }

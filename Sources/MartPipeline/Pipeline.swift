@@ -100,7 +100,7 @@ public struct Pipeline: Sendable {
   private static func cancelled(asOf: CalendarDate, window: DateWindow, problems: RunProblems) -> RunReport {
     RunReport(
       asOf: asOf, window: window, outcome: .cancelled, published: nil, brands: [], branchesWithoutCoordinates: [],
-      branchesWithUnknownClosingDays: [], warnings: problems.warnings,
+      branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
       errors: problems.errors + [
         RunProblem(kind: .publish, message: "cancelled: nothing published; the previous bundle stays current")
       ])

@@ -36,6 +36,9 @@ public struct PublishStage: Sendable {
       asOf: asOf, window: window, outcome: .failed, published: nil, brands: draft.brands,
       branchesWithoutCoordinates: draft.branches.filter { $0.coordinate == nil }.map(\.id).sorted(),
       branchesWithUnknownClosingDays: draft.branches.filter { $0.closing.status == .unknown }.map(\.id).sorted(),
+      branchesNotTrading: draft.branches.filter { !$0.storeStatus.isTrading }.sorted { $0.id < $1.id }.map {
+        RunReport.NotTradingBranch(id: $0.id, state: $0.storeStatus.state, until: $0.storeStatus.until)
+      },
       warnings: problems.warnings, errors: problems.errors, fetch: fetch)
 
     if draft.hasFreshBrand {

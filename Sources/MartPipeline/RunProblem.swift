@@ -21,6 +21,8 @@ public struct RunProblem: Codable, Hashable, Sendable, CustomStringConvertible {
     case phone
     /// Part of a closing-day text was not understood.
     case closingDays = "closing-days"
+    /// A source announces that a trading store shuts on a later day.
+    case storeStatus = "store-status"
     /// A coordinate was rejected or repaired, or geocoding failed.
     case location
     /// The last published bundle could not be read; nothing was carried over.

@@ -20,6 +20,28 @@ public struct RunReport: Codable, Sendable {
     case cancelled
   }
 
+  /// A branch that does not trade, as its source says.
+  public struct NotTradingBranch: Codable, Sendable, Hashable {
+    public var id: BranchID
+    /// `temporarily-closed` or `closed`.
+    public var state: StoreStatus.State
+    /// The last shut day of a temporary closure, when published; JSON `null` otherwise.
+    public var until: CalendarDate?
+
+    public init(id: BranchID, state: StoreStatus.State, until: CalendarDate?) {
+      self.id = id
+      self.state = state
+      self.until = until
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(id, forKey: .id)
+      try container.encode(state, forKey: .state)
+      try container.encode(until, forKey: .until)
+    }
+  }
+
   public var asOf: CalendarDate
   public var window: DateWindow
   public var outcome: Outcome
@@ -31,6 +53,8 @@ public struct RunReport: Codable, Sendable {
   public var branchesWithoutCoordinates: [BranchID]
   /// Branches whose closing days are unknown.
   public var branchesWithUnknownClosingDays: [BranchID]
+  /// Branches that are temporarily closed or closed for good, sorted by id.
+  public var branchesNotTrading: [NotTradingBranch]
   /// Everything worth a human's attention, each naming the brand or branch.
   public var warnings: [RunProblem]
   /// Failures: brands that could not be fetched, and anything that stopped publishing.

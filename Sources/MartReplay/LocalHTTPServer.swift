@@ -218,6 +218,12 @@ public final class LocalHTTPServer: Sendable {
     }
     if response.delivery != .endless { head += "Content-Length: \(response.body.count)\r\n" }
     head += "Connection: close\r\n\r\n"
+    if response.delivery == .complete {
+      // One write for head and body: two small writes would wait on the client's delayed ACK.
+      _ = sendAll(connection, Data(head.utf8) + response.body)
+      shutdown(connection, Int32(SHUT_WR))
+      return
+    }
     guard sendAll(connection, Data(head.utf8)) else { return }
 
     switch response.delivery {

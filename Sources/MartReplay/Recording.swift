@@ -151,11 +151,9 @@ public struct ReplayArchive: Sendable {
   }
 
   /// The first exchange recorded for `host` that matches `request` (see `docs/recordings.md`).
+  /// To answer many requests, build a `RecordingIndex` once instead.
   public func match(_ request: ServerRequest, host: String) -> RecordedExchange? {
-    let host = host.lowercased()
-    return exchanges.first { exchange in
-      exchange.parsedURL.host == host && RecordingMatcher.matches(request, exchange)
-    }
+    RecordingIndex(self).match(request, host: host)
   }
 
   /// The first exchange that matches `request` the way the replay server matches what it
@@ -272,6 +270,38 @@ public struct ReplayArchive: Sendable {
   }
 }
 
+/// An archive's exchanges grouped by what a match needs to agree on — host, method, decoded path
+/// and query fields — so that answering a request checks only the exchanges that can match
+/// (usually one), in recording order. Gives the same answers as checking every exchange.
+public struct RecordingIndex: Sendable {
+  private struct Key: Hashable {
+    var host: String
+    var method: String
+    var path: String
+    var query: [[String]]
+  }
+
+  private var candidates: [Key: [RecordedExchange]] = [:]
+
+  public init(_ archive: ReplayArchive) {
+    for exchange in archive.exchanges {
+      let url = exchange.parsedURL
+      let key = Key(
+        host: url.host, method: exchange.method.uppercased(), path: RecordingMatcher.decodedPath(url.path),
+        query: RecordingMatcher.fieldMultiset(url.query))
+      candidates[key, default: []].append(exchange)
+    }
+  }
+
+  /// The first exchange recorded for `host` that matches `request` (see `docs/recordings.md`).
+  public func match(_ request: ServerRequest, host: String) -> RecordedExchange? {
+    let key = Key(
+      host: host.lowercased(), method: request.method.uppercased(), path: RecordingMatcher.decodedPath(request.path),
+      query: RecordingMatcher.fieldMultiset(request.query))
+    return candidates[key]?.first { RecordingMatcher.matches(request, $0) }
+  }
+}
+
 /// The matching rules of `docs/recordings.md`.
 enum RecordingMatcher {
   static func matches(_ request: ServerRequest, _ exchange: RecordedExchange) -> Bool {
@@ -303,7 +333,7 @@ enum RecordingMatcher {
     FormEncoding.decode(text).map { [$0.name, $0.value] }.sorted { ($0[0], $0[1]) < ($1[0], $1[1]) }
   }
 
-  private static func decodedPath(_ path: String) -> String {
+  static func decodedPath(_ path: String) -> String {
     path.removingPercentEncoding ?? path
   }
 }

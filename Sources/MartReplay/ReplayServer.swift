@@ -57,13 +57,14 @@ public final class ReplayServer: Sendable {
 /// Answers requests from the archive, on the listeners' connection threads, and keeps the
 /// requests no recording matched.
 private final class ReplayResponder: Sendable {
-  let archive: ReplayArchive
+  /// The archive's exchanges indexed once, so a request costs a lookup, not a scan.
+  let index: RecordingIndex
   let unmatched = Mutex<[String]>([])
 
-  init(archive: ReplayArchive) { self.archive = archive }
+  init(archive: ReplayArchive) { self.index = RecordingIndex(archive) }
 
   func respond(to request: ServerRequest, host: String) -> ServerResponse {
-    if let exchange = archive.match(request, host: host) { return Self.response(serving: exchange) }
+    if let exchange = index.match(request, host: host) { return Self.response(serving: exchange) }
     let summary = Self.describe(request, host: host)
     unmatched.withLock { $0.append(summary) }
     return .text("no recording matches \(summary)\n", status: 404)

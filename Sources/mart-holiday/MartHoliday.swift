@@ -10,6 +10,7 @@ struct MartHoliday: AsyncParsableCommand {
     version: MartVersion.current,
     subcommands: [
       RunCommand.self, RuleCommand.self, AddressCommand.self, FetchCommand.self, ValidateCommand.self, DiffCommand.self,
+      BenchCommand.self, BenchRunCommand.self,
     ])
 
   /// The usual entry point, except that `diff` reports bad usage with exit status 2, as diff(1)

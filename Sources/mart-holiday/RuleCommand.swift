@@ -46,9 +46,10 @@ struct RuleCommand: ParsableCommand {
     let window = try window()
     let schedule = ClosingSchedule.parse(text, asOf: window.asOf)
     let dates = schedule.closedDates(from: window.from, through: window.through)
+    let unknown = schedule.unknownRanges(from: window.from, through: window.through)
     switch format {
-    case .json: print(try json(schedule, dates, window))
-    case .text: print(summary(schedule, dates, window))
+    case .json: print(try json(schedule, dates, unknown, window))
+    case .text: print(summary(schedule, dates, unknown, window))
     }
   }
 
@@ -76,24 +77,29 @@ struct RuleCommand: ParsableCommand {
     let from: CalendarDate
     let to: CalendarDate
     let dates: [CalendarDate]
+    let unknownRanges: [DateWindow]
     let warnings: [String]
     let schedule: ClosingSchedule
 
     enum CodingKeys: String, CodingKey {
-      case status, asOf = "as-of", from, to, dates, warnings, schedule
+      case status, asOf = "as-of", from, to, dates, unknownRanges, warnings, schedule
     }
   }
 
-  private func json(_ schedule: ClosingSchedule, _ dates: [CalendarDate], _ window: Window) throws -> String {
+  private func json(
+    _ schedule: ClosingSchedule, _ dates: [CalendarDate], _ unknown: [DateWindow], _ window: Window
+  ) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let output = Output(
       status: schedule.status, asOf: window.asOf, from: window.from, to: window.through, dates: dates,
-      warnings: schedule.warnings, schedule: schedule)
+      unknownRanges: unknown, warnings: schedule.warnings, schedule: schedule)
     return String(decoding: try encoder.encode(output), as: UTF8.self)
   }
 
-  private func summary(_ schedule: ClosingSchedule, _ dates: [CalendarDate], _ window: Window) -> String {
+  private func summary(
+    _ schedule: ClosingSchedule, _ dates: [CalendarDate], _ unknown: [DateWindow], _ window: Window
+  ) -> String {
     var lines = [
       "status: \(schedule.status.rawValue)",
       "window: \(window.from.iso) … \(window.through.iso) (as of \(window.asOf.iso))",
@@ -107,28 +113,40 @@ struct RuleCommand: ParsableCommand {
           ? "none in the window"
           : dates.map { "\($0.iso)(\($0.weekday.koreanShortName))" }
             .joined(separator: ", ")))
+    lines.append(
+      "unknown: "
+        + (unknown.isEmpty
+          ? "none in the window"
+          : unknown.map { $0.from == $0.through ? $0.from.iso : "\($0.from.iso) … \($0.through.iso)" }
+            .joined(separator: ", ") + " (the text says nothing about these days; do not assume open)"))
     for warning in schedule.warnings { lines.append("warning: \(warning)") }
     let closed = Set(dates)
     var month = window.from.firstOfMonth()
     var shown = 0
     while month <= window.through, shown < 12 {
       lines.append("")
-      lines.append(Self.calendar(month: month, closed: closed))
+      lines.append(Self.calendar(month: month, closed: closed, unknown: unknown))
       month = month.firstOfMonth(addingMonths: 1)
       shown += 1
     }
     return lines.joined(separator: "\n")
   }
 
-  /// A month grid, Sunday first, closed days in brackets: `[14]`.
-  private static func calendar(month: CalendarDate, closed: Set<CalendarDate>) -> String {
+  /// A month grid, Sunday first, closed days in brackets (`[14]`), unknown days marked `?14`.
+  private static func calendar(month: CalendarDate, closed: Set<CalendarDate>, unknown: [DateWindow]) -> String {
     let title = "\(month.year)-\(month.month < 10 ? "0" : "")\(month.month)"
     var lines = [title, Weekday.allCases.map { " \($0.koreanShortName) " }.joined()]
     var cells = Array(repeating: "    ", count: month.weekday.rawValue - 1)
     for day in 1...month.lastOfMonth.day {
       let date = month.adding(days: day - 1)
       let number = day < 10 ? " \(day)" : "\(day)"
-      cells.append(closed.contains(date) ? "[\(number)]" : " \(number) ")
+      if closed.contains(date) {
+        cells.append("[\(number)]")
+      } else if unknown.contains(where: { $0.from <= date && date <= $0.through }) {
+        cells.append("?\(number) ")
+      } else {
+        cells.append(" \(number) ")
+      }
     }
     for start in stride(from: 0, to: cells.count, by: 7) {
       lines.append(cells[start..<min(start + 7, cells.count)].joined())

@@ -49,25 +49,27 @@ struct CollectTests {
     }
     // Second and fourth Sundays of Nov 2026, Dec 2026 and Jan 2027.
     #expect(
-      try branch("emart-1059").closingText
-        == "20261108, 20261122, 20261213, 20261227, 20270110, 20270124")
+      try branch("emart-1059").closingDates.map(\.iso)
+        == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24"])
     // Second and fourth Mondays (Daegu) and Wednesdays (Seocho-gu).
     #expect(
-      try branch("emart-1032").closingText
-        == "20261109, 20261123, 20261214, 20261228, 20270111, 20270125")
+      try branch("emart-1032").closingDates.map(\.iso)
+        == ["2026-11-09", "2026-11-23", "2026-12-14", "2026-12-28", "2027-01-11", "2027-01-25"])
     #expect(
-      try branch("emart-1008").closingText
-        == "20261111, 20261125, 20261209, 20261223, 20270113, 20270127")
+      try branch("emart-1008").closingDates.map(\.iso)
+        == ["2026-11-11", "2026-11-25", "2026-12-09", "2026-12-23", "2027-01-13", "2027-01-27"])
     // Second and fourth Saturdays (Jeju).
     #expect(
-      try branch("emart-1091").closingText
-        == "20261114, 20261128, 20261212, 20261226, 20270109, 20270123")
+      try branch("emart-1091").closingDates.map(\.iso)
+        == ["2026-11-14", "2026-11-28", "2026-12-12", "2026-12-26", "2027-01-09", "2027-01-23"])
     // Every slot truncated in all three months: nothing published.
-    #expect(try branch("emart-1099").closingText == nil)
+    #expect(try branch("emart-1099").closingDates.isEmpty)
+    // The site publishes dates, not text: no text is made up from them.
+    #expect(branches.allSatisfy { $0.closingText == nil })
     #expect(try branch("traders-1419").name == "명지점")
     #expect(
-      try branch("traders-1419").closingText
-        == "20261108, 20261122, 20261213, 20261227, 20270110, 20270124")
+      try branch("traders-1419").closingDates.map(\.iso)
+        == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24"])
     #expect(try branch("nobrand-1604").phone == "031-837-1604")
     #expect(try branch("nobrand-4507").phone == "031-8017-4507")
     #expect(try branch("nobrand-4530").phone == "042-489-4530")

@@ -97,8 +97,12 @@ struct GSTheFreshSourceTests {
     let store = try #require(try Self.page(6).stores.first { $0.shopCode == "11759" })
     #expect(store.shutDownDate == "20250831")
     #expect(store.closingDays.isEmpty)
-    let (_, _, warnings) = try await Self.collect()
-    #expect(warnings.contains { $0.contains("gs-thefresh-11759") && $0.contains("20250831") })
+    let (branches, _, _) = try await Self.collect()
+    let branch = try #require(branches.first { $0.id.storeID == "11759" })
+    #expect(branch.statusText == "20250831")
+    // 세종도담점 announces a shut-down day after the as-of date; every other store has none.
+    #expect(branches.first { $0.id.storeID == "10972" }?.statusText == "20261215")
+    #expect(branches.filter { $0.statusText != nil }.count == 2)
   }
 
   @Test(arguments: [("03월 08일", 3, 8), ("3월8일", 3, 8), ("12월 27일", 12, 27)])

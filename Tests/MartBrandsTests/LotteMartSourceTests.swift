@@ -45,13 +45,20 @@ struct LotteMartSourceTests {
     #expect(try Self.branch("구미점").closingText == "12/13(일), 12/27(일)")
   }
 
-  @Test func storesThatStoppedTradingAreKept() throws {
-    // span.state 임시휴업 (마산점) and 영업종료 (도봉점): kept, hours and closing days blank.
-    for code in ["0100130", "0100118"] {
-      let branch = try Self.branch(code)
-      #expect(branch.openingHours == nil && branch.closingText == nil)
-      #expect(branch.address != nil)
-    }
+  @Test func storesThatStoppedTradingAreKeptWithTheirState() throws {
+    // span.state 임시휴업 (마산점, a refit notice as its day-off) and 영업종료 (도봉점): kept,
+    // hours blank, the state cell passed on as published.
+    let masan = try Self.branch("0100130")
+    #expect(masan.statusText == "임시휴업")
+    #expect(masan.openingHours == nil)
+    #expect(masan.closingText == "매월 둘째, 넷째주 일요일 (리뉴얼 공사로 12/31까지 휴점)")
+    let dobong = try Self.branch("0100118")
+    #expect(dobong.statusText == "영업종료")
+    #expect(dobong.openingHours == nil && dobong.closingText == nil)
+    #expect(masan.address != nil && dobong.address != nil)
+    // Every other row says 영업중.
+    let all = try Self.branches()
+    #expect(all.filter { $0.statusText == "영업중" }.count == all.count - 2)
   }
 
   @Test func readsTheJejuRow() throws {

@@ -103,7 +103,7 @@ import Testing
     let index = bundle.appendingPathComponent("index.json")
     try Data(
       String(decoding: try Data(contentsOf: index), as: UTF8.self)
-        .replacingOccurrences(of: #","sigungu":"도봉구"}"#, with: "}").utf8
+        .replacingOccurrences(of: #""sigungu":"도봉구","#, with: "").utf8
     ).write(to: index)
     let calendar = bundle.appendingPathComponent("calendars/branches/emart-1059.ics")
     try Data(
@@ -122,7 +122,8 @@ import Testing
     let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let report = #"""
-      {"asOf":"2026-11-20","branchesWithUnknownClosingDays":["emart-1099"],"branchesWithoutCoordinates":[],
+      {"asOf":"2026-11-20","branchesNotTrading":[{"id":"homeplus-655","state":"closed","until":null}],
+       "branchesWithUnknownClosingDays":["emart-1099"],"branchesWithoutCoordinates":[],
        "brands":[{"branchCount":10,"error":null,"freshness":"fresh","lastFetchedAsOf":"2026-11-20","name":"이마트","slug":"emart","status":"fresh"},
                  {"branchCount":0,"error":"the source returned no branches","freshness":"missing","lastFetchedAsOf":null,"name":"코스트코","slug":"costco","status":"missing"}],
        "errors":[],"outcome":"published-with-missing-brands","published":null,
@@ -251,6 +252,28 @@ import Testing
     let lenient = try cli.run(["diff", old.path, new.path, "--fail-on", "closing-dates"])
     #expect(lenient.status == 0)
     #expect(lenient.stdout.contains("removed  lottemart-0100161"))
+  }
+
+  @Test func aStoreThatClosesIsAStoreStatusChange() throws {
+    let (old, bundle) = try baseline()
+    // 창원중앙점 closes for good: shut on every day of the window.
+    let window = bundle.manifest.window
+    let new = try edited(bundle) { branches in
+      let at = try index(of: "lottemart-0100161", in: branches)
+      branches[at].storeStatus = StoreStatus(state: .closed, text: "영업종료")
+      branches[at].closing = BranchClosing(
+        schedule: branches[at].closing.schedule, window: window, storeStatus: branches[at].storeStatus)
+    }
+    let outcome = try cli.run(["diff", old.path, new.path, "--format", "json"])
+    #expect(outcome.status == 1)
+    let changed = try #require(try json(outcome)["changed"] as? [[String: Any]])
+    let changes = try #require(changed.first { $0["id"] as? String == "lottemart-0100161" }?["changes"] as? [[String: Any]])
+    let status = try #require(changes.first { $0["field"] as? String == "store-status" })
+    #expect(status["old"] as? String == "trading")
+    #expect(status["new"] as? String == "closed")
+    #expect(changes.first?["field"] as? String == "store-status", "listed first")
+    #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "store-status"]).status == 1)
+    #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "phone"]).status == 0)
   }
 
   @Test func aClosingDayMovedByAWeek() throws {

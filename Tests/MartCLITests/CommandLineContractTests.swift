@@ -50,6 +50,37 @@ import Testing
     #expect(json["status"] as? String == "closures")
     #expect(json["dates"] as? [String] == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27"])
     #expect(json["warnings"] as? [String] == [])
+    // A recurring rule speaks of every day.
+    #expect((json["unknownRanges"] as? [Any])?.isEmpty == true)
+  }
+
+  func unknownRanges(_ json: [String: Any]) throws -> [String] {
+    let ranges = try #require(json["unknownRanges"] as? [[String: String]])
+    return try ranges.map { range in
+      #expect(range.keys.sorted() == ["from", "through"])
+      return "\(try #require(range["from"]))…\(try #require(range["through"]))"
+    }
+  }
+
+  @Test func ruleJSONNamesTheDaysItDoesNotKnow() throws {
+    // Dates of December alone: December is known, the rest of the window is not.
+    let outcome = try run([
+      "rule", "--as-of", "2026-11-20", "--from", "2026-11-15", "--to", "2027-02-10", "--format", "json",
+      "12/28~12/30 재고조사 휴점",
+    ])
+    #expect(outcome.status == 0)
+    let json = try outcome.json()
+    #expect(json["status"] as? String == "closures")
+    #expect(json["dates"] as? [String] == ["2026-12-28", "2026-12-29", "2026-12-30"])
+    #expect(try unknownRanges(json) == ["2026-11-15…2026-11-30", "2027-01-01…2027-02-10"])
+  }
+
+  @Test func ruleTextNamesTheDaysItDoesNotKnow() throws {
+    let outcome = try run([
+      "rule", "--as-of", "2026-11-20", "--from", "2026-11-01", "--to", "2027-01-31", "12/13,/27",
+    ])
+    #expect(outcome.status == 0)
+    #expect(outcome.stdout.contains("unknown: 2026-11-01 … 2026-11-30, 2027-01-01 … 2027-01-31"))
   }
 
   @Test(arguments: ["", "휴무일 정보가 없습니다", "연중무휴"])
@@ -61,6 +92,8 @@ import Testing
     let json = try outcome.json()
     #expect(json["status"] as? String == (text == "연중무휴" ? "open-all-year" : "unknown"))
     #expect(json["dates"] as? [String] == [])
+    // Unknown text knows no day: one range for the whole window; open all year knows every day.
+    #expect(try unknownRanges(json) == (text == "연중무휴" ? [] : ["2026-11-01…2026-11-30"]))
   }
 
   @Test(arguments: [

@@ -14,6 +14,19 @@ struct AddressCase: CustomTestStringConvertible, Sendable {
   var testDescription: String { input }
 }
 
+/// A form in which store pages publish an address, and the parts it must produce.
+struct AddressFormCase: CustomTestStringConvertible, Sendable {
+  var input: String
+  var lotAddress: String? = nil
+  var road: String?
+  var jibun: String?
+  var dongRi: String?
+  var detail: String?
+  var reference: String?
+
+  var testDescription: String { input + (lotAddress.map { " + " + $0 } ?? "") }
+}
+
 @Suite("Korean address normalizer")
 struct AddressParserTests {
   /// Real store addresses from the brand sources, and the variants store pages produce.
@@ -215,6 +228,103 @@ struct AddressParserTests {
   func provinceAliases(alias: String, official: String) {
     #expect(Province(alias: alias)?.officialName == official)
     #expect(KoreanAddress(parsing: "\(alias) 가나구 다라로 1").province?.officialName == official)
+  }
+
+  /// The mixed forms real brand sources publish.
+  static let forms: [AddressFormCase] = [
+    // The legal 동 after the building number is the reference, not the detail.
+    AddressFormCase(
+      input: "제주특별자치도 제주시 연북로 1 노형동", road: "제주특별자치도 제주시 연북로 1", jibun: nil,
+      dongRi: "노형동", detail: nil, reference: "노형동"),
+    AddressFormCase(
+      input: "제주특별자치도 제주시 연북로 1 노형동 롯데마트 제주점", road: "제주특별자치도 제주시 연북로 1", jibun: nil,
+      dongRi: "노형동", detail: "롯데마트 제주점", reference: "노형동"),
+    AddressFormCase(
+      input: "경북 포항시 북구 중흥로 244 죽도동 607-1", road: "경상북도 포항시 북구 중흥로 244",
+      jibun: "경상북도 포항시 북구 죽도동 607-1", dongRi: "죽도동", detail: nil, reference: "죽도동 607-1"),
+    AddressFormCase(
+      input: "서울특별시 중구 한강대로 405 봉래동2가, 서울역 2층", road: "서울특별시 중구 한강대로 405", jibun: nil,
+      dongRi: "봉래동2가", detail: "서울역 2층", reference: "봉래동2가"),
+    AddressFormCase(
+      input: "전라남도 무안군 삼향읍 오룡3길 2 남악리", road: "전라남도 무안군 삼향읍 오룡3길 2", jibun: nil,
+      dongRi: "남악리", detail: nil, reference: "남악리"),
+    // Road-name address with the lot-number address in parentheses.
+    AddressFormCase(
+      input: "경북 포항시 북구 중흥로 244(죽도동 607-1)", road: "경상북도 포항시 북구 중흥로 244",
+      jibun: "경상북도 포항시 북구 죽도동 607-1", dongRi: "죽도동", detail: nil, reference: "죽도동 607-1"),
+    // The lot number first, then the road-name address: both are kept.
+    AddressFormCase(
+      input: "부천시 원미구 중동 1129 길주로 100", road: "부천시 원미구 길주로 100", jibun: "부천시 원미구 중동 1129",
+      dongRi: "중동", detail: nil, reference: nil),
+    AddressFormCase(
+      input: "경기 부천시 원미구 중동 1129 길주로 100 롯데백화점", road: "경기도 부천시 원미구 길주로 100",
+      jibun: "경기도 부천시 원미구 중동 1129", dongRi: "중동", detail: "롯데백화점", reference: nil),
+    AddressFormCase(
+      input: "경남 김해시 장유면 대청리 산 44 계동로 75", road: "경상남도 김해시 장유면 계동로 75",
+      jibun: "경상남도 김해시 장유면 대청리 산44", dongRi: "대청리", detail: nil, reference: nil),
+    AddressFormCase(
+      input: "서울 중구 태평로1가 31 세종대로 지하 2", road: "서울특별시 중구 세종대로 지하 2",
+      jibun: "서울특별시 중구 태평로1가 31", dongRi: "태평로1가", detail: nil, reference: nil),
+    // An address run on into the next text: the building number ends at its last digit.
+    AddressFormCase(
+      input: "서울특별시 노원구 마들로3길 15SFM 월계점", road: "서울특별시 노원구 마들로3길 15", jibun: nil,
+      dongRi: nil, detail: "SFM 월계점", reference: nil),
+    AddressFormCase(
+      input: "대구 중구 칠성로 56지하1층", road: "대구광역시 중구 칠성로 56", jibun: nil, dongRi: nil,
+      detail: "지하1층", reference: nil),
+    AddressFormCase(
+      input: "제주도 서귀포시 중앙로 111-1롯데마트", road: "제주특별자치도 서귀포시 중앙로 111-1", jibun: nil,
+      dongRi: nil, detail: "롯데마트", reference: nil),
+    AddressFormCase(
+      input: "제주특별자치도 제주시 연북로 1노형동", road: "제주특별자치도 제주시 연북로 1", jibun: nil,
+      dongRi: "노형동", detail: nil, reference: "노형동"),
+    // A separately published lot-number line, in parentheses as Homeplus writes it.
+    AddressFormCase(
+      input: "대전광역시 중구 오류로 41", lotAddress: "(오류동 116-3)", road: "대전광역시 중구 오류로 41",
+      jibun: "대전광역시 중구 오류동 116-3", dongRi: "오류동", detail: nil, reference: nil),
+    // The map button's text after the address.
+    AddressFormCase(
+      input: "경상남도 창원시 의창구 원이대로 450 길 찾기", road: "경상남도 창원시 의창구 원이대로 450", jibun: nil,
+      dongRi: nil, detail: nil, reference: nil),
+  ]
+
+  @Test("mixed forms from the brand sources", arguments: forms)
+  func mixedForms(_ example: AddressFormCase) {
+    let address = KoreanAddress(parsing: example.input, lotAddress: example.lotAddress)
+    #expect(address.roadAddress == example.road)
+    #expect(address.jibunAddress == example.jibun)
+    #expect(address.dongRi == example.dongRi)
+    #expect(address.detail == example.detail)
+    #expect(address.reference == example.reference)
+    #expect(address.isFullyParsed)
+    #expect(address.raw == example.input)
+  }
+
+  @Test(
+    "a 동, 가 or 리 after the building number reads as if it were in parentheses",
+    arguments: [
+      ("제주특별자치도 제주시 연북로 1 노형동", "제주특별자치도 제주시 연북로 1 (노형동)"),
+      ("제주특별자치도 제주시 연북로 1노형동", "제주특별자치도 제주시 연북로 1 (노형동)"),
+      ("경북 포항시 북구 중흥로 244 죽도동 607-1", "경북 포항시 북구 중흥로 244(죽도동 607-1)"),
+      ("서울특별시 중구 한강대로 405 봉래동2가, 서울역 2층", "서울특별시 중구 한강대로 405, 서울역 2층 (봉래동2가)"),
+      ("경기 광주시 오포읍 신현로 17 신현리", "경기 광주시 오포읍 신현로 17 (신현리)"),
+      ("서울 중구 세종대로 지하 2 태평로1가 31", "서울 중구 세종대로 지하 2 (태평로1가 31)"),
+      ("경남 김해시 장유면 계동로 75 대청리 산 44", "경남 김해시 장유면 계동로 75 (대청리 산 44)"),
+    ])
+  func trailingDongAsReference(written: String, parenthesized: String) {
+    var address = KoreanAddress(parsing: written)
+    address.raw = parenthesized
+    #expect(address == KoreanAddress(parsing: parenthesized))
+    #expect(address.dongRi != nil)
+    #expect(address.detail?.contains(address.dongRi ?? "?") != true)
+  }
+
+  @Test("a time after a road name is not a building number")
+  func timeAfterRoadName() {
+    let address = KoreanAddress(parsing: "서울특별시 송파구 올림픽로 10:00~23:00")
+    #expect(address.buildingNumber == nil)
+    #expect(address.roadAddress == nil)
+    #expect(address.unparsed == ["10:00~23:00"])
   }
 
   @Test("parts of a mixed address with a parenthesized lot number")

@@ -15,7 +15,7 @@ struct ClosingDayFuzzTests {
   static let pieces: [String] = [
     "둘째", "넷 째", "두번째", "마지막", "째", "쨰", "번째", "주", "제", "매월", "매주", "일요일", "수요일", "(일)", "(수요일",
     "월", "일", "년", "설", "설날", "추석", "당일", "전날", "연휴", "신정", "정상영업", "정상", "영업", "연중무휴", "무휴",
-    "휴무", "없음", "오후", "시", "까지", "및", "1", "2", "12", "31", "2026", "20261108", "2026-11-08", "99999999999999",
+    "휴무", "없음", "오후", "시", "까지", "및", "부터", "명절", "단", "쉬지 않습니다", "와", "과", "월·화요일", "영업", "휴점", "1", "2", "12", "31", "2026", "20261108", "2026-11-08", "99999999999999",
     "/", ".", ",", "·", "~", "-", ":", "(", ")", "[", "]", "((((", "))))", " ", "\n", "\t", "\u{0}", "\u{7}",
     "\u{202E}",
     "１２", "／", "～", "　", "세일", "두부", "1+1", "10:00~23:00", "🛒", "é", "\u{301}", "漢字", "日", "abc", "ㄱㄴ", "\u{FEFF}",
@@ -36,12 +36,33 @@ struct ClosingDayFuzzTests {
   /// `input` names the input briefly in failure messages.
   static func checkInvariants(_ text: String, input: Comment) {
     let schedule = ClosingSchedule.parse(text, asOf: asOf)
-    let dates = schedule.closedDates(from: window.from, through: window.through)
+    #expect(schedule.text == text, input)
+    checkInvariants(schedule, from: window.from, through: window.through, input: input)
+  }
+
+  /// What every schedule promises for a window: closed dates sorted, unique and inside it;
+  /// unknown ranges sorted, maximal, inside it and apart from the closed dates; `unknown` knows
+  /// no day and closes none. `input` names the input briefly in failure messages.
+  static func checkInvariants(
+    _ schedule: ClosingSchedule, from: CalendarDate, through: CalendarDate, input: Comment
+  ) {
+    let dates = schedule.closedDates(from: from, through: through)
     #expect(dates == Array(Set(dates)).sorted(), input)
-    #expect(dates.allSatisfy { $0 >= window.from && $0 <= window.through }, input)
+    #expect(dates.allSatisfy { $0 >= from && $0 <= through }, input)
     if schedule.status != .closures { #expect(dates.isEmpty, input) }
     if schedule.status == .unknown { #expect(!schedule.warnings.isEmpty, input) }
-    #expect(schedule.text == text, input)
+    let ranges = schedule.unknownRanges(from: from, through: through)
+    #expect(ranges.allSatisfy { from <= $0.from && $0.from <= $0.through && $0.through <= through }, input)
+    for (earlier, later) in zip(ranges, ranges.dropFirst()) {
+      // Sorted, and never touching: touching ranges would be one.
+      #expect(earlier.through.adding(days: 1) < later.from, input)
+    }
+    #expect(!dates.contains { date in ranges.contains { $0.from <= date && date <= $0.through } }, input)
+    switch schedule.status {
+    case .unknown: #expect(ranges == [DateWindow(from: from, through: through)], input)
+    case .openAllYear: #expect(ranges.isEmpty, input)
+    case .closures: break
+    }
   }
 
   @Test("random mixtures of keywords, digits, punctuation and noise", arguments: SeedBatch.batches(3, of: 100))
@@ -53,36 +74,38 @@ struct ClosingDayFuzzTests {
     }
   }
 
-  /// A long repetition, named briefly in the test log (the text itself can be 200 kB).
-  struct Repetition: CustomTestStringConvertible, Sendable {
-    var unit: String
-    var count: Int
-    var suffix = ""
-
-    var text: String { String(repeating: unit, count: count) + suffix }
-    var testDescription: String {
-      "\(count) × \(unit.debugDescription)" + (suffix.isEmpty ? "" : " + \(suffix.debugDescription)")
-    }
+  /// A long repetitive input, described briefly in the test log.
+  struct Adversarial: CustomTestStringConvertible, Sendable {
+    let piece: String
+    let count: Int
+    var text: String { String(repeating: piece, count: count) }
+    var testDescription: String { "\(count) × \(piece.debugDescription)" }
   }
 
   @Test(
     "adversarial inputs", .timeLimit(.minutes(1)),
     arguments: [
-      Repetition(unit: "(", count: 100_000),
-      Repetition(unit: "9/13(추석당일", count: 5_000),
-      Repetition(unit: "1/1,", count: 50_000),
-      Repetition(unit: "둘째,", count: 50_000, suffix: "일요일"),
-      Repetition(unit: "12/", count: 50_000),
-      Repetition(unit: "2", count: 100_000),
-      Repetition(unit: "매월 ", count: 20_000),
-      Repetition(unit: "설·", count: 20_000, suffix: "연휴"),
-      Repetition(unit: "정상영업", count: 20_000),
-      Repetition(unit: "\u{0}\u{1}\u{1B}[31m", count: 20_000),
-      Repetition(unit: "12/24~", count: 20_000),
-      Repetition(unit: "e\u{301}", count: 50_000),
+      Adversarial(piece: "(", count: 100_000),
+      Adversarial(piece: "9/13(추석당일", count: 5_000),
+      Adversarial(piece: "1/1,", count: 50_000),
+      Adversarial(piece: "둘째,", count: 50_000),
+      Adversarial(piece: "둘째 ", count: 50_000),
+      Adversarial(piece: "12/", count: 50_000),
+      Adversarial(piece: "2", count: 100_000),
+      Adversarial(piece: "매월 ", count: 20_000),
+      Adversarial(piece: "설·", count: 20_000),
+      Adversarial(piece: "정상영업", count: 20_000),
+      Adversarial(piece: "\u{0}\u{1}\u{1B}[31m", count: 20_000),
+      Adversarial(piece: "12/24~", count: 20_000),
+      Adversarial(piece: "12/1부터 ", count: 20_000),
+      Adversarial(piece: "월·", count: 50_000),
+      Adversarial(piece: "명절 ", count: 20_000),
+      Adversarial(piece: "단, 영업 ", count: 20_000),
+      Adversarial(piece: "e\u{301}", count: 50_000),
     ])
-  func adversarial(_ input: Repetition) {
+  func adversarial(_ input: Adversarial) {
     Self.checkInvariants(input.text, input: "\(input.testDescription)")
+    Self.checkInvariants(input.text + "일요일", input: "\(input.testDescription) + \"일요일\"")
   }
 
   @Test("warnings stay few however much is not understood")

@@ -166,6 +166,47 @@ struct ClosingDayPropertyTests {
       model.nth.isEmpty && model.weekly.isEmpty && model.monthDays.isEmpty && model.dates.isEmpty && model.lunar.isEmpty
     #expect(schedule.status == (isEmpty ? .unknown : .closures), "seed \(seed): \(text)")
     #expect(schedule.closedDates(from: from, through: through) == expected, "seed \(seed): \(text)")
+    ClosingDayFuzzTests.checkInvariants(schedule, from: from, through: through, input: "seed \(seed): \(text)")
+    // Rules speak of every day; dates alone speak of their months.
+    let ranges = schedule.unknownRanges(from: from, through: through)
+    let recurring = !(model.nth.isEmpty && model.weekly.isEmpty && model.monthDays.isEmpty && model.lunar.isEmpty)
+    if recurring { #expect(ranges.isEmpty, "seed \(seed): \(text)") }
+    if !recurring && !model.dates.isEmpty {
+      let months = Set(model.dates.map { $0.firstOfMonth() })
+      var day = from
+      while day <= through {
+        let isUnknown = ranges.contains { $0.from <= day && day <= $0.through }
+        #expect(isUnknown == !months.contains(day.firstOfMonth()), "\(text) \(day.iso)")
+        day = day.adding(days: 1)
+      }
+    }
+  }
+
+  @Test("openings and closures decided by their verb, in random order", arguments: SeedBatch.batches(3, of: 100))
+  func verbs(batch: SeedBatch) {
+    for seed in batch.seeds { verbs(seed: seed) }
+  }
+
+  func verbs(seed: Int) {
+    var random = SeededGenerator(seed: UInt64(seed) &* 104_729)
+    let asOf = CalendarDate(
+      year: Int.random(in: 2001...2049, using: &random), month: Int.random(in: 1...12, using: &random), day: 15)!
+    // A closing rule, and a date of the as-of month said to be open, in either order.
+    let weekday = Weekday.allCases.randomElement(using: &random)!
+    let ordinal = Int.random(in: 1...4, using: &random)
+    let open = asOf.firstOfMonth().adding(days: Int.random(in: 0...27, using: &random))
+    let rule =
+      "매월 \(Self.koreanOrdinals[ordinal]!) \(Self.weekdayNames[weekday.rawValue - 1]) "
+      + ["휴무", "휴점", "의무휴업", ""].randomElement(using: &random)!
+    let opening =
+      Self.render(open, using: &random) + " "
+      + ["영업", "정상영업", "정상 영업", "영업합니다", "휴무 없음", "은 쉬지 않습니다"].randomElement(using: &random)!
+    let text =
+      Bool.random(using: &random) ? "\(rule) (단, \(opening))" : "\(opening). \(rule)"
+    let schedule = ClosingSchedule.parse(text, asOf: asOf)
+    #expect(schedule.rules == [.nthWeekday(ordinals: [ordinal], weekday: weekday)], "seed \(seed): \(text)")
+    #expect(schedule.exceptions == [open], "seed \(seed): \(text)")
+    #expect(!schedule.closedDates(from: asOf.firstOfMonth(), through: asOf.lastOfMonth).contains(open), "seed \(seed): \(text)")
   }
 }
 

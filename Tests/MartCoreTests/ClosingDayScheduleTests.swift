@@ -49,7 +49,7 @@ struct ClosingDayScheduleTests {
     #expect(
       json == """
         {"dates":["2026-12-24"],"exceptions":["2026-12-13"],"lunar":[{"holiday":"seollal","offsets":[-1,0,1]}],\
-        "rules":[{"kind":"nth-weekday","ordinals":[2,4],"weekday":"sunday"},{"day":1,"kind":"annual","month":1}],\
+        "lunarExceptions":[],"rules":[{"kind":"nth-weekday","ordinals":[2,4],"weekday":"sunday"},{"day":1,"kind":"annual","month":1}],\
         "status":"closures","text":"매월 둘째·넷째 일요일, 설날 연휴, 신정, 12/24 (단, 12월 13일 정상영업)","warnings":[]}
         """)
     let decoded = try JSONDecoder().decode(ClosingSchedule.self, from: Data(json.utf8))
@@ -74,5 +74,102 @@ struct ClosingDayScheduleTests {
   func badWeekday() {
     let json = #"{"status":"closures","text":"","rules":[{"kind":"weekly","weekday":"funday"}]}"#
     #expect(throws: DecodingError.self) { try JSONDecoder().decode(ClosingSchedule.self, from: Data(json.utf8)) }
+  }
+
+  // MARK: - Unknown ranges
+
+  static func day(_ iso: String) -> CalendarDate { CalendarDate(iso: iso)! }
+
+  static func ranges(_ schedule: ClosingSchedule, _ from: String, _ through: String) -> [String] {
+    schedule.unknownRanges(from: day(from), through: day(through)).map { "\($0.from.iso)…\($0.through.iso)" }
+  }
+
+  @Test("a text not understood, or no text, knows no day of the window")
+  func unknownKnowsNothing() {
+    for text in ["", "휴무일 정보가 없습니다", "영업시간 10:00~23:00"] {
+      let schedule = ClosingSchedule.parse(text, asOf: Self.asOf)
+      #expect(schedule.status == .unknown)
+      #expect(Self.ranges(schedule, "2026-11-15", "2027-01-10") == ["2026-11-15…2027-01-10"])
+    }
+  }
+
+  @Test("recurring rules and lunar holidays know every day; open all year too")
+  func recurringKnowsEverything() {
+    for text in ["매월 둘째 일요일", "매주 월요일", "매월 10일", "설날 당일", "신정", "연중무휴"] {
+      #expect(Self.ranges(ClosingSchedule.parse(text, asOf: Self.asOf), "2026-01-01", "2027-12-31") == [])
+    }
+  }
+
+  @Test("explicit dates know the months they fall in, cut to the window")
+  func datesKnowTheirMonths() {
+    // 12/13 in December 2026; the window starts and ends mid-month.
+    let schedule = ClosingSchedule.parse("12/13", asOf: Self.asOf)
+    #expect(Self.ranges(schedule, "2026-11-15", "2027-01-10") == ["2026-11-15…2026-11-30", "2027-01-01…2027-01-10"])
+    // Two months apart: the month between is unknown, as are the ends.
+    let apart = ClosingSchedule.parse("11/8, 1/10", asOf: Self.asOf)
+    #expect(Self.ranges(apart, "2026-10-01", "2027-02-28") == [
+      "2026-10-01…2026-10-31", "2026-12-01…2026-12-31", "2027-02-01…2027-02-28",
+    ])
+    // Adjacent unknown months merge into one range.
+    #expect(Self.ranges(schedule, "2026-09-01", "2026-11-30") == ["2026-09-01…2026-11-30"])
+  }
+
+  // MARK: - Published dates and text
+
+  @Test("dates published as data stay dates, with no text")
+  func datesOnly() throws {
+    let dates = [Self.day("2026-11-22"), Self.day("2026-11-08"), Self.day("2026-11-08")]
+    let schedule = ClosingSchedule.published(text: nil, dates: dates, asOf: Self.asOf)
+    #expect(schedule.status == .closures)
+    #expect(schedule.text == nil)
+    #expect(schedule.dates.map(\.iso) == ["2026-11-08", "2026-11-22"])
+    #expect(schedule.warnings.isEmpty)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys]
+    let json = String(decoding: try encoder.encode(schedule), as: UTF8.self)
+    #expect(json.contains(#""text":null"#))
+    #expect(try JSONDecoder().decode(ClosingSchedule.self, from: Data(json.utf8)) == schedule)
+  }
+
+  @Test("neither dates nor text is unknown")
+  func nothingPublished() {
+    let schedule = ClosingSchedule.published(text: nil, dates: [], asOf: Self.asOf)
+    #expect(schedule.status == .unknown)
+    #expect(schedule.text == nil)
+    #expect(Self.ranges(schedule, "2026-11-01", "2027-01-31") == ["2026-11-01…2027-01-31"])
+  }
+
+  @Test("published dates win for their months; the rule covers the rest; a disagreement is a warning")
+  func datesWinOverTheRule() {
+    // The rule says 2nd and 4th Sundays (Nov 8, 22; Dec 13, 27); the site publishes the 2nd
+    // and 4th Wednesdays for November (Nov 11, 25).
+    let schedule = ClosingSchedule.published(
+      text: "매월 둘째·넷째 일요일", dates: [Self.day("2026-11-11"), Self.day("2026-11-25")], asOf: Self.asOf)
+    #expect(schedule.text == "매월 둘째·넷째 일요일")
+    #expect(
+      schedule.closedDates(from: Self.day("2026-11-01"), through: Self.day("2026-12-31")).map(\.iso) == [
+        "2026-11-11", "2026-11-25", "2026-12-13", "2026-12-27",
+      ])
+    #expect(Self.ranges(schedule, "2026-11-01", "2027-01-31") == [])
+    #expect(schedule.warnings.count == 1)
+    #expect(schedule.warnings.first?.hasPrefix("2026-11") == true)
+
+    let agreeing = ClosingSchedule.published(
+      text: "매월 둘째·넷째 일요일", dates: [Self.day("2026-11-08"), Self.day("2026-11-22")], asOf: Self.asOf)
+    #expect(agreeing.warnings.isEmpty)
+    #expect(
+      agreeing.closedDates(from: Self.day("2026-11-01"), through: Self.day("2026-11-30")).map(\.iso) == [
+        "2026-11-08", "2026-11-22",
+      ])
+  }
+
+  @Test("a published date the text calls open is still closed")
+  func publishedDateBeatsAnException() {
+    let schedule = ClosingSchedule.published(
+      text: "매월 둘째 일요일 (단, 12/13 정상영업)", dates: [Self.day("2026-12-13")], asOf: Self.asOf)
+    #expect(
+      schedule.closedDates(from: Self.day("2026-12-01"), through: Self.day("2027-01-31")).map(\.iso) == [
+        "2026-12-13", "2027-01-10",
+      ])
   }
 }

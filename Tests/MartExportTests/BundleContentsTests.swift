@@ -51,7 +51,8 @@ import Testing
     #expect(rows[0]["sigungu"] as? String == "창원시 의창구")
     #expect(rows[1]["latitude"] is NSNull)
     #expect(rows[1]["sido"] is NSNull)
-    #expect(Set(rows[1].keys) == ["id", "brand", "name", "sido", "sigungu", "latitude", "longitude"])
+    #expect(Set(rows[1].keys) == ["id", "brand", "name", "sido", "sigungu", "latitude", "longitude", "storeStatus"])
+    #expect((rows[1]["storeStatus"] as? [String: Any])?["state"] as? String == "trading")
   }
 
   @Test func oneFileAndCalendarPerBrandAndGzipCopiesOfJSON() throws {

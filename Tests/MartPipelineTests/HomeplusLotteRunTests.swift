@@ -40,11 +40,12 @@ import Testing
       #expect(ofBrand.count >= 15, "\(brand.rawValue) exports \(ofBrand.count) branches")
       #expect(report.brands.first { $0.slug == brand }?.status == .fresh)
     }
-    // Closing days are unknown only where the store stopped trading (temporarily or for good).
-    let unknown = branches.filter { [.homeplus, .homeplusExpress, .lottemart].contains($0.brand) }
-      .filter { $0.closing.status != .closures }.map(\.id.description).sorted()
+    // Every branch has closing days: the stores that stopped trading (temporarily or for good)
+    // publish none, and are shut on every day of the window instead.
+    let ofTheseBrands = branches.filter { [.homeplus, .homeplusExpress, .lottemart].contains($0.brand) }
+    #expect(ofTheseBrands.filter { $0.closing.status != .closures }.isEmpty)
     #expect(
-      unknown == [
+      ofTheseBrands.filter { !$0.storeStatus.isTrading }.map(\.id.description).sorted() == [
         "homeplus-641", "homeplus-655", "homeplus-662", "homeplus-express-1219", "homeplus-express-1220",
         "lottemart-0100118", "lottemart-0100130",
       ])

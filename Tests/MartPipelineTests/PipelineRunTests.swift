@@ -126,6 +126,58 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("report.json").path))
   }
 
+  /// No branch's closing dates stop partway through the window without an unknown range
+  /// covering the rest: a month of the window with no closing date is either unknown or backed
+  /// by a recurring rule (or the store never closes).
+  @Test func everyBranchSaysWhichDaysItKnows() async throws {
+    let output = emptyOutput()
+    let report = try await run(output: output)
+    #expect(report.outcome == .published)
+    let latest = try #require(try BundleStore(outputDirectory: output).latest())
+    let window = latest.branches.window
+    #expect(!latest.branches.branches.isEmpty)
+    for branch in latest.branches.branches {
+      let closing = branch.closing
+      let unknown = closing.unknownRanges
+      func isUnknown(_ day: CalendarDate) -> Bool { unknown.contains { $0.from <= day && day <= $0.through } }
+      #expect(!closing.dates.contains(where: isUnknown), "\(branch.id): a closed day inside an unknown range")
+      if closing.status == .unknown {
+        #expect(unknown == [window], "\(branch.id): unknown closing days must cover the window")
+      }
+      let recurring = !closing.schedule.rules.isEmpty || !closing.schedule.lunar.isEmpty
+      var month = window.from.firstOfMonth()
+      while month <= window.through {
+        let closesInMonth = closing.dates.contains { $0.firstOfMonth() == month }
+        let daysOfMonth = (0..<CalendarDate.daysInMonth(year: month.year, month: month.month)).map {
+          month.adding(days: $0)
+        }
+        if !closesInMonth && closing.status != .openAllYear && !recurring {
+          #expect(
+            daysOfMonth.allSatisfy(isUnknown),
+            "\(branch.id): no closing date in \(month.iso.prefix(7)) and nothing says the month is known")
+        }
+        month = month.firstOfMonth(addingMonths: 1)
+      }
+    }
+
+    // 롯데마트 판교점 publishes "12/13,/27": December is known, November and January are not.
+    let pangyo = try #require(latest.branches.branches.first { $0.id.description == "lottemart-0100225" })
+    #expect(pangyo.closing.dates.map(\.iso) == ["2026-12-13", "2026-12-27"])
+    #expect(
+      pangyo.closing.unknownRanges.map { "\($0.from.iso)…\($0.through.iso)" } == [
+        "2026-11-01…2026-11-30", "2027-01-01…2027-01-31",
+      ])
+    // E-mart publishes dates as data: the schedule carries them and no made-up text.
+    let changwon = try #require(latest.branches.branches.first { $0.id.description == "emart-1059" })
+    #expect(changwon.closing.schedule.text == nil)
+    #expect(changwon.closing.schedule.dates == changwon.closing.dates)
+    #expect(changwon.closing.unknownRanges.isEmpty)
+    // 이마트 1099 publishes no date at all: unknown for the whole window.
+    let withoutDates = try #require(latest.branches.branches.first { $0.id.description == "emart-1099" })
+    #expect(withoutDates.closing.status == .unknown)
+    #expect(withoutDates.closing.unknownRanges == [window])
+  }
+
   @Test func runsAreDeterministic() async throws {
     let first = emptyOutput()
     let second = emptyOutput()

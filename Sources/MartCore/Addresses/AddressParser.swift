@@ -34,28 +34,37 @@ extension KoreanAddress {
 
 /// The address parser: clean the text, set aside parenthesized references and the detail after the
 /// first comma, split words written without spaces, then read the words left to right.
+///
+/// Every step is a hand-written pass over the Unicode scalars of NFC text, in which each Hangul
+/// syllable is one scalar and digits are ASCII.
 enum AddressParser {
+  typealias Scalars = ArraySlice<Unicode.Scalar>
+
   static func parse(_ raw: String) -> KoreanAddress {
     var address = KoreanAddress(raw: raw)
-    let (outside, references) = splitParentheses(clean(raw))
+    let (outside, parenthesized) = splitParentheses(clean(raw))
 
-    var main = outside
+    var main = outside[...]
     var detail: [String] = []
     if let comma = outside.firstIndex(of: ",") {
-      main = String(outside[..<comma])
-      let afterComma = outside[outside.index(after: comma)...].trimmingCharacters(in: .whitespaces)
-      if !afterComma.isEmpty { detail.append(afterComma) }
+      main = outside[..<comma]
+      let afterComma = trimmed(outside[(comma + 1)...], of: " ")
+      if !afterComma.isEmpty { detail.append(string(afterComma)) }
     }
 
-    let words = main.split(separator: " ").map(String.init).flatMap(splitGlued)
-    let trailing = readWords(words, into: &address)
-    detail.insert(contentsOf: trailing, at: 0)
+    let words = main.split(separator: " ").flatMap(splitGlued).map(Word.init)
+    var (floors, trailing) = readWords(words, into: &address)
+    var references = parenthesized
+    if let reference = takeTrailingReference(from: &trailing, after: address) {
+      references.insert(reference, at: 0)
+    }
+    detail.insert(contentsOf: (floors + trailing).filter { $0.kind != .lotSuffix }.map(\.text), at: 0)
     address.detail = detail.isEmpty ? nil : detail.joined(separator: " ")
 
     for reference in references {
       readReference(reference, into: &address)
     }
-    address.reference = references.isEmpty ? nil : references.joined(separator: ", ")
+    address.reference = references.isEmpty ? nil : references.map(string).joined(separator: ", ")
 
     if address.province == nil, let sigungu = address.sigungu, ["제주시", "서귀포시"].contains(sigungu) {
       address.province = .jeju
@@ -66,9 +75,13 @@ enum AddressParser {
   // MARK: Cleaning
 
   /// NFC, half-width forms, one kind of space and dash, no link text or company markers.
-  static func clean(_ raw: String) -> String {
-    var scalars = String.UnicodeScalarView()
-    for scalar in raw.precomposedStringWithCanonicalMapping.unicodeScalars {
+  static func clean(_ raw: String) -> Scalars {
+    // Text of ASCII, Latin-1 and Hangul syllables is already NFC; anything else is normalized.
+    let needsNormalization = raw.unicodeScalars.contains { !isNormalizationStable($0) }
+    let source = needsNormalization ? raw.precomposedStringWithCanonicalMapping : raw
+    var scalars: [Unicode.Scalar] = []
+    scalars.reserveCapacity(source.utf8.count)
+    for scalar in source.unicodeScalars {
       switch scalar.value {
       case 0xFF01...0xFF5E:  // full-width ASCII
         scalars.append(Unicode.Scalar(UInt8(scalar.value - 0xFEE0)))
@@ -79,31 +92,157 @@ enum AddressParser {
       case 0x200B, 0x200C, 0x200D, 0xFEFF:  // zero-width characters
         continue
       default:
-        if scalar.properties.isWhitespace {
-          scalars.append(" ")
-        } else {
-          scalars.append(scalar)
-        }
+        scalars.append(isWhitespace(scalar) ? " " : scalar)
       }
     }
-    var text = String(scalars).precomposedStringWithCanonicalMapping
-    text = text.replacing(/(^|\s)길\s?찾기/, with: " ")
-    text = text.replacing(/\(\s*주\s*\)\s*[^\s,()]*/, with: " ")
-    text = text.replacing(/(\d)\s*-\s*(\d)/) { "\($0.1)-\($0.2)" }
-    text = text.replacing(/\s*,\s*/, with: ", ")
-    text = text.replacing(/\s+/, with: " ")
-    return text.trimmingCharacters(in: CharacterSet(charactersIn: " ,"))
+    if needsNormalization {
+      scalars = Array(string(scalars[...]).precomposedStringWithCanonicalMapping.unicodeScalars)
+    }
+    var text = removingLinkText(scalars[...])
+    text = removingCompanyNames(text)
+    text = joiningNumberDashes(text)
+    text = spacingCommas(text)
+    return trimmed(collapsingSpaces(text), of: " ,")
+  }
+
+  /// Whether a scalar is unchanged by NFC whatever surrounds it: below U+0300 (where combining
+  /// marks start), a precomposed Hangul syllable, the ideographic space or a full-width form.
+  static func isNormalizationStable(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0..<0x300, 0xAC00...0xD7A3, 0x3000, 0xFF01...0xFF5E: true
+    default: false
+    }
+  }
+
+  /// Whether a scalar is white space, without the property lookup for ASCII and Hangul syllables.
+  static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09...0x0D, 0x20: true
+    case 0..<0x80, 0xAC00...0xD7A3: false
+    default: scalar.properties.isWhitespace
+    }
+  }
+
+  /// Replaces `길 찾기` or `길찾기` at the start or after a space (a map button's text) by a space.
+  static func removingLinkText(_ text: Scalars) -> Scalars {
+    func linkTextEnd(at start: Int) -> Int? {
+      guard text.has("길", at: start) else { return nil }
+      if text.has(" 찾기", at: start + 1) { return start + 4 }
+      return text.has("찾기", at: start + 1) ? start + 3 : nil
+    }
+    var result: [Unicode.Scalar] = []
+    result.reserveCapacity(text.count + 1)
+    var index = text.startIndex
+    while index < text.endIndex {
+      if index == text.startIndex, let end = linkTextEnd(at: index) {
+        result.append(" ")
+        index = end
+      } else if text[index] == " ", let end = linkTextEnd(at: index + 1) {
+        result.append(" ")
+        index = end
+      } else {
+        result.append(text[index])
+        index += 1
+      }
+    }
+    return result[...]
+  }
+
+  /// Replaces `(주)` and the word after it (`(주)롯데쇼핑`) by a space.
+  static func removingCompanyNames(_ text: Scalars) -> Scalars {
+    func markerEnd(at start: Int) -> Int? {
+      guard text.has("(", at: start) else { return nil }
+      var index = text.skippingSpaces(from: start + 1)
+      guard text.has("주", at: index) else { return nil }
+      index = text.skippingSpaces(from: index + 1)
+      guard text.has(")", at: index) else { return nil }
+      index = text.skippingSpaces(from: index + 1)
+      while index < text.endIndex, !" ,()".unicodeScalars.contains(text[index]) { index += 1 }
+      return index
+    }
+    var result: [Unicode.Scalar] = []
+    result.reserveCapacity(text.count + 1)
+    var index = text.startIndex
+    while index < text.endIndex {
+      if let end = markerEnd(at: index) {
+        result.append(" ")
+        index = end
+      } else {
+        result.append(text[index])
+        index += 1
+      }
+    }
+    return result[...]
+  }
+
+  /// Removes the spaces around a dash between two digits: `607 - 1` → `607-1`.
+  static func joiningNumberDashes(_ text: Scalars) -> Scalars {
+    var result: [Unicode.Scalar] = []
+    result.reserveCapacity(text.count + 1)
+    var index = text.startIndex
+    while index < text.endIndex {
+      result.append(text[index])
+      if text[index].isDigit {
+        let dash = text.skippingSpaces(from: index + 1)
+        if text.has("-", at: dash) {
+          let digit = text.skippingSpaces(from: dash + 1)
+          if digit < text.endIndex, text[digit].isDigit {
+            result += ["-", text[digit]]
+            index = digit
+          }
+        }
+      }
+      index += 1
+    }
+    return result[...]
+  }
+
+  /// Writes every comma as `, ` without spaces before it.
+  static func spacingCommas(_ text: Scalars) -> Scalars {
+    var result: [Unicode.Scalar] = []
+    result.reserveCapacity(text.count + 1)
+    var index = text.startIndex
+    while index < text.endIndex {
+      let afterSpaces = text.skippingSpaces(from: index)
+      if text.has(",", at: afterSpaces) {
+        result += [",", " "]
+        index = text.skippingSpaces(from: afterSpaces + 1)
+      } else {
+        result.append(text[index])
+        index += 1
+      }
+    }
+    return result[...]
+  }
+
+  /// Writes every run of spaces as one space.
+  static func collapsingSpaces(_ text: Scalars) -> Scalars {
+    var result: [Unicode.Scalar] = []
+    result.reserveCapacity(text.count)
+    for (index, scalar) in zip(text.indices, text) where scalar != " " || index == text.startIndex || text[index - 1] != " " {
+      result.append(scalar)
+    }
+    return result[...]
+  }
+
+  /// The text without the given scalars at either end.
+  static func trimmed(_ text: Scalars, of characters: String) -> Scalars {
+    let set = characters.unicodeScalars
+    guard let first = text.firstIndex(where: { !set.contains($0) }),
+      let last = text.lastIndex(where: { !set.contains($0) })
+    else { return [] }
+    return text[first...last]
   }
 
   /// Splits off the top-level parenthesized parts (nested ones are dropped with their content).
   /// Returns the text outside with a space where each part was, and each part's content.
-  static func splitParentheses(_ text: String) -> (outside: String, references: [String]) {
-    var outside = ""
-    var references: [String] = []
-    var current = ""
+  static func splitParentheses(_ text: Scalars) -> (outside: Scalars, references: [Scalars]) {
+    var outside: [Unicode.Scalar] = []
+    var references: [Scalars] = []
+    var current: [Unicode.Scalar] = []
     var depth = 0
-    for character in text {
-      switch character {
+    for scalar in text {
+      switch scalar {
       case "(", "[":
         if depth == 0 { outside.append(" ") } else if depth == 1 { current.append(" ") }
         depth += 1
@@ -111,18 +250,20 @@ enum AddressParser {
         guard depth > 0 else { continue }  // a stray closing parenthesis
         depth -= 1
         if depth == 0 {
-          let content = current.replacing(/\s+/, with: " ").trimmingCharacters(in: CharacterSet(charactersIn: " ,"))
+          let content = trimmed(collapsingSpaces(current[...]), of: " ,")
           if !content.isEmpty { references.append(content) }
-          current = ""
+          current = []
         }
       default:
-        if depth == 0 { outside.append(character) } else if depth == 1 { current.append(character) }
+        if depth == 0 { outside.append(scalar) } else if depth == 1 { current.append(scalar) }
       }
     }
-    let unclosed = current.trimmingCharacters(in: CharacterSet(charactersIn: " ,"))
+    let unclosed = trimmed(current[...], of: " ,")
     if depth > 0, !unclosed.isEmpty { references.append(unclosed) }
-    let cleanedOutside = outside.replacing(/\s+/, with: " ").replacing(/\s+,/, with: ",")
-    return (cleanedOutside.trimmingCharacters(in: CharacterSet(charactersIn: " ,")), references)
+    // One space between words and none before a comma.
+    let spaced = collapsingSpaces(outside[...])
+    let cleanedOutside = spaced.indices.filter { !(spaced[$0] == " " && spaced.has(",", at: $0 + 1)) }.map { spaced[$0] }
+    return (trimmed(cleanedOutside[...], of: " ,"), references)
   }
 
   // MARK: Words
@@ -135,52 +276,132 @@ enum AddressParser {
     case underground, mountain, lotSuffix, floorOrUnit
   }
 
-  static func kind(of word: String) -> WordKind? {
-    if let province = Province(alias: word) { return .province(province) }
-    if let match = word.wholeMatch(of: /(\d+)(?:-(\d+))?(?:번지|번)?/) {
-      return .number(main: Int(match.1) ?? 0, sub: match.2.flatMap { Int($0) })
+  /// A word of the address with its kind, classified once.
+  struct Word {
+    var scalars: Scalars
+    var kind: WordKind?
+    var text: String { AddressParser.string(scalars) }
+
+    init(_ scalars: Scalars) {
+      self.scalars = scalars
+      self.kind = AddressParser.kind(of: scalars)
     }
-    if let match = word.wholeMatch(of: /산(\d+)(?:-(\d+))?(?:번지)?/) {
-      return .mountainNumber(main: Int(match.1) ?? 0, sub: match.2.flatMap { Int($0) })
+  }
+
+  /// What a whole word is, or `nil` when it is no part of an address.
+  static func kind(of word: Scalars) -> WordKind? {
+    if let province = Province(aliasScalars: word) { return .province(province) }
+    // 12, 12-3, 12번지, 12번
+    if let (main, sub, end) = word.number(at: word.startIndex),
+      end == word.endIndex || word.isRemainder(from: end, oneOf: "번지", "번")
+    {
+      return .number(main: main, sub: sub)
     }
-    switch word {
-    case "지하": return .underground
-    case "산": return .mountain
-    case "번지": return .lotSuffix
-    default: break
+    // 산12, 산12-3번지
+    if word.has("산", at: word.startIndex), let (main, sub, end) = word.number(at: word.startIndex + 1),
+      end == word.endIndex || word.isRemainder(from: end, oneOf: "번지")
+    {
+      return .mountainNumber(main: main, sub: sub)
     }
-    if word.wholeMatch(of: /(?:지하|[Bb])?\d+(?:~\d+)?(?:층|[Ff])|[Bb]\d+|\d+(?:호|동)|지하층|옥상/) != nil {
-      return .floorOrUnit
+    if word.elementsEqual("지하".unicodeScalars) { return .underground }
+    if word.elementsEqual("산".unicodeScalars) { return .mountain }
+    if word.elementsEqual("번지".unicodeScalars) { return .lotSuffix }
+    if isFloorOrUnit(word) { return .floorOrUnit }
+    if isRoadNameSuffix(word) { return .roadNameSuffix }
+    if let last = word.last, word.count >= 2, word.count <= 8, word.allSatisfy(\.isHangulSyllable) {
+      if "시군구".unicodeScalars.contains(last) { return .sigungu }
+      if "읍면".unicodeScalars.contains(last) { return .eupMyeon }
     }
-    if word.wholeMatch(of: /\d+[가-힣]?번?길/) != nil { return .roadNameSuffix }
-    if word.wholeMatch(of: /[가-힣][가-힣]{0,6}[시군구]/) != nil { return .sigungu }
-    if word.wholeMatch(of: /[가-힣][가-힣]{0,6}[읍면]/) != nil { return .eupMyeon }
-    if word.wholeMatch(of: /[가-힣][가-힣0-9·.]{0,9}(?:동|리|\d가)/) != nil { return .dongRi }
-    // Road names may start with digits when a Hangul syllable follows: 2순환로, 3공단로.
-    if word.wholeMatch(of: /(?:[가-힣]|\d+[가-힣])[가-힣A-Za-z0-9·.]{0,14}(?:로|길)/) != nil { return .roadName }
+    if isDongRi(word) { return .dongRi }
+    if isRoadName(word) { return .roadName }
     return nil
+  }
+
+  /// `3층`, `B1층`, `지하1층`, `2~3F`, `B1`, `301호`, `101동`, `지하층`, `옥상`.
+  static func isFloorOrUnit(_ word: Scalars) -> Bool {
+    if word.elementsEqual("지하층".unicodeScalars) || word.elementsEqual("옥상".unicodeScalars) { return true }
+    var index = word.startIndex
+    if word.has("지하", at: index) {
+      index += 2
+    } else if word.has("B", at: index) || word.has("b", at: index) {
+      index += 1
+    }
+    let digitsStart = index
+    index = word.skippingDigits(from: index)
+    guard index > digitsStart else { return false }
+    let prefixed = digitsStart > word.startIndex
+    // B1
+    if index == word.endIndex { return prefixed && word[word.startIndex] != "지" }
+    // 301호, 101동
+    if !prefixed, index + 1 == word.endIndex, word.isRemainder(from: index, oneOf: "호", "동") { return true }
+    // 2~3층
+    if word.has("~", at: index) {
+      let rangeEnd = word.skippingDigits(from: index + 1)
+      guard rangeEnd > index + 1 else { return false }
+      index = rangeEnd
+    }
+    return index + 1 == word.endIndex && word.isRemainder(from: index, oneOf: "층", "F", "f")
+  }
+
+  /// The part of a road name written after a space: `56길`, `123번길`, `3나길`.
+  static func isRoadNameSuffix(_ word: Scalars) -> Bool {
+    let rest = word[word.skippingDigits(from: word.startIndex)...]
+    guard rest.startIndex > word.startIndex, rest.last == "길" else { return false }
+    switch rest.count {
+    case 1: return true
+    case 2: return rest[rest.startIndex].isHangulSyllable
+    case 3: return rest[rest.startIndex].isHangulSyllable && rest[rest.startIndex + 1] == "번"
+    default: return false
+    }
+  }
+
+  /// A 동, 리 or 가: up to eleven syllables, digits, `·` or `.`, ending in 동, 리 or a digit and 가
+  /// (`신천동`, `태평리`, `종로2가`).
+  static func isDongRi(_ word: Scalars) -> Bool {
+    guard let first = word.first, first.isHangulSyllable, let last = word.last else { return false }
+    let middle: Scalars
+    if last == "동" || last == "리" {
+      middle = word.dropFirst().dropLast()
+    } else if last == "가", word.count >= 3, word[word.endIndex - 2].isDigit {
+      middle = word.dropFirst().dropLast(2)
+    } else {
+      return false
+    }
+    return word.count >= 2 && middle.count <= 9
+      && middle.allSatisfy { $0.isHangulSyllable || $0.isDigit || $0 == "·" || $0 == "." }
+  }
+
+  /// A road name ending in 로 or 길, which may start with digits when a syllable follows
+  /// (`2순환로`, `3공단로`).
+  static func isRoadName(_ word: Scalars) -> Bool {
+    guard let last = word.last, last == "로" || last == "길" else { return false }
+    let digitsEnd = word.skippingDigits(from: word.startIndex)
+    guard digitsEnd < word.endIndex, word[digitsEnd].isHangulSyllable else { return false }
+    let middle = word[(digitsEnd + 1)..<max(digitsEnd + 1, word.endIndex - 1)]
+    return word.endIndex - 1 > digitsEnd && middle.count <= 14
+      && middle.allSatisfy { $0.isHangulSyllable || $0.isASCIILetterOrDigit || $0 == "·" || $0 == "." }
   }
 
   /// Splits a word written without spaces, e.g. `서울송파구올림픽로300` → `서울 송파구 올림픽로 300`.
   /// A split is made only when every piece is a recognisable part of an address.
-  static func splitGlued(_ word: String) -> [String] {
-    if Province(alias: word) != nil { return [word] }
+  static func splitGlued(_ word: Scalars) -> [Scalars] {
+    if Province(aliasScalars: word) != nil { return [word] }
     // A province prefix: 경남창원시 → 경남 창원시 (but not 부산진구, a district of Busan).
-    for (alias, _) in Province.aliasesLongestFirst where word.hasPrefix(alias) && word.count >= alias.count + 2 {
-      let rest = String(word.dropFirst(alias.count))
-      guard rest != "진구" else { continue }
+    for alias in Province.aliasesLongestFirst
+    where word.first == alias.scalars[0] && word.count >= alias.scalars.count + 2 && word.starts(with: alias.scalars) {
+      let rest = word.dropFirst(alias.scalars.count)
+      guard !rest.elementsEqual("진구".unicodeScalars) else { continue }
       let pieces = splitGlued(rest)
       if let first = pieces.first, [.sigungu, .eupMyeon, .dongRi].contains(kind(of: first)) {
-        return [alias] + pieces
+        return [word.prefix(alias.scalars.count)] + pieces
       }
     }
     // A 시/군/구 prefix: 성남시분당구 → 성남시 분당구, 송파구올림픽로300 → 송파구 올림픽로 300.
-    let characters = Array(word)
-    if characters.count >= 4, word.allSatisfy({ $0.isHangulSyllable || $0.isNumber || $0 == "-" }) {
-      for end in 2...(characters.count - 2) where "시군구".contains(characters[end - 1]) {
-        let prefix = String(characters[..<end])
+    if word.count >= 4, word.allSatisfy({ $0.isHangulSyllable || $0.properties.numericType != nil || $0 == "-" }) {
+      for end in (word.startIndex + 2)...(word.endIndex - 2) where "시군구".unicodeScalars.contains(word[end - 1]) {
+        let prefix = word[..<end]
         guard prefix.allSatisfy(\.isHangulSyllable) else { break }
-        let pieces = splitGlued(String(characters[end...]))
+        let pieces = splitGlued(word[end...])
         guard let first = pieces.first else { continue }
         // A whole word that already reads as a road (컨벤시아대로) is not split before its road name.
         let firstKind = kind(of: first)
@@ -189,68 +410,101 @@ enum AddressParser {
         }
       }
     }
-    // A road name with its building number: 올림픽로300, 칠성로56길7.
-    if let match = word.wholeMatch(of: /(.*(?:로|길))(\d+(?:-\d+)?)/), kind(of: String(match.1)) == .roadName {
-      return [String(match.1), String(match.2)]
+    // A road name with its building number: 올림픽로300, 칠성로56길7. The number is what follows
+    // the last scalar that is neither a digit nor a dash.
+    let numberStart = (word.lastIndex(where: { !$0.isDigit && $0 != "-" }) ?? word.startIndex - 1) + 1
+    let roadName = word[..<numberStart]
+    if roadName.last == "로" || roadName.last == "길", isBuildingNumber(word[numberStart...]),
+      kind(of: roadName) == .roadName
+    {
+      return [roadName, word[numberStart...]]
     }
-    // A 동 or 리 with its lot number: 중앙동92, 종로2가45.
-    if let match = word.wholeMatch(of: /([가-힣][가-힣0-9]*(?:동|리|\d가))(산?\d+(?:-\d+)?(?:번지)?)/) {
-      return [String(match.1), String(match.2)]
+    // A 동 or 리 with its lot number: 중앙동92, 종로2가45. The 동/리/가 is the last one in the word.
+    if let dongEnd = word.lastIndex(where: { "동리가".unicodeScalars.contains($0) }).map({ $0 + 1 }),
+      isGluedDongRi(word[..<dongEnd]), isLotNumber(word[dongEnd...])
+    {
+      return [word[..<dongEnd], word[dongEnd...]]
     }
     return [word]
   }
 
-  /// Reads the address words in order into `address`. Returns the words after the address proper
-  /// (building names, floors), which belong to the detail.
-  static func readWords(_ words: [String], into address: inout KoreanAddress) -> [String] {
+  /// `12` or `12-3`, the whole text.
+  static func isBuildingNumber(_ text: Scalars) -> Bool {
+    text.number(at: text.startIndex)?.end == text.endIndex
+  }
+
+  /// `12`, `12-3`, `산12-3번지`, the whole text.
+  static func isLotNumber(_ text: Scalars) -> Bool {
+    let start = text.has("산", at: text.startIndex) ? text.startIndex + 1 : text.startIndex
+    guard let end = text.number(at: start)?.end else { return false }
+    return end == text.endIndex || (end + 2 == text.endIndex && text.has("번지", at: end))
+  }
+
+  /// A 동 or 리 written before its lot number: a syllable, then syllables and digits, ending in 동,
+  /// 리 or a digit and 가.
+  static func isGluedDongRi(_ text: Scalars) -> Bool {
+    guard let first = text.first, first.isHangulSyllable, text.count >= 2,
+      text.allSatisfy({ $0.isHangulSyllable || $0.isDigit })
+    else { return false }
+    return text.last != "가" || (text.count >= 3 && text[text.endIndex - 2].isDigit)
+  }
+
+  /// Reads the address words in order into `address`. Returns the floors read before the end of
+  /// the address and the words after it (building names, floors), which belong to the detail.
+  static func readWords(_ input: [Word], into address: inout KoreanAddress) -> (floors: [Word], trailing: [Word]) {
+    var words = input
     var index = 0
     var unparsed: [String] = []
-    var floors: [String] = []
-    func next() -> WordKind? { index + 1 < words.count ? kind(of: words[index + 1]) : nil }
+    var floors: [Word] = []
+    func next() -> WordKind? { index + 1 < words.count ? words[index + 1].kind : nil }
 
     while index < words.count {
+      // A building number run on into the next text: `마들로3길 15SFM 월계점`.
+      if words[index].kind == nil, address.roadName != nil, address.buildingNumber == nil,
+        let numberEnd = runOnNumberEnd(words[index].scalars)
+      {
+        let scalars = words[index].scalars
+        words[index] = Word(scalars[..<numberEnd])
+        words.insert(Word(scalars[numberEnd...]), at: index + 1)
+      }
       let word = words[index]
-      let addressComplete =
-        address.buildingNumber != nil || (address.lotNumber != nil && kind(of: word) != .roadName)
-      if addressComplete { break }
+      if isComplete(address, before: word) { break }
 
-      switch kind(of: word) {
+      switch word.kind {
       case .province(let province) where address.province == nil && address.sigungu == nil:
         address.province = province
 
-      case .sigungu where word == "광주시" && address.province == nil && address.sigungu == nil:
+      case .sigungu where word.text == "광주시" && address.province == nil && address.sigungu == nil:
         // 광주시 followed by a 구 is 광주광역시; on its own it is 경기도 광주시.
-        if let following = index + 1 < words.count ? words[index + 1] : nil,
-          kind(of: following) == .sigungu, following.hasSuffix("구")
-        {
+        if index + 1 < words.count, words[index + 1].kind == .sigungu, words[index + 1].scalars.last == "구" {
           address.province = .gwangju
         } else {
           address.province = .gyeonggi
-          address.sigungu = word
+          address.sigungu = word.text
         }
 
       case .sigungu where address.eupMyeon == nil && address.dongRi == nil && address.roadName == nil:
         if let city = address.sigungu {
-          if city.hasSuffix("시"), !city.contains(" "), word.hasSuffix("구") {
-            address.sigungu = city + " " + word
+          if city.hasSuffix("시"), !city.unicodeScalars.contains(" "), word.scalars.last == "구" {
+            address.sigungu = city + " " + word.text
           } else {
-            unparsed.append(word)
+            unparsed.append(word.text)
           }
         } else {
-          address.sigungu = word
+          address.sigungu = word.text
         }
 
       case .eupMyeon where address.eupMyeon == nil && address.dongRi == nil && address.roadName == nil:
-        address.eupMyeon = word
+        address.eupMyeon = word.text
 
       case .dongRi where address.dongRi == nil && address.roadName == nil:
-        address.dongRi = word
+        address.dongRi = word.text
 
       case .roadName where address.roadName == nil:
-        var name = word
+        var name = word.text
         if next() == .roadNameSuffix {
           index += 1
-          name += words[index]
+          name += words[index].text
         }
         address.roadName = name
 
@@ -259,7 +513,7 @@ enum AddressParser {
           index += 1
           address.buildingNumber = BuildingNumber(main: main, sub: sub, isUnderground: true)
         } else {
-          unparsed.append(word)
+          unparsed.append(word.text)
         }
 
       case .number(let main, let sub):
@@ -268,7 +522,7 @@ enum AddressParser {
         } else if address.dongRi != nil {
           address.lotNumber = LotNumber(main: main, sub: sub)
         } else {
-          unparsed.append(word)
+          unparsed.append(word.text)
         }
 
       case .mountainNumber(let main, let sub) where address.dongRi != nil && address.roadName == nil:
@@ -279,7 +533,7 @@ enum AddressParser {
           index += 1
           address.lotNumber = LotNumber(main: main, sub: sub, isMountain: true)
         } else {
-          unparsed.append(word)
+          unparsed.append(word.text)
         }
 
       case .floorOrUnit:
@@ -287,22 +541,62 @@ enum AddressParser {
         floors.append(word)
 
       default:
-        unparsed.append(word)
+        unparsed.append(word.text)
       }
       index += 1
     }
 
     address.unparsed = unparsed
-    return floors + words[index...].filter { kind(of: $0) != .lotSuffix }
+    return (floors, Array(words[index...]))
   }
 
-  /// Reads a parenthesized reference such as `죽도동 607-1` or `노형동, 롯데마트`: a 동/리 and lot
-  /// number fill the parts the main text lacks; building names stay in the reference only.
-  static func readReference(_ reference: String, into address: inout KoreanAddress) {
-    let words = reference.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init).flatMap(splitGlued)
+  /// Whether the address is complete before `word`: after a building number, or after a lot
+  /// number unless a road name and its building number follow (`중동 1129 길주로 100`).
+  static func isComplete(_ address: KoreanAddress, before word: Word) -> Bool {
+    if address.buildingNumber != nil { return true }
+    guard address.lotNumber != nil else { return false }
+    guard address.roadName != nil else { return word.kind != .roadName }
+    switch word.kind {
+    case .number, .underground: return false
+    default: return true
+    }
+  }
+
+  /// Where a building number run on into the following text ends (`15SFM` → 2): the number ends
+  /// at the first scalar that is neither a digit nor a dash. `nil` unless a number starts the word
+  /// and a letter follows it (`10:00` is a time, not a number and its detail).
+  static func runOnNumberEnd(_ word: Scalars) -> Int? {
+    guard let end = word.firstIndex(where: { !$0.isDigit && $0 != "-" }),
+      word[end].properties.isAlphabetic, isBuildingNumber(word[..<end])
+    else { return nil }
+    return end
+  }
+
+  /// The legal 동 (or 리, 가) written right after the building number, with its lot number if any
+  /// (`연북로 1 노형동`, `중흥로 244 죽도동 607-1`): a reference, as if it were in parentheses.
+  static func takeTrailingReference(from words: inout [Word], after address: KoreanAddress) -> Scalars? {
+    guard address.buildingNumber != nil, let first = words.first, first.kind == .dongRi else { return nil }
+    var count = 1
+    switch words.dropFirst().first?.kind {
+    case .number, .mountainNumber:
+      count = 2
+    case .mountain where words.count > 2:
+      if case .number = words[2].kind { count = 3 }
+    default:
+      break
+    }
+    let reference = Array(words.prefix(count).map(\.scalars).joined(separator: [" "]))
+    words.removeFirst(count)
+    return reference[...]
+  }
+
+  /// Reads a reference such as `죽도동 607-1` or `노형동, 롯데마트`: a 동/리 and lot number fill the
+  /// parts the main text lacks; building names stay in the reference only.
+  static func readReference(_ reference: Scalars, into address: inout KoreanAddress) {
+    let words = reference.split(whereSeparator: { $0 == " " || $0 == "," }).flatMap(splitGlued)
     guard let first = words.first, kind(of: first) == .dongRi else { return }
-    if address.dongRi == nil { address.dongRi = first }
-    guard address.dongRi == first, address.lotNumber == nil, words.count > 1 else { return }
+    if address.dongRi == nil { address.dongRi = string(first) }
+    guard address.dongRi == string(first), address.lotNumber == nil, words.count > 1 else { return }
     switch kind(of: words[1]) {
     case .number(let main, let sub):
       address.lotNumber = LotNumber(main: main, sub: sub)
@@ -316,12 +610,82 @@ enum AddressParser {
       break
     }
   }
+
+  /// The scalars as a string, encoded straight into the string's UTF-8 storage.
+  static func string(_ scalars: Scalars) -> String {
+    String(unsafeUninitializedCapacity: scalars.count * 4) { buffer in
+      var count = 0
+      for scalar in scalars {
+        UTF8.encode(scalar) { byte in
+          buffer[count] = byte
+          count += 1
+        }
+      }
+      return count
+    }
+  }
 }
 
-extension Character {
+extension Unicode.Scalar {
   /// Whether this is a precomposed Hangul syllable (가–힣).
-  var isHangulSyllable: Bool {
-    guard let scalar = unicodeScalars.first, unicodeScalars.count == 1 else { return false }
-    return (0xAC00...0xD7A3).contains(scalar.value)
+  var isHangulSyllable: Bool { (0xAC00...0xD7A3).contains(value) }
+  /// Whether this is an ASCII digit.
+  var isDigit: Bool { ("0"..."9").contains(self) }
+  /// Whether this is an ASCII letter or digit.
+  var isASCIILetterOrDigit: Bool { isDigit || ("A"..."Z").contains(self) || ("a"..."z").contains(self) }
+}
+
+extension ArraySlice<Unicode.Scalar> {
+  /// Whether `literal` is written at `index` (false past the end).
+  func has(_ literal: String, at index: Int) -> Bool {
+    var position = index
+    for scalar in literal.unicodeScalars {
+      guard position >= startIndex, position < endIndex, self[position] == scalar else { return false }
+      position += 1
+    }
+    return true
+  }
+
+  /// Whether everything from `index` on is one of `literals`.
+  func isRemainder(from index: Int, oneOf literals: String...) -> Bool {
+    literals.contains { self[index...].elementsEqual($0.unicodeScalars) }
+  }
+
+  /// The first index at or after `index` that is not a space.
+  func skippingSpaces(from index: Int) -> Int {
+    var position = index
+    while position < endIndex, self[position] == " " { position += 1 }
+    return position
+  }
+
+  /// The first index at or after `index` that is not an ASCII digit.
+  func skippingDigits(from index: Int) -> Int {
+    var position = index
+    while position < endIndex, self[position].isDigit { position += 1 }
+    return position
+  }
+
+  /// Reads `12` or `12-3` at `index`: the numbers (0 and `nil` when too large for an `Int`) and
+  /// where they end. `nil` without a digit at `index`.
+  func number(at index: Int) -> (main: Int, sub: Int?, end: Int)? {
+    let mainEnd = skippingDigits(from: index)
+    guard mainEnd > index else { return nil }
+    let main = integer(self[index..<mainEnd]) ?? 0
+    guard has("-", at: mainEnd) else { return (main, nil, mainEnd) }
+    let subEnd = skippingDigits(from: mainEnd + 1)
+    guard subEnd > mainEnd + 1 else { return (main, nil, mainEnd) }
+    return (main, integer(self[(mainEnd + 1)..<subEnd]), subEnd)
+  }
+
+  /// The value of ASCII digits, `nil` when it does not fit in an `Int`.
+  private func integer(_ digits: ArraySlice<Unicode.Scalar>) -> Int? {
+    var value = 0
+    for digit in digits {
+      let (shifted, overflow) = value.multipliedReportingOverflow(by: 10)
+      let (sum, addOverflow) = shifted.addingReportingOverflow(Int(digit.value - 48))
+      guard !overflow, !addOverflow else { return nil }
+      value = sum
+    }
+    return value
   }
 }

@@ -48,12 +48,31 @@ public enum Province: String, CaseIterable, Sendable, Codable {
   /// The province a whole token names, e.g. `전북` → `.jeonbuk`. `광주시` is deliberately not an
   /// alias: it is also 경기도 광주시, so the parser decides from the context.
   public init?(alias: String) {
-    guard let match = Province.allCases.first(where: { $0.aliases.contains(alias) }) else { return nil }
+    guard let match = Province.byAlias[alias] else { return nil }
     self = match
   }
 
-  /// All aliases, longest first, for matching prefixes of text written without spaces.
-  static let aliasesLongestFirst: [(alias: String, province: Province)] =
-    Province.allCases.flatMap { province in province.aliases.map { ($0, province) } }
-    .sorted { $0.alias.count > $1.alias.count }
+  /// The province a whole word of the address parser names.
+  init?(aliasScalars word: ArraySlice<Unicode.Scalar>) {
+    guard word.count >= 2, word.count <= Province.longestAlias, let first = word.first,
+      Province.aliasInitials.contains(first),
+      let match = Province.aliasesLongestFirst.first(where: { $0.scalars.elementsEqual(word) })
+    else { return nil }
+    self = match.province
+  }
+
+  /// Every alias and its province (each alias names one province).
+  private static let byAlias: [String: Province] = Dictionary(
+    uniqueKeysWithValues: allCases.flatMap { province in province.aliases.map { ($0, province) } })
+
+  /// All aliases as Unicode scalars, longest first, for matching prefixes of text written without
+  /// spaces.
+  static let aliasesLongestFirst: [(scalars: [Unicode.Scalar], province: Province)] =
+    Province.allCases.flatMap { province in province.aliases.map { (Array($0.unicodeScalars), province) } }
+    .sorted { $0.scalars.count > $1.scalars.count }
+
+  private static let longestAlias = aliasesLongestFirst[0].scalars.count
+
+  /// The first syllables of all aliases (서, 부, 대, …), to rule most words out at once.
+  private static let aliasInitials: [Unicode.Scalar] = Array(Set(aliasesLongestFirst.map { $0.scalars[0] }))
 }

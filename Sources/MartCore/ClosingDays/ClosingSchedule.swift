@@ -58,32 +58,38 @@ public struct LunarClosing: Hashable, Sendable, Codable {
 
 /// A branch's closing days as a structured schedule that expands to dates for any window.
 ///
-/// Build one with ``parse(_:asOf:)``; expand it with ``closedDates(from:through:)``.
+/// Build one with ``parse(_:asOf:)`` (text only) or ``published(text:dates:asOf:)`` (text and
+/// dates a source publishes as data); expand it with ``closedDates(from:through:)`` and ask
+/// ``unknownRanges(from:through:)`` which days it says nothing about.
 public struct ClosingSchedule: Hashable, Sendable {
   /// What the text told us.
   public var status: ClosingStatus
   /// Recurring rules, one per weekday or kind, in a canonical order.
   public var rules: [ClosingRule]
-  /// Explicit closing dates, sorted and unique.
+  /// Explicit closing dates, sorted and unique. They close even on an exception.
   public var dates: [CalendarDate]
   /// Lunar holidays the store closes on.
   public var lunar: [LunarClosing]
-  /// Dates the text says are open (정상영업), even if a rule produces them.
+  /// Dates the text says are open (영업, 정상영업), even if a rule or holiday produces them.
   public var exceptions: [CalendarDate]
-  /// The original text.
-  public var text: String
+  /// Lunar holidays the text says are open (`단, 추석 당일 영업`), even if a rule produces them.
+  public var lunarExceptions: [LunarClosing]
+  /// The text as the source published it, or `nil` when the source published dates only.
+  public var text: String?
   /// Parts of the text that were not understood, or understood with doubt.
   public var warnings: [String]
 
   public init(
     status: ClosingStatus, rules: [ClosingRule] = [], dates: [CalendarDate] = [],
-    lunar: [LunarClosing] = [], exceptions: [CalendarDate] = [], text: String, warnings: [String] = []
+    lunar: [LunarClosing] = [], exceptions: [CalendarDate] = [], lunarExceptions: [LunarClosing] = [],
+    text: String?, warnings: [String] = []
   ) {
     self.status = status
     self.rules = rules
     self.dates = dates
     self.lunar = lunar
     self.exceptions = exceptions
+    self.lunarExceptions = lunarExceptions
     self.text = text
     self.warnings = warnings
   }
@@ -94,9 +100,12 @@ public struct ClosingSchedule: Hashable, Sendable {
   }
 
   /// Closing dates within `from...through`, sorted and unique. Empty when `from > through`.
+  ///
+  /// Rules and lunar holidays produce dates, exceptions and lunar exceptions remove them, and
+  /// explicit dates are added last.
   public func closedDates(from: CalendarDate, through: CalendarDate) -> [CalendarDate] {
     guard from <= through else { return [] }
-    var found = Set(dates.filter { $0 >= from && $0 <= through })
+    var found = Set<CalendarDate>()
     if !rules.isEmpty {
       var monthStart = from.firstOfMonth()
       while monthStart <= through {
@@ -108,7 +117,19 @@ public struct ClosingSchedule: Hashable, Sendable {
         monthStart = monthStart.firstOfMonth(addingMonths: 1)
       }
     }
-    for closing in lunar {
+    found.formUnion(Self.lunarDates(lunar, from: from, through: through))
+    found.subtract(exceptions)
+    found.subtract(Self.lunarDates(lunarExceptions, from: from, through: through))
+    found.formUnion(dates.filter { $0 >= from && $0 <= through })
+    return found.sorted()
+  }
+
+  /// The solar dates of `closings` within `from...through`.
+  private static func lunarDates(_ closings: [LunarClosing], from: CalendarDate, through: CalendarDate)
+    -> Set<CalendarDate>
+  {
+    var found = Set<CalendarDate>()
+    for closing in closings {
       // A window edge can cut through a holiday whose offsets cross the year boundary.
       for year in (from.year - 1)...(through.year + 1) {
         guard let holiday = KoreanLunarHolidays.date(of: closing.holiday, inYear: year) else { continue }
@@ -118,7 +139,94 @@ public struct ClosingSchedule: Hashable, Sendable {
         }
       }
     }
-    found.subtract(exceptions)
-    return found.sorted()
+    return found
+  }
+
+  /// Whether the schedule speaks of every day: a recurring rule or lunar holiday, or open all year.
+  private var coversEveryDay: Bool {
+    switch status {
+    case .unknown: false
+    case .openAllYear: true
+    case .closures: !rules.isEmpty || !lunar.isEmpty
+    }
+  }
+
+  /// The days within `from...through` the schedule says nothing about, as maximal ranges in
+  /// order. A day in neither ``closedDates(from:through:)`` nor these ranges is open.
+  ///
+  /// A recurring rule or lunar holiday speaks of every day, and so does open all year. Explicit
+  /// dates alone (closing or open) speak of the calendar months they fall in. An `unknown`
+  /// schedule speaks of no day.
+  public func unknownRanges(from: CalendarDate, through: CalendarDate) -> [DateWindow] {
+    guard from <= through else { return [] }
+    if coversEveryDay { return [] }
+    let knownMonths: Set<CalendarDate> =
+      status == .unknown ? [] : Set((dates + exceptions).map { $0.firstOfMonth() })
+    var ranges: [DateWindow] = []
+    var monthStart = from.firstOfMonth()
+    while monthStart <= through {
+      if !knownMonths.contains(monthStart) {
+        let start = max(monthStart, from)
+        let end = min(monthStart.lastOfMonth, through)
+        if let last = ranges.last, last.through.adding(days: 1) == start {
+          ranges[ranges.count - 1].through = end
+        } else {
+          ranges.append(DateWindow(from: start, through: end))
+        }
+      }
+      monthStart = monthStart.firstOfMonth(addingMonths: 1)
+    }
+    return ranges
+  }
+
+  /// The schedule of a source that may publish closing dates as data, a text, or both.
+  ///
+  /// - Text only: the parsed text.
+  /// - Dates only: those dates, with no text (`text` is `nil`); they speak of their months.
+  /// - Both: the dates win for the calendar months they fall in, and the text's rules cover
+  ///   the other months. Where the text gives other dates for such a month, a warning says so.
+  /// - Neither: `unknown`.
+  public static func published(text: String?, dates: [CalendarDate], asOf: CalendarDate) -> ClosingSchedule {
+    let official = Set(dates).sorted()
+    guard let text else {
+      if official.isEmpty {
+        return ClosingSchedule(status: .unknown, text: nil, warnings: ["no closing days published"])
+      }
+      return ClosingSchedule(status: .closures, dates: official, text: nil)
+    }
+    let parsed = parse(text, asOf: asOf)
+    return official.isEmpty ? parsed : parsed.overridden(byOfficialDates: official)
+  }
+
+  /// This schedule with `officialDates` taking precedence in the calendar months they fall in:
+  /// there, the schedule's own dates are replaced by the official ones. Each month where the two
+  /// disagree adds a warning naming both.
+  public func overridden(byOfficialDates officialDates: [CalendarDate]) -> ClosingSchedule {
+    let official = Set(officialDates)
+    guard !official.isEmpty else { return self }
+    var merged = self
+    var suppressed = Set<CalendarDate>()
+    let months = Set(official.map { $0.firstOfMonth() }).sorted()
+    for month in months {
+      let fromText = Set(closedDates(from: month, through: month.lastOfMonth))
+      let fromData = official.filter { $0.firstOfMonth() == month }
+      if status == .closures, fromText != fromData {
+        func list(_ dates: Set<CalendarDate>) -> String {
+          dates.isEmpty ? "none" : dates.sorted().map(\.iso).joined(separator: ", ")
+        }
+        merged.warnings.append(
+          "\(month.iso.prefix(7)): published dates \(list(fromData)) differ from the text's \(list(fromText));"
+            + " the published dates are used")
+      }
+      suppressed.formUnion(fromText.subtracting(fromData))
+    }
+    let inOfficialMonths = { (date: CalendarDate) in months.contains(date.firstOfMonth()) }
+    merged.dates = (dates.filter { !inOfficialMonths($0) } + official).sorted()
+    merged.exceptions = Set(exceptions.filter { !official.contains($0) }).union(suppressed).sorted()
+    merged.status = .closures
+    if status == .openAllYear {
+      merged.warnings.append("text says open all year but closing dates are published; the dates are used")
+    }
+    return merged
   }
 }

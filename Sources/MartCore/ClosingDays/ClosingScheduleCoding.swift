@@ -62,7 +62,7 @@ extension ClosingRule: Codable {
 
 extension ClosingSchedule: Codable {
   private enum CodingKeys: String, CodingKey {
-    case status, rules, dates, lunar, exceptions, text, warnings
+    case status, rules, dates, lunar, exceptions, lunarExceptions, text, warnings
   }
 
   public init(from decoder: any Decoder) throws {
@@ -73,11 +73,12 @@ extension ClosingSchedule: Codable {
       dates: try container.decodeIfPresent([CalendarDate].self, forKey: .dates) ?? [],
       lunar: try container.decodeIfPresent([LunarClosing].self, forKey: .lunar) ?? [],
       exceptions: try container.decodeIfPresent([CalendarDate].self, forKey: .exceptions) ?? [],
-      text: try container.decode(String.self, forKey: .text),
+      lunarExceptions: try container.decodeIfPresent([LunarClosing].self, forKey: .lunarExceptions) ?? [],
+      text: try container.decodeIfPresent(String.self, forKey: .text),
       warnings: try container.decodeIfPresent([String].self, forKey: .warnings) ?? [])
   }
 
-  /// Encodes every key, in a fixed order, so that equal schedules encode identically.
+  /// Encodes every key (`text` as `null` when absent), in a fixed order, so that equal schedules encode identically.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(status, forKey: .status)
@@ -85,6 +86,7 @@ extension ClosingSchedule: Codable {
     try container.encode(dates, forKey: .dates)
     try container.encode(lunar, forKey: .lunar)
     try container.encode(exceptions, forKey: .exceptions)
+    try container.encode(lunarExceptions, forKey: .lunarExceptions)
     try container.encode(text, forKey: .text)
     try container.encode(warnings, forKey: .warnings)
   }

@@ -2,30 +2,60 @@
 ///
 /// The text is tokenized once (``ClosingTextScanner``) and read left to right. Each reader
 /// looks ahead a bounded number of tokens, so the whole parse is linear in the text length.
+///
+/// Readers collect the days a clause names (dates, rules, holidays) as pending items; the verb
+/// that ends the clause decides what they are: 휴무/휴점 closes them, 영업/정상영업/휴무 없음/쉬지
+///않습니다 opens them. A clause without a verb (`매월 둘째·넷째 일요일`) closes. Clauses end at
+/// brackets, line breaks, `!`, `※`, `*`, `.` and `단`, so `(단, 추석 당일 영업)` opens 추석 and
+/// `(단, 매월 2,4번째 일요일 휴점)` closes those Sundays, wherever they stand.
 struct ClosingTextParser {
   private let text: String
   private let asOf: CalendarDate
   private let scalars: [Unicode.Scalar]
   private let tokens: [ClosingToken]
 
-  private var ordinalsByWeekday: [Weekday: Set<Int>] = [:]
-  private var weeklyDays: Set<Weekday> = []
-  private var monthDays: Set<Int> = []
-  private var annualDays: Set<MonthDay> = []
-  private var dates: Set<CalendarDate> = []
-  private var exceptions: Set<CalendarDate> = []
-  private var lunarOffsets: [LunarHoliday: Set<Int>] = [:]
+  /// Days named by a clause, waiting for the clause's verb.
+  private enum Item {
+    case dates([CalendarDate])
+    case newYear
+    case nthWeekday(ordinals: [Int], weekdays: [Weekday])
+    case weekly([Weekday])
+    case daysOfMonth([Int])
+    case lunar([LunarHoliday], offsets: Set<Int>)
+
+    /// Rules that recur every month or week, as opposed to named days.
+    var isRecurring: Bool {
+      switch self {
+      case .nthWeekday, .weekly, .daysOfMonth: true
+      case .dates, .newYear, .lunar: false
+      }
+    }
+  }
+
+  /// What a verb says of the days before it.
+  private enum Polarity { case closed, open }
+
+  /// Days on either side of the verdict.
+  private struct Days {
+    var ordinalsByWeekday: [Weekday: Set<Int>] = [:]
+    var weekly: Set<Weekday> = []
+    var monthDays: Set<Int> = []
+    var newYear = false
+    var dates: Set<CalendarDate> = []
+    var lunarOffsets: [LunarHoliday: Set<Int>] = [:]
+  }
+
+  private var closed = Days()
+  private var opened = Days()
+  private var pending: [Item] = []
+  /// The token after the last pending item.
+  private var pendingEnd = 0
+  /// The polarity of a clause without a verb after its items: `closed`, or `open` after a
+  /// leading `정상영업:`.
+  private var clauseDefault = Polarity.closed
   private var saysOpenAllYear = false
   private var warnings: [String] = []
   private var droppedWarnings = 0
-  /// The explicit dates of the last date list and the index of the token after it.
-  private var lastDateList: (dates: [CalendarDate], end: Int)?
-
-  private struct MonthDay: Hashable, Comparable {
-    let month: Int
-    let day: Int
-    static func < (lhs: MonthDay, rhs: MonthDay) -> Bool { (lhs.month, lhs.day) < (rhs.month, rhs.day) }
-  }
 
   /// A date as written: the year may be missing.
   private struct WrittenDate {
@@ -60,19 +90,29 @@ struct ClosingTextParser {
       case .keyword(.ordinal), .keyword(.ordinalPrefix): next = readOrdinalRule(at: index) ?? index + 1
       case .keyword(.everyWeek): next = readWeekly(at: index)
       case .keyword(.everyMonth): next = readDaysOfMonth(at: index + 1) ?? index + 1
-      case .keyword(.holiday), .keyword(.newYear): next = readHolidays(at: index)
-      case .keyword(.normalOpen):
-        markOpen(at: index)
-        next = index + 1
-      case .keyword(.normal) where keyword(at: index + 1) == .business:
-        markOpen(at: index)
-        next = index + 2
+      case .keyword(.holiday), .keyword(.newYear), .keyword(.festivals): next = readHolidays(at: index)
+      case .keyword(.normalOpen) where !isNoun(index):
+        next = readVerb(.open, at: index, end: index + 1)
+      case .keyword(.normal) where keyword(at: index + 1) == .business && !isNoun(index + 1):
+        next = readVerb(.open, at: index, end: index + 2)
+      case .keyword(.business) where !isNoun(index):
+        next = readVerb(.open, at: index, end: index + 1)
+      case .keyword(.closure) where keyword(at: index + 1) == ClosingKeyword.none,
+        .keyword(.restless):
+        // 휴무 없음, 쉬지 않습니다: the days before it are open; alone, the store never closes.
+        let end = keyword(at: index) == .restless ? index + 1 : index + 2
+        if pending.isEmpty && !isLabel(end) {
+          saysOpenAllYear = true
+          next = end
+        } else {
+          next = readVerb(.open, at: index, end: end)
+        }
+      case .keyword(.closure): next = readVerb(.closed, at: index, end: index + 1)
       case .keyword(.openAllYear):
         saysOpenAllYear = true
         next = index + 1
-      case .keyword(.closure) where keyword(at: index + 1) == ClosingKeyword.none:
-        saysOpenAllYear = true
-        next = index + 2
+      case .keyword(.however): next = endClause(at: index)
+      case .symbol(let symbol) where Self.clauseBreaks.contains(symbol): next = endClause(at: index)
       case .keyword(.weekday):
         warn("weekday without an ordinal or 매주 ignored", index, index + 1)
         next = index + 1
@@ -80,7 +120,94 @@ struct ClosingTextParser {
       }
       index = max(next, index + 1)
     }
+    commit(clauseDefault)
     return makeSchedule()
+  }
+
+  // MARK: - Clauses and verbs
+
+  private static let clauseBreaks: Set<Unicode.Scalar> = ["(", ")", "[", "]", "\n", "!", "※", "*", ".", ";"]
+
+  /// Ends a clause: its items take the clause's default polarity.
+  private mutating func endClause(at index: Int) -> Int {
+    commit(clauseDefault)
+    clauseDefault = .closed
+    return index + 1
+  }
+
+  /// `영업시간`, `정상영업시간`, `영업점`: 영업 as part of a noun, not a verb.
+  private func isNoun(_ index: Int) -> Bool {
+    let end = tokens[index].end
+    guard end < scalars.count, tokens.indices.contains(index + 1), tokens[index + 1].start == end else {
+      return false
+    }
+    return ["시", "점", "장", "소", "부"].contains(scalars[end])
+  }
+
+  /// Whether a `:` follows at `index`: the verb labels what comes after it (`휴무일: 1/1`).
+  private func isLabel(_ index: Int) -> Bool { symbol(at: index) == ":" }
+
+  /// A verb at `index`: the pending items take its polarity. A verb with nothing before it and a
+  /// colon after it (`정상영업: 12/13`) gives its polarity to the rest of the clause.
+  private mutating func readVerb(_ polarity: Polarity, at index: Int, end: Int) -> Int {
+    if pending.isEmpty {
+      if isLabel(end) { clauseDefault = polarity }
+      return end
+    }
+    if polarity == .open, isAboutOpeningHours(from: pendingEnd, to: index) {
+      warn("opening hours, neither a closure nor a day off", pendingEnd, end)
+      pending.removeAll()
+      return end
+    }
+    commit(polarity)
+    return end
+  }
+
+  /// Whether the words between the last item and an opening verb speak of hours
+  /// (`12/24 오후 6시까지 영업`).
+  private func isAboutOpeningHours(from start: Int, to end: Int) -> Bool {
+    var probe = start
+    while probe < end {
+      switch tokens[probe].kind {
+      case .keyword(.time), .keyword(.until), .symbol(":"): return true
+      default: probe += 1
+      }
+    }
+    return false
+  }
+
+  /// Gives the pending items a polarity. An opening verb opens only the run of like items just
+  /// before it: in `매월 둘째 일요일, 12/13 정상영업` the rule still closes and 12/13 is open.
+  private mutating func commit(_ polarity: Polarity) {
+    guard !pending.isEmpty else { return }
+    var firstOpened = pending.count
+    if polarity == .open {
+      let recurring = pending[pending.count - 1].isRecurring
+      firstOpened = pending.count - 1
+      while firstOpened > 0, pending[firstOpened - 1].isRecurring == recurring { firstOpened -= 1 }
+    }
+    for (position, item) in pending.enumerated() {
+      if position >= firstOpened { add(item, to: &opened) } else { add(item, to: &closed) }
+    }
+    pending.removeAll()
+  }
+
+  private func add(_ item: Item, to days: inout Days) {
+    switch item {
+    case .dates(let dates): days.dates.formUnion(dates)
+    case .newYear: days.newYear = true
+    case .nthWeekday(let ordinals, let weekdays):
+      for weekday in weekdays { days.ordinalsByWeekday[weekday, default: []].formUnion(ordinals) }
+    case .weekly(let weekdays): days.weekly.formUnion(weekdays)
+    case .daysOfMonth(let values): days.monthDays.formUnion(values)
+    case .lunar(let holidays, let offsets):
+      for holiday in holidays { days.lunarOffsets[holiday, default: []].formUnion(offsets) }
+    }
+  }
+
+  private mutating func append(_ item: Item, end: Int) {
+    pending.append(item)
+    pendingEnd = end
   }
 
   // MARK: - Token access
@@ -273,17 +400,23 @@ struct ClosingTextParser {
       next = afterHints
       var rangeEnd: WrittenDate?
       var endHints = DateHints()
-      if let dash = symbol(at: next), dash == "~" || dash == "-" {
-        if let (end, afterEnd) = readDate(at: next + 1) {
+      if symbol(at: next) == "~" || symbol(at: next) == "-" || keyword(at: next) == .since {
+        // 12/28~12/30, 12월 28일~30일, 11/30(월)-12/2(수), 12/28부터 12/30까지, 12/28부터~30일.
+        var dash = next + 1
+        if keyword(at: next) == .since, symbol(at: dash) == "~" || symbol(at: dash) == "-" { dash += 1 }
+        if let (end, afterEnd) = readDate(at: dash) {
           rangeEnd = end
           next = afterEnd
-        } else if dash == "~", let day = number(at: next + 1), day.digits <= 2,
-          symbol(at: next + 2) != ":"
+        } else if let day = number(at: dash), day.digits <= 2, day.value >= current.day, day.value <= 31,
+          symbol(at: dash + 1) != ":"
         {
           rangeEnd = WrittenDate(year: current.year, month: current.month, day: day.value)
-          next = keyword(at: next + 2) == .day ? next + 3 : next + 2
+          next = keyword(at: dash + 1) == .day ? dash + 2 : dash + 1
         }
-        if rangeEnd != nil { (endHints, next) = readHints(at: next) }
+        if rangeEnd != nil {
+          (endHints, next) = readHints(at: next)
+          if keyword(at: next) == .until { next += 1 }
+        }
       }
       items.append((current, hints, rangeEnd, endHints, currentStart..<next))
       // Continue the list after separators.
@@ -310,11 +443,14 @@ struct ClosingTextParser {
         break
       }
     }
+    // 1/1 in a list of holidays (`1/1, 설날, 추석`) is New Year's Day every year.
+    let inHolidayList = isHolidayWord(at: next) || (isListSeparator(at: next) && isHolidayWord(at: next + 1))
+      || (isListSeparator(at: index - 1) && isHolidayWord(at: index - 2))
     var listed: [CalendarDate] = []
     for item in items {
       let isNewYearsDay = item.start.year == nil && item.start.month == 1 && item.start.day == 1
-      if isNewYearsDay, item.end == nil, item.startHints.isEmpty {
-        annualDays.insert(MonthDay(month: 1, day: 1))
+      if isNewYearsDay, item.end == nil, item.startHints.isEmpty, inHolidayList {
+        append(.newYear, end: next)
         continue
       }
       let span = item.tokens
@@ -339,9 +475,16 @@ struct ClosingTextParser {
       }
       for offset in 0...(end.dayNumber - start.dayNumber) { listed.append(start.adding(days: offset)) }
     }
-    dates.formUnion(listed)
-    lastDateList = (listed, next)
+    if !listed.isEmpty { append(.dates(listed), end: next) }
     return next
+  }
+
+  /// Whether `index` names a holiday: 설날, 추석, 명절, 신정.
+  private func isHolidayWord(at index: Int) -> Bool {
+    switch keyword(at: index) {
+    case .holiday?, .festivals?, .newYear?: true
+    default: false
+    }
   }
 
   /// Picks the year of a written date: the one the text gives, else among the years around
@@ -386,7 +529,8 @@ struct ClosingTextParser {
 
   // MARK: - Rules
 
-  /// Reads `둘째·넷째 일요일`, `2,4번째 일요일`, `제2, 4 일요일`, `둘째,넷째주 수요일, 일요일`.
+  /// Reads `둘째·넷째 일요일`, `2,4번째 일요일`, `제2, 4 일요일`, `첫째 셋째 화요일`,
+  /// `1번째 3번째 토요일`, `둘째와 넷째 일요일`, `둘째,넷째주 수요일, 일요일`.
   private mutating func readOrdinalRule(at index: Int) -> Int? {
     var ordinals: [Int] = []
     var marked = false
@@ -414,6 +558,13 @@ struct ClosingTextParser {
         marked = true
         next += 1
       }
+      // Ordinals written side by side: 첫째 셋째, 1번째 3번째.
+      if case .ordinal? = keyword(at: next) { continue }
+      if let digit = number(at: next), digit.digits == 1,
+        keyword(at: next + 1) == .ordinalSuffix || keyword(at: next + 1) == .week
+      {
+        continue
+      }
       guard isListSeparator(at: next) || symbol(at: next) == "." else { break }
       let following = next + 1
       if case .ordinal? = keyword(at: following) {
@@ -430,11 +581,11 @@ struct ClosingTextParser {
       warn("ordinal without a weekday ignored", index, next)
       return next
     }
-    for weekday in weekdays.days { ordinalsByWeekday[weekday, default: []].formUnion(ordinals) }
+    append(.nthWeekday(ordinals: ordinals, weekdays: weekdays.days), end: weekdays.end)
     return weekdays.end
   }
 
-  /// Reads `수요일, 일요일`, `월·화요일` is not supported: each weekday is written in full.
+  /// Reads `수요일, 일요일`, `수요일 및 일요일`, `수요일과 일요일`, `월·화요일`, `토, 일요일`.
   private func readWeekdays(at index: Int) -> (days: [Weekday], end: Int) {
     var days: [Weekday] = []
     var next = index
@@ -449,7 +600,7 @@ struct ClosingTextParser {
   /// Reads `매주 월요일`.
   private mutating func readWeekly(at index: Int) -> Int {
     let weekdays = readWeekdays(at: index + 1)
-    weeklyDays.formUnion(weekdays.days)
+    if !weekdays.days.isEmpty { append(.weekly(weekdays.days), end: weekdays.end) }
     return weekdays.end
   }
 
@@ -466,49 +617,48 @@ struct ClosingTextParser {
       next += 1
     }
     guard !days.isEmpty else { return nil }
-    monthDays.formUnion(days)
+    append(.daysOfMonth(days), end: next)
     return next
   }
 
-  /// Reads `설·추석 당일`, `설날 연휴`, `추석 전날, 당일, 다음날`, `신정`, and notes
-  /// `(전일은 오후 7시까지 영업)` as opening hours rather than a closure.
+  /// Reads `설·추석 당일`, `설날 연휴`, `추석 전날, 당일, 다음날`, `신정`, `설날과 추석`, and a bare
+  /// `명절` (설날 and 추석, with a warning). Leaves `(전일은 오후 7시까지 영업)` alone: it speaks
+  /// of opening hours on the day before, not of a closure.
   private mutating func readHolidays(at index: Int) -> Int {
     var holidays: [LunarHoliday] = []
     var newYear = false
     var next = index
     while true {
       switch keyword(at: next) {
-      case .holiday(let holiday)?: holidays.append(holiday)
+      case .holiday(let holiday)?: if !holidays.contains(holiday) { holidays.append(holiday) }
       case .newYear?: newYear = true
+      case .festivals?:
+        if holidays.isEmpty && !newYear {
+          holidays = [.seollal, .chuseok]
+          warn("명절 read as 설날 and 추석", next, next + 1)
+        }
       default: break
       }
       next += 1
-      guard isListSeparator(at: next) else { break }
-      switch keyword(at: next + 1) {
-      case .holiday?, .newYear?: next += 1
-      default: break
+      // 설 명절, 추석 명절: 명절 is the noun of the holiday before it.
+      if keyword(at: next) == .festivals, !holidays.isEmpty { next += 1 }
+      guard isListSeparator(at: next), isHolidayWord(at: next + 1) else {
+        if isHolidayWord(at: next) { continue }  // 설 추석 연휴
+        break
       }
-      if next < tokens.count, case .keyword(.holiday) = tokens[next].kind { continue }
-      if keyword(at: next) == .newYear { continue }
-      break
+      next += 1
     }
     var offsets: Set<Int> = []
     var probe = symbol(at: next) == "(" ? next + 1 : next
     while case .offset(let values)? = keyword(at: probe) {
-      if isAboutOpeningHours(from: probe + 1) {
-        probe += 1
-        break
-      }
+      if isAboutOpeningHours(from: probe + 1) { break }
       offsets.formUnion(values)
       next = probe + 1
+      if symbol(at: next) == ")", symbol(at: probe - 1) == "(" { next += 1 }
       probe = isListSeparator(at: next) ? next + 1 : next
     }
-    if isMarkedOpen(from: next) {
-      warn("holiday said to be open, not a closure", index, next + 1)
-      return next
-    }
-    for holiday in holidays { lunarOffsets[holiday, default: []].formUnion(offsets.isEmpty ? [0] : offsets) }
-    if newYear { annualDays.insert(MonthDay(month: 1, day: 1)) }
+    if !holidays.isEmpty { append(.lunar(holidays, offsets: offsets.isEmpty ? [0] : offsets), end: next) }
+    if newYear { append(.newYear, end: next) }
     return next
   }
 
@@ -517,28 +667,14 @@ struct ClosingTextParser {
     var probe = index
     while probe < tokens.count, probe < index + 8 {
       switch tokens[probe].kind {
-      case .keyword(.time), .keyword(.business), .symbol(":"): return true
-      case .keyword(.closure), .keyword(.offset), .symbol(")"), .symbol(","): return false
+      case .keyword(.time), .keyword(.until), .symbol(":"): return true
+      case .keyword(.closure), .keyword(.offset), .keyword(.business), .keyword(.normalOpen), .symbol(")"),
+        .symbol(","):
+        return false
       default: probe += 1
       }
     }
     return false
-  }
-
-  private func isMarkedOpen(from index: Int) -> Bool {
-    keyword(at: index) == .normalOpen || (keyword(at: index) == .normal && keyword(at: index + 1) == .business)
-  }
-
-  /// Moves the date list just before `정상영업` to the exceptions.
-  private mutating func markOpen(at index: Int) {
-    guard let list = lastDateList else { return }
-    var gap = index - list.end
-    if gap == 1, tokens[list.end].kind == .other, tokens[list.end].end - tokens[list.end].start <= 2 {
-      gap = 0  // a particle: 2/10(일)은 정상영업
-    }
-    guard gap == 0 else { return }
-    exceptions.formUnion(list.dates)
-    lastDateList = nil
   }
 
   // MARK: - Result
@@ -546,19 +682,29 @@ struct ClosingTextParser {
   private consuming func makeSchedule() -> ClosingSchedule {
     var rules: [ClosingRule] = []
     for weekday in Weekday.allCases {
-      if let ordinals = ordinalsByWeekday[weekday] {
+      if let ordinals = closed.ordinalsByWeekday[weekday]?.subtracting(opened.ordinalsByWeekday[weekday] ?? []),
+        !ordinals.isEmpty, !opened.weekly.contains(weekday)
+      {
         rules.append(
           .nthWeekday(ordinals: ordinals.sorted { ($0 == -1 ? 99 : $0) < ($1 == -1 ? 99 : $1) }, weekday: weekday))
       }
     }
-    rules += Weekday.allCases.filter(weeklyDays.contains).map { .weekly($0) }
+    rules += Weekday.allCases.filter { closed.weekly.contains($0) && !opened.weekly.contains($0) }.map { .weekly($0) }
+    let monthDays = closed.monthDays.subtracting(opened.monthDays)
     if !monthDays.isEmpty { rules.append(.dayOfMonth(monthDays.sorted())) }
-    rules += annualDays.sorted().map { .annual(month: $0.month, day: $0.day) }
-    let explicit = dates.subtracting(exceptions).sorted()
-    let lunar = LunarHoliday.allCases.compactMap { holiday in
-      lunarOffsets[holiday].map { LunarClosing(holiday: holiday, offsets: $0.sorted()) }
+    if closed.newYear && !opened.newYear { rules.append(.annual(month: 1, day: 1)) }
+    let exceptions = opened.dates
+    let explicit = closed.dates.subtracting(exceptions).sorted()
+    let lunar = LunarHoliday.allCases.compactMap { holiday -> LunarClosing? in
+      guard let offsets = closed.lunarOffsets[holiday]?.subtracting(opened.lunarOffsets[holiday] ?? []),
+        !offsets.isEmpty
+      else { return nil }
+      return LunarClosing(holiday: holiday, offsets: offsets.sorted())
     }
-    if !lunar.isEmpty, !KoreanLunarHolidays.years.contains(asOf.year) {
+    let lunarExceptions = LunarHoliday.allCases.compactMap { holiday in
+      opened.lunarOffsets[holiday].map { LunarClosing(holiday: holiday, offsets: $0.sorted()) }
+    }
+    if !lunar.isEmpty || !lunarExceptions.isEmpty, !KoreanLunarHolidays.years.contains(asOf.year) {
       warn(
         "lunar holidays are known for \(KoreanLunarHolidays.years.lowerBound)–"
           + "\(KoreanLunarHolidays.years.upperBound) only")
@@ -576,6 +722,6 @@ struct ClosingTextParser {
     if droppedWarnings > 0 { warnings.append("\(droppedWarnings) more warnings") }
     return ClosingSchedule(
       status: status, rules: rules, dates: explicit, lunar: lunar, exceptions: exceptions.sorted(),
-      text: text, warnings: warnings)
+      lunarExceptions: lunarExceptions, text: text, warnings: warnings)
   }
 }

@@ -11,16 +11,21 @@ enum ClosingKeyword: Hashable {
   case day  // 일 after a number
   case year  // 년 after a number
   case holiday(LunarHoliday)
+  case festivals  // 명절: 설날 and 추석 when no holiday is named before it
   case newYear  // 신정
   case offset([Int])  // 당일, 전날, 다음날, 연휴
   case normal  // 정상
   case business  // 영업, 운영
   case normalOpen  // 정상영업
   case openAllYear  // 연중무휴
-  case closure  // 휴무, 휴점, 휴업
+  case closure  // 휴무, 휴점, 휴업, 쉽니다
   case none  // 없음
-  case time  // 오전, 오후, 까지, 시 and 분 after a number
-  case and  // 및
+  case restless  // 쉬지 (않습니다)
+  case however  // 단 alone: 단, …
+  case time  // 오전, 오후, 시 and 분 after a number
+  case since  // 부터
+  case until  // 까지
+  case and  // 및, and 과/와 right after a list item
 }
 
 /// One token of closing-day text; `start..<end` are offsets into the normalized scalars.
@@ -157,7 +162,7 @@ enum ClosingTextScanner {
       ("토요일", .weekday(.saturday)),
       ("마지막", .ordinal(-1)), ("째", .ordinalSuffix), ("쨰", .ordinalSuffix),
       ("번째", .ordinalSuffix), ("번쨰", .ordinalSuffix),
-      ("설날", .holiday(.seollal)), ("구정", .holiday(.seollal)),
+      ("설날", .holiday(.seollal)), ("구정", .holiday(.seollal)), ("명절", .festivals),
       ("추석", .holiday(.chuseok)), ("한가위", .holiday(.chuseok)), ("신정", .newYear),
       ("당일", .offset([0])), ("전날", .offset([-1])), ("전일", .offset([-1])),
       ("다음날", .offset([1])), ("익일", .offset([1])), ("연휴", .offset([-1, 0, 1])),
@@ -165,9 +170,10 @@ enum ClosingTextScanner {
       ("영업", .business), ("운영", .business),
       ("연중무휴", .openAllYear), ("의무휴업", .closure), ("의무휴무", .closure),
       ("휴무일", .closure), ("휴점일", .closure), ("휴업일", .closure),
-      ("휴무", .closure), ("휴점", .closure), ("휴업", .closure), ("휴일", .closure),
+      ("휴무", .closure), ("휴점", .closure), ("휴업", .closure), ("휴일", .closure), ("휴관", .closure),
+      ("쉽니다", .closure),
       ("없음", .none), ("없습니다", .none), ("없어요", .none), ("없이", .none),
-      ("오전", .time), ("오후", .time), ("까지", .time), ("및", .and),
+      ("오전", .time), ("오후", .time), ("부터", .since), ("까지", .until), ("및", .and),
     ]
     var table: [Unicode.Scalar: [Entry]] = [:]
     for (word, keyword) in words {
@@ -195,6 +201,37 @@ enum ClosingTextScanner {
     return index
   }
 
+  /// Whether `previous` ends a list item, so that a 과 or 와 after it joins the next one.
+  private static func isListItemEnd(_ previous: ClosingToken?) -> Bool {
+    switch previous?.kind {
+    case .number?, .symbol(")")?: true
+    case .keyword(let keyword)?:
+      switch keyword {
+      case .ordinal, .ordinalSuffix, .week, .weekday, .day, .holiday, .offset, .newYear, .festivals: true
+      default: false
+      }
+    default: false
+    }
+  }
+
+  /// Whether the scalars from `index` continue a short weekday list: a separator, then a full
+  /// weekday name or another short name that continues the list.
+  private static func isShortWeekdayListItem(_ scalars: [Unicode.Scalar], after index: Int, depth: Int) -> Bool {
+    guard depth < 7 else { return false }
+    var next = skipSpaces(scalars, from: index)
+    guard next < scalars.count else { return false }
+    switch scalars[next] {
+    case ",", "·", "/": next += 1
+    case "및", "과", "와": next += 1
+    default: return false
+    }
+    next = skipSpaces(scalars, from: next)
+    guard next < scalars.count, shortWeekday(scalars[next]) != nil else { return false }
+    if matches(scalars, ["요", "일"], at: next + 1) { return true }
+    if next + 1 < scalars.count, isHangulSyllable(scalars[next + 1]) { return false }
+    return isShortWeekdayListItem(scalars, after: next + 1, depth: depth + 1)
+  }
+
   private static func matchKeyword(
     _ scalars: [Unicode.Scalar], at index: Int, previous: ClosingToken?
   ) -> (ClosingKeyword, Int)? {
@@ -206,6 +243,8 @@ enum ClosingTextScanner {
     case .keyword(.ordinal)?, .keyword(.ordinalSuffix)?: afterNumber = false; afterOrdinal = true
     default: afterNumber = false; afterOrdinal = false
     }
+    let previousIsSyllable = index > 0 && isHangulSyllable(scalars[index - 1])
+    let nextIsSyllable = index + 1 < scalars.count && isHangulSyllable(scalars[index + 1])
     // Ordinal stems: 둘째, 두 번째, 넷 째, 첫주.
     for (stem, value) in ordinalStems where matches(scalars, stem, at: index) {
       let next = skipSpaces(scalars, from: index + stem.count)
@@ -223,7 +262,22 @@ enum ClosingTextScanner {
         return (entry.keyword, index + entry.scalars.count)
       }
     }
+    // 월·화요일, 토, 일요일: a short weekday name heading a list that ends in a full name.
+    if !afterNumber, !previousIsSyllable, let weekday = shortWeekday(scalar),
+      isShortWeekdayListItem(scalars, after: index + 1, depth: 0)
+    {
+      return (.weekday(weekday), index + 1)
+    }
     switch scalar {
+    case "과" where !nextIsSyllable && isListItemEnd(previous),
+      "와" where !nextIsSyllable && isListItemEnd(previous):
+      // 둘째와 넷째, 12/13과 12/27, 설날과 추석; not 결과 or 과일.
+      return (.and, index + 1)
+    case "단" where !previousIsSyllable && !nextIsSyllable:
+      return (.however, index + 1)
+    case "쉬" where index + 1 < scalars.count && scalars[index + 1] == "지":
+      let next = skipSpaces(scalars, from: index + 2)
+      if matches(scalars, ["않"], at: next) { return (.restless, index + 2) }
     case "주" where afterNumber || afterOrdinal: return (.week, index + 1)
     case "월" where afterNumber: return (.month, index + 1)
     case "일" where afterNumber: return (.day, index + 1)
@@ -237,7 +291,6 @@ enum ClosingTextScanner {
       if next < scalars.count, isDigit(scalars[next]) { return (.ordinalPrefix, index + 1) }
     case "설":
       // 설 alone names 설날 only as a word of its own: not 시설, 설명, 설치.
-      let previousIsSyllable = index > 0 && isHangulSyllable(scalars[index - 1])
       if previousIsSyllable { return nil }
       let next = skipSpaces(scalars, from: index + 1)
       if next >= scalars.count || !isHangulSyllable(scalars[next]) { return (.holiday(.seollal), index + 1) }

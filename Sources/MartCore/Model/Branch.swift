@@ -19,13 +19,16 @@ public struct Branch: Hashable, Sendable, Codable {
   /// could be established.
   public var coordinate: Coordinate?
   public var closing: BranchClosing
+  /// Whether the branch trades; check it before anything else. A branch that does not keeps
+  /// its record and id, and every day it is shut is among `closing.dates`.
+  public var storeStatus: StoreStatus
   /// The page or endpoint the record came from.
   public var sourceURL: String
 
   public init(
     id: BranchID, name: String, address: BranchAddress, phone: String?, phonePublished: String?,
     openingHours: String?, hours: OpeningHours? = nil, coordinate: Coordinate?, closing: BranchClosing,
-    sourceURL: String
+    storeStatus: StoreStatus = .trading, sourceURL: String
   ) {
     self.id = id
     self.brand = id.brand
@@ -37,11 +40,13 @@ public struct Branch: Hashable, Sendable, Codable {
     self.hours = hours
     self.coordinate = coordinate
     self.closing = closing
+    self.storeStatus = storeStatus
     self.sourceURL = sourceURL
   }
 
   private enum CodingKeys: String, CodingKey {
-    case id, brand, name, address, phone, phonePublished, openingHours, hours, coordinate, closing, sourceURL
+    case id, brand, name, address, phone, phonePublished, openingHours, hours, coordinate, closing, storeStatus
+    case sourceURL
   }
 
   public init(from decoder: any Decoder) throws {
@@ -56,6 +61,8 @@ public struct Branch: Hashable, Sendable, Codable {
     hours = try container.decodeIfPresent(OpeningHours.self, forKey: .hours)
     coordinate = try container.decodeIfPresent(Coordinate.self, forKey: .coordinate)
     closing = try container.decode(BranchClosing.self, forKey: .closing)
+    // Bundles written before stores had a status listed trading stores only.
+    storeStatus = try container.decodeIfPresent(StoreStatus.self, forKey: .storeStatus) ?? .trading
     sourceURL = try container.decode(String.self, forKey: .sourceURL)
   }
 
@@ -71,6 +78,7 @@ public struct Branch: Hashable, Sendable, Codable {
     try container.encode(hours, forKey: .hours)  // explicit null: "no parsable hours"
     try container.encodeIfPresent(coordinate, forKey: .coordinate)
     try container.encode(closing, forKey: .closing)
+    try container.encode(storeStatus, forKey: .storeStatus)
     try container.encode(sourceURL, forKey: .sourceURL)
   }
 }
@@ -115,15 +123,62 @@ public struct BranchAddress: Hashable, Sendable, Codable {
 public struct BranchClosing: Hashable, Sendable, Codable {
   /// `closures`, `open-all-year` or `unknown` (never to be shown as "open").
   public var status: ClosingStatus
-  /// Closed dates within the bundle's window, sorted.
+  /// Closed dates within the bundle's window, sorted: the schedule's, plus every day the store
+  /// status shuts the store.
   public var dates: [CalendarDate]
+  /// Days of the bundle's window the source says nothing about, as maximal ranges in order.
+  /// Clients show them as unknown, never as open. A day of the window in neither `dates` nor
+  /// these ranges is open.
+  public var unknownRanges: [DateWindow]
   /// The structured schedule, including the published text and warnings.
   public var schedule: ClosingSchedule
 
-  public init(schedule: ClosingSchedule, window: DateWindow) {
+  /// The schedule's dates and unknown ranges within `window`, plus the days `storeStatus` shuts
+  /// the store there (see ``StoreStatus/shutDays(from:through:)``), which are closed days and so
+  /// never unknown. A store shut on some day of the window has status `closures` whatever its
+  /// schedule says.
+  public init(schedule: ClosingSchedule, window: DateWindow, storeStatus: StoreStatus = .trading) {
     self.status = schedule.status
-    self.dates = schedule.closedDates(from: window.from, through: window.through)
+    var dates = schedule.closedDates(from: window.from, through: window.through)
+    var unknownRanges = schedule.unknownRanges(from: window.from, through: window.through)
+    if let shut = storeStatus.shutDays(from: window.from, through: window.through) {
+      var day = shut.lowerBound
+      var all = Set(dates)
+      while day <= shut.upperBound {
+        all.insert(day)
+        day = day.adding(days: 1)
+      }
+      dates = all.sorted()
+      // A shut day is known: closed.
+      unknownRanges = unknownRanges.flatMap { range -> [DateWindow] in
+        var parts: [DateWindow] = []
+        if range.from < shut.lowerBound {
+          parts.append(DateWindow(from: range.from, through: min(range.through, shut.lowerBound.adding(days: -1))))
+        }
+        if range.through > shut.upperBound {
+          parts.append(DateWindow(from: max(range.from, shut.upperBound.adding(days: 1)), through: range.through))
+        }
+        return parts
+      }
+      self.status = .closures
+    }
+    self.dates = dates
+    self.unknownRanges = unknownRanges
     self.schedule = schedule
+  }
+
+  private enum CodingKeys: String, CodingKey {
+    case status, dates, unknownRanges, schedule
+  }
+
+  /// Reads a branch closing; bundles written before `unknownRanges` existed decode with none,
+  /// and the pipeline recomputes them for its window (`BranchNormalizer.refresh`).
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    status = try container.decode(ClosingStatus.self, forKey: .status)
+    dates = try container.decode([CalendarDate].self, forKey: .dates)
+    unknownRanges = try container.decodeIfPresent([DateWindow].self, forKey: .unknownRanges) ?? []
+    schedule = try container.decode(ClosingSchedule.self, forKey: .schedule)
   }
 }
 

@@ -26,18 +26,25 @@ public struct RawBranch: Hashable, Sendable {
   public var openingHours: String?
   /// Coordinates as the source gave them, if any (not yet validated).
   public var coordinate: GeoPoint?
-  /// The closing-day text or date list as published, e.g. `매월 둘째, 넷째주 일요일 (11/8, 11/22)`
-  /// or `20261108, 20261122`. `nil` when the source says nothing about closing days.
+  /// The closing-day text as published, e.g. `매월 둘째, 넷째주 일요일 (11/8, 11/22)`. `nil` when
+  /// the source publishes no closing-day text.
   public var closingText: String?
   /// Closing dates the source publishes as data (not text), e.g. E-mart's YYYYMMDD slots. Empty when none.
   public var closingDates: [CalendarDate]
+  /// What the source publishes about the store trading, when it has a field of its own for
+  /// it: a state cell (Lotte Mart's `영업중`, `임시휴업`, `영업종료`) or a shut-down date (GS THE
+  /// FRESH's `shutDownDate`, e.g. `20250831`, the day the store closes for good). `nil` when the
+  /// source has no such field or left it blank. Sources that say it only in their hours or
+  /// closing-day text (Homeplus) leave those as published; the normalizer reads all three.
+  public var statusText: String?
   /// The page or endpoint the record came from.
   public var sourceURL: String
 
   public init(
     id: BranchID, name: String, address: String? = nil, lotAddress: String? = nil,
     phone: String? = nil, openingHours: String? = nil, coordinate: GeoPoint? = nil,
-    closingText: String? = nil, closingDates: [CalendarDate] = [], sourceURL: String
+    closingText: String? = nil, closingDates: [CalendarDate] = [], statusText: String? = nil,
+    sourceURL: String
   ) {
     self.id = id
     self.name = name
@@ -48,6 +55,7 @@ public struct RawBranch: Hashable, Sendable {
     self.coordinate = coordinate
     self.closingText = closingText
     self.closingDates = closingDates
+    self.statusText = statusText
     self.sourceURL = sourceURL
   }
 }

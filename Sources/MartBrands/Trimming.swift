@@ -1,0 +1,34 @@
+extension StringProtocol {
+  /// `trimmingCharacters(in: .whitespaces)` (tab and the space separators, Unicode category Zs)
+  /// without Foundation's detour through NSString, which dominated parsing time.
+  func trimmingSpaces() -> String { trimmingScalars { Trimming.isSpace($0) } }
+
+  /// `trimmingCharacters(in: .whitespacesAndNewlines)`: also line feed to carriage return, NEL,
+  /// and the line and paragraph separators.
+  func trimmingSpacesAndNewlines() -> String { trimmingScalars { Trimming.isSpace($0) || Trimming.isNewline($0) } }
+
+  private func trimmingScalars(where shouldTrim: (Unicode.Scalar) -> Bool) -> String {
+    let scalars = unicodeScalars
+    guard let first = scalars.firstIndex(where: { !shouldTrim($0) }) else { return "" }
+    let last = scalars.lastIndex(where: { !shouldTrim($0) })!
+    return String(String.UnicodeScalarView(scalars[first...last]))
+  }
+}
+
+enum Trimming {
+  /// Foundation's `CharacterSet.whitespaces`: tab and category Zs.
+  static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09, 0x20, 0xA0, 0x1680, 0x2000...0x200A, 0x202F, 0x205F, 0x3000: true
+    default: false
+    }
+  }
+
+  /// Foundation's `CharacterSet.newlines`.
+  static func isNewline(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+    default: false
+    }
+  }
+}

@@ -1,0 +1,214 @@
+import Foundation
+import MartBrands
+import MartCore
+import MartExport
+import MartGeocoding
+import MartPipeline
+import TestSupport
+import Testing
+
+/// Stores that stopped trading, through a replayed run over the recorded sites: real libcurl
+/// requests to the replay server on 127.0.0.1, real parsing, real bundles.
+@Suite(.serialized) struct StoreStatusRunTests {
+  let asOf = CalendarDate(iso: "2026-11-20")!
+
+  func run(recordings: URL = FixturePaths.web, output: URL) async throws -> RunReport {
+    let result = try await Pipeline.run(
+      RunConfiguration(
+        outputDirectory: output, replayDirectory: recordings, asOf: asOf, geocodingRetryPolicy: .immediate))
+    #expect(
+      result.unmatchedReplayRequests.isEmpty, "requests without a recording: \(result.unmatchedReplayRequests)")
+    return result.report
+  }
+
+  func scratch(_ prefix: String) -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+  }
+
+  /// Every day from `from` through `through`, as ISO strings.
+  static func days(_ from: String, _ through: String) -> [String] {
+    var result: [String] = []
+    var day = CalendarDate(iso: from)!
+    while day <= CalendarDate(iso: through)! {
+      result.append(day.iso)
+      day = day.adding(days: 1)
+    }
+    return result
+  }
+
+  @Test func shutStoresAreExportedWithTheirStatusAndEveryShutDayClosed() async throws {
+    let output = scratch("output")
+    let report = try await run(output: output)
+    #expect(report.outcome == .published)
+    let bundle = try #require(try BundleStore(outputDirectory: output).latest())
+    let byID = Dictionary(uniqueKeysWithValues: bundle.branches.branches.map { ($0.id.description, $0) })
+    // The window of 2026-11-20 is 2026-11-01 … 2027-01-31: 30 + 31 + 31 = 92 days.
+    let wholeWindow = Self.days("2026-11-01", "2027-01-31")
+    #expect(wholeWindow.count == 92)
+
+    let closedForGood: [(String, String)] = [
+      ("homeplus-655", "계룡점 영업종료로 단골매장을 변경해주세요."),
+      ("homeplus-662", "감제점 영업종료로 단골매장을 변경해주세요."),
+      ("homeplus-express-1220", "원주단계점 영업종료로 단골매장을 변경해주세요."),
+      ("lottemart-0100118", "영업종료"),
+      ("gs-thefresh-11759", "20250831"),
+    ]
+    for (id, text) in closedForGood {
+      let branch = try #require(byID[id], "\(id) is exported")
+      #expect(branch.storeStatus == StoreStatus(state: .closed, text: text), "\(id)")
+      #expect(branch.closing.dates.map(\.iso) == wholeWindow, "\(id)")
+      #expect(branch.closing.status == .closures)
+      #expect(branch.closing.unknownRanges.isEmpty, "\(id): shut days are known")
+    }
+    for id in ["homeplus-641", "homeplus-express-1219"] {
+      let branch = try #require(byID[id], "\(id) is exported")
+      #expect(
+        branch.storeStatus
+          == StoreStatus(state: .temporarilyClosed, text: "마트 임시휴업. 몰영업시간 10:00~21:00"), "\(id)")
+      #expect(branch.closing.dates.map(\.iso) == wholeWindow, "\(id)")
+      // The mall's hours are not the mart's.
+      #expect(branch.hours == nil)
+    }
+
+    // 마산점: 임시휴업 with a refit until 2026-12-31, then its 2nd and 4th Sundays: 2027-01-01 is
+    // a Friday, so January's Sundays are 3, 10, 17, 24, 31.
+    let masan = try #require(byID["lottemart-0100130"])
+    #expect(
+      masan.storeStatus
+        == StoreStatus(
+          state: .temporarilyClosed, text: "매월 둘째, 넷째주 일요일 (리뉴얼 공사로 12/31까지 휴점)",
+          until: CalendarDate(iso: "2026-12-31")))
+    #expect(masan.closing.dates.map(\.iso) == Self.days("2026-11-01", "2026-12-31") + ["2027-01-10", "2027-01-24"])
+
+    // 세종도담점 announces its shut-down for 2026-12-15: trading now, its published days
+    // (11/08, 11/22, 12/13; 12/27 falls in the shut days), then shut from 12-15 through the
+    // window's end.
+    let sejong = try #require(byID["gs-thefresh-10972"])
+    #expect(sejong.storeStatus == StoreStatus(state: .trading, text: "20261215"))
+    #expect(
+      sejong.closing.dates.map(\.iso)
+        == ["2026-11-08", "2026-11-22", "2026-12-13"] + Self.days("2026-12-15", "2027-01-31"))
+    #expect(
+      report.warnings.contains {
+        $0.kind == .storeStatus && $0.branch?.description == "gs-thefresh-10972" && $0.message.contains("2026-12-15")
+      })
+
+    // Trading stores: Lotte Mart's state cell says so; Homeplus says nothing.
+    #expect(byID["lottemart-0100393"]?.storeStatus == StoreStatus(state: .trading, text: "영업중"))
+    #expect(byID["homeplus-595"]?.storeStatus == .trading)
+
+    let notTrading = closedForGood.map(\.0) + ["homeplus-641", "homeplus-express-1219", "lottemart-0100130"]
+    #expect(
+      Set(bundle.branches.branches.filter { !$0.storeStatus.isTrading }.map(\.id.description)) == Set(notTrading))
+    #expect(Set(report.branchesNotTrading.map(\.id.description)) == Set(notTrading))
+    #expect(report.branchesNotTrading.map(\.id) == report.branchesNotTrading.map(\.id).sorted())
+    #expect(
+      report.branchesNotTrading.first { $0.id.description == "lottemart-0100130" }?.until
+        == CalendarDate(iso: "2026-12-31"))
+    #expect(report.branchesNotTrading.first { $0.id.description == "homeplus-655" }?.state == .closed)
+
+    // branches.json spells the status out, nulls included.
+    let data = try Data(contentsOf: bundle.directory.appendingPathComponent("branches.json"))
+    let file = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    let rows = try #require(file["branches"] as? [[String: Any]])
+    func status(_ id: String) throws -> [String: Any] {
+      let row = try #require(rows.first { $0["id"] as? String == id })
+      return try #require(row["storeStatus"] as? [String: Any])
+    }
+    let dobong = try status("lottemart-0100118")
+    #expect(dobong["state"] as? String == "closed" && dobong["text"] as? String == "영업종료")
+    #expect(dobong["until"] is NSNull)
+    let changwon = try status("homeplus-595")
+    #expect(changwon["state"] as? String == "trading")
+    #expect(changwon["text"] is NSNull && changwon["until"] is NSNull)
+    #expect(try status("lottemart-0100130")["until"] as? String == "2026-12-31")
+  }
+
+  @Test func clientFilesListShutStoresOnceAndSpanTheirShutDays() async throws {
+    let output = scratch("output")
+    _ = try await run(output: output)
+    let bundle = try #require(try BundleStore(outputDirectory: output).latest())
+    let closures = try BundleJSON.decode(
+      ClosuresFile.self, from: try Data(contentsOf: bundle.directory.appendingPathComponent("closures.json")))
+    let shut = [
+      "gs-thefresh-11759", "homeplus-641", "homeplus-655", "homeplus-662", "homeplus-express-1219",
+      "homeplus-express-1220", "lottemart-0100118", "lottemart-0100130",
+    ]
+    #expect(closures.shut.map(\.description) == shut)
+    let byDay = closures.dates.flatMap { day, ids in ids.map { (day, $0.description) } }
+    // Shut stores appear on no shut day; 마산점's 2nd and 4th Sundays after its refit
+    // (2027-01-10 and 01-24) are listed as usual.
+    #expect(byDay.filter { $0.1 == "lottemart-0100130" }.map(\.0).sorted() == ["2027-01-10", "2027-01-24"])
+    #expect(!byDay.contains { shut.dropLast().contains($0.1) })
+    #expect(closures.dates["2026-11-22"]?.contains { $0.description == "homeplus-595" } == true)
+
+    let index = try BundleJSON.decode(
+      IndexFile.self, from: try Data(contentsOf: bundle.directory.appendingPathComponent("index.json")))
+    let states = Dictionary(uniqueKeysWithValues: index.branches.map { ($0.id.description, $0.storeStatus.state) })
+    #expect(states["homeplus-655"] == .closed)
+    #expect(states["lottemart-0100130"] == .temporarilyClosed)
+    #expect(states["homeplus-595"] == .trading)
+
+    // 계룡점's calendar: one event from 2026-11-01 to the window's end (DTEND exclusive: 2027-02-01).
+    let calendar = try String(
+      contentsOf: bundle.directory.appendingPathComponent("calendars/branches/homeplus-655.ics"), encoding: .utf8)
+    #expect(calendar.components(separatedBy: "BEGIN:VEVENT").count - 1 == 1)
+    #expect(calendar.contains("DTSTART;VALUE=DATE:20261101\r\nDTEND;VALUE=DATE:20270201\r\n"))
+    #expect(calendar.contains("UID:homeplus-655-shut-20261101@mart-holiday"))
+    // 마산점: the refit through 2026-12-31 as one event, then its two January Sundays.
+    let masan = try String(
+      contentsOf: bundle.directory.appendingPathComponent("calendars/branches/lottemart-0100130.ics"), encoding: .utf8)
+    let starts = masan.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART") }
+    #expect(starts == ["DTSTART;VALUE=DATE:20261101", "DTSTART;VALUE=DATE:20270110", "DTSTART;VALUE=DATE:20270124"])
+    #expect(masan.contains("DTEND;VALUE=DATE:20270101"))
+  }
+
+  @Test func aCarriedOverStoreKeepsItsPublishedStatusForTheNewWindow() {
+    let normalizer = BranchNormalizer(asOf: asOf, window: .threeMonths(startingAt: asOf))
+    var problems = RunProblems()
+    let raw = RawBranch(
+      id: BranchID(brand: .lottemart, storeID: "0100118"), name: "도봉점", statusText: "영업종료",
+      sourceURL: "http://company.lottemart.com/")
+    let (branch, _) = normalizer.normalize(raw, problems: &problems)
+    // A month later the window is 2026-12-01 … 2027-02-28: 31 + 31 + 28 = 90 days.
+    let later = CalendarDate(iso: "2026-12-20")!
+    let refreshed = BranchNormalizer(asOf: later, window: .threeMonths(startingAt: later)).refresh(branch)
+    #expect(refreshed.storeStatus == StoreStatus(state: .closed, text: "영업종료"))
+    #expect(refreshed.closing.dates.map(\.iso) == Self.days("2026-12-01", "2027-02-28"))
+
+    // A trading store's carry-over invents no status and no shut days.
+    let trading = RawBranch(
+      id: BranchID(brand: .lottemart, storeID: "0100393"), name: "제주점", closingText: "매월 둘째, 넷째주 토요일",
+      sourceURL: "http://company.lottemart.com/")
+    let (tradingBranch, _) = normalizer.normalize(trading, problems: &problems)
+    let tradingRefreshed = BranchNormalizer(asOf: later, window: .threeMonths(startingAt: later)).refresh(tradingBranch)
+    #expect(tradingRefreshed.storeStatus == .trading)
+    // 2nd and 4th Saturdays: December 2026 12, 26; January 2027 9, 23; February 2027 13, 27.
+    #expect(
+      tradingRefreshed.closing.dates.map(\.iso)
+        == ["2026-12-12", "2026-12-26", "2027-01-09", "2027-01-23", "2027-02-13", "2027-02-27"])
+  }
+
+  @Test func aStoreMissingFromItsSourceIsRemovedNotMarkedClosed() async throws {
+    let output = scratch("output")
+    _ = try await run(output: output)
+    // The same sites, with 도봉점's row gone from the Lotte Mart page.
+    let recordings = scratch("recordings")
+    try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
+    let page = recordings.appendingPathComponent("company.lottemart.com/shop_search_type-01.body.html")
+    let html = try String(contentsOf: page, encoding: .utf8)
+    let rowStart = try #require(
+      html.range(
+        of: "<li>", options: .backwards, range: html.startIndex..<html.range(of: "brnchCd=0100118")!.lowerBound))
+    let rowEnd = try #require(html.range(of: "</li>", range: rowStart.upperBound..<html.endIndex))
+    try String(html[..<rowStart.lowerBound] + html[rowEnd.upperBound...]).write(
+      to: page, atomically: true, encoding: .utf8)
+
+    let report = try await run(recordings: recordings, output: output)
+    #expect(report.outcome == .published)
+    let branches = try #require(try BundleStore(outputDirectory: output).latest()).branches.branches
+    #expect(!branches.contains { $0.id.description == "lottemart-0100118" })
+    #expect(!report.branchesNotTrading.contains { $0.id.description == "lottemart-0100118" })
+    #expect(branches.contains { $0.id.description == "lottemart-0100130" })
+  }
+}
