@@ -35,12 +35,13 @@ let package = Package(
     .target(name: "MartCore"),
 
     // I/O edges.
-    .target(name: "MartFetch", dependencies: ["CCurl", "CSQLite"]),
+    .target(name: "MartSQLite", dependencies: ["CSQLite"]),
+    .target(name: "MartFetch", dependencies: ["CCurl", "MartSQLite"]),
     .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset"]),
-    .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "CSQLite"]),
+    .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "MartSQLite"]),
     .target(name: "MartExport", dependencies: ["MartCore", "COpenSSLCrypto", "CZlib"]),
     .target(
       name: "MartPipeline",
@@ -52,13 +53,13 @@ let package = Package(
     // Speed measurement: generated source data at any scale, stage throughputs.
     .target(
       name: "MartBench",
-      dependencies: ["MartCore", "MartFetch", "MartReplay", "MartHTML", "MartBrands", "CLibXML2"]),
+      dependencies: ["MartCore", "MartFetch", "MartReplay", "MartBrands", "MartExport", "MartPipeline", "CLibXML2"]),
 
     // Thin command-line front end.
     .executableTarget(
       name: "mart-holiday",
       dependencies: [
-        "MartCore", "MartPipeline", "MartExport", "MartFetch", "MartCharset", "MartReplay", "MartBench",
+        "MartCore", "MartPipeline", "MartExport", "MartFetch", "MartCharset", "MartBench",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),
@@ -77,10 +78,11 @@ let package = Package(
     .testTarget(
       name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(
-      name: "MartGeocodingTests", dependencies: ["MartGeocoding", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
-    .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "TestSupport"]),
+      name: "MartGeocodingTests", dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
+    .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore"]),
+    // The CLI tests run the built `mart-holiday` binary; the dependency only builds it.
     .testTarget(
-      name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "MartCore", "MartReplay", "TestSupport"]),
+      name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(
       name: "MartPipelineTests",
       dependencies: ["MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "TestSupport"]),

@@ -31,6 +31,19 @@ extension BrandSource {
   public var brands: [BrandSlug] { Self.brands }
   /// `Self.origin`, through an existential.
   public var origin: String { Self.origin }
+
+  /// Decodes a JSON body; when it does not fit, the error names the source, the URL and the
+  /// shape that was expected (e.g. `a "data" array`).
+  static func decodeJSON<Body: Decodable>(
+    _ type: Body.Type, from data: Data, url: String, expecting shape: String
+  ) throws(SourceError) -> Body {
+    do {
+      return try JSONDecoder().decode(Body.self, from: data)
+    } catch {
+      throw SourceError(
+        source: name, url: url, reason: .unexpectedContent("expected a JSON object with \(shape) (\(error))"))
+    }
+  }
 }
 
 /// What a brand source may use while collecting: the site's base URL, the fetcher, the as-of
@@ -105,16 +118,6 @@ public final class SourceSession: Sendable {
       warn("\(request.url): unknown charset \"\(label)\" in the Content-Type header; the encoding was sniffed")
     }
     return response
-  }
-
-  /// Decodes a JSON body, naming the source and URL when the shape is wrong.
-  public func decodeJSON<T: Decodable>(_ type: T.Type, from response: HTTPResponse) throws(SourceError) -> T {
-    do {
-      return try JSONDecoder().decode(T.self, from: response.body)
-    } catch {
-      throw SourceError(
-        source: sourceName, url: response.requestURL, reason: .unexpectedContent("\(error)"))
-    }
   }
 }
 

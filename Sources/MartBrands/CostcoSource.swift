@@ -49,14 +49,7 @@ public struct CostcoSource: BrandSource {
   public static func parseStoreFinder(
     _ data: Data, url: String, origin: String = CostcoSource.origin
   ) throws(SourceError) -> [RawBranch] {
-    let records: [[String: JSONScalar]]
-    do {
-      records = try JSONDecoder().decode(StoreFinderBody.self, from: data).data
-    } catch {
-      throw SourceError(
-        source: Self.name, url: url,
-        reason: .unexpectedContent("expected a JSON object with a \"data\" array (\(error))"))
-    }
+    let records = try decodeJSON(StoreFinderBody.self, from: data, url: url, expecting: "a \"data\" array").data
     var branches: [RawBranch] = []
     var seen = Set<String>()
     for record in records {

@@ -163,7 +163,7 @@ public struct EmartSource: BrandSource {
   /// Throws `SourceError.unexpectedContent` when there is no `dataList` or no row has an `ID`
   /// and a `NAME`.
   public static func parseStoreList(_ data: Data, url: String) throws(SourceError) -> [RawBranch] {
-    let rows = try decode(StoreListBody.self, from: data, url: url, expecting: "a \"dataList\" array").dataList
+    let rows = try decodeJSON(StoreListBody.self, from: data, url: url, expecting: "a \"dataList\" array").dataList
     var branches: [RawBranch] = []
     var identifiedRows = 0
     for row in rows {
@@ -200,7 +200,7 @@ public struct EmartSource: BrandSource {
   ///
   /// Throws `SourceError.unexpectedContent` when there is no `dateList` or it has no rows.
   public static func parseHolidayList(_ data: Data, url: String) throws(SourceError) -> [String: [String]] {
-    let rows = try decode(HolidayListBody.self, from: data, url: url, expecting: "a \"dateList\" array").dateList
+    let rows = try decodeJSON(HolidayListBody.self, from: data, url: url, expecting: "a \"dateList\" array").dateList
     var days: [String: [String]] = [:]
     for row in rows {
       guard let storeID = row.text("JIJUM_ID") else { continue }
@@ -221,7 +221,7 @@ public struct EmartSource: BrandSource {
   /// `parseHolidayList`). `url` becomes each branch's `sourceURL`. Rows of other kinds of store
   /// (SSG, Boots, …) and unprefixed names are skipped.
   public static func parseHolidayListStores(_ data: Data, url: String) throws(SourceError) -> [RawBranch] {
-    let rows = try decode(HolidayListBody.self, from: data, url: url, expecting: "a \"dateList\" array").dateList
+    let rows = try decodeJSON(HolidayListBody.self, from: data, url: url, expecting: "a \"dateList\" array").dateList
     var branches: [RawBranch] = []
     var seen = Set<String>()
     for row in rows {
@@ -276,17 +276,5 @@ public struct EmartSource: BrandSource {
       return nil
     }
     return "\(open) ~ \(close)"
-  }
-
-  private static func decode<Body: Decodable>(
-    _ type: Body.Type, from data: Data, url: String, expecting shape: String
-  ) throws(SourceError) -> Body {
-    do {
-      return try JSONDecoder().decode(Body.self, from: data)
-    } catch {
-      throw SourceError(
-        source: name, url: url,
-        reason: .unexpectedContent("expected a JSON object with \(shape) (\(error))"))
-    }
   }
 }

@@ -187,14 +187,7 @@ public struct GSTheFreshSource: BrandSource {
   /// Throws `SourceError.unexpectedContent` when there is no `results` array or no
   /// `pagination` with whole-number counters.
   public static func parsePage(_ data: Data, url: String) throws(SourceError) -> Page {
-    let body: PageBody
-    do {
-      body = try JSONDecoder().decode(PageBody.self, from: data)
-    } catch {
-      throw SourceError(
-        source: Self.name, url: url,
-        reason: .unexpectedContent("expected a JSON object with \"results\" and \"pagination\" (\(error))"))
-    }
+    let body = try decodeJSON(PageBody.self, from: data, url: url, expecting: "\"results\" and \"pagination\"")
     func counter(_ value: JSONScalar?, _ key: String) throws(SourceError) -> Int {
       guard let number = value?.number, number == number.rounded(), abs(number) < 1e9 else {
         throw SourceError(

@@ -109,14 +109,7 @@ public struct HomeplusSource: BrandSource {
   public static func parseStoreList(
     _ data: Data, url: String, origin: String = origin
   ) throws(SourceError) -> [RawBranch] {
-    let body: StoreListBody
-    do {
-      body = try JSONDecoder().decode(StoreListBody.self, from: data)
-    } catch {
-      throw SourceError(
-        source: Self.name, url: url,
-        reason: .unexpectedContent("expected a JSON object with a \"data\" array (\(error))"))
-    }
+    let body = try decodeJSON(StoreListBody.self, from: data, url: url, expecting: "a \"data\" array")
     guard let rows = body.data ?? body.rows else {
       throw SourceError(
         source: Self.name, url: url, reason: .unexpectedContent("no \"data\" or \"rows\" array"))

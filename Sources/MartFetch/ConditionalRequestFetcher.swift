@@ -1,4 +1,5 @@
 import Foundation
+import MartSQLite
 import Synchronization
 
 /// A response kept for revalidation, with the validators the server gave it.

@@ -50,30 +50,3 @@ public final class FetchStatistics: Sendable {
   /// The counts of all hosts together.
   public var total: HostFetchCounts { byHost.values.reduce(HostFetchCounts(), +) }
 }
-
-/// The parts of an absolute URL the fetcher layers key on, without Foundation's URL parsing
-/// (URLs may hold raw non-ASCII text).
-struct URLParts: Hashable {
-  /// `scheme://host[:port]`, scheme and host lower-cased.
-  var origin: String
-  /// `host[:port]`, lower-cased.
-  var hostAndPort: String
-  /// The path and query (`/a/b?c=d`), `/` when empty.
-  var pathAndQuery: String
-
-  init(_ url: String) {
-    var rest = Substring(url)
-    if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
-    var scheme = ""
-    if let separator = rest.range(of: "://") {
-      scheme = rest[..<separator.lowerBound].lowercased()
-      rest = rest[separator.upperBound...]
-    }
-    let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-    let authority = rest[..<authorityEnd].lowercased()
-    hostAndPort = authority.split(separator: "@").last.map(String.init) ?? ""
-    origin = scheme.isEmpty ? hostAndPort : "\(scheme)://\(hostAndPort)"
-    let remainder = rest[authorityEnd...]
-    pathAndQuery = remainder.hasPrefix("/") ? String(remainder) : "/" + remainder
-  }
-}

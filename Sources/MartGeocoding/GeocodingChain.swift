@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartFetch
+import MartSQLite
 import Synchronization
 
 /// One step of locating a branch: which provider was asked what, and what came of it.

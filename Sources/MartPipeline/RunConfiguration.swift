@@ -212,7 +212,7 @@ struct RunResources {
         throw RunSetupError(setting: "--replay", message: "cannot serve the recordings: \(error)")
       }
       replayServer = server
-      overrides = Self.replayOverrides(server, sources: configuration.sources)
+      overrides = Pipeline.replayOverrides(server, sources: configuration.sources)
     } else {
       replayServer = nil
     }
@@ -245,7 +245,7 @@ struct RunResources {
       if let validatorFile {
         try OutputDirectory.prepare(validatorFile.deletingLastPathComponent(), setting: "--output")
         do { validators = try HTTPValidatorStore(path: validatorFile.path) } catch {
-          throw RunSetupError(setting: "--output", message: "validator store \(error.description)")
+          throw RunSetupError(setting: "--output", message: "validator store \(error)")
         }
       }
       stack = FetchStack(
@@ -275,7 +275,7 @@ struct RunResources {
           environment: isReplay ? GeocodingChain.replayEnvironment : configuration.geocodingEnvironment,
           retryPolicy: configuration.geocodingRetryPolicy)
       } catch {
-        throw RunSetupError(setting: "--geocoding-cache", message: error.description)
+        throw RunSetupError(setting: "--geocoding-cache", message: "\(error)")
       }
     } catch {
       replayServer?.stop()
@@ -283,10 +283,62 @@ struct RunResources {
     }
   }
 
-  /// Sends every origin the run may contact to the replay server, so a replayed run never
-  /// reaches the network: recorded origins to their own listener, any other origin to a
-  /// listener that answers 404 (reported as unmatched).
-  static func replayOverrides(_ server: ReplayServer, sources: [any BrandSource]) -> [String: String] {
+}
+
+/// How a run's requests behave, in the command line's own terms (seconds and counts); the
+/// configuration turns them into the fetch stack's client, politeness and retry policies.
+public struct RequestSettings: Sendable, Hashable {
+  /// The User-Agent of every request; `nil` keeps `defaultUserAgent`.
+  public var userAgent: String?
+  /// Longest time for one transfer.
+  public var timeout: Duration
+  /// Requests to one host at the same time.
+  public var maxPerHost: Int
+  /// Pause between two requests to one host; up to half as much again is added at random.
+  public var requestDelay: Duration
+  /// Whether robots.txt is fetched and obeyed.
+  public var obeysRobotsTxt: Bool
+  /// Retries of a request after a retryable failure.
+  public var retries: Int
+  /// The wait before the first retry, doubled for each further one.
+  public var retryDelay: Duration
+
+  /// `mart-holiday/<version> (+…)`.
+  public static var defaultUserAgent: String { MartVersion.userAgent }
+
+  public init(
+    userAgent: String? = nil, timeout: Duration = .seconds(30), maxPerHost: Int = 1,
+    requestDelay: Duration = .seconds(1), obeysRobotsTxt: Bool = true, retries: Int = 3,
+    retryDelay: Duration = .seconds(1)
+  ) {
+    self.userAgent = userAgent
+    self.timeout = timeout
+    self.maxPerHost = maxPerHost
+    self.requestDelay = requestDelay
+    self.obeysRobotsTxt = obeysRobotsTxt
+    self.retries = retries
+    self.retryDelay = retryDelay
+  }
+}
+
+extension RunConfiguration {
+  /// Sets the client limits, politeness and retries from `settings`.
+  public mutating func apply(_ settings: RequestSettings) {
+    client.totalTimeout = settings.timeout
+    if let userAgent = settings.userAgent { client.userAgent = userAgent }
+    politeness = PolitenessPolicy(
+      maxConcurrentRequestsPerHost: settings.maxPerHost, minimumDelay: settings.requestDelay,
+      jitter: settings.requestDelay / 2, obeysRobotsTxt: settings.obeysRobotsTxt)
+    retry = FetchRetryPolicy(maxAttempts: settings.retries + 1, initialDelay: settings.retryDelay)
+  }
+}
+
+extension Pipeline {
+  /// Sends every origin a run may contact to the replay server, so a replayed run never
+  /// reaches the network: recorded origins to their own listener, any other origin (the
+  /// sources' and the geocoding providers') to a listener that answers 404 (reported as
+  /// unmatched).
+  public static func replayOverrides(_ server: ReplayServer, sources: [any BrandSource]) -> [String: String] {
     var overrides = server.baseURLOverrides
     guard let fallback = overrides.values.sorted().first else { return overrides }
     let origins = sources.map(\.origin) + GeocodingChain.providerOrigins

@@ -41,40 +41,7 @@ public struct RecordedExchange: Sendable, Hashable {
   }
 
   /// The parts of `url` that matching and serving use.
-  var parsedURL: RecordedURL { RecordedURL(url) }
-}
-
-/// A recorded URL split into origin, path and query, without Foundation's URL parsing (recorded
-/// URLs may hold raw non-ASCII text).
-struct RecordedURL: Hashable {
-  /// `scheme://host[:port]`, scheme and host lower-cased.
-  var origin: String
-  /// The host, lower-cased, without the port.
-  var host: String
-  /// Percent-encoded path, `/` when empty.
-  var path: String
-  /// Percent-encoded query without `?`, empty when absent.
-  var query: String
-
-  init(_ url: String) {
-    var rest = Substring(url)
-    if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
-    var scheme = ""
-    if let separator = rest.range(of: "://") {
-      scheme = rest[..<separator.lowerBound].lowercased()
-      rest = rest[separator.upperBound...]
-    }
-    let authorityEnd = rest.firstIndex { $0 == "/" || $0 == "?" } ?? rest.endIndex
-    let authority = rest[..<authorityEnd].lowercased()
-    rest = rest[authorityEnd...]
-    let hostAndPort = authority.split(separator: "@").last.map(String.init) ?? ""
-    host = hostAndPort.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
-    origin = scheme.isEmpty ? hostAndPort : "\(scheme)://\(hostAndPort)"
-    let queryStart = rest.firstIndex(of: "?")
-    let rawPath = queryStart.map { rest[..<$0] } ?? rest
-    path = rawPath.isEmpty ? "/" : String(rawPath)
-    query = queryStart.map { String(rest[rest.index(after: $0)...]) } ?? ""
-  }
+  var parsedURL: URLParts { URLParts(url) }
 }
 
 /// A failure reading or writing a recording, naming the file.
@@ -159,7 +126,7 @@ public struct ReplayArchive: Sendable {
   /// The first exchange that matches `request` the way the replay server matches what it
   /// receives: for answering requests without a listener.
   public func match(_ request: HTTPRequest) -> RecordedExchange? {
-    let url = RecordedURL(request.url)
+    let url = URLParts(request.url)
     let received = ServerRequest(
       method: request.method.rawValue, path: url.path, query: url.query, headers: request.headers,
       body: request.body ?? Data())

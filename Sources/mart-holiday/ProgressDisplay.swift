@@ -47,15 +47,7 @@ struct ProgressDisplay {
     let label = counts.label.padding(toLength: max(17, counts.label.count), withPad: " ", startingAt: 0)
     let state = counts.done ? "done" : "fetching"
     return
-      "\(label) \(state) \(counts.finished)/\(counts.started) requests, \(counts.failed) failed, \(byteCount(counts.bytes))"
-  }
-
-  static func byteCount(_ bytes: Int) -> String {
-    switch bytes {
-    case ..<1024: "\(bytes) B"
-    case ..<(1024 * 1024): String(format: "%.1f KB", Double(bytes) / 1024)
-    default: String(format: "%.1f MB", Double(bytes) / 1024 / 1024)
-    }
+      "\(label) \(state) \(counts.finished)/\(counts.started) requests, \(counts.failed) failed, \(ByteCount.text(counts.bytes))"
   }
 
   /// Whether stderr is a terminal.

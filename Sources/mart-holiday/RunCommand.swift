@@ -1,9 +1,7 @@
 import ArgumentParser
 import Foundation
 import MartCore
-import MartExport
 import Logging
-import MartFetch
 import MartPipeline
 
 #if canImport(Glibc)
@@ -82,7 +80,7 @@ struct RunCommand: AsyncParsableCommand {
 
   @Option(
     name: .customLong("user-agent"),
-    help: ArgumentHelp("The User-Agent of every request. Default: \(MartVersion.userAgent)", valueName: "text"))
+    help: ArgumentHelp("The User-Agent of every request. Default: \(RequestSettings.defaultUserAgent)", valueName: "text"))
   var userAgent: String?
 
   @Flag(
@@ -154,21 +152,18 @@ struct RunCommand: AsyncParsableCommand {
   func run() async throws {
     let logger = Logger.standardError(label: "mart-holiday.run", format: logFormat)
     let progress = RunProgress()
-    var client = HTTPClientConfiguration(totalTimeout: .seconds(timeout))
-    if let userAgent { client.userAgent = userAgent }
-    let configuration = RunConfiguration(
+    var configuration = RunConfiguration(
       outputDirectory: URL(fileURLWithPath: outputDirectory),
       replayDirectory: replayDirectory.map { URL(fileURLWithPath: $0) },
       mirrors: Dictionary(sourceOverrides.map { ($0.brand, $0.baseURL) }, uniquingKeysWith: { _, last in last }),
       asOf: asOf, brands: Set(brands),
       geocodingCache: geocodingCache.map { URL(fileURLWithPath: $0) },
       archiveDirectory: archiveDirectory.map { URL(fileURLWithPath: $0) },
-      client: client,
-      politeness: PolitenessPolicy(
-        maxConcurrentRequestsPerHost: maxPerHost, minimumDelay: .seconds(requestDelay),
-        jitter: .seconds(requestDelay / 2), obeysRobotsTxt: !ignoreRobots),
-      retry: FetchRetryPolicy(maxAttempts: retries + 1, initialDelay: .seconds(retryDelay)),
       keep: keep, progress: progress, logger: logger)
+    configuration.apply(
+      RequestSettings(
+        userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: maxPerHost, requestDelay: .seconds(requestDelay),
+        obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(retryDelay)))
 
     let runTask = Task { () async throws(RunSetupError) -> RunResult in try await Pipeline.run(configuration) }
     let signals = SignalCancellation { runTask.cancel() }
@@ -207,7 +202,7 @@ struct RunCommand: AsyncParsableCommand {
     }
     for error in report.errors { logger.error("\(error.description)") }
 
-    print(RunSummary.render(report, outputDirectory: outputDirectory))
+    print(report.summary(outputDirectory: outputDirectory))
     if let archive = result.archiveDirectory { print("responses kept in \(archive.path) (replay with --replay)") }
     if report.exitCode != 0 { throw ExitCode(report.exitCode) }
   }
@@ -225,28 +220,5 @@ struct SourceOverride: ExpressibleByArgument {
     else { return nil }
     self.brand = brand
     self.baseURL = String(parts[1])
-  }
-}
-
-/// The human-readable end-of-run summary.
-enum RunSummary {
-  static func render(_ report: RunReport, outputDirectory: String) -> String {
-    var lines: [String] = []
-    lines.append("as of \(report.asOf), closing dates \(report.window.from) … \(report.window.through)")
-    for brand in report.brands {
-      let status = brand.status?.rawValue ?? brand.freshness.rawValue
-      var line =
-        "  \(brand.slug.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)) \(status.padding(toLength: 7, withPad: " ", startingAt: 0)) \(brand.branchCount) branches"
-      if let error = brand.error { line += " — \(error)" }
-      lines.append(line)
-    }
-    let total = report.fetch.total
-    lines.append(
-      "\(total.requests) requests (\(total.retries) retries, \(total.notModifiedReuses) not modified, \(total.failures) failed), \(ProgressDisplay.byteCount(total.bytes))"
-    )
-    if let published = report.published {
-      lines.append("published \(outputDirectory)/\(published.bundle) (\(outputDirectory)/latest.json)")
-    }
-    return lines.joined(separator: "\n")
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartGeocoding
+import MartSQLite
 import Testing
 
 #if canImport(Glibc)

@@ -17,7 +17,7 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
 }
 
 /// A value bound to a statement parameter or read from a column.
-enum SQLiteValue: Sendable, Hashable {
+public enum SQLiteValue: Sendable, Hashable {
   case null
   case integer(Int64)
   case real(Double)
@@ -27,15 +27,16 @@ enum SQLiteValue: Sendable, Hashable {
 
 /// One SQLite connection, owning its handle; every statement is prepared, run and finalized in
 /// one call, so no SQLite pointer outlives it. Serialized by a lock.
-final class SQLiteConnection: @unchecked Sendable {
+public final class SQLiteConnection: @unchecked Sendable {
   // @unchecked Sendable: the handle is used only while `lock` is held, opened in `init` and
   // closed in `deinit`.
   private let handle: OpaquePointer
   private let lock = NSLock()
-  let path: String
+  /// The database file.
+  public let path: String
 
   /// Opens (creating if needed) the database at `path`, in write-ahead-log mode.
-  init(path: String) throws(SQLiteError) {
+  public init(path: String) throws(SQLiteError) {
     self.path = path
     var opened: OpaquePointer?
     let status = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
@@ -53,12 +54,12 @@ final class SQLiteConnection: @unchecked Sendable {
   deinit { sqlite3_close_v2(handle) }
 
   /// Runs a statement that returns no rows.
-  func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) {
+  public func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) {
     _ = try rows(sql, parameters)
   }
 
   /// Runs a statement and returns every row's columns.
-  func rows(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
+  public func rows(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
     lock.lock()
     defer { lock.unlock() }
     var prepared: OpaquePointer?
@@ -115,15 +116,26 @@ final class SQLiteConnection: @unchecked Sendable {
 }
 
 extension SQLiteValue {
-  var text: String? {
+  /// The text, if this is text.
+  public var text: String? {
     if case .text(let value) = self { return value }
     return nil
   }
-  var integer: Int64? {
+  /// The integer, if this is an integer.
+  public var integer: Int64? {
     if case .integer(let value) = self { return value }
     return nil
   }
-  var blob: Data? {
+  /// The number, if this is a real or an integer.
+  public var real: Double? {
+    switch self {
+    case .real(let value): value
+    case .integer(let value): Double(value)
+    default: nil
+    }
+  }
+  /// The bytes of a blob or a text.
+  public var blob: Data? {
     switch self {
     case .blob(let value): value
     case .text(let value): Data(value.utf8)

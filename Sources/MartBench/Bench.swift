@@ -1,0 +1,177 @@
+import Foundation
+import MartBrands
+import MartCore
+import MartFetch
+import MartExport
+import MartPipeline
+import MartReplay
+
+/// The `bench` command's work: generated recordings at each scale, a measured pipeline run in a
+/// child process per scale, and the stage benchmarks.
+public enum Bench {
+  /// Runs every scale and the stage benchmarks. `executable` is this program, started as
+  /// `EXECUTABLE bench-run …` for each measured run; `keep` keeps the recordings and outputs.
+  public static func run(
+    scales: [Int], seed: UInt64, keep: URL?, executable: URL, log: (String) -> Void
+  ) async throws -> BenchResult {
+    let workDirectory =
+      keep ?? FileManager.default.temporaryDirectory.appendingPathComponent("mart-holiday-bench-\(getpid())")
+    defer { if keep == nil { try? FileManager.default.removeItem(at: workDirectory) } }
+
+    var results: [BenchResult.ScaleResult] = []
+    for branches in scales {
+      log("scale \(branches): generating")
+      let directory = workDirectory.appendingPathComponent(String(branches))
+      try? FileManager.default.removeItem(at: directory)
+      let recording = directory.appendingPathComponent("recording")
+      let generator = SourceDataGenerator(mix: .national(total: branches), seed: seed)
+      let exchanges = try generator.write(to: recording)
+      log("scale \(branches): \(exchanges) exchanges recorded; running the pipeline")
+      let result = try runChild(
+        executable: executable, recording: recording, output: directory.appendingPathComponent("output"))
+      guard result.branches == branches else {
+        throw BenchError("scale \(branches): the run published \(result.branches) branches, expected \(branches)")
+      }
+      log(
+        "scale \(branches): \(fixed(result.seconds, 3)) s wall, \(fixed(result.cpuSeconds, 3)) s CPU, \(result.peakMemoryBytes / 1_048_576) MB peak"
+      )
+      results.append(result)
+    }
+
+    log("stage benchmarks")
+    let sample = SourceDataGenerator(mix: .national(total: 10_000), seed: seed)
+    let parsing = StageBenchmarks.compareHTMLParsing(ReplayArchive(exchanges: sample.exchanges().map(\.exchange)))
+    let closing = StageBenchmarks.closingTextRate(StageBenchmarks.closingTexts(), asOf: sample.asOf)
+    let addresses = StageBenchmarks.addressRate(StageBenchmarks.addresses())
+    return BenchResult(
+      results: results, parseVsRaw: parsing.ratio, rulesPerSecond: closing.itemsPerSecond,
+      addressesPerSecond: addresses.itemsPerSecond, closingTextMegabytesPerSecond: closing.megabytesPerSecond,
+      cpuExponent: fittedExponent(results.map { (Double($0.branches), $0.cpuSeconds) }),
+      wallExponent: fittedExponent(results.map { (Double($0.branches), $0.seconds) }),
+      htmlPages: parsing.pages, htmlBytes: parsing.bytes)
+  }
+
+  /// One measured run (the `bench-run` child): the pipeline as `run` builds it, without archive,
+  /// geocoding providers or delays, every origin sent where `overrides` says.
+  public static func measuredRun(
+    output: URL, asOf: CalendarDate, overrides: [String: String]
+  ) async throws -> BenchResult.ScaleResult {
+    let before = ResourceUsage.current()
+    let start = ContinuousClock.now
+    let fetcher = OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: overrides)
+    let report = await Pipeline(sources: BrandSources.all, fetcher: fetcher).run(asOf: asOf, outputDirectory: output)
+    let elapsed = ContinuousClock.now - start
+    let after = ResourceUsage.current()
+    guard report.errors.isEmpty else { throw BenchError("the run failed: \(report.errors.map(\.description))") }
+    return BenchResult.ScaleResult(
+      branches: report.brands.reduce(0) { $0 + $1.branchCount },
+      seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,
+      cpuSeconds: after.cpuSeconds - before.cpuSeconds, peakMemoryBytes: after.peakMemoryBytes)
+  }
+
+  private static func runChild(executable: URL, recording: URL, output: URL) throws -> BenchResult.ScaleResult {
+    let archive = try ReplayArchive.load(from: recording)
+    let server = try ReplayServer.start(archive: archive)
+    defer { server.stop() }
+    let overrides = Pipeline.replayOverrides(server, sources: BrandSources.all)
+    var arguments = ["bench-run", "--output", output.path, "--as-of", archive.recordedOn ?? "2026-11-20"]
+    for (origin, baseURL) in overrides.sorted(by: { $0.key < $1.key }) {
+      arguments += ["--origin", "\(origin)=\(baseURL)"]
+    }
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else {
+      throw BenchError("bench-run failed (status \(process.terminationStatus)): \(String(decoding: data, as: UTF8.self))")
+    }
+    let unmatched = server.unmatchedRequests
+    guard unmatched.isEmpty else {
+      throw BenchError("\(unmatched.count) requests had no recording, first: \(unmatched[0])")
+    }
+    return try JSONDecoder().decode(BenchResult.ScaleResult.self, from: data)
+  }
+
+  /// The least-squares slope of log(cost) over log(branches): 1 is linear. `nil` with fewer
+  /// than two scales.
+  static func fittedExponent(_ points: [(branches: Double, cost: Double)]) -> Double? {
+    let logs: [(Double, Double)] = points.filter { $0.branches > 0 && $0.cost > 0 }.map { (Foundation.log($0.branches), Foundation.log($0.cost)) }
+    guard Set(logs.map(\.0)).count >= 2 else { return nil }
+    let meanX = logs.reduce(0) { $0 + $1.0 } / Double(logs.count)
+    let meanY = logs.reduce(0) { $0 + $1.1 } / Double(logs.count)
+    let covariance = logs.reduce(0) { $0 + ($1.0 - meanX) * ($1.1 - meanY) }
+    let variance = logs.reduce(0) { $0 + ($1.0 - meanX) * ($1.0 - meanX) }
+    return covariance / variance
+  }
+
+  static func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+}
+
+/// A benchmark could not be run or its run did not publish what it should have.
+public struct BenchError: Error, CustomStringConvertible {
+  public var description: String
+  init(_ description: String) { self.description = description }
+}
+
+/// What `bench` measured; `--format json` prints it as is.
+public struct BenchResult: Codable, Sendable {
+  public struct ScaleResult: Codable, Sendable {
+    public var branches: Int
+    public var seconds: Double
+    public var cpuSeconds: Double
+    public var peakMemoryBytes: Int
+  }
+
+  var results: [ScaleResult]
+  var parseVsRaw: Double
+  var rulesPerSecond: Double
+  var addressesPerSecond: Double
+  var closingTextMegabytesPerSecond: Double
+  /// Fitted exponent of CPU time in branches (1 is linear).
+  var cpuExponent: Double?
+  /// Fitted exponent of wall time in branches.
+  var wallExponent: Double?
+  var htmlPages: Int
+  var htmlBytes: Int
+
+  /// The JSON form, as `--format json` prints it.
+  public var json: String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.withoutEscapingSlashes]
+    return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+  }
+
+  /// A table for people.
+  public var table: String {
+    func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+    var lines = ["branches    wall s    CPU s   CPU ms/branch   peak MB"]
+    for result in results {
+      lines.append(
+        [
+          String(result.branches).leftPadded(8), fixed(result.seconds, 3).leftPadded(9),
+          fixed(result.cpuSeconds, 3).leftPadded(8),
+          fixed(result.cpuSeconds * 1000 / Double(result.branches), 4).leftPadded(15),
+          String(result.peakMemoryBytes / 1_048_576).leftPadded(9),
+        ].joined(separator: " "))
+    }
+    if let cpuExponent { lines.append("fitted exponent: CPU \(fixed(cpuExponent, 2)), wall \(fixed(wallExponent ?? 0, 2))") }
+    lines.append(
+      "HTML parse+extract / raw libxml2 parse: \(fixed(parseVsRaw, 2))× (\(htmlPages) pages, \(htmlBytes / 1024) KB)")
+    lines.append(
+      "closing texts: \(Int(rulesPerSecond)) per second, \(fixed(closingTextMegabytesPerSecond, 1)) MB/s")
+    lines.append("addresses: \(Int(addressesPerSecond)) per second")
+    return lines.joined(separator: "\n")
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(_ width: Int) -> String {
+    count >= width ? self : String(repeating: " ", count: width - count) + self
+  }
+}
+
+/// `--scale 1000,10000`.
