@@ -20,7 +20,7 @@ struct EmartSourceTests {
       url: "https://store.emart.com/branch/holidayList.do")
   }
 
-  @Test(arguments: [("EM", BrandSlug.emart, 10), ("TR", .traders, 4), ("NO", .nobrand, 4)])
+  @Test(arguments: [("EM", BrandSlug.emart, 16), ("TR", .traders, 15), ("NO", .nobrand, 15)])
   func storeListCountsPerBrand(searchType: String, brand: BrandSlug, count: Int) throws {
     let branches = try Self.storeList(searchType)
     #expect(branches.count == count)
@@ -57,6 +57,7 @@ struct EmartSourceTests {
   @Test(arguments: [
     ("TR", "1413", "고양점"), ("TR", "1419", "명지점"), ("TR", "1425", "안성점"),
     ("NO", "4123", "남양주 다산점"), ("NO", "4507", "판교알파돔점"),
+    ("TR", "2023", "마곡점"), ("NO", "4042", "고양화정점"),
   ])
   func stripsBrandPrefixes(searchType: String, storeID: String, name: String) throws {
     let branch = try #require(try Self.storeList(searchType).first { $0.id.storeID == storeID })
@@ -72,7 +73,7 @@ struct EmartSourceTests {
 
   @Test func noBrandMasterRowsHaveNoPhone() throws {
     let withoutPhone = try Self.storeList("NO").filter { $0.phone == nil }.map(\.id.storeID)
-    #expect(withoutPhone == ["1604", "4123", "4507"])
+    #expect(withoutPhone == ["1604", "4123", "4507", "1635", "4042", "4055", "4068", "4513", "4521", "4544", "4552", "4567"])
   }
 
   @Test func holidayListKeepsOnlyFullDates() throws {

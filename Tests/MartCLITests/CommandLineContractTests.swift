@@ -188,7 +188,7 @@ extension CommandLineContractTests {
       return result
     }
     let original = try closings("a")
-    #expect(original.count == 128)
+    #expect(original.count == 156)
     #expect(try closings("b") == original)
   }
 }

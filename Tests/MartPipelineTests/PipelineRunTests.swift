@@ -66,7 +66,7 @@ import Testing
     let counts = Dictionary(grouping: branches, by: \.brand).mapValues(\.count)
     #expect(
       counts == [
-        .emart: 10, .traders: 4, .nobrand: 4, .lottemart: 17, .costco: 19, .gsTheFresh: 18, .everyday: 17,
+        .emart: 16, .traders: 15, .nobrand: 15, .lottemart: 17, .costco: 19, .gsTheFresh: 18, .everyday: 17,
         .homeplus: 19, .homeplusExpress: 20,
       ])
 
@@ -239,7 +239,7 @@ import Testing
     #expect(report.outcome == .published)
     #expect(report.brands.first { $0.slug == .nobrand }?.status == .fresh)
     let branches = try latestBranches(output)
-    #expect(branches.filter { $0.brand == .nobrand }.count == 4)
+    #expect(branches.filter { $0.brand == .nobrand }.count == 15)
     #expect(branches.first { $0.id.description == "nobrand-4507" }?.phone == nil)
     #expect(branches.first { $0.id.description == "nobrand-1604" }?.phone == "031-837-1604")
     #expect(
@@ -263,8 +263,8 @@ import Testing
     let report = try await run(recordings: shrunk, output: output)
     let emart = try #require(report.brands.first { $0.slug == .emart })
     #expect(emart.status == .stale)
-    #expect(emart.error?.contains("down from 10") == true)
-    #expect(try latestBranches(output).filter { $0.brand == .emart }.count == 10)
+    #expect(emart.error?.contains("down from 16") == true)
+    #expect(try latestBranches(output).filter { $0.brand == .emart }.count == 16)
   }
 
   @Test func aFailingBrandWithNothingToKeepIsMissingAndTheOthersArePublished() async throws {
@@ -374,7 +374,7 @@ import Testing
     #expect(report.outcome == .published)
     #expect(report.brands.first { $0.slug == .lottemart }?.status == .fresh)
     #expect(report.brands.first { $0.slug == .emart }?.status == .kept)
-    #expect(try latestBranches(output).count == 128)
+    #expect(try latestBranches(output).count == 156)
   }
 
   @Test func costcoGSAndEverydayExportWithClosingDaysHoursAndPhones() async throws {
