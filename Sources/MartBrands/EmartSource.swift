@@ -80,6 +80,11 @@ public struct EmartSource: BrandSource {
     return "/branch/holidayList.do?year=\(month.year)&month=\(paddedMonth)"
   }
 
+  /// The store page of `storeID` on the site that served `feedURL`.
+  static func storePage(_ storeID: String, feedURL: String) -> String {
+    URLParts(feedURL).origin + detailPath(storeID: storeID)
+  }
+
   /// Path and query of a store's detail page.
   static func detailPath(storeID: String) -> String {
     "/branch/view.do?id=\(FormEncoding.escape(storeID))"
@@ -157,8 +162,8 @@ public struct EmartSource: BrandSource {
   }
 
   /// Reads a `searchList.do` answer into branches of the covered store types, in feed order,
-  /// without closing days (those come from `holidayList.do`). `url` names the endpoint in errors
-  /// and becomes each branch's `sourceURL`.
+  /// without closing days (those come from `holidayList.do`). `url` names the endpoint in errors;
+  /// each branch's `sourceURL` is its store page (`/branch/view.do?id=<ID>`) on the same site.
   ///
   /// Throws `SourceError.unexpectedContent` when there is no `dataList` or no row has an `ID`
   /// and a `NAME`.
@@ -184,7 +189,7 @@ public struct EmartSource: BrandSource {
           openingHours: openingHours(of: row),
           coordinate: coordinate,
           closingText: nil,
-          sourceURL: url))
+          sourceURL: storePage(storeID, feedURL: url)))
     }
     guard identifiedRows > 0 else {
       throw SourceError(
@@ -218,7 +223,7 @@ public struct EmartSource: BrandSource {
 
   /// Reads the stores of a `holidayList.do` answer that are branches of a covered brand, by the
   /// banner in `NAME`: id `JIJUM_ID`, name without the banner, phone `TEL`, no closing days (see
-  /// `parseHolidayList`). `url` becomes each branch's `sourceURL`. Rows of other kinds of store
+  /// `parseHolidayList`); `sourceURL` is the store page, as in `parseStoreList`. Rows of other kinds of store
   /// (SSG, Boots, …) and unprefixed names are skipped.
   public static func parseHolidayListStores(_ data: Data, url: String) throws(SourceError) -> [RawBranch] {
     let rows = try decodeJSON(HolidayListBody.self, from: data, url: url, expecting: "a \"dateList\" array").dateList
@@ -233,7 +238,7 @@ public struct EmartSource: BrandSource {
           id: BranchID(brand: brand, storeID: storeID),
           name: strippingBrandPrefix(fullName, brand: brand),
           phone: row.text("TEL"),
-          sourceURL: url))
+          sourceURL: storePage(storeID, feedURL: url)))
     }
     return branches
   }

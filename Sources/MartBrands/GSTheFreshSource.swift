@@ -29,7 +29,8 @@ public struct GSTheFreshSource: BrandSource {
   /// No run requests more pages than this, whatever the site says (about 3,000 stores).
   static let maximumPages = 1000
 
-  /// Path and query of page `pageNumber` (1-based, as the site's own pager counts) of the
+  /// Path and query of page `pageNumber` (1-based, as the site's own pager counts, unless the
+  /// site says otherwise; see `collect`) of the
   /// unfiltered list.
   static func listPath(pageNumber: Int) -> String {
     let fields: [(String, String)] = [
@@ -50,7 +51,12 @@ public struct GSTheFreshSource: BrandSource {
     var stores: [Store] = []
     var seenCodes = Set<String>()
     var expected: Pagination?
+    // The site's own pager asks for `pageNum=1` first and answers `currentPage` 0; should the
+    // site count `pageNum` from 0 instead, the first answer says so (`currentPage` 1) and the
+    // pages are numbered that way from then on. Every page 0..<numberOfPages is read once.
     var pageNumber = 1
+    var pageNumberOffset: Int?
+    var pagesRead = Set<Int>()
     while true {
       let response = try await session.get(Self.listPath(pageNumber: pageNumber))
       let page = try Self.parsePage(response.body, url: response.requestURL)
@@ -60,16 +66,20 @@ public struct GSTheFreshSource: BrandSource {
           reason: .unexpectedContent("inconsistent pagination: \(detail)"))
       }
       let pagination = page.pagination
-      guard pagination.currentPage == pageNumber - 1 else {
+      let offset = pageNumberOffset ?? pageNumber - pagination.currentPage
+      guard [0, 1].contains(offset), pagination.currentPage == pageNumber - offset,
+        pagesRead.insert(pagination.currentPage).inserted
+      else {
         throw inconsistent("asked for page \(pageNumber), got currentPage \(pagination.currentPage) (0-based)")
       }
+      pageNumberOffset = offset
       if let expected {
         guard expected.numberOfPages == pagination.numberOfPages,
           expected.totalNumberOfResults == pagination.totalNumberOfResults
         else {
           throw inconsistent(
             "page \(pageNumber) reports \(pagination.totalNumberOfResults) stores on \(pagination.numberOfPages) pages, "
-              + "page 1 reported \(expected.totalNumberOfResults) on \(expected.numberOfPages)")
+              + "the first page read reported \(expected.totalNumberOfResults) on \(expected.numberOfPages)")
         }
       } else {
         guard pagination.numberOfPages >= 1, pagination.numberOfPages <= Self.maximumPages,
@@ -81,14 +91,14 @@ public struct GSTheFreshSource: BrandSource {
         }
         expected = pagination
       }
-      guard !page.stores.isEmpty || pagination.numberOfPages == pageNumber else {
+      guard !page.stores.isEmpty || pagination.currentPage == pagination.numberOfPages - 1 else {
         throw inconsistent("page \(pageNumber) of \(pagination.numberOfPages) has no stores")
       }
       for store in page.stores where seenCodes.insert(store.shopCode).inserted {
         stores.append(store)
       }
-      if pageNumber >= pagination.numberOfPages { break }
-      pageNumber += 1
+      guard let next = (0..<pagination.numberOfPages).first(where: { !pagesRead.contains($0) }) else { break }
+      pageNumber = next + offset
     }
     if let expected, stores.count != expected.totalNumberOfResults {
       session.warn(

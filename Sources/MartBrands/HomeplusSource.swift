@@ -179,7 +179,7 @@ public struct HomeplusSource: BrandSource {
         if bodyText.isEmpty { return nil }
         throw SourceError(source: Self.name, url: url, reason: .unexpectedContent("no dl.shop_detail_01"))
       }
-      let cells = try list.select("./dd").map(\.text)
+      let cells = try list.select(".//dd").map(\.text)
       guard cells.count >= 2 else {
         throw SourceError(
           source: Self.name, url: url,

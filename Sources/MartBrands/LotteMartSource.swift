@@ -112,7 +112,7 @@ public struct LotteMartSource: BrandSource {
       openingHours: try field("span", "time"),
       closingText: try field("span", "day-off"),
       statusText: state,
-      sourceURL: url)
+      sourceURL: link?.attribute("href").flatMap { storePage(href: $0, searchURL: url) } ?? url)
   }
 
   /// The branch name: the row's `.name` element, else its `brnchCd` link text, else the first
@@ -127,6 +127,19 @@ public struct LotteMartSource: BrandSource {
       if text.hasSuffix("점"), !text.contains(" ") || text.hasPrefix("롯데마트 ") { return text }
     }
     return nil
+  }
+
+  /// The absolute URL of a row's store link (relative to the search page's site), when the row
+  /// has one: that is the branch's own page.
+  static func storePage(href: String, searchURL: String) -> String? {
+    let trimmed = href.trimmingSpacesAndNewlines()
+    if trimmed.hasPrefix("http://") || trimmed.hasPrefix("https://") { return trimmed }
+    guard !trimmed.isEmpty else { return nil }
+    let origin = URLParts(searchURL).origin
+    if trimmed.hasPrefix("/") { return origin + trimmed }
+    let directory = URLParts(searchURL).path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
+      .joined(separator: "/")
+    return origin + directory + "/" + trimmed
   }
 
   /// The `brnchCd` query parameter of a (possibly relative, possibly padded) link.

@@ -31,16 +31,16 @@ struct CollectTests {
         "GET https://store.emart.com/branch/holidayList.do?year=2026&month=11 ",
         "GET https://store.emart.com/branch/holidayList.do?year=2026&month=12 ",
         "GET https://store.emart.com/branch/holidayList.do?year=2027&month=01 ",
-        "GET https://store.emart.com/branch/view.do?id=1604 ",
-        "GET https://store.emart.com/branch/view.do?id=4123 ",
-        "GET https://store.emart.com/branch/view.do?id=4507 ",
-        "GET https://store.emart.com/branch/view.do?id=4530 ",
-      ])
+      ]
+        + [
+          "1604", "4123", "4507", "4530", "1611", "1627", "1635", "4042", "4055", "4068", "4513", "4521", "4544",
+          "4552", "4567",
+        ].map { "GET https://store.emart.com/branch/view.do?id=\($0) " })
     #expect(requests[0].headers.value(named: "Content-Type") == "application/x-www-form-urlencoded")
 
-    #expect(branches.count == 18)
+    #expect(branches.count == 46)
     #expect(
-      Dictionary(grouping: branches, by: \.id.brand).mapValues(\.count) == [.emart: 10, .traders: 4, .nobrand: 4])
+      Dictionary(grouping: branches, by: \.id.brand).mapValues(\.count) == [.emart: 16, .traders: 15, .nobrand: 15])
     // The holiday feed's orphan row (1035) and the SSG store (1700) yield no branch.
     #expect(!branches.contains { ["1035", "1700"].contains($0.id.storeID) })
 
@@ -88,7 +88,10 @@ struct CollectTests {
         "https://store.emart.com/branch/holidayList.do?year=2027&month=01",
       ])
     #expect(requests.first?.body == Data("jMode=true&searchType=TR".utf8))
-    #expect(branches.map(\.id.description) == ["traders-1400", "traders-1413", "traders-1419", "traders-1425"])
+    #expect(
+      branches.map(\.id.description)
+        == ["1400", "1413", "1419", "1425", "2023", "2016", "1402", "1404", "1406", "1408", "1410", "1416", "1421",
+            "1427", "2019"].map { "traders-\($0)" })
   }
 
   @Test func everydayNeedsOnlyTheHolidayFeed() async throws {

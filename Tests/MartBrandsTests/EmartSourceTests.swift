@@ -25,7 +25,10 @@ struct EmartSourceTests {
     let branches = try Self.storeList(searchType)
     #expect(branches.count == count)
     #expect(branches.allSatisfy { $0.id.brand == brand })
-    #expect(branches.allSatisfy { $0.closingText == nil && $0.sourceURL == Self.searchURL })
+    #expect(
+      branches.allSatisfy {
+        $0.closingText == nil && $0.sourceURL == "https://store.emart.com/branch/view.do?id=\($0.id.storeID)"
+      })
   }
 
   @Test func storeTypesOutsideTheBrandsAreSkipped() throws {

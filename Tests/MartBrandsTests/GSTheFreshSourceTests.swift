@@ -128,7 +128,18 @@ struct GSTheFreshSourceTests {
     #expect(await inflated.requestCount == 1)
   }
 
-  static func collect(with fetcher: PagesFetcher) async throws -> [RawBranch] {
+  @Test func aSiteCountingPagesFromZeroIsReadWhole() async throws {
+    // The first request (pageNum=1) answers currentPage 1: the site counts from 0, so page 0
+    // is fetched too, then page 2, and nothing twice.
+    let zeroBased = PageNumberFetcher { pageNumber in
+      Self.pageBody(currentPage: pageNumber, total: 3, pages: 3)
+    }
+    let branches = try await Self.collect(with: zeroBased)
+    #expect(Set(branches.map(\.name)) == ["테스트0점", "테스트1점", "테스트2점"])
+    #expect(await zeroBased.pageNumbers == [1, 0, 2])
+  }
+
+  static func collect(with fetcher: some HTTPFetching) async throws -> [RawBranch] {
     let session = SourceSession(
       baseURL: GSTheFreshSource.origin, fetcher: fetcher, asOf: asOf, brands: [.gsTheFresh],
       sourceName: GSTheFreshSource.name)
@@ -159,5 +170,23 @@ actor PagesFetcher: HTTPFetching {
     return HTTPResponse(
       requestURL: request.url, finalURL: request.url, status: 200,
       headers: [HTTPHeader("Content-Type", "application/json")], body: pages[requestCount])
+  }
+}
+
+/// Answers each request with the body for its `pageNum` query parameter, remembering the
+/// page numbers asked for.
+actor PageNumberFetcher: HTTPFetching {
+  let body: @Sendable (Int) -> Data
+  private(set) var pageNumbers: [Int] = []
+
+  init(body: @escaping @Sendable (Int) -> Data) { self.body = body }
+
+  func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+    let query = URLComponents(string: request.url)?.queryItems ?? []
+    let pageNumber = query.first { $0.name == "pageNum" }?.value.flatMap { Int($0) } ?? -1
+    pageNumbers.append(pageNumber)
+    return HTTPResponse(
+      requestURL: request.url, finalURL: request.url, status: 200,
+      headers: [HTTPHeader("Content-Type", "application/json")], body: body(pageNumber))
   }
 }

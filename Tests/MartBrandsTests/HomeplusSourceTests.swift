@@ -178,6 +178,19 @@ struct HomeplusSourceTests {
     #expect(error?.url == url)
   }
 
+  @Test func cellsAtAnyDepthInsideTheListAreRead() throws {
+    // Only "every dd inside dl.shop_detail_01" is grounded, not that they are its children.
+    let html = """
+      <html><body><dl class="shop_detail_01"><div><dt>영업시간</dt><dd>10:00 ~ 22:00</dd></div>
+      <div><dt>휴점일</dt><dd>11/22(일)</dd></div><div><dt>전화번호</dt><dd>031-000-0000</dd></div></dl></body></html>
+      """
+    let url = "https://my.homeplus.co.kr/store/store_detail?storId=1"
+    let detail = try #require(try HomeplusSource.parseDetail(Data(html.utf8), url: url))
+    #expect(detail.openingHours == "10:00 ~ 22:00")
+    #expect(detail.closingText == "11/22(일)")
+    #expect(detail.phone == "031-000-0000")
+  }
+
   @Test func addressWithoutTheDirectionsText() {
     #expect(HomeplusSource.strippingDirectionsLink("부산광역시 부산진구 가야대로 506 길 찾기") == "부산광역시 부산진구 가야대로 506")
     #expect(HomeplusSource.strippingDirectionsLink("부산광역시 부산진구 가야대로 506길찾기") == "부산광역시 부산진구 가야대로 506")

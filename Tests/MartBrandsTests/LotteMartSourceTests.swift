@@ -26,7 +26,14 @@ struct LotteMartSourceTests {
     // (가칭)동탄2점 (오픈예정) is skipped.
     #expect(branches.count == 17)
     #expect(Set(branches.map(\.id)).count == 17 && Set(branches.map(\.name)).count == 17)
-    #expect(branches.allSatisfy { $0.id.brand == .lottemart && $0.sourceURL == Self.url })
+    #expect(branches.allSatisfy { $0.id.brand == .lottemart })
+    // A row with a store link cites that page; a row without one cites the search page.
+    for branch in branches {
+      let expected =
+        branch.id.storeID == branch.name
+        ? Self.url : "http://company.lottemart.com/shop/shop_view.asp?brnchCd=\(branch.id.storeID)"
+      #expect(branch.sourceURL == expected, "\(branch.name)")
+    }
     #expect(!branches.contains { $0.name.contains("동탄") })
     #expect(branches.first?.name == "제주점")
     // Rows with a store link keep the brnchCd as id; the others use the published name.

@@ -92,6 +92,7 @@ extension StoreStatus {
         : StoreStatusReading(
           status: StoreStatus(state: .trading, text: published), upcomingShutdown: UpcomingShutdown(from: date))
     }
+    guard StoreStatusText.mayTellAStatus(published) else { return nil }
     var best: StoreStatusReading?
     let clauses = StoreStatusText.clauses(of: published)
     let reopening = StoreStatusText.reopeningDay(in: clauses)
@@ -128,8 +129,10 @@ enum StoreStatusText {
   /// The text cut into clauses: weekday parentheses (`(일)`, `(토요일)`) are dropped, then it
   /// is cut at brackets, `※`, `*`, `!`, `|`, `;` and a `.` that ends a sentence.
   static func clauses(of text: String) -> [String] {
-    var folded = text.replacing(#/\(\s*[월화수목금토일](?:요일)?\s*\)/#, with: "")
-    for wave in ["〜", "∼", "～"] { folded = folded.replacingOccurrences(of: wave, with: "~") }
+    var folded = text.contains("(") ? DateScanner.droppingWeekdaysInParentheses(text) : text
+    if folded.contains(where: { "〜∼～".contains($0) }) {
+      folded = String(folded.map { "〜∼～".contains($0) ? "~" : $0 })
+    }
     var clauses: [String] = []
     var current = ""
     let characters = Array(folded)
@@ -156,46 +159,24 @@ enum StoreStatusText {
     var suffix: Suffix
   }
 
-  /// `YYYY.MM.DD`, `YYYY-MM-DD`, `YYYY/MM/DD`, `YYYY년 M월 D일`, `YYYYMMDD`, `M월 D일`, `M/D`, each
-  /// with what follows it (`까지`, `부터`/`부로`, `~`/`-`).
-  static var datePattern:
-    Regex<
-      (
-        Substring, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?, Substring?,
-        Substring?, Substring?, Substring?
-      )
-    >
-  {
-    #/(?:(\d{4})\s*(?:[.\-/]|년)\s*(\d{1,2})\s*(?:[.\-/]|월)\s*(\d{1,2})\s*일?|(\d{4})(\d{2})(\d{2})|(\d{1,2})\s*월\s*(\d{1,2})\s*일|(\d{1,2})\s*/\s*(\d{1,2}))\s*(까지|부터|부로|~|-)?/#
-  }
-
+  /// The dates a clause mentions, left to right: `YYYY.MM.DD`, `YYYY-MM-DD`, `YYYY/MM/DD`,
+  /// `YYYY년 M월 D일`, `YYYYMMDD`, `M월 D일`, `M/D`, each with what follows it (`까지`,
+  /// `부터`/`부로`, `~`/`-`). Where several forms start at the same place, the first in that order
+  /// wins; a month or day out of range is skipped.
   static func mentions(in clause: String) -> [Mention] {
-    clause.matches(of: datePattern).compactMap { match in
-      let output = match.output
-      let year: Int?
-      let month: Int
-      let day: Int
-      if let y = output.1, let m = output.2, let d = output.3 {
-        (year, month, day) = (Int(y), Int(m) ?? 0, Int(d) ?? 0)
-      } else if let y = output.4, let m = output.5, let d = output.6 {
-        (year, month, day) = (Int(y), Int(m) ?? 0, Int(d) ?? 0)
-      } else if let m = output.7, let d = output.8 {
-        (year, month, day) = (nil, Int(m) ?? 0, Int(d) ?? 0)
-      } else if let m = output.9, let d = output.10 {
-        (year, month, day) = (nil, Int(m) ?? 0, Int(d) ?? 0)
-      } else {
-        return nil
+    guard clause.contains(where: \.isASCIIDigit) else { return [] }
+    let text = Array(clause)
+    var found: [Mention] = []
+    var index = 0
+    while index < text.count {
+      guard let (mention, end) = DateScanner(text: text).mention(at: index) else {
+        index += 1
+        continue
       }
-      guard (1...12).contains(month), (1...31).contains(day) else { return nil }
-      let suffix: Suffix =
-        switch output.11 {
-        case "까지": .until
-        case "부터", "부로": .from
-        case "~", "-": .rangeStart
-        default: .none
-        }
-      return Mention(year: year, month: month, day: day, suffix: suffix)
+      if let mention { found.append(mention) }
+      index = end
     }
+    return found
   }
 
   /// The date a mention names. `forward`: the first such day on or after the first of the
@@ -214,9 +195,10 @@ enum StoreStatusText {
   /// A text that is nothing but one date with a year.
   static func wholeDate(_ text: String) -> CalendarDate? {
     if let date = CalendarDate(compact: text) ?? CalendarDate(iso: text) { return date }
+    guard text.first?.isNumber == true, text.last?.isNumber == true || text.last == "일" else { return nil }
     let found = mentions(in: text)
     guard found.count == 1, found[0].year != nil, found[0].suffix == .none,
-      let match = text.firstMatch(of: datePattern), match.range == text.startIndex..<text.endIndex
+      DateScanner(text: Array(text)).mention(at: 0)?.end == text.count
     else { return nil }
     return resolve(found[0], asOf: CalendarDate(year: 2000, month: 1, day: 1)!, forward: false)
   }
@@ -247,7 +229,7 @@ enum StoreStatusText {
       return readTemporary(found, reopening: reopening, published: published, asOf: asOf)
     }
     if hasClosedWord(compact) {
-      guard !singleDay, clause.firstMatch(of: #/\d{1,2}\s*:\s*\d{2}|\d{1,2}\s*시(?!간)/#) == nil else {
+      guard !singleDay, !DateScanner(text: Array(clause)).mentionsATimeOfDay else {
         return nil
       }
       return readClosed(found, compact: compact, published: published, asOf: asOf)
@@ -256,6 +238,15 @@ enum StoreStatusText {
       return StoreStatusReading(status: StoreStatus(state: .trading, text: published))
     }
     return nil
+  }
+
+  /// Whether `text` holds any word a status clause needs (a closed, temporary, works or shut
+  /// word, or `영업중`); texts without one, most hours and closing texts, are no status.
+  static func mayTellAStatus(_ text: String) -> Bool {
+    let compact = String(text.filter { !$0.isWhitespace })
+    return [closedWords, temporaryWords, worksWords, shutWords, ["영업중"]].contains { words in
+      words.contains { compact.contains($0) }
+    }
   }
 
   static func isTemporaryClosure(_ compact: String) -> Bool {
@@ -344,5 +335,159 @@ enum StoreStatusText {
       return StoreStatusReading(status: StoreStatus(state: .trading, text: published))
     }
     return StoreStatusReading(status: StoreStatus(state: .closed, text: published))
+  }
+}
+
+/// The hand-written scanner behind ``StoreStatusText/mentions(in:)``: dates, times of day and
+/// weekdays in parentheses, read over the text's characters.
+struct DateScanner {
+  let text: [Character]
+
+  /// The date mention starting at `start` and the index after it (and after its suffix), or
+  /// `nil` when no date form starts there. The mention is `nil` when its month or day is out
+  /// of range.
+  func mention(at start: Int) -> (mention: StoreStatusText.Mention?, end: Int)? {
+    if let (year, month, day, end) = separatedDate(at: start) ?? compactDate(at: start) {
+      return finish(year: year, month: month, day: day, end: end)
+    }
+    if let (month, day, end) = monthDay(at: start, separator: "월", dayMark: "일") ?? monthDay(at: start, separator: "/") {
+      return finish(year: nil, month: month, day: day, end: end)
+    }
+    return nil
+  }
+
+  /// Whether the text names a time of day: `10:00`, `9시` (not `시간`).
+  var mentionsATimeOfDay: Bool {
+    for start in text.indices where text[start].isASCIIDigit {
+      for length in [2, 1] {
+        guard number(at: start, length: length) != nil else { continue }
+        let next = skippingSpaces(start + length)
+        if character(at: next) == ":", number(at: skippingSpaces(next + 1), length: 2) != nil { return true }
+        if character(at: next) == "시", character(at: next + 1) != "간" { return true }
+      }
+    }
+    return false
+  }
+
+  /// `text` without weekdays in parentheses: `(일)`, `( 토요일 )`.
+  static func droppingWeekdaysInParentheses(_ text: String) -> String {
+    let scanner = DateScanner(text: Array(text))
+    var kept: [Character] = []
+    var index = 0
+    while index < scanner.text.count {
+      if let end = scanner.weekdayInParentheses(at: index) {
+        index = end
+      } else {
+        kept.append(scanner.text[index])
+        index += 1
+      }
+    }
+    return String(kept)
+  }
+
+  // MARK: Forms
+
+  /// `YYYY.M.D`, `YYYY-M-D`, `YYYY/M/D`, `YYYY년 M월 D일`, with optional spaces and a final `일`.
+  private func separatedDate(at start: Int) -> (Int, Int, Int, Int)? {
+    guard let year = number(at: start, length: 4) else { return nil }
+    let first = skippingSpaces(start + 4)
+    guard let separator = character(at: first), ".-/년".contains(separator) else { return nil }
+    let monthStart = skippingSpaces(first + 1)
+    for monthLength in [2, 1] {
+      guard let month = number(at: monthStart, length: monthLength) else { continue }
+      let second = skippingSpaces(monthStart + monthLength)
+      guard let separator = character(at: second), ".-/월".contains(separator) else { continue }
+      let dayStart = skippingSpaces(second + 1)
+      for dayLength in [2, 1] {
+        guard let day = number(at: dayStart, length: dayLength) else { continue }
+        let afterDay = skippingSpaces(dayStart + dayLength)
+        return (year, month, day, character(at: afterDay) == "일" ? afterDay + 1 : afterDay)
+      }
+    }
+    return nil
+  }
+
+  /// `YYYYMMDD`.
+  private func compactDate(at start: Int) -> (Int, Int, Int, Int)? {
+    guard let year = number(at: start, length: 4), let month = number(at: start + 4, length: 2),
+      let day = number(at: start + 6, length: 2)
+    else { return nil }
+    return (year, month, day, start + 8)
+  }
+
+  /// `M<separator>D`, with optional spaces, and `dayMark` after the day when given (`M월 D일`).
+  private func monthDay(at start: Int, separator: Character, dayMark: Character? = nil) -> (Int, Int, Int)? {
+    for monthLength in [2, 1] {
+      guard let month = number(at: start, length: monthLength) else { continue }
+      let mark = skippingSpaces(start + monthLength)
+      guard character(at: mark) == separator else { continue }
+      let dayStart = skippingSpaces(mark + 1)
+      for dayLength in [2, 1] {
+        guard let day = number(at: dayStart, length: dayLength) else { continue }
+        guard let dayMark else { return (month, day, dayStart + dayLength) }
+        let end = skippingSpaces(dayStart + dayLength)
+        if character(at: end) == dayMark { return (month, day, end + 1) }
+      }
+    }
+    return nil
+  }
+
+  /// The index after `(`, a weekday, an optional `요일` and `)`, with optional spaces inside.
+  private func weekdayInParentheses(at start: Int) -> Int? {
+    guard character(at: start) == "(" else { return nil }
+    var index = skippingSpaces(start + 1)
+    guard let weekday = character(at: index), "월화수목금토일".contains(weekday) else { return nil }
+    index += 1
+    if character(at: index) == "요", character(at: index + 1) == "일" { index += 2 }
+    index = skippingSpaces(index)
+    return character(at: index) == ")" ? index + 1 : nil
+  }
+
+  /// The mention with its suffix (`까지`, `부터`/`부로`, `~`/`-`), after optional spaces.
+  private func finish(year: Int?, month: Int, day: Int, end: Int) -> (StoreStatusText.Mention?, Int) {
+    let suffixStart = skippingSpaces(end)
+    var suffix = StoreStatusText.Suffix.none
+    var suffixEnd = suffixStart
+    if let word = [("까지", StoreStatusText.Suffix.until), ("부터", .from), ("부로", .from)].first(where: {
+      character(at: suffixStart) == $0.0.first && character(at: suffixStart + 1) == $0.0.last
+    }) {
+      (suffix, suffixEnd) = (word.1, suffixStart + 2)
+    } else if let mark = character(at: suffixStart), mark == "~" || mark == "-" {
+      (suffix, suffixEnd) = (.rangeStart, suffixStart + 1)
+    }
+    guard (1...12).contains(month), (1...31).contains(day) else { return (nil, suffixEnd) }
+    return (StoreStatusText.Mention(year: year, month: month, day: day, suffix: suffix), suffixEnd)
+  }
+
+  // MARK: Characters
+
+  private func character(at index: Int) -> Character? { text.indices.contains(index) ? text[index] : nil }
+
+  private func skippingSpaces(_ index: Int) -> Int {
+    var index = index
+    while let character = character(at: index), character.isWhitespace { index += 1 }
+    return index
+  }
+
+  /// Exactly `length` ASCII digits at `start`, as a number.
+  private func number(at start: Int, length: Int) -> Int? {
+    guard start >= 0, start + length <= text.count else { return nil }
+    var value = 0
+    for character in text[start..<(start + length)] {
+      guard let digit = character.asciiDigitValue else { return nil }
+      value = value * 10 + digit
+    }
+    return value
+  }
+}
+
+extension Character {
+  /// Whether this is one of `0`…`9`.
+  var isASCIIDigit: Bool { asciiDigitValue != nil }
+
+  /// The value of `0`…`9`, else `nil`.
+  var asciiDigitValue: Int? {
+    guard let ascii = asciiValue, (48...57).contains(ascii) else { return nil }
+    return Int(ascii - 48)
   }
 }
