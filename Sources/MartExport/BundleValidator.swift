@@ -331,6 +331,15 @@ private struct Check {
       if let coordinate = branch.coordinate, !CoordinateValidation.isDomestic(coordinate.point) {
         problem(path, "\(id): coordinate (\(coordinate.latitude), \(coordinate.longitude)) is outside Korea")
       }
+      // A store that is not trading is closed every day it is shut, so no client shows it open.
+      if let shut = branch.storeStatus.shutDays(from: window.from, through: window.through) {
+        let closed = Set(dates)
+        var day = shut.lowerBound
+        while day <= shut.upperBound, closed.contains(day) { day = day.adding(days: 1) }
+        if day <= shut.upperBound {
+          problem(path, "\(id): the store is \(branch.storeStatus.state.rawValue) but \(day) is not a closing date")
+        }
+      }
     }
   }
 

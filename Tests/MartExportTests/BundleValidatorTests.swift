@@ -67,6 +67,21 @@ import Testing
     #expect(found.contains("\(pointer.bundle)/closures.json.gz: does not decompress to closures.json"))
   }
 
+  @Test func aShutStoreMustBeClosedEveryShutDay() throws {
+    let (output, pointer) = try ExportFixtures.publish(branches)
+    // 잠실점 said to have closed for good, yet closed only on 2026-11-08.
+    try rewrite("branches.json", in: output, pointer: pointer) {
+      // Branches are sorted by id: the last status is 잠실점's.
+      let status = #""storeStatus":{"state":"trading""#
+      if let last = $0.range(of: status, options: .backwards) {
+        $0.replaceSubrange(last, with: #""storeStatus":{"state":"closed""#)
+      }
+    }
+    #expect(
+      problems(output).contains(
+        "\(pointer.bundle)/branches.json: lottemart-0100161: the store is closed but 2026-11-01 is not a closing date"))
+  }
+
   @Test func datesOutsideTheWindowAndCoordinatesOutsideKoreaAreCaught() throws {
     let (output, pointer) = try ExportFixtures.publish(branches)
     try rewrite("branches.json", in: output, pointer: pointer) {
