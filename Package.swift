@@ -71,7 +71,7 @@ let package = Package(
 
     // Tests.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
-    .testTarget(name: "MartCoreTests", dependencies: ["MartCore"]),
+    .testTarget(name: "MartCoreTests", dependencies: ["MartCore", "TestSupport"]),
     .testTarget(
       name: "MartFetchTests", dependencies: ["MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML"]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML"]),

@@ -53,6 +53,8 @@ public struct BundleContents: Sendable {
     try addJSON(
       "branches.json",
       BranchesFile(schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches))
+    // Each branch's events serve its own calendar and its brand's.
+    let events = Dictionary(uniqueKeysWithValues: branches.map { ($0.id, ICalendar.events(of: $0, asOf: asOf)) })
     for slug in brandSlugs {
       try addJSON(
         "brands/\(slug.rawValue).json",
@@ -60,13 +62,13 @@ public struct BundleContents: Sendable {
       files.append(
         (
           "calendars/brands/\(slug.rawValue).ics",
-          ICalendar.brandCalendar(slug, branches: byBrand[slug] ?? [], asOf: asOf)
+          ICalendar.brandCalendar(slug, events: (byBrand[slug] ?? []).map { ($0.id, events[$0.id] ?? []) })
         ))
     }
     try addJSON("index.json", IndexFile(branches: branches))
     try addJSON("closures.json", ClosuresFile(branches: branches, window: window))
     for branch in branches {
-      files.append(("calendars/branches/\(branch.id).ics", ICalendar.branchCalendar(branch, asOf: asOf)))
+      files.append(("calendars/branches/\(branch.id).ics", ICalendar.branchCalendar(branch, events: events[branch.id] ?? [])))
     }
     files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
 

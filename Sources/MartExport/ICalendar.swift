@@ -11,18 +11,26 @@ import MartCore
 public enum ICalendar {
   /// The calendar of one branch.
   public static func branchCalendar(_ branch: Branch, asOf: CalendarDate) -> Data {
+    branchCalendar(branch, events: events(of: branch, asOf: asOf))
+  }
+
+  /// The calendar of one branch from its `events(of:asOf:)`.
+  static func branchCalendar(_ branch: Branch, events: [Event]) -> Data {
     let brand = branch.brand.koreanName
     var lines = header(
       name: "\(brand) \(branch.name) 휴무일",
       description: description(of: branch))
-    for item in events(of: branch, asOf: asOf) { lines += item.lines }
+    for item in events { lines += item.lines }
     lines.append("END:VCALENDAR")
     return serialize(lines)
   }
 
+  /// One event's first day and content lines.
+  typealias Event = (date: CalendarDate, lines: [String])
+
   /// A branch's events with their first days, in date order: one spanning the days its store
   /// status shuts it, one per other closing day.
-  static func events(of branch: Branch, asOf: CalendarDate) -> [(date: CalendarDate, lines: [String])] {
+  static func events(of branch: Branch, asOf: CalendarDate) -> [Event] {
     let dates = branch.closing.dates
     guard let first = dates.first, let last = dates.last,
       let shut = branch.storeStatus.shutDays(from: first, through: last)
@@ -60,11 +68,16 @@ public enum ICalendar {
 
   /// The calendar of one brand: every branch's closing days, ordered by date, then branch id.
   public static func brandCalendar(_ brand: BrandSlug, branches: [Branch], asOf: CalendarDate) -> Data {
+    brandCalendar(brand, events: branches.map { ($0.id, events(of: $0, asOf: asOf)) })
+  }
+
+  /// The calendar of one brand from its branches' `events(of:asOf:)`.
+  static func brandCalendar(_ brand: BrandSlug, events: [(id: BranchID, events: [Event])]) -> Data {
     var lines = header(
       name: "\(brand.koreanName) 휴무일",
       description: "\(brand.koreanName) 전 지점의 휴무일")
-    let items = branches.flatMap { branch in
-      events(of: branch, asOf: asOf).map { (date: $0.date, id: branch.id, lines: $0.lines) }
+    let items = events.flatMap { branch in
+      branch.events.map { (date: $0.date, id: branch.id, lines: $0.lines) }
     }
     .sorted { ($0.date, $0.id) < ($1.date, $1.id) }
     for item in items { lines += item.lines }
@@ -135,7 +148,10 @@ public enum ICalendar {
   }
 
   /// `YYYYMMDD`.
-  static func basic(_ date: CalendarDate) -> String { date.iso.replacingOccurrences(of: "-", with: "") }
+  static func basic(_ date: CalendarDate) -> String {
+    let digits = String(date.year * 10_000 + date.month * 100 + date.day)
+    return digits.count >= 8 ? digits : String(repeating: "0", count: 8 - digits.count) + digits
+  }
 
   /// TEXT value escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and line breaks.
   public static func escape(_ text: String) -> String {

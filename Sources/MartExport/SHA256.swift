@@ -10,6 +10,10 @@ public enum SHA256 {
       mart_sha256(buffer.baseAddress, buffer.count, &digest)
     }
     precondition(ok == 1, "libcrypto's SHA-256 failed")
-    return digest.map { String(format: "%02x", $0) }.joined()
+    let digits = Array("0123456789abcdef".utf8)
+    var hex: [UInt8] = []
+    hex.reserveCapacity(64)
+    for byte in digest { hex += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
+    return String(decoding: hex, as: UTF8.self)
   }
 }

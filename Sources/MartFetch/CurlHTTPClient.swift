@@ -250,7 +250,9 @@ private final class CurlTransfer {
     case CURLE_OPERATION_TIMEDOUT:
       return FetchError(.timeout, url: url, message: message)
     case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING,
-      CURLE_RECV_ERROR, CURLE_SEND_ERROR:
+      CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_SSL_CONNECT_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM,
+      CURLE_WEIRD_SERVER_REPLY:
+      // Failures of the connection or its framing: worth another attempt.
       return FetchError(.connection, url: url, message: message)
     case CURLE_PARTIAL_FILE:
       return FetchError(.bodyCutShort, url: url, message: message)

@@ -8,8 +8,10 @@
 public struct FetchStack: Sendable {
   /// The top of the stack: what brand sources use.
   public let fetcher: any HTTPFetching
-  /// Politeness over libcurl, without retries or revalidation: for callers that retry by their
-  /// own rules, such as the geocoders (which must not retry a used-up quota).
+  /// Per-host limits and delays over libcurl, without robots.txt, retries or revalidation: for
+  /// the geocoding APIs, which retry by their own rules (a used-up quota must not be retried)
+  /// and which the keys license for programmatic use (robots.txt governs crawling pages, and
+  /// an API host's `Disallow: /` must not stop every lookup).
   public let politeNetwork: any HTTPFetching
   /// Requests, retries, 304 reuses, bytes and failures per host.
   public let statistics: FetchStatistics
@@ -34,7 +36,9 @@ public struct FetchStack: Sendable {
       ConditionalRequestFetcher(wrapping: retrying, store: $0, statistics: statistics)
     }
     self.fetcher = conditional ?? retrying
-    self.politeNetwork = polite
+    var apiPoliteness = politeness
+    apiPoliteness.obeysRobotsTxt = false
+    self.politeNetwork = PoliteFetcher(wrapping: network, policy: apiPoliteness)
     self.statistics = statistics
     self.conditional = conditional
   }

@@ -111,9 +111,10 @@ struct GSTheFreshSourceTests {
     #expect(parsed.month == month && parsed.day == day)
   }
 
-  @Test(arguments: ["", "휴무 없음", "13월 01일", "2026-11-08"])
-  func notAMonthDay(text: String) {
-    #expect(GSTheFreshSource.monthDay(text) == nil)
+  @Test func notAMonthDay() {
+    for text in ["", "휴무 없음", "13월 01일", "2026-11-08"] {
+      #expect(GSTheFreshSource.monthDay(text) == nil, "\(text.debugDescription)")
+    }
   }
 
   @Test func inconsistentPaginationStopsWithAnError() async throws {

@@ -48,16 +48,25 @@ struct HomeplusSourceTests {
     #expect(branch.sourceURL == "https://my.homeplus.co.kr/store/store_detail?storId=595")
   }
 
+  /// A listed branch and the point it publishes, named in the test log by the branch.
+  struct ListedPoint: CustomTestStringConvertible, Sendable {
+    var id: String
+    var latitude: Double
+    var longitude: Double
+    var testDescription: String { id }
+  }
+
   @Test(arguments: [
     // storLat as a string with 7 decimals, storLon as a number.
-    ("homeplus-616", 37.6446218, 127.0703341),
+    ListedPoint(id: "homeplus-616", latitude: 37.6446218, longitude: 127.0703341),
     // Both strings, 3 and 4 decimals.
-    ("homeplus-685", 37.509, 127.0996),
+    ListedPoint(id: "homeplus-685", latitude: 37.509, longitude: 127.0996),
     // Both numbers.
-    ("homeplus-595", 35.2226, 128.6811),
+    ListedPoint(id: "homeplus-595", latitude: 35.2226, longitude: 128.6811),
   ])
-  func coordinatesAreReadFromStringsAndNumbers(id: String, latitude: Double, longitude: Double) throws {
-    #expect(try Self.listed(id).coordinate == GeoPoint(latitude: latitude, longitude: longitude))
+  func coordinatesAreReadFromStringsAndNumbers(_ example: ListedPoint) throws {
+    let point = GeoPoint(latitude: example.latitude, longitude: example.longitude)
+    #expect(try Self.listed(example.id).coordinate == point)
   }
 
   @Test func expressPlaceholderPhoneIsNoPhone() throws {
@@ -71,19 +80,22 @@ struct HomeplusSourceTests {
       ).first?.phone == "02-000-0001")
   }
 
-  @Test(arguments: [
-    ("homeplus-641", "마트 임시휴업. 몰영업시간 10:00~21:00"),
-    ("homeplus-655", "계룡점 영업종료로 단골매장을 변경해주세요."),
-    // The site's own typo for 김제점.
-    ("homeplus-662", "감제점 영업종료로 단골매장을 변경해주세요."),
-    ("homeplus-express-1219", "마트 임시휴업. 몰영업시간 10:00~21:00"),
-    ("homeplus-express-1220", "원주단계점 영업종료로 단골매장을 변경해주세요."),
-  ])
-  func storesThatStoppedTradingAreKeptWithTheirHoursText(id: String, hours: String) throws {
-    let branch = try Self.listed(id)
-    #expect(branch.openingHours == hours)
-    // storDayoffCntt is "" for these rows.
-    #expect(branch.closingText == nil)
+  @Test func storesThatStoppedTradingAreKeptWithTheirHoursText() {
+    let table = [
+      ("homeplus-641", "마트 임시휴업. 몰영업시간 10:00~21:00"),
+      ("homeplus-655", "계룡점 영업종료로 단골매장을 변경해주세요."),
+      // The site's own typo for 김제점.
+      ("homeplus-662", "감제점 영업종료로 단골매장을 변경해주세요."),
+      ("homeplus-express-1219", "마트 임시휴업. 몰영업시간 10:00~21:00"),
+      ("homeplus-express-1220", "원주단계점 영업종료로 단골매장을 변경해주세요."),
+    ]
+    forEachCase(table, named: \.0) { example, name in
+      let (id, hours) = example
+      let branch = try Self.listed(id)
+      #expect(branch.openingHours == hours, name)
+      // storDayoffCntt is "" for these rows.
+      #expect(branch.closingText == nil, name)
+    }
   }
 
   @Test func listClosingDayKeepsThePublishedForm() throws {
@@ -109,21 +121,23 @@ struct HomeplusSourceTests {
     #expect(branches[1].name == "역삼점")
   }
 
-  @Test(arguments: [
-    ("<html><body>점검 중</body></html>", "not JSON"),
-    (#"{"result":"ok"}"#, "no data or rows"),
-    (#"{"data":[{"storDivCd":"H"}]}"#, "no row with an id and a name"),
-    (#"{"data":[]}"#, "no rows"),
-  ])
-  func unreadableListIsABrandFailure(body: String, _ why: String) throws {
-    let error = #expect(throws: SourceError.self) {
-      try HomeplusSource.parseStoreList(Data(body.utf8), url: Self.listURL)
+  @Test func unreadableListIsABrandFailure() {
+    let table = [
+      ("<html><body>점검 중</body></html>", "not JSON"),
+      (#"{"result":"ok"}"#, "no data or rows"),
+      (#"{"data":[{"storDivCd":"H"}]}"#, "no row with an id and a name"),
+      (#"{"data":[]}"#, "no rows"),
+    ]
+    for (body, why) in table {
+      let error = #expect(throws: SourceError.self, "\(why)") {
+        try HomeplusSource.parseStoreList(Data(body.utf8), url: Self.listURL)
+      }
+      guard case .unexpectedContent = error?.reason else {
+        Issue.record("expected unexpectedContent (\(why)), got \(String(describing: error))")
+        continue
+      }
+      #expect(error?.url == Self.listURL, "\(why)")
     }
-    guard case .unexpectedContent = error?.reason else {
-      Issue.record("expected unexpectedContent (\(why)), got \(String(describing: error))")
-      return
-    }
-    #expect(error?.url == Self.listURL)
   }
 
   // MARK: Store pages
@@ -140,14 +154,18 @@ struct HomeplusSourceTests {
     #expect(detail.address == "경상남도 창원시 성산구 원이대로 682")
   }
 
-  @Test(arguments: [
-    ("571", "매월 둘째, 넷째 월요일 (11/9, 11/23)"),
-    ("651", "매월 둘째, 넷째 토요일 (11/14, 11/28)"),
-    ("644", "매월 둘째, 넷째 일요일 (11/22, 12/13)"),
-    ("1213", "매월 둘째, 넷째 수요일 (11/11, 11/25)"),
-  ])
-  func detailClosingTextsAreVerbatim(storeID: String, text: String) throws {
-    #expect(try #require(try Self.detail(storeID)).closingText == text)
+  @Test func detailClosingTextsAreVerbatim() {
+    let table = [
+      ("571", "매월 둘째, 넷째 월요일 (11/9, 11/23)"),
+      ("651", "매월 둘째, 넷째 토요일 (11/14, 11/28)"),
+      ("644", "매월 둘째, 넷째 일요일 (11/22, 12/13)"),
+      ("1213", "매월 둘째, 넷째 수요일 (11/11, 11/25)"),
+    ]
+    forEachCase(table, named: \.0) { example, name in
+      let (storeID, text) = example
+      let detail = try #require(try Self.detail(storeID), name)
+      #expect(detail.closingText == text, name)
+    }
   }
 
   @Test func blankClosingCellIsNil() throws {
@@ -167,14 +185,24 @@ struct HomeplusSourceTests {
     #expect(try HomeplusSource.parseDetail(Data(" \n".utf8), url: "https://my.homeplus.co.kr/store/store_main") == nil)
   }
 
+  /// A page, named in the test log by what is wrong with it.
+  struct Page: CustomTestStringConvertible, Sendable {
+    var html: String
+    var testDescription: String
+  }
+
   @Test(arguments: [
-    "<html><body><h1>500 Internal Server Error</h1></body></html>",
-    "<html><body><dl class='shop_detail_02'><dd>10:00</dd><dd>11/22</dd></dl></body></html>",
-    "<html><body><dl class='shop_detail_01'><dd>10:00 ~ 24:00</dd></dl></body></html>",
+    Page(html: "<html><body><h1>500 Internal Server Error</h1></body></html>", testDescription: "error page"),
+    Page(
+      html: "<html><body><dl class='shop_detail_02'><dd>10:00</dd><dd>11/22</dd></dl></body></html>",
+      testDescription: "no shop_detail_01"),
+    Page(
+      html: "<html><body><dl class='shop_detail_01'><dd>10:00 ~ 24:00</dd></dl></body></html>",
+      testDescription: "one cell"),
   ])
-  func redesignedPageThrows(html: String) throws {
+  func redesignedPageThrows(page: Page) throws {
     let url = "https://my.homeplus.co.kr/store/store_detail?storId=1"
-    let error = #expect(throws: SourceError.self) { try HomeplusSource.parseDetail(Data(html.utf8), url: url) }
+    let error = #expect(throws: SourceError.self) { try HomeplusSource.parseDetail(Data(page.html.utf8), url: url) }
     #expect(error?.url == url)
   }
 

@@ -80,26 +80,34 @@ struct LotteMartSourceTests {
     #expect(branch.coordinate == nil && branch.lotAddress == nil)
   }
 
-  @Test(arguments: [
-    ("0100393", "064 798 2500"), ("0100312", "033 260 7700"), ("0100305", "0332402500"),
-    ("0100161", "055-240-2500"),
-  ])
-  func phonesAreKeptAsPublished(code: String, phone: String) throws {
-    #expect(try Self.branch(code).phone == phone)
+  @Test func phonesAreKeptAsPublished() {
+    let table = [
+      ("0100393", "064 798 2500"), ("0100312", "033 260 7700"), ("0100305", "0332402500"),
+      ("0100161", "055-240-2500"),
+    ]
+    forEachCase(table, named: \.0) { example, name in
+      let (code, phone) = example
+      let branch = try Self.branch(code)
+      #expect(branch.phone == phone, name)
+    }
   }
 
-  @Test(arguments: [
-    ("0100161", "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )"),
-    ("0100225", "12/13,/27"),
-    ("0100127", "11월 의무휴업안내(11/8(일요일),11/22(일요일)"),
-    ("0100271", "11월 22일"),
-    ("0100284", "※11/11(수요일) 정기휴무!! 11월22일 일요일 정상영업, 11월25일 정기휴무"),
-    ("0100146", "매월 둘째, 넷째주 일요일"),
-    ("0100248", "매월 둘째, 넷째주 월요일 ( 11/9, 11/23 )"),
-    ("0100112", "11/22(일)"),
-  ])
-  func closingTextIsVerbatim(code: String, text: String) throws {
-    #expect(try Self.branch(code).closingText == text)
+  @Test func closingTextIsVerbatim() {
+    let table = [
+      ("0100161", "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )"),
+      ("0100225", "12/13,/27"),
+      ("0100127", "11월 의무휴업안내(11/8(일요일),11/22(일요일)"),
+      ("0100271", "11월 22일"),
+      ("0100284", "※11/11(수요일) 정기휴무!! 11월22일 일요일 정상영업, 11월25일 정기휴무"),
+      ("0100146", "매월 둘째, 넷째주 일요일"),
+      ("0100248", "매월 둘째, 넷째주 월요일 ( 11/9, 11/23 )"),
+      ("0100112", "11/22(일)"),
+    ]
+    forEachCase(table, named: \.0) { example, name in
+      let (code, text) = example
+      let branch = try Self.branch(code)
+      #expect(branch.closingText == text, name)
+    }
   }
 
   @Test func addressesKeepBuildingsAndParentheses() throws {
@@ -108,33 +116,37 @@ struct LotteMartSourceTests {
     #expect(try Self.branch("0100225").name == "판교점")
   }
 
-  @Test(
-    arguments: [
+  @Test func readsBranchCodesFromLinks() {
+    let table: [(String, String?)] = [
       ("/shop/shop_view.asp?brnchCd=0100161", "0100161"),
       ("  /shop/shop_view.asp?schType=01&BRNCHCD=0100225#map ", "0100225"),
       ("/shop/shop_view.asp?brnchCd=", nil),
       ("/shop/shop_view.asp", nil),
-    ] as [(String, String?)])
-  func readsBranchCodesFromLinks(href: String, code: String?) {
-    #expect(LotteMartSource.branchCode(fromHref: href) == code)
+    ]
+    for (href, code) in table {
+      #expect(LotteMartSource.branchCode(fromHref: href) == code, "\(href)")
+    }
   }
 
-  @Test(arguments: [
-    "<html><body><p>점검 중입니다</p></body></html>",
-    "<html><body><ul class='shop-list'></ul></body></html>",
-    "<ul class='shop-list'><li><strong class='name'>동탄2점</strong><span class='state'>오픈예정</span><span class='day-off'></span></li></ul>",
-    "<ul class='shop-list'><li><span class='time'>10:00~23:00</span><span class='day-off'>11/22</span></li></ul>",
-    "",
-  ])
-  func pageWithoutStoreRowsThrows(html: String) throws {
-    let error = #expect(throws: SourceError.self) {
-      try LotteMartSource.parseStoreList(Data(html.utf8), url: Self.url)
+  @Test func pageWithoutStoreRowsThrows() {
+    let table = [
+      "<html><body><p>점검 중입니다</p></body></html>",
+      "<html><body><ul class='shop-list'></ul></body></html>",
+      "<ul class='shop-list'><li><strong class='name'>동탄2점</strong><span class='state'>오픈예정</span><span class='day-off'></span></li></ul>",
+      "<ul class='shop-list'><li><span class='time'>10:00~23:00</span><span class='day-off'>11/22</span></li></ul>",
+      "",
+    ]
+    for html in table {
+      let name = Comment(rawValue: html.debugDescription)
+      let error = #expect(throws: SourceError.self, name) {
+        try LotteMartSource.parseStoreList(Data(html.utf8), url: Self.url)
+      }
+      guard case .unexpectedContent = error?.reason else {
+        Issue.record("\(html.debugDescription): expected unexpectedContent, got \(String(describing: error))")
+        continue
+      }
+      #expect(error?.url == Self.url, name)
     }
-    guard case .unexpectedContent = error?.reason else {
-      Issue.record("expected unexpectedContent, got \(String(describing: error))")
-      return
-    }
-    #expect(error?.url == Self.url)
   }
 
   // MARK: The page as the shared reference grounds it

@@ -96,16 +96,18 @@ import Testing
     #expect(try unknownRanges(json) == (text == "연중무휴" ? [] : ["2026-11-01…2026-11-30"]))
   }
 
-  @Test(arguments: [
-    ["rule", "--as-of", "2026-13-01", "매주 월요일"],
-    ["rule", "--as-of", "2026-11-20", "--from", "2026-12-01", "--to", "2026-11-01", "매주 월요일"],
-    ["run", "--brand", "no-such-brand"],
-    ["run", "--source", "emart=ftp://mirror.example"],
-  ])
-  func invalidArgumentsFailWithAMessage(arguments: [String]) throws {
-    let outcome = try run(arguments)
-    #expect(outcome.status != 0)
-    #expect(!outcome.stderr.isEmpty)
+  @Test func invalidArgumentsFailWithAMessage() {
+    let table = [
+      ["rule", "--as-of", "2026-13-01", "매주 월요일"],
+      ["rule", "--as-of", "2026-11-20", "--from", "2026-12-01", "--to", "2026-11-01", "매주 월요일"],
+      ["run", "--brand", "no-such-brand"],
+      ["run", "--source", "emart=ftp://mirror.example"],
+    ]
+    forEachCase(table, named: { "\($0)" }) { arguments, name in
+      let outcome = try run(arguments)
+      #expect(outcome.status != 0, name)
+      #expect(!outcome.stderr.isEmpty, name)
+    }
   }
 
   @Test func addressJSONContract() throws {
@@ -140,12 +142,13 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("\(bundle)/branches.json").path))
   }
 
-  @Test(arguments: [[], ["run"], ["rule"], ["address"], ["validate"], ["diff"]])
-  func helpExplainsItself(command: [String]) throws {
-    let outcome = try run(command + ["--help"])
-    #expect(outcome.status == 0)
-    #expect(outcome.stdout.contains("USAGE:"))
-    #expect(outcome.stdout.contains("OVERVIEW:"))
+  @Test func helpExplainsItself() {
+    forEachCase([[], ["run"], ["rule"], ["address"], ["validate"], ["diff"]], named: { "\($0)" }) { command, name in
+      let outcome = try run(command + ["--help"])
+      #expect(outcome.status == 0, name)
+      #expect(outcome.stdout.contains("USAGE:"), name)
+      #expect(outcome.stdout.contains("OVERVIEW:"), name)
+    }
   }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import TestSupport
 import Testing
 
 /// An input and the canonical forms it must produce.
@@ -204,30 +205,35 @@ struct AddressParserTests {
       queries: ["경상남도 창원시 성산구 중앙동 92", "경상남도 창원시 성산구 중앙동"]),
   ]
 
-  @Test("canonical forms", arguments: cases)
-  func canonicalForms(_ example: AddressCase) {
-    let address = KoreanAddress(parsing: example.input)
-    #expect(address.province?.officialName == example.sido)
-    #expect(address.sigungu == example.sigungu)
-    #expect(address.roadAddress == example.road)
-    #expect(address.jibunAddress == example.jibun)
-    #expect(address.queries == example.queries)
-    #expect(address.raw == example.input)
+  @Test("canonical forms")
+  func canonicalForms() {
+    forEachCase(Self.cases) { example, name in
+      let address = KoreanAddress(parsing: example.input)
+      #expect(address.province?.officialName == example.sido, name)
+      #expect(address.sigungu == example.sigungu, name)
+      #expect(address.roadAddress == example.road, name)
+      #expect(address.jibunAddress == example.jibun, name)
+      #expect(address.queries == example.queries, name)
+      #expect(address.raw == example.input, name)
+    }
   }
 
-  @Test(
-    "every short and old province name maps to the official name",
-    arguments: [
-      ("서울", "서울특별시"), ("서울시", "서울특별시"), ("부산", "부산광역시"), ("대구시", "대구광역시"),
-      ("인천", "인천광역시"), ("광주", "광주광역시"), ("대전", "대전광역시"), ("울산", "울산광역시"),
-      ("세종", "세종특별자치시"), ("세종시", "세종특별자치시"), ("경기", "경기도"), ("강원", "강원특별자치도"),
-      ("강원도", "강원특별자치도"), ("충북", "충청북도"), ("충남", "충청남도"), ("전북", "전북특별자치도"),
-      ("전라북도", "전북특별자치도"), ("전남", "전라남도"), ("경북", "경상북도"), ("경남", "경상남도"),
-      ("제주", "제주특별자치도"), ("제주도", "제주특별자치도"),
-    ])
-  func provinceAliases(alias: String, official: String) {
-    #expect(Province(alias: alias)?.officialName == official)
-    #expect(KoreanAddress(parsing: "\(alias) 가나구 다라로 1").province?.officialName == official)
+  /// Short and old province names, and the official name each maps to.
+  static let provinceNames = [
+    ("서울", "서울특별시"), ("서울시", "서울특별시"), ("부산", "부산광역시"), ("대구시", "대구광역시"),
+    ("인천", "인천광역시"), ("광주", "광주광역시"), ("대전", "대전광역시"), ("울산", "울산광역시"),
+    ("세종", "세종특별자치시"), ("세종시", "세종특별자치시"), ("경기", "경기도"), ("강원", "강원특별자치도"),
+    ("강원도", "강원특별자치도"), ("충북", "충청북도"), ("충남", "충청남도"), ("전북", "전북특별자치도"),
+    ("전라북도", "전북특별자치도"), ("전남", "전라남도"), ("경북", "경상북도"), ("경남", "경상남도"),
+    ("제주", "제주특별자치도"), ("제주도", "제주특별자치도"),
+  ]
+
+  @Test("every short and old province name maps to the official name")
+  func provinceAliases() {
+    for (alias, official) in Self.provinceNames {
+      #expect(Province(alias: alias)?.officialName == official, "\(alias)")
+      #expect(KoreanAddress(parsing: "\(alias) 가나구 다라로 1").province?.officialName == official, "\(alias)")
+    }
   }
 
   /// The mixed forms real brand sources publish.
@@ -288,35 +294,41 @@ struct AddressParserTests {
       dongRi: nil, detail: nil, reference: nil),
   ]
 
-  @Test("mixed forms from the brand sources", arguments: forms)
-  func mixedForms(_ example: AddressFormCase) {
-    let address = KoreanAddress(parsing: example.input, lotAddress: example.lotAddress)
-    #expect(address.roadAddress == example.road)
-    #expect(address.jibunAddress == example.jibun)
-    #expect(address.dongRi == example.dongRi)
-    #expect(address.detail == example.detail)
-    #expect(address.reference == example.reference)
-    #expect(address.isFullyParsed)
-    #expect(address.raw == example.input)
+  @Test("mixed forms from the brand sources")
+  func mixedForms() {
+    forEachCase(Self.forms) { example, name in
+      let address = KoreanAddress(parsing: example.input, lotAddress: example.lotAddress)
+      #expect(address.roadAddress == example.road, name)
+      #expect(address.jibunAddress == example.jibun, name)
+      #expect(address.dongRi == example.dongRi, name)
+      #expect(address.detail == example.detail, name)
+      #expect(address.reference == example.reference, name)
+      #expect(address.isFullyParsed, name)
+      #expect(address.raw == example.input, name)
+    }
   }
 
-  @Test(
-    "a 동, 가 or 리 after the building number reads as if it were in parentheses",
-    arguments: [
-      ("제주특별자치도 제주시 연북로 1 노형동", "제주특별자치도 제주시 연북로 1 (노형동)"),
-      ("제주특별자치도 제주시 연북로 1노형동", "제주특별자치도 제주시 연북로 1 (노형동)"),
-      ("경북 포항시 북구 중흥로 244 죽도동 607-1", "경북 포항시 북구 중흥로 244(죽도동 607-1)"),
-      ("서울특별시 중구 한강대로 405 봉래동2가, 서울역 2층", "서울특별시 중구 한강대로 405, 서울역 2층 (봉래동2가)"),
-      ("경기 광주시 오포읍 신현로 17 신현리", "경기 광주시 오포읍 신현로 17 (신현리)"),
-      ("서울 중구 세종대로 지하 2 태평로1가 31", "서울 중구 세종대로 지하 2 (태평로1가 31)"),
-      ("경남 김해시 장유면 계동로 75 대청리 산 44", "경남 김해시 장유면 계동로 75 (대청리 산 44)"),
-    ])
-  func trailingDongAsReference(written: String, parenthesized: String) {
-    var address = KoreanAddress(parsing: written)
-    address.raw = parenthesized
-    #expect(address == KoreanAddress(parsing: parenthesized))
-    #expect(address.dongRi != nil)
-    #expect(address.detail?.contains(address.dongRi ?? "?") != true)
+  /// Addresses with a 동, 가 or 리 written after the building number, and the same address with
+  /// it in parentheses.
+  static let trailingDongs = [
+    ("제주특별자치도 제주시 연북로 1 노형동", "제주특별자치도 제주시 연북로 1 (노형동)"),
+    ("제주특별자치도 제주시 연북로 1노형동", "제주특별자치도 제주시 연북로 1 (노형동)"),
+    ("경북 포항시 북구 중흥로 244 죽도동 607-1", "경북 포항시 북구 중흥로 244(죽도동 607-1)"),
+    ("서울특별시 중구 한강대로 405 봉래동2가, 서울역 2층", "서울특별시 중구 한강대로 405, 서울역 2층 (봉래동2가)"),
+    ("경기 광주시 오포읍 신현로 17 신현리", "경기 광주시 오포읍 신현로 17 (신현리)"),
+    ("서울 중구 세종대로 지하 2 태평로1가 31", "서울 중구 세종대로 지하 2 (태평로1가 31)"),
+    ("경남 김해시 장유면 계동로 75 대청리 산 44", "경남 김해시 장유면 계동로 75 (대청리 산 44)"),
+  ]
+
+  @Test("a 동, 가 or 리 after the building number reads as if it were in parentheses")
+  func trailingDongAsReference() {
+    for (written, parenthesized) in Self.trailingDongs {
+      var address = KoreanAddress(parsing: written)
+      address.raw = parenthesized
+      #expect(address == KoreanAddress(parsing: parenthesized), "\(written)")
+      #expect(address.dongRi != nil, "\(written)")
+      #expect(address.detail?.contains(address.dongRi ?? "?") != true, "\(written)")
+    }
   }
 
   @Test("a time after a road name is not a building number")
@@ -339,20 +351,21 @@ struct AddressParserTests {
     #expect(address.isFullyParsed)
   }
 
-  @Test(
-    "a separately published lot-number address completes the road-name address",
-    arguments: [
+  @Test("a separately published lot-number address completes the road-name address")
+  func withLotAddress() {
+    let table = [
       ("서울특별시 도봉구 노해로 65", "서울특별시 도봉구 창동 1-15", "서울특별시 도봉구 창동 1-15"),
       ("경남 창원시 성산구 중앙대로 123", "경남 창원시 성산구 중앙동 92", "경상남도 창원시 성산구 중앙동 92"),
       ("경기도 의정부시 민락로 220, 2층", "경기도 의정부시 민락동 846", "경기도 의정부시 민락동 846"),
-    ])
-  func withLotAddress(road: String, lot: String, jibun: String) {
-    let address = KoreanAddress(parsing: road, lotAddress: lot)
-    #expect(address.roadAddress == KoreanAddress(parsing: road).roadAddress)
-    #expect(address.roadAddress != nil)
-    #expect(address.jibunAddress == jibun)
-    #expect(address.queries.count == 3)
-    #expect(address.raw == road)
+    ]
+    for (road, lot, jibun) in table {
+      let address = KoreanAddress(parsing: road, lotAddress: lot)
+      #expect(address.roadAddress == KoreanAddress(parsing: road).roadAddress, "\(road)")
+      #expect(address.roadAddress != nil, "\(road)")
+      #expect(address.jibunAddress == jibun, "\(road)")
+      #expect(address.queries.count == 3, "\(road)")
+      #expect(address.raw == road, "\(road)")
+    }
   }
 
   @Test("a lot-number address of another district is ignored")
@@ -381,18 +394,19 @@ struct AddressParserTests {
     #expect(address.roadAddress?.unicodeScalars.elementsEqual("대전광역시 중구 오류로 41".unicodeScalars) == true)
   }
 
-  @Test(
-    "text that is not an address is reported, not guessed",
-    arguments: [
+  @Test("text that is not an address is reported, not guessed")
+  func garbage() {
+    let table = [
       ("", [String]()), ("영업시간 10:00~23:00", ["영업시간", "10:00~23:00"]), ("asdf 1234 ((", ["asdf", "1234"]),
       ("롯데마트 서울 송파구 올림픽로 300", ["롯데마트"]),
-    ])
-  func garbage(input: String, unparsed: [String]) {
-    let address = KoreanAddress(parsing: input)
-    #expect(address.unparsed == unparsed)
-    if input != "롯데마트 서울 송파구 올림픽로 300" {
-      #expect(address.roadAddress == nil)
-      #expect(address.queries.isEmpty)
+    ]
+    for (input, unparsed) in table {
+      let address = KoreanAddress(parsing: input)
+      #expect(address.unparsed == unparsed, "\(input.debugDescription)")
+      if input != "롯데마트 서울 송파구 올림픽로 300" {
+        #expect(address.roadAddress == nil, "\(input.debugDescription)")
+        #expect(address.queries.isEmpty, "\(input.debugDescription)")
+      }
     }
   }
 

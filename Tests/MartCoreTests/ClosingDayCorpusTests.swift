@@ -1,3 +1,4 @@
+import TestSupport
 import Testing
 
 @testable import MartCore
@@ -248,15 +249,16 @@ struct ClosingDayCorpusTests {
       dates: ["2026-12-30", "2026-12-31", "2027-01-01", "2027-01-02"]),
   ]
 
-  @Test(arguments: cases)
-  func closedDates(_ example: Case) throws {
-    let asOf = try #require(CalendarDate(iso: example.asOf))
-    let from = try #require(CalendarDate(iso: example.from))
-    let to = try #require(CalendarDate(iso: example.to))
-    let schedule = ClosingSchedule.parse(example.text, asOf: asOf)
-    #expect(schedule.status == example.status)
-    #expect(schedule.closedDates(from: from, through: to).map(\.iso) == example.dates)
-    #expect(schedule.text == example.text)
+  @Test func closedDates() {
+    forEachCase(Self.cases) { example, name in
+      let asOf = try #require(CalendarDate(iso: example.asOf), name)
+      let from = try #require(CalendarDate(iso: example.from), name)
+      let to = try #require(CalendarDate(iso: example.to), name)
+      let schedule = ClosingSchedule.parse(example.text, asOf: asOf)
+      #expect(schedule.status == example.status, name)
+      #expect(schedule.closedDates(from: from, through: to).map(\.iso) == example.dates, name)
+      #expect(schedule.text == example.text, name)
+    }
   }
 
   @Test("the ordinals pair with the weekdays as written")

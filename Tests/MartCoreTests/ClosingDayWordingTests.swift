@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MartCore
@@ -174,21 +175,23 @@ struct ClosingDayWordingTests {
       unknown: ["2026-10-01"..."2026-10-31"]),
   ]
 
-  static func check(_ example: Case) throws {
-    let asOf = try #require(CalendarDate(iso: example.asOf))
-    let from = try #require(CalendarDate(iso: example.window.lowerBound))
-    let through = try #require(CalendarDate(iso: example.window.upperBound))
+  /// Checks one case; `name` names it in failure messages.
+  static func check(_ example: Case, _ name: Comment) throws {
+    let asOf = try #require(CalendarDate(iso: example.asOf), name)
+    let from = try #require(CalendarDate(iso: example.window.lowerBound), name)
+    let through = try #require(CalendarDate(iso: example.window.upperBound), name)
     let schedule = ClosingSchedule.parse(example.text, asOf: asOf)
-    #expect(schedule.closedDates(from: from, through: through).map(\.iso) == example.dates)
+    #expect(schedule.closedDates(from: from, through: through).map(\.iso) == example.dates, name)
     #expect(
-      schedule.unknownRanges(from: from, through: through).map { $0.from.iso...$0.through.iso } == example.unknown)
-    #expect(schedule.status == .closures)
+      schedule.unknownRanges(from: from, through: through).map { $0.from.iso...$0.through.iso } == example.unknown,
+      name)
+    #expect(schedule.status == .closures, name)
   }
 
-  @Test(arguments: openingsCases) func openings(_ example: Case) throws { try Self.check(example) }
-  @Test(arguments: rangesCases) func ranges(_ example: Case) throws { try Self.check(example) }
-  @Test(arguments: listsCases) func lists(_ example: Case) throws { try Self.check(example) }
-  @Test(arguments: holidaysCases) func holidays(_ example: Case) throws { try Self.check(example) }
+  @Test func openings() { forEachCase(Self.openingsCases, Self.check) }
+  @Test func ranges() { forEachCase(Self.rangesCases, Self.check) }
+  @Test func lists() { forEachCase(Self.listsCases, Self.check) }
+  @Test func holidays() { forEachCase(Self.holidaysCases, Self.check) }
 
   @Test("an opened lunar holiday is kept as a lunar exception")
   func lunarException() {
@@ -219,20 +222,21 @@ struct ClosingDayWordingTests {
     #expect(schedule.rules == [.nthWeekday(ordinals: [2], weekday: .sunday)])
   }
 
-  @Test("a day with shortened hours is neither closed nor open", arguments: ["12/24(목) 오후 6시까지 영업, 12/25 휴무"])
-  func shortenedHours(_ text: String) {
+  @Test("a day with shortened hours is neither closed nor open")
+  func shortenedHours() {
+    let text = "12/24(목) 오후 6시까지 영업, 12/25 휴무"
     let schedule = ClosingSchedule.parse(text, asOf: CalendarDate(year: 2026, month: 11, day: 20)!)
     #expect(schedule.dates.map(\.iso) == ["2026-12-25"])
     #expect(schedule.exceptions.isEmpty)
   }
 
-  @Test(
-    "texts that say the store never closes",
-    arguments: ["연중무휴", "연중 무휴", "휴무 없음", "정기휴무 없음", "연중 쉬지 않습니다", "쉬지않습니다"])
-  func neverCloses(_ text: String) {
-    let schedule = ClosingSchedule.parse(text, asOf: CalendarDate(year: 2026, month: 11, day: 20)!)
-    #expect(schedule.status == .openAllYear)
-    let window = DateWindow.threeMonths(startingAt: CalendarDate(year: 2026, month: 11, day: 20)!)
-    #expect(schedule.unknownRanges(from: window.from, through: window.through).isEmpty)
+  @Test("texts that say the store never closes")
+  func neverCloses() {
+    for text in ["연중무휴", "연중 무휴", "휴무 없음", "정기휴무 없음", "연중 쉬지 않습니다", "쉬지않습니다"] {
+      let schedule = ClosingSchedule.parse(text, asOf: CalendarDate(year: 2026, month: 11, day: 20)!)
+      #expect(schedule.status == .openAllYear, "\(text)")
+      let window = DateWindow.threeMonths(startingAt: CalendarDate(year: 2026, month: 11, day: 20)!)
+      #expect(schedule.unknownRanges(from: window.from, through: window.through).isEmpty, "\(text)")
+    }
   }
 }

@@ -1,27 +1,30 @@
 import MartCore
+import TestSupport
 import Testing
 
 @Suite("Coordinate validation")
 struct CoordinateValidationTests {
   /// Points at the edges of the country, taken from maps: all must be accepted as given.
-  @Test(
-    "points across Korea, including the outlying islands, are accepted",
-    arguments: [
+  @Test("points across Korea, including the outlying islands, are accepted")
+  func domesticPoints() {
+    let table = [
       ("마라도", 33.1140, 126.2670),
       ("백령도", 37.9600, 124.6700),
       ("독도", 37.2410, 131.8650),
       ("롯데마트 잠실점", 37.5113, 127.0980),
       ("제주점 (노형동)", 33.4850, 126.4810),
-    ])
-  func domesticPoints(place: String, latitude: Double, longitude: Double) throws {
-    let (coordinate, warning) = CoordinateValidation.validate(
-      GeoPoint(latitude: latitude, longitude: longitude), source: .site)
-    let accepted = try #require(coordinate, "\(place) rejected")
-    #expect(accepted.latitude == latitude)
-    #expect(accepted.longitude == longitude)
-    #expect(accepted.source == .site)
-    #expect(accepted.precision == .building)
-    #expect(warning == nil)
+    ]
+    forEachCase(table, named: \.0) { point, name in
+      let (place, latitude, longitude) = point
+      let (coordinate, warning) = CoordinateValidation.validate(
+        GeoPoint(latitude: latitude, longitude: longitude), source: .site)
+      let accepted = try #require(coordinate, "\(place) rejected")
+      #expect(accepted.latitude == latitude, name)
+      #expect(accepted.longitude == longitude, name)
+      #expect(accepted.source == .site, name)
+      #expect(accepted.precision == .building, name)
+      #expect(warning == nil, name)
+    }
   }
 
   /// GS THE FRESH 포항죽도점 publishes `"lat":"129.36009447"` and `"longs":"36.02490301"`.
@@ -35,9 +38,9 @@ struct CoordinateValidationTests {
     #expect(warning?.contains("swapped") == true)
   }
 
-  @Test(
-    "the null point, NaN and foreign points are rejected with a warning",
-    arguments: [
+  @Test("the null point, NaN and foreign points are rejected with a warning")
+  func rejected() {
+    let table = [
       (0.0, 0.0, "null point"),
       (Double.nan, 127.0, "not a number"),
       (37.5, Double.infinity, "not a number"),
@@ -45,13 +48,15 @@ struct CoordinateValidationTests {
       (39.03, 125.75, "outside Korea"),  // Pyongyang, north of the range
       (32.9, 126.3, "outside Korea"),  // south of 마라도
       (-37.5, -127.0, "outside Korea"),
-    ])
-  func rejected(latitude: Double, longitude: Double, reason: String) {
-    let (coordinate, warning) = CoordinateValidation.validate(
-      GeoPoint(latitude: latitude, longitude: longitude), source: .naver)
-    #expect(coordinate == nil)
-    #expect(warning?.contains(reason) == true)
-    #expect(warning?.contains("naver") == true)
+    ]
+    for (latitude, longitude, reason) in table {
+      let (coordinate, warning) = CoordinateValidation.validate(
+        GeoPoint(latitude: latitude, longitude: longitude), source: .naver)
+      let name = Comment(rawValue: "(\(latitude), \(longitude))")
+      #expect(coordinate == nil, name)
+      #expect(warning?.contains(reason) == true, name)
+      #expect(warning?.contains("naver") == true, name)
+    }
   }
 
   @Test("precision is recorded as given")

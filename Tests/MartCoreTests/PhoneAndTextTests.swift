@@ -3,24 +3,27 @@ import MartCore
 import Testing
 
 @Suite struct PhoneNumberTests {
-  @Test(arguments: [
-    ("055-211-1234", "055-211-1234"),
-    ("064 798 2500", "064-798-2500"),
-    ("0332402500", "033-240-2500"),
-    ("054)278-1448~9", "054-278-1448"),
-    ("+82-1899-9900", "1899-9900"),
-    ("1899-9900", "1899-9900"),
-    ("02-1234-4560", "02-1234-4560"),
-    ("0212344560", "02-1234-4560"),
-    ("031-000-0000", "031-000-0000"),
-  ])
-  func formats(published: String, expected: String) {
-    #expect(PhoneNumber.format(published) == expected)
+  @Test func formats() {
+    let table = [
+      ("055-211-1234", "055-211-1234"),
+      ("064 798 2500", "064-798-2500"),
+      ("0332402500", "033-240-2500"),
+      ("054)278-1448~9", "054-278-1448"),
+      ("+82-1899-9900", "1899-9900"),
+      ("1899-9900", "1899-9900"),
+      ("02-1234-4560", "02-1234-4560"),
+      ("0212344560", "02-1234-4560"),
+      ("031-000-0000", "031-000-0000"),
+    ]
+    for (published, expected) in table {
+      #expect(PhoneNumber.format(published) == expected, "\(published)")
+    }
   }
 
-  @Test(arguments: ["", "전화번호 없음", "12345", "055-211-12345-1"])
-  func rejectsWhatIsNotAPhoneNumber(published: String) {
-    #expect(PhoneNumber.format(published) == nil)
+  @Test func rejectsWhatIsNotAPhoneNumber() {
+    for published in ["", "전화번호 없음", "12345", "055-211-12345-1"] {
+      #expect(PhoneNumber.format(published) == nil, "\(published.debugDescription)")
+    }
   }
 }
 
@@ -35,49 +38,56 @@ import Testing
 }
 
 @Suite struct PublishedPhoneTableTests {
-  @Test(arguments: [
-    ("054)278-1448~9", "054-278-1448"),
-    ("02)3478-0123", "02-3478-0123"),
-    ("031)711-9925~6", "031-711-9925"),
-    ("0424823300", "042-482-3300"),
-    ("033 745 0071", "033-745-0071"),
-    ("1588-1234", "1588-1234"),
-    ("1644-5678", "1644-5678"),
-    ("+82-2-1234-5678", "02-1234-5678"),
-  ])
-  func formats(published: String, expected: String) {
-    #expect(PhoneNumber.format(published) == expected)
+  @Test func formats() {
+    let table = [
+      ("054)278-1448~9", "054-278-1448"),
+      ("02)3478-0123", "02-3478-0123"),
+      ("031)711-9925~6", "031-711-9925"),
+      ("0424823300", "042-482-3300"),
+      ("033 745 0071", "033-745-0071"),
+      ("1588-1234", "1588-1234"),
+      ("1644-5678", "1644-5678"),
+      ("+82-2-1234-5678", "02-1234-5678"),
+    ]
+    for (published, expected) in table {
+      #expect(PhoneNumber.format(published) == expected, "\(published)")
+    }
   }
 
-  @Test(arguments: ["00-000-0000", "000-000-0000", "02-123", "1234-5678"])
-  func placeholdersAreNotNumbers(published: String) {
-    #expect(PhoneNumber.format(published) == nil)
+  @Test func placeholdersAreNotNumbers() {
+    for published in ["00-000-0000", "000-000-0000", "02-123", "1234-5678"] {
+      #expect(PhoneNumber.format(published) == nil, "\(published)")
+    }
   }
 }
 
 @Suite struct OpeningHoursTests {
-  @Test(arguments: [
-    ("오전 10:00 - 오후 10:00", "10:00", "22:00"),
-    ("10:00~24:00", "10:00", "24:00"),
-    ("10:00 ~ 23:00", "10:00", "23:00"),
-    ("오전 10:00 ~ 오후 23:00", "10:00", "23:00"),
-    ("08:00 ~ 01:00", "08:00", "01:00"),
-    ("오전 9시 ~ 오후 11시", "09:00", "23:00"),
-    ("오전 10시 30분부터 오후 10시까지", "10:30", "22:00"),
-    ("10:00 AM - 10:00 PM", "10:00", "22:00"),
-    ("영업시간 １０：００～２３：００", "10:00", "23:00"),
-    ("오전 10:00 - 오전 12:00", "10:00", "24:00"),
-  ])
-  func readsARange(text: String, open: String, close: String) {
-    #expect(OpeningHours.parse(text) == OpeningHours(open: open, close: close))
+  @Test func readsARange() {
+    let table = [
+      ("오전 10:00 - 오후 10:00", "10:00", "22:00"),
+      ("10:00~24:00", "10:00", "24:00"),
+      ("10:00 ~ 23:00", "10:00", "23:00"),
+      ("오전 10:00 ~ 오후 23:00", "10:00", "23:00"),
+      ("08:00 ~ 01:00", "08:00", "01:00"),
+      ("오전 9시 ~ 오후 11시", "09:00", "23:00"),
+      ("오전 10시 30분부터 오후 10시까지", "10:30", "22:00"),
+      ("10:00 AM - 10:00 PM", "10:00", "22:00"),
+      ("영업시간 １０：００～２３：００", "10:00", "23:00"),
+      ("오전 10:00 - 오전 12:00", "10:00", "24:00"),
+    ]
+    for (text, open, close) in table {
+      #expect(OpeningHours.parse(text) == OpeningHours(open: open, close: close), "\(text)")
+    }
   }
 
-  @Test(arguments: [
-    "연중무휴", "전일은 오후 7시까지 영업", "영업시간은 매장에 문의하세요", "", "25:00 ~ 26:00", "10:00 ~ 10:00",
-    "2026-11-08 ~ 2026-11-09",
-  ])
-  func sentencesThatAreNotHours(text: String) {
-    #expect(OpeningHours.parse(text) == nil)
+  @Test func sentencesThatAreNotHours() {
+    let table = [
+      "연중무휴", "전일은 오후 7시까지 영업", "영업시간은 매장에 문의하세요", "", "25:00 ~ 26:00", "10:00 ~ 10:00",
+      "2026-11-08 ~ 2026-11-09",
+    ]
+    for text in table {
+      #expect(OpeningHours.parse(text) == nil, "\(text.debugDescription)")
+    }
   }
 
   @Test func encodedAsAnObject() throws {
@@ -89,15 +99,17 @@ import Testing
 @Suite struct NearestDateTests {
   static let november20 = CalendarDate(year: 2026, month: 11, day: 20)!
 
-  @Test(arguments: [
-    (11, 8, "2026-11-08"),  // earlier this month
-    (12, 27, "2026-12-27"),
-    (1, 10, "2027-01-10"),  // January seen in November is next January
-    (3, 8, "2027-03-08"),  // 108 days ahead, 257 days back
-    (5, 20, "2027-05-20"),  // 181 days ahead against 184 days back
-  ])
-  func picksTheNearestYear(month: Int, day: Int, expected: String) {
-    #expect(CalendarDate.nearest(month: month, day: day, to: Self.november20)?.iso == expected)
+  @Test func picksTheNearestYear() {
+    let table = [
+      (11, 8, "2026-11-08"),  // earlier this month
+      (12, 27, "2026-12-27"),
+      (1, 10, "2027-01-10"),  // January seen in November is next January
+      (3, 8, "2027-03-08"),  // 108 days ahead, 257 days back
+      (5, 20, "2027-05-20"),  // 181 days ahead against 184 days back
+    ]
+    for (month, day, expected) in table {
+      #expect(CalendarDate.nearest(month: month, day: day, to: Self.november20)?.iso == expected, "\(month)/\(day)")
+    }
   }
 
   @Test func leapDayAndNonsense() {

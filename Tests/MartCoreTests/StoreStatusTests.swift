@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 @testable import MartCore
@@ -97,27 +98,30 @@ struct StoreStatusTests {
     "   ",
   ]
 
-  static func check(_ example: StatusCase) throws {
-    let reading = try #require(StoreStatus.read(example.text, asOf: asOf))
-    #expect(reading.status.state == example.state)
-    #expect(reading.status.until?.iso == example.until)
-    #expect(reading.status.text == example.text.trimmingCharacters(in: .whitespaces))
-    #expect(reading.upcomingShutdown?.from.iso == example.shutsFrom)
-    #expect(reading.upcomingShutdown?.through?.iso == example.shutsThrough)
+  /// Checks one case; `name` names it in failure messages.
+  static func check(_ example: StatusCase, _ name: Comment) throws {
+    let reading = try #require(StoreStatus.read(example.text, asOf: asOf), name)
+    #expect(reading.status.state == example.state, name)
+    #expect(reading.status.until?.iso == example.until, name)
+    #expect(reading.status.text == example.text.trimmingCharacters(in: .whitespaces), name)
+    #expect(reading.upcomingShutdown?.from.iso == example.shutsFrom, name)
+    #expect(reading.upcomingShutdown?.through?.iso == example.shutsThrough, name)
   }
 
-  @Test("closed for good", arguments: closedCases)
-  func closed(_ example: StatusCase) throws { try Self.check(example) }
+  @Test("closed for good")
+  func closed() { forEachCase(Self.closedCases, Self.check) }
 
-  @Test("temporarily closed", arguments: temporaryCases)
-  func temporarilyClosed(_ example: StatusCase) throws { try Self.check(example) }
+  @Test("temporarily closed")
+  func temporarilyClosed() { forEachCase(Self.temporaryCases, Self.check) }
 
-  @Test("trading, including announced closures", arguments: tradingCases)
-  func trading(_ example: StatusCase) throws { try Self.check(example) }
+  @Test("trading, including announced closures")
+  func trading() { forEachCase(Self.tradingCases, Self.check) }
 
-  @Test("closing days, hours and single-day notices are not a status", arguments: notAStatus)
-  func falsePositives(_ text: String) {
-    #expect(StoreStatus.read(text, asOf: Self.asOf) == nil)
+  @Test("closing days, hours and single-day notices are not a status")
+  func falsePositives() {
+    for text in Self.notAStatus {
+      #expect(StoreStatus.read(text, asOf: Self.asOf) == nil, "\(text.debugDescription)")
+    }
   }
 
   @Test("a state cell, hours and closing text together: the most shut reading wins")

@@ -107,12 +107,19 @@ import Testing
 }
 
 @Suite struct SHA256Tests {
+  /// An input and its digest, named in the test log by the input.
+  struct Known: CustomTestStringConvertible, Sendable {
+    var input: String
+    var digest: String
+    var testDescription: String { input.debugDescription }
+  }
+
   @Test(arguments: [
-    ("", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
-    ("abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
+    Known(input: "", digest: "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"),
+    Known(input: "abc", digest: "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"),
   ])
-  func knownDigests(input: String, digest: String) {
-    #expect(SHA256.hex(Data(input.utf8)) == digest)
+  func knownDigests(_ example: Known) {
+    #expect(SHA256.hex(Data(example.input.utf8)) == example.digest)
   }
 }
 

@@ -220,11 +220,19 @@ import Testing
   static let cp949Bytes = Data(hex: "b7d4b5a5b8b6c6ae208c63b9e6b0a2c7cfc1a120c8deb9ab")
   static let cp949Text = "롯데마트 똠방각하점 휴무"
 
-  @Test(arguments: ["text/html; charset=euc-kr", "text/html; charset=ks_c_5601-1987"])
-  func aKoreanPageDeclaredInTheHeaderIsDecoded(contentType: String) async throws {
+  /// A Content-Type, named in the test log by its charset.
+  struct ContentType: CustomTestStringConvertible, Sendable {
+    var value: String
+    var testDescription: String { value.components(separatedBy: "charset=").last ?? value }
+  }
+
+  @Test(arguments: [
+    ContentType(value: "text/html; charset=euc-kr"), ContentType(value: "text/html; charset=ks_c_5601-1987"),
+  ])
+  func aKoreanPageDeclaredInTheHeaderIsDecoded(contentType: ContentType) async throws {
     let server = try FaultServer { _, _ in
       ServerResponse(
-        headers: [HTTPHeader("Content-Type", contentType)],
+        headers: [HTTPHeader("Content-Type", contentType.value)],
         body: Data("<html><body><p>".utf8) + Self.cp949Bytes + Data("</p></body></html>".utf8))
     }
     let response = try await stack().fetcher.fetch(.get(server.url("/store")))

@@ -143,14 +143,20 @@ struct ReplayServerTests {
     }
   }
 
+  /// A path and query, named in the test log by how it is written.
+  struct PathAndQuery: CustomTestStringConvertible, Sendable {
+    var text: String
+    var testDescription: String
+  }
+
   @Test(arguments: [
-    "/holiday?month=11&name=%EC%9D%B4%EB%A7%88%ED%8A%B8",
-    "/holiday?name=%ec%9d%b4%eb%a7%88%ed%8a%b8&month=11",
+    PathAndQuery(text: "/holiday?month=11&name=%EC%9D%B4%EB%A7%88%ED%8A%B8", testDescription: "upper case"),
+    PathAndQuery(text: "/holiday?name=%ec%9d%b4%eb%a7%88%ed%8a%b8&month=11", testDescription: "lower case"),
   ])
-  func matchesKoreanPercentEncodedQueries(pathAndQuery: String) async throws {
+  func matchesKoreanPercentEncodedQueries(pathAndQuery: PathAndQuery) async throws {
     try await withServer { server in
       let base = try #require(server.baseURLOverrides["https://www.other.example.kr"])
-      let response = try await client.fetch(.get(base + pathAndQuery))
+      let response = try await client.fetch(.get(base + pathAndQuery.text))
       #expect(response.status == 200)
       #expect(String(decoding: response.body, as: UTF8.self) == "<p>둘째·넷째 일요일</p>")
     }

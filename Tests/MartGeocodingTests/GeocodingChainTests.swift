@@ -3,6 +3,7 @@ import MartCore
 import MartFetch
 import MartGeocoding
 import MartReplay
+import TestSupport
 import Testing
 
 @Suite("Geocoding chain")
@@ -168,23 +169,25 @@ struct GeocodingChainTests {
   }
 
   /// Every Lotte Mart branch in `fixtures/web` publishes no coordinates; the recordings locate each.
-  @Test(
-    "the Lotte Mart branches of the replayed web are all located",
-    arguments: [
-      "제주특별자치도 제주시 연북로 1 (노형동)", "강원도 춘천시 세실로 108 (석사동)", "강원도 춘천시 방송길 84 (온의동)",
-      "경남 창원시 성산구 중앙대로 123", "경기도 성남시 분당구 판교역로146번길 20, 현대백화점 지하2층 (백현동)",
-      "경남 창원시 진해구 진해대로 762", "서울특별시 송파구 올림픽로 240 (잠실동)",
-      "서울특별시 중구 한강대로 405, 서울역 2층 (봉래동2가)", "서울특별시 동대문구 왕산로 214, 롯데백화점 지하2층",
-      "대구광역시 동구 안심로 80 (율하동)", "광주광역시 광산구 장신로 98 (장덕동)",
-      "충북 청주시 흥덕구 비하로12번길 52 (비하동 332-1)", "부산광역시 동래구 중앙대로 1393 (온천동)",
-      "경기도 화성시 동탄대로 181 (오산동)",
-    ])
-  func lotteMartBranches(address: String) async throws {
-    let (chain, _) = try makeChain()
-    let outcome = await chain.locate(siteCoordinate: nil, address: KoreanAddress(parsing: address))
-    let coordinate = try #require(outcome.coordinate, "\(address): \(outcome.warnings)")
-    #expect(coordinate.precision == .building)
-    #expect(CoordinateValidation.isDomestic(coordinate.point))
-    #expect(outcome.warnings.isEmpty)
+  static let lotteMartAddresses = [
+    "제주특별자치도 제주시 연북로 1 (노형동)", "강원도 춘천시 세실로 108 (석사동)", "강원도 춘천시 방송길 84 (온의동)",
+    "경남 창원시 성산구 중앙대로 123", "경기도 성남시 분당구 판교역로146번길 20, 현대백화점 지하2층 (백현동)",
+    "경남 창원시 진해구 진해대로 762", "서울특별시 송파구 올림픽로 240 (잠실동)",
+    "서울특별시 중구 한강대로 405, 서울역 2층 (봉래동2가)", "서울특별시 동대문구 왕산로 214, 롯데백화점 지하2층",
+    "대구광역시 동구 안심로 80 (율하동)", "광주광역시 광산구 장신로 98 (장덕동)",
+    "충북 청주시 흥덕구 비하로12번길 52 (비하동 332-1)", "부산광역시 동래구 중앙대로 1393 (온천동)",
+    "경기도 화성시 동탄대로 181 (오산동)",
+  ]
+
+  @Test("the Lotte Mart branches of the replayed web are all located")
+  func lotteMartBranches() async {
+    await forEachCase(Self.lotteMartAddresses, named: { $0 }) { address, name in
+      let (chain, _) = try makeChain()
+      let outcome = await chain.locate(siteCoordinate: nil, address: KoreanAddress(parsing: address))
+      let coordinate = try #require(outcome.coordinate, "\(address): \(outcome.warnings)")
+      #expect(coordinate.precision == .building, name)
+      #expect(CoordinateValidation.isDomestic(coordinate.point), name)
+      #expect(outcome.warnings.isEmpty, name)
+    }
   }
 }

@@ -3,6 +3,7 @@ import MartCore
 import MartFetch
 import MartGeocoding
 import MartReplay
+import TestSupport
 import Testing
 
 /// The real clients (libcurl) against a local server replaying `fixtures/web`.
@@ -139,20 +140,22 @@ struct ProviderTests {
     #expect(try await naver().geocode(GeocodingQuery("서울특별시 송파구 올림픽로 9999", kind: .road)) == nil)
   }
 
-  @Test(
-    "Naver: HTTP errors are classified with Naver's error message",
-    arguments: [
+  @Test("Naver: HTTP errors are classified with Naver's error message")
+  func naverErrors() async {
+    let table = [
       ("대전광역시 중구 오류로 41", GeocodingError.Kind.unauthorized, "Authentication Failed"),
       ("부산광역시 부산진구 가야대로 506", .quotaExceeded, "Quota Exceeded"),
       ("서울특별시 금천구 가산로 106", .serverError(status: 500), "900: Unexpected Error"),
-    ])
-  func naverErrors(query: String, kind: GeocodingError.Kind, message: String) async throws {
-    let error = await #expect(throws: GeocodingError.self) {
-      try await naver().geocode(GeocodingQuery(query, kind: .road))
+    ]
+    await forEachCase(table, named: \.0) { example, name in
+      let (query, kind, message) = example
+      let error = await #expect(throws: GeocodingError.self, name) {
+        try await naver().geocode(GeocodingQuery(query, kind: .road))
+      }
+      #expect(error?.kind == kind, name)
+      #expect(error?.message.contains(message) == true, name)
+      #expect(error?.query == query, name)
     }
-    #expect(error?.kind == kind)
-    #expect(error?.message.contains(message) == true)
-    #expect(error?.query == query)
   }
 
   /// A Naver answer with HTTP `status` and `body`, for the query the Kakao throttle tests use.
@@ -162,33 +165,35 @@ struct ProviderTests {
       headers: [HTTPHeader("Content-Type", "application/json;charset=UTF-8")], body: Data(body.utf8))
   }
 
-  @Test(
-    "Naver: gateway codes 410 and 420 (string or number) are throttles: retried, provider kept",
-    arguments: [
+  @Test("Naver: gateway codes 410 and 420 (string or number) are throttles: retried, provider kept")
+  func naverThrottle() async {
+    let bodies = [
       #"{"error":{"errorCode":"420","message":"Rate Limited","details":"Rate limited."}}"#,
       #"{"error":{"errorCode":410,"message":"Throttle Limited","details":"Throttle limited."}}"#,
-    ])
-  func naverThrottle(body: String) async throws {
-    let found = try GeocodingReplay.exchange(host: "maps.apigw.ntruss.com", name: "geocode-lotte-seoulstation")
-    let lasting = try SequenceServer(Array(repeating: Self.naverAnswer(status: 429, body: body), count: 3))
-    let geocoder = NaverGeocoder(
-      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: naverFetcher(lasting.server.baseURL),
-      retryPolicy: .immediate)
-    let error = await #expect(throws: GeocodingError.self) {
-      try await geocoder.geocode(GeocodingQuery("서울특별시 중구 한강대로 405", kind: .road))
-    }
-    #expect(error?.kind == .rateLimited)
-    #expect(error?.disablesProvider == false)
-    #expect(error?.message.contains("Limited") == true)
-    #expect(lasting.requestCount == 3)
+    ]
+    await forEachCase(bodies, named: { $0 }) { body, name in
+      let found = try GeocodingReplay.exchange(host: "maps.apigw.ntruss.com", name: "geocode-lotte-seoulstation")
+      let lasting = try SequenceServer(Array(repeating: Self.naverAnswer(status: 429, body: body), count: 3))
+      let geocoder = NaverGeocoder(
+        clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: naverFetcher(lasting.server.baseURL),
+        retryPolicy: .immediate)
+      let error = await #expect(throws: GeocodingError.self, name) {
+        try await geocoder.geocode(GeocodingQuery("서울특별시 중구 한강대로 405", kind: .road))
+      }
+      #expect(error?.kind == .rateLimited, name)
+      #expect(error?.disablesProvider == false, name)
+      #expect(error?.message.contains("Limited") == true, name)
+      #expect(lasting.requestCount == 3, name)
 
-    let recovering = try SequenceServer([Self.naverAnswer(status: 429, body: body), found])
-    let second = NaverGeocoder(
-      clientID: "replay-naver-id", clientSecret: "replay-naver-secret", fetcher: naverFetcher(recovering.server.baseURL),
-      retryPolicy: .immediate)
-    let match = try #require(try await second.geocode(GeocodingQuery("서울특별시 중구 한강대로 405", kind: .road)))
-    #expect(match.point == GeoPoint(latitude: 37.5559140, longitude: 126.9723810))
-    #expect(recovering.requestCount == 2)
+      let recovering = try SequenceServer([Self.naverAnswer(status: 429, body: body), found])
+      let second = NaverGeocoder(
+        clientID: "replay-naver-id", clientSecret: "replay-naver-secret",
+        fetcher: naverFetcher(recovering.server.baseURL), retryPolicy: .immediate)
+      let match = try #require(
+        try await second.geocode(GeocodingQuery("서울특별시 중구 한강대로 405", kind: .road)), name)
+      #expect(match.point == GeoPoint(latitude: 37.5559140, longitude: 126.9723810), name)
+      #expect(recovering.requestCount == 2, name)
+    }
   }
 
   @Test("Naver: code 400 \"Quota Exceeded\" with HTTP 429 stops at once")
@@ -222,18 +227,18 @@ struct ProviderTests {
 
   // MARK: VWorld
 
-  @Test(
-    "VWorld: road and parcel queries use the matching type and precision",
-    arguments: [
+  @Test("VWorld: road and parcel queries use the matching type and precision")
+  func vworldFound() async {
+    let table = [
       ("경상남도 창원시 성산구 중앙대로 123", GeocodingQuery.Kind.road, 35.223726, 128.681746, CoordinatePrecision.building),
       ("경상남도 창원시 성산구 중앙동 92", .parcel, 35.226316, 128.681206, .parcel),
-    ])
-  func vworldFound(
-    query: String, kind: GeocodingQuery.Kind, latitude: Double, longitude: Double, precision: CoordinatePrecision
-  ) async throws {
-    let match = try #require(try await vworld().geocode(GeocodingQuery(query, kind: kind)))
-    #expect(match.point == GeoPoint(latitude: latitude, longitude: longitude))
-    #expect(match.precision == precision)
+    ]
+    await forEachCase(table, named: \.0) { example, name in
+      let (query, kind, latitude, longitude, precision) = example
+      let match = try #require(try await vworld().geocode(GeocodingQuery(query, kind: kind)), name)
+      #expect(match.point == GeoPoint(latitude: latitude, longitude: longitude), name)
+      #expect(match.precision == precision, name)
+    }
   }
 
   @Test("VWorld: NOT_FOUND is not found")
@@ -241,19 +246,21 @@ struct ProviderTests {
     #expect(try await vworld().geocode(GeocodingQuery("서울특별시 송파구 올림픽로 9999", kind: .road)) == nil)
   }
 
-  @Test(
-    "VWorld: errors inside HTTP 200 and HTTP 5xx are classified",
-    arguments: [
+  @Test("VWorld: errors inside HTTP 200 and HTTP 5xx are classified")
+  func vworldErrors() async {
+    let table = [
       ("revoked-vworld-key", "대전광역시 중구 오류로 41", GeocodingError.Kind.unauthorized, "INCORRECT_KEY"),
       ("replay-vworld-key", "부산광역시 부산진구 가야대로 506", .quotaExceeded, "OVER_REQUEST_LIMIT"),
       ("replay-vworld-key", "서울특별시 금천구 가산로 106", .serverError(status: 502), "HTTP 502"),
-    ])
-  func vworldErrors(key: String, query: String, kind: GeocodingError.Kind, message: String) async throws {
-    let error = await #expect(throws: GeocodingError.self) {
-      try await vworld(key: key).geocode(GeocodingQuery(query, kind: .road))
+    ]
+    await forEachCase(table, named: \.1) { example, name in
+      let (key, query, kind, message) = example
+      let error = await #expect(throws: GeocodingError.self, name) {
+        try await vworld(key: key).geocode(GeocodingQuery(query, kind: .road))
+      }
+      #expect(error?.kind == kind, name)
+      #expect(error?.message.contains(message) == true, name)
     }
-    #expect(error?.kind == kind)
-    #expect(error?.message.contains(message) == true)
   }
 
   @Test("a provider that cannot be reached is a transport error")

@@ -256,14 +256,13 @@ enum StoreStatusText {
 
   /// A closed word not followed by a time or sale word (`영업종료 30분 전`, `폐점시간`, `폐점 정리`).
   static func hasClosedWord(_ compact: String) -> Bool {
-    for word in closedWords {
-      var searchStart = compact.startIndex
-      while let range = compact.range(of: word, range: searchStart..<compact.endIndex) {
-        let rest = compact[range.upperBound...]
+    let text = Array(compact)
+    for word in closedWords.map(Array.init) where word.count <= text.count {
+      for start in 0...(text.count - word.count) where text[start..<(start + word.count)].elementsEqual(word) {
+        let rest = text[(start + word.count)...]
         let followedByTime =
-          closedWordTimeFollowers.contains { rest.hasPrefix($0) } || rest.first?.isNumber == true
+          closedWordTimeFollowers.contains { rest.starts(with: $0) } || rest.first?.isNumber == true
         if !followedByTime { return true }
-        searchStart = range.upperBound
       }
     }
     return false
