@@ -104,7 +104,7 @@ def check_calendar(path, expected_dates=None):
         if isinstance(start, datetime.datetime) or not isinstance(start, datetime.date):
             problems.append(f"{path}: {event.get('UID')}: DTSTART is not an all-day date")
             continue
-        shut_event = "-shut-" in str(event.get("UID"))
+        shut_event = str(event.get("UID")).endswith("-shut@mart-holiday")
         if end - start != datetime.timedelta(days=1) and not (shut_event and end > start):
             problems.append(f"{path}: {event.get('UID')}: does not last exactly one day")
         if not isinstance(event.decoded("DTSTAMP"), datetime.datetime):

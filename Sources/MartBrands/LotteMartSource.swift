@@ -49,7 +49,7 @@ public struct LotteMartSource: BrandSource {
   ) throws(SourceError) -> [RawBranch] {
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
-      let rows = try document.select(rowsXPath)
+      let rows = try storeRows(in: document)
       guard !rows.isEmpty else {
         throw SourceError(
           source: Self.name, url: url,
@@ -77,18 +77,29 @@ public struct LotteMartSource: BrandSource {
     }
   }
 
-  /// Selects store rows: the elements holding at least one row field and at most one of each,
-  /// whose parent holds more than one of some field (or is the document itself).
-  static let rowsXPath: String = {
-    let counts = rowFields.map { element, className in
-      "count(.//\(element)[\(XPath.hasClass(className))]) <= 1"
+  /// The store rows, in document order: the elements holding at least one row field and at most
+  /// one of each, whose parent holds more than one of some field (or is the document itself).
+  /// Found by counting each field element once for each of its ancestors, so the work grows with
+  /// the page, not with its square.
+  static func storeRows(in document: HTMLDocument) throws(HTMLError) -> [HTMLElement] {
+    var counts: [HTMLElement: [Int]] = [:]
+    for (kind, (element, className)) in rowFields.enumerated() {
+      for field in try document.select("//\(element)[\(XPath.hasClass(className))]") {
+        var ancestor = field.parent
+        while let current = ancestor {
+          counts[current, default: Array(repeating: 0, count: rowFields.count)][kind] += 1
+          ancestor = current.parent
+        }
+      }
     }
-    let oneOfEach = counts.joined(separator: " and ")
-    let anyField = rowFields.map { element, className in
-      ".//\(element)[\(XPath.hasClass(className))]"
-    }.joined(separator: " | ")
-    return "//*[(\(anyField)) and \(oneOfEach) and not(parent::*[\(oneOfEach)])]"
-  }()
+    func holdsAtMostOneOfEach(_ element: HTMLElement) -> Bool { counts[element]?.allSatisfy { $0 <= 1 } ?? true }
+    let rows = Set(
+      counts.keys.filter { element in
+        holdsAtMostOneOfEach(element) && !(element.parent.map(holdsAtMostOneOfEach) ?? false)
+      })
+    guard !rows.isEmpty else { return [] }
+    return try document.select("//*").filter(rows.contains)
+  }
 
   /// One store row, or `nil` when it has no name or is a store not open yet.
   private static func parseRow(_ row: HTMLElement, url: String) throws(HTMLError) -> RawBranch? {

@@ -148,8 +148,17 @@ public struct BundleDiff: Sendable {
     }
 
     if overlap.from <= overlap.through {
+      // When the store closed or reopened, the days it is shut in either bundle are told by the
+      // store-status change, not listed again as closing dates.
+      let explained =
+        was.storeStatus.state == now.storeStatus.state
+        ? []
+        : [was.storeStatus, now.storeStatus].compactMap { $0.shutDays(from: overlap.from, through: overlap.through) }
       func inOverlap(_ dates: [CalendarDate]) -> Set<CalendarDate> {
-        Set(dates.filter { $0 >= overlap.from && $0 <= overlap.through })
+        Set(
+          dates.filter { date in
+            date >= overlap.from && date <= overlap.through && !explained.contains { $0.contains(date) }
+          })
       }
       let before = inOverlap(was.closing.dates)
       let after = inOverlap(now.closing.dates)

@@ -3,7 +3,8 @@ import MartCore
 
 /// iCalendar (RFC 5545) files of closing days that a person can subscribe to in a calendar app:
 /// one all-day event per closing day, and for a branch that is not trading one event spanning
-/// the days it is shut (UID `<branch id>-shut-<first day YYYYMMDD>@mart-holiday`).
+/// the days it is shut (UID `<branch id>-shut@mart-holiday`, the same from bundle to bundle while
+/// the shut period moves with the window).
 ///
 /// The bytes depend only on the data: UIDs are `<branch id>-<YYYYMMDD>@mart-holiday` (the same
 /// closing day keeps its UID from bundle to bundle, so calendar apps update rather than
@@ -47,7 +48,7 @@ public enum ICalendar {
     let what = branch.storeStatus.state == .closed ? "영업종료" : "임시휴업"
     var lines = [
       "BEGIN:VEVENT",
-      "UID:\(branch.id)-shut-\(basic(days.lowerBound))@mart-holiday",
+      "UID:\(branch.id)-shut@mart-holiday",
       "DTSTAMP:\(timestamp(asOf: asOf))",
       "DTSTART;VALUE=DATE:\(basic(days.lowerBound))",
       "DTEND;VALUE=DATE:\(basic(days.upperBound.adding(days: 1)))",

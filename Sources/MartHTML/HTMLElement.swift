@@ -73,6 +73,12 @@ public struct HTMLElement {
     return result
   }
 
+  /// The parent element, or `nil` at the root (whose parent is the document).
+  public var parent: HTMLElement? {
+    guard let parent = node.pointee.parent, parent.pointee.type == XML_ELEMENT_NODE else { return nil }
+    return HTMLElement(document: document, node: parent)
+  }
+
   /// The nodes `xpath` selects with this node as the context node (start it with `.` to stay
   /// below this node, e.g. `.//span`).
   public func select(_ xpath: String) throws(HTMLError) -> [HTMLElement] {
@@ -83,6 +89,12 @@ public struct HTMLElement {
   public func first(_ xpath: String) throws(HTMLError) -> HTMLElement? {
     try select(xpath).first
   }
+}
+
+/// Two elements are equal when they are the same node of the same document.
+extension HTMLElement: Hashable {
+  public static func == (lhs: HTMLElement, rhs: HTMLElement) -> Bool { lhs.node == rhs.node }
+  public func hash(into hasher: inout Hasher) { hasher.combine(node) }
 }
 
 @available(*, unavailable)

@@ -38,6 +38,16 @@ enum OutputDirectory {
     }
   }
 
+  /// Throws when `url` is a directory, or a folder on its way is a file: where a run must write
+  /// a file (`latest.json`, a cache). Touches nothing.
+  static func checkCanBeFile(_ url: URL, setting: String) throws(RunSetupError) {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+      throw RunSetupError(setting: setting, message: "\(url.path): is a directory, not a file")
+    }
+    try checkCanBeDirectory(url.deletingLastPathComponent(), setting: setting)
+  }
+
   /// Throws unless `url` is a directory holding recordings: `replay.json` or at least one
   /// `*.exchange.json` (at any depth). Touches nothing.
   static func checkRecordings(_ url: URL, setting: String) throws(RunSetupError) {
@@ -70,16 +80,22 @@ enum OutputDirectory {
 
   // MARK: Housekeeping
 
+  /// The name prefix of a raw archive still being written (see `RunResources`).
+  static let partialArchivePrefix = ".partial-"
+
   /// Removes what killed runs left behind: staging directories of bundles that were never
-  /// published and temporary files of pointers and reports. Only called while holding the run
-  /// lock, so nothing else is writing them. Returns the names removed.
+  /// published, raw archives that were never finished, and temporary files of pointers and
+  /// reports. Only called while holding the run lock, so nothing else is writing them. Returns
+  /// the names removed.
   @discardableResult
   static func removeLeftovers(in output: URL) -> [String] {
     var removed: [String] = []
-    let bundles = output.appendingPathComponent("bundles")
-    for name in contents(of: bundles) where name.hasPrefix(".staging-") {
-      if (try? FileManager.default.removeItem(at: bundles.appendingPathComponent(name))) != nil {
-        removed.append("bundles/\(name)")
+    for (folder, prefix) in [("bundles", ".staging-"), ("raw", partialArchivePrefix)] {
+      let parent = output.appendingPathComponent(folder)
+      for name in contents(of: parent) where name.hasPrefix(prefix) {
+        if (try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))) != nil {
+          removed.append("\(folder)/\(name)")
+        }
       }
     }
     for name in contents(of: output) where name.hasPrefix(".latest.json.") || name.hasPrefix(".report.json.") {

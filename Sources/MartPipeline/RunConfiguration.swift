@@ -137,8 +137,9 @@ extension Pipeline {
     }
     for (file, setting) in [
       (configuration.geocodingCache, "--geocoding-cache"), (configuration.validatorStore, "--validator-store"),
+      (output.appendingPathComponent("latest.json"), "--output"), (output.appendingPathComponent("report.json"), "--output"),
     ] {
-      if let file { try OutputDirectory.checkCanBeDirectory(file.deletingLastPathComponent(), setting: setting) }
+      if let file { try OutputDirectory.checkCanBeFile(file, setting: setting) }
     }
 
     try OutputDirectory.prepare(output, setting: "--output")
@@ -167,9 +168,19 @@ extension Pipeline {
         try? FileManager.default.removeItem(at: directory)
         archiveDirectory = nil
       }
-    } else if let keep = configuration.keep {
-      pruned = OutputDirectory.prune(output, keep: keep, current: OutputDirectory.currentBundle(in: output))
-      for path in pruned { logger.info("removed \(path) (--keep \(keep))") }
+    } else {
+      if let partial = archiveDirectory, let finished = resources.finishedArchiveDirectory {
+        do {
+          try FileManager.default.moveItem(at: partial, to: finished)
+          archiveDirectory = finished
+        } catch {
+          logger.warning("archive: could not rename \(partial.path) to \(finished.lastPathComponent): \(error)")
+        }
+      }
+      if let keep = configuration.keep {
+        pruned = OutputDirectory.prune(output, keep: keep, current: OutputDirectory.currentBundle(in: output))
+        for path in pruned { logger.info("removed \(path) (--keep \(keep))") }
+      }
     }
     return RunResult(
       report: report, archiveDirectory: archiveDirectory, archiveFailures: resources.archive?.writeFailures ?? [],
@@ -188,6 +199,9 @@ struct RunResources {
   let replayServer: ReplayServer?
   let stack: FetchStack
   let archive: ArchivingFetcher?
+  /// Where the default archive goes once the run has finished (it is written under a hidden
+  /// name until then); `nil` for `--archive DIR` and replays.
+  let finishedArchiveDirectory: URL?
   /// What sources use: the stack, through the archive when there is one.
   var sourceFetcher: any HTTPFetching { archive ?? stack.fetcher }
   let geocoding: GeocodingChain
@@ -252,9 +266,15 @@ struct RunResources {
         client: configuration.client, overrides: overrides, politeness: politeness, retry: retry,
         validators: validators)
 
+      // The default archive is written under a hidden name and renamed when the run ends, so a
+      // killed run's partial archive is a leftover, never counted as one of the kept archives.
+      let defaultArchiveName = "\(asOfDate.iso)-\(KoreanCalendar.timeOfDay())"
+      finishedArchiveDirectory =
+        configuration.archiveDirectory == nil && !isReplay
+        ? output.appendingPathComponent("raw/\(defaultArchiveName)") : nil
       let archiveDirectory =
         configuration.archiveDirectory
-        ?? (isReplay ? nil : output.appendingPathComponent("raw/\(asOfDate.iso)-\(KoreanCalendar.timeOfDay())"))
+        ?? (isReplay ? nil : output.appendingPathComponent("raw/\(OutputDirectory.partialArchivePrefix)\(defaultArchiveName)"))
       if let archiveDirectory {
         try OutputDirectory.prepare(archiveDirectory, setting: "--archive")
         do {

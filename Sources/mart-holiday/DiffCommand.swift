@@ -64,6 +64,10 @@ struct DiffCommand: ParsableCommand {
         }
         failing.insert(kind)
       }
+      guard !failing.isEmpty else {
+        throw UsageProblem(
+          description: "--fail-on names no kind (kinds: \(ChangeKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+      }
     }
     let before = try BundleStore.readBundle(at: URL(fileURLWithPath: old))
     let after = try BundleStore.readBundle(at: URL(fileURLWithPath: new))

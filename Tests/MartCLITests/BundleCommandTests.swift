@@ -272,6 +272,8 @@ import Testing
     #expect(status["old"] as? String == "trading")
     #expect(status["new"] as? String == "closed")
     #expect(changes.first?["field"] as? String == "store-status", "listed first")
+    // Its shut days are told by the status change, not listed again as closing dates.
+    #expect(!changes.contains { $0["field"] as? String == "closing-dates" }, "\(changes)")
     #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "store-status"]).status == 1)
     #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "phone"]).status == 0)
   }
@@ -363,7 +365,7 @@ import Testing
   }
 
   @Test(arguments: [
-    ["--format", "xml"], ["--fail-on", "everything"], ["--no-such-option"],
+    ["--format", "xml"], ["--fail-on", "everything"], ["--fail-on", ""], ["--no-such-option"],
   ])
   func troubleExitsTwo(extra: [String]) throws {
     let (old, _) = try baseline()

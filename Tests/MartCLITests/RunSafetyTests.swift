@@ -118,6 +118,10 @@ import Testing
     #expect(hosts["www.costco.co.kr"]?["requests"] == 1)
     // The lock is gone once the run is over.
     #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(".mart-holiday.lock").path))
+    // The finished archive carries its final name, and can be replayed.
+    let archives = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("raw").path)
+    #expect(archives.count == 1 && archives.allSatisfy { $0.hasPrefix("2026-11-20-") }, "\(archives)")
+    #expect(outcome.stdout.contains("responses kept in \(output.path)/raw/2026-11-20-"))
   }
 
   @Test func oneBrandServerFailingKeepsItsPreviousDataAndPublishesTheOthers() throws {
@@ -140,6 +144,33 @@ import Testing
     #expect(!outcome.stdout.contains("error"))
     let after = try #require(try JSONSerialization.jsonObject(with: latest(output)) as? [String: Any])
     #expect(after["bundle"] as? String != before["bundle"] as? String, "a new bundle with lottemart marked stale")
+  }
+
+  @Test func aRunInWhichEveryBrandFailsPublishesNothingOverAnExistingBundle() throws {
+    let output = try publishedOutput("all-fail")
+    let before = try latest(output)
+    let failing = try LocalHTTPServer { _ in .text("down for maintenance", status: 503) }
+    defer { failing.stop() }
+
+    let outcome = try cli.run([
+      "run", "--replay", "fixtures/web", "--brand", "costco", "--brand", "lottemart",
+      "--source", "costco=\(failing.baseURL)", "--source", "lottemart=\(failing.baseURL)", "--output", output.path,
+    ])
+    #expect(outcome.status == 1, "stderr: \(outcome.stderr)")
+    #expect(!outcome.stdout.contains("published "), "stdout: \(outcome.stdout)")
+    #expect(try latest(output) == before)
+    #expect(try bundles(output).count == 1)
+  }
+
+  @Test func aDirectoryWhereAFileBelongsStopsTheRunBeforeAnyWork() throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("dir-latest-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(
+      at: output.appendingPathComponent("latest.json"), withIntermediateDirectories: true)
+    let outcome = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
+    #expect(outcome.status == 1)
+    #expect(lines(outcome.stderr) == ["error: --output: \(output.path)/latest.json: is a directory, not a file"])
+    #expect(outcome.stdout.isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("bundles").path))
   }
 
   @Test func aLiveLockStopsASecondRunAndAStaleOneIsTakenOver() throws {
@@ -178,6 +209,9 @@ import Testing
     let staging = output.appendingPathComponent("bundles/.staging-2026-11-20-abc-999999")
     try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     let raw = output.appendingPathComponent("raw")
+    // The archive a killed run was still writing: a leftover, never one of the kept archives.
+    let partial = raw.appendingPathComponent(".partial-2026-11-20-235959")
+    try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
     let old = Date(timeIntervalSinceNow: -86_400)
     for name in ["2026-11-01-010101", "2026-11-02-010101", "2026-11-03-010101"] {
       let folder = raw.appendingPathComponent(name)
@@ -194,6 +228,7 @@ import Testing
     let current = try #require(try JSONSerialization.jsonObject(with: latest(output)) as? [String: Any])
     #expect((current["bundle"] as? String).map { kept.contains(($0 as NSString).lastPathComponent) } == true)
     #expect(try FileManager.default.contentsOfDirectory(atPath: raw.path).sorted() == ["2026-11-02-010101", "2026-11-03-010101"])
+    #expect(!FileManager.default.fileExists(atPath: partial.path))
   }
 
   @Test func sigintStopsTheTransfersAndPublishesNothing() async throws {
