@@ -64,16 +64,16 @@ enum KoreanPlaces {
       fullName: "인천광역시", shortName: "인천", areaCode: "C", phonePrefix: "032", latitude: 37.46, longitude: 126.70,
       weight: 6, districts: ["연수구", "남동구", "부평구", "계양구", "서구", "미추홀구", "중구"]),
     .init(
-      fullName: "광주광역시", shortName: "광주", areaCode: "G", phonePrefix: "062", latitude: 35.16, longitude: 126.85,
+      fullName: "광주광역시", shortName: "광주", areaCode: "E", phonePrefix: "062", latitude: 35.16, longitude: 126.85,
       weight: 3, districts: ["광산구", "북구", "서구", "남구", "동구"]),
     .init(
       fullName: "대전광역시", shortName: "대전", areaCode: "F", phonePrefix: "042", latitude: 36.35, longitude: 127.38,
       weight: 3, districts: ["서구", "유성구", "중구", "동구", "대덕구"]),
     .init(
-      fullName: "울산광역시", shortName: "울산", areaCode: "H", phonePrefix: "052", latitude: 35.54, longitude: 129.31,
+      fullName: "울산광역시", shortName: "울산", areaCode: "G", phonePrefix: "052", latitude: 35.54, longitude: 129.31,
       weight: 2, districts: ["남구", "중구", "북구", "동구", "울주군"]),
     .init(
-      fullName: "세종특별자치시", shortName: "세종", areaCode: "F", phonePrefix: "044", latitude: 36.48, longitude: 127.29,
+      fullName: "세종특별자치시", shortName: "세종", areaCode: "Q", phonePrefix: "044", latitude: 36.48, longitude: 127.29,
       weight: 1, districts: [""]),
     .init(
       fullName: "경기도", shortName: "경기", areaCode: "I", phonePrefix: "031", latitude: 37.40, longitude: 127.10,
@@ -84,25 +84,25 @@ enum KoreanPlaces {
         "하남시", "안산시 단원구", "이천시", "오산시", "구리시", "안성시",
       ]),
     .init(
-      fullName: "강원특별자치도", shortName: "강원", areaCode: "J", phonePrefix: "033", latitude: 37.75, longitude: 128.30,
+      fullName: "강원특별자치도", shortName: "강원", areaCode: "H", phonePrefix: "033", latitude: 37.75, longitude: 128.30,
       weight: 3, districts: ["춘천시", "원주시", "강릉시", "속초시", "동해시"]),
     .init(
-      fullName: "충청북도", shortName: "충북", areaCode: "K", phonePrefix: "043", latitude: 36.64, longitude: 127.49,
+      fullName: "충청북도", shortName: "충북", areaCode: "O", phonePrefix: "043", latitude: 36.64, longitude: 127.49,
       weight: 3, districts: ["청주시 흥덕구", "청주시 상당구", "충주시", "제천시"]),
     .init(
-      fullName: "충청남도", shortName: "충남", areaCode: "K", phonePrefix: "041", latitude: 36.66, longitude: 126.67,
+      fullName: "충청남도", shortName: "충남", areaCode: "N", phonePrefix: "041", latitude: 36.66, longitude: 126.67,
       weight: 4, districts: ["천안시 서북구", "천안시 동남구", "아산시", "서산시", "당진시", "논산시"]),
     .init(
-      fullName: "전북특별자치도", shortName: "전북", areaCode: "L", phonePrefix: "063", latitude: 35.82, longitude: 127.11,
+      fullName: "전북특별자치도", shortName: "전북", areaCode: "M", phonePrefix: "063", latitude: 35.82, longitude: 127.11,
       weight: 3, districts: ["전주시 덕진구", "전주시 완산구", "익산시", "군산시", "정읍시"]),
     .init(
-      fullName: "전라남도", shortName: "전남", areaCode: "M", phonePrefix: "061", latitude: 34.82, longitude: 126.46,
+      fullName: "전라남도", shortName: "전남", areaCode: "L", phonePrefix: "061", latitude: 34.82, longitude: 126.46,
       weight: 3, districts: ["목포시", "여수시", "순천시", "광양시", "나주시"]),
     .init(
-      fullName: "경상북도", shortName: "경북", areaCode: "N", phonePrefix: "054", latitude: 36.24, longitude: 128.60,
+      fullName: "경상북도", shortName: "경북", areaCode: "K", phonePrefix: "054", latitude: 36.24, longitude: 128.60,
       weight: 5, districts: ["포항시 북구", "포항시 남구", "구미시", "경산시", "경주시", "안동시", "김천시"]),
     .init(
-      fullName: "경상남도", shortName: "경남", areaCode: "O", phonePrefix: "055", latitude: 35.24, longitude: 128.69,
+      fullName: "경상남도", shortName: "경남", areaCode: "J", phonePrefix: "055", latitude: 35.24, longitude: 128.69,
       weight: 6,
       districts: ["창원시 성산구", "창원시 의창구", "창원시 마산회원구", "창원시 진해구", "김해시", "양산시", "진주시", "거제시", "통영시"]),
     .init(

@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 import MartReplay
@@ -186,6 +187,7 @@ public struct SourceDataGenerator: Sendable {
 
     var output: [(name: String, exchange: RecordedExchange)] = []
     let origin = "https://store.emart.com"
+    let asOfMonth = asOf.month < 10 ? "0\(asOf.month)" : "\(asOf.month)"
     for (searchType, brand) in [("EM", BrandSlug.emart), ("TR", .traders), ("NO", .nobrand)] {
       var rows: [String] = []
       for store in stores where store.brand == brand || (brand == .emart && store.storeType == "M") {
@@ -195,19 +197,22 @@ public struct SourceDataGenerator: Sendable {
         (
           "searchList-\(searchType)",
           RecordedExchange(
-            method: "POST", url: origin + "/branch/searchList.do", requestBody: "jMode=true&searchType=\(searchType)",
+            method: "POST", url: origin + "/branch/searchList.do",
+            requestBody:
+              "srchMode=jijum&year=\(asOf.year)&month=\(asOfMonth)&jMode=true&strConfirmYN=N&searchType=\(searchType)&keyword=",
             status: 200, headers: Self.jsonHeaders, body: Data("{\"dataList\":[\(rows.joined(separator: ","))]}".utf8))
         ))
     }
+    // The holiday lists, one POST per area letter and month, as the site's 2025 form asks.
     for offset in 0..<3 {
       let month = asOf.firstOfMonth(addingMonths: offset)
       let padded = month.month < 10 ? "0\(month.month)" : "\(month.month)"
       let truncated = "\(month.year)\(padded)"
-      var rows: [String] = []
+      var rowsByArea: [String: [String]] = [:]
       for store in stores {
         let days = store.hasNoClosingDay ? [] : closingDays(store.place.closingWeekday)[offset].map(Self.compact)
         let slots = (0..<3).map { $0 < days.count ? days[$0] : truncated }
-        rows.append(
+        rowsByArea[store.place.province.areaCode, default: []].append(
           JSONText.object([
             ("JIJUM_ID", .string(String(store.id))), ("NAME", .string(store.feedName)),
             ("AREA", .string(store.place.province.shortName)), ("TEL", .string(store.phone)),
@@ -215,13 +220,17 @@ public struct SourceDataGenerator: Sendable {
             ("HOLIDAY_DAY3_YMD", .string(slots[2])),
           ]))
       }
-      output.append(
-        (
-          "holidayList-\(month.year)-\(padded)",
-          RecordedExchange(
-            method: "GET", url: origin + "/branch/holidayList.do?year=\(month.year)&month=\(padded)", status: 200,
-            headers: Self.jsonHeaders, body: Data("{\"dateList\":[\(rows.joined(separator: ","))]}".utf8))
-        ))
+      for area in EmartSource.areaCodes {
+        output.append(
+          (
+            "holidayList-\(month.year)-\(padded)-\(area)",
+            RecordedExchange(
+              method: "POST", url: origin + "/branch/holidayList.do",
+              requestBody: "areaCd=\(area)&year=\(month.year)&month=\(padded)&keyword=", status: 200,
+              headers: Self.jsonHeaders,
+              body: Data("{\"dateList\":[\((rowsByArea[area] ?? []).joined(separator: ","))]}".utf8))
+          ))
+      }
     }
     for store in stores where store.brand == .nobrand {
       output.append(

@@ -6,14 +6,38 @@ import MartHTML
 /// E-mart's store site, which serves four brands from the same feeds: 이마트 (`.emart`),
 /// 이마트 트레이더스 (`.traders`), 노브랜드 (`.nobrand`) and 이마트 에브리데이 (`.everyday`).
 ///
-/// - `POST /branch/searchList.do` with `jMode=true&searchType=EM|TR|NO`: the store master
-///   (`dataList`), one request per requested brand.
-/// - `GET /branch/holidayList.do?year=YYYY&month=MM`: every store's closing dates for a month
-///   (`dateList`), requested for the as-of month and the next two, joined on `JIJUM_ID` = `ID`.
-///   The feed lists every store, named with its banner (`에브리데이 가락동점`); 에브리데이 has no
-///   `searchType`, so its branches are the rows of this feed (id, name, `TEL`, dates).
+/// The requests are the most recent forms documented in `brand-sources.md` §1; a run makes
+/// them in this order:
+///
+/// - `POST /branch/searchList.do`, form `srchMode=jijum&year=YYYY&month=MM&jMode=true&`
+///   `strConfirmYN=N&searchType=EM|TR|NO&keyword=` (the 2021–2022 form, §1.2; year and month of
+///   the as-of date): the store master (`dataList`), one request per requested brand. The fields
+///   of the older form (`jMode=true&searchType=…`) are among these, so a server that knows only
+///   those can ignore the rest.
+/// - `POST /branch/holidayList.do`, form `areaCd=<letter>&year=YYYY&month=MM&keyword=` (the 2025
+///   form, §1.3), one request per area letter `A C I F Q O N D K J G B M L E H P`, for the as-of
+///   month and the next two (17 × 3 requests): each store's closing dates (`dateList`), joined on
+///   `JIJUM_ID` = `ID`. The rows of all areas are merged; a store listed in two areas counts once,
+///   and an area without stores answers an empty `dateList`. The feed lists every store, named
+///   with its banner (`에브리데이 가락동점`); 에브리데이 has no `searchType`, so its branches are
+///   the rows of this feed (id, name, `TEL`, dates).
+///
+///   When the very first of these requests shows that the site does not serve this form (HTTP
+///   404, 405 or 501, or an answer that is not a JSON object with a `dateList`), or no area of the
+///   first month lists a store, every month is requested with the older form instead,
+///   `GET /branch/holidayList.do?year=YYYY&month=MM` (all areas at once, §1.3's first row), and
+///   a session warning says so. Later failures are errors, not a reason to switch.
 /// - `GET /branch/view.do?id=<ID>`: the store page, read only for No Brand phone numbers,
-///   which the master leaves blank.
+///   which the master leaves blank (§1.5b).
+///
+/// Grounded in `brand-sources.md` §1: the endpoints, the request forms and their fields, the area
+/// letters and their order, the JSON keys (`dataList`/`dateList`, `ID`/`JIJUM_ID`, `STORE_TP`,
+/// `MAP_X` latitude / `MAP_Y` longitude, `HOLIDAY_DAYn_YMD` with truncated `YYYYMM` slots), the
+/// brand prefixes of `NAME`, and on the store page only the phone's place,
+/// `.intro-wrap > ul > li:nth-child(3) > p`. The code depends on nothing else; in particular it
+/// does not need to know which area a store is in. The recorded fixtures reconstruct the rest
+/// (which stores each area lists, names, phones, the rest of the store page's markup): see
+/// `fixtures/README.md`.
 public struct EmartSource: BrandSource {
   public static let name = "emart"
   public static let brands: [BrandSlug] = [.emart, .traders, .nobrand, .everyday]
@@ -74,10 +98,34 @@ public struct EmartSource: BrandSource {
     }
   }
 
-  /// `GET` path and query of the holiday list for `month`'s year and month (month zero-padded).
+  static let holidayListPath = "/branch/holidayList.do"
+
+  /// The area letters of the 2025 holiday list, in the order they are requested (§1.3): A 서울,
+  /// C 인천, I 경기, F 대전, Q 세종, O/N 충청, D 대구, K/J 경상, G 울산, B 부산, M/L 전라, E 광주,
+  /// H 강원, P 제주.
+  public static let areaCodes = ["A", "C", "I", "F", "Q", "O", "N", "D", "K", "J", "G", "B", "M", "L", "E", "H", "P"]
+
+  /// `month`'s month, zero-padded (`03`).
+  static func paddedMonth(_ month: CalendarDate) -> String {
+    month.month < 10 ? "0\(month.month)" : "\(month.month)"
+  }
+
+  /// The store-list form for `searchType` in the month of `asOf` (the 2021–2022 form).
+  static func storeListFields(searchType: String, asOf: CalendarDate) -> [(name: String, value: String)] {
+    [
+      ("srchMode", "jijum"), ("year", "\(asOf.year)"), ("month", paddedMonth(asOf)), ("jMode", "true"),
+      ("strConfirmYN", "N"), ("searchType", searchType), ("keyword", ""),
+    ]
+  }
+
+  /// The holiday-list form for one area and `month` (the 2025 form).
+  static func holidayListFields(area: String, month: CalendarDate) -> [(name: String, value: String)] {
+    [("areaCd", area), ("year", "\(month.year)"), ("month", paddedMonth(month)), ("keyword", "")]
+  }
+
+  /// `GET` path and query of the older, all-area holiday list for `month`.
   static func holidayListPath(for month: CalendarDate) -> String {
-    let paddedMonth = month.month < 10 ? "0\(month.month)" : "\(month.month)"
-    return "/branch/holidayList.do?year=\(month.year)&month=\(paddedMonth)"
+    "\(holidayListPath)?year=\(month.year)&month=\(paddedMonth(month))"
   }
 
   /// The store page of `storeID` on the site that served `feedURL`.
@@ -97,7 +145,7 @@ public struct EmartSource: BrandSource {
     for brand in brands where session.brands.contains(brand) {
       guard let searchType = Self.searchType(for: brand) else { continue }
       let response = try await session.postForm(
-        Self.storeListPath, fields: [("jMode", "true"), ("searchType", searchType)])
+        Self.storeListPath, fields: Self.storeListFields(searchType: searchType, asOf: session.asOf))
       branches += try Self.parseStoreList(response.body, url: response.requestURL)
     }
     let requested = brands.filter { session.brands.contains($0) }
@@ -110,14 +158,15 @@ public struct EmartSource: BrandSource {
     }
 
     var closingDays: [String: [String]] = [:]
+    var form = HolidayListForm.perArea
     for offset in 0..<3 {
       let month = session.asOf.firstOfMonth(addingMonths: offset)
-      let response = try await session.get(Self.holidayListPath(for: month))
-      for (storeID, days) in try Self.parseHolidayList(response.body, url: response.requestURL) {
+      let feed = try await Self.holidayList(for: month, form: &form, probing: offset == 0, session)
+      for (storeID, days) in Self.closingDays(in: feed.rows) {
         closingDays[storeID, default: []].append(contentsOf: days)
       }
       if session.brands.contains(.everyday) {
-        for branch in try Self.parseHolidayListStores(response.body, url: response.requestURL)
+        for branch in Self.stores(in: feed.rows, feedURL: feed.url)
         where branch.id.brand == .everyday && seenStoreIDs.insert(branch.id.storeID).inserted {
           branches.append(branch)
         }
@@ -125,7 +174,7 @@ public struct EmartSource: BrandSource {
     }
     if session.brands.contains(.everyday) && !branches.contains(where: { $0.id.brand == .everyday }) {
       throw SourceError(
-        source: session.sourceName, url: session.url(Self.holidayListPath(for: session.asOf)),
+        source: session.sourceName, url: session.url(Self.holidayListPath),
         reason: .unexpectedContent("no 에브리데이 store in the holiday lists"))
     }
 
@@ -149,6 +198,88 @@ public struct EmartSource: BrandSource {
       }
     }
     return branches
+  }
+
+  // MARK: - Holiday lists
+
+  /// The two request forms of `holidayList.do`.
+  enum HolidayListForm {
+    /// `POST` `areaCd`, `year`, `month`, `keyword`: one request per area (2025).
+    case perArea
+    /// `GET ?year=&month=`: every area in one request (2018 to 2024).
+    case allAreas
+  }
+
+  /// One month of the holiday list: the rows of every area, and a URL that served them.
+  struct HolidayListFeed {
+    var rows: [[String: JSONScalar]]
+    var url: String
+  }
+
+  /// Fetches `month`'s holiday list in `form`. When `probing` (the first month) and the per-area
+  /// form turns out not to be served (see the type's documentation), switches `form` to
+  /// `.allAreas`, warns, and fetches the month again in that form.
+  ///
+  /// Throws when a request fails or an answer has no `dateList`, and when no row of the month
+  /// has a `JIJUM_ID`.
+  static func holidayList(
+    for month: CalendarDate, form: inout HolidayListForm, probing: Bool, _ session: SourceSession
+  ) async throws(SourceError) -> HolidayListFeed {
+    let monthText = "\(month.year)-\(paddedMonth(month))"
+    if form == .perArea {
+      var rows: [[String: JSONScalar]] = []
+      var notServed: String?
+      for area in areaCodes {
+        do throws(SourceError) {
+          let response = try await session.postForm(
+            holidayListPath, fields: holidayListFields(area: area, month: month))
+          rows += try decodeHolidayRows(response.body, url: response.requestURL)
+        } catch {
+          guard probing, area == areaCodes.first, meansFormNotServed(error) else { throw error }
+          notServed = "\(error)"
+          break
+        }
+      }
+      if notServed == nil, probing, !rows.contains(where: { $0.text("JIJUM_ID") != nil }) {
+        notServed = "no area listed a store for \(monthText)"
+      }
+      if let notServed {
+        form = .allAreas
+        session.warn(
+          "\(session.url(holidayListPath)): the per-area POST form (areaCd, year, month, keyword) is not served "
+            + "(\(notServed)); the holiday lists are requested with the older form GET ?year=YYYY&month=MM "
+            + "(all areas at once)")
+      } else {
+        return try requiringStores(HolidayListFeed(rows: rows, url: session.url(holidayListPath)), month: monthText)
+      }
+    }
+    let response = try await session.get(holidayListPath(for: month))
+    let rows = try decodeHolidayRows(response.body, url: response.requestURL)
+    return try requiringStores(HolidayListFeed(rows: rows, url: response.requestURL), month: monthText)
+  }
+
+  /// Whether the first per-area request's failure means the site does not serve that form (and
+  /// the older one is worth trying): HTTP 404, 405 or 501, or an answer that is not a JSON
+  /// object with a `dateList`. Other failures (transport, 5xx) are errors of their own.
+  static func meansFormNotServed(_ error: SourceError) -> Bool {
+    switch error.reason {
+    case .fetch(let fetchError):
+      if case .httpStatus(let status) = fetchError.code { return [404, 405, 501].contains(status) }
+      return false
+    case .unexpectedContent:
+      return true
+    }
+  }
+
+  /// `feed`, unless none of its rows has a `JIJUM_ID`: a month in which no area lists any store
+  /// is a broken feed, not a month without stores.
+  private static func requiringStores(_ feed: HolidayListFeed, month: String) throws(SourceError) -> HolidayListFeed {
+    guard feed.rows.contains(where: { $0.text("JIJUM_ID") != nil }) else {
+      throw SourceError(
+        source: name, url: feed.url,
+        reason: .unexpectedContent("the holiday list of \(month) has \(feed.rows.count) rows but none with a JIJUM_ID"))
+    }
+    return feed
   }
 
   // MARK: - Parsing
@@ -201,18 +332,14 @@ public struct EmartSource: BrandSource {
 
   /// Reads a `holidayList.do` answer: each `JIJUM_ID`'s closing dates as `YYYYMMDD`, in slot
   /// order. Slots that are not a full eight-digit date (the site sends `YYYYMM` for "none") are
-  /// dropped; a store with no real date maps to an empty list.
+  /// dropped; a store with no real date maps to an empty list. Both request forms answer in this
+  /// shape; a per-area answer holds only that area's stores.
   ///
-  /// Throws `SourceError.unexpectedContent` when there is no `dateList` or it has no rows.
+  /// Throws `SourceError.unexpectedContent` when there is no `dateList` or it has no rows (an
+  /// area without stores is fine in `collect`, which checks the month as a whole).
   public static func parseHolidayList(_ data: Data, url: String) throws(SourceError) -> [String: [String]] {
-    let rows = try decodeJSON(HolidayListBody.self, from: data, url: url, expecting: "a \"dateList\" array").dateList
-    var days: [String: [String]] = [:]
-    for row in rows {
-      guard let storeID = row.text("JIJUM_ID") else { continue }
-      let valid = (1...3).compactMap { slot in row.text("HOLIDAY_DAY\(slot)_YMD") }
-        .filter { CalendarDate(compact: $0) != nil }
-      days[storeID, default: []].append(contentsOf: valid)
-    }
+    let rows = try decodeHolidayRows(data, url: url)
+    let days = closingDays(in: rows)
     guard !days.isEmpty else {
       throw SourceError(
         source: name, url: url,
@@ -224,9 +351,30 @@ public struct EmartSource: BrandSource {
   /// Reads the stores of a `holidayList.do` answer that are branches of a covered brand, by the
   /// banner in `NAME`: id `JIJUM_ID`, name without the banner, phone `TEL`, no closing days (see
   /// `parseHolidayList`); `sourceURL` is the store page, as in `parseStoreList`. Rows of other kinds of store
-  /// (SSG, Boots, …) and unprefixed names are skipped.
+  /// (SSG, Boots, …) and unprefixed names are skipped. An empty `dateList` gives no branch.
   public static func parseHolidayListStores(_ data: Data, url: String) throws(SourceError) -> [RawBranch] {
-    let rows = try decodeJSON(HolidayListBody.self, from: data, url: url, expecting: "a \"dateList\" array").dateList
+    stores(in: try decodeHolidayRows(data, url: url), feedURL: url)
+  }
+
+  /// The `dateList` rows of a `holidayList.do` answer, possibly none.
+  static func decodeHolidayRows(_ data: Data, url: String) throws(SourceError) -> [[String: JSONScalar]] {
+    try decodeJSON(HolidayListBody.self, from: data, url: url, expecting: "a \"dateList\" array").dateList
+  }
+
+  /// Each `JIJUM_ID`'s full `YYYYMMDD` dates in `rows`, in row and slot order.
+  static func closingDays(in rows: [[String: JSONScalar]]) -> [String: [String]] {
+    var days: [String: [String]] = [:]
+    for row in rows {
+      guard let storeID = row.text("JIJUM_ID") else { continue }
+      let valid = (1...3).compactMap { slot in row.text("HOLIDAY_DAY\(slot)_YMD") }
+        .filter { CalendarDate(compact: $0) != nil }
+      days[storeID, default: []].append(contentsOf: valid)
+    }
+    return days
+  }
+
+  /// The branches of a covered brand among `rows`, each id once (see `parseHolidayListStores`).
+  static func stores(in rows: [[String: JSONScalar]], feedURL url: String) -> [RawBranch] {
     var branches: [RawBranch] = []
     var seen = Set<String>()
     for row in rows {

@@ -14,29 +14,43 @@ struct CollectTests {
     SourceSession(for: type(of: source), fetcher: fetcher, asOf: asOf, brands: brands)
   }
 
+  /// The area letters of E-mart's holiday list, in request order.
+  static let emartAreas = ["A", "C", "I", "F", "Q", "O", "N", "D", "K", "J", "G", "B", "M", "L", "E", "H", "P"]
+
+  /// `POST holidayList.do <form>` for every area of the as-of month and the next two, in order.
+  static let emartHolidayRequests = [("2026", "11"), ("2026", "12"), ("2027", "01")].flatMap { year, month in
+    emartAreas.map {
+      "POST https://store.emart.com/branch/holidayList.do areaCd=\($0)&year=\(year)&month=\(month)&keyword="
+    }
+  }
+
+  /// `POST searchList.do <form>` for `searchType` in the as-of month.
+  static func emartStoreListRequest(_ searchType: String) -> String {
+    "POST https://store.emart.com/branch/searchList.do "
+      + "srchMode=jijum&year=2026&month=11&jMode=true&strConfirmYN=N&searchType=\(searchType)&keyword="
+  }
+
+  /// `METHOD url body` of each request.
+  static func described(_ requests: [HTTPRequest]) -> [String] {
+    requests.map { "\($0.method.rawValue) \($0.url) \($0.body.map { String(decoding: $0, as: UTF8.self) } ?? "")" }
+  }
+
   @Test func emartCollectsThreeBrandsWithHolidaysAndPhones() async throws {
     let source = EmartSource()
     let fetcher = try FixtureFetcher(hosts: ["store.emart.com"])
     let branches = try await source.collect(Self.session(source, fetcher, brands: [.emart, .traders, .nobrand]))
 
     let requests = await fetcher.requests
-    let described = requests.map { request in
-      "\(request.method.rawValue) \(request.url) \(request.body.map { String(decoding: $0, as: UTF8.self) } ?? "")"
-    }
+    // Store lists (2021-2022 form), 17 areas x 3 months of holiday lists (2025 form), No Brand pages.
+    #expect(requests.count == 3 + 51 + 15)
     #expect(
-      described == [
-        "POST https://store.emart.com/branch/searchList.do jMode=true&searchType=EM",
-        "POST https://store.emart.com/branch/searchList.do jMode=true&searchType=TR",
-        "POST https://store.emart.com/branch/searchList.do jMode=true&searchType=NO",
-        "GET https://store.emart.com/branch/holidayList.do?year=2026&month=11 ",
-        "GET https://store.emart.com/branch/holidayList.do?year=2026&month=12 ",
-        "GET https://store.emart.com/branch/holidayList.do?year=2027&month=01 ",
-      ]
+      Self.described(requests) == ["EM", "TR", "NO"].map(Self.emartStoreListRequest) + Self.emartHolidayRequests
         + [
           "1604", "4123", "4507", "4530", "1611", "1627", "1635", "4042", "4055", "4068", "4513", "4521", "4544",
           "4552", "4567",
         ].map { "GET https://store.emart.com/branch/view.do?id=\($0) " })
-    #expect(requests[0].headers.value(named: "Content-Type") == "application/x-www-form-urlencoded")
+    #expect(
+      requests.prefix(54).allSatisfy { $0.headers.value(named: "Content-Type") == "application/x-www-form-urlencoded" })
 
     #expect(branches.count == 46)
     #expect(
@@ -80,14 +94,7 @@ struct CollectTests {
     let fetcher = try FixtureFetcher(hosts: ["store.emart.com"])
     let branches = try await source.collect(Self.session(source, fetcher, brands: [.traders]))
     let requests = await fetcher.requests
-    #expect(
-      requests.map(\.url) == [
-        "https://store.emart.com/branch/searchList.do",
-        "https://store.emart.com/branch/holidayList.do?year=2026&month=11",
-        "https://store.emart.com/branch/holidayList.do?year=2026&month=12",
-        "https://store.emart.com/branch/holidayList.do?year=2027&month=01",
-      ])
-    #expect(requests.first?.body == Data("jMode=true&searchType=TR".utf8))
+    #expect(Self.described(requests) == [Self.emartStoreListRequest("TR")] + Self.emartHolidayRequests)
     #expect(
       branches.map(\.id.description)
         == ["1400", "1413", "1419", "1425", "2023", "2016", "1402", "1404", "1406", "1408", "1410", "1416", "1421",
@@ -99,12 +106,7 @@ struct CollectTests {
     let fetcher = try FixtureFetcher(hosts: ["store.emart.com"])
     let branches = try await source.collect(Self.session(source, fetcher, brands: [.everyday]))
     // 에브리데이 has no searchType of its own: no store-list request is made.
-    #expect(
-      await fetcher.requests.map(\.url) == [
-        "https://store.emart.com/branch/holidayList.do?year=2026&month=11",
-        "https://store.emart.com/branch/holidayList.do?year=2026&month=12",
-        "https://store.emart.com/branch/holidayList.do?year=2027&month=01",
-      ])
+    #expect(Self.described(await fetcher.requests) == Self.emartHolidayRequests)
     #expect(branches.count == 17)
     #expect(branches.allSatisfy { $0.id.brand == .everyday })
     let garak = try #require(branches.first { $0.id.description == "everyday-4733" })
@@ -130,22 +132,37 @@ struct CollectTests {
       requests.first?.url
         == "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=")
     #expect(requests.first?.body?.isEmpty ?? true)
-    #expect(branches.count == 17)
+    #expect(branches.count == 19)
     #expect(branches.first { $0.id.storeID == "0100161" }?.closingText == "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )")
   }
 
   @Test func missingRecordingIsAFetchError() async throws {
     let source = EmartSource()
     let fetcher = try FixtureFetcher(hosts: ["store.emart.com"])
-    let session = SourceSession(
-      for: EmartSource.self, fetcher: fetcher, asOf: CalendarDate(year: 2027, month: 3, day: 1)!, brands: [.emart])
+    let march = CalendarDate(year: 2027, month: 3, day: 1)!
+    let session = SourceSession(for: EmartSource.self, fetcher: fetcher, asOf: march, brands: [.emart])
     let error = await #expect(throws: SourceError.self) { try await source.collect(session) }
     guard case .fetch(let fetchError) = error?.reason else {
       Issue.record("expected a fetch error, got \(String(describing: error))")
       return
     }
     #expect(fetchError.code == .httpStatus(404))
-    #expect(error?.url == "https://store.emart.com/branch/holidayList.do?year=2027&month=03")
+    // The store list is asked for in the as-of month, which is not recorded.
+    #expect(error?.url == "https://store.emart.com/branch/searchList.do")
+    #expect(await fetcher.requests.count == 1)
+
+    // 에브리데이 needs only the holiday lists: the per-area form gets a 404 (no recording), so
+    // the older form is tried, which has no recording either.
+    let holidayFetcher = try FixtureFetcher(hosts: ["store.emart.com"])
+    let holidaySession = SourceSession(for: EmartSource.self, fetcher: holidayFetcher, asOf: march, brands: [.everyday])
+    let holidayError = await #expect(throws: SourceError.self) { try await source.collect(holidaySession) }
+    #expect(holidayError?.url == "https://store.emart.com/branch/holidayList.do?year=2027&month=03")
+    #expect(
+      Self.described(await holidayFetcher.requests) == [
+        "POST https://store.emart.com/branch/holidayList.do areaCd=A&year=2027&month=03&keyword=",
+        "GET https://store.emart.com/branch/holidayList.do?year=2027&month=03 ",
+      ])
+    #expect(holidaySession.warnings.map(\.message).contains { $0.contains("GET ?year=YYYY&month=MM") })
   }
 
   @Test func everySourceIsListedOnce() {

@@ -14,10 +14,10 @@ struct EmartSourceTests {
       try FixturePaths.data("web/store.emart.com/searchList-\(searchType).body.json"), url: searchURL)
   }
 
+  /// `month`'s closing dates, read from the recorded answers of every area together.
   static func holidays(_ month: String) throws -> [String: [String]] {
     try EmartSource.parseHolidayList(
-      try FixturePaths.data("web/store.emart.com/holidayList-\(month).body.json"),
-      url: "https://store.emart.com/branch/holidayList.do")
+      try EmartHolidayFixtures.allAreasBody(month: month), url: "https://store.emart.com/branch/holidayList.do")
   }
 
   @Test(arguments: [("EM", BrandSlug.emart, 16), ("TR", .traders, 15), ("NO", .nobrand, 15)])
@@ -93,6 +93,16 @@ struct EmartSourceTests {
     #expect(january["1059"] == ["20270110", "20270124"])
   }
 
+  @Test func aPerAreaAnswerHoldsOnlyThatAreasStores() throws {
+    // 경남 (J): 창원점, 트레이더스 김해점 and 에브리데이 창원반송점.
+    let changwonArea = try EmartSource.parseHolidayList(
+      try EmartHolidayFixtures.body(month: "2026-11", area: "J"), url: "https://store.emart.com/branch/holidayList.do")
+    #expect(
+      changwonArea == [
+        "1059": ["20261108", "20261122"], "1406": ["20261108", "20261122"], "4777": ["20261108", "20261122"],
+      ])
+  }
+
   @Test func noBrandPhoneComesFromTheDetailPage() throws {
     let url = "https://store.emart.com/branch/view.do?id=1604"
     let phone = try EmartSource.parseDetailPhone(
@@ -139,8 +149,7 @@ struct EmartSourceTests {
 
   @Test func everydayStoresComeFromTheHolidayFeedByName() throws {
     let branches = try EmartSource.parseHolidayListStores(
-      try FixturePaths.data("web/store.emart.com/holidayList-2026-11.body.json"),
-      url: "https://store.emart.com/branch/holidayList.do")
+      try EmartHolidayFixtures.allAreasBody(month: "2026-11"), url: "https://store.emart.com/branch/holidayList.do")
     let everyday = branches.filter { $0.id.brand == .everyday }
     #expect(everyday.count == 17)
     #expect(everyday.allSatisfy { $0.id.storeID.count == 4 && $0.id.storeID.hasPrefix("4") })

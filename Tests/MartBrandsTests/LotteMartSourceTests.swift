@@ -20,12 +20,18 @@ struct LotteMartSourceTests {
     try #require(try branches().first { $0.id.storeID == code })
   }
 
+  @Test func dayOffTextsKeepTheirQuirks() throws {
+    // The misspelled ordinal 쨰 (for 째) and the M.D date form, as store staff type them.
+    #expect(try Self.branch("0100170").closingText == "매월 둘쨰, 넷쨰주 일요일 (11/8, 11/22)")
+    #expect(try Self.branch("0100215").closingText == "11.22(일) 정기휴무")
+  }
+
   @Test func listsEveryStoreOnce() throws {
     let branches = try Self.branches()
-    // 20 rows: 잠실점 and 원주점 are listed twice (under two regions) and the announced
+    // 22 rows: 잠실점 and 원주점 are listed twice (under two regions) and the announced
     // (가칭)동탄2점 (오픈예정) is skipped.
-    #expect(branches.count == 17)
-    #expect(Set(branches.map(\.id)).count == 17 && Set(branches.map(\.name)).count == 17)
+    #expect(branches.count == 19)
+    #expect(Set(branches.map(\.id)).count == 19 && Set(branches.map(\.name)).count == 19)
     #expect(branches.allSatisfy { $0.id.brand == .lottemart })
     // A row with a store link cites that page; a row without one cites the search page.
     for branch in branches {
@@ -37,7 +43,7 @@ struct LotteMartSourceTests {
     #expect(!branches.contains { $0.name.contains("동탄") })
     #expect(branches.first?.name == "제주점")
     // Rows with a store link keep the brnchCd as id; the others use the published name.
-    #expect(branches.filter { $0.id.storeID.count == 7 && $0.id.storeID.allSatisfy(\.isNumber) }.count == 15)
+    #expect(branches.filter { $0.id.storeID.count == 7 && $0.id.storeID.allSatisfy(\.isNumber) }.count == 17)
     #expect(branches.filter { $0.id.storeID == $0.name }.map(\.name) == ["원주점", "구미점"])
   }
 

@@ -191,7 +191,7 @@ extension CommandLineContractTests {
       return result
     }
     let original = try closings("a")
-    #expect(original.count == 156)
+    #expect(original.count == 158)
     #expect(try closings("b") == original)
   }
 }

@@ -134,7 +134,7 @@ import Testing
       "run", "--replay", "fixtures/web", "--source", "lottemart=\(failing.baseURL)", "--output", output.path,
     ])
     #expect(outcome.status == 2, "stderr: \(outcome.stderr)")
-    #expect(outcome.stdout.contains("lottemart         stale   17 branches"))
+    #expect(outcome.stdout.contains("lottemart         stale   19 branches"))
     let summary = lines(outcome.stdout)
     for brand in ["costco", "emart", "gs-thefresh", "homeplus"] {
       #expect(summary.contains { $0.hasPrefix("  \(brand) ") && $0.contains(" fresh ") }, "\(brand)")

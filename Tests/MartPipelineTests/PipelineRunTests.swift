@@ -2,6 +2,7 @@ import Foundation
 import MartBrands
 import MartCore
 import MartExport
+import MartFetch
 import MartGeocoding
 import MartPipeline
 import TestSupport
@@ -66,9 +67,13 @@ import Testing
     let counts = Dictionary(grouping: branches, by: \.brand).mapValues(\.count)
     #expect(
       counts == [
-        .emart: 16, .traders: 15, .nobrand: 15, .lottemart: 17, .costco: 19, .gsTheFresh: 18, .everyday: 17,
+        .emart: 16, .traders: 15, .nobrand: 15, .lottemart: 19, .costco: 19, .gsTheFresh: 18, .everyday: 17,
         .homeplus: 19, .homeplusExpress: 20,
       ])
+    // E-mart: 3 store lists, 17 areas x 3 months of holiday lists, 15 No Brand store pages.
+    #expect(report.fetch.hosts["store.emart.com"]?.requests == 3 + 17 * 3 + 15)
+    #expect(report.fetch.hosts["store.emart.com"]?.failures == 0)
+    #expect(!report.warnings.contains { $0.message.contains("holidayList.do") })
 
     // 이마트 창원점: the holiday feed lists the 2nd and 4th Sundays of each month.
     let changwon = try #require(branches.first { $0.id.description == "emart-1059" })
@@ -207,11 +212,11 @@ import Testing
     #expect(report.exitCode == 2)
     let lotte = try #require(report.brands.first { $0.slug == .lottemart })
     #expect(lotte.status == .stale)
-    #expect(lotte.branchCount == 17)
+    #expect(lotte.branchCount == 19)
     #expect(lotte.error?.contains("500") == true)
 
     let latest = try #require(try BundleStore(outputDirectory: output).latest())
-    #expect(latest.branches.branches.filter { $0.brand == .lottemart }.count == 17)
+    #expect(latest.branches.branches.filter { $0.brand == .lottemart }.count == 19)
     let summary = try #require(latest.manifest.brands.first { $0.slug == .lottemart })
     #expect(summary.freshness == .stale)
     #expect(latest.manifest.brands.first { $0.slug == .emart }?.freshness == .fresh)
@@ -270,9 +275,10 @@ import Testing
   @Test func aFailingBrandWithNothingToKeepIsMissingAndTheOthersArePublished() async throws {
     let output = emptyOutput()
     let broken = try copyOfRecordings()
-    // E-mart's one holiday feed serves every E-mart brand: all of them fail.
+    // E-mart's one holiday feed serves every E-mart brand: one area's December answer failing
+    // fails all of them.
     try breakExchange(
-      in: broken, "store.emart.com/holidayList-2026-12.exchange.json", status: 503, body: "busy")
+      in: broken, "store.emart.com/holidayList-2026-12-I.exchange.json", status: 503, body: "busy")
     let report = try await run(recordings: broken, output: output)
     #expect(report.outcome == .publishedWithMissingBrands)
     #expect(report.exitCode == 2)
@@ -297,7 +303,7 @@ import Testing
     let output = emptyOutput()
     let broken = try copyOfRecordings()
     try breakExchange(
-      in: broken, "store.emart.com/holidayList-2026-12.exchange.json", status: 503, body: "busy")
+      in: broken, "store.emart.com/holidayList-2026-12-I.exchange.json", status: 503, body: "busy")
     try breakExchange(
       in: broken, "company.lottemart.com/shop_search_type-01.exchange.json", status: 500, body: "error")
     let report = try await run(recordings: broken, output: output, sources: [EmartSource(), LotteMartSource()])
@@ -359,7 +365,7 @@ import Testing
     #expect(report.outcome == .published)
     let branches = try latestBranches(output)
     let lotte = branches.filter { $0.brand == .lottemart }
-    #expect(lotte.count == 17)
+    #expect(lotte.count == 19)
     #expect(lotte.allSatisfy { $0.coordinate == nil })
     #expect(Set(report.branchesWithoutCoordinates).isSuperset(of: lotte.map(\.id)))
     // E-mart publishes its own coordinates.
@@ -374,7 +380,7 @@ import Testing
     #expect(report.outcome == .published)
     #expect(report.brands.first { $0.slug == .lottemart }?.status == .fresh)
     #expect(report.brands.first { $0.slug == .emart }?.status == .kept)
-    #expect(try latestBranches(output).count == 156)
+    #expect(try latestBranches(output).count == 158)
   }
 
   @Test func costcoGSAndEverydayExportWithClosingDaysHoursAndPhones() async throws {
