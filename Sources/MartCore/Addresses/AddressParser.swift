@@ -33,7 +33,8 @@ extension KoreanAddress {
 }
 
 /// The address parser: clean the text, set aside parenthesized references and the detail after the
-/// first comma, split words written without spaces, then read the words left to right.
+/// first comma (unless the words after it go on with the address), split words written without
+/// spaces, then read the words left to right.
 ///
 /// Every step is a hand-written pass over the Unicode scalars of NFC text, in which each Hangul
 /// syllable is one scalar and digits are ASCII.
@@ -45,14 +46,18 @@ enum AddressParser {
     let (outside, parenthesized) = splitParentheses(clean(raw))
 
     var main = outside[...]
-    var detail: [String] = []
+    var afterComma: Scalars = []
     if let comma = outside.firstIndex(of: ",") {
       main = outside[..<comma]
-      let afterComma = trimmed(outside[(comma + 1)...], of: " ")
-      if !afterComma.isEmpty { detail.append(string(afterComma)) }
+      afterComma = trimmed(outside[(comma + 1)...], of: " ")
     }
 
-    let words = main.split(separator: " ").flatMap(splitGlued).map(Word.init)
+    var words = main.split(separator: " ").flatMap(splitGlued).map(Word.init)
+    if let continuation = continuation(of: words, in: afterComma) {
+      words += continuation.words
+      afterComma = continuation.rest
+    }
+    var detail: [String] = afterComma.isEmpty ? [] : [string(afterComma)]
     var (floors, trailing) = readWords(words, into: &address)
     var references = parenthesized
     if let reference = takeTrailingReference(from: &trailing, after: address) {
@@ -548,6 +553,25 @@ enum AddressParser {
 
     address.unparsed = unparsed
     return (floors, Array(words[index...]))
+  }
+
+  /// The words after the first comma that go on with the address, read as if the comma were a
+  /// space: a road name and building number after a lot number (`중동 1129, 길주로 100`), or the
+  /// legal 동 after a building number (`연북로 1, 노형동`). Returns those words (up to the next
+  /// comma) and the text after them; `nil` when the text after the comma is a detail.
+  static func continuation(of words: [Word], in text: Scalars) -> (words: [Word], rest: Scalars)? {
+    let segmentEnd = text.firstIndex(of: ",") ?? text.endIndex
+    let segment = text[..<segmentEnd].split(separator: " ").flatMap(splitGlued).map(Word.init)
+    guard let first = segment.first else { return nil }
+    var address = KoreanAddress(raw: "")
+    guard readWords(words, into: &address).trailing.isEmpty else { return nil }
+    let continues =
+      switch first.kind {
+      case .dongRi?: address.buildingNumber != nil
+      case .roadName?: address.lotNumber != nil && address.roadName == nil
+      default: false
+      }
+    return continues ? (segment, trimmed(text[segmentEnd...], of: " ,")) : nil
   }
 
   /// Whether the address is complete before `word`: after a building number, or after a lot

@@ -204,29 +204,59 @@ public struct ClosingSchedule: Hashable, Sendable {
   public func overridden(byOfficialDates officialDates: [CalendarDate]) -> ClosingSchedule {
     let official = Set(officialDates)
     guard !official.isEmpty else { return self }
-    var merged = self
-    var suppressed = Set<CalendarDate>()
     let months = Set(official.map { $0.firstOfMonth() }).sorted()
-    for month in months {
-      let fromText = Set(closedDates(from: month, through: month.lastOfMonth))
-      let fromData = official.filter { $0.firstOfMonth() == month }
-      if status == .closures, fromText != fromData {
-        func list(_ dates: Set<CalendarDate>) -> String {
-          dates.isEmpty ? "none" : dates.sorted().map(\.iso).joined(separator: ", ")
-        }
-        merged.warnings.append(
-          "\(month.iso.prefix(7)): published dates \(list(fromData)) differ from the text's \(list(fromText));"
-            + " the published dates are used")
-      }
-      suppressed.formUnion(fromText.subtracting(fromData))
+    var merged = replacing(inMonths: months, with: official, rulesOnly: false) { month, fromData, fromText in
+      guard status == .closures else { return nil }
+      return "\(month.iso.prefix(7)): published dates \(fromData) differ from the text's \(fromText);"
+        + " the published dates are used"
     }
-    let inOfficialMonths = { (date: CalendarDate) in months.contains(date.firstOfMonth()) }
-    merged.dates = (dates.filter { !inOfficialMonths($0) } + official).sorted()
-    merged.exceptions = Set(exceptions.filter { !official.contains($0) }).union(suppressed).sorted()
     merged.status = .closures
     if status == .openAllYear {
       merged.warnings.append("text says open all year but closing dates are published; the dates are used")
     }
+    return merged
+  }
+
+  /// This schedule with `dates` as the days its rules and lunar holidays give in `months` (first
+  /// days of months), the way ``overridden(byOfficialDates:)`` lets published dates win, but
+  /// keeping the schedule's explicit dates. Used for a rule's own dates in brackets
+  /// (`매월 둘째 일요일 (11/15)`) and a rule scoped to a month (`12월은 셋째 일요일`).
+  /// `disagreement` words the warning for a month where the two differ (the lists are written
+  /// out), or gives `nil` for none.
+  func replacingRuleDays(
+    inMonths months: [CalendarDate], with dates: Set<CalendarDate>,
+    disagreement: (_ month: CalendarDate, _ dates: String, _ fromRules: String) -> String?
+  ) -> ClosingSchedule {
+    replacing(inMonths: months, with: dates, rulesOnly: true, disagreement: disagreement)
+  }
+
+  /// In `months`, the days this schedule closes that are not in `replacement` become exceptions
+  /// and `replacement` becomes explicit dates. With `rulesOnly`, only the days of rules and lunar
+  /// holidays give way and explicit dates stay; otherwise explicit dates in those months give way
+  /// too. Each month where the two differ adds the warning `disagreement` words, if any.
+  private func replacing(
+    inMonths months: [CalendarDate], with replacement: Set<CalendarDate>, rulesOnly: Bool,
+    disagreement: (_ month: CalendarDate, _ replacement: String, _ own: String) -> String?
+  ) -> ClosingSchedule {
+    var merged = self
+    var yielding = self
+    if rulesOnly { yielding.dates = [] }
+    var suppressed = Set<CalendarDate>()
+    func list(_ dates: Set<CalendarDate>) -> String {
+      dates.isEmpty ? "none" : dates.sorted().map(\.iso).joined(separator: ", ")
+    }
+    for month in months {
+      let own = Set(yielding.closedDates(from: month, through: month.lastOfMonth))
+      let replaced = replacement.filter { $0.firstOfMonth() == month }
+      if own != replaced, let warning = disagreement(month, list(replaced), list(own)) {
+        merged.warnings.append(warning)
+      }
+      suppressed.formUnion(own.subtracting(replaced))
+    }
+    let monthSet = Set(months)
+    let kept = rulesOnly ? dates : dates.filter { !monthSet.contains($0.firstOfMonth()) }
+    merged.dates = Set(kept).union(replacement).sorted()
+    merged.exceptions = Set(exceptions.filter { !replacement.contains($0) }).union(suppressed).sorted()
     return merged
   }
 }

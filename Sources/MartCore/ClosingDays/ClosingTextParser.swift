@@ -8,6 +8,11 @@
 ///않습니다 opens them. A clause without a verb (`매월 둘째·넷째 일요일`) closes. Clauses end at
 /// brackets, line breaks, `!`, `※`, `*`, `.` and `단`, so `(단, 추석 당일 영업)` opens 추석 and
 /// `(단, 매월 2,4번째 일요일 휴점)` closes those Sundays, wherever they stand.
+///
+/// A day with opening hours (`12/24 10:00~22:00`, `12/24 오후 6시까지 영업`) is a trading day:
+/// never a closure, and open if a rule would close it. Dates in brackets right after a rule
+/// (`매월 둘째 일요일 (11/15)`) and a rule scoped to a month (`12월은 셋째 일요일`) replace the
+/// rules' days in their months.
 struct ClosingTextParser {
   private let text: String
   private let asOf: CalendarDate
@@ -22,12 +27,18 @@ struct ClosingTextParser {
     case weekly([Weekday])
     case daysOfMonth([Int])
     case lunar([LunarHoliday], offsets: Set<Int>)
+    /// The dates in brackets right after a rule (`매월 둘째 일요일 (11/15)`): the rule's days for
+    /// their months.
+    case ruleDates([CalendarDate])
+    /// A rule scoped to one month (`12월은 셋째 일요일`): its days in `month` (a first of month),
+    /// in place of the other rules' days there.
+    case monthDays(month: CalendarDate, dates: [CalendarDate])
 
     /// Rules that recur every month or week, as opposed to named days.
     var isRecurring: Bool {
       switch self {
       case .nthWeekday, .weekly, .daysOfMonth: true
-      case .dates, .newYear, .lunar: false
+      case .dates, .newYear, .lunar, .ruleDates, .monthDays: false
       }
     }
   }
@@ -43,6 +54,10 @@ struct ClosingTextParser {
     var newYear = false
     var dates: Set<CalendarDate> = []
     var lunarOffsets: [LunarHoliday: Set<Int>] = [:]
+    /// Dates in brackets right after a rule.
+    var ruleDates: Set<CalendarDate> = []
+    /// The days of rules scoped to one month, by first day of month.
+    var monthScoped: [CalendarDate: Set<CalendarDate>] = [:]
   }
 
   private var closed = Days()
@@ -54,6 +69,14 @@ struct ClosingTextParser {
   /// leading `정상영업:`.
   private var clauseDefault = Polarity.closed
   private var saysOpenAllYear = false
+  /// Days with opening hours (`12/24 10:00~22:00`): trading, so never closed.
+  private var tradingDays: Set<CalendarDate> = []
+  /// The month named last without a day (`12월 휴무일: 13일, 27일`), and the token after it and
+  /// its particle: `13일` a few words later falls in it, and a rule starting right there is
+  /// scoped to it.
+  private var namedMonth: (year: Int?, month: Int, end: Int)?
+  /// The dates of the last date list and the token after it, for `12/27 대신 12/25`.
+  private var lastDateList: (dates: [CalendarDate], end: Int)?
   private var warnings: [String] = []
   private var droppedWarnings = 0
 
@@ -112,10 +135,16 @@ struct ClosingTextParser {
         saysOpenAllYear = true
         next = index + 1
       case .keyword(.however): next = endClause(at: index)
+      case .keyword(.instead), .symbol("→"): next = readSubstitution(at: index)
+      case .symbol("(") where isRuleBracket(at: index): next = readRuleDates(at: index)
       case .symbol(let symbol) where Self.clauseBreaks.contains(symbol): next = endClause(at: index)
       case .keyword(.weekday):
-        warn("weekday without an ordinal or 매주 ignored", index, index + 1)
-        next = index + 1
+        if let end = readWeekdayFirstRule(at: index) {
+          next = end
+        } else {
+          warn("weekday without an ordinal or 매주 ignored", index, index + 1)
+          next = index + 1
+        }
       default: next = index + 1
       }
       index = max(next, index + 1)
@@ -155,12 +184,39 @@ struct ClosingTextParser {
       return end
     }
     if polarity == .open, isAboutOpeningHours(from: pendingEnd, to: index) {
-      warn("opening hours, neither a closure nor a day off", pendingEnd, end)
-      pending.removeAll()
+      // The verb speaks of hours. Right after the last items (`매월 둘째 일요일 오후 6시까지 영업`,
+      // `12/24까지 영업`) it makes them neither closed nor open. Otherwise the hours are those of
+      // a day already read as a trading day (`매월 둘째 일요일, 12/24 오후 6시까지 영업`), and the
+      // items before it wait for their own verb or the end of the clause.
+      if hoursFollow(at: pendingEnd) || keyword(at: pendingEnd) == .until {
+        warn("opening hours, neither a closure nor a day off", pendingEnd, end)
+        pending.removeSubrange(lastRunStart()...)
+      }
       return end
     }
     commit(polarity)
     return end
+  }
+
+  /// Whether opening hours start at `index`, maybe after a particle: `10:00~22:00`, `오후 6시`,
+  /// `18시`, `은 오후 1시`.
+  private func hoursFollow(at index: Int) -> Bool {
+    let start = isParticle(at: index) ? index + 1 : index
+    if keyword(at: start) == .time { return true }  // 오전, 오후
+    guard number(at: start) != nil else { return false }
+    return (symbol(at: start + 1) == ":" && number(at: start + 2) != nil) || keyword(at: start + 1) == .time
+  }
+
+  /// Whether `index` holds 시 or 분 after a number, rather than 오전 or 오후.
+  private func isClockUnit(at index: Int) -> Bool {
+    keyword(at: index) == .time && tokens[index].end - tokens[index].start == 1
+  }
+
+  /// Whether `index` holds a particle after a day or month: `1/1은`, `12월은`, `12월에는`.
+  private func isParticle(at index: Int) -> Bool {
+    guard tokens.indices.contains(index), tokens[index].kind == .other else { return false }
+    let word = scalars[tokens[index].start..<tokens[index].end]
+    return ["은", "는", "에", "에는", "의", "중"].contains { word.elementsEqual($0.unicodeScalars) }
   }
 
   /// Whether the words between the last item and an opening verb speak of hours
@@ -176,16 +232,19 @@ struct ClosingTextParser {
     return false
   }
 
+  /// Where the run of like items at the end of `pending` starts: all rules, or all named days.
+  private func lastRunStart() -> Int {
+    guard let last = pending.last else { return 0 }
+    var start = pending.count - 1
+    while start > 0, pending[start - 1].isRecurring == last.isRecurring { start -= 1 }
+    return start
+  }
+
   /// Gives the pending items a polarity. An opening verb opens only the run of like items just
   /// before it: in `매월 둘째 일요일, 12/13 정상영업` the rule still closes and 12/13 is open.
   private mutating func commit(_ polarity: Polarity) {
     guard !pending.isEmpty else { return }
-    var firstOpened = pending.count
-    if polarity == .open {
-      let recurring = pending[pending.count - 1].isRecurring
-      firstOpened = pending.count - 1
-      while firstOpened > 0, pending[firstOpened - 1].isRecurring == recurring { firstOpened -= 1 }
-    }
+    let firstOpened = polarity == .open ? lastRunStart() : pending.count
     for (position, item) in pending.enumerated() {
       if position >= firstOpened { add(item, to: &opened) } else { add(item, to: &closed) }
     }
@@ -202,6 +261,8 @@ struct ClosingTextParser {
     case .daysOfMonth(let values): days.monthDays.formUnion(values)
     case .lunar(let holidays, let offsets):
       for holiday in holidays { days.lunarOffsets[holiday, default: []].formUnion(offsets) }
+    case .ruleDates(let dates): days.ruleDates.formUnion(dates)
+    case .monthDays(let month, let dates): days.monthScoped[month, default: []].formUnion(dates)
     }
   }
 
@@ -264,11 +325,32 @@ struct ClosingTextParser {
     if isTime { return skipTime(at: index) }
     if let end = readDateList(at: index) { return end }
     if let end = readOrdinalRule(at: index) { return end }
+    if let end = readMonthName(at: index) { return end }
     if keyword(at: index + 1) == .day {
       warn("day without a month ignored", index, index + 2)
       return index + 2
     }
     return index + 1
+  }
+
+  /// Reads a month named without a day, `12월`, `2026년 12월`, with a particle or colon after it:
+  /// days written alone after it (`12월 휴무일: 13일, 27일`) fall in it, and a rule right after it
+  /// is scoped to it (`12월은 셋째 일요일`).
+  private mutating func readMonthName(at index: Int) -> Int? {
+    var year: Int?
+    var monthIndex = index
+    if let first = number(at: index), first.digits == 4, keyword(at: index + 1) == .year {
+      year = first.value
+      monthIndex = index + 2
+    }
+    guard let month = number(at: monthIndex), month.digits <= 2, (1...12).contains(month.value),
+      keyword(at: monthIndex + 1) == .month
+    else { return nil }
+    var end = monthIndex + 2
+    if isParticle(at: end) { end += 1 }
+    if symbol(at: end) == ":" { end += 1 }
+    namedMonth = (year, month.value, end)
+    return end
   }
 
   /// Skips `10:00`, `10:00~23:00`, `10:00 - 22:00`.
@@ -320,9 +402,10 @@ struct ClosingTextParser {
     } else {
       return nil
     }
-    // `2.4주`, `2/4째` are ordinals; `10.5%`, `3.5시` are not dates.
+    // `2.4주`, `2/4째` are ordinals; `10.5%`, `3.5시` are not dates (`12/24 오후 6시` is one).
     switch keyword(at: next) {
-    case .week?, .ordinalSuffix?, .time?: return nil
+    case .week?, .ordinalSuffix?: return nil
+    case .time? where isClockUnit(at: next): return nil
     default: break
     }
     if let symbol = symbol(at: next), symbol == "%" || symbol == ":" { return nil }
@@ -334,13 +417,26 @@ struct ClosingTextParser {
     return (written, next)
   }
 
-  /// Whether `index` starts digits that end in 째, 번째 or 주: `2/4주`, `2.4번째`, `1,3째`.
+  /// Whether `index` starts single digits that are ordinals: digits that end in 째, 번째 or 주
+  /// (`2/4주`, `2.4번째`, `1,3째`), or digits right before a weekday name after 매월
+  /// (`매월 2,4 일요일`, `매월 2/4 일요일`) or in a list that is no date (`2·4 일요일`, and
+  /// `2/4 일요일` when 2/4 is not a Sunday in a year near the as-of date).
   private func isDigitOrdinalList(at index: Int) -> Bool {
     var next = index
     var separator: ClosingToken.Kind?
     while let digit = number(at: next), digit.digits == 1, next - index < 12 {
       next += 1
       if keyword(at: next) == .week || keyword(at: next) == .ordinalSuffix { return true }
+      if let weekday = weekday(at: next) {
+        if keyword(at: index - 1) == .everyMonth { return true }
+        guard let separator else { return false }  // `3 일요일` alone
+        guard separator == .symbol("/") || separator == .symbol("."), next - index == 3,
+          let month = number(at: index), let day = number(at: index + 2)
+        else { return true }
+        return !((asOf.year - 1)...(asOf.year + 1)).contains {
+          CalendarDate(year: $0, month: month.value, day: day.value)?.weekday == weekday
+        }
+      }
       guard isListSeparator(at: next) || symbol(at: next) == "." else { return false }
       // One list uses one separator: `3.4, 1 및 5번째` is a date and a list.
       if let separator, separator != tokens[next].kind { return false }
@@ -386,10 +482,42 @@ struct ClosingTextParser {
     return (hints, next)
   }
 
+  /// Reads `13일` a few words after a month named alone (`12월 휴무일: 13일`) as a day of that
+  /// month. Further on, a day alone is not taken to be in that month (`31일까지 세일`).
+  private func readNamedMonthDay(at index: Int) -> (WrittenDate, Int)? {
+    guard let named = namedMonth, (named.end...(named.end + 3)).contains(index),
+      let day = number(at: index), day.digits <= 2, keyword(at: index + 1) == .day,
+      CalendarDate(year: named.year ?? 2000, month: named.month, day: day.value) != nil
+    else { return nil }
+    return (WrittenDate(year: named.year, month: named.month, day: day.value), index + 2)
+  }
+
+  /// Whether `index` holds a day written alone after a date of the same month: `27` in
+  /// `12/13, 27`, `12/13·27(일)` and `12/11,/25`, or `26일`; not an ordinal (`2,4번째`), a time
+  /// (`10:00`, `6시`), a month (`1월`), a price (`3,000원`) or a word (`27번지`).
+  private func isBareDay(at index: Int) -> Bool {
+    guard let day = number(at: index), day.digits <= 2, !isDigitOrdinalList(at: index) else { return false }
+    guard tokens.indices.contains(index + 1) else { return true }
+    switch tokens[index + 1].kind {
+    case .keyword(.week), .keyword(.ordinalSuffix), .keyword(.month), .keyword(.year): return false
+    case .keyword(.time): return !isClockUnit(at: index + 1)  // `12/24, 25 오후 6시`
+    case .symbol(let symbol):
+      if symbol == ":" || symbol == "+" || symbol == "%" { return false }
+      if symbol == "." { return number(at: index + 2) == nil }
+      return !(symbol == "," && number(at: index + 2)?.digits == 3)
+    case .other: return isParticle(at: index + 1)
+    default: return true
+    }
+  }
+
   /// Reads a list of dates and ranges: `11/12(수), 11/26(수)`, `11월 12일(수)·26일(수)`,
-  /// `12/11,/25`, `12/24~12/26`, `20261108, 20261122`.
-  private mutating func readDateList(at index: Int) -> Int? {
-    guard let (firstDate, afterFirst) = readDate(at: index) else { return nil }
+  /// `12/11,/25`, `12/13, 27`, `12/24~12/26`, `20261108, 20261122`, and `13일, 27일` after a
+  /// month named alone. `label` is the holiday the dates are said to be (`추석(9/25)`).
+  ///
+  /// Dates followed by opening hours (`12/24 10:00~22:00`, `1/1은 오후 1시 오픈`) are trading
+  /// days with other hours, not closures.
+  private mutating func readDateList(at index: Int, label: LunarClosing? = nil) -> Int? {
+    guard let (firstDate, afterFirst) = readDate(at: index) ?? readNamedMonthDay(at: index) else { return nil }
     var items:
       [(start: WrittenDate, startHints: DateHints, end: WrittenDate?, endHints: DateHints, tokens: Range<Int>)] = []
     var current = firstDate
@@ -427,11 +555,7 @@ struct ClosingTextParser {
       if let (date, afterDate) = readDate(at: probe) {
         current = date
         next = afterDate
-      } else if probe > next, let day = number(at: probe), day.digits <= 2, !isDigitOrdinalList(at: probe),
-        keyword(at: probe + 1) == .day || symbol(at: probe - 1) == "/",
-        symbol(at: probe + 1) != ":", keyword(at: probe + 1) != .week,
-        keyword(at: probe + 1) != .ordinalSuffix
-      {
+      } else if probe > next, isBareDay(at: probe), let day = number(at: probe) {
         let base = rangeEnd ?? current
         current = WrittenDate(year: base.year, month: base.month, day: day.value)
         next = keyword(at: probe + 1) == .day ? probe + 2 : probe + 1
@@ -443,18 +567,21 @@ struct ClosingTextParser {
         break
       }
     }
+    let withHours = hoursFollow(at: next)
     // 1/1 in a list of holidays (`1/1, 설날, 추석`) is New Year's Day every year.
     let inHolidayList = isHolidayWord(at: next) || (isListSeparator(at: next) && isHolidayWord(at: next + 1))
       || (isListSeparator(at: index - 1) && isHolidayWord(at: index - 2))
     var listed: [CalendarDate] = []
     for item in items {
       let isNewYearsDay = item.start.year == nil && item.start.month == 1 && item.start.day == 1
-      if isNewYearsDay, item.end == nil, item.startHints.isEmpty, inHolidayList {
+      if isNewYearsDay, item.end == nil, item.startHints.isEmpty, inHolidayList, !withHours {
         append(.newYear, end: next)
         continue
       }
       let span = item.tokens
-      guard let start = resolve(item.start, item.startHints, from: span.lowerBound, to: span.upperBound)
+      var hints = item.startHints
+      if hints.holiday == nil { hints.holiday = label }
+      guard let start = resolve(item.start, hints, from: span.lowerBound, to: span.upperBound)
       else { continue }
       guard let endWritten = item.end else {
         listed.append(start)
@@ -475,7 +602,13 @@ struct ClosingTextParser {
       }
       for offset in 0...(end.dayNumber - start.dayNumber) { listed.append(start.adding(days: offset)) }
     }
-    if !listed.isEmpty { append(.dates(listed), end: next) }
+    if withHours {
+      warn("opening hours, a trading day and not a closure", index, next + 3)
+      tradingDays.formUnion(listed)
+    } else if !listed.isEmpty {
+      append(.dates(listed), end: next)
+      lastDateList = (listed, next)
+    }
     return next
   }
 
@@ -529,17 +662,19 @@ struct ClosingTextParser {
 
   // MARK: - Rules
 
-  /// Reads `둘째·넷째 일요일`, `2,4번째 일요일`, `제2, 4 일요일`, `첫째 셋째 화요일`,
-  /// `1번째 3번째 토요일`, `둘째와 넷째 일요일`, `둘째,넷째주 수요일, 일요일`.
-  private mutating func readOrdinalRule(at index: Int) -> Int? {
+  /// Reads ordinals: `둘째·넷째`, `2,4번째`, `제2, 4`, `제2·제4`, `첫째 셋째`, `1번째 3번째`,
+  /// `둘째와 넷째`, `2주차, 4주차`, `2/4`. `marked` says whether a word marks them as ordinals
+  /// (째, 번째, 주, 제) rather than bare digits. A list stops after six ordinals (1–5 and the
+  /// last), so that a long run of digits is not read again from each of them.
+  private func readOrdinals(at index: Int) -> (ordinals: [Int], marked: Bool, end: Int) {
     var ordinals: [Int] = []
     var marked = false
     var next = index
-    if keyword(at: next) == .ordinalPrefix {
-      marked = true
-      next += 1
-    }
-    while true {
+    while ordinals.count < 6 {
+      if isOrdinalPrefix(at: next) {
+        marked = true
+        next += 1
+      }
       if case .ordinal(let value)? = keyword(at: next) {
         ordinals.append(value)
         marked = true
@@ -558,8 +693,9 @@ struct ClosingTextParser {
         marked = true
         next += 1
       }
-      // Ordinals written side by side: 첫째 셋째, 1번째 3번째.
+      // Ordinals written side by side: 첫째 셋째, 1번째 3번째, 제2 제4.
       if case .ordinal? = keyword(at: next) { continue }
+      if isOrdinalPrefix(at: next) { continue }
       if let digit = number(at: next), digit.digits == 1,
         keyword(at: next + 1) == .ordinalSuffix || keyword(at: next + 1) == .week
       {
@@ -569,20 +705,72 @@ struct ClosingTextParser {
       let following = next + 1
       if case .ordinal? = keyword(at: following) {
         next = following
+      } else if isOrdinalPrefix(at: following) {
+        next = following
       } else if let digit = number(at: following), digit.digits == 1 {
         next = following
       } else {
         break
       }
     }
-    guard !ordinals.isEmpty, marked else { return nil }
-    let weekdays = readWeekdays(at: next)
+    return (ordinals, marked, next)
+  }
+
+  /// Whether `제` stands at `index` before a digit that can be an ordinal (`제2`).
+  private func isOrdinalPrefix(at index: Int) -> Bool {
+    guard keyword(at: index) == .ordinalPrefix, let digit = number(at: index + 1) else { return false }
+    return digit.digits == 1 && (1...5).contains(digit.value)
+  }
+
+  /// Reads `둘째·넷째 일요일`, `2,4번째 일요일`, `제2, 4 일요일`, `첫째 셋째 화요일`,
+  /// `1번째 3번째 토요일`, `둘째와 넷째 일요일`, `둘째,넷째주 수요일, 일요일`, `매월 2,4 일요일`,
+  /// `2,4번째 (일)`. Right after a month named alone (`12월은 셋째 일요일`) the rule is that
+  /// month's only.
+  private mutating func readOrdinalRule(at index: Int) -> Int? {
+    let (ordinals, marked, next) = readOrdinals(at: index)
+    guard !ordinals.isEmpty, marked || isDigitOrdinalList(at: index) else { return nil }
+    var weekdays = readWeekdays(at: next)
+    if weekdays.days.isEmpty, symbol(at: next) == "(" {
+      // 둘째, 넷째 (일요일), 2,4번째 (일).
+      let inner = readWeekdays(at: next + 1)
+      if !inner.days.isEmpty, symbol(at: inner.end) == ")" { weekdays = (inner.days, inner.end + 1) }
+    }
     guard !weekdays.days.isEmpty else {
       warn("ordinal without a weekday ignored", index, next)
       return next
     }
-    append(.nthWeekday(ordinals: ordinals, weekdays: weekdays.days), end: weekdays.end)
+    if let named = namedMonth, named.end == index, let month = resolveMonth(year: named.year, month: named.month) {
+      let dates = weekdays.days.flatMap {
+        ClosingRule.nthWeekday(ordinals: ordinals, weekday: $0).dates(inMonthStarting: month)
+      }
+      append(.monthDays(month: month, dates: dates), end: weekdays.end)
+    } else {
+      append(.nthWeekday(ordinals: ordinals, weekdays: weekdays.days), end: weekdays.end)
+    }
     return weekdays.end
+  }
+
+  /// Reads a weekday with its ordinals in brackets after it: `일요일(둘째,넷째)`,
+  /// `일요일 (2·4주)`.
+  private mutating func readWeekdayFirstRule(at index: Int) -> Int? {
+    let weekdays = readWeekdays(at: index)
+    guard symbol(at: weekdays.end) == "(" else { return nil }
+    let (ordinals, marked, end) = readOrdinals(at: weekdays.end + 1)
+    guard !ordinals.isEmpty, marked, symbol(at: end) == ")" else { return nil }
+    append(.nthWeekday(ordinals: ordinals, weekdays: weekdays.days), end: end + 1)
+    return end + 1
+  }
+
+  /// The first day of `month`: in `year` when given, else in the year around the as-of date
+  /// that puts the month nearest to it.
+  private func resolveMonth(year: Int?, month: Int) -> CalendarDate? {
+    if let year { return CalendarDate(year: year, month: month, day: 1) }
+    func distance(_ start: CalendarDate) -> Int {
+      if asOf < start { return start.dayNumber - asOf.dayNumber }
+      return max(0, asOf.dayNumber - start.lastOfMonth.dayNumber)
+    }
+    return ((asOf.year - 1)...(asOf.year + 1)).compactMap { CalendarDate(year: $0, month: month, day: 1) }
+      .min { distance($0) < distance($1) }
   }
 
   /// Reads `수요일, 일요일`, `수요일 및 일요일`, `수요일과 일요일`, `월·화요일`, `토, 일요일`.
@@ -597,9 +785,29 @@ struct ClosingTextParser {
     return (days, next)
   }
 
-  /// Reads `매주 월요일`.
+  /// Reads one-character weekday names written alone: `월/화`, `토·일` (after 매주).
+  private func readShortWeekdays(at index: Int) -> (days: [Weekday], end: Int) {
+    func shortWeekday(at index: Int) -> Weekday? {
+      guard tokens.indices.contains(index), tokens[index].kind == .other,
+        tokens[index].end - tokens[index].start == 1
+      else { return nil }
+      return ClosingTextScanner.shortWeekday(scalars[tokens[index].start])
+    }
+    var days: [Weekday] = []
+    var next = index
+    while let day = shortWeekday(at: next) {
+      days.append(day)
+      next += 1
+      guard isListSeparator(at: next), shortWeekday(at: next + 1) != nil else { break }
+      next += 1
+    }
+    return (days, next)
+  }
+
+  /// Reads `매주 월요일`, `매주 월/화`.
   private mutating func readWeekly(at index: Int) -> Int {
-    let weekdays = readWeekdays(at: index + 1)
+    var weekdays = readWeekdays(at: index + 1)
+    if weekdays.days.isEmpty { weekdays = readShortWeekdays(at: index + 1) }
     if !weekdays.days.isEmpty { append(.weekly(weekdays.days), end: weekdays.end) }
     return weekdays.end
   }
@@ -623,7 +831,9 @@ struct ClosingTextParser {
 
   /// Reads `설·추석 당일`, `설날 연휴`, `추석 전날, 당일, 다음날`, `신정`, `설날과 추석`, and a bare
   /// `명절` (설날 and 추석, with a warning). Leaves `(전일은 오후 7시까지 영업)` alone: it speaks
-  /// of opening hours on the day before, not of a closure.
+  /// of opening hours on the day before, not of a closure; `설 전날 오후 5시까지 영업` names no
+  /// closure at all. A holiday before dates in brackets (`추석(9/25)`, `설 연휴(1/28~1/30)`)
+  /// labels them, as one after a date does (`9/25(추석)`).
   private mutating func readHolidays(at index: Int) -> Int {
     var holidays: [LunarHoliday] = []
     var newYear = false
@@ -651,11 +861,24 @@ struct ClosingTextParser {
     var offsets: Set<Int> = []
     var probe = symbol(at: next) == "(" ? next + 1 : next
     while case .offset(let values)? = keyword(at: probe) {
-      if isAboutOpeningHours(from: probe + 1) { break }
+      if isAboutOpeningHours(from: probe + 1) {
+        if offsets.isEmpty, probe == next {
+          // 설 전날 오후 5시까지 영업: a trading day with other hours.
+          warn("opening hours, a trading day and not a closure", index, probe + 4)
+          return next
+        }
+        break
+      }
       offsets.formUnion(values)
       next = probe + 1
       if symbol(at: next) == ")", symbol(at: probe - 1) == "(" { next += 1 }
       probe = isListSeparator(at: next) ? next + 1 : next
+    }
+    if holidays.count == 1, !newYear, symbol(at: next) == "(", number(at: next + 1) != nil,
+      let end = readDateList(
+        at: next + 1, label: LunarClosing(holiday: holidays[0], offsets: offsets.isEmpty ? [0] : offsets.sorted()))
+    {
+      return symbol(at: end) == ")" ? end + 1 : end
     }
     if !holidays.isEmpty { append(.lunar(holidays, offsets: offsets.isEmpty ? [0] : offsets), end: next) }
     if newYear { append(.newYear, end: next) }
@@ -677,23 +900,70 @@ struct ClosingTextParser {
     return false
   }
 
+  // MARK: - Substitutions and a rule's own dates
+
+  /// Reads `대신` or `→` right after dates (and their verb): `12/27(일) 대신 12/25(금) 휴무`,
+  /// `12/27(일) → 12/30(수)`, `12/13 휴무 → 12/16 휴무로 변경`. The dates before it give way to
+  /// those after it: they are open, even if a verb already closed them.
+  private mutating func readSubstitution(at index: Int) -> Int {
+    guard let last = lastDateList, last.end <= index, index - last.end <= 2,
+      (last.end..<index).allSatisfy({ keyword(at: $0) == .closure })
+    else { return index + 1 }
+    if pendingEnd == last.end, case .dates? = pending.last { pending.removeLast() }
+    opened.dates.formUnion(last.dates)
+    lastDateList = nil
+    return index + 1
+  }
+
+  /// Whether the `(` at `index` opens dates right after a rule: `매월 둘째 일요일 (11/15, 11/29)`.
+  private func isRuleBracket(at index: Int) -> Bool {
+    guard let last = pending.last, last.isRecurring, pendingEnd == index else { return false }
+    return number(at: index + 1) != nil
+  }
+
+  /// Reads dates in brackets right after a rule. Alone in the brackets (or with a closing verb)
+  /// they are the rule's own days for their months, and replace the rules' days there; with
+  /// other words (`(12/13·27 정상영업)`) they are dates like any other.
+  private mutating func readRuleDates(at index: Int) -> Int {
+    let start = endClause(at: index)
+    guard let end = readDateList(at: start) else { return start }
+    let alone = symbol(at: end) == ")" || (keyword(at: end) == .closure && symbol(at: end + 1) == ")")
+    if alone, pendingEnd == end, case .dates(let dates)? = pending.last {
+      pending[pending.count - 1] = .ruleDates(dates)
+    }
+    return end
+  }
+
   // MARK: - Result
 
   private consuming func makeSchedule() -> ClosingSchedule {
     var rules: [ClosingRule] = []
-    for weekday in Weekday.allCases {
-      if let ordinals = closed.ordinalsByWeekday[weekday]?.subtracting(opened.ordinalsByWeekday[weekday] ?? []),
-        !ordinals.isEmpty, !opened.weekly.contains(weekday)
-      {
+    var weeklyAsOrdinals = Set<Weekday>()
+    for weekday in Weekday.allCases where !opened.weekly.contains(weekday) {
+      let openOrdinals = opened.ordinalsByWeekday[weekday] ?? []
+      var ordinals = closed.ordinalsByWeekday[weekday] ?? []
+      if closed.weekly.contains(weekday), !openOrdinals.isEmpty {
+        if openOrdinals.contains(-1) {
+          warn("the last \(weekday.englishName) of a month cannot be opened in a weekly rule; it stays closed")
+        } else {
+          // 매주 일요일 휴무 (단, 둘째 일요일은 정상영업): every Sunday but the second.
+          ordinals = [1, 2, 3, 4, 5]
+          weeklyAsOrdinals.insert(weekday)
+        }
+      }
+      ordinals.subtract(openOrdinals)
+      if !ordinals.isEmpty {
         rules.append(
           .nthWeekday(ordinals: ordinals.sorted { ($0 == -1 ? 99 : $0) < ($1 == -1 ? 99 : $1) }, weekday: weekday))
       }
     }
-    rules += Weekday.allCases.filter { closed.weekly.contains($0) && !opened.weekly.contains($0) }.map { .weekly($0) }
+    rules += Weekday.allCases.filter {
+      closed.weekly.contains($0) && !opened.weekly.contains($0) && !weeklyAsOrdinals.contains($0)
+    }.map { .weekly($0) }
     let monthDays = closed.monthDays.subtracting(opened.monthDays)
     if !monthDays.isEmpty { rules.append(.dayOfMonth(monthDays.sorted())) }
     if closed.newYear && !opened.newYear { rules.append(.annual(month: 1, day: 1)) }
-    let exceptions = opened.dates
+    let exceptions = opened.dates.union(opened.ruleDates).union(opened.monthScoped.values.joined())
     let explicit = closed.dates.subtracting(exceptions).sorted()
     let lunar = LunarHoliday.allCases.compactMap { holiday -> LunarClosing? in
       guard let offsets = closed.lunarOffsets[holiday]?.subtracting(opened.lunarOffsets[holiday] ?? []),
@@ -710,7 +980,9 @@ struct ClosingTextParser {
           + "\(KoreanLunarHolidays.years.upperBound) only")
     }
     let status: ClosingStatus
-    if !rules.isEmpty || !explicit.isEmpty || !lunar.isEmpty {
+    if !rules.isEmpty || !explicit.isEmpty || !lunar.isEmpty || !closed.ruleDates.isEmpty
+      || !closed.monthScoped.isEmpty
+    {
       status = .closures
       if saysOpenAllYear { warn("text says open all year but also names closing days") }
     } else if saysOpenAllYear {
@@ -720,8 +992,29 @@ struct ClosingTextParser {
       warn("no closing days understood")
     }
     if droppedWarnings > 0 { warnings.append("\(droppedWarnings) more warnings") }
-    return ClosingSchedule(
+    var schedule = ClosingSchedule(
       status: status, rules: rules, dates: explicit, lunar: lunar, exceptions: exceptions.sorted(),
       lunarExceptions: lunarExceptions, text: text, warnings: warnings)
+    // 12월은 셋째 일요일: in its month the scoped rule's days replace the other rules' days.
+    for (month, days) in closed.monthScoped.sorted(by: { $0.key < $1.key }) {
+      schedule = schedule.replacingRuleDays(inMonths: [month], with: days.subtracting(exceptions)) { _, _, _ in nil }
+    }
+    // 매월 둘째 일요일 (11/15, 11/29): the rule's own dates win for their months, as published
+    // dates do, and a month where they differ from the rules says so.
+    let ruleDates = closed.ruleDates.subtracting(exceptions)
+    if !ruleDates.isEmpty {
+      let months = Set(ruleDates.map { $0.firstOfMonth() }).sorted()
+      schedule = schedule.replacingRuleDays(inMonths: months, with: ruleDates) { month, inBrackets, fromRules in
+        "\(month.iso.prefix(7)): the dates in brackets \(inBrackets) differ from the rule's \(fromRules);"
+          + " the dates in brackets are used"
+      }
+    }
+    // A trading day with other hours is open even where a rule or holiday closes.
+    let closingDates = Set(schedule.dates)
+    let traded = tradingDays.filter {
+      !closingDates.contains($0) && !schedule.closedDates(from: $0, through: $0).isEmpty
+    }
+    if !traded.isEmpty { schedule.exceptions = Set(schedule.exceptions).union(traded).sorted() }
+    return schedule
   }
 }

@@ -26,6 +26,7 @@ enum ClosingKeyword: Hashable {
   case since  // 부터
   case until  // 까지
   case and  // 및, and 과/와 right after a list item
+  case instead  // 대신: the day before it gives way to the day after it
 }
 
 /// One token of closing-day text; `start..<end` are offsets into the normalized scalars.
@@ -33,7 +34,7 @@ struct ClosingToken {
   enum Kind: Hashable {
     /// A run of ASCII digits; `value` is -1 when the run is too long to be a number we use.
     case number(value: Int, digits: Int)
-    /// Any other single character (punctuation, brackets, line breaks).
+    /// Any other single character (punctuation, brackets, line breaks); `->` and `=>` are `→`.
     case symbol(Unicode.Scalar)
     case keyword(ClosingKeyword)
     /// Words the parser does not know.
@@ -63,6 +64,7 @@ enum ClosingTextScanner {
       case 0x30FB, 0x318D, 0x2022, 0x2027, 0xFF65, 0x2219: folded = 0xB7  // middle dots → ·
       case 0x3001, 0xFF64: folded = 0x2C  // ideographic comma → ,
       case 0x2010...0x2015, 0x2212: folded = 0x2D  // dashes → -
+      case 0x21D2, 0x2794, 0x279C, 0x27A1: folded = 0x2192  // arrows → →
       default: folded = value
       }
       result.append(Unicode.Scalar(folded) ?? " ")
@@ -110,6 +112,9 @@ enum ClosingTextScanner {
           appendOther(index, index + 1)
           index += 1
         }
+      } else if scalar == "-" || scalar == "=", index + 1 < scalars.count, scalars[index + 1] == ">" {
+        tokens.append(ClosingToken(kind: .symbol("→"), start: index, end: index + 2))
+        index += 2
       } else if isWordScalar(scalar) {
         appendOther(index, index + 1)
         index += 1
@@ -133,7 +138,8 @@ enum ClosingTextScanner {
     scalar.properties.isAlphabetic
   }
 
-  private static func shortWeekday(_ scalar: Unicode.Scalar) -> Weekday? {
+  /// The weekday of a one-character name: `일`, `월`, …, or `日`, `月`, ….
+  static func shortWeekday(_ scalar: Unicode.Scalar) -> Weekday? {
     switch scalar {
     case "일", "日": .sunday
     case "월", "月": .monday
@@ -174,6 +180,7 @@ enum ClosingTextScanner {
       ("쉽니다", .closure),
       ("없음", .none), ("없습니다", .none), ("없어요", .none), ("없이", .none),
       ("오전", .time), ("오후", .time), ("부터", .since), ("까지", .until), ("및", .and),
+      ("대신", .instead),
     ]
     var table: [Unicode.Scalar: [Entry]] = [:]
     for (word, keyword) in words {
@@ -278,7 +285,9 @@ enum ClosingTextScanner {
     case "쉬" where index + 1 < scalars.count && scalars[index + 1] == "지":
       let next = skipSpaces(scalars, from: index + 2)
       if matches(scalars, ["않"], at: next) { return (.restless, index + 2) }
-    case "주" where afterNumber || afterOrdinal: return (.week, index + 1)
+    case "주" where afterNumber || afterOrdinal:
+      // 2주, 둘째주, 2주차.
+      return (.week, matches(scalars, ["차"], at: index + 1) ? index + 2 : index + 1)
     case "월" where afterNumber: return (.month, index + 1)
     case "일" where afterNumber: return (.day, index + 1)
     case "년" where afterNumber: return (.year, index + 1)
