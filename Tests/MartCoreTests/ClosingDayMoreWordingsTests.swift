@@ -151,6 +151,16 @@ struct ClosingDayMoreWordingsTests {
     Case(
       "매월 둘째, 넷째 일요일 (11/15, 11/29)",
       dates: ["2026-11-15", "2026-11-29", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24"]),
+    // The next closing days as a site lists them on 2026-11-20 (Nov 22 and Dec 13 are the rule's
+    // 4th and 2nd Sundays): they confirm the rule, and Dec 27 stays closed.
+    Case(
+      "매월 둘째, 넷째 일요일 (11/22, 12/13)",
+      dates: ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24"]),
+    // A shifted day (Dec 16, a Wednesday, instead of Dec 13): the list rules from Nov 1 to Dec 16,
+    // the rule's later days (Dec 27 and January) stay.
+    Case(
+      "매월 둘째, 넷째 일요일 (11/22, 12/16)",
+      dates: ["2026-11-22", "2026-12-16", "2026-12-27", "2027-01-10", "2027-01-24"]),
     // Dates listed apart stay extra closures (2026-12-31 is a Thursday).
     Case(
       "매월 둘째, 넷째 일요일 (11/15, 11/29), 12/31 재고조사 휴점",

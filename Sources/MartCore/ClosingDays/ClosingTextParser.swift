@@ -999,15 +999,26 @@ struct ClosingTextParser {
     for (month, days) in closed.monthScoped.sorted(by: { $0.key < $1.key }) {
       schedule = schedule.replacingRuleDays(inMonths: [month], with: days.subtracting(exceptions)) { _, _, _ in nil }
     }
-    // 매월 둘째 일요일 (11/15, 11/29): the rule's own dates win for their months, as published
-    // dates do, and a month where they differ from the rules says so.
+    // 매월 둘째 일요일 (11/15, 11/29): the rule's own dates as the site lists them. Sites list
+    // the next closing days ("(11/22, 12/13)" as of 11/20 says nothing against 12/27), so dates
+    // that agree with the rules only confirm them. Where one is not a rule day, the list is
+    // taken as authoritative from the first of its first month to its last date: the rules'
+    // days there that it leaves out give way, with a warning; later rule days stay.
     let ruleDates = closed.ruleDates.subtracting(exceptions)
-    if !ruleDates.isEmpty {
-      let months = Set(ruleDates.map { $0.firstOfMonth() }).sorted()
-      schedule = schedule.replacingRuleDays(inMonths: months, with: ruleDates) { month, inBrackets, fromRules in
-        "\(month.iso.prefix(7)): the dates in brackets \(inBrackets) differ from the rule's \(fromRules);"
-          + " the dates in brackets are used"
+    if let first = ruleDates.min(), let last = ruleDates.max() {
+      let span = first.firstOfMonth()
+      let fromRules = Set(schedule.closedDates(from: span, through: last)).subtracting(schedule.dates)
+      if !ruleDates.isSubset(of: fromRules.union(schedule.dates)) {
+        let leftOut = fromRules.subtracting(ruleDates)
+        func list(_ dates: Set<CalendarDate>) -> String {
+          dates.isEmpty ? "none" : dates.sorted().map(\.iso).joined(separator: ", ")
+        }
+        schedule.warnings.append(
+          "the dates in brackets \(list(ruleDates)) differ from the rule's \(list(fromRules)) from \(span) to \(last);"
+            + " the dates in brackets are used there")
+        schedule.exceptions = Set(schedule.exceptions).union(leftOut).sorted()
       }
+      schedule.dates = Set(schedule.dates).union(ruleDates).sorted()
     }
     // A trading day with other hours is open even where a rule or holiday closes.
     let closingDates = Set(schedule.dates)
