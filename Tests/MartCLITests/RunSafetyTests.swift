@@ -231,7 +231,9 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: partial.path))
   }
 
-  @Test func sigintStopsTheTransfersAndPublishesNothing() async throws {
+  @Test("SIGINT and SIGTERM stop the transfers and publish nothing", arguments: [SIGINT, SIGTERM])
+  func aSignalStopsTheTransfersAndPublishesNothing(signal: Int32) async throws {
+    let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
     let output = try publishedOutput("sigint")
     let before = try latest(output)
     let reached = Mutex(false)
@@ -258,14 +260,14 @@ import Testing
     while !reached.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
     try #require(reached.withLock { $0 }, "the run never reached the slow server")
     let signalled = ContinuousClock.now
-    kill(process.processIdentifier, SIGINT)
+    kill(process.processIdentifier, signal)
     let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
     // The body would take 40 s; the transfer stops within libcurl's progress interval.
     #expect(ContinuousClock.now - signalled < .seconds(10))
-    #expect(process.terminationStatus == 130)
+    #expect(process.terminationStatus == 128 + signal)
     let errorLines = lines(errors).filter { $0.hasPrefix("error: ") }
-    #expect(errorLines == ["error: cancelled by SIGINT: nothing published; the previous bundle stays current"])
+    #expect(errorLines == ["error: cancelled by \(name): nothing published; the previous bundle stays current"])
     #expect(try latest(output) == before)
     #expect(try bundles(output).count == 1)
     let raw = output.appendingPathComponent("raw").path
