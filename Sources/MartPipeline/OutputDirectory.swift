@@ -59,12 +59,15 @@ enum OutputDirectory {
       throw RunSetupError(setting: setting, message: "\(url.path): is a file, not a directory of recordings")
     }
     if FileManager.default.fileExists(atPath: url.appendingPathComponent("replay.json").path) { return }
-    let enumerator = FileManager.default.enumerator(atPath: url.path)
-    while let entry = enumerator?.nextObject() as? String {
+    // Recordings sit in the folder or one host folder down (docs/recordings.md); a folder that
+    // merely contains a recording somewhere deeper (the repository root) is not one.
+    for entry in contents(of: url) {
       if entry.hasSuffix(".exchange.json") { return }
+      if contents(of: url.appendingPathComponent(entry)).contains(where: { $0.hasSuffix(".exchange.json") }) { return }
     }
     throw RunSetupError(
-      setting: setting, message: "\(url.path): holds no recordings (neither replay.json nor *.exchange.json files)")
+      setting: setting,
+      message: "\(url.path): holds no recordings (neither replay.json nor *.exchange.json files, directly or one folder down)")
   }
 
   /// The text of the POSIX error behind a Foundation file error, without Foundation's domain

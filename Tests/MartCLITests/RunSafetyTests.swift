@@ -57,6 +57,8 @@ import Testing
     let cases: [(String, String)] = [
       ("fixtures/wbe", "no such directory"), (empty.path, "holds no recordings"),
       ("README.md", "is a file, not a directory"),
+      // The repository root holds recordings only three folders down (fixtures/web/<host>/).
+      (".", "holds no recordings"),
     ]
     for (replay, message) in cases {
       let outcome = try cli.run(["run", "--replay", replay, "--output", output.path])
