@@ -78,14 +78,18 @@ let package = Package(
     .testTarget(
       name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(
-      name: "MartGeocodingTests", dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
+      name: "MartGeocodingTests",
+      dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore"]),
     // The CLI tests run the built `mart-holiday` binary; the dependency only builds it.
     .testTarget(
-      name: "MartCLITests", dependencies: ["mart-holiday", "MartExport", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
+      name: "MartCLITests",
+      dependencies: ["mart-holiday", "MartExport", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(
       name: "MartPipelineTests",
-      dependencies: ["MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "TestSupport"]),
+      dependencies: [
+        "MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "TestSupport",
+      ]),
   ]
 )
 

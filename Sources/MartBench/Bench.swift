@@ -1,8 +1,8 @@
 import Foundation
 import MartBrands
 import MartCore
-import MartFetch
 import MartExport
+import MartFetch
 import MartPipeline
 import MartReplay
 
@@ -87,7 +87,8 @@ public enum Bench {
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     guard process.terminationStatus == 0 else {
-      throw BenchError("bench-run failed (status \(process.terminationStatus)): \(String(decoding: data, as: UTF8.self))")
+      throw BenchError(
+        "bench-run failed (status \(process.terminationStatus)): \(String(decoding: data, as: UTF8.self))")
     }
     let unmatched = server.unmatchedRequests
     guard unmatched.isEmpty else {
@@ -99,7 +100,9 @@ public enum Bench {
   /// The least-squares slope of log(cost) over log(branches): 1 is linear. `nil` with fewer
   /// than two scales.
   static func fittedExponent(_ points: [(branches: Double, cost: Double)]) -> Double? {
-    let logs: [(Double, Double)] = points.filter { $0.branches > 0 && $0.cost > 0 }.map { (Foundation.log($0.branches), Foundation.log($0.cost)) }
+    let logs: [(Double, Double)] = points.filter { $0.branches > 0 && $0.cost > 0 }.map {
+      (Foundation.log($0.branches), Foundation.log($0.cost))
+    }
     guard Set(logs.map(\.0)).count >= 2 else { return nil }
     let meanX = logs.reduce(0) { $0 + $1.0 } / Double(logs.count)
     let meanY = logs.reduce(0) { $0 + $1.1 } / Double(logs.count)
@@ -158,7 +161,9 @@ public struct BenchResult: Codable, Sendable {
           String(result.peakMemoryBytes / 1_048_576).leftPadded(9),
         ].joined(separator: " "))
     }
-    if let cpuExponent { lines.append("fitted exponent: CPU \(fixed(cpuExponent, 2)), wall \(fixed(wallExponent ?? 0, 2))") }
+    if let cpuExponent {
+      lines.append("fitted exponent: CPU \(fixed(cpuExponent, 2)), wall \(fixed(wallExponent ?? 0, 2))")
+    }
     lines.append(
       "HTML parse+extract / raw libxml2 parse: \(fixed(parseVsRaw, 2))× (\(htmlPages) pages, \(htmlBytes / 1024) KB)")
     lines.append(

@@ -181,7 +181,9 @@ struct PlaceSample {
     case 1: suffix = ", \(random.pick(["B1층", "2층", "지하1층", "1층"]))"
     default: break
     }
-    let lot = "\(Int.random(in: 1...1500, using: &random))" + (random.chance(0.5) ? "-\(Int.random(in: 1...40, using: &random))" : "")
+    let lot =
+      "\(Int.random(in: 1...1500, using: &random))"
+      + (random.chance(0.5) ? "-\(Int.random(in: 1...40, using: &random))" : "")
     let weekday: Weekday =
       switch (province.shortName, district) {
       case ("대구", _): .monday

@@ -66,7 +66,9 @@ public struct SourceDataGenerator: Sendable {
   /// next two.
   public var asOf: CalendarDate
 
-  public init(mix: BrandMix, seed: UInt64 = 20_261_120, asOf: CalendarDate = CalendarDate(year: 2026, month: 11, day: 20)!) {
+  public init(
+    mix: BrandMix, seed: UInt64 = 20_261_120, asOf: CalendarDate = CalendarDate(year: 2026, month: 11, day: 20)!
+  ) {
     self.mix = mix
     self.seed = seed
     self.asOf = asOf
@@ -158,7 +160,9 @@ public struct SourceDataGenerator: Sendable {
     var names = NameBook()
     var stores: [EmartStore] = []
     var nextID = 1000
-    func add(_ brand: BrandSlug?, count: Int, storeType: (inout SeededRandom) -> String, prefix: (inout SeededRandom) -> String) {
+    func add(
+      _ brand: BrandSlug?, count: Int, storeType: (inout SeededRandom) -> String, prefix: (inout SeededRandom) -> String
+    ) {
       for _ in 0..<count {
         let place = PlaceSample.random(using: &random)
         let phone = KoreanPlaces.phone(place.province, using: &random)
@@ -444,7 +448,8 @@ public struct SourceDataGenerator: Sendable {
         let dayOff = stopped ? "" : "\(Self.monthDay(next))(\(place.closingWeekday.koreanShortName))"
         func coordinate(_ value: Double) -> JSONText.Value {
           let digits = Int.random(in: 3...7, using: &random)
-          return random.chance(0.5) ? .number(Self.coordinateText(value, digits: digits)) : .string(Self.coordinateText(value, digits: digits))
+          return random.chance(0.5)
+            ? .number(Self.coordinateText(value, digits: digits)) : .string(Self.coordinateText(value, digits: digits))
         }
         rows.append(
           JSONText.object([
@@ -575,7 +580,8 @@ public struct SourceDataGenerator: Sendable {
     var stores: [String] = []
     for index in 0..<mix.count(.gsTheFresh) {
       let place = PlaceSample.random(using: &random)
-      let name = String(place.district.split(separator: " ").first.map { $0.dropLast() } ?? "") + names.name(near: place)
+      let name =
+        String(place.district.split(separator: " ").first.map { $0.dropLast() } ?? "") + names.name(near: place)
       let phoneDigits = KoreanPlaces.phone(place.province, using: &random).split(separator: "-")
       let phone: String =
         switch Int.random(in: 0..<10, using: &random) {
@@ -625,7 +631,12 @@ public struct SourceDataGenerator: Sendable {
           ("closedDate3", .string(days[2])), ("shopCode", .string(code)), ("closedDate4", .string(days[3])),
           ("shopType", .raw("{\"code\": \"DIRECT\", \"type\": \"SMShopTypeEnum\"}")),
           ("kakaoYellowId", .string("https://pf.kakao.com/_Kxczeu")),
-          ("address", .string("\(place.shortRoadAddress.split(separator: "(").first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "")(\(place.dong) \(place.lotAddress.split(separator: " ").last ?? ""))")),
+          (
+            "address",
+            .string(
+              "\(place.shortRoadAddress.split(separator: "(").first.map(String.init)?.trimmingCharacters(in: .whitespaces) ?? "")(\(place.dong) \(place.lotAddress.split(separator: " ").last ?? ""))"
+            )
+          ),
           ("shopName", .string(name)), ("closedDate1", .string(days[0])),
         ]))
     }

@@ -20,7 +20,6 @@ public struct CostcoSource: BrandSource {
   public static let brands: [BrandSlug] = [.costco]
   public static let origin = "https://www.costco.co.kr"
 
-
   public init() {}
 
   /// The search listing every Korean warehouse.

@@ -20,7 +20,6 @@ public struct GSTheFreshSource: BrandSource {
   public static let brands: [BrandSlug] = [.gsTheFresh]
   public static let origin = "http://gsthefresh.gsretail.com"
 
-
   public init() {}
 
   static let storeListPath = "/thefresh/ko/market-info/find-storelist"

@@ -21,7 +21,6 @@ public struct HomeplusSource: BrandSource {
   public static let brands: [BrandSlug] = [.homeplus, .homeplusExpress]
   public static let origin = "https://my.homeplus.co.kr"
 
-
   public init() {}
 
   static let storeListPath = "/store/get_list"

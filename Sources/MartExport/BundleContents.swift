@@ -68,7 +68,8 @@ public struct BundleContents: Sendable {
     try addJSON("index.json", IndexFile(branches: branches))
     try addJSON("closures.json", ClosuresFile(branches: branches, window: window))
     for branch in branches {
-      files.append(("calendars/branches/\(branch.id).ics", ICalendar.branchCalendar(branch, events: events[branch.id] ?? [])))
+      files.append(
+        ("calendars/branches/\(branch.id).ics", ICalendar.branchCalendar(branch, events: events[branch.id] ?? [])))
     }
     files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
 

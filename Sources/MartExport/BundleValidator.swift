@@ -319,7 +319,8 @@ private struct Check {
         problem(path, "\(id): closing.status is \(branch.closing.status.rawValue) but closing.dates is not empty")
       }
       let unknown = branch.closing.unknownRanges
-      for range in unknown where range.from > range.through || range.from < window.from || range.through > window.through {
+      for range in unknown
+      where range.from > range.through || range.from < window.from || range.through > window.through {
         problem(path, "\(id): unknown range \(range.from)…\(range.through) is not inside the window")
       }
       for (earlier, later) in zip(unknown, unknown.dropFirst()) where earlier.through.adding(days: 1) >= later.from {
@@ -395,7 +396,8 @@ private struct Check {
     if closures.shut != expected.shut {
       problem(
         path,
-        "shut lists \(closures.shut.map(\.description)), branches.json has \(expected.shut.map(\.description)) not trading")
+        "shut lists \(closures.shut.map(\.description)), branches.json has \(expected.shut.map(\.description)) not trading"
+      )
     }
   }
 
@@ -478,7 +480,9 @@ private struct Check {
     }
     if covered.sorted() != expected.sorted() {
       problem(
-        path, "\(events) events covering \(covered.count) days do not match the \(expected.count) closing dates in branches.json")
+        path,
+        "\(events) events covering \(covered.count) days do not match the \(expected.count) closing dates in branches.json"
+      )
     }
   }
 }

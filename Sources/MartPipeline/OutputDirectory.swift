@@ -29,7 +29,8 @@ enum OutputDirectory {
       var isDirectory: ObjCBool = false
       if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
         guard isDirectory.boolValue else {
-          let detail = path == url.standardizedFileURL.path ? "is a file, not a directory" : "\(path) is a file, not a directory"
+          let detail =
+            path == url.standardizedFileURL.path ? "is a file, not a directory" : "\(path) is a file, not a directory"
           throw RunSetupError(setting: setting, message: "\(url.path): \(detail)")
         }
         return
@@ -67,7 +68,8 @@ enum OutputDirectory {
     }
     throw RunSetupError(
       setting: setting,
-      message: "\(url.path): holds no recordings (neither replay.json nor *.exchange.json files, directly or one folder down)")
+      message:
+        "\(url.path): holds no recordings (neither replay.json nor *.exchange.json files, directly or one folder down)")
   }
 
   /// The text of the POSIX error behind a Foundation file error, without Foundation's domain

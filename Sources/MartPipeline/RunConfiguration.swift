@@ -137,7 +137,8 @@ extension Pipeline {
     }
     for (file, setting) in [
       (configuration.geocodingCache, "--geocoding-cache"), (configuration.validatorStore, "--validator-store"),
-      (output.appendingPathComponent("latest.json"), "--output"), (output.appendingPathComponent("report.json"), "--output"),
+      (output.appendingPathComponent("latest.json"), "--output"),
+      (output.appendingPathComponent("report.json"), "--output"),
     ] {
       if let file { try OutputDirectory.checkCanBeFile(file, setting: setting) }
     }
@@ -274,7 +275,8 @@ struct RunResources {
         ? output.appendingPathComponent("raw/\(defaultArchiveName)") : nil
       let archiveDirectory =
         configuration.archiveDirectory
-        ?? (isReplay ? nil : output.appendingPathComponent("raw/\(OutputDirectory.partialArchivePrefix)\(defaultArchiveName)"))
+        ?? (isReplay
+          ? nil : output.appendingPathComponent("raw/\(OutputDirectory.partialArchivePrefix)\(defaultArchiveName)"))
       if let archiveDirectory {
         try OutputDirectory.prepare(archiveDirectory, setting: "--archive")
         do {

@@ -78,7 +78,8 @@ public final class SQLiteConnection: @unchecked Sendable {
       case .text(let text): status = mart_sqlite3_bind_text_transient(statement, index, text)
       case .blob(let data):
         status = data.withUnsafeBytes { bytes in
-          mart_sqlite3_bind_blob_transient(statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count))
+          mart_sqlite3_bind_blob_transient(
+            statement, index, bytes.baseAddress ?? UnsafeRawPointer(bitPattern: 1), Int32(bytes.count))
         }
       }
       guard status == SQLITE_OK else { throw failure("bind parameter \(index) of \(sql)") }

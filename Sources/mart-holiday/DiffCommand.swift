@@ -66,7 +66,8 @@ struct DiffCommand: ParsableCommand {
       }
       guard !failing.isEmpty else {
         throw UsageProblem(
-          description: "--fail-on names no kind (kinds: \(ChangeKind.allCases.map(\.rawValue).joined(separator: ", ")))")
+          description: "--fail-on names no kind (kinds: \(ChangeKind.allCases.map(\.rawValue).joined(separator: ", ")))"
+        )
       }
     }
     let before = try BundleStore.readBundle(at: URL(fileURLWithPath: old))

@@ -1,7 +1,7 @@
 import ArgumentParser
 import Foundation
-import MartCore
 import Logging
+import MartCore
 import MartPipeline
 
 #if canImport(Glibc)
@@ -80,7 +80,8 @@ struct RunCommand: AsyncParsableCommand {
 
   @Option(
     name: .customLong("user-agent"),
-    help: ArgumentHelp("The User-Agent of every request. Default: \(RequestSettings.defaultUserAgent)", valueName: "text"))
+    help: ArgumentHelp(
+      "The User-Agent of every request. Default: \(RequestSettings.defaultUserAgent)", valueName: "text"))
   var userAgent: String?
 
   @Flag(

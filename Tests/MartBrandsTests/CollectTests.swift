@@ -97,8 +97,10 @@ struct CollectTests {
     #expect(Self.described(requests) == [Self.emartStoreListRequest("TR")] + Self.emartHolidayRequests)
     #expect(
       branches.map(\.id.description)
-        == ["1400", "1413", "1419", "1425", "2023", "2016", "1402", "1404", "1406", "1408", "1410", "1416", "1421",
-            "1427", "2019"].map { "traders-\($0)" })
+        == [
+          "1400", "1413", "1419", "1425", "2023", "2016", "1402", "1404", "1406", "1408", "1410", "1416", "1421",
+          "1427", "2019",
+        ].map { "traders-\($0)" })
   }
 
   @Test func everydayNeedsOnlyTheHolidayFeed() async throws {

@@ -76,7 +76,8 @@ struct EmartSourceTests {
 
   @Test func noBrandMasterRowsHaveNoPhone() throws {
     let withoutPhone = try Self.storeList("NO").filter { $0.phone == nil }.map(\.id.storeID)
-    #expect(withoutPhone == ["1604", "4123", "4507", "1635", "4042", "4055", "4068", "4513", "4521", "4544", "4552", "4567"])
+    #expect(
+      withoutPhone == ["1604", "4123", "4507", "1635", "4042", "4055", "4068", "4513", "4521", "4544", "4552", "4567"])
   }
 
   @Test func holidayListKeepsOnlyFullDates() throws {
@@ -163,26 +164,28 @@ struct EmartSourceTests {
     #expect(ids.isDisjoint(with: ["7721", "7301", "3018", "7810", "7904", "1700"]))
   }
 
-  @Test(arguments: [
-    ("에브리데이 가락동점", nil, BrandSlug.everyday),
-    ("이마트 에브리데이 부평점", nil, .everyday),
-    ("이마트 창원점", nil, .emart),
-    ("스타필드 마켓 월계점", nil, .emart),
-    ("이마트 푸드마켓 고덕점", nil, .emart),
-    ("트레이더스 홀세일 클럽 마곡점", nil, .traders),
-    ("노브랜드 판교알파돔점", nil, .nobrand),
-    ("노브렌드 구리인창점", nil, .nobrand),
-    ("창원점", "E", .emart),
-    ("고양점", "T", .traders),
-  ] as [(String, String?, BrandSlug)])
+  @Test(
+    arguments: [
+      ("에브리데이 가락동점", nil, BrandSlug.everyday),
+      ("이마트 에브리데이 부평점", nil, .everyday),
+      ("이마트 창원점", nil, .emart),
+      ("스타필드 마켓 월계점", nil, .emart),
+      ("이마트 푸드마켓 고덕점", nil, .emart),
+      ("트레이더스 홀세일 클럽 마곡점", nil, .traders),
+      ("노브랜드 판교알파돔점", nil, .nobrand),
+      ("노브렌드 구리인창점", nil, .nobrand),
+      ("창원점", "E", .emart),
+      ("고양점", "T", .traders),
+    ] as [(String, String?, BrandSlug)])
   func classifiesByStoreTypeThenName(name: String, storeType: String?, brand: BrandSlug) {
     #expect(EmartSource.classify(storeType: storeType, name: name) == brand)
   }
 
-  @Test(arguments: [
-    ("SSG 도곡점", "M"), ("Boots 대치역점", nil), ("일렉트로마트 명지점", nil), ("몰리스 월계점", nil),
-    ("토이킹덤 하남점", nil), ("베이비서클 고양점", nil), ("창원점", nil), ("스타필드 하남", nil),
-  ] as [(String, String?)])
+  @Test(
+    arguments: [
+      ("SSG 도곡점", "M"), ("Boots 대치역점", nil), ("일렉트로마트 명지점", nil), ("몰리스 월계점", nil),
+      ("토이킹덤 하남점", nil), ("베이비서클 고양점", nil), ("창원점", nil), ("스타필드 하남", nil),
+    ] as [(String, String?)])
   func otherStoresAreNoBrandOfOurs(name: String, storeType: String?) {
     #expect(EmartSource.classify(storeType: storeType, name: name) == nil)
   }

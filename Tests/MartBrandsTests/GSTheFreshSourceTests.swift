@@ -51,7 +51,9 @@ struct GSTheFreshSourceTests {
     let (branches, requests, _) = try await Self.collect()
     #expect(requests.count == 6)
     #expect(requests.allSatisfy { $0.method == .get && $0.url.hasPrefix(Self.listURL + "?") })
-    let pageNumbers = requests.compactMap { URLComponents(string: $0.url)?.queryItems?.first { $0.name == "pageNum" }?.value }
+    let pageNumbers = requests.compactMap {
+      URLComponents(string: $0.url)?.queryItems?.first { $0.name == "pageNum" }?.value
+    }
     #expect(pageNumbers == ["1", "2", "3", "4", "5", "6"])
     #expect(branches.count == 18)
     #expect(Set(branches.map(\.id)).count == 18)
@@ -67,7 +69,10 @@ struct GSTheFreshSourceTests {
     // Recorded in November: "01월 10일" and "01월 24일" are next January.
     #expect(
       try branch("11084").closingDates
-        == [try Self.date("2026-12-13"), try Self.date("2026-12-27"), try Self.date("2027-01-10"), try Self.date("2027-01-24")])
+        == [
+          try Self.date("2026-12-13"), try Self.date("2026-12-27"), try Self.date("2027-01-10"),
+          try Self.date("2027-01-24"),
+        ])
     // "11월08일" without the space.
     #expect(try branch("10533").closingDates.first == (try Self.date("2026-11-08")))
     // 2026-11-01 is a Sunday: the 2nd and 4th Mondays (Daegu) are 11-09 and 11-23.

@@ -267,7 +267,8 @@ import Testing
     let outcome = try cli.run(["diff", old.path, new.path, "--format", "json"])
     #expect(outcome.status == 1)
     let changed = try #require(try json(outcome)["changed"] as? [[String: Any]])
-    let changes = try #require(changed.first { $0["id"] as? String == "lottemart-0100161" }?["changes"] as? [[String: Any]])
+    let changes = try #require(
+      changed.first { $0["id"] as? String == "lottemart-0100161" }?["changes"] as? [[String: Any]])
     let status = try #require(changes.first { $0["field"] as? String == "store-status" })
     #expect(status["old"] as? String == "trading")
     #expect(status["new"] as? String == "closed")

@@ -1,8 +1,8 @@
 import Foundation
 import MartFetch
 import MartReplay
-import TestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -75,7 +75,11 @@ import Testing
     for target in [file, file.appendingPathComponent("output")] {
       let outcome = try cli.run(["run", "--replay", "fixtures/web", "--output", target.path])
       #expect(outcome.status == 1)
-      #expect(lines(outcome.stderr) == ["error: --output: \(target.path): " + (target == file ? "is a file, not a directory" : "\(file.path) is a file, not a directory")])
+      #expect(
+        lines(outcome.stderr) == [
+          "error: --output: \(target.path): "
+            + (target == file ? "is a file, not a directory" : "\(file.path) is a file, not a directory")
+        ])
       #expect(!outcome.stderr.contains("NSCocoaErrorDomain"))
       #expect(!outcome.stderr.contains("report.json"))
     }
@@ -221,7 +225,9 @@ import Testing
       try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder.path)
     }
     for day in ["2026-11-21", "2026-11-22"] {
-      let outcome = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", day, "--keep", "2"])
+      let outcome = try cli.run([
+        "run", "--replay", "fixtures/web", "--output", output.path, "--as-of", day, "--keep", "2",
+      ])
       #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
     }
     let kept = try bundles(output)
@@ -229,7 +235,10 @@ import Testing
     #expect(kept.allSatisfy { !$0.hasPrefix(".staging-") })
     let current = try #require(try JSONSerialization.jsonObject(with: latest(output)) as? [String: Any])
     #expect((current["bundle"] as? String).map { kept.contains(($0 as NSString).lastPathComponent) } == true)
-    #expect(try FileManager.default.contentsOfDirectory(atPath: raw.path).sorted() == ["2026-11-02-010101", "2026-11-03-010101"])
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: raw.path).sorted() == [
+        "2026-11-02-010101", "2026-11-03-010101",
+      ])
     #expect(!FileManager.default.fileExists(atPath: partial.path))
   }
 
@@ -273,7 +282,8 @@ import Testing
     #expect(try latest(output) == before)
     #expect(try bundles(output).count == 1)
     let raw = output.appendingPathComponent("raw").path
-    let archives = FileManager.default.fileExists(atPath: raw) ? try FileManager.default.contentsOfDirectory(atPath: raw) : []
+    let archives =
+      FileManager.default.fileExists(atPath: raw) ? try FileManager.default.contentsOfDirectory(atPath: raw) : []
     #expect(archives.isEmpty, "a cancelled run keeps no partial archive")
     #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(".mart-holiday.lock").path))
   }

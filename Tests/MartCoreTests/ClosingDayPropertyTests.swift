@@ -206,7 +206,9 @@ struct ClosingDayPropertyTests {
     let schedule = ClosingSchedule.parse(text, asOf: asOf)
     #expect(schedule.rules == [.nthWeekday(ordinals: [ordinal], weekday: weekday)], "seed \(seed): \(text)")
     #expect(schedule.exceptions == [open], "seed \(seed): \(text)")
-    #expect(!schedule.closedDates(from: asOf.firstOfMonth(), through: asOf.lastOfMonth).contains(open), "seed \(seed): \(text)")
+    #expect(
+      !schedule.closedDates(from: asOf.firstOfMonth(), through: asOf.lastOfMonth).contains(open),
+      "seed \(seed): \(text)")
   }
 }
 

@@ -114,7 +114,8 @@ import Testing
 
   @Test func leapDayAndNonsense() {
     // 2028 is the nearest leap year to 2027-12-01 with a February 29.
-    #expect(CalendarDate.nearest(month: 2, day: 29, to: CalendarDate(year: 2027, month: 12, day: 1)!)?.iso == "2028-02-29")
+    #expect(
+      CalendarDate.nearest(month: 2, day: 29, to: CalendarDate(year: 2027, month: 12, day: 1)!)?.iso == "2028-02-29")
     #expect(CalendarDate.nearest(month: 2, day: 30, to: Self.november20) == nil)
     #expect(CalendarDate.nearest(month: 13, day: 1, to: Self.november20) == nil)
   }

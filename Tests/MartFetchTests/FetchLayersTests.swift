@@ -138,7 +138,8 @@ import Testing
 
   @Test func aDrippingBodyTimesOut() async throws {
     let server = try FaultServer { _, _ in
-      ServerResponse(body: Data(repeating: UInt8(ascii: "d"), count: 200), delivery: .slow(chunkSize: 1, pause: .milliseconds(300)))
+      ServerResponse(
+        body: Data(repeating: UInt8(ascii: "d"), count: 200), delivery: .slow(chunkSize: 1, pause: .milliseconds(300)))
     }
     var client = FastPolicies.client
     client.lowSpeedLimit = 100
@@ -146,7 +147,8 @@ import Testing
     client.totalTimeout = .seconds(20)
     var retry = FastPolicies.retry
     retry.maxAttempts = 1
-    let error = try #require(await failure(of: .get(server.url("/drip")), using: stack(client: client, retry: retry).fetcher))
+    let error = try #require(
+      await failure(of: .get(server.url("/drip")), using: stack(client: client, retry: retry).fetcher))
     #expect(error.code == .timeout)
     // The low-speed limit, not the 20 s total timeout, ended it.
     #expect(error.message.contains("too slow"))
@@ -436,7 +438,8 @@ import Testing
 @Suite struct RobotsRulesTests {
   @Test func theLongestMatchWinsAndAllowWinsATie() {
     let rules = RobotsRules(
-      parsing: "User-agent: *\nDisallow: /shop\nAllow: /shop/list\nDisallow: /x\nAllow: /x\n", userAgent: "mart-holiday")
+      parsing: "User-agent: *\nDisallow: /shop\nAllow: /shop/list\nDisallow: /x\nAllow: /x\n", userAgent: "mart-holiday"
+    )
     #expect(!rules.allows("/shop/1001"))
     #expect(rules.allows("/shop/list?page=2"))
     #expect(rules.allows("/x/y"))
@@ -444,7 +447,8 @@ import Testing
   }
 
   @Test func wildcardsAndEndAnchors() {
-    let rules = RobotsRules(parsing: "User-agent: *\nDisallow: /*?sort=\nDisallow: /*.json$\n", userAgent: "mart-holiday")
+    let rules = RobotsRules(
+      parsing: "User-agent: *\nDisallow: /*?sort=\nDisallow: /*.json$\n", userAgent: "mart-holiday")
     #expect(!rules.allows("/list?sort=name"))
     #expect(rules.allows("/list?page=1"))
     #expect(!rules.allows("/api/stores.json"))

@@ -224,7 +224,8 @@ enum AddressParser {
   static func collapsingSpaces(_ text: Scalars) -> Scalars {
     var result: [Unicode.Scalar] = []
     result.reserveCapacity(text.count)
-    for (index, scalar) in zip(text.indices, text) where scalar != " " || index == text.startIndex || text[index - 1] != " " {
+    for (index, scalar) in zip(text.indices, text)
+    where scalar != " " || index == text.startIndex || text[index - 1] != " " {
       result.append(scalar)
     }
     return result[...]
@@ -267,7 +268,9 @@ enum AddressParser {
     if depth > 0, !unclosed.isEmpty { references.append(unclosed) }
     // One space between words and none before a comma.
     let spaced = collapsingSpaces(outside[...])
-    let cleanedOutside = spaced.indices.filter { !(spaced[$0] == " " && spaced.has(",", at: $0 + 1)) }.map { spaced[$0] }
+    let cleanedOutside = spaced.indices.filter { !(spaced[$0] == " " && spaced.has(",", at: $0 + 1)) }.map {
+      spaced[$0]
+    }
     return (trimmed(cleanedOutside[...], of: " ,"), references)
   }
 

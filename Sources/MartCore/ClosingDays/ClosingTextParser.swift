@@ -569,7 +569,8 @@ struct ClosingTextParser {
     }
     let withHours = hoursFollow(at: next)
     // 1/1 in a list of holidays (`1/1, 설날, 추석`) is New Year's Day every year.
-    let inHolidayList = isHolidayWord(at: next) || (isListSeparator(at: next) && isHolidayWord(at: next + 1))
+    let inHolidayList =
+      isHolidayWord(at: next) || (isListSeparator(at: next) && isHolidayWord(at: next + 1))
       || (isListSeparator(at: index - 1) && isHolidayWord(at: index - 2))
     var listed: [CalendarDate] = []
     for item in items {

@@ -349,7 +349,8 @@ struct DateScanner {
     if let (year, month, day, end) = separatedDate(at: start) ?? compactDate(at: start) {
       return finish(year: year, month: month, day: day, end: end)
     }
-    if let (month, day, end) = monthDay(at: start, separator: "월", dayMark: "일") ?? monthDay(at: start, separator: "/") {
+    if let (month, day, end) = monthDay(at: start, separator: "월", dayMark: "일") ?? monthDay(at: start, separator: "/")
+    {
       return finish(year: nil, month: month, day: day, end: end)
     }
     return nil
