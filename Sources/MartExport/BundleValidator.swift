@@ -98,6 +98,10 @@ private struct Check {
   }
 
   mutating func run() -> BundleValidator.Summary? {
+    if let directoryProblem = BundleStore.problem(withDirectory: root) {
+      problem(".", directoryProblem)
+      return nil
+    }
     // Where is the bundle?
     var bundlePrefix = ""
     var pointer: LatestPointer?

@@ -17,7 +17,7 @@ struct BenchCommand: AsyncParsableCommand {
         mart-holiday bench --scale 1000,10000,100000 --format json
       """)
 
-  @Option(help: ArgumentHelp("Branch counts to run, comma-separated.", valueName: "n,n,…"))
+  @Option(help: ArgumentHelp("Branch counts to run, comma-separated, each at least 100.", valueName: "n,n,…"))
   var scale: ScaleList = ScaleList(values: [1_000, 10_000])
 
   @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
@@ -49,6 +49,8 @@ struct BenchCommand: AsyncParsableCommand {
 
 struct ScaleList: ExpressibleByArgument {
   var values: [Int]
+
+  var defaultValueDescription: String { values.map(String.init).joined(separator: ",") }
 
   init(values: [Int]) { self.values = values }
 

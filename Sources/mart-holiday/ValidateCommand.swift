@@ -21,7 +21,7 @@ struct ValidateCommand: ParsableCommand {
   func run() throws {
     let (problems, summary) = BundleValidator(directory: URL(fileURLWithPath: directory)).validate()
     if !problems.isEmpty {
-      let text = problems.map { "\(directory)/\($0.path): \($0.message)\n" }.joined()
+      let text = problems.map { "\($0.path == "." ? directory : "\(directory)/\($0.path)"): \($0.message)\n" }.joined()
       FileHandle.standardError.write(Data(text.utf8))
       throw ExitCode(1)
     }

@@ -112,5 +112,10 @@ import Testing
   @Test func aDirectoryWithoutABundleIsAProblem() throws {
     let empty = try ExportFixtures.temporaryDirectory()
     #expect(problems(empty) == [".: neither an output directory (no latest.json) nor a bundle (no manifest.json)"])
+    #expect(problems(empty.appendingPathComponent("missing")) == [".: no such directory"])
+    let file = empty.appendingPathComponent("file.json")
+    try Data("{}".utf8).write(to: file)
+    #expect(problems(file) == [".: is a file, not a directory"])
+    #expect(throws: ExportError.self) { try BundleStore.readBundle(at: file) }
   }
 }
