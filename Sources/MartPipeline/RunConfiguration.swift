@@ -269,14 +269,16 @@ struct RunResources {
 
       // The default archive is written under a hidden name and renamed when the run ends, so a
       // killed run's partial archive is a leftover, never counted as one of the kept archives.
-      let defaultArchiveName = "\(asOfDate.iso)-\(KoreanCalendar.timeOfDay())"
-      finishedArchiveDirectory =
-        configuration.archiveDirectory == nil && !isReplay
-        ? output.appendingPathComponent("raw/\(defaultArchiveName)") : nil
-      let archiveDirectory =
-        configuration.archiveDirectory
-        ?? (isReplay
-          ? nil : output.appendingPathComponent("raw/\(OutputDirectory.partialArchivePrefix)\(defaultArchiveName)"))
+      let archiveDirectory: URL?
+      if let chosen = configuration.archiveDirectory {
+        (archiveDirectory, finishedArchiveDirectory) = (chosen, nil)
+      } else if isReplay {
+        (archiveDirectory, finishedArchiveDirectory) = (nil, nil)
+      } else {
+        let name = "\(asOfDate.iso)-\(KoreanCalendar.timeOfDay())"
+        archiveDirectory = output.appendingPathComponent("raw/\(OutputDirectory.partialArchivePrefix)\(name)")
+        finishedArchiveDirectory = output.appendingPathComponent("raw/\(name)")
+      }
       if let archiveDirectory {
         try OutputDirectory.prepare(archiveDirectory, setting: "--archive")
         do {

@@ -219,15 +219,14 @@ public struct ClosingSchedule: Hashable, Sendable {
 
   /// This schedule with `dates` as the days its rules and lunar holidays give in `months` (first
   /// days of months), the way ``overridden(byOfficialDates:)`` lets published dates win, but
-  /// keeping the schedule's explicit dates. Used for a rule's own dates in brackets
-  /// (`매월 둘째 일요일 (11/15)`) and a rule scoped to a month (`12월은 셋째 일요일`).
-  /// `disagreement` words the warning for a month where the two differ (the lists are written
-  /// out), or gives `nil` for none.
-  func replacingRuleDays(
-    inMonths months: [CalendarDate], with dates: Set<CalendarDate>,
-    disagreement: (_ month: CalendarDate, _ dates: String, _ fromRules: String) -> String?
-  ) -> ClosingSchedule {
-    replacing(inMonths: months, with: dates, rulesOnly: true, disagreement: disagreement)
+  /// keeping the schedule's explicit dates: a rule scoped to a month (`12월은 셋째 일요일`).
+  func replacingRuleDays(inMonths months: [CalendarDate], with dates: Set<CalendarDate>) -> ClosingSchedule {
+    replacing(inMonths: months, with: dates, rulesOnly: true) { _, _, _ in nil }
+  }
+
+  /// `2026-11-08, 2026-11-22`, or `none`: dates as warnings list them.
+  static func listed(_ dates: Set<CalendarDate>) -> String {
+    dates.isEmpty ? "none" : dates.sorted().map(\.iso).joined(separator: ", ")
   }
 
   /// In `months`, the days this schedule closes that are not in `replacement` become exceptions
@@ -242,13 +241,10 @@ public struct ClosingSchedule: Hashable, Sendable {
     var yielding = self
     if rulesOnly { yielding.dates = [] }
     var suppressed = Set<CalendarDate>()
-    func list(_ dates: Set<CalendarDate>) -> String {
-      dates.isEmpty ? "none" : dates.sorted().map(\.iso).joined(separator: ", ")
-    }
     for month in months {
       let own = Set(yielding.closedDates(from: month, through: month.lastOfMonth))
       let replaced = replacement.filter { $0.firstOfMonth() == month }
-      if own != replaced, let warning = disagreement(month, list(replaced), list(own)) {
+      if own != replaced, let warning = disagreement(month, Self.listed(replaced), Self.listed(own)) {
         merged.warnings.append(warning)
       }
       suppressed.formUnion(own.subtracting(replaced))

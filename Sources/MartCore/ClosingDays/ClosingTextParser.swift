@@ -11,8 +11,8 @@
 ///
 /// A day with opening hours (`12/24 10:00~22:00`, `12/24 오후 6시까지 영업`) is a trading day:
 /// never a closure, and open if a rule would close it. Dates in brackets right after a rule
-/// (`매월 둘째 일요일 (11/15)`) and a rule scoped to a month (`12월은 셋째 일요일`) replace the
-/// rules' days in their months.
+/// (`매월 둘째 일요일 (11/15)`) confirm it, or, where they differ, replace its days up to the
+/// last of them; a rule scoped to a month (`12월은 셋째 일요일`) replaces the rules' days there.
 struct ClosingTextParser {
   private let text: String
   private let asOf: CalendarDate
@@ -27,8 +27,8 @@ struct ClosingTextParser {
     case weekly([Weekday])
     case daysOfMonth([Int])
     case lunar([LunarHoliday], offsets: Set<Int>)
-    /// The dates in brackets right after a rule (`매월 둘째 일요일 (11/15)`): the rule's days for
-    /// their months.
+    /// The dates in brackets right after a rule (`매월 둘째 일요일 (11/15)`): the days the site
+    /// lists for it.
     case ruleDates([CalendarDate])
     /// A rule scoped to one month (`12월은 셋째 일요일`): its days in `month` (a first of month),
     /// in place of the other rules' days there.
@@ -923,8 +923,8 @@ struct ClosingTextParser {
   }
 
   /// Reads dates in brackets right after a rule. Alone in the brackets (or with a closing verb)
-  /// they are the rule's own days for their months, and replace the rules' days there; with
-  /// other words (`(12/13·27 정상영업)`) they are dates like any other.
+  /// they are the days the site lists for the rule (see `makeSchedule()`); with other words
+  /// (`(12/13·27 정상영업)`) they are dates like any other.
   private mutating func readRuleDates(at index: Int) -> Int {
     let start = endClause(at: index)
     guard let end = readDateList(at: start) else { return start }
@@ -998,7 +998,7 @@ struct ClosingTextParser {
       lunarExceptions: lunarExceptions, text: text, warnings: warnings)
     // 12월은 셋째 일요일: in its month the scoped rule's days replace the other rules' days.
     for (month, days) in closed.monthScoped.sorted(by: { $0.key < $1.key }) {
-      schedule = schedule.replacingRuleDays(inMonths: [month], with: days.subtracting(exceptions)) { _, _, _ in nil }
+      schedule = schedule.replacingRuleDays(inMonths: [month], with: days.subtracting(exceptions))
     }
     // 매월 둘째 일요일 (11/15, 11/29): the rule's own dates as the site lists them. Sites list
     // the next closing days ("(11/22, 12/13)" as of 11/20 says nothing against 12/27), so dates
@@ -1011,11 +1011,9 @@ struct ClosingTextParser {
       let fromRules = Set(schedule.closedDates(from: span, through: last)).subtracting(schedule.dates)
       if !ruleDates.isSubset(of: fromRules.union(schedule.dates)) {
         let leftOut = fromRules.subtracting(ruleDates)
-        func list(_ dates: Set<CalendarDate>) -> String {
-          dates.isEmpty ? "none" : dates.sorted().map(\.iso).joined(separator: ", ")
-        }
         schedule.warnings.append(
-          "the dates in brackets \(list(ruleDates)) differ from the rule's \(list(fromRules)) from \(span) to \(last);"
+          "the dates in brackets \(ClosingSchedule.listed(ruleDates)) differ from the rule's "
+            + "\(ClosingSchedule.listed(fromRules)) from \(span) to \(last);"
             + " the dates in brackets are used there")
         schedule.exceptions = Set(schedule.exceptions).union(leftOut).sorted()
       }

@@ -196,11 +196,12 @@ enum StoreStatusText {
   static func wholeDate(_ text: String) -> CalendarDate? {
     if let date = CalendarDate(compact: text) ?? CalendarDate(iso: text) { return date }
     guard text.first?.isNumber == true, text.last?.isNumber == true || text.last == "일" else { return nil }
-    let found = mentions(in: text)
-    guard found.count == 1, found[0].year != nil, found[0].suffix == .none,
-      DateScanner(text: Array(text)).mention(at: 0)?.end == text.count
+    // One date with a year from the first character to the last, nothing after it.
+    let characters = Array(text)
+    guard let found = DateScanner(text: characters).mention(at: 0), let mention = found.mention,
+      found.end == characters.count, mention.year != nil, mention.suffix == .none
     else { return nil }
-    return resolve(found[0], asOf: CalendarDate(year: 2000, month: 1, day: 1)!, forward: false)
+    return resolve(mention, asOf: CalendarDate(year: 2000, month: 1, day: 1)!, forward: false)
   }
 
   /// The day a reopening clause names (`2027년 1월 15일 재오픈`), wherever it stands in the text,
