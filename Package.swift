@@ -36,17 +36,18 @@ let package = Package(
 
     // I/O edges.
     .target(name: "MartSQLite", dependencies: ["CSQLite"]),
-    .target(name: "MartFetch", dependencies: ["CCurl", "MartSQLite"]),
+    .target(name: "MartDigest", dependencies: ["COpenSSLCrypto"]),
+    .target(name: "MartFetch", dependencies: ["CCurl", "MartSQLite", "MartDigest"]),
     .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "MartSQLite"]),
-    .target(name: "MartExport", dependencies: ["MartCore", "COpenSSLCrypto", "CZlib"]),
+    .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "CZlib"]),
     .target(
       name: "MartPipeline",
       dependencies: [
-        "MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport",
+        "MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport", "MartSQLite",
         .product(name: "Logging", package: "swift-log"),
       ]),
 
@@ -73,14 +74,15 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     .testTarget(name: "MartCoreTests", dependencies: ["MartCore", "TestSupport"]),
     .testTarget(
-      name: "MartFetchTests", dependencies: ["MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML"]),
+      name: "MartFetchTests",
+      dependencies: ["MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite"]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML"]),
     .testTarget(
       name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(
       name: "MartGeocodingTests",
       dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
-    .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore"]),
+    .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "MartDigest"]),
     // The CLI tests run the built `mart-holiday` binary; the dependency only builds it.
     .testTarget(
       name: "MartCLITests",

@@ -71,9 +71,9 @@ public enum Bench {
 
   private static func runChild(executable: URL, recording: URL, output: URL) throws -> BenchResult.ScaleResult {
     let archive = try ReplayArchive.load(from: recording)
-    let server = try ReplayServer.start(archive: archive)
+    let server = try Pipeline.startReplayServer(archive, sources: BrandSources.all)
     defer { server.stop() }
-    let overrides = Pipeline.replayOverrides(server, sources: BrandSources.all)
+    let overrides = server.baseURLOverrides
     var arguments = ["bench-run", "--output", output.path, "--as-of", archive.recordedOn ?? "2026-11-20"]
     for (origin, baseURL) in overrides.sorted(by: { $0.key < $1.key }) {
       arguments += ["--origin", "\(origin)=\(baseURL)"]

@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartDigest
 
 /// Every file of one bundle, computed in memory from the branches (no I/O), with the
 /// manifest that lists them. Equal input gives equal bytes and the same version.

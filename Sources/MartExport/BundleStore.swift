@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartDigest
 
 #if canImport(Glibc)
   import Glibc
@@ -17,6 +18,21 @@ public struct PublishedBundle: Sendable {
   public var branches: BranchesFile
   /// The bundle directory.
   public var directory: URL
+}
+
+/// What ``BundleStore/publish(branches:brands:asOf:window:shouldStop:)`` did.
+public enum PublishResult: Sendable {
+  /// `latest.json` names `pointer`'s bundle. `latestChanged` is `false` when it already did;
+  /// `repaired` says what was wrong with a copy of this bundle that was found damaged on disk
+  /// and written again.
+  case published(LatestPointer, latestChanged: Bool, repaired: ExportError?)
+  /// Asked to stop before `latest.json` was replaced: nothing new became current.
+  case stopped
+
+  /// The pointer now in `latest.json`, when published.
+  public var pointer: LatestPointer? {
+    if case .published(let pointer, _, _) = self { pointer } else { nil }
+  }
 }
 
 /// Writes versioned bundles under an output directory and moves `latest.json` to them
@@ -107,16 +123,22 @@ public struct BundleStore: Sendable {
 
   /// Writes a bundle and points `latest.json` at it.
   ///
-  /// Refuses an empty dataset. `brands` may list brands without branches (missing). Files are written to a staging directory, flushed to disk,
-  /// renamed into place, and only then is `latest.json` replaced (write, flush, rename), so
-  /// a crash at any moment leaves the previous bundle published. A bundle whose version
-  /// already exists is not written again, and when `latest.json` already names it, it is
-  /// left untouched: a run whose content did not change changes nothing on disk.
-  /// - Returns: the pointer now in `latest.json`.
+  /// Refuses an empty dataset. `brands` may list brands without branches (missing). Files are
+  /// written to a staging directory, flushed to disk, renamed into place, and only then is
+  /// `latest.json` replaced (write, flush, rename), so a crash at any moment leaves the previous
+  /// bundle published. A bundle whose version already exists is verified (every file's size and
+  /// SHA-256 against this run's manifest) and reused when intact; a damaged one is set aside
+  /// and written again. When `latest.json` already names the bundle it is left untouched: a run
+  /// whose content did not change changes nothing on disk.
+  ///
+  /// `shouldStop` is asked between files and once more just before `latest.json` is replaced;
+  /// when it answers `true` the staging directory is removed, nothing new becomes current, and
+  /// the result is ``PublishResult/stopped``.
   @discardableResult
   public func publish(
-    branches: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow
-  ) throws(ExportError) -> LatestPointer {
+    branches: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
+    shouldStop: () -> Bool = { false }
+  ) throws(ExportError) -> PublishResult {
     guard !branches.isEmpty else {
       throw ExportError(path: outputDirectory.path, message: "refusing to publish an empty dataset")
     }
@@ -130,39 +152,81 @@ public struct BundleStore: Sendable {
 
     let relativeBundle = "bundles/\(version)"
     let finalDirectory = outputDirectory.appendingPathComponent(relativeBundle)
-    try createDirectory(bundlesURL)
-    removeAbandonedStaging()
-    if !FileManager.default.fileExists(atPath: finalDirectory.path) {
-      let staging = bundlesURL.appendingPathComponent(".staging-\(version)-\(getpid())")
-      try? FileManager.default.removeItem(at: staging)
-      try createDirectory(staging)
-      var directories: Set<String> = [""]
-      for file in contents.files {
-        let parent = (file.path as NSString).deletingLastPathComponent
-        if directories.insert(parent).inserted {
-          try createDirectory(staging.appendingPathComponent(parent))
-        }
-        try writeDurably(file.data, to: staging.appendingPathComponent(file.path))
-      }
-      try writeDurably(contents.manifestData, to: staging.appendingPathComponent("manifest.json"))
-      // Deepest first, so each directory's entry in its parent is flushed after its contents.
-      for directory in directories.sorted(by: { $0.count > $1.count }) {
-        try syncDirectory(directory.isEmpty ? staging : staging.appendingPathComponent(directory))
-      }
-      try rename(staging, to: finalDirectory)
-      try syncDirectory(bundlesURL)
-    }
-
     let pointer = LatestPointer(
       schemaVersion: bundleSchemaVersion, version: version, bundle: relativeBundle, asOf: asOf,
       manifestSHA256: SHA256.hex(contents.manifestData))
+    try createDirectory(bundlesURL)
+    removeAbandonedStaging()
+    var wroteDirectory = false
+    var repaired: ExportError?
+    if FileManager.default.fileExists(atPath: finalDirectory.path) {
+      do throws(ExportError) {
+        _ = try Self.read(directory: finalDirectory, pointer: pointer)
+      } catch {
+        // A damaged copy of this very bundle: never point at it again; write it anew.
+        let damaged = bundlesURL.appendingPathComponent(".damaged-\(version)-\(getpid())")
+        try rename(finalDirectory, to: damaged)
+        try? FileManager.default.removeItem(at: damaged)
+        repaired = error
+      }
+    }
+    if !FileManager.default.fileExists(atPath: finalDirectory.path) {
+      let staging = bundlesURL.appendingPathComponent(".staging-\(version)-\(getpid())")
+      try? FileManager.default.removeItem(at: staging)
+      let written: Bool
+      do throws(ExportError) {
+        written = try writeStaging(contents, to: staging, shouldStop: shouldStop) && !shouldStop()
+      } catch {
+        try? FileManager.default.removeItem(at: staging)
+        throw error
+      }
+      guard written else {
+        try? FileManager.default.removeItem(at: staging)
+        return .stopped
+      }
+      try rename(staging, to: finalDirectory)
+      try syncDirectory(bundlesURL)
+      wroteDirectory = true
+    }
+
     let pointerData = try encode(pointer)
-    if let current = try? Data(contentsOf: latestURL), current == pointerData { return pointer }
+    if let current = try? Data(contentsOf: latestURL), current == pointerData {
+      return .published(pointer, latestChanged: false, repaired: repaired)
+    }
+    if shouldStop() {
+      // Nothing refers to a directory this call wrote; a reused one stays for whoever names it.
+      if wroteDirectory { try? FileManager.default.removeItem(at: finalDirectory) }
+      return .stopped
+    }
     let temporary = outputDirectory.appendingPathComponent(".latest.json.\(getpid())")
     try writeDurably(pointerData, to: temporary)
     try rename(temporary, to: latestURL)
     try syncDirectory(outputDirectory)
-    return pointer
+    return .published(pointer, latestChanged: true, repaired: repaired)
+  }
+
+  /// Writes every file of `contents` and its manifest under `staging`, flushing each file and
+  /// then each directory, deepest first. Returns `false`, having written only part, when
+  /// `shouldStop` asks to stop.
+  private func writeStaging(
+    _ contents: BundleContents, to staging: URL, shouldStop: () -> Bool
+  ) throws(ExportError) -> Bool {
+    try createDirectory(staging)
+    var directories: Set<String> = [""]
+    for file in contents.files {
+      if shouldStop() { return false }
+      let parent = (file.path as NSString).deletingLastPathComponent
+      if directories.insert(parent).inserted {
+        try createDirectory(staging.appendingPathComponent(parent))
+      }
+      try writeDurably(file.data, to: staging.appendingPathComponent(file.path))
+    }
+    try writeDurably(contents.manifestData, to: staging.appendingPathComponent("manifest.json"))
+    // Deepest first, so each directory's entry in its parent is flushed after its contents.
+    for directory in directories.sorted(by: { $0.count > $1.count }) {
+      try syncDirectory(directory.isEmpty ? staging : staging.appendingPathComponent(directory))
+    }
+    return true
   }
 
   /// Removes staging directories and temporary pointers left by runs that were killed

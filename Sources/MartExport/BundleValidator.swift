@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartDigest
 
 /// One thing wrong with a bundle on disk.
 public struct BundleProblem: Hashable, Sendable, CustomStringConvertible {

@@ -1,4 +1,5 @@
 import Foundation
+import MartDigest
 import MartSQLite
 import Synchronization
 
@@ -9,16 +10,21 @@ public struct StoredResponse: Sendable, Hashable {
   public var lastModified: String?
   public var response: HTTPResponse
   public var storedAt: Date
+  /// Whether the stored body and headers still match the SHA-256 kept with them. A body that
+  /// does not (a damaged file, an entry written before digests were kept) must not be reused.
+  public var isIntact: Bool
 }
 
 /// `ETag` and `Last-Modified` validators with the bodies they validate, in an embedded SQLite
 /// file, so the next run can ask "has it changed?" and reuse the body on `304 Not Modified`.
+/// Each entry keeps the SHA-256 of its status, headers and body, checked on every lookup.
 public final class HTTPValidatorStore: Sendable {
   private let database: SQLiteConnection
   /// The database file.
   public var path: String { database.path }
 
-  /// Opens (creating if needed) the store at `path`.
+  /// Opens (creating if needed) the store at `path`. Throws when the file cannot be opened as a
+  /// database (see `SQLiteConnection.openSettingAsideDamaged` to recover from a damaged one).
   public init(path: String) throws(SQLiteError) {
     database = try SQLiteConnection(path: path)
     try database.run(
@@ -34,23 +40,43 @@ public final class HTTPValidatorStore: Sendable {
         stored_at REAL NOT NULL
       ) WITHOUT ROWID
       """)
+    let columns = try database.rows("PRAGMA table_info(http_validators)").compactMap { $0[1].text }
+    if !columns.contains("digest") {
+      // Entries stored before digests were kept read as not intact and are fetched again once.
+      try database.run("ALTER TABLE http_validators ADD COLUMN digest TEXT")
+    }
+  }
+
+  /// The SHA-256 kept with an entry: of its status, final URL, headers and body.
+  static func digest(status: Int, finalURL: String, headers: Data, body: Data) -> String {
+    var covered = Data("\(status)\n\(finalURL)\n".utf8)
+    covered.append(headers)
+    covered.append(0x0A)
+    covered.append(body)
+    return SHA256.hex(covered)
   }
 
   /// The response stored for `url`, if any.
   public func lookup(url: String) throws(SQLiteError) -> StoredResponse? {
     let rows = try database.rows(
-      "SELECT etag, last_modified, status, final_url, headers, body, stored_at FROM http_validators WHERE url = ?1",
+      """
+      SELECT etag, last_modified, status, final_url, headers, body, stored_at, digest
+      FROM http_validators WHERE url = ?1
+      """,
       [.text(url)])
     guard let row = rows.first else { return nil }
-    let headerPairs = (try? JSONDecoder().decode([[String]].self, from: row[4].blob ?? Data())) ?? []
+    let headerText = row[4].blob ?? Data()
+    let headerPairs = (try? JSONDecoder().decode([[String]].self, from: headerText)) ?? []
     let headers = headerPairs.compactMap { $0.count == 2 ? HTTPHeader($0[0], $0[1]) : nil }
     let storedAt: Double = if case .real(let seconds) = row[6] { seconds } else { 0 }
+    let status = Int(row[2].integer ?? 200)
+    let finalURL = row[3].text ?? url
+    let body = row[5].blob ?? Data()
     return StoredResponse(
       url: url, etag: row[0].text, lastModified: row[1].text,
-      response: HTTPResponse(
-        requestURL: url, finalURL: row[3].text ?? url, status: Int(row[2].integer ?? 200), headers: headers,
-        body: row[5].blob ?? Data()),
-      storedAt: Date(timeIntervalSince1970: storedAt))
+      response: HTTPResponse(requestURL: url, finalURL: finalURL, status: status, headers: headers, body: body),
+      storedAt: Date(timeIntervalSince1970: storedAt),
+      isIntact: row[7].text == Self.digest(status: status, finalURL: finalURL, headers: headerText, body: body))
   }
 
   /// Keeps `response` for `url` with its validators, replacing what was stored.
@@ -63,14 +89,16 @@ public final class HTTPValidatorStore: Sendable {
     }
     try database.run(
       """
-      INSERT OR REPLACE INTO http_validators (url, etag, last_modified, status, final_url, headers, body, stored_at)
-      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)
+      INSERT OR REPLACE INTO http_validators
+        (url, etag, last_modified, status, final_url, headers, body, stored_at, digest)
+      VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)
       """,
       [
         .text(url), response.headers.value(named: "ETag").map(SQLiteValue.text) ?? .null,
         response.headers.value(named: "Last-Modified").map(SQLiteValue.text) ?? .null,
         .integer(Int64(response.status)), .text(response.finalURL),
         .text(String(decoding: headers, as: UTF8.self)), .blob(response.body), .real(date.timeIntervalSince1970),
+        .text(Self.digest(status: response.status, finalURL: response.finalURL, headers: headers, body: response.body)),
       ])
   }
 
@@ -114,6 +142,14 @@ public final class ConditionalRequestFetcher: HTTPFetching {
       stored = try store.lookup(url: request.url)
     } catch {
       note(error)
+    }
+    if let damaged = stored, !damaged.isIntact {
+      // Never revalidate a body that cannot be reused: ask for the whole page again.
+      stored = nil
+      failures.withLock {
+        $0.append("\(store.path): the body stored for \(request.url) does not match its digest; fetched again in full")
+      }
+      do { try store.remove(url: request.url) } catch { note(error) }
     }
     var conditional = request
     if let stored {

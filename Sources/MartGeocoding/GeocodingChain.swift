@@ -88,6 +88,17 @@ public final class GeocodingChain: Sendable {
     environment: [String: String] = ProcessInfo.processInfo.environment,
     retryPolicy: RetryPolicy = RetryPolicy()
   ) throws(GeocodeCacheError) -> GeocodingChain {
+    fromEnvironment(
+      cache: try cachePath.map { path throws(GeocodeCacheError) in try GeocodeCache(path: path) }, fetcher: fetcher,
+      environment: environment, retryPolicy: retryPolicy)
+  }
+
+  /// The chain the environment asks for (see above), over an open cache (`nil`: none).
+  public static func fromEnvironment(
+    cache: GeocodeCache?, fetcher: any HTTPFetching,
+    environment: [String: String] = ProcessInfo.processInfo.environment,
+    retryPolicy: RetryPolicy = RetryPolicy()
+  ) -> GeocodingChain {
     func value(_ name: String) -> String? {
       environment[name].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
     }
@@ -121,8 +132,7 @@ public final class GeocodingChain: Sendable {
         continue
       }
     }
-    return GeocodingChain(
-      geocoders: geocoders, cache: try cachePath.map { path throws(GeocodeCacheError) in try GeocodeCache(path: path) })
+    return GeocodingChain(geocoders: geocoders, cache: cache)
   }
 
   /// The real origins of every provider the chain can ask.

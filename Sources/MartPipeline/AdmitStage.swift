@@ -8,6 +8,8 @@ public struct PreviousBundle: Sendable {
   public var branches: [BrandSlug: [Branch]]
   /// Each brand's entry in the last bundle's manifest.
   public var summaries: [BrandSlug: BrandSummary]
+  /// Why the bundle `latest.json` names could not be read, when it exists but is damaged.
+  public var damage: String?
 
   public init(branches: [BrandSlug: [Branch]] = [:], summaries: [BrandSlug: BrandSummary] = [:]) {
     self.branches = branches
@@ -26,7 +28,9 @@ public struct PreviousBundle: Sendable {
       return PreviousBundle(try store.latest())
     } catch {
       problems.warn(.previousBundle, "last bundle unreadable, nothing to carry over: \(error)")
-      return PreviousBundle()
+      var none = PreviousBundle()
+      none.damage = error.description
+      return none
     }
   }
 }

@@ -9,12 +9,15 @@ public struct BrandSelection: Sendable, Hashable {
   public let requested: [BrandSlug]
   /// Requested brands no source offers yet, sorted.
   public let unsourced: [BrandSlug]
+  /// Whether every brand the sources offer is requested, so nothing has to be kept from the last bundle.
+  public let coversEveryBrand: Bool
 
   /// - Parameter asked: the brands asked for; empty means every brand the sources offer.
   public init(asked: Set<BrandSlug>, sources: [any BrandSource]) {
     let offered = Set(sources.flatMap(\.brands))
     requested = (asked.isEmpty ? offered : asked.intersection(offered)).sorted()
     unsourced = asked.subtracting(offered).sorted()
+    coversEveryBrand = offered.isSubset(of: requested)
   }
 
   /// Whether the run asked for `brand` (with or without a source).

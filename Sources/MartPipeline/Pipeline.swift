@@ -40,8 +40,9 @@ public struct Pipeline: Sendable {
 
   /// Runs once and returns the report (also written to `<outputDirectory>/report.json`).
   ///
-  /// When the task is cancelled (a signal), the run stops before publishing: nothing is
-  /// written, and the report says `cancelled`.
+  /// When the task is cancelled (a signal), the run stops at the next stage boundary, or while
+  /// publishing before `latest.json` is replaced: nothing new becomes current, and the report
+  /// (also in `report.json`) says `cancelled`.
   /// - Parameter brands: the brands to fetch; empty means every brand the sources offer.
   ///   The others stay as they are in the last bundle.
   public func run(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> RunReport {
@@ -52,10 +53,25 @@ public struct Pipeline: Sendable {
 
     let selection = BrandSelection(asked: brands, sources: sources)
     let previous = PreviousBundle.read(from: store, problems: &problems)
+    let publishStage = PublishStage(store: store)
+    if let damage = previous.damage, !selection.coversEveryBrand {
+      // The brands this run does not fetch would have to come from the damaged bundle.
+      problems.fail(
+        .previousBundle,
+        "the current bundle is damaged (\(damage)) and this run fetches only some brands, so the others cannot be"
+          + " kept: nothing published; run every brand to rebuild it")
+      return publishStage.writeReport(
+        RunReport(
+          asOf: asOf, window: window, outcome: .failed, published: nil, brands: [], branchesWithoutCoordinates: [],
+          branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
+          errors: problems.errors))
+    }
     let (collected, collectProblems) = await CollectStage(sources: sources, fetcher: fetcher, progress: progress)
       .collect(selection, asOf: asOf)
     problems.append(collectProblems)
-    if Task.isCancelled { return Self.cancelled(asOf: asOf, window: window, problems: problems) }
+    if Task.isCancelled {
+      return publishStage.writeReport(Self.cancelled(asOf: asOf, window: window, problems: problems))
+    }
 
     let normalizeStage = NormalizeStage(normalizer: normalizer, geocoding: geocoding)
     var draft = BundleDraft()
@@ -91,8 +107,10 @@ public struct Pipeline: Sendable {
       kept.status = .kept
       draft.add(kept, branches: (previous.branches[brand] ?? []).map(normalizer.refresh))
     }
-    if Task.isCancelled { return Self.cancelled(asOf: asOf, window: window, problems: problems) }
-    return PublishStage(store: store).publish(
+    if Task.isCancelled {
+      return publishStage.writeReport(Self.cancelled(asOf: asOf, window: window, problems: problems))
+    }
+    return publishStage.publish(
       draft, problems: problems, asOf: asOf, window: window,
       fetch: statistics.map(FetchReport.init) ?? FetchReport())
   }
@@ -101,9 +119,7 @@ public struct Pipeline: Sendable {
     RunReport(
       asOf: asOf, window: window, outcome: .cancelled, published: nil, brands: [], branchesWithoutCoordinates: [],
       branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
-      errors: problems.errors + [
-        RunProblem(kind: .publish, message: "cancelled: nothing published; the previous bundle stays current")
-      ])
+      errors: problems.errors + [PublishStage.cancellation])
   }
 
   private static func missing(_ brand: BrandSlug, reason: String) -> BrandSummary {

@@ -28,9 +28,12 @@ public struct PublishStage: Sendable {
   }
 
   /// Publishes `draft` (unless no brand in it is fresh) and writes `report.json`.
+  ///
+  /// Publishing stops, with nothing new made current, when `shouldStop` says so before
+  /// `latest.json` is replaced; the report then says `cancelled`.
   public func publish(
     _ draft: BundleDraft, problems: RunProblems, asOf: CalendarDate, window: DateWindow,
-    fetch: FetchReport = FetchReport()
+    fetch: FetchReport = FetchReport(), shouldStop: () -> Bool = { Task.isCancelled }
   ) -> RunReport {
     var report = RunReport(
       asOf: asOf, window: window, outcome: .failed, published: nil, brands: draft.brands,
@@ -43,23 +46,48 @@ public struct PublishStage: Sendable {
 
     if draft.hasFreshBrand {
       do {
-        report.published = try store.publish(
-          branches: draft.branches, brands: draft.brands, asOf: asOf, window: window)
-        report.outcome =
-          if draft.brands.contains(where: { $0.status == .missing }) {
-            .publishedWithMissingBrands
-          } else if draft.brands.contains(where: { $0.status == .stale }) {
-            .publishedWithStaleBrands
-          } else {
-            .published
+        switch try store.publish(
+          branches: draft.branches, brands: draft.brands, asOf: asOf, window: window, shouldStop: shouldStop)
+        {
+        case .stopped:
+          report.outcome = .cancelled
+          report.errors.append(Self.cancellation)
+        case .published(let pointer, _, let repaired):
+          report.published = pointer
+          if let repaired {
+            report.warnings.append(
+              RunProblem(
+                kind: .publish,
+                message: "bundle \(pointer.version) on disk was damaged (\(repaired)); it was written again"))
           }
+          report.outcome =
+            if draft.brands.contains(where: { $0.status == .missing }) {
+              .publishedWithMissingBrands
+            } else if draft.brands.contains(where: { $0.status == .stale }) {
+              .publishedWithStaleBrands
+            } else {
+              .published
+            }
+        }
       } catch {
         report.errors.append(RunProblem(kind: .publish, message: "publishing failed: \(error)"))
       }
     } else {
       report.errors.append(
-        RunProblem(kind: .publish, message: "no brand produced fresh data: nothing published; the previous bundle stays current"))
+        RunProblem(
+          kind: .publish, message: "no brand produced fresh data: nothing published; the previous bundle stays current")
+      )
     }
+    return writeReport(report)
+  }
+
+  /// The error a cancelled run reports.
+  static let cancellation = RunProblem(
+    kind: .publish, message: "cancelled: nothing published; the previous bundle stays current")
+
+  /// Writes `report` to `report.json`; a failure to write it is added to the returned report's errors.
+  public func writeReport(_ report: RunReport) -> RunReport {
+    var report = report
     do { try store.writeFile(try BundleJSON.encode(report), named: "report.json") } catch {
       report.errors.append(RunProblem(kind: .report, message: "writing report.json failed: \(error)"))
     }

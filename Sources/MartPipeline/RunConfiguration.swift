@@ -5,6 +5,7 @@ import MartCore
 import MartFetch
 import MartGeocoding
 import MartReplay
+import MartSQLite
 
 /// Everything one run of the pipeline needs to know, as the command line gives it. The
 /// pipeline builds its own fetch stack and geocoding chain from it (`Pipeline.run(_:)`).
@@ -89,7 +90,8 @@ public struct RunResult: Sendable {
   public var report: RunReport
   /// Where this run's responses were kept, if they were (removed again when cancelled).
   public var archiveDirectory: URL?
-  /// Responses the archive could not keep, with the reason.
+  /// Responses the archive could not keep, with the reason. When there are any, the archive
+  /// cannot replay the run (the default one is named `<as-of>-<time>.incomplete`).
   public var archiveFailures: [String]
   /// Requests a replay had no recording for (`METHOD host/path?query body: …`).
   public var unmatchedReplayRequests: [String]
@@ -135,6 +137,7 @@ extension Pipeline {
     if let archive = configuration.archiveDirectory {
       try OutputDirectory.checkCanBeDirectory(archive, setting: "--archive")
     }
+    try checkMirrors(configuration.mirrors, sources: configuration.sources)
     for (file, setting) in [
       (configuration.geocodingCache, "--geocoding-cache"), (configuration.validatorStore, "--validator-store"),
       (output.appendingPathComponent("latest.json"), "--output"),
@@ -170,7 +173,11 @@ extension Pipeline {
         archiveDirectory = nil
       }
     } else {
-      if let partial = archiveDirectory, let finished = resources.finishedArchiveDirectory {
+      if let partial = archiveDirectory, var finished = resources.finishedArchiveDirectory {
+        if !(resources.archive?.writeFailures.isEmpty ?? true) {
+          finished = finished.deletingLastPathComponent().appendingPathComponent(
+            finished.lastPathComponent + ".incomplete")
+        }
         do {
           try FileManager.default.moveItem(at: partial, to: finished)
           archiveDirectory = finished
@@ -187,6 +194,22 @@ extension Pipeline {
       report: report, archiveDirectory: archiveDirectory, archiveFailures: resources.archive?.writeFailures ?? [],
       unmatchedReplayRequests: resources.replayServer?.unmatchedRequests ?? [],
       validatorStoreFailures: resources.stack.conditional?.storeFailures ?? [], pruned: pruned)
+  }
+}
+
+extension Pipeline {
+  /// Brands that share a source (one site) cannot be sent to different mirrors: the source makes
+  /// one set of requests for all of them.
+  static func checkMirrors(_ mirrors: [BrandSlug: String], sources: [any BrandSource]) throws(RunSetupError) {
+    for source in sources {
+      let given = source.brands.compactMap { brand in mirrors[brand].map { (brand, $0) } }
+      guard Set(given.map(\.1)).count > 1 else { continue }
+      throw RunSetupError(
+        setting: "--source",
+        message: given.map { "\($0.0.rawValue)=\($0.1)" }.joined(separator: ", ")
+          + " name different URLs, but \(source.brands.map(\.rawValue).joined(separator: ", ")) share one source"
+          + " (\(source.origin)): give them the same URL, or name only one of them")
+    }
   }
 }
 
@@ -223,11 +246,11 @@ struct RunResources {
         asOf = date
       }
       let server: ReplayServer
-      do { server = try ReplayServer.start(archive: archive) } catch {
+      do { server = try Pipeline.startReplayServer(archive, sources: configuration.sources) } catch {
         throw RunSetupError(setting: "--replay", message: "cannot serve the recordings: \(error)")
       }
       replayServer = server
-      overrides = Pipeline.replayOverrides(server, sources: configuration.sources)
+      overrides = server.baseURLOverrides
     } else {
       replayServer = nil
     }
@@ -259,8 +282,8 @@ struct RunResources {
       var validators: HTTPValidatorStore?
       if let validatorFile {
         try OutputDirectory.prepare(validatorFile.deletingLastPathComponent(), setting: "--output")
-        do { validators = try HTTPValidatorStore(path: validatorFile.path) } catch {
-          throw RunSetupError(setting: "--output", message: "validator store \(error)")
+        validators = try Self.openCache(validatorFile, setting: "--output", logger: configuration.logger) {
+          path throws(SQLiteError) in try HTTPValidatorStore(path: path)
         }
       }
       stack = FetchStack(
@@ -292,21 +315,38 @@ struct RunResources {
 
       let cache =
         configuration.geocodingCache ?? (isReplay ? nil : output.appendingPathComponent("cache/geocoding.sqlite"))
-      if let cache { try OutputDirectory.prepare(cache.deletingLastPathComponent(), setting: "--geocoding-cache") }
-      do {
-        geocoding = try GeocodingChain.fromEnvironment(
-          cachePath: cache?.path, fetcher: stack.politeNetwork,
-          environment: isReplay ? GeocodingChain.replayEnvironment : configuration.geocodingEnvironment,
-          retryPolicy: configuration.geocodingRetryPolicy)
-      } catch {
-        throw RunSetupError(setting: "--geocoding-cache", message: "\(error)")
+      var geocodeCache: GeocodeCache?
+      if let cache {
+        try OutputDirectory.prepare(cache.deletingLastPathComponent(), setting: "--geocoding-cache")
+        geocodeCache = try Self.openCache(cache, setting: "--geocoding-cache", logger: configuration.logger) {
+          path throws(SQLiteError) in try GeocodeCache(path: path)
+        }
       }
+      geocoding = GeocodingChain.fromEnvironment(
+        cache: geocodeCache, fetcher: stack.politeNetwork,
+        environment: isReplay ? GeocodingChain.replayEnvironment : configuration.geocodingEnvironment,
+        retryPolicy: configuration.geocodingRetryPolicy)
     } catch {
       replayServer?.stop()
       throw error
     }
   }
 
+  /// Opens a cache database with `open`. A file that is not a database, or a corrupt one, is
+  /// set aside (renamed, with one warning) and the cache starts empty: a cache never stops runs.
+  private static func openCache<Cache>(
+    _ file: URL, setting: String, logger: Logger, with open: (String) throws(SQLiteError) -> Cache
+  ) throws(RunSetupError) -> Cache {
+    do {
+      let (cache, setAside) = try SQLiteConnection.openSettingAsideDamaged(path: file.path, with: open)
+      if let setAside {
+        logger.warning("\(file.path) was not a readable database; moved it to \(setAside) and started an empty one")
+      }
+      return cache
+    } catch {
+      throw RunSetupError(setting: setting, message: "\(error) (check the file's permissions, or remove it)")
+    }
+  }
 }
 
 /// How a run's requests behave, in the command line's own terms (seconds and counts); the
@@ -358,15 +398,14 @@ extension RunConfiguration {
 }
 
 extension Pipeline {
-  /// Sends every origin a run may contact to the replay server, so a replayed run never
-  /// reaches the network: recorded origins to their own listener, any other origin (the
-  /// sources' and the geocoding providers') to a listener that answers 404 (reported as
-  /// unmatched).
-  public static func replayOverrides(_ server: ReplayServer, sources: [any BrandSource]) -> [String: String] {
-    var overrides = server.baseURLOverrides
-    guard let fallback = overrides.values.sorted().first else { return overrides }
-    let origins = sources.map(\.origin) + GeocodingChain.providerOrigins
-    for origin in origins where overrides[origin] == nil { overrides[origin] = fallback }
-    return overrides
+  /// Serves `archive` for a run of `sources`, with a listener for every origin the run may
+  /// contact, the sources' and the geocoding providers' alike, so a replayed run never reaches
+  /// the network and a request without a recording is reported under its own host.
+  /// `baseURLOverrides` of the result sends each of those origins to its listener.
+  public static func startReplayServer(
+    _ archive: ReplayArchive, sources: [any BrandSource]
+  ) throws(LocalHTTPServerError) -> ReplayServer {
+    try ReplayServer.start(
+      archive: archive, unrecordedOrigins: sources.map(\.origin) + GeocodingChain.providerOrigins)
   }
 }

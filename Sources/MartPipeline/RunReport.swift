@@ -15,8 +15,8 @@ public struct RunReport: Codable, Sendable {
     case publishedWithMissingBrands = "published-with-missing-brands"
     /// Nothing was published; the previous bundle (if any) stays current.
     case failed
-    /// Stopped by a signal before publishing: nothing was published or written, the previous
-    /// bundle (if any) stays current. Never written to `report.json`.
+    /// Stopped by a signal before `latest.json` was replaced: nothing new was published, the
+    /// previous bundle (if any) stays current.
     case cancelled
   }
 

@@ -21,12 +21,20 @@ public final class ReplayServer: Sendable {
 
   deinit { stop() }
 
-  /// Starts one listener per host recorded in `archive`.
-  public static func start(archive: ReplayArchive) throws(LocalHTTPServerError) -> ReplayServer {
+  /// Starts one listener per host recorded in `archive`, and one for each host of
+  /// `unrecordedOrigins` that has no recording, so that a request the archive cannot answer
+  /// is still reported under the host it was meant for.
+  public static func start(
+    archive: ReplayArchive, unrecordedOrigins: [String] = []
+  ) throws(LocalHTTPServerError) -> ReplayServer {
     let responder = ReplayResponder(archive: archive)
     var originsByHost: [String: Set<String>] = [:]
     for exchange in archive.exchanges {
       let url = exchange.parsedURL
+      originsByHost[url.host, default: []].insert(url.origin)
+    }
+    for origin in unrecordedOrigins {
+      let url = URLParts(origin.lowercased())
       originsByHost[url.host, default: []].insert(url.origin)
     }
     var servers: [LocalHTTPServer] = []

@@ -6,12 +6,18 @@ public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
   public var path: String
   public var operation: String
   public var message: String
+  /// SQLite's primary result code, or `nil` when the failure was not SQLite's.
+  public var code: Int32?
 
-  public init(path: String, operation: String, message: String) {
+  public init(path: String, operation: String, message: String, code: Int32? = nil) {
     self.path = path
     self.operation = operation
     self.message = message
+    self.code = code
   }
+
+  /// Whether the file itself is at fault: not a database at all, or a corrupt one.
+  public var isDamagedFile: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
 
   public var description: String { "\(path): \(operation) failed: \(message)" }
 }
@@ -43,7 +49,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     guard status == SQLITE_OK, let opened else {
       let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
       sqlite3_close(opened)
-      throw SQLiteError(path: path, operation: "open", message: message)
+      throw SQLiteError(path: path, operation: "open", message: message, code: status & 0xFF)
     }
     handle = opened
     sqlite3_busy_timeout(opened, 5000)
@@ -112,7 +118,32 @@ public final class SQLiteConnection: @unchecked Sendable {
   }
 
   private func failure(_ operation: String) -> SQLiteError {
-    SQLiteError(path: path, operation: operation, message: String(cString: sqlite3_errmsg(handle)))
+    SQLiteError(
+      path: path, operation: operation, message: String(cString: sqlite3_errmsg(handle)),
+      code: sqlite3_errcode(handle) & 0xFF)
+  }
+
+  /// Opens the database at `path` with `open`; when the file turns out not to be a database or
+  /// to be corrupt, it is set aside under a new name (with its `-wal` and `-shm` files) and a new,
+  /// empty one is opened in its place.
+  /// - Returns: what `open` made, and where the damaged file went, if one was set aside.
+  public static func openSettingAsideDamaged<Opened>(
+    path: String, with open: (String) throws(SQLiteError) -> Opened
+  ) throws(SQLiteError) -> (opened: Opened, setAside: String?) {
+    do {
+      return (try open(path), nil)
+    } catch  where error.isDamagedFile {
+      var stamp = timespec()
+      clock_gettime(CLOCK_REALTIME, &stamp)
+      let aside = "\(path).damaged-\(stamp.tv_sec)"
+      guard Foundation.rename(path, aside) == 0 else {
+        throw SQLiteError(
+          path: path, operation: "set aside the damaged file (\(error.message))",
+          message: String(cString: strerror(errno)))
+      }
+      for suffix in ["-wal", "-shm"] { _ = Foundation.rename(path + suffix, aside + suffix) }
+      return (try open(path), aside)
+    }
   }
 }
 

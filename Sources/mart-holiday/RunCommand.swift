@@ -148,6 +148,12 @@ struct RunCommand: AsyncParsableCommand {
       throw ValidationError("\(name) must be a number of seconds, 0 or more")
     }
     if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
+    for (brand, overrides) in Dictionary(grouping: sourceOverrides, by: \.brand)
+    where Set(overrides.map(\.baseURL)).count > 1 {
+      throw ValidationError(
+        "--source names \(brand.rawValue) more than once with different URLs: "
+          + overrides.map(\.baseURL).joined(separator: ", "))
+    }
   }
 
   func run() async throws {
@@ -198,13 +204,24 @@ struct RunCommand: AsyncParsableCommand {
     for failure in result.archiveFailures { logger.warning("archive: could not keep \(failure)") }
     for failure in result.validatorStoreFailures { logger.warning("validator store: \(failure)") }
     let report = result.report
+    for warning in report.warnings where [.publish, .previousBundle].contains(warning.kind) {
+      logger.warning("\(warning.description)")
+    }
     if !report.warnings.isEmpty {
       logger.notice("\(report.warnings.count) warnings (see \(outputDirectory)/report.json)")
     }
     for error in report.errors { logger.error("\(error.description)") }
 
     print(report.summary(outputDirectory: outputDirectory))
-    if let archive = result.archiveDirectory { print("responses kept in \(archive.path) (replay with --replay)") }
+    if let archive = result.archiveDirectory {
+      if result.archiveFailures.isEmpty {
+        print("responses kept in \(archive.path) (replay with --replay)")
+      } else {
+        print(
+          "responses partly kept in \(archive.path): \(result.archiveFailures.count) could not be written,"
+            + " so it cannot replay this run")
+      }
+    }
     if report.exitCode != 0 { throw ExitCode(report.exitCode) }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartDigest
 import MartExport
 import Testing
 
@@ -34,7 +35,8 @@ import Testing
 
     let pointer = try store.publish(
       branches: [branch("1059", text: "20261108, 20261122"), branch("1000", text: "")],
-      brands: summaries, asOf: asOf, window: window)
+      brands: summaries, asOf: asOf, window: window
+    ).pointer!
     #expect(pointer.bundle == "bundles/\(pointer.version)")
     #expect(pointer.version.hasPrefix("2026-11-20-"))
 
@@ -57,9 +59,11 @@ import Testing
     let second = try temporaryDirectory()
     let branches = [branch("1059", text: "20261108"), branch("1000", text: "20261122")]
     let a = try BundleStore(outputDirectory: first).publish(
-      branches: branches, brands: summaries, asOf: asOf, window: window)
+      branches: branches, brands: summaries, asOf: asOf, window: window
+    ).pointer!
     let b = try BundleStore(outputDirectory: second).publish(
-      branches: branches.reversed(), brands: summaries, asOf: asOf, window: window)
+      branches: branches.reversed(), brands: summaries, asOf: asOf, window: window
+    ).pointer!
     #expect(a == b)
     let bytesA = try Data(contentsOf: first.appendingPathComponent(a.bundle + "/branches.json"))
     let bytesB = try Data(contentsOf: second.appendingPathComponent(b.bundle + "/branches.json"))
@@ -74,7 +78,8 @@ import Testing
     let output = try temporaryDirectory()
     let store = BundleStore(outputDirectory: output)
     let pointer = try store.publish(
-      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window)
+      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window
+    ).pointer!
     #expect(throws: ExportError.self) {
       try store.publish(branches: [], brands: [], asOf: asOf, window: window)
     }
@@ -85,7 +90,8 @@ import Testing
     let output = try temporaryDirectory()
     let store = BundleStore(outputDirectory: output)
     let pointer = try store.publish(
-      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window)
+      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window
+    ).pointer!
     let file = output.appendingPathComponent(pointer.bundle + "/branches.json")
     var data = try Data(contentsOf: file)
     data.append(contentsOf: Array(" ".utf8))
@@ -97,9 +103,11 @@ import Testing
     let output = try temporaryDirectory()
     let store = BundleStore(outputDirectory: output)
     let old = try store.publish(
-      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window)
+      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window
+    ).pointer!
     let new = try store.publish(
-      branches: [branch("1059", text: "20261122")], brands: summaries, asOf: asOf, window: window)
+      branches: [branch("1059", text: "20261122")], brands: summaries, asOf: asOf, window: window
+    ).pointer!
     #expect(old.version != new.version)
     #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(old.bundle).path))
     #expect(try store.latest()?.pointer == new)
@@ -132,7 +140,8 @@ import Testing
     let before = try FileManager.default.attributesOfItem(atPath: latest.path)
     let second = try BundleStore(outputDirectory: output).publish(
       branches: branches, brands: ExportFixtures.summaries(branches), asOf: ExportFixtures.asOf,
-      window: ExportFixtures.window)
+      window: ExportFixtures.window
+    ).pointer!
     #expect(second == first)
     let after = try FileManager.default.attributesOfItem(atPath: latest.path)
     // Not rewritten: a replaced file would have a new inode.
@@ -164,10 +173,118 @@ import Testing
 
     let next = try store.publish(
       branches: [ExportFixtures.branch("1059", text: "20261122")], brands: ExportFixtures.summaries(branches),
-      asOf: ExportFixtures.asOf, window: ExportFixtures.window)
+      asOf: ExportFixtures.asOf, window: ExportFixtures.window
+    ).pointer!
     #expect(next != first)
     #expect(!FileManager.default.fileExists(atPath: staging.path))
     #expect(!FileManager.default.fileExists(atPath: halfPointer.path))
     #expect(BundleValidator(directory: output).validate().problems.isEmpty)
+  }
+}
+
+/// A bundle on disk that no longer matches what it should hold is never pointed at again, and a
+/// publish asked to stop leaves the previous bundle current.
+@Suite struct BundleStoreDamageAndStopTests {
+  let branches = [ExportFixtures.branch("1059", text: "20261108"), ExportFixtures.branch("1000", text: "20261122")]
+
+  func publishAgain(_ output: URL, shouldStop: () -> Bool = { false }) throws -> PublishResult {
+    try BundleStore(outputDirectory: output).publish(
+      branches: branches, brands: ExportFixtures.summaries(branches), asOf: ExportFixtures.asOf,
+      window: ExportFixtures.window, shouldStop: shouldStop)
+  }
+
+  /// A way to damage a published bundle, named in the test log.
+  struct Damage: Sendable, CustomTestStringConvertible {
+    var testDescription: String
+    var file: String
+    var apply: @Sendable (URL) throws -> Void
+  }
+
+  static let damages: [Damage] = [
+    Damage(testDescription: "garbage manifest", file: "manifest.json") { try Data("garbage".utf8).write(to: $0) },
+    Damage(testDescription: "a flipped byte", file: "branches.json") { url in
+      var data = try Data(contentsOf: url)
+      data[data.count / 2] ^= 0x01
+      try data.write(to: url)
+    },
+    Damage(testDescription: "truncated", file: "branches.json") { url in
+      try Data(contentsOf: url).prefix(10).write(to: url)
+    },
+    Damage(testDescription: "deleted", file: "branches.json") { try FileManager.default.removeItem(at: $0) },
+    Damage(testDescription: "a calendar deleted", file: "calendars/branches/emart-1000.ics") {
+      try FileManager.default.removeItem(at: $0)
+    },
+  ]
+
+  @Test(arguments: damages)
+  func aDamagedCurrentBundleIsWrittenAgainNotRepublished(_ damage: Damage) throws {
+    let (output, first) = try ExportFixtures.publish(branches)
+    try damage.apply(output.appendingPathComponent("\(first.bundle)/\(damage.file)"))
+    #expect(throws: ExportError.self) { try BundleStore(outputDirectory: output).latest() }
+
+    let result = try publishAgain(output)
+    guard case .published(let pointer, _, let repaired) = result else {
+      Issue.record("not published: \(result)")
+      return
+    }
+    #expect(pointer == first)
+    #expect(repaired?.path.hasSuffix(damage.file) == true, "repaired: \(String(describing: repaired))")
+    #expect(try BundleStore(outputDirectory: output).latest()?.pointer == first)
+    #expect(BundleValidator(directory: output).validate().problems.isEmpty)
+    let entries = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("bundles").path)
+    #expect(entries == [first.version], "the damaged copy is gone, nothing else is left")
+  }
+
+  @Test func anIntactBundleIsReusedAsItIs() throws {
+    let (output, first) = try ExportFixtures.publish(branches)
+    guard case .published(let pointer, let latestChanged, let repaired) = try publishAgain(output) else {
+      Issue.record("not published")
+      return
+    }
+    #expect(pointer == first)
+    #expect(!latestChanged)
+    #expect(repaired == nil)
+  }
+
+  @Test func stoppingWhileTheStagingFolderIsWrittenPublishesNothing() throws {
+    let (output, first) = try ExportFixtures.publish([ExportFixtures.branch("1059", text: "20261101")])
+    let latestBefore = try Data(contentsOf: output.appendingPathComponent("latest.json"))
+    let bundles = output.appendingPathComponent("bundles")
+    // Stop as soon as the staging folder holds a file: the stage a signal reaches mid-publish.
+    var sawStaging = false
+    let result = try publishAgain(output) {
+      let staging = (try? FileManager.default.contentsOfDirectory(atPath: bundles.path))?
+        .first { $0.hasPrefix(".staging-") }
+      if let staging,
+        !((try? FileManager.default.contentsOfDirectory(atPath: bundles.appendingPathComponent(staging).path))?
+          .isEmpty ?? true)
+      {
+        sawStaging = true
+      }
+      return sawStaging
+    }
+    #expect(sawStaging)
+    guard case .stopped = result else {
+      Issue.record("published although asked to stop: \(result)")
+      return
+    }
+    #expect(try Data(contentsOf: output.appendingPathComponent("latest.json")) == latestBefore)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: bundles.path) == [first.version])
+  }
+
+  @Test func stoppingJustBeforeThePointerSwitchPublishesNothing() throws {
+    let (output, first) = try ExportFixtures.publish([ExportFixtures.branch("1059", text: "20261101")])
+    let latestBefore = try Data(contentsOf: output.appendingPathComponent("latest.json"))
+    let bundles = output.appendingPathComponent("bundles")
+    // The answer turns once the new bundle folder has its final name.
+    let result = try publishAgain(output) {
+      (try? FileManager.default.contentsOfDirectory(atPath: bundles.path))?.count == 2
+    }
+    guard case .stopped = result else {
+      Issue.record("published although asked to stop: \(result)")
+      return
+    }
+    #expect(try Data(contentsOf: output.appendingPathComponent("latest.json")) == latestBefore)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: bundles.path) == [first.version])
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartDigest
 import MartExport
 import Testing
 

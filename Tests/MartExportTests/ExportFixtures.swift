@@ -43,7 +43,8 @@ enum ExportFixtures {
   static func publish(_ branches: [Branch], label: String = "export") throws -> (URL, LatestPointer) {
     let output = try temporaryDirectory(label)
     let pointer = try BundleStore(outputDirectory: output).publish(
-      branches: branches, brands: summaries(branches), asOf: asOf, window: window)
+      branches: branches, brands: summaries(branches), asOf: asOf, window: window
+    ).pointer!
     return (output, pointer)
   }
 }

@@ -3,6 +3,7 @@ import MartCharset
 import MartFetch
 import MartHTML
 import MartReplay
+import MartSQLite
 import Synchronization
 import Testing
 
@@ -313,6 +314,41 @@ import Testing
     #expect(second.statistics.total.notModifiedReuses == 1)
     #expect(second.statistics.total.bytes == 0)
     #expect(second.conditional?.storeFailures == [])
+  }
+
+  @Test func aStoredBodyThatNoLongerMatchesItsDigestIsFetchedAgainInFull() async throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mart-validators-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let path = directory.appendingPathComponent("http.sqlite").path
+    let page = Data(#"{"stores":["성수점","월계점"]}"#.utf8)
+    let server = try FaultServer { request, _ in
+      if request.headers.value(named: "If-None-Match") == "\"v1\"" { return ServerResponse(status: 304) }
+      return ServerResponse(
+        headers: [HTTPHeader("Content-Type", "application/json"), HTTPHeader("ETag", "\"v1\"")], body: page)
+    }
+    let url = server.url("/stores.json")
+    _ = try await stack(validators: try HTTPValidatorStore(path: path)).fetcher.fetch(.get(url))
+
+    // The stored body is damaged on disk (a byte changed, as a bad sector or a bad copy would).
+    let database = try SQLiteConnection(path: path)
+    try database.run(
+      "UPDATE http_validators SET body = ?1 WHERE url = ?2", [.blob(Data(#"{"stores":[]}"#.utf8)), .text(url)])
+
+    let second = stack(validators: try HTTPValidatorStore(path: path))
+    let response = try await second.fetcher.fetch(.get(url))
+    #expect(response.body == page)
+    let requests = server.requests.filter { $0.path == "/stores.json" }
+    #expect(requests.count == 2)
+    #expect(requests.last?.headers.value(named: "If-None-Match") == nil, "asked without conditions")
+    #expect(second.statistics.total.notModifiedReuses == 0)
+    let failures = second.conditional?.storeFailures ?? []
+    #expect(failures.count == 1 && failures[0].contains("does not match its digest"), "\(failures)")
+
+    // What was fetched again is stored again, intact: the run after that revalidates as usual.
+    let third = stack(validators: try HTTPValidatorStore(path: path))
+    #expect(try await third.fetcher.fetch(.get(url)).body == page)
+    #expect(third.statistics.total.notModifiedReuses == 1)
   }
 
   @Test func postsAreNeverConditional() async throws {

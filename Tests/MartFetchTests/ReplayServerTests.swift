@@ -199,6 +199,24 @@ struct ReplayServerTests {
     }
   }
 
+  @Test func aRequestForAnOriginWithoutRecordingsIsListedUnderItsOwnHost() async throws {
+    let archive = ReplayArchive(
+      exchanges: [
+        RecordedExchange(
+          request: .get("https://store.example.com/list"),
+          response: HTTPResponse(
+            requestURL: "https://store.example.com/list", finalURL: "https://store.example.com/list", status: 200,
+            headers: [], body: Data("[]".utf8)))
+      ], recordedOn: "2026-11-20")
+    let server = try ReplayServer.start(archive: archive, unrecordedOrigins: ["https://dapi.kakao.com"])
+    defer { server.stop() }
+    let base = try #require(server.baseURLOverrides["https://dapi.kakao.com"])
+    #expect(base != server.baseURLOverrides["https://store.example.com"])
+    let response = try await client.fetch(.get(base + "/v2/local/search/address.json?query=a"))
+    #expect(response.status == 404)
+    #expect(server.unmatchedRequests == ["GET dapi.kakao.com/v2/local/search/address.json?query=a"])
+  }
+
   @Test func aMalformedExchangeFileIsNamed() throws {
     let bad = folder.url.appendingPathComponent("store.example.com/broken.exchange.json")
     try Data("{ \"request\": ".utf8).write(to: bad)
