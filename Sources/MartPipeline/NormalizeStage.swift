@@ -15,10 +15,12 @@ public struct NormalizeStage: Sendable {
   }
 
   /// The branches in the given order; a branch no one can locate is kept without coordinates.
+  /// A cancelled task stops between branches (the caller then publishes nothing).
   public func normalize(_ raw: [RawBranch]) async -> ([Branch], RunProblems) {
     var problems = RunProblems()
     var branches: [Branch] = []
     for rawBranch in raw {
+      if Task.isCancelled { break }
       var (branch, address) = normalizer.normalize(rawBranch, problems: &problems)
       let outcome = await geocoding.locate(siteCoordinate: rawBranch.coordinate, address: address)
       for warning in outcome.warnings { problems.warn(.location, warning, branch: rawBranch.id) }

@@ -86,6 +86,7 @@ public struct Pipeline: Sendable {
       switch admission {
       case .fresh(let raw):
         let (branches, normalizeProblems) = await normalizeStage.normalize(raw)
+        if Task.isCancelled { return publishStage.writeReport(Self.cancelled(asOf: asOf, window: window, problems: problems)) }
         problems.append(normalizeProblems)
         draft.add(
           BrandSummary(
