@@ -73,6 +73,17 @@ def schema_for(relative):
     }.get(relative)
 
 
+def calendar_days(branch):
+    """The days a branch's calendar covers: its closing dates, except that a trading store
+    announced to close for good has one event on that day, not one per day after it."""
+    dates = branch["closing"]["dates"]
+    status = branch.get("storeStatus") or {}
+    closes_on = status.get("closesOn")
+    if status.get("state") == "trading" and closes_on:
+        return [day for day in dates if day <= closes_on]
+    return dates
+
+
 def check_calendar(path, expected_dates=None):
     global checked
     checked += 1
@@ -140,7 +151,7 @@ def check_bundle(bundle):
                 continue
             document = check_json(path, name)
             if relative == "branches.json" and document is not None:
-                branches = {b["id"]: b["closing"]["dates"] for b in document.get("branches", [])}
+                branches = {b["id"]: calendar_days(b) for b in document.get("branches", [])}
     for relative in sorted(listed):
         if relative.startswith("calendars/branches/") and relative.endswith(".ics"):
             branch_id = relative[len("calendars/branches/") : -len(".ics")]

@@ -67,7 +67,7 @@ public struct BundleContents: Sendable {
         ))
     }
     try addJSON("index.json", IndexFile(branches: branches))
-    try addJSON("closures.json", ClosuresFile(branches: branches, window: window))
+    try addJSON("closures.json", ClosuresFile(branches: branches, window: window, asOf: asOf))
     for branch in branches {
       files.append(
         ("calendars/branches/\(branch.id).ics", ICalendar.branchCalendar(branch, events: events[branch.id] ?? [])))

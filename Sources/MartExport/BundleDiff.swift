@@ -131,7 +131,11 @@ public struct BundleDiff: Sendable {
     func compare(_ kind: ChangeKind, _ old: String?, _ new: String?) {
       if old != new { changes.append(FieldChange(field: kind, old: text(old), new: text(new))) }
     }
-    compare(.storeStatus, was.storeStatus.state.rawValue, now.storeStatus.state.rawValue)
+    /// `trading`, `closed`, …, with the day a trading store closes for good when announced.
+    func statusText(_ status: StoreStatus) -> String {
+      status.state.rawValue + (status.state == .trading ? status.closesOn.map { " (closes on \($0.iso))" } ?? "" : "")
+    }
+    compare(.storeStatus, statusText(was.storeStatus), statusText(now.storeStatus))
     compare(.name, was.name, now.name)
     compare(.address, addressText(was.address), addressText(now.address))
     compare(.phone, was.phone ?? was.phonePublished, now.phone ?? now.phonePublished)
@@ -151,9 +155,11 @@ public struct BundleDiff: Sendable {
       // When the store closed or reopened, the days it is shut in either bundle are told by the
       // store-status change, not listed again as closing dates.
       let explained =
-        was.storeStatus.state == now.storeStatus.state
+        was.storeStatus.state == now.storeStatus.state && was.storeStatus.closesOn == now.storeStatus.closesOn
         ? []
-        : [was.storeStatus, now.storeStatus].compactMap { $0.shutDays(from: overlap.from, through: overlap.through) }
+        : [was.storeStatus, now.storeStatus].compactMap {
+          $0.shutDays(from: overlap.from, through: overlap.through, asOf: overlap.from)
+        }
       func inOverlap(_ dates: [CalendarDate]) -> Set<CalendarDate> {
         Set(
           dates.filter { date in

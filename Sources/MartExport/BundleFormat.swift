@@ -174,7 +174,9 @@ public struct IndexFile: Codable, Hashable, Sendable {
 /// `closures.json`: which branches close on which day, for push servers and "closed today"
 /// views. Only days with at least one closure are listed; ids are sorted. A branch that is not
 /// trading is listed once under `shut` instead of on each day it is shut; the closing days it
-/// has after a temporary closure ends are listed by date as usual.
+/// has after a temporary closure ends are listed by date as usual. A trading branch announced
+/// to close for good is listed once under `closingForGood`, on that day, never as daily
+/// closures from then on.
 public struct ClosuresFile: Codable, Hashable, Sendable {
   public var schemaVersion: Int
   public var window: DateWindow
@@ -182,13 +184,21 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
   public var dates: [String: [BranchID]]
   /// Ids of the branches that are temporarily closed or closed for good, sorted.
   public var shut: [BranchID]
+  /// `YYYY-MM-DD` → ids of the trading branches that close for good that day (their
+  /// `storeStatus.closesOn`), whether or not the day is inside the window.
+  public var closingForGood: [String: [BranchID]]
 
-  public init(branches: [Branch], window: DateWindow) {
+  public init(branches: [Branch], window: DateWindow, asOf: CalendarDate) {
     var dates: [String: [BranchID]] = [:]
     var shut: [BranchID] = []
+    var closingForGood: [String: [BranchID]] = [:]
     for branch in branches {
-      let shutDays = branch.storeStatus.shutDays(from: window.from, through: window.through)
-      if !branch.storeStatus.isTrading { shut.append(branch.id) }
+      let shutDays = branch.storeStatus.shutDays(from: window.from, through: window.through, asOf: asOf)
+      if !branch.storeStatus.isTrading {
+        shut.append(branch.id)
+      } else if let closesOn = branch.storeStatus.closesOn {
+        closingForGood[closesOn.iso, default: []].append(branch.id)
+      }
       for date in branch.closing.dates where date >= window.from && date <= window.through {
         if let shutDays, shutDays.contains(date) { continue }
         dates[date.iso, default: []].append(branch.id)
@@ -198,9 +208,10 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
     self.window = window
     self.dates = dates.mapValues { $0.sorted() }
     self.shut = shut.sorted()
+    self.closingForGood = closingForGood.mapValues { $0.sorted() }
   }
 
-  private enum CodingKeys: String, CodingKey { case schemaVersion, window, dates, shut }
+  private enum CodingKeys: String, CodingKey { case schemaVersion, window, dates, shut, closingForGood }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -208,6 +219,7 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
     window = try container.decode(DateWindow.self, forKey: .window)
     dates = try container.decode([String: [BranchID]].self, forKey: .dates)
     shut = try container.decodeIfPresent([BranchID].self, forKey: .shut) ?? []
+    closingForGood = try container.decodeIfPresent([String: [BranchID]].self, forKey: .closingForGood) ?? [:]
   }
 }
 

@@ -186,7 +186,7 @@ private struct Check {
     else { return nil }
     checkHeader(branchesFile, manifest: manifest, path: bundlePrefix + "branches.json")
     let branches = branchesFile.branches
-    checkBranches(branches, window: window, path: bundlePrefix + "branches.json")
+    checkBranches(branches, window: window, asOf: manifest.asOf, path: bundlePrefix + "branches.json")
 
     // Brands: manifest counts, one file each, agreeing with branches.json.
     let byBrand = Dictionary(grouping: branches, by: \.brand)
@@ -233,7 +233,8 @@ private struct Check {
     if let data = contents["closures.json"],
       let closures = decode(ClosuresFile.self, data, bundlePrefix + "closures.json")
     {
-      checkClosures(closures, branches: branches, window: window, path: bundlePrefix + "closures.json")
+      checkClosures(
+        closures, branches: branches, window: window, asOf: manifest.asOf, path: bundlePrefix + "closures.json")
     }
 
     // Compressed copies: every JSON file has one, and it decompresses to that file.
@@ -260,7 +261,7 @@ private struct Check {
         if !listed.contains(relative) { problem(manifestPath, "does not list \(relative)") }
         continue
       }
-      checkCalendar(data, expected: branch.closing.dates, path: bundlePrefix + relative)
+      checkCalendar(data, expected: ICalendar.coveredDays(of: branch), path: bundlePrefix + relative)
     }
     for brand in summarized.union(byBrand.keys).sorted() {
       let relative = "calendars/brands/\(brand.rawValue).ics"
@@ -268,7 +269,8 @@ private struct Check {
         if !listed.contains(relative) { problem(manifestPath, "does not list \(relative)") }
         continue
       }
-      checkCalendar(data, expected: (byBrand[brand] ?? []).flatMap(\.closing.dates), path: bundlePrefix + relative)
+      checkCalendar(
+        data, expected: (byBrand[brand] ?? []).flatMap(ICalendar.coveredDays(of:)), path: bundlePrefix + relative)
     }
     return BundleValidator.Summary(version: manifest.version, branchCount: branches.count, fileCount: listed.count + 1)
   }
@@ -304,7 +306,7 @@ private struct Check {
     }
   }
 
-  mutating func checkBranches(_ branches: [Branch], window: DateWindow, path: String) {
+  mutating func checkBranches(_ branches: [Branch], window: DateWindow, asOf: CalendarDate, path: String) {
     var seen = Set<BranchID>()
     var previous: BranchID?
     for branch in branches {
@@ -338,7 +340,7 @@ private struct Check {
         problem(path, "\(id): coordinate (\(coordinate.latitude), \(coordinate.longitude)) is outside Korea")
       }
       // A store that is not trading is closed every day it is shut, so no client shows it open.
-      if let shut = branch.storeStatus.shutDays(from: window.from, through: window.through) {
+      if let shut = branch.storeStatus.shutDays(from: window.from, through: window.through, asOf: asOf) {
         let closed = Set(dates)
         var day = shut.lowerBound
         while day <= shut.upperBound, closed.contains(day) { day = day.adding(days: 1) }
@@ -369,14 +371,16 @@ private struct Check {
     if reported == 0 { problem(path, "rows are not sorted by id or repeat an id") }
   }
 
-  mutating func checkClosures(_ closures: ClosuresFile, branches: [Branch], window: DateWindow, path: String) {
+  mutating func checkClosures(
+    _ closures: ClosuresFile, branches: [Branch], window: DateWindow, asOf: CalendarDate, path: String
+  ) {
     if closures.schemaVersion != bundleSchemaVersion {
       problem(path, "schemaVersion \(closures.schemaVersion) is not \(bundleSchemaVersion)")
     }
     if closures.window != window {
       problem(path, "window \(closures.window.from)…\(closures.window.through) differs from the manifest's")
     }
-    let expected = ClosuresFile(branches: branches, window: window)
+    let expected = ClosuresFile(branches: branches, window: window, asOf: asOf)
     for day in Set(closures.dates.keys).union(expected.dates.keys).sorted() {
       guard let date = CalendarDate(iso: day) else {
         problem(path, "\"\(day)\" is not a YYYY-MM-DD date")
@@ -397,6 +401,9 @@ private struct Check {
         problem(path, "\(day): lacks \(id), which branches.json closes that day")
       }
       if listed.isEmpty, closures.dates[day] != nil { problem(path, "\(day): lists no branch") }
+    }
+    if closures.closingForGood != expected.closingForGood {
+      problem(path, "closingForGood does not list the closesOn dates of branches.json's trading branches")
     }
     if closures.shut != expected.shut {
       problem(

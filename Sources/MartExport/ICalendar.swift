@@ -26,15 +26,23 @@ public enum ICalendar {
     return serialize(lines)
   }
 
+  /// The days a branch's calendar covers: its closing dates, except that a store announced to
+  /// close for good has one event on that day instead of one per day after it.
+  public static func coveredDays(of branch: Branch) -> [CalendarDate] {
+    guard branch.storeStatus.isTrading, let closesOn = branch.storeStatus.closesOn else { return branch.closing.dates }
+    return branch.closing.dates.filter { $0 <= closesOn }
+  }
+
   /// One event's first day and content lines.
   typealias Event = (date: CalendarDate, lines: [String])
 
-  /// A branch's events with their first days, in date order: one spanning the days its store
-  /// status shuts it, one per other closing day.
+  /// A branch's events with their first days, in date order: one for the days its store status
+  /// shuts it (spanning them, or only the day it closes for good when that is announced), one
+  /// per other closing day.
   static func events(of branch: Branch, asOf: CalendarDate) -> [Event] {
     let dates = branch.closing.dates
     guard let first = dates.first, let last = dates.last,
-      let shut = branch.storeStatus.shutDays(from: first, through: last)
+      let shut = branch.storeStatus.shutDays(from: first, through: last, asOf: asOf)
     else {
       return dates.map { ($0, event(branch, on: $0, asOf: asOf)) }
     }
@@ -43,15 +51,18 @@ public enum ICalendar {
     return result.sorted { $0.date < $1.date }
   }
 
-  /// One all-day event over a shut store's shut days.
+  /// One all-day event over a shut store's shut days; for a store that closes for good on an
+  /// announced day, one event on that day alone.
   static func shutEvent(_ branch: Branch, days: ClosedRange<CalendarDate>, asOf: CalendarDate) -> [String] {
-    let what = branch.storeStatus.state == .closed ? "영업종료" : "임시휴업"
+    let closesOn = branch.storeStatus.state == .trading ? branch.storeStatus.closesOn : nil
+    let what = branch.storeStatus.state == .temporarilyClosed ? "임시휴업" : "영업종료"
+    let last = closesOn ?? days.upperBound
     var lines = [
       "BEGIN:VEVENT",
       "UID:\(branch.id)-shut@mart-holiday",
       "DTSTAMP:\(timestamp(asOf: asOf))",
       "DTSTART;VALUE=DATE:\(basic(days.lowerBound))",
-      "DTEND;VALUE=DATE:\(basic(days.upperBound.adding(days: 1)))",
+      "DTEND;VALUE=DATE:\(basic(last.adding(days: 1)))",
       "SUMMARY:\(escape("\(branch.brand.koreanName) \(branch.name) \(what)"))",
     ]
     if let address = branch.address.road ?? branch.address.published {
@@ -115,7 +126,10 @@ public enum ICalendar {
     case .temporarilyClosed:
       let until = branch.storeStatus.until.map { " (\($0.iso)까지)" } ?? ""
       return "임시휴업\(until)" + (branch.storeStatus.text.map { ": \($0)" } ?? "")
-    case .trading: break
+    case .trading:
+      if let closesOn = branch.storeStatus.closesOn {
+        return "\(closesOn.iso) 영업종료 예정" + (branch.storeStatus.text.map { ": \($0)" } ?? "")
+      }
     }
     return switch branch.closing.status {
     case .closures:

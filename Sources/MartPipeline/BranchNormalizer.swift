@@ -36,8 +36,10 @@ public struct BranchNormalizer: Sendable {
     if reading.status.isTrading || schedule.status != .unknown {
       for warning in schedule.warnings { problems.warn(.closingDays, warning, branch: raw.id) }
     }
+    var status = reading.status
     if let upcoming = reading.upcomingShutdown {
-      addUpcomingShutdown(upcoming, to: &schedule, id: raw.id, text: reading.status.text, problems: &problems)
+      addUpcomingShutdown(
+        upcoming, to: &schedule, status: &status, id: raw.id, text: reading.status.text, problems: &problems)
     }
     let branch = Branch(
       id: raw.id,
@@ -49,19 +51,26 @@ public struct BranchNormalizer: Sendable {
       // A shut store's hours text is a notice (or the mall's hours), never its own.
       hours: reading.status.isTrading ? OpeningHours.parse(openingHours) : nil,
       coordinate: nil,
-      closing: BranchClosing(schedule: schedule, window: window, storeStatus: reading.status),
-      storeStatus: reading.status,
+      closing: BranchClosing(schedule: schedule, window: window, storeStatus: status, asOf: asOf),
+      storeStatus: status,
       sourceURL: raw.sourceURL)
     return (branch, parsed)
   }
 
-  /// A shutdown the source announces for a later day: the store trades now, and the shut days
-  /// within the window join the schedule's explicit dates (so they survive a carry-over).
+  /// A shutdown the source announces for a later day: the store trades now. Closing for good
+  /// becomes the status's `closesOn` (one day, not a run of daily closures); the days of a
+  /// temporary closure within the window join the schedule's explicit dates (so they survive a
+  /// carry-over).
   private func addUpcomingShutdown(
-    _ upcoming: UpcomingShutdown, to schedule: inout ClosingSchedule, id: BranchID, text: String?,
-    problems: inout RunProblems
+    _ upcoming: UpcomingShutdown, to schedule: inout ClosingSchedule, status: inout StoreStatus, id: BranchID,
+    text: String?, problems: inout RunProblems
   ) {
-    let last = min(upcoming.through ?? window.through, window.through)
+    guard let through = upcoming.through else {
+      status.closesOn = upcoming.from
+      problems.warn(.storeStatus, "closes for good on \(upcoming.from), as published: \"\(text ?? "")\"", branch: id)
+      return
+    }
+    let last = min(through, window.through)
     let first = max(upcoming.from, window.from)
     var shut: [CalendarDate] = []
     var day = first
@@ -69,8 +78,8 @@ public struct BranchNormalizer: Sendable {
       shut.append(day)
       day = day.adding(days: 1)
     }
-    let end = upcoming.through.map { "through \($0)" } ?? "for good"
-    problems.warn(.storeStatus, "shuts from \(upcoming.from) \(end), as published: \"\(text ?? "")\"", branch: id)
+    problems.warn(
+      .storeStatus, "shuts from \(upcoming.from) through \(through), as published: \"\(text ?? "")\"", branch: id)
     guard !shut.isEmpty else { return }
     schedule.dates = Array(Set(schedule.dates + shut)).sorted()
     schedule.status = .closures
@@ -80,7 +89,8 @@ public struct BranchNormalizer: Sendable {
   /// the one its source last published: a carry-over never invents one.
   public func refresh(_ branch: Branch) -> Branch {
     var copy = branch
-    copy.closing = BranchClosing(schedule: branch.closing.schedule, window: window, storeStatus: branch.storeStatus)
+    copy.closing = BranchClosing(
+      schedule: branch.closing.schedule, window: window, storeStatus: branch.storeStatus, asOf: asOf)
     return copy
   }
 }

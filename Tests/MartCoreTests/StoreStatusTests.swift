@@ -158,11 +158,12 @@ struct StoreStatusTests {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let trading = String(decoding: try encoder.encode(StoreStatus.trading), as: UTF8.self)
-    #expect(trading == #"{"state":"trading","text":null,"until":null}"#)
+    #expect(trading == #"{"closesOn":null,"state":"trading","text":null,"until":null}"#)
     let temporary = StoreStatus(
       state: .temporarilyClosed, text: "리뉴얼 공사로 12/31까지 휴점", until: CalendarDate(year: 2026, month: 12, day: 31))
     let encoded = String(decoding: try encoder.encode(temporary), as: UTF8.self)
-    #expect(encoded == #"{"state":"temporarily-closed","text":"리뉴얼 공사로 12/31까지 휴점","until":"2026-12-31"}"#)
+    #expect(
+      encoded == #"{"closesOn":null,"state":"temporarily-closed","text":"리뉴얼 공사로 12/31까지 휴점","until":"2026-12-31"}"#)
     #expect(try JSONDecoder().decode(StoreStatus.self, from: Data(encoded.utf8)) == temporary)
   }
 
@@ -170,15 +171,37 @@ struct StoreStatusTests {
   static let window = DateWindow(
     from: CalendarDate(year: 2026, month: 11, day: 1)!, through: CalendarDate(year: 2027, month: 1, day: 31)!)
 
-  @Test("a store closed for good is shut on every day of the window")
+  @Test("a store closed for good is shut from the as-of date, not back-dated to the window's start")
   func closedStoreClosingDates() {
     let schedule = ClosingSchedule.parse("", asOf: Self.asOf)
     let closing = BranchClosing(
-      schedule: schedule, window: Self.window, storeStatus: StoreStatus(state: .closed, text: "영업종료"))
-    #expect(closing.dates.count == 92)
-    #expect(closing.dates.first?.iso == "2026-11-01")
+      schedule: schedule, window: Self.window, storeStatus: StoreStatus(state: .closed, text: "영업종료"),
+      asOf: Self.asOf)
+    // 2026-11-20 … 2027-01-31: 11 + 31 + 31 days.
+    #expect(closing.dates.count == 73)
+    #expect(closing.dates.first?.iso == "2026-11-20")
     #expect(closing.dates.last?.iso == "2027-01-31")
     #expect(closing.status == .closures)
+    // The source does not say since when: the days before the as-of date stay unknown.
+    #expect(
+      closing.unknownRanges == [
+        DateWindow(from: Self.window.from, through: CalendarDate(year: 2026, month: 11, day: 19)!)
+      ])
+  }
+
+  @Test("a store announced to close for good trades until then and is shut from that day")
+  func closesOnLater() {
+    let schedule = ClosingSchedule.parse("매월 둘째, 넷째 일요일", asOf: Self.asOf)
+    let status = StoreStatus(
+      state: .trading, text: "2026-12-31 영업종료 예정", closesOn: CalendarDate(year: 2026, month: 12, day: 31))
+    let closing = BranchClosing(schedule: schedule, window: Self.window, storeStatus: status, asOf: Self.asOf)
+    // Sundays 2nd/4th: 11-08, 11-22, 12-13, 12-27; then 12-31 … 01-31 shut (1 + 31 days).
+    #expect(
+      closing.dates.prefix(5).map(\.iso) == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2026-12-31"])
+    #expect(closing.dates.count == 4 + 32)
+    #expect(
+      status.shutDays(from: Self.window.from, through: Self.window.through, asOf: Self.asOf)?.lowerBound.iso
+        == "2026-12-31")
   }
 
   @Test("a temporary closure with an end inside the window follows the usual rule after it")
@@ -186,12 +209,16 @@ struct StoreStatusTests {
     let schedule = ClosingSchedule.parse("매월 둘째, 넷째 일요일", asOf: Self.asOf)
     let status = StoreStatus(
       state: .temporarilyClosed, text: "리뉴얼 공사로 12/31까지 휴점", until: CalendarDate(year: 2026, month: 12, day: 31))
-    let closing = BranchClosing(schedule: schedule, window: Self.window, storeStatus: status)
-    // 2026-11-01 … 2026-12-31 is 30 + 31 = 61 days; 2027-01-01 is a Friday, so January's
-    // Sundays are 3, 10, 17, 24, 31 and the 2nd and 4th are the 10th and 24th.
-    #expect(closing.dates.count == 63)
+    let closing = BranchClosing(schedule: schedule, window: Self.window, storeStatus: status, asOf: Self.asOf)
+    // Shut 2026-11-20 … 2026-12-31 (11 + 31 = 42 days); before it, the rule's 2026-11-08 (the 2nd
+    // Sunday; 11-01 is a Sunday). 2027-01-01 is a Friday, so January's Sundays are 3, 10, 17, 24,
+    // 31 and the 2nd and 4th are the 10th and 24th.
+    #expect(closing.dates.count == 1 + 42 + 2)
+    #expect(closing.dates.first?.iso == "2026-11-08")
     #expect(closing.dates.suffix(3).map(\.iso) == ["2026-12-31", "2027-01-10", "2027-01-24"])
-    #expect(status.shutDays(from: Self.window.from, through: Self.window.through)?.upperBound.iso == "2026-12-31")
+    #expect(
+      status.shutDays(from: Self.window.from, through: Self.window.through, asOf: Self.asOf)?.upperBound.iso
+        == "2026-12-31")
   }
 
   @Test("shut days are closed, never unknown; the days after a temporary closure stay unknown")
@@ -200,12 +227,14 @@ struct StoreStatusTests {
     let schedule = ClosingSchedule.parse("", asOf: Self.asOf)
     let trading = BranchClosing(schedule: schedule, window: Self.window)
     #expect(trading.unknownRanges == [Self.window])
-    let closed = BranchClosing(schedule: schedule, window: Self.window, storeStatus: StoreStatus(state: .closed))
+    let closed = BranchClosing(
+      schedule: schedule, window: Self.window, storeStatus: StoreStatus(state: .closed), asOf: Self.window.from)
     #expect(closed.unknownRanges.isEmpty)
     // Shut through 2026-12-31, then nothing known: January 2027 is unknown.
     let temporary = BranchClosing(
       schedule: schedule, window: Self.window,
-      storeStatus: StoreStatus(state: .temporarilyClosed, until: CalendarDate(year: 2026, month: 12, day: 31)))
+      storeStatus: StoreStatus(state: .temporarilyClosed, until: CalendarDate(year: 2026, month: 12, day: 31)),
+      asOf: Self.window.from)
     #expect(
       temporary.unknownRanges
         == [DateWindow(from: CalendarDate(year: 2027, month: 1, day: 1)!, through: Self.window.through)])

@@ -70,17 +70,18 @@ import Testing
 
   @Test func aShutStoreMustBeClosedEveryShutDay() throws {
     let (output, pointer) = try ExportFixtures.publish(branches)
-    // 잠실점 said to have closed for good, yet closed only on 2026-11-08.
+    // 잠실점 said to have closed for good, yet closed only on 2026-11-08: it is shut from the
+    // as-of date, 2026-11-20, on.
     try rewrite("branches.json", in: output, pointer: pointer) {
       // Branches are sorted by id: the last status is 잠실점's.
-      let status = #""storeStatus":{"state":"trading""#
+      let status = #""storeStatus":{"closesOn":null,"state":"trading""#
       if let last = $0.range(of: status, options: .backwards) {
-        $0.replaceSubrange(last, with: #""storeStatus":{"state":"closed""#)
+        $0.replaceSubrange(last, with: #""storeStatus":{"closesOn":null,"state":"closed""#)
       }
     }
     #expect(
       problems(output).contains(
-        "\(pointer.bundle)/branches.json: lottemart-0100161: the store is closed but 2026-11-01 is not a closing date"))
+        "\(pointer.bundle)/branches.json: lottemart-0100161: the store is closed but 2026-11-20 is not a closing date"))
   }
 
   @Test func datesOutsideTheWindowAndCoordinatesOutsideKoreaAreCaught() throws {

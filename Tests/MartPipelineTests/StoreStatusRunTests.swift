@@ -42,9 +42,11 @@ import Testing
     #expect(report.outcome == .published)
     let bundle = try #require(try BundleStore(outputDirectory: output).latest())
     let byID = Dictionary(uniqueKeysWithValues: bundle.branches.branches.map { ($0.id.description, $0) })
-    // The window of 2026-11-20 is 2026-11-01 … 2027-01-31: 30 + 31 + 31 = 92 days.
-    let wholeWindow = Self.days("2026-11-01", "2027-01-31")
-    #expect(wholeWindow.count == 92)
+    // A store shut with no published start is shut from the as-of date, 2026-11-20, through the
+    // window's end, 2027-01-31: 11 + 31 + 31 = 73 days. The days before are what its closing
+    // days say, or unknown: the source does not say since when it is shut.
+    let fromAsOf = Self.days("2026-11-20", "2027-01-31")
+    #expect(fromAsOf.count == 73)
 
     let closedForGood: [(String, String)] = [
       ("homeplus-655", "계룡점 영업종료로 단골매장을 변경해주세요."),
@@ -56,35 +58,40 @@ import Testing
     for (id, text) in closedForGood {
       let branch = try #require(byID[id], "\(id) is exported")
       #expect(branch.storeStatus == StoreStatus(state: .closed, text: text), "\(id)")
-      #expect(branch.closing.dates.map(\.iso) == wholeWindow, "\(id)")
+      #expect(branch.closing.dates.filter { $0.iso >= "2026-11-20" }.map(\.iso) == fromAsOf, "\(id)")
       #expect(branch.closing.status == .closures)
-      #expect(branch.closing.unknownRanges.isEmpty, "\(id): shut days are known")
+      #expect(
+        branch.closing.unknownRanges.allSatisfy { $0.through.iso < "2026-11-20" }, "\(id): shut days are known")
     }
     for id in ["homeplus-641", "homeplus-express-1219"] {
       let branch = try #require(byID[id], "\(id) is exported")
       #expect(
         branch.storeStatus
           == StoreStatus(state: .temporarilyClosed, text: "마트 임시휴업. 몰영업시간 10:00~21:00"), "\(id)")
-      #expect(branch.closing.dates.map(\.iso) == wholeWindow, "\(id)")
+      #expect(branch.closing.dates.filter { $0.iso >= "2026-11-20" }.map(\.iso) == fromAsOf, "\(id)")
       // The mall's hours are not the mart's.
       #expect(branch.hours == nil)
     }
 
-    // 마산점: 임시휴업 with a refit until 2026-12-31, then its 2nd and 4th Sundays: 2027-01-01 is
-    // a Friday, so January's Sundays are 3, 10, 17, 24, 31.
+    // 마산점: 임시휴업 with a refit until 2026-12-31, shut from the as-of date; before it its 2nd
+    // Sunday, 11-08 (11-01 is a Sunday); after it its 2nd and 4th Sundays: 2027-01-01 is a
+    // Friday, so January's Sundays are 3, 10, 17, 24, 31.
     let masan = try #require(byID["lottemart-0100130"])
     #expect(
       masan.storeStatus
         == StoreStatus(
           state: .temporarilyClosed, text: "매월 둘째, 넷째주 일요일 (리뉴얼 공사로 12/31까지 휴점)",
           until: CalendarDate(iso: "2026-12-31")))
-    #expect(masan.closing.dates.map(\.iso) == Self.days("2026-11-01", "2026-12-31") + ["2027-01-10", "2027-01-24"])
+    #expect(
+      masan.closing.dates.map(\.iso)
+        == ["2026-11-08"] + Self.days("2026-11-20", "2026-12-31") + ["2027-01-10", "2027-01-24"])
 
-    // 세종도담점 announces its shut-down for 2026-12-15: trading now, its published days
-    // (11/08, 11/22, 12/13; 12/27 falls in the shut days), then shut from 12-15 through the
-    // window's end.
+    // 세종도담점 announces its shut-down for 2026-12-15: trading now with `closesOn`, its
+    // published days (11/08, 11/22, 12/13; 12/27 falls after it), then closed from 12-15 through
+    // the window's end.
     let sejong = try #require(byID["gs-thefresh-10972"])
-    #expect(sejong.storeStatus == StoreStatus(state: .trading, text: "20261215"))
+    #expect(
+      sejong.storeStatus == StoreStatus(state: .trading, text: "20261215", closesOn: CalendarDate(iso: "2026-12-15")))
     #expect(
       sejong.closing.dates.map(\.iso)
         == ["2026-11-08", "2026-11-22", "2026-12-13"] + Self.days("2026-12-15", "2027-01-31"))
@@ -136,11 +143,16 @@ import Testing
     ]
     #expect(closures.shut.map(\.description) == shut)
     let byDay = closures.dates.flatMap { day, ids in ids.map { (day, $0.description) } }
-    // Shut stores appear on no shut day; 마산점's 2nd and 4th Sundays after its refit
-    // (2027-01-10 and 01-24) are listed as usual.
-    #expect(byDay.filter { $0.1 == "lottemart-0100130" }.map(\.0).sorted() == ["2027-01-10", "2027-01-24"])
+    // Shut stores appear on no shut day; 마산점's 2nd Sunday before the as-of date (2026-11-08)
+    // and its 2nd and 4th Sundays after its refit (2027-01-10 and 01-24) are listed as usual.
+    #expect(
+      byDay.filter { $0.1 == "lottemart-0100130" }.map(\.0).sorted() == ["2026-11-08", "2027-01-10", "2027-01-24"])
     #expect(!byDay.contains { shut.dropLast().contains($0.1) })
     #expect(closures.dates["2026-11-22"]?.contains { $0.description == "homeplus-595" } == true)
+    // 세종도담점 closes for good on 2026-12-15: listed once on that day, never day by day after it.
+    #expect(closures.closingForGood == ["2026-12-15": [BranchID(brand: .gsTheFresh, storeID: "10972")]])
+    #expect(!byDay.contains { $0.1 == "gs-thefresh-10972" && $0.0 >= "2026-12-15" })
+    #expect(byDay.contains { $0.1 == "gs-thefresh-10972" && $0.0 == "2026-12-13" })
 
     let index = try BundleJSON.decode(
       IndexFile.self, from: try Data(contentsOf: bundle.directory.appendingPathComponent("index.json")))
@@ -149,18 +161,32 @@ import Testing
     #expect(states["lottemart-0100130"] == .temporarilyClosed)
     #expect(states["homeplus-595"] == .trading)
 
-    // 계룡점's calendar: one event from 2026-11-01 to the window's end (DTEND exclusive: 2027-02-01).
+    // 계룡점's calendar: one event from the as-of date to the window's end (DTEND exclusive: 2027-02-01).
     let calendar = try String(
       contentsOf: bundle.directory.appendingPathComponent("calendars/branches/homeplus-655.ics"), encoding: .utf8)
     #expect(calendar.components(separatedBy: "BEGIN:VEVENT").count - 1 == 1)
-    #expect(calendar.contains("DTSTART;VALUE=DATE:20261101\r\nDTEND;VALUE=DATE:20270201\r\n"))
+    #expect(calendar.contains("DTSTART;VALUE=DATE:20261120\r\nDTEND;VALUE=DATE:20270201\r\n"))
     #expect(calendar.contains("UID:homeplus-655-shut@mart-holiday"))
     // 마산점: the refit through 2026-12-31 as one event, then its two January Sundays.
     let masan = try String(
       contentsOf: bundle.directory.appendingPathComponent("calendars/branches/lottemart-0100130.ics"), encoding: .utf8)
     let starts = masan.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART") }
-    #expect(starts == ["DTSTART;VALUE=DATE:20261101", "DTSTART;VALUE=DATE:20270110", "DTSTART;VALUE=DATE:20270124"])
+    #expect(
+      starts == [
+        "DTSTART;VALUE=DATE:20261108", "DTSTART;VALUE=DATE:20261120", "DTSTART;VALUE=DATE:20270110",
+        "DTSTART;VALUE=DATE:20270124",
+      ])
     #expect(masan.contains("DTEND;VALUE=DATE:20270101"))
+    // 세종도담점: its closing days, then one all-day event on the day it closes for good.
+    let sejong = try String(
+      contentsOf: bundle.directory.appendingPathComponent("calendars/branches/gs-thefresh-10972.ics"), encoding: .utf8)
+    let sejongStarts = sejong.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART") }
+    #expect(
+      sejongStarts == [
+        "DTSTART;VALUE=DATE:20261108", "DTSTART;VALUE=DATE:20261122", "DTSTART;VALUE=DATE:20261213",
+        "DTSTART;VALUE=DATE:20261215",
+      ])
+    #expect(sejong.contains("DTSTART;VALUE=DATE:20261215\r\nDTEND;VALUE=DATE:20261216\r\n"))
   }
 
   @Test func aCarriedOverStoreKeepsItsPublishedStatusForTheNewWindow() {
@@ -170,11 +196,12 @@ import Testing
       id: BranchID(brand: .lottemart, storeID: "0100118"), name: "도봉점", statusText: "영업종료",
       sourceURL: "http://company.lottemart.com/")
     let (branch, _) = normalizer.normalize(raw, problems: &problems)
-    // A month later the window is 2026-12-01 … 2027-02-28: 31 + 31 + 28 = 90 days.
+    // A month later the window is 2026-12-01 … 2027-02-28, and the store is shut from the new
+    // as-of date, 2026-12-20.
     let later = CalendarDate(iso: "2026-12-20")!
     let refreshed = BranchNormalizer(asOf: later, window: .threeMonths(startingAt: later)).refresh(branch)
     #expect(refreshed.storeStatus == StoreStatus(state: .closed, text: "영업종료"))
-    #expect(refreshed.closing.dates.map(\.iso) == Self.days("2026-12-01", "2027-02-28"))
+    #expect(refreshed.closing.dates.map(\.iso) == Self.days("2026-12-20", "2027-02-28"))
 
     // A trading store's carry-over invents no status and no shut days.
     let trading = RawBranch(

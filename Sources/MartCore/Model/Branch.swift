@@ -134,14 +134,16 @@ public struct BranchClosing: Hashable, Sendable, Codable {
   public var schedule: ClosingSchedule
 
   /// The schedule's dates and unknown ranges within `window`, plus the days `storeStatus` shuts
-  /// the store there (see ``StoreStatus/shutDays(from:through:)``), which are closed days and so
-  /// never unknown. A store shut on some day of the window has status `closures` whatever its
-  /// schedule says.
-  public init(schedule: ClosingSchedule, window: DateWindow, storeStatus: StoreStatus = .trading) {
+  /// the store there (see ``StoreStatus/shutDays(from:through:asOf:)``), which are closed days and
+  /// so never unknown. A store shut on some day of the window has status `closures` whatever its
+  /// schedule says. `asOf` is the day a shut store is known to be shut from.
+  public init(
+    schedule: ClosingSchedule, window: DateWindow, storeStatus: StoreStatus = .trading, asOf: CalendarDate? = nil
+  ) {
     self.status = schedule.status
     var dates = schedule.closedDates(from: window.from, through: window.through)
     var unknownRanges = schedule.unknownRanges(from: window.from, through: window.through)
-    if let shut = storeStatus.shutDays(from: window.from, through: window.through) {
+    if let shut = storeStatus.shutDays(from: window.from, through: window.through, asOf: asOf ?? window.from) {
       var day = shut.lowerBound
       var all = Set(dates)
       while day <= shut.upperBound {

@@ -1,8 +1,9 @@
 /// Whether a branch is trading, and if not, what its source said.
 ///
-/// Encoded as `{"state": …, "text": …, "until": …}` with every key present: `text` and `until`
-/// are JSON `null` when unknown. Clients check `state` before anything else: a branch that is
-/// not trading is shut on every day of its closing dates' window (up to `until`).
+/// Encoded as `{"state": …, "text": …, "until": …, "closesOn": …}` with every key present:
+/// `text`, `until` and `closesOn` are JSON `null` when unknown. Clients check `state` before
+/// anything else: a branch that is not trading is shut from the as-of date on (up to `until`);
+/// a trading branch with `closesOn` trades until the day before and is closed for good from it.
 public struct StoreStatus: Hashable, Sendable {
   /// The trading state on the as-of date.
   public enum State: String, Hashable, Sendable, Codable, CaseIterable {
@@ -21,11 +22,15 @@ public struct StoreStatus: Hashable, Sendable {
   /// The last shut day of a temporary closure, when the source says when it ends
   /// (`리뉴얼 공사로 12/31까지 휴점` → 12-31); otherwise `nil`.
   public var until: CalendarDate?
+  /// The day a trading store closes for good, when its source announces one (`2026-12-31
+  /// 영업종료 예정`); `nil` otherwise. The store trades until the day before.
+  public var closesOn: CalendarDate?
 
-  public init(state: State, text: String? = nil, until: CalendarDate? = nil) {
+  public init(state: State, text: String? = nil, until: CalendarDate? = nil, closesOn: CalendarDate? = nil) {
     self.state = state
     self.text = text
     self.until = until
+    self.closesOn = closesOn
   }
 
   /// Trading, with nothing published about it.
@@ -35,23 +40,27 @@ public struct StoreStatus: Hashable, Sendable {
   public var isTrading: Bool { state == .trading }
 
   /// The days of `from...through` on which this status shuts the store, as a range, or `nil`
-  /// when it shuts none. A store closed for good, or closed temporarily with no end given, is
-  /// shut from `from` (the source does not say since when) through `through`; a temporary
-  /// closure with an `until` is shut through `until` and follows its usual closing days after.
-  public func shutDays(from: CalendarDate, through: CalendarDate) -> ClosedRange<CalendarDate>? {
+  /// when it shuts none. A store closed for good, or closed temporarily, is shut from the as-of
+  /// date (the source does not say since when, so the days before are not claimed) through
+  /// `through`, or through `until` for a temporary closure that says when it ends (its usual
+  /// closing days follow). A trading store with `closesOn` is shut from that day on.
+  public func shutDays(from: CalendarDate, through: CalendarDate, asOf: CalendarDate) -> ClosedRange<CalendarDate>? {
+    let first: CalendarDate
     let last: CalendarDate
     switch state {
-    case .trading: return nil
-    case .closed: last = through
-    case .temporarilyClosed: last = min(until ?? through, through)
+    case .trading:
+      guard let closesOn else { return nil }
+      (first, last) = (max(from, closesOn), through)
+    case .closed: (first, last) = (max(from, asOf), through)
+    case .temporarilyClosed: (first, last) = (max(from, asOf), min(until ?? through, through))
     }
-    return from <= last ? from...last : nil
+    return first <= last ? first...last : nil
   }
 }
 
 extension StoreStatus: Codable {
   private enum CodingKeys: String, CodingKey {
-    case state, text, until
+    case state, text, until, closesOn
   }
 
   public init(from decoder: any Decoder) throws {
@@ -59,14 +68,16 @@ extension StoreStatus: Codable {
     self.init(
       state: try container.decode(State.self, forKey: .state),
       text: try container.decodeIfPresent(String.self, forKey: .text),
-      until: try container.decodeIfPresent(CalendarDate.self, forKey: .until))
+      until: try container.decodeIfPresent(CalendarDate.self, forKey: .until),
+      closesOn: try container.decodeIfPresent(CalendarDate.self, forKey: .closesOn))
   }
 
-  /// Encodes every key; unknown `text` and `until` are explicit `null`s.
+  /// Encodes every key; unknown `text`, `until` and `closesOn` are explicit `null`s.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(state, forKey: .state)
     try container.encode(text, forKey: .text)
     try container.encode(until, forKey: .until)
+    try container.encode(closesOn, forKey: .closesOn)
   }
 }
