@@ -25,9 +25,6 @@ public struct CostcoSource: BrandSource {
   /// The search listing every Korean warehouse.
   static let storeFinderPath = "/store-finder/search?q=Korea%2C+Republic+of&page=0"
 
-  /// The nationwide number the site shows when a warehouse publishes none.
-  public static let defaultPhone = "1899-9900"
-
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
     guard session.brands.contains(.costco) else { return [] }
     let response = try await session.get(Self.storeFinderPath)
@@ -58,21 +55,19 @@ public struct CostcoSource: BrandSource {
       let storeID = storeID(fromName: englishName)
       guard seen.insert(storeID).inserted else { continue }
       let content = record.text("storeContent").map { StoreContent(html: $0, url: url) }
-      let coordinate: GeoPoint? =
-        if let latitude = record["latitude"]?.number, let longitude = record["longitude"]?.number {
-          GeoPoint(latitude: latitude, longitude: longitude)
-        } else { nil }
+      let coordinate = record.point(latitude: "latitude", longitude: "longitude")
       branches.append(
         RawBranch(
           id: BranchID(brand: .costco, storeID: storeID),
           name: displayName,
           address: record.text("line1"),
           lotAddress: record.text("line2"),
-          phone: record.text("phone") ?? defaultPhone,
+          phone: record.text("phone"),
           openingHours: content?.openingHours,
           coordinate: coordinate,
           closingText: content?.closingText(forWarehouse: displayName),
-          sourceURL: storePage(record.text("url"), origin: origin) ?? url))
+          sourceURL: url,
+          pageURL: storePage(record.text("url"), origin: origin)))
     }
     guard !branches.isEmpty else {
       throw SourceError(

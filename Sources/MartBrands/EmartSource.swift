@@ -293,8 +293,9 @@ public struct EmartSource: BrandSource {
   }
 
   /// Reads a `searchList.do` answer into branches of the covered store types, in feed order,
-  /// without closing days (those come from `holidayList.do`). `url` names the endpoint in errors;
-  /// each branch's `sourceURL` is its store page (`/branch/view.do?id=<ID>`) on the same site.
+  /// without closing days (those come from `holidayList.do`). `url` is the endpoint: it names
+  /// the endpoint in errors and is each branch's `sourceURL`; `pageURL` is the store page
+  /// (`/branch/view.do?id=<ID>`) on the same site.
   ///
   /// Throws `SourceError.unexpectedContent` when there is no `dataList` or no row has an `ID`
   /// and a `NAME`.
@@ -306,10 +307,7 @@ public struct EmartSource: BrandSource {
       guard let storeID = row.text("ID"), let fullName = row.text("NAME") else { continue }
       identifiedRows += 1
       guard let brand = classify(storeType: row.text("STORE_TP"), name: fullName) else { continue }
-      let coordinate: GeoPoint? =
-        if let latitude = row["MAP_X"]?.number, let longitude = row["MAP_Y"]?.number {
-          GeoPoint(latitude: latitude, longitude: longitude)
-        } else { nil }
+      let coordinate = row.point(latitude: "MAP_X", longitude: "MAP_Y")
       branches.append(
         RawBranch(
           id: BranchID(brand: brand, storeID: storeID),
@@ -320,7 +318,8 @@ public struct EmartSource: BrandSource {
           openingHours: openingHours(of: row),
           coordinate: coordinate,
           closingText: nil,
-          sourceURL: storePage(storeID, feedURL: url)))
+          sourceURL: url,
+          pageURL: storePage(storeID, feedURL: url)))
     }
     guard identifiedRows > 0 else {
       throw SourceError(
@@ -350,7 +349,7 @@ public struct EmartSource: BrandSource {
 
   /// Reads the stores of a `holidayList.do` answer that are branches of a covered brand, by the
   /// banner in `NAME`: id `JIJUM_ID`, name without the banner, phone `TEL`, no closing days (see
-  /// `parseHolidayList`); `sourceURL` is the store page, as in `parseStoreList`. Rows of other kinds of store
+  /// `parseHolidayList`); `sourceURL` is the feed, `pageURL` the store page, as in `parseStoreList`. Rows of other kinds of store
   /// (SSG, Boots, …) and unprefixed names are skipped. An empty `dateList` gives no branch.
   public static func parseHolidayListStores(_ data: Data, url: String) throws(SourceError) -> [RawBranch] {
     stores(in: try decodeHolidayRows(data, url: url), feedURL: url)
@@ -386,7 +385,8 @@ public struct EmartSource: BrandSource {
           id: BranchID(brand: brand, storeID: storeID),
           name: strippingBrandPrefix(fullName, brand: brand),
           phone: row.text("TEL"),
-          sourceURL: storePage(storeID, feedURL: url)))
+          sourceURL: url,
+          pageURL: storePage(storeID, feedURL: url)))
     }
     return branches
   }

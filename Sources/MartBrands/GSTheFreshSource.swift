@@ -13,8 +13,8 @@ import MartFetch
 /// split into `timeSTH`/`timeSTM`/`timeEDH`/`timeEDM`, coordinates `lat`/`longs` (usually
 /// swapped: decided by range per store), and up to four closing days `closedDate1…4` as
 /// `MM월 DD일` (empty slots are `""`), handed over as dates with the year inferred from the
-/// as-of date; a non-blank `shutDownDate` is the branch's status text. `sourceURL` is the
-/// store's own search, `…/find-storelist?searchShopName=<name>`.
+/// as-of date; a non-blank `shutDownDate` is the branch's status text. `sourceURL` is the list
+/// page the store was read from; the site has no page of a store's own (`pageURL` is `nil`).
 public struct GSTheFreshSource: BrandSource {
   public static let name = "gs-thefresh"
   public static let brands: [BrandSlug] = [.gsTheFresh]
@@ -40,14 +40,9 @@ public struct GSTheFreshSource: BrandSource {
     return storeListPath + "?" + fields.map { "\($0.0)=\(FormEncoding.escape($0.1))" }.joined(separator: "&")
   }
 
-  /// The store's own search URL on `origin`.
-  static func storeURL(shopName: String, origin: String) -> String {
-    origin + storeListPath + "?searchShopName=" + FormEncoding.escape(shopName)
-  }
-
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
     guard session.brands.contains(.gsTheFresh) else { return [] }
-    var stores: [Store] = []
+    var stores: [(store: Store, pageURL: String)] = []
     var seenCodes = Set<String>()
     var expected: Pagination?
     // The site's own pager asks for `pageNum=1` first and answers `currentPage` 0; should the
@@ -94,7 +89,7 @@ public struct GSTheFreshSource: BrandSource {
         throw inconsistent("page \(pageNumber) of \(pagination.numberOfPages) has no stores")
       }
       for store in page.stores where seenCodes.insert(store.shopCode).inserted {
-        stores.append(store)
+        stores.append((store, response.requestURL))
       }
       guard let next = (0..<pagination.numberOfPages).first(where: { !pagesRead.contains($0) }) else { break }
       pageNumber = next + offset
@@ -103,8 +98,8 @@ public struct GSTheFreshSource: BrandSource {
       session.warn(
         "\(Self.name): the list reported \(expected.totalNumberOfResults) stores, its pages held \(stores.count)")
     }
-    return stores.map { store in
-      let branch = store.rawBranch(asOf: session.asOf, origin: session.baseURL)
+    return stores.map { store, pageURL in
+      let branch = store.rawBranch(asOf: session.asOf, sourceURL: pageURL)
       for slot in store.unreadClosingSlots {
         session.warn("closing day \"\(slot)\" is not a MM월 DD일 date", branch: branch.id)
       }
@@ -160,8 +155,8 @@ public struct GSTheFreshSource: BrandSource {
       closingDays.filter { GSTheFreshSource.monthDay($0) == nil }
     }
 
-    /// The branch, with the closing days as dates nearest to `asOf`.
-    public func rawBranch(asOf: CalendarDate, origin: String) -> RawBranch {
+    /// The branch, with the closing days as dates nearest to `asOf`, read from `sourceURL`.
+    public func rawBranch(asOf: CalendarDate, sourceURL: String) -> RawBranch {
       let dates = closingDays.compactMap(GSTheFreshSource.monthDay).compactMap {
         CalendarDate.nearest(month: $0.month, day: $0.day, to: asOf)
       }
@@ -176,7 +171,7 @@ public struct GSTheFreshSource: BrandSource {
         closingText: unread.isEmpty ? nil : unread.joined(separator: ", "),
         closingDates: Array(Set(dates)).sorted(),
         statusText: shutDownDate,
-        sourceURL: GSTheFreshSource.storeURL(shopName: shopName, origin: origin))
+        sourceURL: sourceURL)
     }
   }
 
@@ -214,7 +209,11 @@ public struct GSTheFreshSource: BrandSource {
       return Store(
         shopCode: code, shopName: shopName, phone: row.text("phone"), address: row.text("address"),
         openingHours: openingHours(of: row),
-        coordinate: orientedCoordinate(row["lat"]?.number, row["longs"]?.number),
+        coordinate: orientedCoordinate(row["lat"]?.number, row["longs"]?.number).map { point in
+          var point = point
+          point.fractionDigits = [row["lat"]?.fractionDigits, row["longs"]?.fractionDigits].compactMap { $0 }.min()
+          return point
+        },
         closingDays: (1...4).compactMap { row.text("closedDate\($0)") },
         shutDownDate: row.text("shutDownDate"))
     }

@@ -79,7 +79,9 @@ public struct HomeplusSource: BrandSource {
         session.warn("\(detailURL) is empty (the store no longer exists); left out", branch: branch.id)
         continue
       }
-      branches.append(Self.merging(detail, into: branch))
+      var merged = Self.merging(detail, into: branch)
+      merged.sourceURL = detailURL
+      branches.append(merged)
     }
     // Most pages unreadable is a redesign or an outage, not a few bad stores: publishing the
     // list alone would quietly lose the closing rules.
@@ -100,8 +102,8 @@ public struct HomeplusSource: BrandSource {
   }
 
   /// Reads a `get_list` answer into branches of the covered store types, in feed order, with
-  /// the list's next closing day (`storDayoffCntt`) as closing text. `origin` is the site's
-  /// `scheme://host`; each branch's `sourceURL` is its detail page there.
+  /// the list's next closing day (`storDayoffCntt`) as closing text. Each branch's `sourceURL`
+  /// is `url`, the list; `pageURL` is its store page on `origin` (the site's `scheme://host`).
   ///
   /// Throws `SourceError.unexpectedContent` when the answer is not JSON with a `data` (or
   /// `rows`) array, or no row has an id and a name.
@@ -124,20 +126,18 @@ public struct HomeplusSource: BrandSource {
       guard let brand = row.text("storDivCd").flatMap(brand(forStoreType:)) else { continue }
       let id = BranchID(brand: brand, storeID: storeID)
       guard seen.insert(id).inserted else { continue }
-      let coordinate: GeoPoint? =
-        if let latitude = row["storLat"]?.number, let longitude = row["storLon"]?.number {
-          GeoPoint(latitude: latitude, longitude: longitude)
-        } else { nil }
+      let coordinate = row.point(latitude: "storLat", longitude: "storLon")
       branches.append(
         RawBranch(
           id: id,
           name: strippingBrandPrefix(fullName),
           address: row.text("storAddr"),
-          phone: row.text("storTphnNo").flatMap(realPhone),
+          phone: row.text("storTphnNo"),
           openingHours: row.text("storSlesTime"),
           coordinate: coordinate,
           closingText: row.text("storDayoffCntt"),
-          sourceURL: origin + detailPath(storeID: storeID)))
+          sourceURL: url,
+          pageURL: origin + detailPath(storeID: storeID)))
     }
     guard identifiedRows > 0 else {
       throw SourceError(
@@ -189,7 +189,7 @@ public struct HomeplusSource: BrandSource {
         cells.indices.contains(index) && !cells[index].isEmpty ? cells[index] : nil
       }
       return StoreDetail(
-        openingHours: cell(0), closingText: cell(1), phone: cell(2).flatMap(realPhone),
+        openingHours: cell(0), closingText: cell(1), phone: cell(2),
         address: cell(4).flatMap(strippingDirectionsLink))
     } catch let error as SourceError {
       throw error
@@ -199,12 +199,13 @@ public struct HomeplusSource: BrandSource {
   }
 
   /// The list row completed by its store page: the page's closing rule wins over the list's
-  /// next-day-off; the list's address, phone and hours win (the page fills only blanks).
+  /// next-day-off; the list's address, phone and hours win (the page fills only blanks; a
+  /// placeholder phone such as Express's `00-000-0000` counts as blank).
   public static func merging(_ detail: StoreDetail, into branch: RawBranch) -> RawBranch {
     var merged = branch
     merged.closingText = detail.closingText ?? branch.closingText
     merged.address = branch.address ?? detail.address
-    merged.phone = branch.phone ?? detail.phone
+    merged.phone = branch.phone.flatMap(realPhone) ?? detail.phone.flatMap(realPhone) ?? branch.phone ?? detail.phone
     merged.openingHours = branch.openingHours ?? detail.openingHours
     return merged
   }
@@ -221,7 +222,8 @@ public struct HomeplusSource: BrandSource {
     return text.isEmpty ? nil : text
   }
 
-  /// `nil` for placeholders such as Express's `00-000-0000` (no digit other than zero).
+  /// `nil` for placeholders such as Express's `00-000-0000` (no digit other than zero), which
+  /// are kept as published but never preferred over a real number.
   static func realPhone(_ phone: String) -> String? {
     phone.contains { $0.isASCII && $0.isNumber && $0 != "0" } ? phone : nil
   }

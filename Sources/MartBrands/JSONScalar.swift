@@ -1,4 +1,5 @@
 import Foundation
+import MartCore
 
 /// A JSON value that brand feeds use as a scalar: a string, a number, a boolean or null.
 /// Feeds are inconsistent about quoting numbers, so readers take whichever arrives as text.
@@ -38,6 +39,14 @@ enum JSONScalar: Decodable, Hashable, Sendable {
     }
   }
 
+  /// Digits after the decimal point as published (a JSON number in its shortest form), `0` for
+  /// a whole number; `nil` when the value is not a plain decimal number.
+  var fractionDigits: Int? {
+    guard let text, number != nil, !text.contains(where: { $0 == "e" || $0 == "E" }) else { return nil }
+    guard let point = text.firstIndex(of: ".") else { return 0 }
+    return text[text.index(after: point)...].count
+  }
+
   /// The value as a number, from a JSON number or a numeric string.
   var number: Double? {
     switch self {
@@ -51,4 +60,14 @@ enum JSONScalar: Decodable, Hashable, Sendable {
 extension Dictionary where Key == String, Value == JSONScalar {
   /// The trimmed, non-blank text of `key`.
   func text(_ key: String) -> String? { self[key]?.text }
+
+  /// The point published as `latitudeKey` and `longitudeKey`, with its published digits;
+  /// `nil` unless both are numbers.
+  func point(latitude latitudeKey: String, longitude longitudeKey: String) -> GeoPoint? {
+    guard let latitude = self[latitudeKey], let longitude = self[longitudeKey],
+      let latitudeValue = latitude.number, let longitudeValue = longitude.number
+    else { return nil }
+    let digits = [latitude.fractionDigits, longitude.fractionDigits].compactMap { $0 }.min()
+    return GeoPoint(latitude: latitudeValue, longitude: longitudeValue, fractionDigits: digits)
+  }
 }

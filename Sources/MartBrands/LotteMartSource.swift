@@ -123,7 +123,8 @@ public struct LotteMartSource: BrandSource {
       openingHours: try field("span", "time"),
       closingText: try field("span", "day-off"),
       statusText: state,
-      sourceURL: link?.attribute("href").flatMap { storePage(href: $0, searchURL: url) } ?? url)
+      sourceURL: url,
+      pageURL: link?.attribute("href").flatMap { storePage(href: $0, searchURL: url) })
   }
 
   /// The branch name: the row's `.name` element, else its `brnchCd` link text, else the first

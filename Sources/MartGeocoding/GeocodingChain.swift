@@ -152,7 +152,9 @@ public final class GeocodingChain: Sendable {
   public func locate(siteCoordinate: GeoPoint?, address: KoreanAddress?) async -> GeocodingOutcome {
     var outcome = GeocodingOutcome()
     if let siteCoordinate {
-      let (coordinate, warning) = CoordinateValidation.validate(siteCoordinate, source: .site)
+      let (coordinate, warning) = CoordinateValidation.validate(
+        siteCoordinate, source: .site,
+        precision: CoordinatePrecision(publishedFractionDigits: siteCoordinate.fractionDigits))
       if let warning { outcome.warnings.append(warning) }
       if let coordinate {
         outcome.coordinate = coordinate

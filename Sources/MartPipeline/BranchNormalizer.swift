@@ -28,9 +28,16 @@ public struct BranchNormalizer: Sendable {
     }
     let closingText = TextCleanup.field(raw.closingText)
     var schedule = ClosingSchedule.published(text: closingText, dates: raw.closingDates, asOf: asOf)
-    let openingHours = TextCleanup.field(raw.openingHours)
+    var openingHours = TextCleanup.field(raw.openingHours)
     let reading = StoreStatus.read(
       statusText: raw.statusText, openingHours: openingHours, closingText: closingText, asOf: asOf)
+    // `openingHours` holds hours only: a notice published in the hours field (`마트 임시휴업.
+    // 몰영업시간 …`, `… 영업종료로 단골매장을 변경해주세요.`) is the store status's text instead.
+    if let text = reading.status.text, text == openingHours,
+      !reading.status.isTrading || reading.upcomingShutdown != nil
+    {
+      openingHours = nil
+    }
     // A store shut with no closing days of its own is listed as not trading, not as a
     // closing-day problem.
     if reading.status.isTrading || schedule.status != .unknown {
@@ -53,7 +60,8 @@ public struct BranchNormalizer: Sendable {
       coordinate: nil,
       closing: BranchClosing(schedule: schedule, window: window, storeStatus: status, asOf: asOf),
       storeStatus: status,
-      sourceURL: raw.sourceURL)
+      sourceURL: raw.sourceURL,
+      pageURL: raw.pageURL)
     return (branch, parsed)
   }
 

@@ -22,7 +22,9 @@ struct CostcoSourceTests {
   static func closedDates(_ storeID: String) throws -> [String] {
     let text = try #require(try branch(storeID).closingText)
     return ClosingSchedule.parse(text, asOf: asOf)
-      .closedDates(from: CalendarDate(year: 2026, month: 11, day: 1)!, through: CalendarDate(year: 2027, month: 1, day: 31)!)
+      .closedDates(
+        from: CalendarDate(year: 2026, month: 11, day: 1)!, through: CalendarDate(year: 2027, month: 1, day: 31)!
+      )
       .map(\.iso)
   }
 
@@ -41,19 +43,23 @@ struct CostcoSourceTests {
     #expect(branch.lotAddress == "(오류동 116-3)")
     #expect(branch.phone == "+82-1899-9900")
     #expect(branch.openingHours == "오전 10:00 - 오후 10:00")
-    #expect(branch.coordinate == GeoPoint(latitude: 36.324444, longitude: 127.403515))
-    // The feed's url has a space and a comma in its search query; the page is its path.
-    #expect(branch.sourceURL == "https://www.costco.co.kr/store/Daejeon")
+    // Six decimals published: precise enough for the building.
+    #expect(branch.coordinate == GeoPoint(latitude: 36.324444, longitude: 127.403515, fractionDigits: 6))
+    // The record was read from the store finder; the feed's url has a space and a comma in
+    // its search query, and the warehouse page is its path.
+    #expect(branch.sourceURL == Self.url)
+    #expect(branch.pageURL == "https://www.costco.co.kr/store/Daejeon")
   }
 
   @Test func idJoinsAMultiWordNameWithHyphens() throws {
     let branch = try Self.branch("Daegu-Innovation-City")
     #expect(branch.name == "대구 혁신도시점")
-    #expect(branch.sourceURL == "https://www.costco.co.kr/store/Daegu%20Innovation%20City")
+    #expect(branch.pageURL == "https://www.costco.co.kr/store/Daegu%20Innovation%20City")
   }
 
-  @Test func emptyPhoneBecomesTheNationwideNumber() throws {
-    #expect(try Self.branch("Uijeongbu").phone == "1899-9900")
+  @Test func anEmptyPhoneStaysUnpublished() throws {
+    // The site shows its nationwide number for such a warehouse, but the record has none.
+    #expect(try Self.branch("Uijeongbu").phone == nil)
   }
 
   @Test func ruleInsideAParagraphSpanWithTheStrayDocumentEnd() throws {
@@ -96,7 +102,8 @@ struct CostcoSourceTests {
   }
 
   @Test func fragmentWithoutTheStrayEndReadsTheSame() throws {
-    let html = "<h3 class='headline'>영업시간</h3><p><font>오전 10:00 - 오후 10:00</font></p><p>정부시책에 의거 유통산업 발전법에 따라 <span style='color:red;'>매월 둘째 수요일, 넷째 일요일 의무 휴무</span>합니다.</p>"
+    let html =
+      "<h3 class='headline'>영업시간</h3><p><font>오전 10:00 - 오후 10:00</font></p><p>정부시책에 의거 유통산업 발전법에 따라 <span style='color:red;'>매월 둘째 수요일, 넷째 일요일 의무 휴무</span>합니다.</p>"
     let record: [String: String] = [
       "displayName": "울산점", "name": "Ulsan", "url": "/store/Ulsan?q=Korea, Republic of", "phone": "",
       "line1": "울산광역시 북구 진장유통로 78", "latitude": "35.575845", "longitude": "129.356962", "storeContent": html,

@@ -27,7 +27,8 @@ struct EmartSourceTests {
     #expect(branches.allSatisfy { $0.id.brand == brand })
     #expect(
       branches.allSatisfy {
-        $0.closingText == nil && $0.sourceURL == "https://store.emart.com/branch/view.do?id=\($0.id.storeID)"
+        $0.closingText == nil && $0.sourceURL == "https://store.emart.com/branch/searchList.do"
+          && $0.pageURL == "https://store.emart.com/branch/view.do?id=\($0.id.storeID)"
       })
   }
 
@@ -47,14 +48,14 @@ struct EmartSourceTests {
     #expect(branch.phone == "055-211-1234")
     #expect(branch.openingHours == "10:00 ~ 23:00")
     // MAP_X is the latitude, MAP_Y the longitude.
-    #expect(branch.coordinate == GeoPoint(latitude: 35.235298, longitude: 128.681017))
+    #expect(branch.coordinate?.latitude == 35.235298 && branch.coordinate?.longitude == 128.681017)
   }
 
   @Test func readsAddressWithBuildingAndFloor() throws {
     let branch = try #require(try Self.storeList("EM").first { $0.id.storeID == "1008" })
     #expect(branch.name == "양재점")
     #expect(branch.address == "서울특별시 서초구 매헌로 16, 하이브랜드 B1층")
-    #expect(branch.coordinate == GeoPoint(latitude: 37.463694, longitude: 127.042882))
+    #expect(branch.coordinate?.latitude == 37.463694 && branch.coordinate?.longitude == 127.042882)
   }
 
   @Test(arguments: [

@@ -45,7 +45,8 @@ struct HomeplusSourceTests {
     #expect(branch.phone == "055-270-8000")
     #expect(branch.openingHours == "10:00~24:00")
     #expect(branch.closingText == "11/22(일)")
-    #expect(branch.sourceURL == "https://my.homeplus.co.kr/store/store_detail?storId=595")
+    #expect(branch.sourceURL == Self.listURL)
+    #expect(branch.pageURL == "https://my.homeplus.co.kr/store/store_detail?storId=595")
   }
 
   /// A listed branch and the point it publishes, named in the test log by the branch.
@@ -53,26 +54,35 @@ struct HomeplusSourceTests {
     var id: String
     var latitude: Double
     var longitude: Double
+    var fractionDigits: Int
     var testDescription: String { id }
   }
 
   @Test(arguments: [
     // storLat as a string with 7 decimals, storLon as a number.
-    ListedPoint(id: "homeplus-616", latitude: 37.6446218, longitude: 127.0703341),
-    // Both strings, 3 and 4 decimals.
-    ListedPoint(id: "homeplus-685", latitude: 37.509, longitude: 127.0996),
+    ListedPoint(id: "homeplus-616", latitude: 37.6446218, longitude: 127.0703341, fractionDigits: 7),
+    // Both strings, 3 and 4 decimals: the point is as precise as the fewer.
+    ListedPoint(id: "homeplus-685", latitude: 37.509, longitude: 127.0996, fractionDigits: 3),
     // Both numbers.
-    ListedPoint(id: "homeplus-595", latitude: 35.2226, longitude: 128.6811),
+    ListedPoint(id: "homeplus-595", latitude: 35.2226, longitude: 128.6811, fractionDigits: 4),
   ])
   func coordinatesAreReadFromStringsAndNumbers(_ example: ListedPoint) throws {
-    let point = GeoPoint(latitude: example.latitude, longitude: example.longitude)
+    let point = GeoPoint(
+      latitude: example.latitude, longitude: example.longitude, fractionDigits: example.fractionDigits)
     #expect(try Self.listed(example.id).coordinate == point)
   }
 
-  @Test func expressPlaceholderPhoneIsNoPhone() throws {
-    // 정자점 publishes "00-000-0000" in the list and on its page.
-    #expect(try Self.listed("homeplus-express-1206").phone == nil)
-    #expect(try #require(try Self.detail("1206")).phone == nil)
+  @Test func expressPlaceholderPhoneIsKeptAsPublished() throws {
+    // 정자점 publishes "00-000-0000" in the list and on its page: kept as published (the
+    // normalizer makes no phone number of it), never preferred over a real one.
+    #expect(try Self.listed("homeplus-express-1206").phone == "00-000-0000")
+    #expect(try #require(try Self.detail("1206")).phone == "00-000-0000")
+    var listed = try Self.listed("homeplus-express-1206")
+    var detail = try #require(try Self.detail("1206"))
+    detail.phone = "031-8022-1234"
+    #expect(HomeplusSource.merging(detail, into: listed).phone == "031-8022-1234")
+    listed.phone = "031-8022-9999"
+    #expect(HomeplusSource.merging(detail, into: listed).phone == "031-8022-9999")
     #expect(
       try HomeplusSource.parseStoreList(
         Data(#"{"data":[{"storId":1,"storKorNm":"a점","storDivCd":"E","storTphnNo":"02-000-0001"}]}"#.utf8),

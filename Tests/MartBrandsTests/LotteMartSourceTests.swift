@@ -33,12 +33,14 @@ struct LotteMartSourceTests {
     #expect(branches.count == 19)
     #expect(Set(branches.map(\.id)).count == 19 && Set(branches.map(\.name)).count == 19)
     #expect(branches.allSatisfy { $0.id.brand == .lottemart })
-    // A row with a store link cites that page; a row without one cites the search page.
+    // Every record was read from the search page; a row with a store link keeps that page
+    // for people to open, a row without one has none.
     for branch in branches {
+      #expect(branch.sourceURL == Self.url, "\(branch.name)")
       let expected =
         branch.id.storeID == branch.name
-        ? Self.url : "http://company.lottemart.com/shop/shop_view.asp?brnchCd=\(branch.id.storeID)"
-      #expect(branch.sourceURL == expected, "\(branch.name)")
+        ? nil : "http://company.lottemart.com/shop/shop_view.asp?brnchCd=\(branch.id.storeID)"
+      #expect(branch.pageURL == expected, "\(branch.name)")
     }
     #expect(!branches.contains { $0.name.contains("동탄") })
     #expect(branches.first?.name == "제주점")

@@ -75,12 +75,18 @@ import Testing
       try branch("homeplus-express-1218").closing.dates.map(\.iso) == [
         "2026-11-14", "2026-11-28", "2026-12-12", "2026-12-26", "2027-01-09", "2027-01-23",
       ])
-    // The placeholder 00-000-0000 is no phone.
+    // The placeholder 00-000-0000 is no phone, but it is what the site published.
     #expect(try branch("homeplus-express-1206").phone == nil)
+    #expect(try branch("homeplus-express-1206").phonePublished == "00-000-0000")
     // The address cell's "길 찾기" is not part of the address.
     #expect(try branch("homeplus-595").address.published == "경상남도 창원시 성산구 원이대로 682")
-    // A store that stopped trading keeps its published hours text.
-    #expect(try branch("homeplus-662").openingHours?.contains("감제점 영업종료") == true)
+    // A store that stopped trading says so in its hours field: that notice is its status text,
+    // and its opening hours are none.
+    #expect(try branch("homeplus-662").openingHours == nil)
+    #expect(try branch("homeplus-662").storeStatus.text?.contains("감제점 영업종료") == true)
+    // 1207's page answered 500: its record came from the list, which is what it cites.
+    #expect(try branch("homeplus-express-1207").sourceURL == "https://my.homeplus.co.kr/store/get_list")
+    #expect(try branch("homeplus-express-1207").pageURL == "https://my.homeplus.co.kr/store/store_detail?storId=1207")
     // The store whose page redirects to an empty page is gone; the broken page costs only its rule.
     #expect(!branches.contains { $0.id.description == "homeplus-648" })
     #expect(report.warnings.contains { $0.branch?.description == "homeplus-648" && $0.kind == .source })

@@ -80,7 +80,8 @@ import Testing
     #expect(changwon.name == "창원점")
     #expect(changwon.phone == "055-211-1234")
     #expect(changwon.address.published == "경남 창원시 의창구 원이대로 320")
-    #expect(changwon.sourceURL == "https://store.emart.com/branch/view.do?id=1059")
+    #expect(changwon.sourceURL == "https://store.emart.com/branch/searchList.do")
+    #expect(changwon.pageURL == "https://store.emart.com/branch/view.do?id=1059")
     #expect(
       changwon.closing.dates.map(\.iso) == [
         "2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24",
@@ -95,7 +96,8 @@ import Testing
       lotte.closing.dates.map(\.iso) == [
         "2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24",
       ])
-    #expect(lotte.sourceURL == "http://company.lottemart.com/shop/shop_view.asp?brnchCd=0100161")
+    #expect(lotte.sourceURL == "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=")
+    #expect(lotte.pageURL == "http://company.lottemart.com/shop/shop_view.asp?brnchCd=0100161")
 
     // Canonical addresses beside the published text; coordinates from the site (E-mart) or,
     // where the site gives none (Lotte Mart), from the recorded geocoder answers.

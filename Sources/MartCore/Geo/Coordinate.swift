@@ -15,6 +15,19 @@ public enum CoordinatePrecision: String, Codable, Hashable, Sendable, CaseIterab
   case parcel
   /// Only the 동, 읍/면 or district.
   case district
+
+  /// The precision a point published with `fractionDigits` digits after the decimal point can
+  /// claim: four or more (about 10 m) place the building, three (about 100 m) the parcel's
+  /// neighbourhood at best, fewer only the district. Unknown digits claim the building, as the
+  /// store's own point does.
+  public init(publishedFractionDigits fractionDigits: Int?) {
+    switch fractionDigits {
+    case nil: self = .building
+    case let digits? where digits >= 4: self = .building
+    case 3: self = .parcel
+    default: self = .district
+    }
+  }
 }
 
 /// A point inside Korea, checked by `CoordinateValidation`, with where it came from.

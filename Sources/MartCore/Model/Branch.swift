@@ -22,13 +22,17 @@ public struct Branch: Hashable, Sendable, Codable {
   /// Whether the branch trades; check it before anything else. A branch that does not keeps
   /// its record and id, and every day it is shut is among `closing.dates`.
   public var storeStatus: StoreStatus
-  /// The page or endpoint the record came from.
+  /// The URL the run read the branch's record from (a list or feed, or the branch's page when
+  /// that was read); never a page that answered an error.
   public var sourceURL: String
+  /// The branch's own page on the brand's site, for people to open; `nil` (JSON `null`) when
+  /// the source neither gives nor documents one.
+  public var pageURL: String?
 
   public init(
     id: BranchID, name: String, address: BranchAddress, phone: String?, phonePublished: String?,
     openingHours: String?, hours: OpeningHours? = nil, coordinate: Coordinate?, closing: BranchClosing,
-    storeStatus: StoreStatus = .trading, sourceURL: String
+    storeStatus: StoreStatus = .trading, sourceURL: String, pageURL: String? = nil
   ) {
     self.id = id
     self.brand = id.brand
@@ -42,11 +46,12 @@ public struct Branch: Hashable, Sendable, Codable {
     self.closing = closing
     self.storeStatus = storeStatus
     self.sourceURL = sourceURL
+    self.pageURL = pageURL
   }
 
   private enum CodingKeys: String, CodingKey {
     case id, brand, name, address, phone, phonePublished, openingHours, hours, coordinate, closing, storeStatus
-    case sourceURL
+    case sourceURL, pageURL
   }
 
   public init(from decoder: any Decoder) throws {
@@ -64,6 +69,7 @@ public struct Branch: Hashable, Sendable, Codable {
     // Bundles written before stores had a status listed trading stores only.
     storeStatus = try container.decodeIfPresent(StoreStatus.self, forKey: .storeStatus) ?? .trading
     sourceURL = try container.decode(String.self, forKey: .sourceURL)
+    pageURL = try container.decodeIfPresent(String.self, forKey: .pageURL)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -80,6 +86,7 @@ public struct Branch: Hashable, Sendable, Codable {
     try container.encode(closing, forKey: .closing)
     try container.encode(storeStatus, forKey: .storeStatus)
     try container.encode(sourceURL, forKey: .sourceURL)
+    try container.encode(pageURL, forKey: .pageURL)  // explicit null: "no page of its own"
   }
 }
 

@@ -2,10 +2,14 @@
 public struct GeoPoint: Hashable, Sendable, Codable {
   public var latitude: Double
   public var longitude: Double
+  /// The fewer of the two values' digits after the decimal point as published (`35.123` → 3),
+  /// which bounds how precisely the point can place the store; `nil` when unknown.
+  public var fractionDigits: Int?
 
-  public init(latitude: Double, longitude: Double) {
+  public init(latitude: Double, longitude: Double, fractionDigits: Int? = nil) {
     self.latitude = latitude
     self.longitude = longitude
+    self.fractionDigits = fractionDigits
   }
 }
 
@@ -37,14 +41,18 @@ public struct RawBranch: Hashable, Sendable {
   /// source has no such field or left it blank. Sources that say it only in their hours or
   /// closing-day text (Homeplus) leave those as published; the normalizer reads all three.
   public var statusText: String?
-  /// The page or endpoint the record came from.
+  /// The URL this run read the record from: the list or feed, or the branch's own page when
+  /// that was read and used; never a page that answered an error.
   public var sourceURL: String
+  /// The branch's own page on the brand's site, for people to open, when the source gives or
+  /// documents one; `nil` otherwise.
+  public var pageURL: String?
 
   public init(
     id: BranchID, name: String, address: String? = nil, lotAddress: String? = nil,
     phone: String? = nil, openingHours: String? = nil, coordinate: GeoPoint? = nil,
     closingText: String? = nil, closingDates: [CalendarDate] = [], statusText: String? = nil,
-    sourceURL: String
+    sourceURL: String, pageURL: String? = nil
   ) {
     self.id = id
     self.name = name
@@ -57,5 +65,6 @@ public struct RawBranch: Hashable, Sendable {
     self.closingDates = closingDates
     self.statusText = statusText
     self.sourceURL = sourceURL
+    self.pageURL = pageURL
   }
 }
