@@ -63,7 +63,10 @@ struct ClosingDayFuzzTests {
     case .unknown: #expect(ranges == [DateWindow(from: from, through: through)], input)
     case .openAllYear:
       // Only days the text cannot tell (`연중무휴, 공휴일 휴무`) are unknown.
-      #expect(ranges.allSatisfy { range in schedule.uncertain.contains { $0.from <= range.from && range.through <= $0.through } }, input)
+      #expect(
+        ranges.allSatisfy { range in
+          schedule.uncertain.contains { $0.from <= range.from && range.through <= $0.through }
+        }, input)
     case .closures: break
     }
   }

@@ -26,7 +26,8 @@ struct ClosingDayKnownDaysPropertyTests {
     CalendarDate(year: 2026, month: 1, day: 1)!.adding(days: Int.random(in: -400...800, using: &random))
   }
 
-  @Test("closed dates in the window, never unknown; every day after knownThrough unknown",
+  @Test(
+    "closed dates in the window, never unknown; every day after knownThrough unknown",
     arguments: SeedBatch.batches(4, of: 150))
   func knownDays(batch: SeedBatch) throws {
     for seed in batch.seeds {

@@ -1119,7 +1119,8 @@ struct ClosingTextParser {
       schedule.coverage = schedule.coversEveryDay ? [horizon] : schedule.coveredMonths
     }
     schedule.exceptions = Set(schedule.exceptions).union(extraExceptions.subtracting(schedule.dates)).sorted()
-    schedule.uncertain = DateWindow.merged(uncertain.subtracting(schedule.dates).map { DateWindow(from: $0, through: $0) })
+    schedule.uncertain = DateWindow.merged(
+      uncertain.subtracting(schedule.dates).map { DateWindow(from: $0, through: $0) })
   }
 
   // MARK: - Result

@@ -279,7 +279,8 @@ enum ClosingTextScanner {
   /// keyword (`추석에는`, `추석날 휴무`). Not `추석맞이`.
   private static func isWordEnd(_ scalars: [Unicode.Scalar], at index: Int, particle: Bool = true) -> Bool {
     guard index < scalars.count, isHangulSyllable(scalars[index]) else { return true }
-    if let candidates = entries[scalars[index]], candidates.contains(where: { matches(scalars, $0.scalars, at: index) }) {
+    if let candidates = entries[scalars[index]], candidates.contains(where: { matches(scalars, $0.scalars, at: index) })
+    {
       return true
     }
     guard particle else { return false }
@@ -317,8 +318,9 @@ enum ClosingTextScanner {
     if let candidates = entries[scalar] {
       for entry in candidates where matches(scalars, entry.scalars, at: index) {
         let end = index + entry.scalars.count
-        if isHolidayName(entry.keyword), !isWordStart(scalars, at: index, previous: previous)
-          || !isWordEnd(scalars, at: end)
+        if isHolidayName(entry.keyword),
+          !isWordStart(scalars, at: index, previous: previous)
+            || !isWordEnd(scalars, at: end)
         {
           // 추석맞이, 대명절: a holiday name inside another word names no holiday.
           continue

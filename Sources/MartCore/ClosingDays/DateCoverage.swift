@@ -22,7 +22,8 @@ public enum DateCoverage: String, Hashable, Sendable, Codable, CaseIterable {
     guard let last = days.max() else { return [] }
     switch self {
     case .wholeMonths:
-      return DateWindow.merged(Set(days.map { $0.firstOfMonth() }).map { DateWindow(from: $0, through: $0.lastOfMonth) })
+      return DateWindow.merged(
+        Set(days.map { $0.firstOfMonth() }).map { DateWindow(from: $0, through: $0.lastOfMonth) })
     case .asOfThroughLastListed:
       var ranges = days.filter { $0 < asOf }.map { DateWindow(from: $0, through: $0) }
       if last >= asOf { ranges.append(DateWindow(from: asOf, through: last)) }
