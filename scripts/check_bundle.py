@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Checks that output/latest.json names a bundle whose manifest and files exist, parse and
 match their SHA-256 digests and sizes. Exit 0 when all is well."""
+import datetime
 import hashlib
 import json
 import pathlib
@@ -24,3 +25,13 @@ counts = {}
 for branch in branches:
     counts[branch["brand"]] = counts.get(branch["brand"], 0) + 1
 print(f"bundle {latest['version']}: {len(branches)} branches", counts)
+window = json.loads((bundle / "branches.json").read_text(encoding="utf-8"))["window"]
+for branch in branches:
+    closing = branch["closing"]
+    known = closing["knownThrough"]
+    if known is not None and known < window["through"]:
+        # Every day of the window after knownThrough is unknown, never open.
+        first = max(
+            (datetime.date.fromisoformat(known) + datetime.timedelta(days=1)).isoformat(), window["from"])
+        assert any(r["from"] <= first and window["through"] <= r["through"] for r in closing["unknownRanges"]), (
+            f"{branch['id']}: days after knownThrough {known} are not all unknown")

@@ -19,6 +19,10 @@ public protocol BrandSource: Sendable {
   static var brands: [BrandSlug] { get }
   /// The real site's `scheme://host[:port]`, e.g. `https://store.emart.com`.
   static var origin: String { get }
+  /// What the closing dates the source publishes speak of: whole months, or only the days from
+  /// the as-of date through the last date listed. Days they do not cover are unknown unless a
+  /// rule of the same text covers them (see docs/closing-days.md).
+  static var closingDateCoverage: DateCoverage { get }
   /// Fetches and parses the branches of `session.brands`. Keeping only the requested brands'
   /// rows and dropping repeated ids is the pipeline's job, not the source's.
   func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch]
@@ -31,6 +35,8 @@ extension BrandSource {
   public var brands: [BrandSlug] { Self.brands }
   /// `Self.origin`, through an existential.
   public var origin: String { Self.origin }
+  /// `Self.closingDateCoverage`, through an existential.
+  public var closingDateCoverage: DateCoverage { Self.closingDateCoverage }
 
   /// Decodes a JSON body; when it does not fit, the error names the source, the URL and the
   /// shape that was expected (e.g. `a "data" array`).

@@ -19,6 +19,9 @@ public struct CostcoSource: BrandSource {
   public static let name = "costco"
   public static let brands: [BrandSlug] = [.costco]
   public static let origin = "https://www.costco.co.kr"
+  /// The text is the warehouse's rules; a date in it is a notice about that day alone
+  /// (`2월 13일 정상영업`).
+  public static let closingDateCoverage = DateCoverage.listedDaysOnly
 
   public init() {}
 

@@ -42,6 +42,8 @@ public struct EmartSource: BrandSource {
   public static let name = "emart"
   public static let brands: [BrandSlug] = [.emart, .traders, .nobrand, .everyday]
   public static let origin = "https://store.emart.com"
+  /// `HOLIDAY_DAYn` slots hold every closing day of their month, fetched for three months.
+  public static let closingDateCoverage = DateCoverage.wholeMonths
 
   public init() {}
 

@@ -19,6 +19,9 @@ public struct GSTheFreshSource: BrandSource {
   public static let name = "gs-thefresh"
   public static let brands: [BrandSlug] = [.gsTheFresh]
   public static let origin = "http://gsthefresh.gsretail.com"
+  /// `closedDate1…4` hold two months' closing days, the current month's ones already past
+  /// included (`11월 08일`, `11월 22일`, `12월 13일`, `12월 27일` as of 11/20).
+  public static let closingDateCoverage = DateCoverage.wholeMonths
 
   public init() {}
 

@@ -20,6 +20,8 @@ public struct HomeplusSource: BrandSource {
   public static let name = "homeplus"
   public static let brands: [BrandSlug] = [.homeplus, .homeplusExpress]
   public static let origin = "https://my.homeplus.co.kr"
+  /// `storDayoffCntt` holds the next closing day or two (`11/22(일)`); a store page adds the rule.
+  public static let closingDateCoverage = DateCoverage.asOfThroughLastListed
 
   public init() {}
 

@@ -19,6 +19,8 @@ public struct LotteMartSource: BrandSource {
   public static let name = "lottemart"
   public static let brands: [BrandSlug] = [.lottemart]
   public static let origin = "http://company.lottemart.com"
+  /// A day-off cell lists the next closing days (`11/22(일)`, `12/13,/27`), or a rule.
+  public static let closingDateCoverage = DateCoverage.asOfThroughLastListed
 
   public init() {}
 

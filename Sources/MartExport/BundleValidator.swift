@@ -336,6 +336,13 @@ private struct Check {
       for date in dates where unknown.contains(where: { $0.from <= date && date <= $0.through }) {
         problem(path, "\(id): closing date \(date) lies in an unknown range")
       }
+      // Every day of the window after knownThrough is unknown, never open.
+      if let known = branch.closing.knownThrough, known < window.through {
+        let first = max(known.adding(days: 1), window.from)
+        if !unknown.contains(where: { $0.from <= first && window.through <= $0.through }) {
+          problem(path, "\(id): days after knownThrough \(known) are not all in unknownRanges")
+        }
+      }
       if let coordinate = branch.coordinate, !CoordinateValidation.isDomestic(coordinate.point) {
         problem(path, "\(id): coordinate (\(coordinate.latitude), \(coordinate.longitude)) is outside Korea")
       }

@@ -27,7 +27,8 @@ public struct BranchNormalizer: Sendable {
       problems.warn(.phone, "phone \"\(phonePublished)\" is not a Korean phone number", branch: raw.id)
     }
     let closingText = TextCleanup.field(raw.closingText)
-    var schedule = ClosingSchedule.published(text: closingText, dates: raw.closingDates, asOf: asOf)
+    var schedule = ClosingSchedule.published(
+      text: closingText, dates: raw.closingDates, asOf: asOf, coverage: raw.closingCoverage)
     var openingHours = TextCleanup.field(raw.openingHours)
     let reading = StoreStatus.read(
       statusText: raw.statusText, openingHours: openingHours, closingText: closingText, asOf: asOf)

@@ -70,7 +70,13 @@ public struct CollectStage: Sendable {
         group.addTask {
           defer { if let progress, let index { progress.update(index) { $0.done = true } } }
           do throws(SourceError) {
-            return (order, brands, .success(try await source.collect(session)), session.warnings)
+            // Every branch carries what its source's closing dates speak of.
+            let branches = try await source.collect(session).map { branch in
+              var branch = branch
+              branch.closingCoverage = source.closingDateCoverage
+              return branch
+            }
+            return (order, brands, .success(branches), session.warnings)
           } catch {
             return (order, brands, .failure(error), session.warnings)
           }

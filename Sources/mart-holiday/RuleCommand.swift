@@ -25,6 +25,13 @@ struct RuleCommand: ParsableCommand {
   @Option(help: "Output format: text or json.")
   var format: OutputFormat = .text
 
+  @Option(
+    help: """
+      What the text's dates speak of: whole-months, as-of-through-last-listed (a source's next \
+      closing days) or listed-days-only.
+      """)
+  var coverage: DateCoverage = .wholeMonths
+
   @Argument(help: "The closing-day text.")
   var text: String
 
@@ -44,12 +51,13 @@ struct RuleCommand: ParsableCommand {
 
   func run() throws {
     let window = try window()
-    let schedule = ClosingSchedule.parse(text, asOf: window.asOf)
+    let schedule = ClosingSchedule.parse(text, asOf: window.asOf, coverage: coverage)
     let dates = schedule.closedDates(from: window.from, through: window.through)
     let unknown = schedule.unknownRanges(from: window.from, through: window.through)
+    let knownThrough = schedule.knownThrough(from: window.from, through: window.through)
     switch format {
-    case .json: print(try json(schedule, dates, unknown, window))
-    case .text: print(summary(schedule, dates, unknown, window))
+    case .json: print(try json(schedule, dates, unknown, knownThrough, window))
+    case .text: print(summary(schedule, dates, unknown, knownThrough, window))
     }
   }
 
@@ -78,27 +86,43 @@ struct RuleCommand: ParsableCommand {
     let to: CalendarDate
     let dates: [CalendarDate]
     let unknownRanges: [DateWindow]
+    let knownThrough: CalendarDate?
     let warnings: [String]
     let schedule: ClosingSchedule
 
     enum CodingKeys: String, CodingKey {
-      case status, asOf = "as-of", from, to, dates, unknownRanges, warnings, schedule
+      case status, asOf = "as-of", from, to, dates, unknownRanges, knownThrough, warnings, schedule
+    }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(status, forKey: .status)
+      try container.encode(asOf, forKey: .asOf)
+      try container.encode(from, forKey: .from)
+      try container.encode(to, forKey: .to)
+      try container.encode(dates, forKey: .dates)
+      try container.encode(unknownRanges, forKey: .unknownRanges)
+      try container.encode(knownThrough, forKey: .knownThrough)  // null: a rule without an end
+      try container.encode(warnings, forKey: .warnings)
+      try container.encode(schedule, forKey: .schedule)
     }
   }
 
   private func json(
-    _ schedule: ClosingSchedule, _ dates: [CalendarDate], _ unknown: [DateWindow], _ window: Window
+    _ schedule: ClosingSchedule, _ dates: [CalendarDate], _ unknown: [DateWindow], _ knownThrough: CalendarDate?,
+    _ window: Window
   ) throws -> String {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let output = Output(
       status: schedule.status, asOf: window.asOf, from: window.from, to: window.through, dates: dates,
-      unknownRanges: unknown, warnings: schedule.warnings, schedule: schedule)
+      unknownRanges: unknown, knownThrough: knownThrough, warnings: schedule.warnings, schedule: schedule)
     return String(decoding: try encoder.encode(output), as: UTF8.self)
   }
 
   private func summary(
-    _ schedule: ClosingSchedule, _ dates: [CalendarDate], _ unknown: [DateWindow], _ window: Window
+    _ schedule: ClosingSchedule, _ dates: [CalendarDate], _ unknown: [DateWindow], _ knownThrough: CalendarDate?,
+    _ window: Window
   ) -> String {
     var lines = [
       "status: \(schedule.status.rawValue)",
@@ -119,6 +143,9 @@ struct RuleCommand: ParsableCommand {
           ? "none in the window"
           : unknown.map { $0.from == $0.through ? $0.from.iso : "\($0.from.iso) … \($0.through.iso)" }
             .joined(separator: ", ") + " (the text says nothing about these days; do not assume open)"))
+    lines.append(
+      "known through: "
+        + (knownThrough.map { "\($0.iso) (every later day is unknown)" } ?? "no end (a recurring rule)"))
     for warning in schedule.warnings { lines.append("warning: \(warning)") }
     let closed = Set(dates)
     var month = window.from.firstOfMonth()

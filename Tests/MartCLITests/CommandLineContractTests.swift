@@ -50,8 +50,22 @@ import Testing
     #expect(json["status"] as? String == "closures")
     #expect(json["dates"] as? [String] == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27"])
     #expect(json["warnings"] as? [String] == [])
-    // A recurring rule speaks of every day.
+    // A recurring rule speaks of every day, and has no end.
     #expect((json["unknownRanges"] as? [Any])?.isEmpty == true)
+    #expect(json["knownThrough"] is NSNull)
+  }
+
+  @Test func ruleReadsTheNextClosingDaysOfASource() throws {
+    // Lotte Mart's cell "11/22(일)" as of 2026-11-20: known from 11-20 through 11-22 only.
+    let outcome = try run([
+      "rule", "--as-of", "2026-11-20", "--from", "2026-11-01", "--to", "2026-12-31", "--format", "json",
+      "--coverage", "as-of-through-last-listed", "11/22(일)",
+    ])
+    #expect(outcome.status == 0)
+    let json = try outcome.json()
+    #expect(json["dates"] as? [String] == ["2026-11-22"])
+    #expect(try unknownRanges(json) == ["2026-11-01…2026-11-19", "2026-11-23…2026-12-31"])
+    #expect(json["knownThrough"] as? String == "2026-11-22")
   }
 
   func unknownRanges(_ json: [String: Any]) throws -> [String] {

@@ -48,12 +48,19 @@ struct ClosingDayScheduleTests {
     let json = String(decoding: try encoder.encode(schedule), as: UTF8.self)
     #expect(
       json == """
-        {"dates":["2026-12-24"],"exceptions":["2026-12-13"],"lunar":[{"holiday":"seollal","offsets":[-1,0,1]}],\
-        "lunarExceptions":[],"rules":[{"kind":"nth-weekday","ordinals":[2,4],"weekday":"sunday"},{"day":1,"kind":"annual","month":1}],\
-        "status":"closures","text":"매월 둘째·넷째 일요일, 설날 연휴, 신정, 12/24 (단, 12월 13일 정상영업)","warnings":[]}
+        {"coverage":null,"dates":["2026-12-24"],"exceptions":["2026-12-13"],\
+        "lunar":[{"holiday":"seollal","offsets":[-1,0,1]}],"lunarExceptions":[],\
+        "rules":[{"kind":"nth-weekday","ordinals":[2,4],"weekday":"sunday"},{"day":1,"kind":"annual","month":1}],\
+        "status":"closures","text":"매월 둘째·넷째 일요일, 설날 연휴, 신정, 12/24 (단, 12월 13일 정상영업)",\
+        "uncertain":[],"warnings":[]}
         """)
     let decoded = try JSONDecoder().decode(ClosingSchedule.self, from: Data(json.utf8))
     #expect(decoded == schedule)
+    // Bundles written before `coverage` and `uncertain` existed decode with neither.
+    let older = json.replacingOccurrences(of: "\"coverage\":null,", with: "")
+      .replacingOccurrences(of: "\"uncertain\":[],", with: "")
+    #expect(!older.contains("coverage") && !older.contains("uncertain"))
+    #expect(try JSONDecoder().decode(ClosingSchedule.self, from: Data(older.utf8)) == schedule)
   }
 
   @Test("every rule kind survives a JSON round trip")

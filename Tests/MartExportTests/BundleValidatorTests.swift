@@ -84,6 +84,19 @@ import Testing
         "\(pointer.bundle)/branches.json: lottemart-0100161: the store is closed but 2026-11-20 is not a closing date"))
   }
 
+  @Test func daysAfterKnownThroughMustBeUnknown() throws {
+    let (output, pointer) = try ExportFixtures.publish(branches)
+    // E-mart 1059's rule has no end; say it is known through December only, with January open.
+    try rewrite("branches.json", in: output, pointer: pointer) {
+      if let first = $0.range(of: #""knownThrough":null"#) {
+        $0.replaceSubrange(first, with: #""knownThrough":"2026-12-31""#)
+      }
+    }
+    #expect(
+      problems(output).contains(
+        "\(pointer.bundle)/branches.json: emart-1059: days after knownThrough 2026-12-31 are not all in unknownRanges"))
+  }
+
   @Test func datesOutsideTheWindowAndCoordinatesOutsideKoreaAreCaught() throws {
     let (output, pointer) = try ExportFixtures.publish(branches)
     try rewrite("branches.json", in: output, pointer: pointer) {

@@ -134,15 +134,19 @@ import Testing
   }
 
   /// No branch's closing dates stop partway through the window without an unknown range
-  /// covering the rest: a month of the window with no closing date is either unknown or backed
-  /// by a recurring rule (or the store never closes).
+  /// covering the rest: a month of the window with no closing date is either unknown, backed by
+  /// a recurring rule (or the store never closes), or, for a source that lists its next closing
+  /// days, known only from the as-of date through the last day listed. Every day after
+  /// `knownThrough` is unknown.
   @Test func everyBranchSaysWhichDaysItKnows() async throws {
     let output = emptyOutput()
     let report = try await run(output: output)
     #expect(report.outcome == .published)
     let latest = try #require(try BundleStore(outputDirectory: output).latest())
     let window = latest.branches.window
+    let asOf = latest.branches.asOf
     #expect(!latest.branches.branches.isEmpty)
+    let nextDaysBrands: Set<BrandSlug> = [.lottemart, .homeplus, .homeplusExpress]
     for branch in latest.branches.branches {
       let closing = branch.closing
       let unknown = closing.unknownRanges
@@ -152,6 +156,28 @@ import Testing
         #expect(unknown == [window], "\(branch.id): unknown closing days must cover the window")
       }
       let recurring = !closing.schedule.rules.isEmpty || !closing.schedule.lunar.isEmpty
+      if let known = closing.knownThrough {
+        var day = max(known.adding(days: 1), window.from)
+        while day <= window.through {
+          #expect(isUnknown(day), "\(branch.id): \(day) is after knownThrough \(known) but not unknown")
+          day = day.adding(days: 1)
+        }
+      } else {
+        #expect(recurring || closing.status == .openAllYear, "\(branch.id): no knownThrough without a rule")
+      }
+      if nextDaysBrands.contains(branch.brand), !recurring, closing.schedule.status == .closures {
+        // Only the listed days and those from the as-of date through the last listed are known.
+        let listed = Set(closing.schedule.dates + closing.schedule.exceptions)
+        let last = try #require(listed.max(), "\(branch.id)")
+        var day = window.from
+        while day <= window.through {
+          if !isUnknown(day) {
+            #expect(listed.contains(day) || (asOf <= day && day <= last), "\(branch.id): \(day) known without a source")
+          }
+          day = day.adding(days: 1)
+        }
+        continue
+      }
       var month = window.from.firstOfMonth()
       while month <= window.through {
         let closesInMonth = closing.dates.contains { $0.firstOfMonth() == month }
@@ -167,22 +193,26 @@ import Testing
       }
     }
 
-    // 롯데마트 판교점 publishes "12/13,/27": December is known, November and January are not.
+    // 롯데마트 판교점 publishes its next closing days "12/13,/27" (as of 2026-11-20): the days from
+    // 11-20 through 12-27 are known, the days before the as-of date and after 12-27 are not.
     let pangyo = try #require(latest.branches.branches.first { $0.id.description == "lottemart-0100225" })
     #expect(pangyo.closing.dates.map(\.iso) == ["2026-12-13", "2026-12-27"])
     #expect(
       pangyo.closing.unknownRanges.map { "\($0.from.iso)…\($0.through.iso)" } == [
-        "2026-11-01…2026-11-30", "2027-01-01…2027-01-31",
+        "2026-11-01…2026-11-19", "2026-12-28…2027-01-31",
       ])
+    #expect(pangyo.closing.knownThrough?.iso == "2026-12-27")
     // E-mart publishes dates as data: the schedule carries them and no made-up text.
     let changwon = try #require(latest.branches.branches.first { $0.id.description == "emart-1059" })
     #expect(changwon.closing.schedule.text == nil)
     #expect(changwon.closing.schedule.dates == changwon.closing.dates)
     #expect(changwon.closing.unknownRanges.isEmpty)
+    #expect(changwon.closing.knownThrough == window.through)
     // 이마트 1099 publishes no date at all: unknown for the whole window.
     let withoutDates = try #require(latest.branches.branches.first { $0.id.description == "emart-1099" })
     #expect(withoutDates.closing.status == .unknown)
     #expect(withoutDates.closing.unknownRanges == [window])
+    #expect(withoutDates.closing.knownThrough == window.from.adding(days: -1))
   }
 
   @Test func runsAreDeterministic() async throws {

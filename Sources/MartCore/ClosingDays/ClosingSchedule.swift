@@ -78,12 +78,24 @@ public struct ClosingSchedule: Hashable, Sendable {
   public var text: String?
   /// Parts of the text that were not understood, or understood with doubt.
   public var warnings: [String]
+  /// Days that may be closed or open: the text says something about them that the engine does
+  /// not understand (`공휴일인 경우 익일`, `격주`). Sorted, maximal ranges; they are never closed
+  /// (unless they are explicit `dates`) and always unknown.
+  public var uncertain: [DateWindow]
+  /// The days the schedule speaks of, as sorted, maximal ranges; every other day is unknown.
+  /// `nil` when they follow from the schedule itself: every day for a recurring rule, a lunar
+  /// holiday or open all year; the calendar months of `dates` and `exceptions` otherwise. Set
+  /// when a source publishes only its next closing days (see ``DateCoverage``), or when the text
+  /// is understood only up to a horizon (``horizon(asOf:)``).
+  public var coverage: [DateWindow]?
 
   public init(
     status: ClosingStatus, rules: [ClosingRule] = [], dates: [CalendarDate] = [],
     lunar: [LunarClosing] = [], exceptions: [CalendarDate] = [], lunarExceptions: [LunarClosing] = [],
-    text: String?, warnings: [String] = []
+    text: String?, warnings: [String] = [], uncertain: [DateWindow] = [], coverage: [DateWindow]? = nil
   ) {
+    self.uncertain = uncertain
+    self.coverage = coverage
     self.status = status
     self.rules = rules
     self.dates = dates
@@ -95,8 +107,20 @@ public struct ClosingSchedule: Hashable, Sendable {
   }
 
   /// Parses a closing-day text relative to the as-of date (used to infer missing years).
-  public static func parse(_ text: String, asOf: CalendarDate) -> ClosingSchedule {
-    ClosingTextParser(text: text, asOf: asOf).parse()
+  /// `coverage` says what the text's explicit dates speak of when no recurring rule does.
+  public static func parse(
+    _ text: String, asOf: CalendarDate, coverage: DateCoverage = .wholeMonths
+  ) -> ClosingSchedule {
+    ClosingTextParser(text: text, asOf: asOf, coverage: coverage).parse()
+  }
+
+  /// The days a text understood only in part is expanded for: from January 1 of the year before
+  /// the as-of date through December 31 of the year after it. A schedule with days it cannot
+  /// tell (`공휴일인 경우 익일`) lists them for this span and speaks of no day after it.
+  public static func horizon(asOf: CalendarDate) -> DateWindow {
+    DateWindow(
+      from: CalendarDate(year: asOf.year - 1, month: 1, day: 1)!,
+      through: CalendarDate(year: asOf.year + 1, month: 12, day: 31)!)
   }
 
   /// Closing dates within `from...through`, sorted and unique. Empty when `from > through`.
@@ -105,6 +129,14 @@ public struct ClosingSchedule: Hashable, Sendable {
   /// explicit dates are added last.
   public func closedDates(from: CalendarDate, through: CalendarDate) -> [CalendarDate] {
     guard from <= through else { return [] }
+    var found = Set(ruleDates(from: from, through: through))
+    found.formUnion(dates.filter { $0 >= from && $0 <= through })
+    return found.sorted()
+  }
+
+  /// The days within `from...through` that rules and lunar holidays close, without exceptions,
+  /// lunar exceptions, uncertain days and days outside ``coverage``.
+  private func ruleDates(from: CalendarDate, through: CalendarDate) -> Set<CalendarDate> {
     var found = Set<CalendarDate>()
     if !rules.isEmpty {
       var monthStart = from.firstOfMonth()
@@ -120,8 +152,12 @@ public struct ClosingSchedule: Hashable, Sendable {
     found.formUnion(Self.lunarDates(lunar, from: from, through: through))
     found.subtract(exceptions)
     found.subtract(Self.lunarDates(lunarExceptions, from: from, through: through))
-    found.formUnion(dates.filter { $0 >= from && $0 <= through })
-    return found.sorted()
+    if !uncertain.isEmpty || coverage != nil {
+      found = found.filter { day in
+        !uncertain.contains { $0.contains(day) } && (coverage?.contains { $0.contains(day) } ?? true)
+      }
+    }
+    return found
   }
 
   /// The solar dates of `closings` within `from...through`.
@@ -143,7 +179,7 @@ public struct ClosingSchedule: Hashable, Sendable {
   }
 
   /// Whether the schedule speaks of every day: a recurring rule or lunar holiday, or open all year.
-  private var coversEveryDay: Bool {
+  var coversEveryDay: Bool {
     switch status {
     case .unknown: false
     case .openAllYear: true
@@ -151,51 +187,102 @@ public struct ClosingSchedule: Hashable, Sendable {
     }
   }
 
+  /// The days the schedule speaks of within `from...through`, before uncertain days: ``coverage``
+  /// when set, else every day for a recurring rule and the months of explicit dates otherwise.
+  private func coveredRanges(from: CalendarDate, through: CalendarDate) -> [DateWindow] {
+    if let coverage { return DateWindow.clipped(coverage, from: from, through: through) }
+    if coversEveryDay { return [DateWindow(from: from, through: through)] }
+    return DateWindow.clipped(coveredMonths, from: from, through: through)
+  }
+
   /// The days within `from...through` the schedule says nothing about, as maximal ranges in
   /// order. A day in neither ``closedDates(from:through:)`` nor these ranges is open.
   ///
   /// A recurring rule or lunar holiday speaks of every day, and so does open all year. Explicit
-  /// dates alone (closing or open) speak of the calendar months they fall in. An `unknown`
-  /// schedule speaks of no day.
+  /// dates alone (closing or open) speak of the calendar months they fall in, or of the days
+  /// ``coverage`` names. An `unknown` schedule speaks of no day. Uncertain days are unknown, and
+  /// explicit closing dates never are.
   public func unknownRanges(from: CalendarDate, through: CalendarDate) -> [DateWindow] {
     guard from <= through else { return [] }
-    if coversEveryDay { return [] }
-    let knownMonths: Set<CalendarDate> =
-      status == .unknown ? [] : Set((dates + exceptions).map { $0.firstOfMonth() })
-    var ranges: [DateWindow] = []
-    var monthStart = from.firstOfMonth()
-    while monthStart <= through {
-      if !knownMonths.contains(monthStart) {
-        let start = max(monthStart, from)
-        let end = min(monthStart.lastOfMonth, through)
-        if let last = ranges.last, last.through.adding(days: 1) == start {
-          ranges[ranges.count - 1].through = end
-        } else {
-          ranges.append(DateWindow(from: start, through: end))
-        }
-      }
-      monthStart = monthStart.firstOfMonth(addingMonths: 1)
+    let covered = coveredRanges(from: from, through: through)
+    var gaps: [DateWindow] = []
+    var cursor = from
+    for range in covered {
+      if cursor < range.from { gaps.append(DateWindow(from: cursor, through: range.from.adding(days: -1))) }
+      cursor = max(cursor, range.through.adding(days: 1))
     }
-    return ranges
+    if cursor <= through { gaps.append(DateWindow(from: cursor, through: through)) }
+    let unknown = DateWindow.merged(gaps + DateWindow.clipped(uncertain, from: from, through: through))
+    let closed = dates.filter { $0 >= from && $0 <= through }
+    guard !closed.isEmpty, !unknown.isEmpty else { return unknown }
+    // An explicit closing date is known, whatever else the schedule says of its day.
+    return unknown.flatMap { range -> [DateWindow] in
+      var parts: [DateWindow] = []
+      var start = range.from
+      for day in closed where range.contains(day) {
+        if start < day { parts.append(DateWindow(from: start, through: day.adding(days: -1))) }
+        start = day.adding(days: 1)
+      }
+      if start <= range.through { parts.append(DateWindow(from: start, through: range.through)) }
+      return parts
+    }
+  }
+
+  /// The last day the schedule speaks of, for a window `from...through`: `nil` when it is a
+  /// recurring rule (or lunar holiday, or open all year) without an end, so that it may be
+  /// expanded for any day; the day before `from` when it speaks of no day from `from` on. Every
+  /// day of the window after it is in ``unknownRanges(from:through:)``.
+  public func knownThrough(from: CalendarDate, through: CalendarDate) -> CalendarDate? {
+    if coverage == nil, coversEveryDay { return nil }
+    var last = from.adding(days: -1)
+    if let coverage {
+      if let end = coverage.last?.through { last = max(last, end) }
+    } else if status != .unknown, let end = (dates + exceptions).max() {
+      last = max(last, end.lastOfMonth)
+    }
+    if let end = dates.max() { last = max(last, end) }
+    return last
   }
 
   /// The schedule of a source that may publish closing dates as data, a text, or both.
   ///
   /// - Text only: the parsed text.
-  /// - Dates only: those dates, with no text (`text` is `nil`); they speak of their months.
+  /// - Dates only: those dates, with no text (`text` is `nil`); they speak of the days
+  ///   `coverage` gives them.
   /// - Both: the dates win for the calendar months they fall in, and the text's rules cover
   ///   the other months. Where the text gives other dates for such a month, a warning says so.
   /// - Neither: `unknown`.
-  public static func published(text: String?, dates: [CalendarDate], asOf: CalendarDate) -> ClosingSchedule {
+  ///
+  /// `coverage` is what the source's dates (published ones and the text's explicit ones) speak
+  /// of; a recurring rule of the text speaks of every day whatever it is.
+  public static func published(
+    text: String?, dates: [CalendarDate], asOf: CalendarDate, coverage: DateCoverage = .wholeMonths
+  ) -> ClosingSchedule {
     let official = Set(dates).sorted()
     guard let text else {
       if official.isEmpty {
         return ClosingSchedule(status: .unknown, text: nil, warnings: ["no closing days published"])
       }
-      return ClosingSchedule(status: .closures, dates: official, text: nil)
+      return ClosingSchedule(
+        status: .closures, dates: official, text: nil,
+        coverage: coverage == .wholeMonths ? nil : coverage.ranges(for: official, asOf: asOf))
     }
-    let parsed = parse(text, asOf: asOf)
-    return official.isEmpty ? parsed : parsed.overridden(byOfficialDates: official)
+    let parsed = parse(text, asOf: asOf, coverage: coverage)
+    guard !official.isEmpty else { return parsed }
+    var merged = parsed.overridden(byOfficialDates: official)
+    if parsed.coverage != nil || (coverage != .wholeMonths && !parsed.coversEveryDay) {
+      // The text's own days (explicit, or up to its horizon) and the published ones.
+      let own = parsed.coverage ?? (parsed.coversEveryDay ? [] : parsed.coveredMonths)
+      merged.coverage = DateWindow.merged(own + coverage.ranges(for: official, asOf: asOf))
+    }
+    return merged
+  }
+
+  /// The calendar months of `dates` and `exceptions` (of a schedule that is not `unknown`).
+  var coveredMonths: [DateWindow] {
+    guard status != .unknown else { return [] }
+    let months = Set((dates + exceptions).map { $0.firstOfMonth() })
+    return DateWindow.merged(months.map { DateWindow(from: $0, through: $0.lastOfMonth) })
   }
 
   /// This schedule with `officialDates` taking precedence in the calendar months they fall in:

@@ -62,7 +62,7 @@ extension ClosingRule: Codable {
 
 extension ClosingSchedule: Codable {
   private enum CodingKeys: String, CodingKey {
-    case status, rules, dates, lunar, exceptions, lunarExceptions, text, warnings
+    case status, rules, dates, lunar, exceptions, lunarExceptions, text, warnings, uncertain, coverage
   }
 
   public init(from decoder: any Decoder) throws {
@@ -75,10 +75,15 @@ extension ClosingSchedule: Codable {
       exceptions: try container.decodeIfPresent([CalendarDate].self, forKey: .exceptions) ?? [],
       lunarExceptions: try container.decodeIfPresent([LunarClosing].self, forKey: .lunarExceptions) ?? [],
       text: try container.decodeIfPresent(String.self, forKey: .text),
-      warnings: try container.decodeIfPresent([String].self, forKey: .warnings) ?? [])
+      warnings: try container.decodeIfPresent([String].self, forKey: .warnings) ?? [],
+      // Schedules written before these keys existed have no uncertain days and speak of what
+      // their rules and dates imply.
+      uncertain: try container.decodeIfPresent([DateWindow].self, forKey: .uncertain) ?? [],
+      coverage: try container.decodeIfPresent([DateWindow].self, forKey: .coverage))
   }
 
-  /// Encodes every key (`text` as `null` when absent), in a fixed order, so that equal schedules encode identically.
+  /// Encodes every key (`text` and `coverage` as `null` when absent), in a fixed order, so that
+  /// equal schedules encode identically.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(status, forKey: .status)
@@ -89,5 +94,7 @@ extension ClosingSchedule: Codable {
     try container.encode(lunarExceptions, forKey: .lunarExceptions)
     try container.encode(text, forKey: .text)
     try container.encode(warnings, forKey: .warnings)
+    try container.encode(uncertain, forKey: .uncertain)
+    try container.encode(coverage, forKey: .coverage)
   }
 }

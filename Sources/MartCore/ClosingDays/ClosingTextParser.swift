@@ -16,6 +16,8 @@
 struct ClosingTextParser {
   private let text: String
   private let asOf: CalendarDate
+  /// What the text's explicit dates speak of when no recurring rule does.
+  private let coverage: DateCoverage
   private let scalars: [Unicode.Scalar]
   private let tokens: [ClosingToken]
 
@@ -80,6 +82,23 @@ struct ClosingTextParser {
   private var warnings: [String] = []
   private var droppedWarnings = 0
 
+  /// Holidays on which the rules' days may move, as a condition the engine does not read
+  /// (`공휴일인 경우 익일`): the rules' days on them, and the days they may move to (`offsets`
+  /// from each), are uncertain.
+  private var shifts: [(holidays: HolidaySet, offsets: Set<Int>)] = []
+  /// `공휴일 휴무`: public holidays named as days, which the engine does not read; all are uncertain.
+  private var publicHolidaysNamed = false
+  /// Weekdays closed every other week (`격주 일요일`): which weeks is unknown, so all are uncertain.
+  private var alternateWeekdays: Set<Weekday> = []
+
+  /// The holidays a condition speaks of.
+  private enum HolidaySet {
+    /// 공휴일: see ``KoreanPublicHolidays``.
+    case publicHolidays
+    /// 설, 추석, 명절: the three days of each.
+    case lunar([LunarHoliday])
+  }
+
   /// A date as written: the year may be missing.
   private struct WrittenDate {
     var year: Int?
@@ -97,9 +116,10 @@ struct ClosingTextParser {
   private static let maximumWarnings = 20
   private static let maximumRangeDays = 366
 
-  init(text: String, asOf: CalendarDate) {
+  init(text: String, asOf: CalendarDate, coverage: DateCoverage = .wholeMonths) {
     self.text = text
     self.asOf = asOf
+    self.coverage = coverage
     self.scalars = ClosingTextScanner.normalize(text)
     self.tokens = ClosingTextScanner.tokenize(scalars)
   }
@@ -136,6 +156,11 @@ struct ClosingTextParser {
         next = index + 1
       case .keyword(.however): next = endClause(at: index)
       case .keyword(.instead), .symbol("→"): next = readSubstitution(at: index)
+      case .keyword(.publicHoliday): next = readPublicHolidays(at: index)
+      case .keyword(.alternateWeeks): next = readAlternateWeeks(at: index)
+      case .keyword(.condition):
+        warn("a condition not understood; the closing days may differ", max(0, index - 2), index + 3)
+        next = index + 1
       case .symbol("(") where isRuleBracket(at: index): next = readRuleDates(at: index)
       case .symbol(let symbol) where Self.clauseBreaks.contains(symbol): next = endClause(at: index)
       case .keyword(.weekday):
@@ -189,8 +214,15 @@ struct ClosingTextParser {
       // a day already read as a trading day (`매월 둘째 일요일, 12/24 오후 6시까지 영업`), and the
       // items before it wait for their own verb or the end of the clause.
       if hoursFollow(at: pendingEnd) || keyword(at: pendingEnd) == .until {
-        warn("opening hours, neither a closure nor a day off", pendingEnd, end)
-        pending.removeSubrange(lastRunStart()...)
+        let start = lastRunStart()
+        if pending[start].isRecurring, hoursFollow(at: pendingEnd) {
+          // 매월 둘째 일요일 오후 6시까지 영업: the rule's days trade with other hours.
+          warn("opening hours after a rule: its days are trading days with other hours", pendingEnd, end)
+          for item in pending[start...] { add(item, to: &opened) }
+        } else {
+          warn("opening hours, neither a closure nor a day off", pendingEnd, end)
+        }
+        pending.removeSubrange(start...)
       }
       return end
     }
@@ -740,7 +772,10 @@ struct ClosingTextParser {
       warn("ordinal without a weekday ignored", index, next)
       return next
     }
-    if let named = namedMonth, named.end == index, let month = resolveMonth(year: named.year, month: named.month) {
+    if let named = namedMonth, named.end == index,
+      let month = named.year.flatMap({ CalendarDate(year: $0, month: named.month, day: 1) })
+        ?? monthOnOrAfterAsOf(named.month)
+    {
       let dates = weekdays.days.flatMap {
         ClosingRule.nthWeekday(ordinals: ordinals, weekday: $0).dates(inMonthStarting: month)
       }
@@ -772,6 +807,11 @@ struct ClosingTextParser {
     }
     return ((asOf.year - 1)...(asOf.year + 1)).compactMap { CalendarDate(year: $0, month: month, day: 1) }
       .min { distance($0) < distance($1) }
+  }
+
+  /// The first day of the next `month` on or after the as-of month (`12월은 셋째 일요일`).
+  private func monthOnOrAfterAsOf(_ month: Int) -> CalendarDate? {
+    CalendarDate(year: month >= asOf.month ? asOf.year : asOf.year + 1, month: month, day: 1)
   }
 
   /// Reads `수요일, 일요일`, `수요일 및 일요일`, `수요일과 일요일`, `월·화요일`, `토, 일요일`.
@@ -875,6 +915,14 @@ struct ClosingTextParser {
       if symbol(at: next) == ")", symbol(at: probe - 1) == "(" { next += 1 }
       probe = isListSeparator(at: next) ? next + 1 : next
     }
+    if !holidays.isEmpty, !newYear, let condition = conditionInClause(from: next) {
+      // 명절과 겹칠 경우 익일 휴무: the rules' days may move off the holidays.
+      shifts.append((.lunar(holidays), shiftOffsets(from: condition)))
+      warn(
+        "a holiday shift not understood; the rules' days on the holidays and the days they may move to are unknown",
+        index, clauseEnd(from: index))
+      return clauseEnd(from: next)
+    }
     if holidays.count == 1, !newYear, symbol(at: next) == "(", number(at: next + 1) != nil,
       let end = readDateList(
         at: next + 1, label: LunarClosing(holiday: holidays[0], offsets: offsets.isEmpty ? [0] : offsets.sorted()))
@@ -935,17 +983,161 @@ struct ClosingTextParser {
     return end
   }
 
+  // MARK: - Conditions the engine does not read
+
+  /// The token that ends the clause starting at `index`: a clause break, `단`, or twelve tokens on.
+  private func clauseEnd(from index: Int) -> Int {
+    var probe = index
+    while probe < tokens.count, probe < index + 12 {
+      if case .symbol(let symbol) = tokens[probe].kind, Self.clauseBreaks.contains(symbol) { return probe }
+      if keyword(at: probe) == .however { return probe }
+      probe += 1
+    }
+    return probe
+  }
+
+  /// The first condition word (`경우`, `겹칠`), or with `orOffset` day offset (`익일`), from
+  /// `index` to the end of its clause.
+  private func conditionInClause(from index: Int, orOffset: Bool = false) -> Int? {
+    (index..<clauseEnd(from: index)).first { probe in
+      switch keyword(at: probe) {
+      case .condition?: true
+      case .offset?: orOffset
+      default: false
+      }
+    }
+  }
+
+  /// The days a shifted closing day may move to, from the offsets in the clause at `index`
+  /// (`익일` +1, `전일` -1); without one, the day before and the day after.
+  private func shiftOffsets(from index: Int) -> Set<Int> {
+    var offsets = Set<Int>()
+    for probe in index..<clauseEnd(from: index) {
+      if case .offset(let values)? = keyword(at: probe) { offsets.formUnion(values) }
+    }
+    offsets.remove(0)
+    return offsets.isEmpty ? [-1, 1] : offsets
+  }
+
+  /// Reads `공휴일`: a condition (`공휴일인 경우 익일 휴무`) makes the rules' days on public
+  /// holidays, and the days they may move to, uncertain; an opening (`공휴일 정상영업`) makes the
+  /// rules' days on public holidays uncertain; named as days (`매주 월요일 및 공휴일 휴무`), every
+  /// public holiday is uncertain. Each gives a warning.
+  private mutating func readPublicHolidays(at index: Int) -> Int {
+    let end = clauseEnd(from: index)
+    if let condition = conditionInClause(from: index + 1, orOffset: true) {
+      shifts.append((.publicHolidays, shiftOffsets(from: condition)))
+      warn(
+        "a public-holiday shift not understood; the rules' days on public holidays and the days they may move to"
+          + " are unknown", index, end)
+      return end
+    }
+    let opens = (index + 1..<end).contains { probe in
+      switch keyword(at: probe) {
+      case .business?, .normalOpen?, .restless?: true
+      default: false
+      }
+    }
+    if opens {
+      shifts.append((.publicHolidays, []))
+      warn("public holidays not read; the rules' days on them are unknown", index, end)
+    } else {
+      publicHolidaysNamed = true
+      warn("public holidays not read; they are unknown", index, end)
+    }
+    return index + 1
+  }
+
+  /// Reads `격주`: the weekdays after it (`격주 일요일`) or of the weekly rule before it
+  /// (`매주 일요일 격주 휴무`) close every other week, which ones unknown: all are uncertain.
+  private mutating func readAlternateWeeks(at index: Int) -> Int {
+    let after = readWeekdays(at: index + 1)
+    var end = index + 1
+    if !after.days.isEmpty {
+      alternateWeekdays.formUnion(after.days)
+      end = after.end
+    } else if case .weekly(let days)? = pending.last {
+      alternateWeekdays.formUnion(days)
+    } else if !closed.weekly.isEmpty {
+      alternateWeekdays.formUnion(closed.weekly)
+    }
+    warn("every other week (격주) not understood; those days are unknown", index, end)
+    return end
+  }
+
+  /// Makes the days the text cannot tell uncertain, over the horizon: the rules' days on
+  /// holidays they may move off, public holidays named as days, and alternate weeks. A
+  /// recurring rule then speaks of the horizon only.
+  private func addUncertainDays(to schedule: inout ClosingSchedule, lastOpened: [Weekday: Set<Int>]) {
+    let horizon = ClosingSchedule.horizon(asOf: asOf)
+    var uncertain = Set<CalendarDate>()
+    var extraExceptions = Set<CalendarDate>()
+    if !lastOpened.isEmpty {
+      // 매주 일요일 휴무 (단, 마지막 일요일은 정상영업): the opened Sundays of each month.
+      var month = horizon.from
+      while month <= horizon.through {
+        for (weekday, ordinals) in lastOpened {
+          extraExceptions.formUnion(
+            ClosingRule.nthWeekday(ordinals: ordinals.sorted(), weekday: weekday).dates(inMonthStarting: month))
+        }
+        month = month.firstOfMonth(addingMonths: 1)
+      }
+    }
+    if schedule.status != .unknown {
+      let ruleDays = Set(schedule.closedDates(from: horizon.from, through: horizon.through))
+        .subtracting(schedule.dates)
+      let publicHolidays = Set(KoreanPublicHolidays.dates(from: horizon.from, through: horizon.through))
+      for shift in shifts {
+        let holidays: Set<CalendarDate>
+        switch shift.holidays {
+        case .publicHolidays: holidays = publicHolidays
+        case .lunar(let names):
+          holidays = Set(
+            (horizon.from.year...horizon.through.year).flatMap { year in
+              names.compactMap { KoreanLunarHolidays.date(of: $0, inYear: year) }.flatMap { day in
+                (-1...1).map { day.adding(days: $0) }
+              }
+            })
+        }
+        for day in ruleDays.intersection(holidays) {
+          uncertain.insert(day)
+          for offset in shift.offsets { uncertain.insert(day.adding(days: offset)) }
+        }
+      }
+      if publicHolidaysNamed { uncertain.formUnion(publicHolidays) }
+      if !alternateWeekdays.isEmpty {
+        var day = horizon.from
+        while day <= horizon.through {
+          if alternateWeekdays.contains(day.weekday) { uncertain.insert(day) }
+          day = day.adding(days: 1)
+        }
+      }
+    }
+    uncertain = uncertain.filter(horizon.contains)
+    guard !uncertain.isEmpty || !extraExceptions.isEmpty else { return }
+    if schedule.coverage == nil {
+      schedule.coverage = schedule.coversEveryDay ? [horizon] : schedule.coveredMonths
+    }
+    schedule.exceptions = Set(schedule.exceptions).union(extraExceptions.subtracting(schedule.dates)).sorted()
+    schedule.uncertain = DateWindow.merged(
+      uncertain.subtracting(schedule.dates).map { DateWindow(from: $0, through: $0) })
+  }
+
   // MARK: - Result
 
   private consuming func makeSchedule() -> ClosingSchedule {
     var rules: [ClosingRule] = []
+    // 격주 일요일: no Sunday is known to close.
+    closed.weekly.subtract(alternateWeekdays)
     var weeklyAsOrdinals = Set<Weekday>()
+    var lastOpened: [Weekday: Set<Int>] = [:]
     for weekday in Weekday.allCases where !opened.weekly.contains(weekday) {
       let openOrdinals = opened.ordinalsByWeekday[weekday] ?? []
       var ordinals = closed.ordinalsByWeekday[weekday] ?? []
       if closed.weekly.contains(weekday), !openOrdinals.isEmpty {
         if openOrdinals.contains(-1) {
-          warn("the last \(weekday.englishName) of a month cannot be opened in a weekly rule; it stays closed")
+          // The last Sunday is the 4th or the 5th: the opened days become exceptions over the horizon.
+          lastOpened[weekday] = openOrdinals
         } else {
           // 매주 일요일 휴무 (단, 둘째 일요일은 정상영업): every Sunday but the second.
           ordinals = [1, 2, 3, 4, 5]
@@ -1025,6 +1217,34 @@ struct ClosingTextParser {
       !closingDates.contains($0) && !schedule.closedDates(from: $0, through: $0).isEmpty
     }
     if !traded.isEmpty { schedule.exceptions = Set(schedule.exceptions).union(traded).sorted() }
+    if schedule.status == .closures, !schedule.coversEveryDay, coverage != .wholeMonths {
+      // Explicit dates of a source that lists its next closing days speak of those days only; a
+      // month's own rule speaks of its month.
+      let scopedMonths = Set(closed.monthScoped.keys).union(opened.monthScoped.keys)
+        .map { DateWindow(from: $0, through: $0.lastOfMonth) }
+      schedule.coverage = DateWindow.merged(
+        coverage.ranges(for: schedule.dates + schedule.exceptions, asOf: asOf) + scopedMonths)
+    }
+    if schedule.status == .unknown {
+      addOpenedRuleDays(to: &schedule)
+    }
+    addUncertainDays(to: &schedule, lastOpened: lastOpened)
     return schedule
+  }
+
+  /// A text that opens rule days and closes none (`매월 둘째 일요일 오후 6시까지 영업`): those
+  /// days, over the horizon, are known trading days (exceptions) and the rest stays unknown.
+  private func addOpenedRuleDays(to schedule: inout ClosingSchedule) {
+    var rules: [ClosingRule] = opened.ordinalsByWeekday.sorted { $0.key < $1.key }.map {
+      .nthWeekday(ordinals: $0.value.sorted(), weekday: $0.key)
+    }
+    rules += opened.weekly.sorted().map { .weekly($0) }
+    if !opened.monthDays.isEmpty { rules.append(.dayOfMonth(opened.monthDays.sorted())) }
+    guard !rules.isEmpty else { return }
+    let horizon = ClosingSchedule.horizon(asOf: asOf)
+    let days = ClosingSchedule(status: .closures, rules: rules, text: nil)
+      .closedDates(from: horizon.from, through: horizon.through)
+    schedule.exceptions = Set(schedule.exceptions).union(days).sorted()
+    schedule.coverage = DateWindow.merged(days.map { DateWindow(from: $0, through: $0) })
   }
 }

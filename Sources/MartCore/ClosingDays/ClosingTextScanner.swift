@@ -27,6 +27,9 @@ enum ClosingKeyword: Hashable {
   case until  // 까지
   case and  // 및, and 과/와 right after a list item
   case instead  // 대신: the day before it gives way to the day after it
+  case publicHoliday  // 공휴일, 법정공휴일, 국경일
+  case alternateWeeks  // 격주: every other week, which one unknown
+  case condition  // 경우, 겹치는, 겹칠: a condition (`공휴일인 경우 익일`)
 }
 
 /// One token of closing-day text; `start..<end` are offsets into the normalized scalars.
@@ -181,6 +184,9 @@ enum ClosingTextScanner {
       ("없음", .none), ("없습니다", .none), ("없어요", .none), ("없이", .none),
       ("오전", .time), ("오후", .time), ("부터", .since), ("까지", .until), ("및", .and),
       ("대신", .instead),
+      ("공휴일", .publicHoliday), ("법정공휴일", .publicHoliday), ("국경일", .publicHoliday),
+      ("격주", .alternateWeeks), ("경우", .condition), ("겹치", .condition), ("겹칠", .condition),
+      ("겹쳐", .condition), ("겹친", .condition), ("겹칩", .condition),
     ]
     var table: [Unicode.Scalar: [Entry]] = [:]
     for (word, keyword) in words {
@@ -239,6 +245,51 @@ enum ClosingTextScanner {
     return isShortWeekdayListItem(scalars, after: next + 1, depth: depth + 1)
   }
 
+  /// Syllables that may follow `시` after a number when it is an hour: `시간`, `시까지`, `시부터`,
+  /// `시에`, `시오픈`, `시폐점`, `시영업`, `시마감`, `시조기마감`, `시반`, `시이후`, `시정상`, `시종료`,
+  /// `시개점`, `시단축`.
+  private static let hourFollowers: Set<Unicode.Scalar> = [
+    "간", "까", "부", "에", "오", "폐", "영", "마", "조", "반", "이", "정", "종", "개", "단", "은", "는",
+  ]
+
+  /// Whether `keyword` names a holiday: such names match as words only.
+  private static func isHolidayName(_ keyword: ClosingKeyword) -> Bool {
+    switch keyword {
+    case .holiday, .festivals, .newYear, .publicHoliday: true
+    default: false
+    }
+  }
+
+  /// Particles that may end a holiday name (`추석에는`, `설날과`, `추석날`), joined to it.
+  private static let particles: [[Unicode.Scalar]] = [
+    "에는", "에도", "에만", "까지", "부터", "은", "는", "이", "가", "에", "엔", "과", "와", "도", "의", "을", "를", "날", "만",
+    "및", "인", "이면",
+  ].map { Array($0.unicodeScalars) }.sorted { $0.count > $1.count }
+
+  /// Whether a word may start at `index`: not inside another word (`대명절`, `시설`), unless a
+  /// keyword ends right before it (`설추석`, `명절당일` read from the left).
+  private static func isWordStart(_ scalars: [Unicode.Scalar], at index: Int, previous: ClosingToken?) -> Bool {
+    guard index > 0, isHangulSyllable(scalars[index - 1]) else { return true }
+    if let previous, previous.end == index, case .keyword = previous.kind { return true }
+    return false
+  }
+
+  /// Whether a word may end at `index`: at the end of a Hangul run, before another keyword
+  /// (`추석당일`, `설날연휴`, `추석휴무`), or before a particle that ends the run or comes before a
+  /// keyword (`추석에는`, `추석날 휴무`). Not `추석맞이`.
+  private static func isWordEnd(_ scalars: [Unicode.Scalar], at index: Int, particle: Bool = true) -> Bool {
+    guard index < scalars.count, isHangulSyllable(scalars[index]) else { return true }
+    if let candidates = entries[scalars[index]], candidates.contains(where: { matches(scalars, $0.scalars, at: index) })
+    {
+      return true
+    }
+    guard particle else { return false }
+    for word in particles where matches(scalars, word, at: index) {
+      if isWordEnd(scalars, at: index + word.count, particle: false) { return true }
+    }
+    return false
+  }
+
   private static func matchKeyword(
     _ scalars: [Unicode.Scalar], at index: Int, previous: ClosingToken?
   ) -> (ClosingKeyword, Int)? {
@@ -266,7 +317,15 @@ enum ClosingTextScanner {
     }
     if let candidates = entries[scalar] {
       for entry in candidates where matches(scalars, entry.scalars, at: index) {
-        return (entry.keyword, index + entry.scalars.count)
+        let end = index + entry.scalars.count
+        if isHolidayName(entry.keyword),
+          !isWordStart(scalars, at: index, previous: previous)
+            || !isWordEnd(scalars, at: end)
+        {
+          // 추석맞이, 대명절: a holiday name inside another word names no holiday.
+          continue
+        }
+        return (entry.keyword, end)
       }
     }
     // 월·화요일, 토, 일요일: a short weekday name heading a list that ends in a full name.
@@ -291,7 +350,10 @@ enum ClosingTextScanner {
     case "월" where afterNumber: return (.month, index + 1)
     case "일" where afterNumber: return (.day, index + 1)
     case "년" where afterNumber: return (.year, index + 1)
-    case "시" where afterNumber, "분" where afterNumber: return (.time, index + 1)
+    case "시" where afterNumber:
+      // 6시, 6시까지, 18시폐점; not 시설, 시행 (`2/10 시설 보수`).
+      if !nextIsSyllable || hourFollowers.contains(scalars[index + 1]) { return (.time, index + 1) }
+    case "분" where afterNumber: return (.time, index + 1)
     case "무" where index + 1 < scalars.count && scalars[index + 1] == "휴":
       // 무휴 alone (연중 무휴), not inside 의무휴업.
       if index == 0 || !isHangulSyllable(scalars[index - 1]) { return (.openAllYear, index + 2) }
@@ -300,7 +362,7 @@ enum ClosingTextScanner {
       if next < scalars.count, isDigit(scalars[next]) { return (.ordinalPrefix, index + 1) }
     case "설":
       // 설 alone names 설날 only as a word of its own: not 시설, 설명, 설치.
-      if previousIsSyllable { return nil }
+      if !isWordStart(scalars, at: index, previous: previous) { return nil }
       let next = skipSpaces(scalars, from: index + 1)
       if next >= scalars.count || !isHangulSyllable(scalars[next]) { return (.holiday(.seollal), index + 1) }
       for word in ["연휴", "당일", "전날", "전일", "다음날", "익일", "명절"] {

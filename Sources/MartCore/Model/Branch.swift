@@ -137,6 +137,11 @@ public struct BranchClosing: Hashable, Sendable, Codable {
   /// Clients show them as unknown, never as open. A day of the window in neither `dates` nor
   /// these ranges is open.
   public var unknownRanges: [DateWindow]
+  /// The last day the schedule speaks of: every day after it is unknown, never open. `nil` when
+  /// the schedule is a recurring rule without an end, which clients may expand beyond the
+  /// window; the day before the window when it speaks of no day of it. Every day of the
+  /// window after it is in `unknownRanges`.
+  public var knownThrough: CalendarDate?
   /// The structured schedule, including the published text and warnings.
   public var schedule: ClosingSchedule
 
@@ -150,6 +155,7 @@ public struct BranchClosing: Hashable, Sendable, Codable {
     self.status = schedule.status
     var dates = schedule.closedDates(from: window.from, through: window.through)
     var unknownRanges = schedule.unknownRanges(from: window.from, through: window.through)
+    var knownThrough = schedule.knownThrough(from: window.from, through: window.through)
     if let shut = storeStatus.shutDays(from: window.from, through: window.through, asOf: asOf ?? window.from) {
       var day = shut.lowerBound
       var all = Set(dates)
@@ -170,24 +176,39 @@ public struct BranchClosing: Hashable, Sendable, Codable {
         return parts
       }
       self.status = .closures
+      // The shut days are known, so the schedule is known through them at least.
+      if let known = knownThrough, known < shut.upperBound { knownThrough = shut.upperBound }
     }
+    self.knownThrough = knownThrough
     self.dates = dates
     self.unknownRanges = unknownRanges
     self.schedule = schedule
   }
 
   private enum CodingKeys: String, CodingKey {
-    case status, dates, unknownRanges, schedule
+    case status, dates, unknownRanges, knownThrough, schedule
   }
 
-  /// Reads a branch closing; bundles written before `unknownRanges` existed decode with none,
-  /// and the pipeline recomputes them for its window (`BranchNormalizer.refresh`).
+  /// Reads a branch closing; bundles written before `unknownRanges` or `knownThrough` existed
+  /// decode with no unknown range and `knownThrough` `nil`, and the pipeline recomputes both for
+  /// its window (`BranchNormalizer.refresh`).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     status = try container.decode(ClosingStatus.self, forKey: .status)
     dates = try container.decode([CalendarDate].self, forKey: .dates)
     unknownRanges = try container.decodeIfPresent([DateWindow].self, forKey: .unknownRanges) ?? []
+    knownThrough = try container.decodeIfPresent(CalendarDate.self, forKey: .knownThrough)
     schedule = try container.decode(ClosingSchedule.self, forKey: .schedule)
+  }
+
+  /// Encodes every key, `knownThrough` as `null` when the schedule has no end.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(status, forKey: .status)
+    try container.encode(dates, forKey: .dates)
+    try container.encode(unknownRanges, forKey: .unknownRanges)
+    try container.encode(knownThrough, forKey: .knownThrough)
+    try container.encode(schedule, forKey: .schedule)
   }
 }
 

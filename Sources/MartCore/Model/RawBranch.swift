@@ -35,6 +35,9 @@ public struct RawBranch: Hashable, Sendable {
   public var closingText: String?
   /// Closing dates the source publishes as data (not text), e.g. E-mart's YYYYMMDD slots. Empty when none.
   public var closingDates: [CalendarDate]
+  /// What the source's closing dates (`closingDates` and the explicit dates of `closingText`)
+  /// speak of; the pipeline sets it from `BrandSource.closingDateCoverage`.
+  public var closingCoverage: DateCoverage = .wholeMonths
   /// What the source publishes about the store trading, when it has a field of its own for
   /// it: a state cell (Lotte Mart's `영업중`, `임시휴업`, `영업종료`) or a shut-down date (GS THE
   /// FRESH's `shutDownDate`, e.g. `20250831`, the day the store closes for good). `nil` when the

@@ -1,0 +1,87 @@
+/// What a source's published closing dates speak of: the days a date field covers, so that the
+/// days it does not cover are unknown rather than open.
+///
+/// Every brand source declares one (`BrandSource.closingDateCoverage`). It applies to the dates
+/// a source publishes as data and to the explicit dates of its closing-day text; a recurring
+/// rule in the same text covers every day whatever the coverage.
+public enum DateCoverage: String, Hashable, Sendable, Codable, CaseIterable {
+  /// The dates are all the closing days of the calendar months they fall in (E-mart's monthly
+  /// `HOLIDAY_DAYn` slots): those months are known.
+  case wholeMonths = "whole-months"
+  /// The dates are the next closing days from the as-of date (Homeplus's `storDayoffCntt`, a
+  /// Lotte Mart day-off cell such as `11/22(일)`): the days from the as-of date through the last
+  /// date listed are known, and so is each listed date before the as-of date; the rest of the
+  /// month, and the days before the as-of date the source no longer shows, are unknown.
+  case asOfThroughLastListed = "as-of-through-last-listed"
+  /// Each date speaks of itself only (a notice such as `2월 13일 정상영업`).
+  case listedDaysOnly = "listed-days-only"
+
+  /// The days `listed` (closing or open dates) speak of, as sorted, maximal ranges.
+  public func ranges(for listed: some Sequence<CalendarDate>, asOf: CalendarDate) -> [DateWindow] {
+    let days = Set(listed)
+    guard let last = days.max() else { return [] }
+    switch self {
+    case .wholeMonths:
+      return DateWindow.merged(
+        Set(days.map { $0.firstOfMonth() }).map { DateWindow(from: $0, through: $0.lastOfMonth) })
+    case .asOfThroughLastListed:
+      var ranges = days.filter { $0 < asOf }.map { DateWindow(from: $0, through: $0) }
+      if last >= asOf { ranges.append(DateWindow(from: asOf, through: last)) }
+      return DateWindow.merged(ranges)
+    case .listedDaysOnly:
+      return DateWindow.merged(days.map { DateWindow(from: $0, through: $0) })
+    }
+  }
+}
+
+extension DateWindow {
+  /// `ranges` sorted, with overlapping and adjacent ranges joined; empty ranges are dropped.
+  public static func merged(_ ranges: some Sequence<DateWindow>) -> [DateWindow] {
+    var result: [DateWindow] = []
+    for range in ranges.filter({ $0.from <= $0.through }).sorted(by: { $0.from < $1.from }) {
+      if let last = result.last, range.from <= last.through.adding(days: 1) {
+        result[result.count - 1].through = max(last.through, range.through)
+      } else {
+        result.append(range)
+      }
+    }
+    return result
+  }
+
+  /// Whether `date` lies in this range.
+  public func contains(_ date: CalendarDate) -> Bool { from <= date && date <= through }
+
+  /// The parts of `ranges` (sorted and apart) that lie within `from...through`.
+  static func clipped(_ ranges: [DateWindow], from: CalendarDate, through: CalendarDate) -> [DateWindow] {
+    ranges.compactMap { range in
+      let start = max(range.from, from)
+      let end = min(range.through, through)
+      return start <= end ? DateWindow(from: start, through: end) : nil
+    }
+  }
+}
+
+/// Korean public holidays (공휴일), as far as the engine knows them: the fixed solar days (1/1,
+/// 3/1, 5/5, 6/6, 8/15, 10/3, 10/9, 12/25) and the three days of 설날 and 추석 (the day before,
+/// the day, the day after) from the lunar table. Substitute holidays (대체공휴일) and one-off
+/// days such as election days are not included.
+public enum KoreanPublicHolidays {
+  static let solar: [(month: Int, day: Int)] = [(1, 1), (3, 1), (5, 5), (6, 6), (8, 15), (10, 3), (10, 9), (12, 25)]
+
+  /// The public holidays of `year`, sorted.
+  public static func dates(inYear year: Int) -> [CalendarDate] {
+    var days = Set(solar.compactMap { CalendarDate(year: year, month: $0.month, day: $0.day) })
+    for holiday in LunarHoliday.allCases {
+      guard let day = KoreanLunarHolidays.date(of: holiday, inYear: year) else { continue }
+      for offset in -1...1 { days.insert(day.adding(days: offset)) }
+    }
+    return days.sorted()
+  }
+
+  /// The public holidays within `from...through`.
+  public static func dates(from: CalendarDate, through: CalendarDate) -> [CalendarDate] {
+    guard from <= through else { return [] }
+    // 설날 연휴 can start on December 31 of the year before.
+    return ((from.year - 1)...(through.year + 1)).flatMap { dates(inYear: $0) }.filter { $0 >= from && $0 <= through }
+  }
+}
