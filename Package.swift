@@ -90,7 +90,8 @@ let package = Package(
     .testTarget(
       name: "MartPipelineTests",
       dependencies: [
-        "MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "TestSupport",
+        "MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "MartReplay",
+        "TestSupport",
       ]),
   ]
 )

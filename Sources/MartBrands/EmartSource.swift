@@ -27,8 +27,15 @@ import MartHTML
 ///   first month lists a store, every month is requested with the older form instead,
 ///   `GET /branch/holidayList.do?year=YYYY&month=MM` (all areas at once, §1.3's first row), and
 ///   a session warning says so. Later failures are errors, not a reason to switch.
-/// - `GET /branch/view.do?id=<ID>`: the store page, read only for No Brand phone numbers,
-///   which the master leaves blank (§1.5b).
+/// - When 에브리데이 is requested: `POST /branch/searchList.do`, form `srchMode=jijum&year=YYYY&`
+///   `month=M&areaId=&jMode=true&strConfirmYN=N` (the 2026 form without `searchType`, §9.4; the
+///   month not zero-padded): the master of every format, whose 에브리데이 rows give each store's
+///   address, phone, hours and coordinates (joined on `ID`). A store it does not place (or a site
+///   that does not serve the form, which costs a warning) has its store page read instead.
+/// - `GET /branch/view.do?id=<ID>`: the store page, read for No Brand phone numbers, which the
+///   master leaves blank (§1.5b), and for a 에브리데이 store the masters do not place: the
+///   `road-name` and `lot-number` addresses (`dd.data`), the point in `data-x` (latitude) and
+///   `data-y` (longitude), and the phone where §1.5b puts it (§9.4).
 ///
 /// Grounded in `brand-sources.md` §1: the endpoints, the request forms and their fields, the area
 /// letters and their order, the JSON keys (`dataList`/`dateList`, `ID`/`JIJUM_ID`, `STORE_TP`,
@@ -80,6 +87,9 @@ public struct EmartSource: BrandSource {
   /// `스타필드 마켓 `, `이마트 푸드마켓 `). `nil` when neither says.
   public static func classify(storeType: String?, name: String) -> BrandSlug? {
     if otherStoreMarkers.contains(where: { name.contains($0) }) { return nil }
+    // The 에브리데이 banner wins over any store type: the all-format list may file its rows
+    // under a hypermarket code.
+    if namePrefixes(for: .everyday).contains(where: { name.hasPrefix($0 + " ") }) { return .everyday }
     if let brand = storeType.flatMap(brand(forStoreType:)) { return brand }
     let order: [BrandSlug] = [.everyday, .traders, .nobrand, .emart]
     for brand in order where namePrefixes(for: brand).contains(where: { name.hasPrefix($0 + " ") }) {
@@ -174,10 +184,13 @@ public struct EmartSource: BrandSource {
         }
       }
     }
-    if session.brands.contains(.everyday) && !branches.contains(where: { $0.id.brand == .everyday }) {
-      throw SourceError(
-        source: session.sourceName, url: session.url(Self.holidayListPath),
-        reason: .unexpectedContent("no 에브리데이 store in the holiday lists"))
+    if session.brands.contains(.everyday) {
+      guard branches.contains(where: { $0.id.brand == .everyday }) else {
+        throw SourceError(
+          source: session.sourceName, url: session.url(Self.holidayListPath),
+          reason: .unexpectedContent("no 에브리데이 store in the holiday lists"))
+      }
+      await Self.placeEveryday(&branches, session)
     }
 
     for index in branches.indices {
@@ -200,6 +213,111 @@ public struct EmartSource: BrandSource {
       }
     }
     return branches
+  }
+
+  // MARK: - 에브리데이 places
+
+  /// The all-format store-list form of 2026 (no `searchType`; the month not zero-padded).
+  static func allFormatsFields(asOf: CalendarDate) -> [(name: String, value: String)] {
+    [
+      ("srchMode", "jijum"), ("year", "\(asOf.year)"), ("month", "\(asOf.month)"), ("areaId", ""),
+      ("jMode", "true"), ("strConfirmYN", "N"),
+    ]
+  }
+
+  /// Where a store is, as a store list row or a store page publishes it.
+  public struct StorePlace: Hashable, Sendable {
+    public var address: String?
+    public var lotAddress: String?
+    public var phone: String?
+    public var openingHours: String?
+    public var coordinate: GeoPoint?
+    /// The URL it was read from.
+    public var url: String
+
+    /// Whether it says where the store is.
+    var placesTheStore: Bool { address != nil || lotAddress != nil || coordinate != nil }
+  }
+
+  /// Gives the 에브리데이 branches, which the holiday lists name without a place, their address,
+  /// phone, hours and coordinates: from the all-format store list when it places them, else from
+  /// each store's page. Neither failing costs the brand: a branch left without a place is
+  /// exported as it is (with a warning), and the geocoding stage reports it without coordinates.
+  static func placeEveryday(_ branches: inout [RawBranch], _ session: SourceSession) async {
+    var listed: [String: StorePlace] = [:]
+    do {
+      let response = try await session.postForm(storeListPath, fields: allFormatsFields(asOf: session.asOf))
+      for branch in try parseStoreList(response.body, url: response.requestURL) where branch.id.brand == .everyday {
+        listed[branch.id.storeID] = StorePlace(
+          address: branch.address, lotAddress: branch.lotAddress, phone: branch.phone,
+          openingHours: branch.openingHours, coordinate: branch.coordinate, url: branch.sourceURL)
+      }
+    } catch {
+      session.warn("에브리데이 stores not placed from the all-format store list: \(error)")
+    }
+    for index in branches.indices where branches[index].id.brand == .everyday {
+      let storeID = branches[index].id.storeID
+      if let place = listed[storeID], place.placesTheStore {
+        branches[index] = merging(place, into: branches[index])
+        continue
+      }
+      do {
+        let response = try await session.get(detailPath(storeID: storeID))
+        let place = try parseStorePlace(response.body, url: response.requestURL, charset: response.charset)
+        guard place.placesTheStore else {
+          session.warn("neither the store list nor the store page gives its place", branch: branches[index].id)
+          continue
+        }
+        branches[index] = merging(place, into: branches[index])
+      } catch {
+        session.warn("no place for this store: \(error)", branch: branches[index].id)
+      }
+    }
+  }
+
+  /// `branch` with `place`'s addresses, coordinate and hours, its phone where `branch` has none,
+  /// and `place`'s URL as the one the record was read from.
+  static func merging(_ place: StorePlace, into branch: RawBranch) -> RawBranch {
+    var merged = branch
+    merged.address = place.address
+    merged.lotAddress = place.lotAddress
+    merged.coordinate = place.coordinate
+    merged.openingHours = place.openingHours ?? branch.openingHours
+    merged.phone = branch.phone ?? place.phone
+    merged.sourceURL = place.url
+    return merged
+  }
+
+  /// Reads a store page's place (the 2026 form, §9.4): the road-name and lot-number addresses
+  /// from the `dd.data` of the elements classed `road-name` and `lot-number` (or their first
+  /// `dd`, or the element itself when it is the `dd`), the point from the first element that
+  /// carries both `data-x` (latitude) and `data-y` (longitude), and the phone from
+  /// `.intro-wrap > ul > li:nth-child(3) > p` (§1.5b). What the page lacks is `nil`.
+  public static func parseStorePlace(
+    _ data: Data, url: String, charset: String? = nil
+  ) throws(SourceError) -> StorePlace {
+    do {
+      let document = try HTMLDocument(data: data, url: url, charset: charset)
+      func address(_ className: String) throws -> String? {
+        guard let holder = try document.first("//*[\(XPath.hasClass(className))]") else { return nil }
+        let cell =
+          holder.name == "dd"
+          ? holder : try holder.first(".//dd[\(XPath.hasClass("data"))]") ?? holder.first(".//dd") ?? holder
+        return cell.text.isEmpty ? nil : cell.text
+      }
+      var coordinate: GeoPoint?
+      if let holder = try document.first("//*[@data-x and @data-y]"),
+        let latitude = holder.attribute("data-x"), let longitude = holder.attribute("data-y")
+      {
+        coordinate = ["x": JSONScalar.string(latitude), "y": .string(longitude)].point(latitude: "x", longitude: "y")
+      }
+      let phone = try document.first("//*[\(XPath.hasClass("intro-wrap"))]/ul/*[3][self::li]/p")?.text
+      return StorePlace(
+        address: try address("road-name"), lotAddress: try address("lot-number"),
+        phone: phone?.isEmpty == false ? phone : nil, coordinate: coordinate, url: url)
+    } catch {
+      throw SourceError(source: name, url: url, reason: .unexpectedContent("\(error)"))
+    }
   }
 
   // MARK: - Holiday lists

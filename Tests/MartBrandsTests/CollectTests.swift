@@ -103,12 +103,23 @@ struct CollectTests {
         ].map { "traders-\($0)" })
   }
 
-  @Test func everydayNeedsOnlyTheHolidayFeed() async throws {
+  @Test func everydayComesFromTheHolidayFeedAndIsPlacedByTheAllFormatList() async throws {
     let source = EmartSource()
     let fetcher = try FixtureFetcher(hosts: ["store.emart.com"])
     let branches = try await source.collect(Self.session(source, fetcher, brands: [.everyday]))
-    // 에브리데이 has no searchType of its own: no store-list request is made.
-    #expect(Self.described(await fetcher.requests) == Self.emartHolidayRequests)
+    // 에브리데이 has no searchType of its own: its stores are the holiday feed's, placed by the
+    // all-format store list, and the three it does not list by their store pages.
+    let described = Self.described(await fetcher.requests)
+    let holidays = Self.emartHolidayRequests.count
+    #expect(Array(described.prefix(holidays)) == Self.emartHolidayRequests)
+    #expect(
+      described.dropFirst(holidays).first
+        == "POST https://store.emart.com/branch/searchList.do "
+        + "srchMode=jijum&year=2026&month=11&areaId=&jMode=true&strConfirmYN=N")
+    #expect(
+      Set(described.dropFirst(holidays + 1))
+        == Set(["4744", "4764", "4781"].map { "GET https://store.emart.com/branch/view.do?id=\($0) " }))
+    #expect(described.count == holidays + 4)
     #expect(branches.count == 17)
     #expect(branches.allSatisfy { $0.id.brand == .everyday })
     let garak = try #require(branches.first { $0.id.description == "everyday-4733" })

@@ -141,7 +141,7 @@ struct EmartHolidayListTests {
   @Test func sendsThePerAreaFormWithTheExactFields() async throws {
     let fetcher = try ScriptedFetcher { _ in nil }
     let (branches, warnings) = try await Self.collect(fetcher, brands: [.everyday])
-    let requests = await fetcher.requests
+    let requests = await fetcher.requests.filter { $0.url.hasSuffix("/branch/holidayList.do") }
     #expect(requests.count == 51)
     #expect(requests.allSatisfy { $0.isPerAreaHolidayList })
     #expect(requests.allSatisfy { $0.headers.value(named: "Content-Type") == "application/x-www-form-urlencoded" })
@@ -210,13 +210,23 @@ struct EmartHolidayListTests {
       }
       let (branches, warnings) = try await Self.collect(fetcher, brands: [.emart, .everyday])
       let posts = refusal.name == "empty lists in every area" ? EmartHolidayFixtures.areas : ["A"]
+      // The store pages of the 에브리데이 stores the all-format list does not place come last, in
+      // feed order.
+      let described = await fetcher.described
+      let pages = described.filter { $0.contains("/branch/view.do") }
       #expect(
-        await fetcher.described
+        Set(pages) == Set(["4744", "4764", "4781"].map { "GET https://store.emart.com/branch/view.do?id=\($0) " }))
+      #expect(
+        described.filter { !$0.contains("/branch/view.do") }
           == [
             "POST https://store.emart.com/branch/searchList.do "
               + "srchMode=jijum&year=2026&month=11&jMode=true&strConfirmYN=N&searchType=EM&keyword="
           ] + posts.map { "POST \(Self.holidayURL) areaCd=\($0)&year=2026&month=11&keyword=" }
-          + ["year=2026&month=11", "year=2026&month=12", "year=2027&month=01"].map { "GET \(Self.holidayURL)?\($0) " },
+          + ["year=2026&month=11", "year=2026&month=12", "year=2027&month=01"].map { "GET \(Self.holidayURL)?\($0) " }
+          + [
+            "POST https://store.emart.com/branch/searchList.do "
+              + "srchMode=jijum&year=2026&month=11&areaId=&jMode=true&strConfirmYN=N"
+          ],
         comment)
       #expect(warnings.count == 1, comment)
       #expect(warnings.first?.contains("GET ?year=YYYY&month=MM") == true, comment)

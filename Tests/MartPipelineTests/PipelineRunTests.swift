@@ -5,6 +5,7 @@ import MartExport
 import MartFetch
 import MartGeocoding
 import MartPipeline
+import MartReplay
 import TestSupport
 import Testing
 
@@ -58,6 +59,20 @@ import Testing
     try #require(try BundleStore(outputDirectory: output).latest()).branches.branches
   }
 
+  @Test func everyBranchIsPlacedAndCitesAURLTheRunRead() async throws {
+    let output = emptyOutput()
+    _ = try await run(output: output)
+    let branches = try latestBranches(output)
+    let recorded = Set(try ReplayArchive.load(from: FixturePaths.web).exchanges.map(\.url))
+    for branch in branches {
+      #expect(recorded.contains(branch.sourceURL), "\(branch.id): \(branch.sourceURL) was not read")
+      #expect(branch.address.sido != nil, "\(branch.id) has no province")
+      // Only No Brand 다산점 publishes (0, 0) and no provider finds its address.
+      #expect(branch.coordinate != nil || branch.id.description == "nobrand-4123", "\(branch.id) has no coordinates")
+    }
+    #expect(branches.filter { $0.brand == .everyday }.count == 17)
+  }
+
   @Test func publishesEveryRecordedBranch() async throws {
     let output = emptyOutput()
     let report = try await run(output: output)
@@ -70,8 +85,9 @@ import Testing
         .emart: 16, .traders: 15, .nobrand: 15, .lottemart: 19, .costco: 19, .gsTheFresh: 18, .everyday: 17,
         .homeplus: 19, .homeplusExpress: 20,
       ])
-    // E-mart: 3 store lists, 17 areas x 3 months of holiday lists, 15 No Brand store pages.
-    #expect(report.fetch.hosts["store.emart.com"]?.requests == 3 + 17 * 3 + 15)
+    // E-mart: 3 store lists, 17 areas x 3 months of holiday lists, 15 No Brand store pages, the
+    // all-format store list and the store pages of the 3 에브리데이 stores it does not place.
+    #expect(report.fetch.hosts["store.emart.com"]?.requests == 3 + 17 * 3 + 15 + 1 + 3)
     #expect(report.fetch.hosts["store.emart.com"]?.failures == 0)
     #expect(!report.warnings.contains { $0.message.contains("holidayList.do") })
 
@@ -120,13 +136,17 @@ import Testing
         $0.branch?.description == "traders-1413" && $0.kind == .location && $0.message.contains("swapped")
       })
     // 노브랜드 남양주 다산점 publishes (0, 0) and no provider knows its address: exported without
-    // coordinates, listed in the report, never dropped.
+    // coordinates, listed in the report with the reason, never dropped.
     let dasan = try #require(branches.first { $0.id.description == "nobrand-4123" })
     #expect(dasan.coordinate == nil)
-    // 에브리데이 rows come from the holiday feed, which has no address and no coordinates.
-    let everyday = branches.filter { $0.brand == .everyday }
-    #expect(report.branchesWithoutCoordinates == ([dasan.id] + everyday.map(\.id)).sorted())
-    #expect(branches.filter { $0.id != dasan.id && $0.brand != .everyday }.allSatisfy { $0.coordinate != nil })
+    #expect(report.branchesWithoutCoordinates == [dasan.id])
+    #expect(
+      report.warnings.contains {
+        $0.branch == dasan.id
+          && $0.message.hasPrefix("exported without coordinates: the source's coordinates are invalid")
+          && $0.message.contains("no provider found the address")
+      })
+    #expect(branches.filter { $0.id != dasan.id }.allSatisfy { $0.coordinate != nil })
 
     // Ids are unique and stable.
     #expect(Set(branches.map(\.id)).count == branches.count)
