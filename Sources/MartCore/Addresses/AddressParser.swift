@@ -212,6 +212,10 @@ enum AddressParser {
       if text.has(",", at: afterSpaces) {
         result += [",", " "]
         index = text.skippingSpaces(from: afterSpaces + 1)
+      } else if afterSpaces > index {
+        // Spaces not before a comma stay, all at once: each is looked at once.
+        result += text[index..<afterSpaces]
+        index = afterSpaces
       } else {
         result.append(text[index])
         index += 1
