@@ -219,17 +219,21 @@ struct ClosingTextParser {
     return ["은", "는", "에", "에는", "의", "중"].contains { word.elementsEqual($0.unicodeScalars) }
   }
 
+  /// How far the words after `start` were looked at for hours, and the first hours word found.
+  private var hoursScan: (start: Int, scanned: Int, found: Int?) = (0, 0, nil)
+
   /// Whether the words between the last item and an opening verb speak of hours
-  /// (`12/24 오후 6시까지 영업`).
-  private func isAboutOpeningHours(from start: Int, to end: Int) -> Bool {
-    var probe = start
-    while probe < end {
-      switch tokens[probe].kind {
-      case .keyword(.time), .keyword(.until), .symbol(":"): return true
-      default: probe += 1
+  /// (`12/24 오후 6시까지 영업`). Each verb after the same items asks again (`12/24 오후 영업 영업 …`),
+  /// so the scan goes on from where the last one stopped: every word is looked at once.
+  private mutating func isAboutOpeningHours(from start: Int, to end: Int) -> Bool {
+    if hoursScan.start != start { hoursScan = (start, start, nil) }
+    while hoursScan.found == nil, hoursScan.scanned < end {
+      switch tokens[hoursScan.scanned].kind {
+      case .keyword(.time), .keyword(.until), .symbol(":"): hoursScan.found = hoursScan.scanned
+      default: hoursScan.scanned += 1
       }
     }
-    return false
+    return hoursScan.found.map { $0 < end } ?? false
   }
 
   /// Where the run of like items at the end of `pending` starts: all rules, or all named days.
