@@ -108,12 +108,15 @@ public struct ClosingSchedule: Hashable, Sendable {
     var found = Set<CalendarDate>()
     if !rules.isEmpty {
       var monthStart = from.firstOfMonth()
-      while monthStart <= through {
+      let lastMonthStart = through.firstOfMonth()
+      while true {
         for rule in rules {
           for date in rule.dates(inMonthStarting: monthStart) where date >= from && date <= through {
             found.insert(date)
           }
         }
+        // Stop in the last month rather than step past it: there is no month after 9999-12.
+        guard monthStart < lastMonthStart else { break }
         monthStart = monthStart.firstOfMonth(addingMonths: 1)
       }
     }
