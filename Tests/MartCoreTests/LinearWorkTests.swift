@@ -114,6 +114,9 @@ struct LinearWorkTests {
       "12/24 " + repeated("가 ", $0 * 3) + "오후 " + repeated("영업 ", $0 * 3)
     },
     GrowingInput(name: "spaces") { "둘째" + repeated(" ", $0 * 20) + "일요일" },
+    GrowingInput(name: "rules scoped to months") {
+      (0..<$0).map { "\(2000 + $0 / 12)년 \($0 % 12 + 1)월은 셋째 일요일" }.joined(separator: ". ")
+    },
   ]
 
   @Test("the closing-day parser's work grows linearly")
@@ -121,6 +124,30 @@ struct LinearWorkTests {
     forEachCase(Self.closingInputs) { input, comment in
       expectLinearGrowth(comment, base: 100) { _ = ClosingSchedule.parse(input.make($0), asOf: Self.asOf) }
     }
+  }
+
+  @Test("published dates over many months override a schedule in linear work")
+  func publishedDatesGrowth() {
+    let schedule = ClosingSchedule.parse("매월 둘째·넷째 일요일 휴무, 12/24 정상영업", asOf: Self.asOf)
+    func publishedDates(_ count: Int) -> [CalendarDate] {
+      (0..<count).map { CalendarDate(year: 2000 + $0 / 24, month: $0 / 2 % 12 + 1, day: $0 % 2 * 10 + 5)! }
+    }
+    expectLinearGrowth("published dates", base: 250) {
+      _ = schedule.overridden(byOfficialDates: publishedDates($0 * 2))
+    }
+    let overridden = schedule.overridden(byOfficialDates: publishedDates(4))
+    // Two published days in each of 2000-01 and 2000-02; the rule's Sundays there give way.
+    #expect(
+      overridden.closedDates(
+        from: CalendarDate(year: 2000, month: 1, day: 1)!, through: CalendarDate(year: 2000, month: 2, day: 29)!
+      ).map(\.iso) == ["2000-01-05", "2000-01-15", "2000-02-05", "2000-02-15"])
+  }
+
+  @Test("a rule's date in the calendar's last month is read")
+  func lastMonthOfCalendar() {
+    // Dates in brackets right after a rule are its dates; December 9999 has no month after it.
+    let schedule = ClosingSchedule.parse("매월 둘째 일요일 (9999-12-26)", asOf: Self.asOf)
+    #expect(schedule.dates.map(\.iso).contains("9999-12-26"))
   }
 
   @Test("a long run of digits is no number and no date")

@@ -1000,9 +1000,12 @@ struct ClosingTextParser {
     var schedule = ClosingSchedule(
       status: status, rules: rules, dates: explicit, lunar: lunar, exceptions: exceptions.sorted(),
       lunarExceptions: lunarExceptions, text: text, warnings: warnings)
-    // 12월은 셋째 일요일: in its month the scoped rule's days replace the other rules' days.
-    for (month, days) in closed.monthScoped.sorted(by: { $0.key < $1.key }) {
-      schedule = schedule.replacingRuleDays(inMonths: [month], with: days.subtracting(exceptions))
+    // 12월은 셋째 일요일: in its month the scoped rule's days replace the other rules' days (all
+    // months at once, each month's days being in that month).
+    if !closed.monthScoped.isEmpty {
+      schedule = schedule.replacingRuleDays(
+        inMonths: closed.monthScoped.keys.sorted(),
+        with: Set(closed.monthScoped.values.joined()).subtracting(exceptions))
     }
     // 매월 둘째 일요일 (11/15, 11/29): the rule's own dates as the site lists them. Sites list
     // the next closing days ("(11/22, 12/13)" as of 11/20 says nothing against 12/27), so dates
