@@ -23,9 +23,15 @@ extension AddressParser {
   /// of its work.
   static func splitGlued(_ word: Scalars, steps: inout Int) -> [Scalars] {
     if Province(aliasScalars: word) != nil { return [word] }
-    if word.count < 4 {
-      // Too short for a prefix and a rest of two scalars each: only a road name and its number
-      // (`가로1`) or a 동 and its number (`신동1`) can be split off.
+    let hasPrefix =
+      word.count >= 4
+      && (word[(word.startIndex + 1)..<(word.endIndex - 2)].contains(where: isSigunguEnding)
+        || Province.aliasesLongestFirst.contains { word.count >= $0.scalars.count + 2 && word.starts(with: $0.scalars) })
+    if !hasPrefix {
+      // No province or 시/군/구 prefix to split off (a word under four scalars has no room for one
+      // and a rest): only a road name and its number (`올림픽로300`) or a 동 and its number
+      // (`중앙동92`) can be.
+      steps += word.count
       return GluedWordSplitter.fallbackSplit(word)
     }
     var splitter = GluedWordSplitter(word)
@@ -87,8 +93,8 @@ struct GluedWordSplitter {
     preconditionFailure("a suffix asked for was not read")
   }
 
-  /// The last two rules on their own, for words too short for the others: a road name with its
-  /// building number, or a 동/리 with its lot number, or the word whole.
+  /// The last two rules on their own, for words without a prefix to split off: a road name with
+  /// its building number, or a 동/리 with its lot number, or the word whole.
   static func fallbackSplit(_ word: Scalars) -> [Scalars] {
     let numberStart = (word.lastIndex(where: { !$0.isDigit && $0 != "-" }) ?? word.startIndex - 1) + 1
     let roadName = word[..<numberStart]
