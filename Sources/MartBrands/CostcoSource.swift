@@ -135,12 +135,12 @@ struct StoreContent {
   func closingText(forWarehouse displayName: String) -> String? {
     var parts: [String] = []
     let flat = text.replacingOccurrences(of: "\n", with: "")
-    if let rule = flat.firstMatch(of: #/매월[^.※]*?휴무/#) {
-      parts.append(String(rule.output))
+    if let rule = Self.monthlyRule(in: flat) {
+      parts.append(String(rule))
     }
     for line in text.split(separator: "\n") {
-      if let holidays = line.firstMatch(of: #/\*?\s*휴무일\s*[:：][^※]*/#) {
-        parts.append(String(holidays.output).trimmingSpaces())
+      if let holidays = Self.holidayLine(in: line) {
+        parts.append(holidays.trimmingSpaces())
       }
       for notice in line.matches(of: #/※[^※]*/#) {
         let notice = String(notice.output).trimmingSpaces()
@@ -149,6 +149,30 @@ struct StoreContent {
       }
     }
     return parts.isEmpty ? nil : parts.joined(separator: ", ")
+  }
+
+  /// The monthly rule: the first `매월 … 휴무` within a sentence (no `.` or `※` between them). Each
+  /// sentence is read once, where a lazy pattern tried from every `매월` rereads the sentence from
+  /// each one.
+  static func monthlyRule(in text: String) -> Substring? {
+    for sentence in text.split(whereSeparator: { $0 == "." || $0 == "※" }) {
+      guard let month = sentence.firstRange(of: "매월"),
+        let closure = sentence[month.upperBound...].firstRange(of: "휴무")
+      else { continue }
+      return sentence[month.lowerBound..<closure.upperBound]
+    }
+    return nil
+  }
+
+  /// The fixed holidays of a line: `* 휴무일: …` up to a `※` or the end of the line. The pattern
+  /// starts at `휴무일`, and the `*` and spaces before it are taken after the match, so that a long
+  /// run of spaces is not read again from each of its spaces.
+  static func holidayLine(in line: Substring) -> Substring? {
+    guard let match = line.firstMatch(of: #/휴무일\s*[:：][^※]*/#) else { return nil }
+    var start = match.range.lowerBound
+    while start > line.startIndex, line[line.index(before: start)].isWhitespace { start = line.index(before: start) }
+    if start > line.startIndex, line[line.index(before: start)] == "*" { start = line.index(before: start) }
+    return line[start..<match.range.upperBound]
   }
 
   /// The warehouse a notice is about (`※ 일산점은 …` → `일산점`), if it names one.

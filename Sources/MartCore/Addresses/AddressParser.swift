@@ -212,6 +212,10 @@ enum AddressParser {
       if text.has(",", at: afterSpaces) {
         result += [",", " "]
         index = text.skippingSpaces(from: afterSpaces + 1)
+      } else if afterSpaces > index {
+        // Spaces not before a comma stay, all at once: each is looked at once.
+        result += text[index..<afterSpaces]
+        index = afterSpaces
       } else {
         result.append(text[index])
         index += 1
@@ -388,52 +392,6 @@ enum AddressParser {
     let middle = word[(digitsEnd + 1)..<max(digitsEnd + 1, word.endIndex - 1)]
     return word.endIndex - 1 > digitsEnd && middle.count <= 14
       && middle.allSatisfy { $0.isHangulSyllable || $0.isASCIILetterOrDigit || $0 == "·" || $0 == "." }
-  }
-
-  /// Splits a word written without spaces, e.g. `서울송파구올림픽로300` → `서울 송파구 올림픽로 300`.
-  /// A split is made only when every piece is a recognisable part of an address.
-  static func splitGlued(_ word: Scalars) -> [Scalars] {
-    if Province(aliasScalars: word) != nil { return [word] }
-    // A province prefix: 경남창원시 → 경남 창원시 (but not 부산진구, a district of Busan).
-    for alias in Province.aliasesLongestFirst
-    where word.first == alias.scalars[0] && word.count >= alias.scalars.count + 2 && word.starts(with: alias.scalars) {
-      let rest = word.dropFirst(alias.scalars.count)
-      guard !rest.elementsEqual("진구".unicodeScalars) else { continue }
-      let pieces = splitGlued(rest)
-      if let first = pieces.first, [.sigungu, .eupMyeon, .dongRi].contains(kind(of: first)) {
-        return [word.prefix(alias.scalars.count)] + pieces
-      }
-    }
-    // A 시/군/구 prefix: 성남시분당구 → 성남시 분당구, 송파구올림픽로300 → 송파구 올림픽로 300.
-    if word.count >= 4, word.allSatisfy({ $0.isHangulSyllable || $0.properties.numericType != nil || $0 == "-" }) {
-      for end in (word.startIndex + 2)...(word.endIndex - 2) where "시군구".unicodeScalars.contains(word[end - 1]) {
-        let prefix = word[..<end]
-        guard prefix.allSatisfy(\.isHangulSyllable) else { break }
-        let pieces = splitGlued(word[end...])
-        guard let first = pieces.first else { continue }
-        // A whole word that already reads as a road (컨벤시아대로) is not split before its road name.
-        let firstKind = kind(of: first)
-        if [.sigungu, .eupMyeon, .dongRi].contains(firstKind) || (firstKind == .roadName && kind(of: word) == nil) {
-          return [prefix] + pieces
-        }
-      }
-    }
-    // A road name with its building number: 올림픽로300, 칠성로56길7. The number is what follows
-    // the last scalar that is neither a digit nor a dash.
-    let numberStart = (word.lastIndex(where: { !$0.isDigit && $0 != "-" }) ?? word.startIndex - 1) + 1
-    let roadName = word[..<numberStart]
-    if roadName.last == "로" || roadName.last == "길", isBuildingNumber(word[numberStart...]),
-      kind(of: roadName) == .roadName
-    {
-      return [roadName, word[numberStart...]]
-    }
-    // A 동 or 리 with its lot number: 중앙동92, 종로2가45. The 동/리/가 is the last one in the word.
-    if let dongEnd = word.lastIndex(where: { "동리가".unicodeScalars.contains($0) }).map({ $0 + 1 }),
-      isGluedDongRi(word[..<dongEnd]), isLotNumber(word[dongEnd...])
-    {
-      return [word[..<dongEnd], word[dongEnd...]]
-    }
-    return [word]
   }
 
   /// `12` or `12-3`, the whole text.

@@ -140,12 +140,15 @@ public struct ClosingSchedule: Hashable, Sendable {
     var found = Set<CalendarDate>()
     if !rules.isEmpty {
       var monthStart = from.firstOfMonth()
-      while monthStart <= through {
+      let lastMonthStart = through.firstOfMonth()
+      while true {
         for rule in rules {
           for date in rule.dates(inMonthStarting: monthStart) where date >= from && date <= through {
             found.insert(date)
           }
         }
+        // Stop in the last month rather than step past it: there is no month after 9999-12.
+        guard monthStart < lastMonthStart else { break }
         monthStart = monthStart.firstOfMonth(addingMonths: 1)
       }
     }
@@ -325,12 +328,20 @@ public struct ClosingSchedule: Hashable, Sendable {
     disagreement: (_ month: CalendarDate, _ replacement: String, _ own: String) -> String?
   ) -> ClosingSchedule {
     var merged = self
-    var yielding = self
-    if rulesOnly { yielding.dates = [] }
+    // The days the schedule closes in a month, as `closedDates(from:through:)` gives them, with its
+    // exceptions and explicit dates looked up by month: the work grows with the months and the
+    // dates, not with their product.
+    var rulesAndLunar = self
+    rulesAndLunar.exceptions = []
+    rulesAndLunar.dates = []
+    let exceptionSet = Set(exceptions)
+    let datesByMonth = rulesOnly ? [:] : Dictionary(grouping: dates) { $0.firstOfMonth() }
+    let replacementByMonth = Dictionary(grouping: replacement) { $0.firstOfMonth() }
     var suppressed = Set<CalendarDate>()
     for month in months {
-      let own = Set(yielding.closedDates(from: month, through: month.lastOfMonth))
-      let replaced = replacement.filter { $0.firstOfMonth() == month }
+      var own = Set(rulesAndLunar.closedDates(from: month, through: month.lastOfMonth)).subtracting(exceptionSet)
+      own.formUnion(datesByMonth[month] ?? [])
+      let replaced = Set(replacementByMonth[month] ?? [])
       if own != replaced, let warning = disagreement(month, Self.listed(replaced), Self.listed(own)) {
         merged.warnings.append(warning)
       }

@@ -251,17 +251,21 @@ struct ClosingTextParser {
     return ["은", "는", "에", "에는", "의", "중"].contains { word.elementsEqual($0.unicodeScalars) }
   }
 
+  /// How far the words after `start` were looked at for hours, and the first hours word found.
+  private var hoursScan: (start: Int, scanned: Int, found: Int?) = (0, 0, nil)
+
   /// Whether the words between the last item and an opening verb speak of hours
-  /// (`12/24 오후 6시까지 영업`).
-  private func isAboutOpeningHours(from start: Int, to end: Int) -> Bool {
-    var probe = start
-    while probe < end {
-      switch tokens[probe].kind {
-      case .keyword(.time), .keyword(.until), .symbol(":"): return true
-      default: probe += 1
+  /// (`12/24 오후 6시까지 영업`). Each verb after the same items asks again (`12/24 오후 영업 영업 …`),
+  /// so the scan goes on from where the last one stopped: every word is looked at once.
+  private mutating func isAboutOpeningHours(from start: Int, to end: Int) -> Bool {
+    if hoursScan.start != start { hoursScan = (start, start, nil) }
+    while hoursScan.found == nil, hoursScan.scanned < end {
+      switch tokens[hoursScan.scanned].kind {
+      case .keyword(.time), .keyword(.until), .symbol(":"): hoursScan.found = hoursScan.scanned
+      default: hoursScan.scanned += 1
       }
     }
-    return false
+    return hoursScan.found.map { $0 < end } ?? false
   }
 
   /// Where the run of like items at the end of `pending` starts: all rules, or all named days.
@@ -1188,9 +1192,12 @@ struct ClosingTextParser {
     var schedule = ClosingSchedule(
       status: status, rules: rules, dates: explicit, lunar: lunar, exceptions: exceptions.sorted(),
       lunarExceptions: lunarExceptions, text: text, warnings: warnings)
-    // 12월은 셋째 일요일: in its month the scoped rule's days replace the other rules' days.
-    for (month, days) in closed.monthScoped.sorted(by: { $0.key < $1.key }) {
-      schedule = schedule.replacingRuleDays(inMonths: [month], with: days.subtracting(exceptions))
+    // 12월은 셋째 일요일: in its month the scoped rule's days replace the other rules' days (all
+    // months at once, each month's days being in that month).
+    if !closed.monthScoped.isEmpty {
+      schedule = schedule.replacingRuleDays(
+        inMonths: closed.monthScoped.keys.sorted(),
+        with: Set(closed.monthScoped.values.joined()).subtracting(exceptions))
     }
     // 매월 둘째 일요일 (11/15, 11/29): the rule's own dates as the site lists them. Sites list
     // the next closing days ("(11/22, 12/13)" as of 11/20 says nothing against 12/27), so dates
