@@ -254,10 +254,18 @@ struct RunResources {
     } else {
       replayServer = nil
     }
+    let unmirrored = overrides
     for (brand, baseURL) in configuration.mirrors {
       for source in configuration.sources where source.brands.contains(brand) {
-        overrides[source.origin] = baseURL
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        overrides[source.origin + source.scope] = base + source.scope
       }
+    }
+    // A source reading one part of a site keeps going where it went when only another source
+    // of that site has a mirror.
+    for source in configuration.sources where !source.scope.isEmpty && overrides[source.origin + source.scope] == nil {
+      guard overrides[source.origin] != unmirrored[source.origin] else { continue }
+      overrides[source.origin + source.scope] = (unmirrored[source.origin] ?? source.origin) + source.scope
     }
     let asOfDate = asOf ?? KoreanCalendar.today()
     self.asOf = asOfDate

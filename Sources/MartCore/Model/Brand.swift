@@ -10,6 +10,12 @@ public enum BrandSlug: String, CaseIterable, Sendable, Codable, Comparable {
   case lottemart
   case costco
   case gsTheFresh = "gs-thefresh"
+  case lotteMaxx = "lotte-maxx"
+  case toysrus
+  case grandGrocery = "grand-grocery"
+  case bottleBunker = "bottle-bunker"
+  case lotteSuper = "lotte-super"
+  case megamart
 
   /// The brand's name as Korean shoppers know it.
   public var koreanName: String {
@@ -23,6 +29,12 @@ public enum BrandSlug: String, CaseIterable, Sendable, Codable, Comparable {
     case .lottemart: "롯데마트"
     case .costco: "코스트코"
     case .gsTheFresh: "GS더프레시"
+    case .lotteMaxx: "롯데마트 맥스"
+    case .toysrus: "토이저러스"
+    case .grandGrocery: "그랑그로서리"
+    case .bottleBunker: "보틀벙커"
+    case .lotteSuper: "롯데슈퍼"
+    case .megamart: "메가마트"
     }
   }
 
