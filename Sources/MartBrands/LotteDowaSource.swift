@@ -174,7 +174,7 @@ public struct LotteDowaSource: BrandSource {
   /// The branches of the stores read from every area: each store once (an area may repeat a
   /// store), only this source's brands, stores without a code skipped with a warning, and
   /// codes two stores of a brand share made distinct by the name.
-  static func branches(
+  public static func branches(
     from stores: [Store], origin: String, searchURL: String, warn: (String, BranchID?) -> Void
   ) -> [RawBranch] {
     var seen = Set<String>()
@@ -196,7 +196,11 @@ public struct LotteDowaSource: BrandSource {
       if shared {
         warn("\(Self.name): store code \(row.code) is shared by several \(row.brand.rawValue) stores; id \(id)", id)
       }
-      let detail = row.store.detailHref.flatMap { LotteMartSource.storePage(href: $0, searchURL: searchURL) }
+      let detail = row.store.detailHref.flatMap { href in
+        var relative = Substring(href.trimmingSpacesAndNewlines())
+        while relative.hasPrefix("./") { relative = relative.dropFirst(2) }
+        return LotteMartSource.storePage(href: String(relative), searchURL: searchURL)
+      }
       return RawBranch(
         id: id, name: row.name, address: row.store.address, phone: row.store.phone,
         openingHours: row.store.hours, closingText: row.store.closingText,

@@ -68,8 +68,13 @@ import Testing
     #expect(
       counts == [
         .emart: 16, .traders: 15, .nobrand: 15, .lottemart: 19, .costco: 19, .gsTheFresh: 18, .everyday: 17,
-        .homeplus: 19, .homeplusExpress: 20,
+        .homeplus: 19, .homeplusExpress: 20, .lotteMaxx: 6, .toysrus: 5, .grandGrocery: 5, .bottleBunker: 6,
+        .lotteSuper: 8, .megamart: 11,
       ])
+    // 도와센터: one request per area; Lotte ON: three list pages (the third empty), then one
+    // holiday request per store with a trNo; 메가마트: one query.
+    #expect(report.fetch.hosts["www.lotteon.com"]?.requests == 3 + 7)
+    #expect(report.fetch.hosts["home.megamart.com"]?.requests == 1)
     // E-mart: 3 store lists, 17 areas x 3 months of holiday lists, 15 No Brand store pages.
     #expect(report.fetch.hosts["store.emart.com"]?.requests == 3 + 17 * 3 + 15)
     #expect(report.fetch.hosts["store.emart.com"]?.failures == 0)
@@ -380,7 +385,7 @@ import Testing
     #expect(report.outcome == .published)
     #expect(report.brands.first { $0.slug == .lottemart }?.status == .fresh)
     #expect(report.brands.first { $0.slug == .emart }?.status == .kept)
-    #expect(try latestBranches(output).count == 158)
+    #expect(try latestBranches(output).count == 199)
   }
 
   @Test func costcoGSAndEverydayExportWithClosingDaysHoursAndPhones() async throws {
