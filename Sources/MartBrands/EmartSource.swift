@@ -431,3 +431,14 @@ public struct EmartSource: BrandSource {
     return "\(open) ~ \(close)"
   }
 }
+
+extension BrandSlug {
+  /// 이마트.
+  public static let emart: BrandSlug = "emart"
+  /// 이마트 트레이더스.
+  public static let traders: BrandSlug = "traders"
+  /// 노브랜드.
+  public static let nobrand: BrandSlug = "nobrand"
+  /// 이마트 에브리데이.
+  public static let everyday: BrandSlug = "everyday"
+}

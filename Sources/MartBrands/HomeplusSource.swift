@@ -238,3 +238,10 @@ public struct HomeplusSource: BrandSource {
     return name
   }
 }
+
+extension BrandSlug {
+  /// 홈플러스.
+  public static let homeplus: BrandSlug = "homeplus"
+  /// 홈플러스 익스프레스.
+  public static let homeplusExpress: BrandSlug = "homeplus-express"
+}

@@ -235,3 +235,14 @@ struct CookieJar {
     return request
   }
 }
+
+extension BrandSlug {
+  /// 롯데마트 맥스.
+  public static let lotteMaxx: BrandSlug = "lotte-maxx"
+  /// 토이저러스.
+  public static let toysrus: BrandSlug = "toysrus"
+  /// 그랑그로서리.
+  public static let grandGrocery: BrandSlug = "grand-grocery"
+  /// 보틀벙커.
+  public static let bottleBunker: BrandSlug = "bottle-bunker"
+}

@@ -213,3 +213,8 @@ public struct LotteSuperSource: BrandSource {
     return name.isEmpty ? published : name
   }
 }
+
+extension BrandSlug {
+  /// 롯데슈퍼.
+  public static let lotteSuper: BrandSlug = "lotte-super"
+}

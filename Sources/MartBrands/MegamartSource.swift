@@ -76,3 +76,8 @@ public struct MegamartSource: BrandSource {
     return published
   }
 }
+
+extension BrandSlug {
+  /// 메가마트.
+  public static let megamart: BrandSlug = "megamart"
+}
