@@ -75,6 +75,16 @@ import Testing
     // holiday request per store with a trNo; 메가마트: one query.
     #expect(report.fetch.hosts["www.lotteon.com"]?.requests == 3 + 7)
     #expect(report.fetch.hosts["home.megamart.com"]?.requests == 1)
+    // A format inside a brand is a banner; a name as published stays beside the display name.
+    let special = try #require(branches.first { $0.id.description == "homeplus-573" })
+    #expect(special.banner == "홈플러스 스페셜" && special.name == "광주하남점")
+    #expect(branches.filter { $0.banner != nil }.count == 2)
+    let dasanSuper = try #require(branches.first { $0.id.description == "lotte-super-5023" })
+    #expect(dasanSuper.name == "다산역점" && dasanSuper.namePublished == "E다산역점" && dasanSuper.banner == nil)
+    // 롯데슈퍼 stores without a holiday answer are unknown, never open.
+    for id in ["lotte-super-5052", "lotte-super-6061", "megamart-1004"] {
+      #expect(branches.first { $0.id.description == id }?.closing.status == .unknown, "\(id)")
+    }
     // E-mart: 3 store lists, 17 areas x 3 months of holiday lists, 15 No Brand store pages.
     #expect(report.fetch.hosts["store.emart.com"]?.requests == 3 + 17 * 3 + 15)
     #expect(report.fetch.hosts["store.emart.com"]?.failures == 0)
