@@ -23,6 +23,8 @@ public protocol BrandSource: Sendable {
   /// when another source reads other parts of the same site; empty for the whole site. A mirror
   /// given for this source's brands replaces `origin + scope` only.
   static var scope: String { get }
+  /// Writes this source's sites at any scale for the bench (`<Source>+SampleData.swift`).
+  static var sampleGenerator: any SourceSampleGenerator.Type { get }
   /// Fetches and parses the branches of `session.brands`. Keeping only the requested brands'
   /// rows and dropping repeated ids is the pipeline's job, not the source's.
   func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch]
