@@ -110,6 +110,28 @@ import Testing
     }
   }
 
+  @Test func everyBrandIsASlugOfBrandAndSource() throws {
+    let help = try run(["run", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    let slugs = [
+      "bottle-bunker", "costco", "emart", "everyday", "grand-grocery", "gs-thefresh", "homeplus", "homeplus-express",
+      "lotte-maxx", "lotte-super", "lottemart", "megamart", "nobrand", "toysrus", "traders",
+    ]
+    #expect(help.contains("(values: \(slugs.joined(separator: ", ")))"))
+    // Each slug parses for --brand and --source: the run gets past the options and stops at the
+    // output path, which is a file.
+    let file = FileManager.default.temporaryDirectory.appendingPathComponent("cli-slugs-\(UUID().uuidString)")
+    try Data().write(to: file)
+    defer { try? FileManager.default.removeItem(at: file) }
+    forEachCase(["lotte-maxx", "toysrus", "grand-grocery", "bottle-bunker", "lotte-super", "megamart"], named: { $0 }) {
+      slug, name in
+      let outcome = try run([
+        "run", "--output", file.path, "--brand", slug, "--source", "\(slug)=http://127.0.0.1:9",
+      ])
+      #expect(outcome.status != 0, name)
+      #expect(!outcome.stderr.contains("is invalid for"), "\(name): \(outcome.stderr)")
+    }
+  }
+
   @Test func addressJSONContract() throws {
     let outcome = try run(["address", "--format", "json", "서울 송파구 신천동 올림픽로 300"])
     #expect(outcome.status == 0)
