@@ -47,7 +47,8 @@ public struct LotteDowaSampleGenerator: SourceSampleGenerator {
     for index in 0..<others {
       let place = PlaceSample.random(using: &random)
       let title = index % 7 == 0 ? "Mealguru \(names.name(near: place))" : names.name(near: place)
-      rowsByArea[Self.area(of: place), default: []].append(row(title: title, code: String(2800 + index), place: place, &random))
+      rowsByArea[Self.area(of: place), default: []].append(
+        row(title: title, code: String(2800 + index), place: place, &random))
     }
     var output: [(name: String, exchange: RecordedExchange)] = []
     for (number, area) in LotteDowaSource.areas.enumerated() {

@@ -36,7 +36,8 @@ public struct LotteSuperSampleGenerator: SourceSampleGenerator {
       let hasIDs = !random.chance(0.02)
       var fields: [(String, JSONText.Value)] = [
         ("sstrCd", .string(code)), ("strNm", .string(name)), ("oflnAfflCd", .string("01")), ("strKndCd", .string("01")),
-        ("strAddr", .string(place.roadAddress)), ("rprtTelNo", .string(KoreanPlaces.phone(place.province, using: &random))),
+        ("strAddr", .string(place.roadAddress)),
+        ("rprtTelNo", .string(KoreanPlaces.phone(place.province, using: &random))),
       ]
       if hasIDs { fields += [("trNo", .string("LS\(code)")), ("lrtrNo", .string("LR\(code)"))] }
       stores.append(JSONText.object(fields))

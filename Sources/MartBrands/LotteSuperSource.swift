@@ -134,7 +134,8 @@ public struct LotteSuperSource: BrandSource {
   public static func parseStoreList(
     _ data: Data, url: String
   ) throws(SourceError) -> (stores: [Store], withoutCode: [String]) {
-    let rows = try decodeJSON(StoreListBody.self, from: data, url: url, expecting: "a \"storeInfo\" array")
+    let rows =
+      try decodeJSON(StoreListBody.self, from: data, url: url, expecting: "a \"storeInfo\" array")
       .storeInfo ?? []
     var stores: [Store] = []
     var withoutCode: [String] = []
@@ -175,7 +176,8 @@ public struct LotteSuperSource: BrandSource {
   public static func parseHolidayList(
     _ data: Data, url: String
   ) throws(SourceError) -> (dates: [CalendarDate], unreadable: [String]) {
-    let rows = try decodeJSON(HolidayListBody.self, from: data, url: url, expecting: "a \"holidayList\" array")
+    let rows =
+      try decodeJSON(HolidayListBody.self, from: data, url: url, expecting: "a \"holidayList\" array")
       .holidayList ?? []
     var dates = Set<CalendarDate>()
     var unreadable: [String] = []

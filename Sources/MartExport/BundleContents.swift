@@ -67,14 +67,18 @@ public struct BundleContents: Sendable {
       files.append(
         (
           "calendars/brands/\(slug.rawValue).ics",
-          ICalendar.brandCalendar(brandName: name(slug), events: (byBrand[slug] ?? []).map { ($0.id, events[$0.id] ?? []) })
+          ICalendar.brandCalendar(
+            brandName: name(slug), events: (byBrand[slug] ?? []).map { ($0.id, events[$0.id] ?? []) })
         ))
     }
     try addJSON("index.json", IndexFile(branches: branches))
     try addJSON("closures.json", ClosuresFile(branches: branches, window: window))
     for branch in branches {
       files.append(
-        ("calendars/branches/\(branch.id).ics", ICalendar.branchCalendar(branch, brandName: name(branch.brand), events: events[branch.id] ?? [])))
+        (
+          "calendars/branches/\(branch.id).ics",
+          ICalendar.branchCalendar(branch, brandName: name(branch.brand), events: events[branch.id] ?? [])
+        ))
     }
     files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
 

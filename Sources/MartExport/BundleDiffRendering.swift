@@ -72,7 +72,8 @@ extension BundleDiff {
     lines += ["", "| brand | added | removed | changed |", "|---|---:|---:|---:|"]
     for (brand, counts) in countsByBrand.sorted(by: { $0.key < $1.key }) {
       lines.append(
-        "| \(brandNames[brand] ?? brand.rawValue) (`\(brand.rawValue)`) | \(counts.added) | \(counts.removed) | \(counts.changed) |")
+        "| \(brandNames[brand] ?? brand.rawValue) (`\(brand.rawValue)`) | \(counts.added) | \(counts.removed) | \(counts.changed) |"
+      )
     }
     if !removed.isEmpty {
       lines += ["", "#### Removed", ""]

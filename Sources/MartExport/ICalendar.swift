@@ -74,7 +74,8 @@ public enum ICalendar {
   /// The calendar of one brand (Korean name `brandName`): every branch's closing days, ordered
   /// by date, then branch id.
   public static func brandCalendar(brandName: String, branches: [Branch], asOf: CalendarDate) -> Data {
-    brandCalendar(brandName: brandName, events: branches.map { ($0.id, events(of: $0, brandName: brandName, asOf: asOf)) })
+    brandCalendar(
+      brandName: brandName, events: branches.map { ($0.id, events(of: $0, brandName: brandName, asOf: asOf)) })
   }
 
   /// The calendar of one brand from its branches' `events(of:brandName:asOf:)`.

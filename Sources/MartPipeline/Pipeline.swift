@@ -88,16 +88,20 @@ public struct Pipeline: Sendable {
       switch admission {
       case .fresh(let raw):
         let (branches, normalizeProblems) = await normalizeStage.normalize(raw)
-        if Task.isCancelled { return publishStage.writeReport(Self.cancelled(asOf: asOf, window: window, problems: problems)) }
+        if Task.isCancelled {
+          return publishStage.writeReport(Self.cancelled(asOf: asOf, window: window, problems: problems))
+        }
         problems.append(normalizeProblems)
         draft.add(
           BrandSummary(
-            slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: branches.count, freshness: .fresh, lastFetchedAsOf: asOf, status: .fresh),
+            slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: branches.count,
+            freshness: .fresh, lastFetchedAsOf: asOf, status: .fresh),
           branches: branches)
       case .carriedOver(let carried, let lastFetchedAsOf, let reason):
         draft.add(
           BrandSummary(
-            slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: carried.count, freshness: .stale, lastFetchedAsOf: lastFetchedAsOf,
+            slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: carried.count,
+            freshness: .stale, lastFetchedAsOf: lastFetchedAsOf,
             status: .stale, error: reason),
           branches: carried.map(normalizer.refresh))
       case .missing(let reason):
@@ -135,6 +139,7 @@ public struct Pipeline: Sendable {
 
   private static func missing(_ brand: BrandSlug, name: String, reason: String) -> BrandSummary {
     BrandSummary(
-      slug: brand, name: name, branchCount: 0, freshness: .missing, lastFetchedAsOf: nil, status: .missing, error: reason)
+      slug: brand, name: name, branchCount: 0, freshness: .missing, lastFetchedAsOf: nil, status: .missing,
+      error: reason)
   }
 }

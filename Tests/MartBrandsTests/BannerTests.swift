@@ -10,7 +10,8 @@ import Testing
 struct BannerTests {
   @Test func homeplusSpecialRowsCarryTheirBanner() throws {
     let branches = try HomeplusSource.parseStoreList(
-      try FixturePaths.data("web/my.homeplus.co.kr/get_list.body.json"), url: "https://my.homeplus.co.kr/store/get_list")
+      try FixturePaths.data("web/my.homeplus.co.kr/get_list.body.json"), url: "https://my.homeplus.co.kr/store/get_list"
+    )
     let special = branches.filter { $0.banner != nil }
     #expect(special.map(\.id.description).sorted() == ["homeplus-571", "homeplus-573"])
     #expect(special.allSatisfy { $0.banner == "홈플러스 스페셜" && $0.id.brand == .homeplus })
@@ -24,7 +25,9 @@ struct BannerTests {
     ]
     forEachCase(table, named: \.0) { example, comment in
       #expect(EmartSource.banner(of: example.0) == example.1, comment)
-      #expect(EmartSource.classify(storeType: nil, name: example.0) == (example.1 == nil && example.0.hasPrefix("스타필드") ? nil : .emart), comment)
+      #expect(
+        EmartSource.classify(storeType: nil, name: example.0)
+          == (example.1 == nil && example.0.hasPrefix("스타필드") ? nil : .emart), comment)
     }
   }
 }

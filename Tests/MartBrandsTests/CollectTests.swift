@@ -168,7 +168,8 @@ struct CollectTests {
   }
 
   @Test func everySourceIsListedOnce() {
-    #expect(BrandSources.all.map(\.name) == [
+    #expect(
+      BrandSources.all.map(\.name) == [
         "emart", "lottemart", "costco", "gs-thefresh", "homeplus", "lotte-dowa", "lotte-super", "megamart",
       ])
     let brands = BrandSources.all.flatMap(\.brands)

@@ -19,7 +19,8 @@ struct KnownBrandsTests {
       #expect(entry.brand.koreanName.unicodeScalars.contains { (0xAC00...0xD7A3).contains($0.value) }, comment)
       #expect(entry.source.brands.contains(entry.slug), comment)
       #expect(BrandSources.all.contains { type(of: $0) == entry.source }, comment)
-      #expect(recorded.contains(entry.source.origin), "\(comment): no recording of \(entry.source.origin) under fixtures/web")
+      #expect(
+        recorded.contains(entry.source.origin), "\(comment): no recording of \(entry.source.origin) under fixtures/web")
     }
   }
 

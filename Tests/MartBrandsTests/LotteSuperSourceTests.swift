@@ -22,9 +22,11 @@ struct LotteSuperSourceTests {
     let (branches, _, requests) = try await Self.collect()
     let urls = requests.map(\.url)
     #expect(urls.prefix(3).map { $0.contains("scrollIndex=\(urls.firstIndex(of: $0)!)") } == [true, true, true])
-    #expect(urls.prefix(3).allSatisfy { $0.contains("/offlinestore/selectStoreSearchList?") && $0.contains("oflnMallNo=5") })
+    #expect(
+      urls.prefix(3).allSatisfy { $0.contains("/offlinestore/selectStoreSearchList?") && $0.contains("oflnMallNo=5") })
     // Eight stores with an sstrCd, one without a trNo: seven holiday requests.
-    #expect(urls.dropFirst(3).count == 7 && urls.dropFirst(3).allSatisfy { $0.contains("/holiday/selectHolidayList?trNo=") })
+    #expect(
+      urls.dropFirst(3).count == 7 && urls.dropFirst(3).allSatisfy { $0.contains("/holiday/selectHolidayList?trNo=") })
     #expect(branches.count == 8)
     #expect(branches.allSatisfy { $0.id.brand == .lotteSuper })
   }

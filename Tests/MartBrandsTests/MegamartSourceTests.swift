@@ -20,7 +20,9 @@ struct MegamartSourceTests {
     let (branches, requests) = try await Self.branches()
     #expect(requests.count == 1)
     #expect(requests.first?.method == .post)
-    #expect(requests.first.map { String(decoding: $0.body ?? Data(), as: UTF8.self) } == "method=store.selectStore&applyCamelCase=true")
+    #expect(
+      requests.first.map { String(decoding: $0.body ?? Data(), as: UTF8.self) }
+        == "method=store.selectStore&applyCamelCase=true")
     #expect(branches.count == 11)
     #expect(Set(branches.map(\.id.storeID)).count == 11)
     // A numeric storeCode is read as text.
@@ -67,7 +69,9 @@ struct MegamartSourceTests {
   }
 
   @Test func notAnArrayIsAnError() {
-    #expect(throws: SourceError.self) { try MegamartSource.parseStores(Data(#"{"error":"login"}"#.utf8), url: Self.url) }
+    #expect(throws: SourceError.self) {
+      try MegamartSource.parseStores(Data(#"{"error":"login"}"#.utf8), url: Self.url)
+    }
     #expect(throws: SourceError.self) { try MegamartSource.parseStores(Data("[]".utf8), url: Self.url) }
   }
 }

@@ -46,9 +46,11 @@ import Testing
     func body(_ url: String) async throws -> String {
       String(decoding: try await fetcher.fetch(.get(url)).body, as: UTF8.self)
     }
-    #expect(try await body("http://company.lottemart.com/mobiledowa/market/search_shop.asp")
-      == "part /mobiledowa/market/search_shop.asp")
-    #expect(try await body("http://company.lottemart.com/shop/shop_search_type.asp") == "site /shop/shop_search_type.asp")
+    #expect(
+      try await body("http://company.lottemart.com/mobiledowa/market/search_shop.asp")
+        == "part /mobiledowa/market/search_shop.asp")
+    #expect(
+      try await body("http://company.lottemart.com/shop/shop_search_type.asp") == "site /shop/shop_search_type.asp")
     // A path that merely starts with the part's is not in it.
     #expect(try await body("http://company.lottemart.com/mobiledowax") == "site /mobiledowax")
   }

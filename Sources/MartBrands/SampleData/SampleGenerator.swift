@@ -175,4 +175,3 @@ enum HTMLText {
       .replacingOccurrences(of: ">", with: "&gt;")
   }
 }
-

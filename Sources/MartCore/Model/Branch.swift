@@ -33,7 +33,8 @@ public struct Branch: Hashable, Sendable, Codable {
   public var sourceURL: String
 
   public init(
-    id: BranchID, banner: String? = nil, name: String, namePublished: String? = nil, address: BranchAddress, phone: String?, phonePublished: String?,
+    id: BranchID, banner: String? = nil, name: String, namePublished: String? = nil, address: BranchAddress,
+    phone: String?, phonePublished: String?,
     openingHours: String?, hours: OpeningHours? = nil, coordinate: Coordinate?, closing: BranchClosing,
     storeStatus: StoreStatus = .trading, sourceURL: String
   ) {
@@ -54,7 +55,8 @@ public struct Branch: Hashable, Sendable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case id, brand, banner, name, namePublished, address, phone, phonePublished, openingHours, hours, coordinate, closing, storeStatus
+    case id, brand, banner, name, namePublished, address, phone, phonePublished, openingHours, hours, coordinate,
+      closing, storeStatus
     case sourceURL
   }
 

@@ -25,7 +25,8 @@ public struct BrandSlug: RawRepresentable, Hashable, Comparable, Sendable, Codab
   /// Whether `text` is lower-case ASCII letters in words joined by single hyphens.
   public static func isWellFormed(_ text: String) -> Bool {
     let words = text.split(separator: "-", omittingEmptySubsequences: false)
-    return !text.isEmpty && words.allSatisfy { word in !word.isEmpty && word.utf8.allSatisfy { (0x61...0x7A).contains($0) } }
+    return !text.isEmpty
+      && words.allSatisfy { word in !word.isEmpty && word.utf8.allSatisfy { (0x61...0x7A).contains($0) } }
   }
 
   public var description: String { rawValue }
@@ -86,7 +87,9 @@ public struct BranchID: Hashable, Comparable, Sendable, Codable, CustomStringCon
   /// (`homeplus` and `homeplus-express` for `homeplus-express-0293`), the longer slug is the
   /// brand: a bundle holding both never has a `homeplus` store id starting with `express-`.
   public init?(_ text: String, amongBrands brands: some Sequence<BrandSlug>) {
-    guard let brand = brands.filter({ text.hasPrefix($0.rawValue + "-") }).max(by: { $0.rawValue.count < $1.rawValue.count })
+    guard
+      let brand = brands.filter({ text.hasPrefix($0.rawValue + "-") }).max(by: { $0.rawValue.count < $1.rawValue.count }
+      )
     else { return nil }
     self.init(text, brand: brand)
   }
@@ -110,7 +113,8 @@ public struct BranchID: Hashable, Comparable, Sendable, Codable, CustomStringCon
     guard let id = BranchID(text, amongBrands: brands) else {
       throw DecodingError.dataCorruptedError(
         in: container,
-        debugDescription: "not a branch id of the bundle's brands (\(brands.map(\.rawValue).joined(separator: ", "))): \(text)")
+        debugDescription:
+          "not a branch id of the bundle's brands (\(brands.map(\.rawValue).joined(separator: ", "))): \(text)")
     }
     self = id
   }

@@ -47,7 +47,8 @@ public struct RawBranch: Hashable, Sendable {
   public var sourceURL: String
 
   public init(
-    id: BranchID, name: String, publishedName: String? = nil, banner: String? = nil, address: String? = nil, lotAddress: String? = nil,
+    id: BranchID, name: String, publishedName: String? = nil, banner: String? = nil, address: String? = nil,
+    lotAddress: String? = nil,
     phone: String? = nil, openingHours: String? = nil, coordinate: GeoPoint? = nil,
     closingText: String? = nil, closingDates: [CalendarDate] = [], statusText: String? = nil,
     sourceURL: String
