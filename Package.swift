@@ -41,7 +41,7 @@ let package = Package(
     .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
-    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset"]),
+    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset", "MartReplay"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "MartSQLite"]),
     .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "CZlib"]),
     .target(

@@ -23,12 +23,21 @@ public protocol BrandSource: Sendable {
   /// the as-of date through the last date listed. Days they do not cover are unknown unless a
   /// rule of the same text covers them (see docs/closing-days.md).
   static var closingDateCoverage: DateCoverage { get }
+  /// The path under `origin` that holds everything this source requests (e.g. `/mobiledowa`),
+  /// when another source reads other parts of the same site; empty for the whole site. A mirror
+  /// given for this source's brands replaces `origin + scope` only.
+  static var scope: String { get }
+  /// Writes this source's sites at any scale for the bench (`<Source>+SampleData.swift`).
+  static var sampleGenerator: any SourceSampleGenerator.Type { get }
   /// Fetches and parses the branches of `session.brands`. Keeping only the requested brands'
   /// rows and dropping repeated ids is the pipeline's job, not the source's.
   func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch]
 }
 
 extension BrandSource {
+  public static var scope: String { "" }
+  /// `Self.scope`, through an existential.
+  public var scope: String { Self.scope }
   /// `Self.name`, through an existential.
   public var name: String { Self.name }
   /// `Self.brands`, through an existential.

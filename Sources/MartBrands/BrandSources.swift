@@ -7,5 +7,8 @@ public enum BrandSources {
     CostcoSource(),
     GSTheFreshSource(),
     HomeplusSource(),
+    LotteDowaSource(),
+    LotteSuperSource(),
+    MegamartSource(),
   ]
 }

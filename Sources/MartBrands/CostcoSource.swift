@@ -187,3 +187,8 @@ struct StoreContent {
     left.filter { !$0.isWhitespace } == right.filter { !$0.isWhitespace }
   }
 }
+
+extension BrandSlug {
+  /// 코스트코.
+  public static let costco: BrandSlug = "costco"
+}

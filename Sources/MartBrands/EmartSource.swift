@@ -95,7 +95,7 @@ public struct EmartSource: BrandSource {
     for brand in order where namePrefixes(for: brand).contains(where: { name.hasPrefix($0 + " ") }) {
       return brand
     }
-    if name.hasPrefix("스타필드 마켓 ") { return .emart }
+    if banner(of: name) != nil { return .emart }
     return nil
   }
 
@@ -432,6 +432,7 @@ public struct EmartSource: BrandSource {
         RawBranch(
           id: BranchID(brand: brand, storeID: storeID),
           name: strippingBrandPrefix(fullName, brand: brand),
+          banner: banner(of: fullName),
           address: row.text("ADDRESS1") ?? row.text("ADDRESS3"),
           lotAddress: row.text("ADDRESS3"),
           phone: row.text("TEL"),
@@ -504,6 +505,7 @@ public struct EmartSource: BrandSource {
         RawBranch(
           id: BranchID(brand: brand, storeID: storeID),
           name: strippingBrandPrefix(fullName, brand: brand),
+          banner: banner(of: fullName),
           phone: row.text("TEL"),
           sourceURL: url,
           pageURL: storePage(storeID, feedURL: url)))
@@ -531,8 +533,19 @@ public struct EmartSource: BrandSource {
     }
   }
 
-  /// `name` without its brand prefix (`트레이더스 고양점` → `고양점`).
+  /// Store formats of 이마트 that the feeds name before the branch (`스타필드 마켓 월계점`,
+  /// `이마트 푸드마켓 고덕점`): the branch stays an 이마트 and carries the format as its banner.
+  static let banners = ["스타필드 마켓", "이마트 푸드마켓"]
+
+  /// The banner `name` starts with, if any.
+  public static func banner(of name: String) -> String? {
+    banners.first { name.hasPrefix($0 + " ") && name.count > $0.count + 1 }
+  }
+
+  /// `name` without its brand prefix or banner (`트레이더스 고양점` → `고양점`, `스타필드 마켓
+  /// 월계점` → `월계점`).
   static func strippingBrandPrefix(_ name: String, brand: BrandSlug) -> String {
+    if let banner = banner(of: name) { return name.dropFirst(banner.count).trimmingSpaces() }
     for prefix in namePrefixes(for: brand) where name.hasPrefix(prefix) {
       let rest = name.dropFirst(prefix.count)
       guard rest.first?.isWhitespace == true else { continue }
@@ -550,4 +563,15 @@ public struct EmartSource: BrandSource {
     }
     return "\(open) ~ \(close)"
   }
+}
+
+extension BrandSlug {
+  /// 이마트.
+  public static let emart: BrandSlug = "emart"
+  /// 이마트 트레이더스.
+  public static let traders: BrandSlug = "traders"
+  /// 노브랜드.
+  public static let nobrand: BrandSlug = "nobrand"
+  /// 이마트 에브리데이.
+  public static let everyday: BrandSlug = "everyday"
 }

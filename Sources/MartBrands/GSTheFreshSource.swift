@@ -290,3 +290,8 @@ public struct GSTheFreshSource: BrandSource {
     return name
   }
 }
+
+extension BrandSlug {
+  /// GS더프레시.
+  public static let gsTheFresh: BrandSlug = "gs-thefresh"
+}

@@ -133,6 +133,7 @@ public struct HomeplusSource: BrandSource {
         RawBranch(
           id: id,
           name: strippingBrandPrefix(fullName),
+          banner: row.text("storDivCd") == "S" || fullName.hasPrefix("홈플러스 스페셜") ? Self.specialBanner : nil,
           address: row.text("storAddr"),
           phone: row.text("storTphnNo"),
           openingHours: row.text("storSlesTime"),
@@ -230,6 +231,9 @@ public struct HomeplusSource: BrandSource {
     phone.contains { $0.isASCII && $0.isNumber && $0 != "0" } ? phone : nil
   }
 
+  /// The banner of 홈플러스 스페셜 stores (`storDivCd` `S`), which stay 홈플러스 branches.
+  public static let specialBanner = "홈플러스 스페셜"
+
   /// `홈플러스 익스프레스 망원점` → `망원점`; names without a prefix are returned unchanged.
   static func strippingBrandPrefix(_ name: String) -> String {
     for prefix in ["홈플러스 익스프레스", "홈플러스 스페셜", "홈플러스", "익스프레스", "스페셜"]
@@ -241,4 +245,11 @@ public struct HomeplusSource: BrandSource {
     }
     return name
   }
+}
+
+extension BrandSlug {
+  /// 홈플러스.
+  public static let homeplus: BrandSlug = "homeplus"
+  /// 홈플러스 익스프레스.
+  public static let homeplusExpress: BrandSlug = "homeplus-express"
 }

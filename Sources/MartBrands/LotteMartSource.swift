@@ -176,3 +176,8 @@ public struct LotteMartSource: BrandSource {
     return name
   }
 }
+
+extension BrandSlug {
+  /// 롯데마트.
+  public static let lottemart: BrandSlug = "lottemart"
+}

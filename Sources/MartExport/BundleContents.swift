@@ -29,12 +29,13 @@ public struct BundleContents: Sendable {
     branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow
   ) throws(ExportError) {
     let branches = unsorted.sorted { $0.id < $1.id }
-    var seen = Set<BranchID>()
+    // Ids are compared as text: they name files, and clients store them as text.
+    var seen = Set<String>()
     for branch in branches {
-      guard BranchIDFormat.isWellFormed(branch.id.description) else {
+      guard BranchIDFormat.isWellFormed(branch.id) else {
         throw ExportError(path: "branches", message: "branch id \"\(branch.id)\" cannot name a file")
       }
-      guard seen.insert(branch.id).inserted else {
+      guard seen.insert(branch.id.description).inserted else {
         throw ExportError(path: "branches", message: "branch id \(branch.id) occurs twice")
       }
     }
@@ -55,7 +56,10 @@ public struct BundleContents: Sendable {
       "branches.json",
       BranchesFile(schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches))
     // Each branch's events serve its own calendar and its brand's.
-    let events = Dictionary(uniqueKeysWithValues: branches.map { ($0.id, ICalendar.events(of: $0, asOf: asOf)) })
+    let names = Dictionary(summaries.map { ($0.slug, $0.name) }, uniquingKeysWith: { first, _ in first })
+    func name(_ slug: BrandSlug) -> String { names[slug] ?? slug.rawValue }
+    let events = Dictionary(
+      uniqueKeysWithValues: branches.map { ($0.id, ICalendar.events(of: $0, brandName: name($0.brand), asOf: asOf)) })
     for slug in brandSlugs {
       try addJSON(
         "brands/\(slug.rawValue).json",
@@ -63,14 +67,18 @@ public struct BundleContents: Sendable {
       files.append(
         (
           "calendars/brands/\(slug.rawValue).ics",
-          ICalendar.brandCalendar(slug, events: (byBrand[slug] ?? []).map { ($0.id, events[$0.id] ?? []) })
+          ICalendar.brandCalendar(
+            brandName: name(slug), events: (byBrand[slug] ?? []).map { ($0.id, events[$0.id] ?? []) })
         ))
     }
     try addJSON("index.json", IndexFile(branches: branches))
     try addJSON("closures.json", ClosuresFile(branches: branches, window: window, asOf: asOf))
     for branch in branches {
       files.append(
-        ("calendars/branches/\(branch.id).ics", ICalendar.branchCalendar(branch, events: events[branch.id] ?? [])))
+        (
+          "calendars/branches/\(branch.id).ics",
+          ICalendar.branchCalendar(branch, brandName: name(branch.brand), events: events[branch.id] ?? [])
+        ))
     }
     files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
 
@@ -93,15 +101,12 @@ public struct BundleContents: Sendable {
 
 /// What a branch id must look like in a bundle.
 public enum BranchIDFormat {
-  /// `<known brand slug>-<store id>`, where the store id (a code, or a store name as published
-  /// when the brand gives no code) can name a file: not empty, at most 200 UTF-8 bytes, no `/`,
-  /// `\`, control characters or surrounding white space, not starting with `.`.
-  public static func isWellFormed(_ text: String) -> Bool {
-    guard
-      let slug = BrandSlug.allCases.sorted(by: { $0.rawValue.count > $1.rawValue.count })
-        .first(where: { text.hasPrefix($0.rawValue + "-") })
-    else { return false }
-    let store = text.dropFirst(slug.rawValue.count + 1)
+  /// `<brand slug>-<store id>`, where the store id (a code, or a store name as published when
+  /// the brand gives no code) can name a file: not empty, at most 200 UTF-8 bytes, no `/`, `\`,
+  /// control characters or surrounding white space, not starting with `.`.
+  public static func isWellFormed(_ id: BranchID) -> Bool {
+    guard BrandSlug.isWellFormed(id.brand.rawValue) else { return false }
+    let store = id.storeID
     guard let first = store.unicodeScalars.first, let last = store.unicodeScalars.last else { return false }
     return store.utf8.count <= 200 && first != "." && !first.properties.isWhitespace
       && !last.properties.isWhitespace

@@ -98,6 +98,8 @@ public struct BundleDiff: Sendable {
   public var removed: [Branch]
   /// Sorted by id.
   public var changed: [BranchChange]
+  /// The Korean name of each brand, as the bundles' manifests give them (the new one wins).
+  public var brandNames: [BrandSlug: String]
 
   /// Compares two bundles' branches.
   public init(old: PublishedBundle, new: PublishedBundle) {
@@ -105,12 +107,17 @@ public struct BundleDiff: Sendable {
       old: Side(version: old.manifest.version, asOf: old.manifest.asOf, window: old.manifest.window),
       oldBranches: old.branches.branches,
       new: Side(version: new.manifest.version, asOf: new.manifest.asOf, window: new.manifest.window),
-      newBranches: new.branches.branches)
+      newBranches: new.branches.branches,
+      brandNames: Dictionary(
+        (old.manifest.brands + new.manifest.brands).map { ($0.slug, $0.name) }, uniquingKeysWith: { _, last in last }))
   }
 
-  public init(old: Side, oldBranches: [Branch], new: Side, newBranches: [Branch]) {
+  public init(
+    old: Side, oldBranches: [Branch], new: Side, newBranches: [Branch], brandNames: [BrandSlug: String] = [:]
+  ) {
     self.old = old
     self.new = new
+    self.brandNames = brandNames
     let before = Dictionary(oldBranches.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let after = Dictionary(newBranches.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     added = after.filter { before[$0.key] == nil }.values.sorted { $0.id < $1.id }

@@ -40,10 +40,10 @@ extension BundleDiff {
       lines.append("no changes")
       return lines.joined(separator: "\n")
     }
-    for branch in removed { lines.append("removed  \(branch.id)  \(Self.title(branch))") }
-    for branch in added { lines.append("added    \(branch.id)  \(Self.title(branch))") }
+    for branch in removed { lines.append("removed  \(branch.id)  \(title(branch))") }
+    for branch in added { lines.append("added    \(branch.id)  \(title(branch))") }
     for change in changed {
-      lines.append("changed  \(change.branch.id)  \(Self.title(change.branch))")
+      lines.append("changed  \(change.branch.id)  \(title(change.branch))")
       for field in change.changes {
         lines.append(
           "  \(field.field.rawValue.padding(toLength: 15, withPad: " ", startingAt: 0)) \(Self.describe(field))")
@@ -72,15 +72,16 @@ extension BundleDiff {
     lines += ["", "| brand | added | removed | changed |", "|---|---:|---:|---:|"]
     for (brand, counts) in countsByBrand.sorted(by: { $0.key < $1.key }) {
       lines.append(
-        "| \(brand.koreanName) (`\(brand.rawValue)`) | \(counts.added) | \(counts.removed) | \(counts.changed) |")
+        "| \(brandNames[brand] ?? brand.rawValue) (`\(brand.rawValue)`) | \(counts.added) | \(counts.removed) | \(counts.changed) |"
+      )
     }
     if !removed.isEmpty {
       lines += ["", "#### Removed", ""]
-      for branch in removed { lines.append("- `\(branch.id)` \(Self.cell(Self.title(branch)))") }
+      for branch in removed { lines.append("- `\(branch.id)` \(Self.cell(title(branch)))") }
     }
     if !added.isEmpty {
       lines += ["", "#### Added", ""]
-      for branch in added { lines.append("- `\(branch.id)` \(Self.cell(Self.title(branch)))") }
+      for branch in added { lines.append("- `\(branch.id)` \(Self.cell(title(branch)))") }
     }
     if !changed.isEmpty {
       lines += ["", "#### Changed", "", "| branch | change | old | new |", "|---|---|---|---|"]
@@ -88,7 +89,7 @@ extension BundleDiff {
         for field in change.changes {
           let (old, new) = Self.sides(field)
           lines.append(
-            "| `\(change.branch.id)` \(Self.cell(Self.title(change.branch))) | \(field.field.rawValue) | \(Self.cell(old)) | \(Self.cell(new)) |"
+            "| `\(change.branch.id)` \(Self.cell(title(change.branch))) | \(field.field.rawValue) | \(Self.cell(old)) | \(Self.cell(new)) |"
           )
         }
       }
@@ -96,7 +97,10 @@ extension BundleDiff {
     return lines.joined(separator: "\n") + "\n"
   }
 
-  static func title(_ branch: Branch) -> String { "\(branch.brand.koreanName) \(branch.name)" }
+  /// `<brand name> [<banner>] <branch name>`, e.g. `홈플러스 스페셜 광주하남점`.
+  func title(_ branch: Branch) -> String {
+    [branch.banner ?? brandNames[branch.brand] ?? branch.brand.rawValue, branch.name].joined(separator: " ")
+  }
 
   static func counts(added: Int, removed: Int, changed: Int) -> String {
     "\(added) added, \(removed) removed, \(changed) changed"

@@ -72,12 +72,13 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   /// Why the run could not fetch the brand; only in run reports.
   public var error: String?
 
+  /// A brand's summary; `name` is its Korean name (the slug when none is known).
   public init(
-    slug: BrandSlug, branchCount: Int, freshness: Freshness, lastFetchedAsOf: CalendarDate?,
+    slug: BrandSlug, name: String, branchCount: Int, freshness: Freshness, lastFetchedAsOf: CalendarDate?,
     status: Status? = nil, error: String? = nil
   ) {
     self.slug = slug
-    self.name = slug.koreanName
+    self.name = name
     self.branchCount = branchCount
     self.freshness = freshness
     self.lastFetchedAsOf = lastFetchedAsOf
@@ -147,6 +148,28 @@ public struct IndexFile: Codable, Hashable, Sendable {
       public var state: StoreStatus.State
 
       public init(state: StoreStatus.State) { self.state = state }
+    }
+
+    private enum CodingKeys: String, CodingKey {
+      case id, brand, name, sido, sigungu, latitude, longitude, storeStatus
+    }
+
+    /// Reads a row; its id is read as an id of its `brand`.
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      brand = try container.decode(BrandSlug.self, forKey: .brand)
+      let idText = try container.decode(String.self, forKey: .id)
+      guard let id = BranchID(idText, brand: brand) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .id, in: container, debugDescription: "\(idText) is not an id of brand \(brand.rawValue)")
+      }
+      self.id = id
+      name = try container.decode(String.self, forKey: .name)
+      sido = try container.decodeIfPresent(String.self, forKey: .sido)
+      sigungu = try container.decodeIfPresent(String.self, forKey: .sigungu)
+      latitude = try container.decodeIfPresent(Double.self, forKey: .latitude)
+      longitude = try container.decodeIfPresent(Double.self, forKey: .longitude)
+      storeStatus = try container.decode(State.self, forKey: .storeStatus)
     }
 
     public init(_ branch: Branch) {
@@ -233,7 +256,11 @@ public enum BundleJSON {
     return data
   }
 
-  public static func decode<T: Decodable>(_ type: T.Type, from data: Data) throws -> T {
-    try JSONDecoder().decode(T.self, from: data)
+  /// Decodes a bundle file. Ids that stand without their branch's `brand` field (`closures.json`)
+  /// are read against `brands`, the bundle's own brands.
+  public static func decode<T: Decodable>(_ type: T.Type, from data: Data, brands: [BrandSlug] = []) throws -> T {
+    let decoder = JSONDecoder()
+    decoder.userInfo[BranchID.bundleBrands] = brands
+    return try decoder.decode(T.self, from: data)
   }
 }

@@ -67,8 +67,10 @@ private struct Check {
     }
   }
 
-  mutating func decode<T: Decodable>(_ type: T.Type, _ data: Data, _ relative: String) -> T? {
-    do { return try BundleJSON.decode(T.self, from: data) } catch {
+  mutating func decode<T: Decodable>(
+    _ type: T.Type, _ data: Data, _ relative: String, brands: [BrandSlug] = []
+  ) -> T? {
+    do { return try BundleJSON.decode(T.self, from: data, brands: brands) } catch {
       problem(relative, "not a valid \(Self.describe(T.self)): \(Self.reason(error))")
       return nil
     }
@@ -231,7 +233,9 @@ private struct Check {
       checkIndex(index, branches: branches, path: bundlePrefix + "index.json")
     }
     if let data = contents["closures.json"],
-      let closures = decode(ClosuresFile.self, data, bundlePrefix + "closures.json")
+      // Its ids stand alone: they are read against the brands this bundle lists and has.
+      let closures = decode(
+        ClosuresFile.self, data, bundlePrefix + "closures.json", brands: summarized.union(byBrand.keys).sorted())
     {
       checkClosures(
         closures, branches: branches, window: window, asOf: manifest.asOf, path: bundlePrefix + "closures.json")
@@ -311,7 +315,7 @@ private struct Check {
     var previous: BranchID?
     for branch in branches {
       let id = branch.id
-      if !BranchIDFormat.isWellFormed(id.description) { problem(path, "\(id): id is not well-formed") }
+      if !BranchIDFormat.isWellFormed(id) { problem(path, "\(id): id is not well-formed") }
       if !seen.insert(id).inserted { problem(path, "\(id): id occurs more than once") }
       if let previous, !(previous < id) { problem(path, "\(id): not sorted by id (after \(previous))") }
       previous = id

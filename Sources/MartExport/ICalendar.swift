@@ -10,16 +10,15 @@ import MartCore
 /// closing day keeps its UID from bundle to bundle, so calendar apps update rather than
 /// duplicate it), and DTSTAMP is midnight of the as-of date in Korea, written in UTC.
 public enum ICalendar {
-  /// The calendar of one branch.
-  public static func branchCalendar(_ branch: Branch, asOf: CalendarDate) -> Data {
-    branchCalendar(branch, events: events(of: branch, asOf: asOf))
+  /// The calendar of one branch; `brandName` is its brand's Korean name.
+  public static func branchCalendar(_ branch: Branch, brandName: String, asOf: CalendarDate) -> Data {
+    branchCalendar(branch, brandName: brandName, events: events(of: branch, brandName: brandName, asOf: asOf))
   }
 
-  /// The calendar of one branch from its `events(of:asOf:)`.
-  static func branchCalendar(_ branch: Branch, events: [Event]) -> Data {
-    let brand = branch.brand.koreanName
+  /// The calendar of one branch from its `events(of:brandName:asOf:)`.
+  static func branchCalendar(_ branch: Branch, brandName: String, events: [Event]) -> Data {
     var lines = header(
-      name: "\(brand) \(branch.name) 휴무일",
+      name: "\(title(branch, brandName: brandName)) 휴무일",
       description: description(of: branch))
     for item in events { lines += item.lines }
     lines.append("END:VCALENDAR")
@@ -39,21 +38,26 @@ public enum ICalendar {
   /// A branch's events with their first days, in date order: one for the days its store status
   /// shuts it (spanning them, or only the day it closes for good when that is announced), one
   /// per other closing day.
-  static func events(of branch: Branch, asOf: CalendarDate) -> [Event] {
+  static func events(of branch: Branch, brandName: String, asOf: CalendarDate) -> [Event] {
     let dates = branch.closing.dates
+    let title = title(branch, brandName: brandName)
     guard let first = dates.first, let last = dates.last,
       let shut = branch.storeStatus.shutDays(from: first, through: last, asOf: asOf)
     else {
-      return dates.map { ($0, event(branch, on: $0, asOf: asOf)) }
+      return dates.map { ($0, event(branch, title: title, on: $0, asOf: asOf)) }
     }
-    var result = [(date: shut.lowerBound, lines: shutEvent(branch, days: shut, asOf: asOf))]
-    for date in dates where !shut.contains(date) { result.append((date, event(branch, on: date, asOf: asOf))) }
+    var result = [(date: shut.lowerBound, lines: shutEvent(branch, title: title, days: shut, asOf: asOf))]
+    for date in dates where !shut.contains(date) {
+      result.append((date, event(branch, title: title, on: date, asOf: asOf)))
+    }
     return result.sorted { $0.date < $1.date }
   }
 
   /// One all-day event over a shut store's shut days; for a store that closes for good on an
   /// announced day, one event on that day alone.
-  static func shutEvent(_ branch: Branch, days: ClosedRange<CalendarDate>, asOf: CalendarDate) -> [String] {
+  static func shutEvent(
+    _ branch: Branch, title: String, days: ClosedRange<CalendarDate>, asOf: CalendarDate
+  ) -> [String] {
     let closesOn = branch.storeStatus.state == .trading ? branch.storeStatus.closesOn : nil
     let what = branch.storeStatus.state == .temporarilyClosed ? "임시휴업" : "영업종료"
     let last = closesOn ?? days.upperBound
@@ -63,7 +67,7 @@ public enum ICalendar {
       "DTSTAMP:\(timestamp(asOf: asOf))",
       "DTSTART;VALUE=DATE:\(basic(days.lowerBound))",
       "DTEND;VALUE=DATE:\(basic(last.adding(days: 1)))",
-      "SUMMARY:\(escape("\(branch.brand.koreanName) \(branch.name) \(what)"))",
+      "SUMMARY:\(escape("\(title) \(what)"))",
     ]
     if let address = branch.address.road ?? branch.address.published {
       lines.append("LOCATION:\(escape(address))")
@@ -78,16 +82,18 @@ public enum ICalendar {
     return lines
   }
 
-  /// The calendar of one brand: every branch's closing days, ordered by date, then branch id.
-  public static func brandCalendar(_ brand: BrandSlug, branches: [Branch], asOf: CalendarDate) -> Data {
-    brandCalendar(brand, events: branches.map { ($0.id, events(of: $0, asOf: asOf)) })
+  /// The calendar of one brand (Korean name `brandName`): every branch's closing days, ordered
+  /// by date, then branch id.
+  public static func brandCalendar(brandName: String, branches: [Branch], asOf: CalendarDate) -> Data {
+    brandCalendar(
+      brandName: brandName, events: branches.map { ($0.id, events(of: $0, brandName: brandName, asOf: asOf)) })
   }
 
-  /// The calendar of one brand from its branches' `events(of:asOf:)`.
-  static func brandCalendar(_ brand: BrandSlug, events: [(id: BranchID, events: [Event])]) -> Data {
+  /// The calendar of one brand from its branches' `events(of:brandName:asOf:)`.
+  static func brandCalendar(brandName: String, events: [(id: BranchID, events: [Event])]) -> Data {
     var lines = header(
-      name: "\(brand.koreanName) 휴무일",
-      description: "\(brand.koreanName) 전 지점의 휴무일")
+      name: "\(brandName) 휴무일",
+      description: "\(brandName) 전 지점의 휴무일")
     let items = events.flatMap { branch in
       branch.events.map { (date: $0.date, id: branch.id, lines: $0.lines) }
     }
@@ -140,14 +146,18 @@ public enum ICalendar {
     }
   }
 
-  static func event(_ branch: Branch, on date: CalendarDate, asOf: CalendarDate) -> [String] {
+  /// How events name a branch: its banner, or else its brand's name, then its own name
+  /// (`홈플러스 스페셜 광주하남점`, `이마트 창원점`).
+  static func title(_ branch: Branch, brandName: String) -> String { "\(branch.banner ?? brandName) \(branch.name)" }
+
+  static func event(_ branch: Branch, title: String, on date: CalendarDate, asOf: CalendarDate) -> [String] {
     var lines = [
       "BEGIN:VEVENT",
       "UID:\(uid(branch.id, date))",
       "DTSTAMP:\(timestamp(asOf: asOf))",
       "DTSTART;VALUE=DATE:\(basic(date))",
       "DTEND;VALUE=DATE:\(basic(date.adding(days: 1)))",
-      "SUMMARY:\(escape("\(branch.brand.koreanName) \(branch.name) 휴무"))",
+      "SUMMARY:\(escape("\(title) 휴무"))",
     ]
     if let address = branch.address.road ?? branch.address.published {
       lines.append("LOCATION:\(escape(address))")

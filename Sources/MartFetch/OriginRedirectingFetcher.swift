@@ -3,7 +3,8 @@
 /// so parsers, error messages, archives and exported records all name the real site.
 public struct OriginRedirectingFetcher: HTTPFetching {
   public let upstream: any HTTPFetching
-  /// `scheme://host[:port]` of the real site → replacement `scheme://host[:port][/prefix]`.
+  /// `scheme://host[:port]` of the real site, optionally with a path prefix → replacement
+  /// `scheme://host[:port][/prefix]`.
   public let overrides: [String: String]
 
   public init(wrapping upstream: any HTTPFetching, overrides: [String: String]) {
@@ -27,12 +28,16 @@ public struct OriginRedirectingFetcher: HTTPFetching {
     return response
   }
 
-  /// The override whose origin the URL starts with (followed by `/`, `?` or the end).
+  /// The override whose origin (or origin and path prefix) the URL starts with, followed by
+  /// `/`, `?` or the end; the longest such key wins, so `http://site/part` can go elsewhere than
+  /// the rest of `http://site`.
   private func override(for url: String) -> (String, String)? {
+    var best: (String, String)?
     for (origin, replacement) in overrides where url.hasPrefix(origin) {
       let rest = url.dropFirst(origin.count)
-      if rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") { return (origin, replacement) }
+      guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else { continue }
+      if origin.count > (best?.0.count ?? -1) { best = (origin, replacement) }
     }
-    return nil
+    return best
   }
 }

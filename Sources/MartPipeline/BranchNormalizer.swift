@@ -51,7 +51,9 @@ public struct BranchNormalizer: Sendable {
     }
     let branch = Branch(
       id: raw.id,
+      banner: TextCleanup.field(raw.banner),
       name: TextCleanup.field(raw.name) ?? raw.id.storeID,
+      namePublished: TextCleanup.field(raw.publishedName),
       address: BranchAddress(published: published, lotPublished: lotPublished, parsed: parsed),
       phone: phone,
       phonePublished: phonePublished,

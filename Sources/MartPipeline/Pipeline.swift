@@ -77,7 +77,9 @@ public struct Pipeline: Sendable {
     var draft = BundleDraft()
     for brand in selection.unsourced {
       problems.fail(.noSource, "no source for this brand yet", brand: brand)
-      draft.add(Self.missing(brand, reason: "no source for this brand yet"), branches: [])
+      draft.add(
+        Self.missing(brand, name: Self.koreanName(brand, previous: previous), reason: "no source for this brand yet"),
+        branches: [])
     }
     for brand in selection.requested {
       let result = collected[brand] ?? .success([])
@@ -86,20 +88,24 @@ public struct Pipeline: Sendable {
       switch admission {
       case .fresh(let raw):
         let (branches, normalizeProblems) = await normalizeStage.normalize(raw)
-        if Task.isCancelled { return publishStage.writeReport(Self.cancelled(asOf: asOf, window: window, problems: problems)) }
+        if Task.isCancelled {
+          return publishStage.writeReport(Self.cancelled(asOf: asOf, window: window, problems: problems))
+        }
         problems.append(normalizeProblems)
         draft.add(
           BrandSummary(
-            slug: brand, branchCount: branches.count, freshness: .fresh, lastFetchedAsOf: asOf, status: .fresh),
+            slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: branches.count,
+            freshness: .fresh, lastFetchedAsOf: asOf, status: .fresh),
           branches: branches)
       case .carriedOver(let carried, let lastFetchedAsOf, let reason):
         draft.add(
           BrandSummary(
-            slug: brand, branchCount: carried.count, freshness: .stale, lastFetchedAsOf: lastFetchedAsOf,
+            slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: carried.count,
+            freshness: .stale, lastFetchedAsOf: lastFetchedAsOf,
             status: .stale, error: reason),
           branches: carried.map(normalizer.refresh))
       case .missing(let reason):
-        draft.add(Self.missing(brand, reason: reason), branches: [])
+        draft.add(Self.missing(brand, name: Self.koreanName(brand, previous: previous), reason: reason), branches: [])
       }
     }
     // Brands not requested this time stay as they were.
@@ -123,8 +129,17 @@ public struct Pipeline: Sendable {
       errors: problems.errors + [PublishStage.cancellation])
   }
 
-  private static func missing(_ brand: BrandSlug, reason: String) -> BrandSummary {
+  /// Every brand the pipeline knows (the registry beside the sources), sorted by slug.
+  public static var knownBrands: [Brand] { KnownBrands.all }
+
+  /// A brand's Korean name: the registry's, else the last bundle's, else the slug.
+  static func koreanName(_ brand: BrandSlug, previous: PreviousBundle) -> String {
+    KnownBrands.brand(brand)?.koreanName ?? previous.summaries[brand]?.name ?? brand.rawValue
+  }
+
+  private static func missing(_ brand: BrandSlug, name: String, reason: String) -> BrandSummary {
     BrandSummary(
-      slug: brand, branchCount: 0, freshness: .missing, lastFetchedAsOf: nil, status: .missing, error: reason)
+      slug: brand, name: name, branchCount: 0, freshness: .missing, lastFetchedAsOf: nil, status: .missing,
+      error: reason)
   }
 }

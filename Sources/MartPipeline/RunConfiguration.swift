@@ -254,9 +254,24 @@ struct RunResources {
     } else {
       replayServer = nil
     }
+    let unmirrored = overrides
     for (brand, baseURL) in configuration.mirrors {
       for source in configuration.sources where source.brands.contains(brand) {
-        overrides[source.origin] = baseURL
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        overrides[source.origin + source.scope] = base + source.scope
+      }
+    }
+    for source in configuration.sources where !source.scope.isEmpty {
+      let siteMirrored = overrides[source.origin] != unmirrored[source.origin]
+      if let partMirror = overrides[source.origin + source.scope] {
+        // The site's robots.txt is asked where the part went, unless the site has a mirror too.
+        if !siteMirrored, partMirror.hasSuffix(source.scope) {
+          overrides[source.origin + "/robots.txt"] = partMirror.dropLast(source.scope.count) + "/robots.txt"
+        }
+      } else if siteMirrored {
+        // A source reading one part of a site keeps going where it went when only another
+        // source of that site has a mirror.
+        overrides[source.origin + source.scope] = (unmirrored[source.origin] ?? source.origin) + source.scope
       }
     }
     let asOfDate = asOf ?? KoreanCalendar.today()

@@ -233,7 +233,7 @@ struct SourceOverride: ExpressibleByArgument {
 
   init?(argument: String) {
     let parts = argument.split(separator: "=", maxSplits: 1)
-    guard parts.count == 2, let brand = BrandSlug(rawValue: String(parts[0])),
+    guard parts.count == 2, let brand = BrandSlug(argument: String(parts[0])),
       let url = URL(string: String(parts[1])), ["http", "https"].contains(url.scheme ?? ""), url.host != nil
     else { return nil }
     self.brand = brand

@@ -179,7 +179,10 @@ struct CollectTests {
   }
 
   @Test func everySourceIsListedOnce() {
-    #expect(BrandSources.all.map(\.name) == ["emart", "lottemart", "costco", "gs-thefresh", "homeplus"])
+    #expect(
+      BrandSources.all.map(\.name) == [
+        "emart", "lottemart", "costco", "gs-thefresh", "homeplus", "lotte-dowa", "lotte-super", "megamart",
+      ])
     let brands = BrandSources.all.flatMap(\.brands)
     #expect(Set(brands).count == brands.count)
   }

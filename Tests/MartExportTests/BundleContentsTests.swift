@@ -25,7 +25,8 @@ import Testing
   }
 
   @Test func closuresListEveryClosedDayWithSortedIds() throws {
-    let closures = try BundleJSON.decode(ClosuresFile.self, from: try file("closures.json"))
+    let closures = try BundleJSON.decode(
+      ClosuresFile.self, from: try file("closures.json"), brands: [.emart, .lottemart])
     #expect(closures.window == ExportFixtures.window)
     #expect(
       closures.dates.mapValues { $0.map(\.description) } == [

@@ -8,7 +8,7 @@ import Testing
   let point = Coordinate(latitude: 35.2353, longitude: 128.6810, source: .site, precision: .building)
 
   func diff(_ old: [Branch], _ new: [Branch]) -> BundleDiff {
-    BundleDiff(old: side, oldBranches: old, new: side, newBranches: new)
+    BundleDiff(old: side, oldBranches: old, new: side, newBranches: new, brandNames: ExportFixtures.names)
   }
 
   @Test func identicalBranchesGiveNoChange() {

@@ -25,7 +25,7 @@ import Testing
   }
 
   var summaries: [BrandSummary] {
-    [BrandSummary(slug: .emart, branchCount: 2, freshness: .fresh, lastFetchedAsOf: asOf)]
+    [BrandSummary(slug: .emart, name: "이마트", branchCount: 2, freshness: .fresh, lastFetchedAsOf: asOf)]
   }
 
   @Test func publishesAVerifiableBundleAndReadsItBack() throws {

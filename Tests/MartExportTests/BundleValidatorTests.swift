@@ -24,6 +24,21 @@ import Testing
     #expect(summary.branchCount == 2)
   }
 
+  @Test func brandsAreLearntFromTheBundleItself() throws {
+    // Brands the export module has never heard of, one slug the prefix of another, and a store
+    // id that reads like another slug's: each id is read through its branch's brand.
+    let unusual = [
+      ExportFixtures.branch("some-new-brand", "77", name: "새점", text: "매월 둘째·넷째 일요일"),
+      ExportFixtures.branch("some-new", "78", name: "다른점", text: "20261108"),
+      ExportFixtures.branch("homeplus", "express-0293", name: "가상점", text: "20261108"),
+    ]
+    let (output, pointer) = try ExportFixtures.publish(unusual)
+    #expect(problems(output) == [])
+    let bundle = try BundleStore.readBundle(at: output.appendingPathComponent(pointer.bundle))
+    #expect(Set(bundle.branches.branches.map(\.id)) == Set(unusual.map(\.id)))
+    #expect(bundle.branches.branches.first { $0.id.storeID == "express-0293" }?.brand == "homeplus")
+  }
+
   @Test func aTamperedFileIsNamed() throws {
     let (output, pointer) = try ExportFixtures.publish(branches)
     let file = output.appendingPathComponent(pointer.bundle + "/closures.json")

@@ -27,9 +27,14 @@ enum ExportFixtures {
       sourceURL: "https://store.emart.com/branch/searchList.do")
   }
 
+  /// The Korean names of the brands these tests use.
+  static let names: [BrandSlug: String] = [.emart: "이마트", .lottemart: "롯데마트"]
+
   static func summaries(_ branches: [Branch]) -> [BrandSummary] {
     Dictionary(grouping: branches, by: \.brand).map { brand, list in
-      BrandSummary(slug: brand, branchCount: list.count, freshness: .fresh, lastFetchedAsOf: asOf)
+      BrandSummary(
+        slug: brand, name: names[brand] ?? brand.rawValue, branchCount: list.count, freshness: .fresh,
+        lastFetchedAsOf: asOf)
     }
   }
 
@@ -47,4 +52,10 @@ enum ExportFixtures {
     ).pointer!
     return (output, pointer)
   }
+}
+
+/// The brands these tests use; the export module knows brands only from the bundles it is given.
+extension BrandSlug {
+  static let emart: BrandSlug = "emart"
+  static let lottemart: BrandSlug = "lottemart"
 }

@@ -35,7 +35,8 @@ import Testing
   @Test func branchCalendarHasOneAllDayEventPerClosingDay() throws {
     // 2026-11-01 is a Sunday: the 2nd and 4th Sundays of November are the 8th and 22nd.
     let branch = ExportFixtures.branch("1059", text: "20261108, 20261122")
-    let text = String(decoding: ICalendar.branchCalendar(branch, asOf: ExportFixtures.asOf), as: UTF8.self)
+    let text = String(
+      decoding: ICalendar.branchCalendar(branch, brandName: "이마트", asOf: ExportFixtures.asOf), as: UTF8.self)
     #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
     #expect(text.hasSuffix("END:VCALENDAR\r\n"))
     #expect(!text.replacingOccurrences(of: "\r\n", with: "").contains("\n"))
@@ -44,6 +45,6 @@ import Testing
     #expect(text.contains("DTSTART;VALUE=DATE:20261122\r\nDTEND;VALUE=DATE:20261123\r\n"))
     // Midnight of 2026-11-20 in Korea (UTC+9) is 15:00 UTC on the 19th.
     #expect(text.contains("DTSTAMP:20261119T150000Z\r\n"))
-    #expect(ICalendar.branchCalendar(branch, asOf: ExportFixtures.asOf) == Data(text.utf8))
+    #expect(ICalendar.branchCalendar(branch, brandName: "이마트", asOf: ExportFixtures.asOf) == Data(text.utf8))
   }
 }

@@ -30,6 +30,31 @@ import Testing
     #expect(String(decoding: response.body, as: UTF8.self) == "other")
   }
 
+  @Test func aPartOfASiteCanGoElsewhereThanTheRest() async throws {
+    let site = try LocalHTTPServer { request in .text("site \(request.path)") }
+    let part = try LocalHTTPServer { request in .text("part \(request.path)") }
+    defer {
+      site.stop()
+      part.stop()
+    }
+    let fetcher = OriginRedirectingFetcher(
+      wrapping: CurlHTTPClient(),
+      overrides: [
+        "http://company.lottemart.com": site.baseURL,
+        "http://company.lottemart.com/mobiledowa": part.baseURL + "/mobiledowa",
+      ])
+    func body(_ url: String) async throws -> String {
+      String(decoding: try await fetcher.fetch(.get(url)).body, as: UTF8.self)
+    }
+    #expect(
+      try await body("http://company.lottemart.com/mobiledowa/market/search_shop.asp")
+        == "part /mobiledowa/market/search_shop.asp")
+    #expect(
+      try await body("http://company.lottemart.com/shop/shop_search_type.asp") == "site /shop/shop_search_type.asp")
+    // A path that merely starts with the part's is not in it.
+    #expect(try await body("http://company.lottemart.com/mobiledowax") == "site /mobiledowax")
+  }
+
   @Test func errorsNameTheRealURLAndWhereTheRequestWent() async throws {
     let closed = try LocalHTTPServer { _ in .text("") }
     let deadBase = closed.baseURL

@@ -83,8 +83,23 @@ import Testing
     #expect(
       counts == [
         .emart: 16, .traders: 15, .nobrand: 15, .lottemart: 19, .costco: 19, .gsTheFresh: 18, .everyday: 17,
-        .homeplus: 19, .homeplusExpress: 20,
+        .homeplus: 19, .homeplusExpress: 20, .lotteMaxx: 6, .toysrus: 5, .grandGrocery: 5, .bottleBunker: 6,
+        .lotteSuper: 8, .megamart: 11,
       ])
+    // 도와센터: one request per area; Lotte ON: three list pages (the third empty), then one
+    // holiday request per store with a trNo; 메가마트: one query.
+    #expect(report.fetch.hosts["www.lotteon.com"]?.requests == 3 + 7)
+    #expect(report.fetch.hosts["home.megamart.com"]?.requests == 1)
+    // A format inside a brand is a banner; a name as published stays beside the display name.
+    let special = try #require(branches.first { $0.id.description == "homeplus-573" })
+    #expect(special.banner == "홈플러스 스페셜" && special.name == "광주하남점")
+    #expect(branches.filter { $0.banner != nil }.count == 2)
+    let dasanSuper = try #require(branches.first { $0.id.description == "lotte-super-5023" })
+    #expect(dasanSuper.name == "다산역점" && dasanSuper.namePublished == "E다산역점" && dasanSuper.banner == nil)
+    // 롯데슈퍼 stores without a holiday answer are unknown, never open.
+    for id in ["lotte-super-5052", "lotte-super-6061", "megamart-1004"] {
+      #expect(branches.first { $0.id.description == id }?.closing.status == .unknown, "\(id)")
+    }
     // E-mart: 3 store lists, 17 areas x 3 months of holiday lists, 15 No Brand store pages, the
     // all-format store list and the store pages of the 3 에브리데이 stores it does not place.
     #expect(report.fetch.hosts["store.emart.com"]?.requests == 3 + 17 * 3 + 15 + 1 + 3)
@@ -432,7 +447,7 @@ import Testing
     #expect(report.outcome == .published)
     #expect(report.brands.first { $0.slug == .lottemart }?.status == .fresh)
     #expect(report.brands.first { $0.slug == .emart }?.status == .kept)
-    #expect(try latestBranches(output).count == 158)
+    #expect(try latestBranches(output).count == 199)
   }
 
   @Test func costcoGSAndEverydayExportWithClosingDaysHoursAndPhones() async throws {

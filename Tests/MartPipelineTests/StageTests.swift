@@ -52,7 +52,10 @@ import Testing
     let lastFetched = CalendarDate(iso: "2026-10-01")!
     let previous = PreviousBundle(
       branches: [.emart: (1...10).map { branch(.emart, "\($0)") }],
-      summaries: [.emart: BrandSummary(slug: .emart, branchCount: 10, freshness: .fresh, lastFetchedAsOf: lastFetched)])
+      summaries: [
+        .emart: BrandSummary(
+          slug: .emart, name: "이마트", branchCount: 10, freshness: .fresh, lastFetchedAsOf: lastFetched)
+      ])
     // 4 of 10 is below the default half.
     let (admission, problems) = AdmitStage().admit(
       .emart, result: .success((1...4).map { raw(.emart, "\($0)") }), previous: previous)

@@ -136,7 +136,8 @@ import Testing
     _ = try await run(output: output)
     let bundle = try #require(try BundleStore(outputDirectory: output).latest())
     let closures = try BundleJSON.decode(
-      ClosuresFile.self, from: try Data(contentsOf: bundle.directory.appendingPathComponent("closures.json")))
+      ClosuresFile.self, from: try Data(contentsOf: bundle.directory.appendingPathComponent("closures.json")),
+      brands: bundle.manifest.brands.map(\.slug))
     let shut = [
       "gs-thefresh-11759", "homeplus-641", "homeplus-655", "homeplus-662", "homeplus-express-1219",
       "homeplus-express-1220", "lottemart-0100118", "lottemart-0100130",

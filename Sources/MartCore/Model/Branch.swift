@@ -3,8 +3,15 @@ public struct Branch: Hashable, Sendable, Codable {
   /// Permanent id, `<brand>-<store id>`; safe to store as a favourite.
   public var id: BranchID
   public var brand: BrandSlug
+  /// The store format the source names when it differs from the brand (`스타필드 마켓`,
+  /// `이마트 푸드마켓`, `홈플러스 스페셜`), so a client can show "홈플러스 스페셜 광주하남점" while the
+  /// branch stays under its brand; `null` otherwise.
+  public var banner: String?
   /// Branch name without the brand prefix, e.g. `창원점`.
   public var name: String
+  /// The name as the source published it, when it differs from `name` by more than the brand
+  /// (a format code: 롯데슈퍼's `E다산역점`); `null` otherwise.
+  public var namePublished: String?
   public var address: BranchAddress
   /// Phone in `0XX-XXXX-XXXX` form, or `nil` when the published text is not a phone number.
   public var phone: String?
@@ -30,13 +37,16 @@ public struct Branch: Hashable, Sendable, Codable {
   public var pageURL: String?
 
   public init(
-    id: BranchID, name: String, address: BranchAddress, phone: String?, phonePublished: String?,
+    id: BranchID, banner: String? = nil, name: String, namePublished: String? = nil, address: BranchAddress,
+    phone: String?, phonePublished: String?,
     openingHours: String?, hours: OpeningHours? = nil, coordinate: Coordinate?, closing: BranchClosing,
     storeStatus: StoreStatus = .trading, sourceURL: String, pageURL: String? = nil
   ) {
     self.id = id
     self.brand = id.brand
+    self.banner = banner
     self.name = name
+    self.namePublished = namePublished
     self.address = address
     self.phone = phone
     self.phonePublished = phonePublished
@@ -50,15 +60,23 @@ public struct Branch: Hashable, Sendable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case id, brand, name, address, phone, phonePublished, openingHours, hours, coordinate, closing, storeStatus
+    case id, brand, banner, name, namePublished, address, phone, phonePublished, openingHours, hours, coordinate,
+      closing, storeStatus
     case sourceURL, pageURL
   }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    id = try container.decode(BranchID.self, forKey: .id)
     brand = try container.decode(BrandSlug.self, forKey: .brand)
+    let idText = try container.decode(String.self, forKey: .id)
+    guard let id = BranchID(idText, brand: brand) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: .id, in: container, debugDescription: "\(idText) is not an id of brand \(brand.rawValue)")
+    }
+    self.id = id
+    banner = try container.decodeIfPresent(String.self, forKey: .banner)
     name = try container.decode(String.self, forKey: .name)
+    namePublished = try container.decodeIfPresent(String.self, forKey: .namePublished)
     address = try container.decode(BranchAddress.self, forKey: .address)
     phone = try container.decodeIfPresent(String.self, forKey: .phone)
     phonePublished = try container.decodeIfPresent(String.self, forKey: .phonePublished)
@@ -76,7 +94,9 @@ public struct Branch: Hashable, Sendable, Codable {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(id, forKey: .id)
     try container.encode(brand, forKey: .brand)
+    try container.encode(banner, forKey: .banner)  // explicit null: the brand's own format
     try container.encode(name, forKey: .name)
+    try container.encode(namePublished, forKey: .namePublished)  // explicit null: as shown
     try container.encode(address, forKey: .address)
     try container.encodeIfPresent(phone, forKey: .phone)
     try container.encodeIfPresent(phonePublished, forKey: .phonePublished)

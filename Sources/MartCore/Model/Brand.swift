@@ -1,37 +1,72 @@
-/// The store brands the dataset covers. The raw value is the slug used in branch ids,
-/// command-line options and file names; it never changes.
-public enum BrandSlug: String, CaseIterable, Sendable, Codable, Comparable {
-  case emart
-  case traders
-  case nobrand
-  case everyday
-  case homeplus
-  case homeplusExpress = "homeplus-express"
-  case lottemart
-  case costco
-  case gsTheFresh = "gs-thefresh"
+/// A brand's slug: lower-case ASCII letters in hyphen-separated words (`emart`,
+/// `homeplus-express`). It is used in branch ids, command-line options and file names and never
+/// changes once published.
+///
+/// The core knows no brand by name: which brands exist is data, held by the brand registry
+/// beside the sources (`KnownBrands` in MartBrands) and, for a published bundle, by the bundle
+/// itself (its manifest and each branch's `brand` field).
+public struct BrandSlug: RawRepresentable, Hashable, Comparable, Sendable, Codable, CustomStringConvertible,
+  ExpressibleByStringLiteral
+{
+  public let rawValue: String
 
-  /// The brand's name as Korean shoppers know it.
-  public var koreanName: String {
-    switch self {
-    case .emart: "이마트"
-    case .traders: "이마트 트레이더스"
-    case .nobrand: "노브랜드"
-    case .everyday: "이마트 에브리데이"
-    case .homeplus: "홈플러스"
-    case .homeplusExpress: "홈플러스 익스프레스"
-    case .lottemart: "롯데마트"
-    case .costco: "코스트코"
-    case .gsTheFresh: "GS더프레시"
-    }
+  /// A slug, or `nil` when `rawValue` is not lower-case ASCII words joined by single hyphens.
+  public init?(rawValue: String) {
+    guard Self.isWellFormed(rawValue) else { return nil }
+    self.rawValue = rawValue
   }
 
+  /// A slug written in code; it must be well-formed.
+  public init(stringLiteral value: String) {
+    precondition(Self.isWellFormed(value), "not a brand slug: \(value)")
+    self.rawValue = value
+  }
+
+  /// Whether `text` is lower-case ASCII letters in words joined by single hyphens.
+  public static func isWellFormed(_ text: String) -> Bool {
+    let words = text.split(separator: "-", omittingEmptySubsequences: false)
+    return !text.isEmpty
+      && words.allSatisfy { word in !word.isEmpty && word.utf8.allSatisfy { (0x61...0x7A).contains($0) } }
+  }
+
+  public var description: String { rawValue }
+
   public static func < (lhs: BrandSlug, rhs: BrandSlug) -> Bool { lhs.rawValue < rhs.rawValue }
+
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.singleValueContainer()
+    let text = try container.decode(String.self)
+    guard let slug = BrandSlug(rawValue: text) else {
+      throw DecodingError.dataCorruptedError(in: container, debugDescription: "not a brand slug: \(text)")
+    }
+    self = slug
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.singleValueContainer()
+    try container.encode(rawValue)
+  }
+}
+
+/// A brand: its slug and its name as Korean shoppers know it (`이마트`, `롯데마트 맥스`).
+public struct Brand: Hashable, Sendable, Identifiable {
+  public let slug: BrandSlug
+  public let koreanName: String
+
+  public init(slug: BrandSlug, koreanName: String) {
+    self.slug = slug
+    self.koreanName = koreanName
+  }
+
+  public var id: BrandSlug { slug }
 }
 
 /// A branch's permanent identifier: `<brand slug>-<the brand's own store id>`, e.g. `emart-1059`.
 ///
-/// Clients store these as favourites, so they must never change between runs.
+/// Clients store these as favourites, so they must never change between runs. Slugs contain
+/// hyphens and so may store ids, so the text alone does not say where the slug ends: it is read
+/// against a known brand (a branch's `brand` field), or against the brands of the bundle it
+/// comes from (``BranchID/bundleBrands``).
 public struct BranchID: Hashable, Comparable, Sendable, Codable, CustomStringConvertible {
   public let brand: BrandSlug
   public let storeID: String
@@ -41,21 +76,47 @@ public struct BranchID: Hashable, Comparable, Sendable, Codable, CustomStringCon
     self.storeID = storeID
   }
 
+  /// `text` read as an id of `brand`: `nil` unless it is `<brand>-<store id>` with a store id.
+  public init?(_ text: String, brand: BrandSlug) {
+    let prefix = brand.rawValue + "-"
+    guard text.hasPrefix(prefix), text.count > prefix.count else { return nil }
+    self.init(brand: brand, storeID: String(text.dropFirst(prefix.count)))
+  }
+
+  /// `text` read against `brands`, the brands of the bundle it comes from. When two of them fit
+  /// (`homeplus` and `homeplus-express` for `homeplus-express-0293`), the longer slug is the
+  /// brand: a bundle holding both never has a `homeplus` store id starting with `express-`.
+  public init?(_ text: String, amongBrands brands: some Sequence<BrandSlug>) {
+    guard
+      let brand = brands.filter({ text.hasPrefix($0.rawValue + "-") }).max(by: { $0.rawValue.count < $1.rawValue.count }
+      )
+    else { return nil }
+    self.init(text, brand: brand)
+  }
+
+  /// The `userInfo` key under which a decoder is given the brands (`[BrandSlug]`) of the bundle
+  /// it reads, for ids that stand without their branch's `brand` field.
+  public static let bundleBrands = CodingUserInfoKey(rawValue: "mart-holiday.bundleBrands")!
+
   public var description: String { "\(brand.rawValue)-\(storeID)" }
 
   public static func < (lhs: BranchID, rhs: BranchID) -> Bool { lhs.description < rhs.description }
 
+  /// Reads an id standing alone, against the brands in the decoder's ``bundleBrands``.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.singleValueContainer()
     let text = try container.decode(String.self)
-    // Longest slug first: "homeplus-express-0293" must not parse as homeplus + "express-0293".
-    for slug in BrandSlug.allCases.sorted(by: { $0.rawValue.count > $1.rawValue.count })
-    where text.hasPrefix(slug.rawValue + "-") {
-      self.init(brand: slug, storeID: String(text.dropFirst(slug.rawValue.count + 1)))
-      return
+    guard let brands = decoder.userInfo[Self.bundleBrands] as? [BrandSlug] else {
+      throw DecodingError.dataCorruptedError(
+        in: container, debugDescription: "branch id \(text): the bundle's brands are needed to read it")
     }
-    throw DecodingError.dataCorruptedError(
-      in: container, debugDescription: "not a branch id (<brand>-<store id>): \(text)")
+    guard let id = BranchID(text, amongBrands: brands) else {
+      throw DecodingError.dataCorruptedError(
+        in: container,
+        debugDescription:
+          "not a branch id of the bundle's brands (\(brands.map(\.rawValue).joined(separator: ", "))): \(text)")
+    }
+    self = id
   }
 
   public func encode(to encoder: any Encoder) throws {

@@ -20,6 +20,12 @@ public struct RawBranch: Hashable, Sendable {
   public var id: BranchID
   /// The branch name without the brand prefix, e.g. `창원점`.
   public var name: String
+  /// The name exactly as the source published it, when that differs from `name` by more than
+  /// the brand (a format code such as 롯데슈퍼's `E다산역점`); `nil` otherwise.
+  public var publishedName: String?
+  /// The store format the source names when it differs from the brand (`스타필드 마켓`,
+  /// `홈플러스 스페셜`), so a client can show "홈플러스 스페셜 광주하남점"; `nil` otherwise.
+  public var banner: String?
   /// The address as published (road-name form when the source has one).
   public var address: String?
   /// A second, lot-number (지번) address when the source publishes one separately.
@@ -52,13 +58,16 @@ public struct RawBranch: Hashable, Sendable {
   public var pageURL: String?
 
   public init(
-    id: BranchID, name: String, address: String? = nil, lotAddress: String? = nil,
+    id: BranchID, name: String, publishedName: String? = nil, banner: String? = nil, address: String? = nil,
+    lotAddress: String? = nil,
     phone: String? = nil, openingHours: String? = nil, coordinate: GeoPoint? = nil,
     closingText: String? = nil, closingDates: [CalendarDate] = [], statusText: String? = nil,
     sourceURL: String, pageURL: String? = nil
   ) {
     self.id = id
     self.name = name
+    self.publishedName = publishedName
+    self.banner = banner
     self.address = address
     self.lotAddress = lotAddress
     self.phone = phone

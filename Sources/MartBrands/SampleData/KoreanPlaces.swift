@@ -27,7 +27,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
 }
 
 /// A province (시·도) as addresses write it, with the districts branches are spread over.
-struct ProvinceSample {
+struct ProvinceSample: Sendable {
   /// The official name, e.g. `경상남도`.
   var fullName: String
   /// The short form some sites use, e.g. `경남`.
@@ -137,22 +137,23 @@ enum KoreanPlaces {
 }
 
 /// One generated place: where a branch stands and how its address reads.
-struct PlaceSample {
+public struct PlaceSample: Sendable {
   var province: ProvinceSample
   var district: String
   var dong: String
   /// Road-name address, e.g. `경상남도 창원시 성산구 중앙대로 123 (중앙동)`.
-  var roadAddress: String
+  public var roadAddress: String
   /// Lot-number address, e.g. `경상남도 창원시 성산구 중앙동 1-15`.
-  var lotAddress: String
+  public var lotAddress: String
   /// The same road address with the short province name (`경남 …`), as some sites write it.
-  var shortRoadAddress: String
+  public var shortRoadAddress: String
   var latitude: Double
   var longitude: Double
   /// The closing weekday the district's ordinance sets (most use Sunday).
   var closingWeekday: Weekday
 
-  static func random(using random: inout SeededRandom) -> PlaceSample {
+  /// A place drawn in proportion to the provinces' store counts.
+  public static func random(using random: inout SeededRandom) -> PlaceSample {
     let totalWeight = KoreanPlaces.provinces.reduce(0) { $0 + $1.weight }
     var ticket = Int.random(in: 0..<totalWeight, using: &random)
     var province = KoreanPlaces.provinces[0]

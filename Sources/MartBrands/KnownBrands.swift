@@ -1,0 +1,53 @@
+import MartCore
+
+/// The brands the pipeline knows, one line each: slug, Korean name and the source that
+/// publishes it. Adding a brand means its source file (with its slug and its data generator),
+/// one line here, and its fixtures under `fixtures/web/`; `docs/architecture.md` ("Adding a
+/// brand") walks through it.
+public enum KnownBrands {
+  /// One registered brand.
+  public struct Entry: Sendable {
+    public let brand: Brand
+    /// The source that yields the brand's branches (its `sampleGenerator` writes them for the
+    /// bench).
+    public let source: any BrandSource.Type
+    /// About how many stores the chain has (2025–2026), for sample data in real proportions.
+    public let nationalShare: Double
+
+    init(_ slug: BrandSlug, _ koreanName: String, source: any BrandSource.Type, stores: Double) {
+      self.brand = Brand(slug: slug, koreanName: koreanName)
+      self.source = source
+      self.nationalShare = stores
+    }
+
+    public var slug: BrandSlug { brand.slug }
+  }
+
+  public static let entries: [Entry] = [
+    Entry(.emart, "이마트", source: EmartSource.self, stores: 130),
+    Entry(.traders, "이마트 트레이더스", source: EmartSource.self, stores: 22),
+    Entry(.nobrand, "노브랜드", source: EmartSource.self, stores: 230),
+    Entry(.everyday, "이마트 에브리데이", source: EmartSource.self, stores: 250),
+    Entry(.homeplus, "홈플러스", source: HomeplusSource.self, stores: 126),
+    Entry(.homeplusExpress, "홈플러스 익스프레스", source: HomeplusSource.self, stores: 300),
+    Entry(.lottemart, "롯데마트", source: LotteMartSource.self, stores: 110),
+    Entry(.lotteMaxx, "롯데마트 맥스", source: LotteDowaSource.self, stores: 8),
+    Entry(.toysrus, "토이저러스", source: LotteDowaSource.self, stores: 35),
+    Entry(.grandGrocery, "그랑그로서리", source: LotteDowaSource.self, stores: 3),
+    Entry(.bottleBunker, "보틀벙커", source: LotteDowaSource.self, stores: 9),
+    Entry(.lotteSuper, "롯데슈퍼", source: LotteSuperSource.self, stores: 240),
+    Entry(.megamart, "메가마트", source: MegamartSource.self, stores: 11),
+    Entry(.costco, "코스트코", source: CostcoSource.self, stores: 20),
+    Entry(.gsTheFresh, "GS더프레시", source: GSTheFreshSource.self, stores: 520),
+  ]
+
+  /// Every known brand, sorted by slug.
+  public static var all: [Brand] { entries.map(\.brand).sorted { $0.slug < $1.slug } }
+
+  /// The known brand with `slug`, if any.
+  public static func brand(_ slug: BrandSlug) -> Brand? { entries.first { $0.slug == slug }?.brand }
+
+  /// The Korean name of `slug`, or the slug itself for a brand not known (one only an older
+  /// bundle names).
+  public static func koreanName(_ slug: BrandSlug) -> String { brand(slug)?.koreanName ?? slug.rawValue }
+}

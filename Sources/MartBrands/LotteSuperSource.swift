@@ -1,0 +1,224 @@
+import Foundation
+import MartCore
+import MartFetch
+
+/// 롯데슈퍼 stores through Lotte ON's `lotteplus` pages: the store list
+/// `GET /p/lotteplus/offlinestore/selectStoreSearchList?mallNo=1&oflnMallNo=5&…&scrollIndex=N…`
+/// (`{"storeInfo": [store, …]}`), read page by page from `scrollIndex=0` until a page lists no
+/// store, then one closing-day request per store,
+/// `GET /p/lotteplus/holiday/selectHolidayList?trNo=…&lrtrNo=…&oflnAfflCd=…&strKndCd=…`
+/// (`{"holidayList": [{"holidayDate": "20260111"}, …]}`).
+///
+/// Per store: `sstrCd` (the id: `lotte-super-<sstrCd>`), `strNm`, and the ids of the holiday
+/// request. A store without a `trNo` has no holiday lookup, and a store whose holiday list is
+/// empty published nothing: both are `unknown`, never "open all year". The address and phone are
+/// read when the list carries them (`strAddr`, `rprtTelNo`). Names may carry a format prefix
+/// (`E다산역점`, `G속초조양점`, `(백)일산점`) or lack `점` (`남양주도곡`); the branch keeps the
+/// published name beside a display name without the prefix.
+public struct LotteSuperSource: BrandSource {
+  public static let name = "lotte-super"
+  public static let brands: [BrandSlug] = [.lotteSuper]
+  public static let origin = "https://www.lotteon.com"
+  /// `holidayList` answers the current month's closing days (§9.2): the months its dates fall in are covered.
+  public static let closingDateCoverage = DateCoverage.wholeMonths
+
+  public init() {}
+
+  static let storeListPath = "/p/lotteplus/offlinestore/selectStoreSearchList"
+  static let holidayPath = "/p/lotteplus/holiday/selectHolidayList"
+  /// No run reads more list pages than this, whatever the site answers.
+  static let maximumPages = 500
+
+  /// Path and query of list page `index` (`scrollIndex`, from 0).
+  static func listPath(page index: Int) -> String {
+    let fields: [(String, String)] = [
+      ("mallNo", "1"), ("oflnMallNo", "5"), ("mbNo", ""), ("area1", ""), ("area2", ""), ("strNm", ""),
+      ("scrollIndex", String(index)), ("strKndCd", ""), ("osDvsCd", "W"), ("fromMallNo", ""),
+    ]
+    return storeListPath + "?" + fields.map { "\($0.0)=\(FormEncoding.escape($0.1))" }.joined(separator: "&")
+  }
+
+  /// Path and query of a store's holiday request.
+  static func holidayPath(for store: Store) -> String? {
+    guard let trNo = store.trNo else { return nil }
+    let fields: [(String, String)] = [
+      ("trNo", trNo), ("lrtrNo", store.lrtrNo ?? ""), ("oflnAfflCd", store.oflnAfflCd ?? ""),
+      ("strKndCd", store.strKndCd ?? ""),
+    ]
+    return holidayPath + "?" + fields.map { "\($0.0)=\(FormEncoding.escape($0.1))" }.joined(separator: "&")
+  }
+
+  public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
+    guard session.brands.contains(.lotteSuper) else { return [] }
+    var stores: [(store: Store, pageURL: String)] = []
+    var seen = Set<String>()
+    var page = 0
+    while page < Self.maximumPages {
+      let response = try await session.get(Self.listPath(page: page))
+      let rows = try Self.parseStoreList(response.body, url: response.requestURL)
+      var added = 0
+      for row in rows.stores where seen.insert(row.code).inserted {
+        stores.append((row, response.requestURL))
+        added += 1
+      }
+      for skipped in rows.withoutCode {
+        session.warn("\(Self.name): \(response.requestURL): store \"\(skipped)\" has no sstrCd; skipped")
+      }
+      // An empty page ends the list; so does a page that only repeats stores already read
+      // (a site that ignores `scrollIndex` would otherwise be read forever).
+      if rows.stores.isEmpty && rows.withoutCode.isEmpty || added == 0 && !rows.stores.isEmpty { break }
+      page += 1
+    }
+    guard !stores.isEmpty else {
+      throw SourceError(
+        source: session.sourceName, url: session.url(Self.listPath(page: 0)),
+        reason: .unexpectedContent("the store list has no store with an sstrCd"))
+    }
+    var branches: [RawBranch] = []
+    for (store, pageURL) in stores {
+      // The record is the list row; the holiday answer only adds its dates.
+      var branch = store.rawBranch(listURL: pageURL)
+      guard let path = Self.holidayPath(for: store) else {
+        session.warn("no trNo to ask for closing days; closing days unknown", branch: branch.id)
+        branches.append(branch)
+        continue
+      }
+      do {
+        let response = try await session.get(path)
+        let holidays = try Self.parseHolidayList(response.body, url: response.requestURL)
+        branch.closingDates = holidays.dates
+        for text in holidays.unreadable {
+          session.warn("holidayDate \"\(text)\" is not a YYYYMMDD date", branch: branch.id)
+        }
+        if holidays.dates.isEmpty {
+          session.warn("the holiday list is empty; closing days unknown", branch: branch.id)
+        }
+      } catch {
+        session.warn("closing days not read (\(error)); closing days unknown", branch: branch.id)
+      }
+      branches.append(branch)
+    }
+    return branches
+  }
+
+  // MARK: - Parsing
+
+  /// One store of the list, as published.
+  public struct Store: Sendable, Hashable {
+    /// `sstrCd`.
+    public var code: String
+    /// `strNm` as published, e.g. `E다산역점`.
+    public var publishedName: String
+    public var trNo: String?
+    public var lrtrNo: String?
+    public var oflnAfflCd: String?
+    public var strKndCd: String?
+    public var address: String?
+    public var phone: String?
+    public var coordinate: GeoPoint?
+
+    /// The store as a branch without closing days; `sourceURL` is `listURL`.
+    func rawBranch(listURL: String) -> RawBranch {
+      let display = LotteSuperSource.displayName(publishedName)
+      return RawBranch(
+        id: BranchID(brand: .lotteSuper, storeID: code), name: display,
+        publishedName: display == publishedName ? nil : publishedName, address: address, phone: phone,
+        coordinate: coordinate, sourceURL: listURL)
+    }
+  }
+
+  private struct StoreListBody: Decodable {
+    let storeInfo: [[String: JSONScalar]]?
+  }
+
+  /// The stores of one list page, and the names of rows without an `sstrCd`. A body without a
+  /// `storeInfo` array, or with `null`, is an empty page.
+  public static func parseStoreList(
+    _ data: Data, url: String
+  ) throws(SourceError) -> (stores: [Store], withoutCode: [String]) {
+    let rows =
+      try decodeJSON(StoreListBody.self, from: data, url: url, expecting: "a \"storeInfo\" array")
+      .storeInfo ?? []
+    var stores: [Store] = []
+    var withoutCode: [String] = []
+    for row in rows {
+      guard let code = row.text("sstrCd") else {
+        withoutCode.append(row.text("strNm") ?? "(no name)")
+        continue
+      }
+      let coordinate: GeoPoint? =
+        if let latitude = (row["latitude"] ?? row["lat"])?.number,
+          let longitude = (row["longitude"] ?? row["lon"] ?? row["lng"])?.number, latitude != 0, longitude != 0
+        {
+          GeoPoint(latitude: latitude, longitude: longitude)
+        } else { nil }
+      stores.append(
+        Store(
+          code: code, publishedName: row.text("strNm") ?? code, trNo: row.text("trNo"), lrtrNo: row.text("lrtrNo"),
+          oflnAfflCd: row.text("oflnAfflCd"), strKndCd: row.text("strKndCd"),
+          address: joined(row.text("strAddr"), row.text("strDtlAddr")),
+          phone: row.text("rprtTelNo") ?? row.text("telNo"), coordinate: coordinate))
+    }
+    return (stores, withoutCode)
+  }
+
+  /// `strAddr` with `strDtlAddr` after it when the list splits the address.
+  static func joined(_ address: String?, _ detail: String?) -> String? {
+    guard let address else { return detail }
+    guard let detail, !address.hasSuffix(detail) else { return address }
+    return address + " " + detail
+  }
+
+  private struct HolidayListBody: Decodable {
+    let holidayList: [[String: JSONScalar]]?
+  }
+
+  /// The dates of a holiday answer, sorted and once each, and the `holidayDate` texts that are
+  /// not `YYYYMMDD` dates (`YYYY-MM-DD` is read too). A missing or `null` list is empty.
+  public static func parseHolidayList(
+    _ data: Data, url: String
+  ) throws(SourceError) -> (dates: [CalendarDate], unreadable: [String]) {
+    let rows =
+      try decodeJSON(HolidayListBody.self, from: data, url: url, expecting: "a \"holidayList\" array")
+      .holidayList ?? []
+    var dates = Set<CalendarDate>()
+    var unreadable: [String] = []
+    for row in rows {
+      guard let text = row.text("holidayDate") else { continue }
+      let digits = text.filter(\.isNumber)
+      if digits.count == 8, let year = Int(digits.prefix(4)), let month = Int(digits.dropFirst(4).prefix(2)),
+        let day = Int(digits.suffix(2)), let date = CalendarDate(year: year, month: month, day: day)
+      {
+        dates.insert(date)
+      } else {
+        unreadable.append(text)
+      }
+    }
+    return (dates.sorted(), unreadable)
+  }
+
+  /// The published name without a format prefix: `E다산역점` → `다산역점`, `G속초조양점` →
+  /// `속초조양점`, `(백)일산점` → `일산점`, `롯데슈퍼 잠실점` → `잠실점`; other names unchanged.
+  public static func displayName(_ published: String) -> String {
+    var name = published.trimmingSpaces()
+    for prefix in ["롯데슈퍼 ", "롯데슈퍼"] where name.hasPrefix(prefix) && name.count > prefix.count {
+      name = name.dropFirst(prefix.count).trimmingSpaces()
+      break
+    }
+    if let match = name.firstMatch(of: #/^\(\s*[가-힣A-Za-z]{1,2}\s*\)\s*/#), match.output.count < name.count {
+      name = String(name[match.range.upperBound...])
+    }
+    // One Latin capital glued to a Hangul name is a format code (E…, G…).
+    if let first = name.unicodeScalars.first, ("A"..."Z").contains(first), name.count > 1,
+      let second = name.unicodeScalars.dropFirst().first, (0xAC00...0xD7A3).contains(second.value)
+    {
+      name = String(name.unicodeScalars.dropFirst())
+    }
+    return name.isEmpty ? published : name
+  }
+}
+
+extension BrandSlug {
+  /// 롯데슈퍼.
+  public static let lotteSuper: BrandSlug = "lotte-super"
+}
