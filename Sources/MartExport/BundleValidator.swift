@@ -276,6 +276,17 @@ private struct Check {
       checkCalendar(
         data, expected: (byBrand[brand] ?? []).flatMap(ICalendar.coveredDays(of:)), path: bundlePrefix + relative)
     }
+    // An output directory's current/ follows the bundle latest.json names.
+    if pointer != nil, exists("current") {
+      do {
+        for mismatch in try CurrentDirectory(outputDirectory: root).mismatches() {
+          let (path, message) = mismatch.split(separator: ":", maxSplits: 1).map(String.init).splitPair
+          problem(path, message.trimmingCharacters(in: .whitespaces))
+        }
+      } catch {
+        problem("current", "cannot be checked: \(error)")
+      }
+    }
     return BundleValidator.Summary(version: manifest.version, branchCount: branches.count, fileCount: listed.count + 1)
   }
 
@@ -508,4 +519,9 @@ private struct Check {
       )
     }
   }
+}
+
+extension Array where Element == String {
+  /// The first two elements, the second empty when missing.
+  fileprivate var splitPair: (String, String) { (first ?? "", count > 1 ? self[1] : "") }
 }

@@ -25,6 +25,30 @@ public enum ICalendar {
     return serialize(lines)
   }
 
+  /// The final calendar of a branch the current bundle no longer lists (`current/`): one
+  /// all-day event on `asOf` saying so (RFC 5545 wants at least one component), with the day it
+  /// was last listed; its closing days are gone, since nothing says it still trades.
+  public static func unlistedBranchCalendar(
+    _ branch: Branch, brandName: String, lastListedAsOf: CalendarDate, asOf: CalendarDate
+  ) -> Data {
+    let name = title(branch, brandName: brandName)
+    let notice = "\(asOf.iso) 기준 목록에 없는 지점입니다 (마지막 확인 \(lastListedAsOf.iso)). 폐점했거나 이름이 바뀌었을 수 있습니다."
+    var lines = header(name: "\(name) 휴무일", description: notice)
+    lines += [
+      "BEGIN:VEVENT",
+      "UID:\(branch.id)-unlisted@mart-holiday",
+      "DTSTAMP:\(timestamp(asOf: asOf))",
+      "DTSTART;VALUE=DATE:\(basic(asOf))",
+      "DTEND;VALUE=DATE:\(basic(asOf.adding(days: 1)))",
+      "SUMMARY:\(escape("\(name) 목록에서 빠짐"))",
+      "DESCRIPTION:\(escape(notice))",
+      "TRANSP:TRANSPARENT",
+      "END:VEVENT",
+      "END:VCALENDAR",
+    ]
+    return serialize(lines)
+  }
+
   /// The days a branch's calendar covers: its closing dates, except that a store announced to
   /// close for good has one event on that day instead of one per day after it.
   public static func coveredDays(of branch: Branch) -> [CalendarDate] {

@@ -88,22 +88,65 @@ enum OutputDirectory {
   /// The name prefix of a raw archive still being written (see `RunResources`).
   static let partialArchivePrefix = ".partial-"
 
+  /// Moves what an output directory of the old layout kept among the served files to the
+  /// state directory: `cache/` and `raw/` entries the state directory does not have yet, and
+  /// the scheduled run's `diff.*` files; removes the old lock files (the lock now lives in the
+  /// state directory). Only called while holding the run lock. Returns what was moved or
+  /// removed, relative to the output directory.
+  static func migrateOldLayout(output: URL, state: URL) -> [String] {
+    var moved: [String] = []
+    let manager = FileManager.default
+    for folder in ["cache", "raw"] {
+      let old = output.appendingPathComponent(folder)
+      var isDirectory: ObjCBool = false
+      guard manager.fileExists(atPath: old.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+      let new = state.appendingPathComponent(folder)
+      try? manager.createDirectory(at: new, withIntermediateDirectories: true)
+      for name in contents(of: old) where !manager.fileExists(atPath: new.appendingPathComponent(name).path) {
+        try? manager.moveItem(at: old.appendingPathComponent(name), to: new.appendingPathComponent(name))
+      }
+      // What could not be moved (a name the state directory already had) is kept aside there.
+      for name in contents(of: old) {
+        let aside = new.appendingPathComponent("\(name).from-output")
+        if !manager.fileExists(atPath: aside.path) {
+          try? manager.moveItem(at: old.appendingPathComponent(name), to: aside)
+        }
+      }
+      if contents(of: old).isEmpty, (try? manager.removeItem(at: old)) != nil { moved.append("\(folder)/") }
+    }
+    for name in ["diff.txt", "diff.json", "diff.md"]
+    where manager.fileExists(atPath: output.appendingPathComponent(name).path) {
+      try? manager.removeItem(at: state.appendingPathComponent(name))
+      if (try? manager.moveItem(at: output.appendingPathComponent(name), to: state.appendingPathComponent(name))) != nil
+      {
+        moved.append(name)
+      }
+    }
+    for name in [RunLock.oldFileName, ".scheduled-run.lock"]
+    where manager.fileExists(atPath: output.appendingPathComponent(name).path) {
+      if (try? manager.removeItem(at: output.appendingPathComponent(name))) != nil { moved.append(name) }
+    }
+    return moved
+  }
+
   /// Removes what killed runs left behind: staging directories of bundles that were never
-  /// published, raw archives that were never finished, and temporary files of pointers and
-  /// reports. Only called while holding the run lock, so nothing else is writing them. Returns
-  /// the names removed.
+  /// published and temporary files of pointers and reports (in the output directory), and raw
+  /// archives that were never finished (in the state directory). Only called while holding the
+  /// run lock, so nothing else is writing them. Returns the paths removed, relative to their
+  /// directory.
   @discardableResult
-  static func removeLeftovers(in output: URL) -> [String] {
+  static func removeLeftovers(output: URL, state: URL) -> [String] {
     var removed: [String] = []
-    for (folder, prefix) in [("bundles", ".staging-"), ("raw", partialArchivePrefix)] {
-      let parent = output.appendingPathComponent(folder)
+    for (root, folder, prefix) in [(output, "bundles", ".staging-"), (state, "raw", partialArchivePrefix)] {
+      let parent = root.appendingPathComponent(folder)
       for name in contents(of: parent) where name.hasPrefix(prefix) {
         if (try? FileManager.default.removeItem(at: parent.appendingPathComponent(name))) != nil {
           removed.append("\(folder)/\(name)")
         }
       }
     }
-    for name in contents(of: output) where name.hasPrefix(".latest.json.") || name.hasPrefix(".report.json.") {
+    for name in contents(of: output)
+    where name.hasPrefix(".latest.json.") || name.hasPrefix(".report.json.") || name.hasPrefix(".current-") {
       if (try? FileManager.default.removeItem(at: output.appendingPathComponent(name))) != nil {
         removed.append(name)
       }
@@ -112,13 +155,15 @@ enum OutputDirectory {
   }
 
   /// Keeps the newest `keep` bundles (by modification time), and the one `latest.json` names
-  /// whatever its age, and the newest `keep` raw archives; removes the rest. Returns the paths removed, relative
-  /// to `output`.
+  /// whatever its age, and the newest `keep` raw archives; removes the rest. Returns the paths
+  /// removed, relative to the output directory (bundles) or the state directory (archives).
   @discardableResult
-  static func prune(_ output: URL, keep: Int, current: String?) -> [String] {
+  static func prune(output: URL, state: URL, keep: Int, current: String?) -> [String] {
     var removed: [String] = []
-    for (folder, protected) in [("bundles", current.map { ($0 as NSString).lastPathComponent }), ("raw", nil)] {
-      let parent = output.appendingPathComponent(folder)
+    for (root, folder, protected) in [
+      (output, "bundles", current.map { ($0 as NSString).lastPathComponent }), (state, "raw", nil),
+    ] {
+      let parent = root.appendingPathComponent(folder)
       let entries = contents(of: parent).filter { !$0.hasPrefix(".") }.compactMap { name -> (String, Date)? in
         let url = parent.appendingPathComponent(name)
         guard let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .contentModificationDateKey]),
@@ -152,36 +197,51 @@ enum OutputDirectory {
   }
 }
 
-/// One run at a time per output directory: `<output>/.mart-holiday.lock` holds the running
-/// process's id under an exclusive `flock`. The kernel drops the `flock` when a process dies,
-/// so a lock file whose lock is free was left by a killed run and is taken over.
+/// One run at a time per output directory: the output directory itself is held under an
+/// exclusive `flock` (so two runs with different state directories cannot publish into it at
+/// once), and `<state>/run.lock` holds the running process's id under another. The kernel drops
+/// a `flock` when a process dies, so a lock file whose lock is free was left by a killed run
+/// and is taken over.
 final class RunLock {
-  /// The lock file's name inside the output directory.
-  static let fileName = ".mart-holiday.lock"
+  /// The lock file's name inside the state directory.
+  static let fileName = "run.lock"
+  /// The lock file's name inside the output directory before the state directory existed.
+  static let oldFileName = ".mart-holiday.lock"
 
   let path: String
   private var descriptor: Int32
+  private var outputDescriptor: Int32
   /// The process id a killed run left in the lock file, when this lock took it over.
   let tookOverFromProcess: Int32?
 
   /// Takes the lock, or throws naming the process that holds it.
-  init(output: URL) throws(RunSetupError) {
-    let path = output.appendingPathComponent(Self.fileName).path
+  init(output: URL, state: URL) throws(RunSetupError) {
+    let path = state.appendingPathComponent(Self.fileName).path
     self.path = path
+    let outputFD = open(output.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard outputFD >= 0 else {
+      throw RunSetupError(
+        setting: "--output", message: "cannot open \(output.path): \(String(cString: strerror(errno)))")
+    }
+    func busy(_ holder: Int32?) -> RunSetupError {
+      RunSetupError(
+        setting: "--output",
+        message:
+          "\(output.path) is in use by another run (process \(holder.map(String.init) ?? "unknown"), lock file \(path)); wait for it to finish"
+      )
+    }
     while true {
       let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
       guard fd >= 0 else {
+        close(outputFD)
         throw RunSetupError(
-          setting: "--output", message: "cannot create the lock file \(path): \(String(cString: strerror(errno)))")
+          setting: "--state", message: "cannot create the lock file \(path): \(String(cString: strerror(errno)))")
       }
       if flock(fd, LOCK_EX | LOCK_NB) != 0 {
         let holder = Self.readProcessID(fd)
         close(fd)
-        throw RunSetupError(
-          setting: "--output",
-          message:
-            "\(output.path) is in use by another run (process \(holder.map(String.init) ?? "unknown"), lock file \(path)); wait for it to finish"
-        )
+        close(outputFD)
+        throw busy(holder)
       }
       // The holder may have removed the file between our open and flock: lock the file that is there now.
       var opened = stat()
@@ -192,22 +252,30 @@ final class RunLock {
         close(fd)
         continue
       }
+      if flock(outputFD, LOCK_EX | LOCK_NB) != 0 {
+        close(fd)
+        close(outputFD)
+        throw busy(nil)
+      }
       let previous = Self.readProcessID(fd)
       tookOverFromProcess = previous
       let text = "\(getpid())\n"
       _ = ftruncate(fd, 0)
       _ = text.withCString { pwrite(fd, $0, strlen($0), 0) }
       descriptor = fd
+      outputDescriptor = outputFD
       return
     }
   }
 
-  /// Removes the lock file and releases the lock.
+  /// Removes the lock file and releases both locks.
   func release() {
     guard descriptor >= 0 else { return }
     unlink(path)
     close(descriptor)
+    close(outputDescriptor)
     descriptor = -1
+    outputDescriptor = -1
   }
 
   deinit { release() }

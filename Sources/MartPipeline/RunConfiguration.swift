@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MartBrands
 import MartCore
+import MartExport
 import MartFetch
 import MartGeocoding
 import MartReplay
@@ -10,9 +11,12 @@ import MartSQLite
 /// Everything one run of the pipeline needs to know, as the command line gives it. The
 /// pipeline builds its own fetch stack and geocoding chain from it (`Pipeline.run(_:)`).
 public struct RunConfiguration: Sendable {
-  /// Where bundles, `latest.json`, `report.json`, the caches and archives go. Created when
-  /// missing.
+  /// Where what may be served goes: `latest.json`, `bundles/`, `current/` and `report.json`.
+  /// Created when missing.
   public var outputDirectory: URL
+  /// Where the run keeps what must not be served: the caches (`cache/`), the raw archives
+  /// (`raw/`) and the run lock. Default: ``defaultStateDirectory(for:)``. Created when missing.
+  public var stateDirectory: URL
   /// A folder of recorded responses (`fixtures/web`, a run archive) to serve from 127.0.0.1
   /// instead of the network; every request of the run goes there. It must hold `replay.json`
   /// or `*.exchange.json` files.
@@ -27,13 +31,13 @@ public struct RunConfiguration: Sendable {
   /// The environment holding the geocoding keys (`KAKAO_REST_API_KEY`, …, `MART_GEOCODERS`).
   /// A replay uses the keys the recordings were made with instead.
   public var geocodingEnvironment: [String: String]
-  /// The SQLite geocoding cache. Default: `<output>/cache/geocoding.sqlite`, none on a replay
+  /// The SQLite geocoding cache. Default: `<state>/cache/geocoding.sqlite`, none on a replay
   /// (replayed answers must not fill the cache live runs rely on).
   public var geocodingCache: URL?
   /// How geocoders retry rate-limited and failed requests.
   public var geocodingRetryPolicy: RetryPolicy
   /// Where to keep every response of the run in the recording format. Default:
-  /// `<output>/raw/<as-of>-<HHmmss>` for runs that are not replays, none for replays.
+  /// `<state>/raw/<as-of>-<HHmmss>` for runs that are not replays, none for replays.
   public var archiveDirectory: URL?
   /// The brand sources to run.
   public var sources: [any BrandSource]
@@ -45,7 +49,7 @@ public struct RunConfiguration: Sendable {
   /// Retries of brand requests.
   public var retry: FetchRetryPolicy
   /// The SQLite file of ETags and Last-Modified dates for conditional requests. Default:
-  /// `<output>/cache/http-validators.sqlite`, none on a replay.
+  /// `<state>/cache/http-validators.sqlite`, none on a replay.
   public var validatorStore: URL?
   /// Keep the newest this many bundles (and the one `latest.json` names) and raw archives;
   /// nil keeps everything.
@@ -56,7 +60,7 @@ public struct RunConfiguration: Sendable {
   public var logger: Logger
 
   public init(
-    outputDirectory: URL, replayDirectory: URL? = nil, mirrors: [BrandSlug: String] = [:],
+    outputDirectory: URL, stateDirectory: URL? = nil, replayDirectory: URL? = nil, mirrors: [BrandSlug: String] = [:],
     asOf: CalendarDate? = nil, brands: Set<BrandSlug> = [],
     geocodingEnvironment: [String: String] = ProcessInfo.processInfo.environment,
     geocodingCache: URL? = nil, geocodingRetryPolicy: RetryPolicy = RetryPolicy(),
@@ -66,6 +70,7 @@ public struct RunConfiguration: Sendable {
     progress: RunProgress? = nil, logger: Logger = Logger(label: "mart-holiday.run")
   ) {
     self.outputDirectory = outputDirectory
+    self.stateDirectory = stateDirectory ?? Self.defaultStateDirectory(for: outputDirectory)
     self.replayDirectory = replayDirectory
     self.mirrors = mirrors
     self.asOf = asOf
@@ -85,6 +90,15 @@ public struct RunConfiguration: Sendable {
   }
 }
 
+extension RunConfiguration {
+  /// The state directory of an output directory when none is given: a sibling named after it,
+  /// `<output>-state` (`output` → `output-state`), so nothing private sits in what is served.
+  public static func defaultStateDirectory(for output: URL) -> URL {
+    let standardized = output.standardizedFileURL
+    return standardized.deletingLastPathComponent().appendingPathComponent(standardized.lastPathComponent + "-state")
+  }
+}
+
 /// What a configured run did: the report, and what the fetch stack noticed on the way.
 public struct RunResult: Sendable {
   public var report: RunReport
@@ -97,8 +111,12 @@ public struct RunResult: Sendable {
   public var unmatchedReplayRequests: [String]
   /// Problems reading or writing the validator store (conditional requests went on without it).
   public var validatorStoreFailures: [String]
-  /// Bundles and raw archives removed by `keep`, relative to the output directory.
+  /// Bundles (relative to the output directory) and raw archives (relative to the state
+  /// directory) removed by `keep`.
   public var pruned: [String]
+  /// What an output directory of the old layout (caches, archives and locks among the served
+  /// files) had moved to the state directory in this run, relative to the output directory.
+  public var migrated: [String]
 }
 
 /// A run could not be set up: no fetch was made and nothing was written.
@@ -119,20 +137,35 @@ extension Pipeline {
   /// Runs the pipeline as `configuration` says.
   ///
   /// First the settings are checked without touching anything (the replay folder holds
-  /// recordings; nothing that must be a directory is a file), then the output directory is
-  /// created and locked (one run at a time; a lock left by a killed run is taken over),
-  /// leftovers of killed runs are removed, the fetch stack and geocoding chain are built, the
-  /// pipeline runs once, old bundles and archives are pruned (`keep`), and the stack is taken
-  /// down again. A cancelled run publishes nothing and removes its partial archive.
+  /// recordings; nothing that must be a directory is a file), then the output and state
+  /// directories are created and locked (one run at a time; a lock left by a killed run is
+  /// taken over), an output directory of the old layout has its private files moved to the
+  /// state directory, leftovers of killed runs are removed, the fetch stack and geocoding chain
+  /// are built, the pipeline runs once, old bundles and archives are pruned (`keep`), the
+  /// stable files of `current/` follow `latest.json`, and the stack is taken down again. A
+  /// cancelled run publishes nothing and removes its partial archive.
   public static func run(_ configuration: RunConfiguration) async throws(RunSetupError) -> RunResult {
     let output = configuration.outputDirectory
+    let state = configuration.stateDirectory
     let logger = configuration.logger
     if let replay = configuration.replayDirectory {
       try OutputDirectory.checkRecordings(replay, setting: "--replay")
     }
     try OutputDirectory.checkCanBeDirectory(output, setting: "--output")
-    for folder in ["bundles", "cache", "raw"] {
+    for folder in ["bundles", "current"] {
       try OutputDirectory.checkCanBeDirectory(output.appendingPathComponent(folder), setting: "--output")
+    }
+    guard state.standardizedFileURL.path != output.standardizedFileURL.path,
+      !state.standardizedFileURL.path.hasPrefix(output.standardizedFileURL.path + "/")
+    else {
+      throw RunSetupError(
+        setting: "--state",
+        message:
+          "\(state.path) is inside the output directory \(output.path), which is served: choose a folder outside it")
+    }
+    try OutputDirectory.checkCanBeDirectory(state, setting: "--state")
+    for folder in ["cache", "raw"] {
+      try OutputDirectory.checkCanBeDirectory(state.appendingPathComponent(folder), setting: "--state")
     }
     if let archive = configuration.archiveDirectory {
       try OutputDirectory.checkCanBeDirectory(archive, setting: "--archive")
@@ -147,13 +180,21 @@ extension Pipeline {
     }
 
     try OutputDirectory.prepare(output, setting: "--output")
-    let lock = try RunLock(output: output)
+    try OutputDirectory.prepare(state, setting: "--state")
+    let lock = try RunLock(output: output, state: state)
     defer { lock.release() }
     if let previous = lock.tookOverFromProcess {
       logger.warning(
         "took over the lock of \(output.path) left by a run that is no longer running (process \(previous))")
     }
-    for leftover in OutputDirectory.removeLeftovers(in: output) {
+    let migrated = OutputDirectory.migrateOldLayout(output: output, state: state)
+    if !migrated.isEmpty {
+      let what = migrated.joined(separator: ", ")
+      logger.notice(
+        "moved \(what) from \(output.path) to the state directory \(state.path): the output directory now holds only what may be served"
+      )
+    }
+    for leftover in OutputDirectory.removeLeftovers(output: output, state: state) {
       logger.notice("removed \(leftover), left by a run that was killed")
     }
 
@@ -186,14 +227,22 @@ extension Pipeline {
         }
       }
       if let keep = configuration.keep {
-        pruned = OutputDirectory.prune(output, keep: keep, current: OutputDirectory.currentBundle(in: output))
+        pruned = OutputDirectory.prune(
+          output: output, state: state, keep: keep, current: OutputDirectory.currentBundle(in: output))
         for path in pruned { logger.info("removed \(path) (--keep \(keep))") }
       }
+    }
+    // Whatever the outcome, current/ follows the bundle latest.json names (a run stopped or
+    // killed earlier may have left it behind).
+    do {
+      try CurrentDirectory(outputDirectory: output).synchronize()
+    } catch {
+      logger.error("current/ could not follow latest.json: \(error)")
     }
     return RunResult(
       report: report, archiveDirectory: archiveDirectory, archiveFailures: resources.archive?.writeFailures ?? [],
       unmatchedReplayRequests: resources.replayServer?.unmatchedRequests ?? [],
-      validatorStoreFailures: resources.stack.conditional?.storeFailures ?? [], pruned: pruned)
+      validatorStoreFailures: resources.stack.conditional?.storeFailures ?? [], pruned: pruned, migrated: migrated)
   }
 }
 
@@ -276,7 +325,7 @@ struct RunResources {
     }
     let asOfDate = asOf ?? KoreanCalendar.today()
     self.asOf = asOfDate
-    let output = configuration.outputDirectory
+    let state = configuration.stateDirectory
     let isReplay = replayServer != nil
     let replayServer = self.replayServer
 
@@ -293,11 +342,11 @@ struct RunResources {
       }
       let validatorFile =
         configuration.validatorStore
-        ?? (isReplay ? nil : output.appendingPathComponent("cache/http-validators.sqlite"))
+        ?? (isReplay ? nil : state.appendingPathComponent("cache/http-validators.sqlite"))
       var validators: HTTPValidatorStore?
       if let validatorFile {
-        try OutputDirectory.prepare(validatorFile.deletingLastPathComponent(), setting: "--output")
-        validators = try Self.openCache(validatorFile, setting: "--output", logger: configuration.logger) {
+        try OutputDirectory.prepare(validatorFile.deletingLastPathComponent(), setting: "--state")
+        validators = try Self.openCache(validatorFile, setting: "--state", logger: configuration.logger) {
           path throws(SQLiteError) in try HTTPValidatorStore(path: path)
         }
       }
@@ -314,8 +363,8 @@ struct RunResources {
         (archiveDirectory, finishedArchiveDirectory) = (nil, nil)
       } else {
         let name = "\(asOfDate.iso)-\(KoreanCalendar.timeOfDay())"
-        archiveDirectory = output.appendingPathComponent("raw/\(OutputDirectory.partialArchivePrefix)\(name)")
-        finishedArchiveDirectory = output.appendingPathComponent("raw/\(name)")
+        archiveDirectory = state.appendingPathComponent("raw/\(OutputDirectory.partialArchivePrefix)\(name)")
+        finishedArchiveDirectory = state.appendingPathComponent("raw/\(name)")
       }
       if let archiveDirectory {
         try OutputDirectory.prepare(archiveDirectory, setting: "--archive")
@@ -329,7 +378,7 @@ struct RunResources {
       }
 
       let cache =
-        configuration.geocodingCache ?? (isReplay ? nil : output.appendingPathComponent("cache/geocoding.sqlite"))
+        configuration.geocodingCache ?? (isReplay ? nil : state.appendingPathComponent("cache/geocoding.sqlite"))
       var geocodeCache: GeocodeCache?
       if let cache {
         try OutputDirectory.prepare(cache.deletingLastPathComponent(), setting: "--geocoding-cache")

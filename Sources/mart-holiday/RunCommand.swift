@@ -21,9 +21,11 @@ struct RunCommand: AsyncParsableCommand {
 
       Branches whose source gives no valid coordinates are geocoded with the providers whose keys are set: KAKAO_REST_API_KEY, NAVER_CLIENT_ID + NAVER_CLIENT_SECRET, VWORLD_API_KEY (order: MART_GEOCODERS, default kakao,naver,vworld). Answers are cached in SQLite. With --replay, the recorded provider responses are used instead.
 
-      Requests are polite and persistent: per host at most --max-per-host at a time, --request-delay apart (plus jitter), robots.txt obeyed (--ignore-robots for mirrors you own), retries with backoff (--retries); a page that did not change since the last run is revalidated (If-None-Match / If-Modified-Since) and its stored body reused. Validators are kept in <output>/cache/http-validators.sqlite. A replay runs without delays, robots.txt or retries.
+      Requests are polite and persistent: per host at most --max-per-host at a time, --request-delay apart (plus jitter), robots.txt obeyed (--ignore-robots for mirrors you own), retries with backoff (--retries); a page that did not change since the last run is revalidated (If-None-Match / If-Modified-Since) and its stored body reused. Validators are kept in <state>/cache/http-validators.sqlite. A replay runs without delays, robots.txt or retries.
 
-      Progress goes to stderr (live lines on a terminal, log lines otherwise; --log-format json for schedulers); stdout carries only the summary. One run at a time per output directory (<output>/.mart-holiday.lock; a lock left by a killed run is taken over). SIGINT or SIGTERM stops the transfers and publishes nothing.
+      The output directory holds only what may be served (latest.json, bundles/, current/, report.json); caches, raw archives and the run lock live in the state directory (--state, default <output>-state beside it). An output directory of the older layout has its private files moved there once.
+
+      Progress goes to stderr (live lines on a terminal, log lines otherwise; --log-format json for schedulers); stdout carries only the summary. One run at a time per output directory (<state>/run.lock; a lock left by a killed run is taken over). SIGINT or SIGTERM stops the transfers and publishes nothing.
 
       Exit status: 0 published; 2 published, but some brands are stale or missing; 1 nothing published, or bad input (a --replay folder without recordings, a file where a directory belongs, an output directory in use); 130 or 143 stopped by SIGINT or SIGTERM.
 
@@ -35,8 +37,16 @@ struct RunCommand: AsyncParsableCommand {
 
   @Option(
     name: .customLong("output"),
-    help: ArgumentHelp("Directory for bundles, latest.json and report.json.", valueName: "dir"))
+    help: ArgumentHelp(
+      "Directory to serve: latest.json, bundles/, current/ and report.json.", valueName: "dir"))
   var outputDirectory = "output"
+
+  @Option(
+    name: .customLong("state"),
+    help: ArgumentHelp(
+      "Directory for what must not be served: caches, raw archives, the run lock. Default: <output>-state beside the output directory.",
+      valueName: "dir"))
+  var stateDirectory: String?
 
   @Option(
     name: .customLong("replay"),
@@ -67,14 +77,14 @@ struct RunCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("geocoding-cache"),
     help: ArgumentHelp(
-      "SQLite file caching geocoder answers between runs. Default: <output>/cache/geocoding.sqlite (none with --replay).",
+      "SQLite file caching geocoder answers between runs. Default: <state>/cache/geocoding.sqlite (none with --replay).",
       valueName: "file"))
   var geocodingCache: String?
 
   @Option(
     name: .customLong("archive"),
     help: ArgumentHelp(
-      "Keep every response of this run in DIR, in the recording format, so it can be parsed again with --replay DIR. Default for runs that are not replays: <output>/raw/<as-of>-<time>.",
+      "Keep every response of this run in DIR, in the recording format, so it can be parsed again with --replay DIR. Default for runs that are not replays: <state>/raw/<as-of>-<time>.",
       valueName: "dir"))
   var archiveDirectory: String?
 
@@ -161,6 +171,7 @@ struct RunCommand: AsyncParsableCommand {
     let progress = RunProgress()
     var configuration = RunConfiguration(
       outputDirectory: URL(fileURLWithPath: outputDirectory),
+      stateDirectory: stateDirectory.map { URL(fileURLWithPath: $0) },
       replayDirectory: replayDirectory.map { URL(fileURLWithPath: $0) },
       mirrors: Dictionary(sourceOverrides.map { ($0.brand, $0.baseURL) }, uniquingKeysWith: { _, last in last }),
       asOf: asOf, brands: Set(brands),

@@ -105,7 +105,7 @@ import Testing
     defer { mirror.stop() }
     let baseURL = try #require(mirror.baseURL(forOrigin: "https://www.costco.co.kr"))
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("caches-\(UUID().uuidString)")
-    let cache = output.appendingPathComponent("cache")
+    let cache = safety.state(output).appendingPathComponent("cache")
     try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
     let garbage = Data(repeating: 0x41, count: 8192)
     for name in ["http-validators.sqlite", "geocoding.sqlite"] {

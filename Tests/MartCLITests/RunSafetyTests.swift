@@ -1,4 +1,6 @@
 import Foundation
+import MartCore
+import MartExport
 import MartFetch
 import MartReplay
 import Synchronization
@@ -24,6 +26,11 @@ import Testing
     let first = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
     try #require(first.status == 0, "stderr: \(first.stderr)")
     return output
+  }
+
+  /// The state directory a run uses by default for `output`: `<output>-state` beside it.
+  func state(_ output: URL) -> URL {
+    URL(fileURLWithPath: output.standardizedFileURL.path + "-state")
   }
 
   func latest(_ output: URL) throws -> Data {
@@ -114,8 +121,17 @@ import Testing
     #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
     #expect(outcome.stdout.contains("costco            fresh   19 branches"))
     #expect(!outcome.stdout.contains("error"))
-    for path in ["latest.json", "report.json", "cache/geocoding.sqlite", "cache/http-validators.sqlite"] {
+    for path in ["latest.json", "report.json", "current/branches/costco-Daejeon.json"] {
       #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(path).path), "\(path)")
+    }
+    // Only what may be served is in the output directory; caches and archives are in the state
+    // directory beside it.
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
+        "bundles", "current", "latest.json", "report.json",
+      ])
+    for path in ["cache/geocoding.sqlite", "cache/http-validators.sqlite"] {
+      #expect(FileManager.default.fileExists(atPath: state(output).appendingPathComponent(path).path), "\(path)")
     }
     let report = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("report.json")))
@@ -123,11 +139,12 @@ import Testing
     let hosts = try #require((report["fetch"] as? [String: Any])?["hosts"] as? [String: [String: Int]])
     #expect(hosts["www.costco.co.kr"]?["requests"] == 1)
     // The lock is gone once the run is over.
-    #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(".mart-holiday.lock").path))
+    #expect(!FileManager.default.fileExists(atPath: state(output).appendingPathComponent("run.lock").path))
     // The finished archive carries its final name, and can be replayed.
-    let archives = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("raw").path)
+    let archives = try FileManager.default.contentsOfDirectory(
+      atPath: state(output).appendingPathComponent("raw").path)
     #expect(archives.count == 1 && archives.allSatisfy { $0.hasPrefix("2026-11-20-") }, "\(archives)")
-    #expect(outcome.stdout.contains("responses kept in \(output.path)/raw/2026-11-20-"))
+    #expect(outcome.stdout.contains("responses kept in \(state(output).path)/raw/2026-11-20-"))
   }
 
   @Test func oneBrandServerFailingKeepsItsPreviousDataAndPublishesTheOthers() throws {
@@ -182,7 +199,7 @@ import Testing
   @Test func aLiveLockStopsASecondRunAndAStaleOneIsTakenOver() throws {
     let output = try publishedOutput("lock")
     let before = try latest(output)
-    let lockPath = output.appendingPathComponent(".mart-holiday.lock").path
+    let lockPath = state(output).appendingPathComponent("run.lock").path
 
     // A live run: this process holds the lock.
     let fd = open(lockPath, O_RDWR | O_CREAT, 0o644)
@@ -214,7 +231,7 @@ import Testing
     let output = try publishedOutput("keep")
     let staging = output.appendingPathComponent("bundles/.staging-2026-11-20-abc-999999")
     try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-    let raw = output.appendingPathComponent("raw")
+    let raw = state(output).appendingPathComponent("raw")
     // The archive a killed run was still writing: a leftover, never one of the kept archives.
     let partial = raw.appendingPathComponent(".partial-2026-11-20-235959")
     try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
@@ -281,10 +298,120 @@ import Testing
     #expect(errorLines == ["error: cancelled by \(name): nothing published; the previous bundle stays current"])
     #expect(try latest(output) == before)
     #expect(try bundles(output).count == 1)
-    let raw = output.appendingPathComponent("raw").path
+    let raw = state(output).appendingPathComponent("raw").path
     let archives =
       FileManager.default.fileExists(atPath: raw) ? try FileManager.default.contentsOfDirectory(atPath: raw) : []
     #expect(archives.isEmpty, "a cancelled run keeps no partial archive")
-    #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(".mart-holiday.lock").path))
+    #expect(!FileManager.default.fileExists(atPath: state(output).appendingPathComponent("run.lock").path))
+  }
+}
+
+/// The output directory holds only what may be served, and `current/` gives each branch and
+/// brand an address that outlives bundles.
+@Suite struct OutputLayoutTests {
+  let cli = CommandLineContractTests()
+  let safety = RunSafetyTests()
+
+  @Test func anOldLayoutIsMovedToTheStateDirectoryOnceWithOneLine() throws {
+    let output = try safety.publishedOutput("old-layout")
+    // What an older version kept among the served files.
+    let manager = FileManager.default
+    try manager.createDirectory(at: output.appendingPathComponent("cache"), withIntermediateDirectories: true)
+    try Data("validators".utf8).write(to: output.appendingPathComponent("cache/http-validators.sqlite"))
+    try manager.createDirectory(
+      at: output.appendingPathComponent("raw/2026-11-19-101010"), withIntermediateDirectories: true)
+    try Data("{}".utf8).write(to: output.appendingPathComponent("raw/2026-11-19-101010/replay.json"))
+    try Data().write(to: output.appendingPathComponent(".mart-holiday.lock"))
+    try Data("old diff".utf8).write(to: output.appendingPathComponent("diff.md"))
+
+    let run = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"])
+    #expect(run.status == 0, "stderr: \(run.stderr)")
+    let moved = safety.lines(run.stderr).filter { $0.hasPrefix("moved ") }
+    #expect(moved.count == 1, "\(run.stderr)")
+    #expect(moved.first?.contains("to the state directory \(safety.state(output).path)") == true)
+    #expect(
+      try manager.contentsOfDirectory(atPath: output.path).sorted() == [
+        "bundles", "current", "latest.json", "report.json",
+      ])
+    let state = safety.state(output)
+    #expect(
+      try Data(contentsOf: state.appendingPathComponent("cache/http-validators.sqlite")) == Data("validators".utf8))
+    #expect(manager.fileExists(atPath: state.appendingPathComponent("raw/2026-11-19-101010/replay.json").path))
+    #expect(try Data(contentsOf: state.appendingPathComponent("diff.md")) == Data("old diff".utf8))
+
+    // Once moved, nothing is said again.
+    let again = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-22"])
+    #expect(again.status == 0)
+    #expect(!again.stderr.contains("moved "))
+  }
+
+  @Test func aStateDirectoryInsideTheOutputIsRefused() throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("state-in-\(UUID().uuidString)")
+    let run = try cli.run([
+      "run", "--replay", "fixtures/web", "--output", output.path, "--state",
+      output.appendingPathComponent("private").path,
+    ])
+    #expect(run.status == 1)
+    #expect(run.stderr.contains("error: --state:") && run.stderr.contains("inside the output directory"))
+    #expect(!FileManager.default.fileExists(atPath: output.path))
+  }
+
+  @Test func currentFilesFollowLatestAndChangeOnlyWithTheirContent() throws {
+    let output = try safety.publishedOutput("current")
+    let current = output.appendingPathComponent("current")
+    let store = BundleStore(outputDirectory: output)
+    let first = try #require(try store.latest())
+    for branch in first.branches.branches {
+      let json = try Data(contentsOf: current.appendingPathComponent("branches/\(branch.id).json"))
+      let file = try BundleJSON.decode(CurrentBranchFile.self, from: json)
+      #expect(file.listed && file.branch == branch && file.bundle == first.pointer.version)
+      #expect(
+        try Data(contentsOf: current.appendingPathComponent("calendars/branches/\(branch.id).ics"))
+          == Data(contentsOf: first.directory.appendingPathComponent("calendars/branches/\(branch.id).ics")))
+    }
+    let brands = Set(first.branches.branches.map(\.brand.rawValue))
+    #expect(
+      Set(try FileManager.default.contentsOfDirectory(atPath: current.appendingPathComponent("calendars/brands").path))
+        == Set(brands.map { "\($0).ics" }))
+
+    // A rerun with the same data rewrites nothing (the file keeps its inode).
+    let calendar = current.appendingPathComponent("calendars/branches/emart-1059.ics")
+    let inode = try FileManager.default.attributesOfItem(atPath: calendar.path)[.systemFileNumber] as? UInt64
+    let rerun = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
+    #expect(rerun.status == 0)
+    #expect(try FileManager.default.attributesOfItem(atPath: calendar.path)[.systemFileNumber] as? UInt64 == inode)
+
+    // A branch that disappears from its source keeps a final calendar and JSON saying so.
+    let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+    try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
+    let page = recordings.appendingPathComponent("www.costco.co.kr")
+    let feed = try #require(
+      try FileManager.default.contentsOfDirectory(atPath: page.path).first { $0.hasSuffix(".body.json") })
+    var records = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: page.appendingPathComponent(feed))) as? [String: Any])
+    var rows = try #require(records["data"] as? [[String: Any]])
+    rows.removeAll { $0["name"] as? String == "Daejeon" }
+    records["data"] = rows
+    try JSONSerialization.data(withJSONObject: records).write(to: page.appendingPathComponent(feed))
+    let later = try cli.run(["run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-21"])
+    #expect(later.status == 0, "stderr: \(later.stderr)")
+    let gone = try BundleJSON.decode(
+      CurrentBranchFile.self, from: Data(contentsOf: current.appendingPathComponent("branches/costco-Daejeon.json")))
+    #expect(!gone.listed)
+    #expect(gone.lastListedIn == first.pointer.version)
+    let finalCalendar = try String(
+      contentsOf: current.appendingPathComponent("calendars/branches/costco-Daejeon.ics"), encoding: .utf8)
+    #expect(finalCalendar.contains("UID:costco-Daejeon-unlisted@mart-holiday"))
+    #expect(!finalCalendar.contains("UID:costco-Daejeon-2026"))
+    let validate = try cli.run(["validate", output.path])
+    #expect(validate.status == 0, "stderr: \(validate.stderr)")
+
+    // Once no kept bundle has it, its files go.
+    let pruned = try cli.run([
+      "run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-22", "--keep", "1",
+    ])
+    #expect(pruned.status == 0)
+    #expect(
+      !FileManager.default.fileExists(atPath: current.appendingPathComponent("branches/costco-Daejeon.json").path))
   }
 }
