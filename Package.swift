@@ -110,6 +110,8 @@ let package = Package(
       dependencies: [
         "MartHolidayKit", "MartPipeline", "MartExport", "MartDigest", "MartCore", "MartReplay", "MartFetch",
         "MartGeocoding", "TestSupport",
+        // Only builds the example, which a test runs.
+        "mart-holiday-client-example",
       ]),
   ]
 )

@@ -1,7 +1,8 @@
 // Prints one branch's current month from an output directory, the way an app would show it.
 //
-//   swift run mart-holiday-client-example [OUTPUT-DIR] [BRANCH-ID]   (defaults: output emart-1059)
+//   swift run mart-holiday-client-example [OUTPUT-DIR] [BRANCH-ID] [YYYY-MM-DD]
 //
+// Defaults: `output`, `emart-1059` and today in Korea (the bundle's as-of day when that is later).
 // Closed days are in brackets, unknown days marked `?`, shut days `x`.
 
 import Foundation
@@ -17,8 +18,16 @@ do {
     FileHandle.standardError.write(Data("error: no branch \(branchID) in bundle \(bundle.version)\n".utf8))
     exit(1)
   }
-  // "Today" is the bundle's as-of day when the bundle is older than the real today's month.
-  let today = max(MartDay.today(), bundle.asOf)
+  let today: MartDay
+  if let text = arguments.dropFirst(2).first {
+    guard let day = MartDay(iso: text) else {
+      FileHandle.standardError.write(Data("error: not a YYYY-MM-DD day: \(text)\n".utf8))
+      exit(1)
+    }
+    today = day
+  } else {
+    today = max(MartDay.today(), bundle.asOf)
+  }
   let first = today.firstOfMonth
   print("\(branch.displayName) (\(branch.id)) — \(first.year)-\(first.month < 10 ? "0" : "")\(first.month)")
   if branch.storeStatus.state != .trading || branch.storeStatus.closesOn != nil {
@@ -42,9 +51,9 @@ do {
   }
   if !line.isEmpty { print(line) }
   if let next = branch.nextClosingDay(after: today) {
-    print("next closing day: \(next)")
+    print("next closing day after \(today): \(next)")
   } else {
-    print("next closing day: not known")
+    print("next closing day after \(today): not known")
   }
 } catch {
   FileHandle.standardError.write(Data("error: \(error)\n".utf8))
