@@ -7,6 +7,8 @@ let package = Package(
   products: [
     .executable(name: "mart-holiday", targets: ["mart-holiday"]),
     .library(name: "MartCore", targets: ["MartCore"]),
+    // The client kit for apps: Foundation and MartCore only, no C module.
+    .library(name: "MartHolidayKit", targets: ["MartHolidayKit"]),
   ],
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -51,6 +53,10 @@ let package = Package(
         .product(name: "Logging", package: "swift-log"),
       ]),
 
+    // The client kit apps depend on: loads and verifies bundles, answers closing-day questions.
+    // Foundation and the pure core only, so it builds for iOS, macOS and Linux without C modules.
+    .target(name: "MartHolidayKit", dependencies: ["MartCore"]),
+
     // Speed measurement: generated source data at any scale, stage throughputs.
     .target(
       name: "MartBench",
@@ -64,6 +70,12 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),
+
+    // Prints a branch's month from an output directory:
+    // `swift run mart-holiday-client-example output emart-1059`.
+    .executableTarget(
+      name: "mart-holiday-client-example", dependencies: ["MartHolidayKit"],
+      path: "Examples/mart-holiday-client-example"),
 
     // Benchmarks: run with `swift run -c release mart-holiday-benchmarks`.
     .executableTarget(
@@ -92,6 +104,14 @@ let package = Package(
       dependencies: [
         "MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "MartReplay",
         "TestSupport",
+      ]),
+    .testTarget(
+      name: "MartHolidayKitTests",
+      dependencies: [
+        "MartHolidayKit", "MartPipeline", "MartExport", "MartDigest", "MartCore", "MartReplay", "MartFetch",
+        "MartGeocoding", "TestSupport",
+        // Only builds the example, which a test runs.
+        "mart-holiday-client-example",
       ]),
   ]
 )

@@ -3,7 +3,7 @@
 # then lints them. `scripts/format.sh --check` only lints (non-zero exit on findings).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-paths=(Package.swift Sources Tests Benchmarks)
+paths=(Package.swift Sources Tests Benchmarks Examples)
 if [ "${1:-}" != "--check" ]; then
   swift format format --in-place --recursive "${paths[@]}"
 fi

@@ -1,0 +1,137 @@
+import Foundation
+internal import MartCore
+
+// The bundle files as the kit reads them (docs/bundle-format.md). Dates, windows, store
+// statuses and closing schedules decode with the pipeline's own `Codable` types; brands are
+// plain slugs, so brands the kit has never heard of load too.
+
+/// The schema version of the bundles the kit understands.
+let supportedSchemaVersion = 1
+
+/// `latest.json`.
+struct LatestFile: Codable, Hashable, Sendable {
+  var schemaVersion: Int
+  var version: String
+  var bundle: String
+  var asOf: CalendarDate
+  var manifestSHA256: String
+}
+
+/// `manifest.json`.
+struct ManifestFile: Decodable, Hashable, Sendable {
+  struct File: Decodable, Hashable, Sendable {
+    var path: String
+    var sha256: String
+    var bytes: Int
+  }
+
+  struct Brand: Decodable, Hashable, Sendable {
+    var slug: String
+    var name: String?
+  }
+
+  var schemaVersion: Int
+  var version: String
+  var asOf: CalendarDate
+  var window: DateWindow
+  var brands: [Brand]
+  var files: [File]
+}
+
+/// `branches.json` (and `brands/<slug>.json`).
+struct BranchesFileRecord: Decodable, Sendable {
+  var schemaVersion: Int
+  var asOf: CalendarDate
+  var window: DateWindow
+  var branches: [BranchRecord]
+}
+
+/// One branch of `branches.json`.
+struct BranchRecord: Decodable, Sendable {
+  struct Address: Decodable, Sendable {
+    var published: String?
+    var road: String?
+    var jibun: String?
+    var sido: String?
+    var sigungu: String?
+  }
+
+  struct Hours: Decodable, Sendable {
+    var open: String
+    var close: String
+  }
+
+  struct Point: Decodable, Sendable {
+    var latitude: Double
+    var longitude: Double
+  }
+
+  struct Closing: Decodable, Sendable {
+    var status: ClosingStatus
+    var dates: [CalendarDate]
+    var unknownRanges: [DateWindow]
+    /// `.some(nil)` for JSON `null` (no end); `nil` when the key is absent (older bundles:
+    /// recompute).
+    var knownThrough: CalendarDate??
+    var schedule: ClosingSchedule
+
+    private enum CodingKeys: String, CodingKey { case status, dates, unknownRanges, knownThrough, schedule }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      status = try container.decode(ClosingStatus.self, forKey: .status)
+      dates = try container.decode([CalendarDate].self, forKey: .dates)
+      unknownRanges = try container.decodeIfPresent([DateWindow].self, forKey: .unknownRanges) ?? []
+      knownThrough =
+        container.contains(.knownThrough)
+        ? .some(try container.decodeIfPresent(CalendarDate.self, forKey: .knownThrough)) : nil
+      schedule = try container.decode(ClosingSchedule.self, forKey: .schedule)
+    }
+  }
+
+  var id: String
+  var brand: String
+  var banner: String?
+  var name: String
+  var address: Address?
+  var phone: String?
+  var openingHours: String?
+  var hours: Hours?
+  var coordinate: Point?
+  var closing: Closing
+  var storeStatus: StoreStatus?
+  var pageURL: String?
+}
+
+extension MartBranch {
+  /// The branch a record describes, in a bundle with `window` and `asOf`.
+  init(record: BranchRecord, brandNames: [String: String], window: DateWindow, asOf: CalendarDate) {
+    let storeStatus = record.storeStatus ?? .trading
+    let closing = record.closing
+    self.id = record.id
+    self.brand = MartBrand(slug: record.brand, name: brandNames[record.brand] ?? record.brand)
+    self.banner = record.banner
+    self.name = record.name
+    self.address = MartAddress(
+      published: record.address?.published, road: record.address?.road, jibun: record.address?.jibun,
+      sido: record.address?.sido, sigungu: record.address?.sigungu)
+    self.coordinate = record.coordinate.map { MartCoordinate(latitude: $0.latitude, longitude: $0.longitude) }
+    self.phone = record.phone
+    self.openingHours = record.openingHours
+    self.hours = record.hours.map { MartHours(open: $0.open, close: $0.close) }
+    self.storeStatus = MartStoreStatus(
+      state: MartStoreStatus.State(rawValue: storeStatus.state.rawValue) ?? .trading, text: storeStatus.text,
+      until: storeStatus.until.map(MartDay.init), closesOn: storeStatus.closesOn.map(MartDay.init))
+    let knownThrough = closing.knownThrough ?? closing.schedule.knownThrough(from: window.from, through: window.through)
+    self.schedule = MartSchedule(
+      status: MartSchedule.Status(rawValue: closing.status.rawValue) ?? .unknown,
+      closingDays: closing.dates.map(MartDay.init),
+      unknownRanges: closing.unknownRanges.map { MartDay($0.from)...MartDay($0.through) },
+      knownThrough: knownThrough.map(MartDay.init), text: closing.schedule.text, warnings: closing.schedule.warnings)
+    self.pageURL = record.pageURL.flatMap(URL.init(string:))
+    self.core = BranchCore(
+      asOf: asOf, window: window, storeStatus: storeStatus, schedule: closing.schedule,
+      closedInWindow: Set(closing.dates.filter { window.contains($0) }), unknownInWindow: closing.unknownRanges,
+      knownThrough: knownThrough)
+  }
+}
