@@ -4,7 +4,9 @@
 #
 # Usage: scripts/scheduled-run.sh OUTPUT_DIR [run options …]
 #   MART_HOLIDAY  the binary (default: mart-holiday on PATH)
-#   DIFF_FORMAT   text (default), json or markdown; the diff goes to OUTPUT_DIR/diff.<ext>
+#   STATE_DIR     the run's state directory (default: OUTPUT_DIR-state beside it): caches, raw
+#                 archives, the locks and this script's diff.<ext>; never inside OUTPUT_DIR
+#   DIFF_FORMAT   text (default), json or markdown; the diff goes to STATE_DIR/diff.<ext>
 #   KEEP          bundles and raw archives to keep (default 30; older ones are removed)
 # Exit status: 0 a valid bundle is current (some brands may be stale: see report.json);
 #              1 the run published nothing, the bundle is invalid, or the diff failed.
@@ -12,22 +14,30 @@ set -euo pipefail
 
 output=${1:?usage: scheduled-run.sh OUTPUT_DIR [run options …]}
 shift
+output=${output%/}
+state=${STATE_DIR:-$output-state}
 bin=${MART_HOLIDAY:-mart-holiday}
 format=${DIFF_FORMAT:-text}
 keep=${KEEP:-30}
-mkdir -p "$output"
+mkdir -p "$output" "$state"
 
 # One run at a time per output directory.
-exec 9>"$output/.scheduled-run.lock"
-flock -n 9 || { echo "another scheduled run holds $output/.scheduled-run.lock" >&2; exit 1; }
+exec 9>"$state/scheduled-run.lock"
+flock -n 9 || { echo "another scheduled run holds $state/scheduled-run.lock" >&2; exit 1; }
 
 bundle_of() { sed -n 's/.*"bundle":"\([^"]*\)".*/\1/p' "$1/latest.json" 2>/dev/null || true; }
 previous=$(bundle_of "$output")
 # A diff describes one run: the last one's must not outlive it.
-rm -f "$output"/diff.txt "$output"/diff.json "$output"/diff.md
+rm -f "$state"/diff.txt "$state"/diff.json "$state"/diff.md
+# The run's --keep may remove the previous bundle (KEEP=1 always does): compare against a copy.
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+if [ -n "$previous" ] && [ -d "$output/$previous" ]; then
+  cp -R "$output/$previous" "$work/previous"
+fi
 
 status=0
-"$bin" run --output "$output" --keep "$keep" "$@" || status=$?
+"$bin" run --output "$output" --state "$state" --keep "$keep" "$@" || status=$?
 case $status in
   0) ;;
   2) echo "published, but some brands are stale (kept from an earlier bundle): see $output/report.json" >&2 ;;
@@ -37,13 +47,13 @@ esac
 "$bin" validate "$output"
 
 current=$(bundle_of "$output")
-if [ -n "$previous" ] && [ "$previous" != "$current" ]; then
+if [ -n "$previous" ] && [ "$previous" != "$current" ] && [ -d "$work/previous" ]; then
   case $format in json) ext=json ;; markdown) ext=md ;; *) ext=txt ;; esac
   diff_status=0
-  "$bin" diff "$output/$previous" "$output" --format "$format" >"$output/diff.$ext" || diff_status=$?
+  "$bin" diff "$work/previous" "$output" --format "$format" >"$state/diff.$ext" || diff_status=$?
   case $diff_status in
     0) echo "no changes since $previous" ;;
-    1) echo "changes since $previous: $output/diff.$ext" ;;
+    1) echo "changes since $previous: $state/diff.$ext" ;;
     *) echo "diff against $previous failed" >&2; exit 1 ;;
   esac
 fi

@@ -10,6 +10,9 @@ public struct PreviousBundle: Sendable {
   public var summaries: [BrandSlug: BrandSummary]
   /// Why the bundle `latest.json` names could not be read, when it exists but is damaged.
   public var damage: String?
+  /// The last bundle's version and window, when there is one.
+  public var version: String?
+  public var window: DateWindow?
 
   public init(branches: [BrandSlug: [Branch]] = [:], summaries: [BrandSlug: BrandSummary] = [:]) {
     self.branches = branches
@@ -20,6 +23,8 @@ public struct PreviousBundle: Sendable {
     branches = Dictionary(grouping: bundle?.branches.branches ?? [], by: \.brand)
     summaries = Dictionary(
       (bundle?.manifest.brands ?? []).map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+    version = bundle?.manifest.version
+    window = bundle?.manifest.window
   }
 
   /// Reads the bundle `latest.json` points to; an unreadable one is a warning and counts as none.

@@ -46,6 +46,7 @@ public struct Pipeline: Sendable {
   /// - Parameter brands: the brands to fetch; empty means every brand the sources offer.
   ///   The others stay as they are in the last bundle.
   public func run(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> RunReport {
+    let startedAt = Date()
     let window = DateWindow.threeMonths(startingAt: asOf)
     let store = BundleStore(outputDirectory: outputDirectory)
     let normalizer = BranchNormalizer(asOf: asOf, window: window)
@@ -53,7 +54,7 @@ public struct Pipeline: Sendable {
 
     let selection = BrandSelection(asked: brands, sources: sources)
     let previous = PreviousBundle.read(from: store, problems: &problems)
-    let publishStage = PublishStage(store: store)
+    let publishStage = PublishStage(store: store, previous: previous, startedAt: startedAt)
     if let damage = previous.damage, !selection.coversEveryBrand {
       // The brands this run does not fetch would have to come from the damaged bundle.
       problems.fail(

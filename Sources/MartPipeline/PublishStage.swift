@@ -22,9 +22,15 @@ public struct BundleDraft: Sendable {
 /// Stage 4, publish: writes the bundle when at least one brand is fresh, and the report always.
 public struct PublishStage: Sendable {
   public let store: BundleStore
+  /// The bundle `latest.json` named before the run, which the report compares against.
+  public let previous: PreviousBundle
+  /// When the run started, for the report.
+  public let startedAt: Date
 
-  public init(store: BundleStore) {
+  public init(store: BundleStore, previous: PreviousBundle = PreviousBundle(), startedAt: Date = Date()) {
     self.store = store
+    self.previous = previous
+    self.startedAt = startedAt
   }
 
   /// Publishes `draft` (unless no brand in it is fresh) and writes `report.json`.
@@ -52,8 +58,10 @@ public struct PublishStage: Sendable {
         case .stopped:
           report.outcome = .cancelled
           report.errors.append(Self.cancellation)
-        case .published(let pointer, _, let repaired):
+        case .published(let pointer, let latestChanged, let repaired):
           report.published = pointer
+          report.change = change(
+            of: draft, window: window, latestChanged: latestChanged && pointer.version != previous.version)
           if let repaired {
             report.warnings.append(
               RunProblem(
@@ -85,9 +93,47 @@ public struct PublishStage: Sendable {
   static let cancellation = RunProblem(
     kind: .publish, message: "cancelled: nothing published; the previous bundle stays current")
 
-  /// Writes `report` to `report.json`; a failure to write it is added to the returned report's errors.
+  /// What `draft`, just published, changes against the previous bundle.
+  func change(of draft: BundleDraft, window: DateWindow, latestChanged: Bool) -> RunReport.Change {
+    var counts: [String: RunReport.Change.BranchCount] = [:]
+    let slugs = Set(draft.brands.map(\.slug)).union(previous.summaries.keys)
+    for slug in slugs {
+      let before = previous.branches[slug]?.count ?? 0
+      let now = draft.brands.first { $0.slug == slug }?.branchCount ?? 0
+      if before != now { counts[slug.rawValue] = .init(previous: before, now: now) }
+    }
+    var changedDays = 0
+    if let previousWindow = previous.window {
+      let from = max(previousWindow.from, window.from)
+      let through = min(previousWindow.through, window.through)
+      let before = Dictionary(
+        previous.branches.values.joined().map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
+      for branch in draft.branches {
+        guard let old = before[branch.id] else { continue }
+        func inBoth(_ dates: [CalendarDate]) -> Set<CalendarDate> { Set(dates.filter { $0 >= from && $0 <= through }) }
+        changedDays += inBoth(old.closing.dates).symmetricDifference(inBoth(branch.closing.dates)).count
+      }
+    }
+    return RunReport.Change(
+      bundle: latestChanged ? .new : .unchanged, previousVersion: previous.version, branchCounts: counts,
+      closingDaysChanged: changedDays)
+  }
+
+  /// Writes `report` to `report.json`, with the run's start and end times and its warnings
+  /// sorted; a failure to write it is added to the returned report's errors.
   public func writeReport(_ report: RunReport) -> RunReport {
     var report = report
+    let timestamps = ISO8601DateFormatter()
+    report.startedAt = timestamps.string(from: startedAt)
+    report.finishedAt = timestamps.string(from: Date())
+    if report.change == nil {
+      report.change = RunReport.Change(
+        bundle: .none, previousVersion: previous.version, branchCounts: [:], closingDaysChanged: 0)
+    }
+    report.warnings.sort {
+      ($0.kind.rawValue, $0.brand?.rawValue ?? "", $0.branch?.description ?? "", $0.message)
+        < ($1.kind.rawValue, $1.brand?.rawValue ?? "", $1.branch?.description ?? "", $1.message)
+    }
     do { try store.writeFile(try BundleJSON.encode(report), named: "report.json") } catch {
       report.errors.append(RunProblem(kind: .report, message: "writing report.json failed: \(error)"))
     }

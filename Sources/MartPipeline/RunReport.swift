@@ -5,6 +5,35 @@ import MartFetch
 /// What a run did, for operators and CI: written to `output/report.json` on every run,
 /// successful or not.
 public struct RunReport: Codable, Sendable {
+  /// What the run's bundle is against the one `latest.json` named before the run.
+  public struct Change: Codable, Sendable, Hashable {
+    /// `new`: `latest.json` now names another bundle; `unchanged`: the same content was
+    /// published again (same version); `none`: nothing was published.
+    public enum Bundle: String, Codable, Sendable {
+      case new, unchanged, none
+    }
+    public var bundle: Bundle
+    /// The version `latest.json` named before the run, if any.
+    public var previousVersion: String?
+    /// Each brand's branch count before (0 when new) and now, for the brands whose count changed.
+    public var branchCounts: [String: BranchCount]
+    /// Closing days added or removed on the days both windows cover, over every branch in both.
+    public var closingDaysChanged: Int
+
+    public struct BranchCount: Codable, Sendable, Hashable {
+      public var previous: Int
+      public var now: Int
+    }
+  }
+
+  /// The `mart-holiday` version that made the report.
+  public var toolVersion: String = MartVersion.current
+  /// When the run started and ended, ISO 8601 in UTC.
+  public var startedAt: String?
+  public var finishedAt: String?
+  /// Against the previous bundle; `nil` until publishing has been decided.
+  public var change: Change?
+
   /// How the run ended.
   public enum Outcome: String, Codable, Sendable {
     /// Every requested brand was fetched; a bundle is published.

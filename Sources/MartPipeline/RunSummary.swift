@@ -4,14 +4,20 @@ import MartExport
 import MartFetch
 
 extension RunReport {
-  /// The human-readable end-of-run summary: the window, one line per brand, the fetch totals and
-  /// what was published, with paths under `outputDirectory` as the user wrote it.
+  /// The human-readable end-of-run summary: the window, one line per brand with its branch
+  /// count (and its change against the previous bundle), the fetch totals, whether the run made
+  /// a new bundle or found the same one already published, how many closing days changed, and
+  /// the warnings by kind, with paths under `outputDirectory` as the user wrote it.
   public func summary(outputDirectory: String) -> String {
     var lines = ["as of \(asOf), closing dates \(window.from) … \(window.through)"]
     for brand in brands {
       let status = brand.status?.rawValue ?? brand.freshness.rawValue
       var line =
         "  \(brand.slug.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)) \(status.padding(toLength: 7, withPad: " ", startingAt: 0)) \(brand.branchCount) branches"
+      if let count = change?.branchCounts[brand.slug.rawValue] {
+        let delta = count.now - count.previous
+        line += count.previous == 0 ? " (new)" : " (\(delta > 0 ? "+" : "")\(delta))"
+      }
       if let error = brand.error { line += " — \(error)" }
       lines.append(line)
     }
@@ -19,8 +25,25 @@ extension RunReport {
     lines.append(
       "\(total.requests) requests (\(total.retries) retries, \(total.notModifiedReuses) not modified, \(total.failures) failed), \(ByteCount.text(total.bytes))"
     )
+    if !warnings.isEmpty {
+      let byKind = Dictionary(grouping: warnings, by: \.kind.rawValue).mapValues(\.count)
+      lines.append(
+        "warnings: "
+          + byKind.sorted { ($1.value, $0.key) < ($0.value, $1.key) }.map { "\($0.value) \($0.key)" }
+          .joined(separator: ", "))
+    }
     if let published {
-      lines.append("published \(outputDirectory)/\(published.bundle) (\(outputDirectory)/latest.json)")
+      let bundle = "\(outputDirectory)/\(published.bundle)"
+      switch change?.bundle {
+      case .unchanged:
+        lines.append("unchanged: \(bundle) is already current (same content as before)")
+      default:
+        var line = "published new bundle \(bundle) (\(outputDirectory)/latest.json)"
+        if let change, let previous = change.previousVersion {
+          line += "; against \(previous): \(change.closingDaysChanged) closing days changed"
+        }
+        lines.append(line)
+      }
     }
     return lines.joined(separator: "\n")
   }

@@ -40,14 +40,19 @@ struct StandardErrorLogHandler: LogHandler {
       case .warning: output = "warning: \(text)"
       case .error, .critical: output = "error: \(text)"
       }
-      if !merged.isEmpty {
-        output += " " + merged.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
-      }
+    // Fields are for schedulers (JSON); the text line already says what they hold.
     case .json:
       var object: [String: Any] = [
         "time": ISO8601DateFormatter().string(from: Date()), "level": level.rawValue, "message": text,
       ]
-      for (key, value) in merged where object[key] == nil { object[key] = value.description }
+      for (key, value) in merged where object[key] == nil {
+        // Counts stay numbers, so schedulers can add them up.
+        if case .stringConvertible(let convertible) = value, let number = Int(convertible.description) {
+          object[key] = number
+        } else {
+          object[key] = value.description
+        }
+      }
       let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
       output = data.map { String(decoding: $0, as: UTF8.self) } ?? "{\"level\":\"error\",\"message\":\"unencodable\"}"
     }
@@ -94,7 +99,9 @@ final class SignalCancellation: Sendable {
   var receivedSignal: Int32? { received.first.withLock { $0 } }
 
   /// `SIGINT` or `SIGTERM`.
-  static func name(_ number: Int32) -> String { number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)" }
+  static func name(_ number: Int32) -> String {
+    number == SIGINT ? "SIGINT" : number == SIGTERM ? "SIGTERM" : "signal \(number)"
+  }
 
   /// Stops listening.
   func stop() { for source in sources { source.cancel() } }

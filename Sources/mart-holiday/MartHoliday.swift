@@ -13,8 +13,10 @@ struct MartHoliday: AsyncParsableCommand {
       BenchCommand.self, BenchRunCommand.self,
     ])
 
-  /// The usual entry point, except that `diff` reports bad usage with exit status 2, as diff(1)
-  /// does, so that CI can tell "changes" (1) from "trouble" (2).
+  /// The usual entry point, except for the exit status of bad usage (an unknown option, a
+  /// missing argument, a value out of range): `diff` reports it with 2, as diff(1) does, so that
+  /// CI can tell "changes" (1) from "trouble" (2); every other command with 1, its "bad input"
+  /// status, as the README says.
   static func main() async {
     do {
       var command = try parseAsRoot()
@@ -27,6 +29,10 @@ struct MartHoliday: AsyncParsableCommand {
       if CommandLine.arguments.dropFirst().first == "diff", !(error is ExitCode), exitCode(for: error) != .success {
         FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
         Foundation.exit(2)
+      }
+      if !(error is ExitCode), exitCode(for: error) == .validationFailure {
+        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+        Foundation.exit(1)
       }
       exit(withError: error)
     }

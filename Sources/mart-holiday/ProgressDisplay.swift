@@ -34,7 +34,13 @@ struct ProgressDisplay {
         // A line for each source that moved since its last line.
         for counts in snapshot where logged[counts.label] != counts {
           logged[counts.label] = counts
-          logger.info("\(Self.line(counts))")
+          logger.info(
+            "\(Self.line(counts))",
+            metadata: [
+              "brand": .string(counts.label), "state": .string(counts.done ? "done" : "fetching"),
+              "requests": .stringConvertible(counts.started), "finished": .stringConvertible(counts.finished),
+              "failed": .stringConvertible(counts.failed), "bytes": .stringConvertible(counts.bytes),
+            ])
         }
       }
       if cancelled { return }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import MartCore
+import MartExport
 import MartPipeline
 
 #if canImport(Glibc)
@@ -216,12 +217,23 @@ struct RunCommand: AsyncParsableCommand {
     for failure in result.validatorStoreFailures { logger.warning("validator store: \(failure)") }
     let report = result.report
     for warning in report.warnings where [.publish, .previousBundle].contains(warning.kind) {
-      logger.warning("\(warning.description)")
+      logger.warning("\(warning.description)", metadata: Self.fields(of: warning))
     }
     if !report.warnings.isEmpty {
-      logger.notice("\(report.warnings.count) warnings (see \(outputDirectory)/report.json)")
+      var counts: Logger.Metadata = ["warnings": .stringConvertible(report.warnings.count)]
+      for (kind, problems) in Dictionary(grouping: report.warnings, by: \.kind.rawValue) {
+        counts["kind.\(kind)"] = .stringConvertible(problems.count)
+      }
+      logger.notice("\(report.warnings.count) warnings (see \(outputDirectory)/report.json)", metadata: counts)
     }
-    for error in report.errors { logger.error("\(error.description)") }
+    for error in report.errors { logger.error("\(error.description)", metadata: Self.fields(of: error)) }
+    var finished: Logger.Metadata = [
+      "outcome": .string(report.outcome.rawValue), "bundle": .string(report.change?.bundle.rawValue ?? "none"),
+      "branches": .stringConvertible(report.brands.reduce(0) { $0 + $1.branchCount }),
+      "closingDaysChanged": .stringConvertible(report.change?.closingDaysChanged ?? 0),
+    ]
+    if let version = report.published?.version { finished["version"] = .string(version) }
+    logger.info("run finished: \(report.outcome.rawValue)", metadata: finished)
 
     print(report.summary(outputDirectory: outputDirectory))
     if let archive = result.archiveDirectory {
@@ -234,6 +246,16 @@ struct RunCommand: AsyncParsableCommand {
       }
     }
     if report.exitCode != 0 { throw ExitCode(report.exitCode) }
+  }
+}
+
+extension RunCommand {
+  /// A problem's brand, branch and kind as log fields.
+  static func fields(of problem: RunProblem) -> Logger.Metadata {
+    var fields: Logger.Metadata = ["kind": .string(problem.kind.rawValue)]
+    if let brand = problem.brand { fields["brand"] = .string(brand.rawValue) }
+    if let branch = problem.branch { fields["branch"] = .string(branch.description) }
+    return fields
   }
 }
 

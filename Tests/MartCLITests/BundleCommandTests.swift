@@ -131,7 +131,10 @@ import Testing
                 "total":{"bytes":512,"failures":0,"notModifiedReuses":1,"requests":2,"retries":1}},
        "warnings":[{"brand":"emart","branch":"emart-1099","kind":"closing-days","message":"no closing days understood"},
                    {"brand":null,"branch":null,"kind":"carry-over","message":"last bundle unreadable"}],
-       "window":{"from":"2026-11-01","through":"2027-01-31"}}
+       "window":{"from":"2026-11-01","through":"2027-01-31"},
+       "toolVersion":"0.9.0","startedAt":"2026-11-20T01:00:00Z","finishedAt":"2026-11-20T01:02:00Z",
+       "change":{"bundle":"new","previousVersion":null,"branchCounts":{"costco":{"previous":19,"now":0}},
+                 "closingDaysChanged":0}}
       """#
     let good = directory.appendingPathComponent("report.json")
     try Data(report.utf8).write(to: good)

@@ -414,4 +414,85 @@ import Testing
     #expect(
       !FileManager.default.fileExists(atPath: current.appendingPathComponent("branches/costco-Daejeon.json").path))
   }
+
+  @Test func aRerunSaysUnchangedAndTheReportSaysWhatChanged() throws {
+    let output = try safety.publishedOutput("rerun")
+    let again = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--log-format", "json"])
+    #expect(again.status == 0)
+    #expect(again.stdout.contains("unchanged: \(output.path)/bundles/"), "stdout: \(again.stdout)")
+    #expect(!again.stdout.contains("published new bundle"))
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("report.json")))
+        as? [String: Any])
+    let change = try #require(report["change"] as? [String: Any])
+    #expect(change["bundle"] as? String == "unchanged")
+    #expect((report["toolVersion"] as? String)?.isEmpty == false)
+    let started = try #require(report["startedAt"] as? String)
+    let finished = try #require(report["finishedAt"] as? String)
+    #expect(ISO8601DateFormatter().date(from: started) != nil && started <= finished)
+    let warnings = try #require(report["warnings"] as? [[String: Any]])
+    let keys = warnings.map { "\($0["kind"] ?? "")\u{0}\($0["brand"] ?? "")\u{0}\($0["branch"] ?? "")" }
+    #expect(keys == keys.sorted(), "warnings are sorted by kind, brand and branch")
+    // JSON log lines carry fields, counts as numbers.
+    let lines = again.stderr.split(separator: "\n").compactMap {
+      try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+    }
+    let finishedLine = try #require(lines.first { ($0["message"] as? String)?.hasPrefix("run finished") == true })
+    #expect(finishedLine["bundle"] as? String == "unchanged")
+    #expect(finishedLine["branches"] as? Int == 199)
+    #expect(lines.contains { $0["brand"] as? String == "costco" && $0["requests"] as? Int == 1 })
+
+    // A later as-of date makes a new bundle, and says how it differs.
+    let later = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-25"])
+    #expect(later.stdout.contains("published new bundle \(output.path)/bundles/2026-11-25-"), "stdout: \(later.stdout)")
+    #expect(later.stdout.contains("closing days changed"))
+    #expect(later.stdout.contains("warnings: "))
+  }
+
+  @Test func badUsageExitsOneAsTheReadmeSays() throws {
+    for arguments in [
+      ["run", "--keep", "0"], ["run", "--bogus"], ["rule"], ["validate"], ["address", "--format", "xml", "a"],
+    ] {
+      let outcome = try cli.run(arguments)
+      #expect(outcome.status == 1, "\(arguments): \(outcome.status)")
+      #expect(outcome.stdout.isEmpty, "\(arguments)")
+      #expect(outcome.stderr.contains("Error:") || outcome.stderr.contains("error:"), "\(arguments)")
+    }
+    // diff keeps diff(1)'s 2 for trouble.
+    #expect(try cli.run(["diff", "only-one"]).status == 2)
+  }
+
+  @Test func theScheduledRunDiffsAgainstTheBundleItReplacesEvenWithKeepOne() throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("scheduled-\(UUID().uuidString)")
+    func scheduled(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
+      let process = Process()
+      process.executableURL = URL(fileURLWithPath: "/bin/bash")
+      process.arguments =
+        [FixturePaths.repositoryRoot.appendingPathComponent("scripts/scheduled-run.sh").path, output.path]
+        + arguments
+      process.currentDirectoryURL = FixturePaths.repositoryRoot
+      var environment = ProcessInfo.processInfo.environment
+      environment["MART_HOLIDAY"] = CommandLineContractTests.binary.path
+      environment["KEEP"] = "1"
+      process.environment = environment
+      let stdout = Pipe()
+      process.standardOutput = stdout
+      process.standardError = FileHandle.nullDevice
+      try process.run()
+      let text = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+      process.waitUntilExit()
+      return (process.terminationStatus, text)
+    }
+    #expect(try scheduled(["--replay", "fixtures/web"]).status == 0)
+    let second = try scheduled(["--replay", "fixtures/web", "--as-of", "2026-11-25"])
+    #expect(second.status == 0)
+    #expect(second.stdout.contains("changes since bundles/2026-11-20-"), "stdout: \(second.stdout)")
+    let diff = safety.state(output).appendingPathComponent("diff.txt")
+    #expect(try String(contentsOf: diff, encoding: .utf8).contains("2026-11-25-"))
+    #expect(try safety.bundles(output).count == 1, "KEEP=1 still prunes")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
+        "bundles", "current", "latest.json", "report.json",
+      ])
+  }
 }
