@@ -495,4 +495,36 @@ import Testing
         "bundles", "current", "latest.json", "report.json",
       ])
   }
+
+  @Test func theCommittedSampleIsWhatTheFixturesProduce() throws {
+    let work = FileManager.default.temporaryDirectory.appendingPathComponent("sample-\(UUID().uuidString)")
+    let output = work.appendingPathComponent("output")
+    let run = try cli.run([
+      "run", "--replay", "fixtures/web", "--brand", "emart", "--brand", "megamart", "--output", output.path, "--state",
+      work.appendingPathComponent("state").path,
+    ])
+    #expect(run.status == 0, "stderr: \(run.stderr)")
+    let sample = FixturePaths.repositoryRoot.appendingPathComponent("docs/sample")
+    func files(_ root: URL) -> Set<String> {
+      let enumerator = FileManager.default.enumerator(atPath: root.path)
+      var found = Set<String>()
+      while let path = enumerator?.nextObject() as? String {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory),
+          !isDirectory.boolValue, path != "report.json"
+        {
+          found.insert(path)
+        }
+      }
+      return found
+    }
+    let made = files(output)
+    #expect(made == files(sample), "docs/sample is out of date: run scripts/make-sample.sh")
+    for path in made.sorted() where FileManager.default.fileExists(atPath: sample.appendingPathComponent(path).path) {
+      #expect(
+        try Data(contentsOf: output.appendingPathComponent(path))
+          == Data(contentsOf: sample.appendingPathComponent(path)),
+        "docs/sample/\(path) differs from what the fixtures produce: run scripts/make-sample.sh")
+    }
+  }
 }
