@@ -246,8 +246,10 @@ import Testing
     #expect(text.stdout.contains("removed  lottemart-0100161  롯데마트 "), "stdout: \(text.stdout)")
     let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
     #expect(markdown.status == 1)
-    #expect(markdown.stdout.contains("#### Removed\n\n- `lottemart-0100161` 롯데마트 "), "stdout: \(markdown.stdout)")
-    #expect(markdown.stdout.contains("| 롯데마트 (`lottemart`) | 0 | 1 | 0 |"))
+    #expect(
+      markdown.stdout.contains("#### 롯데마트 (`lottemart`)\n\n- **removed** `lottemart-0100161` "),
+      "stdout: \(markdown.stdout)")
+    #expect(markdown.stdout.contains("| 롯데마트 (`lottemart`) | fresh | 0 | 1 | 0 |"))
     // CI that only cares about closing days lets a removal through (still reported).
     let lenient = try cli.run(["diff", old.path, new.path, "--fail-on", "closing-dates"])
     #expect(lenient.status == 0)
@@ -300,14 +302,13 @@ import Testing
     #expect(changes.first?["old"] as? [String] == ["2026-12-13"])
     #expect(changes.first?["new"] as? [String] == ["2026-12-20"])
 
+    // Both days are Sundays (일); the text and markdown show the day gone → the day added.
     let text = try cli.run(["diff", old.path, new.path])
-    #expect(
-      text.stdout.contains("closing-dates   no longer closed 2026-12-13; newly closed 2026-12-20"),
-      "stdout: \(text.stdout)")
+    #expect(text.stdout.contains("  closing-dates  emart-1059 "), "stdout: \(text.stdout)")
+    #expect(text.stdout.contains(": 12-13(일) → 12-20(일)"), "stdout: \(text.stdout)")
     let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
-    #expect(
-      markdown.stdout.contains("| closing-dates | no longer closed: 2026-12-13 | newly closed: 2026-12-20 |"),
-      "stdout: \(markdown.stdout)")
+    #expect(markdown.stdout.contains("- **closing-dates** `emart-1059` "), "stdout: \(markdown.stdout)")
+    #expect(markdown.stdout.contains(": 12-13(일) → 12-20(일)"), "stdout: \(markdown.stdout)")
     #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "removed,closing-dates"]).status == 1)
     #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "removed", "--fail-on", "phone"]).status == 0)
   }
@@ -361,8 +362,8 @@ import Testing
     #expect(reportedOnly.stdout.contains("phone"))
     #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "phone"]).status == 1)
     let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
-    #expect(markdown.stdout.contains("| phone | "), "stdout: \(markdown.stdout)")
-    #expect(markdown.stdout.contains(" | 055-999-0000 |"))
+    #expect(markdown.stdout.contains("- **phone** `emart-1059` "), "stdout: \(markdown.stdout)")
+    #expect(markdown.stdout.contains(" → 055-999-0000\n"))
   }
 
   @Test(arguments: [

@@ -47,7 +47,7 @@ import Testing
 
   @Test func closingDatesOutsideTheSharedWindowAreNotChanges() {
     // A month later the window is 2026-12-01 … 2027-02-28: November's dates leave it and
-    // February's enter it, and neither is a change.
+    // February's enter it, and neither is a change of the branch; only the window moved.
     let later = CalendarDate(iso: "2026-12-20")!
     let laterWindow = DateWindow.threeMonths(startingAt: later)
     let schedule = ClosingSchedule.parse("매월 둘째·넷째 일요일", asOf: ExportFixtures.asOf)
@@ -56,7 +56,9 @@ import Testing
     new.closing = BranchClosing(schedule: schedule, window: laterWindow)
     let result = BundleDiff(
       old: side, oldBranches: [old], new: .init(version: "w", asOf: later, window: laterWindow), newBranches: [new])
-    #expect(result.isEmpty)
+    #expect(result.changed.isEmpty)
+    #expect(result.kinds == [.window])
+    #expect(result.comparedDays == DateWindow(from: later.firstOfMonth(), through: ExportFixtures.window.through))
   }
 
   @Test func addedRemovedPhoneAndStatusWithSummaries() throws {
@@ -70,8 +72,9 @@ import Testing
     let result = diff([kept, gone], [changedPhone, new])
     #expect(result.added.map(\.id.description) == ["lottemart-0100161"])
     #expect(result.removed.map(\.id.description) == ["emart-1000"])
-    #expect(result.changed.first?.changes.map(\.field) == [.phone, .closingDates, .closingStatus])
-    #expect(result.kinds == [.added, .removed, .phone, .closingDates, .closingStatus])
+    // With no text the branch's days become unknown: every day of the window.
+    #expect(result.changed.first?.changes.map(\.field) == [.phone, .closingDates, .unknownDays, .closingStatus])
+    #expect(result.kinds == [.added, .removed, .phone, .closingDates, .unknownDays, .closingStatus])
     #expect(result.countsByBrand[.emart] == BundleDiff.BrandCounts(added: 0, removed: 1, changed: 1))
     #expect(result.countsByBrand[.lottemart] == BundleDiff.BrandCounts(added: 1, removed: 0, changed: 0))
 
@@ -83,7 +86,7 @@ import Testing
     #expect(first["field"] as? String == "phone")
     #expect(first["old"] as? String == "055-211-1234")
     #expect(first["new"] as? String == "055-211-9999")
-    #expect(result.markdown().contains("| `emart-1059` 이마트 창원점 | phone | 055-211-1234 | 055-211-9999 |"))
+    #expect(try result.markdown().contains("- **phone** `emart-1059` 창원점: 055-211-1234 → 055-211-9999"))
     #expect(result.text().contains("removed  emart-1000  이마트 창동점"))
   }
 }
