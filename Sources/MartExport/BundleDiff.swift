@@ -386,8 +386,8 @@ public struct BundleDiff: Sendable {
     public var ids: [BranchID]
   }
 
-  /// The branch changes grouped: per brand (by slug), per kind (in the order of ``ChangeKind``),
-  /// identical changes together, the largest group first.
+  /// The branch changes grouped: per brand (by slug), identical changes together, the largest
+  /// group first, then by kind (in the order of ``ChangeKind``) and first id.
   public var groups: [Group] {
     struct Key: Hashable {
       var brand: BrandSlug
@@ -429,8 +429,8 @@ public struct BundleDiff: Sendable {
     }
     return groups.sorted { a, b in
       if a.brand != b.brand { return a.brand < b.brand }
-      if a.kind != b.kind { return a.kind < b.kind }
       if a.branches.count != b.branches.count { return a.branches.count > b.branches.count }
+      if a.kind != b.kind { return a.kind < b.kind }
       return a.branches[0].id < b.branches[0].id
     }
   }

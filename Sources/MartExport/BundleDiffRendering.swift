@@ -335,40 +335,38 @@ extension BundleDiff {
     header: String, sections: [MarkdownSection], limits: MarkdownLimits, maxBytes: Int
   ) -> String {
     var out = header
-    var leftOutBranches = 0
+    var leftOutEntries = 0
     var leftOutGroups = 0
+    let totalGroups = sections.map(\.groups.count).reduce(0, +)
+    func distinct(_ groups: some Sequence<Group>) -> Int { Set(groups.flatMap { $0.branches.map(\.id) }).count }
     let shown = sections.prefix(limits.sections)
     for section in shown {
       var body: [String] = []
       for (index, (group, head)) in section.groups.enumerated() {
         guard index < limits.groups else {
-          let rest = section.groups.dropFirst(index)
-          let branches = rest.map(\.group.branches.count).reduce(0, +)
+          let rest = section.groups.dropFirst(index).map(\.group)
           leftOutGroups += rest.count
-          leftOutBranches += branches
           body.append(
-            "- … and \(rest.count) more group\(rest.count == 1 ? "" : "s") of changes (\(Self.branches(branches))) (see the JSON diff)"
+            "- … and \(rest.count) more group\(rest.count == 1 ? "" : "s") of changes (\(Self.branches(distinct(rest)))) (see the JSON diff)"
           )
           break
         }
         body.append(head)
         let single = group.branches.count == 1
-        let textLimit = single ? group.sourceTexts.count : min(3, limits.ids)
+        // At most three different changes of the source text; they are short and say why.
+        let textLimit = single ? group.sourceTexts.count : 3
         for texts in group.sourceTexts.prefix(textLimit) {
           let count = single ? "" : " (\(Self.branches(texts.ids.count)))"
           body.append("  - source text: \(Self.code(texts.change.old)) → \(Self.code(texts.change.new))\(count)")
         }
         if group.sourceTexts.count > textLimit {
           let rest = group.sourceTexts.count - textLimit
-          body.append(
-            textLimit == 0
-              ? "  - the source text changed (\(rest) way\(rest == 1 ? "" : "s"); see the JSON diff)"
-              : "  - … and \(rest) more change\(rest == 1 ? "" : "s") of the source text (see the JSON diff)")
+          body.append("  - … and \(rest) more change\(rest == 1 ? "" : "s") of the source text (see the JSON diff)")
         }
         guard !single else { continue }
         let listed = group.branches.prefix(limits.ids).map { "`\($0.id)` \(Self.cell(Self.label($0)))" }
         let rest = group.branches.count - listed.count
-        leftOutBranches += rest
+        leftOutEntries += rest
         if listed.isEmpty {
           body.append("  - \(Self.branches(rest)), not listed here (see the JSON diff)")
         } else {
@@ -389,18 +387,19 @@ extension BundleDiff {
     }
     let hidden = sections.dropFirst(shown.count)
     if !hidden.isEmpty {
-      let groups = hidden.flatMap(\.groups)
-      let branches = groups.map(\.group.branches.count).reduce(0, +)
+      let groups = hidden.flatMap(\.groups).map(\.group)
       leftOutGroups += groups.count
-      leftOutBranches += branches
       out +=
-        "… and the changes of \(hidden.count) more brand\(hidden.count == 1 ? "" : "s") (\(groups.count) group\(groups.count == 1 ? "" : "s"), \(Self.branches(branches))) (see the JSON diff).\n\n"
+        "… and the changes of \(hidden.count) more brand\(hidden.count == 1 ? "" : "s") (\(groups.count) group\(groups.count == 1 ? "" : "s") of changes, \(Self.branches(distinct(groups)))) (see the JSON diff).\n\n"
     }
-    if leftOutBranches > 0 || leftOutGroups > 0 {
-      var parts = ["\(leftOutBranches) branch listing\(leftOutBranches == 1 ? "" : "s")"]
-      if leftOutGroups > 0 { parts.append("\(leftOutGroups) group\(leftOutGroups == 1 ? "" : "s") of changes") }
+    if leftOutEntries > 0 || leftOutGroups > 0 {
+      var parts: [String] = []
+      if leftOutGroups > 0 { parts.append("\(leftOutGroups) of \(totalGroups) groups of changes not shown") }
+      if leftOutEntries > 0 {
+        parts.append("\(leftOutEntries) branch\(leftOutEntries == 1 ? "" : "es") of the groups shown not listed")
+      }
       out +=
-        "_Shortened to stay within \(maxBytes) bytes: \(parts.joined(separator: " and ")) left out. The JSON diff (`--format json`) has every change._\n"
+        "_Shortened to stay within \(maxBytes) bytes: \(parts.joined(separator: ", ")). The JSON diff (`--format json`) has every change._\n"
     }
     while out.hasSuffix("\n\n") { out.removeLast() }
     return out
