@@ -170,6 +170,11 @@ public struct BundleDiff: Sendable {
   public var changed: [BranchChange]
   /// Brands whose freshness changed or that are in one manifest only, sorted by slug.
   public var brands: [BrandChange]
+  /// The days of the new window outside the old one (the month the window moved on to), in order.
+  public var addedDays: [DateWindow]
+  /// Per brand, the branches of the new bundle with unknown days among ``addedDays`` (sorted by
+  /// id): a month that entered the window without its closing days. Told with the `window` change.
+  public var unknownOnAddedDays: [BrandSlug: [BranchID]]
   /// The Korean name of each brand, as the bundles' manifests give them (the new one wins).
   public var brandNames: [BrandSlug: String]
 
@@ -217,6 +222,16 @@ public struct BundleDiff: Sendable {
       let changes = Self.changes(from: was, to: now, overlap: overlap)
       return changes.isEmpty ? nil : BranchChange(branch: now, changes: changes)
     }
+    let oldDays = old.window.from.dayNumber...old.window.through.dayNumber
+    let newDays =
+      new.window.from <= new.window.through ? Array(new.window.from.dayNumber...new.window.through.dayNumber) : []
+    addedDays = Self.ranges(of: Set(newDays.filter { !oldDays.contains($0) }.map(CalendarDate.init(dayNumber:))))
+    var unknown: [BrandSlug: [BranchID]] = [:]
+    for branch in newBranches.sorted(by: { $0.id < $1.id }) {
+      let days = addedDays.flatMap { Self.days(in: branch.closing.unknownRanges, within: $0) }
+      if !days.isEmpty { unknown[branch.brand, default: []].append(branch.id) }
+    }
+    unknownOnAddedDays = unknown
   }
 
   static func changes(from was: Branch, to now: Branch, overlap: DateWindow) -> [FieldChange] {

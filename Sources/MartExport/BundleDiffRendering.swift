@@ -20,6 +20,8 @@ extension BundleDiff {
     struct WindowInfo: Encodable {
       var changed: Bool
       var compared: DateWindow?
+      var addedDays: [DateWindow]
+      var unknownOnAddedDays: [String: [BranchID]]
     }
     struct BranchInfo: Encodable {
       var id: BranchID
@@ -84,7 +86,9 @@ extension BundleDiff {
     let output = Output(
       old: SideInfo(version: old.version, asOf: old.asOf, window: old.window),
       new: SideInfo(version: new.version, asOf: new.asOf, window: new.window),
-      window: WindowInfo(changed: windowChanged, compared: comparedDays),
+      window: WindowInfo(
+        changed: windowChanged, compared: comparedDays, addedDays: addedDays,
+        unknownOnAddedDays: Dictionary(uniqueKeysWithValues: unknownOnAddedDays.map { ($0.key.rawValue, $0.value) })),
       brands: brands.map { BrandEntry(brand: $0.brand, brandName: $0.name, old: $0.old, new: $0.new) },
       added: added.map(\.id), removed: removed.map(\.id),
       addedBranches: added.map(info), removedBranches: removed.map(info),
@@ -116,6 +120,7 @@ extension BundleDiff {
     }
     if windowChanged {
       lines.append("window  \(Self.range(old.window, long: true)) → \(Self.range(new.window, long: true))")
+      if let unknown = unknownOnAddedDaysText(slugs: true) { lines.append("  " + unknown) }
     }
     for brand in brands {
       lines.append("brand-freshness  \(brand.name) (\(brand.brand.rawValue))  \(Self.freshness(brand))")
@@ -290,6 +295,9 @@ extension BundleDiff {
       lines += [
         "Window: \(Self.range(old.window, long: true)) → \(Self.range(new.window, long: true)); \(compared).", "",
       ]
+      if let unknown = unknownOnAddedDaysText(slugs: false) {
+        lines += [unknown.prefix(1).uppercased() + unknown.dropFirst(), ""]
+      }
     }
     let changedBrands = Set(countsByBrand.keys).union(brands.map(\.brand)).sorted()
     if !changedBrands.isEmpty {
@@ -403,6 +411,19 @@ extension BundleDiff {
     }
     while out.hasSuffix("\n\n") { out.removeLast() }
     return out
+  }
+
+  /// `unknown on the days new in the window (02-01(월)~02-28(일)): 63 branches (이마트 16, …)`,
+  /// or `nil` when no branch has unknown days there.
+  func unknownOnAddedDaysText(slugs: Bool) -> String? {
+    guard !unknownOnAddedDays.isEmpty else { return nil }
+    let total = unknownOnAddedDays.values.map(\.count).reduce(0, +)
+    let perBrand = unknownOnAddedDays.sorted { $0.key < $1.key }.map {
+      "\(slugs ? $0.key.rawValue : brandName($0.key)) \($0.value.count)"
+    }
+    let days = addedDays.map { Self.range($0) }.joined(separator: ", ")
+    return
+      "unknown on the days new in the window (\(days)): \(Self.branches(total)) (\(perBrand.joined(separator: ", ")))"
   }
 
   /// The brands with branch changes, in the order of their groups.

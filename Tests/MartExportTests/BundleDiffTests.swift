@@ -236,25 +236,42 @@ import Testing
   }
 
   @Test func theWindowMovingIsAChange() throws {
+    // A month later the window takes in February; one branch's February is unknown.
     let later = CalendarDate(iso: "2026-12-20")!
     let branch = ExportFixtures.branch("1059", text: "매월 둘째·넷째 일요일")
+    let other = ExportFixtures.branch("1060", text: "매월 둘째·넷째 일요일")
+    let february = DateWindow(from: CalendarDate(iso: "2027-02-01")!, through: CalendarDate(iso: "2027-02-28")!)
     var moved = branch
-    moved.closing = BranchClosing(
-      schedule: branch.closing.schedule, window: .threeMonths(startingAt: later))
+    moved.closing = BranchClosing(schedule: branch.closing.schedule, window: .threeMonths(startingAt: later))
+    moved.closing.unknownRanges = [february]
+    var movedOther = other
+    movedOther.closing = BranchClosing(schedule: other.closing.schedule, window: .threeMonths(startingAt: later))
     let result = BundleDiff(
-      old: side, oldBranches: [branch], new: .init(version: "w", asOf: later, window: .threeMonths(startingAt: later)),
-      newBranches: [moved])
+      old: side, oldBranches: [branch, other],
+      new: .init(version: "w", asOf: later, window: .threeMonths(startingAt: later)), newBranches: [moved, movedOther],
+      brandNames: ExportFixtures.names)
     #expect(result.kinds == [.window])
-    // 2026-11-01 and 2027-01-31 are Sundays, 2026-12-01 a Tuesday, 2027-02-28 a Sunday.
-    #expect(result.text().contains("window  2026-11-01(일)~2027-01-31(일) → 2026-12-01(화)~2027-02-28(일)"))
+    #expect(result.addedDays == [february])
+    #expect(result.unknownOnAddedDays == [.emart: [moved.id]])
+    // 2026-11-01 and 2027-01-31 are Sundays, 2026-12-01 a Tuesday, 2027-02-01 a Monday, 2027-02-28 a Sunday.
+    let text = result.text()
+    #expect(text.contains("window  2026-11-01(일)~2027-01-31(일) → 2026-12-01(화)~2027-02-28(일)\n"))
+    #expect(text.contains("  unknown on the days new in the window (02-01(월)~02-28(일)): 1 branch (emart 1)\n"))
     let markdown = try result.markdown()
     #expect(markdown.contains("closing dates and unknown days compared on 2026-12-01(화)~2027-01-31(일)"))
+    #expect(markdown.contains("Unknown on the days new in the window (02-01(월)~02-28(일)): 1 branch (이마트 1)"))
     let json = try #require(try JSONSerialization.jsonObject(with: result.json()) as? [String: Any])
     let window = try #require(json["window"] as? [String: Any])
     #expect(window["changed"] as? Bool == true)
     #expect(window["compared"] as? [String: String] == ["from": "2026-12-01", "through": "2027-01-31"])
+    #expect(window["addedDays"] as? [[String: String]] == [["from": "2027-02-01", "through": "2027-02-28"]])
+    #expect(window["unknownOnAddedDays"] as? [String: [String]] == ["emart": ["emart-1059"]])
     #expect((json["new"] as? [String: Any])?["version"] as? String == "w")
     #expect((json["old"] as? [String: Any])?["asOf"] as? String == "2026-11-20")
+    #expect(
+      (json["new"] as? [String: Any])?["window"] as? [String: String] == [
+        "from": "2026-12-01", "through": "2027-02-28",
+      ])
   }
 
   /// Published bundles of 800 branches in two brands whose closing day moved the same way and
