@@ -355,7 +355,8 @@ extension BundleDiff {
           let rest = section.groups.dropFirst(index).map(\.group)
           leftOutGroups += rest.count
           body.append(
-            "- … and \(rest.count) more group\(rest.count == 1 ? "" : "s") of changes (\(Self.branches(distinct(rest)))) (see the JSON diff)"
+            "- … and \(rest.count) more \(Self.groupsOfChanges(rest.count)) (\(Self.branches(distinct(rest))))"
+              + " (see the JSON diff)"
           )
           break
         }
@@ -387,7 +388,7 @@ extension BundleDiff {
       // A section longer than a twentieth of the limit is folded, the rest stay open.
       if limits.collapse, text.utf8.count > maxBytes / 20 {
         let summary =
-          "\(section.counts): \(section.groups.count) group\(section.groups.count == 1 ? "" : "s") of changes"
+          "\(section.counts): \(section.groups.count) \(Self.groupsOfChanges(section.groups.count))"
         out += "\(section.heading)\n\n<details><summary>\(summary)</summary>\n\n\(text)\n\n</details>\n\n"
       } else {
         out += "\(section.heading)\n\n\(text)\n\n"
@@ -398,7 +399,8 @@ extension BundleDiff {
       let groups = hidden.flatMap(\.groups).map(\.group)
       leftOutGroups += groups.count
       out +=
-        "… and the changes of \(hidden.count) more brand\(hidden.count == 1 ? "" : "s") (\(groups.count) group\(groups.count == 1 ? "" : "s") of changes, \(Self.branches(distinct(groups)))) (see the JSON diff).\n\n"
+        "… and the changes of \(hidden.count) more brand\(hidden.count == 1 ? "" : "s") "
+        + "(\(groups.count) \(Self.groupsOfChanges(groups.count)), \(Self.branches(distinct(groups)))) (see the JSON diff).\n\n"
     }
     if leftOutEntries > 0 || leftOutGroups > 0 {
       var parts: [String] = []
@@ -407,7 +409,8 @@ extension BundleDiff {
         parts.append("\(leftOutEntries) branch\(leftOutEntries == 1 ? "" : "es") of the groups shown not listed")
       }
       out +=
-        "_Shortened to stay within \(maxBytes) bytes: \(parts.joined(separator: ", ")). The JSON diff (`--format json`) has every change._\n"
+        "_Shortened to stay within \(maxBytes) bytes: \(parts.joined(separator: ", ")). "
+        + "The JSON diff (`--format json`) has every change._\n"
     }
     while out.hasSuffix("\n\n") { out.removeLast() }
     return out
@@ -451,6 +454,8 @@ extension BundleDiff {
   }
 
   static func branches(_ count: Int) -> String { count == 1 ? "1 branch" : "\(count) branches" }
+
+  static func groupsOfChanges(_ count: Int) -> String { count == 1 ? "group of changes" : "groups of changes" }
 
   /// `fresh → stale (last fetched 2026-11-20(금))`; `(absent)` for a brand not in a manifest.
   static func freshness(_ change: BrandChange) -> String {
