@@ -21,8 +21,25 @@ public enum ChangeKind: String, CaseIterable, Codable, Sendable, Comparable {
   case coordinates
   /// Closing dates added or removed, within the days both bundles' windows cover.
   case closingDates = "closing-dates"
+  /// Days that became unknown or known (`closing.unknownRanges`), within the days both bundles'
+  /// windows cover.
+  case unknownDays = "unknown-days"
   /// `closing.status` (`closures`, `open-all-year`, `unknown`).
   case closingStatus = "closing-status"
+  /// A brand's freshness in the manifest (`fresh`, `stale`, `missing`) changed, or the brand
+  /// appeared in or vanished from the manifest. A change of a brand, not of a branch.
+  case brandFreshness = "brand-freshness"
+  /// The bundle's window (the months with concrete closing dates) moved. A change of the bundle.
+  case window
+
+  /// Whether the kind is a change of one branch, as opposed to a branch added or removed, a
+  /// brand's freshness or the window.
+  public var isBranchField: Bool {
+    switch self {
+    case .added, .removed, .brandFreshness, .window: false
+    default: true
+    }
+  }
 
   public static func < (lhs: ChangeKind, rhs: ChangeKind) -> Bool {
     allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
@@ -34,6 +51,8 @@ public enum DiffValue: Hashable, Sendable, Encodable {
   case null
   case text(String)
   case dates([CalendarDate])
+  /// Ranges of days, each `{"from", "through"}` in JSON.
+  case ranges([DateWindow])
   case point(latitude: Double, longitude: Double)
 
   private enum PointKeys: String, CodingKey { case latitude, longitude }
@@ -49,6 +68,9 @@ public enum DiffValue: Hashable, Sendable, Encodable {
     case .dates(let dates):
       var container = encoder.singleValueContainer()
       try container.encode(dates)
+    case .ranges(let ranges):
+      var container = encoder.singleValueContainer()
+      try container.encode(ranges)
     case .point(let latitude, let longitude):
       var container = encoder.container(keyedBy: PointKeys.self)
       try container.encode(latitude, forKey: .latitude)
@@ -62,13 +84,36 @@ public struct BundleDiff: Sendable {
   /// Coordinates closer than this are the same place (sources round and geocoders jitter).
   public static let movedThresholdMeters = 100.0
 
+  /// A text before and after, e.g. the published closing-day text.
+  public struct TextChange: Hashable, Sendable, Encodable {
+    public var old: String?
+    public var new: String?
+
+    public init(old: String?, new: String?) {
+      self.old = old
+      self.new = new
+    }
+  }
+
   /// One field of one branch that changed.
   public struct FieldChange: Hashable, Sendable, Encodable {
     public var field: ChangeKind
-    /// For `closing-dates`: the dates no longer closed; otherwise the old value.
+    /// For `closing-dates`: the dates no longer closed; for `unknown-days`: the ranges of days no
+    /// longer unknown; otherwise the old value.
     public var old: DiffValue
-    /// For `closing-dates`: the dates newly closed; otherwise the new value.
+    /// For `closing-dates`: the dates newly closed; for `unknown-days`: the ranges of days newly
+    /// unknown; otherwise the new value.
     public var new: DiffValue
+    /// For `closing-dates`, `unknown-days` and `closing-status`: the published closing-day text
+    /// (`closing.schedule.text`) before and after, when it changed; otherwise `nil`.
+    public var sourceText: TextChange? = nil
+
+    public init(field: ChangeKind, old: DiffValue, new: DiffValue, sourceText: TextChange? = nil) {
+      self.field = field
+      self.old = old
+      self.new = new
+      self.sourceText = sourceText
+    }
   }
 
   /// A branch in both bundles with at least one field change.
@@ -77,17 +122,42 @@ public struct BundleDiff: Sendable {
     public var changes: [FieldChange]
   }
 
-  /// The bundles compared: version and as-of date.
+  /// The bundles compared: version, as-of date, window and the manifest's brands.
   public struct Side: Sendable {
     public var version: String
     public var asOf: CalendarDate
     public var window: DateWindow
+    /// The manifest's brands, with their freshness; empty when unknown (no brand is compared).
+    public var brands: [BrandSummary]
 
-    public init(version: String, asOf: CalendarDate, window: DateWindow) {
+    public init(version: String, asOf: CalendarDate, window: DateWindow, brands: [BrandSummary] = []) {
       self.version = version
       self.asOf = asOf
       self.window = window
+      self.brands = brands
     }
+  }
+
+  /// A brand's state in one manifest.
+  public struct BrandState: Hashable, Sendable, Encodable {
+    public var freshness: BrandSummary.Freshness
+    public var branchCount: Int
+    public var lastFetchedAsOf: CalendarDate?
+
+    public init(_ summary: BrandSummary) {
+      freshness = summary.freshness
+      branchCount = summary.branchCount
+      lastFetchedAsOf = summary.lastFetchedAsOf
+    }
+  }
+
+  /// A brand whose freshness changed, or that is in one manifest only (`old` or `new` is `nil`).
+  public struct BrandChange: Hashable, Sendable {
+    public var brand: BrandSlug
+    /// The Korean name, as the manifests give it.
+    public var name: String
+    public var old: BrandState?
+    public var new: BrandState?
   }
 
   public var old: Side
@@ -98,15 +168,26 @@ public struct BundleDiff: Sendable {
   public var removed: [Branch]
   /// Sorted by id.
   public var changed: [BranchChange]
+  /// Brands whose freshness changed or that are in one manifest only, sorted by slug.
+  public var brands: [BrandChange]
+  /// The days of the new window outside the old one (the month the window moved on to), in order.
+  public var addedDays: [DateWindow]
+  /// Per brand, the branches of the new bundle with unknown days among ``addedDays`` (sorted by
+  /// id): a month that entered the window without its closing days. Told with the `window` change.
+  public var unknownOnAddedDays: [BrandSlug: [BranchID]]
   /// The Korean name of each brand, as the bundles' manifests give them (the new one wins).
   public var brandNames: [BrandSlug: String]
 
   /// Compares two bundles' branches.
   public init(old: PublishedBundle, new: PublishedBundle) {
     self.init(
-      old: Side(version: old.manifest.version, asOf: old.manifest.asOf, window: old.manifest.window),
+      old: Side(
+        version: old.manifest.version, asOf: old.manifest.asOf, window: old.manifest.window,
+        brands: old.manifest.brands),
       oldBranches: old.branches.branches,
-      new: Side(version: new.manifest.version, asOf: new.manifest.asOf, window: new.manifest.window),
+      new: Side(
+        version: new.manifest.version, asOf: new.manifest.asOf, window: new.manifest.window,
+        brands: new.manifest.brands),
       newBranches: new.branches.branches,
       brandNames: Dictionary(
         (old.manifest.brands + new.manifest.brands).map { ($0.slug, $0.name) }, uniquingKeysWith: { _, last in last }))
@@ -117,7 +198,18 @@ public struct BundleDiff: Sendable {
   ) {
     self.old = old
     self.new = new
-    self.brandNames = brandNames
+    var names = brandNames
+    for summary in old.brands + new.brands where names[summary.slug] == nil { names[summary.slug] = summary.name }
+    self.brandNames = names
+    let beforeBrands = Dictionary(old.brands.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+    let afterBrands = Dictionary(new.brands.map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
+    brands = Set(beforeBrands.keys).union(afterBrands.keys).sorted().compactMap { slug in
+      let was = beforeBrands[slug]
+      let now = afterBrands[slug]
+      guard was?.freshness != now?.freshness else { return nil }
+      return BrandChange(
+        brand: slug, name: names[slug] ?? slug.rawValue, old: was.map(BrandState.init), new: now.map(BrandState.init))
+    }
     let before = Dictionary(oldBranches.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let after = Dictionary(newBranches.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     added = after.filter { before[$0.key] == nil }.values.sorted { $0.id < $1.id }
@@ -130,6 +222,16 @@ public struct BundleDiff: Sendable {
       let changes = Self.changes(from: was, to: now, overlap: overlap)
       return changes.isEmpty ? nil : BranchChange(branch: now, changes: changes)
     }
+    let oldDays = old.window.from.dayNumber...old.window.through.dayNumber
+    let newDays =
+      new.window.from <= new.window.through ? Array(new.window.from.dayNumber...new.window.through.dayNumber) : []
+    addedDays = Self.ranges(of: Set(newDays.filter { !oldDays.contains($0) }.map(CalendarDate.init(dayNumber:))))
+    var unknown: [BrandSlug: [BranchID]] = [:]
+    for branch in newBranches.sorted(by: { $0.id < $1.id }) {
+      let days = addedDays.flatMap { Self.days(in: branch.closing.unknownRanges, within: $0) }
+      if !days.isEmpty { unknown[branch.brand, default: []].append(branch.id) }
+    }
+    unknownOnAddedDays = unknown
   }
 
   static func changes(from was: Branch, to now: Branch, overlap: DateWindow) -> [FieldChange] {
@@ -158,18 +260,21 @@ public struct BundleDiff: Sendable {
           new: new.map { .point(latitude: $0.latitude, longitude: $0.longitude) } ?? .null))
     }
 
+    let sourceText =
+      was.closing.schedule.text == now.closing.schedule.text
+      ? nil : TextChange(old: was.closing.schedule.text, new: now.closing.schedule.text)
     if overlap.from <= overlap.through {
       // When the store closed or reopened, the days it is shut in either bundle are told by the
-      // store-status change, not listed again as closing dates.
+      // store-status change, not listed again as closing dates or unknown days.
       let explained =
         was.storeStatus.state == now.storeStatus.state && was.storeStatus.closesOn == now.storeStatus.closesOn
         ? []
         : [was.storeStatus, now.storeStatus].compactMap {
           $0.shutDays(from: overlap.from, through: overlap.through, asOf: overlap.from)
         }
-      func inOverlap(_ dates: [CalendarDate]) -> Set<CalendarDate> {
+      func inOverlap(_ dates: some Sequence<CalendarDate>) -> Set<CalendarDate> {
         Set(
-          dates.filter { date in
+          dates.lazy.filter { date in
             date >= overlap.from && date <= overlap.through && !explained.contains { $0.contains(date) }
           })
       }
@@ -179,11 +284,47 @@ public struct BundleDiff: Sendable {
         changes.append(
           FieldChange(
             field: .closingDates, old: .dates(before.subtracting(after).sorted()),
-            new: .dates(after.subtracting(before).sorted())))
+            new: .dates(after.subtracting(before).sorted()), sourceText: sourceText))
+      }
+      let unknownBefore = inOverlap(days(in: was.closing.unknownRanges, within: overlap))
+      let unknownAfter = inOverlap(days(in: now.closing.unknownRanges, within: overlap))
+      if unknownBefore != unknownAfter {
+        changes.append(
+          FieldChange(
+            field: .unknownDays, old: .ranges(ranges(of: unknownBefore.subtracting(unknownAfter))),
+            new: .ranges(ranges(of: unknownAfter.subtracting(unknownBefore))), sourceText: sourceText))
       }
     }
-    compare(.closingStatus, was.closing.status.rawValue, now.closing.status.rawValue)
+    if was.closing.status != now.closing.status {
+      changes.append(
+        FieldChange(
+          field: .closingStatus, old: .text(was.closing.status.rawValue), new: .text(now.closing.status.rawValue),
+          sourceText: sourceText))
+    }
     return changes
+  }
+
+  /// The days of `ranges` inside `window`.
+  static func days(in ranges: [DateWindow], within window: DateWindow) -> [CalendarDate] {
+    ranges.flatMap { range -> [CalendarDate] in
+      let first = max(range.from, window.from)
+      let last = min(range.through, window.through)
+      guard first <= last else { return [] }
+      return (first.dayNumber...last.dayNumber).map(CalendarDate.init(dayNumber:))
+    }
+  }
+
+  /// The days as maximal ranges of consecutive days, in order.
+  static func ranges(of days: Set<CalendarDate>) -> [DateWindow] {
+    var ranges: [DateWindow] = []
+    for day in days.sorted() {
+      if let last = ranges.last, last.through.adding(days: 1) == day {
+        ranges[ranges.count - 1].through = day
+      } else {
+        ranges.append(DateWindow(from: day, through: day))
+      }
+    }
+    return ranges
   }
 
   /// The address as compared: the published text, with a separately published lot-number
@@ -196,18 +337,28 @@ public struct BundleDiff: Sendable {
     }
   }
 
-  /// Whether nothing changed.
-  public var isEmpty: Bool { added.isEmpty && removed.isEmpty && changed.isEmpty }
+  /// Whether the window moved between the bundles.
+  public var windowChanged: Bool { old.window != new.window }
 
-  /// Every kind of change present.
-  public var kinds: Set<ChangeKind> {
-    var kinds = Set(changed.flatMap { $0.changes.map(\.field) })
-    if !added.isEmpty { kinds.insert(.added) }
-    if !removed.isEmpty { kinds.insert(.removed) }
-    return kinds
+  /// The days both windows cover, on which closing dates and unknown days are compared; `nil`
+  /// when the windows do not meet.
+  public var comparedDays: DateWindow? {
+    let overlap = DateWindow(
+      from: max(old.window.from, new.window.from), through: min(old.window.through, new.window.through))
+    return overlap.from <= overlap.through ? overlap : nil
   }
 
-  /// Per kind, the number of branches with that kind of change.
+  /// Whether nothing changed: no branch added, removed or changed, no brand's freshness, not the
+  /// window.
+  public var isEmpty: Bool {
+    added.isEmpty && removed.isEmpty && changed.isEmpty && brands.isEmpty && !windowChanged
+  }
+
+  /// Every kind of change present.
+  public var kinds: Set<ChangeKind> { Set(countsByKind.keys) }
+
+  /// Per kind, the number of branches with that kind of change; for `brand-freshness` the number
+  /// of brands, for `window` 1.
   public var countsByKind: [ChangeKind: Int] {
     var counts: [ChangeKind: Int] = [:]
     if !added.isEmpty { counts[.added] = added.count }
@@ -215,7 +366,88 @@ public struct BundleDiff: Sendable {
     for change in changed {
       for kind in Set(change.changes.map(\.field)) { counts[kind, default: 0] += 1 }
     }
+    if !brands.isEmpty { counts[.brandFreshness] = brands.count }
+    if windowChanged { counts[.window] = 1 }
     return counts
+  }
+
+  /// A branch as a group lists it.
+  public struct BranchRef: Hashable, Sendable, Encodable {
+    public var id: BranchID
+    public var name: String
+    /// The banner the branch trades under, when not the brand's own (e.g. `홈플러스 스페셜`).
+    public var banner: String?
+  }
+
+  /// Branches of one brand with the same change: the same kind and the same old and new values
+  /// (added and removed branches form one group per brand). The published closing-day texts
+  /// may differ between the branches of a group.
+  public struct Group: Hashable, Sendable {
+    public var brand: BrandSlug
+    public var kind: ChangeKind
+    public var old: DiffValue
+    public var new: DiffValue
+    /// Sorted by id.
+    public var branches: [BranchRef]
+    /// The distinct changes of the published closing-day text among the branches, each with the
+    /// ids of its branches; the most common first.
+    public var sourceTexts: [SourceTexts]
+  }
+
+  /// Branches of a group whose published closing-day text changed the same way.
+  public struct SourceTexts: Hashable, Sendable {
+    public var change: TextChange
+    /// Sorted by id.
+    public var ids: [BranchID]
+  }
+
+  /// The branch changes grouped: per brand (by slug), identical changes together, the largest
+  /// group first, then by kind (in the order of ``ChangeKind``) and first id.
+  public var groups: [Group] {
+    struct Key: Hashable {
+      var brand: BrandSlug
+      var kind: ChangeKind
+      var old: DiffValue
+      var new: DiffValue
+    }
+    var order: [Key] = []
+    var members: [Key: [(BranchRef, TextChange?)]] = [:]
+    func add(_ key: Key, _ branch: Branch, _ text: TextChange?) {
+      if members[key] == nil { order.append(key) }
+      members[key, default: []].append((BranchRef(id: branch.id, name: branch.name, banner: branch.banner), text))
+    }
+    for branch in removed { add(Key(brand: branch.brand, kind: .removed, old: .null, new: .null), branch, nil) }
+    for branch in added { add(Key(brand: branch.brand, kind: .added, old: .null, new: .null), branch, nil) }
+    for change in changed {
+      for field in change.changes {
+        add(
+          Key(brand: change.branch.brand, kind: field.field, old: field.old, new: field.new), change.branch,
+          field.sourceText)
+      }
+    }
+    let groups = order.map { key -> Group in
+      let list = members[key]!.sorted { $0.0.id < $1.0.id }
+      var texts: [TextChange] = []
+      var textIDs: [TextChange: [BranchID]] = [:]
+      for (branch, text) in list {
+        guard let text else { continue }
+        if textIDs[text] == nil { texts.append(text) }
+        textIDs[text, default: []].append(branch.id)
+      }
+      let sourceTexts = texts.enumerated().sorted { a, b in
+        let (x, y) = (textIDs[a.element]!.count, textIDs[b.element]!.count)
+        return x != y ? x > y : a.offset < b.offset
+      }.map { SourceTexts(change: $0.element, ids: textIDs[$0.element]!) }
+      return Group(
+        brand: key.brand, kind: key.kind, old: key.old, new: key.new, branches: list.map(\.0),
+        sourceTexts: sourceTexts)
+    }
+    return groups.sorted { a, b in
+      if a.brand != b.brand { return a.brand < b.brand }
+      if a.branches.count != b.branches.count { return a.branches.count > b.branches.count }
+      if a.kind != b.kind { return a.kind < b.kind }
+      return a.branches[0].id < b.branches[0].id
+    }
   }
 
   /// Per brand: added, removed and changed branches.

@@ -6,11 +6,11 @@ import MartExport
 struct DiffCommand: ParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "diff",
-    abstract: "Shows the branches added, removed and changed between two bundles.",
+    abstract: "Shows the branches added, removed and changed, brand freshness and the window between two bundles.",
     discussion: """
-      OLD and NEW are output directories (the bundles their latest.json names) or bundle directories. Branches are matched by id. Changes of a branch: \(ChangeKind.allCases.filter { $0 != .added && $0 != .removed }.map(\.rawValue).joined(separator: ", ")). Coordinates count as moved beyond \(Int(BundleDiff.movedThresholdMeters)) m; closing dates are compared on the days both bundles' windows cover.
+      OLD and NEW are output directories (the bundles their latest.json names) or bundle directories. Branches are matched by id. Changes of a branch: \(ChangeKind.allCases.filter(\.isBranchField).map(\.rawValue).joined(separator: ", ")). Coordinates count as moved beyond \(Int(BundleDiff.movedThresholdMeters)) m; closing dates and unknown days are compared on the days both bundles' windows cover. Besides branches: brand-freshness (a brand's freshness in the manifest changed, or the brand appeared or vanished) and window (the window moved). Identical changes within a brand are grouped; dates show their weekday.
 
-      Formats: text (default, for people), json (stable, for programs), markdown (a pull-request comment or CI job summary).
+      Formats: text (default, for people), json (stable, for programs), markdown (a pull-request comment or CI job summary, at most --max-bytes bytes: long sections are collapsed and lists shortened, saying what was left out).
 
       Exit status, as diff(1): 0 no changes, 1 changes, 2 trouble (a bundle missing or invalid, bad options). With --fail-on, only the listed kinds give 1; other changes are still shown and give 0. Kinds: \(ChangeKind.allCases.map(\.rawValue).joined(separator: ", ")).
 
@@ -32,6 +32,13 @@ struct DiffCommand: ParsableCommand {
       "Comma-separated kinds of change that give exit status 1 (repeatable). Default: every kind.",
       valueName: "kinds"))
   var failOn: [String] = []
+
+  @Option(
+    name: .customLong("max-bytes"),
+    help: ArgumentHelp(
+      "The most bytes of markdown to write (default \(BundleDiff.defaultMarkdownMaxBytes)); markdown only.",
+      valueName: "n"))
+  var maxBytes: Int = BundleDiff.defaultMarkdownMaxBytes
 
   func run() throws {
     do {
@@ -70,12 +77,13 @@ struct DiffCommand: ParsableCommand {
         )
       }
     }
+    guard maxBytes > 0 else { throw UsageProblem(description: "--max-bytes must be a positive number of bytes") }
     let before = try BundleStore.readBundle(at: URL(fileURLWithPath: old))
     let after = try BundleStore.readBundle(at: URL(fileURLWithPath: new))
     let diff = BundleDiff(old: before, new: after)
     switch format {
     case "json": FileHandle.standardOutput.write(try diff.json())
-    case "markdown": FileHandle.standardOutput.write(Data(diff.markdown().utf8))
+    case "markdown": FileHandle.standardOutput.write(Data(try diff.markdown(maxBytes: maxBytes).utf8))
     default: print(diff.text())
     }
     if !diff.kinds.isDisjoint(with: failing) { throw ExitCode(1) }

@@ -193,16 +193,21 @@ import Testing
     return (output, try #require(try BundleStore(outputDirectory: output).latest()))
   }
 
-  /// Publishes the baseline's branches after `edit` into a new output directory.
-  func edited(_ bundle: PublishedBundle, _ edit: (inout [Branch]) throws -> Void) throws -> URL {
+  /// Publishes the baseline's branches after `edit`, and its manifest's brands after
+  /// `editBrands`, into a new output directory.
+  func edited(
+    _ bundle: PublishedBundle, brands editBrands: (inout [BrandSummary]) -> Void = { _ in },
+    _ edit: (inout [Branch]) throws -> Void
+  ) throws -> URL {
     var branches = bundle.branches.branches
     try edit(&branches)
     let counts = Dictionary(grouping: branches, by: \.brand).mapValues(\.count)
-    let brands = bundle.manifest.brands.map { summary in
+    var brands = bundle.manifest.brands.map { summary in
       var summary = summary
       summary.branchCount = counts[summary.slug] ?? 0
       return summary
     }
+    editBrands(&brands)
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("diff-new-\(UUID().uuidString)")
     try BundleStore(outputDirectory: output).publish(
       branches: branches, brands: brands, asOf: bundle.manifest.asOf, window: bundle.manifest.window)
@@ -249,8 +254,10 @@ import Testing
     #expect(text.stdout.contains("removed  lottemart-0100161  롯데마트 "), "stdout: \(text.stdout)")
     let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
     #expect(markdown.status == 1)
-    #expect(markdown.stdout.contains("#### Removed\n\n- `lottemart-0100161` 롯데마트 "), "stdout: \(markdown.stdout)")
-    #expect(markdown.stdout.contains("| 롯데마트 (`lottemart`) | 0 | 1 | 0 |"))
+    #expect(
+      markdown.stdout.contains("#### 롯데마트 (`lottemart`)\n\n- **removed** `lottemart-0100161` "),
+      "stdout: \(markdown.stdout)")
+    #expect(markdown.stdout.contains("| 롯데마트 (`lottemart`) | fresh | 0 | 1 | 0 |"))
     // CI that only cares about closing days lets a removal through (still reported).
     let lenient = try cli.run(["diff", old.path, new.path, "--fail-on", "closing-dates"])
     #expect(lenient.status == 0)
@@ -303,14 +310,13 @@ import Testing
     #expect(changes.first?["old"] as? [String] == ["2026-12-13"])
     #expect(changes.first?["new"] as? [String] == ["2026-12-20"])
 
+    // Both days are Sundays (일); the text and markdown show the day gone → the day added.
     let text = try cli.run(["diff", old.path, new.path])
-    #expect(
-      text.stdout.contains("closing-dates   no longer closed 2026-12-13; newly closed 2026-12-20"),
-      "stdout: \(text.stdout)")
+    #expect(text.stdout.contains("  closing-dates  emart-1059 "), "stdout: \(text.stdout)")
+    #expect(text.stdout.contains(": 12-13(일) → 12-20(일)"), "stdout: \(text.stdout)")
     let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
-    #expect(
-      markdown.stdout.contains("| closing-dates | no longer closed: 2026-12-13 | newly closed: 2026-12-20 |"),
-      "stdout: \(markdown.stdout)")
+    #expect(markdown.stdout.contains("- **closing-dates** `emart-1059` "), "stdout: \(markdown.stdout)")
+    #expect(markdown.stdout.contains(": 12-13(일) → 12-20(일)"), "stdout: \(markdown.stdout)")
     #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "removed,closing-dates"]).status == 1)
     #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "removed", "--fail-on", "phone"]).status == 0)
   }
@@ -364,12 +370,95 @@ import Testing
     #expect(reportedOnly.stdout.contains("phone"))
     #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "phone"]).status == 1)
     let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
-    #expect(markdown.stdout.contains("| phone | "), "stdout: \(markdown.stdout)")
-    #expect(markdown.stdout.contains(" | 055-999-0000 |"))
+    #expect(markdown.stdout.contains("- **phone** `emart-1059` "), "stdout: \(markdown.stdout)")
+    #expect(markdown.stdout.contains(" → 055-999-0000\n"))
+  }
+
+  @Test func aBrandGoingStaleIsAChangeOnItsOwn() throws {
+    let (old, bundle) = try baseline()
+    // The run failed for 롯데마트: its branches are carried over unchanged, fetched on 11-19(목).
+    let new = try edited(
+      bundle,
+      brands: { brands in
+        for index in brands.indices where brands[index].slug.rawValue == "lottemart" {
+          brands[index].freshness = .stale
+          brands[index].lastFetchedAsOf = CalendarDate(iso: "2026-11-19")
+        }
+      }, { _ in })
+    let text = try cli.run(["diff", old.path, new.path])
+    #expect(text.status == 1)
+    #expect(text.stdout.contains("brand-freshness  롯데마트 (lottemart)  fresh → stale (last fetched 2026-11-19(목))"))
+    #expect(!text.stdout.contains("no changes"))
+    let outcome = try cli.run(["diff", old.path, new.path, "--format", "json"])
+    #expect(outcome.status == 1)
+    let json = try json(outcome)
+    #expect((json["changed"] as? [Any])?.isEmpty == true)
+    let brands = try #require(json["brands"] as? [[String: Any]])
+    #expect(brands.map { $0["brand"] as? String } == ["lottemart"])
+    #expect(brands.first?["brandName"] as? String == "롯데마트")
+    #expect((brands.first?["old"] as? [String: Any])?["freshness"] as? String == "fresh")
+    #expect((brands.first?["new"] as? [String: Any])?["freshness"] as? String == "stale")
+    #expect((json["summary"] as? [String: Any])?["kinds"] as? [String: Int] == ["brand-freshness": 1])
+    let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
+    #expect(markdown.status == 1)
+    #expect(
+      markdown.stdout.contains("| 롯데마트 (`lottemart`) | fresh → stale (last fetched 2026-11-19(목)) | 0 | 0 | 0 |"),
+      "stdout: \(markdown.stdout)")
+    #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "brand-freshness"]).status == 1)
+    #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "closing-dates,unknown-days"]).status == 0)
+    // And back: fresh again.
+    #expect(try cli.run(["diff", new.path, old.path, "--fail-on", "brand-freshness"]).status == 1)
+  }
+
+  @Test func hundredsOfIdenticalChangesStayWithinMaxBytes() throws {
+    let (_, bundle) = try baseline()
+    // 600 copies of emart-1059, which closes on 2026-12-13 (일); in the new bundle every copy
+    // closes on 2026-12-20 (일) instead.
+    let december13 = try #require(CalendarDate(iso: "2026-12-13"))
+    let december20 = try #require(CalendarDate(iso: "2026-12-20"))
+    func copies(moved: Bool) throws -> URL {
+      try edited(bundle) { branches in
+        let original = branches[try index(of: "emart-1059", in: branches)]
+        try #require(original.closing.dates.contains(december13))
+        for number in 0..<600 {
+          var copy = original
+          copy.id = BranchID(brand: original.brand, storeID: "9\(number)")
+          copy.name = "복제\(number)점"
+          if moved {
+            copy.closing.dates = (copy.closing.dates.filter { $0 != december13 } + [december20]).sorted()
+          }
+          branches.append(copy)
+        }
+        branches.sort { $0.id < $1.id }
+      }
+    }
+    let old = try copies(moved: false)
+    let new = try copies(moved: true)
+    let full = try cli.run(["diff", old.path, new.path, "--format", "markdown", "--max-bytes", "1000000"])
+    #expect(full.status == 1)
+    #expect(full.stdout.contains("- **closing-dates**, 600 branches: 12-13(일) → 12-20(일)\n"))
+    #expect(!full.stdout.contains("see the JSON diff"))
+    #expect(full.stdout.utf8.count > 4_000)
+    for maxBytes in [60_000, 4_000] {
+      let outcome = try cli.run(["diff", old.path, new.path, "--format", "markdown", "--max-bytes", "\(maxBytes)"])
+      #expect(outcome.status == 1)
+      #expect(outcome.stdout.utf8.count <= maxBytes)
+      #expect(outcome.stdout.contains("- **closing-dates**, 600 branches: 12-13(일) → 12-20(일)\n"))
+      if full.stdout.utf8.count > maxBytes {
+        #expect(outcome.stdout.contains(", … and "), "stdout: \(outcome.stdout)")
+        #expect(outcome.stdout.contains(" more branches (see the JSON diff)"), "stdout: \(outcome.stdout)")
+        #expect(outcome.stdout.contains("_Shortened to stay within \(maxBytes) bytes: "), "stdout: \(outcome.stdout)")
+      }
+    }
+    let tooSmall = try cli.run(["diff", old.path, new.path, "--format", "markdown", "--max-bytes", "200"])
+    #expect(tooSmall.status == 2)
+    #expect(tooSmall.stdout.isEmpty)
+    #expect(tooSmall.stderr.contains("--max-bytes 200 cannot hold the header"), "stderr: \(tooSmall.stderr)")
   }
 
   @Test(arguments: [
     ["--format", "xml"], ["--fail-on", "everything"], ["--fail-on", ""], ["--no-such-option"],
+    ["--max-bytes", "0"], ["--max-bytes", "many"], ["--format", "markdown", "--max-bytes", "20"],
   ])
   func troubleExitsTwo(extra: [String]) throws {
     let (old, _) = try baseline()
