@@ -29,6 +29,7 @@ let package = Package(
     .systemLibrary(
       name: "COpenSSLCrypto", path: "Sources/CSystem/COpenSSLCrypto", pkgConfig: "libcrypto",
       providers: [.apt(["libssl-dev"])]),
+    .systemLibrary(name: "CFileSync", path: "Sources/CSystem/CFileSync"),
     .systemLibrary(
       name: "CZlib", path: "Sources/CSystem/CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]),
@@ -45,7 +46,7 @@ let package = Package(
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset", "MartReplay"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "MartSQLite"]),
-    .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "CZlib"]),
+    .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "CZlib", "CFileSync"]),
     .target(
       name: "MartPipeline",
       dependencies: [

@@ -1,3 +1,4 @@
+import CFileSync
 import Foundation
 import MartCore
 import MartDigest
@@ -205,9 +206,10 @@ public struct BundleStore: Sendable {
     return .published(pointer, latestChanged: true, repaired: repaired)
   }
 
-  /// Writes every file of `contents` and its manifest under `staging`, flushing each file and
-  /// then each directory, deepest first. Returns `false`, having written only part, when
-  /// `shouldStop` asks to stop.
+  /// Writes every file of `contents` and its manifest under `staging`, then makes them durable
+  /// with one barrier: `syncfs` of the filesystem where there is one (Linux), else a flush of
+  /// each file and then each directory, deepest first. Returns `false`, having written only
+  /// part, when `shouldStop` asks to stop.
   private func writeStaging(
     _ contents: BundleContents, to staging: URL, shouldStop: () -> Bool
   ) throws(ExportError) -> Bool {
@@ -219,14 +221,30 @@ public struct BundleStore: Sendable {
       if directories.insert(parent).inserted {
         try createDirectory(staging.appendingPathComponent(parent))
       }
-      try writeDurably(file.data, to: staging.appendingPathComponent(file.path))
+      try writeFile(file.data, to: staging.appendingPathComponent(file.path), flush: !Self.hasFilesystemBarrier)
     }
-    try writeDurably(contents.manifestData, to: staging.appendingPathComponent("manifest.json"))
-    // Deepest first, so each directory's entry in its parent is flushed after its contents.
-    for directory in directories.sorted(by: { $0.count > $1.count }) {
-      try syncDirectory(directory.isEmpty ? staging : staging.appendingPathComponent(directory))
+    try writeFile(
+      contents.manifestData, to: staging.appendingPathComponent("manifest.json"), flush: !Self.hasFilesystemBarrier)
+    if Self.hasFilesystemBarrier {
+      try syncFilesystem(of: staging)
+    } else {
+      // Deepest first, so each directory's entry in its parent is flushed after its contents.
+      for directory in directories.sorted(by: { $0.count > $1.count }) {
+        try syncDirectory(directory.isEmpty ? staging : staging.appendingPathComponent(directory))
+      }
     }
     return true
+  }
+
+  /// Whether one `syncfs` can make a whole staging directory durable here.
+  static let hasFilesystemBarrier = mart_has_syncfs() != 0
+
+  /// Flushes every dirty file and directory of the filesystem holding `url` (`syncfs`).
+  private func syncFilesystem(of url: URL) throws(ExportError) {
+    let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw ExportError(path: url.path, message: "cannot open directory: \(errnoText())") }
+    defer { close(fd) }
+    guard mart_syncfs(fd) == 0 else { throw ExportError(path: url.path, message: "syncfs failed: \(errnoText())") }
   }
 
   /// Removes staging directories and temporary pointers left by runs that were killed
@@ -285,6 +303,11 @@ public struct BundleStore: Sendable {
   }
 
   private func writeDurably(_ data: Data, to url: URL) throws(ExportError) {
+    try writeFile(data, to: url, flush: true)
+  }
+
+  /// Writes `data` to a new file at `url`, flushed to disk (`fsync`) when `flush`.
+  private func writeFile(_ data: Data, to url: URL, flush: Bool) throws(ExportError) {
     let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw ExportError(path: url.path, message: "cannot create: \(errnoText())") }
     defer { close(fd) }
@@ -299,7 +322,9 @@ public struct BundleStore: Sendable {
       }
       offset += written
     }
-    guard fsync(fd) == 0 else { throw ExportError(path: url.path, message: "fsync failed: \(errnoText())") }
+    guard !flush || fsync(fd) == 0 else {
+      throw ExportError(path: url.path, message: "fsync failed: \(errnoText())")
+    }
   }
 
   private func syncDirectory(_ url: URL) throws(ExportError) {
