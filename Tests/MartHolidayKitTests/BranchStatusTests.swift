@@ -1,5 +1,6 @@
 import Foundation
 import MartHolidayKit
+import TestSupport
 import Testing
 
 /// The kit's answers over the bundle the fixtures publish, checked against the bundle's own
@@ -58,8 +59,8 @@ import Testing
   /// `nextClosingDay(after:)`, and days past the window expanded from the schedule. Expected dates
   /// from python3's calendar module (2nd and 4th Sundays; `calendar.monthcalendar`) and, for 설날
   /// and 추석, the KASI dates (2027-02-07, 2027-09-15).
-  @Test(
-    arguments: [
+  @Test func nextClosingDay() async throws {
+    let cases: [(id: String, after: String, expected: String?)] = [
       // E-mart publishes three months of dates: known through 2027-01-31, then unknown.
       ("emart-1059", "2026-11-20", "2026-11-22"),
       ("emart-1059", "2026-11-22", "2026-12-13"),
@@ -81,16 +82,17 @@ import Testing
       ("lottemart-0100130", "2026-11-20", "2027-01-10"),
       // Closes for good on 2026-12-15: nothing after.
       ("gs-thefresh-10972", "2026-12-14", nil),
-    ] as [(String, String, String?)])
-  func nextClosingDay(id: String, after: String, expected: String?) async throws {
+    ]
     let bundle = try await PublishedFixtures.shared.bundle()
-    let branch = try #require(bundle.branch(id: id))
-    let next = branch.nextClosingDay(after: try #require(MartDay(iso: after)))
-    #expect(next?.iso == expected)
+    forEachCase(cases, named: { "\($0.id) after \($0.after)" }) { example, comment in
+      let branch = try #require(bundle.branch(id: example.id), comment)
+      let next = branch.nextClosingDay(after: try #require(MartDay(iso: example.after), comment))
+      #expect(next?.iso == example.expected, comment)
+    }
   }
 
-  @Test(
-    arguments: [
+  @Test func status() async throws {
+    let cases: [(id: String, day: String, expected: MartDayStatus)] = [
       // Inside the window.
       ("emart-1059", "2026-11-22", MartDayStatus.closed),
       ("emart-1059", "2026-11-23", .open),
@@ -124,11 +126,12 @@ import Testing
       ("gs-thefresh-10972", "2026-12-14", .open),
       ("gs-thefresh-10972", "2026-12-15", .shut),
       ("gs-thefresh-10972", "2027-03-01", .shut),
-    ] as [(String, String, MartDayStatus)])
-  func status(id: String, day: String, expected: MartDayStatus) async throws {
+    ]
     let bundle = try await PublishedFixtures.shared.bundle()
-    let branch = try #require(bundle.branch(id: id))
-    #expect(branch.status(on: try #require(MartDay(iso: day))) == expected)
+    forEachCase(cases, named: { "\($0.id) on \($0.day)" }) { example, comment in
+      let branch = try #require(bundle.branch(id: example.id), comment)
+      #expect(branch.status(on: try #require(MartDay(iso: example.day), comment)) == example.expected, comment)
+    }
   }
 
   @Test func theIssueExampleAnswersInFiveLines() async throws {
