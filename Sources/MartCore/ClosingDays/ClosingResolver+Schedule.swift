@@ -1,70 +1,14 @@
-// The schedule the collected days make.
+// The schedule the added-up statements make.
 
-extension ClosingTextParser {
-  /// Makes the days the text cannot tell uncertain, over the horizon: the rules' days on
-  /// holidays they may move off, public holidays named as days, and alternate weeks. A
-  /// recurring rule then speaks of the horizon only.
-  func addUncertainDays(to schedule: inout ClosingSchedule, lastOpened: [Weekday: Set<Int>]) {
-    let horizon = ClosingSchedule.horizon(asOf: asOf)
-    var uncertain = Set<CalendarDate>()
-    var extraExceptions = Set<CalendarDate>()
-    if !lastOpened.isEmpty {
-      // 매주 일요일 휴무 (단, 마지막 일요일은 정상영업): the opened Sundays of each month.
-      var month = horizon.from
-      while month <= horizon.through {
-        for (weekday, ordinals) in lastOpened {
-          extraExceptions.formUnion(
-            ClosingRule.nthWeekday(ordinals: ordinals.sorted(), weekday: weekday).dates(inMonthStarting: month))
-        }
-        month = month.firstOfMonth(addingMonths: 1)
-      }
-    }
-    if schedule.status != .unknown {
-      let ruleDays = Set(schedule.closedDates(from: horizon.from, through: horizon.through))
-        .subtracting(schedule.dates)
-      let publicHolidays = Set(KoreanPublicHolidays.dates(from: horizon.from, through: horizon.through))
-      for shift in shifts {
-        let holidays: Set<CalendarDate>
-        switch shift.holidays {
-        case .publicHolidays: holidays = publicHolidays
-        case .lunar(let names):
-          holidays = Set(
-            (horizon.from.year...horizon.through.year).flatMap { year in
-              names.compactMap { KoreanLunarHolidays.date(of: $0, inYear: year) }.flatMap { day in
-                (-1...1).map { day.adding(days: $0) }
-              }
-            })
-        }
-        for day in ruleDays.intersection(holidays) {
-          uncertain.insert(day)
-          for offset in shift.offsets { uncertain.insert(day.adding(days: offset)) }
-        }
-      }
-      if publicHolidaysNamed { uncertain.formUnion(publicHolidays) }
-      if !alternateWeekdays.isEmpty {
-        var day = horizon.from
-        while day <= horizon.through {
-          if alternateWeekdays.contains(day.weekday) { uncertain.insert(day) }
-          day = day.adding(days: 1)
-        }
-      }
-    }
-    uncertain = uncertain.filter(horizon.contains)
-    guard !uncertain.isEmpty || !extraExceptions.isEmpty else { return }
-    if schedule.coverage == nil {
-      schedule.coverage = schedule.coversEveryDay ? [horizon] : schedule.coveredMonths
-    }
-    schedule.exceptions = Set(schedule.exceptions).union(extraExceptions.subtracting(schedule.dates)).sorted()
-    schedule.uncertain = DateWindow.merged(
-      uncertain.subtracting(schedule.dates).map { DateWindow(from: $0, through: $0) })
-  }
-
-  // MARK: - Result
-
-  consuming func makeSchedule() -> ClosingSchedule {
+extension ClosingResolver {
+  /// The schedule the days of `reading` make.
+  func schedule(from reading: Reading, text: String) -> ClosingSchedule {
+    var closed = reading.closed
+    let opened = reading.opened
+    var warnings = reading.warnings
     var rules: [ClosingRule] = []
     // 격주 일요일: no Sunday is known to close.
-    closed.weekly.subtract(alternateWeekdays)
+    closed.weekly.subtract(reading.alternateWeekdays)
     var weeklyAsOrdinals = Set<Weekday>()
     var lastOpened: [Weekday: Set<Int>] = [:]
     for weekday in Weekday.allCases where !opened.weekly.contains(weekday) {
@@ -104,7 +48,7 @@ extension ClosingTextParser {
       opened.lunarOffsets[holiday].map { LunarClosing(holiday: holiday, offsets: $0.sorted()) }
     }
     if !lunar.isEmpty || !lunarExceptions.isEmpty, !KoreanLunarHolidays.years.contains(asOf.year) {
-      warn(
+      warnings.add(
         "lunar holidays are known for \(KoreanLunarHolidays.years.lowerBound)–"
           + "\(KoreanLunarHolidays.years.upperBound) only")
     }
@@ -113,17 +57,16 @@ extension ClosingTextParser {
       || !closed.monthScoped.isEmpty
     {
       status = .closures
-      if saysOpenAllYear { warn("text says open all year but also names closing days") }
-    } else if saysOpenAllYear {
+      if reading.saysOpenAllYear { warnings.add("text says open all year but also names closing days") }
+    } else if reading.saysOpenAllYear {
       status = .openAllYear
     } else {
       status = .unknown
-      warn("no closing days understood")
+      warnings.add("no closing days understood")
     }
-    if droppedWarnings > 0 { warnings.append("\(droppedWarnings) more warnings") }
     var schedule = ClosingSchedule(
       status: status, rules: rules, dates: explicit, lunar: lunar, exceptions: exceptions.sorted(),
-      lunarExceptions: lunarExceptions, text: text, warnings: warnings)
+      lunarExceptions: lunarExceptions, text: text, warnings: warnings.all)
     // 12월은 셋째 일요일: in its month the scoped rule's days replace the other rules' days (all
     // months at once, each month's days being in that month).
     if !closed.monthScoped.isEmpty {
@@ -152,7 +95,7 @@ extension ClosingTextParser {
     }
     // A trading day with other hours is open even where a rule or holiday closes.
     let closingDates = Set(schedule.dates)
-    let traded = tradingDays.filter {
+    let traded = reading.tradingDays.filter {
       !closingDates.contains($0) && !schedule.closedDates(from: $0, through: $0).isEmpty
     }
     if !traded.isEmpty { schedule.exceptions = Set(schedule.exceptions).union(traded).sorted() }
@@ -165,15 +108,15 @@ extension ClosingTextParser {
         coverage.ranges(for: schedule.dates + schedule.exceptions, asOf: asOf) + scopedMonths)
     }
     if schedule.status == .unknown {
-      addOpenedRuleDays(to: &schedule)
+      addOpenedRuleDays(opened, to: &schedule)
     }
-    addUncertainDays(to: &schedule, lastOpened: lastOpened)
+    addUncertainDays(to: &schedule, lastOpened: lastOpened, reading: reading)
     return schedule
   }
 
   /// A text that opens rule days and closes none (`매월 둘째 일요일 오후 6시까지 영업`): those
   /// days, over the horizon, are known trading days (exceptions) and the rest stays unknown.
-  func addOpenedRuleDays(to schedule: inout ClosingSchedule) {
+  private func addOpenedRuleDays(_ opened: Days, to schedule: inout ClosingSchedule) {
     var rules: [ClosingRule] = opened.ordinalsByWeekday.sorted { $0.key < $1.key }.map {
       .nthWeekday(ordinals: $0.value.sorted(), weekday: $0.key)
     }
@@ -185,5 +128,65 @@ extension ClosingTextParser {
       .closedDates(from: horizon.from, through: horizon.through)
     schedule.exceptions = Set(schedule.exceptions).union(days).sorted()
     schedule.coverage = DateWindow.merged(days.map { DateWindow(from: $0, through: $0) })
+  }
+
+  /// Makes the days the text cannot tell uncertain, over the horizon: the rules' days on
+  /// holidays they may move off, public holidays named as days, and alternate weeks. A
+  /// recurring rule then speaks of the horizon only.
+  private func addUncertainDays(
+    to schedule: inout ClosingSchedule, lastOpened: [Weekday: Set<Int>], reading: Reading
+  ) {
+    let horizon = ClosingSchedule.horizon(asOf: asOf)
+    var uncertain = Set<CalendarDate>()
+    var extraExceptions = Set<CalendarDate>()
+    if !lastOpened.isEmpty {
+      // 매주 일요일 휴무 (단, 마지막 일요일은 정상영업): the opened Sundays of each month.
+      var month = horizon.from
+      while month <= horizon.through {
+        for (weekday, ordinals) in lastOpened {
+          extraExceptions.formUnion(
+            ClosingRule.nthWeekday(ordinals: ordinals.sorted(), weekday: weekday).dates(inMonthStarting: month))
+        }
+        month = month.firstOfMonth(addingMonths: 1)
+      }
+    }
+    if schedule.status != .unknown {
+      let ruleDays = Set(schedule.closedDates(from: horizon.from, through: horizon.through))
+        .subtracting(schedule.dates)
+      let publicHolidays = Set(KoreanPublicHolidays.dates(from: horizon.from, through: horizon.through))
+      for shift in reading.shifts {
+        let holidays: Set<CalendarDate>
+        switch shift.holidays {
+        case .publicHolidays: holidays = publicHolidays
+        case .lunar(let names):
+          holidays = Set(
+            (horizon.from.year...horizon.through.year).flatMap { year in
+              names.compactMap { KoreanLunarHolidays.date(of: $0, inYear: year) }.flatMap { day in
+                (-1...1).map { day.adding(days: $0) }
+              }
+            })
+        }
+        for day in ruleDays.intersection(holidays) {
+          uncertain.insert(day)
+          for offset in shift.offsets { uncertain.insert(day.adding(days: offset)) }
+        }
+      }
+      if reading.publicHolidaysNamed { uncertain.formUnion(publicHolidays) }
+      if !reading.alternateWeekdays.isEmpty {
+        var day = horizon.from
+        while day <= horizon.through {
+          if reading.alternateWeekdays.contains(day.weekday) { uncertain.insert(day) }
+          day = day.adding(days: 1)
+        }
+      }
+    }
+    uncertain = uncertain.filter(horizon.contains)
+    guard !uncertain.isEmpty || !extraExceptions.isEmpty else { return }
+    if schedule.coverage == nil {
+      schedule.coverage = schedule.coversEveryDay ? [horizon] : schedule.coveredMonths
+    }
+    schedule.exceptions = Set(schedule.exceptions).union(extraExceptions.subtracting(schedule.dates)).sorted()
+    schedule.uncertain = DateWindow.merged(
+      uncertain.subtracting(schedule.dates).map { DateWindow(from: $0, through: $0) })
   }
 }

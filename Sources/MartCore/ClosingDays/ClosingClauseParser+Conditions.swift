@@ -1,6 +1,6 @@
 // Substitutions, a rule's own dates, and conditions the engine does not read.
 
-extension ClosingTextParser {
+extension ClosingClauseParser {
   // MARK: - Substitutions and a rule's own dates
 
   /// Reads `대신` or `→` right after dates (and their verb): `12/27(일) 대신 12/25(금) 휴무`,
@@ -8,30 +8,29 @@ extension ClosingTextParser {
   /// those after it: they are open, even if a verb already closed them.
   mutating func readSubstitution(at index: Int) -> Int {
     guard let last = lastDateList, last.end <= index, index - last.end <= 2,
-      (last.end..<index).allSatisfy({ keyword(at: $0) == .closure })
+      (last.end..<index).allSatisfy({ tokens.keyword(at: $0) == .closure })
     else { return index + 1 }
-    if pendingEnd == last.end, case .dates? = pending.last { pending.removeLast() }
-    opened.dates.formUnion(last.dates)
+    if pendingEnd == last.end, case .dates? = pending.last?.phrase { pending.removeLast() }
+    syntax.append(.substitution(phrase: last.phrase))
     lastDateList = nil
     return index + 1
   }
 
   /// Whether the `(` at `index` opens dates right after a rule: `매월 둘째 일요일 (11/15, 11/29)`.
   func isRuleBracket(at index: Int) -> Bool {
-    guard let last = pending.last, last.isRecurring, pendingEnd == index else { return false }
-    return number(at: index + 1) != nil
+    guard let last = pending.last, last.phrase.isRecurring, pendingEnd == index else { return false }
+    return tokens.number(at: index + 1) != nil
   }
 
   /// Reads dates in brackets right after a rule. Alone in the brackets (or with a closing verb)
-  /// they are the days the site lists for the rule (see `makeSchedule()`); with other words
-  /// (`(12/13·27 정상영업)`) they are dates like any other.
+  /// they are the days the site lists for the rule (``ClosingPhrase/ruleDates(_:)``); with other
+  /// words (`(12/13·27 정상영업)`) they are dates like any other.
   mutating func readRuleDates(at index: Int) -> Int {
     let start = endClause(at: index)
-    guard let end = readDateList(at: start) else { return start }
-    let alone = symbol(at: end) == ")" || (keyword(at: end) == .closure && symbol(at: end + 1) == ")")
-    if alone, pendingEnd == end, case .dates(let dates)? = pending.last {
-      pending[pending.count - 1] = .ruleDates(dates)
-    }
+    guard let (dates, end) = scanDateList(at: start) else { return start }
+    let alone =
+      tokens.symbol(at: end) == ")" || (tokens.keyword(at: end) == .closure && tokens.symbol(at: end + 1) == ")")
+    recordDateList(dates, from: start, to: end, asRuleDates: alone)
     return end
   }
 
@@ -42,7 +41,7 @@ extension ClosingTextParser {
     var probe = index
     while probe < tokens.count, probe < index + 12 {
       if case .symbol(let symbol) = tokens[probe].kind, Self.clauseBreaks.contains(symbol) { return probe }
-      if keyword(at: probe) == .however { return probe }
+      if tokens.keyword(at: probe) == .however { return probe }
       probe += 1
     }
     return probe
@@ -52,7 +51,7 @@ extension ClosingTextParser {
   /// `index` to the end of its clause.
   func conditionInClause(from index: Int, orOffset: Bool = false) -> Int? {
     (index..<clauseEnd(from: index)).first { probe in
-      switch keyword(at: probe) {
+      switch tokens.keyword(at: probe) {
       case .condition?: true
       case .offset?: orOffset
       default: false
@@ -65,7 +64,7 @@ extension ClosingTextParser {
   func shiftOffsets(from index: Int) -> Set<Int> {
     var offsets = Set<Int>()
     for probe in index..<clauseEnd(from: index) {
-      if case .offset(let values)? = keyword(at: probe) { offsets.formUnion(values) }
+      if case .offset(let values)? = tokens.keyword(at: probe) { offsets.formUnion(values) }
     }
     offsets.remove(0)
     return offsets.isEmpty ? [-1, 1] : offsets
@@ -78,23 +77,23 @@ extension ClosingTextParser {
   mutating func readPublicHolidays(at index: Int) -> Int {
     let end = clauseEnd(from: index)
     if let condition = conditionInClause(from: index + 1, orOffset: true) {
-      shifts.append((.publicHolidays, shiftOffsets(from: condition)))
+      syntax.append(.shift(holidays: .publicHolidays, offsets: shiftOffsets(from: condition)))
       warn(
         "a public-holiday shift not understood; the rules' days on public holidays and the days they may move to"
           + " are unknown", index, end)
       return end
     }
     let opens = (index + 1..<end).contains { probe in
-      switch keyword(at: probe) {
+      switch tokens.keyword(at: probe) {
       case .business?, .normalOpen?, .restless?: true
       default: false
       }
     }
     if opens {
-      shifts.append((.publicHolidays, []))
+      syntax.append(.shift(holidays: .publicHolidays, offsets: []))
       warn("public holidays not read; the rules' days on them are unknown", index, end)
     } else {
-      publicHolidaysNamed = true
+      syntax.append(.publicHolidaysNamed)
       warn("public holidays not read; they are unknown", index, end)
     }
     return index + 1
@@ -106,12 +105,12 @@ extension ClosingTextParser {
     let after = readWeekdays(at: index + 1)
     var end = index + 1
     if !after.days.isEmpty {
-      alternateWeekdays.formUnion(after.days)
+      syntax.append(.alternateWeeks(.weekdays(after.days)))
       end = after.end
-    } else if case .weekly(let days)? = pending.last {
-      alternateWeekdays.formUnion(days)
-    } else if !closed.weekly.isEmpty {
-      alternateWeekdays.formUnion(closed.weekly)
+    } else if case .weekly(let days)? = pending.last?.phrase {
+      syntax.append(.alternateWeeks(.weekdays(days)))
+    } else {
+      syntax.append(.alternateWeeks(.closedWeeklyRules))
     }
     warn("every other week (격주) not understood; those days are unknown", index, end)
     return end

@@ -1,6 +1,6 @@
 // Rules: ordinals, weekdays, days of the month, holidays.
 
-extension ClosingTextParser {
+extension ClosingClauseParser {
   // MARK: - Rules
 
   /// Reads ordinals: `둘째·넷째`, `2,4번째`, `제2, 4`, `제2·제4`, `첫째 셋째`, `1번째 3번째`,
@@ -16,39 +16,39 @@ extension ClosingTextParser {
         marked = true
         next += 1
       }
-      if case .ordinal(let value)? = keyword(at: next) {
+      if case .ordinal(let value)? = tokens.keyword(at: next) {
         ordinals.append(value)
         marked = true
         next += 1
-      } else if let digit = number(at: next), digit.digits == 1, (1...5).contains(digit.value) {
+      } else if let digit = tokens.number(at: next), digit.digits == 1, (1...5).contains(digit.value) {
         ordinals.append(digit.value)
         next += 1
-        if keyword(at: next) == .ordinalSuffix {
+        if tokens.keyword(at: next) == .ordinalSuffix {
           marked = true
           next += 1
         }
       } else {
         break
       }
-      if keyword(at: next) == .week {
+      if tokens.keyword(at: next) == .week {
         marked = true
         next += 1
       }
       // Ordinals written side by side: 첫째 셋째, 1번째 3번째, 제2 제4.
-      if case .ordinal? = keyword(at: next) { continue }
+      if case .ordinal? = tokens.keyword(at: next) { continue }
       if isOrdinalPrefix(at: next) { continue }
-      if let digit = number(at: next), digit.digits == 1,
-        keyword(at: next + 1) == .ordinalSuffix || keyword(at: next + 1) == .week
+      if let digit = tokens.number(at: next), digit.digits == 1,
+        tokens.keyword(at: next + 1) == .ordinalSuffix || tokens.keyword(at: next + 1) == .week
       {
         continue
       }
-      guard isListSeparator(at: next) || symbol(at: next) == "." else { break }
+      guard tokens.isListSeparator(at: next) || tokens.symbol(at: next) == "." else { break }
       let following = next + 1
-      if case .ordinal? = keyword(at: following) {
+      if case .ordinal? = tokens.keyword(at: following) {
         next = following
       } else if isOrdinalPrefix(at: following) {
         next = following
-      } else if let digit = number(at: following), digit.digits == 1 {
+      } else if let digit = tokens.number(at: following), digit.digits == 1 {
         next = following
       } else {
         break
@@ -59,7 +59,7 @@ extension ClosingTextParser {
 
   /// Whether `제` stands at `index` before a digit that can be an ordinal (`제2`).
   func isOrdinalPrefix(at index: Int) -> Bool {
-    guard keyword(at: index) == .ordinalPrefix, let digit = number(at: index + 1) else { return false }
+    guard tokens.keyword(at: index) == .ordinalPrefix, let digit = tokens.number(at: index + 1) else { return false }
     return digit.digits == 1 && (1...5).contains(digit.value)
   }
 
@@ -71,23 +71,17 @@ extension ClosingTextParser {
     let (ordinals, marked, next) = readOrdinals(at: index)
     guard !ordinals.isEmpty, marked || isDigitOrdinalList(at: index) else { return nil }
     var weekdays = readWeekdays(at: next)
-    if weekdays.days.isEmpty, symbol(at: next) == "(" {
+    if weekdays.days.isEmpty, tokens.symbol(at: next) == "(" {
       // 둘째, 넷째 (일요일), 2,4번째 (일).
       let inner = readWeekdays(at: next + 1)
-      if !inner.days.isEmpty, symbol(at: inner.end) == ")" { weekdays = (inner.days, inner.end + 1) }
+      if !inner.days.isEmpty, tokens.symbol(at: inner.end) == ")" { weekdays = (inner.days, inner.end + 1) }
     }
     guard !weekdays.days.isEmpty else {
       warn("ordinal without a weekday ignored", index, next)
       return next
     }
-    if let named = namedMonth, named.end == index,
-      let month = named.year.flatMap({ CalendarDate(year: $0, month: named.month, day: 1) })
-        ?? monthOnOrAfterAsOf(named.month)
-    {
-      let dates = weekdays.days.flatMap {
-        ClosingRule.nthWeekday(ordinals: ordinals, weekday: $0).dates(inMonthStarting: month)
-      }
-      append(.monthDays(month: month, dates: dates), end: weekdays.end)
+    if let named = namedMonth, named.end == index, dates.firstDay(of: named.month) != nil {
+      append(.monthRule(named.month, ordinals: ordinals, weekdays: weekdays.days), end: weekdays.end)
     } else {
       append(.nthWeekday(ordinals: ordinals, weekdays: weekdays.days), end: weekdays.end)
     }
@@ -98,56 +92,33 @@ extension ClosingTextParser {
   /// `일요일 (2·4주)`.
   mutating func readWeekdayFirstRule(at index: Int) -> Int? {
     let weekdays = readWeekdays(at: index)
-    guard symbol(at: weekdays.end) == "(" else { return nil }
+    guard tokens.symbol(at: weekdays.end) == "(" else { return nil }
     let (ordinals, marked, end) = readOrdinals(at: weekdays.end + 1)
-    guard !ordinals.isEmpty, marked, symbol(at: end) == ")" else { return nil }
+    guard !ordinals.isEmpty, marked, tokens.symbol(at: end) == ")" else { return nil }
     append(.nthWeekday(ordinals: ordinals, weekdays: weekdays.days), end: end + 1)
     return end + 1
-  }
-
-  /// The first day of `month`: in `year` when given, else in the year around the as-of date
-  /// that puts the month nearest to it.
-  func resolveMonth(year: Int?, month: Int) -> CalendarDate? {
-    if let year { return CalendarDate(year: year, month: month, day: 1) }
-    func distance(_ start: CalendarDate) -> Int {
-      if asOf < start { return start.dayNumber - asOf.dayNumber }
-      return max(0, asOf.dayNumber - start.lastOfMonth.dayNumber)
-    }
-    return ((asOf.year - 1)...(asOf.year + 1)).compactMap { CalendarDate(year: $0, month: month, day: 1) }
-      .min { distance($0) < distance($1) }
-  }
-
-  /// The first day of the next `month` on or after the as-of month (`12월은 셋째 일요일`).
-  func monthOnOrAfterAsOf(_ month: Int) -> CalendarDate? {
-    CalendarDate(year: month >= asOf.month ? asOf.year : asOf.year + 1, month: month, day: 1)
   }
 
   /// Reads `수요일, 일요일`, `수요일 및 일요일`, `수요일과 일요일`, `월·화요일`, `토, 일요일`.
   func readWeekdays(at index: Int) -> (days: [Weekday], end: Int) {
     var days: [Weekday] = []
     var next = index
-    while let day = weekday(at: next) {
+    while let day = tokens.weekday(at: next) {
       days.append(day)
       next += 1
-      if isListSeparator(at: next), weekday(at: next + 1) != nil { next += 1 }
+      if tokens.isListSeparator(at: next), tokens.weekday(at: next + 1) != nil { next += 1 }
     }
     return (days, next)
   }
 
   /// Reads one-character weekday names written alone: `월/화`, `토·일` (after 매주).
   func readShortWeekdays(at index: Int) -> (days: [Weekday], end: Int) {
-    func shortWeekday(at index: Int) -> Weekday? {
-      guard tokens.indices.contains(index), tokens[index].kind == .other,
-        tokens[index].end - tokens[index].start == 1
-      else { return nil }
-      return ClosingTextScanner.shortWeekday(scalars[tokens[index].start])
-    }
     var days: [Weekday] = []
     var next = index
-    while let day = shortWeekday(at: next) {
+    while let day = tokens.shortWeekday(at: next) {
       days.append(day)
       next += 1
-      guard isListSeparator(at: next), shortWeekday(at: next + 1) != nil else { break }
+      guard tokens.isListSeparator(at: next), tokens.shortWeekday(at: next + 1) != nil else { break }
       next += 1
     }
     return (days, next)
@@ -165,12 +136,12 @@ extension ClosingTextParser {
   mutating func readDaysOfMonth(at index: Int) -> Int? {
     var days: [Int] = []
     var next = index
-    while let day = number(at: next), day.digits <= 2, (1...31).contains(day.value),
-      keyword(at: next + 1) == .day
+    while let day = tokens.number(at: next), day.digits <= 2, (1...31).contains(day.value),
+      tokens.keyword(at: next + 1) == .day
     {
       days.append(day.value)
       next += 2
-      guard isListSeparator(at: next), number(at: next + 1) != nil else { break }
+      guard tokens.isListSeparator(at: next), tokens.number(at: next + 1) != nil else { break }
       next += 1
     }
     guard !days.isEmpty else { return nil }
@@ -188,7 +159,7 @@ extension ClosingTextParser {
     var newYear = false
     var next = index
     while true {
-      switch keyword(at: next) {
+      switch tokens.keyword(at: next) {
       case .holiday(let holiday)?: if !holidays.contains(holiday) { holidays.append(holiday) }
       case .newYear?: newYear = true
       case .festivals?:
@@ -200,16 +171,16 @@ extension ClosingTextParser {
       }
       next += 1
       // 설 명절, 추석 명절: 명절 is the noun of the holiday before it.
-      if keyword(at: next) == .festivals, !holidays.isEmpty { next += 1 }
-      guard isListSeparator(at: next), isHolidayWord(at: next + 1) else {
-        if isHolidayWord(at: next) { continue }  // 설 추석 연휴
+      if tokens.keyword(at: next) == .festivals, !holidays.isEmpty { next += 1 }
+      guard tokens.isListSeparator(at: next), tokens.isHolidayWord(at: next + 1) else {
+        if tokens.isHolidayWord(at: next) { continue }  // 설 추석 연휴
         break
       }
       next += 1
     }
     var offsets: Set<Int> = []
-    var probe = symbol(at: next) == "(" ? next + 1 : next
-    while case .offset(let values)? = keyword(at: probe) {
+    var probe = tokens.symbol(at: next) == "(" ? next + 1 : next
+    while case .offset(let values)? = tokens.keyword(at: probe) {
       if isAboutOpeningHours(from: probe + 1) {
         if offsets.isEmpty, probe == next {
           // 설 전날 오후 5시까지 영업: a trading day with other hours.
@@ -220,22 +191,22 @@ extension ClosingTextParser {
       }
       offsets.formUnion(values)
       next = probe + 1
-      if symbol(at: next) == ")", symbol(at: probe - 1) == "(" { next += 1 }
-      probe = isListSeparator(at: next) ? next + 1 : next
+      if tokens.symbol(at: next) == ")", tokens.symbol(at: probe - 1) == "(" { next += 1 }
+      probe = tokens.isListSeparator(at: next) ? next + 1 : next
     }
     if !holidays.isEmpty, !newYear, let condition = conditionInClause(from: next) {
       // 명절과 겹칠 경우 익일 휴무: the rules' days may move off the holidays.
-      shifts.append((.lunar(holidays), shiftOffsets(from: condition)))
+      syntax.append(.shift(holidays: .lunar(holidays), offsets: shiftOffsets(from: condition)))
       warn(
         "a holiday shift not understood; the rules' days on the holidays and the days they may move to are unknown",
         index, clauseEnd(from: index))
       return clauseEnd(from: next)
     }
-    if holidays.count == 1, !newYear, symbol(at: next) == "(", number(at: next + 1) != nil,
+    if holidays.count == 1, !newYear, tokens.symbol(at: next) == "(", tokens.number(at: next + 1) != nil,
       let end = readDateList(
         at: next + 1, label: LunarClosing(holiday: holidays[0], offsets: offsets.isEmpty ? [0] : offsets.sorted()))
     {
-      return symbol(at: end) == ")" ? end + 1 : end
+      return tokens.symbol(at: end) == ")" ? end + 1 : end
     }
     if !holidays.isEmpty { append(.lunar(holidays, offsets: offsets.isEmpty ? [0] : offsets), end: next) }
     if newYear { append(.newYear, end: next) }
