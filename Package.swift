@@ -37,7 +37,7 @@ let package = Package(
     // I/O edges.
     .target(name: "MartSQLite", dependencies: ["CSQLite"]),
     .target(name: "MartDigest", dependencies: ["COpenSSLCrypto"]),
-    .target(name: "MartFetch", dependencies: ["CCurl", "MartSQLite", "MartDigest"]),
+    .target(name: "MartFetch", dependencies: ["CCurl", "MartCore", "MartSQLite", "MartDigest"]),
     .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
@@ -72,10 +72,14 @@ let package = Package(
 
     // Tests.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // The faults a test server injects (truncated, slow, reset, endless responses).
+    .target(name: "ReplayTestSupport", dependencies: ["MartFetch", "MartReplay"], path: "Tests/ReplayTestSupport"),
     .testTarget(name: "MartCoreTests", dependencies: ["MartCore", "TestSupport"]),
     .testTarget(
       name: "MartFetchTests",
-      dependencies: ["MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite"]),
+      dependencies: [
+        "MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite", "ReplayTestSupport",
+      ]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML"]),
     .testTarget(
       name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
@@ -86,7 +90,9 @@ let package = Package(
     // The CLI tests run the built `mart-holiday` binary; the dependency only builds it.
     .testTarget(
       name: "MartCLITests",
-      dependencies: ["mart-holiday", "MartExport", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
+      dependencies: [
+        "mart-holiday", "MartExport", "MartCore", "MartFetch", "MartReplay", "ReplayTestSupport", "TestSupport",
+      ]),
     .testTarget(
       name: "MartPipelineTests",
       dependencies: [

@@ -1,6 +1,8 @@
 import Foundation
+import MartCore
 import MartFetch
 import MartReplay
+import ReplayTestSupport
 import Synchronization
 import TestSupport
 import Testing
