@@ -86,7 +86,7 @@ let package = Package(
     .testTarget(
       name: "MartGeocodingTests",
       dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
-    .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "MartDigest"]),
+    .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "MartDigest", "TestSupport"]),
     // The CLI tests run the built `mart-holiday` binary; the dependency only builds it.
     .testTarget(
       name: "MartCLITests",

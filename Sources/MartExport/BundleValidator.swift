@@ -2,19 +2,9 @@ import Foundation
 import MartCore
 import MartDigest
 
-/// One thing wrong with a bundle on disk.
-public struct BundleProblem: Hashable, Sendable, CustomStringConvertible {
-  /// The file, relative to the directory that was checked (`.` for the directory itself).
-  public var path: String
-  public var message: String
-
-  public init(path: String, message: String) {
-    self.path = path
-    self.message = message
-  }
-
-  public var description: String { "\(path): \(message)" }
-}
+/// One thing wrong with a bundle on disk: the file, relative to the directory that was checked
+/// (`.` for the directory itself), and what is wrong with it.
+public typealias BundleProblem = FileError
 
 /// Checks a published bundle the way a careful client would, and more: the pointer and the
 /// manifest's digests and sizes, that every listed file is there and parses and nothing else
