@@ -31,7 +31,7 @@ let package = Package(
       name: "CZlib", path: "Sources/CSystem/CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]),
 
-    // Pure core: domain model, closing-day engine, address normalizer. No I/O.
+    // Pure core: domain model, closing-day engine, address normalizer. No I/O but reading the clock.
     .target(name: "MartCore"),
 
     // I/O edges.
