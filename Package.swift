@@ -34,13 +34,13 @@ let package = Package(
       name: "CZlib", path: "Sources/CSystem/CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]),
 
-    // Pure core: domain model, closing-day engine, address normalizer. No I/O.
+    // Pure core: domain model, closing-day engine, address normalizer. No I/O but reading the clock.
     .target(name: "MartCore"),
 
     // I/O edges.
     .target(name: "MartSQLite", dependencies: ["CSQLite"]),
     .target(name: "MartDigest", dependencies: ["COpenSSLCrypto"]),
-    .target(name: "MartFetch", dependencies: ["CCurl", "MartSQLite", "MartDigest"]),
+    .target(name: "MartFetch", dependencies: ["CCurl", "MartCore", "MartSQLite", "MartDigest"]),
     .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
@@ -85,21 +85,27 @@ let package = Package(
 
     // Tests.
     .target(name: "TestSupport", path: "Tests/TestSupport"),
+    // The faults a test server injects (truncated, slow, reset, endless responses).
+    .target(name: "ReplayTestSupport", dependencies: ["MartFetch", "MartReplay"], path: "Tests/ReplayTestSupport"),
     .testTarget(name: "MartCoreTests", dependencies: ["MartCore", "TestSupport"]),
     .testTarget(
       name: "MartFetchTests",
-      dependencies: ["MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite"]),
+      dependencies: [
+        "MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite", "ReplayTestSupport",
+      ]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML"]),
     .testTarget(
       name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(
       name: "MartGeocodingTests",
       dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
-    .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "MartDigest"]),
+    .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "MartDigest", "TestSupport"]),
     // The CLI tests run the built `mart-holiday` binary; the dependency only builds it.
     .testTarget(
       name: "MartCLITests",
-      dependencies: ["mart-holiday", "MartExport", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
+      dependencies: [
+        "mart-holiday", "MartExport", "MartCore", "MartFetch", "MartReplay", "ReplayTestSupport", "TestSupport",
+      ]),
     .testTarget(
       name: "MartPipelineTests",
       dependencies: [

@@ -4,6 +4,8 @@ import MartCore
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 let sections = CommandLine.arguments.count > 1 ? Set(CommandLine.arguments.dropFirst()) : ["closing", "address"]

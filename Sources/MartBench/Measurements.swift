@@ -1,9 +1,20 @@
 import CLibXML2
 import Foundation
-import Glibc
 import MartBrands
 import MartCore
 import MartReplay
+
+#if canImport(Glibc)
+  import Glibc
+  private let resourceUsageOfSelf = RUSAGE_SELF.rawValue
+  /// Linux reports `ru_maxrss` in kilobytes.
+  private let maximumResidentSetUnit = 1024
+#elseif canImport(Darwin)
+  import Darwin
+  private let resourceUsageOfSelf = RUSAGE_SELF
+  /// Darwin reports `ru_maxrss` in bytes.
+  private let maximumResidentSetUnit = 1
+#endif
 
 /// CPU time and peak memory of the current process, from `getrusage`.
 public struct ResourceUsage: Sendable {
@@ -14,11 +25,11 @@ public struct ResourceUsage: Sendable {
 
   public static func current() -> ResourceUsage {
     var usage = rusage()
-    getrusage(RUSAGE_SELF.rawValue, &usage)
+    getrusage(resourceUsageOfSelf, &usage)
     func seconds(_ time: timeval) -> Double { Double(time.tv_sec) + Double(time.tv_usec) / 1e6 }
-    // Linux reports ru_maxrss in kilobytes.
     return ResourceUsage(
-      cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime), peakMemoryBytes: Int(usage.ru_maxrss) * 1024)
+      cpuSeconds: seconds(usage.ru_utime) + seconds(usage.ru_stime),
+      peakMemoryBytes: Int(usage.ru_maxrss) * maximumResidentSetUnit)
   }
 }
 
@@ -50,10 +61,11 @@ public enum StageBenchmarks {
     var pages: [(reader: Reader, url: String, body: Data)] = []
     for exchange in archive.exchanges {
       let reader: Reader? =
-        if exchange.url.contains("shop_search_type.asp") { .lotteMart }
-        else if exchange.url.contains("/store/store_detail") { .homeplus }
-        else if exchange.url.contains("/branch/view.do") { .noBrand }
-        else { nil }
+        if exchange.url.contains("shop_search_type.asp") {
+          .lotteMart
+        } else if exchange.url.contains("/store/store_detail") {
+          .homeplus
+        } else if exchange.url.contains("/branch/view.do") { .noBrand } else { nil }
       if let reader { pages.append((reader, exchange.url, exchange.body)) }
     }
     var extracted = 0
@@ -141,42 +153,43 @@ public enum StageBenchmarks {
   /// Parses every closing text (and expands it over three months), best of `passes`.
   public static func closingTextRate(_ texts: [String], asOf: CalendarDate, passes: Int = 3) -> Rate {
     let through = asOf.firstOfMonth(addingMonths: 3).adding(days: -1)
-    var checksum = 0
-    var best = Double.infinity
-    for _ in 0..<passes {
-      best = min(
-        best,
-        wallSeconds {
-          for text in texts {
-            checksum &+= ClosingSchedule.parse(text, asOf: asOf).closedDates(from: asOf.firstOfMonth(), through: through)
-              .count
-          }
-        })
+    return rate(of: texts, passes: passes, nothingRead: "closing texts gave no dates") { text in
+      ClosingSchedule.parse(text, asOf: asOf).closedDates(from: asOf.firstOfMonth(), through: through).count
     }
-    precondition(checksum != 0, "closing texts gave no dates")
-    return Rate(items: texts.count, bytes: texts.reduce(0) { $0 + $1.utf8.count }, seconds: best)
   }
 
   /// Normalizes every address, best of `passes`.
   public static func addressRate(_ addresses: [String], passes: Int = 3) -> Rate {
+    rate(of: addresses, passes: passes, nothingRead: "no address was understood") { address in
+      KoreanAddress(parsing: address).province == nil ? 0 : 1
+    }
+  }
+
+  /// Reads every text with `read`, best of `passes`. What `read` returns is summed so the work
+  /// cannot be left out; a sum of zero means nothing was read, a broken measurement.
+  private static func rate(
+    of texts: [String], passes: Int, nothingRead: String, _ read: (String) -> Int
+  ) -> Rate {
     var checksum = 0
     var best = Double.infinity
     for _ in 0..<passes {
-      best = min(
-        best,
-        wallSeconds {
-          for address in addresses { checksum &+= KoreanAddress(parsing: address).province == nil ? 0 : 1 }
-        })
+      best = min(best, wallSeconds { for text in texts { checksum &+= read(text) } })
     }
-    precondition(checksum != 0, "no address was understood")
-    return Rate(items: addresses.count, bytes: addresses.reduce(0) { $0 + $1.utf8.count }, seconds: best)
+    precondition(checksum != 0, nothingRead)
+    return Rate(items: texts.count, bytes: texts.reduce(0) { $0 + $1.utf8.count }, seconds: best)
   }
 
   private static func strippingTags(_ html: String) -> String {
     var text = ""
     var inTag = false
     for character in html {
-      if character == "<" { inTag = true } else if character == ">" { inTag = false } else if !inTag { text.append(character) }
+      if character == "<" {
+        inTag = true
+      } else if character == ">" {
+        inTag = false
+      } else if !inTag {
+        text.append(character)
+      }
     }
     return text.trimmingCharacters(in: .whitespaces)
   }

@@ -8,13 +8,9 @@ import MartReplay
 /// The same endpoints, keys, markup and quirks as the recorded fixtures, at any scale, with
 /// seeded random names, places, phones and closing days.
 public struct CostcoSampleGenerator: SourceSampleGenerator {
-  public let mix: BrandMix
-  public let asOf: CalendarDate
+  public let request: SampleRequest
 
-  public init(mix: BrandMix, asOf: CalendarDate) {
-    self.mix = mix
-    self.asOf = asOf
-  }
+  public init(_ request: SampleRequest) { self.request = request }
 
   // MARK: - Costco
 

@@ -8,13 +8,9 @@ import MartReplay
 /// The same endpoints, keys, markup and quirks as the recorded fixtures, at any scale, with
 /// seeded random names, places, phones and closing days.
 public struct HomeplusSampleGenerator: SourceSampleGenerator {
-  public let mix: BrandMix
-  public let asOf: CalendarDate
+  public let request: SampleRequest
 
-  public init(mix: BrandMix, asOf: CalendarDate) {
-    self.mix = mix
-    self.asOf = asOf
-  }
+  public init(_ request: SampleRequest) { self.request = request }
 
   // MARK: - Homeplus (홈플러스, 스페셜, 익스프레스)
 

@@ -8,13 +8,9 @@ import MartReplay
 /// rows among them (never exported), codes from detail links or `goClick('…')`, junk before
 /// some pages, and two 보틀벙커 stores sharing a code.
 public struct LotteDowaSampleGenerator: SourceSampleGenerator {
-  public let mix: BrandMix
-  public let asOf: CalendarDate
+  public let request: SampleRequest
 
-  public init(mix: BrandMix, asOf: CalendarDate) {
-    self.mix = mix
-    self.asOf = asOf
-  }
+  public init(_ request: SampleRequest) { self.request = request }
 
   /// The 도와센터 area a place belongs to (제주 and 세종 are listed under `기타`).
   static func area(of place: PlaceSample) -> String {

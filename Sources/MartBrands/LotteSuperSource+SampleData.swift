@@ -7,13 +7,9 @@ import MartReplay
 /// and one holiday list per store with the ids it needs (a few stores have none, a few answer an
 /// empty list); names with format prefixes (`E…`, `G…`, `(백)…`) or without `점`.
 public struct LotteSuperSampleGenerator: SourceSampleGenerator {
-  public let mix: BrandMix
-  public let asOf: CalendarDate
+  public let request: SampleRequest
 
-  public init(mix: BrandMix, asOf: CalendarDate) {
-    self.mix = mix
-    self.asOf = asOf
-  }
+  public init(_ request: SampleRequest) { self.request = request }
 
   /// Stores per list page.
   static let pageSize = 20

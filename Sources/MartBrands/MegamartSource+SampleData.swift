@@ -7,13 +7,9 @@ import MartReplay
 /// closing days as text (some stores publish none), coordinates as strings that may be `"0"`
 /// or empty, codes as strings or numbers.
 public struct MegamartSampleGenerator: SourceSampleGenerator {
-  public let mix: BrandMix
-  public let asOf: CalendarDate
+  public let request: SampleRequest
 
-  public init(mix: BrandMix, asOf: CalendarDate) {
-    self.mix = mix
-    self.asOf = asOf
-  }
+  public init(_ request: SampleRequest) { self.request = request }
 
   public func exchanges(_ random: inout SeededRandom) -> [(name: String, exchange: RecordedExchange)] {
     var names = NameBook()

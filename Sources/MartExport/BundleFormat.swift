@@ -158,12 +158,7 @@ public struct IndexFile: Codable, Hashable, Sendable {
     public init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
       brand = try container.decode(BrandSlug.self, forKey: .brand)
-      let idText = try container.decode(String.self, forKey: .id)
-      guard let id = BranchID(idText, brand: brand) else {
-        throw DecodingError.dataCorruptedError(
-          forKey: .id, in: container, debugDescription: "\(idText) is not an id of brand \(brand.rawValue)")
-      }
-      self.id = id
+      id = try container.decode(BranchID.self, forKey: .id, brand: brand)
       name = try container.decode(String.self, forKey: .name)
       sido = try container.decodeIfPresent(String.self, forKey: .sido)
       sigungu = try container.decodeIfPresent(String.self, forKey: .sigungu)

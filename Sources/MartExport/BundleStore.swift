@@ -66,34 +66,22 @@ public struct BundleStore: Sendable {
     return try Self.read(directory: outputDirectory.appendingPathComponent(pointer.bundle), pointer: pointer)
   }
 
-  /// Why `directory` cannot hold a bundle at all (`no such directory`, `is a file, not a
-  /// directory`), or `nil` when it is a directory.
-  static func problem(withDirectory directory: URL) -> String? {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
-      return "no such directory"
-    }
-    return isDirectory.boolValue ? nil : "is a file, not a directory"
-  }
-
   /// Reads and verifies a published bundle, given either an output directory (the bundle
   /// `latest.json` names) or a bundle directory (the one holding `manifest.json`).
   public static func readBundle(at directory: URL) throws(ExportError) -> PublishedBundle {
-    if let problem = problem(withDirectory: directory) {
-      throw ExportError(path: directory.path, message: problem)
-    }
     let store = BundleStore(outputDirectory: directory)
-    if FileManager.default.fileExists(atPath: store.latestURL.path) {
+    switch BundleDirectory(directory) {
+    case .unusable(let problem):
+      throw ExportError(path: directory.path, message: problem)
+    case .output:
       guard let bundle = try store.latest() else {
         throw ExportError(path: store.latestURL.path, message: "cannot read")
       }
       return bundle
+    case .bundle:
+      break
     }
     let manifestURL = directory.appendingPathComponent("manifest.json")
-    guard FileManager.default.fileExists(atPath: manifestURL.path) else {
-      throw ExportError(
-        path: directory.path, message: "neither an output directory (latest.json) nor a bundle (manifest.json)")
-    }
     let manifestData = try store.read(manifestURL)
     let manifest = try store.decode(BundleManifest.self, data: manifestData, at: manifestURL)
     let pointer = LatestPointer(

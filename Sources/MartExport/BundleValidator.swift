@@ -2,19 +2,9 @@ import Foundation
 import MartCore
 import MartDigest
 
-/// One thing wrong with a bundle on disk.
-public struct BundleProblem: Hashable, Sendable, CustomStringConvertible {
-  /// The file, relative to the directory that was checked (`.` for the directory itself).
-  public var path: String
-  public var message: String
-
-  public init(path: String, message: String) {
-    self.path = path
-    self.message = message
-  }
-
-  public var description: String { "\(path): \(message)" }
-}
+/// One thing wrong with a bundle on disk: the file, relative to the directory that was checked
+/// (`.` for the directory itself), and what is wrong with it.
+public typealias BundleProblem = FileError
 
 /// Checks a published bundle the way a careful client would, and more: the pointer and the
 /// manifest's digests and sizes, that every listed file is there and parses and nothing else
@@ -101,14 +91,16 @@ private struct Check {
   }
 
   mutating func run() -> BundleValidator.Summary? {
-    if let directoryProblem = BundleStore.problem(withDirectory: root) {
-      problem(".", directoryProblem)
-      return nil
-    }
     // Where is the bundle?
     var bundlePrefix = ""
     var pointer: LatestPointer?
-    if exists("latest.json") {
+    switch BundleDirectory(root) {
+    case .unusable(let reason):
+      problem(".", reason)
+      return nil
+    case .bundle:
+      break
+    case .output:
       guard let data = read("latest.json"), let decoded = decode(LatestPointer.self, data, "latest.json") else {
         return nil
       }
@@ -124,9 +116,6 @@ private struct Check {
       if decoded.bundle != "bundles/\(decoded.version)" {
         problem("latest.json", "bundle \(decoded.bundle) does not match version \(decoded.version)")
       }
-    } else if !exists("manifest.json") {
-      problem(".", "neither an output directory (no latest.json) nor a bundle (no manifest.json)")
-      return nil
     }
 
     let manifestPath = bundlePrefix + "manifest.json"
@@ -435,87 +424,16 @@ private struct Check {
     }
   }
 
-  /// The RFC 5545 rules the writer follows (CRLF lines of at most 75 octets, whole UTF-8
-  /// characters, one calendar) and all-day events covering exactly the expected dates (one per
-  /// day, or one spanning a shut store's shut days).
+  /// The RFC 5545 rules the writer follows and all-day events covering exactly the expected
+  /// dates (``ICalendarReader``).
   mutating func checkCalendar(_ data: Data, expected: [CalendarDate], path: String) {
-    let bytes = [UInt8](data)
-    guard bytes.count >= 2, bytes.suffix(2) == [0x0D, 0x0A] else {
-      problem(path, "does not end with CRLF")
-      return
-    }
-    var lines: [String] = []
-    var start = 0
-    var number = 0
-    var index = 0
-    while index < bytes.count - 1 {
-      if bytes[index] == 0x0D, bytes[index + 1] == 0x0A {
-        number += 1
-        let line = Array(bytes[start..<index])
-        if line.count > 75 { problem(path, "line \(number) has \(line.count) octets, more than 75") }
-        if line.contains(0x0A) || line.contains(0x0D) { problem(path, "line \(number) has a bare line break") }
-        guard let text = String(validating: line, as: UTF8.self) else {
-          problem(path, "line \(number) is not UTF-8 (folded inside a character?)")
-          return
-        }
-        if text.hasPrefix(" ") || text.hasPrefix("\t"), !lines.isEmpty {
-          lines[lines.count - 1] += text.dropFirst()
-        } else {
-          lines.append(text)
-        }
-        start = index + 2
-        index += 2
-      } else {
-        index += 1
-      }
-    }
-    guard start == bytes.count else {
-      problem(path, "has a line without CRLF")
-      return
-    }
-    guard lines.first == "BEGIN:VCALENDAR", lines.last == "END:VCALENDAR" else {
-      problem(path, "is not one VCALENDAR")
-      return
-    }
-    var covered: [CalendarDate] = []
-    var events = 0
-    var eventStart: CalendarDate?
-    var uids = Set<String>()
-    for line in lines {
-      if line.hasPrefix("DTSTART") {
-        guard line.hasPrefix("DTSTART;VALUE=DATE:"),
-          let date = CalendarDate(compact: line.dropFirst("DTSTART;VALUE=DATE:".count))
-        else {
-          problem(path, "\(line) is not an all-day date")
-          continue
-        }
-        events += 1
-        eventStart = date
-      } else if line.hasPrefix("DTEND"), let first = eventStart {
-        // DTEND is exclusive: the event covers first ..< end.
-        guard line.hasPrefix("DTEND;VALUE=DATE:"),
-          let end = CalendarDate(compact: line.dropFirst("DTEND;VALUE=DATE:".count)), end > first
-        else {
-          problem(path, "\(line) is not an all-day date after DTSTART")
-          continue
-        }
-        var day = first
-        while day < end {
-          covered.append(day)
-          day = day.adding(days: 1)
-        }
-        eventStart = nil
-      } else if line.hasPrefix("END:VEVENT"), let first = eventStart {
-        covered.append(first)
-        eventStart = nil
-      } else if line.hasPrefix("UID:"), !uids.insert(String(line.dropFirst(4))).inserted {
-        problem(path, "UID \(line.dropFirst(4)) occurs twice")
-      }
-    }
-    if covered.sorted() != expected.sorted() {
+    let reading = ICalendarReader.read(data)
+    for message in reading.problems { problem(path, message) }
+    if let covered = reading.covered, covered.sorted() != expected.sorted() {
       problem(
         path,
-        "\(events) events covering \(covered.count) days do not match the \(expected.count) closing dates in branches.json"
+        "\(reading.events) events covering \(covered.count) days do not match the \(expected.count) closing dates"
+          + " in branches.json"
       )
     }
   }

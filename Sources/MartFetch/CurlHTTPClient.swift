@@ -1,5 +1,6 @@
 import CCurl
 import Foundation
+import MartCore
 import Synchronization
 
 /// Settings shared by every request a `CurlHTTPClient` makes.

@@ -1,4 +1,5 @@
 import Foundation
+import MartCore
 import Synchronization
 
 /// How a `PoliteFetcher` treats each host.

@@ -6,12 +6,14 @@ import Synchronization
   import Glibc
   private let streamSocketType = Int32(SOCK_STREAM.rawValue)
   private let shutdownBoth = Int32(SHUT_RDWR)
+  private let shutdownWrite = Int32(SHUT_WR)
   /// A closed peer must not kill the process with SIGPIPE.
   private let sendFlags = Int32(MSG_NOSIGNAL)
 #elseif canImport(Darwin)
   import Darwin
   private let streamSocketType = SOCK_STREAM
   private let shutdownBoth = SHUT_RDWR
+  private let shutdownWrite = SHUT_WR
   /// Darwin has no MSG_NOSIGNAL; connections set SO_NOSIGPIPE instead.
   private let sendFlags: Int32 = 0
 #endif
@@ -36,43 +38,33 @@ public struct ServerRequest: Sendable, Hashable {
   }
 }
 
-/// What `LocalHTTPServer` sends back, optionally with an injected fault.
-public struct ServerResponse: Sendable, Hashable {
-  /// How the response goes over the wire.
-  public enum Delivery: Sendable, Hashable {
-    /// Headers and the whole body, then close.
-    case complete
-    /// Close the connection without sending anything.
-    case closeWithoutResponse
-    /// Declare the full body length but send only the first `sentBytes` bytes, then close.
-    case truncated(sentBytes: Int)
-    /// Send the body in chunks of `chunkSize` bytes with a pause before each chunk.
-    case slow(chunkSize: Int, pause: Duration)
-    /// Declare the full body length, send the first `sentBytes` bytes, then reset the connection
-    /// (TCP RST) instead of closing it.
-    case reset(sentBytes: Int)
-    /// Send no length and repeat the body until the client hangs up (or 256 MiB have been sent).
-    case endless
-  }
-
+/// What `LocalHTTPServer` sends back.
+public struct ServerResponse: Sendable {
   public var status: Int
   /// Sent as given, except `Content-Length`, `Transfer-Encoding` and `Connection`, which the
   /// server sets itself.
   public var headers: [HTTPHeader]
   public var body: Data
-  /// Wait this long after reading the request before answering.
-  public var delayBeforeResponse: Duration
-  public var delivery: Delivery
+  /// How the response goes over the wire; `nil` sends the head and the whole body, then closes.
+  public var delivery: (any ResponseDelivery)?
 
-  public init(
-    status: Int = 200, headers: [HTTPHeader] = [], body: Data = Data(),
-    delayBeforeResponse: Duration = .zero, delivery: Delivery = .complete
-  ) {
+  public init(status: Int = 200, headers: [HTTPHeader] = [], body: Data = Data()) {
     self.status = status
     self.headers = headers
     self.body = body
-    self.delayBeforeResponse = delayBeforeResponse
-    self.delivery = delivery
+  }
+
+  /// The status line and headers, with `Content-Length` unless `declaringLength` is false, and
+  /// `Connection: close`.
+  public func head(declaringLength: Bool = true) -> Data {
+    let omitted: Set<String> = ["content-length", "transfer-encoding", "connection"]
+    var head = "HTTP/1.1 \(status) \(LocalHTTPServer.reasonPhrase(status))\r\n"
+    for header in headers where !omitted.contains(header.name.lowercased()) {
+      head += "\(header.name): \(header.value)\r\n"
+    }
+    if declaringLength { head += "Content-Length: \(body.count)\r\n" }
+    head += "Connection: close\r\n\r\n"
+    return Data(head.utf8)
   }
 
   /// A UTF-8 text response.
@@ -86,9 +78,33 @@ public struct ServerResponse: Sendable, Hashable {
   public static func redirect(to location: String, status: Int = 302) -> ServerResponse {
     ServerResponse(status: status, headers: [HTTPHeader("Location", location)])
   }
+}
 
-  /// Closes the connection without any response.
-  public static let closeWithoutResponse = ServerResponse(delivery: .closeWithoutResponse)
+/// Sends a response in a way of its own, for a server that misbehaves on purpose (the faults
+/// the fetch tests inject: truncated, slow, reset, endless bodies).
+public protocol ResponseDelivery: Sendable {
+  /// Sends `response`, head included (``ServerResponse/head(declaringLength:)``), or nothing.
+  /// The server closes the connection afterwards.
+  func deliver(_ response: ServerResponse, over connection: ServerConnection)
+}
+
+/// One accepted connection of a `LocalHTTPServer`, as a ``ResponseDelivery`` writes to it.
+public struct ServerConnection: Sendable {
+  let descriptor: Int32
+
+  /// Sends all of `data`; `false` when the client went away.
+  public func send(_ data: Data) -> Bool { sendAll(descriptor, data) }
+
+  /// Ends the sending side: the client reads the end of the stream.
+  public func finishSending() {
+    shutdown(descriptor, shutdownWrite)
+  }
+
+  /// Makes closing the connection reset it (TCP RST) rather than end it: a zero linger time.
+  public func resetOnClose() {
+    var noLinger = linger(l_onoff: 1, l_linger: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_LINGER, &noLinger, socklen_t(MemoryLayout<linger>.size))
+  }
 }
 
 /// Why a `LocalHTTPServer` could not start.
@@ -208,49 +224,14 @@ public final class LocalHTTPServer: Sendable {
     setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
     guard let request = readRequest(connection) else { return }
     let response = handler(request)
-    if response.delayBeforeResponse > .zero { pause(response.delayBeforeResponse) }
-    if response.delivery == .closeWithoutResponse { return }
-
-    let omitted: Set<String> = ["content-length", "transfer-encoding", "connection"]
-    var head = "HTTP/1.1 \(response.status) \(reasonPhrase(response.status))\r\n"
-    for header in response.headers where !omitted.contains(header.name.lowercased()) {
-      head += "\(header.name): \(header.value)\r\n"
-    }
-    if response.delivery != .endless { head += "Content-Length: \(response.body.count)\r\n" }
-    head += "Connection: close\r\n\r\n"
-    if response.delivery == .complete {
-      // One write for head and body: two small writes would wait on the client's delayed ACK.
-      _ = sendAll(connection, Data(head.utf8) + response.body)
-      shutdown(connection, Int32(SHUT_WR))
+    let open = ServerConnection(descriptor: connection)
+    if let delivery = response.delivery {
+      delivery.deliver(response, over: open)
       return
     }
-    guard sendAll(connection, Data(head.utf8)) else { return }
-
-    switch response.delivery {
-    case .complete, .closeWithoutResponse:
-      _ = sendAll(connection, response.body)
-    case .reset(let sentBytes):
-      _ = sendAll(connection, response.body.prefix(max(0, sentBytes)))
-      // A zero linger time makes close() send RST.
-      var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
-      setsockopt(connection, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
-      return
-    case .endless:
-      let chunk = response.body.isEmpty ? Data(repeating: UInt8(ascii: "x"), count: 16 * 1024) : response.body
-      var sent = 0
-      while sent < 256 << 20, sendAll(connection, chunk) { sent += chunk.count }
-    case .truncated(let sentBytes):
-      _ = sendAll(connection, response.body.prefix(max(0, sentBytes)))
-    case .slow(let chunkSize, let pauseLength):
-      var offset = response.body.startIndex
-      while offset < response.body.endIndex {
-        pause(pauseLength)
-        let end = min(offset + max(1, chunkSize), response.body.endIndex)
-        guard sendAll(connection, response.body[offset..<end]) else { return }
-        offset = end
-      }
-    }
-    shutdown(connection, Int32(SHUT_WR))
+    // One write for head and body: two small writes would wait on the client's delayed ACK.
+    _ = open.send(response.head() + response.body)
+    open.finishSending()
   }
 
   /// Reads the request line, headers and a `Content-Length` body; nil if the client went away
@@ -305,25 +286,7 @@ public final class LocalHTTPServer: Sendable {
     }
   }
 
-  private static func sendAll(_ connection: Int32, _ data: Data) -> Bool {
-    data.withUnsafeBytes { bytes in
-      var offset = 0
-      while offset < bytes.count {
-        let sent = send(connection, bytes.baseAddress! + offset, bytes.count - offset, sendFlags)
-        if sent < 0, errno == EINTR { continue }
-        guard sent > 0 else { return false }
-        offset += sent
-      }
-      return true
-    }
-  }
-
-  private static func pause(_ duration: Duration) {
-    let (seconds, attoseconds) = duration.components
-    Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
-  }
-
-  private static func reasonPhrase(_ status: Int) -> String {
+  static func reasonPhrase(_ status: Int) -> String {
     switch status {
     case 200: "OK"
     case 301: "Moved Permanently"
@@ -339,5 +302,19 @@ public final class LocalHTTPServer: Sendable {
     case 503: "Service Unavailable"
     default: "Status \(status)"
     }
+  }
+}
+
+/// Sends all of `data` over `descriptor`; `false` when the peer went away.
+private func sendAll(_ descriptor: Int32, _ data: Data) -> Bool {
+  data.withUnsafeBytes { bytes in
+    var offset = 0
+    while offset < bytes.count {
+      let sent = send(descriptor, bytes.baseAddress! + offset, bytes.count - offset, sendFlags)
+      if sent < 0, errno == EINTR { continue }
+      guard sent > 0 else { return false }
+      offset += sent
+    }
+    return true
   }
 }

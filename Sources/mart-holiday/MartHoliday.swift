@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import MartFetch
+import MartCore
 
 @main
 struct MartHoliday: AsyncParsableCommand {

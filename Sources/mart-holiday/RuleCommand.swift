@@ -1,7 +1,6 @@
 import ArgumentParser
 import Foundation
 import MartCore
-import MartPipeline
 
 /// `mart-holiday rule`: reads one closing-day text and prints the dates it closes.
 struct RuleCommand: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import MartCore
 import MartExport
 
 /// `mart-holiday validate DIR`: checks a published bundle end to end.

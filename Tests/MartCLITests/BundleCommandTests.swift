@@ -35,21 +35,10 @@ import Testing
   /// Runs `python3 scripts/check_bundle_schemas.py` with `arguments`; a missing python3 or
   /// missing Python packages fail the test (exit status 127 or 1 with a traceback).
   func python(_ arguments: [String]) throws -> CommandLineContractTests.Outcome {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3", "scripts/check_bundle_schemas.py"] + arguments
-    process.currentDirectoryURL = FixturePaths.repositoryRoot
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return .init(
-      status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-      stderr: String(decoding: err, as: UTF8.self))
+    .init(
+      try ProcessRunner.run(
+        URL(fileURLWithPath: "/usr/bin/env"), ["python3", "scripts/check_bundle_schemas.py"] + arguments,
+        in: FixturePaths.repositoryRoot))
   }
 
   @Test func twoRunsWriteIdenticalBytes() throws {

@@ -10,6 +10,16 @@ import Testing
     var stdout: String
     var stderr: String
 
+    init(status: Int32, stdout: String, stderr: String) {
+      self.status = status
+      self.stdout = stdout
+      self.stderr = stderr
+    }
+
+    init(_ outcome: ProcessRunner.Outcome) {
+      self.init(status: outcome.status, stdout: outcome.stdoutText, stderr: outcome.stderrText)
+    }
+
     func json() throws -> [String: Any] {
       try #require(try JSONSerialization.jsonObject(with: Data(stdout.utf8)) as? [String: Any])
     }
@@ -22,21 +32,7 @@ import Testing
   }()
 
   func run(_ arguments: [String]) throws -> Outcome {
-    let process = Process()
-    process.executableURL = Self.binary
-    process.arguments = arguments
-    process.currentDirectoryURL = FixturePaths.repositoryRoot
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Outcome(
-      status: process.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
-      stderr: String(decoding: err, as: UTF8.self))
+    Outcome(try ProcessRunner.run(Self.binary, arguments, in: FixturePaths.repositoryRoot))
   }
 
   @Test func ruleJSONContract() throws {

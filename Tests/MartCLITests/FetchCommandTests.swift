@@ -14,18 +14,8 @@ import Testing
   }
 
   func run(_ arguments: [String]) throws -> Outcome {
-    let process = Process()
-    process.executableURL = CommandLineContractTests.binary
-    process.arguments = arguments
-    let stdout = Pipe()
-    let stderr = Pipe()
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return Outcome(status: process.terminationStatus, stdout: out, stderr: String(decoding: err, as: UTF8.self))
+    let outcome = try ProcessRunner.run(CommandLineContractTests.binary, arguments)
+    return Outcome(status: outcome.status, stdout: outcome.stdout, stderr: outcome.stderrText)
   }
 
   /// `이마트 성수점` in CP949 (python3: `"이마트 성수점".encode("cp949")`).
@@ -71,7 +61,9 @@ import Testing
 
   @Test func postsTheData() throws {
     let server = try LocalHTTPServer(handler: Self.handle)
-    let outcome = try run(["fetch", "--method", "POST", "--data", "storeNm=%EC%84%B1%EC%88%98", server.baseURL + "/search"])
+    let outcome = try run([
+      "fetch", "--method", "POST", "--data", "storeNm=%EC%84%B1%EC%88%98", server.baseURL + "/search",
+    ])
     #expect(outcome.status == 0)
     #expect(String(decoding: outcome.stdout, as: UTF8.self) == "POST storeNm=%EC%84%B1%EC%88%98")
   }

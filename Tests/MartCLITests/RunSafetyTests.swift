@@ -3,6 +3,7 @@ import MartCore
 import MartExport
 import MartFetch
 import MartReplay
+import ReplayTestSupport
 import Synchronization
 import TestSupport
 import Testing
@@ -214,15 +215,12 @@ import Testing
     #expect(try latest(output) == before)
 
     // A killed run: the file is left, its process is gone, nobody holds the lock.
-    let gone = Process()
-    gone.executableURL = URL(fileURLWithPath: "/bin/true")
-    try gone.run()
-    gone.waitUntilExit()
-    try Data("\(gone.processIdentifier)\n".utf8).write(to: URL(fileURLWithPath: lockPath))
+    let gone = try ProcessRunner.exitedProcessIdentifier()
+    try Data("\(gone)\n".utf8).write(to: URL(fileURLWithPath: lockPath))
     let taken = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"])
     #expect(taken.status == 0, "stderr: \(taken.stderr)")
     #expect(taken.stderr.contains("warning: took over the lock"))
-    #expect(taken.stderr.contains("process \(gone.processIdentifier)"))
+    #expect(taken.stderr.contains("process \(gone)"))
     #expect(try latest(output) != before)
     #expect(!FileManager.default.fileExists(atPath: lockPath))
   }

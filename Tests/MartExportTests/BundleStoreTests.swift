@@ -2,6 +2,7 @@ import Foundation
 import MartCore
 import MartDigest
 import MartExport
+import TestSupport
 import Testing
 
 @Suite struct BundleStoreTests {
@@ -156,11 +157,7 @@ import Testing
   @Test func leftoversOfAKilledRunAreIgnoredThenRemoved() throws {
     let (output, first) = try ExportFixtures.publish(branches)
     // A process that has exited stands in for a run killed between two writes.
-    let gone = Process()
-    gone.executableURL = URL(fileURLWithPath: "/bin/true")
-    try gone.run()
-    gone.waitUntilExit()
-    let pid = gone.processIdentifier
+    let pid = try ProcessRunner.exitedProcessIdentifier()
     let staging = output.appendingPathComponent("bundles/.staging-2026-11-20-000000000000-\(pid)")
     try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     try Data(#"{"schemaVersion":1,"branc"#.utf8).write(to: staging.appendingPathComponent("branches.json"))

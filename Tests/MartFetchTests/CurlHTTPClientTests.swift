@@ -1,4 +1,5 @@
 import Foundation
+import MartCore
 import MartFetch
 import MartReplay
 import Testing

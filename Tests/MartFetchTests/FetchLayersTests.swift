@@ -4,6 +4,7 @@ import MartFetch
 import MartHTML
 import MartReplay
 import MartSQLite
+import ReplayTestSupport
 import Synchronization
 import Testing
 

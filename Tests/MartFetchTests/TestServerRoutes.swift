@@ -1,6 +1,7 @@
 import Foundation
 import MartFetch
 import MartReplay
+import ReplayTestSupport
 
 /// What the test server saw, sent back as JSON by the `/echo` route.
 struct Echo: Codable {
@@ -52,9 +53,9 @@ enum TestServerRoutes {
       return .redirect(to: "/loop/\(step + 1)")
     case "delay":
       let milliseconds = Int(query["ms"] ?? "") ?? 0
-      var response = ServerResponse.text("delayed \(query["id"] ?? "")")
-      response.delayBeforeResponse = .milliseconds(milliseconds)
-      return response
+      // The handler runs on the connection's thread: waiting here delays the answer.
+      Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
+      return .text("delayed \(query["id"] ?? "")")
     case "bytes":
       let count = Int(query["count"] ?? "") ?? 0
       return ServerResponse(body: Data(repeating: UInt8(ascii: "x"), count: count))

@@ -7,11 +7,9 @@ import MartReplay
 /// quirks as the recorded fixtures, with seeded random data. Each source has one, in a file
 /// beside it (`<Source>+SampleData.swift`), named by `BrandSource.sampleGenerator`.
 public protocol SourceSampleGenerator: Sendable {
-  /// A generator for `mix`'s counts of this source's brands, closing days around `asOf`.
-  init(mix: BrandMix, asOf: CalendarDate)
-  var mix: BrandMix { get }
-  /// The day the recording is made for; closing dates cover its month and the next two.
-  var asOf: CalendarDate { get }
+  /// A generator for the request's counts of this source's brands, closing days around its day.
+  init(_ request: SampleRequest)
+  var request: SampleRequest { get }
   /// Every exchange of this source's part of the recording, named as the files it is written
   /// to. The same random state, mix and as-of date always give the same bytes.
   func exchanges(_ random: inout SeededRandom) -> [(name: String, exchange: RecordedExchange)]
@@ -19,7 +17,27 @@ public protocol SourceSampleGenerator: Sendable {
   static var maximumBranches: [BrandSlug: Int] { get }
 }
 
+/// What a bench recording is made for: how many stores of each brand, and the day.
+public struct SampleRequest: Sendable {
+  public var mix: BrandMix
+  /// The day the recording is made for; closing dates cover its month and the next two.
+  public var asOf: CalendarDate
+
+  public init(mix: BrandMix, asOf: CalendarDate) {
+    self.mix = mix
+    self.asOf = asOf
+  }
+}
+
 extension SourceSampleGenerator {
+  /// A generator for `mix`'s counts of this source's brands, closing days around `asOf`.
+  public init(mix: BrandMix, asOf: CalendarDate) { self.init(SampleRequest(mix: mix, asOf: asOf)) }
+
+  public var mix: BrandMix { request.mix }
+
+  /// The day the recording is made for; closing dates cover its month and the next two.
+  public var asOf: CalendarDate { request.asOf }
+
   public static var maximumBranches: [BrandSlug: Int] { [:] }
 
   static var jsonHeaders: [HTTPHeader] { [HTTPHeader("Content-Type", "application/json;charset=UTF-8")] }

@@ -135,27 +135,15 @@ enum AddressParser {
       if text.has(" 찾기", at: start + 1) { return start + 4 }
       return text.has("찾기", at: start + 1) ? start + 3 : nil
     }
-    var result: [Unicode.Scalar] = []
-    result.reserveCapacity(text.count + 1)
-    var index = text.startIndex
-    while index < text.endIndex {
-      if index == text.startIndex, let end = linkTextEnd(at: index) {
-        result.append(" ")
-        index = end
-      } else if text[index] == " ", let end = linkTextEnd(at: index + 1) {
-        result.append(" ")
-        index = end
-      } else {
-        result.append(text[index])
-        index += 1
-      }
+    return replacingSpans(of: text) { index in
+      if index == text.startIndex, let end = linkTextEnd(at: index) { return end }
+      return text[index] == " " ? linkTextEnd(at: index + 1) : nil
     }
-    return result[...]
   }
 
   /// Replaces `(주)` and the word after it (`(주)롯데쇼핑`) by a space.
   static func removingCompanyNames(_ text: Scalars) -> Scalars {
-    func markerEnd(at start: Int) -> Int? {
+    replacingSpans(of: text) { start in
       guard text.has("(", at: start) else { return nil }
       var index = text.skippingSpaces(from: start + 1)
       guard text.has("주", at: index) else { return nil }
@@ -165,11 +153,16 @@ enum AddressParser {
       while index < text.endIndex, !" ,()".unicodeScalars.contains(text[index]) { index += 1 }
       return index
     }
+  }
+
+  /// Replaces every span of `text` by one space, left to right: `spanEnd` tells where the span
+  /// starting at an index ends, or `nil` where none starts.
+  private static func replacingSpans(of text: Scalars, spanEnd: (Int) -> Int?) -> Scalars {
     var result: [Unicode.Scalar] = []
     result.reserveCapacity(text.count + 1)
     var index = text.startIndex
     while index < text.endIndex {
-      if let end = markerEnd(at: index) {
+      if let end = spanEnd(index) {
         result.append(" ")
         index = end
       } else {

@@ -111,7 +111,8 @@ public struct ClosingSchedule: Hashable, Sendable {
   public static func parse(
     _ text: String, asOf: CalendarDate, coverage: DateCoverage = .wholeMonths
   ) -> ClosingSchedule {
-    ClosingTextParser(text: text, asOf: asOf, coverage: coverage).parse()
+    let syntax = ClosingClauseParser(tokens: ClosingTokens(text), asOf: asOf).parse()
+    return ClosingResolver(asOf: asOf, coverage: coverage).schedule(for: syntax, text: text)
   }
 
   /// The days a text understood only in part is expanded for: from January 1 of the year before

@@ -68,12 +68,7 @@ public struct Branch: Hashable, Sendable, Codable {
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     brand = try container.decode(BrandSlug.self, forKey: .brand)
-    let idText = try container.decode(String.self, forKey: .id)
-    guard let id = BranchID(idText, brand: brand) else {
-      throw DecodingError.dataCorruptedError(
-        forKey: .id, in: container, debugDescription: "\(idText) is not an id of brand \(brand.rawValue)")
-    }
-    self.id = id
+    id = try container.decode(BranchID.self, forKey: .id, brand: brand)
     banner = try container.decodeIfPresent(String.self, forKey: .banner)
     name = try container.decode(String.self, forKey: .name)
     namePublished = try container.decodeIfPresent(String.self, forKey: .namePublished)

@@ -124,3 +124,15 @@ public struct BranchID: Hashable, Comparable, Sendable, Codable, CustomStringCon
     try container.encode(description)
   }
 }
+
+extension KeyedDecodingContainer {
+  /// Reads the branch id at `key` as an id of `brand`: a row that names its own brand.
+  public func decode(_ type: BranchID.Type, forKey key: Key, brand: BrandSlug) throws -> BranchID {
+    let text = try decode(String.self, forKey: key)
+    guard let id = BranchID(text, brand: brand) else {
+      throw DecodingError.dataCorruptedError(
+        forKey: key, in: self, debugDescription: "\(text) is not an id of brand \(brand.rawValue)")
+    }
+    return id
+  }
+}

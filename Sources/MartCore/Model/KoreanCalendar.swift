@@ -1,5 +1,4 @@
 import Foundation
-import MartCore
 
 /// Dates and times as Korea sees them.
 public enum KoreanCalendar {
@@ -22,7 +21,7 @@ public enum KoreanCalendar {
   }
 
   /// The wall-clock time in Korea as `HHmmss`.
-  static func timeOfDay(now: Date = Date()) -> String {
+  public static func timeOfDay(now: Date = Date()) -> String {
     let formatter = DateFormatter()
     formatter.locale = Locale(identifier: "en_US_POSIX")
     formatter.timeZone = timeZone

@@ -1,0 +1,118 @@
+// Substitutions, a rule's own dates, and conditions the engine does not read.
+
+extension ClosingClauseParser {
+  // MARK: - Substitutions and a rule's own dates
+
+  /// Reads `대신` or `→` right after dates (and their verb): `12/27(일) 대신 12/25(금) 휴무`,
+  /// `12/27(일) → 12/30(수)`, `12/13 휴무 → 12/16 휴무로 변경`. The dates before it give way to
+  /// those after it: they are open, even if a verb already closed them.
+  mutating func readSubstitution(at index: Int) -> Int {
+    guard let last = lastDateList, last.end <= index, index - last.end <= 2,
+      (last.end..<index).allSatisfy({ tokens.keyword(at: $0) == .closure })
+    else { return index + 1 }
+    if pendingEnd == last.end, case .dates? = pending.last?.phrase { pending.removeLast() }
+    syntax.append(.substitution(phrase: last.phrase))
+    lastDateList = nil
+    return index + 1
+  }
+
+  /// Whether the `(` at `index` opens dates right after a rule: `매월 둘째 일요일 (11/15, 11/29)`.
+  func isRuleBracket(at index: Int) -> Bool {
+    guard let last = pending.last, last.phrase.isRecurring, pendingEnd == index else { return false }
+    return tokens.number(at: index + 1) != nil
+  }
+
+  /// Reads dates in brackets right after a rule. Alone in the brackets (or with a closing verb)
+  /// they are the days the site lists for the rule (``ClosingPhrase/ruleDates(_:)``); with other
+  /// words (`(12/13·27 정상영업)`) they are dates like any other.
+  mutating func readRuleDates(at index: Int) -> Int {
+    let start = endClause(at: index)
+    guard let (dates, end) = scanDateList(at: start) else { return start }
+    let alone =
+      tokens.symbol(at: end) == ")" || (tokens.keyword(at: end) == .closure && tokens.symbol(at: end + 1) == ")")
+    recordDateList(dates, from: start, to: end, asRuleDates: alone)
+    return end
+  }
+
+  // MARK: - Conditions the engine does not read
+
+  /// The token that ends the clause starting at `index`: a clause break, `단`, or twelve tokens on.
+  func clauseEnd(from index: Int) -> Int {
+    var probe = index
+    while probe < tokens.count, probe < index + 12 {
+      if case .symbol(let symbol) = tokens[probe].kind, Self.clauseBreaks.contains(symbol) { return probe }
+      if tokens.keyword(at: probe) == .however { return probe }
+      probe += 1
+    }
+    return probe
+  }
+
+  /// The first condition word (`경우`, `겹칠`), or with `orOffset` day offset (`익일`), from
+  /// `index` to the end of its clause.
+  func conditionInClause(from index: Int, orOffset: Bool = false) -> Int? {
+    (index..<clauseEnd(from: index)).first { probe in
+      switch tokens.keyword(at: probe) {
+      case .condition?: true
+      case .offset?: orOffset
+      default: false
+      }
+    }
+  }
+
+  /// The days a shifted closing day may move to, from the offsets in the clause at `index`
+  /// (`익일` +1, `전일` -1); without one, the day before and the day after.
+  func shiftOffsets(from index: Int) -> Set<Int> {
+    var offsets = Set<Int>()
+    for probe in index..<clauseEnd(from: index) {
+      if case .offset(let values)? = tokens.keyword(at: probe) { offsets.formUnion(values) }
+    }
+    offsets.remove(0)
+    return offsets.isEmpty ? [-1, 1] : offsets
+  }
+
+  /// Reads `공휴일`: a condition (`공휴일인 경우 익일 휴무`) makes the rules' days on public
+  /// holidays, and the days they may move to, uncertain; an opening (`공휴일 정상영업`) makes the
+  /// rules' days on public holidays uncertain; named as days (`매주 월요일 및 공휴일 휴무`), every
+  /// public holiday is uncertain. Each gives a warning.
+  mutating func readPublicHolidays(at index: Int) -> Int {
+    let end = clauseEnd(from: index)
+    if let condition = conditionInClause(from: index + 1, orOffset: true) {
+      syntax.append(.shift(holidays: .publicHolidays, offsets: shiftOffsets(from: condition)))
+      warn(
+        "a public-holiday shift not understood; the rules' days on public holidays and the days they may move to"
+          + " are unknown", index, end)
+      return end
+    }
+    let opens = (index + 1..<end).contains { probe in
+      switch tokens.keyword(at: probe) {
+      case .business?, .normalOpen?, .restless?: true
+      default: false
+      }
+    }
+    if opens {
+      syntax.append(.shift(holidays: .publicHolidays, offsets: []))
+      warn("public holidays not read; the rules' days on them are unknown", index, end)
+    } else {
+      syntax.append(.publicHolidaysNamed)
+      warn("public holidays not read; they are unknown", index, end)
+    }
+    return index + 1
+  }
+
+  /// Reads `격주`: the weekdays after it (`격주 일요일`) or of the weekly rule before it
+  /// (`매주 일요일 격주 휴무`) close every other week, which ones unknown: all are uncertain.
+  mutating func readAlternateWeeks(at index: Int) -> Int {
+    let after = readWeekdays(at: index + 1)
+    var end = index + 1
+    if !after.days.isEmpty {
+      syntax.append(.alternateWeeks(.weekdays(after.days)))
+      end = after.end
+    } else if case .weekly(let days)? = pending.last?.phrase {
+      syntax.append(.alternateWeeks(.weekdays(days)))
+    } else {
+      syntax.append(.alternateWeeks(.closedWeeklyRules))
+    }
+    warn("every other week (격주) not understood; those days are unknown", index, end)
+    return end
+  }
+}

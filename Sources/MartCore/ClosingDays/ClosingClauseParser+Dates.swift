@@ -1,0 +1,310 @@
+// Numbers: dates, times, digit ordinals.
+
+extension ClosingClauseParser {
+  // MARK: - Numbers: dates, times, digit ordinals
+
+  mutating func readNumber(at index: Int) -> Int {
+    let isTime =
+      (tokens.symbol(at: index + 1) == ":" && tokens.number(at: index + 2) != nil)
+      || (tokens.symbol(at: index - 1) == ":" && tokens.number(at: index - 2) != nil)
+    if isTime { return skipTime(at: index) }
+    if let end = readDateList(at: index) { return end }
+    if let end = readOrdinalRule(at: index) { return end }
+    if let end = readMonthName(at: index) { return end }
+    if tokens.keyword(at: index + 1) == .day {
+      warn("day without a month ignored", index, index + 2)
+      return index + 2
+    }
+    return index + 1
+  }
+
+  /// Reads a month named without a day, `12월`, `2026년 12월`, with a particle or colon after it:
+  /// days written alone after it (`12월 휴무일: 13일, 27일`) fall in it, and a rule right after it
+  /// is scoped to it (`12월은 셋째 일요일`).
+  mutating func readMonthName(at index: Int) -> Int? {
+    var year: Int?
+    var monthIndex = index
+    if let first = tokens.number(at: index), first.digits == 4, tokens.keyword(at: index + 1) == .year {
+      year = first.value
+      monthIndex = index + 2
+    }
+    guard let month = tokens.number(at: monthIndex), month.digits <= 2, (1...12).contains(month.value),
+      tokens.keyword(at: monthIndex + 1) == .month
+    else { return nil }
+    var end = monthIndex + 2
+    if tokens.isParticle(at: end) { end += 1 }
+    if tokens.symbol(at: end) == ":" { end += 1 }
+    namedMonth = (WrittenMonth(year: year, month: month.value), end)
+    return end
+  }
+
+  /// Skips `10:00`, `10:00~23:00`, `10:00 - 22:00`.
+  func skipTime(at index: Int) -> Int {
+    var next = index
+    while tokens.number(at: next) != nil || tokens.symbol(at: next) == ":" { next += 1 }
+    if let dash = tokens.symbol(at: next), dash == "~" || dash == "-", tokens.number(at: next + 1) != nil,
+      tokens.symbol(at: next + 2) == ":"
+    {
+      next += 1
+      while tokens.number(at: next) != nil || tokens.symbol(at: next) == ":" { next += 1 }
+    }
+    return next
+  }
+
+  /// Reads one written date at `index`: `YYYYMMDD`, `YYYY-MM-DD`, `YYYY.MM.DD`, `YYYY년 M월 D일`,
+  /// `M/D`, `M.D`, `M월 D일`.
+  mutating func readDate(at index: Int) -> (WrittenDate, Int)? {
+    guard let first = tokens.number(at: index), !isDigitOrdinalList(at: index) else { return nil }
+    var written: WrittenDate
+    var next: Int
+    if first.digits == 8 {
+      written = WrittenDate(year: first.value / 10000, month: first.value / 100 % 100, day: first.value % 100)
+      next = index + 1
+    } else if first.digits == 4, let separator = tokens.symbol(at: index + 1),
+      separator == "-" || separator == "." || separator == "/",
+      let month = tokens.number(at: index + 2), month.digits <= 2, tokens.symbol(at: index + 3) == separator,
+      let day = tokens.number(at: index + 4), day.digits <= 2
+    {
+      written = WrittenDate(year: first.value, month: month.value, day: day.value)
+      next = index + 5
+    } else if first.digits == 4, tokens.keyword(at: index + 1) == .year, let month = tokens.number(at: index + 2),
+      tokens.keyword(at: index + 3) == .month, let day = tokens.number(at: index + 4)
+    {
+      written = WrittenDate(year: first.value, month: month.value, day: day.value)
+      next = tokens.keyword(at: index + 5) == .day ? index + 6 : index + 5
+    } else if first.digits <= 2, let separator = tokens.symbol(at: index + 1), separator == "/" || separator == ".",
+      let day = tokens.number(at: index + 2), day.digits <= 2
+    {
+      // `1.2.3` is a version or an outline number, not a date.
+      if separator == ".", tokens.symbol(at: index + 3) == ".", tokens.number(at: index + 4) != nil { return nil }
+      written = WrittenDate(year: nil, month: first.value, day: day.value)
+      next = index + 3
+    } else if first.digits <= 2, tokens.keyword(at: index + 1) == .month, let day = tokens.number(at: index + 2),
+      day.digits <= 2, tokens.keyword(at: index + 3) == .day || tokens.symbol(at: index + 3) != ":"
+    {
+      written = WrittenDate(year: nil, month: first.value, day: day.value)
+      next = tokens.keyword(at: index + 3) == .day ? index + 4 : index + 3
+    } else {
+      return nil
+    }
+    // `2.4주`, `2/4째` are ordinals; `10.5%`, `3.5시` are not dates (`12/24 오후 6시` is one).
+    switch tokens.keyword(at: next) {
+    case .week?, .ordinalSuffix?: return nil
+    case .time? where tokens.isClockUnit(at: next): return nil
+    default: break
+    }
+    if let symbol = tokens.symbol(at: next), symbol == "%" || symbol == ":" { return nil }
+    let probeYear = written.year ?? 2000  // a leap year, so 2/29 is checked per candidate later
+    guard CalendarDate(year: probeYear, month: written.month, day: written.day) != nil else {
+      warn("not a real date", index, next)
+      return nil
+    }
+    return (written, next)
+  }
+
+  /// Whether `index` starts single digits that are ordinals: digits that end in 째, 번째 or 주
+  /// (`2/4주`, `2.4번째`, `1,3째`), or digits right before a weekday name after 매월
+  /// (`매월 2,4 일요일`, `매월 2/4 일요일`) or in a list that is no date (`2·4 일요일`, and
+  /// `2/4 일요일` when 2/4 is not a Sunday in a year near the as-of date).
+  func isDigitOrdinalList(at index: Int) -> Bool {
+    var next = index
+    var separator: ClosingToken.Kind?
+    while let digit = tokens.number(at: next), digit.digits == 1, next - index < 12 {
+      next += 1
+      if tokens.keyword(at: next) == .week || tokens.keyword(at: next) == .ordinalSuffix { return true }
+      if let weekday = tokens.weekday(at: next) {
+        if tokens.keyword(at: index - 1) == .everyMonth { return true }
+        guard let separator else { return false }  // `3 일요일` alone
+        guard separator == .symbol("/") || separator == .symbol("."), next - index == 3,
+          let month = tokens.number(at: index), let day = tokens.number(at: index + 2)
+        else { return true }
+        return !((asOf.year - 1)...(asOf.year + 1)).contains {
+          CalendarDate(year: $0, month: month.value, day: day.value)?.weekday == weekday
+        }
+      }
+      guard tokens.isListSeparator(at: next) || tokens.symbol(at: next) == "." else { return false }
+      // One list uses one separator: `3.4, 1 및 5번째` is a date and a list.
+      if let separator, separator != tokens[next].kind { return false }
+      separator = tokens[next].kind
+      next += 1
+    }
+    return false
+  }
+
+  /// Reads `(수)`, `(수요일)`, `일요일`, `(추석당일)`, `설날 당일` after a date.
+  func readHints(at index: Int) -> (DateHints, Int) {
+    var hints = DateHints()
+    var next = index
+    var open = false
+    if tokens.symbol(at: next) == "(" {
+      open = true
+      next += 1
+    }
+    if let weekday = tokens.weekday(at: next) {
+      hints.weekday = weekday
+      next += 1
+      if open, tokens.symbol(at: next) == ")" {
+        next += 1
+        open = false
+        if tokens.symbol(at: next) == "(" {
+          open = true
+          next += 1
+        }
+      }
+    }
+    if case .holiday(let holiday)? = tokens.keyword(at: next) {
+      next += 1
+      var offsets: [Int] = []
+      while case .offset(let values)? = tokens.keyword(at: next) {
+        offsets += values
+        next += 1
+      }
+      hints.holiday = LunarClosing(holiday: holiday, offsets: offsets.isEmpty ? [0] : offsets)
+    }
+    if open {
+      if tokens.symbol(at: next) == ")" { next += 1 } else if hints.isEmpty { return (hints, index) }
+    }
+    return (hints, next)
+  }
+
+  /// Reads `13일` a few words after a month named alone (`12월 휴무일: 13일`) as a day of that
+  /// month. Further on, a day alone is not taken to be in that month (`31일까지 세일`).
+  func readNamedMonthDay(at index: Int) -> (WrittenDate, Int)? {
+    guard let named = namedMonth, (named.end...(named.end + 3)).contains(index),
+      let day = tokens.number(at: index), day.digits <= 2, tokens.keyword(at: index + 1) == .day,
+      CalendarDate(year: named.month.year ?? 2000, month: named.month.month, day: day.value) != nil
+    else { return nil }
+    return (WrittenDate(year: named.month.year, month: named.month.month, day: day.value), index + 2)
+  }
+
+  /// Whether `index` holds a day written alone after a date of the same month: `27` in
+  /// `12/13, 27`, `12/13·27(일)` and `12/11,/25`, or `26일`; not an ordinal (`2,4번째`), a time
+  /// (`10:00`, `6시`), a month (`1월`), a price (`3,000원`) or a word (`27번지`).
+  func isBareDay(at index: Int) -> Bool {
+    guard let day = tokens.number(at: index), day.digits <= 2, !isDigitOrdinalList(at: index) else { return false }
+    guard tokens.indices.contains(index + 1) else { return true }
+    switch tokens[index + 1].kind {
+    case .keyword(.week), .keyword(.ordinalSuffix), .keyword(.month), .keyword(.year): return false
+    case .keyword(.time): return !tokens.isClockUnit(at: index + 1)  // `12/24, 25 오후 6시`
+    case .symbol(let symbol):
+      if symbol == ":" || symbol == "+" || symbol == "%" { return false }
+      if symbol == "." { return tokens.number(at: index + 2) == nil }
+      return !(symbol == "," && tokens.number(at: index + 2)?.digits == 3)
+    case .other: return tokens.isParticle(at: index + 1)
+    default: return true
+    }
+  }
+
+  /// Reads a list of dates and ranges: `11/12(수), 11/26(수)`, `11월 12일(수)·26일(수)`,
+  /// `12/11,/25`, `12/13, 27`, `12/24~12/26`, `20261108, 20261122`, and `13일, 27일` after a
+  /// month named alone. `label` is the holiday the dates are said to be (`추석(9/25)`).
+  ///
+  /// Dates followed by opening hours (`12/24 10:00~22:00`, `1/1은 오후 1시 오픈`) are trading
+  /// days with other hours, not closures.
+  mutating func readDateList(at index: Int, label: LunarClosing? = nil) -> Int? {
+    guard let (items, end) = scanDateList(at: index) else { return nil }
+    recordDateList(items, from: index, to: end, label: label)
+    return end
+  }
+
+  /// One date or range of a list as scanned, with the tokens it was read from.
+  typealias ScannedDate = (
+    start: WrittenDate, startHints: DateHints, end: WrittenDate?, endHints: DateHints, tokens: Range<Int>
+  )
+
+  /// Scans the dates and ranges of a list starting at `index`, and the token after them.
+  mutating func scanDateList(at index: Int) -> (dates: [ScannedDate], end: Int)? {
+    guard let (firstDate, afterFirst) = readDate(at: index) ?? readNamedMonthDay(at: index) else { return nil }
+    var items: [ScannedDate] = []
+    var current = firstDate
+    var currentStart = index
+    var next = afterFirst
+    while true {
+      let (hints, afterHints) = readHints(at: next)
+      next = afterHints
+      var rangeEnd: WrittenDate?
+      var endHints = DateHints()
+      if tokens.symbol(at: next) == "~" || tokens.symbol(at: next) == "-" || tokens.keyword(at: next) == .since {
+        // 12/28~12/30, 12월 28일~30일, 11/30(월)-12/2(수), 12/28부터 12/30까지, 12/28부터~30일.
+        var dash = next + 1
+        if tokens.keyword(at: next) == .since, tokens.symbol(at: dash) == "~" || tokens.symbol(at: dash) == "-" {
+          dash += 1
+        }
+        if let (end, afterEnd) = readDate(at: dash) {
+          rangeEnd = end
+          next = afterEnd
+        } else if let day = tokens.number(at: dash), day.digits <= 2, day.value >= current.day, day.value <= 31,
+          tokens.symbol(at: dash + 1) != ":"
+        {
+          rangeEnd = WrittenDate(year: current.year, month: current.month, day: day.value)
+          next = tokens.keyword(at: dash + 1) == .day ? dash + 2 : dash + 1
+        }
+        if rangeEnd != nil {
+          (endHints, next) = readHints(at: next)
+          if tokens.keyword(at: next) == .until { next += 1 }
+        }
+      }
+      items.append((current, hints, rangeEnd, endHints, currentStart..<next))
+      // Continue the list after separators.
+      var probe = next
+      while tokens.isListSeparator(at: probe), probe - next < 3 { probe += 1 }
+      guard probe > next || tokens.number(at: probe) != nil else { break }
+      currentStart = probe
+      if let (date, afterDate) = readDate(at: probe) {
+        current = date
+        next = afterDate
+      } else if probe > next, isBareDay(at: probe), let day = tokens.number(at: probe) {
+        let base = rangeEnd ?? current
+        current = WrittenDate(year: base.year, month: base.month, day: day.value)
+        next = tokens.keyword(at: probe + 1) == .day ? probe + 2 : probe + 1
+        guard CalendarDate(year: current.year ?? 2000, month: current.month, day: current.day) != nil else {
+          warn("not a real date", probe, next)
+          break
+        }
+      } else {
+        break
+      }
+    }
+    return (items, next)
+  }
+
+  /// Records the dates of a list scanned from `index` to `next`: as a trading day before opening
+  /// hours, as New Year's Day for `1/1` among holidays, else as a phrase of the clause (the
+  /// rule's own dates when `asRuleDates`) if they name any day.
+  mutating func recordDateList(
+    _ items: [ScannedDate], from index: Int, to next: Int, label: LunarClosing? = nil, asRuleDates: Bool = false
+  ) {
+    let withHours = tokens.hoursFollow(at: next)
+    // 1/1 in a list of holidays (`1/1, 설날, 추석`) is New Year's Day every year.
+    let inHolidayList =
+      tokens.isHolidayWord(at: next) || (tokens.isListSeparator(at: next) && tokens.isHolidayWord(at: next + 1))
+      || (tokens.isListSeparator(at: index - 1) && tokens.isHolidayWord(at: index - 2))
+    var list = WrittenDateList(entries: [])
+    for item in items {
+      let isNewYearsDay = item.start.year == nil && item.start.month == 1 && item.start.day == 1
+      if isNewYearsDay, item.end == nil, item.startHints.isEmpty, inHolidayList, !withHours {
+        append(.newYear, end: next)
+        continue
+      }
+      var hints = item.startHints
+      if hints.holiday == nil { hints.holiday = label }
+      list.entries.append(
+        WrittenDateEntry(
+          start: item.start, startHints: hints, end: item.end, endHints: item.endHints,
+          excerpt: tokens.excerpt(item.tokens.lowerBound, item.tokens.upperBound)))
+    }
+    if withHours {
+      if !list.entries.isEmpty { syntax.append(.tradingDays(list)) }
+      warn("opening hours, a trading day and not a closure", index, next + 3)
+    } else if !list.entries.isEmpty {
+      let phrase: ClosingPhrase = asRuleDates ? .ruleDates(list) : .dates(list)
+      if dates.namesAnyDay(list) {
+        append(phrase, end: next)
+        lastDateList = (syntax.statements.count - 1, next)
+      } else {
+        // Only its warnings are left of it.
+        syntax.append(.phrase(phrase))
+      }
+    }
+  }
+}

@@ -1,0 +1,230 @@
+// Rules: ordinals, weekdays, days of the month, holidays.
+
+extension ClosingClauseParser {
+  // MARK: - Rules
+
+  /// Reads ordinals: `둘째·넷째`, `2,4번째`, `제2, 4`, `제2·제4`, `첫째 셋째`, `1번째 3번째`,
+  /// `둘째와 넷째`, `2주차, 4주차`, `2/4`. `marked` says whether a word marks them as ordinals
+  /// (째, 번째, 주, 제) rather than bare digits. A list stops after six ordinals (1–5 and the
+  /// last), so that a long run of digits is not read again from each of them.
+  func readOrdinals(at index: Int) -> (ordinals: [Int], marked: Bool, end: Int) {
+    var ordinals: [Int] = []
+    var marked = false
+    var next = index
+    while ordinals.count < 6 {
+      if isOrdinalPrefix(at: next) {
+        marked = true
+        next += 1
+      }
+      if case .ordinal(let value)? = tokens.keyword(at: next) {
+        ordinals.append(value)
+        marked = true
+        next += 1
+      } else if let digit = tokens.number(at: next), digit.digits == 1, (1...5).contains(digit.value) {
+        ordinals.append(digit.value)
+        next += 1
+        if tokens.keyword(at: next) == .ordinalSuffix {
+          marked = true
+          next += 1
+        }
+      } else {
+        break
+      }
+      if tokens.keyword(at: next) == .week {
+        marked = true
+        next += 1
+      }
+      // Ordinals written side by side: 첫째 셋째, 1번째 3번째, 제2 제4.
+      if case .ordinal? = tokens.keyword(at: next) { continue }
+      if isOrdinalPrefix(at: next) { continue }
+      if let digit = tokens.number(at: next), digit.digits == 1,
+        tokens.keyword(at: next + 1) == .ordinalSuffix || tokens.keyword(at: next + 1) == .week
+      {
+        continue
+      }
+      guard tokens.isListSeparator(at: next) || tokens.symbol(at: next) == "." else { break }
+      let following = next + 1
+      if case .ordinal? = tokens.keyword(at: following) {
+        next = following
+      } else if isOrdinalPrefix(at: following) {
+        next = following
+      } else if let digit = tokens.number(at: following), digit.digits == 1 {
+        next = following
+      } else {
+        break
+      }
+    }
+    return (ordinals, marked, next)
+  }
+
+  /// Whether `제` stands at `index` before a digit that can be an ordinal (`제2`).
+  func isOrdinalPrefix(at index: Int) -> Bool {
+    guard tokens.keyword(at: index) == .ordinalPrefix, let digit = tokens.number(at: index + 1) else { return false }
+    return digit.digits == 1 && (1...5).contains(digit.value)
+  }
+
+  /// Reads `둘째·넷째 일요일`, `2,4번째 일요일`, `제2, 4 일요일`, `첫째 셋째 화요일`,
+  /// `1번째 3번째 토요일`, `둘째와 넷째 일요일`, `둘째,넷째주 수요일, 일요일`, `매월 2,4 일요일`,
+  /// `2,4번째 (일)`. Right after a month named alone (`12월은 셋째 일요일`) the rule is that
+  /// month's only.
+  mutating func readOrdinalRule(at index: Int) -> Int? {
+    let (ordinals, marked, next) = readOrdinals(at: index)
+    guard !ordinals.isEmpty, marked || isDigitOrdinalList(at: index) else { return nil }
+    var weekdays = readWeekdays(at: next)
+    if weekdays.days.isEmpty, tokens.symbol(at: next) == "(" {
+      // 둘째, 넷째 (일요일), 2,4번째 (일).
+      let inner = readWeekdays(at: next + 1)
+      if !inner.days.isEmpty, tokens.symbol(at: inner.end) == ")" { weekdays = (inner.days, inner.end + 1) }
+    }
+    guard !weekdays.days.isEmpty else {
+      warn("ordinal without a weekday ignored", index, next)
+      return next
+    }
+    if let named = namedMonth, named.end == index, dates.firstDay(of: named.month) != nil {
+      append(.monthRule(named.month, ordinals: ordinals, weekdays: weekdays.days), end: weekdays.end)
+    } else {
+      append(.nthWeekday(ordinals: ordinals, weekdays: weekdays.days), end: weekdays.end)
+    }
+    return weekdays.end
+  }
+
+  /// Reads a weekday with its ordinals in brackets after it: `일요일(둘째,넷째)`,
+  /// `일요일 (2·4주)`.
+  mutating func readWeekdayFirstRule(at index: Int) -> Int? {
+    let weekdays = readWeekdays(at: index)
+    guard tokens.symbol(at: weekdays.end) == "(" else { return nil }
+    let (ordinals, marked, end) = readOrdinals(at: weekdays.end + 1)
+    guard !ordinals.isEmpty, marked, tokens.symbol(at: end) == ")" else { return nil }
+    append(.nthWeekday(ordinals: ordinals, weekdays: weekdays.days), end: end + 1)
+    return end + 1
+  }
+
+  /// Reads `수요일, 일요일`, `수요일 및 일요일`, `수요일과 일요일`, `월·화요일`, `토, 일요일`.
+  func readWeekdays(at index: Int) -> (days: [Weekday], end: Int) {
+    var days: [Weekday] = []
+    var next = index
+    while let day = tokens.weekday(at: next) {
+      days.append(day)
+      next += 1
+      if tokens.isListSeparator(at: next), tokens.weekday(at: next + 1) != nil { next += 1 }
+    }
+    return (days, next)
+  }
+
+  /// Reads one-character weekday names written alone: `월/화`, `토·일` (after 매주).
+  func readShortWeekdays(at index: Int) -> (days: [Weekday], end: Int) {
+    var days: [Weekday] = []
+    var next = index
+    while let day = tokens.shortWeekday(at: next) {
+      days.append(day)
+      next += 1
+      guard tokens.isListSeparator(at: next), tokens.shortWeekday(at: next + 1) != nil else { break }
+      next += 1
+    }
+    return (days, next)
+  }
+
+  /// Reads `매주 월요일`, `매주 월/화`.
+  mutating func readWeekly(at index: Int) -> Int {
+    var weekdays = readWeekdays(at: index + 1)
+    if weekdays.days.isEmpty { weekdays = readShortWeekdays(at: index + 1) }
+    if !weekdays.days.isEmpty { append(.weekly(weekdays.days), end: weekdays.end) }
+    return weekdays.end
+  }
+
+  /// Reads `10일, 25일` after `매월`.
+  mutating func readDaysOfMonth(at index: Int) -> Int? {
+    var days: [Int] = []
+    var next = index
+    while let day = tokens.number(at: next), day.digits <= 2, (1...31).contains(day.value),
+      tokens.keyword(at: next + 1) == .day
+    {
+      days.append(day.value)
+      next += 2
+      guard tokens.isListSeparator(at: next), tokens.number(at: next + 1) != nil else { break }
+      next += 1
+    }
+    guard !days.isEmpty else { return nil }
+    append(.daysOfMonth(days), end: next)
+    return next
+  }
+
+  /// Reads `설·추석 당일`, `설날 연휴`, `추석 전날, 당일, 다음날`, `신정`, `설날과 추석`, and a bare
+  /// `명절` (설날 and 추석, with a warning). Leaves `(전일은 오후 7시까지 영업)` alone: it speaks
+  /// of opening hours on the day before, not of a closure; `설 전날 오후 5시까지 영업` names no
+  /// closure at all. A holiday before dates in brackets (`추석(9/25)`, `설 연휴(1/28~1/30)`)
+  /// labels them, as one after a date does (`9/25(추석)`).
+  mutating func readHolidays(at index: Int) -> Int {
+    var holidays: [LunarHoliday] = []
+    var newYear = false
+    var next = index
+    while true {
+      switch tokens.keyword(at: next) {
+      case .holiday(let holiday)?: if !holidays.contains(holiday) { holidays.append(holiday) }
+      case .newYear?: newYear = true
+      case .festivals?:
+        if holidays.isEmpty && !newYear {
+          holidays = [.seollal, .chuseok]
+          warn("명절 read as 설날 and 추석", next, next + 1)
+        }
+      default: break
+      }
+      next += 1
+      // 설 명절, 추석 명절: 명절 is the noun of the holiday before it.
+      if tokens.keyword(at: next) == .festivals, !holidays.isEmpty { next += 1 }
+      guard tokens.isListSeparator(at: next), tokens.isHolidayWord(at: next + 1) else {
+        if tokens.isHolidayWord(at: next) { continue }  // 설 추석 연휴
+        break
+      }
+      next += 1
+    }
+    var offsets: Set<Int> = []
+    var probe = tokens.symbol(at: next) == "(" ? next + 1 : next
+    while case .offset(let values)? = tokens.keyword(at: probe) {
+      if isAboutOpeningHours(from: probe + 1) {
+        if offsets.isEmpty, probe == next {
+          // 설 전날 오후 5시까지 영업: a trading day with other hours.
+          warn("opening hours, a trading day and not a closure", index, probe + 4)
+          return next
+        }
+        break
+      }
+      offsets.formUnion(values)
+      next = probe + 1
+      if tokens.symbol(at: next) == ")", tokens.symbol(at: probe - 1) == "(" { next += 1 }
+      probe = tokens.isListSeparator(at: next) ? next + 1 : next
+    }
+    if !holidays.isEmpty, !newYear, let condition = conditionInClause(from: next) {
+      // 명절과 겹칠 경우 익일 휴무: the rules' days may move off the holidays.
+      syntax.append(.shift(holidays: .lunar(holidays), offsets: shiftOffsets(from: condition)))
+      warn(
+        "a holiday shift not understood; the rules' days on the holidays and the days they may move to are unknown",
+        index, clauseEnd(from: index))
+      return clauseEnd(from: next)
+    }
+    if holidays.count == 1, !newYear, tokens.symbol(at: next) == "(", tokens.number(at: next + 1) != nil,
+      let end = readDateList(
+        at: next + 1, label: LunarClosing(holiday: holidays[0], offsets: offsets.isEmpty ? [0] : offsets.sorted()))
+    {
+      return tokens.symbol(at: end) == ")" ? end + 1 : end
+    }
+    if !holidays.isEmpty { append(.lunar(holidays, offsets: offsets.isEmpty ? [0] : offsets), end: next) }
+    if newYear { append(.newYear, end: next) }
+    return next
+  }
+
+  /// Whether the words after a 전일/당일 up to the end of the clause speak of opening hours.
+  func isAboutOpeningHours(from index: Int) -> Bool {
+    var probe = index
+    while probe < tokens.count, probe < index + 8 {
+      switch tokens[probe].kind {
+      case .keyword(.time), .keyword(.until), .symbol(":"): return true
+      case .keyword(.closure), .keyword(.offset), .keyword(.business), .keyword(.normalOpen), .symbol(")"),
+        .symbol(","):
+        return false
+      default: probe += 1
+      }
+    }
+    return false
+  }
+}

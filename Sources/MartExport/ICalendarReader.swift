@@ -1,0 +1,101 @@
+import Foundation
+import MartCore
+
+/// Reads back the iCalendar files ``ICalendar`` writes, as `validate` does: checks the RFC 5545
+/// rules the writer follows (CRLF lines of at most 75 octets, whole UTF-8 characters, one
+/// calendar, UIDs unique) and gathers the days its all-day events cover (one per day, or one
+/// spanning a shut store's shut days).
+enum ICalendarReader {
+  /// What a calendar holds.
+  struct Reading {
+    /// The rules it breaks, in the order found.
+    var problems: [String] = []
+    /// Its events (one per `DTSTART`).
+    var events = 0
+    /// The days its events cover; `nil` when it could not be read that far.
+    var covered: [CalendarDate]?
+  }
+
+  /// Reads `data`: every rule it breaks, and unless one makes it unreadable, the days its
+  /// events cover.
+  static func read(_ data: Data) -> Reading {
+    var reading = Reading()
+    func problem(_ message: String) { reading.problems.append(message) }
+    let bytes = [UInt8](data)
+    guard bytes.count >= 2, bytes.suffix(2) == [0x0D, 0x0A] else {
+      problem("does not end with CRLF")
+      return reading
+    }
+    var lines: [String] = []
+    var start = 0
+    var number = 0
+    var index = 0
+    while index < bytes.count - 1 {
+      if bytes[index] == 0x0D, bytes[index + 1] == 0x0A {
+        number += 1
+        let line = Array(bytes[start..<index])
+        if line.count > 75 { problem("line \(number) has \(line.count) octets, more than 75") }
+        if line.contains(0x0A) || line.contains(0x0D) { problem("line \(number) has a bare line break") }
+        guard let text = String(validating: line, as: UTF8.self) else {
+          problem("line \(number) is not UTF-8 (folded inside a character?)")
+          return reading
+        }
+        if text.hasPrefix(" ") || text.hasPrefix("\t"), !lines.isEmpty {
+          lines[lines.count - 1] += text.dropFirst()
+        } else {
+          lines.append(text)
+        }
+        start = index + 2
+        index += 2
+      } else {
+        index += 1
+      }
+    }
+    guard start == bytes.count else {
+      problem("has a line without CRLF")
+      return reading
+    }
+    guard lines.first == "BEGIN:VCALENDAR", lines.last == "END:VCALENDAR" else {
+      problem("is not one VCALENDAR")
+      return reading
+    }
+    var covered: [CalendarDate] = []
+    var events = 0
+    var eventStart: CalendarDate?
+    var uids = Set<String>()
+    for line in lines {
+      if line.hasPrefix("DTSTART") {
+        guard line.hasPrefix("DTSTART;VALUE=DATE:"),
+          let date = CalendarDate(compact: line.dropFirst("DTSTART;VALUE=DATE:".count))
+        else {
+          problem("\(line) is not an all-day date")
+          continue
+        }
+        events += 1
+        eventStart = date
+      } else if line.hasPrefix("DTEND"), let first = eventStart {
+        // DTEND is exclusive: the event covers first ..< end.
+        guard line.hasPrefix("DTEND;VALUE=DATE:"),
+          let end = CalendarDate(compact: line.dropFirst("DTEND;VALUE=DATE:".count)), end > first
+        else {
+          problem("\(line) is not an all-day date after DTSTART")
+          continue
+        }
+        var day = first
+        while day < end {
+          covered.append(day)
+          day = day.adding(days: 1)
+        }
+        eventStart = nil
+      } else if line.hasPrefix("END:VEVENT"), let first = eventStart {
+        covered.append(first)
+        eventStart = nil
+      } else if line.hasPrefix("UID:"), !uids.insert(String(line.dropFirst(4))).inserted {
+        problem("UID \(line.dropFirst(4)) occurs twice")
+      }
+    }
+    reading.events = events
+    reading.covered = covered
+    return reading
+  }
+}

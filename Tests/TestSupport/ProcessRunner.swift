@@ -1,0 +1,44 @@
+import Foundation
+
+/// Runs programs to the end for tests: the built `mart-holiday`, `python3`, a process that has
+/// exited.
+public enum ProcessRunner {
+  /// How a finished process ended and what it wrote.
+  public struct Outcome: Sendable {
+    public var status: Int32
+    public var stdout: Data
+    public var stderr: Data
+
+    /// Standard output as UTF-8 text.
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    /// Standard error as UTF-8 text.
+    public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+  }
+
+  /// Runs `executable` with `arguments` (in `directory`, when given) and waits for it.
+  public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> Outcome {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    if let directory { process.currentDirectoryURL = directory }
+    let stdout = Pipe()
+    let stderr = Pipe()
+    process.standardOutput = stdout
+    process.standardError = stderr
+    try process.run()
+    let out = stdout.fileHandleForReading.readDataToEndOfFile()
+    let err = stderr.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return Outcome(status: process.terminationStatus, stdout: out, stderr: err)
+  }
+
+  /// The id of a process that has exited, standing in for a run that was killed.
+  public static func exitedProcessIdentifier() throws -> Int32 {
+    let gone = Process()
+    gone.executableURL = URL(fileURLWithPath: "/bin/true")
+    try gone.run()
+    gone.waitUntilExit()
+    return gone.processIdentifier
+  }
+
+}
