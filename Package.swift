@@ -46,10 +46,12 @@ let package = Package(
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset", "MartReplay"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "MartSQLite"]),
     .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "CZlib"]),
+    // report.html: a self-contained page of a run (map, brands, calendar, changes).
+    .target(name: "MartReport", dependencies: ["MartCore", "MartExport"]),
     .target(
       name: "MartPipeline",
       dependencies: [
-        "MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport", "MartSQLite",
+        "MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport", "MartSQLite", "MartReport",
         .product(name: "Logging", package: "swift-log"),
       ]),
 
@@ -66,7 +68,7 @@ let package = Package(
     .executableTarget(
       name: "mart-holiday",
       dependencies: [
-        "MartCore", "MartPipeline", "MartExport", "MartFetch", "MartCharset", "MartBench",
+        "MartCore", "MartPipeline", "MartExport", "MartReport", "MartFetch", "MartCharset", "MartBench",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),

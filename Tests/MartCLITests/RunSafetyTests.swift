@@ -128,7 +128,7 @@ import Testing
     // directory beside it.
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
-        "bundles", "current", "latest.json", "report.json",
+        "bundles", "current", "latest.json", "report.html", "report.json",
       ])
     for path in ["cache/geocoding.sqlite", "cache/http-validators.sqlite"] {
       #expect(FileManager.default.fileExists(atPath: state(output).appendingPathComponent(path).path), "\(path)")
@@ -331,7 +331,7 @@ import Testing
     #expect(moved.first?.contains("to the state directory \(safety.state(output).path)") == true)
     #expect(
       try manager.contentsOfDirectory(atPath: output.path).sorted() == [
-        "bundles", "current", "latest.json", "report.json",
+        "bundles", "current", "latest.json", "report.html", "report.json",
       ])
     let state = safety.state(output)
     #expect(
@@ -492,7 +492,7 @@ import Testing
     #expect(try safety.bundles(output).count == 1, "KEEP=1 still prunes")
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
-        "bundles", "current", "latest.json", "report.json",
+        "bundles", "current", "latest.json", "report.html", "report.json",
       ])
   }
 
@@ -511,7 +511,7 @@ import Testing
       while let path = enumerator?.nextObject() as? String {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory),
-          !isDirectory.boolValue, path != "report.json"
+          !isDirectory.boolValue, path != "report.json", path != "report.html"
         {
           found.insert(path)
         }
