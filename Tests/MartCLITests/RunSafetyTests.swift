@@ -302,6 +302,9 @@ import Testing
     let archives =
       FileManager.default.fileExists(atPath: raw) ? try FileManager.default.contentsOfDirectory(atPath: raw) : []
     #expect(archives.isEmpty, "a cancelled run keeps no partial archive")
+    // The page of the run says it was cancelled; it does not claim the previous run's success.
+    let page = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
+    #expect(page.contains("This run published nothing (cancelled)"))
     #expect(!FileManager.default.fileExists(atPath: state(output).appendingPathComponent("run.lock").path))
   }
 }
