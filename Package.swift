@@ -47,10 +47,12 @@ let package = Package(
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset", "MartReplay"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "MartSQLite"]),
     .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "CZlib", "CFileSync"]),
+    // report.html: a self-contained page of a run (map, brands, calendar, changes).
+    .target(name: "MartReport", dependencies: ["MartCore", "MartExport"]),
     .target(
       name: "MartPipeline",
       dependencies: [
-        "MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport", "MartSQLite",
+        "MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport", "MartSQLite", "MartReport",
         .product(name: "Logging", package: "swift-log"),
       ]),
 
@@ -67,7 +69,7 @@ let package = Package(
     .executableTarget(
       name: "mart-holiday",
       dependencies: [
-        "MartCore", "MartPipeline", "MartExport", "MartFetch", "MartCharset", "MartBench",
+        "MartCore", "MartPipeline", "MartExport", "MartReport", "MartFetch", "MartCharset", "MartBench",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ]),
@@ -100,6 +102,7 @@ let package = Package(
       name: "MartGeocodingTests",
       dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "MartDigest", "TestSupport"]),
+    .testTarget(name: "MartReportTests", dependencies: ["MartReport", "MartCore"]),
     // The CLI tests run the built `mart-holiday` binary; the dependency only builds it.
     .testTarget(
       name: "MartCLITests",

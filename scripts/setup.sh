@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the C libraries the package links against, when they are missing.
-# Debian/Ubuntu: libcurl, libxml2, SQLite, OpenSSL's libcrypto and zlib development files, and
-# the Python packages the test suite checks bundles with (scripts/requirements-test.txt).
+# Debian/Ubuntu: libcurl, libxml2, SQLite, OpenSSL's libcrypto and zlib development files, the
+# Python packages the test suite checks bundles with (scripts/requirements-test.txt), and
+# Chromium, in which the test suite renders report.html (without it that test is skipped).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -15,10 +16,10 @@ command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
 if ((${#missing[@]})); then
   echo "installing: ${missing[*]}"
-  sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
@@ -28,5 +29,11 @@ if ! python3 -c 'import jsonschema, referencing, icalendar' 2>/dev/null; then
   echo "installing: $(tr '\n' ' ' < scripts/requirements-test.txt)"
   python3 -m pip install --quiet -r scripts/requirements-test.txt 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages -r scripts/requirements-test.txt
+fi
+# The browser test of report.html; a machine that cannot install it skips that test, saying so.
+if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+  echo "installing: chromium"
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null; } \
+    || echo "chromium could not be installed: the browser test of report.html will be skipped" >&2
 fi
 command -v swift >/dev/null 2>&1 || { echo "Swift 6 is required (https://www.swift.org/install/)" >&2; exit 1; }

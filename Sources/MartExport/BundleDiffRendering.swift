@@ -418,7 +418,7 @@ extension BundleDiff {
 
   /// `unknown on the days new in the window (02-01(월)~02-28(일)): 63 branches (이마트 16, …)`,
   /// or `nil` when no branch has unknown days there.
-  func unknownOnAddedDaysText(slugs: Bool) -> String? {
+  public func unknownOnAddedDaysText(slugs: Bool) -> String? {
     guard !unknownOnAddedDays.isEmpty else { return nil }
     let total = unknownOnAddedDays.values.map(\.count).reduce(0, +)
     let perBrand = unknownOnAddedDays.sorted { $0.key < $1.key }.map {
@@ -430,13 +430,13 @@ extension BundleDiff {
   }
 
   /// The brands with branch changes, in the order of their groups.
-  static func orderedBrands(_ groups: [Group]) -> [BrandSlug] {
+  public static func orderedBrands(_ groups: [Group]) -> [BrandSlug] {
     var seen: Set<BrandSlug> = []
     return groups.map(\.brand).filter { seen.insert($0).inserted }
   }
 
   /// The brand's Korean name, else its slug.
-  func brandName(_ brand: BrandSlug) -> String { brandNames[brand] ?? brand.rawValue }
+  public func brandName(_ brand: BrandSlug) -> String { brandNames[brand] ?? brand.rawValue }
 
   /// `<brand name> [<banner>] <branch name>`, e.g. `홈플러스 스페셜 광주하남점`.
   func title(_ branch: Branch) -> String {
@@ -447,18 +447,20 @@ extension BundleDiff {
   func title(_ branch: BranchRef) -> String { "\(branch.banner ?? brandName(branch.id.brand)) \(branch.name)" }
 
   /// The branch's name, with its banner when it trades under one: `광주하남점 (홈플러스 스페셜)`.
-  static func label(_ branch: BranchRef) -> String { branch.name + (branch.banner.map { " (\($0))" } ?? "") }
+  public static func label(_ branch: BranchRef) -> String { branch.name + (branch.banner.map { " (\($0))" } ?? "") }
 
-  static func counts(added: Int, removed: Int, changed: Int) -> String {
+  /// `3 added, 1 removed, 12 changed`.
+  public static func counts(added: Int, removed: Int, changed: Int) -> String {
     "\(added) added, \(removed) removed, \(changed) changed"
   }
 
-  static func branches(_ count: Int) -> String { count == 1 ? "1 branch" : "\(count) branches" }
+  /// `1 branch`, `12 branches`.
+  public static func branches(_ count: Int) -> String { count == 1 ? "1 branch" : "\(count) branches" }
 
   static func groupsOfChanges(_ count: Int) -> String { count == 1 ? "group of changes" : "groups of changes" }
 
   /// `fresh → stale (last fetched 2026-11-20(금))`; `(absent)` for a brand not in a manifest.
-  static func freshness(_ change: BrandChange) -> String {
+  public static func freshness(_ change: BrandChange) -> String {
     let old = change.old?.freshness.rawValue ?? "(absent)"
     let new = change.new?.freshness.rawValue ?? "(absent)"
     let fetched = change.new?.freshness == .fresh ? nil : change.new?.lastFetchedAsOf ?? change.old?.lastFetchedAsOf
@@ -466,15 +468,15 @@ extension BundleDiff {
   }
 
   /// `11-22(일)`: month, day and the Korean weekday.
-  static func short(_ date: CalendarDate) -> String {
+  public static func short(_ date: CalendarDate) -> String {
     String(date.iso.dropFirst(5)) + "(\(date.weekday.koreanShortName))"
   }
 
   /// `2026-11-22(일)`.
-  static func long(_ date: CalendarDate) -> String { date.iso + "(\(date.weekday.koreanShortName))" }
+  public static func long(_ date: CalendarDate) -> String { date.iso + "(\(date.weekday.koreanShortName))" }
 
   /// `02-01(일)~02-28(토)`, or one day.
-  static func range(_ range: DateWindow, long useYear: Bool = false) -> String {
+  public static func range(_ range: DateWindow, long useYear: Bool = false) -> String {
     let format = useYear ? long : short
     return range.from == range.through ? format(range.from) : "\(format(range.from))~\(format(range.through))"
   }
@@ -492,7 +494,7 @@ extension BundleDiff {
 
   /// A change's old and new values on one line: `11-22(일) → 11-25(수)` for closing dates (no
   /// longer closed → newly closed), `newly unknown 02-01(일)~02-28(토)` for unknown days.
-  static func describe(_ kind: ChangeKind, _ old: DiffValue, _ new: DiffValue) -> String {
+  public static func describe(_ kind: ChangeKind, _ old: DiffValue, _ new: DiffValue) -> String {
     switch kind {
     case .unknownDays:
       var parts: [String] = []
@@ -514,7 +516,7 @@ extension BundleDiff {
   }
 
   /// A published text on one line, at most 160 characters.
-  static func oneLine(_ text: String) -> String {
+  public static func oneLine(_ text: String) -> String {
     let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
     return flat.count > 160 ? String(flat.prefix(159)) + "…" : flat
   }

@@ -146,7 +146,9 @@ enum OutputDirectory {
       }
     }
     for name in contents(of: output)
-    where name.hasPrefix(".latest.json.") || name.hasPrefix(".report.json.") || name.hasPrefix(".current-") {
+    where name.hasPrefix(".latest.json.") || name.hasPrefix(".report.json.") || name.hasPrefix(".report.html.")
+      || name.hasPrefix(".current-")
+    {
       if (try? FileManager.default.removeItem(at: output.appendingPathComponent(name))) != nil {
         removed.append(name)
       }

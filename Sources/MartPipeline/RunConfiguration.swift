@@ -6,6 +6,7 @@ import MartExport
 import MartFetch
 import MartGeocoding
 import MartReplay
+import MartReport
 import MartSQLite
 
 /// Everything one run of the pipeline needs to know, as the command line gives it. The
@@ -205,6 +206,7 @@ extension Pipeline {
     pipeline.statistics = resources.stack.statistics
     pipeline.progress = configuration.progress
     let report = await pipeline.run(asOf: resources.asOf, brands: configuration.brands, outputDirectory: output)
+    writeReportPage(output: output, logger: logger)
 
     var archiveDirectory = resources.archive?.directory
     var pruned: [String] = []
@@ -247,6 +249,18 @@ extension Pipeline {
 }
 
 extension Pipeline {
+  /// Writes `report.html` beside `report.json`, before `keep` prunes the previous bundle it is
+  /// compared with. When it cannot be written, an older one is removed rather than left claiming
+  /// another run's outcome.
+  static func writeReportPage(output: URL, logger: Logger) {
+    do {
+      try ReportFiles.write(outputDirectory: output)
+    } catch {
+      logger.warning("report.html could not be written: \(error)")
+      try? FileManager.default.removeItem(at: output.appendingPathComponent(ReportFiles.fileName))
+    }
+  }
+
   /// Brands that share a source (one site) cannot be sent to different mirrors: the source makes
   /// one set of requests for all of them.
   static func checkMirrors(_ mirrors: [BrandSlug: String], sources: [any BrandSource]) throws(RunSetupError) {

@@ -10,6 +10,7 @@ struct MartHoliday: AsyncParsableCommand {
     version: MartVersion.current,
     subcommands: [
       RunCommand.self, RuleCommand.self, AddressCommand.self, FetchCommand.self, ValidateCommand.self, DiffCommand.self,
+      ReportCommand.self,
       BenchCommand.self, BenchRunCommand.self,
     ])
 

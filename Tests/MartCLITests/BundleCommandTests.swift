@@ -42,12 +42,14 @@ import Testing
   }
 
   @Test func twoRunsWriteIdenticalBytes() throws {
-    // Everything clients read; report.json is for operators and names the replay server's
-    // port, which differs from run to run.
+    // Everything clients read; report.json and report.html are for operators and carry the run's
+    // times and the replay server's port, which differ from run to run.
     var first = try tree(try publishedRun())
     var second = try tree(try publishedRun())
-    #expect(first.removeValue(forKey: "report.json") != nil)
-    #expect(second.removeValue(forKey: "report.json") != nil)
+    for name in ["report.json", "report.html"] {
+      #expect(first.removeValue(forKey: name) != nil)
+      #expect(second.removeValue(forKey: name) != nil)
+    }
     #expect(first.keys.sorted() == second.keys.sorted())
     #expect(first.keys.contains { $0.hasSuffix(".json.gz") })
     #expect(first.keys.contains { $0.hasPrefix("bundles/") && $0.hasSuffix(".ics") })

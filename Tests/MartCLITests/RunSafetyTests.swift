@@ -129,7 +129,7 @@ import Testing
     // directory beside it.
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
-        "bundles", "current", "latest.json", "report.json",
+        "bundles", "current", "latest.json", "report.html", "report.json",
       ])
     for path in ["cache/geocoding.sqlite", "cache/http-validators.sqlite"] {
       #expect(FileManager.default.fileExists(atPath: state(output).appendingPathComponent(path).path), "\(path)")
@@ -300,6 +300,9 @@ import Testing
     let archives =
       FileManager.default.fileExists(atPath: raw) ? try FileManager.default.contentsOfDirectory(atPath: raw) : []
     #expect(archives.isEmpty, "a cancelled run keeps no partial archive")
+    // The page of the run says it was cancelled; it does not claim the previous run's success.
+    let page = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
+    #expect(page.contains("This run published nothing (cancelled)"))
     #expect(!FileManager.default.fileExists(atPath: state(output).appendingPathComponent("run.lock").path))
   }
 }
@@ -329,7 +332,7 @@ import Testing
     #expect(moved.first?.contains("to the state directory \(safety.state(output).path)") == true)
     #expect(
       try manager.contentsOfDirectory(atPath: output.path).sorted() == [
-        "bundles", "current", "latest.json", "report.json",
+        "bundles", "current", "latest.json", "report.html", "report.json",
       ])
     let state = safety.state(output)
     #expect(
@@ -490,7 +493,7 @@ import Testing
     #expect(try safety.bundles(output).count == 1, "KEEP=1 still prunes")
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
-        "bundles", "current", "latest.json", "report.json",
+        "bundles", "current", "latest.json", "report.html", "report.json",
       ])
   }
 
@@ -509,7 +512,7 @@ import Testing
       while let path = enumerator?.nextObject() as? String {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: root.appendingPathComponent(path).path, isDirectory: &isDirectory),
-          !isDirectory.boolValue, path != "report.json"
+          !isDirectory.boolValue, path != "report.json", path != "report.html"
         {
           found.insert(path)
         }

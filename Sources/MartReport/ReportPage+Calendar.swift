@@ -1,0 +1,134 @@
+import MartCore
+import MartExport
+
+extension ReportPage {
+  /// Per day of the window, how many branches do not know whether they are closed (trading
+  /// branches whose `unknownRanges` hold the day).
+  func unknownPerDay(window: DateWindow) -> [Int: Int] {
+    var counts: [Int: Int] = [:]
+    for branch in branches where branch.storeStatus.isTrading {
+      for range in branch.closing.unknownRanges {
+        let from = max(range.from, window.from).dayNumber
+        let through = min(range.through, window.through).dayNumber
+        guard from <= through else { continue }
+        for day in from...through { counts[day, default: 0] += 1 }
+      }
+    }
+    return counts
+  }
+
+  func calendarSection() -> String {
+    var html = """
+      <section id="calendar" aria-labelledby="calendar-heading">
+      <h2 id="calendar-heading">Calendar</h2>
+
+      """
+    guard let bundle, let closures else {
+      return html + "<p>No bundle is published, so there are no closing days to show.</p>\n</section>\n"
+    }
+    let window = bundle.manifest.window
+    let unknown = unknownPerDay(window: window)
+    let most = closures.dates.values.map(\.count).max() ?? 0
+    html += """
+      <p>Each day shows how many branches are closed (the darker, the more) and, after <q>?</q>, how many \
+      do not know whether they are closed: unknown is never open. Open a day for its branches\
+      <span class="js-only" hidden>; choosing a day also marks its branches on the map</span>. \
+      Shut stores are not counted on the days they are shut (listed below).</p>
+      <ul class="heat-legend" aria-label="Colour scale">
+      <li><span class="heat-0">0</span> no closure</li><li><span class="heat-1">few</span></li>\
+      <li><span class="heat-2">more</span></li><li><span class="heat-3">many</span></li>\
+      <li><span class="heat-4">\(most)</span> the most on one day</li></ul>
+      <div class="months">
+
+      """
+    var month = window.from.firstOfMonth()
+    while month <= window.through {
+      html += monthTable(month, window: window, unknown: unknown, most: most)
+      month = month.firstOfMonth(addingMonths: 1)
+    }
+    html += "</div>\n"
+    if !closures.shut.isEmpty {
+      html += "<h3>Shut stores (\(closures.shut.count))</h3>\n<ul class=\"shut-list\">\n"
+      for id in closures.shut {
+        let branch = branchesByID[id.description]
+        html +=
+          "<li data-brand=\"\(HTML.escape(id.brand.rawValue))\">\(branch.map { HTML.escape(title($0)) } ?? "") <code>\(HTML.escape(id.description))</code>"
+          + (branch.map { " — \(HTML.escape(nextClosing($0)))" } ?? "") + "</li>\n"
+      }
+      html += "</ul>\n"
+    }
+    if !closures.closingForGood.isEmpty {
+      html += "<h3>Closing for good</h3>\n<ul>\n"
+      for (day, ids) in closures.closingForGood.sorted(by: { $0.key < $1.key }) {
+        let label = CalendarDate(iso: day).map(BundleDiff.long) ?? day
+        html +=
+          "<li>\(HTML.escape(label)): "
+          + ids.map { id in
+            "\(branchesByID[id.description].map { HTML.escape(title($0)) } ?? "") <code>\(HTML.escape(id.description))</code>"
+          }.joined(separator: ", ") + "</li>\n"
+      }
+      html += "</ul>\n"
+    }
+    return html + "</section>\n"
+  }
+
+  /// One month as a table of weeks, Sunday first.
+  func monthTable(_ first: CalendarDate, window: DateWindow, unknown: [Int: Int], most: Int) -> String {
+    let last = first.lastOfMonth
+    let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
+    var html = """
+      <table class="month">
+      <caption>\(first.year)-\(first.month < 10 ? "0" : "")\(first.month)</caption>
+      <thead><tr>\(Weekday.allCases.map { "<th scope=\"col\"><abbr title=\"\(weekdays[$0.rawValue - 1])\">\($0.koreanShortName)</abbr></th>" }.joined())</tr></thead>
+      <tbody>
+      <tr>
+      """
+    let leading = first.weekday.rawValue - 1
+    html += String(repeating: "<td class=\"pad\"></td>", count: leading)
+    var column = leading
+    var day = first
+    while day <= last {
+      if column == 7 {
+        html += "</tr>\n<tr>"
+        column = 0
+      }
+      html += dayCell(day, inWindow: day >= window.from && day <= window.through, unknown: unknown, most: most)
+      column += 1
+      day = day.adding(days: 1)
+    }
+    html += String(repeating: "<td class=\"pad\"></td>", count: (7 - column) % 7)
+    return html + "</tr>\n</tbody>\n</table>\n"
+  }
+
+  func dayCell(_ day: CalendarDate, inWindow: Bool, unknown: [Int: Int], most: Int) -> String {
+    guard inWindow else { return "<td class=\"outside\"><span class=\"day\">\(day.day)</span></td>" }
+    let ids = closures?.dates[day.iso] ?? []
+    let unknownCount = unknown[day.dayNumber] ?? 0
+    let level =
+      ids.isEmpty || most == 0 ? 0 : min(4, max(1, Int((4.0 * Double(ids.count) / Double(most)).rounded(.up))))
+    var classes = ["heat-\(level)"]
+    if day == asOf { classes.append("today") }
+    let label =
+      "\(BundleDiff.long(day)): \(BundleDiff.branches(ids.count)) closed"
+      + (unknownCount > 0 ? ", \(unknownCount) unknown" : "")
+    var cell =
+      "<td class=\"\(classes.joined(separator: " "))\" data-date=\"\(day.iso)\" data-closed=\"\(ids.count)\" data-unknown=\"\(unknownCount)\">"
+    let counts =
+      "<span class=\"day\">\(day.day)</span> <span class=\"closed\">\(ids.count)</span>"
+      + (unknownCount > 0 ? " <span class=\"unknown-count\">?\(unknownCount)</span>" : "")
+    if ids.isEmpty {
+      cell += "<span class=\"cell\" aria-label=\"\(HTML.escape(label))\">\(counts)</span>"
+    } else {
+      cell += "<details><summary aria-label=\"\(HTML.escape(label))\">\(counts)</summary><div class=\"day-list\">"
+      cell += "<p>\(HTML.escape(label))</p><ul>"
+      for id in ids {
+        let branch = branchesByID[id.description]
+        cell +=
+          "<li data-closed-id=\"\(HTML.escape(id.description))\" data-brand=\"\(HTML.escape(id.brand.rawValue))\">"
+          + "\(branch.map { HTML.escape(title($0)) } ?? HTML.escape(id.description))</li>"
+      }
+      cell += "</ul></div></details>"
+    }
+    return cell + "</td>"
+  }
+}

@@ -1,0 +1,141 @@
+import MartCore
+import MartExport
+
+extension ReportPage {
+  /// The diff against the previous bundle, grouped per brand as `mart-holiday diff` groups it.
+  func changesSection() -> String {
+    var html = """
+      <section id="changes" aria-labelledby="changes-heading">
+      <h2 id="changes-heading">Changes</h2>
+
+      """
+    guard let diff else {
+      let reason =
+        if bundle == nil {
+          "No bundle is published."
+        } else if let version = report?.change?.previousVersion, version != bundle?.manifest.version {
+          "The previous bundle, <code>\(HTML.escape(version))</code>, is no longer on disk."
+        } else if report?.change?.bundle == "unchanged" {
+          "The run found the same content already published: nothing changed."
+        } else {
+          "There is no previous bundle to compare with."
+        }
+      return html + "<p>\(reason)</p>\n</section>\n"
+    }
+    html +=
+      "<p><code>\(HTML.escape(diff.old.version))</code> → <code>\(HTML.escape(diff.new.version))</code> "
+      + "(as of \(BundleDiff.long(diff.old.asOf)) → \(BundleDiff.long(diff.new.asOf)))</p>\n"
+    if diff.isEmpty { return html + "<p>No changes.</p>\n</section>\n" }
+    html +=
+      "<p><strong>\(BundleDiff.counts(added: diff.added.count, removed: diff.removed.count, changed: diff.changed.count))</strong>"
+      + (diff.brands.isEmpty
+        ? "" : " · freshness changed for \(diff.brands.count) brand\(diff.brands.count == 1 ? "" : "s")")
+      + (diff.windowChanged ? " · the window moved" : "") + "</p>\n"
+    if diff.windowChanged {
+      html +=
+        "<p>Window: \(BundleDiff.range(diff.old.window, long: true)) → \(BundleDiff.range(diff.new.window, long: true))"
+        + (diff.unknownOnAddedDaysText(slugs: false).map { "; \(HTML.escape($0))" } ?? "") + ".</p>\n"
+    }
+    if !diff.brands.isEmpty {
+      html += "<ul class=\"freshness-changes\">\n"
+      for change in diff.brands {
+        html +=
+          "<li data-brand=\"\(HTML.escape(change.brand.rawValue))\"><strong>brand-freshness</strong> "
+          + "\(HTML.escape(change.name)) <code>\(HTML.escape(change.brand.rawValue))</code>: \(HTML.escape(BundleDiff.freshness(change)))</li>\n"
+      }
+      html += "</ul>\n"
+    }
+    let groups = diff.groups
+    let counts = diff.countsByBrand
+    for brand in BundleDiff.orderedBrands(groups) {
+      let brandCounts = counts[brand] ?? .init()
+      html += """
+        <section class="diff-brand" data-brand="\(HTML.escape(brand.rawValue))">
+        <h3>\(HTML.escape(diff.brandName(brand))) <code>\(HTML.escape(brand.rawValue))</code></h3>
+        <p>\(BundleDiff.counts(added: brandCounts.added, removed: brandCounts.removed, changed: brandCounts.changed))</p>
+        <ul>
+
+        """
+      for group in groups where group.brand == brand {
+        html += "<li>" + groupHTML(group) + "</li>\n"
+      }
+      html += "</ul>\n</section>\n"
+    }
+    return html + "</section>\n"
+  }
+
+  /// One group: its kind, its branches (or the one branch), the values and the changed source texts.
+  func groupHTML(_ group: BundleDiff.Group) -> String {
+    let kind = "<strong>\(HTML.escape(group.kind.rawValue))</strong>"
+    let values =
+      group.kind == .added || group.kind == .removed
+      ? "" : ": " + HTML.escape(BundleDiff.describe(group.kind, group.old, group.new))
+    var html: String
+    if group.branches.count == 1 {
+      let branch = group.branches[0]
+      html =
+        "\(kind) <code>\(HTML.escape(branch.id.description))</code> \(HTML.escape(BundleDiff.label(branch)))\(values)"
+    } else {
+      html = "\(kind), \(group.branches.count) branches\(values)"
+    }
+    if !group.sourceTexts.isEmpty {
+      html += "<ul class=\"source-texts\">"
+      for texts in group.sourceTexts {
+        let count = group.branches.count == 1 ? "" : " (\(BundleDiff.branches(texts.ids.count)))"
+        html +=
+          "<li>source text: \(quoted(texts.change.old)) → \(quoted(texts.change.new))\(count)</li>"
+      }
+      html += "</ul>"
+    }
+    if group.branches.count > 1 {
+      let list = group.branches.map {
+        "<code>\(HTML.escape($0.id.description))</code> \(HTML.escape(BundleDiff.label($0)))"
+      }
+      html +=
+        "<details><summary>\(BundleDiff.branches(group.branches.count))</summary><p>\(list.joined(separator: ", "))</p></details>"
+    }
+    return html
+  }
+
+  func quoted(_ text: String?) -> String {
+    text.map { "<q>\(HTML.escape(BundleDiff.oneLine($0)))</q>" } ?? "(none)"
+  }
+
+  /// The run's warnings and errors, one row each, errors first.
+  func problemsSection() -> String {
+    var html = """
+      <section id="problems" aria-labelledby="problems-heading">
+      <h2 id="problems-heading">Warnings and errors</h2>
+
+      """
+    guard let report else { return html + "<p>This output has no <code>report.json</code>.</p>\n</section>\n" }
+    if report.errors.isEmpty && report.warnings.isEmpty {
+      return html + "<p>The run had no warnings and no errors.</p>\n</section>\n"
+    }
+    var kinds: [String: Int] = [:]
+    for warning in report.warnings { kinds[warning.kind, default: 0] += 1 }
+    html +=
+      "<p>\(report.errors.count) errors, \(report.warnings.count) warnings"
+      + (kinds.isEmpty
+        ? "" : " (" + kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
+      + ".</p>\n"
+    html += """
+      <div class="scroll" tabindex="0" role="region" aria-label="Warnings and errors (scrolls sideways)">
+      <table class="problems">
+      <thead><tr><th scope="col">Severity</th><th scope="col">Kind</th><th scope="col">Brand</th><th scope="col">Branch</th><th scope="col">Message</th></tr></thead>
+      <tbody>
+
+      """
+    for (severity, problems) in [("error", report.errors), ("warning", report.warnings)] {
+      for problem in problems {
+        let brand = problem.brand.map { "\(HTML.escape(name($0))) <code>\(HTML.escape($0.rawValue))</code>" } ?? "—"
+        html +=
+          "<tr class=\"\(severity)\"\(problem.brand.map { " data-brand=\"\(HTML.escape($0.rawValue))\"" } ?? "")>"
+          + "<td>\(severity)</td><td>\(HTML.escape(problem.kind))</td><td>\(brand)</td>"
+          + "<td>\(problem.branch.map { "<code>\(HTML.escape($0))</code>" } ?? "—")</td>"
+          + "<td>\(HTML.escape(problem.message))</td></tr>\n"
+      }
+    }
+    return html + "</tbody>\n</table>\n</div>\n</section>\n"
+  }
+}
