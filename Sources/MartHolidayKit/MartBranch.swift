@@ -1,4 +1,5 @@
 import Foundation
+internal import MartCore
 
 /// A brand: its slug as used in branch ids (`emart`, `homeplus-express`) and its Korean name.
 public struct MartBrand: Hashable, Sendable {
@@ -29,13 +30,9 @@ public struct MartCoordinate: Hashable, Sendable, Codable {
 
   /// The great-circle distance to `other` in metres (haversine, mean earth radius 6,371,008.8 m).
   public func distance(to other: MartCoordinate) -> Double {
-    let radius = 6_371_008.8
-    let phi1 = latitude * .pi / 180
-    let phi2 = other.latitude * .pi / 180
-    let dPhi = (other.latitude - latitude) * .pi / 180
-    let dLambda = (other.longitude - longitude) * .pi / 180
-    let a = sin(dPhi / 2) * sin(dPhi / 2) + cos(phi1) * cos(phi2) * sin(dLambda / 2) * sin(dLambda / 2)
-    return 2 * radius * atan2(a.squareRoot(), (1 - a).squareRoot())
+    // The pipeline's own formula, so the kit and the bundles agree on distances.
+    GeoPoint(latitude: latitude, longitude: longitude).distance(
+      to: GeoPoint(latitude: other.latitude, longitude: other.longitude))
   }
 }
 
