@@ -51,15 +51,20 @@ public enum Bench {
       htmlPages: parsing.pages, htmlBytes: parsing.bytes)
   }
 
-  /// One measured run (the `bench-run` child): the pipeline as `run` builds it, without archive,
-  /// geocoding providers or delays, every origin sent where `overrides` says.
+  /// One measured run (the `bench-run` child): the pipeline over the fetch stack `run --replay`
+  /// uses (`RunMode.replay`: no archive, geocoding providers, delays or retries), every origin
+  /// sent where `overrides` says.
   public static func measuredRun(
     output: URL, asOf: CalendarDate, overrides: [String: String]
   ) async throws -> BenchResult.ScaleResult {
     let before = ResourceUsage.current()
     let start = ContinuousClock.now
-    let fetcher = OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: overrides)
-    let report = await Pipeline(sources: BrandSources.all, fetcher: fetcher).run(asOf: asOf, outputDirectory: output)
+    let stack = RunMode.replay.fetchStack(
+      client: HTTPClientConfiguration(), overrides: overrides, politeness: PolitenessPolicy(),
+      retry: FetchRetryPolicy(), validators: nil)
+    var pipeline = Pipeline(sources: BrandSources.all, fetcher: stack.fetcher)
+    pipeline.statistics = stack.statistics
+    let report = await pipeline.run(asOf: asOf, outputDirectory: output)
     let elapsed = ContinuousClock.now - start
     let after = ResourceUsage.current()
     guard report.errors.isEmpty else { throw BenchError("the run failed: \(report.errors.map(\.description))") }

@@ -1,0 +1,164 @@
+import Foundation
+import Logging
+import MartBrands
+import MartCore
+import MartExport
+import MartFetch
+import MartGeocoding
+import MartReplay
+import MartReport
+
+extension Pipeline {
+  /// Runs the pipeline as `configuration` says.
+  ///
+  /// First the settings are checked without touching anything (the replay folder holds
+  /// recordings; nothing that must be a directory is a file), then the output and state
+  /// directories are created and locked (one run at a time; a lock left by a killed run is
+  /// taken over), an output directory of the old layout has its private files moved to the
+  /// state directory, leftovers of killed runs are removed, the fetch stack and geocoding chain
+  /// are built, the pipeline runs once, old bundles and archives are pruned (`keep`), the
+  /// stable files of `current/` follow `latest.json`, and the stack is taken down again. A
+  /// cancelled run publishes nothing and removes its partial archive.
+  public static func run(_ configuration: RunConfiguration) async throws(RunSetupError) -> RunResult {
+    let output = configuration.outputDirectory
+    let state = configuration.stateDirectory
+    let logger = configuration.logger
+    if let replay = configuration.replayDirectory {
+      try OutputDirectory.checkRecordings(replay, setting: "--replay")
+    }
+    try OutputDirectory.checkCanBeDirectory(output, setting: "--output")
+    for folder in ["bundles", "current"] {
+      try OutputDirectory.checkCanBeDirectory(output.appendingPathComponent(folder), setting: "--output")
+    }
+    guard state.standardizedFileURL.path != output.standardizedFileURL.path,
+      !state.standardizedFileURL.path.hasPrefix(output.standardizedFileURL.path + "/")
+    else {
+      throw RunSetupError(
+        setting: "--state",
+        message:
+          "\(state.path) is inside the output directory \(output.path), which is served: choose a folder outside it")
+    }
+    try OutputDirectory.checkCanBeDirectory(state, setting: "--state")
+    for folder in ["cache", "raw"] {
+      try OutputDirectory.checkCanBeDirectory(state.appendingPathComponent(folder), setting: "--state")
+    }
+    if let archive = configuration.archiveDirectory {
+      try OutputDirectory.checkCanBeDirectory(archive, setting: "--archive")
+    }
+    try checkMirrors(configuration.mirrors, sources: configuration.sources)
+    for (file, setting) in [
+      (configuration.geocodingCache, "--geocoding-cache"), (configuration.validatorStore, "--validator-store"),
+      (output.appendingPathComponent("latest.json"), "--output"),
+      (output.appendingPathComponent("report.json"), "--output"),
+    ] {
+      if let file { try OutputDirectory.checkCanBeFile(file, setting: setting) }
+    }
+
+    try OutputDirectory.prepare(output, setting: "--output")
+    try OutputDirectory.prepare(state, setting: "--state")
+    let lock = try RunLock(output: output, state: state)
+    defer { lock.release() }
+    if let previous = lock.tookOverFromProcess {
+      logger.warning(
+        "took over the lock of \(output.path) left by a run that is no longer running (process \(previous))")
+    }
+    let migrated = OutputDirectory.migrateOldLayout(output: output, state: state)
+    if !migrated.isEmpty {
+      let what = migrated.joined(separator: ", ")
+      logger.notice(
+        "moved \(what) from \(output.path) to the state directory \(state.path): the output directory now holds only what may be served"
+      )
+    }
+    for leftover in OutputDirectory.removeLeftovers(output: output, state: state) {
+      logger.notice("removed \(leftover), left by a run that was killed")
+    }
+
+    let resources = try RunResources(configuration)
+    defer { resources.replayServer?.stop() }
+    var pipeline = Pipeline(
+      sources: configuration.sources, fetcher: resources.sourceFetcher, geocoding: resources.geocoding)
+    pipeline.statistics = resources.stack.statistics
+    pipeline.progress = configuration.progress
+    let report = await pipeline.run(asOf: resources.asOf, brands: configuration.brands, outputDirectory: output)
+    writeReportPage(output: output, logger: logger)
+
+    var archiveDirectory = resources.archive?.directory
+    var pruned: [String] = []
+    if report.outcome == .cancelled {
+      if let directory = archiveDirectory {
+        try? FileManager.default.removeItem(at: directory)
+        archiveDirectory = nil
+      }
+    } else {
+      if let partial = archiveDirectory, var finished = resources.finishedArchiveDirectory {
+        if !(resources.archive?.writeFailures.isEmpty ?? true) {
+          finished = finished.deletingLastPathComponent().appendingPathComponent(
+            finished.lastPathComponent + ".incomplete")
+        }
+        do {
+          try FileManager.default.moveItem(at: partial, to: finished)
+          archiveDirectory = finished
+        } catch {
+          logger.warning("archive: could not rename \(partial.path) to \(finished.lastPathComponent): \(error)")
+        }
+      }
+      if let keep = configuration.keep {
+        pruned = OutputDirectory.prune(
+          output: output, state: state, keep: keep, current: OutputDirectory.currentBundle(in: output))
+        for path in pruned { logger.info("removed \(path) (--keep \(keep))") }
+      }
+    }
+    // Whatever the outcome, current/ follows the bundle latest.json names (a run stopped or
+    // killed earlier may have left it behind).
+    do {
+      try CurrentDirectory(outputDirectory: output).synchronize()
+    } catch {
+      logger.error("current/ could not follow latest.json: \(error)")
+    }
+    return RunResult(
+      report: report, archiveDirectory: archiveDirectory, archiveFailures: resources.archive?.writeFailures ?? [],
+      unmatchedReplayRequests: resources.replayServer?.unmatchedRequests ?? [],
+      validatorStoreFailures: resources.stack.conditional?.storeFailures ?? [], pruned: pruned, migrated: migrated)
+  }
+}
+
+extension Pipeline {
+  /// Writes `report.html` beside `report.json`, before `keep` prunes the previous bundle it is
+  /// compared with. When it cannot be written, an older one is removed rather than left claiming
+  /// another run's outcome.
+  static func writeReportPage(output: URL, logger: Logger) {
+    do {
+      try ReportFiles.write(outputDirectory: output)
+    } catch {
+      logger.warning("report.html could not be written: \(error)")
+      try? FileManager.default.removeItem(at: output.appendingPathComponent(ReportFiles.fileName))
+    }
+  }
+
+  /// Brands that share a source (one site) cannot be sent to different mirrors: the source makes
+  /// one set of requests for all of them.
+  static func checkMirrors(_ mirrors: [BrandSlug: String], sources: [any BrandSource]) throws(RunSetupError) {
+    for source in sources {
+      let given = source.brands.compactMap { brand in mirrors[brand].map { (brand, $0) } }
+      guard Set(given.map(\.1)).count > 1 else { continue }
+      throw RunSetupError(
+        setting: "--source",
+        message: given.map { "\($0.0.rawValue)=\($0.1)" }.joined(separator: ", ")
+          + " name different URLs, but \(source.brands.map(\.rawValue).joined(separator: ", ")) share one source"
+          + " (\(source.origin)): give them the same URL, or name only one of them")
+    }
+  }
+}
+
+extension Pipeline {
+  /// Serves `archive` for a run of `sources`, with a listener for every origin the run may
+  /// contact, the sources' and the geocoding providers' alike, so a replayed run never reaches
+  /// the network and a request without a recording is reported under its own host.
+  /// `baseURLOverrides` of the result sends each of those origins to its listener.
+  public static func startReplayServer(
+    _ archive: ReplayArchive, sources: [any BrandSource]
+  ) throws(LocalHTTPServerError) -> ReplayServer {
+    try ReplayServer.start(
+      archive: archive, unrecordedOrigins: sources.map(\.origin) + GeocodingChain.providerOrigins)
+  }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import MartCore
+import MartFetch
+import MartGeocoding
+
+/// Whether a run talks to the sites (or mirrors of them) or to recordings served on 127.0.0.1,
+/// and everything that follows from that, decided in one place: politeness, retries, the
+/// validator store, the raw archive, the geocoding cache and keys, and the fetch stack itself.
+/// `run --replay` and the bench both get their fetch stack here.
+public enum RunMode: Sendable, Hashable {
+  /// The real sites or `--source` mirrors: polite, retried, revalidated, archived, cached.
+  case live
+  /// Recordings served by our own replay server: it answers what was recorded, so no delays,
+  /// no robots.txt, no retries (a recorded failure answers the same every time), no
+  /// validators, no archive, no geocoding cache (replayed answers must not fill the cache live
+  /// runs rely on), and the keys the recordings were made with.
+  case replay
+
+  /// Per-host limits, delays and robots.txt: on a replay only the per-host limit stays.
+  public func politeness(_ configured: PolitenessPolicy) -> PolitenessPolicy {
+    guard self == .replay else { return configured }
+    var politeness = configured
+    politeness.minimumDelay = .zero
+    politeness.jitter = .zero
+    politeness.obeysRobotsTxt = false
+    return politeness
+  }
+
+  /// Retries of brand requests: one attempt on a replay.
+  public func retry(_ configured: FetchRetryPolicy) -> FetchRetryPolicy {
+    guard self == .replay else { return configured }
+    var retry = configured
+    retry.maxAttempts = 1
+    return retry
+  }
+
+  /// The SQLite file of validators: the configured one, else `<state>/cache/http-validators.sqlite`
+  /// on a live run and none on a replay.
+  public func validatorStore(configured: URL?, state: URL) -> URL? {
+    configured ?? (self == .live ? state.appendingPathComponent("cache/http-validators.sqlite") : nil)
+  }
+
+  /// The geocoding cache: the configured one, else `<state>/cache/geocoding.sqlite` on a live run
+  /// and none on a replay.
+  public func geocodingCache(configured: URL?, state: URL) -> URL? {
+    configured ?? (self == .live ? state.appendingPathComponent("cache/geocoding.sqlite") : nil)
+  }
+
+  /// The geocoding keys: the configured environment live, the recordings' keys on a replay.
+  public func geocodingEnvironment(configured: [String: String]) -> [String: String] {
+    self == .live ? configured : GeocodingChain.replayEnvironment
+  }
+
+  /// Where the run keeps its responses: `writing` while it runs, renamed to `finished` when it
+  /// ends (`nil`: it stays where it is). `--archive DIR` as given; otherwise, on a live run,
+  /// `<state>/raw/.partial-<as-of>-<HHmmss>` renamed to `<state>/raw/<as-of>-<HHmmss>`, so a
+  /// killed run's partial archive is a leftover, never one of the kept archives; none on a replay.
+  public func archive(configured: URL?, state: URL, asOf: CalendarDate) -> (writing: URL, finished: URL?)? {
+    if let configured { return (configured, nil) }
+    guard self == .live else { return nil }
+    let name = "\(asOf.iso)-\(KoreanCalendar.timeOfDay())"
+    return (
+      state.appendingPathComponent("raw/\(OutputDirectory.partialArchivePrefix)\(name)"),
+      state.appendingPathComponent("raw/\(name)")
+    )
+  }
+
+  /// The fetch stack of this mode over `client`, sending origins where `overrides` says.
+  public func fetchStack(
+    client: HTTPClientConfiguration, overrides: [String: String], politeness: PolitenessPolicy,
+    retry: FetchRetryPolicy, validators: HTTPValidatorStore?
+  ) -> FetchStack {
+    FetchStack(
+      client: client, overrides: overrides, politeness: self.politeness(politeness), retry: self.retry(retry),
+      validators: validators)
+  }
+}

@@ -1,0 +1,136 @@
+import Foundation
+import Logging
+import MartBrands
+import MartCore
+import MartFetch
+import MartGeocoding
+import MartReplay
+import MartSQLite
+
+/// What one configured run talks through: the replay server when replaying, the `FetchStack`
+/// (conditional → retrying → polite → origin redirection → libcurl), the archive of source
+/// responses on top of it, and the geocoding chain over the stack's polite network. Sources
+/// and geocoders always name the real sites; only the redirection layer knows where requests
+/// really go, so archives and exported records cite the real URLs.
+struct RunResources {
+  let asOf: CalendarDate
+  let replayServer: ReplayServer?
+  let stack: FetchStack
+  let archive: ArchivingFetcher?
+  /// Where the default archive goes once the run has finished (it is written under a hidden
+  /// name until then); `nil` for `--archive DIR` and replays.
+  let finishedArchiveDirectory: URL?
+  /// What sources use: the stack, through the archive when there is one.
+  var sourceFetcher: any HTTPFetching { archive ?? stack.fetcher }
+  let geocoding: GeocodingChain
+
+  init(_ configuration: RunConfiguration) throws(RunSetupError) {
+    var asOf = configuration.asOf
+    var overrides: [String: String] = [:]
+    if let directory = configuration.replayDirectory {
+      let archive: ReplayArchive
+      do { archive = try ReplayArchive.load(from: directory) } catch {
+        throw RunSetupError(setting: "--replay", message: error.description)
+      }
+      if asOf == nil, let recorded = archive.recordedOn {
+        guard let date = CalendarDate(iso: recorded) else {
+          throw RunSetupError(
+            setting: "--replay", message: "\(directory.path)/replay.json: recordedOn \"\(recorded)\" is not YYYY-MM-DD")
+        }
+        asOf = date
+      }
+      let server: ReplayServer
+      do { server = try Pipeline.startReplayServer(archive, sources: configuration.sources) } catch {
+        throw RunSetupError(setting: "--replay", message: "cannot serve the recordings: \(error)")
+      }
+      replayServer = server
+      overrides = server.baseURLOverrides
+    } else {
+      replayServer = nil
+    }
+    let unmirrored = overrides
+    for (brand, baseURL) in configuration.mirrors {
+      for source in configuration.sources where source.brands.contains(brand) {
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        overrides[source.origin + source.scope] = base + source.scope
+      }
+    }
+    for source in configuration.sources where !source.scope.isEmpty {
+      let siteMirrored = overrides[source.origin] != unmirrored[source.origin]
+      if let partMirror = overrides[source.origin + source.scope] {
+        // The site's robots.txt is asked where the part went, unless the site has a mirror too.
+        if !siteMirrored, partMirror.hasSuffix(source.scope) {
+          overrides[source.origin + "/robots.txt"] = partMirror.dropLast(source.scope.count) + "/robots.txt"
+        }
+      } else if siteMirrored {
+        // A source reading one part of a site keeps going where it went when only another
+        // source of that site has a mirror.
+        overrides[source.origin + source.scope] = (unmirrored[source.origin] ?? source.origin) + source.scope
+      }
+    }
+    let asOfDate = asOf ?? KoreanCalendar.today()
+    self.asOf = asOfDate
+    let state = configuration.stateDirectory
+    let mode: RunMode = replayServer == nil ? .live : .replay
+    let replayServer = self.replayServer
+
+    do throws(RunSetupError) {
+      let validatorFile = mode.validatorStore(configured: configuration.validatorStore, state: state)
+      var validators: HTTPValidatorStore?
+      if let validatorFile {
+        try OutputDirectory.prepare(validatorFile.deletingLastPathComponent(), setting: "--state")
+        validators = try Self.openCache(validatorFile, setting: "--state", logger: configuration.logger) {
+          path throws(SQLiteError) in try HTTPValidatorStore(path: path)
+        }
+      }
+      stack = mode.fetchStack(
+        client: configuration.client, overrides: overrides, politeness: configuration.politeness,
+        retry: configuration.retry, validators: validators)
+
+      let archivePaths = mode.archive(configured: configuration.archiveDirectory, state: state, asOf: asOfDate)
+      finishedArchiveDirectory = archivePaths?.finished
+      if let archiveDirectory = archivePaths?.writing {
+        try OutputDirectory.prepare(archiveDirectory, setting: "--archive")
+        do {
+          archive = try ArchivingFetcher(wrapping: stack.fetcher, directory: archiveDirectory, recordedOn: asOfDate.iso)
+        } catch {
+          throw RunSetupError(setting: "--archive", message: error.description)
+        }
+      } else {
+        archive = nil
+      }
+
+      let cache = mode.geocodingCache(configured: configuration.geocodingCache, state: state)
+      var geocodeCache: GeocodeCache?
+      if let cache {
+        try OutputDirectory.prepare(cache.deletingLastPathComponent(), setting: "--geocoding-cache")
+        geocodeCache = try Self.openCache(cache, setting: "--geocoding-cache", logger: configuration.logger) {
+          path throws(SQLiteError) in try GeocodeCache(path: path)
+        }
+      }
+      geocoding = GeocodingChain.fromEnvironment(
+        cache: geocodeCache, fetcher: stack.politeNetwork,
+        environment: mode.geocodingEnvironment(configured: configuration.geocodingEnvironment),
+        retryPolicy: configuration.geocodingRetryPolicy)
+    } catch {
+      replayServer?.stop()
+      throw error
+    }
+  }
+
+  /// Opens a cache database with `open`. A file that is not a database, or a corrupt one, is
+  /// set aside (renamed, with one warning) and the cache starts empty: a cache never stops runs.
+  private static func openCache<Cache>(
+    _ file: URL, setting: String, logger: Logger, with open: (String) throws(SQLiteError) -> Cache
+  ) throws(RunSetupError) -> Cache {
+    do {
+      let (cache, setAside) = try SQLiteConnection.openSettingAsideDamaged(path: file.path, with: open)
+      if let setAside {
+        logger.warning("\(file.path) was not a readable database; moved it to \(setAside) and started an empty one")
+      }
+      return cache
+    } catch {
+      throw RunSetupError(setting: setting, message: "\(error) (check the file's permissions, or remove it)")
+    }
+  }
+}
