@@ -78,6 +78,17 @@ public struct EmartSampleGenerator: SourceSampleGenerator {
             status: 200, headers: Self.jsonHeaders, body: Data("{\"dataList\":[\(rows.joined(separator: ","))]}".utf8))
         ))
     }
+    // The all-format store list of 2026 (no `searchType`, the month not zero-padded), which
+    // places the 에브리데이 stores.
+    output.append(
+      (
+        "searchList-all",
+        RecordedExchange(
+          method: "POST", url: origin + "/branch/searchList.do",
+          requestBody: "srchMode=jijum&year=\(asOf.year)&month=\(asOf.month)&areaId=&jMode=true&strConfirmYN=N",
+          status: 200, headers: Self.jsonHeaders,
+          body: Data("{\"dataList\":[\(stores.map { masterRow($0, &random) }.joined(separator: ","))]}".utf8))
+      ))
     // The holiday lists, one POST per area letter and month, as the site's 2025 form asks.
     for offset in 0..<3 {
       let month = asOf.firstOfMonth(addingMonths: offset)
