@@ -216,6 +216,12 @@ extension Pipeline {
         archiveDirectory = nil
       }
     } else {
+      // Responses are written without a flush each; the archive is made durable once, here.
+      if let directory = archiveDirectory {
+        do throws(ReplayError) { try ReplayArchive.makeDurable(directory) } catch {
+          logger.warning("archive: could not flush \(directory.path) to disk: \(error)")
+        }
+      }
       if let partial = archiveDirectory, var finished = resources.finishedArchiveDirectory {
         if !(resources.archive?.writeFailures.isEmpty ?? true) {
           finished = finished.deletingLastPathComponent().appendingPathComponent(
