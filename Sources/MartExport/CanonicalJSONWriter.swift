@@ -344,6 +344,25 @@ struct CanonicalJSONWriter {
     bytes.append(0x7D)
   }
 
+  /// A `current/branches/<id>.json` file, without its final newline.
+  mutating func currentBranch(_ file: CurrentBranchFile) throws {
+    raw(#"{"asOf":"#)
+    date(file.asOf)
+    raw(#","branch":"#)
+    try branch(file.branch)
+    raw(#","bundle":"#)
+    string(file.bundle)
+    raw(#","lastListedIn":"#)
+    string(file.lastListedIn)
+    raw(#","listed":"#)
+    if file.listed { raw("true") } else { raw("false") }
+    raw(#","schemaVersion":"#)
+    int(file.schemaVersion)
+    raw(#","window":"#)
+    window(file.window)
+    bytes.append(0x7D)
+  }
+
   /// `manifest.json`, without its final newline.
   mutating func manifest(_ manifest: BundleManifest) throws {
     raw(#"{"asOf":"#)

@@ -149,10 +149,13 @@ public struct CurrentDirectory: Sendable {
     return paths
   }
 
-  private func encode(_ value: some Encodable) throws(ExportError) -> Data {
-    do { return try BundleJSON.encode(value) } catch {
+  private func encode(_ value: CurrentBranchFile) throws(ExportError) -> Data {
+    var writer = CanonicalJSONWriter(capacity: 4096)
+    do { try writer.currentBranch(value) } catch {
       throw ExportError(path: currentURL.path, message: "encoding failed: \(error)")
     }
+    writer.bytes.append(0x0A)
+    return Data(writer.bytes)
   }
 
   private func read(_ url: URL) throws(ExportError) -> Data {

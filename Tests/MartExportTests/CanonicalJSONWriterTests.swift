@@ -105,6 +105,17 @@ import Testing
     #expect(Data(writer.bytes) == (try CanonicalJSON.encode(closures)))
   }
 
+  @Test func currentBranchFilesAreWrittenAsTheEncoderWritesThem() throws {
+    for (index, branch) in try (Self.awkwardBranches() + Self.sampleBranches()).enumerated() {
+      let file = CurrentBranchFile(
+        bundle: "2026-11-20-0123456789ab", asOf: Fixtures.asOf, window: Fixtures.window, listed: index % 2 == 0,
+        lastListedIn: index % 2 == 0 ? nil : "2026-11-19-ba9876543210", branch: branch)
+      var writer = CanonicalJSONWriter()
+      try writer.currentBranch(file)
+      #expect(Data(writer.bytes) == (try CanonicalJSON.encode(file)), "\(branch.id)")
+    }
+  }
+
   @Test func doublesAndStringsAreWrittenAsTheEncoderWritesThem() throws {
     for value in Self.doubles + [5e-324, 1.7976931348623157e308, -1e15 + 1, 0.000123] {
       var writer = CanonicalJSONWriter()
