@@ -77,7 +77,7 @@ enum BundleBuilder {
       try file.write(head.bytes)
       brandFiles[slug] = (file, true)
     }
-    var brandEvents: [BrandSlug: [(id: BranchID, events: [ICalendar.Event])]] = [:]
+    var brandCalendars: [BrandSlug: ICalendar.BrandCalendarBuilder] = [:]
     var writer = CanonicalJSONWriter(capacity: 8192)
     for (index, branch) in branches.enumerated() {
       if index % 256 == 0, shouldStop() { return nil }
@@ -92,11 +92,11 @@ enum BundleBuilder {
       try brand.file.write(brand.empty && index > 0 ? writer.bytes[1...] : writer.bytes[...])
       if brand.empty { brandFiles[branch.brand]!.empty = false }
 
-      let events = ICalendar.events(of: branch, brandName: name(branch.brand), asOf: asOf)
-      brandEvents[branch.brand, default: []].append((branch.id, events))
+      let events = ICalendar.serialized(ICalendar.events(of: branch, brandName: name(branch.brand), asOf: asOf))
+      brandCalendars[branch.brand, default: ICalendar.BrandCalendarBuilder()].add(events)
       try output.whole(
         "calendars/branches/\(branch.id).ics",
-        ICalendar.branchCalendar(branch, brandName: name(branch.brand), events: events))
+        ICalendar.branchCalendar(branch, brandName: name(branch.brand), serialized: events))
     }
     try all.write(tail.bytes)
     try output.close(all)
@@ -107,7 +107,7 @@ enum BundleBuilder {
       try output.close(file)
       try output.whole(
         "calendars/brands/\(slug.rawValue).ics",
-        ICalendar.brandCalendar(brandName: name(slug), events: brandEvents.removeValue(forKey: slug) ?? []))
+        (brandCalendars.removeValue(forKey: slug) ?? ICalendar.BrandCalendarBuilder()).calendar(brandName: name(slug)))
     }
     brandFiles = [:]
     if shouldStop() { return nil }

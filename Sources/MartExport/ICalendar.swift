@@ -127,6 +127,46 @@ public enum ICalendar {
     return serialize(lines)
   }
 
+  /// A branch's events, each already serialized (folded lines with CRLF), with its day.
+  typealias SerializedEvent = (date: CalendarDate, bytes: [UInt8])
+
+  /// `events` serialized, for ``branchCalendar(_:brandName:serialized:)`` and a brand's
+  /// calendar (``BrandCalendarBuilder``).
+  static func serialized(_ events: [Event]) -> [SerializedEvent] {
+    events.map { event in (event.date, event.lines.flatMap(fold)) }
+  }
+
+  /// The calendar of one branch from its serialized events; the bytes of
+  /// ``branchCalendar(_:brandName:events:)``.
+  static func branchCalendar(_ branch: Branch, brandName: String, serialized events: [SerializedEvent]) -> Data {
+    var output = header(name: "\(title(branch, brandName: brandName)) 휴무일", description: description(of: branch))
+      .flatMap(fold)
+    for event in events { output += event.bytes }
+    output += fold("END:VCALENDAR")
+    return Data(output)
+  }
+
+  /// A brand's calendar made as its branches come, in id order: each event's bytes go to the
+  /// bucket of its day, so the calendar is every day's events in branch-id order, as
+  /// ``brandCalendar(brandName:events:)`` orders them, without holding the events' lines.
+  struct BrandCalendarBuilder {
+    private var days: [CalendarDate: [UInt8]] = [:]
+
+    /// Adds a branch's events; branches must come in id order.
+    mutating func add(_ events: [SerializedEvent]) {
+      for event in events { days[event.date, default: []] += event.bytes }
+    }
+
+    /// The calendar of brand `brandName`.
+    func calendar(brandName: String) -> Data {
+      var output = ICalendar.header(name: "\(brandName) 휴무일", description: "\(brandName) 전 지점의 휴무일")
+        .flatMap(ICalendar.fold)
+      for day in days.keys.sorted() { output += days[day]! }
+      output += ICalendar.fold("END:VCALENDAR")
+      return Data(output)
+    }
+  }
+
   /// The stable UID of a branch's closing day.
   public static func uid(_ id: BranchID, _ date: CalendarDate) -> String {
     "\(id)-\(basic(date))@mart-holiday"
