@@ -12,6 +12,7 @@ cd "$(dirname "$0")/.."
 
 SCALE="${1:-10000}"
 WORK="${WORK:-$(mktemp -d -t side-by-side.XXXXXX)}"
+mkdir -p "$WORK"
 BIN=.build/release/mart-holiday
 TIME=/usr/bin/time
 
