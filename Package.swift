@@ -41,7 +41,7 @@ let package = Package(
     .target(name: "MartSQLite", dependencies: ["CSQLite"]),
     .target(name: "MartDigest", dependencies: ["COpenSSLCrypto"]),
     .target(name: "MartFetch", dependencies: ["CCurl", "MartCore", "MartSQLite", "MartDigest"]),
-    .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch"]),
+    .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch", "CFileSync"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset", "MartReplay"]),

@@ -185,3 +185,25 @@ extension String {
 }
 
 /// `--scale 1000,10000`.
+
+extension Bench {
+  /// A recording served on 127.0.0.1 as the bench serves it, for runs of other programs
+  /// against the same responses (`bench-serve`).
+  public final class Served: Sendable {
+    private let server: ReplayServer
+    /// Origin (`https://store.emart.com`) → the local base URL that answers for it.
+    public let baseURLs: [String: String]
+
+    /// Loads the recording in `directory` (the replay format) and starts serving it.
+    public init(recording directory: URL) throws {
+      let archive = try ReplayArchive.load(from: directory)
+      server = try Pipeline.startReplayServer(archive, sources: BrandSources.all)
+      baseURLs = server.baseURLOverrides
+    }
+
+    /// The requests so far that matched no recorded exchange.
+    public var unmatchedRequests: [String] { server.unmatchedRequests }
+
+    public func stop() { server.stop() }
+  }
+}

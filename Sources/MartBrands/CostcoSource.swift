@@ -48,7 +48,9 @@ public struct CostcoSource: BrandSource {
   public static func parseStoreFinder(
     _ data: Data, url: String, origin: String = CostcoSource.origin
   ) throws(SourceError) -> [RawBranch] {
-    let records = try decodeJSON(StoreFinderBody.self, from: data, url: url, expecting: "a \"data\" array").data
+    let records =
+      try decodeRows(
+        data, key: "data", url: url, expecting: "a \"data\" array", fallback: StoreFinderBody.self, rows: \.data) ?? []
     var branches: [RawBranch] = []
     var seen = Set<String>()
     for record in records {

@@ -78,18 +78,21 @@ public struct EmartSampleGenerator: SourceSampleGenerator {
             status: 200, headers: Self.jsonHeaders, body: Data("{\"dataList\":[\(rows.joined(separator: ","))]}".utf8))
         ))
     }
-    // The 2026 all-format list (no searchType, the month not zero-padded), which places 에브리데이.
-    if mix.count(.everyday) > 0 {
-      let rows = stores.map { masterRow($0, &random) }
-      output.append(
-        (
-          "searchList-all",
-          RecordedExchange(
-            method: "POST", url: origin + "/branch/searchList.do",
-            requestBody: "srchMode=jijum&year=\(asOf.year)&month=\(asOf.month)&areaId=&jMode=true&strConfirmYN=N",
-            status: 200, headers: Self.jsonHeaders, body: Data("{\"dataList\":[\(rows.joined(separator: ","))]}".utf8))
-        ))
-    }
+    // The all-format store list of 2026 (no `searchType`, the month not zero-padded), which
+    // places the 에브리데이 stores. The site lists every format in it; here it holds the
+    // 에브리데이 rows and the other kinds of store only, the rows the source reads, so that at
+    // the bench's largest scales it stays under the fetcher's body limit (20 MB).
+    output.append(
+      (
+        "searchList-all",
+        RecordedExchange(
+          method: "POST", url: origin + "/branch/searchList.do",
+          requestBody: "srchMode=jijum&year=\(asOf.year)&month=\(asOf.month)&areaId=&jMode=true&strConfirmYN=N",
+          status: 200, headers: Self.jsonHeaders,
+          body: Data(
+            "{\"dataList\":[\(stores.filter { $0.brand == .everyday || $0.brand == nil }.map { masterRow($0, &random) }.joined(separator: ","))]}"
+              .utf8))
+      ))
     // The holiday lists, one POST per area letter and month, as the site's 2025 form asks.
     for offset in 0..<3 {
       let month = asOf.firstOfMonth(addingMonths: offset)

@@ -420,7 +420,11 @@ public struct EmartSource: BrandSource {
   /// Throws `SourceError.unexpectedContent` when there is no `dataList` or no row has an `ID`
   /// and a `NAME`.
   public static func parseStoreList(_ data: Data, url: String) throws(SourceError) -> [RawBranch] {
-    let rows = try decodeJSON(StoreListBody.self, from: data, url: url, expecting: "a \"dataList\" array").dataList
+    let rows =
+      try decodeRows(
+        data, key: "dataList", url: url, expecting: "a \"dataList\" array", fallback: StoreListBody.self,
+        rows: \.dataList)
+      ?? []
     var branches: [RawBranch] = []
     var identifiedRows = 0
     for row in rows {
@@ -478,7 +482,9 @@ public struct EmartSource: BrandSource {
 
   /// The `dateList` rows of a `holidayList.do` answer, possibly none.
   static func decodeHolidayRows(_ data: Data, url: String) throws(SourceError) -> [[String: JSONScalar]] {
-    try decodeJSON(HolidayListBody.self, from: data, url: url, expecting: "a \"dateList\" array").dateList
+    try decodeRows(
+      data, key: "dateList", url: url, expecting: "a \"dateList\" array", fallback: HolidayListBody.self,
+      rows: \.dateList) ?? []
   }
 
   /// Each `JIJUM_ID`'s full `YYYYMMDD` dates in `rows`, in row and slot order.

@@ -112,8 +112,10 @@ public struct HomeplusSource: BrandSource {
   public static func parseStoreList(
     _ data: Data, url: String, origin: String = origin
   ) throws(SourceError) -> [RawBranch] {
-    let body = try decodeJSON(StoreListBody.self, from: data, url: url, expecting: "a \"data\" array")
-    guard let rows = body.data ?? body.rows else {
+    let found = try decodeRows(
+      data, key: "data", url: url, expecting: "a \"data\" array", fallback: StoreListBody.self,
+      rows: { $0.data ?? $0.rows })
+    guard let rows = found else {
       throw SourceError(
         source: Self.name, url: url, reason: .unexpectedContent("no \"data\" or \"rows\" array"))
     }

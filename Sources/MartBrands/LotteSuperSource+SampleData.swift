@@ -11,6 +11,11 @@ public struct LotteSuperSampleGenerator: SourceSampleGenerator {
 
   public init(_ request: SampleRequest) { self.request = request }
 
+  /// Most stores a run reads: twenty a page, at most `LotteSuperSource.maximumPages` pages.
+  public static var maximumBranches: [BrandSlug: Int] {
+    [.lotteSuper: pageSize * LotteSuperSource.maximumPages]
+  }
+
   /// Stores per list page.
   static let pageSize = 20
 

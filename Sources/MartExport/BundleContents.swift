@@ -2,8 +2,8 @@ import Foundation
 import MartCore
 import MartDigest
 
-/// Every file of one bundle, computed in memory from the branches (no I/O), with the
-/// manifest that lists them. Equal input gives equal bytes and the same version.
+/// Every file of one bundle, computed in memory from the branches (no I/O; ``BundleStore``
+/// streams the same files to disk instead), with the manifest that lists them. Equal input gives equal bytes and the same version.
 ///
 /// Files, relative to the bundle directory:
 /// ```
@@ -28,38 +28,34 @@ public struct BundleContents: Sendable {
   public init(
     branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow
   ) throws(ExportError) {
+    // Never stopped, so always built.
+    let built = try BundleBuilder.build(branches: unsorted, brands: brands, asOf: asOf, window: window, into: .memory)!
+    self.files = built.files
+    self.manifest = built.manifest
+    self.manifestData = built.manifestData
+  }
+
+  /// The bundle as the general `Encodable` encoder writes it: the reference that
+  /// ``BundleBuilder`` matches byte for byte. Every branch is encoded twice and every file held
+  /// in memory; for tests.
+  static func encodedByTypes(
+    branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow
+  ) throws -> (files: [(path: String, data: Data)], manifestData: Data) {
     let branches = unsorted.sorted { $0.id < $1.id }
-    // Ids are compared as text: they name files, and clients store them as text.
-    var seen = Set<String>()
-    for branch in branches {
-      guard BranchIDFormat.isWellFormed(branch.id) else {
-        throw ExportError(path: "branches", message: "branch id \"\(branch.id)\" cannot name a file")
-      }
-      guard seen.insert(branch.id.description).inserted else {
-        throw ExportError(path: "branches", message: "branch id \(branch.id) occurs twice")
-      }
-    }
     let summaries = brands.map(\.manifestEntry).sorted { $0.slug < $1.slug }
     let byBrand = Dictionary(grouping: branches, by: \.brand)
     let brandSlugs = Set(summaries.map(\.slug)).union(byBrand.keys).sorted()
-
     var files: [(path: String, data: Data)] = []
-    func addJSON(_ path: String, _ value: some Encodable) throws(ExportError) {
-      let data: Data
-      do { data = try BundleJSON.encode(value) } catch {
-        throw ExportError(path: path, message: "encoding failed: \(error)")
-      }
+    func addJSON(_ path: String, _ value: some Encodable) throws {
+      let data = try BundleJSON.encode(value)
       files.append((path, data))
       files.append((path + ".gz", Gzip.compress(data)))
     }
     try addJSON(
       "branches.json",
       BranchesFile(schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches))
-    // Each branch's events serve its own calendar and its brand's.
     let names = Dictionary(summaries.map { ($0.slug, $0.name) }, uniquingKeysWith: { first, _ in first })
     func name(_ slug: BrandSlug) -> String { names[slug] ?? slug.rawValue }
-    let events = Dictionary(
-      uniqueKeysWithValues: branches.map { ($0.id, ICalendar.events(of: $0, brandName: name($0.brand), asOf: asOf)) })
     for slug in brandSlugs {
       try addJSON(
         "brands/\(slug.rawValue).json",
@@ -67,8 +63,7 @@ public struct BundleContents: Sendable {
       files.append(
         (
           "calendars/brands/\(slug.rawValue).ics",
-          ICalendar.brandCalendar(
-            brandName: name(slug), events: (byBrand[slug] ?? []).map { ($0.id, events[$0.id] ?? []) })
+          ICalendar.brandCalendar(brandName: name(slug), branches: byBrand[slug] ?? [], asOf: asOf)
         ))
     }
     try addJSON("index.json", IndexFile(branches: branches))
@@ -77,25 +72,15 @@ public struct BundleContents: Sendable {
       files.append(
         (
           "calendars/branches/\(branch.id).ics",
-          ICalendar.branchCalendar(branch, brandName: name(branch.brand), events: events[branch.id] ?? [])
+          ICalendar.branchCalendar(branch, brandName: name(branch.brand), asOf: asOf)
         ))
     }
     files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
-
     let listed = files.map { BundleManifest.File(path: $0.path, sha256: SHA256.hex($0.data), bytes: $0.data.count) }
-    // The version hashes everything the manifest says except the version itself.
     var manifest = BundleManifest(
       schemaVersion: bundleSchemaVersion, version: "", asOf: asOf, window: window, brands: summaries, files: listed)
-    let unversioned: Data
-    do { unversioned = try BundleJSON.encode(manifest) } catch {
-      throw ExportError(path: "manifest.json", message: "encoding failed: \(error)")
-    }
-    manifest.version = "\(asOf.iso)-\(SHA256.hex(unversioned).prefix(12))"
-    do { self.manifestData = try BundleJSON.encode(manifest) } catch {
-      throw ExportError(path: "manifest.json", message: "encoding failed: \(error)")
-    }
-    self.manifest = manifest
-    self.files = files
+    manifest.version = "\(asOf.iso)-\(SHA256.hex(try BundleJSON.encode(manifest)).prefix(12))"
+    return (files, try BundleJSON.encode(manifest))
   }
 }
 

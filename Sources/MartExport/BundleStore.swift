@@ -131,21 +131,35 @@ public struct BundleStore: Sendable {
     guard !branches.isEmpty else {
       throw ExportError(path: outputDirectory.path, message: "refusing to publish an empty dataset")
     }
-    let contents: BundleContents
+    try createDirectory(bundlesURL)
+    removeAbandonedStaging()
+    // The version is known once every file is made, so the staging directory is named without it.
+    let staging = bundlesURL.appendingPathComponent(
+      ".staging-\(asOf.iso)-\(UInt32.random(in: 0...UInt32.max))-\(getpid())")
+    try? FileManager.default.removeItem(at: staging)
+    let built: BuiltBundle?
     do throws(ExportError) {
-      contents = try BundleContents(branches: branches, brands: brands, asOf: asOf, window: window)
+      try createDirectory(staging)
+      built = try BundleBuilder.build(
+        branches: branches, brands: brands, asOf: asOf, window: window, into: .directory(staging),
+        shouldStop: shouldStop)
     } catch {
+      try? FileManager.default.removeItem(at: staging)
+      // Problems with the data name a file of the bundle; problems on disk, the file on disk.
+      if error.path.hasPrefix("/") { throw error }
       throw ExportError(path: outputDirectory.appendingPathComponent(error.path).path, message: error.message)
     }
-    let version = contents.version
+    guard let built, !shouldStop() else {
+      try? FileManager.default.removeItem(at: staging)
+      return .stopped
+    }
+    let version = built.manifest.version
 
     let relativeBundle = "bundles/\(version)"
     let finalDirectory = outputDirectory.appendingPathComponent(relativeBundle)
     let pointer = LatestPointer(
       schemaVersion: bundleSchemaVersion, version: version, bundle: relativeBundle, asOf: asOf,
-      manifestSHA256: SHA256.hex(contents.manifestData))
-    try createDirectory(bundlesURL)
-    removeAbandonedStaging()
+      manifestSHA256: SHA256.hex(built.manifestData))
     var wroteDirectory = false
     var repaired: ExportError?
     if FileManager.default.fileExists(atPath: finalDirectory.path) {
@@ -159,19 +173,15 @@ public struct BundleStore: Sendable {
         repaired = error
       }
     }
-    if !FileManager.default.fileExists(atPath: finalDirectory.path) {
-      let staging = bundlesURL.appendingPathComponent(".staging-\(version)-\(getpid())")
+    if FileManager.default.fileExists(atPath: finalDirectory.path) {
+      // An intact copy: reused as it is.
       try? FileManager.default.removeItem(at: staging)
-      let written: Bool
+    } else {
       do throws(ExportError) {
-        written = try writeStaging(contents, to: staging, shouldStop: shouldStop) && !shouldStop()
+        try makeDurable(staging, built)
       } catch {
         try? FileManager.default.removeItem(at: staging)
         throw error
-      }
-      guard written else {
-        try? FileManager.default.removeItem(at: staging)
-        return .stopped
       }
       try rename(staging, to: finalDirectory)
       try syncDirectory(bundlesURL)
@@ -194,34 +204,28 @@ public struct BundleStore: Sendable {
     return .published(pointer, latestChanged: true, repaired: repaired)
   }
 
-  /// Writes every file of `contents` and its manifest under `staging`, then makes them durable
-  /// with one barrier: `syncfs` of the filesystem where there is one (Linux), else a flush of
-  /// each file and then each directory, deepest first. Returns `false`, having written only
-  /// part, when `shouldStop` asks to stop.
-  private func writeStaging(
-    _ contents: BundleContents, to staging: URL, shouldStop: () -> Bool
-  ) throws(ExportError) -> Bool {
-    try createDirectory(staging)
-    var directories: Set<String> = [""]
-    for file in contents.files {
-      if shouldStop() { return false }
-      let parent = (file.path as NSString).deletingLastPathComponent
-      if directories.insert(parent).inserted {
-        try createDirectory(staging.appendingPathComponent(parent))
-      }
-      try writeFile(file.data, to: staging.appendingPathComponent(file.path), flush: !Self.hasFilesystemBarrier)
-    }
-    try writeFile(
-      contents.manifestData, to: staging.appendingPathComponent("manifest.json"), flush: !Self.hasFilesystemBarrier)
+  /// Makes a staging directory the builder wrote durable with one barrier: `syncfs` of the
+  /// filesystem where there is one (Linux), else a flush of each file and then each directory,
+  /// deepest first.
+  private func makeDurable(_ staging: URL, _ built: BuiltBundle) throws(ExportError) {
     if Self.hasFilesystemBarrier {
       try syncFilesystem(of: staging)
-    } else {
-      // Deepest first, so each directory's entry in its parent is flushed after its contents.
-      for directory in directories.sorted(by: { $0.count > $1.count }) {
-        try syncDirectory(directory.isEmpty ? staging : staging.appendingPathComponent(directory))
-      }
+      return
     }
-    return true
+    for path in built.manifest.files.map(\.path) + ["manifest.json"] {
+      try syncFile(staging.appendingPathComponent(path))
+    }
+    // Deepest first, so each directory's entry in its parent is flushed after its contents.
+    for directory in built.directories.sorted(by: { $0.count > $1.count }) {
+      try syncDirectory(directory.isEmpty ? staging : staging.appendingPathComponent(directory))
+    }
+  }
+
+  private func syncFile(_ url: URL) throws(ExportError) {
+    let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw ExportError(path: url.path, message: "cannot open: \(errnoText())") }
+    defer { close(fd) }
+    guard fsync(fd) == 0 else { throw ExportError(path: url.path, message: "fsync failed: \(errnoText())") }
   }
 
   /// Whether one `syncfs` can make a whole staging directory durable here.

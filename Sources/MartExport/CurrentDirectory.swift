@@ -1,3 +1,4 @@
+import CFileSync
 import Foundation
 import MartCore
 
@@ -75,11 +76,27 @@ public struct CurrentDirectory: Sendable {
   public func synchronize() throws(ExportError) -> (written: [String], removed: [String]) {
     guard let expected = try expectedFiles() else { return ([], []) }
     var written: [String] = []
-    for (path, data) in expected.sorted(by: { $0.key < $1.key }) {
-      let url = currentURL.appendingPathComponent(path)
-      if let existing = try? Data(contentsOf: url), existing == data { continue }
-      try replace(url, with: data)
-      written.append(path)
+    // Every changed file is written beside its place first, all are made durable with one
+    // barrier, and only then renamed into place: never a file per flush.
+    var pending: [(url: URL, temporary: URL)] = []
+    do throws(ExportError) {
+      for (path, data) in expected.sorted(by: { $0.key < $1.key }) {
+        let url = currentURL.appendingPathComponent(path)
+        if let existing = try? Data(contentsOf: url), existing == data { continue }
+        pending.append((url, try writeBeside(url, data)))
+        written.append(path)
+      }
+      if !pending.isEmpty { try makeDurable(pending.map(\.temporary)) }
+      for (index, file) in pending.enumerated() {
+        guard rename(file.temporary.path, file.url.path) == 0 else {
+          let reason = String(cString: strerror(errno))
+          for left in pending[index...] { try? FileManager.default.removeItem(at: left.temporary) }
+          throw ExportError(path: file.url.path, message: "rename failed: \(reason)")
+        }
+      }
+    } catch {
+      for file in pending { try? FileManager.default.removeItem(at: file.temporary) }
+      throw error
     }
     var removed: [String] = []
     for path in existingFiles() where expected[path] == nil {
@@ -132,10 +149,13 @@ public struct CurrentDirectory: Sendable {
     return paths
   }
 
-  private func encode(_ value: some Encodable) throws(ExportError) -> Data {
-    do { return try BundleJSON.encode(value) } catch {
+  private func encode(_ value: CurrentBranchFile) throws(ExportError) -> Data {
+    var writer = CanonicalJSONWriter(capacity: 4096)
+    do { try writer.currentBranch(value) } catch {
       throw ExportError(path: currentURL.path, message: "encoding failed: \(error)")
     }
+    writer.bytes.append(0x0A)
+    return Data(writer.bytes)
   }
 
   private func read(_ url: URL) throws(ExportError) -> Data {
@@ -145,21 +165,50 @@ public struct CurrentDirectory: Sendable {
   }
 
   /// Writes `data` next to `url` and renames it over `url`.
-  private func replace(_ url: URL, with data: Data) throws(ExportError) {
+  /// Writes `data` to a hidden temporary file beside `url`, without flushing it; returns it.
+  private func writeBeside(_ url: URL, _ data: Data) throws(ExportError) -> URL {
     let folder = url.deletingLastPathComponent()
     do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
       throw ExportError(path: folder.path, message: "cannot create directory: \(error.localizedDescription)")
     }
     let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid())")
-    do { try data.write(to: temporary) } catch {
-      throw ExportError(path: temporary.path, message: "cannot write: \(error.localizedDescription)")
+    let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+      throw ExportError(path: temporary.path, message: "cannot write: \(String(cString: strerror(errno)))")
     }
-    guard rename(temporary.path, url.path) == 0 else {
-      let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      throw ExportError(path: url.path, message: "rename failed: \(reason)")
+    defer { close(fd) }
+    var offset = 0
+    while offset < data.count {
+      let written = data.withUnsafeBytes { buffer in
+        systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        let reason = String(cString: strerror(errno))
+        try? FileManager.default.removeItem(at: temporary)
+        throw ExportError(path: temporary.path, message: "cannot write: \(reason)")
+      }
+      offset += written
+    }
+    return temporary
+  }
+
+  /// Flushes `files` to disk: one `syncfs` where there is one, else each file.
+  private func makeDurable(_ files: [URL]) throws(ExportError) {
+    let targets = BundleStore.hasFilesystemBarrier ? [currentURL] : files
+    for url in targets {
+      let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+      guard fd >= 0 else {
+        throw ExportError(path: url.path, message: "cannot open: \(String(cString: strerror(errno)))")
+      }
+      defer { close(fd) }
+      let status = BundleStore.hasFilesystemBarrier ? mart_syncfs(fd) : fsync(fd)
+      guard status == 0 else {
+        throw ExportError(path: url.path, message: "cannot flush: \(String(cString: strerror(errno)))")
+      }
     }
   }
+
 }
 
 /// `current/branches/<id>.json`: one branch as the bundle `latest.json` names has it, or, for a
@@ -201,3 +250,5 @@ public struct CurrentBranchFile: Codable, Hashable, Sendable {
     try container.encode(branch, forKey: .branch)
   }
 }
+
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }

@@ -65,14 +65,16 @@ public enum ICalendar {
   static func events(of branch: Branch, brandName: String, asOf: CalendarDate) -> [Event] {
     let dates = branch.closing.dates
     let title = title(branch, brandName: brandName)
+    guard !dates.isEmpty else { return [] }
+    let closingDay = ClosingDayLines(branch, title: title, asOf: asOf)
     guard let first = dates.first, let last = dates.last,
       let shut = branch.storeStatus.shutDays(from: first, through: last, asOf: asOf)
     else {
-      return dates.map { ($0, event(branch, title: title, on: $0, asOf: asOf)) }
+      return dates.map { ($0, closingDay.event(on: $0)) }
     }
     var result = [(date: shut.lowerBound, lines: shutEvent(branch, title: title, days: shut, asOf: asOf))]
     for date in dates where !shut.contains(date) {
-      result.append((date, event(branch, title: title, on: date, asOf: asOf)))
+      result.append((date, closingDay.event(on: date)))
     }
     return result.sorted { $0.date < $1.date }
   }
@@ -127,6 +129,46 @@ public enum ICalendar {
     return serialize(lines)
   }
 
+  /// A branch's events, each already serialized (folded lines with CRLF), with its day.
+  typealias SerializedEvent = (date: CalendarDate, bytes: [UInt8])
+
+  /// `events` serialized, for ``branchCalendar(_:brandName:serialized:)`` and a brand's
+  /// calendar (``BrandCalendarBuilder``).
+  static func serialized(_ events: [Event]) -> [SerializedEvent] {
+    events.map { event in (event.date, event.lines.flatMap(fold)) }
+  }
+
+  /// The calendar of one branch from its serialized events; the bytes of
+  /// ``branchCalendar(_:brandName:events:)``.
+  static func branchCalendar(_ branch: Branch, brandName: String, serialized events: [SerializedEvent]) -> Data {
+    var output = header(name: "\(title(branch, brandName: brandName)) 휴무일", description: description(of: branch))
+      .flatMap(fold)
+    for event in events { output += event.bytes }
+    output += fold("END:VCALENDAR")
+    return Data(output)
+  }
+
+  /// A brand's calendar made as its branches come, in id order: each event's bytes go to the
+  /// bucket of its day, so the calendar is every day's events in branch-id order, as
+  /// ``brandCalendar(brandName:events:)`` orders them, without holding the events' lines.
+  struct BrandCalendarBuilder {
+    private var days: [CalendarDate: [UInt8]] = [:]
+
+    /// Adds a branch's events; branches must come in id order.
+    mutating func add(_ events: [SerializedEvent]) {
+      for event in events { days[event.date, default: []] += event.bytes }
+    }
+
+    /// The calendar of brand `brandName`.
+    func calendar(brandName: String) -> Data {
+      var output = ICalendar.header(name: "\(brandName) 휴무일", description: "\(brandName) 전 지점의 휴무일")
+        .flatMap(ICalendar.fold)
+      for day in days.keys.sorted() { output += days[day]! }
+      output += ICalendar.fold("END:VCALENDAR")
+      return Data(output)
+    }
+  }
+
   /// The stable UID of a branch's closing day.
   public static func uid(_ id: BranchID, _ date: CalendarDate) -> String {
     "\(id)-\(basic(date))@mart-holiday"
@@ -175,25 +217,42 @@ public enum ICalendar {
   static func title(_ branch: Branch, brandName: String) -> String { "\(branch.banner ?? brandName) \(branch.name)" }
 
   static func event(_ branch: Branch, title: String, on date: CalendarDate, asOf: CalendarDate) -> [String] {
-    var lines = [
-      "BEGIN:VEVENT",
-      "UID:\(uid(branch.id, date))",
-      "DTSTAMP:\(timestamp(asOf: asOf))",
-      "DTSTART;VALUE=DATE:\(basic(date))",
-      "DTEND;VALUE=DATE:\(basic(date.adding(days: 1)))",
-      "SUMMARY:\(escape("\(title) 휴무"))",
-    ]
-    if let address = branch.address.road ?? branch.address.published {
-      lines.append("LOCATION:\(escape(address))")
+    ClosingDayLines(branch, title: title, asOf: asOf).event(on: date)
+  }
+
+  /// The lines every closing-day event of one branch shares, made once for all its days.
+  struct ClosingDayLines {
+    let id: BranchID
+    let stamp: String
+    let after: [String]
+
+    init(_ branch: Branch, title: String, asOf: CalendarDate) {
+      id = branch.id
+      stamp = "DTSTAMP:\(ICalendar.timestamp(asOf: asOf))"
+      var after = ["SUMMARY:\(ICalendar.escape("\(title) 휴무"))"]
+      if let address = branch.address.road ?? branch.address.published {
+        after.append("LOCATION:\(ICalendar.escape(address))")
+      }
+      if let coordinate = branch.coordinate {
+        after.append("GEO:\(coordinate.latitude);\(coordinate.longitude)")
+      }
+      if let text = branch.closing.schedule.text, !text.isEmpty {
+        after.append("DESCRIPTION:\(ICalendar.escape(text))")
+      }
+      after += ["TRANSP:TRANSPARENT", "END:VEVENT"]
+      self.after = after
     }
-    if let coordinate = branch.coordinate {
-      lines.append("GEO:\(coordinate.latitude);\(coordinate.longitude)")
+
+    /// The event of the closing day `date`.
+    func event(on date: CalendarDate) -> [String] {
+      [
+        "BEGIN:VEVENT",
+        "UID:\(ICalendar.uid(id, date))",
+        stamp,
+        "DTSTART;VALUE=DATE:\(ICalendar.basic(date))",
+        "DTEND;VALUE=DATE:\(ICalendar.basic(date.adding(days: 1)))",
+      ] + after
     }
-    if let text = branch.closing.schedule.text, !text.isEmpty {
-      lines.append("DESCRIPTION:\(escape(text))")
-    }
-    lines += ["TRANSP:TRANSPARENT", "END:VEVENT"]
-    return lines
   }
 
   /// `YYYYMMDD`.

@@ -80,6 +80,9 @@ extension Pipeline {
     pipeline.statistics = resources.stack.statistics
     pipeline.progress = configuration.progress
     let report = await pipeline.run(asOf: resources.asOf, brands: configuration.brands, outputDirectory: output)
+    // current/ follows the bundle latest.json names as soon as it can, so that the time it lags
+    // behind (where a kill leaves it stale until the next run) is as short as possible.
+    let currentFollows = synchronizeCurrent(output: output, logger: logger)
     writeReportPage(output: output, logger: logger)
 
     var archiveDirectory = resources.archive?.directory
@@ -90,6 +93,12 @@ extension Pipeline {
         archiveDirectory = nil
       }
     } else {
+      // Responses are written without a flush each; the archive is made durable once, here.
+      if let directory = archiveDirectory {
+        do throws(ReplayError) { try ReplayArchive.makeDurable(directory) } catch {
+          logger.warning("archive: could not flush \(directory.path) to disk: \(error)")
+        }
+      }
       if let partial = archiveDirectory, var finished = resources.finishedArchiveDirectory {
         if !(resources.archive?.writeFailures.isEmpty ?? true) {
           finished = finished.deletingLastPathComponent().appendingPathComponent(
@@ -109,11 +118,10 @@ extension Pipeline {
       }
     }
     // Whatever the outcome, current/ follows the bundle latest.json names (a run stopped or
-    // killed earlier may have left it behind).
-    do {
-      try CurrentDirectory(outputDirectory: output).synchronize()
-    } catch {
-      logger.error("current/ could not follow latest.json: \(error)")
+    // killed earlier may have left it behind); once more when pruning removed bundles, whose
+    // branches current/ may have kept as unlisted.
+    if !currentFollows || !pruned.isEmpty {
+      _ = synchronizeCurrent(output: output, logger: logger)
     }
     return RunResult(
       report: report, archiveDirectory: archiveDirectory, archiveFailures: resources.archive?.writeFailures ?? [],
@@ -123,6 +131,17 @@ extension Pipeline {
 }
 
 extension Pipeline {
+  /// Brings `current/` in line with `latest.json`; `false`, logged, when it could not.
+  static func synchronizeCurrent(output: URL, logger: Logger) -> Bool {
+    do {
+      try CurrentDirectory(outputDirectory: output).synchronize()
+      return true
+    } catch {
+      logger.error("current/ could not follow latest.json: \(error)")
+      return false
+    }
+  }
+
   /// Writes `report.html` beside `report.json`, before `keep` prunes the previous bundle it is
   /// compared with. When it cannot be written, an older one is removed rather than left claiming
   /// another run's outcome.

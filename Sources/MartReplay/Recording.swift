@@ -1,6 +1,13 @@
+import CFileSync
 import Foundation
 import MartCore
 import MartFetch
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 
 /// One recorded request and the response it got. See `docs/recordings.md` for the file format.
 public struct RecordedExchange: Sendable, Hashable {
@@ -105,7 +112,7 @@ public struct ReplayArchive: Sendable {
     var bodyFile: String?
     if !exchange.body.isEmpty {
       let fileName = "\(name).body.\(bodyExtension(contentType: exchange.headers.value(named: "Content-Type")))"
-      try write(exchange.body, to: folder.appendingPathComponent(fileName))
+      try writeUnsynced(exchange.body, to: folder.appendingPathComponent(fileName))
       bodyFile = fileName
     }
     let file = ExchangeFile(
@@ -113,8 +120,63 @@ public struct ReplayArchive: Sendable {
       response: .init(
         bodyFile: bodyFile, headers: exchange.headers.map { [$0.name, $0.value] }, status: exchange.status))
     let exchangeURL = folder.appendingPathComponent("\(name).exchange.json")
-    try write(encode(file), to: exchangeURL)
+    try writeUnsynced(encode(file), to: exchangeURL)
     return exchangeURL
+  }
+
+  /// Makes everything written under `directory` durable with one barrier: `syncfs` of its
+  /// filesystem where there is one (Linux), else a flush of every file and folder under it,
+  /// deepest first. ``write(_:name:to:)`` does not flush what it writes; an archive is made
+  /// durable once, when its run ends.
+  public static func makeDurable(_ directory: URL) throws(ReplayError) {
+    if mart_has_syncfs() != 0 {
+      try flush(directory, directory: true, filesystem: true)
+      return
+    }
+    var folders: [URL] = [directory]
+    if let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isDirectoryKey]) {
+      for case let url as URL in enumerator {
+        if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
+          folders.append(url)
+        } else {
+          try flush(url, directory: false, filesystem: false)
+        }
+      }
+    }
+    for folder in folders.sorted(by: { $0.path.count > $1.path.count }) {
+      try flush(folder, directory: true, filesystem: false)
+    }
+  }
+
+  private static func flush(_ url: URL, directory: Bool, filesystem: Bool) throws(ReplayError) {
+    let fd = open(url.path, (directory ? O_DIRECTORY : 0) | O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else {
+      throw ReplayError(path: url.path, message: "cannot open: \(String(cString: strerror(errno)))")
+    }
+    defer { close(fd) }
+    guard (filesystem ? mart_syncfs(fd) : fsync(fd)) == 0 else {
+      throw ReplayError(path: url.path, message: "cannot flush: \(String(cString: strerror(errno)))")
+    }
+  }
+
+  /// Writes `data` to a new file without flushing it (see ``makeDurable(_:)``).
+  private static func writeUnsynced(_ data: Data, to file: URL) throws(ReplayError) {
+    let fd = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else {
+      throw ReplayError(path: file.path, message: "cannot write: \(String(cString: strerror(errno)))")
+    }
+    defer { close(fd) }
+    var offset = 0
+    while offset < data.count {
+      let written = data.withUnsafeBytes { buffer in
+        systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw ReplayError(path: file.path, message: "cannot write: \(String(cString: strerror(errno)))")
+      }
+      offset += written
+    }
   }
 
   /// The first exchange recorded for `host` that matches `request` (see `docs/recordings.md`).
@@ -304,3 +366,5 @@ enum RecordingMatcher {
     path.removingPercentEncoding ?? path
   }
 }
+
+private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }

@@ -11,7 +11,7 @@ struct MartHoliday: AsyncParsableCommand {
     subcommands: [
       RunCommand.self, RuleCommand.self, AddressCommand.self, FetchCommand.self, ValidateCommand.self, DiffCommand.self,
       ReportCommand.self,
-      BenchCommand.self, BenchRunCommand.self,
+      BenchCommand.self, BenchRunCommand.self, BenchServeCommand.self,
     ])
 
   /// The usual entry point, except for the exit status of bad usage (an unknown option, a

@@ -48,8 +48,15 @@ import Testing
     // Whatever was published is one of the complete bundles; staging leftovers are never used.
     let bundles = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("bundles").path)
     for version in published { #expect(bundles.contains(version)) }
-    // And what is published passes every check, derived files and calendars included.
-    let validate = try CommandLineContractTests().run(["validate", output.path])
+    // And the bundle latest.json names passes every check, derived files and calendars included.
+    let current = try #require(try store.latest()).directory
+    let validate = try CommandLineContractTests().run(["validate", current.path])
     #expect(validate.status == 0, "stderr: \(validate.stderr)")
+    // current/ follows latest.json right after each publish; a kill in between leaves it one
+    // bundle behind until the next run, which brings it in line.
+    let next = try start(asOf: "2026-11-20")
+    next.waitUntilExit()
+    let whole = try CommandLineContractTests().run(["validate", output.path])
+    #expect(whole.status == 0, "stderr: \(whole.stderr)")
   }
 }

@@ -1,5 +1,6 @@
 #ifndef MART_CZLIB_SHIM_H
 #define MART_CZLIB_SHIM_H
+#include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
 
@@ -53,5 +54,50 @@ static inline int mart_gunzip(const void *input, size_t length, void *output, si
   if (status == Z_STREAM_END) return trailing ? Z_DATA_ERROR : Z_OK;
   if (status == Z_BUF_ERROR && stream.avail_out == 0) return Z_BUF_ERROR;
   return status == Z_NEED_DICT || status == Z_BUF_ERROR ? Z_DATA_ERROR : status;
+}
+/// A gzip member compressed piece by piece, with the same parameters and header as
+/// `mart_gzip`, so its bytes equal `mart_gzip`'s for the same input however it is split.
+/// Returns NULL when zlib cannot start.
+static inline z_stream *mart_gzip_stream_new(void) {
+  // The header must outlive the first deflate call, so it is allocated with the stream.
+  struct mart_gzip_stream { z_stream stream; gz_header header; };
+  struct mart_gzip_stream *state = (struct mart_gzip_stream *)calloc(1, sizeof(struct mart_gzip_stream));
+  if (!state) return NULL;
+  if (deflateInit2(&state->stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY) != Z_OK) {
+    free(state);
+    return NULL;
+  }
+  state->header.os = 255;
+  if (deflateSetHeader(&state->stream, &state->header) != Z_OK) {
+    deflateEnd(&state->stream);
+    free(state);
+    return NULL;
+  }
+  return &state->stream;
+}
+
+/// Feeds `length` bytes (all of them, or none when `finish`) to `stream`, writing compressed
+/// bytes to `output` (at most `capacity`). Sets `consumed` and `written`. Returns Z_OK while
+/// there is more to do (call again with the rest and a new output buffer), Z_STREAM_END when
+/// `finish` and everything was written, or a zlib error.
+static inline int mart_gzip_stream_write(
+  z_stream *stream, const void *input, size_t length, int finish, void *output, size_t capacity,
+  size_t *consumed, size_t *written
+) {
+  stream->next_in = (Bytef *)input;
+  stream->avail_in = (uInt)length;
+  stream->next_out = (Bytef *)output;
+  stream->avail_out = (uInt)capacity;
+  int status = deflate(stream, finish ? Z_FINISH : Z_NO_FLUSH);
+  *consumed = length - stream->avail_in;
+  *written = capacity - stream->avail_out;
+  if (status == Z_BUF_ERROR) return Z_OK;  // no progress possible: needs more output room or input
+  return status;
+}
+
+/// Releases a stream made by `mart_gzip_stream_new`.
+static inline void mart_gzip_stream_free(z_stream *stream) {
+  deflateEnd(stream);
+  free(stream);
 }
 #endif

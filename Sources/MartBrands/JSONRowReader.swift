@@ -1,0 +1,287 @@
+import Foundation
+
+/// Reads the rows a brand feed publishes, an array of flat objects under one key of a JSON
+/// object (`{"dataList": [{"ID": "1000", …}, …]}`), straight from the bytes: no Foundation
+/// objects, no `Decodable` machinery. Every other member is checked for syntax and skipped.
+///
+/// The reader accepts a strict subset of what `JSONDecoder` accepts and gives the same rows;
+/// anything it does not accept (a byte-order mark, a duplicate key in a row, a lone surrogate,
+/// invalid JSON) makes it return `nil`, and callers fall back to `JSONDecoder`, which decides
+/// and words the error.
+struct JSONRowReader {
+  /// What the key held.
+  enum Found {
+    /// The rows, in order.
+    case rows([[String: JSONScalar]])
+    /// The key is absent or `null`.
+    case absent
+  }
+
+  private let bytes: UnsafeBufferPointer<UInt8>
+  private var position = 0
+
+  private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+  /// The rows under `key` of the top-level object in `data`, or `nil` when the reader does not
+  /// accept the document (see the type's documentation).
+  static func rows(in data: Data, key: String) -> Found? {
+    data.withUnsafeBytes { raw in
+      var reader = JSONRowReader(raw.bindMemory(to: UInt8.self))
+      return reader.document(key: key)
+    }
+  }
+
+  private mutating func document(key: String) -> Found? {
+    skipSpace()
+    guard take(0x7B) else { return nil }
+    var found: Found = .absent
+    var seenKey = false
+    skipSpace()
+    if !take(0x7D) {
+      repeat {
+        skipSpace()
+        guard let name = string() else { return nil }
+        skipSpace()
+        guard take(0x3A) else { return nil }
+        skipSpace()
+        if name == key {
+          // A repeated key: left to JSONDecoder.
+          guard !seenKey else { return nil }
+          seenKey = true
+          if peek == 0x6E {
+            guard literal("null") else { return nil }
+            found = .absent
+          } else {
+            guard let rows = rows() else { return nil }
+            found = .rows(rows)
+          }
+        } else {
+          guard skipValue() else { return nil }
+        }
+        skipSpace()
+      } while take(0x2C)
+      guard take(0x7D) else { return nil }
+    }
+    skipSpace()
+    return position == bytes.count ? found : nil
+  }
+
+  private mutating func rows() -> [[String: JSONScalar]]? {
+    guard take(0x5B) else { return nil }
+    var rows: [[String: JSONScalar]] = []
+    skipSpace()
+    if take(0x5D) { return rows }
+    repeat {
+      skipSpace()
+      guard let row = row() else { return nil }
+      rows.append(row)
+      skipSpace()
+    } while take(0x2C)
+    return take(0x5D) ? rows : nil
+  }
+
+  private mutating func row() -> [String: JSONScalar]? {
+    guard take(0x7B) else { return nil }
+    var row: [String: JSONScalar] = [:]
+    skipSpace()
+    if take(0x7D) { return row }
+    repeat {
+      skipSpace()
+      guard let name = string() else { return nil }
+      skipSpace()
+      guard take(0x3A) else { return nil }
+      skipSpace()
+      guard let value = scalar(), row.updateValue(value, forKey: name) == nil else { return nil }
+      skipSpace()
+    } while take(0x2C)
+    return take(0x7D) ? row : nil
+  }
+
+  private mutating func scalar() -> JSONScalar? {
+    switch peek {
+    case 0x22: return string().map(JSONScalar.string)
+    case 0x74: return literal("true") ? .bool(true) : nil
+    case 0x66: return literal("false") ? .bool(false) : nil
+    case 0x6E: return literal("null") ? .null : nil
+    case 0x7B, 0x5B: return skipValue() ? .nested : nil
+    default: return number().map(JSONScalar.number)
+    }
+  }
+
+  // MARK: Scanning
+
+  private var peek: UInt8? { position < bytes.count ? bytes[position] : nil }
+
+  private mutating func take(_ byte: UInt8) -> Bool {
+    guard peek == byte else { return false }
+    position += 1
+    return true
+  }
+
+  private mutating func skipSpace() {
+    while let byte = peek, byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 { position += 1 }
+  }
+
+  private mutating func literal(_ word: StaticString) -> Bool {
+    let count = word.utf8CodeUnitCount
+    guard position + count <= bytes.count else { return false }
+    for index in 0..<count where bytes[position + index] != word.utf8Start[index] { return false }
+    position += count
+    return true
+  }
+
+  /// A JSON number, as `Double`; `nil` unless it follows JSON's grammar.
+  private mutating func number() -> Double? {
+    let start = position
+    _ = take(0x2D)
+    guard let first = peek, first >= 0x30, first <= 0x39 else { return nil }
+    position += 1
+    if first != 0x30 { skipDigits() }
+    if take(0x2E) {
+      guard digitFollows else { return nil }
+      skipDigits()
+    }
+    if peek == 0x65 || peek == 0x45 {
+      position += 1
+      if !take(0x2B) { _ = take(0x2D) }
+      guard digitFollows else { return nil }
+      skipDigits()
+    }
+    let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+    guard let value = Double(text), value.isFinite else { return nil }
+    return value
+  }
+
+  private var digitFollows: Bool { peek.map { $0 >= 0x30 && $0 <= 0x39 } ?? false }
+
+  private mutating func skipDigits() {
+    while let byte = peek, byte >= 0x30, byte <= 0x39 { position += 1 }
+  }
+
+  /// A JSON string, unescaped; `nil` for invalid UTF-8, control characters, bad escapes and
+  /// lone surrogates.
+  private mutating func string() -> String? {
+    guard take(0x22) else { return nil }
+    let start = position
+    var escaped = false
+    while let byte = peek, byte != 0x22 {
+      guard byte >= 0x20 else { return nil }
+      if byte == 0x5C {
+        escaped = true
+        position += 2
+      } else {
+        position += 1
+      }
+    }
+    guard position < bytes.count else { return nil }
+    let content = UnsafeBufferPointer(rebasing: bytes[start..<position])
+    position += 1
+    guard escaped else { return String(validating: content, as: UTF8.self) }
+    return Self.unescape(content)
+  }
+
+  private static func unescape(_ content: UnsafeBufferPointer<UInt8>) -> String? {
+    var output: [UInt8] = []
+    output.reserveCapacity(content.count)
+    var index = 0
+    func hex4(_ at: Int) -> UInt32? {
+      guard at + 4 <= content.count else { return nil }
+      var value: UInt32 = 0
+      for offset in 0..<4 {
+        let byte = content[at + offset]
+        let digit: UInt8
+        switch byte {
+        case 0x30...0x39: digit = byte - 0x30
+        case 0x41...0x46: digit = byte - 0x41 + 10
+        case 0x61...0x66: digit = byte - 0x61 + 10
+        default: return nil
+        }
+        value = value << 4 | UInt32(digit)
+      }
+      return value
+    }
+    while index < content.count {
+      let byte = content[index]
+      guard byte == 0x5C else {
+        output.append(byte)
+        index += 1
+        continue
+      }
+      guard index + 1 < content.count else { return nil }
+      let escape = content[index + 1]
+      index += 2
+      switch escape {
+      case 0x22, 0x5C, 0x2F: output.append(escape)
+      case 0x62: output.append(0x08)
+      case 0x66: output.append(0x0C)
+      case 0x6E: output.append(0x0A)
+      case 0x72: output.append(0x0D)
+      case 0x74: output.append(0x09)
+      case 0x75:
+        guard var scalar = hex4(index) else { return nil }
+        index += 4
+        if (0xD800..<0xDC00).contains(scalar) {
+          guard index + 6 <= content.count, content[index] == 0x5C, content[index + 1] == 0x75,
+            let low = hex4(index + 2), (0xDC00..<0xE000).contains(low)
+          else { return nil }
+          index += 6
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        }
+        guard let unicode = Unicode.Scalar(scalar) else { return nil }
+        output.append(contentsOf: Array(String(Character(unicode)).utf8))
+      default: return nil
+      }
+    }
+    return output.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
+  }
+
+  /// Skips any JSON value; `false` when it is not one.
+  private mutating func skipValue() -> Bool {
+    switch peek {
+    case 0x22: return string() != nil
+    case 0x74: return literal("true")
+    case 0x66: return literal("false")
+    case 0x6E: return literal("null")
+    case 0x5B:
+      position += 1
+      skipSpace()
+      if take(0x5D) { return true }
+      repeat {
+        skipSpace()
+        guard skipValue() else { return false }
+        skipSpace()
+      } while take(0x2C)
+      return take(0x5D)
+    case 0x7B:
+      position += 1
+      skipSpace()
+      if take(0x7D) { return true }
+      repeat {
+        skipSpace()
+        guard string() != nil else { return false }
+        skipSpace()
+        guard take(0x3A) else { return false }
+        skipSpace()
+        guard skipValue() else { return false }
+        skipSpace()
+      } while take(0x2C)
+      return take(0x7D)
+    default: return number() != nil
+    }
+  }
+}
+
+extension BrandSource {
+  /// The rows under `key` of a JSON object feed, `nil` when the key is absent or `null`. Read
+  /// by ``JSONRowReader``; what it does not accept goes through `JSONDecoder` (as `Body`, whose
+  /// only stored property is the rows under `key`), which words the error.
+  static func decodeRows<Body: Decodable>(
+    _ data: Data, key: String, url: String, expecting shape: String, fallback: Body.Type,
+    rows: (Body) -> [[String: JSONScalar]]?
+  ) throws(SourceError) -> [[String: JSONScalar]]? {
+    switch JSONRowReader.rows(in: data, key: key) {
+    case .rows(let found): return found
+    case .absent?, nil: return rows(try decodeJSON(Body.self, from: data, url: url, expecting: shape))
+    }
+  }
+}

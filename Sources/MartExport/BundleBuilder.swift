@@ -1,0 +1,358 @@
+import CZlib
+import Foundation
+import MartCore
+import MartDigest
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Where ``BundleBuilder`` puts a bundle's files as it makes them.
+enum BundleDestination {
+  /// Kept in memory (``BundleContents``).
+  case memory
+  /// Written under this directory, which must exist; nothing is flushed.
+  case directory(URL)
+}
+
+/// What ``BundleBuilder/build(branches:brands:asOf:window:into:shouldStop:)`` made.
+struct BuiltBundle {
+  var manifest: BundleManifest
+  var manifestData: Data
+  /// Every file but the manifest, sorted by path; empty unless built in memory.
+  var files: [(path: String, data: Data)]
+  /// The directories files were written in, relative to the bundle (`""` for itself).
+  var directories: Set<String>
+}
+
+/// Makes every file of a bundle in one pass over the branches, streaming each to its
+/// destination as it is made: each branch is encoded once, by ``CanonicalJSONWriter``, and its
+/// bytes go both to `branches.json` and to its brand's file; the SHA-256 and the gzip copy of
+/// each file are computed on the bytes as they are written. The bytes are those of the
+/// `CanonicalJSON` encoding of the bundle's types (see ``BundleContents``).
+enum BundleBuilder {
+  /// Builds the bundle into `destination`. Returns `nil`, having written only part, when
+  /// `shouldStop` (asked between files and every few hundred branches) answers `true`.
+  static func build(
+    branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
+    into destination: BundleDestination, shouldStop: () -> Bool = { false }
+  ) throws(ExportError) -> BuiltBundle? {
+    let branches = unsorted.sorted { $0.id < $1.id }
+    // Ids are compared as text: they name files, and clients store them as text.
+    var seen = Set<String>()
+    for branch in branches {
+      guard BranchIDFormat.isWellFormed(branch.id) else {
+        throw ExportError(path: "branches", message: "branch id \"\(branch.id)\" cannot name a file")
+      }
+      guard seen.insert(branch.id.description).inserted else {
+        throw ExportError(path: "branches", message: "branch id \(branch.id) occurs twice")
+      }
+    }
+    seen = []
+    let summaries = brands.map(\.manifestEntry).sorted { $0.slug < $1.slug }
+    let brandSlugs = Set(summaries.map(\.slug)).union(branches.map(\.brand)).sorted()
+    let names = Dictionary(summaries.map { ($0.slug, $0.name) }, uniquingKeysWith: { first, _ in first })
+    func name(_ slug: BrandSlug) -> String { names[slug] ?? slug.rawValue }
+
+    let output = BundleOutput(destination)
+    // `{"asOf":…,"branches":[` … `],"schemaVersion":1,"window":{…}}` with a final newline.
+    var head = CanonicalJSONWriter(capacity: 64)
+    head.raw(#"{"asOf":"#)
+    head.date(asOf)
+    head.raw(#","branches":["#)
+    var tail = CanonicalJSONWriter(capacity: 128)
+    tail.raw(#"],"schemaVersion":"#)
+    tail.int(bundleSchemaVersion)
+    tail.raw(#","window":"#)
+    tail.window(window)
+    tail.raw("}\n")
+
+    let all = try output.open("branches.json", gzip: true)
+    try all.write(head.bytes)
+    var brandFiles: [BrandSlug: (file: BundleFileStream, empty: Bool)] = [:]
+    for slug in brandSlugs {
+      let file = try output.open("brands/\(slug.rawValue).json", gzip: true)
+      try file.write(head.bytes)
+      brandFiles[slug] = (file, true)
+    }
+    var brandCalendars: [BrandSlug: ICalendar.BrandCalendarBuilder] = [:]
+    var writer = CanonicalJSONWriter(capacity: 8192)
+    for (index, branch) in branches.enumerated() {
+      if index % 256 == 0, shouldStop() { return nil }
+      writer.bytes.removeAll(keepingCapacity: true)
+      if index > 0 { writer.bytes.append(0x2C) }
+      do { try writer.branch(branch) } catch {
+        throw ExportError(path: "branches.json", message: "encoding failed: \(error)")
+      }
+      try all.write(writer.bytes)
+      let brand = brandFiles[branch.brand]!
+      // The comma that separates it from the previous branch of all, when it has one here.
+      try brand.file.write(brand.empty && index > 0 ? writer.bytes[1...] : writer.bytes[...])
+      if brand.empty { brandFiles[branch.brand]!.empty = false }
+
+      let events = ICalendar.serialized(ICalendar.events(of: branch, brandName: name(branch.brand), asOf: asOf))
+      brandCalendars[branch.brand, default: ICalendar.BrandCalendarBuilder()].add(events)
+      try output.whole(
+        "calendars/branches/\(branch.id).ics",
+        ICalendar.branchCalendar(branch, brandName: name(branch.brand), serialized: events))
+    }
+    try all.write(tail.bytes)
+    try output.close(all)
+    for slug in brandSlugs {
+      if shouldStop() { return nil }
+      let file = brandFiles[slug]!.file
+      try file.write(tail.bytes)
+      try output.close(file)
+      try output.whole(
+        "calendars/brands/\(slug.rawValue).ics",
+        (brandCalendars.removeValue(forKey: slug) ?? ICalendar.BrandCalendarBuilder()).calendar(brandName: name(slug)))
+    }
+    brandFiles = [:]
+    if shouldStop() { return nil }
+
+    // index.json: rows written in batches.
+    let index = try output.open("index.json", gzip: true)
+    writer.bytes.removeAll(keepingCapacity: true)
+    writer.raw(#"{"branches":["#)
+    for (position, branch) in branches.enumerated() {
+      if position > 0 { writer.bytes.append(0x2C) }
+      do { try writer.indexRow(IndexFile.Row(branch)) } catch {
+        throw ExportError(path: "index.json", message: "encoding failed: \(error)")
+      }
+      if writer.bytes.count >= 1 << 16 {
+        try index.write(writer.bytes)
+        writer.bytes.removeAll(keepingCapacity: true)
+      }
+    }
+    writer.raw(#"],"schemaVersion":"#)
+    writer.int(bundleSchemaVersion)
+    writer.raw("}\n")
+    try index.write(writer.bytes)
+    try output.close(index)
+    if shouldStop() { return nil }
+
+    writer.bytes.removeAll(keepingCapacity: true)
+    writer.closures(ClosuresFile(branches: branches, window: window, asOf: asOf))
+    writer.bytes.append(0x0A)
+    let closures = try output.open("closures.json", gzip: true)
+    try closures.write(writer.bytes)
+    try output.close(closures)
+
+    let listed = output.listed.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    // The version hashes everything the manifest says except the version itself.
+    var manifest = BundleManifest(
+      schemaVersion: bundleSchemaVersion, version: "", asOf: asOf, window: window, brands: summaries, files: listed)
+    func encoded(_ manifest: BundleManifest) throws(ExportError) -> Data {
+      var writer = CanonicalJSONWriter(capacity: 128 * listed.count + 4096)
+      do { try writer.manifest(manifest) } catch {
+        throw ExportError(path: "manifest.json", message: "encoding failed: \(error)")
+      }
+      writer.bytes.append(0x0A)
+      return Data(writer.bytes)
+    }
+    manifest.version = "\(asOf.iso)-\(SHA256.hex(try encoded(manifest)).prefix(12))"
+    let manifestData = try encoded(manifest)
+    try output.whole("manifest.json", manifestData, listed: false)
+    return BuiltBundle(
+      manifest: manifest, manifestData: manifestData,
+      files: output.kept.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) },
+      directories: output.directories)
+  }
+}
+
+/// The files of one bundle being built: opens them at their destination and lists each one
+/// closed for the manifest.
+final class BundleOutput {
+  let destination: BundleDestination
+  private(set) var listed: [BundleManifest.File] = []
+  private(set) var kept: [(path: String, data: Data)] = []
+  private(set) var directories: Set<String> = [""]
+
+  init(_ destination: BundleDestination) { self.destination = destination }
+
+  /// A new file at `path`, with a `.gz` copy made as it is written when `gzip`.
+  func open(_ path: String, gzip: Bool) throws(ExportError) -> BundleFileStream {
+    let file = try BundleFileStream(path: path, descriptor: try descriptor(path))
+    if gzip {
+      file.gzip = GzipStream(into: try BundleFileStream(path: path + ".gz", descriptor: try descriptor(path + ".gz")))
+    }
+    return file
+  }
+
+  /// Finishes `file` (and its `.gz` copy) and lists them.
+  func close(_ file: BundleFileStream) throws(ExportError) {
+    for finished in try file.finish() { add(finished) }
+  }
+
+  /// Writes a file made whole in memory; listed in the manifest unless `listed` is `false`.
+  func whole(_ path: String, _ data: Data, listed: Bool = true) throws(ExportError) {
+    let file = try BundleFileStream(path: path, descriptor: try descriptor(path), hashed: listed)
+    try withBytes(data) { buffer throws(ExportError) in try file.write(buffer) }
+    let finished = try file.finish()
+    if listed { for item in finished { add(item) } }
+  }
+
+  private func add(_ finished: BundleFileStream.Finished) {
+    listed.append(BundleManifest.File(path: finished.path, sha256: finished.sha256, bytes: finished.bytes))
+    if let data = finished.data { kept.append((finished.path, data)) }
+  }
+
+  /// An open file descriptor for `path` under the destination directory (creating its parent
+  /// directory on first use), or `-1` in memory.
+  private func descriptor(_ path: String) throws(ExportError) -> Int32 {
+    guard case .directory(let root) = destination else { return -1 }
+    let parent = (path as NSString).deletingLastPathComponent
+    if directories.insert(parent).inserted {
+      let url = root.appendingPathComponent(parent)
+      do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
+        throw ExportError(path: url.path, message: "cannot create directory: \(error.localizedDescription)")
+      }
+    }
+    let url = root.appendingPathComponent(path)
+    let fd = createFile(url.path)
+    guard fd >= 0 else { throw ExportError(path: url.path, message: "cannot create: \(systemErrorText())") }
+    return fd
+  }
+}
+
+private func createFile(_ path: String) -> Int32 { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
+
+private func writeBytes(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
+
+/// Calls `body` with the bytes of `collection`, passing on its typed error.
+private func withBytes<C: ContiguousBytes>(
+  _ collection: C, _ body: (UnsafeRawBufferPointer) throws(ExportError) -> Void
+) throws(ExportError) {
+  var failure: ExportError?
+  collection.withUnsafeBytes { buffer in
+    do throws(ExportError) { try body(buffer) } catch { failure = error }
+  }
+  if let failure { throw failure }
+}
+
+private func systemErrorText() -> String { String(cString: strerror(errno)) }
+
+/// One file being written: bytes are buffered and written to its descriptor (or kept in
+/// memory), hashed, and passed to its gzip copy, as they come.
+final class BundleFileStream {
+  struct Finished {
+    var path: String
+    var sha256: String
+    var bytes: Int
+    /// The bytes, when kept in memory.
+    var data: Data?
+  }
+
+  let path: String
+  private var descriptor: Int32
+  private var buffer: [UInt8] = []
+  private let hasher: SHA256.Hasher?
+  private var count = 0
+  var gzip: GzipStream?
+
+  /// Buffered bytes are written out in pieces of this size.
+  static let pieceSize = 1 << 17
+
+  init(path: String, descriptor: Int32, hashed: Bool = true) throws(ExportError) {
+    self.path = path
+    self.descriptor = descriptor
+    self.hasher = hashed ? SHA256.Hasher() : nil
+  }
+
+  deinit { if descriptor >= 0 { close(descriptor) } }
+
+  func write(_ bytes: [UInt8]) throws(ExportError) {
+    try withBytes(bytes) { buffer throws(ExportError) in try write(buffer) }
+  }
+
+  func write(_ bytes: ArraySlice<UInt8>) throws(ExportError) {
+    try withBytes(bytes) { buffer throws(ExportError) in try write(buffer) }
+  }
+
+  func write(_ bytes: UnsafeRawBufferPointer) throws(ExportError) {
+    guard bytes.count > 0 else { return }
+    hasher?.update(bytes)
+    count += bytes.count
+    try gzip?.write(bytes, finish: false)
+    buffer.append(contentsOf: bytes)
+    if descriptor >= 0, buffer.count >= Self.pieceSize { try flushBuffer() }
+  }
+
+  /// Writes what is left, closes the file and its gzip copy, and says what they hold.
+  func finish() throws(ExportError) -> [Finished] {
+    var finished: [Finished] = []
+    if let gzip {
+      try gzip.write(UnsafeRawBufferPointer(start: nil, count: 0), finish: true)
+      finished += try gzip.target.finish()
+      self.gzip = nil
+    }
+    var data: Data?
+    if descriptor >= 0 {
+      try flushBuffer()
+      let fd = descriptor
+      descriptor = -1
+      guard close(fd) == 0 else { throw ExportError(path: path, message: "close failed: \(systemErrorText())") }
+    } else {
+      data = Data(buffer)
+      buffer = []
+    }
+    finished.insert(Finished(path: path, sha256: hasher?.finalize() ?? "", bytes: count, data: data), at: 0)
+    return finished
+  }
+
+  private func flushBuffer() throws(ExportError) {
+    var offset = 0
+    while offset < buffer.count {
+      let written = buffer.withUnsafeBytes { pointer in
+        writeBytes(descriptor, pointer.baseAddress! + offset, pointer.count - offset)
+      }
+      if written < 0 {
+        if errno == EINTR { continue }
+        throw ExportError(path: path, message: "write failed: \(systemErrorText())")
+      }
+      offset += written
+    }
+    buffer.removeAll(keepingCapacity: true)
+  }
+}
+
+/// A gzip copy made as its file is written; the same bytes as ``Gzip/compress(_:)`` of the
+/// whole file.
+final class GzipStream {
+  let target: BundleFileStream
+  private let stream: UnsafeMutablePointer<z_stream>
+  private var output = [UInt8](repeating: 0, count: 1 << 16)
+
+  init(into target: BundleFileStream) {
+    self.target = target
+    guard let stream = mart_gzip_stream_new() else { preconditionFailure("zlib cannot start a gzip stream") }
+    self.stream = stream
+  }
+
+  deinit { mart_gzip_stream_free(stream) }
+
+  func write(_ bytes: UnsafeRawBufferPointer, finish: Bool) throws(ExportError) {
+    var input = bytes
+    while true {
+      var consumed = 0
+      var written = 0
+      let capacity = output.count
+      let status = output.withUnsafeMutableBytes { out in
+        mart_gzip_stream_write(
+          stream, input.baseAddress, input.count, finish ? 1 : 0, out.baseAddress, capacity, &consumed, &written)
+      }
+      precondition(status == Z_OK || status == Z_STREAM_END, "zlib's deflate failed with \(status)")
+      if written > 0 {
+        try withBytes(output[..<written]) { out throws(ExportError) in try target.write(out) }
+      }
+      input = UnsafeRawBufferPointer(rebasing: input[consumed...])
+      if finish {
+        if status == Z_STREAM_END { return }
+      } else if input.isEmpty && written < capacity {
+        return
+      }
+    }
+  }
+}

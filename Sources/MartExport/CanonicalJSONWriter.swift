@@ -1,0 +1,390 @@
+import Foundation
+import MartCore
+
+/// Writes canonical JSON (see ``CanonicalJSON``) straight from the bundle's model types into a
+/// byte buffer, without building a tree of values: the same bytes ``CanonicalJSON/encode(_:)``
+/// produces, at a fraction of the cost. Keys are written in the order of their UTF-8 bytes,
+/// fixed by hand for each type; the tests compare both encoders over every type a bundle holds.
+struct CanonicalJSONWriter {
+  /// The bytes written so far.
+  var bytes: [UInt8] = []
+
+  init(capacity: Int = 4096) { bytes.reserveCapacity(capacity) }
+
+  // MARK: Scalars
+
+  mutating func null() { bytes.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+
+  mutating func raw(_ text: StaticString) {
+    text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+  }
+
+  mutating func string(_ text: String) {
+    var text = text
+    text.withUTF8 { utf8 in
+      bytes.append(0x22)
+      var start = 0
+      for index in 0..<utf8.count {
+        let byte = utf8[index]
+        guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+        if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+        start = index + 1
+        switch byte {
+        case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+        case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+        case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+        case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+        case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+        case 0x08: bytes.append(contentsOf: [0x5C, 0x62])
+        case 0x0C: bytes.append(contentsOf: [0x5C, 0x66])
+        default:
+          let hex: StaticString = "0123456789abcdef"
+          let digits = hex.utf8Start
+          bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+        }
+      }
+      if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+      bytes.append(0x22)
+    }
+  }
+
+  mutating func string(_ text: String?) {
+    if let text { string(text) } else { null() }
+  }
+
+  mutating func int(_ value: Int) {
+    if value >= 0 && value < 10 {
+      bytes.append(0x30 + UInt8(value))
+    } else {
+      bytes.append(contentsOf: String(value).utf8)
+    }
+  }
+
+  /// Integral values without a fraction, others in Swift's shortest round-trip form, as
+  /// `CanonicalJSON` writes them.
+  mutating func double(_ value: Double) throws {
+    try bytes.append(contentsOf: JSONNodeBuilder.format(value, codingPath: []).utf8)
+  }
+
+  mutating func double(_ value: Double?) throws {
+    if let value { try double(value) } else { null() }
+  }
+
+  /// A date as its `YYYY-MM-DD` string.
+  mutating func date(_ date: CalendarDate) {
+    var year = date.year
+    var digits: (UInt8, UInt8, UInt8, UInt8) = (0x30, 0x30, 0x30, 0x30)
+    guard (0...9999).contains(year) else {
+      string(date.iso)
+      return
+    }
+    digits.3 = 0x30 + UInt8(year % 10)
+    year /= 10
+    digits.2 = 0x30 + UInt8(year % 10)
+    year /= 10
+    digits.1 = 0x30 + UInt8(year % 10)
+    year /= 10
+    digits.0 = 0x30 + UInt8(year % 10)
+    bytes.append(contentsOf: [
+      0x22, digits.0, digits.1, digits.2, digits.3, 0x2D,
+      0x30 + UInt8(date.month / 10), 0x30 + UInt8(date.month % 10), 0x2D,
+      0x30 + UInt8(date.day / 10), 0x30 + UInt8(date.day % 10), 0x22,
+    ])
+  }
+
+  mutating func date(_ date: CalendarDate?) {
+    if let date { self.date(date) } else { null() }
+  }
+
+  mutating func window(_ window: DateWindow) {
+    raw(#"{"from":"#)
+    date(window.from)
+    raw(#","through":"#)
+    date(window.through)
+    bytes.append(0x7D)
+  }
+
+  mutating func windows(_ windows: [DateWindow]) {
+    array(windows) { $0.window($1) }
+  }
+
+  mutating func dates(_ dates: [CalendarDate]) {
+    array(dates) { $0.date($1) }
+  }
+
+  mutating func ints(_ values: [Int]) {
+    array(values) { $0.int($1) }
+  }
+
+  mutating func strings(_ values: [String]) {
+    array(values) { $0.string($1) }
+  }
+
+  mutating func array<Element>(_ elements: [Element], _ write: (inout Self, Element) throws -> Void) rethrows {
+    bytes.append(0x5B)
+    var first = true
+    for element in elements {
+      if !first { bytes.append(0x2C) }
+      first = false
+      try write(&self, element)
+    }
+    bytes.append(0x5D)
+  }
+
+  /// An object of string keys, in the order of their UTF-8 bytes.
+  mutating func object<Value>(_ members: [String: Value], _ write: (inout Self, Value) throws -> Void) rethrows {
+    bytes.append(0x7B)
+    var first = true
+    for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+      if !first { bytes.append(0x2C) }
+      first = false
+      string(key)
+      bytes.append(0x3A)
+      try write(&self, members[key]!)
+    }
+    bytes.append(0x7D)
+  }
+
+  /// Any other value, through the general encoder.
+  mutating func encodable(_ value: some Encodable) throws {
+    bytes.append(contentsOf: try CanonicalJSON.encode(value))
+  }
+
+  // MARK: Model types
+
+  /// One branch, exactly as `CanonicalJSON.encode(branch)` writes it.
+  mutating func branch(_ branch: Branch) throws {
+    raw(#"{"address":"#)
+    address(branch.address)
+    raw(#","banner":"#)
+    string(branch.banner)
+    raw(#","brand":"#)
+    string(branch.brand.rawValue)
+    raw(#","closing":"#)
+    closing(branch.closing)
+    raw(#","coordinate":"#)
+    if let coordinate = branch.coordinate {
+      raw(#"{"latitude":"#)
+      try double(coordinate.latitude)
+      raw(#","longitude":"#)
+      try double(coordinate.longitude)
+      raw(#","precision":"#)
+      string(coordinate.precision.rawValue)
+      raw(#","source":"#)
+      string(coordinate.source.rawValue)
+      bytes.append(0x7D)
+    } else {
+      null()
+    }
+    raw(#","hours":"#)
+    if let hours = branch.hours {
+      raw(#"{"close":"#)
+      string(hours.close)
+      raw(#","open":"#)
+      string(hours.open)
+      bytes.append(0x7D)
+    } else {
+      null()
+    }
+    raw(#","id":"#)
+    string(branch.id.description)
+    raw(#","name":"#)
+    string(branch.name)
+    raw(#","namePublished":"#)
+    string(branch.namePublished)
+    raw(#","openingHours":"#)
+    string(branch.openingHours)
+    raw(#","pageURL":"#)
+    string(branch.pageURL)
+    raw(#","phone":"#)
+    string(branch.phone)
+    raw(#","phonePublished":"#)
+    string(branch.phonePublished)
+    raw(#","sourceURL":"#)
+    string(branch.sourceURL)
+    raw(#","storeStatus":"#)
+    storeStatus(branch.storeStatus)
+    bytes.append(0x7D)
+  }
+
+  mutating func address(_ address: BranchAddress) {
+    raw(#"{"jibun":"#)
+    string(address.jibun)
+    raw(#","lotPublished":"#)
+    string(address.lotPublished)
+    raw(#","published":"#)
+    string(address.published)
+    raw(#","road":"#)
+    string(address.road)
+    raw(#","sido":"#)
+    string(address.sido)
+    raw(#","sigungu":"#)
+    string(address.sigungu)
+    bytes.append(0x7D)
+  }
+
+  mutating func storeStatus(_ status: StoreStatus) {
+    raw(#"{"closesOn":"#)
+    date(status.closesOn)
+    raw(#","state":"#)
+    string(status.state.rawValue)
+    raw(#","text":"#)
+    string(status.text)
+    raw(#","until":"#)
+    date(status.until)
+    bytes.append(0x7D)
+  }
+
+  mutating func closing(_ closing: BranchClosing) {
+    raw(#"{"dates":"#)
+    dates(closing.dates)
+    raw(#","knownThrough":"#)
+    date(closing.knownThrough)
+    raw(#","schedule":"#)
+    schedule(closing.schedule)
+    raw(#","status":"#)
+    string(closing.status.rawValue)
+    raw(#","unknownRanges":"#)
+    windows(closing.unknownRanges)
+    bytes.append(0x7D)
+  }
+
+  mutating func schedule(_ schedule: ClosingSchedule) {
+    raw(#"{"coverage":"#)
+    if let coverage = schedule.coverage { windows(coverage) } else { null() }
+    raw(#","dates":"#)
+    dates(schedule.dates)
+    raw(#","exceptions":"#)
+    dates(schedule.exceptions)
+    raw(#","lunar":"#)
+    array(schedule.lunar) { $0.lunar($1) }
+    raw(#","lunarExceptions":"#)
+    array(schedule.lunarExceptions) { $0.lunar($1) }
+    raw(#","rules":"#)
+    array(schedule.rules) { $0.rule($1) }
+    raw(#","status":"#)
+    string(schedule.status.rawValue)
+    raw(#","text":"#)
+    string(schedule.text)
+    raw(#","uncertain":"#)
+    windows(schedule.uncertain)
+    raw(#","warnings":"#)
+    strings(schedule.warnings)
+    bytes.append(0x7D)
+  }
+
+  mutating func lunar(_ lunar: LunarClosing) {
+    raw(#"{"holiday":"#)
+    string(lunar.holiday.rawValue)
+    raw(#","offsets":"#)
+    ints(lunar.offsets)
+    bytes.append(0x7D)
+  }
+
+  mutating func rule(_ rule: ClosingRule) {
+    switch rule {
+    case .nthWeekday(let ordinals, let weekday):
+      raw(#"{"kind":"nth-weekday","ordinals":"#)
+      ints(ordinals)
+      raw(#","weekday":"#)
+      string(weekday.englishName)
+    case .weekly(let weekday):
+      raw(#"{"kind":"weekly","weekday":"#)
+      string(weekday.englishName)
+    case .dayOfMonth(let days):
+      raw(#"{"days":"#)
+      ints(days)
+      raw(#","kind":"day-of-month""#)
+    case .annual(let month, let day):
+      raw(#"{"day":"#)
+      int(day)
+      raw(#","kind":"annual","month":"#)
+      int(month)
+    }
+    bytes.append(0x7D)
+  }
+
+  mutating func ids(_ ids: [BranchID]) {
+    array(ids) { $0.string($1.description) }
+  }
+
+  /// One row of `index.json`.
+  mutating func indexRow(_ row: IndexFile.Row) throws {
+    raw(#"{"brand":"#)
+    string(row.brand.rawValue)
+    raw(#","id":"#)
+    string(row.id.description)
+    raw(#","latitude":"#)
+    try double(row.latitude)
+    raw(#","longitude":"#)
+    try double(row.longitude)
+    raw(#","name":"#)
+    string(row.name)
+    raw(#","sido":"#)
+    string(row.sido)
+    raw(#","sigungu":"#)
+    string(row.sigungu)
+    raw(#","storeStatus":{"state":"#)
+    string(row.storeStatus.state.rawValue)
+    raw("}}")
+  }
+
+  /// `closures.json`, without its final newline.
+  mutating func closures(_ file: ClosuresFile) {
+    raw(#"{"closingForGood":"#)
+    object(file.closingForGood) { $0.ids($1) }
+    raw(#","dates":"#)
+    object(file.dates) { $0.ids($1) }
+    raw(#","schemaVersion":"#)
+    int(file.schemaVersion)
+    raw(#","shut":"#)
+    ids(file.shut)
+    raw(#","window":"#)
+    window(file.window)
+    bytes.append(0x7D)
+  }
+
+  /// A `current/branches/<id>.json` file, without its final newline.
+  mutating func currentBranch(_ file: CurrentBranchFile) throws {
+    raw(#"{"asOf":"#)
+    date(file.asOf)
+    raw(#","branch":"#)
+    try branch(file.branch)
+    raw(#","bundle":"#)
+    string(file.bundle)
+    raw(#","lastListedIn":"#)
+    string(file.lastListedIn)
+    raw(#","listed":"#)
+    if file.listed { raw("true") } else { raw("false") }
+    raw(#","schemaVersion":"#)
+    int(file.schemaVersion)
+    raw(#","window":"#)
+    window(file.window)
+    bytes.append(0x7D)
+  }
+
+  /// `manifest.json`, without its final newline.
+  mutating func manifest(_ manifest: BundleManifest) throws {
+    raw(#"{"asOf":"#)
+    date(manifest.asOf)
+    raw(#","brands":"#)
+    try encodable(manifest.brands)
+    raw(#","files":"#)
+    array(manifest.files) { writer, file in
+      writer.raw(#"{"bytes":"#)
+      writer.int(file.bytes)
+      writer.raw(#","path":"#)
+      writer.string(file.path)
+      writer.raw(#","sha256":"#)
+      writer.string(file.sha256)
+      writer.bytes.append(0x7D)
+    }
+    raw(#","schemaVersion":"#)
+    int(manifest.schemaVersion)
+    raw(#","version":"#)
+    string(manifest.version)
+    raw(#","window":"#)
+    window(manifest.window)
+    bytes.append(0x7D)
+  }
+}
