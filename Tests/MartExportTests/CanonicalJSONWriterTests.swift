@@ -117,7 +117,7 @@ import Testing
   }
 
   @Test func doublesAndStringsAreWrittenAsTheEncoderWritesThem() throws {
-    for value in Self.doubles + [5e-324, 1.7976931348623157e308, -1e15 + 1, 0.000123] {
+    for value in Self.doubles + [Double.leastNonzeroMagnitude, 1.7976931348623157e308, -1e15 + 1, 0.000123] {
       var writer = CanonicalJSONWriter()
       try writer.double(value)
       #expect(Data(writer.bytes) == (try CanonicalJSON.encode(value)), "\(value)")
