@@ -1,6 +1,7 @@
 import CFileSync
 import Foundation
 import MartCore
+import MartDigest
 
 #if canImport(Glibc)
   import Glibc
@@ -125,12 +126,24 @@ public struct CurrentDirectory: Sendable {
     return problems
   }
 
-  /// The bundles under `bundles/` that can be read and verified, but `excluded`.
-  private func keptBundles(excluding excluded: String) -> [PublishedBundle] {
+  /// The manifests and branches of the bundles under `bundles/` but `excluded`, where they can be read.
+  ///
+  /// Only each bundle's manifest and its `branches.json` are read, the latter checked against
+  /// the manifest's size and SHA-256: with `--keep 30` at national scale, verifying every file
+  /// of every kept bundle on each run would cost more than the run.
+  private func keptBundles(excluding excluded: String) -> [(manifest: BundleManifest, branches: BranchesFile)] {
     let bundles = outputDirectory.appendingPathComponent("bundles")
     let names = (try? FileManager.default.contentsOfDirectory(atPath: bundles.path)) ?? []
     return names.filter { !$0.hasPrefix(".") && $0 != excluded }.sorted().compactMap { name in
-      try? BundleStore.readBundle(at: bundles.appendingPathComponent(name))
+      let directory = bundles.appendingPathComponent(name)
+      guard let manifestData = try? Data(contentsOf: directory.appendingPathComponent("manifest.json")),
+        let manifest = try? BundleJSON.decode(BundleManifest.self, from: manifestData),
+        let entry = manifest.files.first(where: { $0.path == "branches.json" }),
+        let data = try? Data(contentsOf: directory.appendingPathComponent("branches.json")),
+        data.count == entry.bytes, SHA256.hex(data) == entry.sha256,
+        let branches = try? BundleJSON.decode(BranchesFile.self, from: data)
+      else { return nil }
+      return (manifest, branches)
     }
   }
 
