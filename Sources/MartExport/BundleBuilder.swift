@@ -1,3 +1,4 @@
+import CFileSync
 import CZlib
 import Foundation
 import MartCore
@@ -219,8 +220,6 @@ final class BundleOutput {
 
 private func createFile(_ path: String) -> Int32 { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
 
-private func writeBytes(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
-
 /// Calls `body` with the bytes of `collection`, passing on its typed error.
 private func withBytes<C: ContiguousBytes>(
   _ collection: C, _ body: (UnsafeRawBufferPointer) throws(ExportError) -> Void
@@ -303,16 +302,8 @@ final class BundleFileStream {
   }
 
   private func flushBuffer() throws(ExportError) {
-    var offset = 0
-    while offset < buffer.count {
-      let written = buffer.withUnsafeBytes { pointer in
-        writeBytes(descriptor, pointer.baseAddress! + offset, pointer.count - offset)
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw ExportError(path: path, message: "write failed: \(systemErrorText())")
-      }
-      offset += written
+    guard buffer.withUnsafeBytes({ mart_write_all(descriptor, $0.baseAddress, $0.count) }) == 0 else {
+      throw ExportError(path: path, message: "write failed: \(systemErrorText())")
     }
     buffer.removeAll(keepingCapacity: true)
   }

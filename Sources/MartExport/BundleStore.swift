@@ -303,16 +303,8 @@ public struct BundleStore: Sendable {
     let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else { throw ExportError(path: url.path, message: "cannot create: \(errnoText())") }
     defer { close(fd) }
-    var offset = 0
-    while offset < data.count {
-      let written = data.withUnsafeBytes { buffer in
-        write(fd, buffer.baseAddress! + offset, data.count - offset)
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw ExportError(path: url.path, message: "write failed: \(errnoText())")
-      }
-      offset += written
+    guard data.withUnsafeBytes({ mart_write_all(fd, $0.baseAddress, $0.count) }) == 0 else {
+      throw ExportError(path: url.path, message: "write failed: \(errnoText())")
     }
     guard !flush || fsync(fd) == 0 else {
       throw ExportError(path: url.path, message: "fsync failed: \(errnoText())")

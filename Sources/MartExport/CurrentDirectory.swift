@@ -177,7 +177,6 @@ public struct CurrentDirectory: Sendable {
     }
   }
 
-  /// Writes `data` next to `url` and renames it over `url`.
   /// Writes `data` to a hidden temporary file beside `url`, without flushing it; returns it.
   private func writeBeside(_ url: URL, _ data: Data) throws(ExportError) -> URL {
     let folder = url.deletingLastPathComponent()
@@ -190,18 +189,10 @@ public struct CurrentDirectory: Sendable {
       throw ExportError(path: temporary.path, message: "cannot write: \(String(cString: strerror(errno)))")
     }
     defer { close(fd) }
-    var offset = 0
-    while offset < data.count {
-      let written = data.withUnsafeBytes { buffer in
-        systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        let reason = String(cString: strerror(errno))
-        try? FileManager.default.removeItem(at: temporary)
-        throw ExportError(path: temporary.path, message: "cannot write: \(reason)")
-      }
-      offset += written
+    guard data.withUnsafeBytes({ mart_write_all(fd, $0.baseAddress, $0.count) }) == 0 else {
+      let reason = String(cString: strerror(errno))
+      try? FileManager.default.removeItem(at: temporary)
+      throw ExportError(path: temporary.path, message: "cannot write: \(reason)")
     }
     return temporary
   }
@@ -263,5 +254,3 @@ public struct CurrentBranchFile: Codable, Hashable, Sendable {
     try container.encode(branch, forKey: .branch)
   }
 }
-
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }

@@ -166,16 +166,8 @@ public struct ReplayArchive: Sendable {
       throw ReplayError(path: file.path, message: "cannot write: \(String(cString: strerror(errno)))")
     }
     defer { close(fd) }
-    var offset = 0
-    while offset < data.count {
-      let written = data.withUnsafeBytes { buffer in
-        systemWrite(fd, buffer.baseAddress! + offset, buffer.count - offset)
-      }
-      if written < 0 {
-        if errno == EINTR { continue }
-        throw ReplayError(path: file.path, message: "cannot write: \(String(cString: strerror(errno)))")
-      }
-      offset += written
+    guard data.withUnsafeBytes({ mart_write_all(fd, $0.baseAddress, $0.count) }) == 0 else {
+      throw ReplayError(path: file.path, message: "cannot write: \(String(cString: strerror(errno)))")
     }
   }
 
@@ -366,5 +358,3 @@ enum RecordingMatcher {
     path.removingPercentEncoding ?? path
   }
 }
-
-private func systemWrite(_ fd: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(fd, bytes, count) }
