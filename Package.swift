@@ -63,7 +63,10 @@ let package = Package(
     // Speed measurement: generated source data at any scale, stage throughputs.
     .target(
       name: "MartBench",
-      dependencies: ["MartCore", "MartFetch", "MartReplay", "MartBrands", "MartExport", "MartPipeline", "CLibXML2"]),
+      dependencies: [
+        "MartCore", "MartFetch", "MartReplay", "MartBrands", "MartExport", "MartPipeline", "CLibXML2",
+        .product(name: "Logging", package: "swift-log"),
+      ]),
 
     // Thin command-line front end.
     .executableTarget(

@@ -1,4 +1,5 @@
 import Foundation
+import Logging
 import MartBrands
 import MartCore
 import MartExport
@@ -53,7 +54,7 @@ public enum Bench {
 
   /// One measured run (the `bench-run` child): the pipeline over the fetch stack `run --replay`
   /// uses (`RunMode.replay`: no archive, geocoding providers, delays or retries), every origin
-  /// sent where `overrides` says.
+  /// sent where `overrides` says, then `current/` and `report.html`, as after every run.
   public static func measuredRun(
     output: URL, asOf: CalendarDate, overrides: [String: String]
   ) async throws -> BenchResult.ScaleResult {
@@ -64,10 +65,14 @@ public enum Bench {
       retry: FetchRetryPolicy(), validators: nil)
     var pipeline = Pipeline(sources: BrandSources.all, fetcher: stack.fetcher)
     pipeline.statistics = stack.statistics
-    let report = await pipeline.run(asOf: asOf, outputDirectory: output)
+    let outcome = await pipeline.runOnce(asOf: asOf, outputDirectory: output)
+    // What every run does after publishing: current/ and report.html follow latest.json.
+    let follows = Pipeline.followLatest(outcome, output: output, logger: Logger(label: "mart-holiday.bench"))
+    let report = outcome.report
     let elapsed = ContinuousClock.now - start
     let after = ResourceUsage.current()
     guard report.errors.isEmpty else { throw BenchError("the run failed: \(report.errors.map(\.description))") }
+    guard follows else { throw BenchError("current/ could not follow latest.json in \(output.path)") }
     return BenchResult.ScaleResult(
       branches: report.brands.reduce(0) { $0 + $1.branchCount },
       seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,

@@ -26,6 +26,8 @@ struct BuiltBundle {
   var files: [(path: String, data: Data)]
   /// The directories files were written in, relative to the bundle (`""` for itself).
   var directories: Set<String>
+  /// `branches.json` as written: the branches sorted by id.
+  var branches: BranchesFile
 }
 
 /// Makes every file of a bundle in one pass over the branches, streaming each to its
@@ -159,7 +161,8 @@ enum BundleBuilder {
     return BuiltBundle(
       manifest: manifest, manifestData: manifestData,
       files: output.kept.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) },
-      directories: output.directories)
+      directories: output.directories,
+      branches: BranchesFile(schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches))
   }
 }
 

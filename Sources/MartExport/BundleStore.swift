@@ -12,7 +12,7 @@ import MartDigest
 /// An export failed: what, and where on disk.
 public typealias ExportError = FileError
 
-/// A published bundle as read back from disk.
+/// A published bundle: as read back from disk (and verified), or as just written.
 public struct PublishedBundle: Sendable {
   public var pointer: LatestPointer
   public var manifest: BundleManifest
@@ -23,16 +23,21 @@ public struct PublishedBundle: Sendable {
 
 /// What ``BundleStore/publish(branches:brands:asOf:window:shouldStop:)`` did.
 public enum PublishResult: Sendable {
-  /// `latest.json` names `pointer`'s bundle. `latestChanged` is `false` when it already did;
-  /// `repaired` says what was wrong with a copy of this bundle that was found damaged on disk
-  /// and written again.
-  case published(LatestPointer, latestChanged: Bool, repaired: ExportError?)
+  /// `latest.json` names `bundle`, given as it was written (no need to read it back).
+  /// `latestChanged` is `false` when it already did; `repaired` says what was wrong with a
+  /// copy of this bundle that was found damaged on disk and written again.
+  case published(PublishedBundle, latestChanged: Bool, repaired: ExportError?)
   /// Asked to stop before `latest.json` was replaced: nothing new became current.
   case stopped
 
   /// The pointer now in `latest.json`, when published.
   public var pointer: LatestPointer? {
-    if case .published(let pointer, _, _) = self { pointer } else { nil }
+    bundle?.pointer
+  }
+
+  /// The bundle `latest.json` now names, when published.
+  public var bundle: PublishedBundle? {
+    if case .published(let bundle, _, _) = self { bundle } else { nil }
   }
 }
 
@@ -188,9 +193,11 @@ public struct BundleStore: Sendable {
       wroteDirectory = true
     }
 
+    let bundle = PublishedBundle(
+      pointer: pointer, manifest: built.manifest, branches: built.branches, directory: finalDirectory)
     let pointerData = try encode(pointer)
     if let current = try? Data(contentsOf: latestURL), current == pointerData {
-      return .published(pointer, latestChanged: false, repaired: repaired)
+      return .published(bundle, latestChanged: false, repaired: repaired)
     }
     if shouldStop() {
       // Nothing refers to a directory this call wrote; a reused one stays for whoever names it.
@@ -201,7 +208,7 @@ public struct BundleStore: Sendable {
     try writeDurably(pointerData, to: temporary)
     try rename(temporary, to: latestURL)
     try syncDirectory(outputDirectory)
-    return .published(pointer, latestChanged: true, repaired: repaired)
+    return .published(bundle, latestChanged: true, repaired: repaired)
   }
 
   /// Makes a staging directory the builder wrote durable with one barrier: `syncfs` of the

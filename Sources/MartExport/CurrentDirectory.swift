@@ -31,24 +31,38 @@ public struct CurrentDirectory: Sendable {
 
   var currentURL: URL { outputDirectory.appendingPathComponent("current") }
 
-  /// What `current/` should hold for the published bundles: relative path → bytes. `nil` when
-  /// nothing is published yet.
-  public func expectedFiles() throws(ExportError) -> [String: Data]? {
-    let store = BundleStore(outputDirectory: outputDirectory)
-    guard let latest = try store.latest() else { return nil }
-    var files: [String: Data] = [:]
+  /// Makes each file `current/` should hold for the published bundles, one at a time, and
+  /// hands it to `body` with its path relative to `current/`; returns every such path, or `nil`
+  /// (and calls nothing) when nothing is published yet. One file at a time, so that memory does
+  /// not grow with the branch count.
+  /// - Parameter named: the bundle `latest.json` names, when the caller has it in memory
+  ///   (just published); otherwise it is read from disk and verified.
+  public func forEachExpectedFile(
+    latest named: PublishedBundle? = nil, _ body: (String, Data) throws(ExportError) -> Void
+  ) throws(ExportError) -> Set<String>? {
+    let fromDisk: PublishedBundle? =
+      if named == nil { try BundleStore(outputDirectory: outputDirectory).latest() } else { nil }
+    guard let latest = named ?? fromDisk else { return nil }
+    var paths = Set<String>()
+    func add(_ path: String, _ data: Data) throws(ExportError) {
+      paths.insert(path)
+      try body(path, data)
+    }
+    let bundlePath = latest.directory.path
     let listed = Set(latest.branches.branches.map(\.id))
     for branch in latest.branches.branches {
-      files["branches/\(branch.id).json"] = try encode(
-        CurrentBranchFile(
-          bundle: latest.manifest.version, asOf: latest.manifest.asOf, window: latest.manifest.window, listed: true,
-          branch: branch))
-      files["calendars/branches/\(branch.id).ics"] = try read(
-        latest.directory.appendingPathComponent("calendars/branches/\(branch.id).ics"))
+      try add(
+        "branches/\(branch.id).json",
+        try encode(
+          CurrentBranchFile(
+            bundle: latest.manifest.version, asOf: latest.manifest.asOf, window: latest.manifest.window, listed: true,
+            branch: branch)))
+      let calendar = "calendars/branches/\(branch.id).ics"
+      try add(calendar, try PlainFiles.contentsOrError(of: "\(bundlePath)/\(calendar)"))
     }
-    for brand in Set(latest.branches.branches.map(\.brand)) {
-      files["calendars/brands/\(brand.rawValue).ics"] = try read(
-        latest.directory.appendingPathComponent("calendars/brands/\(brand.rawValue).ics"))
+    for brand in Set(latest.branches.branches.map(\.brand)).sorted() {
+      let calendar = "calendars/brands/\(brand.rawValue).ics"
+      try add(calendar, try PlainFiles.contentsOrError(of: "\(bundlePath)/\(calendar)"))
     }
     // Branches the kept bundles had that the current one does not: each one's last record.
     var lastSeen: [BranchID: (branch: Branch, manifest: BundleManifest, brandName: String)] = [:]
@@ -59,71 +73,86 @@ public struct CurrentDirectory: Sendable {
         lastSeen[branch.id] = (branch, bundle.manifest, names[branch.brand] ?? branch.brand.rawValue)
       }
     }
-    for (id, last) in lastSeen {
-      files["branches/\(id).json"] = try encode(
-        CurrentBranchFile(
-          bundle: latest.manifest.version, asOf: latest.manifest.asOf, window: latest.manifest.window, listed: false,
-          lastListedIn: last.manifest.version, branch: last.branch))
-      files["calendars/branches/\(id).ics"] = ICalendar.unlistedBranchCalendar(
-        last.branch, brandName: last.brandName, lastListedAsOf: last.manifest.asOf, asOf: latest.manifest.asOf)
+    for (id, last) in lastSeen.sorted(by: { $0.key < $1.key }) {
+      try add(
+        "branches/\(id).json",
+        try encode(
+          CurrentBranchFile(
+            bundle: latest.manifest.version, asOf: latest.manifest.asOf, window: latest.manifest.window,
+            listed: false, lastListedIn: last.manifest.version, branch: last.branch)))
+      try add(
+        "calendars/branches/\(id).ics",
+        ICalendar.unlistedBranchCalendar(
+          last.branch, brandName: last.brandName, lastListedAsOf: last.manifest.asOf, asOf: latest.manifest.asOf))
     }
-    return files
+    return paths
   }
 
   /// Brings `current/` in line with `latest.json`: writes the files whose bytes differ, each
   /// atomically, and removes the ones no longer expected. Does nothing before the first bundle.
+  /// - Parameter latest: the bundle `latest.json` names, when the caller has it in memory.
   /// - Returns: the relative paths written and removed.
   @discardableResult
-  public func synchronize() throws(ExportError) -> (written: [String], removed: [String]) {
-    guard let expected = try expectedFiles() else { return ([], []) }
+  public func synchronize(latest: PublishedBundle? = nil) throws(ExportError) -> (
+    written: [String], removed: [String]
+  ) {
     var written: [String] = []
     // Every changed file is written beside its place first, all are made durable with one
     // barrier, and only then renamed into place: never a file per flush.
-    var pending: [(url: URL, temporary: URL)] = []
+    var pending: [(path: String, temporary: String)] = []
+    let root = currentURL.path
+    var folders = Set<String>()
+    let expected: Set<String>
     do throws(ExportError) {
-      for (path, data) in expected.sorted(by: { $0.key < $1.key }) {
-        let url = currentURL.appendingPathComponent(path)
-        if let existing = try? Data(contentsOf: url), existing == data { continue }
-        pending.append((url, try writeBeside(url, data)))
-        written.append(path)
-      }
+      guard
+        let paths = try forEachExpectedFile(
+          latest: latest,
+          { (relative, data) throws(ExportError) in
+            let path = root + "/" + relative
+            if let existing = PlainFiles.contents(of: path), existing == data { return }
+            let folder = String(path[..<path.lastIndex(of: "/")!])
+            if folders.insert(folder).inserted { try createDirectory(folder) }
+            pending.append((path, try writeBeside(path, data)))
+            written.append(relative)
+          })
+      else { return ([], []) }
+      expected = paths
       if !pending.isEmpty { try makeDurable(pending.map(\.temporary)) }
       for (index, file) in pending.enumerated() {
-        guard rename(file.temporary.path, file.url.path) == 0 else {
+        guard rename(file.temporary, file.path) == 0 else {
           let reason = String(cString: strerror(errno))
-          for left in pending[index...] { try? FileManager.default.removeItem(at: left.temporary) }
-          throw ExportError(path: file.url.path, message: "rename failed: \(reason)")
+          for left in pending[index...] { unlink(left.temporary) }
+          throw ExportError(path: file.path, message: "rename failed: \(reason)")
         }
       }
     } catch {
-      for file in pending { try? FileManager.default.removeItem(at: file.temporary) }
+      for file in pending { unlink(file.temporary) }
       throw error
     }
     var removed: [String] = []
-    for path in existingFiles() where expected[path] == nil {
-      if (try? FileManager.default.removeItem(at: currentURL.appendingPathComponent(path))) != nil {
-        removed.append(path)
-      }
+    for relative in PlainFiles.regularFiles(under: root).sorted() where !expected.contains(relative) {
+      if unlink(root + "/" + relative) == 0 { removed.append(relative) }
     }
     return (written, removed)
   }
 
   /// How `current/` differs from what `latest.json` calls for: one line per file missing,
-  /// different or unexpected. Empty when it follows.
+  /// different or unexpected, sorted by path. Empty when it follows.
   public func mismatches() throws(ExportError) -> [String] {
-    guard let expected = try expectedFiles() else { return [] }
-    var problems: [String] = []
-    for (path, data) in expected.sorted(by: { $0.key < $1.key }) {
-      guard let existing = try? Data(contentsOf: currentURL.appendingPathComponent(path)) else {
-        problems.append("current/\(path): missing")
-        continue
+    let root = currentURL.path
+    var problems: [(path: String, problem: String)] = []
+    let expected = try forEachExpectedFile { path, data in
+      guard let existing = PlainFiles.contents(of: root + "/" + path) else {
+        problems.append((path, "missing"))
+        return
       }
-      if existing != data { problems.append("current/\(path): does not match the bundle latest.json names") }
+      if existing != data { problems.append((path, "does not match the bundle latest.json names")) }
     }
-    for path in existingFiles() where expected[path] == nil {
-      problems.append("current/\(path): no kept bundle has this branch or brand")
+    guard let expected else { return [] }
+    for path in PlainFiles.regularFiles(under: root) where !expected.contains(path) {
+      problems.append((path, "no kept bundle has this branch or brand"))
     }
-    return problems
+    return problems.sorted { $0.path < $1.path }.map { "current/\($0.path): \($0.problem)" }
   }
 
   /// The manifests and branches of the bundles under `bundles/` but `excluded`, where they can be read.
@@ -147,21 +176,6 @@ public struct CurrentDirectory: Sendable {
     }
   }
 
-  /// Every regular file under `current/`, relative to it, leaving out temporary files.
-  private func existingFiles() -> [String] {
-    guard let enumerator = FileManager.default.enumerator(atPath: currentURL.path) else { return [] }
-    var paths: [String] = []
-    while let path = enumerator.nextObject() as? String {
-      var isDirectory: ObjCBool = false
-      guard
-        FileManager.default.fileExists(atPath: currentURL.appendingPathComponent(path).path, isDirectory: &isDirectory),
-        !isDirectory.boolValue, !(path as NSString).lastPathComponent.hasPrefix(".")
-      else { continue }
-      paths.append(path)
-    }
-    return paths
-  }
-
   private func encode(_ value: CurrentBranchFile) throws(ExportError) -> Data {
     var writer = CanonicalJSONWriter(capacity: 4096)
     do { try writer.currentBranch(value) } catch {
@@ -171,44 +185,41 @@ public struct CurrentDirectory: Sendable {
     return Data(writer.bytes)
   }
 
-  private func read(_ url: URL) throws(ExportError) -> Data {
-    do { return try Data(contentsOf: url) } catch {
-      throw ExportError(path: url.path, message: "cannot read: \(error.localizedDescription)")
+  private func createDirectory(_ path: String) throws(ExportError) {
+    do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+      throw ExportError(path: path, message: "cannot create directory: \(error.localizedDescription)")
     }
   }
 
-  /// Writes `data` to a hidden temporary file beside `url`, without flushing it; returns it.
-  private func writeBeside(_ url: URL, _ data: Data) throws(ExportError) -> URL {
-    let folder = url.deletingLastPathComponent()
-    do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-      throw ExportError(path: folder.path, message: "cannot create directory: \(error.localizedDescription)")
-    }
-    let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(getpid())")
-    let fd = open(temporary.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+  /// Writes `data` to a hidden temporary file beside `path`, without flushing it; returns it.
+  private func writeBeside(_ path: String, _ data: Data) throws(ExportError) -> String {
+    let slash = path.lastIndex(of: "/")!
+    let temporary = "\(path[...slash]).\(path[path.index(after: slash)...]).\(getpid())"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
     guard fd >= 0 else {
-      throw ExportError(path: temporary.path, message: "cannot write: \(String(cString: strerror(errno)))")
+      throw ExportError(path: temporary, message: "cannot write: \(String(cString: strerror(errno)))")
     }
     defer { close(fd) }
     guard data.withUnsafeBytes({ mart_write_all(fd, $0.baseAddress, $0.count) }) == 0 else {
       let reason = String(cString: strerror(errno))
-      try? FileManager.default.removeItem(at: temporary)
-      throw ExportError(path: temporary.path, message: "cannot write: \(reason)")
+      unlink(temporary)
+      throw ExportError(path: temporary, message: "cannot write: \(reason)")
     }
     return temporary
   }
 
   /// Flushes `files` to disk: one `syncfs` where there is one, else each file.
-  private func makeDurable(_ files: [URL]) throws(ExportError) {
-    let targets = BundleStore.hasFilesystemBarrier ? [currentURL] : files
-    for url in targets {
-      let fd = open(url.path, O_RDONLY | O_CLOEXEC)
+  private func makeDurable(_ files: [String]) throws(ExportError) {
+    let targets = BundleStore.hasFilesystemBarrier ? [currentURL.path] : files
+    for path in targets {
+      let fd = open(path, O_RDONLY | O_CLOEXEC)
       guard fd >= 0 else {
-        throw ExportError(path: url.path, message: "cannot open: \(String(cString: strerror(errno)))")
+        throw ExportError(path: path, message: "cannot open: \(String(cString: strerror(errno)))")
       }
       defer { close(fd) }
       let status = BundleStore.hasFilesystemBarrier ? mart_syncfs(fd) : fsync(fd)
       guard status == 0 else {
-        throw ExportError(path: url.path, message: "cannot flush: \(String(cString: strerror(errno)))")
+        throw ExportError(path: path, message: "cannot flush: \(String(cString: strerror(errno)))")
       }
     }
   }

@@ -13,6 +13,8 @@ public struct PreviousBundle: Sendable {
   /// The last bundle's version and window, when there is one.
   public var version: String?
   public var window: DateWindow?
+  /// The last bundle as read (and verified) at the start of the run, when it could be.
+  public var bundle: PublishedBundle?
 
   public init(branches: [BrandSlug: [Branch]] = [:], summaries: [BrandSlug: BrandSummary] = [:]) {
     self.branches = branches
@@ -25,6 +27,7 @@ public struct PreviousBundle: Sendable {
       (bundle?.manifest.brands ?? []).map { ($0.slug, $0) }, uniquingKeysWith: { first, _ in first })
     version = bundle?.manifest.version
     window = bundle?.manifest.window
+    self.bundle = bundle
   }
 
   /// Reads the bundle `latest.json` points to; an unreadable one is a warning and counts as none.

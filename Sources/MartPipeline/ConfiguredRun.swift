@@ -79,11 +79,11 @@ extension Pipeline {
       sources: configuration.sources, fetcher: resources.sourceFetcher, geocoding: resources.geocoding)
     pipeline.statistics = resources.stack.statistics
     pipeline.progress = configuration.progress
-    let report = await pipeline.run(asOf: resources.asOf, brands: configuration.brands, outputDirectory: output)
+    let outcome = await pipeline.runOnce(asOf: resources.asOf, brands: configuration.brands, outputDirectory: output)
+    let report = outcome.report
     // current/ follows the bundle latest.json names as soon as it can, so that the time it lags
     // behind (where a kill leaves it stale until the next run) is as short as possible.
-    let currentFollows = synchronizeCurrent(output: output, logger: logger)
-    writeReportPage(output: output, logger: logger)
+    let currentFollows = followLatest(outcome, output: output, logger: logger)
 
     var archiveDirectory = resources.archive?.directory
     var pruned: [String] = []
@@ -121,7 +121,7 @@ extension Pipeline {
     // killed earlier may have left it behind); once more when pruning removed bundles, whose
     // branches current/ may have kept as unlisted.
     if !currentFollows || !pruned.isEmpty {
-      _ = synchronizeCurrent(output: output, logger: logger)
+      _ = synchronizeCurrent(output: output, latest: currentFollows ? outcome.latest : nil, logger: logger)
     }
     return RunResult(
       report: report, archiveDirectory: archiveDirectory, archiveFailures: resources.archive?.writeFailures ?? [],
@@ -131,10 +131,23 @@ extension Pipeline {
 }
 
 extension Pipeline {
-  /// Brings `current/` in line with `latest.json`; `false`, logged, when it could not.
-  static func synchronizeCurrent(output: URL, logger: Logger) -> Bool {
+  /// Makes what follows `latest.json` after a run: `current/`, then `report.html` beside
+  /// `report.json`, both from the bundles `outcome` holds in memory when `latest.json` names the
+  /// one it says (otherwise from disk). Returns whether `current/` follows.
+  public static func followLatest(_ outcome: PipelineOutcome, output: URL, logger: Logger) -> Bool {
+    let named = try? BundleJSON.decode(
+      LatestPointer.self, from: Data(contentsOf: output.appendingPathComponent("latest.json")))
+    let latest = outcome.latest.flatMap { named == $0.pointer ? $0 : nil }
+    let follows = synchronizeCurrent(output: output, latest: latest, logger: logger)
+    writeReportPage(output: output, latest: latest, previous: outcome.previous, logger: logger)
+    return follows
+  }
+
+  /// Brings `current/` in line with `latest.json` (whose bundle is `latest`, when given);
+  /// `false`, logged, when it could not.
+  static func synchronizeCurrent(output: URL, latest: PublishedBundle?, logger: Logger) -> Bool {
     do {
-      try CurrentDirectory(outputDirectory: output).synchronize()
+      try CurrentDirectory(outputDirectory: output).synchronize(latest: latest)
       return true
     } catch {
       logger.error("current/ could not follow latest.json: \(error)")
@@ -145,9 +158,13 @@ extension Pipeline {
   /// Writes `report.html` beside `report.json`, before `keep` prunes the previous bundle it is
   /// compared with. When it cannot be written, an older one is removed rather than left claiming
   /// another run's outcome.
-  static func writeReportPage(output: URL, logger: Logger) {
+  static func writeReportPage(output: URL, latest: PublishedBundle?, previous: PublishedBundle?, logger: Logger) {
     do {
-      try ReportFiles.write(outputDirectory: output)
+      if let latest {
+        try ReportFiles.write(outputDirectory: output, latest: latest, previous: previous)
+      } else {
+        try ReportFiles.write(outputDirectory: output)
+      }
     } catch {
       logger.warning("report.html could not be written: \(error)")
       try? FileManager.default.removeItem(at: output.appendingPathComponent(ReportFiles.fileName))

@@ -46,6 +46,12 @@ public struct Pipeline: Sendable {
   /// - Parameter brands: the brands to fetch; empty means every brand the sources offer.
   ///   The others stay as they are in the last bundle.
   public func run(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> RunReport {
+    await runOnce(asOf: asOf, brands: brands, outputDirectory: outputDirectory).report
+  }
+
+  /// Runs once, like ``run(asOf:brands:outputDirectory:)``, and keeps in memory the bundles
+  /// `current/` and `report.html` are made from (see ``followLatest(_:output:logger:)``).
+  public func runOnce(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> PipelineOutcome {
     let startedAt = Date()
     let window = DateWindow.threeMonths(startingAt: asOf)
     let store = BundleStore(outputDirectory: outputDirectory)
@@ -61,7 +67,7 @@ public struct Pipeline: Sendable {
         .previousBundle,
         "the current bundle is damaged (\(damage)) and this run fetches only some brands, so the others cannot be"
           + " kept: nothing published; run every brand to rebuild it")
-      return publishStage.writeReport(
+      return publishStage.unpublished(
         RunReport(
           asOf: asOf, window: window, outcome: .failed, published: nil, brands: [], branchesWithoutCoordinates: [],
           branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
@@ -71,7 +77,7 @@ public struct Pipeline: Sendable {
       .collect(selection, asOf: asOf)
     problems.append(collectProblems)
     if Task.isCancelled {
-      return publishStage.writeReport(Self.cancelled(asOf: asOf, window: window, problems: problems))
+      return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
     }
 
     let normalizeStage = NormalizeStage(normalizer: normalizer, geocoding: geocoding)
@@ -90,7 +96,7 @@ public struct Pipeline: Sendable {
       case .fresh(let raw):
         let (branches, normalizeProblems) = await normalizeStage.normalize(raw)
         if Task.isCancelled {
-          return publishStage.writeReport(Self.cancelled(asOf: asOf, window: window, problems: problems))
+          return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
         }
         problems.append(normalizeProblems)
         draft.add(
@@ -116,7 +122,7 @@ public struct Pipeline: Sendable {
       draft.add(kept, branches: (previous.branches[brand] ?? []).map(normalizer.refresh))
     }
     if Task.isCancelled {
-      return publishStage.writeReport(Self.cancelled(asOf: asOf, window: window, problems: problems))
+      return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
     }
     return publishStage.publish(
       draft, problems: problems, asOf: asOf, window: window,

@@ -19,6 +19,18 @@ public struct BundleDraft: Sendable {
   public var hasFreshBrand: Bool { brands.contains { $0.status == .fresh } }
 }
 
+/// What one pass of the pipeline leaves: its report, and the bundles in memory that the files
+/// following `latest.json` (`current/`, `report.html`) are made from, so they need not be read
+/// back from disk.
+public struct PipelineOutcome: Sendable {
+  public var report: RunReport
+  /// The bundle `latest.json` names after the run: the one published, else the previous one;
+  /// `nil` when there is none or it could not be read.
+  public var latest: PublishedBundle?
+  /// The bundle `latest.json` named before the run, when it could be read.
+  public var previous: PublishedBundle?
+}
+
 /// Stage 4, publish: writes the bundle when at least one brand is fresh, and the report always.
 public struct PublishStage: Sendable {
   public let store: BundleStore
@@ -33,14 +45,15 @@ public struct PublishStage: Sendable {
     self.startedAt = startedAt
   }
 
-  /// Publishes `draft` (unless no brand in it is fresh) and writes `report.json`.
+  /// Publishes `draft` (unless no brand in it is fresh) and writes `report.json`; the outcome
+  /// holds the bundle `latest.json` names afterwards, as written or as read before the run.
   ///
   /// Publishing stops, with nothing new made current, when `shouldStop` says so before
   /// `latest.json` is replaced; the report then says `cancelled`.
   public func publish(
     _ draft: BundleDraft, problems: RunProblems, asOf: CalendarDate, window: DateWindow,
     fetch: FetchReport = FetchReport(), shouldStop: () -> Bool = { Task.isCancelled }
-  ) -> RunReport {
+  ) -> PipelineOutcome {
     var report = RunReport(
       asOf: asOf, window: window, outcome: .failed, published: nil, brands: draft.brands,
       branchesWithoutCoordinates: draft.branches.filter { $0.coordinate == nil }.map(\.id).sorted(),
@@ -49,6 +62,7 @@ public struct PublishStage: Sendable {
         RunReport.NotTradingBranch(id: $0.id, state: $0.storeStatus.state, until: $0.storeStatus.until)
       },
       warnings: problems.warnings, errors: problems.errors, fetch: fetch)
+    var latest = previous.bundle
 
     if draft.hasFreshBrand {
       do {
@@ -58,7 +72,9 @@ public struct PublishStage: Sendable {
         case .stopped:
           report.outcome = .cancelled
           report.errors.append(Self.cancellation)
-        case .published(let pointer, let latestChanged, let repaired):
+        case .published(let bundle, let latestChanged, let repaired):
+          let pointer = bundle.pointer
+          latest = bundle
           report.published = pointer
           report.change = change(
             of: draft, window: window, latestChanged: latestChanged && pointer.version != previous.version)
@@ -86,7 +102,13 @@ public struct PublishStage: Sendable {
           kind: .publish, message: "no brand produced fresh data: nothing published; the previous bundle stays current")
       )
     }
-    return writeReport(report)
+    return PipelineOutcome(report: writeReport(report), latest: latest, previous: previous.bundle)
+  }
+
+  /// Writes `report` (see ``writeReport(_:)``) for a run that published nothing: `latest.json`
+  /// still names the previous bundle.
+  func unpublished(_ report: RunReport) -> PipelineOutcome {
+    PipelineOutcome(report: writeReport(report), latest: previous.bundle, previous: previous.bundle)
   }
 
   /// The error a cancelled run reports.

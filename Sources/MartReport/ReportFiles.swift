@@ -52,6 +52,26 @@ public enum ReportFiles {
     return ReportPage.render(report: report, bundle: bundle, previous: earlier, diff: diff)
   }
 
+  /// Renders the page of a run that has just written `report.json` in `outputDirectory`, from
+  /// the bundles it holds in memory: `latest`, the bundle `latest.json` names, and `previous`,
+  /// the one it named before the run (compared with when it differs). Writes it atomically to
+  /// `report.html` there.
+  /// - Returns: the file written.
+  @discardableResult
+  public static func write(
+    outputDirectory: URL, latest: PublishedBundle, previous: PublishedBundle?
+  ) throws(FileError) -> URL {
+    let reportURL = outputDirectory.appendingPathComponent("report.json")
+    let report =
+      FileManager.default.fileExists(atPath: reportURL.path) ? try RunReportFile.read(reportURL) : nil
+    let earlier = previous.flatMap { $0.manifest.version == latest.manifest.version ? nil : $0 }
+    let diff = earlier.map { BundleDiff(old: $0, new: latest) }
+    let html = ReportPage.render(report: report, bundle: latest, previous: earlier, diff: diff)
+    let target = outputDirectory.appendingPathComponent(fileName)
+    try BundleStore(outputDirectory: outputDirectory).writeFile(Data(html.utf8), named: fileName)
+    return target
+  }
+
   /// Renders the page of `outputDirectory` (see ``render(outputDirectory:previous:)``) and writes
   /// it atomically to `file`, by default `report.html` in the output directory.
   /// - Returns: the file written.

@@ -1,6 +1,7 @@
 import Foundation
-import MartCore
 import Testing
+
+@testable import MartCore
 
 @Suite struct PhoneNumberTests {
   @Test func formats() {
@@ -34,6 +35,40 @@ import Testing
     #expect(TextCleanup.field("  창원점\u{00A0}\u{00A0}이마트\n\t ") == "창원점 이마트")
     #expect(TextCleanup.field(" \u{3000} ") == nil)
     #expect(TextCleanup.field(nil) == nil)
+    // A syllable followed by a trailing jamo composes; so do a letter and a combining accent.
+    #expect(TextCleanup.field("\u{AC00}\u{11A8}") == "\u{AC01}")
+    #expect(TextCleanup.field("e\u{0301}") == "\u{00E9}")
+    #expect(TextCleanup.field("\u{2126}") == "\u{03A9}")
+  }
+
+  /// The quick NFC test may only say yes to text that normalization leaves as it is; checked
+  /// on every scalar it accepts, alone and after each kind of base character.
+  @Test func quickNFCTestAcceptsOnlyNormalizedText() {
+    var accepted: [Unicode.Scalar] = []
+    for value in UInt32(0)...0x10FFFF {
+      guard let scalar = Unicode.Scalar(value), TextCleanup.isNFC(String(scalar)) else { continue }
+      accepted.append(scalar)
+    }
+    #expect(accepted.count > 10_000)
+    let bases: [String] = ["", "a", "e", "\u{AC00}", "\u{1100}", "\u{3131}", "\u{00C5}"]
+    var wrong: [String] = []
+    for scalar in accepted {
+      for base in bases {
+        for text in [base + String(scalar), String(scalar) + base] where TextCleanup.isNFC(text) {
+          if text.precomposedStringWithCanonicalMapping.unicodeScalars.elementsEqual(text.unicodeScalars) == false {
+            wrong.append(text.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " "))
+          }
+        }
+      }
+    }
+    #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+    // And the whitespace it folds is Unicode's, plus controls and the byte order mark.
+    for value in UInt32(0)...0xFFFF {
+      guard let scalar = Unicode.Scalar(value) else { continue }
+      let expected =
+        scalar.properties.isWhitespace || scalar == "\u{FEFF}" || scalar.properties.generalCategory == .control
+      #expect(TextCleanup.isSpace(scalar) == expected, "U+\(String(value, radix: 16))")
+    }
   }
 }
 

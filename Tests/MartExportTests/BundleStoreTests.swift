@@ -220,11 +220,11 @@ import Testing
     #expect(throws: ExportError.self) { try BundleStore(outputDirectory: output).latest() }
 
     let result = try publishAgain(output)
-    guard case .published(let pointer, _, let repaired) = result else {
+    guard case .published(let bundle, _, let repaired) = result else {
       Issue.record("not published: \(result)")
       return
     }
-    #expect(pointer == first)
+    #expect(bundle.pointer == first)
     #expect(repaired?.path.hasSuffix(damage.file) == true, "repaired: \(String(describing: repaired))")
     #expect(try BundleStore(outputDirectory: output).latest()?.pointer == first)
     #expect(BundleValidator(directory: output).validate().problems.isEmpty)
@@ -234,13 +234,30 @@ import Testing
 
   @Test func anIntactBundleIsReusedAsItIs() throws {
     let (output, first) = try ExportFixtures.publish(branches)
-    guard case .published(let pointer, let latestChanged, let repaired) = try publishAgain(output) else {
+    guard case .published(let bundle, let latestChanged, let repaired) = try publishAgain(output) else {
       Issue.record("not published")
       return
     }
-    #expect(pointer == first)
+    #expect(bundle.pointer == first)
     #expect(!latestChanged)
     #expect(repaired == nil)
+  }
+
+  /// What `publish` hands back in memory (for `current/` and the report) is what a reader of
+  /// the disk finds, for a bundle written anew and for one reused.
+  @Test func thePublishedBundleInMemoryIsTheOneOnDisk() throws {
+    let output = try ExportFixtures.temporaryDirectory("in-memory")
+    for _ in 0..<2 {
+      let result = try BundleStore(outputDirectory: output).publish(
+        branches: branches.reversed(), brands: ExportFixtures.summaries(branches), asOf: ExportFixtures.asOf,
+        window: ExportFixtures.window)
+      let inMemory = try #require(result.bundle)
+      let onDisk = try #require(try BundleStore(outputDirectory: output).latest())
+      #expect(inMemory.pointer == onDisk.pointer)
+      #expect(inMemory.manifest == onDisk.manifest)
+      #expect(inMemory.branches == onDisk.branches)
+      #expect(inMemory.directory.standardizedFileURL.path == onDisk.directory.standardizedFileURL.path)
+    }
   }
 
   @Test func stoppingWhileTheStagingFolderIsWrittenPublishesNothing() throws {

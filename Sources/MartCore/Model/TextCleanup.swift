@@ -7,13 +7,12 @@ public enum TextCleanup {
   /// up empty.
   public static func field(_ text: String?) -> String? {
     guard let text else { return nil }
+    let normalized = isNFC(text) ? text : text.precomposedStringWithCanonicalMapping
     var result = ""
-    result.reserveCapacity(text.utf8.count)
+    result.reserveCapacity(normalized.utf8.count)
     var pendingSpace = false
-    for scalar in text.precomposedStringWithCanonicalMapping.unicodeScalars {
-      if scalar.properties.isWhitespace || scalar == "\u{FEFF}"
-        || scalar.properties.generalCategory == .control
-      {
+    for scalar in normalized.unicodeScalars {
+      if isSpace(scalar) {
         pendingSpace = !result.isEmpty
         continue
       }
@@ -24,5 +23,29 @@ public enum TextCleanup {
       result.unicodeScalars.append(scalar)
     }
     return result.isEmpty ? nil : result
+  }
+
+  /// Whether `scalar` becomes a space: Unicode's White_Space, the byte order mark, and the
+  /// control characters (general category Cc), spelled out because the property lookups are
+  /// slow.
+  static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x00...0x20, 0x7F...0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: true
+    default: false
+    }
+  }
+
+  /// A quick, conservative test that `text` is already in NFC: every scalar is in a block
+  /// whose characters have no canonical decomposition and do not combine (ASCII and Latin up to
+  /// the combining marks, general punctuation up to U+2027 but for U+2000 and U+2001, CJK
+  /// punctuation before its combining tone marks, precomposed Hangul syllables, full-width
+  /// forms). Text with anything else goes through full normalization.
+  static func isNFC(_ text: String) -> Bool {
+    text.unicodeScalars.allSatisfy { scalar in
+      switch scalar.value {
+      case 0x00...0x2FF, 0x2002...0x2027, 0x3000...0x3029, 0xAC00...0xD7A3, 0xFF01...0xFF60: true
+      default: false
+      }
+    }
   }
 }
