@@ -158,6 +158,20 @@ import Testing
     }
   }
 
+  /// The page a run writes from the bundles it holds in memory is the page `report` renders
+  /// from the disk afterwards, byte for byte, with a previous bundle to compare with.
+  @Test func theRunsPageIsTheOneTheReportCommandRendersFromDisk() throws {
+    let output = try bootstrapOutput("report-same")
+    let run = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-25"])
+    try #require(run.status == 0, "stderr: \(run.stderr)")
+    let page = output.appendingPathComponent("report.html")
+    let written = try Data(contentsOf: page)
+    #expect(String(decoding: written, as: UTF8.self).contains("0 added, 0 removed, 21 changed"))
+    let again = try cli.run(["report", output.path])
+    #expect(again.status == 0, "stderr: \(again.stderr)")
+    #expect(try Data(contentsOf: page) == written)
+  }
+
   @Test func aRunThatPublishesNothingSaysSoInItsPage() throws {
     let output = try bootstrapOutput("report-failed")
     // Every source pointed at a closed port: no brand is fresh, nothing is published.
