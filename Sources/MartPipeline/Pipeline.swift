@@ -73,7 +73,7 @@ public struct Pipeline: Sendable {
           branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
           errors: problems.errors))
     }
-    let (collected, collectProblems) = await CollectStage(sources: sources, fetcher: fetcher, progress: progress)
+    var (collected, collectProblems) = await CollectStage(sources: sources, fetcher: fetcher, progress: progress)
       .collect(selection, asOf: asOf)
     problems.append(collectProblems)
     if Task.isCancelled {
@@ -89,7 +89,8 @@ public struct Pipeline: Sendable {
         branches: [])
     }
     for brand in selection.requested {
-      let result = collected[brand] ?? .success([])
+      // Taken out, so that each brand's raw branches are freed once it is normalized.
+      let result = collected.removeValue(forKey: brand) ?? .success([])
       let (admission, admitProblems) = admission.admit(brand, result: result, previous: previous)
       problems.append(admitProblems)
       switch admission {
