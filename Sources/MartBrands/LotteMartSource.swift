@@ -33,6 +33,9 @@ public struct LotteMartSource: BrandSource {
   /// `span.state` texts of stores that are announced but not open yet; such rows are skipped.
   static let notYetOpenStates = ["오픈예정", "개점예정", "오픈 예정"]
 
+  /// The `span.state` of an open store.
+  static let openState = "영업중"
+
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
     guard session.brands.contains(.lottemart) else { return [] }
     let response = try await session.send(HTTPRequest(method: .post, url: session.url(Self.storeListPath)))
@@ -143,10 +146,12 @@ public struct LotteMartSource: BrandSource {
       return text?.isEmpty == false ? text : nil
     }
     let stateText = text(state)
-    if let stateText, notYetOpenStates.contains(where: stateText.contains) {
+    // `영업중`, the state of nearly every row, contains none of them: no search needed.
+    if let stateText, stateText != openState, notYetOpenStates.contains(where: stateText.contains) {
       return nil
     }
-    let storeCode = link?.attribute("href").flatMap(branchCode(fromHref:))
+    let href = link?.attribute("href")
+    let storeCode = href.flatMap(branchCode(fromHref:))
     guard let rawName = try name(of: row, named: named, link: link) else { return nil }
     let name = strippingBrandPrefix(rawName)
     return RawBranch(
@@ -158,7 +163,7 @@ public struct LotteMartSource: BrandSource {
       closingText: text(fields[0]),
       statusText: stateText,
       sourceURL: url,
-      pageURL: link?.attribute("href").flatMap { storePage(href: $0, searchURL: url) })
+      pageURL: href.flatMap { storePage(href: $0, searchURL: url) })
   }
 
   /// The branch name: the row's `.name` element, else its `brnchCd` link text, else the first
