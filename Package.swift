@@ -98,9 +98,10 @@ let package = Package(
       dependencies: [
         "MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite", "ReplayTestSupport",
       ]),
-    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML"]),
+    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "MartCharset", "TestSupport"]),
     .testTarget(
-      name: "MartBrandsTests", dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
+      name: "MartBrandsTests",
+      dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "MartHTML", "TestSupport"]),
     .testTarget(
       name: "MartGeocodingTests",
       dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),

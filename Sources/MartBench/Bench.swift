@@ -52,6 +52,24 @@ public enum Bench {
       htmlPages: parsing.pages, htmlBytes: parsing.bytes)
   }
 
+  /// The HTML stage alone (`bench --html-only`): parse+extract against libxml2's bare parse on
+  /// the pages of the same 10,000-branch sample `run` uses, for all pages and for each kind.
+  public static func htmlParsing(seed: UInt64, log: (String) -> Void) -> HTMLParsingResult {
+    log("generating the 10,000-branch sample")
+    let sample = SourceDataGenerator(mix: .national(total: 10_000), seed: seed)
+    let archive = ReplayArchive(exchanges: sample.exchanges().map(\.exchange))
+    log("all pages")
+    let all = StageBenchmarks.compareHTMLParsing(archive)
+    var kinds: [String: StageBenchmarks.ParseComparison] = [:]
+    for kind in StageBenchmarks.HTMLPageKind.allCases {
+      log(kind.rawValue)
+      kinds[kind.rawValue] = StageBenchmarks.compareHTMLParsing(archive, kinds: [kind])
+    }
+    return HTMLParsingResult(
+      parseVsRaw: all.ratio, htmlPages: all.pages, htmlBytes: all.bytes,
+      parseAndExtractSeconds: all.parseAndExtractSeconds, rawParseSeconds: all.rawParseSeconds, kinds: kinds)
+  }
+
   /// One measured run (the `bench-run` child): the pipeline over the fetch stack `run --replay`
   /// uses (`RunMode.replay`: no archive, geocoding providers, delays or retries), every origin
   /// sent where `overrides` says, then `current/` and `report.html`, as after every run.
@@ -179,6 +197,47 @@ public struct BenchResult: Codable, Sendable {
     lines.append(
       "closing texts: \(Int(rulesPerSecond)) per second, \(fixed(closingTextMegabytesPerSecond, 1)) MB/s")
     lines.append("addresses: \(Int(addressesPerSecond)) per second")
+    return lines.joined(separator: "\n")
+  }
+}
+
+/// What `bench --html-only` measured; `--format json` prints it as is.
+public struct HTMLParsingResult: Encodable, Sendable {
+  /// Parse+extract time over bare libxml2 parse time, on every page (as `bench` reports it).
+  var parseVsRaw: Double
+  var htmlPages: Int
+  var htmlBytes: Int
+  /// Seconds of the best pass over every page.
+  var parseAndExtractSeconds: Double
+  var rawParseSeconds: Double
+  /// The same comparison on each kind of page alone, by kind.
+  var kinds: [String: StageBenchmarks.ParseComparison]
+
+  /// The JSON form, keys sorted.
+  public var json: String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.withoutEscapingSlashes, .sortedKeys]
+    return (try? encoder.encode(self)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+  }
+
+  /// A table for people.
+  public var table: String {
+    func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+    var lines = ["pages                    count        KB   ours ms    raw ms   ratio"]
+    func line(_ name: String, _ comparison: StageBenchmarks.ParseComparison) -> String {
+      [
+        name.padding(toLength: 22, withPad: " ", startingAt: 0), String(comparison.pages).leftPadded(7),
+        String(comparison.bytes / 1024).leftPadded(9), fixed(comparison.parseAndExtractSeconds * 1000, 1).leftPadded(9),
+        fixed(comparison.rawParseSeconds * 1000, 1).leftPadded(9), fixed(comparison.ratio, 2).leftPadded(7),
+      ].joined(separator: " ")
+    }
+    for (name, comparison) in kinds.sorted(by: { $0.key < $1.key }) { lines.append(line(name, comparison)) }
+    lines.append(
+      line(
+        "all",
+        StageBenchmarks.ParseComparison(
+          pages: htmlPages, bytes: htmlBytes, parseAndExtractSeconds: parseAndExtractSeconds,
+          rawParseSeconds: rawParseSeconds)))
     return lines.joined(separator: "\n")
   }
 }

@@ -44,7 +44,7 @@ public func wallSeconds(_ body: () throws -> Void) rethrows -> Double {
 /// Throughput measurements of single stages, on the pages and texts of a generated recording.
 public enum StageBenchmarks {
   /// Our HTML parse+extract time over libxml2's bare parse time on the same bytes.
-  public struct ParseComparison: Sendable {
+  public struct ParseComparison: Sendable, Encodable {
     public var pages: Int
     public var bytes: Int
     /// Seconds per pass of the brand parsers (parse and extract).
@@ -52,31 +52,64 @@ public enum StageBenchmarks {
     /// Seconds per pass of `htmlReadMemory` + `xmlFreeDoc` alone.
     public var rawParseSeconds: Double
     public var ratio: Double { parseAndExtractSeconds / rawParseSeconds }
+
+    private enum CodingKeys: String, CodingKey {
+      case pages, bytes, parseAndExtractSeconds, rawParseSeconds, ratio
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(pages, forKey: .pages)
+      try container.encode(bytes, forKey: .bytes)
+      try container.encode(parseAndExtractSeconds, forKey: .parseAndExtractSeconds)
+      try container.encode(rawParseSeconds, forKey: .rawParseSeconds)
+      try container.encode(ratio, forKey: .ratio)
+    }
+  }
+
+  /// The kinds of HTML page `compareHTMLParsing` reads, each with the brand parser that reads it.
+  public enum HTMLPageKind: String, CaseIterable, Sendable, Codable {
+    /// Lotte Mart's store list (`shop_search_type.asp`), one page of every store.
+    case lotteMartStoreList
+    /// Homeplus's store pages (`store_detail`).
+    case homeplusStoreDetail
+    /// E-mart's store pages (`view.do`), read for No Brand phones.
+    case noBrandStorePage
+
+    /// The kind of page `url` is, or `nil` when the comparison does not read it.
+    init?(url: String) {
+      if url.contains("shop_search_type.asp") {
+        self = .lotteMartStoreList
+      } else if url.contains("/store/store_detail") {
+        self = .homeplusStoreDetail
+      } else if url.contains("/branch/view.do") {
+        self = .noBrandStorePage
+      } else {
+        return nil
+      }
+    }
   }
 
   /// Parses every HTML page of `archive` with the brand parser that reads it, and with libxml2
-  /// alone, `passes` times each (best pass kept).
-  public static func compareHTMLParsing(_ archive: ReplayArchive, passes: Int = 5) -> ParseComparison {
-    enum Reader { case lotteMart, homeplus, noBrand }
-    var pages: [(reader: Reader, url: String, body: Data)] = []
+  /// alone, `passes` times each (best pass kept). `kinds` limits the comparison to those pages.
+  public static func compareHTMLParsing(
+    _ archive: ReplayArchive, passes: Int = 5, kinds: Set<HTMLPageKind> = Set(HTMLPageKind.allCases)
+  ) -> ParseComparison {
+    var pages: [(kind: HTMLPageKind, url: String, body: Data)] = []
     for exchange in archive.exchanges {
-      let reader: Reader? =
-        if exchange.url.contains("shop_search_type.asp") {
-          .lotteMart
-        } else if exchange.url.contains("/store/store_detail") {
-          .homeplus
-        } else if exchange.url.contains("/branch/view.do") { .noBrand } else { nil }
-      if let reader { pages.append((reader, exchange.url, exchange.body)) }
+      if let kind = HTMLPageKind(url: exchange.url), kinds.contains(kind) {
+        pages.append((kind, exchange.url, exchange.body))
+      }
     }
     var extracted = 0
     func ours() {
       for page in pages {
-        switch page.reader {
-        case .lotteMart:
+        switch page.kind {
+        case .lotteMartStoreList:
           extracted += (try? LotteMartSource.parseStoreList(page.body, url: page.url, charset: "UTF-8"))?.count ?? 0
-        case .homeplus:
+        case .homeplusStoreDetail:
           extracted += (try? HomeplusSource.parseDetail(page.body, url: page.url, charset: "UTF-8")) == nil ? 0 : 1
-        case .noBrand:
+        case .noBrandStorePage:
           extracted += (try? EmartSource.parseDetailPhone(page.body, url: page.url, charset: "UTF-8")) == nil ? 0 : 1
         }
       }

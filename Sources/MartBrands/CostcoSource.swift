@@ -108,13 +108,13 @@ struct StoreContent {
     var lines = ""
     // libxml2 reads the fragment, the stray `</body> </html>` and the text after it; any text
     // it keeps is in a text node somewhere, so walking all of them loses nothing.
-    if let document = try? HTMLDocument(data: Data(html.utf8), url: url, charset: "UTF-8"),
-      let nodes = try? document.select("//text() | //br | //p | //h3 | //div")
-    {
-      for node in nodes {
-        switch node.name {
-        case "br", "p", "h3", "div": lines += "\n"
-        default: lines += node.rawText
+    if let document = try? HTMLDocument(data: Data(html.utf8), url: url, charset: "UTF-8") {
+      // `//text() | //br | //p | //h3 | //div`, in document order.
+      for node in document.nodes {
+        if node.isText {
+          lines += node.rawText
+        } else if node.hasName("br") || node.hasName("p") || node.hasName("h3") || node.hasName("div") {
+          lines += "\n"
         }
       }
     } else {

@@ -298,26 +298,65 @@ public struct EmartSource: BrandSource {
   ) throws(SourceError) -> StorePlace {
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
-      func address(_ className: String) throws -> String? {
-        guard let holder = try document.first("//*[\(XPath.hasClass(className))]") else { return nil }
-        let cell =
-          holder.name == "dd"
-          ? holder : try holder.first(".//dd[\(XPath.hasClass("data"))]") ?? holder.first(".//dd") ?? holder
+      // One walk: the first element of each kind in document order.
+      var roadName: HTMLElement?
+      var lotNumber: HTMLElement?
+      var pointHolder: HTMLElement?
+      var phoneCell: HTMLElement?
+      for element in document.elements {
+        if roadName == nil, element.hasClass("road-name") { roadName = element }
+        if lotNumber == nil, element.hasClass("lot-number") { lotNumber = element }
+        if pointHolder == nil, element.hasAttribute("data-x"), element.hasAttribute("data-y") { pointHolder = element }
+        if phoneCell == nil, isIntroPhoneCell(element) { phoneCell = element }
+      }
+      func address(_ holder: HTMLElement?) -> String? {
+        guard let holder else { return nil }
+        let cell = holder.name == "dd" ? holder : addressCell(in: holder) ?? holder
         return cell.text.isEmpty ? nil : cell.text
       }
       var coordinate: GeoPoint?
-      if let holder = try document.first("//*[@data-x and @data-y]"),
-        let latitude = holder.attribute("data-x"), let longitude = holder.attribute("data-y")
+      if let pointHolder, let latitude = pointHolder.attribute("data-x"),
+        let longitude = pointHolder.attribute("data-y")
       {
         coordinate = ["x": JSONScalar.string(latitude), "y": .string(longitude)].point(latitude: "x", longitude: "y")
       }
-      let phone = try document.first("//*[\(XPath.hasClass("intro-wrap"))]/ul/*[3][self::li]/p")?.text
+      let phone = phoneCell?.text
       return StorePlace(
-        address: try address("road-name"), lotAddress: try address("lot-number"),
+        address: address(roadName), lotAddress: address(lotNumber),
         phone: phone?.isEmpty == false ? phone : nil, coordinate: coordinate, url: url)
     } catch {
       throw SourceError(source: name, url: url, reason: .unexpectedContent("\(error)"))
     }
+  }
+
+  /// The first `dd.data` below `holder`, else its first `dd`.
+  private static func addressCell(in holder: HTMLElement) -> HTMLElement? {
+    var firstCell: HTMLElement?
+    for element in holder.descendants where element.hasName("dd") {
+      if element.hasClass("data") { return element }
+      if firstCell == nil { firstCell = element }
+    }
+    return firstCell
+  }
+
+  /// Whether `element` is the phone's place, `.intro-wrap > ul > li:nth-child(3) > p` (as the
+  /// XPath `//*[hasClass('intro-wrap')]/ul/*[3][self::li]/p` selects it).
+  static func isIntroPhoneCell(_ element: HTMLElement) -> Bool {
+    guard element.hasName("p"), let item = element.parent, item.hasName("li"), let list = item.parent,
+      list.hasName("ul"), let intro = list.parent, intro.hasClass("intro-wrap")
+    else { return false }
+    let items = list.children
+    return items.count >= 3 && items[2] == item
+  }
+
+  /// The phone of an `.intro-wrap` block: `./ul/*[3][self::li]/p`, the first in document order.
+  static func introPhoneCell(in intro: HTMLElement) -> HTMLElement? {
+    for list in intro.children where list.hasName("ul") {
+      let items = list.children
+      guard items.count >= 3, items[2].hasName("li") else { continue }
+      if let cell = items[2].children.first(where: { $0.hasName("p") }) { return cell }
+    }
+    return nil
   }
 
   // MARK: - Holiday lists
@@ -527,10 +566,10 @@ public struct EmartSource: BrandSource {
   ) throws(SourceError) -> String? {
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
-      guard let intro = try document.first("//*[\(XPath.hasClass("intro-wrap"))]") else {
+      guard let intro = document.firstElement(where: { $0.hasClass("intro-wrap") }) else {
         throw SourceError(source: name, url: url, reason: .unexpectedContent("no .intro-wrap block"))
       }
-      let phone = try intro.first("./ul/*[3][self::li]/p")?.text
+      let phone = introPhoneCell(in: intro)?.text
       return phone?.isEmpty == false ? phone : nil
     } catch let error as SourceError {
       throw error

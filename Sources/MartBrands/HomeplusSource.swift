@@ -175,15 +175,15 @@ public struct HomeplusSource: BrandSource {
   public static func parseDetail(
     _ data: Data, url: String, charset: String? = nil
   ) throws(SourceError) -> StoreDetail? {
-    if String(decoding: data, as: UTF8.self).allSatisfy(\.isWhitespace) { return nil }
+    if isBlank(data) { return nil }
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
-      guard let list = try document.first("//dl[\(XPath.hasClass("shop_detail_01"))]") else {
-        let bodyText = try document.first("//body")?.text ?? document.root?.text ?? ""
+      guard let list = document.firstElement(where: { $0.hasName("dl") && $0.hasClass("shop_detail_01") }) else {
+        let bodyText = document.firstElement(where: { $0.hasName("body") })?.text ?? document.root?.text ?? ""
         if bodyText.isEmpty { return nil }
         throw SourceError(source: Self.name, url: url, reason: .unexpectedContent("no dl.shop_detail_01"))
       }
-      let cells = try list.select(".//dd").map(\.text)
+      let cells = list.descendants.filter { $0.hasName("dd") }.map(\.text)
       guard cells.count >= 2 else {
         throw SourceError(
           source: Self.name, url: url,
@@ -201,6 +201,16 @@ public struct HomeplusSource: BrandSource {
     } catch {
       throw SourceError(source: Self.name, url: url, reason: .unexpectedContent("\(error)"))
     }
+  }
+
+  /// Whether the body, read as UTF-8, is whitespace only. A page starts with markup, so the
+  /// first ASCII byte that is not whitespace answers; only a body without one is read as text.
+  static func isBlank(_ data: Data) -> Bool {
+    for byte in data {
+      if byte >= 0x80 { break }
+      if !(byte == 0x20 || (0x09...0x0D).contains(byte)) { return false }
+    }
+    return String(decoding: data, as: UTF8.self).allSatisfy(\.isWhitespace)
   }
 
   /// The list row completed by its store page: the page's closing rule wins over the list's

@@ -105,33 +105,24 @@ public struct LotteDowaSource: BrandSource {
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
       var stores: [Store] = []
-      for title in try document.select("//*[\(XPath.hasClass("shop-tit"))]") {
+      for title in document.elements where title.hasClass("shop-tit") {
         let name = title.text
         guard !name.isEmpty else { continue }
-        let row = try title.first("ancestor::li[1]") ?? title.parent ?? title
+        let row = nearestListItem(above: title) ?? title.parent ?? title
         var store = Store(title: name)
-        for line in try row.select(".//li") {
-          let text = line.text
-          guard let colon = text.firstIndex(where: { $0 == ":" || $0 == "：" }) else { continue }
-          let label = text[..<colon].filter { !$0.isWhitespace }
-          let value = text[text.index(after: colon)...].trimmingSpaces()
-          let published = value.isEmpty ? nil : value
-          switch label {
-          case "영업시간": store.hours = store.hours ?? published
-          case "휴점일", "휴무일": store.closingText = store.closingText ?? published
-          case "주소": store.address = store.address ?? published
-          case "상담전화", "전화", "전화번호":
-            let linked = try line.first(".//a")?.text
-            store.phone = store.phone ?? (linked?.isEmpty == false ? linked : published)
-          default: continue
-          }
+        var link: HTMLElement?
+        var goClickElements: [HTMLElement] = []
+        for element in row.descendants {
+          if element.hasName("li") { read(line: element, into: &store) }
+          if link == nil, element.hasName("a"), element.attribute("href", contains: "werks=") { link = element }
+          if element.attribute("onclick", contains: "goClick") { goClickElements.append(element) }
         }
-        if let link = try row.first(".//a[contains(@href, 'werks=')]"), let href = link.attribute("href") {
+        if let link, let href = link.attribute("href") {
           store.detailHref = href.trimmingSpacesAndNewlines()
           store.code = queryValue("werks", in: href)
         }
         if store.code == nil {
-          for element in try row.select(".//*[contains(@onclick, 'goClick')]") {
+          for element in goClickElements {
             if let code = element.attribute("onclick").flatMap(goClickCode) {
               store.code = code
               break
@@ -143,6 +134,31 @@ public struct LotteDowaSource: BrandSource {
       return stores
     } catch {
       throw SourceError(source: Self.name, url: url, reason: .unexpectedContent("\(error)"))
+    }
+  }
+
+  /// The nearest `li` that holds `element` (`ancestor::li[1]`).
+  private static func nearestListItem(above element: HTMLElement) -> HTMLElement? {
+    var ancestor = element.parent
+    while let current = ancestor, !current.hasName("li") { ancestor = current.parent }
+    return ancestor
+  }
+
+  /// Reads one labelled line (`영업시간 : 10:00~23:00`) into `store`; a field keeps its first value.
+  private static func read(line: HTMLElement, into store: inout Store) {
+    let text = line.text
+    guard let colon = text.firstIndex(where: { $0 == ":" || $0 == "：" }) else { return }
+    let label = text[..<colon].filter { !$0.isWhitespace }
+    let value = text[text.index(after: colon)...].trimmingSpaces()
+    let published = value.isEmpty ? nil : value
+    switch label {
+    case "영업시간": store.hours = store.hours ?? published
+    case "휴점일", "휴무일": store.closingText = store.closingText ?? published
+    case "주소": store.address = store.address ?? published
+    case "상담전화", "전화", "전화번호":
+      let linked = line.firstDescendant(where: { $0.hasName("a") })?.text
+      store.phone = store.phone ?? (linked?.isEmpty == false ? linked : published)
+    default: return
     }
   }
 

@@ -33,6 +33,9 @@ public struct LotteMartSource: BrandSource {
   /// `span.state` texts of stores that are announced but not open yet; such rows are skipped.
   static let notYetOpenStates = ["오픈예정", "개점예정", "오픈 예정"]
 
+  /// The `span.state` of an open store.
+  static let openState = "영업중"
+
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
     guard session.brands.contains(.lottemart) else { return [] }
     let response = try await session.send(HTTPRequest(method: .post, url: session.url(Self.storeListPath)))
@@ -51,7 +54,7 @@ public struct LotteMartSource: BrandSource {
   ) throws(SourceError) -> [RawBranch] {
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
-      let rows = try storeRows(in: document)
+      let rows = storeRows(in: document)
       guard !rows.isEmpty else {
         throw SourceError(
           source: Self.name, url: url,
@@ -81,58 +84,93 @@ public struct LotteMartSource: BrandSource {
 
   /// The store rows, in document order: the elements holding at least one row field and at most
   /// one of each, whose parent holds more than one of some field (or is the document itself).
-  /// Found by counting each field element once for each of its ancestors, so the work grows with
-  /// the page, not with its square.
-  static func storeRows(in document: HTMLDocument) throws(HTMLError) -> [HTMLElement] {
-    var counts: [HTMLElement: [Int]] = [:]
-    for (kind, (element, className)) in rowFields.enumerated() {
-      for field in try document.select("//\(element)[\(XPath.hasClass(className))]") {
-        var ancestor = field.parent
-        while let current = ancestor {
-          counts[current, default: Array(repeating: 0, count: rowFields.count)][kind] += 1
-          ancestor = current.parent
-        }
-      }
+  /// Found in one walk of the page: each element's field counts are complete when the walk
+  /// leaves it, and are added to its parent's.
+  static func storeRows(in document: HTMLDocument) -> [HTMLElement] {
+    /// An element the walk is inside: the fields below it so far, the fields it is itself, and
+    /// where the rows found inside it start in `rows`.
+    struct Open {
+      var element: HTMLElement
+      var below: SIMD4<Int32>
+      var own: SIMD4<Int32>
+      var firstRow: Int
     }
-    func holdsAtMostOneOfEach(_ element: HTMLElement) -> Bool { counts[element]?.allSatisfy { $0 <= 1 } ?? true }
-    let rows = Set(
-      counts.keys.filter { element in
-        holdsAtMostOneOfEach(element) && !(element.parent.map(holdsAtMostOneOfEach) ?? false)
-      })
-    guard !rows.isEmpty else { return [] }
-    return try document.select("//*").filter(rows.contains)
+    var rows: [HTMLElement] = []
+    var open: [Open] = []
+    func close(_ element: Open) {
+      if all(element.below .<= 1) {
+        // It holds at most one of each field, so none of its descendants is a row: the
+        // candidates below it go, and it becomes one when it holds any field at all.
+        rows.removeSubrange(element.firstRow...)
+        if any(element.below .> 0) { rows.append(element.element) }
+      }
+      if !open.isEmpty { open[open.count - 1].below &+= element.below &+ element.own }
+    }
+    var walk = document.elements
+    while let element = walk.next() {
+      while open.count >= walk.depth { close(open.removeLast()) }
+      open.append(Open(element: element, below: .zero, own: fieldKinds(of: element), firstRow: rows.count))
+    }
+    while let element = open.popLast() { close(element) }
+    return rows
   }
 
-  /// One store row, or `nil` when it has no name or is a store not open yet.
+  /// Which of the four row fields (`rowFields`, in order) `element` is: 1 for each it is.
+  private static func fieldKinds(of element: HTMLElement) -> SIMD4<Int32> {
+    var kinds = SIMD4<Int32>.zero
+    for (index, (name, className)) in rowFields.enumerated() where element.hasName(name) && element.hasClass(className)
+    {
+      kinds[index] = 1
+    }
+    return kinds
+  }
+
+  /// One store row, or `nil` when it has no name or is a store not open yet. Its fields are
+  /// the first element of each kind below the row, found in one walk.
   private static func parseRow(_ row: HTMLElement, url: String) throws(HTMLError) -> RawBranch? {
-    func field(_ element: String, _ className: String) throws(HTMLError) -> String? {
-      let text = try row.first(".//\(element)[\(XPath.hasClass(className))]")?.text
+    var state: HTMLElement?
+    var link: HTMLElement?
+    var named: HTMLElement?
+    var fields: [HTMLElement?] = Array(repeating: nil, count: rowFields.count)
+    for element in row.descendants {
+      if state == nil, element.hasClass("state") { state = element }
+      if named == nil, element.hasClass("name") { named = element }
+      if link == nil, element.hasName("a"), element.attribute("href", contains: "brnchCd=") { link = element }
+      for (index, (name, className)) in rowFields.enumerated()
+      where fields[index] == nil && element.hasName(name) && element.hasClass(className) {
+        fields[index] = element
+      }
+    }
+    func text(_ element: HTMLElement?) -> String? {
+      let text = element?.text
       return text?.isEmpty == false ? text : nil
     }
-    let state = try field("*", "state")
-    if let state, notYetOpenStates.contains(where: state.contains) {
+    let stateText = text(state)
+    // `영업중`, the state of nearly every row, contains none of them: no search needed.
+    if let stateText, stateText != openState, notYetOpenStates.contains(where: stateText.contains) {
       return nil
     }
-    let link = try row.first(".//a[contains(@href, 'brnchCd=')]")
-    let storeCode = link?.attribute("href").flatMap(branchCode(fromHref:))
-    guard let rawName = try name(of: row, link: link) else { return nil }
+    let href = link?.attribute("href")
+    let storeCode = href.flatMap(branchCode(fromHref:))
+    guard let rawName = try name(of: row, named: named, link: link) else { return nil }
     let name = strippingBrandPrefix(rawName)
     return RawBranch(
       id: BranchID(brand: .lottemart, storeID: storeCode ?? name),
       name: name,
-      address: try field("div", "address"),
-      phone: try field("span", "call"),
-      openingHours: try field("span", "time"),
-      closingText: try field("span", "day-off"),
-      statusText: state,
+      address: text(fields[1]),
+      phone: text(fields[3]),
+      openingHours: text(fields[2]),
+      closingText: text(fields[0]),
+      statusText: stateText,
       sourceURL: url,
-      pageURL: link?.attribute("href").flatMap { storePage(href: $0, searchURL: url) })
+      pageURL: href.flatMap { storePage(href: $0, searchURL: url) })
   }
 
   /// The branch name: the row's `.name` element, else its `brnchCd` link text, else the first
   /// text outside the fields that ends in `점` (as the page shows `LOTTE Mart | 제주점 | 영업중 …`).
-  private static func name(of row: HTMLElement, link: HTMLElement?) throws(HTMLError) -> String? {
-    if let named = try row.first(".//*[\(XPath.hasClass("name"))]")?.text, !named.isEmpty { return named }
+  /// `named` is the row's first `.name` element, `link` its first `brnchCd` link.
+  private static func name(of row: HTMLElement, named: HTMLElement?, link: HTMLElement?) throws(HTMLError) -> String? {
+    if let named = named?.text, !named.isEmpty { return named }
     if let linkText = link?.text, !linkText.isEmpty { return linkText }
     let outsideFields = (rowFields.map(\.1) + ["state"]).map { "ancestor::*[\(XPath.hasClass($0))]" }
       .joined(separator: " or ")

@@ -37,8 +37,35 @@ public enum CharsetDecoder {
   /// Decodes `data`. `declaredCharset` is the Content-Type `charset` parameter; `isHTML` enables
   /// the `<meta>` prescan of the first 4 KiB.
   public static func decode(_ data: Data, declaredCharset: String?, isHTML: Bool = true) -> DecodedText {
-    if let (encoding, bomLength) = byteOrderMark(data), let text = convert(data.dropFirst(bomLength), from: encoding) {
-      return DecodedText(text: text, encoding: encoding, source: .byteOrderMark)
+    let (text, encoding, source, warnings) = choose(
+      data, declaredCharset: declaredCharset, isHTML: isHTML,
+      convert: { convert($0, from: $1) },
+      repairing: { String(decoding: $0, as: UTF8.self) })
+    return DecodedText(text: text, encoding: encoding, source: source, warnings: warnings)
+  }
+
+  /// `decode` as UTF-8 bytes: the same encoding chosen for the same reasons, and the text's
+  /// bytes. When the bytes are UTF-8 already (declared or sniffed, and valid) they are `data`
+  /// itself, not a copy (without a byte order mark).
+  public static func decodeToUTF8(_ data: Data, declaredCharset: String?, isHTML: Bool = true) -> DecodedBytes {
+    let (bytes, encoding, source, warnings) = choose(
+      data, declaredCharset: declaredCharset, isHTML: isHTML,
+      convert: { data, encoding in
+        encoding == "UTF-8" ? (isValidUTF8(data) ? data : nil) : convert(data, from: encoding).map { Data($0.utf8) }
+      },
+      repairing: { Data(String(decoding: $0, as: UTF8.self).utf8) })
+    return DecodedBytes(
+      utf8: bytes, summary: DecodedText.Summary(encoding: encoding, source: source, warnings: warnings))
+  }
+
+  /// The choice `decode` documents: `convert` reads bytes in an encoding (`nil` when they are
+  /// not valid in it), `repairing` reads them as UTF-8 with invalid bytes replaced.
+  private static func choose<Text>(
+    _ data: Data, declaredCharset: String?, isHTML: Bool, convert: (Data, String) -> Text?,
+    repairing: (Data) -> Text
+  ) -> (Text, encoding: String, source: DecodedText.Source, warnings: [String]) {
+    if let (encoding, bomLength) = byteOrderMark(data), let text = convert(data.dropFirst(bomLength), encoding) {
+      return (text, encoding, .byteOrderMark, [])
     }
     var warnings: [String] = []
     // The `<meta>` prescan runs only when the Content-Type charset is missing or does not fit.
@@ -52,26 +79,42 @@ public enum CharsetDecoder {
         warnings.append("unknown charset \"\(label)\" in the \(source.rawValue); the encoding was sniffed")
         continue
       }
-      if let text = convert(data, from: encoding) {
-        return DecodedText(text: text, encoding: encoding, source: source, warnings: warnings)
+      if let text = convert(data, encoding) {
+        return (text, encoding, source, warnings)
       }
       warnings.append(
         "the body is not valid \(encoding) as the \(source.rawValue) declares (\"\(label)\"); the encoding was sniffed")
     }
-    if let text = String(validating: data, as: UTF8.self) {
-      return DecodedText(text: text, encoding: "UTF-8", source: .sniffed, warnings: warnings)
+    if let text = convert(data, "UTF-8") {
+      return (text, "UTF-8", .sniffed, warnings)
     }
-    if let text = convert(data, from: "CP949") {
-      return DecodedText(text: text, encoding: "CP949", source: .sniffed, warnings: warnings)
+    if let text = convert(data, "CP949") {
+      return (text, "CP949", .sniffed, warnings)
     }
     warnings.append("the body is neither valid UTF-8 nor valid CP949; it was read as UTF-8 with invalid bytes replaced")
-    return DecodedText(
-      text: String(decoding: data, as: UTF8.self), encoding: "UTF-8", source: .sniffed, warnings: warnings)
+    return (repairing(data), "UTF-8", .sniffed, warnings)
+  }
+
+  /// Whether `data` is valid UTF-8, checked in place.
+  public static func isValidUTF8(_ data: Data) -> Bool {
+    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
+      return data.withUnsafeBytes { raw in
+        (try? UTF8Span(validating: raw.assumingMemoryBound(to: UInt8.self).span)) != nil
+      }
+    }
+    return String(validating: data, as: UTF8.self) != nil
   }
 
   /// The encoding a charset label names (`UTF-8`, `CP949`, `WINDOWS-1252`, or the label itself
   /// when iconv knows it), or nil when the label is unknown.
   public static func encodingName(forLabel label: String) -> String? {
+    // The labels servers send (`UTF-8`, `utf-8`, `euc-kr`) are found without normalizing more
+    // than ASCII case.
+    if label.utf8.count <= 32, label.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x27 }),
+      let known = knownLabels[asciiLowercased(label)]
+    {
+      return known
+    }
     let isPadding: (Character) -> Bool = { " \t\"'".contains($0) }
     let normalized = String(label.drop(while: isPadding).reversed().drop(while: isPadding).reversed()).lowercased()
     guard !normalized.isEmpty else { return nil }
@@ -126,6 +169,12 @@ public enum CharsetDecoder {
     return String(validating: output[0..<(capacity - outputLeft)], as: UTF8.self)
   }
 
+  /// `label` with `A`…`Z` lowered.
+  private static func asciiLowercased(_ label: String) -> String {
+    guard label.utf8.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) else { return label }
+    return String(decoding: label.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
+  }
+
   private static func byteOrderMark(_ data: Data) -> (String, Int)? {
     let bytes = [UInt8](data.prefix(3))
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { return ("UTF-8", 3) }
@@ -170,9 +219,25 @@ extension DecodedText {
     public var warnings: [String]
 
     public init(_ decoded: DecodedText) {
-      encoding = decoded.encoding
-      source = decoded.source
-      warnings = decoded.warnings
+      self.init(encoding: decoded.encoding, source: decoded.source, warnings: decoded.warnings)
     }
+
+    public init(encoding: String, source: Source, warnings: [String]) {
+      self.encoding = encoding
+      self.source = source
+      self.warnings = warnings
+    }
+  }
+}
+
+/// Text as UTF-8 bytes, with how it was decoded (`CharsetDecoder.decodeToUTF8`).
+public struct DecodedBytes: Sendable, Hashable {
+  /// The text in UTF-8.
+  public var utf8: Data
+  public var summary: DecodedText.Summary
+
+  public init(utf8: Data, summary: DecodedText.Summary) {
+    self.utf8 = utf8
+    self.summary = summary
   }
 }

@@ -26,8 +26,9 @@ public final class HTMLDocument {
   public init(data: Data, url: String? = nil, charset: String? = nil) throws(HTMLError) {
     HTMLDocument.initializeLibrary
     // Decoded here, once, so libxml2 only ever sees UTF-8 and ignores in-document declarations.
-    let decoded = CharsetDecoder.decode(data, declaredCharset: charset, isHTML: true)
-    let utf8 = Data(decoded.text.utf8)
+    // Bytes that are UTF-8 already are handed over as they are, not copied.
+    let decoded = CharsetDecoder.decodeToUTF8(data, declaredCharset: charset, isHTML: true)
+    let utf8 = decoded.utf8
     let options = Int32(
       HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
         | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | HTML_PARSE_IGNORE_ENC.rawValue)
@@ -43,7 +44,7 @@ public final class HTMLDocument {
     }
     self.pointer = parsed
     self.url = url
-    self.decoding = DecodedText.Summary(decoded)
+    self.decoding = decoded.summary
   }
 
   /// The XPath context of every evaluation on this document, created on first use.

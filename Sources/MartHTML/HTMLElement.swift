@@ -19,9 +19,23 @@ public struct HTMLElement {
 
   /// The text content with every run of whitespace (NBSP included) collapsed to one space, trimmed.
   public var text: String {
+    guard let length = TextContent.length(of: node) else { return Self.collapsingWhitespace(rawText) }
+    guard length > 0 else { return "" }
+    // Collapsed straight from libxml2's text nodes into the string's storage; whitespace only
+    // shrinks, so the content's length is room enough.
+    return String(unsafeUninitializedCapacity: length) { buffer in
+      var collapser = WhitespaceCollapser(into: buffer)
+      TextContent.forEachSegment(of: node) { collapser.append($0) }
+      return collapser.count
+    }
+  }
+
+  /// `text` with every run of whitespace collapsed to one space, trimmed: the scalar by scalar
+  /// form of `WhitespaceCollapser`, for nodes whose content libxml2 assembles itself.
+  static func collapsingWhitespace(_ text: String) -> String {
     var collapsed = String.UnicodeScalarView()
     var pendingSpace = false
-    for scalar in rawText.unicodeScalars {
+    for scalar in text.unicodeScalars {
       if Self.isWhitespace(scalar) {
         pendingSpace = !collapsed.isEmpty
         continue
@@ -48,6 +62,7 @@ public struct HTMLElement {
 
   /// The text content exactly as in the document (entities decoded), whitespace untouched.
   public var rawText: String {
+    if isText, let content = node.pointee.content { return String(cString: content) }
     guard let content = xmlNodeGetContent(node) else { return "" }
     defer { mart_xml_free(content) }
     return String(cString: content)

@@ -12,9 +12,12 @@ struct BenchCommand: AsyncParsableCommand {
 
       Then measures single stages on generated data: HTML parse+extract against libxml2's bare htmlReadMemory on the same pages (parseVsRaw, the ratio of the two times), closing-text parsing (rulesPerSecond, MB/s) and address normalization (addressesPerSecond).
 
+      With --html-only, measures the HTML stage alone (no pipeline run, no other stage): parseVsRaw on the pages of the 10,000-branch sample, and the same comparison on each kind of page (Lotte Mart store list, Homeplus store pages, No Brand store pages) with the seconds of the best pass of each side.
+
       Examples:
         mart-holiday bench
         mart-holiday bench --scale 1000,10000,100000 --format json
+        mart-holiday bench --html-only
       """)
 
   @Option(help: ArgumentHelp("Branch counts to run, comma-separated, each at least 100.", valueName: "n,n,…"))
@@ -33,7 +36,21 @@ struct BenchCommand: AsyncParsableCommand {
       valueName: "dir"))
   var keepDirectory: String?
 
+  @Flag(
+    name: .customLong("html-only"),
+    help: "Measure only HTML parse+extract against bare libxml2 parsing (parseVsRaw), per kind of page.")
+  var htmlOnly = false
+
   func run() async throws {
+    if htmlOnly {
+      let result = Bench.htmlParsing(
+        seed: seed, log: { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) })
+      switch format {
+      case .json: print(result.json)
+      case .text: print(result.table)
+      }
+      return
+    }
     let result = try await Bench.run(
       scales: scale.values, seed: seed, keep: keepDirectory.map { URL(fileURLWithPath: $0) },
       executable: URL(
