@@ -106,7 +106,7 @@ let package = Package(
       name: "MartGeocodingTests",
       dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "MartDigest", "TestSupport"]),
-    .testTarget(name: "MartReportTests", dependencies: ["MartReport", "MartCore"]),
+    .testTarget(name: "MartReportTests", dependencies: ["MartReport", "MartCore", "MartExport"]),
     // The CLI tests run the built `mart-holiday` binary; the dependency only builds it.
     .testTarget(
       name: "MartCLITests",

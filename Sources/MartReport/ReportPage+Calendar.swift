@@ -100,6 +100,10 @@ extension ReportPage {
     return html + "</tr>\n</tbody>\n</table>\n"
   }
 
+  /// The most branches a day lists by name; the rest are counted. A page for a person to read
+  /// stays readable (and small) at any scale; `closures.json` has every branch.
+  static let dayListLimit = 200
+
   func dayCell(_ day: CalendarDate, inWindow: Bool, unknown: [Int: Int], most: Int) -> String {
     guard inWindow else { return "<td class=\"outside\"><span class=\"day\">\(day.day)</span></td>" }
     let ids = closures?.dates[day.iso] ?? []
@@ -121,11 +125,15 @@ extension ReportPage {
     } else {
       cell += "<details><summary aria-label=\"\(HTML.escape(label))\">\(counts)</summary><div class=\"day-list\">"
       cell += "<p>\(HTML.escape(label))</p><ul>"
-      for id in ids {
+      for id in ids.prefix(Self.dayListLimit) {
         let branch = branchesByID[id.description]
         cell +=
           "<li data-closed-id=\"\(HTML.escape(id.description))\" data-brand=\"\(HTML.escape(id.brand.rawValue))\">"
           + "\(branch.map { HTML.escape(title($0)) } ?? HTML.escape(id.description))</li>"
+      }
+      if ids.count > Self.dayListLimit {
+        cell +=
+          "<li class=\"more\">and \(ids.count - Self.dayListLimit) more (<code>closures.json</code> lists every one)</li>"
       }
       cell += "</ul></div></details>"
     }

@@ -126,8 +126,17 @@ extension ReportPage {
       <tbody>
 
       """
+    var shownPerKind: [String: Int] = [:]
+    var leftOut: [String: Int] = [:]
     for (severity, problems) in [("error", report.errors), ("warning", report.warnings)] {
       for problem in problems {
+        if severity == "warning" {
+          shownPerKind[problem.kind, default: 0] += 1
+          guard shownPerKind[problem.kind]! <= Self.warningsPerKindLimit else {
+            leftOut[problem.kind, default: 0] += 1
+            continue
+          }
+        }
         let brand = problem.brand.map { "\(HTML.escape(name($0))) <code>\(HTML.escape($0.rawValue))</code>" } ?? "—"
         html +=
           "<tr class=\"\(severity)\"\(problem.brand.map { " data-brand=\"\(HTML.escape($0.rawValue))\"" } ?? "")>"
@@ -136,6 +145,14 @@ extension ReportPage {
           + "<td>\(HTML.escape(problem.message))</td></tr>\n"
       }
     }
+    for (kind, count) in leftOut.sorted(by: { $0.key < $1.key }) {
+      html +=
+        "<tr class=\"warning more\"><td>warning</td><td>\(HTML.escape(kind))</td><td>—</td><td>—</td>"
+        + "<td>and \(count) more \(HTML.escape(kind)) warnings (<code>report.json</code> lists every one)</td></tr>\n"
+    }
     return html + "</tbody>\n</table>\n</div>\n</section>\n"
   }
+
+  /// The most warnings of one kind the table shows; the rest are counted. Errors are all shown.
+  static let warningsPerKindLimit = 200
 }
