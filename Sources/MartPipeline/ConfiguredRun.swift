@@ -7,6 +7,7 @@ import MartFetch
 import MartGeocoding
 import MartReplay
 import MartReport
+import Synchronization
 
 extension Pipeline {
   /// Runs the pipeline as `configuration` says.
@@ -133,14 +134,21 @@ extension Pipeline {
 extension Pipeline {
   /// Makes what follows `latest.json` after a run: `current/`, then `report.html` beside
   /// `report.json`, both from the bundles `outcome` holds in memory when `latest.json` names the
-  /// one it says (otherwise from disk). Returns whether `current/` follows.
+  /// one it says (otherwise from disk). The two are made side by side: neither reads what the
+  /// other writes. Returns whether `current/` follows.
   public static func followLatest(_ outcome: PipelineOutcome, output: URL, logger: Logger) -> Bool {
     let named = try? BundleJSON.decode(
       LatestPointer.self, from: Data(contentsOf: output.appendingPathComponent("latest.json")))
     let latest = outcome.latest.flatMap { named == $0.pointer ? $0 : nil }
-    let follows = synchronizeCurrent(output: output, latest: latest, logger: logger)
-    writeReportPage(output: output, latest: latest, previous: outcome.previous, logger: logger)
-    return follows
+    let follows = Atomic(false)
+    DispatchQueue.concurrentPerform(iterations: 2) { part in
+      if part == 0 {
+        follows.store(synchronizeCurrent(output: output, latest: latest, logger: logger), ordering: .relaxed)
+      } else {
+        writeReportPage(output: output, latest: latest, previous: outcome.previous, logger: logger)
+      }
+    }
+    return follows.load(ordering: .relaxed)
   }
 
   /// Brings `current/` in line with `latest.json` (whose bundle is `latest`, when given);
