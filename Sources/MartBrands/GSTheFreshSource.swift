@@ -189,24 +189,41 @@ public struct GSTheFreshSource: BrandSource {
     let pagination: PaginationBody
   }
 
+  /// The `results` rows and the `pagination` fields of a page, read by ``JSONRowReader``; what
+  /// it does not accept goes through `JSONDecoder` (as `PageBody`), which words the error.
+  private static func pageBody(
+    _ data: Data, url: String
+  ) throws(SourceError) -> (results: [[String: JSONScalar]], pagination: [String: JSONScalar]) {
+    if let members = JSONRowReader.members(in: data, keys: ["results", "pagination"]),
+      case .rows(let results)? = members["results"], case .object(let pagination)? = members["pagination"]
+    {
+      return (results, pagination)
+    }
+    let body = try decodeJSON(PageBody.self, from: data, url: url, expecting: "\"results\" and \"pagination\"")
+    let counters: [String: JSONScalar?] = [
+      "pageSize": body.pagination.pageSize, "currentPage": body.pagination.currentPage,
+      "totalNumberOfResults": body.pagination.totalNumberOfResults, "numberOfPages": body.pagination.numberOfPages,
+    ]
+    return (body.results, counters.compactMapValues { $0 })
+  }
+
   /// Reads one page of the list. Rows without a `shopCode` or `shopName` are skipped.
   ///
   /// Throws `SourceError.unexpectedContent` when there is no `results` array or no
   /// `pagination` with whole-number counters.
   public static func parsePage(_ data: Data, url: String) throws(SourceError) -> Page {
-    let body = try decodeJSON(PageBody.self, from: data, url: url, expecting: "\"results\" and \"pagination\"")
-    func counter(_ value: JSONScalar?, _ key: String) throws(SourceError) -> Int {
-      guard let number = value?.number, number == number.rounded(), abs(number) < 1e9 else {
+    let body = try pageBody(data, url: url)
+    func counter(_ key: String) throws(SourceError) -> Int {
+      // Absent, `null` and anything but a whole number alike.
+      guard let number = body.pagination[key]?.number, number == number.rounded(), abs(number) < 1e9 else {
         throw SourceError(
           source: Self.name, url: url, reason: .unexpectedContent("pagination.\(key) is not a whole number"))
       }
       return Int(number)
     }
     let pagination = Pagination(
-      pageSize: try counter(body.pagination.pageSize, "pageSize"),
-      currentPage: try counter(body.pagination.currentPage, "currentPage"),
-      totalNumberOfResults: try counter(body.pagination.totalNumberOfResults, "totalNumberOfResults"),
-      numberOfPages: try counter(body.pagination.numberOfPages, "numberOfPages"))
+      pageSize: try counter("pageSize"), currentPage: try counter("currentPage"),
+      totalNumberOfResults: try counter("totalNumberOfResults"), numberOfPages: try counter("numberOfPages"))
     let stores = body.results.compactMap { row -> Store? in
       guard let code = row.text("shopCode"), let shopName = row.text("shopName") else { return nil }
       return Store(

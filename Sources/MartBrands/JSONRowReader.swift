@@ -1,8 +1,10 @@
 import Foundation
 
 /// Reads the rows a brand feed publishes, an array of flat objects under one key of a JSON
-/// object (`{"dataList": [{"ID": "1000", …}, …]}`), straight from the bytes: no Foundation
-/// objects, no `Decodable` machinery. Every other member is checked for syntax and skipped.
+/// object (`{"dataList": [{"ID": "1000", …}, …]}`) or the whole document (`[{…}, …]`),
+/// straight from the bytes: no Foundation objects, no `Decodable` machinery. A feed may also
+/// have a flat object beside its rows (`"pagination": {"pageSize": 3, …}`), read the same way.
+/// Every other member is checked for syntax and skipped.
 ///
 /// The reader accepts a strict subset of what `JSONDecoder` accepts and gives the same rows;
 /// anything it does not accept (a byte-order mark, a duplicate key in a row, a lone surrogate,
@@ -17,6 +19,18 @@ struct JSONRowReader {
     case absent
   }
 
+  /// What one of the members asked for of the top-level object held.
+  enum Member: Equatable {
+    /// An array of flat objects: the rows, in order.
+    case rows([[String: JSONScalar]])
+    /// One flat object.
+    case object([String: JSONScalar])
+  }
+
+  /// When set, the reader declines every document, so sources read their feeds with
+  /// `JSONDecoder` alone; tests compare the two readings this way.
+  @TaskLocal static var declinesEverything = false
+
   private let bytes: UnsafeBufferPointer<UInt8>
   private var position = 0
 
@@ -25,17 +39,43 @@ struct JSONRowReader {
   /// The rows under `key` of the top-level object in `data`, or `nil` when the reader does not
   /// accept the document (see the type's documentation).
   static func rows(in data: Data, key: String) -> Found? {
-    data.withUnsafeBytes { raw in
-      var reader = JSONRowReader(raw.bindMemory(to: UInt8.self))
-      return reader.document(key: key)
+    guard let members = members(in: data, keys: [key]) else { return nil }
+    switch members[key] {
+    case .rows(let rows)?: return .rows(rows)
+    case .object?: return nil
+    case nil: return .absent
     }
   }
 
-  private mutating func document(key: String) -> Found? {
+  /// The members `keys` of the top-level object in `data`, each an array of flat objects or a
+  /// flat object; a key that is absent or `null` has no entry. `nil` when the reader does not
+  /// accept the document (see the type's documentation), or one of `keys` holds anything else.
+  static func members(in data: Data, keys: Set<String>) -> [String: Member]? {
+    guard !declinesEverything else { return nil }
+    return data.withUnsafeBytes { raw in
+      var reader = JSONRowReader(raw.bindMemory(to: UInt8.self))
+      return reader.document(keys: keys)
+    }
+  }
+
+  /// The rows of `data` when the whole document is an array of flat objects, or `nil` when the
+  /// reader does not accept it (see the type's documentation).
+  static func rows(in data: Data) -> [[String: JSONScalar]]? {
+    guard !declinesEverything else { return nil }
+    return data.withUnsafeBytes { raw in
+      var reader = JSONRowReader(raw.bindMemory(to: UInt8.self))
+      reader.skipSpace()
+      guard let rows = reader.rows() else { return nil }
+      reader.skipSpace()
+      return reader.position == reader.bytes.count ? rows : nil
+    }
+  }
+
+  private mutating func document(keys: Set<String>) -> [String: Member]? {
     skipSpace()
     guard take(0x7B) else { return nil }
-    var found: Found = .absent
-    var seenKey = false
+    var found: [String: Member] = [:]
+    var seenKeys = Set<String>()
     skipSpace()
     if !take(0x7D) {
       repeat {
@@ -44,16 +84,20 @@ struct JSONRowReader {
         skipSpace()
         guard take(0x3A) else { return nil }
         skipSpace()
-        if name == key {
+        if keys.contains(name) {
           // A repeated key: left to JSONDecoder.
-          guard !seenKey else { return nil }
-          seenKey = true
-          if peek == 0x6E {
+          guard seenKeys.insert(name).inserted else { return nil }
+          switch peek {
+          case 0x6E:
             guard literal("null") else { return nil }
-            found = .absent
-          } else {
+          case 0x5B:
             guard let rows = rows() else { return nil }
-            found = .rows(rows)
+            found[name] = .rows(rows)
+          case 0x7B:
+            guard let object = row() else { return nil }
+            found[name] = .object(object)
+          default:
+            return nil
           }
         } else {
           guard skipValue() else { return nil }
@@ -283,5 +327,14 @@ extension BrandSource {
     case .rows(let found): return found
     case .absent?, nil: return rows(try decodeJSON(Body.self, from: data, url: url, expecting: shape))
     }
+  }
+
+  /// The rows of a feed whose whole body is an array of objects. Read by ``JSONRowReader``;
+  /// what it does not accept goes through `JSONDecoder`, which words the error.
+  static func decodeRows(
+    _ data: Data, url: String, expecting shape: String
+  ) throws(SourceError) -> [[String: JSONScalar]] {
+    if let rows = JSONRowReader.rows(in: data) { return rows }
+    return try decodeJSON([[String: JSONScalar]].self, from: data, url: url, expecting: shape)
   }
 }

@@ -137,8 +137,9 @@ public struct LotteSuperSource: BrandSource {
     _ data: Data, url: String
   ) throws(SourceError) -> (stores: [Store], withoutCode: [String]) {
     let rows =
-      try decodeJSON(StoreListBody.self, from: data, url: url, expecting: "a \"storeInfo\" array")
-      .storeInfo ?? []
+      try decodeRows(
+        data, key: "storeInfo", url: url, expecting: "a \"storeInfo\" array", fallback: StoreListBody.self,
+        rows: \.storeInfo) ?? []
     var stores: [Store] = []
     var withoutCode: [String] = []
     for row in rows {
@@ -179,8 +180,9 @@ public struct LotteSuperSource: BrandSource {
     _ data: Data, url: String
   ) throws(SourceError) -> (dates: [CalendarDate], unreadable: [String]) {
     let rows =
-      try decodeJSON(HolidayListBody.self, from: data, url: url, expecting: "a \"holidayList\" array")
-      .holidayList ?? []
+      try decodeRows(
+        data, key: "holidayList", url: url, expecting: "a \"holidayList\" array", fallback: HolidayListBody.self,
+        rows: \.holidayList) ?? []
     var dates = Set<CalendarDate>()
     var unreadable: [String] = []
     for row in rows {

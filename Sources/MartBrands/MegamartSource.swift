@@ -37,7 +37,7 @@ public struct MegamartSource: BrandSource {
   /// Throws `SourceError.unexpectedContent` when the body is not a JSON array of objects or no
   /// record has a code and a name.
   public static func parseStores(_ data: Data, url: String) throws(SourceError) -> [RawBranch] {
-    let records = try decodeJSON([[String: JSONScalar]].self, from: data, url: url, expecting: "a top-level array")
+    let records = try decodeRows(data, url: url, expecting: "a top-level array")
     var branches: [RawBranch] = []
     var seen = Set<String>()
     for record in records {
