@@ -3,6 +3,7 @@ import CZlib
 import Foundation
 import MartCore
 import MartDigest
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
@@ -277,7 +278,7 @@ final class BundleFileStream {
     guard bytes.count > 0 else { return }
     hasher?.update(bytes)
     count += bytes.count
-    try gzip?.write(bytes, finish: false)
+    try gzip?.write(bytes)
     buffer.append(contentsOf: bytes)
     if descriptor >= 0, buffer.count >= Self.pieceSize { try flushBuffer() }
   }
@@ -286,8 +287,7 @@ final class BundleFileStream {
   func finish() throws(ExportError) -> [Finished] {
     var finished: [Finished] = []
     if let gzip {
-      try gzip.write(UnsafeRawBufferPointer(start: nil, count: 0), finish: true)
-      finished += try gzip.target.finish()
+      finished += try gzip.finish()
       self.gzip = nil
     }
     var data: Data?
@@ -313,11 +313,24 @@ final class BundleFileStream {
 }
 
 /// A gzip copy made as its file is written; the same bytes as ``Gzip/compress(_:)`` of the
-/// whole file.
-final class GzipStream {
-  let target: BundleFileStream
+/// whole file. Compressing (at level 9, which the format fixes) runs on a queue of its own, beside
+/// the encoding of what comes next: the writer hands over pieces of the file, at most a few at
+/// a time, and ``finish()`` waits for the last.
+///
+/// After `init`, `stream`, `output` and `target` are used on `queue` only, and `pending` on the
+/// writer's thread only; that confinement is why the class is `@unchecked Sendable`.
+final class GzipStream: @unchecked Sendable {
+  private let target: BundleFileStream
   private let stream: UnsafeMutablePointer<z_stream>
   private var output = [UInt8](repeating: 0, count: 1 << 16)
+  private var pending: [UInt8] = []
+  private let queue = DispatchQueue(label: "mart-holiday.gzip")
+  /// Pieces handed over and not yet compressed: bounds the memory a fast writer can fill.
+  private let inFlight = DispatchSemaphore(value: 4)
+  private let failure = Mutex<ExportError?>(nil)
+
+  /// The size of the pieces handed to the queue.
+  static let pieceSize = 1 << 18
 
   init(into target: BundleFileStream) {
     self.target = target
@@ -327,7 +340,38 @@ final class GzipStream {
 
   deinit { mart_gzip_stream_free(stream) }
 
-  func write(_ bytes: UnsafeRawBufferPointer, finish: Bool) throws(ExportError) {
+  func write(_ bytes: UnsafeRawBufferPointer) throws(ExportError) {
+    pending.append(contentsOf: bytes)
+    if pending.count >= Self.pieceSize { try handOver(finish: false) }
+  }
+
+  /// Compresses what is left, waits for the queue, and closes the gzip file.
+  func finish() throws(ExportError) -> [BundleFileStream.Finished] {
+    try handOver(finish: true)
+    queue.sync {}
+    if let error = failure.withLock({ $0 }) { throw error }
+    return try target.finish()
+  }
+
+  private func handOver(finish: Bool) throws(ExportError) {
+    if let error = failure.withLock({ $0 }) { throw error }
+    let piece = pending
+    pending = []
+    pending.reserveCapacity(Self.pieceSize + (1 << 16))
+    inFlight.wait()
+    queue.async { [self] in
+      defer { inFlight.signal() }
+      guard failure.withLock({ $0 == nil }) else { return }
+      do throws(ExportError) {
+        try withBytes(piece) { bytes throws(ExportError) in try compress(bytes, finish: finish) }
+      } catch {
+        failure.withLock { $0 = error }
+      }
+    }
+  }
+
+  /// Runs on `queue`.
+  private func compress(_ bytes: UnsafeRawBufferPointer, finish: Bool) throws(ExportError) {
     var input = bytes
     while true {
       var consumed = 0
