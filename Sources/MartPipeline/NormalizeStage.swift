@@ -1,5 +1,7 @@
+import Foundation
 import MartCore
 import MartGeocoding
+import Synchronization
 
 /// Stage 3, normalize and locate: turns a brand's admitted raw branches into exported
 /// branches, each with the coordinate its source published (validated) or the geocoding
@@ -16,12 +18,19 @@ public struct NormalizeStage: Sendable {
 
   /// The branches in the given order; a branch no one can locate is kept without coordinates.
   /// A cancelled task stops between branches (the caller then publishes nothing).
+  ///
+  /// The text work (names, addresses, phones, hours, closing days) is pure and is spread over
+  /// the processors in slices; locating, which may ask geocoding providers, then goes branch by
+  /// branch in order, so the requests and the problems come in the same order on every run.
   public func normalize(_ raw: [RawBranch]) async -> ([Branch], RunProblems) {
     var problems = RunProblems()
     var branches: [Branch] = []
-    for rawBranch in raw {
+    guard !Task.isCancelled else { return (branches, problems) }
+    let prepared = prepare(raw)
+    for (index, rawBranch) in raw.enumerated() {
       if Task.isCancelled { break }
-      var (branch, address) = normalizer.normalize(rawBranch, problems: &problems)
+      var (branch, address, found) = prepared[index]
+      problems.append(found)
       let outcome = await geocoding.locate(siteCoordinate: rawBranch.coordinate, address: address)
       for warning in outcome.warnings { problems.warn(.location, warning, branch: rawBranch.id) }
       if outcome.coordinate == nil {
@@ -33,6 +42,25 @@ public struct NormalizeStage: Sendable {
       branches.append(branch)
     }
     return (branches, problems)
+  }
+
+  /// Each branch normalized without its coordinates, with its parsed address and its problems,
+  /// in the order of `raw`; slices of it on as many threads as there are processors.
+  func prepare(_ raw: [RawBranch]) -> [(Branch, KoreanAddress?, RunProblems)] {
+    let sliceSize = 256
+    let slices = (raw.count + sliceSize - 1) / sliceSize
+    let normalizer = self.normalizer
+    let results = Mutex<[Int: [(Branch, KoreanAddress?, RunProblems)]]>([:])
+    DispatchQueue.concurrentPerform(iterations: slices) { slice in
+      let range = (slice * sliceSize)..<min(raw.count, (slice + 1) * sliceSize)
+      let done = raw[range].map { rawBranch in
+        var problems = RunProblems()
+        let (branch, address) = normalizer.normalize(rawBranch, problems: &problems)
+        return (branch, address, problems)
+      }
+      results.withLock { $0[slice] = done }
+    }
+    return results.withLock { finished in (0..<slices).flatMap { finished[$0] ?? [] } }
   }
 
   /// Why a branch has no coordinates, in words an operator can act on.
