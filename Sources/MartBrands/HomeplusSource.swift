@@ -231,8 +231,16 @@ public struct HomeplusSource: BrandSource {
   /// text; `nil` when nothing else is left.
   public static func strippingDirectionsLink(_ address: String) -> String? {
     var text = address.trimmingSpaces()
-    for suffix in ["길 찾기", "길찾기"] where text.hasSuffix(suffix) {
-      text = String(text.dropLast(suffix.count)).trimmingSpaces()
+    for suffix in ["길 찾기", "길찾기"] {
+      // Only a text whose last scalar is 기, precomposed or as the vowel of its jamo, can end
+      // with the suffix; the usual, precomposed spelling is cut by its bytes, and the
+      // Unicode-aware `hasSuffix` is left for the others.
+      guard let last = text.unicodeScalars.last, last == "\u{AE30}" || last == "\u{1175}" else { break }
+      if text.utf8.count >= suffix.utf8.count, text.utf8.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) {
+        text = String(decoding: text.utf8.dropLast(suffix.utf8.count), as: UTF8.self).trimmingSpaces()
+      } else if text.hasSuffix(suffix) {
+        text = String(text.dropLast(suffix.count)).trimmingSpaces()
+      }
     }
     return text.isEmpty ? nil : text
   }

@@ -63,8 +63,9 @@ public struct LotteMartSource: BrandSource {
       var branches: [RawBranch] = []
       var seenStoreIDs = Set<String>()
       var seenNames = Set<String>()
+      let links = LinkBase(searchURL: url)
       for row in rows {
-        guard let branch = try parseRow(row, url: url) else { continue }
+        guard let branch = try parseRow(row, url: url, links: links) else { continue }
         guard seenStoreIDs.insert(branch.id.storeID).inserted, seenNames.insert(branch.name).inserted
         else { continue }
         branches.append(branch)
@@ -127,7 +128,7 @@ public struct LotteMartSource: BrandSource {
 
   /// One store row, or `nil` when it has no name or is a store not open yet. Its fields are
   /// the first element of each kind below the row, found in one walk.
-  private static func parseRow(_ row: HTMLElement, url: String) throws(HTMLError) -> RawBranch? {
+  private static func parseRow(_ row: HTMLElement, url: String, links: LinkBase) throws(HTMLError) -> RawBranch? {
     var state: HTMLElement?
     var link: HTMLElement?
     var named: HTMLElement?
@@ -163,7 +164,7 @@ public struct LotteMartSource: BrandSource {
       closingText: text(fields[0]),
       statusText: stateText,
       sourceURL: url,
-      pageURL: href.flatMap { storePage(href: $0, searchURL: url) })
+      pageURL: href.flatMap { links.storePage(href: $0) })
   }
 
   /// The branch name: the row's `.name` element, else its `brnchCd` link text, else the first
@@ -184,14 +185,29 @@ public struct LotteMartSource: BrandSource {
   /// The absolute URL of a row's store link (relative to the search page's site), when the row
   /// has one: that is the branch's own page.
   static func storePage(href: String, searchURL: String) -> String? {
-    let trimmed = href.trimmingSpacesAndNewlines()
-    if trimmed.hasPrefix("http://") || trimmed.hasPrefix("https://") { return trimmed }
-    guard !trimmed.isEmpty else { return nil }
-    let origin = URLParts(searchURL).origin
-    if trimmed.hasPrefix("/") { return origin + trimmed }
-    let directory = URLParts(searchURL).path.split(separator: "/", omittingEmptySubsequences: false).dropLast()
-      .joined(separator: "/")
-    return origin + directory + "/" + trimmed
+    LinkBase(searchURL: searchURL).storePage(href: href)
+  }
+
+  /// What a store link is resolved against: the search page's origin and folder, taken apart
+  /// once per page rather than once per row.
+  struct LinkBase {
+    let origin: String
+    let directory: String
+
+    init(searchURL: String) {
+      let search = URLParts(searchURL)
+      origin = search.origin
+      directory = search.path.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+    }
+
+    /// The absolute URL of `href`, or `nil` when it is blank.
+    func storePage(href: String) -> String? {
+      let trimmed = href.trimmingSpacesAndNewlines()
+      if trimmed.hasPrefix("http://") || trimmed.hasPrefix("https://") { return trimmed }
+      guard !trimmed.isEmpty else { return nil }
+      if trimmed.hasPrefix("/") { return origin + trimmed }
+      return origin + directory + "/" + trimmed
+    }
   }
 
   /// The `brnchCd` query parameter of a (possibly relative, possibly padded) link.
@@ -200,7 +216,7 @@ public struct LotteMartSource: BrandSource {
     guard let queryStart = trimmed.firstIndex(of: "?") else { return nil }
     let query = trimmed[trimmed.index(after: queryStart)...].prefix { $0 != "#" }
     let code = FormEncoding.decode(String(query))
-      .first { $0.name.caseInsensitiveCompare("brnchCd") == .orderedSame }?
+      .first { $0.name.lowercased() == "brnchcd" }?
       .value.trimmingSpaces()
     return code?.isEmpty == false ? code : nil
   }

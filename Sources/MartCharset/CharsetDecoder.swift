@@ -95,14 +95,53 @@ public enum CharsetDecoder {
     return (repairing(data), "UTF-8", .sniffed, warnings)
   }
 
-  /// Whether `data` is valid UTF-8, checked in place.
+  /// Whether `data` is valid UTF-8 (RFC 3629: no overlong forms, no surrogates, nothing above
+  /// U+10FFFF), checked in place. Runs of ASCII, most of a page's markup, are skipped eight
+  /// bytes at a time; the standard library's validator takes each byte on its own.
   public static func isValidUTF8(_ data: Data) -> Bool {
-    if #available(macOS 26, iOS 26, tvOS 26, watchOS 26, visionOS 26, *) {
-      return data.withUnsafeBytes { raw in
-        (try? UTF8Span(validating: raw.assumingMemoryBound(to: UInt8.self).span)) != nil
-      }
+    data.withUnsafeBytes { isValidUTF8($0) }
+  }
+
+  static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+    guard let base = bytes.baseAddress else { return true }
+    let count = bytes.count
+    var index = 0
+    func continuation(_ offset: Int) -> Bool {
+      index + offset < count && base.load(fromByteOffset: index + offset, as: UInt8.self) & 0xC0 == 0x80
     }
-    return String(validating: data, as: UTF8.self) != nil
+    while index < count {
+      while index + 8 <= count,
+        base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+      {
+        index += 8
+      }
+      guard index < count else { break }
+      let lead = base.load(fromByteOffset: index, as: UInt8.self)
+      if lead < 0x80 {
+        index += 1
+        continue
+      }
+      // The second byte's range depends on the lead (Unicode's table 3-7); the others are
+      // plain continuation bytes.
+      let second: ClosedRange<UInt8>
+      let length: Int
+      switch lead {
+      case 0xC2...0xDF: (second, length) = (0x80...0xBF, 2)
+      case 0xE0: (second, length) = (0xA0...0xBF, 3)
+      case 0xE1...0xEC, 0xEE...0xEF: (second, length) = (0x80...0xBF, 3)
+      case 0xED: (second, length) = (0x80...0x9F, 3)
+      case 0xF0: (second, length) = (0x90...0xBF, 4)
+      case 0xF1...0xF3: (second, length) = (0x80...0xBF, 4)
+      case 0xF4: (second, length) = (0x80...0x8F, 4)
+      default: return false
+      }
+      guard index + 1 < count, second.contains(base.load(fromByteOffset: index + 1, as: UInt8.self)) else {
+        return false
+      }
+      for offset in 2..<length where !continuation(offset) { return false }
+      index += length
+    }
+    return true
   }
 
   /// The encoding a charset label names (`UTF-8`, `CP949`, `WINDOWS-1252`, or the label itself

@@ -182,6 +182,8 @@ public enum FormEncoding {
   }
 
   private static func unescape(_ text: String) -> String {
+    // Most names and values have nothing to unescape: no trip through Foundation for them.
+    guard text.utf8.contains(where: { $0 == UInt8(ascii: "+") || $0 == UInt8(ascii: "%") }) else { return text }
     let spaced = text.replacingOccurrences(of: "+", with: " ")
     return spaced.removingPercentEncoding ?? spaced
   }

@@ -39,7 +39,13 @@ extension HTMLElement {
     guard node.pointee.type == XML_ELEMENT_NODE, node.pointee.ns == nil, let own = node.pointee.name else {
       return false
     }
-    return xmlStrEqual(own, name) != 0
+    // Byte by byte against the name's UTF-8: no C string made for each call.
+    var index = 0
+    for byte in name.utf8 {
+      guard own[index] == byte else { return false }
+      index += 1
+    }
+    return own[index] == 0
   }
 
   /// Whether the element's `class` attribute holds `className` the way `XPath.hasClass` tests

@@ -55,4 +55,35 @@ struct CharsetBytesTests {
     // A slice that starts past the data's first byte.
     #expect(CharsetDecoder.isValidUTF8(Data([0xFF] + Self.korean).dropFirst()))
   }
+
+  /// The validator agrees with the standard library's on every lead byte with every second
+  /// byte (then valid or invalid tails), at every offset from an eight-byte ASCII run, and on
+  /// random byte strings made mostly of ASCII, Hangul and stray bytes.
+  @Test func theValidatorAgreesWithTheStandardLibrary() {
+    func standard(_ bytes: [UInt8]) -> Bool { String(validating: bytes, as: UTF8.self) != nil }
+    var disagreements: [[UInt8]] = []
+    func check(_ bytes: [UInt8]) {
+      if CharsetDecoder.isValidUTF8(Data(bytes)) != standard(bytes) { disagreements.append(bytes) }
+    }
+    for lead in UInt8(0x80)...0xFF {
+      for second in UInt8.min...UInt8.max {
+        for tail: [UInt8] in [[], [0x80], [0xBF, 0xBF], [0x41, 0x80], [0x80, 0xC0]] {
+          for prefix in 0..<9 {
+            check(Array(repeating: 0x61, count: prefix) + [lead, second] + tail + [0x62])
+          }
+        }
+      }
+    }
+    var random = SystemRandomNumberGenerator()
+    let pieces: [[UInt8]] = [
+      Array("<div class=\"a\">".utf8), Array("홈플러스 ".utf8), [0xE2, 0x80], [0xF0, 0x9F, 0x98, 0x80], [0xC3],
+      [0x80], [0xED, 0xB0, 0x80], [0xF4, 0x8F, 0xBF, 0xBF], [0x00], Array("점".utf8.prefix(2)),
+    ]
+    for _ in 0..<20_000 {
+      var bytes: [UInt8] = []
+      for _ in 0..<Int.random(in: 0...12, using: &random) { bytes += pieces.randomElement(using: &random)! }
+      check(bytes)
+    }
+    #expect(disagreements.isEmpty, "\(disagreements.prefix(5))")
+  }
 }
