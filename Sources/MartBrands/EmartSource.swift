@@ -86,7 +86,7 @@ public struct EmartSource: BrandSource {
   /// `에브리데이 `, `노브랜드 `, the misspelling `노브렌드 `, and the newer E-mart banners
   /// `스타필드 마켓 `, `이마트 푸드마켓 `). `nil` when neither says.
   public static func classify(storeType: String?, name: String) -> BrandSlug? {
-    if otherStoreMarkers.contains(where: { name.contains($0) }) { return nil }
+    if otherStoreMarkers.contains(where: { contains(name, $0) }) { return nil }
     // The 에브리데이 banner wins over any store type: the all-format list may file its rows
     // under a hypermarket code.
     if namePrefixes(for: .everyday).contains(where: { name.hasPrefix($0 + " ") }) { return .everyday }
@@ -97,6 +97,24 @@ public struct EmartSource: BrandSource {
     }
     if banner(of: name) != nil { return .emart }
     return nil
+  }
+
+  /// Whether `marker` occurs in `name`: byte for byte as UTF-8, and through Foundation's
+  /// canonical comparison only for a name with conjoining jamo (the one way a name can spell a
+  /// marker's Hangul differently), so the common case makes no trip through NSString.
+  static func contains(_ name: String, _ marker: String) -> Bool {
+    let bytes = Array(name.utf8)
+    let needle = Array(marker.utf8)
+    if needle.count <= bytes.count {
+      for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
+        if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
+      }
+    }
+    let hasConjoiningJamo = name.unicodeScalars.contains {
+      (0x1100...0x11FF).contains($0.value) || (0xA960...0xA97F).contains($0.value)
+        || (0xD7B0...0xD7FF).contains($0.value)
+    }
+    return hasConjoiningJamo && name.contains(marker)
   }
 
   /// The name prefixes each brand carries in `NAME`, longest first.
@@ -138,11 +156,6 @@ public struct EmartSource: BrandSource {
   /// `GET` path and query of the older, all-area holiday list for `month`.
   static func holidayListPath(for month: CalendarDate) -> String {
     "\(holidayListPath)?year=\(month.year)&month=\(paddedMonth(month))"
-  }
-
-  /// The store page of `storeID` on the site that served `feedURL`.
-  static func storePage(_ storeID: String, feedURL: String) -> String {
-    URLParts(feedURL).origin + detailPath(storeID: storeID)
   }
 
   /// Path and query of a store's detail page.
@@ -466,6 +479,8 @@ public struct EmartSource: BrandSource {
       ?? []
     var branches: [RawBranch] = []
     var identifiedRows = 0
+    // Each store's page is on the site that served the feed.
+    let origin = URLParts(url).origin
     for row in rows {
       guard let storeID = row.text("ID"), let fullName = row.text("NAME") else { continue }
       identifiedRows += 1
@@ -483,7 +498,7 @@ public struct EmartSource: BrandSource {
           coordinate: coordinate,
           closingText: nil,
           sourceURL: url,
-          pageURL: storePage(storeID, feedURL: url)))
+          pageURL: origin + detailPath(storeID: storeID)))
     }
     guard identifiedRows > 0 else {
       throw SourceError(
@@ -542,6 +557,8 @@ public struct EmartSource: BrandSource {
   static func stores(in rows: [[String: JSONScalar]], feedURL url: String) -> [RawBranch] {
     var branches: [RawBranch] = []
     var seen = Set<String>()
+    // Each store's page is on the site that served the feed.
+    let origin = URLParts(url).origin
     for row in rows {
       guard let storeID = row.text("JIJUM_ID"), let fullName = row.text("NAME"),
         let brand = classify(storeType: nil, name: fullName), seen.insert(storeID).inserted
@@ -553,7 +570,7 @@ public struct EmartSource: BrandSource {
           banner: banner(of: fullName),
           phone: row.text("TEL"),
           sourceURL: url,
-          pageURL: storePage(storeID, feedURL: url)))
+          pageURL: origin + detailPath(storeID: storeID)))
     }
     return branches
   }

@@ -186,6 +186,8 @@ struct EmartSourceTests {
     arguments: [
       ("SSG 도곡점", "M"), ("Boots 대치역점", nil), ("일렉트로마트 명지점", nil), ("몰리스 월계점", nil),
       ("토이킹덤 하남점", nil), ("베이비서클 고양점", nil), ("창원점", nil), ("스타필드 하남", nil),
+      // The marker spelled in conjoining jamo (as a decomposing system would send it).
+      ("이마트 \u{1107}\u{116E}\u{110E}\u{1173} 명동점", nil), ("\u{1107}\u{116E}\u{110E}\u{1173}", nil),
     ] as [(String, String?)])
   func otherStoresAreNoBrandOfOurs(name: String, storeType: String?) {
     #expect(EmartSource.classify(storeType: storeType, name: name) == nil)
