@@ -5,7 +5,8 @@
 #
 #   bash Benchmarks/side-by-side.sh [branches]      # default 10000
 #
-# Needs Python 3 with scrapy and lxml (`pip install scrapy lxml`). Brands: the E-mart family
+# Needs Python 3 with pip; scrapy and lxml are installed from Benchmarks/scrapy/requirements.txt
+# when missing. Brands: the E-mart family
 # (이마트, 트레이더스, 노브랜드, 에브리데이) and Homeplus (홈플러스, 익스프레스), the brands the spiders cover.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -16,7 +17,15 @@ mkdir -p "$WORK"
 BIN=.build/release/mart-holiday
 TIME=/usr/bin/time
 
-python3 -c "import scrapy, lxml" 2>/dev/null || { echo "needs: pip install -r Benchmarks/scrapy/requirements.txt" >&2; exit 1; }
+# The spiders' packages, at the versions measured, installed when missing (as scripts/setup.sh
+# installs the test suite's).
+if ! python3 -c "import scrapy, lxml" 2>/dev/null; then
+  echo "installing: $(tr '\n' ' ' < Benchmarks/scrapy/requirements.txt)" >&2
+  python3 -m pip install --quiet -r Benchmarks/scrapy/requirements.txt 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages -r Benchmarks/scrapy/requirements.txt \
+    || { echo "needs: pip install -r Benchmarks/scrapy/requirements.txt" >&2; exit 1; }
+fi
+[ -x "$TIME" ] || { echo "needs GNU time at $TIME: bash scripts/setup.sh installs it" >&2; exit 1; }
 swift build -c release --product mart-holiday >&2
 
 echo "generating the sites for $SCALE branches in $WORK" >&2

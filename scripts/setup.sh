@@ -15,6 +15,8 @@ pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
+# GNU time, with which Benchmarks/side-by-side.sh measures both sides.
+[ -x /usr/bin/time ] || missing+=(time)
 
 sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
