@@ -7,6 +7,7 @@
 #   STATE_DIR     the run's state directory (default: OUTPUT_DIR-state beside it): caches, raw
 #                 archives, the locks and this script's diff.<ext>; never inside OUTPUT_DIR
 #   DIFF_FORMAT   text (default), json or markdown; the diff goes to STATE_DIR/diff.<ext>
+#   DIFF_MAX_BYTES  the most bytes of a markdown diff (diff --max-bytes; default 60000)
 #   KEEP          bundles and raw archives to keep (default 30; older ones are removed)
 # Exit status: 0 a valid bundle is current (some brands may be stale: see report.json);
 #              1 the run published nothing, the bundle is invalid, or the diff failed.
@@ -50,7 +51,9 @@ current=$(bundle_of "$output")
 if [ -n "$previous" ] && [ "$previous" != "$current" ] && [ -d "$work/previous" ]; then
   case $format in json) ext=json ;; markdown) ext=md ;; *) ext=txt ;; esac
   diff_status=0
-  "$bin" diff "$work/previous" "$output" --format "$format" >"$state/diff.$ext" || diff_status=$?
+  limit=()
+  [ -z "${DIFF_MAX_BYTES:-}" ] || limit=(--max-bytes "$DIFF_MAX_BYTES")
+  "$bin" diff "$work/previous" "$output" --format "$format" ${limit[@]+"${limit[@]}"} >"$state/diff.$ext" || diff_status=$?
   case $diff_status in
     0) echo "no changes since $previous" ;;
     1) echo "changes since $previous: $state/diff.$ext" ;;

@@ -465,7 +465,9 @@ import Testing
 
   @Test func theScheduledRunDiffsAgainstTheBundleItReplacesEvenWithKeepOne() throws {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("scheduled-\(UUID().uuidString)")
-    func scheduled(_ arguments: [String]) throws -> (status: Int32, stdout: String) {
+    func scheduled(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (
+      status: Int32, stdout: String
+    ) {
       let process = Process()
       process.executableURL = URL(fileURLWithPath: "/bin/bash")
       process.arguments =
@@ -475,6 +477,7 @@ import Testing
       var environment = ProcessInfo.processInfo.environment
       environment["MART_HOLIDAY"] = CommandLineContractTests.binary.path
       environment["KEEP"] = "1"
+      environment.merge(extra) { _, new in new }
       process.environment = environment
       let stdout = Pipe()
       process.standardOutput = stdout
@@ -495,6 +498,13 @@ import Testing
       try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
         "bundles", "current", "latest.json", "report.html", "report.json",
       ])
+    // A markdown diff bounded for a comment box.
+    let bounded = try scheduled(
+      ["--replay", "fixtures/web"], environment: ["DIFF_FORMAT": "markdown", "DIFF_MAX_BYTES": "1200"])
+    #expect(bounded.status == 0)
+    let markdown = try Data(contentsOf: safety.state(output).appendingPathComponent("diff.md"))
+    #expect(markdown.count <= 1200 && markdown.count > 200, "\(markdown.count) bytes")
+    #expect(!FileManager.default.fileExists(atPath: diff.path), "the last run's diff.txt is gone")
   }
 
   @Test func theCommittedSampleIsWhatTheFixturesProduce() throws {
