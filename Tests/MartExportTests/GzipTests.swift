@@ -1,6 +1,8 @@
 import Foundation
-import MartExport
+import MartCore
 import Testing
+
+@testable import MartExport
 
 @Suite struct GzipTests {
   @Test func deterministicHeaderAndRoundTrip() throws {
@@ -19,5 +21,56 @@ import Testing
     let compressed = Gzip.compress(Data(String(repeating: "closing days ", count: 100).utf8))
     #expect(throws: Gzip.Failure.self) { try Gzip.decompress(compressed.prefix(compressed.count - 5)) }
     #expect(throws: Gzip.Failure.self) { try Gzip.decompress(Data("not gzip".utf8)) }
+  }
+}
+
+/// The gzip copy made on its own queue: the same bytes as compressing the whole file, and a
+/// write that fails on that queue still fails the file.
+@Suite struct GzipStreamTests {
+  func temporaryFile(_ name: String) throws -> (path: String, descriptor: Int32) {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gzip-stream-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let path = directory.appendingPathComponent(name).path
+    return (path, open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644))
+  }
+
+  /// Pieces of every size, many pieces in flight: the bytes are `Gzip.compress` of the whole.
+  @Test func theQueuedCopyIsTheWholeFileCompressed() throws {
+    let text = (0..<40_000).map { "{\"id\":\"emart-\($0)\",\"name\":\"\($0 % 97)호점\"}" }.joined(separator: ",")
+    let data = Data(text.utf8)
+    let (path, descriptor) = try temporaryFile("branches.json.gz")
+    let gzip = GzipStream(into: try BundleFileStream(path: path, descriptor: descriptor))
+    var offset = 0
+    var size = 1
+    while offset < data.count {
+      let end = min(data.count, offset + size)
+      try data[offset..<end].withUnsafeBytes { try gzip.write($0) }
+      offset = end
+      size = size * 7 % 100_003 + 1
+    }
+    let finished = try gzip.finish()
+    let written = try Data(contentsOf: URL(fileURLWithPath: path))
+    #expect(written == Gzip.compress(data))
+    #expect(finished.first?.bytes == written.count)
+  }
+
+  /// A disk that is full (`/dev/full`) fails the gzip copy with the file's path, not silently.
+  @Test func aWriteThatFailsOnTheQueueFailsTheFile() throws {
+    let descriptor = open("/dev/full", O_WRONLY | O_CLOEXEC)
+    try #require(descriptor >= 0, "no /dev/full here")
+    let gzip = GzipStream(into: try BundleFileStream(path: "full/branches.json.gz", descriptor: descriptor))
+    let noise = Data((0..<(4 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+    do {
+      for start in stride(from: 0, to: noise.count, by: 65_536) {
+        try noise[start..<(start + 65_536)].withUnsafeBytes { try gzip.write($0) }
+      }
+      _ = try gzip.finish()
+      Issue.record("writing to a full disk did not fail")
+    } catch let error as ExportError {
+      #expect(error.path == "full/branches.json.gz")
+      #expect(error.message.contains("write failed"), "\(error.message)")
+    } catch {
+      Issue.record("not an ExportError: \(error)")
+    }
   }
 }

@@ -94,6 +94,37 @@ import Testing
     #expect(problems.warnings.contains { $0.branch == unplaced.id && $0.kind == .location })
   }
 
+  /// Normalizing in slices on several threads gives what one branch after another gives: the
+  /// same branches and the same problems in the same order, across slice boundaries.
+  @Test func normalizingInSlicesKeepsTheOrderOfBranchesAndProblems() async {
+    let phones = ["055-211-1234", "00-000-0000", "not a phone", nil]
+    let addresses = ["경상남도 창원시 의창구 원이대로 430", "서울 송파구 신천동 올림픽로 300", "어딘가 모를 곳 1층", nil]
+    let texts = ["매월 둘째·넷째 일요일", "11/12(수), 11/26(수)", "설·추석 당일 휴무", "격주 화요일", nil]
+    let raws = (0..<1_031).map { index in
+      RawBranch(
+        id: BranchID(brand: index % 3 == 0 ? .emart : .homeplus, storeID: String(index)), name: "\(index)호점",
+        address: addresses[index % addresses.count], phone: phones[index % phones.count],
+        coordinate: index % 5 == 0 ? GeoPoint(latitude: 126.9, longitude: 37.5) : nil,
+        closingText: texts[index % texts.count], sourceURL: "https://example.com/")
+    }
+    let normalizer = BranchNormalizer(asOf: asOf, window: .threeMonths(startingAt: asOf))
+    let stage = NormalizeStage(normalizer: normalizer, geocoding: GeocodingChain(geocoders: [], cache: nil))
+    let (branches, problems) = await stage.normalize(raws)
+
+    // The reference: one branch at a time, each in a call of its own.
+    var expectedProblems = RunProblems()
+    var expected: [Branch] = []
+    for raw in raws {
+      let (one, found) = await stage.normalize([raw])
+      expected += one
+      expectedProblems.warnings += found.warnings
+      expectedProblems.errors += found.errors
+    }
+    #expect(branches == expected)
+    #expect(problems == expectedProblems)
+    #expect(problems.warnings.count > 1_031)
+  }
+
   @Test func problemsAlwaysWriteTheirFourKeys() throws {
     let problem = RunProblem(kind: .publish, message: "disk full")
     let json = try #require(
