@@ -82,6 +82,18 @@ enum BundleBuilder {
       brandFiles[slug] = (file, true)
     }
     var brandCalendars: [BrandSlug: ICalendar.BrandCalendarBuilder] = [:]
+    // A brand's file and calendar are finished as soon as its last branch is written, so that
+    // only the brands in progress (one, when ids keep a brand together) are held in memory.
+    var lastIndex: [BrandSlug: Int] = [:]
+    for (index, branch) in branches.enumerated() { lastIndex[branch.brand] = index }
+    func finishBrand(_ slug: BrandSlug) throws(ExportError) {
+      guard let file = brandFiles.removeValue(forKey: slug)?.file else { return }
+      try file.write(tail.bytes)
+      try output.close(file)
+      try output.whole(
+        "calendars/brands/\(slug.rawValue).ics",
+        (brandCalendars.removeValue(forKey: slug) ?? ICalendar.BrandCalendarBuilder()).calendar(brandName: name(slug)))
+    }
     var writer = CanonicalJSONWriter(capacity: 8192)
     for (index, branch) in branches.enumerated() {
       if index % 256 == 0, shouldStop() { return nil }
@@ -101,19 +113,15 @@ enum BundleBuilder {
       try output.whole(
         "calendars/branches/\(branch.id).ics",
         ICalendar.branchCalendar(branch, brandName: name(branch.brand), serialized: events))
+      if lastIndex[branch.brand] == index { try finishBrand(branch.brand) }
     }
     try all.write(tail.bytes)
     try output.close(all)
+    // Brands without branches (missing ones) get their empty file and calendar.
     for slug in brandSlugs {
       if shouldStop() { return nil }
-      let file = brandFiles[slug]!.file
-      try file.write(tail.bytes)
-      try output.close(file)
-      try output.whole(
-        "calendars/brands/\(slug.rawValue).ics",
-        (brandCalendars.removeValue(forKey: slug) ?? ICalendar.BrandCalendarBuilder()).calendar(brandName: name(slug)))
+      try finishBrand(slug)
     }
-    brandFiles = [:]
     if shouldStop() { return nil }
 
     // index.json: rows written in batches.

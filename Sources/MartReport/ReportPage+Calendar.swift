@@ -50,7 +50,7 @@ extension ReportPage {
     if !closures.shut.isEmpty {
       html += "<h3>Shut stores (\(closures.shut.count))</h3>\n<ul class=\"shut-list\">\n"
       for id in closures.shut {
-        let branch = branchesByID[id.description]
+        let branch = branch(withID: id)
         html +=
           "<li data-brand=\"\(HTML.escape(id.brand.rawValue))\">\(branch.map { HTML.escape(title($0)) } ?? "") <code>\(HTML.escape(id.description))</code>"
           + (branch.map { " — \(HTML.escape(nextClosing($0)))" } ?? "") + "</li>\n"
@@ -64,7 +64,7 @@ extension ReportPage {
         html +=
           "<li>\(HTML.escape(label)): "
           + ids.map { id in
-            "\(branchesByID[id.description].map { HTML.escape(title($0)) } ?? "") <code>\(HTML.escape(id.description))</code>"
+            "\(branch(withID: id).map { HTML.escape(title($0)) } ?? "") <code>\(HTML.escape(id.description))</code>"
           }.joined(separator: ", ") + "</li>\n"
       }
       html += "</ul>\n"
@@ -126,7 +126,7 @@ extension ReportPage {
       cell += "<details><summary aria-label=\"\(HTML.escape(label))\">\(counts)</summary><div class=\"day-list\">"
       cell += "<p>\(HTML.escape(label))</p><ul>"
       for id in ids.prefix(Self.dayListLimit) {
-        let branch = branchesByID[id.description]
+        let branch = branch(withID: id)
         cell +=
           "<li data-closed-id=\"\(HTML.escape(id.description))\" data-brand=\"\(HTML.escape(id.brand.rawValue))\">"
           + "\(branch.map { HTML.escape(title($0)) } ?? HTML.escape(id.description))</li>"

@@ -21,7 +21,8 @@ public struct ReportPage {
   let brandNames: [BrandSlug: String]
   let palette: BrandPalette
   let branches: [Branch]
-  let branchesByID: [String: Branch]
+  /// Each branch's place in `branches`, by id as written (positions, not copies of branches).
+  let positionByID: [String: Int]
   let closures: ClosuresFile?
 
   /// Renders the page.
@@ -52,12 +53,17 @@ public struct ReportPage {
     }
     brandNames = names
     palette = BrandPalette(Array(names.keys))
-    branches = bundle?.branches.branches ?? []
-    branchesByID = Dictionary(branches.map { ($0.id.description, $0) }, uniquingKeysWith: { first, _ in first })
+    let branches = bundle?.branches.branches ?? []
+    self.branches = branches
+    positionByID = Dictionary(
+      branches.indices.map { (branches[$0].id.description, $0) }, uniquingKeysWith: { first, _ in first })
     closures = bundle.map {
       ClosuresFile(branches: $0.branches.branches, window: $0.manifest.window, asOf: $0.manifest.asOf)
     }
   }
+
+  /// The branch of the bundle with this id, if it has one.
+  func branch(withID id: BranchID) -> Branch? { positionByID[id.description].map { branches[$0] } }
 
   /// The brand's Korean name, else its slug.
   func name(_ brand: BrandSlug) -> String { brandNames[brand] ?? brand.rawValue }
