@@ -132,7 +132,7 @@ extension Pipeline {
 }
 
 extension Pipeline {
-  /// Makes what follows `latest.json` after a run: `current/`, then `report.html` beside
+  /// Makes what follows `latest.json` after a run: `current/` and `report.html` beside
   /// `report.json`, both from the bundles `outcome` holds in memory when `latest.json` names the
   /// one it says (otherwise from disk). The two are made side by side: neither reads what the
   /// other writes. Returns whether `current/` follows.
