@@ -258,9 +258,19 @@ extension Bench {
     /// Origin (`https://store.emart.com`) → the local base URL that answers for it.
     public let baseURLs: [String: String]
 
-    /// Loads the recording in `directory` (the replay format) and starts serving it.
+    /// Loads the recording in `directory` (the replay format) and starts serving it. Throws
+    /// when `directory` is missing or holds no recorded exchange: serving nothing would only
+    /// make every request of the other program fail.
     public init(recording directory: URL) throws {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
+        throw BenchError("\(directory.path): no such directory")
+      }
+      guard isDirectory.boolValue else { throw BenchError("\(directory.path): is a file, not a directory") }
       let archive = try ReplayArchive.load(from: directory)
+      guard !archive.exchanges.isEmpty else {
+        throw BenchError("\(directory.path): holds no recordings (no *.exchange.json files)")
+      }
       server = try Pipeline.startReplayServer(archive, sources: BrandSources.all)
       baseURLs = server.baseURLOverrides
     }

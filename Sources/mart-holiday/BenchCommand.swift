@@ -119,7 +119,11 @@ struct BenchServeCommand: ParsableCommand {
   var recording: String
 
   func run() throws {
-    let served = try Bench.Served(recording: URL(fileURLWithPath: recording))
+    let served: Bench.Served
+    do { served = try Bench.Served(recording: URL(fileURLWithPath: recording)) } catch {
+      FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+      throw ExitCode(1)
+    }
     let lines = served.baseURLs.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)\n" }.joined()
     FileHandle.standardOutput.write(Data(lines.utf8))
     signal(SIGINT, SIG_IGN)

@@ -19,4 +19,23 @@ import Testing
     #expect((scales.first?["branches"] as? Int).map { $0 >= 100 } == true, "\(scales)")
     #expect((result["htmlPages"] as? Int).map { $0 > 0 } == true)
   }
+
+  /// `bench-serve` given nothing to serve says so and stops, instead of serving nothing until
+  /// it is killed.
+  @Test func benchServeRefusesWhatIsNoRecording() throws {
+    let empty = FileManager.default.temporaryDirectory.appendingPathComponent("bench-serve-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    let file = empty.appendingPathComponent("a-file")
+    try Data("x".utf8).write(to: file)
+    for (path, says) in [
+      ("/nonexistent/recording", "no such directory"), (empty.path, "holds no recordings"),
+      (file.path, "is a file, not a directory"),
+    ] {
+      let outcome = try cli.run(["bench-serve", path])
+      #expect(outcome.status == 1, "\(path)")
+      #expect(outcome.stdout.isEmpty, "\(path)")
+      #expect(outcome.stderr.hasPrefix("error: \(path): \(says)"), "\(outcome.stderr)")
+      #expect(outcome.stderr.split(separator: "\n").count == 1, "\(outcome.stderr)")
+    }
+  }
 }
