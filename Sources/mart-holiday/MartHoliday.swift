@@ -14,10 +14,11 @@ struct MartHoliday: AsyncParsableCommand {
       BenchCommand.self, BenchRunCommand.self, BenchServeCommand.self,
     ])
 
-  /// The usual entry point, except for the exit status of bad usage (an unknown option, a
-  /// missing argument, a value out of range): `diff` reports it with 2, as diff(1) does, so that
-  /// CI can tell "changes" (1) from "trouble" (2); every other command with 1, its "bad input"
-  /// status, as the README says.
+  /// The usual entry point, except for bad usage (an unknown option, a missing argument, a
+  /// value out of range), which gets one `error:` line naming the command's `--help`, and its
+  /// own exit status: `diff` reports it with 2, as diff(1) does, so that CI can tell "changes"
+  /// (1) from "trouble" (2); every other command with 1, its "bad input" status, as the README
+  /// says.
   static func main() async {
     do {
       var command = try parseAsRoot()
@@ -27,13 +28,13 @@ struct MartHoliday: AsyncParsableCommand {
         try command.run()
       }
     } catch {
-      if CommandLine.arguments.dropFirst().first == "diff", !(error is ExitCode), exitCode(for: error) != .success {
-        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-        Foundation.exit(2)
-      }
-      if !(error is ExitCode), exitCode(for: error) == .validationFailure {
-        FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-        Foundation.exit(1)
+      let isDiff = CommandLine.arguments.dropFirst().first == "diff"
+      let status = exitCode(for: error)
+      if !(error is ExitCode), status == .validationFailure || (isDiff && status != .success) {
+        let subcommand = CommandLine.arguments.dropFirst().first.map { $0.hasPrefix("-") ? "" : " \($0)" } ?? ""
+        let line = "error: \(message(for: error)) (see mart-holiday\(subcommand) --help)\n"
+        FileHandle.standardError.write(Data(line.utf8))
+        Foundation.exit(isDiff ? 2 : 1)
       }
       exit(withError: error)
     }

@@ -458,6 +458,7 @@ import Testing
       #expect(outcome.status == 1, "\(arguments): \(outcome.status)")
       #expect(outcome.stdout.isEmpty, "\(arguments)")
       #expect(outcome.stderr.contains("Error:") || outcome.stderr.contains("error:"), "\(arguments)")
+      #expect(outcome.stderr.split(separator: "\n").count == 1, "\(arguments): one line, got \(outcome.stderr)")
     }
     // diff keeps diff(1)'s 2 for trouble.
     #expect(try cli.run(["diff", "only-one"]).status == 2)
