@@ -73,39 +73,27 @@ struct JSONRowReader {
 
   private mutating func document(keys: Set<String>) -> [String: Member]? {
     skipSpace()
-    guard take(0x7B) else { return nil }
     var found: [String: Member] = [:]
     var seenKeys = Set<String>()
-    skipSpace()
-    if !take(0x7D) {
-      repeat {
-        skipSpace()
-        guard let name = string() else { return nil }
-        skipSpace()
-        guard take(0x3A) else { return nil }
-        skipSpace()
-        if keys.contains(name) {
-          // A repeated key: left to JSONDecoder.
-          guard seenKeys.insert(name).inserted else { return nil }
-          switch peek {
-          case 0x6E:
-            guard literal("null") else { return nil }
-          case 0x5B:
-            guard let rows = rows() else { return nil }
-            found[name] = .rows(rows)
-          case 0x7B:
-            guard let object = row() else { return nil }
-            found[name] = .object(object)
-          default:
-            return nil
-          }
-        } else {
-          guard skipValue() else { return nil }
-        }
-        skipSpace()
-      } while take(0x2C)
-      guard take(0x7D) else { return nil }
+    let read = object { reader, name in
+      guard keys.contains(name) else { return reader.skipValue() }
+      // A repeated key: left to JSONDecoder.
+      guard seenKeys.insert(name).inserted else { return false }
+      switch reader.peek {
+      case 0x6E:
+        return reader.literal("null")
+      case 0x5B:
+        guard let rows = reader.rows() else { return false }
+        found[name] = .rows(rows)
+      case 0x7B:
+        guard let object = reader.row() else { return false }
+        found[name] = .object(object)
+      default:
+        return false
+      }
+      return true
     }
+    guard read else { return nil }
     skipSpace()
     return position == bytes.count ? found : nil
   }
@@ -125,20 +113,31 @@ struct JSONRowReader {
   }
 
   private mutating func row() -> [String: JSONScalar]? {
-    guard take(0x7B) else { return nil }
     var row: [String: JSONScalar] = [:]
+    let read = object { reader, name in
+      guard let value = reader.scalar(), row.updateValue(value, forKey: name) == nil else { return false }
+      return true
+    }
+    return read ? row : nil
+  }
+
+  /// Reads one object, `{ "name": value, … }`: for each member, `member` is given the name with
+  /// the reader at its value, reads the value and says whether it could. `false` when the object
+  /// or a member is not what it should be.
+  private mutating func object(_ member: (inout JSONRowReader, String) -> Bool) -> Bool {
+    guard take(0x7B) else { return false }
     skipSpace()
-    if take(0x7D) { return row }
+    if take(0x7D) { return true }
     repeat {
       skipSpace()
-      guard let name = string() else { return nil }
+      guard let name = string() else { return false }
       skipSpace()
-      guard take(0x3A) else { return nil }
+      guard take(0x3A) else { return false }
       skipSpace()
-      guard let value = scalar(), row.updateValue(value, forKey: name) == nil else { return nil }
+      guard member(&self, name) else { return false }
       skipSpace()
     } while take(0x2C)
-    return take(0x7D) ? row : nil
+    return take(0x7D)
   }
 
   private mutating func scalar() -> JSONScalar? {
