@@ -103,13 +103,7 @@ public struct EmartSource: BrandSource {
   /// canonical comparison only for a name with conjoining jamo (the one way a name can spell a
   /// marker's Hangul differently), so the common case makes no trip through NSString.
   static func contains(_ name: String, _ marker: String) -> Bool {
-    let bytes = Array(name.utf8)
-    let needle = Array(marker.utf8)
-    if needle.count <= bytes.count {
-      for start in 0...(bytes.count - needle.count) where bytes[start] == needle[0] {
-        if bytes[start..<(start + needle.count)].elementsEqual(needle) { return true }
-      }
-    }
+    if name.containsText(marker) { return true }
     let hasConjoiningJamo = name.unicodeScalars.contains {
       (0x1100...0x11FF).contains($0.value) || (0xA960...0xA97F).contains($0.value)
         || (0xD7B0...0xD7FF).contains($0.value)

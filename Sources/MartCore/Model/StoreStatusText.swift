@@ -497,7 +497,7 @@ extension String {
   /// Whether `word` occurs in the text, compared byte for byte as UTF-8 (the wording tables are
   /// precomposed Hangul, as the cleaned texts are); cheaper than Foundation's `contains`, which
   /// goes through NSString on Linux.
-  func containsText(_ word: String) -> Bool {
+  public func containsText(_ word: String) -> Bool {
     var text = self
     var word = word
     return text.withUTF8 { haystack in
