@@ -66,9 +66,9 @@ public struct CurrentDirectory: Sendable {
     }
     // Branches the kept bundles had that the current one does not: each one's last record.
     var lastSeen: [BranchID: (branch: Branch, manifest: BundleManifest, brandName: String)] = [:]
-    for bundle in keptBundles(excluding: latest.directory.lastPathComponent) {
+    for bundle in keptBundles(excluding: latest.directory.lastPathComponent, notListed: listed) {
       let names = Dictionary(bundle.manifest.brands.map { ($0.slug, $0.name) }, uniquingKeysWith: { first, _ in first })
-      for branch in bundle.branches.branches where !listed.contains(branch.id) {
+      for branch in bundle.branches() where !listed.contains(branch.id) {
         if let known = lastSeen[branch.id], known.manifest.asOf >= bundle.manifest.asOf { continue }
         lastSeen[branch.id] = (branch, bundle.manifest, names[branch.brand] ?? branch.brand.rawValue)
       }
@@ -155,24 +155,42 @@ public struct CurrentDirectory: Sendable {
     return problems.sorted { $0.path < $1.path }.map { "current/\($0.path): \($0.problem)" }
   }
 
-  /// The manifests and branches of the bundles under `bundles/` but `excluded`, where they can be read.
+  /// The bundles under `bundles/` but `excluded` that hold a branch `listed` does not, where they
+  /// can be read, each with its manifest and a way to read its branches.
   ///
-  /// Only each bundle's manifest and its `branches.json` are read, the latter checked against
-  /// the manifest's size and SHA-256: with `--keep 30` at national scale, verifying every file
-  /// of every kept bundle on each run would cost more than the run.
-  private func keptBundles(excluding excluded: String) -> [(manifest: BundleManifest, branches: BranchesFile)] {
+  /// A bundle's ids are read from its `index.json` (a sixth of `branches.json`); only a bundle
+  /// that has a branch no longer listed has its `branches.json` read, so a run where no branch
+  /// went away decodes no kept bundle's branches. Each file read is checked against the
+  /// manifest's size and SHA-256 (verifying every file of every kept bundle on each run, with
+  /// `--keep 30` at national scale, would cost more than the run).
+  private func keptBundles(
+    excluding excluded: String, notListed listed: Set<BranchID>
+  ) -> [(manifest: BundleManifest, branches: () -> [Branch])] {
     let bundles = outputDirectory.appendingPathComponent("bundles")
     let names = (try? FileManager.default.contentsOfDirectory(atPath: bundles.path)) ?? []
     return names.filter { !$0.hasPrefix(".") && $0 != excluded }.sorted().compactMap { name in
       let directory = bundles.appendingPathComponent(name)
-      guard let manifestData = try? Data(contentsOf: directory.appendingPathComponent("manifest.json")),
-        let manifest = try? BundleJSON.decode(BundleManifest.self, from: manifestData),
-        let entry = manifest.files.first(where: { $0.path == "branches.json" }),
-        let data = try? Data(contentsOf: directory.appendingPathComponent("branches.json")),
-        data.count == entry.bytes, SHA256.hex(data) == entry.sha256,
-        let branches = try? BundleJSON.decode(BranchesFile.self, from: data)
+      guard let manifestData = PlainFiles.contents(of: directory.appendingPathComponent("manifest.json").path),
+        let manifest = try? BundleJSON.decode(BundleManifest.self, from: manifestData)
       else { return nil }
-      return (manifest, branches)
+      func verified(_ path: String) -> Data? {
+        guard let entry = manifest.files.first(where: { $0.path == path }),
+          let data = PlainFiles.contents(of: directory.appendingPathComponent(path).path),
+          data.count == entry.bytes, SHA256.hex(data) == entry.sha256
+        else { return nil }
+        return data
+      }
+      func branches() -> [Branch] {
+        verified("branches.json").flatMap { try? BundleJSON.decode(BranchesFile.self, from: $0) }?.branches ?? []
+      }
+      if let index = verified("index.json").flatMap({ try? BundleJSON.decode(IndexFile.self, from: $0) }) {
+        guard index.branches.contains(where: { !listed.contains($0.id) }) else { return nil }
+        return (manifest, branches)
+      }
+      // No readable index: the branches say which ids the bundle has.
+      let all = branches()
+      guard !all.isEmpty else { return nil }
+      return (manifest, { all })
     }
   }
 

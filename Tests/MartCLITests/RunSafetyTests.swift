@@ -406,6 +406,10 @@ import Testing
     #expect(!finalCalendar.contains("UID:costco-Daejeon-2026"))
     let validate = try cli.run(["validate", output.path])
     #expect(validate.status == 0, "stderr: \(validate.stderr)")
+    // A kept bundle whose index.json cannot be read still counts, through its branches.json.
+    try Data("garbage".utf8).write(to: first.directory.appendingPathComponent("index.json"))
+    let stillFollows = try cli.run(["validate", output.path])
+    #expect(stillFollows.status == 0, "stderr: \(stillFollows.stderr)")
 
     // Once no kept bundle has it, its files go.
     let pruned = try cli.run([
