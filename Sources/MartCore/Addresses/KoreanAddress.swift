@@ -130,7 +130,8 @@ public struct KoreanAddress: Hashable, Sendable {
   /// is followed by the same form under that name, so a geocoder that knows only one of the names
   /// still finds the most precise form it can.
   public var queryCandidates: [(form: QueryForm, text: String)] {
-    let names = [province?.officialName] + [province?.formerName(sigungu: sigungu)].filter { $0 != nil }
+    var names = [province?.officialName]
+    if let former = province?.formerName(sigungu: sigungu) { names.append(former) }
     var result: [(form: QueryForm, text: String)] = []
     func add(_ form: QueryForm, _ text: String?) {
       if let text, !result.contains(where: { $0.text == text }) { result.append((form, text)) }
