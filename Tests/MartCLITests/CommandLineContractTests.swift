@@ -189,7 +189,9 @@ import Testing
     let document = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("\(bundle)/branches.json")))
         as? [String: Any])
-    let addresses = try #require(document["branches"] as? [[String: Any]]).compactMap { $0["address"] as? [String: Any] }
+    let addresses = try #require(document["branches"] as? [[String: Any]]).compactMap {
+      $0["address"] as? [String: Any]
+    }
     let written = addresses.filter { address in
       let published = address["published"] as? String ?? ""
       return ["광주광역시 ", "광주 ", "전라남도 ", "전남 "].contains { published.hasPrefix($0) }
