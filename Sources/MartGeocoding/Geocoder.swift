@@ -30,16 +30,19 @@ public struct GeocodingQuery: Hashable, Sendable {
     self.kind = kind
   }
 
-  /// The candidates for an address, best first: road form, lot-number form, district.
+  /// The candidates for an address, best first: `KoreanAddress.queryCandidates` (road form,
+  /// lot-number form, district, each also under a former province name where geocoders may still
+  /// know only that one).
   public static func candidates(for address: KoreanAddress) -> [GeocodingQuery] {
-    var result: [GeocodingQuery] = []
-    let forms: [(String?, Kind)] = [
-      (address.roadAddress, .road), (address.jibunAddress, .parcel), (address.districtQuery, .district),
-    ]
-    for case (let text?, let kind) in forms where !result.contains(where: { $0.text == text }) {
-      result.append(GeocodingQuery(text, kind: kind))
+    address.queryCandidates.map { candidate in
+      let kind: Kind =
+        switch candidate.form {
+        case .road: .road
+        case .lot: .parcel
+        case .district: .district
+        }
+      return GeocodingQuery(candidate.text, kind: kind)
     }
-    return result
   }
 }
 

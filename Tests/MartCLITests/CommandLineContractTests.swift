@@ -154,6 +154,17 @@ import Testing
     #expect(queries.first == "서울특별시 송파구 올림픽로 300")
   }
 
+  @Test func addressJSONOfTheMergedProvince() throws {
+    // 광주광역시 has been part of 전남광주통합특별시 since 2026-07-01; the former name is a fallback query.
+    let outcome = try run(["address", "--format", "json", "광주광역시 광산구 장신로 98 (장덕동)"])
+    #expect(outcome.status == 0)
+    let json = try outcome.json()
+    #expect(json["sido"] as? String == "전남광주통합특별시")
+    #expect(json["roadAddress"] as? String == "전남광주통합특별시 광산구 장신로 98")
+    let queries = try #require(json["queries"] as? [String])
+    #expect(Array(queries.prefix(2)) == ["전남광주통합특별시 광산구 장신로 98", "광주광역시 광산구 장신로 98"])
+  }
+
   @Test func addressOfGarbageStillExitsZero() throws {
     let outcome = try run(["address", "--format", "json", "???"])
     #expect(outcome.status == 0)
@@ -172,6 +183,24 @@ import Testing
     #expect(latest["asOf"] as? String == "2026-11-20")
     let bundle = try #require(latest["bundle"] as? String)
     #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("\(bundle)/branches.json").path))
+
+    // The branches whose sources write 광주 or 전남 (in any form) are in 전남광주통합특별시, the
+    // province they have been in since 2026-07-01; no branch is in a province that no longer exists.
+    let document = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("\(bundle)/branches.json")))
+        as? [String: Any])
+    let addresses = try #require(document["branches"] as? [[String: Any]]).compactMap {
+      $0["address"] as? [String: Any]
+    }
+    let written = addresses.filter { address in
+      let published = address["published"] as? String ?? ""
+      return ["광주광역시 ", "광주 ", "전라남도 ", "전남 "].contains { published.hasPrefix($0) }
+    }
+    #expect(!written.isEmpty)
+    for address in written {
+      #expect(address["sido"] as? String == "전남광주통합특별시", "\(address)")
+    }
+    #expect(!addresses.contains { ["광주광역시", "전라남도"].contains($0["sido"] as? String ?? "") })
   }
 
   @Test func helpExplainsItself() {

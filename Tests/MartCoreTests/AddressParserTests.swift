@@ -83,9 +83,12 @@ struct AddressParserTests {
       input: "경기 광주시 오포읍 신현로 17", sido: "경기도", sigungu: "광주시",
       road: "경기도 광주시 오포읍 신현로 17", jibun: nil,
       queries: ["경기도 광주시 오포읍 신현로 17", "경기도 광주시 오포읍"]),
+    // 광주 is part of 전남광주통합특별시 since 2026-07-01; each query is also asked under the former
+    // name of its 구, which geocoders may still know alone.
     AddressCase(
-      input: "광주 광산구 임방울대로 330", sido: "광주광역시", sigungu: "광산구",
-      road: "광주광역시 광산구 임방울대로 330", jibun: nil, queries: ["광주광역시 광산구 임방울대로 330"]),
+      input: "광주 광산구 임방울대로 330", sido: "전남광주통합특별시", sigungu: "광산구",
+      road: "전남광주통합특별시 광산구 임방울대로 330", jibun: nil,
+      queries: ["전남광주통합특별시 광산구 임방울대로 330", "광주광역시 광산구 임방울대로 330"]),
     AddressCase(
       input: "광주시 경안로 33", sido: "경기도", sigungu: "광주시",
       road: "경기도 광주시 경안로 33", jibun: nil, queries: ["경기도 광주시 경안로 33"]),
@@ -140,17 +143,21 @@ struct AddressParserTests {
       queries: ["경기도 성남시 분당구 판교역로146번길 20", "경기도 성남시 분당구 백현동"]),
     // Road names with digits before 로/길.
     AddressCase(
-      input: "전남 무안군 삼향읍 오룡3길 2", sido: "전라남도", sigungu: "무안군",
-      road: "전라남도 무안군 삼향읍 오룡3길 2", jibun: nil,
-      queries: ["전라남도 무안군 삼향읍 오룡3길 2", "전라남도 무안군 삼향읍"]),
+      input: "전남 무안군 삼향읍 오룡3길 2", sido: "전남광주통합특별시", sigungu: "무안군",
+      road: "전남광주통합특별시 무안군 삼향읍 오룡3길 2", jibun: nil,
+      queries: [
+        "전남광주통합특별시 무안군 삼향읍 오룡3길 2", "전라남도 무안군 삼향읍 오룡3길 2", "전남광주통합특별시 무안군 삼향읍",
+        "전라남도 무안군 삼향읍",
+      ]),
     AddressCase(
       input: "서울특별시 용산구 한강대로23길 55 (한강로3가, 현대아이파크몰)", sido: "서울특별시", sigungu: "용산구",
       road: "서울특별시 용산구 한강대로23길 55", jibun: nil,
       queries: ["서울특별시 용산구 한강대로23길 55", "서울특별시 용산구 한강로3가"]),
-    // 광주시 followed by a 구 is the metropolitan city.
+    // 광주시 followed by a 구 is the former metropolitan city.
     AddressCase(
-      input: "광주시 북구 서양로 63", sido: "광주광역시", sigungu: "북구",
-      road: "광주광역시 북구 서양로 63", jibun: nil, queries: ["광주광역시 북구 서양로 63"]),
+      input: "광주시 북구 서양로 63", sido: "전남광주통합특별시", sigungu: "북구",
+      road: "전남광주통합특별시 북구 서양로 63", jibun: nil,
+      queries: ["전남광주통합특별시 북구 서양로 63", "광주광역시 북구 서양로 63"]),
     // Road names written with an inner space.
     AddressCase(
       input: "대구 중구 칠성로 56길 7", sido: "대구광역시", sigungu: "중구",
@@ -221,10 +228,10 @@ struct AddressParserTests {
   /// Short and old province names, and the official name each maps to.
   static let provinceNames = [
     ("서울", "서울특별시"), ("서울시", "서울특별시"), ("부산", "부산광역시"), ("대구시", "대구광역시"),
-    ("인천", "인천광역시"), ("광주", "광주광역시"), ("대전", "대전광역시"), ("울산", "울산광역시"),
+    ("인천", "인천광역시"), ("광주", "전남광주통합특별시"), ("대전", "대전광역시"), ("울산", "울산광역시"),
     ("세종", "세종특별자치시"), ("세종시", "세종특별자치시"), ("경기", "경기도"), ("강원", "강원특별자치도"),
     ("강원도", "강원특별자치도"), ("충북", "충청북도"), ("충남", "충청남도"), ("전북", "전북특별자치도"),
-    ("전라북도", "전북특별자치도"), ("전남", "전라남도"), ("경북", "경상북도"), ("경남", "경상남도"),
+    ("전라북도", "전북특별자치도"), ("전남", "전남광주통합특별시"), ("경북", "경상북도"), ("경남", "경상남도"),
     ("제주", "제주특별자치도"), ("제주도", "제주특별자치도"),
   ]
 
@@ -252,7 +259,7 @@ struct AddressParserTests {
       input: "서울특별시 중구 한강대로 405 봉래동2가, 서울역 2층", road: "서울특별시 중구 한강대로 405", jibun: nil,
       dongRi: "봉래동2가", detail: "서울역 2층", reference: "봉래동2가"),
     AddressFormCase(
-      input: "전라남도 무안군 삼향읍 오룡3길 2 남악리", road: "전라남도 무안군 삼향읍 오룡3길 2", jibun: nil,
+      input: "전라남도 무안군 삼향읍 오룡3길 2 남악리", road: "전남광주통합특별시 무안군 삼향읍 오룡3길 2", jibun: nil,
       dongRi: "남악리", detail: nil, reference: "남악리"),
     // Road-name address with the lot-number address in parentheses.
     AddressFormCase(
@@ -415,6 +422,7 @@ struct AddressParserTests {
   func fragmentsInAnyOrder() {
     let fragments = [
       "서울", "경기 광주시", "성남시", "분당구", "신천동", "올림픽로", "56길", "300", "지하", "산", "12-3", "번지", "(", ")",
+      "광주특별시", "전남광주", "광산구", "군위군", "3공단", "6로", "양평동", "3가", "종로", "2번길",
       "((주)롯데쇼핑)", ",", "B1", "3층", "301호", "길 찾기", "\u{00A0}", "　", "１０６", "(죽도동 607-1)", "가남읍", "태평리",
       "-", "~", "점", "롯데마트", "\u{1100}\u{1161}", "",
     ]

@@ -34,6 +34,7 @@ struct LinearWorkTests {
   func gluedWordSteps() {
     let words = [
       "서울송파구", "송파구서울", "구", "가시", "서울", "시군구", "경남창원시", "1", "12-3", "동1", "가나다라마바사아자차카타파하",
+      "광주특별시광산구", "전남광주통합특별시",
     ]
     forEachCase(words, named: { $0 }) { word, comment in
       // A linear splitter visits each scalar a few times whatever the length; one that backtracks
@@ -91,6 +92,9 @@ struct LinearWorkTests {
     GrowingInput(name: "unbalanced brackets") { repeated("(주", $0 * 5) },
     GrowingInput(name: "commas") { "올림픽로 300" + repeated(" , ", $0 * 5) + "신천동" },
     GrowingInput(name: "references") { "올림픽로 300 " + repeated("(신천동 1-1) ", $0) },
+    GrowingInput(name: "names written with an inner space") { repeated("양평동 3가 3공단 6로 ", $0) + "10" },
+    GrowingInput(name: "references with an inner space") { "선유로 156 " + repeated("(양평동 3가 15) ", $0) },
+    GrowingInput(name: "glued merged province") { repeated("전남광주통합특별시광산구", $0) },
   ]
 
   @Test("the address parser's work grows linearly")

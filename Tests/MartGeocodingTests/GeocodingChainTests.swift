@@ -94,6 +94,29 @@ struct GeocodingChainTests {
     #expect(query.map(\.value) == ["서울특별시 송파구 올림픽로 240"])
   }
 
+  @Test("a provider that knows 전남광주통합특별시 finds the branch under the new name, with no other request")
+  func mergedProvinceUnderItsNewName() async throws {
+    let (chain, fetcher) = try makeChain(order: "kakao")
+    let outcome = await chain.locate(siteCoordinate: nil, address: KoreanAddress(parsing: "광주광역시 광산구 장신로 98 (장덕동)"))
+    #expect(
+      outcome.coordinate
+        == Coordinate(latitude: 35.1895720, longitude: 126.8119190, source: .kakao, precision: .building))
+    #expect(outcome.queriesTried == ["전남광주통합특별시 광산구 장신로 98"])
+    #expect(fetcher.requestedURLs.count == 1)
+  }
+
+  @Test("a provider that knows only 전라남도 finds the branch by the former name's road form, not a district")
+  func mergedProvinceUnderItsFormerName() async throws {
+    let (chain, _) = try makeChain(order: "kakao")
+    let outcome = await chain.locate(siteCoordinate: nil, address: KoreanAddress(parsing: "전남 순천시 장명로 30"))
+    #expect(
+      outcome.coordinate
+        == Coordinate(latitude: 34.9506000, longitude: 127.4872000, source: .kakao, precision: .building))
+    #expect(outcome.queriesTried == ["전남광주통합특별시 순천시 장명로 30", "전라남도 순천시 장명로 30"])
+    #expect(outcome.attempts.map(\.result) == [.notFound, .found])
+    #expect(outcome.warnings.isEmpty)
+  }
+
   @Test("a lot-number address is located precise to the parcel")
   func lotNumberAddress() async throws {
     let (chain, _) = try makeChain(order: "vworld")

@@ -74,6 +74,10 @@ enum AddressParser {
     if address.province == nil, let sigungu = address.sigungu, ["제주시", "서귀포시"].contains(sigungu) {
       address.province = .jeju
     }
+    // 군위군 has been part of 대구광역시 since 2023-07-01; store pages still write `경북 군위군`.
+    if address.sigungu == "군위군", address.province == nil || address.province == .gyeongbuk {
+      address.province = .daegu
+    }
     return address
   }
 
@@ -408,6 +412,30 @@ enum AddressParser {
     return text.last != "가" || (text.count >= 3 && text[text.endIndex - 2].isDigit)
   }
 
+  /// Two words that are one name written with an inner space, as one word: a name and its numbered
+  /// road (`3공단 6로` → `3공단6로`, `종합운동장 1로`, `중동 2로`, `중동 5번길`), or a 동 or 로 and its
+  /// numbered 가 (`양평동 3가` → `양평동3가`, `종로 3가`). `nil` unless the second word is a number and
+  /// 로, 길 or 가 and the two read together as a road name or a 동.
+  static func joinedName(_ first: Word, _ second: Word) -> Word? {
+    let suffix = second.scalars
+    let digitsEnd = suffix.skippingDigits(from: suffix.startIndex)
+    guard digitsEnd > suffix.startIndex, digitsEnd < suffix.endIndex,
+      first.scalars.allSatisfy({ $0.isHangulSyllable || $0.isDigit }), first.scalars.last?.isHangulSyllable == true
+    else { return nil }
+    let expected: WordKind
+    if second.kind == .roadNameSuffix || suffix.isRemainder(from: digitsEnd, oneOf: "로"),
+      first.kind == nil || first.kind == .dongRi
+    {
+      expected = .roadName
+    } else if suffix.isRemainder(from: digitsEnd, oneOf: "가"), first.kind == .dongRi || first.kind == .roadName {
+      expected = .dongRi
+    } else {
+      return nil
+    }
+    let joined = Word((Array(first.scalars) + suffix)[...])
+    return joined.kind == expected ? joined : nil
+  }
+
   /// Reads the address words in order into `address`. Returns the floors read before the end of
   /// the address and the words after it (building names, floors), which belong to the detail.
   static func readWords(_ input: [Word], into address: inout KoreanAddress) -> (floors: [Word], trailing: [Word]) {
@@ -426,6 +454,14 @@ enum AddressParser {
         words[index] = Word(scalars[..<numberEnd])
         words.insert(Word(scalars[numberEnd...]), at: index + 1)
       }
+      // A name written with an inner space, read as one word: `3공단 6로`, `양평동 3가`. Only where
+      // the name can still come: before the road name (and before the 동 for a 동 and its 가).
+      if index + 1 < words.count, address.roadName == nil, address.buildingNumber == nil,
+        let joined = joinedName(words[index], words[index + 1]), joined.kind == .roadName || address.dongRi == nil
+      {
+        words[index] = joined
+        words.remove(at: index + 1)
+      }
       let word = words[index]
       if isComplete(address, before: word) { break }
 
@@ -433,10 +469,15 @@ enum AddressParser {
       case .province(let province) where address.province == nil && address.sigungu == nil:
         address.province = province
 
+      case .province(let province) where address.province == province && address.sigungu == nil:
+        // The same province named twice: `전남 광주`, one province since 2026-07-01.
+        break
+
       case .sigungu where word.text == "광주시" && address.province == nil && address.sigungu == nil:
-        // 광주시 followed by a 구 is 광주광역시; on its own it is 경기도 광주시.
+        // 광주시 followed by a 구 is the former 광주광역시, now part of 전남광주통합특별시; on its own
+        // it is 경기도 광주시.
         if index + 1 < words.count, words[index + 1].kind == .sigungu, words[index + 1].scalars.last == "구" {
-          address.province = .gwangju
+          address.province = .jeonnamGwangju
         } else {
           address.province = .gyeonggi
           address.sigungu = word.text
@@ -553,7 +594,11 @@ enum AddressParser {
   /// The legal 동 (or 리, 가) written right after the building number, with its lot number if any
   /// (`연북로 1 노형동`, `중흥로 244 죽도동 607-1`): a reference, as if it were in parentheses.
   static func takeTrailingReference(from words: inout [Word], after address: KoreanAddress) -> Scalars? {
-    guard address.buildingNumber != nil, let first = words.first, first.kind == .dongRi else { return nil }
+    guard address.buildingNumber != nil, !words.isEmpty else { return nil }
+    if words.count > 1, let joined = joinedName(words[0], words[1]), joined.kind == .dongRi {
+      words.replaceSubrange(0...1, with: [joined])
+    }
+    guard words[0].kind == .dongRi else { return nil }
     var count = 1
     switch words.dropFirst().first?.kind {
     case .number, .mountainNumber:
@@ -571,7 +616,10 @@ enum AddressParser {
   /// Reads a reference such as `죽도동 607-1` or `노형동, 롯데마트`: a 동/리 and lot number fill the
   /// parts the main text lacks; building names stay in the reference only.
   static func readReference(_ reference: Scalars, into address: inout KoreanAddress) {
-    let words = reference.split(whereSeparator: { $0 == " " || $0 == "," }).flatMap(splitGlued)
+    var words = reference.split(whereSeparator: { $0 == " " || $0 == "," }).flatMap(splitGlued)
+    if words.count > 1, let joined = joinedName(Word(words[0]), Word(words[1])), joined.kind == .dongRi {
+      words.replaceSubrange(0...1, with: [joined.scalars])
+    }
     guard let first = words.first, kind(of: first) == .dongRi else { return }
     if address.dongRi == nil { address.dongRi = string(first) }
     guard address.dongRi == string(first), address.lotNumber == nil, words.count > 1 else { return }

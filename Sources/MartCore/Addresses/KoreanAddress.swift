@@ -81,9 +81,9 @@ public struct KoreanAddress: Hashable, Sendable {
     self.unparsed = unparsed
   }
 
-  /// `<시도> <시군구>[ <읍/면>]`, the parts present.
-  private var region: [String] {
-    [province?.officialName, sigungu, eupMyeon].compactMap { $0 }
+  /// `<시도> <시군구>[ <읍/면>]`, the parts present, with the province written `provinceName`.
+  private func region(_ provinceName: String?) -> [String] {
+    [provinceName, sigungu, eupMyeon].compactMap { $0 }
   }
 
   /// Whether the region is specific enough to build a full address from.
@@ -91,31 +91,59 @@ public struct KoreanAddress: Hashable, Sendable {
 
   /// `<시도> <시군구>[ <읍/면>] <road name>[ 지하] <main>[-<sub>]`, or `nil` without a road name
   /// and building number.
-  public var roadAddress: String? {
-    guard hasRegion, let roadName, let buildingNumber else { return nil }
-    return (region + [roadName, buildingNumber.description]).joined(separator: " ")
-  }
+  public var roadAddress: String? { roadAddress(provinceName: province?.officialName) }
 
   /// `<시도> <시군구>[ <읍/면>] <동 or 리> [산]<main>[-<sub>]`, or `nil` without a 동/리 and lot number.
-  public var jibunAddress: String? {
-    guard hasRegion, let dongRi, let lotNumber else { return nil }
-    return (region + [dongRi, lotNumber.description]).joined(separator: " ")
-  }
+  public var jibunAddress: String? { jibunAddress(provinceName: province?.officialName) }
 
   /// The area alone (`<시도> <시군구>[ <읍/면>][ <동/리>]`), a district-level last resort.
-  public var districtQuery: String? {
-    guard hasRegion, eupMyeon != nil || dongRi != nil else { return nil }
-    return (region + [dongRi].compactMap { $0 }).joined(separator: " ")
+  public var districtQuery: String? { districtQuery(provinceName: province?.officialName) }
+
+  private func roadAddress(provinceName: String?) -> String? {
+    guard hasRegion, let roadName, let buildingNumber else { return nil }
+    return (region(provinceName) + [roadName, buildingNumber.description]).joined(separator: " ")
   }
 
-  /// Geocoding candidates, best first: the road form, the lot-number form, then the district.
-  public var queries: [String] {
-    var result: [String] = []
-    for query in [roadAddress, jibunAddress, districtQuery].compactMap({ $0 }) where !result.contains(query) {
-      result.append(query)
+  private func jibunAddress(provinceName: String?) -> String? {
+    guard hasRegion, let dongRi, let lotNumber else { return nil }
+    return (region(provinceName) + [dongRi, lotNumber.description]).joined(separator: " ")
+  }
+
+  private func districtQuery(provinceName: String?) -> String? {
+    guard hasRegion, eupMyeon != nil || dongRi != nil else { return nil }
+    return (region(provinceName) + [dongRi].compactMap { $0 }).joined(separator: " ")
+  }
+
+  /// What a geocoding query names: a building, a lot or only an area.
+  public enum QueryForm: Sendable {
+    /// The road-name address (`roadAddress`).
+    case road
+    /// The lot-number address (`jibunAddress`).
+    case lot
+    /// The 읍/면 or 동/리 (`districtQuery`).
+    case district
+  }
+
+  /// Geocoding candidates, best first, without repeats: the road form, the lot-number form, then
+  /// the district. Where the province has a name geocoders may still know instead of the official
+  /// one (`Province.formerName(sigungu:)`: 광주광역시 or 전라남도 for 전남광주통합특별시), each form
+  /// is followed by the same form under that name, so a geocoder that knows only one of the names
+  /// still finds the most precise form it can.
+  public var queryCandidates: [(form: QueryForm, text: String)] {
+    var names = [province?.officialName]
+    if let former = province?.formerName(sigungu: sigungu) { names.append(former) }
+    var result: [(form: QueryForm, text: String)] = []
+    func add(_ form: QueryForm, _ text: String?) {
+      if let text, !result.contains(where: { $0.text == text }) { result.append((form, text)) }
     }
+    for name in names { add(.road, roadAddress(provinceName: name)) }
+    for name in names { add(.lot, jibunAddress(provinceName: name)) }
+    for name in names { add(.district, districtQuery(provinceName: name)) }
     return result
   }
+
+  /// The texts of `queryCandidates`, best first.
+  public var queries: [String] { queryCandidates.map(\.text) }
 
   /// Whether every piece of the text was understood.
   public var isFullyParsed: Bool { unparsed.isEmpty }
