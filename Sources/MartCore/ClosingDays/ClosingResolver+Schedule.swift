@@ -131,8 +131,9 @@ extension ClosingResolver {
   }
 
   /// Makes the days the text cannot tell uncertain, over the horizon: the rules' days on
-  /// holidays they may move off, public holidays named as days, and alternate weeks. A
-  /// recurring rule then speaks of the horizon only.
+  /// holidays they may move off, public holidays named as days, and alternate weeks; and moves
+  /// the rules' days on public holidays a condition names the way to (``PublicHolidayMoves``).
+  /// A recurring rule then speaks of the horizon only.
   private func addUncertainDays(
     to schedule: inout ClosingSchedule, lastOpened: [Weekday: Set<Int>], reading: Reading
   ) {

@@ -101,7 +101,7 @@ public struct ClosingSchedule: Hashable, Sendable {
   /// Parts of the text that were not understood, or understood with doubt.
   public var warnings: [String]
   /// Days that may be closed or open: the text says something about them that the engine does
-  /// not understand (`공휴일인 경우 익일`, `격주`). Sorted, maximal ranges; they are never closed
+  /// not understand (`명절과 겹칠 경우 익일`, `격주`). Sorted, maximal ranges; they are never closed
   /// (unless they are explicit `dates`) and always unknown.
   public var uncertain: [DateWindow]
   /// The days the schedule speaks of, as sorted, maximal ranges; every other day is unknown.
@@ -142,7 +142,7 @@ public struct ClosingSchedule: Hashable, Sendable {
 
   /// The days a text understood only in part is expanded for: from January 1 of the year before
   /// the as-of date through December 31 of the year after it. A schedule with days it cannot
-  /// tell (`공휴일인 경우 익일`) lists them for this span and speaks of no day after it.
+  /// tell (`격주`), or moves its days by public holidays (`공휴일인 경우 익일`), lists them for this span and speaks of no day after it.
   public static func horizon(asOf: CalendarDate) -> DateWindow {
     DateWindow(
       from: CalendarDate(year: asOf.year - 1, month: 1, day: 1)!,
