@@ -10,6 +10,10 @@ struct RuleCommand: ParsableCommand {
     discussion: """
       Example: mart-holiday rule --as-of 2026-11-22 "매월 둘째·넷째 일요일"
       Without --from/--to the window is the as-of month and the next two months.
+      A closing day moved or opened by a public-holiday condition ("공휴일인 경우 익일 휴무") is
+      listed with why ("moved:" lines; "holidayMoves" in JSON). Public holidays are known for
+      2000–2050; one-off days (elections, temporary holidays) as proclaimed up to the date the
+      table was last checked ("publicHolidays" in JSON).
       """)
 
   @Option(help: "Date the text is read as of, YYYY-MM-DD (default: today in Asia/Seoul).")
@@ -88,9 +92,26 @@ struct RuleCommand: ParsableCommand {
     let knownThrough: CalendarDate?
     let warnings: [String]
     let schedule: ClosingSchedule
+    let holidayMoves: [MovedDay]
+
+    /// A moved or opened closing day of the window, with why.
+    struct MovedDay: Encodable {
+      let from: CalendarDate
+      let to: CalendarDate?
+      let holiday: String
+      let why: String
+    }
+
+    /// What the public-holiday table covers.
+    struct PublicHolidayTable: Encodable {
+      let firstYear = KoreanPublicHolidays.years.lowerBound
+      let lastYear = KoreanPublicHolidays.years.upperBound
+      let oneOffsKnownThrough = KoreanPublicHolidays.oneOffsKnownThrough
+    }
 
     enum CodingKeys: String, CodingKey {
-      case status, asOf = "as-of", from, to, dates, unknownRanges, knownThrough, warnings, schedule
+      case status, asOf = "as-of", from, to, dates, unknownRanges, knownThrough, warnings, schedule, holidayMoves,
+        publicHolidays
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -104,6 +125,8 @@ struct RuleCommand: ParsableCommand {
       try container.encode(knownThrough, forKey: .knownThrough)  // null: a rule without an end
       try container.encode(warnings, forKey: .warnings)
       try container.encode(schedule, forKey: .schedule)
+      try container.encode(holidayMoves, forKey: .holidayMoves)
+      try container.encode(PublicHolidayTable(), forKey: .publicHolidays)
     }
   }
 
@@ -115,7 +138,10 @@ struct RuleCommand: ParsableCommand {
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let output = Output(
       status: schedule.status, asOf: window.asOf, from: window.from, to: window.through, dates: dates,
-      unknownRanges: unknown, knownThrough: knownThrough, warnings: schedule.warnings, schedule: schedule)
+      unknownRanges: unknown, knownThrough: knownThrough, warnings: schedule.warnings, schedule: schedule,
+      holidayMoves: Self.moves(of: schedule, in: window).map {
+        Output.MovedDay(from: $0.from, to: $0.to, holiday: $0.holiday, why: $0.explanation)
+      })
     return String(decoding: try encoder.encode(output), as: UTF8.self)
   }
 
@@ -145,6 +171,7 @@ struct RuleCommand: ParsableCommand {
     lines.append(
       "known through: "
         + (knownThrough.map { "\($0.iso) (every later day is unknown)" } ?? "no end (a recurring rule)"))
+    for move in Self.moves(of: schedule, in: window) { lines.append("moved: \(move.explanation)") }
     for warning in schedule.warnings { lines.append("warning: \(warning)") }
     let closed = Set(dates)
     var month = window.from.firstOfMonth()
@@ -156,6 +183,12 @@ struct RuleCommand: ParsableCommand {
       shown += 1
     }
     return lines.joined(separator: "\n")
+  }
+
+  /// The schedule's holiday moves whose day or new day lies in the window.
+  private static func moves(of schedule: ClosingSchedule, in window: Window) -> [HolidayMove] {
+    let range = DateWindow(from: window.from, through: window.through)
+    return schedule.holidayMoves.filter { range.contains($0.from) || ($0.to.map(range.contains) ?? false) }
   }
 
   /// A month grid, Sunday first, closed days in brackets (`[14]`), unknown days marked `?14`.

@@ -64,6 +64,31 @@ import Testing
     #expect(json["knownThrough"] as? String == "2026-11-22")
   }
 
+  @Test func ruleExplainsTheDaysAPublicHolidayMoved() throws {
+    // October 2026: 한글날 10-09 is a Friday, so Saturday 10-10 closes instead; Fridays 10-02,
+    // 10-16, 10-23 and 10-30 close as usual.
+    let arguments = [
+      "rule", "--as-of", "2026-11-25", "--from", "2026-10-01", "--to", "2026-10-31", "매주 금요일 휴무 (공휴일인 경우 익일 휴무)",
+    ]
+    let outcome = try run(arguments + ["--format", "json"])
+    #expect(outcome.status == 0)
+    let json = try outcome.json()
+    #expect(json["dates"] as? [String] == ["2026-10-02", "2026-10-10", "2026-10-16", "2026-10-23", "2026-10-30"])
+    let moves = try #require(json["holidayMoves"] as? [[String: String]])
+    #expect(
+      moves == [
+        [
+          "from": "2026-10-09", "to": "2026-10-10", "holiday": "한글날 (public holiday)",
+          "why": "2026-10-09 is 한글날 (public holiday) → closed 2026-10-10 instead",
+        ]
+      ])
+    let table = try #require(json["publicHolidays"] as? [String: Any])
+    #expect(table["oneOffsKnownThrough"] as? String == "2026-11-25")
+    #expect(table["lastYear"] as? Int == 2050)
+    let text = try run(arguments)
+    #expect(text.stdout.contains("moved: 2026-10-09 is 한글날 (public holiday) → closed 2026-10-10 instead"))
+  }
+
   func unknownRanges(_ json: [String: Any]) throws -> [String] {
     let ranges = try #require(json["unknownRanges"] as? [[String: String]])
     return try ranges.map { range in

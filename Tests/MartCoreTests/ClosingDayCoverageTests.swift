@@ -41,12 +41,15 @@ struct ClosingDayCoverageTests {
     Case(
       text: "갱신정보 12/24 휴무", dates: ["2026-12-24"], unknown: ["2026-11-01…2026-11-30", "2027-01-01…2027-01-31"],
       knownThrough: "2026-12-31"),
-    // Mondays of February and March 2027; 2027-02-08 (설 연휴) and 2027-03-01 are public holidays,
-    // so they and the days after them are unknown.
+    // Mondays of February and March 2027. 설날 2027 is 02-07, a Sunday: 02-06…02-08 and the
+    // substitute 02-09. Monday 02-08 would move to 02-09, itself a holiday: both are unknown.
+    // Monday 03-01 (삼일절) moves to Tuesday 03-02. The warning: later one-off days are not known.
     Case(
       text: "매주 월요일 휴무 (공휴일인 경우 익일)", from: "2027-02-01", to: "2027-03-31",
-      dates: ["2027-02-01", "2027-02-15", "2027-02-22", "2027-03-08", "2027-03-15", "2027-03-22", "2027-03-29"],
-      unknown: ["2027-02-08…2027-02-09", "2027-03-01…2027-03-02"], knownThrough: "2027-12-31", warns: true),
+      dates: [
+        "2027-02-01", "2027-02-15", "2027-02-22", "2027-03-02", "2027-03-08", "2027-03-15", "2027-03-22", "2027-03-29",
+      ],
+      unknown: ["2027-02-08…2027-02-09"], knownThrough: "2027-12-31", warns: true),
     // No Monday of the window is a public holiday (12-25 and 01-01 are Fridays).
     Case(
       text: "매주 월요일 휴무 (공휴일인 경우 익일)",

@@ -70,33 +70,45 @@ extension ClosingClauseParser {
     return offsets.isEmpty ? [-1, 1] : offsets
   }
 
-  /// Reads `공휴일`: a condition (`공휴일인 경우 익일 휴무`) makes the rules' days on public
-  /// holidays, and the days they may move to, uncertain; an opening (`공휴일 정상영업`) makes the
-  /// rules' days on public holidays uncertain; named as days (`매주 월요일 및 공휴일 휴무`), every
-  /// public holiday is uncertain. Each gives a warning.
+  /// Reads `공휴일`: a condition (`공휴일인 경우 익일 휴무`, `공휴일인 경우 정상영업`) or an
+  /// opening (`공휴일 정상영업`) moves or opens the rules' days on public holidays, which the
+  /// resolver reads from ``KoreanPublicHolidays``; a condition that says neither which way nor
+  /// that the store opens makes those days, and the days around them, uncertain, with a warning.
+  /// Named as days (`매주 월요일 및 공휴일 휴무`), every public holiday is uncertain.
   mutating func readPublicHolidays(at index: Int) -> Int {
     let end = clauseEnd(from: index)
-    if let condition = conditionInClause(from: index + 1, orOffset: true) {
-      syntax.append(.shift(holidays: .publicHolidays, offsets: shiftOffsets(from: condition)))
-      warn(
-        "a public-holiday shift not understood; the rules' days on public holidays and the days they may move to"
-          + " are unknown", index, end)
-      return end
-    }
     let opens = (index + 1..<end).contains { probe in
       switch tokens.keyword(at: probe) {
       case .business?, .normalOpen?, .restless?: true
       default: false
       }
     }
+    if let condition = conditionInClause(from: index + 1, orOffset: true) {
+      let offsets = shiftOffsets(from: condition)
+      let opensInstead = opens && !hasOffset(from: condition)
+      syntax.append(.shift(holidays: .publicHolidays, offsets: opensInstead ? [] : offsets))
+      if !opensInstead, offsets.count > 1 {
+        warn(
+          "a public-holiday shift not understood; the rules' days on public holidays and the days they may move to"
+            + " are unknown", index, end)
+      }
+      return end
+    }
     if opens {
       syntax.append(.shift(holidays: .publicHolidays, offsets: []))
-      warn("public holidays not read; the rules' days on them are unknown", index, end)
     } else {
       syntax.append(.publicHolidaysNamed)
       warn("public holidays not read; they are unknown", index, end)
     }
     return index + 1
+  }
+
+  /// Whether the clause at `index` names a day offset (`익일`, `전일`).
+  private func hasOffset(from index: Int) -> Bool {
+    (index..<clauseEnd(from: index)).contains { probe in
+      if case .offset(let values)? = tokens.keyword(at: probe) { return values.contains { $0 != 0 } }
+      return false
+    }
   }
 
   /// Reads `격주`: the weekdays after it (`격주 일요일`) or of the weekly rule before it

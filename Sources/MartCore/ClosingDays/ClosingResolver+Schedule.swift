@@ -131,8 +131,9 @@ extension ClosingResolver {
   }
 
   /// Makes the days the text cannot tell uncertain, over the horizon: the rules' days on
-  /// holidays they may move off, public holidays named as days, and alternate weeks. A
-  /// recurring rule then speaks of the horizon only.
+  /// holidays they may move off, public holidays named as days, and alternate weeks; and moves
+  /// the rules' days on public holidays a condition names the way to (``PublicHolidayMoves``).
+  /// A recurring rule then speaks of the horizon only.
   private func addUncertainDays(
     to schedule: inout ClosingSchedule, lastOpened: [Weekday: Set<Int>], reading: Reading
   ) {
@@ -150,13 +151,18 @@ extension ClosingResolver {
         month = month.firstOfMonth(addingMonths: 1)
       }
     }
+    var moves = PublicHolidayMoves()
     if schedule.status != .unknown {
       let ruleDays = Set(schedule.closedDates(from: horizon.from, through: horizon.through))
         .subtracting(schedule.dates)
       let publicHolidays = Set(KoreanPublicHolidays.dates(from: horizon.from, through: horizon.through))
+        .union(KoreanPublicHolidays.unknownDates(from: horizon.from, through: horizon.through))
       for shift in reading.shifts {
         let holidays: Set<CalendarDate>
         switch shift.holidays {
+        case .publicHolidays where shift.offsets.count < 2:
+          moves.add(ruleDays: ruleDays, offset: shift.offsets.first, within: horizon)
+          continue
         case .publicHolidays: holidays = publicHolidays
         case .lunar(let names):
           holidays = Set(
@@ -180,11 +186,13 @@ extension ClosingResolver {
         }
       }
     }
+    uncertain.formUnion(moves.uncertain)
     uncertain = uncertain.filter(horizon.contains)
-    guard !uncertain.isEmpty || !extraExceptions.isEmpty else { return }
+    guard !uncertain.isEmpty || !extraExceptions.isEmpty || moves.wasRead else { return }
     if schedule.coverage == nil {
       schedule.coverage = schedule.coversEveryDay ? [horizon] : schedule.coveredMonths
     }
+    moves.apply(to: &schedule, within: horizon)
     schedule.exceptions = Set(schedule.exceptions).union(extraExceptions.subtracting(schedule.dates)).sorted()
     schedule.uncertain = DateWindow.merged(
       uncertain.subtracting(schedule.dates).map { DateWindow(from: $0, through: $0) })

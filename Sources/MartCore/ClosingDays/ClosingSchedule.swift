@@ -56,6 +56,28 @@ public struct LunarClosing: Hashable, Sendable, Codable {
   }
 }
 
+/// A closing day a public-holiday condition moved or opened (`매주 금요일 휴무 (공휴일인 경우 익일
+/// 휴무)`): the rule's day, the holiday it fell on, and the day closed instead.
+public struct HolidayMove: Hashable, Sendable, Codable {
+  /// The rule's day, a public holiday: open.
+  public var from: CalendarDate
+  /// The holiday on `from`, as ``PublicHoliday/explanation`` words it.
+  public var holiday: String
+  /// The day closed instead, or `nil` when the text opens the day without moving it.
+  public var to: CalendarDate?
+
+  public init(from: CalendarDate, holiday: String, to: CalendarDate?) {
+    self.from = from
+    self.holiday = holiday
+    self.to = to
+  }
+
+  /// `2026-10-09 is 한글날 (public holiday) → closed 2026-10-10 instead`.
+  public var explanation: String {
+    "\(from.iso) is \(holiday) → " + (to.map { "closed \($0.iso) instead" } ?? "open (not a closing day)")
+  }
+}
+
 /// A branch's closing days as a structured schedule that expands to dates for any window.
 ///
 /// Build one with ``parse(_:asOf:)`` (text only) or ``published(text:dates:asOf:)`` (text and
@@ -79,7 +101,7 @@ public struct ClosingSchedule: Hashable, Sendable {
   /// Parts of the text that were not understood, or understood with doubt.
   public var warnings: [String]
   /// Days that may be closed or open: the text says something about them that the engine does
-  /// not understand (`공휴일인 경우 익일`, `격주`). Sorted, maximal ranges; they are never closed
+  /// not understand (`명절과 겹칠 경우 익일`, `격주`). Sorted, maximal ranges; they are never closed
   /// (unless they are explicit `dates`) and always unknown.
   public var uncertain: [DateWindow]
   /// The days the schedule speaks of, as sorted, maximal ranges; every other day is unknown.
@@ -88,6 +110,9 @@ public struct ClosingSchedule: Hashable, Sendable {
   /// when a source publishes only its next closing days (see ``DateCoverage``), or when the text
   /// is understood only up to a horizon (``horizon(asOf:)``).
   public var coverage: [DateWindow]?
+  /// The rules' days a public-holiday condition moved or opened, in date order: each `from` is
+  /// an exception and each `to` an explicit date. Listed over the horizon (``horizon(asOf:)``).
+  public var holidayMoves: [HolidayMove] = []
 
   public init(
     status: ClosingStatus, rules: [ClosingRule] = [], dates: [CalendarDate] = [],
@@ -117,7 +142,7 @@ public struct ClosingSchedule: Hashable, Sendable {
 
   /// The days a text understood only in part is expanded for: from January 1 of the year before
   /// the as-of date through December 31 of the year after it. A schedule with days it cannot
-  /// tell (`공휴일인 경우 익일`) lists them for this span and speaks of no day after it.
+  /// tell (`격주`), or moves its days by public holidays (`공휴일인 경우 익일`), lists them for this span and speaks of no day after it.
   public static func horizon(asOf: CalendarDate) -> DateWindow {
     DateWindow(
       from: CalendarDate(year: asOf.year - 1, month: 1, day: 1)!,

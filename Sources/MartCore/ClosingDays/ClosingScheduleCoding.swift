@@ -62,7 +62,7 @@ extension ClosingRule: Codable {
 
 extension ClosingSchedule: Codable {
   private enum CodingKeys: String, CodingKey {
-    case status, rules, dates, lunar, exceptions, lunarExceptions, text, warnings, uncertain, coverage
+    case status, rules, dates, lunar, exceptions, lunarExceptions, text, warnings, uncertain, coverage, holidayMoves
   }
 
   public init(from decoder: any Decoder) throws {
@@ -80,10 +80,11 @@ extension ClosingSchedule: Codable {
       // their rules and dates imply.
       uncertain: try container.decodeIfPresent([DateWindow].self, forKey: .uncertain) ?? [],
       coverage: try container.decodeIfPresent([DateWindow].self, forKey: .coverage))
+    holidayMoves = try container.decodeIfPresent([HolidayMove].self, forKey: .holidayMoves) ?? []
   }
 
   /// Encodes every key (`text` and `coverage` as `null` when absent), in a fixed order, so that
-  /// equal schedules encode identically.
+  /// equal schedules encode identically; `holidayMoves` only when there are some.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(status, forKey: .status)
@@ -96,5 +97,6 @@ extension ClosingSchedule: Codable {
     try container.encode(warnings, forKey: .warnings)
     try container.encode(uncertain, forKey: .uncertain)
     try container.encode(coverage, forKey: .coverage)
+    if !holidayMoves.isEmpty { try container.encode(holidayMoves, forKey: .holidayMoves) }
   }
 }

@@ -27,7 +27,7 @@ enum ClosingStatement {
   case substitution(phrase: Int)
   /// `연중무휴`, or `휴무 없음` with nothing before it.
   case openAllYear
-  /// A condition the engine does not read (`공휴일인 경우 익일`): the rules' days on `holidays`
+  /// A condition on holidays (`공휴일인 경우 익일`, `명절과 겹칠 경우`): the rules' days on `holidays`
   /// may move by `offsets` days, or (no offsets) not close at all.
   case shift(holidays: HolidaySet, offsets: Set<Int>)
   /// `공휴일 휴무`: public holidays named as days, which the engine does not read.

@@ -60,28 +60,3 @@ extension DateWindow {
     }
   }
 }
-
-/// Korean public holidays (공휴일), as far as the engine knows them: the fixed solar days (1/1,
-/// 3/1, 5/5, 6/6, 8/15, 10/3, 10/9, 12/25) and the three days of 설날 and 추석 (the day before,
-/// the day, the day after) from the lunar table. Substitute holidays (대체공휴일) and one-off
-/// days such as election days are not included.
-public enum KoreanPublicHolidays {
-  static let solar: [(month: Int, day: Int)] = [(1, 1), (3, 1), (5, 5), (6, 6), (8, 15), (10, 3), (10, 9), (12, 25)]
-
-  /// The public holidays of `year`, sorted.
-  public static func dates(inYear year: Int) -> [CalendarDate] {
-    var days = Set(solar.compactMap { CalendarDate(year: year, month: $0.month, day: $0.day) })
-    for holiday in LunarHoliday.allCases {
-      guard let day = KoreanLunarHolidays.date(of: holiday, inYear: year) else { continue }
-      for offset in -1...1 { days.insert(day.adding(days: offset)) }
-    }
-    return days.sorted()
-  }
-
-  /// The public holidays within `from...through`.
-  public static func dates(from: CalendarDate, through: CalendarDate) -> [CalendarDate] {
-    guard from <= through else { return [] }
-    // 설날 연휴 can start on December 31 of the year before.
-    return ((from.year - 1)...(through.year + 1)).flatMap { dates(inYear: $0) }.filter { $0 >= from && $0 <= through }
-  }
-}
