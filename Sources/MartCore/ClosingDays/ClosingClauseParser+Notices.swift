@@ -56,6 +56,7 @@ extension ClosingClauseParser {
   mutating func readPrevious(at index: Int) -> Int {
     commit(clauseDefault)
     clauseDefault = .closed
+    clauseLabelled = false
     if change == nil { change = (old: [], newFrom: nil) }
     return index + 1
   }
@@ -114,8 +115,9 @@ extension ClosingClauseParser {
     else { return }
     var moved: [Int] = []
     while let phrase = closed.last, case .phrase(let named) = syntax.statements[phrase], !named.isRecurring {
-      moved.insert(closed.removeLast(), at: 0)
+      moved.append(closed.removeLast())
     }
+    moved.reverse()
     guard !moved.isEmpty else { return }
     lastBreakVerdict = nil
     switch polarity {

@@ -40,6 +40,9 @@ struct ClosingClauseParser {
   /// The polarity of a clause without a verb after its phrases: `closed`, or `open` after a
   /// leading `정상영업:`.
   var clauseDefault = Polarity.closed
+  /// Whether a verb before the clause's phrases set `clauseDefault` (`[정상영업] 12/13`): a verb
+  /// before further dates then starts a clause of its own (`정상영업 12/13, 휴무 12/30`).
+  var clauseLabelled = false
   /// The month named last without a day (`12월 휴무일: 13일, 27일`), and the token after it and
   /// its particle: `13일` a few words later falls in it, and a rule starting right there is
   /// scoped to it.
@@ -55,6 +58,9 @@ struct ClosingClauseParser {
   /// and the index of the first statement that may be a phrase of what replaces them (`nil`
   /// while the replaced ones are still being read, after `기존`).
   var change: (old: [Int], newFrom: Int?)?
+  /// Whether the text has said the store never closes (`연중무휴`), so that `포함` after holidays
+  /// (`명절 당일 포함`) opens them.
+  var saysOpenAllYear = false
   /// Whether the text has words of a change notice (변경, 기존, 적용, 에서 after a day), so that a
   /// date before `부터` with no end is the day a change applies from, not a closure.
   let hasNoticeWords: Bool
@@ -96,6 +102,7 @@ struct ClosingClauseParser {
         let end = tokens.keyword(at: index) == .restless ? index + 1 : index + 2
         if pending.isEmpty && labelEnd(at: index, end: end) == nil {
           syntax.append(.openAllYear)
+          saysOpenAllYear = true
           next = end
         } else {
           next = readVerb(.open, at: index, end: end)
@@ -103,6 +110,7 @@ struct ClosingClauseParser {
       case .keyword(.closure): next = readVerb(.closed, at: index, end: index + 1)
       case .keyword(.openAllYear):
         syntax.append(.openAllYear)
+        saysOpenAllYear = true
         next = index + 1
       case .keyword(.however): next = endClause(at: index)
       case .keyword(.instead), .symbol("→"), .keyword(.changeFrom): next = readChange(at: index)
@@ -110,8 +118,7 @@ struct ClosingClauseParser {
       case .keyword(.previous): next = readPrevious(at: index)
       case .keyword(.notClosure(let trading)):
         next = readVerb(trading ? .trading : .neither, at: index, end: index + 1)
-      case .keyword(.including)
-      where syntax.statements.contains(where: { if case .openAllYear = $0 { true } else { false } }):
+      case .keyword(.including) where saysOpenAllYear:
         // 연중무휴 (명절 당일 포함): the holidays are open too.
         next = readVerb(.open, at: index, end: index + 1)
       case .keyword(.publicHoliday): next = readPublicHolidays(at: index)
@@ -147,6 +154,7 @@ struct ClosingClauseParser {
       lastBreakVerdict = (syntax.statements.count - 1, index)
     }
     clauseDefault = .closed
+    clauseLabelled = false
     return index + 1
   }
 
@@ -183,19 +191,27 @@ struct ClosingClauseParser {
     case .trading, .neither: isWord = true
     }
     if pending.isEmpty {
+      if polarity != .closed, let last = lastBreakVerdict, last.at == index - 1, tokens.symbol(at: last.at) == "(",
+        tokens.symbol(at: end) == ")"
+      {
+        // 12/13(일) (정상영업): the verb speaks of the dates before the bracket.
+        reopenVerdictBeforeBracket(as: polarity, at: index)
+        return end + 1
+      }
       // 행사, 단축 label what follows with a colon only (`행사기간: 12/1~12/7`).
       if let start = isWord ? (isLabel(end) ? end + 1 : nil) : labelEnd(at: index, end: end) {
         clauseDefault = polarity
+        clauseLabelled = true
         return start
       }
       if polarity != .closed { reopenVerdictBeforeBracket(as: polarity, at: index) }
       return end
     }
-    if !isWord, clauseDefault != .closed, let start = labelEnd(at: index, end: end) {
-      // 정상영업 12/13 휴무 12/30: the verb starts a clause of its own.
+    if !isWord, clauseLabelled, tokens.number(at: end) != nil || isLabel(end) {
+      // 정상영업 12/13, 휴무 12/30: the verb starts a clause of its own.
       commit(clauseDefault)
       clauseDefault = polarity
-      return start
+      return isLabel(end) ? end + 1 : end
     }
     if isWord {
       commit(polarity)

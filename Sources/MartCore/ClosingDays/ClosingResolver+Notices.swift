@@ -15,7 +15,14 @@ extension ClosingResolver {
     var uncertain = Set<CalendarDate>()
     var dates = Set(schedule.dates)
     var exceptions = Set(schedule.exceptions)
+    // The days changes apply from, in the order of the text: the next one not before a change.
+    var nextAppliesFrom = 0
     for change in reading.changes {
+      while nextAppliesFrom < reading.appliesFrom.count,
+        reading.appliesFrom[nextAppliesFrom].statement < change.statement
+      {
+        nextAppliesFrom += 1
+      }
       let oldDates = change.old.flatMap { days -> [CalendarDate] in
         switch days {
         case .dates(let values), .ruleDates(let values): values
@@ -33,7 +40,9 @@ extension ClosingResolver {
       }
       let oldDays = Set(old.closedDates(from: horizon.from, through: horizon.through))
       let newDays = Set(new.closedDates(from: horizon.from, through: horizon.through))
-      let appliesFrom = self.appliesFrom(reading.appliesFrom, for: change.statement)
+      // The last day given before the change, else the first after it.
+      let appliesFrom =
+        (nextAppliesFrom > 0 ? reading.appliesFrom[nextAppliesFrom - 1] : reading.appliesFrom.first)?.day
       if let appliesFrom, !change.new.isEmpty {
         dates.formUnion(oldDays.filter { $0 < appliesFrom })
         exceptions.formUnion(newDays.filter { $0 < appliesFrom }.subtracting(oldDays))
@@ -63,11 +72,5 @@ extension ClosingResolver {
     var alone = Reading()
     for days in named { alone.closed.add(days) }
     return schedule(from: alone, text: "")
-  }
-
-  /// The day a change read at `statement` applies from: the last one given before it, else the
-  /// first after it.
-  private func appliesFrom(_ days: [(day: CalendarDate, statement: Int)], for statement: Int) -> CalendarDate? {
-    days.last { $0.statement < statement }?.day ?? days.first { $0.statement > statement }?.day
   }
 }
