@@ -99,6 +99,27 @@ struct ClosingDayNoticeTests {
       dates: ["2026-12-27"]),
   ]
 
+  static let bracketCases: [Case] = [
+    // The store's hours in brackets after a date say nothing of that date: 12/13 closes.
+    Case(
+      "휴무: 12/13 (영업시간 10:00~22:00)", asOf: asOf, window: "2026-12-01"..."2026-12-31", dates: ["2026-12-13"]),
+    // A word alone in brackets after the dates speaks of them.
+    Case(
+      "12/1~12/7 (1+1 행사)", asOf: asOf, window: "2026-12-01"..."2026-12-31", status: .unknown, dates: [],
+      unknown: ["2026-12-01"..."2026-12-31"]),
+    Case(
+      "매월 둘째·넷째 일요일 휴무, 12/27(일) (영업시간 단축)", asOf: asOf, window: "2026-12-01"..."2026-12-31",
+      dates: ["2026-12-13"]),
+    // 기존과 동일: the same as before, no change notice (Dec 13 and 27 are the 2nd and 4th Sundays).
+    Case(
+      "휴무일은 기존과 동일하게 매월 둘째·넷째 일요일입니다", asOf: asOf, window: "2026-12-01"..."2026-12-31",
+      dates: ["2026-12-13", "2026-12-27"]),
+    // 영업시간 변경 from 12/1 is no closure on 12/1 (a Tuesday).
+    Case(
+      "영업시간 변경 안내: 12/1부터 10:00~22:00, 매월 둘째·넷째 일요일 휴무", asOf: asOf,
+      window: "2026-12-01"..."2026-12-31", dates: ["2026-12-13", "2026-12-27"]),
+  ]
+
   static let labelAndScopeCases: [Case] = [
     // 2027-02-07 is 설날 2027 and a Sunday: that day only, not 설 연휴 every year.
     Case(
@@ -134,6 +155,7 @@ struct ClosingDayNoticeTests {
 
   @Test func notices() { forEachCase(Self.noticeCases, ClosingDayMoreWordingsTests.check) }
   @Test func notClosures() { forEachCase(Self.notClosureCases, ClosingDayMoreWordingsTests.check) }
+  @Test func brackets() { forEachCase(Self.bracketCases, ClosingDayMoreWordingsTests.check) }
   @Test func labelsAndScope() { forEachCase(Self.labelAndScopeCases, ClosingDayMoreWordingsTests.check) }
 
   @Test("a moved day is an exception and is explained")

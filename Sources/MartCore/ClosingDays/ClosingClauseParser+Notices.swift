@@ -54,6 +54,12 @@ extension ClosingClauseParser {
 
   /// Reads `기존`: the days or rules that follow, up to `→` or `변경`, are replaced.
   mutating func readPrevious(at index: Int) -> Int {
+    // 기존과 동일, 기존대로: the same as before, no notice.
+    if tokens.indices.contains(index + 1), tokens[index + 1].kind == .other,
+      tokens[index + 1].start == tokens[index].end
+    {
+      return index + 1
+    }
     commit(clauseDefault)
     clauseDefault = .closed
     clauseLabelled = false
@@ -106,6 +112,19 @@ extension ClosingClauseParser {
     return end + 1
   }
 
+  /// Whether the bracket closes at `index`, or after one more verb or word that is not a closure
+  /// (`(1+1 행사)`, `(영업시간 단축)`); not before hours (`(영업시간 10:00~22:00)`) or dates.
+  func closesBracket(from index: Int) -> Bool {
+    for probe in index...(index + 1) {
+      if let symbol = tokens.symbol(at: probe), symbol == ")" || symbol == "]" { return true }
+      switch tokens.keyword(at: probe) {
+      case .notClosure?, .business?, .normalOpen?: continue
+      default: return false
+      }
+    }
+    return false
+  }
+
   /// A verb alone in brackets right after a clause break's verdict (`12/13(일) (정상영업)`,
   /// `12/1~12/7 (1+1 행사)`): the named days of that verdict take its polarity instead.
   mutating func reopenVerdictBeforeBracket(as polarity: Polarity, at index: Int) {
@@ -122,11 +141,13 @@ extension ClosingClauseParser {
     lastBreakVerdict = nil
     switch polarity {
     case .open: opened += moved
-    case .trading:
+    case .trading, .neither:
       for phrase in moved {
-        if case .phrase(.dates(let list)) = syntax.statements[phrase] { syntax.append(.tradingDays(list)) }
+        guard case .phrase(.dates(let list)) = syntax.statements[phrase] else { continue }
+        if polarity == .trading { syntax.append(.tradingDays(list)) }
+        warnNotClosure(polarity, list)
       }
-    case .neither, .closed: break
+    case .closed: break
     }
     syntax.statements[last.statement] = .verdict(closed: closed, opened: opened)
   }

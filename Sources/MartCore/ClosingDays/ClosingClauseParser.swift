@@ -204,7 +204,7 @@ struct ClosingClauseParser {
         clauseLabelled = true
         return start
       }
-      if polarity != .closed { reopenVerdictBeforeBracket(as: polarity, at: index) }
+      if polarity != .closed, closesBracket(from: end) { reopenVerdictBeforeBracket(as: polarity, at: index) }
       return end
     }
     if !isWord, clauseLabelled, tokens.number(at: end) != nil || isLabel(end) {
@@ -279,11 +279,7 @@ struct ClosingClauseParser {
       for item in pending[firstDropped...] {
         guard case .dates(let list) = item.phrase else { continue }
         if polarity == .trading { syntax.append(.tradingDays(list)) }
-        warn(
-          WrittenDateResolver.quoting(
-            polarity == .trading
-              ? "opening hours or a re-opening, a trading day and not a closure" : "a sale or event, not a closure",
-            list.entries.map(\.excerpt).joined(separator: ", ")))
+        warnNotClosure(polarity, list)
       }
       syntax.append(.verdict(closed: pending[..<firstDropped].map(\.index), opened: []))
     }
@@ -301,6 +297,15 @@ struct ClosingClauseParser {
 
   mutating func warn(_ message: String, _ start: Int, _ end: Int) {
     warn(WrittenDateResolver.quoting(message, tokens.excerpt(start, end)))
+  }
+
+  /// Warns that the dates of `list` are named for something other than a closure.
+  mutating func warnNotClosure(_ polarity: Polarity, _ list: WrittenDateList) {
+    warn(
+      WrittenDateResolver.quoting(
+        polarity == .trading
+          ? "opening hours or a re-opening, a trading day and not a closure" : "a sale or event, not a closure",
+        list.entries.map(\.excerpt).joined(separator: ", ")))
   }
 
   mutating func warn(_ message: String) {
