@@ -37,8 +37,9 @@ struct ClosingDayNoticePropertyTests {
     let newText = ClosingDayPropertyTests.render(newOrdinals, newWeekday, using: &random)
     let when = "\(appliesFrom.year)년 \(appliesFrom.month)월부터"
     let text: String
-    switch Int.random(in: 0..<4, using: &random) {
+    switch Int.random(in: 0..<5, using: &random) {
     case 0: text = "\(when) 의무휴업일이 \(oldText)에서 \(newText)로 변경"
+    case 4: text = "\(oldText) 휴무 → \(newText) 휴무 (\(when))"
     case 1: text = "기존 \(oldText) → 변경 \(newText) (\(when) 적용)"
     case 2: text = "\(oldText) -> \(newText) (\(when))"
     default: text = "기존 휴무일: \(oldText)\n변경 휴무일: \(newText)\n\(when) 적용"

@@ -50,6 +50,10 @@ struct ClosingDayNoticeTests {
       "기존 휴무일: 매월 둘째·넷째 일요일\n변경 휴무일: 매월 둘째·넷째 수요일\n2026년 12월부터 적용", asOf: asOf,
       window: "2026-11-01"..."2027-01-31",
       dates: ["2026-11-08", "2026-11-22", "2026-12-09", "2026-12-23", "2027-01-13", "2027-01-27"]),
+    // The verb closes the old rule before the arrow; it is replaced all the same.
+    Case(
+      "매월 둘째·넷째 일요일 휴무 → 매월 둘째·넷째 수요일 휴무 (2027년 1월부터)", asOf: asOf,
+      window: "2026-12-01"..."2027-01-31", dates: ["2026-12-13", "2026-12-27", "2027-01-13", "2027-01-27"]),
     // No day the change applies from: the days of both rules are unknown, none is closed.
     Case(
       "의무휴업일 변경 안내: 둘째·넷째 일요일 → 둘째·넷째 수요일", asOf: asOf, window: "2026-12-01"..."2026-12-31",

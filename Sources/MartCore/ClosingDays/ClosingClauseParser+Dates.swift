@@ -223,14 +223,7 @@ extension ClosingClauseParser {
     guard let (items, end) = scanDateList(at: index) else { return nil }
     if hasNoticeWords, items.count == 1, items[0].end == nil, tokens.keyword(at: end) == .since {
       // 2027년 1월 1일부터 … 변경: the day a change applies from, not a closure.
-      let item = items[0]
-      syntax.append(
-        .appliesFrom(
-          WrittenDateList(entries: [
-            WrittenDateEntry(
-              start: item.start, startHints: item.startHints, end: nil, endHints: DateHints(),
-              excerpt: tokens.excerpt(index, end + 1))
-          ])))
+      appendAppliesFrom(items[0].start, items[0].startHints, from: index, to: end + 1)
       return end + 1
     }
     recordDateList(items, from: index, to: end, label: label)

@@ -25,22 +25,33 @@ extension ClosingClauseParser {
       }
       return index + 1
     }
-    guard tokens.keyword(at: index) != .instead, let last = pending.last,
-      last.phrase.isRecurring || isMonthRule(last.phrase),
-      pendingEnd <= index, index - pendingEnd <= 3,
+    guard tokens.keyword(at: index) != .instead, pendingEnd <= index, index - pendingEnd <= 3,
       (pendingEnd..<index).allSatisfy({ tokens.keyword(at: $0) == .closure || tokens.isParticle(at: $0) })
     else { return index + 1 }
-    // 둘째·넷째 일요일에서 …: the run of rules before it is replaced.
-    var start = pending.count - 1
-    while start > 0, pending[start - 1].phrase.isRecurring || isMonthRule(pending[start - 1].phrase) { start -= 1 }
-    change = (old: pending[start...].map(\.index), newFrom: syntax.statements.count)
-    pending.removeSubrange(start...)
+    if let last = pending.last, isRule(last.phrase) {
+      // 둘째·넷째 일요일에서 …: the run of rules before it is replaced.
+      var start = pending.count - 1
+      while start > 0, isRule(pending[start - 1].phrase) { start -= 1 }
+      change = (old: pending[start...].map(\.index), newFrom: syntax.statements.count)
+      pending.removeSubrange(start...)
+    } else if pending.isEmpty, case .verdict(var closed, let opened)? = syntax.statements.last,
+      let last = closed.last, case .phrase(let phrase) = syntax.statements[last], isRule(phrase)
+    {
+      // 둘째·넷째 일요일 휴무 → …: the rules its verb closed are replaced instead.
+      var old: [Int] = []
+      while let phraseIndex = closed.last, case .phrase(let phrase) = syntax.statements[phraseIndex], isRule(phrase) {
+        old.append(closed.removeLast())
+      }
+      syntax.statements[syntax.statements.count - 1] = .verdict(closed: closed, opened: opened)
+      change = (old: old.reversed(), newFrom: syntax.statements.count)
+    }
     return index + 1
   }
 
-  func isMonthRule(_ phrase: ClosingPhrase) -> Bool {
+  /// Whether `phrase` is a rule a change notice may replace: a recurring one or a month's own.
+  func isRule(_ phrase: ClosingPhrase) -> Bool {
     if case .monthRule = phrase { return true }
-    return false
+    return phrase.isRecurring
   }
 
   /// Reads `변경`: right after `기존 A` it starts what replaces A (`기존 A 변경 B`); anywhere
@@ -101,15 +112,15 @@ extension ClosingClauseParser {
   /// the first day of that month is the day a change applies from.
   mutating func readAppliesFromMonth(_ month: WrittenMonth, from index: Int, end: Int) -> Int? {
     guard tokens.keyword(at: end) == .since else { return nil }
-    let day = WrittenDate(year: month.year, month: month.month, day: 1)
-    syntax.append(
-      .appliesFrom(
-        WrittenDateList(entries: [
-          WrittenDateEntry(
-            start: day, startHints: DateHints(), end: nil, endHints: DateHints(),
-            excerpt: tokens.excerpt(index, end + 1))
-        ])))
+    appendAppliesFrom(WrittenDate(year: month.year, month: month.month, day: 1), DateHints(), from: index, to: end + 1)
     return end + 1
+  }
+
+  /// Records `day`, written from `start` to `end`, as the day a change applies from.
+  mutating func appendAppliesFrom(_ day: WrittenDate, _ hints: DateHints, from start: Int, to end: Int) {
+    let entry = WrittenDateEntry(
+      start: day, startHints: hints, end: nil, endHints: DateHints(), excerpt: tokens.excerpt(start, end))
+    syntax.append(.appliesFrom(WrittenDateList(entries: [entry])))
   }
 
   /// Whether the bracket closes at `index`, or after one more verb or word that is not a closure
