@@ -172,6 +172,8 @@ struct ClosingDayNoticeTests {
     #expect(changes.map(\.kind) == [.moved])
     #expect(changes.first?.replaced.map(\.iso) == ["2027-02-10"])
     #expect(changes.first?.replacement.map(\.iso) == ["2027-02-07"])
+    // 설 당일 confirms 2027-02-07; 첫째 휴무일 is the day the dates name.
+    #expect(schedule.warnings.isEmpty)
   }
 
   @Test("a rule change says from which day the new rule holds, and speaks of the horizon")

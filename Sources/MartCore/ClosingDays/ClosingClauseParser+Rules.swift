@@ -77,7 +77,10 @@ extension ClosingClauseParser {
       if !inner.days.isEmpty, tokens.symbol(at: inner.end) == ")" { weekdays = (inner.days, inner.end + 1) }
     }
     guard !weekdays.days.isEmpty else {
-      warn("ordinal without a weekday ignored", index, next)
+      // 2월 첫째 휴무일을 10일에서 7일로 변경: in a notice, the first closing day the dates name.
+      if !hasNoticeWords || tokens.keyword(at: next) != .closure {
+        warn("ordinal without a weekday ignored", index, next)
+      }
       return next
     }
     if let named = namedMonth, named.end == index, dates.firstDay(of: named.month) != nil {
