@@ -54,13 +54,13 @@ struct RuleCommand: ParsableCommand {
 
   func run() throws {
     let window = try window()
-    let schedule = ClosingSchedule.parse(text, asOf: window.asOf, coverage: coverage)
+    let (schedule, changes) = ClosingSchedule.parseExplained(text, asOf: window.asOf, coverage: coverage)
     let dates = schedule.closedDates(from: window.from, through: window.through)
     let unknown = schedule.unknownRanges(from: window.from, through: window.through)
     let knownThrough = schedule.knownThrough(from: window.from, through: window.through)
     switch format {
-    case .json: print(try json(schedule, dates, unknown, knownThrough, window))
-    case .text: print(summary(schedule, dates, unknown, knownThrough, window))
+    case .json: print(try json(schedule, changes, dates, unknown, knownThrough, window))
+    case .text: print(summary(schedule, changes, dates, unknown, knownThrough, window))
     }
   }
 
@@ -93,6 +93,8 @@ struct RuleCommand: ParsableCommand {
     let warnings: [String]
     let schedule: ClosingSchedule
     let holidayMoves: [MovedDay]
+    /// The change notices applied: dates moved, rules replaced from a day on.
+    let changes: [ClosingChange]
 
     /// A moved or opened closing day of the window, with why.
     struct MovedDay: Encodable {
@@ -111,7 +113,7 @@ struct RuleCommand: ParsableCommand {
 
     enum CodingKeys: String, CodingKey {
       case status, asOf = "as-of", from, to, dates, unknownRanges, knownThrough, warnings, schedule, holidayMoves,
-        publicHolidays
+        publicHolidays, changes
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -127,11 +129,13 @@ struct RuleCommand: ParsableCommand {
       try container.encode(schedule, forKey: .schedule)
       try container.encode(holidayMoves, forKey: .holidayMoves)
       try container.encode(PublicHolidayTable(), forKey: .publicHolidays)
+      try container.encode(changes, forKey: .changes)
     }
   }
 
   private func json(
-    _ schedule: ClosingSchedule, _ dates: [CalendarDate], _ unknown: [DateWindow], _ knownThrough: CalendarDate?,
+    _ schedule: ClosingSchedule, _ changes: [ClosingChange], _ dates: [CalendarDate], _ unknown: [DateWindow],
+    _ knownThrough: CalendarDate?,
     _ window: Window
   ) throws -> String {
     let encoder = JSONEncoder()
@@ -141,12 +145,14 @@ struct RuleCommand: ParsableCommand {
       unknownRanges: unknown, knownThrough: knownThrough, warnings: schedule.warnings, schedule: schedule,
       holidayMoves: Self.moves(of: schedule, in: window).map {
         Output.MovedDay(from: $0.from, to: $0.to, holiday: $0.holiday, why: $0.explanation)
-      })
+      },
+      changes: changes)
     return String(decoding: try encoder.encode(output), as: UTF8.self)
   }
 
   private func summary(
-    _ schedule: ClosingSchedule, _ dates: [CalendarDate], _ unknown: [DateWindow], _ knownThrough: CalendarDate?,
+    _ schedule: ClosingSchedule, _ changes: [ClosingChange], _ dates: [CalendarDate], _ unknown: [DateWindow],
+    _ knownThrough: CalendarDate?,
     _ window: Window
   ) -> String {
     var lines = [
@@ -172,6 +178,7 @@ struct RuleCommand: ParsableCommand {
       "known through: "
         + (knownThrough.map { "\($0.iso) (every later day is unknown)" } ?? "no end (a recurring rule)"))
     for move in Self.moves(of: schedule, in: window) { lines.append("moved: \(move.explanation)") }
+    lines += changes.map(Self.explanation)
     for warning in schedule.warnings { lines.append("warning: \(warning)") }
     let closed = Set(dates)
     var month = window.from.firstOfMonth()
@@ -189,6 +196,46 @@ struct RuleCommand: ParsableCommand {
   private static func moves(of schedule: ClosingSchedule, in window: Window) -> [HolidayMove] {
     let range = DateWindow(from: window.from, through: window.through)
     return schedule.holidayMoves.filter { range.contains($0.from) || ($0.to.map(range.contains) ?? false) }
+  }
+
+  /// One line saying what a change notice did: `moved: 2027-02-10 → 2027-02-07 (2027-02-10 is
+  /// not a closing day)`, `rule change from 2027-01-01: 2nd and 4th sunday → 2nd and 4th wednesday`.
+  private static func explanation(_ change: ClosingChange) -> String {
+    func days(_ dates: [CalendarDate]) -> String {
+      dates.isEmpty ? "none" : dates.map { "\($0.iso)(\($0.weekday.koreanShortName))" }.joined(separator: ", ")
+    }
+    func rules(_ rules: [ClosingRule]) -> String {
+      rules.isEmpty ? "days not understood" : rules.map(describe).joined(separator: ", ")
+    }
+    switch change.kind {
+    case .moved:
+      return "moved: \(days(change.replaced)) → \(days(change.replacement)) (\(days(change.replaced)) not closed)"
+    case .ruleChange:
+      let when =
+        change.appliesFrom.map { "from \($0.iso) (before it: the old rules)" }
+        ?? "from a day the text does not give (the days of both are unknown)"
+      return "rule change \(when): \(rules(change.rulesBefore)) → \(rules(change.rulesAfter))"
+    }
+  }
+
+  /// A rule in words: `2nd, 4th sunday of each month`, `every monday`.
+  private static func describe(_ rule: ClosingRule) -> String {
+    func ordinal(_ value: Int) -> String {
+      switch value {
+      case -1: "last"
+      case 1: "1st"
+      case 2: "2nd"
+      case 3: "3rd"
+      default: "\(value)th"
+      }
+    }
+    switch rule {
+    case .nthWeekday(let ordinals, let weekday):
+      return "\(ordinals.map(ordinal).joined(separator: ", ")) \(weekday.englishName) of each month"
+    case .weekly(let weekday): return "every \(weekday.englishName)"
+    case .dayOfMonth(let days): return "day \(days.map(String.init).joined(separator: ", ")) of each month"
+    case .annual(let month, let day): return "\(month)/\(day) every year"
+    }
   }
 
   /// A month grid, Sunday first, closed days in brackets (`[14]`), unknown days marked `?14`.

@@ -46,9 +46,52 @@ import Testing
     #expect(json["status"] as? String == "closures")
     #expect(json["dates"] as? [String] == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27"])
     #expect(json["warnings"] as? [String] == [])
+    #expect((json["changes"] as? [Any])?.isEmpty == true)
     // A recurring rule speaks of every day, and has no end.
     #expect((json["unknownRanges"] as? [Any])?.isEmpty == true)
     #expect(json["knownThrough"] is NSNull)
+  }
+
+  @Test func ruleJSONExplainsARuleChange() throws {
+    // The 2nd and 4th Sundays until December 2026 (Dec 13, 27), the 2nd and 4th Wednesdays from
+    // January 2027 (Jan 1 2027 is a Friday: Wednesdays 6, 13, 20, 27).
+    let outcome = try run([
+      "rule", "--as-of", "2026-11-25", "--from", "2026-12-01", "--to", "2027-01-31", "--format", "json",
+      "2027년 1월부터 의무휴업일이 둘째·넷째 일요일에서 둘째·넷째 수요일로 변경",
+    ])
+    #expect(outcome.status == 0)
+    let json = try outcome.json()
+    #expect(
+      json.keys.sorted() == [
+        "as-of", "changes", "dates", "from", "knownThrough", "schedule", "status", "to", "unknownRanges", "warnings",
+      ])
+    #expect(json["dates"] as? [String] == ["2026-12-13", "2026-12-27", "2027-01-13", "2027-01-27"])
+    let changes = try #require(json["changes"] as? [[String: Any]])
+    #expect(changes.count == 1)
+    let change = try #require(changes.first)
+    #expect(change["kind"] as? String == "rule-change")
+    #expect(change["appliesFrom"] as? String == "2027-01-01")
+    let before = try #require(change["rulesBefore"] as? [[String: Any]])
+    let after = try #require(change["rulesAfter"] as? [[String: Any]])
+    #expect(before.first?["weekday"] as? String == "sunday")
+    #expect(after.first?["weekday"] as? String == "wednesday")
+    #expect(after.first?["ordinals"] as? [Int] == [2, 4])
+  }
+
+  @Test func ruleExplainsAMovedDay() throws {
+    // 2027-02-10 is a Wednesday, 2027-02-07 a Sunday (설날 2027).
+    let text = "2월 첫째 휴무일을 10일에서 7일(설 당일)로 변경"
+    let json = try run([
+      "rule", "--as-of", "2026-11-25", "--from", "2027-02-01", "--to", "2027-02-28", "--format", "json", text,
+    ]).json()
+    #expect(json["dates"] as? [String] == ["2027-02-07"])
+    let change = try #require((json["changes"] as? [[String: Any]])?.first)
+    #expect(change["kind"] as? String == "moved")
+    #expect(change["replaced"] as? [String] == ["2027-02-10"])
+    #expect(change["replacement"] as? [String] == ["2027-02-07"])
+    #expect(change["appliesFrom"] is NSNull)
+    let summary = try run(["rule", "--as-of", "2026-11-25", "--from", "2027-02-01", "--to", "2027-02-28", text])
+    #expect(summary.stdout.contains("moved: 2027-02-10(수) → 2027-02-07(일)"))
   }
 
   @Test func ruleReadsTheNextClosingDaysOfASource() throws {

@@ -3,7 +3,8 @@ import Testing
 @testable import MartCore
 
 /// Random and adversarial text never crashes or hangs the engine, and what it returns
-/// keeps its promises: dates sorted, unique and inside the window; unknown has no dates.
+/// keeps its promises: dates sorted, unique and inside the window, none of them named open;
+/// unknown has no dates.
 @Suite("Closing-day robustness")
 struct ClosingDayFuzzTests {
   static let asOf = CalendarDate(year: 2026, month: 11, day: 22)!
@@ -19,6 +20,7 @@ struct ClosingDayFuzzTests {
     "2026", "20261108", "2026-11-08", "99999999999999",
     "/", ".", ",", "·", "~", "-", ":", "(", ")", "[", "]", "((((", "))))", " ", "\n", "\t", "\u{0}", "\u{7}",
     "\u{202E}",
+    "에서", "로 변경", "변경", "기존", "→", "->", "부터", "적용", "행사", "할인", "영업시간", "단축", "재오픈", "포함", "[", "2026. 12. 7.",
     "１２", "／", "～", "　", "세일", "두부", "1+1", "10:00~23:00", "🛒", "é", "\u{301}", "漢字", "日", "abc", "ㄱㄴ", "\u{FEFF}",
   ]
 
@@ -59,6 +61,8 @@ struct ClosingDayFuzzTests {
       #expect(earlier.through.adding(days: 1) < later.from, input)
     }
     #expect(!dates.contains { date in ranges.contains { $0.from <= date && date <= $0.through } }, input)
+    // No day is both a closure and named open by the text.
+    #expect(Set(dates).isDisjoint(with: schedule.exceptions), input)
     switch schedule.status {
     case .unknown: #expect(ranges == [DateWindow(from: from, through: through)], input)
     case .openAllYear:
@@ -106,6 +110,11 @@ struct ClosingDayFuzzTests {
     Adversarial(piece: "명절 ", count: 20_000),
     Adversarial(piece: "단, 영업 ", count: 20_000),
     Adversarial(piece: "e\u{301}", count: 50_000),
+    Adversarial(piece: "둘째 일요일에서 셋째 일요일로 변경 ", count: 5_000),
+    Adversarial(piece: "기존 둘째 일요일 ", count: 5_000),
+    Adversarial(piece: "12/13 → ", count: 20_000),
+    Adversarial(piece: "[정상영업] 12/13 ", count: 20_000),
+    Adversarial(piece: "1월부터 ", count: 20_000),
   ]
 
   /// Each input is held to a minute, as when each was a test case of its own; the time limit,

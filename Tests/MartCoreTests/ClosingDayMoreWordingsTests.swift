@@ -60,7 +60,7 @@ struct ClosingDayMoreWordingsTests {
       "매월 둘째·넷째 일요일 (12/13·27 정상영업)",
       dates: ["2026-11-08", "2026-11-22", "2027-01-10", "2027-01-24"]),
     // Not a day: a price, and ordinals with 번째 (the 2nd and 4th Sundays).
-    Case("12/13, 3,000원 할인", dates: ["2026-12-13"], unknown: outsideDecember),
+    Case("12/13, 3,000원 쿠폰 증정", dates: ["2026-12-13"], unknown: outsideDecember),
     Case("12/13, 2,4번째 일요일", dates: secondAndFourthSundays),
   ]
 

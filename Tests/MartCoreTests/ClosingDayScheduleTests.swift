@@ -114,9 +114,10 @@ struct ClosingDayScheduleTests {
     #expect(Self.ranges(schedule, "2026-11-15", "2027-01-10") == ["2026-11-15…2026-11-30", "2027-01-01…2027-01-10"])
     // Two months apart: the month between is unknown, as are the ends.
     let apart = ClosingSchedule.parse("11/8, 1/10", asOf: Self.asOf)
-    #expect(Self.ranges(apart, "2026-10-01", "2027-02-28") == [
-      "2026-10-01…2026-10-31", "2026-12-01…2026-12-31", "2027-02-01…2027-02-28",
-    ])
+    #expect(
+      Self.ranges(apart, "2026-10-01", "2027-02-28") == [
+        "2026-10-01…2026-10-31", "2026-12-01…2026-12-31", "2027-02-01…2027-02-28",
+      ])
     // Adjacent unknown months merge into one range.
     #expect(Self.ranges(schedule, "2026-09-01", "2026-11-30") == ["2026-09-01…2026-11-30"])
   }

@@ -118,6 +118,11 @@ struct LinearWorkTests {
       "12/24 " + repeated("가 ", $0 * 3) + "오후 " + repeated("영업 ", $0 * 3)
     },
     GrowingInput(name: "spaces") { "둘째" + repeated(" ", $0 * 20) + "일요일" },
+    GrowingInput(name: "rule changes") { repeated("2027년 1월부터 둘째 일요일에서 셋째 수요일로 변경. ", $0) },
+    GrowingInput(name: "moved dates") { repeated("12/13 → 12/14, ", $0 * 3) },
+    GrowingInput(name: "labels before dates") { repeated("[정상영업] 12/13(일) [휴무] 12/30(수) ", $0 * 2) },
+    GrowingInput(name: "words that are not closures") { repeated("12/1~12/7 행사 (12/24 영업시간 단축) ", $0 * 2) },
+    GrowingInput(name: "replaced rules without an arrow") { "기존 " + repeated("둘째 일요일 ", $0 * 3) },
     GrowingInput(name: "rules scoped to months") {
       (0..<$0).map { "\(2000 + $0 / 12)년 \($0 % 12 + 1)월은 셋째 일요일" }.joined(separator: ". ")
     },

@@ -18,7 +18,7 @@ extension ClosingClauseParser {
 
   /// Whether the `(` at `index` opens dates right after a rule: `매월 둘째 일요일 (11/15, 11/29)`.
   func isRuleBracket(at index: Int) -> Bool {
-    guard let last = pending.last, last.phrase.isRecurring, pendingEnd == index else { return false }
+    guard let last = pending.last, isRule(last.phrase), pendingEnd == index else { return false }
     return tokens.number(at: index + 1) != nil
   }
 

@@ -32,7 +32,12 @@ extension ClosingClauseParser {
       tokens.keyword(at: monthIndex + 1) == .month
     else { return nil }
     var end = monthIndex + 2
+    if let start = readAppliesFromMonth(WrittenMonth(year: year, month: month.value), from: index, end: end) {
+      return start
+    }
     if tokens.isParticle(at: end) { end += 1 }
+    // 12월 휴무일 : 둘째·넷째 일요일: the heading's noun.
+    if tokens.keyword(at: end) == .closure, tokens.keyword(at: end + 1) != ClosingKeyword.none { end += 1 }
     if tokens.symbol(at: end) == ":" { end += 1 }
     namedMonth = (WrittenMonth(year: year, month: month.value), end)
     return end
@@ -87,6 +92,12 @@ extension ClosingClauseParser {
     } else {
       return nil
     }
+    // The official style ends each part with a dot: `2026. 12. 7.(월) ~ 12. 10.(목)`.
+    if tokens.symbol(at: next) == ".", tokens.symbol(at: next - 2) == ".",
+      let after = tokens.symbol(at: next + 1), after == "(" || after == "~" || after == "-" || after == ","
+    {
+      next += 1
+    }
     // `2.4주`, `2/4째` are ordinals; `10.5%`, `3.5시` are not dates (`12/24 오후 6시` is one).
     switch tokens.keyword(at: next) {
     case .week?, .ordinalSuffix?: return nil
@@ -140,7 +151,10 @@ extension ClosingClauseParser {
       open = true
       next += 1
     }
-    if let weekday = tokens.weekday(at: next) {
+    let listedWeekday =
+      open && (tokens.symbol(at: next + 1) == "," || tokens.symbol(at: next + 1) == "·")
+      ? tokens.shortWeekday(at: next) : nil
+    if let weekday = tokens.weekday(at: next) ?? listedWeekday {
       hints.weekday = weekday
       next += 1
       if open, tokens.symbol(at: next) == ")" {
@@ -150,6 +164,10 @@ extension ClosingClauseParser {
           open = true
           next += 1
         }
+      } else if open, tokens.symbol(at: next) == "," || tokens.symbol(at: next) == "·",
+        case .holiday? = tokens.keyword(at: next + 1)
+      {
+        next += 1  // (일, 설 당일)
       }
     }
     if case .holiday(let holiday)? = tokens.keyword(at: next) {
@@ -203,6 +221,11 @@ extension ClosingClauseParser {
   /// days with other hours, not closures.
   mutating func readDateList(at index: Int, label: LunarClosing? = nil) -> Int? {
     guard let (items, end) = scanDateList(at: index) else { return nil }
+    if hasNoticeWords, items.count == 1, items[0].end == nil, tokens.keyword(at: end) == .since {
+      // 2027년 1월 1일부터 … 변경: the day a change applies from, not a closure.
+      appendAppliesFrom(items[0].start, items[0].startHints, from: index, to: end + 1)
+      return end + 1
+    }
     recordDateList(items, from: index, to: end, label: label)
     return end
   }

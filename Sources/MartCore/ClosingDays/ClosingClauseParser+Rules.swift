@@ -77,11 +77,16 @@ extension ClosingClauseParser {
       if !inner.days.isEmpty, tokens.symbol(at: inner.end) == ")" { weekdays = (inner.days, inner.end + 1) }
     }
     guard !weekdays.days.isEmpty else {
-      warn("ordinal without a weekday ignored", index, next)
+      // 2월 첫째 휴무일을 10일에서 7일로 변경: in a notice, the first closing day the dates name.
+      if !hasNoticeWords || tokens.keyword(at: next) != .closure {
+        warn("ordinal without a weekday ignored", index, next)
+      }
       return next
     }
     if let named = namedMonth, named.end == index, dates.firstDay(of: named.month) != nil {
       append(.monthRule(named.month, ordinals: ordinals, weekdays: weekdays.days), end: weekdays.end)
+      // 12월 휴무일 : 둘째·넷째 일요일(13일, 27일): days alone in brackets right after are in the month.
+      if tokens.symbol(at: weekdays.end) == "(" { namedMonth = (named.month, weekdays.end + 1) }
     } else {
       append(.nthWeekday(ordinals: ordinals, weekdays: weekdays.days), end: weekdays.end)
     }
@@ -207,6 +212,16 @@ extension ClosingClauseParser {
         at: next + 1, label: LunarClosing(holiday: holidays[0], offsets: offsets.isEmpty ? [0] : offsets.sorted()))
     {
       return tokens.symbol(at: end) == ")" ? end + 1 : end
+    }
+    // 설 연휴로 2월 7일(일) 휴무, 추석 당일인 9/25: the holiday labels the date after it, up to two
+    // words on, and names no other day.
+    var dateStart = next
+    while dateStart - next < 2, tokens.indices.contains(dateStart), tokens[dateStart].kind == .other { dateStart += 1 }
+    if holidays.count == 1, !newYear, tokens.number(at: dateStart) != nil,
+      let end = readDateList(
+        at: dateStart, label: LunarClosing(holiday: holidays[0], offsets: offsets.isEmpty ? [0] : offsets.sorted()))
+    {
+      return end
     }
     if !holidays.isEmpty { append(.lunar(holidays, offsets: offsets.isEmpty ? [0] : offsets), end: next) }
     if newYear { append(.newYear, end: next) }

@@ -21,8 +21,9 @@ struct ClosingClauseParser {
   /// What has been read so far.
   var syntax = ClosingSyntax()
 
-  /// What a verb says of the phrases before it.
-  enum Polarity { case closed, open }
+  /// What a verb says of the phrases before it: closed, open, or (`행사`, `영업시간 단축`) named for
+  /// something other than a closure, as trading days with other hours or not at all.
+  enum Polarity { case closed, open, trading, neither }
 
   /// A phrase waiting for its clause's verb.
   struct Pending {
@@ -39,6 +40,9 @@ struct ClosingClauseParser {
   /// The polarity of a clause without a verb after its phrases: `closed`, or `open` after a
   /// leading `정상영업:`.
   var clauseDefault = Polarity.closed
+  /// Whether a verb before the clause's phrases set `clauseDefault` (`[정상영업] 12/13`): a verb
+  /// before further dates then starts a clause of its own (`정상영업 12/13, 휴무 12/30`).
+  var clauseLabelled = false
   /// The month named last without a day (`12월 휴무일: 13일, 27일`), and the token after it and
   /// its particle: `13일` a few words later falls in it, and a rule starting right there is
   /// scoped to it.
@@ -47,6 +51,19 @@ struct ClosingClauseParser {
   var lastDateList: (phrase: Int, end: Int)?
   /// How far the words after `start` were looked at for hours, and the first hours word found.
   var hoursScan: (start: Int, scanned: Int, found: Int?) = (0, 0, nil)
+  /// The last verdict a clause break gave (its statement and the break's token), for a verb in
+  /// brackets right after it that speaks of its phrases: `12/13(일) (정상영업)`.
+  var lastBreakVerdict: (statement: Int, at: Int)?
+  /// A change notice being read (`기존 A → 변경 B`, `A에서 B로 변경`): the phrases it replaces,
+  /// and the index of the first statement that may be a phrase of what replaces them (`nil`
+  /// while the replaced ones are still being read, after `기존`).
+  var change: (old: [Int], newFrom: Int?)?
+  /// Whether the text has said the store never closes (`연중무휴`), so that `포함` after holidays
+  /// (`명절 당일 포함`) opens them.
+  var saysOpenAllYear = false
+  /// Whether the text has words of a change notice (변경, 기존, 적용, 에서 after a day), so that a
+  /// date before `부터` with no end is the day a change applies from, not a closure.
+  let hasNoticeWords: Bool
 
   static let clauseBreaks: Set<Unicode.Scalar> = ["(", ")", "[", "]", "\n", "!", "※", "*", ".", ";"]
 
@@ -54,6 +71,12 @@ struct ClosingClauseParser {
     self.tokens = tokens
     self.asOf = asOf
     self.dates = WrittenDateResolver(asOf: asOf)
+    self.hasNoticeWords = tokens.indices.contains { index in
+      switch tokens.keyword(at: index) {
+      case .change?, .previous?, .apply?, .changeFrom?: true
+      default: false
+      }
+    }
   }
 
   /// Reads the whole text.
@@ -77,8 +100,9 @@ struct ClosingClauseParser {
         .keyword(.restless):
         // 휴무 없음, 쉬지 않습니다: the days before it are open; alone, the store never closes.
         let end = tokens.keyword(at: index) == .restless ? index + 1 : index + 2
-        if pending.isEmpty && !isLabel(end) {
+        if pending.isEmpty && labelEnd(at: index, end: end) == nil {
           syntax.append(.openAllYear)
+          saysOpenAllYear = true
           next = end
         } else {
           next = readVerb(.open, at: index, end: end)
@@ -86,9 +110,17 @@ struct ClosingClauseParser {
       case .keyword(.closure): next = readVerb(.closed, at: index, end: index + 1)
       case .keyword(.openAllYear):
         syntax.append(.openAllYear)
+        saysOpenAllYear = true
         next = index + 1
       case .keyword(.however): next = endClause(at: index)
-      case .keyword(.instead), .symbol("→"): next = readSubstitution(at: index)
+      case .keyword(.instead), .symbol("→"), .keyword(.changeFrom): next = readChange(at: index)
+      case .keyword(.change): next = readChangeWord(at: index)
+      case .keyword(.previous): next = readPrevious(at: index)
+      case .keyword(.notClosure(let trading)):
+        next = readVerb(trading ? .trading : .neither, at: index, end: index + 1)
+      case .keyword(.including) where saysOpenAllYear:
+        // 연중무휴 (명절 당일 포함): the holidays are open too.
+        next = readVerb(.open, at: index, end: index + 1)
       case .keyword(.publicHoliday): next = readPublicHolidays(at: index)
       case .keyword(.alternateWeeks): next = readAlternateWeeks(at: index)
       case .keyword(.condition):
@@ -108,6 +140,7 @@ struct ClosingClauseParser {
       index = max(next, index + 1)
     }
     commit(clauseDefault)
+    finishChange()
     return syntax
   }
 
@@ -115,19 +148,73 @@ struct ClosingClauseParser {
 
   /// Ends a clause: its phrases take the clause's default polarity.
   mutating func endClause(at index: Int) -> Int {
+    let count = syntax.statements.count
     commit(clauseDefault)
+    if syntax.statements.count > count, case .verdict? = syntax.statements.last {
+      lastBreakVerdict = (syntax.statements.count - 1, index)
+    }
     clauseDefault = .closed
+    clauseLabelled = false
     return index + 1
   }
 
   /// Whether a `:` follows at `index`: the verb labels what comes after it (`휴무일: 1/1`).
   func isLabel(_ index: Int) -> Bool { tokens.symbol(at: index) == ":" }
 
-  /// A verb at `index`: the pending phrases take its polarity. A verb with nothing before it and
-  /// a colon after it (`정상영업: 12/13`) gives its polarity to the rest of the clause.
+  /// Where the clause a verb at `index` (ending before `end`) labels starts, if it labels what
+  /// follows it: `휴무일: 1/1`, and at the start of a clause `정상영업 12/13`, `[정상영업] 12/13(일)`.
+  /// `nil` when it speaks of what comes before it.
+  func labelEnd(at index: Int, end: Int) -> Int? {
+    if isLabel(end) { return end + 1 }
+    let before = index - 1
+    let atClauseStart =
+      before < 0 || tokens.symbol(at: before).map { Self.clauseBreaks.contains($0) || $0 == ":" } == true
+    guard atClauseStart else { return nil }
+    if tokens.number(at: end) != nil { return end }
+    if let close = tokens.symbol(at: end), close == "]" || close == ")", let open = tokens.symbol(at: before),
+      open == "[" || open == "(", tokens.number(at: end + 1) != nil
+    {
+      return end + 1
+    }
+    return nil
+  }
+
+  /// A verb at `index`: the pending phrases take its polarity. A verb with nothing before it that
+  /// labels what follows (`정상영업: 12/13`, `[정상영업] 12/13`) gives its polarity to the rest of
+  /// the clause; one alone in brackets right after phrases (`12/13(일) (정상영업)`) speaks of
+  /// them. A clause labelled so (`[정상영업] 12/13 [휴무] 12/30`, `정상영업 12/13 휴무 12/30`)
+  /// ends at the next label.
   mutating func readVerb(_ polarity: Polarity, at index: Int, end: Int) -> Int {
+    let isWord: Bool
+    switch polarity {
+    case .closed, .open: isWord = false
+    case .trading, .neither: isWord = true
+    }
     if pending.isEmpty {
-      if isLabel(end) { clauseDefault = polarity }
+      if polarity != .closed, let last = lastBreakVerdict, last.at == index - 1, tokens.symbol(at: last.at) == "(",
+        tokens.symbol(at: end) == ")"
+      {
+        // 12/13(일) (정상영업): the verb speaks of the dates before the bracket.
+        reopenVerdictBeforeBracket(as: polarity, at: index)
+        return end + 1
+      }
+      // 행사, 단축 label what follows with a colon only (`행사기간: 12/1~12/7`).
+      if let start = isWord ? (isLabel(end) ? end + 1 : nil) : labelEnd(at: index, end: end) {
+        clauseDefault = polarity
+        clauseLabelled = true
+        return start
+      }
+      if polarity != .closed, closesBracket(from: end) { reopenVerdictBeforeBracket(as: polarity, at: index) }
+      return end
+    }
+    if !isWord, clauseLabelled, tokens.number(at: end) != nil || isLabel(end) {
+      // 정상영업 12/13, 휴무 12/30: the verb starts a clause of its own.
+      commit(clauseDefault)
+      clauseDefault = polarity
+      return isLabel(end) ? end + 1 : end
+    }
+    if isWord {
+      commit(polarity)
       return end
     }
     if polarity == .open, isAboutOpeningHours(from: pendingEnd, to: index) {
@@ -176,11 +263,27 @@ struct ClosingClauseParser {
 
   /// Gives the pending phrases a polarity. An opening verb opens only the run of like phrases
   /// just before it: in `매월 둘째 일요일, 12/13 정상영업` the rule still closes and 12/13 is open.
+  /// A word that names days for something else (`12/1~12/7 행사`, `12/24 영업시간 단축`) takes
+  /// the run of named days just before it out of the clause; a rule stays closed.
   mutating func commit(_ polarity: Polarity) {
     guard !pending.isEmpty else { return }
-    let firstOpened = polarity == .open ? lastRunStart() : pending.count
-    syntax.append(
-      .verdict(closed: pending[..<firstOpened].map(\.index), opened: pending[firstOpened...].map(\.index)))
+    if takeReplacedPhrases() { return }
+    switch polarity {
+    case .closed, .open:
+      let firstOpened = polarity == .open ? lastRunStart() : pending.count
+      syntax.append(
+        .verdict(closed: pending[..<firstOpened].map(\.index), opened: pending[firstOpened...].map(\.index)))
+    case .trading, .neither:
+      let start = lastRunStart()
+      let firstDropped = pending[start].phrase.isRecurring ? pending.count : start
+      for item in pending[firstDropped...] {
+        guard case .dates(let list) = item.phrase else { continue }
+        if polarity == .trading { syntax.append(.tradingDays(list)) }
+        warnNotClosure(polarity, list)
+      }
+      syntax.append(.verdict(closed: pending[..<firstDropped].map(\.index), opened: []))
+    }
+    recordChange()
     pending.removeAll()
   }
 
@@ -194,6 +297,15 @@ struct ClosingClauseParser {
 
   mutating func warn(_ message: String, _ start: Int, _ end: Int) {
     warn(WrittenDateResolver.quoting(message, tokens.excerpt(start, end)))
+  }
+
+  /// Warns that the dates of `list` are named for something other than a closure.
+  mutating func warnNotClosure(_ polarity: Polarity, _ list: WrittenDateList) {
+    warn(
+      WrittenDateResolver.quoting(
+        polarity == .trading
+          ? "opening hours or a re-opening, a trading day and not a closure" : "a sale or event, not a closure",
+        list.entries.map(\.excerpt).joined(separator: ", ")))
   }
 
   mutating func warn(_ message: String) {

@@ -21,7 +21,15 @@ struct ClosingResolver {
 
   /// The schedule `text`, read as `syntax`, gives.
   func schedule(for syntax: ClosingSyntax, text: String) -> ClosingSchedule {
-    schedule(from: reading(of: syntax), text: text)
+    resolve(syntax, text: text).schedule
+  }
+
+  /// The schedule `text`, read as `syntax`, gives, and the change notices it applied.
+  func resolve(_ syntax: ClosingSyntax, text: String) -> (schedule: ClosingSchedule, changes: [ClosingChange]) {
+    let reading = reading(of: syntax)
+    var schedule = schedule(from: reading, text: text)
+    let changes = applyChanges(of: reading, to: &schedule)
+    return (schedule, changes)
   }
 
   // MARK: - The statements, added up
@@ -95,6 +103,10 @@ struct ClosingResolver {
     var publicHolidaysNamed = false
     /// Weekdays closed every other week: all are uncertain.
     var alternateWeekdays: Set<Weekday> = []
+    /// Change notices, in order: the days replaced, those replacing them, and the statement.
+    var changes: [(old: [NamedDays], new: [NamedDays], statement: Int)] = []
+    /// The days changes apply from (`2027년 1월부터`), with their statements.
+    var appliesFrom: [(day: CalendarDate, statement: Int)] = []
     var warnings = Warnings()
   }
 
@@ -115,6 +127,12 @@ struct ClosingResolver {
         case .dates(let values)?, .ruleDates(let values)?: reading.opened.dates.formUnion(values)
         default: break
         }
+      case .change(let old, let new):
+        let oldDays = old.compactMap { named[$0] }
+        for case .dates(let values) in oldDays { reading.opened.dates.formUnion(values) }
+        reading.changes.append((oldDays, new.compactMap { named[$0] }, index))
+      case .appliesFrom(let list):
+        if let day = dates.days(of: list, warnings: &warnings).first { reading.appliesFrom.append((day, index)) }
       case .openAllYear: reading.saysOpenAllYear = true
       case .shift(let holidays, let offsets): reading.shifts.append((holidays, offsets))
       case .publicHolidaysNamed: reading.publicHolidaysNamed = true

@@ -25,6 +25,14 @@ enum ClosingStatement {
   case tradingDays(WrittenDateList)
   /// `12/27 대신 12/25`, `12/27 → 12/30`: the dates of the phrase (by index) give way; they are open.
   case substitution(phrase: Int)
+  /// A change notice (`10일에서 7일로 변경`, `기존 둘째 일요일 → 변경 둘째 수요일`): the phrases
+  /// (by index) `old` are replaced by the phrases `new`, from the day a ``appliesFrom(_:)`` of the
+  /// text gives. Replaced dates are open; replaced rules hold only before that day, and with no
+  /// such day the days of both are uncertain. `new` is empty when nothing after the arrow was read.
+  case change(old: [Int], new: [Int])
+  /// `2027년 1월부터`, `(12월부터 적용)`, `2027년 1월 1일부터` in a change notice: the day the change
+  /// applies from (a month as its first day).
+  case appliesFrom(WrittenDateList)
   /// `연중무휴`, or `휴무 없음` with nothing before it.
   case openAllYear
   /// A condition on holidays (`공휴일인 경우 익일`, `명절과 겹칠 경우`): the rules' days on `holidays`

@@ -30,6 +30,14 @@ enum ClosingKeyword: Hashable {
   case publicHoliday  // 공휴일, 법정공휴일, 국경일
   case alternateWeeks  // 격주: every other week, which one unknown
   case condition  // 경우, 겹치는, 겹칠: a condition (`공휴일인 경우 익일`)
+  /// 행사, 할인 (`trading: false`): the days before it are named for a sale, not a closure;
+  /// 단축, 오픈, 재오픈, 영업시간 (`trading: true`): they are trading days with other hours.
+  case notClosure(trading: Bool)
+  case change  // 변경: a change notice (`A에서 B로 변경`, `기존 A → 변경 B`)
+  case previous  // 기존: the day or rule a change notice replaces follows
+  case apply  // 적용: `(12월부터 적용)`
+  case changeFrom  // 에서 right after a day or rule: `10일에서 7일로`, `일요일에서 수요일로`
+  case including  // 포함: `연중무휴 (명절 당일 포함)`
 }
 
 /// One token of closing-day text; `start..<end` are offsets into the normalized scalars.
@@ -176,7 +184,11 @@ enum ClosingTextScanner {
       ("당일", .offset([0])), ("전날", .offset([-1])), ("전일", .offset([-1])),
       ("다음날", .offset([1])), ("익일", .offset([1])), ("연휴", .offset([-1, 0, 1])),
       ("정상영업", .normalOpen), ("정상운영", .normalOpen), ("정상", .normal),
-      ("영업", .business), ("운영", .business),
+      ("영업시간", .notClosure(trading: true)), ("영업", .business), ("운영", .business),
+      ("행사", .notClosure(trading: false)), ("할인", .notClosure(trading: false)),
+      ("단축", .notClosure(trading: true)), ("재오픈", .notClosure(trading: true)),
+      ("오픈", .notClosure(trading: true)),
+      ("변경", .change), ("기존", .previous), ("적용", .apply), ("포함", .including),
       ("연중무휴", .openAllYear), ("의무휴업", .closure), ("의무휴무", .closure),
       ("휴무일", .closure), ("휴점일", .closure), ("휴업일", .closure),
       ("휴무", .closure), ("휴점", .closure), ("휴업", .closure), ("휴일", .closure), ("휴관", .closure),
@@ -221,6 +233,19 @@ enum ClosingTextScanner {
     case .keyword(let keyword)?:
       switch keyword {
       case .ordinal, .ordinalSuffix, .week, .weekday, .day, .holiday, .offset, .newYear, .festivals: true
+      default: false
+      }
+    default: false
+    }
+  }
+
+  /// Whether `previous` ends a day or a rule, so that 에서 right after it starts a change notice.
+  private static func isChangeOrigin(_ previous: ClosingToken?) -> Bool {
+    switch previous?.kind {
+    case .number?, .symbol(")")?: true
+    case .keyword(let keyword)?:
+      switch keyword {
+      case .weekday, .day, .holiday, .offset: true
       default: false
       }
     default: false
@@ -339,6 +364,11 @@ enum ClosingTextScanner {
       "와" where !nextIsSyllable && isListItemEnd(previous):
       // 둘째와 넷째, 12/13과 12/27, 설날과 추석; not 결과 or 과일.
       return (.and, index + 1)
+    case "에"
+    where index + 1 < scalars.count && scalars[index + 1] == "서" && previous?.end == index
+      && isChangeOrigin(previous):
+      // 10일에서, 일요일에서, (일)에서: the day or rule a change notice moves from.
+      return (.changeFrom, index + 2)
     case "단" where !previousIsSyllable && !nextIsSyllable:
       return (.however, index + 1)
     case "쉬" where index + 1 < scalars.count && scalars[index + 1] == "지":
