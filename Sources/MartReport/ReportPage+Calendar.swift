@@ -2,11 +2,11 @@ import MartCore
 import MartExport
 
 extension ReportPage {
-  /// Per day of the window, how many branches do not know whether they are closed (trading
-  /// branches whose `unknownRanges` hold the day).
+  /// Per day of the window, how many branches do not know whether they are closed (branches
+  /// whose `unknownRanges` hold the day; see ``unknownDayCount(_:)``).
   func unknownPerDay(window: DateWindow) -> [Int: Int] {
     var counts: [Int: Int] = [:]
-    for branch in branches where branch.storeStatus.isTrading {
+    for branch in branches {
       for range in branch.closing.unknownRanges {
         let from = max(range.from, window.from).dayNumber
         let through = min(range.through, window.through).dayNumber
