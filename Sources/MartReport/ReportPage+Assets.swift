@@ -2,7 +2,7 @@ extension ReportPage {
   /// The page's styles: readable from a phone's width to a desktop's, visible keyboard focus.
   static let styles = """
     :root{--ink:#1b1b1b;--muted:#555;--line:#c8c8c8;--bg:#fff;--panel:#f4f5f7;--focus:#0b57d0;
-    --good:#1e7b34;--warn:#a15c00;--bad:#b3261e;font-family:system-ui,-apple-system,"Segoe UI","Noto Sans KR",
+    --good:#1e7b34;--warn:#a15c00;--bad:#b3261e;font-family:system-ui,-apple-system,"Segoe UI","Noto Sans KR","Noto Sans CJK KR",
     "Apple SD Gothic Neo",sans-serif;color:var(--ink);background:var(--bg)}
     body{margin:0 auto;max-width:1280px;padding:0 16px 32px;line-height:1.45}
     h1{font-size:1.6rem;margin:16px 0 8px}h2{font-size:1.3rem;margin:32px 0 8px;border-bottom:2px solid var(--line)}
@@ -54,6 +54,7 @@ extension ReportPage {
     .day-list{position:absolute;z-index:5;left:0;top:100%;min-width:16em;max-height:22em;overflow:auto;
     background:#fff;color:var(--ink);text-align:left;white-space:normal;border:1px solid var(--ink);padding:6px 10px;
     box-shadow:0 4px 12px rgba(0,0,0,.25)}
+    .month td:nth-child(n+5) .day-list{left:auto;right:0}
     .day-list ul{margin:0;padding-left:1.2em}.day-list p{margin:0 0 4px;font-weight:600}
     .heat-0{background:#fff}.heat-1{background:#fde0c5}.heat-2{background:#f9a870}
     .heat-3{background:#e4572e;color:#fff}.heat-4{background:#9e1b1b;color:#fff}
@@ -65,7 +66,9 @@ extension ReportPage {
     tr.error td:first-child{color:var(--bad);font-weight:700}tr.warning td:first-child{color:var(--warn)}
     footer{margin-top:32px;color:var(--muted);font-size:.85rem}
     @media (max-width:760px){.map-layout{grid-template-columns:1fr}.map-side{max-height:none}
-    .month td{width:2.4em;height:3em}.month th{width:2.4em}body{padding:0 8px 24px}}
+    .month td{width:2.4em;height:3em}.month th{width:2.4em}body{padding:0 8px 24px}
+    .months{gap:12px}.month{width:100%;table-layout:fixed}.month td,.month th{width:auto}
+    .month summary,.month .cell{white-space:normal}.month .unknown-count{display:inline-block}}
     """
 
   /// The page's script: the brand filter, the map's info line, and a day of the calendar marking
