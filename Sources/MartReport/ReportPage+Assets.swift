@@ -54,7 +54,7 @@ extension ReportPage {
     .day-list{position:absolute;z-index:5;left:0;top:100%;min-width:16em;max-height:22em;overflow:auto;
     background:#fff;color:var(--ink);text-align:left;white-space:normal;border:1px solid var(--ink);padding:6px 10px;
     box-shadow:0 4px 12px rgba(0,0,0,.25)}
-    .month td:nth-child(n+5) .day-list{left:auto;right:0}
+    .month td:nth-child(n+5) .day-list{left:auto;right:0}.month td[id]{scroll-margin-top:5em}
     .day-list ul{margin:0;padding-left:1.2em}.day-list p{margin:0 0 4px;font-weight:600}
     .heat-0{background:#fff}.heat-1{background:#fde0c5}.heat-2{background:#f9a870}
     .heat-3{background:#e4572e;color:#fff}.heat-4{background:#9e1b1b;color:#fff}
@@ -143,6 +143,15 @@ extension ReportPage {
           dayInfo.hidden = false;
         });
       });
+      // A link to a day (report.html#day-2026-11-22) opens it.
+      function openLinkedDay() {
+        var match = /^#day-(\\d{4}-\\d{2}-\\d{2})$/.exec(window.location.hash);
+        var cell = match && document.getElementById("day-" + match[1]);
+        var details = cell && cell.querySelector("details");
+        if (details) { details.open = true; }
+      }
+      openLinkedDay();
+      window.addEventListener("hashchange", openLinkedDay);
       document.addEventListener("keydown", function (event) {
         if (event.key === "Escape" && openDay) { openDay.open = false; clearDay(); }
       });
