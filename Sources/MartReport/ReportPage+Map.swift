@@ -107,8 +107,9 @@ extension ReportPage {
     let description =
       "\(located.count) branches with coordinates drawn over an outline of South Korea, each brand with its own "
       + "shape and colour; \(shut) shut stores outlined in black, \(hollow) branches with at least one unknown day "
-      + "in the window hollow. In all, \(unknown.some) branches have at least one unknown day in the window\(windowText), "
-      + "\(unknown.every) of them every day: the brand table counts them per brand."
+      + "in the window hollow. In all, \(unknown.some) branches, shut ones and those without coordinates included, have "
+      + "at least one unknown day in the window\(windowText), \(unknown.every) of them every day: the brand table counts "
+      + "them per brand."
     let width = HTML.number(KoreaMap.width)
     let height = HTML.number(KoreaMap.height)
     let insetWidth = HTML.number(frame.width * zoom)

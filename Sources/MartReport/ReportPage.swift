@@ -238,7 +238,7 @@ public struct ReportPage {
       let last = summary.lastFetchedAsOf.map { "the run as of \(BundleDiff.long($0))" } ?? "no run yet"
       let state =
         missing
-        ? "<strong>missing</strong>: none of its branches are published, as no earlier run fetched it"
+        ? "<strong>missing</strong>: no branch of it is published, as no earlier run left any to keep"
         : report?.didPublish == false
           ? "<strong>stale</strong>: not fetched now; its \(summary.branchCount) branches in the bundle that stays current are from \(last)"
           : "<strong>stale</strong>: its \(summary.branchCount) branches are carried over from \(last), the last that fetched it"

@@ -245,7 +245,7 @@ import Testing
     #expect(someDaysUnknown > everyDayUnknown && everyDayUnknown > 0)
     #expect(
       dom.contains(
-        "In all, \(someDaysUnknown) branches have at least one unknown day in the window (2026-11-01(일)~2027-01-31(일)), \(everyDayUnknown) of them every day"
+        "In all, \(someDaysUnknown) branches, shut ones and those without coordinates included, have at least one unknown day in the window (2026-11-01(일)~2027-01-31(일)), \(everyDayUnknown) of them every day"
       ))
     let totals = try matches(
       #"<tfoot>.*?<td class="num unknown-days">(\d+)</td>\s*<td class="num unknown-every-day">(\d+)</td>"#, in: dom)
