@@ -17,7 +17,8 @@ enum KoreanTime {
     calendar.timeZone = offset
     let parts = calendar.dateComponents([.year, .month, .day, .hour, .minute], from: date)
     func two(_ value: Int?) -> String { (value ?? 0) < 10 ? "0\(value ?? 0)" : "\(value ?? 0)" }
-    return "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)) KST (UTC+9)"
+    return
+      "\(parts.year ?? 0)-\(two(parts.month))-\(two(parts.day)) \(two(parts.hour)):\(two(parts.minute)) KST (UTC+9)"
   }
 
   static func date(_ iso8601: String) -> Date? {

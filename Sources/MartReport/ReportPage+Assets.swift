@@ -17,8 +17,9 @@ extension ReportPage {
     .outcome.good strong{background:var(--good)}.outcome.warn strong{background:var(--warn)}
     .outcome.bad strong{background:var(--bad)}
     .banner{padding:8px 12px;border-radius:6px;border:1px solid}
-    .banner.bad{background:#fdecea;border-color:var(--bad)}.banner p{margin:4px 0}.banner ul{margin:4px 0;padding-left:1.2em}
-    .attention h2{font-size:1.1rem;margin:0 0 4px;border:0}.attention li{margin:6px 0}.reason{overflow-wrap:anywhere}.banner.warn{background:#fff4e0;border-color:var(--warn)}
+    .banner.bad{background:#fdecea;border-color:var(--bad)}.banner.warn{background:#fff4e0;border-color:var(--warn)}
+    .banner p{margin:4px 0}.banner ul{margin:4px 0;padding-left:1.2em}
+    .attention h2{font-size:1.1rem;margin:0 0 4px;border:0}.attention li{margin:6px 0}.reason{overflow-wrap:anywhere}
     nav ul{display:flex;flex-wrap:wrap;gap:4px 16px;list-style:none;padding:0;margin:8px 0}
     .filter{margin:8px 0}.filter select{font-size:1rem;margin-left:8px;max-width:100%}
     .map-layout{display:grid;grid-template-columns:minmax(0,3fr) minmax(0,2fr);gap:16px;align-items:start}
@@ -36,8 +37,8 @@ extension ReportPage {
     .legend,.unlocated{list-style:none;padding:0;margin:0}.legend li{margin:2px 0}
     .swatch{vertical-align:middle;flex:none}.unlocated li{margin:4px 0}
     .scroll{overflow-x:auto;max-width:100%}
-    table{border-collapse:collapse}table.brands,table.problems{width:100%}
-    .brands td.error,.problems td.message{min-width:10em;overflow-wrap:anywhere}th,td{border:1px solid var(--line);padding:4px 6px;vertical-align:top}
+    table{border-collapse:collapse}th,td{border:1px solid var(--line);padding:4px 6px;vertical-align:top}
+    table.brands,table.problems{width:100%}.brands td.error,.problems td.message{min-width:10em;overflow-wrap:anywhere}
     thead th{background:var(--panel);text-align:left}.num{text-align:right;font-variant-numeric:tabular-nums}
     .brands th[scope=row]{text-align:left}.brands th[scope=row] code{display:inline-block}
     .brands thead th,.problems thead th{font-size:.85rem}.brands td{font-size:.95rem}
@@ -71,8 +72,9 @@ extension ReportPage {
     .month summary,.month .cell{white-space:normal}.month .unknown-count{display:inline-block}}
     """
 
-  /// The page's script: the brand filter, the map's info line, and a day of the calendar marking
-  /// its branches on the map. Any script error is written into the page, so it cannot go unseen.
+  /// The page's script: the brand filter, the map's info line, a day of the calendar marking its
+  /// branches on the map and the inset, and a link to a day (`#day-2026-11-22`) opening it. Any
+  /// script error is written into the page, so it cannot go unseen.
   static let script = """
     (function () {
       "use strict";
@@ -95,7 +97,6 @@ extension ReportPage {
       marks.forEach(function (mark) {
         var title = mark.querySelector("title");
         var text = title ? title.textContent : mark.getAttribute("data-branch-id");
-        mark.setAttribute("data-id", mark.getAttribute("data-branch-id") || mark.getAttribute("data-inset-branch-id"));
         var show = function () { mapInfo.textContent = text; };
         mark.addEventListener("focus", show);
         mark.addEventListener("mouseenter", show);
@@ -132,7 +133,7 @@ extension ReportPage {
           });
           var shown = 0;
           marks.forEach(function (mark) {
-            var lit = ids[mark.getAttribute("data-id")] === true;
+            var lit = ids[mark.getAttribute("data-branch-id") || mark.getAttribute("data-inset-branch-id")] === true;
             mark.classList.toggle("lit", lit);
             if (lit && mark.hasAttribute("data-branch-id")) { shown += 1; }
           });

@@ -213,7 +213,8 @@ public struct ReportPage {
       : failed > 0
         ? "No brand could be fetched (\(failed) tried, each listed below with its reason): run again once the cause is fixed."
         : "Run again once the cause is fixed."
-    return "<div class=\"banner bad\" role=\"alert\"><p>This run published nothing (\(HTML.escape(report.outcome))). \(kept)</p>"
+    return
+      "<div class=\"banner bad\" role=\"alert\"><p>This run published nothing (\(HTML.escape(report.outcome))). \(kept)</p>"
       + (reasons.isEmpty ? "" : "<p>Why:</p><ul>\(reasons.joined())</ul>") + "<p>What to do: \(advice)</p></div>"
   }
 

@@ -169,13 +169,13 @@ import Testing
       .write(to: checked, atomically: true, encoding: .utf8)
     let frames = directory.appendingPathComponent("layout-frames.html")
     try """
-      <!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre id="layouts">[]</pre>
-      <script>var results = []; window.addEventListener("message", function (event) {
-      results.push(JSON.parse(event.data)); document.getElementById("layouts").textContent = JSON.stringify(results); });</script>
-      <iframe src="layout-check.html" width="390" height="800"></iframe>
-      <iframe src="layout-check.html" width="1280" height="800"></iframe>
-      </body></html>
-      """.write(to: frames, atomically: true, encoding: .utf8)
+    <!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre id="layouts">[]</pre>
+    <script>var results = []; window.addEventListener("message", function (event) {
+    results.push(JSON.parse(event.data)); document.getElementById("layouts").textContent = JSON.stringify(results); });</script>
+    <iframe src="layout-check.html" width="390" height="800"></iframe>
+    <iframe src="layout-check.html" width="1280" height="800"></iframe>
+    </body></html>
+    """.write(to: frames, atomically: true, encoding: .utf8)
     let (dom, _) = try renderInBrowser(browser, page: frames)
     let found = try #require(try matches(#"<pre id="layouts">(.*?)</pre>"#, in: dom).first?.first)
     let text = found.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
@@ -288,7 +288,8 @@ import Testing
       #expect(layout.popups.contains { $0.level == "4" })
       for popup in layout.popups {
         // 4.5:1, WCAG 2.1's minimum contrast for text (success criterion 1.4.3).
-        #expect(popup.shown && popup.contrast >= 4.5, "\(popup.date) (level \(popup.level ?? "?")) at \(layout.width) px")
+        #expect(
+          popup.shown && popup.contrast >= 4.5, "\(popup.date) (level \(popup.level ?? "?")) at \(layout.width) px")
       }
       #expect(layout.tables.contains { $0.table == "brands" } && layout.tables.contains { $0.table == "problems" })
       for table in layout.tables {
