@@ -2,7 +2,8 @@
 # Installs the C libraries the package links against, when they are missing.
 # Debian/Ubuntu: libcurl, libxml2, SQLite, OpenSSL's libcrypto and zlib development files, the
 # Python packages the test suite checks bundles with (scripts/requirements-test.txt), and
-# Chromium, in which the test suite renders report.html (without it that test is skipped).
+# Chromium, in which the test suite renders report.html (without it that test is skipped), with a
+# Korean font (Noto CJK).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -37,5 +38,12 @@ if ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/
   echo "installing: chromium"
   { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null; } \
     || echo "chromium could not be installed: the browser test of report.html will be skipped" >&2
+fi
+# A Korean font, without which Chromium draws every Hangul syllable of report.html as a box (the
+# browser test checks that it does not, and scripts/report-screenshot.sh needs it too).
+if [ -z "$(fc-list :lang=ko family 2>/dev/null)" ]; then
+  echo "installing: fonts-noto-cjk"
+  { $sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq fonts-noto-cjk >/dev/null; } \
+    || echo "fonts-noto-cjk could not be installed: report.html will show Hangul as boxes in Chromium" >&2
 fi
 command -v swift >/dev/null 2>&1 || { echo "Swift 6 is required (https://www.swift.org/install/)" >&2; exit 1; }

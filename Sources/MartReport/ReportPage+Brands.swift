@@ -14,19 +14,16 @@ extension ReportPage {
 
   func brandSection() -> String {
     let withoutCoordinates: [BrandSlug: Int]
-    let unknownClosing: [BrandSlug: Int]
     let notTrading: [BrandSlug: Int]
     if let report {
       withoutCoordinates = perBrand(report.branchesWithoutCoordinates)
-      unknownClosing = perBrand(report.branchesWithUnknownClosingDays)
       notTrading = perBrand(report.branchesNotTrading.map(\.id))
     } else {
       withoutCoordinates = Dictionary(grouping: branches.filter { $0.coordinate == nil }, by: \.brand).mapValues(
         \.count)
-      unknownClosing = Dictionary(grouping: branches.filter { $0.closing.status == .unknown }, by: \.brand)
-        .mapValues(\.count)
       notTrading = Dictionary(grouping: branches.filter { !$0.storeStatus.isTrading }, by: \.brand).mapValues(\.count)
     }
+    let unknownDays = branchesWithUnknownDaysByBrand
     var warningKinds: [BrandSlug: [String: Int]] = [:]
     for warning in report?.warnings ?? [] {
       guard let brand = warning.brand else { continue }
@@ -39,18 +36,21 @@ extension ReportPage {
     var html = """
       <section id="brands" aria-labelledby="brands-heading">
       <h2 id="brands-heading">Brands</h2>
-      <p>From \(source). Change: the branch count against the previous bundle.</p>
+      <p>From \(source). Change: the branch count against the previous bundle. Unknown days: the branches with \
+      at least one day of the window whose closing status is unknown (the calendar's <q>?</q>, the map's hollow \
+      marks), and of them those with every day unknown (nothing about their closing days could be read).</p>
       <div class="scroll" tabindex="0" role="region" aria-label="Brand table (scrolls sideways)">
       <table class="brands">
       <thead><tr><th scope="col">Brand</th><th scope="col">Status</th><th scope="col">Freshness</th>
       <th scope="col" class="num">Branches</th><th scope="col" class="num">Change</th>
       <th scope="col" class="num">With coordinates</th><th scope="col" class="num">Without</th>
-      <th scope="col" class="num">Closing days unknown</th><th scope="col" class="num">Shut</th>
+      <th scope="col" class="num">Some days unknown</th><th scope="col" class="num">Every day unknown</th>
+      <th scope="col" class="num">Shut</th>
       <th scope="col">Warnings by kind</th><th scope="col">Error</th></tr></thead>
       <tbody>
 
       """
-    var totals = (branches: 0, with: 0, without: 0, unknown: 0, shut: 0)
+    var totals = (branches: 0, with: 0, without: 0, unknown: 0, everyDay: 0, shut: 0)
     for summary in brands.sorted(by: { $0.slug < $1.slug }) {
       let slug = summary.slug
       let without = withoutCoordinates[slug] ?? 0
@@ -68,11 +68,12 @@ extension ReportPage {
       totals.branches += summary.branchCount
       totals.with += summary.branchCount - without
       totals.without += without
-      totals.unknown += unknownClosing[slug] ?? 0
+      totals.unknown += unknownDays[slug]?.some ?? 0
+      totals.everyDay += unknownDays[slug]?.every ?? 0
       totals.shut += notTrading[slug] ?? 0
       html += """
         <tr data-brand="\(HTML.escape(slug.rawValue))">\
-        <th scope="row"><span class="swatch" style="background:\(palette.colour(slug))" aria-hidden="true"></span>\
+        <th scope="row">\(palette.swatch(slug, size: 12)) \
         \(HTML.escape(summary.name)) <code>\(HTML.escape(slug.rawValue))</code></th>\
         <td class="status \(statusClass)">\(HTML.escape(status))</td>\
         <td class="freshness">\(HTML.escape(summary.freshness.rawValue))\
@@ -81,7 +82,8 @@ extension ReportPage {
         <td class="num change">\(change(for: slug, count: summary.branchCount))</td>\
         <td class="num with-coordinates">\(summary.branchCount - without)</td>\
         <td class="num without-coordinates">\(without)</td>\
-        <td class="num unknown-closing">\(unknownClosing[slug] ?? 0)</td>\
+        <td class="num unknown-days">\(unknownDays[slug]?.some ?? 0)</td>\
+        <td class="num unknown-every-day">\(unknownDays[slug]?.every ?? 0)</td>\
         <td class="num shut">\(notTrading[slug] ?? 0)</td>\
         <td class="warnings">\(kinds.isEmpty ? "—" : kinds.joined(separator: " "))</td>\
         <td class="error">\(summary.error.map(HTML.escape) ?? "")</td></tr>
@@ -91,7 +93,8 @@ extension ReportPage {
     html += """
       </tbody>
       <tfoot><tr><th scope="row">All brands</th><td></td><td></td><td class="num">\(totals.branches)</td><td></td>\
-      <td class="num">\(totals.with)</td><td class="num">\(totals.without)</td><td class="num">\(totals.unknown)</td>\
+      <td class="num">\(totals.with)</td><td class="num">\(totals.without)</td><td class="num unknown-days">\(totals.unknown)</td>\
+      <td class="num unknown-every-day">\(totals.everyDay)</td>\
       <td class="num">\(totals.shut)</td><td>\(report.map { "\($0.warnings.count) warnings" } ?? "")</td><td></td></tr></tfoot>
       </table>
       </div>

@@ -2,11 +2,11 @@ import MartCore
 import MartExport
 
 extension ReportPage {
-  /// Per day of the window, how many branches do not know whether they are closed (trading
-  /// branches whose `unknownRanges` hold the day).
+  /// Per day of the window, how many branches do not know whether they are closed (branches
+  /// whose `unknownRanges` hold the day; see ``unknownDayCount(_:)``).
   func unknownPerDay(window: DateWindow) -> [Int: Int] {
     var counts: [Int: Int] = [:]
-    for branch in branches where branch.storeStatus.isTrading {
+    for branch in branches {
       for range in branch.closing.unknownRanges {
         let from = max(range.from, window.from).dayNumber
         let through = min(range.through, window.through).dayNumber
@@ -31,7 +31,8 @@ extension ReportPage {
     let most = closures.dates.values.map(\.count).max() ?? 0
     html += """
       <p>Each day shows how many branches are closed (the darker, the more) and, after <q>?</q>, how many \
-      do not know whether they are closed: unknown is never open. Open a day for its branches\
+      do not know whether they are closed: unknown is never open. Open a day for its branches (a link to \
+      <code>report.html#day-2026-11-22</code> opens that day)\
       <span class="js-only" hidden>; choosing a day also marks its branches on the map</span>. \
       Shut stores are not counted on the days they are shut (listed below).</p>
       <ul class="heat-legend" aria-label="Colour scale">
@@ -116,7 +117,7 @@ extension ReportPage {
       "\(BundleDiff.long(day)): \(BundleDiff.branches(ids.count)) closed"
       + (unknownCount > 0 ? ", \(unknownCount) unknown" : "")
     var cell =
-      "<td class=\"\(classes.joined(separator: " "))\" data-date=\"\(day.iso)\" data-closed=\"\(ids.count)\" data-unknown=\"\(unknownCount)\">"
+      "<td id=\"day-\(day.iso)\" class=\"\(classes.joined(separator: " "))\" data-date=\"\(day.iso)\" data-closed=\"\(ids.count)\" data-unknown=\"\(unknownCount)\">"
     let counts =
       "<span class=\"day\">\(day.day)</span> <span class=\"closed\">\(ids.count)</span>"
       + (unknownCount > 0 ? " <span class=\"unknown-count\">?\(unknownCount)</span>" : "")

@@ -142,13 +142,13 @@ extension ReportPage {
           "<tr class=\"\(severity)\"\(problem.brand.map { " data-brand=\"\(HTML.escape($0.rawValue))\"" } ?? "")>"
           + "<td>\(severity)</td><td>\(HTML.escape(problem.kind))</td><td>\(brand)</td>"
           + "<td>\(problem.branch.map { "<code>\(HTML.escape($0))</code>" } ?? "—")</td>"
-          + "<td>\(HTML.escape(problem.message))</td></tr>\n"
+          + "<td class=\"message\">\(HTML.escape(problem.message))</td></tr>\n"
       }
     }
     for (kind, count) in leftOut.sorted(by: { $0.key < $1.key }) {
       html +=
         "<tr class=\"warning more\"><td>warning</td><td>\(HTML.escape(kind))</td><td>—</td><td>—</td>"
-        + "<td>and \(count) more \(HTML.escape(kind)) warnings (<code>report.json</code> lists every one)</td></tr>\n"
+        + "<td class=\"message\">and \(count) more \(HTML.escape(kind)) warnings (<code>report.json</code> lists every one)</td></tr>\n"
     }
     return html + "</tbody>\n</table>\n</div>\n</section>\n"
   }

@@ -34,48 +34,89 @@ extension ReportPage {
     return "no closing day in the window"
   }
 
-  /// Whether some day of the window from the as-of date on is unknown for the branch.
-  func hasUnknownDays(_ branch: Branch) -> Bool {
-    let today = asOf ?? CalendarDate(dayNumber: 0)
-    return branch.closing.unknownRanges.contains { $0.through >= today }
+  /// The capital region, 서울·인천·경기, drawn again beside the map at ``CapitalInset/zoom``
+  /// times its scale: about a third of the branches trade there, and on the whole map their
+  /// marks lie on one another.
+  enum CapitalInset {
+    /// The box drawn, in degrees: the mainland of 서울, 인천 and 경기 up to 38.0° N.
+    static let south = 36.85
+    static let north = 38.0
+    static let west = 126.35
+    static let east = 127.9
+    /// How many times larger than the whole map the inset draws the box.
+    static let zoom = 4.0
+
+    /// The box in the whole map's units.
+    static var frame: (x: Double, y: Double, width: Double, height: Double) {
+      let corner = ReportPage.project(latitude: north, longitude: west)
+      let opposite = ReportPage.project(latitude: south, longitude: east)
+      return (corner.x, corner.y, opposite.x - corner.x, opposite.y - corner.y)
+    }
+
+    /// Whether the point lies in the box.
+    static func contains(_ coordinate: Coordinate) -> Bool {
+      (south...north).contains(coordinate.latitude) && (west...east).contains(coordinate.longitude)
+    }
+  }
+
+  /// A branch's mark: its brand's shape and colour, hollow when some day of the window is
+  /// unknown, outlined in black when the store is shut.
+  func mark(_ branch: Branch, x: Double, y: Double, idAttribute: String, focusable: Bool) -> String {
+    let colour = palette.colour(branch.brand)
+    var classes = ["mark"]
+    let paint: String
+    if !branch.storeStatus.isTrading {
+      classes.append("shut")
+      paint = "fill=\"\(colour)\" stroke=\"#000000\" stroke-width=\"1.6\""
+    } else if unknownDayCount(branch) > 0 {
+      classes.append("unknown")
+      paint = "fill=\"#ffffff\" stroke=\"\(colour)\" stroke-width=\"2.2\""
+    } else {
+      paint = "fill=\"\(colour)\" stroke=\"#ffffff\" stroke-width=\"0.8\""
+    }
+    let focus = focusable ? " tabindex=\"0\" role=\"img\"" : ""
+    return
+      "<use href=\"#shape-\(palette.shape(branch.brand).name)\" \(idAttribute)=\"\(HTML.escape(branch.id.description))\""
+      + " data-brand=\"\(HTML.escape(branch.brand.rawValue))\" class=\"\(classes.joined(separator: " "))\"\(focus)"
+      + " x=\"\(HTML.number(x))\" y=\"\(HTML.number(y))\" \(paint)><title>\(HTML.escape(tooltip(branch)))</title></use>\n"
   }
 
   func mapSection() -> String {
     let located = branches.filter { $0.coordinate != nil }
     let unlocated = branches.filter { $0.coordinate == nil }
+    let frame = CapitalInset.frame
+    let zoom = CapitalInset.zoom
     var marks = ""
+    var insetMarks = ""
+    var inInset = 0
     for branch in located {
       guard let coordinate = branch.coordinate else { continue }
       let (x, y) = Self.project(latitude: coordinate.latitude, longitude: coordinate.longitude)
-      let colour = palette.colour(branch.brand)
-      var classes = ["mark"]
-      if !branch.storeStatus.isTrading { classes.append("shut") }
-      if hasUnknownDays(branch) { classes.append("unknown") }
-      let common =
-        "data-branch-id=\"\(HTML.escape(branch.id.description))\" data-brand=\"\(HTML.escape(branch.brand.rawValue))\""
-        + " class=\"\(classes.joined(separator: " "))\" tabindex=\"0\" role=\"img\""
-      let label = "<title>\(HTML.escape(tooltip(branch)))</title>"
-      if !branch.storeStatus.isTrading {
-        // A shut store: a square, outlined in black.
-        marks +=
-          "<rect \(common) x=\"\(HTML.number(x - 4))\" y=\"\(HTML.number(y - 4))\" width=\"8\" height=\"8\" fill=\"\(colour)\" stroke=\"#000000\" stroke-width=\"1.5\">\(label)</rect>\n"
-      } else {
-        // Unknown days: a hollow ring in the brand's colour; otherwise a filled dot.
-        let paint =
-          classes.contains("unknown")
-          ? "fill=\"#ffffff\" stroke=\"\(colour)\" stroke-width=\"2.2\"" : "fill=\"\(colour)\" stroke=\"#ffffff\""
-        marks +=
-          "<circle \(common) cx=\"\(HTML.number(x))\" cy=\"\(HTML.number(y))\" r=\"4\" \(paint)>\(label)</circle>\n"
+      marks += mark(branch, x: x, y: y, idAttribute: "data-branch-id", focusable: true)
+      if CapitalInset.contains(coordinate) {
+        inInset += 1
+        insetMarks += mark(
+          branch, x: (x - frame.x) * zoom, y: (y - frame.y) * zoom, idAttribute: "data-inset-branch-id",
+          focusable: false)
       }
     }
     let shut = located.filter { !$0.storeStatus.isTrading }.count
-    let unknown = located.filter { $0.storeStatus.isTrading && hasUnknownDays($0) }.count
+    let hollow = located.filter { $0.storeStatus.isTrading && unknownDayCount($0) > 0 }.count
+    let unknown = branchesWithUnknownDays
+    let windowText = bundle.map { " (" + BundleDiff.range($0.manifest.window, long: true) + ")" } ?? ""
     let description =
-      "\(located.count) branches with coordinates drawn over an outline of South Korea, coloured by brand; "
-      + "\(shut) shut stores as squares, \(unknown) branches with unknown closing days as hollow rings. "
-      + "The same branches are listed per brand in the table below."
+      "\(located.count) branches with coordinates drawn over an outline of South Korea, each brand with its own "
+      + "shape and colour; \(shut) shut stores outlined in black, \(hollow) branches with at least one unknown day "
+      + "in the window hollow. In all, \(unknown.some) branches, shut ones and those without coordinates included, have "
+      + "at least one unknown day in the window\(windowText), \(unknown.every) of them every day: the brand table counts "
+      + "them per brand."
     let width = HTML.number(KoreaMap.width)
     let height = HTML.number(KoreaMap.height)
+    let insetWidth = HTML.number(frame.width * zoom)
+    let insetHeight = HTML.number(frame.height * zoom)
+    let insetDescription =
+      "서울, 인천 and 경기 (\(CapitalInset.south)–\(CapitalInset.north)° N, \(CapitalInset.west)–\(CapitalInset.east)° E) "
+      + "at \(Int(zoom)) times the scale of the whole map: \(inInset) branches."
     var html = """
       <section id="map" aria-labelledby="map-heading">
       <h2 id="map-heading">Map</h2>
@@ -85,26 +126,37 @@ extension ReportPage {
       <svg viewBox="0 0 \(width) \(height)" width="\(width)" height="\(height)" role="group" aria-labelledby="map-title" aria-describedby="map-desc">
       <title id="map-title">Branches on the map of Korea</title>
       <desc id="map-desc">\(HTML.escape(description))</desc>
-      <path class="land" d="\(KoreaMap.outline)" aria-hidden="true"/>
+      <use href="#korea-land" class="land" aria-hidden="true"/>
+      <rect class="inset-frame" x="\(HTML.number(frame.x))" y="\(HTML.number(frame.y))" width="\(HTML.number(frame.width))" height="\(HTML.number(frame.height))" aria-hidden="true"/>
       <g class="marks">
       \(marks)</g>
       </svg>
       <figcaption><p id="map-info" aria-live="polite">\(HTML.escape(description))</p>
       <p id="day-info" aria-live="polite" hidden></p></figcaption>
       </figure>
+      <div class="map-side-column">
+      <figure class="map inset">
+      <svg viewBox="0 0 \(insetWidth) \(insetHeight)" width="\(insetWidth)" height="\(insetHeight)" role="img" aria-labelledby="inset-title">
+      <title id="inset-title">\(HTML.escape(insetDescription))</title>
+      <g transform="scale(\(HTML.number(zoom))) translate(\(HTML.number(-frame.x)) \(HTML.number(-frame.y)))"><use href="#korea-land" class="land"/></g>
+      <g class="marks">
+      \(insetMarks)</g>
+      </svg>
+      <figcaption>The capital region: \(HTML.escape(insetDescription)) The box on the map shows where it lies.</figcaption>
+      </figure>
       <aside class="map-side" aria-label="Legend and branches without coordinates">
       <h3 id="map-legend">Legend</h3>
       <ul class="legend">
-      <li><svg width="14" height="14" aria-hidden="true"><circle cx="7" cy="7" r="5" fill="#555"/></svg> trading, closing days known</li>
-      <li><svg width="14" height="14" aria-hidden="true"><circle cx="7" cy="7" r="4.5" fill="#fff" stroke="#555" stroke-width="2"/></svg> some days unknown</li>
-      <li><svg width="14" height="14" aria-hidden="true"><rect x="2" y="2" width="10" height="10" fill="#555" stroke="#000" stroke-width="1.5"/></svg> shut (temporarily or for good)</li>
+      <li><svg width="14" height="14" viewBox="-7 -7 14 14" aria-hidden="true"><use href="#shape-circle" fill="#555555"/></svg> trading, every day of the window known</li>
+      <li><svg width="14" height="14" viewBox="-7 -7 14 14" aria-hidden="true"><use href="#shape-circle" fill="#ffffff" stroke="#555555" stroke-width="2"/></svg> at least one day of the window unknown</li>
+      <li><svg width="14" height="14" viewBox="-7 -7 14 14" aria-hidden="true"><use href="#shape-circle" fill="#555555" stroke="#000000" stroke-width="1.6"/></svg> shut (temporarily or for good)</li>
 
       """
     let counts = Dictionary(grouping: located, by: \.brand).mapValues(\.count)
     for brand in brandNames.keys.sorted() {
       html +=
-        "<li data-brand=\"\(HTML.escape(brand.rawValue))\"><svg width=\"14\" height=\"14\" aria-hidden=\"true\"><circle cx=\"7\" cy=\"7\" r=\"5\" fill=\"\(palette.colour(brand))\"/></svg> "
-        + "\(HTML.escape(name(brand))) (\(counts[brand] ?? 0))</li>\n"
+        "<li data-brand=\"\(HTML.escape(brand.rawValue))\">\(palette.swatch(brand)) "
+        + "\(HTML.escape(name(brand))) <small>(\(palette.shape(brand).name), \(counts[brand] ?? 0))</small></li>\n"
     }
     html += "</ul>\n<h3>Without coordinates (\(unlocated.count))</h3>\n"
     if unlocated.isEmpty {
@@ -118,7 +170,7 @@ extension ReportPage {
       }
       html += "</ul>\n"
     }
-    html += "</aside>\n</div>\n</section>\n"
+    html += "</aside>\n</div>\n</div>\n</section>\n"
     return html
   }
 }

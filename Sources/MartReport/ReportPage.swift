@@ -74,6 +74,38 @@ public struct ReportPage {
   /// The as-of date the page speaks of: the report's, else the bundle's.
   var asOf: CalendarDate? { report?.asOf ?? bundle?.manifest.asOf }
 
+  /// How many days of the bundle's window the branch's closing status is unknown: the days in
+  /// its `unknownRanges` (which never hold a day the store is shut). The one meaning of
+  /// "unknown" on the page: the calendar's `?` counts, the hollow marks, the map's caption and
+  /// the brand table all count these days.
+  func unknownDayCount(_ branch: Branch) -> Int {
+    guard let window = bundle?.manifest.window else { return 0 }
+    return branch.closing.unknownRanges.reduce(0) { total, range in
+      total + max(0, min(range.through, window.through).dayNumber - max(range.from, window.from).dayNumber + 1)
+    }
+  }
+
+  /// Per brand, the branches with at least one unknown day in the window (`some`) and, of
+  /// them, those with every day of the window unknown (`every`: nothing about their closing
+  /// days could be read).
+  var branchesWithUnknownDaysByBrand: [BrandSlug: (some: Int, every: Int)] {
+    guard let window = bundle?.manifest.window else { return [:] }
+    let windowDays = window.through.dayNumber - window.from.dayNumber + 1
+    var counts: [BrandSlug: (some: Int, every: Int)] = [:]
+    for branch in branches {
+      let days = unknownDayCount(branch)
+      guard days > 0 else { continue }
+      counts[branch.brand, default: (0, 0)].some += 1
+      if days == windowDays { counts[branch.brand, default: (0, 0)].every += 1 }
+    }
+    return counts
+  }
+
+  /// ``branchesWithUnknownDaysByBrand`` summed over the brands.
+  var branchesWithUnknownDays: (some: Int, every: Int) {
+    branchesWithUnknownDaysByBrand.values.reduce((0, 0)) { ($0.0 + $1.some, $0.1 + $1.every) }
+  }
+
   func document() -> String {
     var html = """
       <!DOCTYPE html>
@@ -86,6 +118,7 @@ public struct ReportPage {
       <style>\(Self.styles)</style>
       </head>
       <body>
+      <svg class="defs" width="0" height="0" aria-hidden="true"><defs><path id="korea-land" d="\(KoreaMap.outline)"/></defs>\(BrandPalette.definitions)</svg>
       <a class="skip" href="#main">Skip to the report</a>
       <header>
       <h1>\(HTML.escape(pageTitle))</h1>
@@ -121,7 +154,7 @@ public struct ReportPage {
     "Closing-day dataset: run of " + (asOf?.iso ?? "an unknown day")
   }
 
-  /// The outcome, versions, times and counts under the title.
+  /// The outcome, versions, times and counts under the title, then what needs attention.
   func headerBody() -> String {
     var parts: [String] = []
     if let report {
@@ -129,15 +162,7 @@ public struct ReportPage {
       parts.append(
         "<p class=\"outcome \(outcomeClass)\" id=\"outcome\">Outcome: <strong>\(HTML.escape(report.outcome))</strong>"
           + (report.change.map { " · bundle: <strong>\(HTML.escape($0.bundle))</strong>" } ?? "") + "</p>")
-      if !report.didPublish {
-        let kept =
-          bundle.map {
-            "The map and the calendar show the bundle that stays current, <code>\(HTML.escape($0.manifest.version))</code>."
-          } ?? "No bundle has been published in this output yet."
-        parts.append(
-          "<p class=\"banner bad\" role=\"alert\">This run published nothing (\(HTML.escape(report.outcome))). \(kept)</p>"
-        )
-      }
+      if !report.didPublish { parts.append(nothingPublished(report)) }
     } else {
       parts.append(
         "<p class=\"banner warn\">This output has no <code>report.json</code>: the brand table shows the bundle's manifest.</p>"
@@ -152,8 +177,8 @@ public struct ReportPage {
     if let version = previous?.manifest.version ?? report?.change?.previousVersion {
       facts.append(("Previous bundle", "<code>\(HTML.escape(version))</code>"))
     }
-    if let started = report?.startedAt { facts.append(("Started", HTML.escape(started))) }
-    if let finished = report?.finishedAt { facts.append(("Finished", HTML.escape(finished))) }
+    if let started = report?.startedAt { facts.append(("Started", HTML.escape(KoreanTime.text(started)))) }
+    if let finished = report?.finishedAt { facts.append(("Finished", HTML.escape(KoreanTime.text(finished)))) }
     let withCoordinates = branches.filter { $0.coordinate != nil }.count
     facts.append(("Branches", "\(branches.count) (\(withCoordinates) on the map)"))
     if let report {
@@ -163,7 +188,68 @@ public struct ReportPage {
     parts.append(
       "<dl class=\"facts\">"
         + facts.map { "<div><dt>\($0.0)</dt><dd>\($0.1)</dd></div>" }.joined() + "</dl>")
+    parts.append(attention())
     return parts.joined(separator: "\n")
+  }
+
+  /// What to do about a brand that could not be fetched.
+  static let brandAdvice =
+    "Run again: a site that was down or slow usually answers the next time. If the brand fails again, its "
+    + "site may have changed: compare what it answers now with its recording under <code>fixtures/web/</code> "
+    + "(<code>docs/recordings.md</code>) and fix its reader (<code>docs/architecture.md</code>, "
+    + "<q>Adding a brand</q>)."
+
+  /// The banner of a run that made nothing current: the outcome, why, and what stays current.
+  func nothingPublished(_ report: RunReportFile) -> String {
+    let kept =
+      bundle.map {
+        "The map and the calendar show the bundle that stays current, <code>\(HTML.escape($0.manifest.version))</code>; clients still get it."
+      } ?? "No bundle has been published in this output yet."
+    let reasons = report.errors.filter { $0.brand == nil }.map { "<li>\(HTML.escape($0.message))</li>" }
+    let failed = brands.filter { $0.status == .stale || $0.status == .missing }.count
+    let advice =
+      report.outcome == "cancelled"
+      ? "The run was stopped before it published: run again."
+      : failed > 0
+        ? "No brand could be fetched (\(failed) tried, each listed below with its reason): run again once the cause is fixed."
+        : "Run again once the cause is fixed."
+    return
+      "<div class=\"banner bad\" role=\"alert\"><p>This run published nothing (\(HTML.escape(report.outcome))). \(kept)</p>"
+      + (reasons.isEmpty ? "" : "<p>Why:</p><ul>\(reasons.joined())</ul>") + "<p>What to do: \(advice)</p></div>"
+  }
+
+  /// The brands that are stale or missing, each with its reason and what to do.
+  func attention() -> String {
+    let troubled = brands.filter { summary in
+      switch summary.status {
+      case .stale, .missing: true
+      case .fresh, .kept: false
+      case nil: summary.freshness != .fresh
+      }
+    }
+    guard !troubled.isEmpty else { return "" }
+    var html = """
+      <section class="attention banner warn" aria-labelledby="attention-heading">
+      <h2 id="attention-heading">Needs attention: \(troubled.count) brand\(troubled.count == 1 ? "" : "s") not fetched</h2>
+      <ul>
+
+      """
+    for summary in troubled.sorted(by: { $0.slug < $1.slug }) {
+      let missing = summary.status == .missing || (summary.status == nil && summary.freshness == .missing)
+      let last = summary.lastFetchedAsOf.map { "the run as of \(BundleDiff.long($0))" } ?? "no run yet"
+      let state =
+        missing
+        ? "<strong>missing</strong>: no branch of it is published, as no earlier run left any to keep"
+        : report?.didPublish == false
+          ? "<strong>stale</strong>: not fetched now; its \(summary.branchCount) branches in the bundle that stays current are from \(last)"
+          : "<strong>stale</strong>: its \(summary.branchCount) branches are carried over from \(last), the last that fetched it"
+      let why = summary.error.map { " Why: <q class=\"reason\">\(HTML.escape($0))</q>." } ?? ""
+      html +=
+        "<li data-brand=\"\(HTML.escape(summary.slug.rawValue))\">\(palette.swatch(summary.slug)) "
+        + "<strong>\(HTML.escape(summary.name))</strong> <code>\(HTML.escape(summary.slug.rawValue))</code> is \(state).\(why)"
+        + " What to do: \(Self.brandAdvice)</li>\n"
+    }
+    return html + "</ul>\n</section>"
   }
 
   /// The brand filter; shown by the script, since without it a choice would do nothing.

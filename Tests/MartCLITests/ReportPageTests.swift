@@ -68,6 +68,121 @@ import Testing
     return (String(decoding: out, as: UTF8.self), String(decoding: err, as: UTF8.self))
   }
 
+  /// What `layoutCheck` measures in the page at one width.
+  struct Layout: Decodable {
+    struct Popup: Decodable {
+      var date: String
+      /// The day's heat level, `1` … `4`.
+      var level: String?
+      /// The lowest contrast ratio of the popup's text against its background.
+      var contrast: Double
+      /// Whether the opened popup takes up room on the page.
+      var shown: Bool
+    }
+    struct Table: Decodable {
+      var table: String
+      var section: String
+      /// How far the table (or the box it scrolls in) stays inside its section, on each side.
+      var left: Double
+      var right: Double
+      /// Whether it needs its box's sideways scrolling.
+      var scrolls: Bool
+    }
+    var width: Int
+    /// The document's width: wider than `width` when something runs off the page.
+    var pageWidth: Int
+    /// Whether Hangul is drawn with glyphs of its own, not the same box for every character.
+    var hangul: Bool
+    var popups: [Popup]
+    var tables: [Table]
+  }
+
+  /// Opened after the page's own script in a copy of the page, in a frame of the width to check:
+  /// opens every day's popup and measures the contrast of its text, measures where each table
+  /// ends against its section, and draws two Hangul syllables and an unassigned code point on a
+  /// canvas (without a Korean font the three are the same box). Posts the result to the frame's
+  /// parent.
+  static let layoutCheck = #"""
+    (function () {
+      "use strict";
+      function rgba(text) {
+        var m = text.match(/[\d.]+/g).map(Number);
+        return { r: m[0], g: m[1], b: m[2], a: m.length > 3 ? m[3] : 1 };
+      }
+      function background(element) {
+        for (; element; element = element.parentElement) {
+          var colour = rgba(getComputedStyle(element).backgroundColor);
+          if (colour.a > 0) { return colour; }
+        }
+        return { r: 255, g: 255, b: 255, a: 1 };
+      }
+      function luminance(c) {
+        function channel(v) { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }
+        return 0.2126 * channel(c.r) + 0.7152 * channel(c.g) + 0.0722 * channel(c.b);
+      }
+      function contrast(a, b) {
+        var x = luminance(a), y = luminance(b);
+        return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05);
+      }
+      function pixels(text) {
+        var canvas = document.createElement("canvas");
+        canvas.width = 80; canvas.height = 40;
+        var context = canvas.getContext("2d");
+        context.font = "28px " + getComputedStyle(document.body).fontFamily;
+        context.fillText(text, 4, 30);
+        return canvas.toDataURL();
+      }
+      var result = { width: window.innerWidth, pageWidth: document.documentElement.scrollWidth, popups: [], tables: [] };
+      result.hangul = pixels("마") !== pixels("트") && pixels("마") !== pixels("\u0378");
+      document.querySelectorAll("td[data-date] details").forEach(function (details) {
+        details.open = true;
+        var cell = details.closest("td");
+        var list = details.querySelector(".day-list");
+        var lowest = Infinity, texts = 0;
+        list.querySelectorAll("p, li").forEach(function (text) {
+          texts += 1;
+          lowest = Math.min(lowest, contrast(rgba(getComputedStyle(text).color), background(text)));
+        });
+        var box = list.getBoundingClientRect();
+        result.popups.push({ date: cell.getAttribute("data-date"), level: (cell.className.match(/heat-(\d)/) || [])[1],
+          contrast: texts ? lowest : 0, shown: box.width > 0 && box.height > 0 });
+        details.open = false;
+      });
+      document.querySelectorAll("main table").forEach(function (table) {
+        var section = table.parentElement.closest("section");
+        var box = table.closest(".scroll") || table;
+        var outer = section.getBoundingClientRect(), inner = box.getBoundingClientRect();
+        result.tables.push({ table: table.className, section: section.id || section.className,
+          left: inner.left - outer.left, right: outer.right - inner.right, scrolls: box.scrollWidth > box.clientWidth + 1 });
+      });
+      parent.postMessage(JSON.stringify(result), "*");
+    })();
+    """#
+
+  /// Renders `page` in frames 390 and 1280 pixels wide (a phone's and a desktop's), with
+  /// ``layoutCheck`` run in each, and returns what it measured.
+  func layouts(_ browser: URL, page: URL) throws -> [Layout] {
+    let directory = page.deletingLastPathComponent()
+    let html = try String(contentsOf: page, encoding: .utf8)
+    let checked = directory.appendingPathComponent("layout-check.html")
+    try html.replacingOccurrences(of: "</body>", with: "<script>\(Self.layoutCheck)</script>\n</body>")
+      .write(to: checked, atomically: true, encoding: .utf8)
+    let frames = directory.appendingPathComponent("layout-frames.html")
+    try """
+    <!DOCTYPE html><html><head><meta charset="utf-8"></head><body><pre id="layouts">[]</pre>
+    <script>var results = []; window.addEventListener("message", function (event) {
+    results.push(JSON.parse(event.data)); document.getElementById("layouts").textContent = JSON.stringify(results); });</script>
+    <iframe src="layout-check.html" width="390" height="800"></iframe>
+    <iframe src="layout-check.html" width="1280" height="800"></iframe>
+    </body></html>
+    """.write(to: frames, atomically: true, encoding: .utf8)
+    let (dom, _) = try renderInBrowser(browser, page: frames)
+    let found = try #require(try matches(#"<pre id="layouts">(.*?)</pre>"#, in: dom).first?.first)
+    let text = found.replacingOccurrences(of: "&quot;", with: "\"").replacingOccurrences(of: "&lt;", with: "<")
+      .replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+    return try JSONDecoder().decode([Layout].self, from: Data(text.utf8)).sorted { $0.width < $1.width }
+  }
+
   @Test(
     .enabled(
       if: chromium != nil,
@@ -93,10 +208,48 @@ import Testing
     let branches = try #require(
       try json(bundle.appendingPathComponent("branches.json"))["branches"] as? [[String: Any]])
     let located = Set(branches.filter { !($0["coordinate"] is NSNull) }.compactMap { $0["id"] as? String })
-    let marks = try matches(#"<(?:circle|rect) [^>]*data-branch-id="([^"]+)""#, in: dom).map { $0[0] }
+    let marks = try matches(#"<use [^>]*data-branch-id="([^"]+)""#, in: dom).map { $0[0] }
     #expect(marks.count == located.count)
     #expect(Set(marks) == located)
     #expect(located.count > 150)
+    // The capital region's inset (36.85–38.0° N, 126.35–127.9° E) draws again each branch in its
+    // box: about a third of them, which overlap on the whole map.
+    let capital = Set(
+      branches.filter { branch in
+        guard let coordinate = branch["coordinate"] as? [String: Any], let latitude = coordinate["latitude"] as? Double,
+          let longitude = coordinate["longitude"] as? Double
+        else { return false }
+        return (36.85...38.0).contains(latitude) && (126.35...127.9).contains(longitude)
+      }.compactMap { $0["id"] as? String })
+    let insetMarks = try matches(#"<use [^>]*data-inset-branch-id="([^"]+)""#, in: dom).map { $0[0] }
+    #expect(insetMarks.count == capital.count)
+    #expect(Set(insetMarks) == capital)
+    #expect(capital.count > 60)
+
+    // Unknown days mean one thing: the map's caption and the brand table's totals both count the
+    // branches with at least one day of the window (2026-11-01 … 2027-01-31: 30 + 31 + 31 = 92
+    // days) in their unknown ranges, and those with all 92.
+    var someDaysUnknown = 0
+    var everyDayUnknown = 0
+    for branch in branches {
+      let closing = try #require(branch["closing"] as? [String: Any])
+      let ranges = try #require(closing["unknownRanges"] as? [[String: String]])
+      let days = try ranges.reduce(0) { total, range in
+        let from = try #require(range["from"].flatMap(Self.dayNumber))
+        let through = try #require(range["through"].flatMap(Self.dayNumber))
+        return total + through - from + 1
+      }
+      if days > 0 { someDaysUnknown += 1 }
+      if days == 92 { everyDayUnknown += 1 }
+    }
+    #expect(someDaysUnknown > everyDayUnknown && everyDayUnknown > 0)
+    #expect(
+      dom.contains(
+        "In all, \(someDaysUnknown) branches, shut ones and those without coordinates included, have at least one unknown day in the window (2026-11-01(일)~2027-01-31(일)), \(everyDayUnknown) of them every day"
+      ))
+    let totals = try matches(
+      #"<tfoot>.*?<td class="num unknown-days">(\d+)</td>\s*<td class="num unknown-every-day">(\d+)</td>"#, in: dom)
+    #expect(totals.first == ["\(someDaysUnknown)", "\(everyDayUnknown)"])
 
     // The brand table's counts are report.json's.
     let report = try json(output.appendingPathComponent("report.json"))
@@ -121,6 +274,44 @@ import Testing
       #expect(listed == (dates[cell[0]] ?? []), "\(cell[0])")
     }
     #expect(Set(cells.map { $0[0] }).isSuperset(of: dates.keys))
+
+    // At a phone's width and a desktop's: Hangul is drawn, every day's popup is readable, and no
+    // table runs out of its section.
+    let layouts = try layouts(browser, page: page)
+    #expect(layouts.map(\.width) == [390, 1280])
+    for layout in layouts {
+      #expect(layout.hangul, "Hangul is drawn as boxes at \(layout.width) px: scripts/setup.sh installs fonts-noto-cjk")
+      #expect(layout.pageWidth <= layout.width, "the page is \(layout.pageWidth) px wide at \(layout.width) px")
+      // One popup per day with closures, at every heat level, up to the busiest day's (level 4).
+      #expect(layout.popups.count == dates.values.filter { !$0.isEmpty }.count)
+      #expect(Set(layout.popups.map(\.level)).isSubset(of: ["1", "2", "3", "4"]))
+      #expect(layout.popups.contains { $0.level == "4" })
+      for popup in layout.popups {
+        // 4.5:1, WCAG 2.1's minimum contrast for text (success criterion 1.4.3).
+        #expect(
+          popup.shown && popup.contrast >= 4.5, "\(popup.date) (level \(popup.level ?? "?")) at \(layout.width) px")
+      }
+      #expect(layout.tables.contains { $0.table == "brands" } && layout.tables.contains { $0.table == "problems" })
+      for table in layout.tables {
+        #expect(table.left >= -0.5 && table.right >= -0.5, "\(table.table) in #\(table.section) at \(layout.width) px")
+        // On a desktop the brand table and the warnings wrap their long texts: nothing to scroll.
+        if layout.width == 1280 && (table.table == "brands" || table.table == "problems") {
+          #expect(!table.scrolls, "\(table.table) scrolls at 1280 px")
+        }
+      }
+    }
+  }
+
+  /// The day number of `2026-11-01` (days since 1970-01-01), from Foundation's calendar.
+  static func dayNumber(_ iso: String) -> Int? {
+    let parts = iso.split(separator: "-").compactMap { Int($0) }
+    guard parts.count == 3 else { return nil }
+    var calendar = Calendar(identifier: .gregorian)
+    calendar.timeZone = TimeZone(secondsFromGMT: 0)!
+    guard let date = calendar.date(from: DateComponents(year: parts[0], month: parts[1], day: parts[2])) else {
+      return nil
+    }
+    return Int(date.timeIntervalSince1970 / 86_400)
   }
 
   @Test func theReportCommandWritesAPageForAnyOutput() throws {
@@ -183,5 +374,27 @@ import Testing
     let html = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
     #expect(html.contains("This run published nothing (failed)"))
     #expect(html.contains("<td class=\"status warn\">stale</td>"))
+    // Why, from report.json's errors, and each brand not fetched, with its reason and what to do.
+    let report = try json(output.appendingPathComponent("report.json"))
+    let errors = try #require(report["errors"] as? [[String: Any]])
+    let reason = try #require(errors.first { $0["brand"] is NSNull }?["message"] as? String)
+    #expect(html.contains("<p>Why:</p><ul><li>\(reason)</li></ul>"))
+    let costco = try #require((report["brands"] as? [[String: Any]])?.first { $0["slug"] as? String == "costco" })
+    let error = try #require(costco["error"] as? String)
+    let item = try #require(try matches(#"<li data-brand="costco">(.*?)</li>"#, in: html).first?.first)
+    #expect(item.contains("<strong>stale</strong>"))
+    let escaped = error.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "'", with: "&#39;")
+      .replacingOccurrences(of: "\"", with: "&quot;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;")
+    #expect(item.contains("Why: <q class=\"reason\">\(escaped)</q>"))
+    #expect(item.contains("What to do: Run again"))
+    // Its times are Korean: the run's start as written in report.json, nine hours on.
+    let started = try #require(report["startedAt"] as? String)
+    let instant = try #require(ISO8601DateFormatter().date(from: started))
+    let korean = DateFormatter()
+    korean.locale = Locale(identifier: "en_US_POSIX")
+    korean.timeZone = TimeZone(identifier: "Asia/Seoul")
+    korean.dateFormat = "yyyy-MM-dd HH:mm"
+    #expect(html.contains("<dt>Started</dt><dd>\(korean.string(from: instant)) KST (UTC+9)</dd>"))
   }
 }
