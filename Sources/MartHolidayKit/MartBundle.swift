@@ -94,6 +94,14 @@ public struct MartBundle: Sendable {
     return found.map(\.branch)
   }
 
+  /// The `count` branches nearest to `point`, nearest first (equal distances by id); fewer when
+  /// fewer have a coordinate, none when `count` is zero or less. Branches without a coordinate
+  /// are left out; shut stores are included (check their store status).
+  public func nearest(to point: MartCoordinate, count: Int) -> [MartBranch] {
+    guard count > 0 else { return [] }
+    return Array(branches(near: point, withinMeters: .infinity).prefix(count))
+  }
+
   /// The branches matching every word of `query` in their name, brand (Korean name or slug),
   /// banner or address (province, district, road or lot-number address), ignoring case and
   /// spaces: `잠실`, `이마트 창원`, `송파구`. Branches whose name holds the query come first, then
