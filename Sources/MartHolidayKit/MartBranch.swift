@@ -142,6 +142,9 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   public let schedule: MartSchedule
   /// The branch's page on the brand's site, for people to open.
   public let pageURL: URL?
+  /// How current its brand's data is in the bundle (``MartBundle/freshness(ofBrand:)`` for
+  /// ``brand``): check it before announcing a closing day.
+  public let freshness: MartBrandFreshness
 
   /// The bundle's expansion state: the core schedule, window and as-of day.
   let core: BranchCore
