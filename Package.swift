@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
   name: "mart-holiday",
-  platforms: [.macOS(.v15)],
+  platforms: [.macOS(.v15), .iOS(.v18)],
   products: [
     .executable(name: "mart-holiday", targets: ["mart-holiday"]),
     .library(name: "MartCore", targets: ["MartCore"]),

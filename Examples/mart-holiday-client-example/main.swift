@@ -3,7 +3,8 @@
 //   swift run mart-holiday-client-example [OUTPUT-DIR] [BRANCH-ID] [YYYY-MM-DD]
 //
 // Defaults: `output`, `emart-1059` and today in Korea (the bundle's as-of day when that is later).
-// Closed days are in brackets, unknown days marked `?`, shut days `x`.
+// Closed days are in brackets, unknown days marked `?`, shut days `x`; then how fresh the
+// brand's data is and the next closing day.
 
 import Foundation
 import MartHolidayKit
@@ -14,7 +15,15 @@ let branchID = arguments.dropFirst().first ?? "emart-1059"
 
 do {
   let bundle = try MartBundle(contentsOf: output)
-  guard let branch = bundle.branch(id: branchID) else {
+  let branch: MartBranch
+  switch bundle.lookup(id: branchID) {
+  case .listed(let listed):
+    branch = listed
+  case .removed(let lastListed):
+    let since = lastListed.map { ", last listed \($0)" } ?? ""
+    FileHandle.standardError.write(Data("error: \(branchID) is no longer listed by its source\(since)\n".utf8))
+    exit(1)
+  case .unknown:
     FileHandle.standardError.write(Data("error: no branch \(branchID) in bundle \(bundle.version)\n".utf8))
     exit(1)
   }
@@ -50,10 +59,15 @@ do {
     }
   }
   if !line.isEmpty { print(line) }
-  if let next = branch.nextClosingDay(after: today) {
-    print("next closing day after \(today): \(next)")
-  } else {
-    print("next closing day after \(today): not known")
+  switch branch.freshness {
+  case .fresh: print("data: fresh as of \(bundle.asOf)")
+  case .stale(let lastGood): print("data: stale, last read \(lastGood.map(\.iso) ?? "never")")
+  case .missing: print("data: missing")
+  }
+  switch branch.nextClosing(after: today) {
+  case .closing(let day): print("next closing day after \(today): \(day)")
+  case .unknownFrom(let day): print("next closing day after \(today): not known (unknown from \(day))")
+  case .noneKnown: print("next closing day after \(today): none within a year")
   }
 } catch {
   FileHandle.standardError.write(Data("error: \(error)\n".utf8))

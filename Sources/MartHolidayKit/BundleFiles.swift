@@ -28,6 +28,10 @@ struct ManifestFile: Decodable, Hashable, Sendable {
   struct Brand: Decodable, Hashable, Sendable {
     var slug: String
     var name: String?
+    /// `fresh`, `stale` or `missing`.
+    var freshness: String?
+    /// The as-of day of the last run that read the brand's source; `null` while never read.
+    var lastFetchedAsOf: CalendarDate?
   }
 
   var schemaVersion: Int
@@ -40,10 +44,19 @@ struct ManifestFile: Decodable, Hashable, Sendable {
 
 /// `branches.json` (and `brands/<slug>.json`).
 struct BranchesFileRecord: Decodable, Sendable {
+  /// One id the sources stopped listing: `{"id", "brand", "lastListed"}`.
+  struct RemovedRecord: Decodable, Sendable {
+    var id: String
+    /// The as-of day of the last bundle that listed the id, or `null`.
+    var lastListed: CalendarDate?
+  }
+
   var schemaVersion: Int
   var asOf: CalendarDate
   var window: DateWindow
   var branches: [BranchRecord]
+  /// The ids the sources stopped listing; `nil` in bundles written before the field existed.
+  var removed: [RemovedRecord]?
 }
 
 /// One branch of `branches.json`.
@@ -104,12 +117,14 @@ struct BranchRecord: Decodable, Sendable {
 }
 
 extension MartBranch {
-  /// The branch a record describes, in a bundle with `window` and `asOf`.
-  init(record: BranchRecord, brandNames: [String: String], window: DateWindow, asOf: CalendarDate) {
+  /// The branch a record describes, in a bundle with `window` and `asOf`. A brand `brands`
+  /// does not hold is named by its slug and ``MartBrandFreshness/missing``.
+  init(record: BranchRecord, brands: BundleReader.BrandEntries, window: DateWindow, asOf: CalendarDate) {
     let storeStatus = record.storeStatus ?? .trading
     let closing = record.closing
     self.id = record.id
-    self.brand = MartBrand(slug: record.brand, name: brandNames[record.brand] ?? record.brand)
+    self.brand = MartBrand(slug: record.brand, name: brands[record.brand]?.name ?? record.brand)
+    self.freshness = brands[record.brand]?.freshness ?? .missing
     self.banner = record.banner
     self.name = record.name
     self.address = MartAddress(

@@ -4,6 +4,9 @@ internal import MartCore
 /// The checks every way of loading a bundle makes: the pointer's schema, the manifest's digest,
 /// each file's digest and size, and paths that stay inside the bundle.
 enum BundleReader {
+  /// A bundle's brands by slug: Korean name and freshness.
+  typealias BrandEntries = [String: (name: String, freshness: MartBrandFreshness)]
+
   /// The file the kit builds its branches from.
   static let branchesPath = "branches.json"
 
@@ -69,15 +72,29 @@ enum BundleReader {
     pointer: LatestFile, manifest: ManifestFile, branchesData: Data, location: String
   ) throws(MartBundleError) -> MartBundle {
     let file = try decode(BranchesFileRecord.self, from: branchesData, location: location)
-    var names: [String: String] = [:]
-    for brand in manifest.brands { names[brand.slug] = brand.name }
+    let brands = brandEntries(of: manifest)
     let branches = file.branches.map {
-      MartBranch(record: $0, brandNames: names, window: manifest.window, asOf: manifest.asOf)
+      MartBranch(record: $0, brands: brands, window: manifest.window, asOf: manifest.asOf)
     }
     return MartBundle(
       version: manifest.version, asOf: MartDay(manifest.asOf),
       window: MartDay(manifest.window.from)...MartDay(manifest.window.through),
-      brands: manifest.brands.map { MartBrand(slug: $0.slug, name: $0.name ?? $0.slug) }, branches: branches)
+      brands: manifest.brands.map { MartBrand(slug: $0.slug, name: $0.name ?? $0.slug) },
+      freshness: brands.mapValues(\.freshness), branches: branches,
+      removed: file.removed.map { $0.map { (id: $0.id, lastListed: $0.lastListed.map(MartDay.init)) } })
+  }
+
+  /// Each manifest brand's Korean name (its slug when it has none) and freshness, by slug; the
+  /// first entry wins for a slug listed twice.
+  static func brandEntries(of manifest: ManifestFile) -> BrandEntries {
+    var entries: BrandEntries = [:]
+    for brand in manifest.brands where entries[brand.slug] == nil {
+      entries[brand.slug] = (
+        brand.name ?? brand.slug,
+        MartBrandFreshness(manifestValue: brand.freshness, lastFetchedAsOf: brand.lastFetchedAsOf.map(MartDay.init))
+      )
+    }
+    return entries
   }
 
   /// Throws unless `path` is relative and stays inside its folder (no `..`, no empty part).

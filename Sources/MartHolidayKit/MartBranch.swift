@@ -142,6 +142,9 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   public let schedule: MartSchedule
   /// The branch's page on the brand's site, for people to open.
   public let pageURL: URL?
+  /// How current its brand's data is in the bundle (``MartBundle/freshness(ofBrand:)`` for
+  /// ``brand``): check it before announcing a closing day.
+  public let freshness: MartBrandFreshness
 
   /// The bundle's expansion state: the core schedule, window and as-of day.
   let core: BranchCore
@@ -162,20 +165,42 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   /// - Before the window: ``MartDayStatus/unknown``.
   public func status(on day: MartDay) -> MartDayStatus { core.status(on: day.calendarDate) }
 
-  /// The first closing day after `day`, or `nil` when an unknown day comes first (no promise
-  /// can be made) or none comes within `horizon` days. Days the store is shut are not closing
-  /// days and are passed over.
+  /// The next closing day after `day`, or why none can be promised, looking at most 366 days
+  /// ahead.
+  ///
+  /// "After" is exclusive: the days looked at start the day after `day` (a closing day on `day`
+  /// itself is not the answer). They are taken in order with ``status(on:)``:
+  /// - ``MartNextClosing/closing(_:)`` for the first ``MartDayStatus/closed`` day;
+  /// - ``MartNextClosing/unknownFrom(_:)`` when an ``MartDayStatus/unknown`` day comes first;
+  /// - ``MartNextClosing/noneKnown`` when all 366 days are open or shut.
+  ///
+  /// Days the store is shut (``MartDayStatus/shut``) are not closing days: they are passed
+  /// over, so a store shut for a while answers its first closing day after it reopens, and a
+  /// store closed for good answers ``MartNextClosing/noneKnown``. Check ``storeStatus`` first.
+  public func nextClosing(after day: MartDay) -> MartNextClosing {
+    nextClosing(after: day, horizon: 366)
+  }
+
+  /// The first closing day after `day`, or `nil` when an unknown day comes first or none comes
+  /// within `horizon` days. Days the store is shut are passed over.
+  @available(*, deprecated, message: "use nextClosing(after:)")
   public func nextClosingDay(after day: MartDay, horizon: Int = 366) -> MartDay? {
+    guard case .closing(let next) = nextClosing(after: day, horizon: horizon) else { return nil }
+    return next
+  }
+
+  /// ``nextClosing(after:)`` looking at most `horizon` days ahead.
+  func nextClosing(after day: MartDay, horizon: Int) -> MartNextClosing {
     var candidate = day
     for _ in 0..<max(0, horizon) {
       candidate = candidate.adding(days: 1)
       switch status(on: candidate) {
-      case .closed: return candidate
-      case .unknown: return nil
+      case .closed: return .closing(candidate)
+      case .unknown: return .unknownFrom(candidate)
       case .open, .shut: continue
       }
     }
-    return nil
+    return .noneKnown
   }
 
   /// The status of every day from `first` through `last`, in order.

@@ -18,17 +18,32 @@ public struct MartBundle: Sendable {
   public let brands: [MartBrand]
   /// Every branch, sorted by id.
   public let branches: [MartBranch]
+  /// Whether the bundle lists the ids its sources stopped listing (`branches.json`'s `removed`).
+  /// Bundles written before that field existed do not: ``lookup(id:)`` then answers
+  /// ``MartBranchLookup/unknown`` for every id the bundle does not list.
+  public let knowsRemovedBranches: Bool
   private let positionByID: [String: Int]
+  private let freshnessBySlug: [String: MartBrandFreshness]
+  /// The last listed day of each removed id (`nil` when the bundle does not say).
+  private let lastListedByRemovedID: [String: MartDay?]
 
-  init(version: String, asOf: MartDay, window: ClosedRange<MartDay>, brands: [MartBrand], branches: [MartBranch]) {
+  init(
+    version: String, asOf: MartDay, window: ClosedRange<MartDay>, brands: [MartBrand],
+    freshness: [String: MartBrandFreshness], branches: [MartBranch], removed: [(id: String, lastListed: MartDay?)]?
+  ) {
     self.version = version
     self.asOf = asOf
     self.window = window
     self.brands = brands
+    self.freshnessBySlug = freshness
     self.branches = branches.sorted { $0.id < $1.id }
     var positions: [String: Int] = [:]
     for (position, branch) in self.branches.enumerated() { positions[branch.id] = position }
     self.positionByID = positions
+    self.knowsRemovedBranches = removed != nil
+    var lastListed: [String: MartDay?] = [:]
+    for entry in removed ?? [] where lastListed[entry.id] == nil { lastListed[entry.id] = .some(entry.lastListed) }
+    self.lastListedByRemovedID = lastListed
   }
 
   /// Loads the bundle an output directory's `latest.json` names, verifying `manifest.json`
@@ -69,9 +84,27 @@ public struct MartBundle: Sendable {
     }
   }
 
-  /// The branch with this id (`emart-1059`), or `nil`.
+  /// The branch with this id (`emart-1059`), or `nil`. To tell a branch whose source stopped
+  /// listing it from an id that never existed, use ``lookup(id:)``.
   public func branch(id: String) -> MartBranch? {
     positionByID[id].map { branches[$0] }
+  }
+
+  /// What the bundle says about `id`, e.g. a saved favourite: the branch when the bundle lists
+  /// it; ``MartBranchLookup/removed(lastListed:)`` when its source stopped listing it (the
+  /// bundle's `removed` ids); ``MartBranchLookup/unknown`` otherwise, and for every id not listed
+  /// when the bundle predates the `removed` field (``knowsRemovedBranches`` is `false`).
+  public func lookup(id: String) -> MartBranchLookup {
+    if let branch = branch(id: id) { return .listed(branch) }
+    if let lastListed = lastListedByRemovedID[id] { return .removed(lastListed: lastListed) }
+    return .unknown
+  }
+
+  /// How current the data of the brand with this slug (`emart`) is, as the manifest says:
+  /// ``MartBrandFreshness/missing`` for a slug the bundle does not know. A branch's own is
+  /// ``MartBranch/freshness``.
+  public func freshness(ofBrand slug: String) -> MartBrandFreshness {
+    freshnessBySlug[slug] ?? .missing
   }
 
   /// The branches of one brand (`emart`), sorted by id.
@@ -92,6 +125,14 @@ public struct MartBundle: Sendable {
       left.distance != right.distance ? left.distance < right.distance : left.branch.id < right.branch.id
     }
     return found.map(\.branch)
+  }
+
+  /// The `count` branches nearest to `point`, nearest first (equal distances by id); fewer when
+  /// fewer have a coordinate, none when `count` is zero or less. Branches without a coordinate
+  /// are left out; shut stores are included (check their store status).
+  public func nearest(to point: MartCoordinate, count: Int) -> [MartBranch] {
+    guard count > 0 else { return [] }
+    return Array(branches(near: point, withinMeters: .infinity).prefix(count))
   }
 
   /// The branches matching every word of `query` in their name, brand (Korean name or slug),

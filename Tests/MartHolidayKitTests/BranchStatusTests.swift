@@ -56,39 +56,61 @@ import Testing
     #expect(bundle.branchesShut(on: asOf).filter { $0.storeStatus.state != .trading }.map(\.id) == shut)
   }
 
-  /// `nextClosingDay(after:)`, and days past the window expanded from the schedule. Expected dates
+  /// `nextClosing(after:)`, and days past the window expanded from the schedule. Expected dates
   /// from python3's calendar module (2nd and 4th Sundays; `calendar.monthcalendar`) and, for 설날
   /// and 추석, the KASI dates (2027-02-07, 2027-09-15).
-  @Test func nextClosingDay() async throws {
-    let cases: [(id: String, after: String, expected: String?)] = [
-      // E-mart publishes three months of dates: known through 2027-01-31, then unknown.
-      ("emart-1059", "2026-11-20", "2026-11-22"),
-      ("emart-1059", "2026-11-22", "2026-12-13"),
-      ("emart-1059", "2027-01-24", nil),
-      // A rule without an end (2nd and 4th Sundays), expanded past the window.
-      ("homeplus-685", "2027-01-24", "2027-02-14"),
-      ("homeplus-685", "2027-02-14", "2027-02-28"),
-      ("homeplus-685", "2027-12-12", "2027-12-26"),
-      // Costco: 2nd and 4th Sundays, 1/1, 설날 and 추석.
-      ("costco-Busan", "2027-01-31", "2027-02-07"),
-      ("costco-Busan", "2027-09-12", "2027-09-15"),
-      ("costco-Busan", "2027-12-26", "2028-01-01"),
-      // Next closing days listed up to 11/22, nothing known after.
-      ("homeplus-658", "2026-11-20", "2026-11-22"),
-      ("homeplus-658", "2026-11-22", nil),
-      // Unknown closing days: no promise at all.
-      ("emart-1099", "2026-11-20", nil),
-      // Temporarily closed through 2026-12-31: the next closing day after it reopens.
-      ("lottemart-0100130", "2026-11-20", "2027-01-10"),
-      // Closes for good on 2026-12-15: nothing after.
-      ("gs-thefresh-10972", "2026-12-14", nil),
-    ]
+  static let nextClosingCases: [(id: String, after: String, expected: MartNextClosing)] = [
+    // E-mart publishes three months of dates: known through 2027-01-31, then unknown. "After"
+    // is exclusive: 2026-11-22 (a 4th Sunday) is not its own next closing day.
+    ("emart-1059", "2026-11-20", .closing(martDay("2026-11-22"))),
+    ("emart-1059", "2026-11-22", .closing(martDay("2026-12-13"))),
+    ("emart-1059", "2026-11-21", .closing(martDay("2026-11-22"))),
+    // 2027-01-24 is the 4th Sunday of January; the 25th to the 31st are open, February unknown.
+    ("emart-1059", "2027-01-24", .unknownFrom(martDay("2027-02-01"))),
+    // A rule without an end (2nd and 4th Sundays), expanded past the window.
+    ("homeplus-685", "2027-01-24", .closing(martDay("2027-02-14"))),
+    ("homeplus-685", "2027-02-14", .closing(martDay("2027-02-28"))),
+    ("homeplus-685", "2027-12-12", .closing(martDay("2027-12-26"))),
+    // Costco: 2nd and 4th Sundays, 1/1, 설날 and 추석.
+    ("costco-Busan", "2027-01-31", .closing(martDay("2027-02-07"))),
+    ("costco-Busan", "2027-09-12", .closing(martDay("2027-09-15"))),
+    ("costco-Busan", "2027-12-26", .closing(martDay("2028-01-01"))),
+    // Next closing days listed up to 11/22, nothing known after.
+    ("homeplus-658", "2026-11-20", .closing(martDay("2026-11-22"))),
+    ("homeplus-658", "2026-11-22", .unknownFrom(martDay("2026-11-23"))),
+    // Unknown closing days: no promise at all, from the next day on.
+    ("emart-1099", "2026-11-20", .unknownFrom(martDay("2026-11-21"))),
+    // Temporarily closed through 2026-12-31: the shut days are passed over, and the answer is
+    // the 2nd Sunday after it reopens (2027-01-03 is the 1st Sunday of January).
+    ("lottemart-0100130", "2026-11-20", .closing(martDay("2027-01-10"))),
+    // Closes for good on 2026-12-15: shut every day after, so no closing day is known.
+    ("gs-thefresh-10972", "2026-12-14", .noneKnown),
+    // Closed for good from the as-of day (2026-11-20); the day before it is unknown.
+    ("homeplus-655", "2026-11-20", .noneKnown),
+    ("homeplus-655", "2026-11-18", .unknownFrom(martDay("2026-11-19"))),
+  ]
+
+  @Test func nextClosing() async throws {
     let bundle = try await PublishedFixtures.shared.bundle()
-    forEachCase(cases, named: { "\($0.id) after \($0.after)" }) { example, comment in
+    forEachCase(Self.nextClosingCases, named: { "\($0.id) after \($0.after)" }) { example, comment in
       let branch = try #require(bundle.branch(id: example.id), comment)
-      let next = branch.nextClosingDay(after: try #require(MartDay(iso: example.after), comment))
-      #expect(next?.iso == example.expected, comment)
+      #expect(branch.nextClosing(after: martDay(example.after)) == example.expected, comment)
     }
+  }
+
+  /// The deprecated `nextClosingDay(after:horizon:)` still answers: the day of a `.closing`
+  /// answer, `nil` for the others; and a horizon too short to reach the day gives `nil`.
+  @Test func deprecatedNextClosingDayStillAnswers() async throws {
+    let bundle = try await PublishedFixtures.shared.bundle()
+    forEachCase(Self.nextClosingCases, named: { "\($0.id) after \($0.after)" }) { example, comment in
+      let branch: any LegacyNextClosingDay = try #require(bundle.branch(id: example.id), comment)
+      let expected: MartDay? = if case .closing(let next) = example.expected { next } else { nil }
+      #expect(branch.nextClosingDay(after: martDay(example.after), horizon: 366) == expected, comment)
+    }
+    // 2026-11-22 is 2 days after 2026-11-20: a horizon of 1 day does not reach it, 2 days do.
+    let branch: any LegacyNextClosingDay = try #require(bundle.branch(id: "emart-1059"))
+    #expect(branch.nextClosingDay(after: martDay("2026-11-20"), horizon: 1) == nil)
+    #expect(branch.nextClosingDay(after: martDay("2026-11-20"), horizon: 2) == martDay("2026-11-22"))
   }
 
   @Test func status() async throws {
@@ -140,10 +162,24 @@ import Testing
     let branch = bundle.branch(id: "emart-1059")
     let day = MartDay(year: 2026, month: 11, day: 22)
     #expect(branch?.status(on: day) == .closed)
-    #expect(branch?.nextClosingDay(after: day) == MartDay(year: 2026, month: 12, day: 13))
+    #expect(branch?.nextClosing(after: day) == .closing(MartDay(year: 2026, month: 12, day: 13)))
     #expect(branch?.brand == MartBrand(slug: "emart", name: "이마트"))
     #expect(branch?.displayName == "이마트 창원점")
     #expect(bundle.branchesClosed(on: day).contains { $0.id == "emart-1059" })
     #expect(bundle.branch(id: "emart-0") == nil)
   }
 }
+
+/// The day `iso` names; traps on a malformed literal of the test's own tables.
+func martDay(_ iso: String) -> MartDay {
+  guard let day = MartDay(iso: iso) else { preconditionFailure("not a YYYY-MM-DD day: \(iso)") }
+  return day
+}
+
+/// The deprecated API, called through a protocol so that the test of it compiles without
+/// deprecation warnings.
+protocol LegacyNextClosingDay {
+  func nextClosingDay(after day: MartDay, horizon: Int) -> MartDay?
+}
+
+extension MartBranch: LegacyNextClosingDay {}

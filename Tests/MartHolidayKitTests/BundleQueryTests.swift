@@ -43,6 +43,56 @@ import Testing
     }
   }
 
+  /// Every placed branch of the fixtures with its distance from a point, nearest first, then by
+  /// id, worked out from the raw `branches.json` with the haversine above.
+  static func placedByDistance(from latitude: Double, _ longitude: Double) async throws -> [(
+    id: String, distance: Double
+  )] {
+    let raw = try RawBundle(output: try await PublishedFixtures.shared.output())
+    var rows: [(id: String, distance: Double)] = []
+    for record in raw.branches {
+      guard let point = record["coordinate"] as? [String: Any], let lat = point["latitude"] as? Double,
+        let lon = point["longitude"] as? Double
+      else { continue }
+      rows.append((try #require(record["id"] as? String), haversine(latitude, longitude, lat, lon)))
+    }
+    return rows.sorted { $0.distance != $1.distance ? $0.distance < $1.distance : $0.id < $1.id }
+  }
+
+  @Test(arguments: [
+    (37.5, 127.0, 5),  // central Seoul
+    (35.2353, 128.6810, 1),  // 창원
+    (33.4996, 126.5312, 3),  // 제주
+    (37.5133, 127.1001, 40),  // 잠실
+  ])
+  func nearestAgreesWithAHaversine(latitude: Double, longitude: Double, count: Int) async throws {
+    let expected = try await Self.placedByDistance(from: latitude, longitude)
+    #expect(expected.count > 40)
+    let nearest = try await PublishedFixtures.shared.bundle().nearest(
+      to: MartCoordinate(latitude: latitude, longitude: longitude), count: count)
+    #expect(nearest.map(\.id) == expected.prefix(count).map(\.id))
+  }
+
+  @Test func nearestHoldsAtMostThePlacedBranches() async throws {
+    let bundle = try await PublishedFixtures.shared.bundle()
+    let point = MartCoordinate(latitude: 36.5, longitude: 127.8)
+    let placed = try await Self.placedByDistance(from: 36.5, 127.8)
+    #expect(bundle.branches.contains { $0.coordinate == nil }, "the fixtures have branches without a coordinate")
+    #expect(bundle.nearest(to: point, count: 100_000).map(\.id) == placed.map(\.id))
+    #expect(bundle.nearest(to: point, count: 0).isEmpty)
+    #expect(bundle.nearest(to: point, count: -3).isEmpty)
+  }
+
+  /// Branches at the very same point (two formats in one building) come in id order.
+  @Test func equalDistancesComeInIdOrder() async throws {
+    let bundle = try await PublishedFixtures.shared.bundle()
+    let byPoint = Dictionary(grouping: bundle.branches.filter { $0.coordinate != nil }) { $0.coordinate! }
+    let shared = try #require(byPoint.values.filter { $0.count > 1 }.min { $0[0].id < $1[0].id })
+    let point = shared[0].coordinate!
+    let nearest = bundle.nearest(to: point, count: shared.count)
+    #expect(nearest.map(\.id) == shared.map(\.id).sorted())
+  }
+
   @Test func theWholeCountryHoldsEveryPlacedBranch() async throws {
     let bundle = try await PublishedFixtures.shared.bundle()
     let near = bundle.branches(near: MartCoordinate(latitude: 36.5, longitude: 127.8), withinMeters: 1_000_000)

@@ -56,6 +56,12 @@ import Testing
     #expect(bundle.brands.map(\.slug) == published.manifest.brands.map(\.slug.rawValue))
     #expect(bundle.brands.map(\.name) == published.manifest.brands.map(\.name))
     let names = Dictionary(uniqueKeysWithValues: published.manifest.brands.map { ($0.slug.rawValue, $0.name) })
+    // The fixtures' run read every brand, so every branch the kit builds is fresh.
+    for brand in published.manifest.brands {
+      #expect(brand.freshness == .fresh, "\(brand.slug)")
+      #expect(brand.lastFetchedAsOf == published.manifest.asOf, "\(brand.slug)")
+    }
+    let brands = names.mapValues { (name: $0, freshness: MartBrandFreshness.fresh) }
     let window = published.manifest.window
     let files = raw.files.map(\.path).filter {
       $0 == "branches.json" || ($0.hasPrefix("brands/") && $0.hasSuffix(".json"))
@@ -67,7 +73,7 @@ import Testing
       let ours = try BundleReader.decode(BranchesFileRecord.self, from: data, location: path)
       #expect(ours.branches.count == theirs.branches.count, "\(path)")
       for (record, branch) in zip(ours.branches, theirs.branches) {
-        let kit = MartBranch(record: record, brandNames: names, window: window, asOf: published.manifest.asOf)
+        let kit = MartBranch(record: record, brands: brands, window: window, asOf: published.manifest.asOf)
         Self.expectAgreement(kit, branch, brandName: names[branch.brand.rawValue] ?? "", file: path)
         if path == "branches.json" {
           #expect(bundle.branch(id: kit.id) == kit, "\(path): \(kit.id)")
