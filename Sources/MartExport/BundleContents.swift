@@ -86,17 +86,9 @@ public struct BundleContents: Sendable {
 
 /// What a branch id must look like in a bundle.
 public enum BranchIDFormat {
-  /// `<brand slug>-<store id>`, where the store id (a code, or a store name as published when
-  /// the brand gives no code) can name a file: not empty, at most 200 UTF-8 bytes, no `/`, `\`,
-  /// control characters or surrounding white space, not starting with `.`.
+  /// `<brand slug>-<store id>`, where the store id can name a file (see
+  /// `BranchID.fileNameProblem`).
   public static func isWellFormed(_ id: BranchID) -> Bool {
-    guard BrandSlug.isWellFormed(id.brand.rawValue) else { return false }
-    let store = id.storeID
-    guard let first = store.unicodeScalars.first, let last = store.unicodeScalars.last else { return false }
-    return store.utf8.count <= 200 && first != "." && !first.properties.isWhitespace
-      && !last.properties.isWhitespace
-      && store.unicodeScalars.allSatisfy { scalar in
-        scalar != "/" && scalar != "\\" && scalar.properties.generalCategory != .control
-      }
+    BrandSlug.isWellFormed(id.brand.rawValue) && id.fileNameProblem == nil
   }
 }

@@ -27,3 +27,21 @@ enum BundleDirectory: Equatable {
     }
   }
 }
+
+extension BundleDirectory {
+  /// `relativePath` under `root`, or nil when it leads outside `root`: an empty or absolute
+  /// path, a `.` or `..` component, or a symbolic link on the way (the path as written or
+  /// resolved must stay inside). Foreign data (a `latest.json` or a manifest written elsewhere)
+  /// then cannot make a reader open a file outside the tree it was given.
+  static func confinedURL(_ relativePath: String, in root: URL) -> URL? {
+    let components = relativePath.split(separator: "/", omittingEmptySubsequences: false)
+    guard !relativePath.isEmpty, !relativePath.hasPrefix("/"),
+      !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
+    else { return nil }
+    let url = root.appendingPathComponent(relativePath)
+    let resolvedRoot = root.resolvingSymlinksInPath().standardizedFileURL.path
+    let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
+    guard resolved.hasPrefix(resolvedRoot.hasSuffix("/") ? resolvedRoot : resolvedRoot + "/") else { return nil }
+    return url
+  }
+}

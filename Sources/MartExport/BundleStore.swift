@@ -68,7 +68,10 @@ public struct BundleStore: Sendable {
   public func latest() throws(ExportError) -> PublishedBundle? {
     guard FileManager.default.fileExists(atPath: latestURL.path) else { return nil }
     let pointer = try decode(LatestPointer.self, at: latestURL)
-    return try Self.read(directory: outputDirectory.appendingPathComponent(pointer.bundle), pointer: pointer)
+    guard let directory = BundleDirectory.confinedURL(pointer.bundle, in: outputDirectory) else {
+      throw ExportError(path: latestURL.path, message: "bundle \"\(pointer.bundle)\" leads outside \(outputDirectory.path)")
+    }
+    return try Self.read(directory: directory, pointer: pointer)
   }
 
   /// Reads and verifies a published bundle, given either an output directory (the bundle
@@ -98,14 +101,18 @@ public struct BundleStore: Sendable {
 
   private static func read(directory: URL, pointer: LatestPointer) throws(ExportError) -> PublishedBundle {
     let store = BundleStore(outputDirectory: directory)
-    let manifestURL = directory.appendingPathComponent("manifest.json")
+    guard let manifestURL = BundleDirectory.confinedURL("manifest.json", in: directory) else {
+      throw ExportError(path: directory.path, message: "manifest.json leads outside the bundle")
+    }
     let manifestData = try store.read(manifestURL)
     guard SHA256.hex(manifestData) == pointer.manifestSHA256 else {
       throw ExportError(path: manifestURL.path, message: "SHA-256 does not match latest.json")
     }
     let manifest = try store.decode(BundleManifest.self, data: manifestData, at: manifestURL)
     for file in manifest.files {
-      let url = directory.appendingPathComponent(file.path)
+      guard let url = BundleDirectory.confinedURL(file.path, in: directory) else {
+        throw ExportError(path: manifestURL.path, message: "file \"\(file.path)\" leads outside the bundle")
+      }
       let data = try store.read(url)
       guard data.count == file.bytes, SHA256.hex(data) == file.sha256 else {
         throw ExportError(path: url.path, message: "size or SHA-256 does not match manifest.json")

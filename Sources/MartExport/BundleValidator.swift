@@ -37,6 +37,8 @@ public struct BundleValidator {
 private struct Check {
   let root: URL
   var problems: [BundleProblem] = []
+  /// Symbolic links already reported, each once.
+  var reportedLinks = Set<String>()
 
   init(root: URL) {
     self.root = root
@@ -51,6 +53,7 @@ private struct Check {
   }
 
   mutating func read(_ relative: String) -> Data? {
+    guard followsNoLink(relative) else { return nil }
     do { return try Data(contentsOf: root.appendingPathComponent(relative)) } catch {
       problem(relative, exists(relative) ? "cannot be read" : "missing")
       return nil
@@ -164,9 +167,10 @@ private struct Check {
       }
       contents[file.path] = data
     }
-    for unlisted in filesOnDisk(under: bundlePrefix).subtracting(listed).subtracting(["manifest.json"]).sorted() {
+    for unlisted in entriesOnDisk(under: bundlePrefix).subtracting(listed).subtracting(["manifest.json"]).sorted() {
       problem(bundlePrefix + unlisted, "not listed in manifest.json")
     }
+    if pointer != nil { checkLeftovers() }
     for required in ["branches.json", "index.json", "closures.json"] where !listed.contains(required) {
       problem(manifestPath, "does not list \(required)")
     }
@@ -237,11 +241,18 @@ private struct Check {
     for path in listed.sorted() where path.hasSuffix(".gz") {
       guard let data = contents[path] else { continue }
       let original = String(path.dropLast(3))
+      // Inflating stops past the size of the file it copies: a small copy of a huge stream
+      // costs no more memory than the file itself.
+      guard let expected = contents[original] else {
+        if !listed.contains(original) { problem(bundlePrefix + path, "copies \(original), which is not listed") }
+        continue
+      }
       do {
-        let inflated = try Gzip.decompress(data)
-        if let expected = contents[original], inflated != expected {
+        if try Gzip.decompress(data, atMost: expected.count) != expected {
           problem(bundlePrefix + path, "does not decompress to \(original)")
         }
+      } catch let failure where failure.limit != nil {
+        problem(bundlePrefix + path, "does not decompress to \(original) (\(failure))")
       } catch {
         problem(bundlePrefix + path, "\(error)")
       }
@@ -284,20 +295,85 @@ private struct Check {
     !path.isEmpty && !path.hasPrefix("/") && !path.split(separator: "/").contains { $0 == ".." || $0 == "." }
   }
 
-  /// Regular files under the bundle directory, relative to it.
-  func filesOnDisk(under prefix: String) -> Set<String> {
-    let base = root.appendingPathComponent(prefix).standardizedFileURL
-    guard let walker = FileManager.default.enumerator(atPath: base.path) else { return [] }
-    var files = Set<String>()
-    while let relative = walker.nextObject() as? String {
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: base.appendingPathComponent(relative).path, isDirectory: &isDirectory),
-        !isDirectory.boolValue
-      {
-        files.insert(relative)
+  /// Whether no part of `relative` below the checked directory is a symbolic link (a bundle
+  /// file replaced by a link to identical bytes elsewhere, a bundle directory that is a link):
+  /// a bundle holds only its own regular files, and each link is a problem.
+  mutating func followsNoLink(_ relative: String) -> Bool {
+    var prefix = ""
+    for component in relative.split(separator: "/") {
+      prefix += prefix.isEmpty ? String(component) : "/\(component)"
+      var status = stat()
+      guard lstat(root.appendingPathComponent(prefix).path, &status) == 0 else { return true }
+      if status.st_mode & S_IFMT == S_IFLNK {
+        if !reportedLinks.contains(prefix) {
+          reportedLinks.insert(prefix)
+          problem(prefix, "is a symbolic link; a bundle holds only regular files and directories")
+        }
+        return false
       }
     }
-    return files
+    return true
+  }
+
+  /// Every entry under the bundle directory that is not a directory, relative to it, hidden
+  /// names included; a symbolic link or anything else that is not a regular file is a problem.
+  mutating func entriesOnDisk(under prefix: String) -> Set<String> {
+    var found = Set<String>()
+    var pending = [""]
+    while let relative = pending.popLast() {
+      let folder = root.appendingPathComponent(prefix + relative)
+      guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
+      for name in names {
+        let path = relative + name
+        var status = stat()
+        guard lstat(folder.appendingPathComponent(name).path, &status) == 0 else { continue }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR: pending.append(path + "/")
+        case S_IFREG: found.insert(path)
+        case S_IFLNK:
+          if !reportedLinks.contains(prefix + path) {
+            reportedLinks.insert(prefix + path)
+            problem(prefix + path, "is a symbolic link; a bundle holds only regular files and directories")
+          }
+        default: problem(prefix + path, "is not a regular file")
+        }
+      }
+    }
+    return found
+  }
+
+  /// Hidden temporary names an interrupted run left in the output directory, `bundles/` or
+  /// `current/` (a staging bundle, a half-written pointer or current file), and symbolic links
+  /// in `current/`. A name whose process is still running belongs to a run in progress.
+  mutating func checkLeftovers() {
+    let manager = FileManager.default
+    var candidates: [String] = ((try? manager.contentsOfDirectory(atPath: root.path)) ?? [])
+      .filter { name in ["latest.json", "report.json", "report.html"].contains { name.hasPrefix(".\($0).") } }
+    candidates += ((try? manager.contentsOfDirectory(atPath: root.appendingPathComponent("bundles").path)) ?? [])
+      .filter { $0.hasPrefix(".") }.map { "bundles/\($0)" }
+    if let walker = manager.enumerator(atPath: root.appendingPathComponent("current").path) {
+      while let relative = walker.nextObject() as? String {
+        let path = "current/\(relative)"
+        if (relative as NSString).lastPathComponent.hasPrefix(".") {
+          candidates.append(path)
+          walker.skipDescendants()
+        } else {
+          _ = followsNoLink(path)
+        }
+      }
+    }
+    for path in candidates.sorted() where !Self.belongsToARunningProcess(path) {
+      problem(path, "left by an interrupted run (a hidden temporary name); the next run removes it")
+    }
+  }
+
+  /// Whether `path` ends in the id of a process that is still running (`.staging-…-<pid>`,
+  /// `.latest.json.<pid>`).
+  static func belongsToARunningProcess(_ path: String) -> Bool {
+    guard let pid = path.split(whereSeparator: { $0 == "-" || $0 == "." || $0 == "/" }).last.flatMap({ pid_t($0) }),
+      pid > 0
+    else { return false }
+    return kill(pid, 0) == 0 || errno == EPERM
   }
 
   mutating func checkHeader(_ file: BranchesFile, manifest: BundleManifest, path: String) {

@@ -7,8 +7,11 @@ public enum Gzip {
   /// A zlib call failed.
   public struct Failure: Error, Sendable, CustomStringConvertible {
     public var code: Int32
+    /// The most bytes the stream was allowed to hold, when it holds more.
+    public var limit: Int?
     public var description: String {
-      code == Z_DATA_ERROR ? "not a complete gzip stream" : "zlib error \(code)"
+      if let limit { return "decompresses to more than \(limit) bytes" }
+      return code == Z_DATA_ERROR ? "not a complete gzip stream" : "zlib error \(code)"
     }
   }
 
@@ -30,16 +33,34 @@ public enum Gzip {
   public static func decompress(_ data: Data) throws(Failure) -> Data {
     var capacity = max(4096, data.count * 8)
     while true {
-      var output = [UInt8](repeating: 0, count: capacity)
-      var written = 0
-      let status = data.withUnsafeBytes { input in
-        output.withUnsafeMutableBytes { buffer in
-          mart_gunzip(input.baseAddress, input.count, buffer.baseAddress, buffer.count, &written)
-        }
-      }
-      if status == Z_OK { return Data(output[..<written]) }
+      let (status, output) = inflate(data, capacity: capacity)
+      if status == Z_OK { return output }
       guard status == Z_BUF_ERROR, capacity < 1 << 31 else { throw Failure(code: status) }
       capacity *= 4
     }
+  }
+
+  /// The content of one gzip member that should hold at most `limit` bytes (a file whose size
+  /// is known): inflating stops once the output passes `limit`, so a small stream that expands
+  /// to gigabytes costs `limit + 1` bytes of memory and throws.
+  public static func decompress(_ data: Data, atMost limit: Int) throws(Failure) -> Data {
+    let (status, output) = inflate(data, capacity: limit + 1)
+    if status == Z_BUF_ERROR || (status == Z_OK && output.count > limit) {
+      throw Failure(code: Z_BUF_ERROR, limit: limit)
+    }
+    guard status == Z_OK else { throw Failure(code: status) }
+    return output
+  }
+
+  /// One inflation of `data` into at most `capacity` bytes: zlib's status and what it wrote.
+  private static func inflate(_ data: Data, capacity: Int) -> (Int32, Data) {
+    var output = [UInt8](repeating: 0, count: capacity)
+    var written = 0
+    let status = data.withUnsafeBytes { input in
+      output.withUnsafeMutableBytes { buffer in
+        mart_gunzip(input.baseAddress, input.count, buffer.baseAddress, buffer.count, &written)
+      }
+    }
+    return (status, Data(output[..<written]))
   }
 }

@@ -129,6 +129,10 @@ private final class CurlTransfer {
     guard lowercasedURL.hasPrefix("http://") || lowercasedURL.hasPrefix("https://") else {
       return .failure(FetchError(.invalidURL, url: url, message: "only http and https URLs are fetched: \(url)"))
     }
+    let headers = [HTTPHeader("User-Agent", configuration.userAgent)] + configuration.defaultHeaders + request.headers
+    if let problem = headers.lazy.compactMap(\.problem).first {
+      return .failure(FetchError(.transport, url: url, message: "not sent: \(problem)"))
+    }
     guard !cancellation.isCancelled else {
       return .failure(FetchError(.cancelled, url: url, message: "cancelled before the transfer started"))
     }

@@ -17,6 +17,33 @@ public struct HTTPHeader: Sendable, Hashable, Codable {
   }
 }
 
+extension HTTPHeader {
+  /// Why `value` cannot be sent as a header value, or nil when it can: a control character
+  /// (CR, LF, NUL, …; a tab is allowed) would end the header line early and let the rest
+  /// pass as headers of its own (RFC 9110 §5.5).
+  public static func problem(inValue value: String) -> String? {
+    guard let bad = value.unicodeScalars.first(where: { $0 != "\t" && $0.properties.generalCategory == .control })
+    else { return nil }
+    return "holds the control character U+\(String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4))"
+  }
+
+  /// Why this header cannot be sent, or nil when it can: a name that is not an HTTP token
+  /// (RFC 9110 §5.1), or a value with a control character (see ``problem(inValue:)``).
+  public var problem: String? {
+    let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+    guard !name.isEmpty, name.allSatisfy({ tokenCharacters.contains($0) }) else {
+      return "header name \(name.debugDescription) is not an HTTP token"
+    }
+    return Self.problem(inValue: value).map { "header \(name) \($0)" }
+  }
+}
+
+extension String {
+  fileprivate func leftPadded(to width: Int) -> String {
+    count >= width ? self : String(repeating: "0", count: width - count) + self
+  }
+}
+
 extension Array where Element == HTTPHeader {
   /// The value of the last header called `name` (case-insensitive), if any.
   public func value(named name: String) -> String? {

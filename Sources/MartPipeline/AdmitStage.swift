@@ -95,10 +95,18 @@ public struct AdmitStage: Sendable {
     return (.missing(reason: failure), problems)
   }
 
-  /// The branches with each id once, the first kept; the one place repeated ids are dropped.
+  /// The branches with each id once, the first kept; the one place repeated ids are dropped,
+  /// and ids that cannot name a file (`../x`): such a branch is left out with a warning, and
+  /// its brand and every other brand go on.
   static func deduplicated(_ branches: [RawBranch], problems: inout RunProblems) -> [RawBranch] {
     var seen = Set<BranchID>()
     return branches.filter { branch in
+      if let problem = branch.id.fileNameProblem {
+        problems.warn(
+          .source, "branch id \(branch.id.description.debugDescription) cannot name a file (\(problem)); left out",
+          brand: branch.id.brand)
+        return false
+      }
       if seen.insert(branch.id).inserted { return true }
       problems.warn(.duplicateBranch, "listed more than once by the source; kept the first", branch: branch.id)
       return false

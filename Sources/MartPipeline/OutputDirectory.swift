@@ -225,12 +225,14 @@ final class RunLock {
       throw RunSetupError(
         setting: "--output", message: "cannot open \(output.path): \(String(cString: strerror(errno)))")
     }
-    func busy(_ holder: Int32?) -> RunSetupError {
-      RunSetupError(
-        setting: "--output",
-        message:
-          "\(output.path) is in use by another run (process \(holder.map(String.init) ?? "unknown"), lock file \(path)); wait for it to finish"
-      )
+    /// Names the lock that is held: the lock file, or the output directory itself when the
+    /// other run keeps its lock file in another state directory.
+    func busy(_ holder: Int32?, lockFile: String?) -> RunSetupError {
+      let which =
+        lockFile.map { "process \(holder.map(String.init) ?? "unknown"), lock file \($0)" }
+        ?? "one with another state directory holds the lock on \(output.path) itself"
+      return RunSetupError(
+        setting: "--output", message: "\(output.path) is in use by another run (\(which)); wait for it to finish")
     }
     while true {
       let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
@@ -243,7 +245,7 @@ final class RunLock {
         let holder = Self.readProcessID(fd)
         close(fd)
         close(outputFD)
-        throw busy(holder)
+        throw busy(holder, lockFile: path)
       }
       // The holder may have removed the file between our open and flock: lock the file that is there now.
       var opened = stat()
@@ -257,7 +259,7 @@ final class RunLock {
       if flock(outputFD, LOCK_EX | LOCK_NB) != 0 {
         close(fd)
         close(outputFD)
-        throw busy(nil)
+        throw busy(nil, lockFile: nil)
       }
       let previous = Self.readProcessID(fd)
       tookOverFromProcess = previous

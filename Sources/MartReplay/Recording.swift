@@ -56,7 +56,8 @@ public typealias ReplayError = FileError
 
 /// A folder of recorded exchanges, as used for `fixtures/web` and run archives.
 public struct ReplayArchive: Sendable {
-  /// Every exchange, ordered by exchange file path (the first match wins).
+  /// Every exchange, in recording order: exchange file paths, numbers compared as numbers (the
+  /// last match wins, see `docs/recordings.md`).
   public var exchanges: [RecordedExchange]
   /// `recordedOn` from `replay.json` (`YYYY-MM-DD`), if present.
   public var recordedOn: String?
@@ -81,10 +82,10 @@ public struct ReplayArchive: Sendable {
     }
     let exchangeFiles = enumerator.compactMap { $0 as? URL }
       .filter { $0.lastPathComponent.hasSuffix(".exchange.json") }
-      .sorted { $0.path < $1.path }
+      .sorted { RecordingOrder.precedes($0.path, $1.path) }
     var exchanges: [RecordedExchange] = []
     for file in exchangeFiles {
-      exchanges.append(try readExchange(file))
+      exchanges.append(try readExchange(file, within: directory))
     }
     return ReplayArchive(exchanges: exchanges, recordedOn: manifest.recordedOn, description: manifest.description)
   }
@@ -171,13 +172,13 @@ public struct ReplayArchive: Sendable {
     }
   }
 
-  /// The first exchange recorded for `host` that matches `request` (see `docs/recordings.md`).
+  /// The last exchange recorded for `host` that matches `request` (see `docs/recordings.md`).
   /// To answer many requests, build a `RecordingIndex` once instead.
   public func match(_ request: ServerRequest, host: String) -> RecordedExchange? {
     RecordingIndex(self).match(request, host: host)
   }
 
-  /// The first exchange that matches `request` the way the replay server matches what it
+  /// The last exchange that matches `request` the way the replay server matches what it
   /// receives: for answering requests without a listener.
   public func match(_ request: HTTPRequest) -> RecordedExchange? {
     let url = URLParts(request.url)
@@ -217,8 +218,15 @@ public struct ReplayArchive: Sendable {
     var response: Response
   }
 
-  /// Reads one `*.exchange.json` file and its body file.
-  public static func readExchange(_ file: URL) throws(ReplayError) -> RecordedExchange {
+  /// Reads one `*.exchange.json` file and its body file. Both must lie inside `recording`
+  /// (default: the exchange file's folder), as written and with symbolic links resolved: a
+  /// `bodyFile` that is absolute, has a `..` component or is a link leading out is refused, so
+  /// that a foreign recording cannot bring another file into a bundle.
+  public static func readExchange(_ file: URL, within recording: URL? = nil) throws(ReplayError) -> RecordedExchange {
+    let root = recording ?? file.deletingLastPathComponent()
+    guard isInside(file, root) else {
+      throw ReplayError(path: file.path, message: "leads outside the recording \(root.path) (a symbolic link)")
+    }
     let exchangeFile = try decode(ExchangeFile.self, from: file)
     var headers: [HTTPHeader] = []
     for pair in exchangeFile.response.headers {
@@ -230,6 +238,14 @@ public struct ReplayArchive: Sendable {
     var body = Data()
     if let bodyFile = exchangeFile.response.bodyFile {
       let bodyURL = file.deletingLastPathComponent().appendingPathComponent(bodyFile)
+      let components = bodyFile.split(separator: "/", omittingEmptySubsequences: false)
+      guard !bodyFile.hasPrefix("/"), !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
+        isInside(bodyURL, root)
+      else {
+        throw ReplayError(
+          path: file.path,
+          message: "response.bodyFile \"\(bodyFile)\" leads outside the recording \(root.path); it must name a file beside the exchange")
+      }
       do {
         body = try Data(contentsOf: bodyURL)
       } catch {
@@ -240,6 +256,13 @@ public struct ReplayArchive: Sendable {
     return RecordedExchange(
       method: exchangeFile.request.method, url: exchangeFile.request.url, requestBody: exchangeFile.request.body,
       status: exchangeFile.response.status, headers: headers, body: body)
+  }
+
+  /// Whether `url`, symbolic links resolved, lies inside `root` (links resolved too).
+  private static func isInside(_ url: URL, _ root: URL) -> Bool {
+    let base = root.resolvingSymlinksInPath().standardizedFileURL.path
+    let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
+    return resolved.hasPrefix(base.hasSuffix("/") ? base : base + "/")
   }
 
   private static func decode<Value: Decodable>(_ type: Value.Type, from file: URL) throws(ReplayError) -> Value {
@@ -314,12 +337,13 @@ public struct RecordingIndex: Sendable {
     }
   }
 
-  /// The first exchange recorded for `host` that matches `request` (see `docs/recordings.md`).
+  /// The last exchange recorded for `host` that matches `request` (see `docs/recordings.md`):
+  /// for a request a run asked more than once, the answer it got last, the one it used.
   public func match(_ request: ServerRequest, host: String) -> RecordedExchange? {
     let key = Key(
       host: host.lowercased(), method: request.method.uppercased(), path: RecordingMatcher.decodedPath(request.path),
       query: RecordingMatcher.fieldMultiset(request.query))
-    return candidates[key]?.first { RecordingMatcher.matches(request, $0) }
+    return candidates[key]?.last { RecordingMatcher.matches(request, $0) }
   }
 }
 
@@ -356,5 +380,34 @@ enum RecordingMatcher {
 
   static func decodedPath(_ path: String) -> String {
     path.removingPercentEncoding ?? path
+  }
+}
+
+/// The order of a recording's exchange files: by path, with runs of digits compared as numbers,
+/// so that an archive's `9999-…` comes before its `10000-…` and the order is the order in which
+/// the run received the answers.
+enum RecordingOrder {
+  static func precedes(_ left: String, _ right: String) -> Bool {
+    func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
+    var l = Array(left.utf8)[...]
+    var r = Array(right.utf8)[...]
+    while let a = l.first, let b = r.first {
+      guard isDigit(a), isDigit(b) else {
+        if a != b { return a < b }
+        l = l.dropFirst()
+        r = r.dropFirst()
+        continue
+      }
+      let leftDigits = l.prefix(while: isDigit)
+      let rightDigits = r.prefix(while: isDigit)
+      let leftNumber = leftDigits.drop { $0 == UInt8(ascii: "0") }
+      let rightNumber = rightDigits.drop { $0 == UInt8(ascii: "0") }
+      if leftNumber.count != rightNumber.count { return leftNumber.count < rightNumber.count }
+      if !leftNumber.elementsEqual(rightNumber) { return leftNumber.lexicographicallyPrecedes(rightNumber) }
+      if leftDigits.count != rightDigits.count { return leftDigits.count < rightDigits.count }
+      l = l.dropFirst(leftDigits.count)
+      r = r.dropFirst(rightDigits.count)
+    }
+    return l.isEmpty && !r.isEmpty
   }
 }

@@ -25,9 +25,9 @@ struct AddressCommand: AsyncParsableCommand {
     case .json:
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-      print(String(decoding: try encoder.encode(address), as: UTF8.self))
+      StandardStreams.outLine(String(decoding: try encoder.encode(address), as: UTF8.self))
     case .text:
-      print(Self.describe(address))
+      StandardStreams.outLine(Self.describe(address))
     }
   }
 

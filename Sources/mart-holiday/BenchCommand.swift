@@ -20,13 +20,16 @@ struct BenchCommand: AsyncParsableCommand {
         mart-holiday bench --html-only
       """)
 
-  @Option(help: ArgumentHelp("Branch counts to run, comma-separated, each at least 100.", valueName: "n,n,…"))
+  @Option(
+    parsing: .unconditional,
+    help: ArgumentHelp(
+      "Branch counts to run, comma-separated, each from 100 to \(ScaleList.largest).", valueName: "n,n,…"))
   var scale: ScaleList = ScaleList(values: [1_000, 10_000])
 
   @Option(help: ArgumentHelp("Output format: text or json.", valueName: "format"))
   var format: BenchFormat = .text
 
-  @Option(help: ArgumentHelp("Seed of the generated data.", valueName: "n"))
+  @Option(parsing: .unconditional, help: ArgumentHelp("Seed of the generated data (0 or more).", valueName: "n"))
   var seed: UInt64 = 20_261_120
 
   @Option(
@@ -41,13 +44,17 @@ struct BenchCommand: AsyncParsableCommand {
     help: "Measure only HTML parse+extract against bare libxml2 parsing (parseVsRaw), per kind of page.")
   var htmlOnly = false
 
+  func validate() throws {
+    if let keepDirectory { try SupportedPaths.checkNotEmpty(keepDirectory, option: "--keep") }
+  }
+
   func run() async throws {
     if htmlOnly {
       let result = Bench.htmlParsing(
-        seed: seed, log: { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) })
+        seed: seed, log: { StandardStreams.err("bench: \($0)\n") })
       switch format {
-      case .json: print(result.json)
-      case .text: print(result.table)
+      case .json: StandardStreams.outLine(result.json)
+      case .text: StandardStreams.outLine(result.table)
       }
       return
     }
@@ -56,10 +63,10 @@ struct BenchCommand: AsyncParsableCommand {
       executable: URL(
         fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
           ?? CommandLine.arguments[0]),
-      log: { FileHandle.standardError.write(Data("bench: \($0)\n".utf8)) })
+      log: { StandardStreams.err("bench: \($0)\n") })
     switch format {
-    case .json: print(result.json)
-    case .text: print(result.table)
+    case .json: StandardStreams.outLine(result.json)
+    case .text: StandardStreams.outLine(result.table)
     }
   }
 }
@@ -69,11 +76,14 @@ struct ScaleList: ExpressibleByArgument {
 
   var defaultValueDescription: String { values.map(String.init).joined(separator: ",") }
 
+  /// The most branches a scale may generate.
+  static let largest = 1_000_000
+
   init(values: [Int]) { self.values = values }
 
   init?(argument: String) {
     let parts = argument.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces)) }
-    guard !parts.isEmpty, parts.allSatisfy({ ($0 ?? 0) >= 100 }) else { return nil }
+    guard !parts.isEmpty, parts.allSatisfy({ (100...Self.largest).contains($0 ?? 0) }) else { return nil }
     values = parts.compactMap { $0 }
   }
 }
@@ -92,6 +102,11 @@ struct BenchRunCommand: AsyncParsableCommand {
   @Option(name: .customLong("as-of")) var asOf: CalendarDate
   @Option(name: .customLong("origin")) var origins: [String] = []
 
+  func validate() throws {
+    try SupportedPaths.checkNotEmpty(output, option: "--output")
+    try SupportedDates.checkAsOf(asOf, option: "--as-of")
+  }
+
   func run() async throws {
     var overrides: [String: String] = [:]
     for origin in origins {
@@ -101,7 +116,7 @@ struct BenchRunCommand: AsyncParsableCommand {
     }
     let result = try await Bench.measuredRun(
       output: URL(fileURLWithPath: output), asOf: asOf, overrides: overrides)
-    print(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
+    StandardStreams.outLine(String(decoding: try JSONEncoder().encode(result), as: UTF8.self))
   }
 }
 
@@ -121,11 +136,11 @@ struct BenchServeCommand: ParsableCommand {
   func run() throws {
     let served: Bench.Served
     do { served = try Bench.Served(recording: URL(fileURLWithPath: recording)) } catch {
-      FileHandle.standardError.write(Data("error: \(error)\n".utf8))
+      StandardStreams.err("error: \(error)\n")
       throw ExitCode(1)
     }
     let lines = served.baseURLs.sorted(by: { $0.key < $1.key }).map { "\($0.key) \($0.value)\n" }.joined()
-    FileHandle.standardOutput.write(Data(lines.utf8))
+    StandardStreams.out(lines)
     signal(SIGINT, SIG_IGN)
     signal(SIGTERM, SIG_IGN)
     let stop = DispatchSemaphore(value: 0)
@@ -138,8 +153,8 @@ struct BenchServeCommand: ParsableCommand {
     }
     stop.wait()
     let unmatched = served.unmatchedRequests
-    FileHandle.standardError.write(Data("bench-serve: \(unmatched.count) requests had no recording\n".utf8))
-    for request in unmatched.prefix(5) { FileHandle.standardError.write(Data("  \(request)\n".utf8)) }
+    StandardStreams.err("bench-serve: \(unmatched.count) requests had no recording\n")
+    for request in unmatched.prefix(5) { StandardStreams.err("  \(request)\n") }
     served.stop()
     _ = sources
   }

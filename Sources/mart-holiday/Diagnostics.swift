@@ -56,7 +56,7 @@ struct StandardErrorLogHandler: LogHandler {
       let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
       output = data.map { String(decoding: $0, as: UTF8.self) } ?? "{\"level\":\"error\",\"message\":\"unencodable\"}"
     }
-    FileHandle.standardError.write(Data((output + "\n").utf8))
+    StandardStreams.err(output + "\n")
   }
 }
 
@@ -68,7 +68,9 @@ extension Logger {
 }
 
 /// Turns SIGINT and SIGTERM into the cancellation of one task: transfers stop, nothing is
-/// published. A second signal ends the process at once.
+/// published, and the run still writes `report.json` saying it was cancelled. A further signal
+/// while it stops does not cut that short: it ends the process only when the stopping run has
+/// not finished within ``graceAfterSecondSignal``.
 final class SignalCancellation: Sendable {
   private final class Received: Sendable {
     let first = Mutex<Int32?>(nil)
@@ -88,12 +90,22 @@ final class SignalCancellation: Sendable {
           defer { if current == nil { current = number } }
           return current == nil
         }
-        if first { cancel() } else { exit(128 + number) }
+        if first {
+          cancel()
+        } else {
+          let status = 128 + (received.first.withLock { $0 } ?? number)
+          DispatchQueue.global().asyncAfter(deadline: .now() + SignalCancellation.graceAfterSecondSignal) {
+            exit(status)
+          }
+        }
       }
       source.resume()
       return source
     }
   }
+
+  /// How long a further signal lets the stopping run finish (its report) before the process ends.
+  static let graceAfterSecondSignal: TimeInterval = 10
 
   /// The signal that arrived first, if any.
   var receivedSignal: Int32? { received.first.withLock { $0 } }

@@ -12,7 +12,7 @@ struct DiffCommand: ParsableCommand {
 
       Formats: text (default, for people), json (stable, for programs), markdown (a pull-request comment or CI job summary, at most --max-bytes bytes: long sections are collapsed and lists shortened, saying what was left out).
 
-      Exit status, as diff(1): 0 no changes, 1 changes, 2 trouble (a bundle missing or invalid, bad options). With --fail-on, only the listed kinds give 1; other changes are still shown and give 0. Kinds: \(ChangeKind.allCases.map(\.rawValue).joined(separator: ", ")).
+      Exit status, as diff(1): 0 no changes, 1 changes, 2 trouble (a bundle missing or invalid, or leading outside the directory given, bad options, a result that cannot be written to stdout). With --fail-on, only the listed kinds give 1; other changes are still shown and give 0. Kinds: \(ChangeKind.allCases.map(\.rawValue).joined(separator: ", ")).
 
       Example: mart-holiday diff previous/ output/ --format markdown --fail-on removed,closing-dates
       """)
@@ -34,7 +34,7 @@ struct DiffCommand: ParsableCommand {
   var failOn: [String] = []
 
   @Option(
-    name: .customLong("max-bytes"),
+    name: .customLong("max-bytes"), parsing: .unconditional,
     help: ArgumentHelp(
       "The most bytes of markdown to write (default \(BundleDiff.defaultMarkdownMaxBytes)); markdown only.",
       valueName: "n"))
@@ -46,7 +46,7 @@ struct DiffCommand: ParsableCommand {
     } catch let code as ExitCode {
       throw code
     } catch {
-      FileHandle.standardError.write(Data("mart-holiday diff: \(error)\n".utf8))
+      StandardStreams.err("error: \(error)\n")
       throw ExitCode(2)
     }
   }
@@ -77,14 +77,17 @@ struct DiffCommand: ParsableCommand {
         )
       }
     }
+    for (path, name) in [(old, "OLD"), (new, "NEW")] where path.isEmpty {
+      throw UsageProblem(description: "\(name) must not be empty")
+    }
     guard maxBytes > 0 else { throw UsageProblem(description: "--max-bytes must be a positive number of bytes") }
     let before = try BundleStore.readBundle(at: URL(fileURLWithPath: old))
     let after = try BundleStore.readBundle(at: URL(fileURLWithPath: new))
     let diff = BundleDiff(old: before, new: after)
     switch format {
-    case "json": FileHandle.standardOutput.write(try diff.json())
-    case "markdown": FileHandle.standardOutput.write(Data(try diff.markdown(maxBytes: maxBytes).utf8))
-    default: print(diff.text())
+    case "json": StandardStreams.out(String(decoding: try diff.json(), as: UTF8.self))
+    case "markdown": StandardStreams.out(try diff.markdown(maxBytes: maxBytes))
+    default: StandardStreams.outLine(diff.text())
     }
     if !diff.kinds.isDisjoint(with: failing) { throw ExitCode(1) }
   }

@@ -65,7 +65,7 @@ struct FetchCommand: AsyncParsableCommand {
     let decoded = CharsetDecoder.decode(
       response.body, declaredCharset: response.charset, isHTML: contentType.map { $0.contains("html") } ?? true)
     for warning in decoded.warnings {
-      FileHandle.standardError.write(Data("warning: \(url): \(warning)\n".utf8))
+      StandardStreams.err("warning: \(url): \(warning)\n")
     }
     var output = ""
     if include {
@@ -73,13 +73,13 @@ struct FetchCommand: AsyncParsableCommand {
       output += response.headers.map { "\($0.name): \($0.value)\r\n" }.joined() + "\r\n"
     }
     output += decoded.text
-    FileHandle.standardOutput.write(Data(output.utf8))
+    StandardStreams.out(output)
   }
 
   /// One line on stderr, exit status 1.
   private static func fail(url: String, cause: String) -> Never {
     let oneLine = cause.split(whereSeparator: \.isNewline).joined(separator: " ")
-    FileHandle.standardError.write(Data("error: fetching \(url) failed: \(oneLine)\n".utf8))
+    StandardStreams.err("error: fetching \(url) failed: \(oneLine)\n")
     Foundation.exit(1)
   }
 }

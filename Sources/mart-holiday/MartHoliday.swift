@@ -18,8 +18,10 @@ struct MartHoliday: AsyncParsableCommand {
   /// value out of range), which gets one `error:` line naming the command's `--help`, and its
   /// own exit status: `diff` reports it with 2, as diff(1) does, so that CI can tell "changes"
   /// (1) from "trouble" (2); every other command with 1, its "bad input" status, as the README
-  /// says.
+  /// says. A failed write to stdout or stderr never crashes the process (see `StandardStreams`
+  /// and ``finish(_:)``).
   static func main() async {
+    StandardStreams.ignoreBrokenPipes()
     do {
       var command = try parseAsRoot()
       if var asyncCommand = command as? any AsyncParsableCommand {
@@ -27,16 +29,36 @@ struct MartHoliday: AsyncParsableCommand {
       } else {
         try command.run()
       }
+    } catch let code as ExitCode {
+      finish(code.rawValue)
     } catch {
-      let isDiff = CommandLine.arguments.dropFirst().first == "diff"
       let status = exitCode(for: error)
-      if !(error is ExitCode), status == .validationFailure || (isDiff && status != .success) {
+      if status == .validationFailure || (isDiff && status != .success) {
         let subcommand = CommandLine.arguments.dropFirst().first.map { $0.hasPrefix("-") ? "" : " \($0)" } ?? ""
-        let line = "error: \(message(for: error)) (see mart-holiday\(subcommand) --help)\n"
-        FileHandle.standardError.write(Data(line.utf8))
-        Foundation.exit(isDiff ? 2 : 1)
+        let text = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+        StandardStreams.err("error: \(text) (see mart-holiday\(subcommand) --help)\n")
+        finish(isDiff ? 2 : 1)
       }
       exit(withError: error)
     }
+    finish(0)
+  }
+
+  /// Whether the command is `diff`, whose trouble status is 2.
+  private static var isDiff: Bool { CommandLine.arguments.dropFirst().first == "diff" }
+
+  /// Ends the process with `status`, unless the command's result could not be written to stdout
+  /// (a closed pipe, a full disk): then one `error:` line on stderr and the command's trouble
+  /// status (1; 2 for `diff`). A run keeps its status, which says what it published, and warns.
+  static func finish(_ status: Int32) -> Never {
+    if let problem = StandardStreams.outputProblem {
+      if CommandLine.arguments.dropFirst().first == "run" {
+        StandardStreams.err("warning: standard output: \(problem): the summary was not written\n")
+      } else if status == 0 || (isDiff && status == 1) {
+        StandardStreams.err("error: cannot write to standard output: \(problem)\n")
+        Foundation.exit(isDiff ? 2 : 1)
+      }
+    }
+    Foundation.exit(status)
   }
 }

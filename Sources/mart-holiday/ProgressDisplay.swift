@@ -29,7 +29,7 @@ struct ProgressDisplay {
         var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
         for counts in snapshot { text += "\u{1B}[2K" + Self.line(counts) + "\n" }
         drawnLines = snapshot.count
-        FileHandle.standardError.write(Data(text.utf8))
+        StandardStreams.err(text)
       } else {
         // A line for each source that moved since its last line.
         for counts in snapshot where logged[counts.label] != counts {

@@ -16,13 +16,15 @@ struct RuleCommand: ParsableCommand {
       table was last checked ("publicHolidays" in JSON).
       """)
 
-  @Option(help: "Date the text is read as of, YYYY-MM-DD (default: today in Asia/Seoul).")
+  @Option(
+    parsing: .unconditional,
+    help: "Date the text is read as of, YYYY-MM-DD, \(SupportedDates.asOfRangeText) (default: today in Asia/Seoul).")
   var asOf: String?
 
-  @Option(help: "First day of the window, YYYY-MM-DD.")
+  @Option(parsing: .unconditional, help: "First day of the window, YYYY-MM-DD, \(SupportedDates.dayRangeText).")
   var from: String?
 
-  @Option(help: "Last day of the window, YYYY-MM-DD.")
+  @Option(parsing: .unconditional, help: "Last day of the window, YYYY-MM-DD, \(SupportedDates.dayRangeText).")
   var to: String?
 
   @Option(help: "Output format: text or json.")
@@ -59,8 +61,8 @@ struct RuleCommand: ParsableCommand {
     let unknown = schedule.unknownRanges(from: window.from, through: window.through)
     let knownThrough = schedule.knownThrough(from: window.from, through: window.through)
     switch format {
-    case .json: print(try json(schedule, changes, dates, unknown, knownThrough, window))
-    case .text: print(summary(schedule, changes, dates, unknown, knownThrough, window))
+    case .json: StandardStreams.outLine(try json(schedule, changes, dates, unknown, knownThrough, window))
+    case .text: StandardStreams.outLine(summary(schedule, changes, dates, unknown, knownThrough, window))
     }
   }
 
@@ -73,9 +75,12 @@ struct RuleCommand: ParsableCommand {
       return date
     }
     let asOf = try date(asOf, "as-of") ?? KoreanCalendar.today()
+    try SupportedDates.checkAsOf(asOf, option: "--as-of")
     let defaultWindow = DateWindow.threeMonths(startingAt: asOf)
     let from = try date(from, "from") ?? defaultWindow.from
     let through = try date(to, "to") ?? defaultWindow.through
+    try SupportedDates.checkDay(from, option: "--from")
+    try SupportedDates.checkDay(through, option: "--to")
     guard from <= through else {
       throw ValidationError("--from \(from.iso) is after --to \(through.iso)")
     }

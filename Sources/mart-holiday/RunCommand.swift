@@ -3,6 +3,7 @@ import Foundation
 import Logging
 import MartCore
 import MartExport
+import MartFetch
 import MartPipeline
 
 #if canImport(Glibc)
@@ -28,7 +29,7 @@ struct RunCommand: AsyncParsableCommand {
 
       Progress goes to stderr (live lines on a terminal, log lines otherwise; --log-format json for schedulers); stdout carries only the summary. One run at a time per output directory (<state>/run.lock; a lock left by a killed run is taken over). SIGINT or SIGTERM stops the transfers and publishes nothing.
 
-      Exit status: 0 published; 2 published, but some brands are stale or missing; 1 nothing published, or bad input (a --replay folder without recordings, a file where a directory belongs, an output directory in use); 130 or 143 stopped by SIGINT or SIGTERM.
+      Exit status: 0 published; 2 published, but some brands are stale or missing; 1 nothing published, or bad input (a --replay folder without recordings, a file where a directory belongs, an output directory in use, --replay with --source, a value outside the range its help states); 130 or 143 stopped by SIGINT or SIGTERM (report.json says cancelled, even after a second signal). A summary that cannot be written to stdout, or diagnostics to stderr, changes no status.
 
       Examples:
         mart-holiday run --replay fixtures/web
@@ -64,14 +65,16 @@ struct RunCommand: AsyncParsableCommand {
   var brands: [BrandSlug] = []
 
   @Option(
-    name: .customLong("as-of"),
-    help: ArgumentHelp("The day the run treats as today (YYYY-MM-DD). Default: today in Korea.", valueName: "date"))
+    name: .customLong("as-of"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "The day the run treats as today (YYYY-MM-DD, \(SupportedDates.asOfRangeText)). Default: today in Korea.",
+      valueName: "date"))
   var asOf: CalendarDate?
 
   @Option(
     name: .customLong("source"),
     help: ArgumentHelp(
-      "Send a brand's requests to another scheme://host:port (repeatable), for mirrors and tests.",
+      "Send a brand's requests to another scheme://host:port (repeatable), for mirrors and tests; not with --replay.",
       valueName: "slug=baseurl"))
   var sourceOverrides: [SourceOverride] = []
 
@@ -101,39 +104,41 @@ struct RunCommand: AsyncParsableCommand {
   var ignoreRobots = false
 
   @Option(
-    name: .customLong("max-per-host"),
-    help: ArgumentHelp("Requests to one host at the same time.", valueName: "n"))
+    name: .customLong("max-per-host"), parsing: .unconditional,
+    help: ArgumentHelp("Requests to one host at the same time (1 to \(Self.maxPerHostLimit)).", valueName: "n"))
   var maxPerHost = 1
 
   @Option(
-    name: .customLong("request-delay"),
+    name: .customLong("request-delay"), parsing: .unconditional,
     help: ArgumentHelp(
-      "Seconds between two requests to the same host, plus up to half as much at random (robots.txt Crawl-delay can raise it; not on replays).",
+      "Seconds between two requests to the same host (0 to \(Self.secondsLimitText)), plus up to half as much at random (robots.txt Crawl-delay can raise it; not on replays).",
       valueName: "seconds"))
   var requestDelay = 1.0
 
   @Option(
-    name: .customLong("retries"),
+    name: .customLong("retries"), parsing: .unconditional,
     help: ArgumentHelp(
-      "Retries of a request after a connection error, timeout, cut-short body, 408, 429 or 5xx.", valueName: "n"))
+      "Retries of a request after a connection error, timeout, cut-short body, 408, 429 or 5xx (0 to \(Self.retriesLimit)).",
+      valueName: "n"))
   var retries = 3
 
   @Option(
-    name: .customLong("retry-delay"),
+    name: .customLong("retry-delay"), parsing: .unconditional,
     help: ArgumentHelp(
-      "Seconds before the first retry, doubled for each further one (with jitter; Retry-After can raise it).",
+      "Seconds before the first retry (0 to \(Self.secondsLimitText)), doubled for each further one (with jitter; Retry-After can raise it).",
       valueName: "seconds"))
   var retryDelay = 1.0
 
   @Option(
-    name: .customLong("timeout"),
-    help: ArgumentHelp("Longest time for one transfer, in seconds.", valueName: "seconds"))
+    name: .customLong("timeout"), parsing: .unconditional,
+    help: ArgumentHelp(
+      "Longest time for one transfer, in seconds (more than 0, at most \(Self.secondsLimitText)).", valueName: "seconds"))
   var timeout = 30.0
 
   @Option(
-    name: .customLong("keep"),
+    name: .customLong("keep"), parsing: .unconditional,
     help: ArgumentHelp(
-      "Keep the newest N bundles (and always the one latest.json names) and the newest N raw archives; remove older ones.",
+      "Keep the newest N bundles (N at least 1) (and always the one latest.json names) and the newest N raw archives; remove older ones.",
       valueName: "n"))
   var keep: Int?
 
@@ -143,22 +148,54 @@ struct RunCommand: AsyncParsableCommand {
   var logFormat = LogFormat.text
 
   @Option(
-    name: .customLong("progress-interval"),
+    name: .customLong("progress-interval"), parsing: .unconditional,
     help: ArgumentHelp(
-      "Seconds between progress log lines when stderr is not a terminal (a terminal gets live lines).",
+      "Seconds between progress log lines when stderr is not a terminal (0 to \(Self.secondsLimitText); a terminal gets live lines).",
       valueName: "seconds"))
   var progressInterval = 10.0
 
+  /// The most requests to one host at a time.
+  static let maxPerHostLimit = 64
+  /// The most retries of one request.
+  static let retriesLimit = 10
+  /// The longest delay, interval or timeout in seconds: a day.
+  static let secondsLimit = 86_400.0
+  static var secondsLimitText: String { "\(Int(secondsLimit))" }
+
   func validate() throws {
-    if maxPerHost < 1 { throw ValidationError("--max-per-host must be at least 1") }
-    if retries < 0 { throw ValidationError("--retries must not be negative") }
-    if let keep, keep < 1 { throw ValidationError("--keep must be at least 1") }
+    if !(1...Self.maxPerHostLimit).contains(maxPerHost) {
+      throw ValidationError("--max-per-host must be from 1 to \(Self.maxPerHostLimit), not \(maxPerHost)")
+    }
+    if !(0...Self.retriesLimit).contains(retries) {
+      throw ValidationError("--retries must be from 0 to \(Self.retriesLimit), not \(retries)")
+    }
+    if let keep, keep < 1 { throw ValidationError("--keep must be at least 1, not \(keep)") }
     for (value, name) in [
       (requestDelay, "--request-delay"), (retryDelay, "--retry-delay"), (progressInterval, "--progress-interval"),
-    ] where !(value >= 0) || !value.isFinite {
-      throw ValidationError("\(name) must be a number of seconds, 0 or more")
+    ] where !(0...Self.secondsLimit).contains(value) {
+      throw ValidationError("\(name) must be a number of seconds from 0 to \(Self.secondsLimitText), not \(value)")
     }
-    if !(timeout > 0) || !timeout.isFinite { throw ValidationError("--timeout must be a positive number of seconds") }
+    if !(timeout > 0 && timeout <= Self.secondsLimit) {
+      throw ValidationError(
+        "--timeout must be a number of seconds more than 0 and at most \(Self.secondsLimitText), not \(timeout)")
+    }
+    if let asOf { try SupportedDates.checkAsOf(asOf, option: "--as-of") }
+    for (path, name) in [
+      (outputDirectory, "--output"), (stateDirectory, "--state"), (replayDirectory, "--replay"),
+      (geocodingCache, "--geocoding-cache"), (archiveDirectory, "--archive"),
+    ] {
+      if let path { try SupportedPaths.checkNotEmpty(path, option: name) }
+    }
+    if let userAgent {
+      if userAgent.isEmpty { throw ValidationError("--user-agent must not be empty") }
+      if let problem = HTTPHeader.problem(inValue: userAgent) {
+        throw ValidationError("--user-agent \(problem): it cannot be sent in a header")
+      }
+    }
+    if replayDirectory != nil, let first = sourceOverrides.first {
+      throw ValidationError(
+        "--replay and --source \(first.brand.rawValue)=… cannot be used together: a replay sends every request to its recordings")
+    }
     for (brand, overrides) in Dictionary(grouping: sourceOverrides, by: \.brand)
     where Set(overrides.map(\.baseURL)).count > 1 {
       throw ValidationError(
@@ -235,12 +272,12 @@ struct RunCommand: AsyncParsableCommand {
     if let version = report.published?.version { finished["version"] = .string(version) }
     logger.info("run finished: \(report.outcome.rawValue)", metadata: finished)
 
-    print(report.summary(outputDirectory: outputDirectory))
+    StandardStreams.outLine(report.summary(outputDirectory: outputDirectory))
     if let archive = result.archiveDirectory {
       if result.archiveFailures.isEmpty {
-        print("responses kept in \(archive.path) (replay with --replay)")
+        StandardStreams.outLine("responses kept in \(archive.path) (replay with --replay)")
       } else {
-        print(
+        StandardStreams.outLine(
           "responses partly kept in \(archive.path): \(result.archiveFailures.count) could not be written,"
             + " so it cannot replay this run")
       }

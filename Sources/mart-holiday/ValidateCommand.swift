@@ -19,15 +19,19 @@ struct ValidateCommand: ParsableCommand {
   @Argument(help: ArgumentHelp("An output directory or a bundle directory.", valueName: "dir"))
   var directory: String
 
+  func validate() throws {
+    try SupportedPaths.checkNotEmpty(directory, option: "DIR")
+  }
+
   func run() throws {
     let (problems, summary) = BundleValidator(directory: URL(fileURLWithPath: directory)).validate()
     if !problems.isEmpty {
       let text = problems.map { "\($0.path == "." ? directory : "\(directory)/\($0.path)"): \($0.message)\n" }.joined()
-      FileHandle.standardError.write(Data(text.utf8))
+      StandardStreams.err(text)
       throw ExitCode(1)
     }
     if let summary {
-      print("valid: bundle \(summary.version), \(summary.branchCount) branches, \(summary.fileCount) files")
+      StandardStreams.outLine("valid: bundle \(summary.version), \(summary.branchCount) branches, \(summary.fileCount) files")
     }
   }
 }

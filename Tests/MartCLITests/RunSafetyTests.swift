@@ -148,15 +148,30 @@ import Testing
     #expect(outcome.stdout.contains("responses kept in \(state(output).path)/raw/2026-11-20-"))
   }
 
+  /// A copy of `fixtures/web` in which every recorded answer of `hosts` is `status`.
+  func recordings(failing hosts: [String], status: Int) throws -> URL {
+    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("failing-\(UUID().uuidString)")
+    try FileManager.default.copyItem(at: FixturePaths.web, to: copy)
+    for host in hosts {
+      let folder = copy.appendingPathComponent(host)
+      for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".exchange.json") {
+        let file = folder.appendingPathComponent(name)
+        var exchange = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+        var response = try #require(exchange["response"] as? [String: Any])
+        response["status"] = status
+        exchange["response"] = response
+        try JSONSerialization.data(withJSONObject: exchange).write(to: file)
+      }
+    }
+    return copy
+  }
+
   @Test func oneBrandServerFailingKeepsItsPreviousDataAndPublishesTheOthers() throws {
     let output = try publishedOutput("one-fails")
     let before = try #require(try JSONSerialization.jsonObject(with: latest(output)) as? [String: Any])
-    let failing = try LocalHTTPServer { _ in .text("down for maintenance", status: 500) }
-    defer { failing.stop() }
+    let failing = try recordings(failing: ["company.lottemart.com"], status: 500)
 
-    let outcome = try cli.run([
-      "run", "--replay", "fixtures/web", "--source", "lottemart=\(failing.baseURL)", "--output", output.path,
-    ])
+    let outcome = try cli.run(["run", "--replay", failing.path, "--output", output.path, "--as-of", "2026-11-20"])
     #expect(outcome.status == 2, "stderr: \(outcome.stderr)")
     #expect(outcome.stdout.contains("lottemart         stale   19 branches"))
     let summary = lines(outcome.stdout)
@@ -173,12 +188,10 @@ import Testing
   @Test func aRunInWhichEveryBrandFailsPublishesNothingOverAnExistingBundle() throws {
     let output = try publishedOutput("all-fail")
     let before = try latest(output)
-    let failing = try LocalHTTPServer { _ in .text("down for maintenance", status: 503) }
-    defer { failing.stop() }
+    let failing = try recordings(failing: ["www.costco.co.kr", "company.lottemart.com"], status: 503)
 
     let outcome = try cli.run([
-      "run", "--replay", "fixtures/web", "--brand", "costco", "--brand", "lottemart",
-      "--source", "costco=\(failing.baseURL)", "--source", "lottemart=\(failing.baseURL)", "--output", output.path,
+      "run", "--replay", failing.path, "--brand", "costco", "--brand", "lottemart", "--output", output.path,
     ])
     #expect(outcome.status == 1, "stderr: \(outcome.stderr)")
     #expect(!outcome.stdout.contains("published "), "stdout: \(outcome.stdout)")

@@ -80,7 +80,11 @@ import Testing
     #expect(
       found.contains(
         "\(pointer.bundle)/closures.json: 2026-11-08: lacks lottemart-0100161, which branches.json closes that day"))
-    #expect(found.contains("\(pointer.bundle)/closures.json.gz: does not decompress to closures.json"))
+    // The copy holds the longer original: inflating stops past the shorter file's size.
+    #expect(
+      found.contains {
+        $0.hasPrefix("\(pointer.bundle)/closures.json.gz: does not decompress to closures.json (decompresses to more than")
+      })
   }
 
   @Test func aShutStoreMustBeClosedEveryShutDay() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import MartFetch
 import MartReplay
+import Synchronization
 import Testing
 
 @Suite(.serialized) struct ArchivingFetcherTests {
@@ -52,5 +53,53 @@ import Testing
       #expect(response.headers.value(named: "Content-Type") == original.headers.value(named: "Content-Type"))
     }
     #expect(replay.unmatchedRequests.isEmpty)
+  }
+}
+
+/// Header values that would end their line early never leave the client, and an archive that
+/// holds two answers to one request replays the later one.
+@Suite struct HeaderAndOrderTests {
+  @Test func aHeaderWithAControlCharacterIsNeverSent() async throws {
+    let received = Mutex<[ServerRequest]>([])
+    let site = try LocalHTTPServer { request in
+      received.withLock { $0.append(request) }
+      return .text("ok")
+    }
+    defer { site.stop() }
+    let cases: [(HTTPClientConfiguration, HTTPRequest)] = [
+      (HTTPClientConfiguration(userAgent: "mart\r\nX-Injected: yes"), .get(site.baseURL + "/a")),
+      (HTTPClientConfiguration(), HTTPRequest(url: site.baseURL + "/b", headers: [HTTPHeader("Accept", "a\nX-Injected: yes")])),
+      (HTTPClientConfiguration(), HTTPRequest(url: site.baseURL + "/c", headers: [HTTPHeader("X Bad", "value")])),
+      (HTTPClientConfiguration(defaultHeaders: [HTTPHeader("Accept", "a\u{0}b")]), .get(site.baseURL + "/d")),
+    ]
+    for (configuration, request) in cases {
+      do {
+        _ = try await CurlHTTPClient(configuration: configuration).fetch(request)
+        Issue.record("\(request.url) was sent")
+      } catch {
+        #expect(error.message.hasPrefix("not sent: header "), "\(error.message)")
+      }
+    }
+    #expect(received.withLock { $0.isEmpty }, "the server received nothing")
+    // A tab is allowed inside a value, as HTTP allows it.
+    let tab = try await CurlHTTPClient().fetch(
+      HTTPRequest(url: site.baseURL + "/e", headers: [HTTPHeader("X-Note", "a\tb")]))
+    #expect(tab.status == 200)
+    #expect(HTTPHeader.problem(inValue: "mart\r\n") == "holds the control character U+000D")
+  }
+
+  @Test func aRequestRecordedTwiceReplaysTheLaterAnswerPastNumber9999() throws {
+    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("order-\(UUID().uuidString)")
+    let url = "https://store.example/list?page=1"
+    // Compared as text, "10000-list" sorts before "9999-list"; as numbers it comes after.
+    for (name, body) in [("9999-list", "{}"), ("10000-list", #"{"stores":[1]}"#)] {
+      try ReplayArchive.write(
+        RecordedExchange(
+          method: "GET", url: url, status: 200, headers: [HTTPHeader("Content-Type", "application/json")],
+          body: Data(body.utf8)), name: name, to: directory)
+    }
+    let archive = try ReplayArchive.load(from: directory)
+    #expect(archive.exchanges.map { String(decoding: $0.body, as: UTF8.self) } == ["{}", #"{"stores":[1]}"#])
+    #expect(archive.match(.get(url)).map { String(decoding: $0.body, as: UTF8.self) } == #"{"stores":[1]}"#)
   }
 }

@@ -100,6 +100,29 @@ public struct BranchID: Hashable, Comparable, Sendable, Codable, CustomStringCon
 
   public var description: String { "\(brand.rawValue)-\(storeID)" }
 
+  /// Why this id cannot name a file, or nil when it can. Ids name a branch's files in a bundle
+  /// (`branches/<id>.json`, `calendars/branches/<id>.ics`), so the store id (a code, or a
+  /// store name as published when the brand gives no code) must be non-empty, at most 200
+  /// UTF-8 bytes, without `/`, `\` or control characters, without surrounding white space, and
+  /// must not start with `.` (`..`, a hidden file). Checked where a source's branches are
+  /// admitted, so that one bad id costs that branch alone.
+  public var fileNameProblem: String? {
+    let store = storeID
+    guard let first = store.unicodeScalars.first, let last = store.unicodeScalars.last else {
+      return "the store id is empty"
+    }
+    if store.utf8.count > 200 { return "the store id is longer than 200 bytes" }
+    if first == "." { return "the store id starts with \".\"" }
+    if first.properties.isWhitespace || last.properties.isWhitespace {
+      return "the store id starts or ends with white space"
+    }
+    if store.unicodeScalars.contains(where: { $0 == "/" || $0 == "\\" }) { return "the store id holds a / or \\" }
+    if store.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+      return "the store id holds a control character"
+    }
+    return nil
+  }
+
   public static func < (lhs: BranchID, rhs: BranchID) -> Bool { lhs.description < rhs.description }
 
   /// Reads an id standing alone, against the brands in the decoder's ``bundleBrands``.

@@ -20,6 +20,19 @@ public enum KoreanCalendar {
     return date
   }
 
+  /// The days the closing-day engine can speak of: the years whose 설날 and 추석 it knows
+  /// (``KoreanLunarHolidays/years``; both move every year, and many closing rules follow them).
+  public static var supportedDays: ClosedRange<CalendarDate> {
+    let years = KoreanLunarHolidays.years
+    return CalendarDate(year: years.lowerBound, month: 1, day: 1)!...CalendarDate(year: years.upperBound, month: 12, day: 31)!
+  }
+
+  /// The days a run or a rule may be read as of: ``supportedDays`` less the last two months,
+  /// so that the window (the as-of month and the next two) stays inside.
+  public static var supportedAsOf: ClosedRange<CalendarDate> {
+    supportedDays.lowerBound...CalendarDate(year: supportedDays.upperBound.year, month: 10, day: 31)!
+  }
+
   /// The wall-clock time in Korea as `HHmmss`.
   public static func timeOfDay(now: Date = Date()) -> String {
     let formatter = DateFormatter()

@@ -1,0 +1,304 @@
+import Foundation
+import MartFetch
+import MartReplay
+import Synchronization
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Data made elsewhere, read by the built binary: a recording, an output directory or a bundle
+/// that leads outside itself; a bundle with links, leftovers or a compressed copy that expands
+/// without end; a feed with an id that cannot name a file; an archive that holds two answers to
+/// one request.
+@Suite struct ForeignDataTests {
+  let cli = CommandLineContractTests()
+  let safety = RunSafetyTests()
+
+  func scratch(_ label: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  /// A copy of `fixtures/web` in `folder`.
+  func recordings(in folder: URL) throws -> URL {
+    let copy = folder.appendingPathComponent("web")
+    try FileManager.default.copyItem(at: FixturePaths.web, to: copy)
+    return copy
+  }
+
+  /// The recorded Costco store list of `recordings`: its exchange file and body file.
+  func costcoFeed(_ recordings: URL) -> (exchange: URL, body: URL) {
+    let folder = recordings.appendingPathComponent("www.costco.co.kr")
+    return (
+      folder.appendingPathComponent("store-finder-search.exchange.json"),
+      folder.appendingPathComponent("store-finder-search.body.json")
+    )
+  }
+
+  func setBodyFile(_ value: String, of exchange: URL) throws {
+    var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: exchange)) as? [String: Any])
+    var response = try #require(object["response"] as? [String: Any])
+    response["bodyFile"] = value
+    object["response"] = response
+    try JSONSerialization.data(withJSONObject: object).write(to: exchange)
+  }
+
+  /// The bundle directory `latest.json` of `output` names.
+  func currentBundle(_ output: URL) throws -> URL {
+    let latest = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("latest.json")))
+        as? [String: Any])
+    return output.appendingPathComponent(try #require(latest["bundle"] as? String))
+  }
+
+  // MARK: Recordings
+
+  @Test func aBodyFileOutsideItsRecordingIsRefusedNamingTheRecordingAndTheField() throws {
+    let work = try scratch("body-outside")
+    let web = try recordings(in: work)
+    let feed = costcoFeed(web)
+    // A file outside the recording that a replay would otherwise publish: a Costco feed with
+    // one store nobody recorded.
+    let secret = work.appendingPathComponent("secret.json")
+    var feedObject = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: feed.body)) as? [String: Any])
+    var rows = try #require(feedObject["data"] as? [[String: Any]])
+    rows[0]["name"] = "Outside"
+    feedObject["data"] = rows
+    try JSONSerialization.data(withJSONObject: feedObject).write(to: secret)
+
+    let link = feed.body.deletingLastPathComponent().appendingPathComponent("link.body.json")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: secret)
+    for bodyFile in ["../../secret.json", secret.path, "link.body.json"] {
+      try setBodyFile(bodyFile, of: feed.exchange)
+      let output = work.appendingPathComponent("out-\(UUID().uuidString)")
+      let ended = try cli.run(["run", "--replay", web.path, "--output", output.path])
+      #expect(ended.status == 1, "\(bodyFile)")
+      let lines = safety.lines(ended.stderr)
+      #expect(lines.count == 1, "\(bodyFile): \(ended.stderr)")
+      #expect(lines.first?.hasPrefix("error: --replay: \(feed.exchange.path): response.bodyFile") == true, "\(bodyFile)")
+      #expect(lines.first?.contains("leads outside the recording") == true, "\(bodyFile)")
+      #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("latest.json").path))
+    }
+  }
+
+  // MARK: Trees that lead outside
+
+  @Test func diffReadsOnlyInsideTheTreesItIsGiven() throws {
+    let work = try scratch("diff-outside")
+    let output = work.appendingPathComponent("output")
+    let first = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
+    try #require(first.status == 0, "\(first.stderr)")
+    let elsewhere = work.appendingPathComponent("elsewhere")
+    try FileManager.default.copyItem(at: try currentBundle(output), to: elsewhere)
+
+    // latest.json pointing at an identical bundle outside the output directory.
+    let pointer = output.appendingPathComponent("latest.json")
+    let original = try Data(contentsOf: pointer)
+    var object = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+    object["bundle"] = "../elsewhere"
+    try JSONSerialization.data(withJSONObject: object).write(to: pointer)
+    let outside = try cli.run(["diff", output.path, elsewhere.path])
+    #expect(outside.status == 2)
+    #expect(safety.lines(outside.stderr) == ["error: \(pointer.path): bundle \"../elsewhere\" leads outside \(output.path)"])
+
+    // A bundle directory that is a link to a bundle outside.
+    object["bundle"] = "bundles/linked"
+    try JSONSerialization.data(withJSONObject: object).write(to: pointer)
+    try FileManager.default.createSymbolicLink(
+      at: output.appendingPathComponent("bundles/linked"), withDestinationURL: elsewhere)
+    let linked = try cli.run(["diff", output.path, elsewhere.path])
+    #expect(linked.status == 2)
+    #expect(linked.stderr.contains("bundle \"bundles/linked\" leads outside"), "\(linked.stderr)")
+    try original.write(to: pointer)
+
+    // A manifest listing a file outside its bundle, with the right size and digest.
+    let bundle = work.appendingPathComponent("bundle")
+    try FileManager.default.copyItem(at: elsewhere, to: bundle)
+    let manifestURL = bundle.appendingPathComponent("manifest.json")
+    var manifest = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any])
+    var files = try #require(manifest["files"] as? [[String: Any]])
+    let index = try #require(files.firstIndex { $0["path"] as? String == "closures.json.gz" })
+    files[index]["path"] = "../moved/closures.json.gz"
+    manifest["files"] = files
+    try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+    try FileManager.default.createDirectory(
+      at: work.appendingPathComponent("moved"), withIntermediateDirectories: true)
+    try FileManager.default.moveItem(
+      at: bundle.appendingPathComponent("closures.json.gz"),
+      to: work.appendingPathComponent("moved/closures.json.gz"))
+    let listed = try cli.run(["diff", bundle.path, elsewhere.path])
+    #expect(listed.status == 2)
+    #expect(
+      safety.lines(listed.stderr) == [
+        "error: \(manifestURL.path): file \"../moved/closures.json.gz\" leads outside the bundle"
+      ])
+    // The untouched trees still compare.
+    #expect(try cli.run(["diff", output.path, elsewhere.path]).status == 0)
+  }
+
+  @Test func validateRejectsLinksUnlistedFilesAndLeftovers() throws {
+    let output = try safety.publishedOutput("validate-links")
+    let bundle = try currentBundle(output)
+    let bundleName = "bundles/\(bundle.lastPathComponent)"
+    let outside = try scratch("validate-outside")
+
+    // A bundle file replaced by a link to identical bytes outside the tree.
+    let index = bundle.appendingPathComponent("index.json")
+    try FileManager.default.copyItem(at: index, to: outside.appendingPathComponent("index.json"))
+    try FileManager.default.removeItem(at: index)
+    try FileManager.default.createSymbolicLink(at: index, withDestinationURL: outside.appendingPathComponent("index.json"))
+    // A hidden temporary file in the bundle, a staging bundle and a pointer of killed runs
+    // (process ids above the kernel's limit, so no process has them).
+    try Data("{}".utf8).write(to: bundle.appendingPathComponent(".closures.json.tmp"))
+    try FileManager.default.createDirectory(
+      at: output.appendingPathComponent("bundles/.staging-2026-11-20-1-99999999"), withIntermediateDirectories: true)
+    try Data("{}".utf8).write(to: output.appendingPathComponent(".latest.json.99999999"))
+    try Data("x".utf8).write(to: output.appendingPathComponent("current/branches/.emart-1059.json.99999999"))
+
+    let ended = try cli.run(["validate", output.path])
+    #expect(ended.status == 1)
+    let lines = Set(safety.lines(ended.stderr))
+    let expected = [
+      "\(output.path)/\(bundleName)/index.json: is a symbolic link; a bundle holds only regular files and directories",
+      "\(output.path)/\(bundleName)/.closures.json.tmp: not listed in manifest.json",
+      "\(output.path)/bundles/.staging-2026-11-20-1-99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
+      "\(output.path)/.latest.json.99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
+      "\(output.path)/current/branches/.emart-1059.json.99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
+    ]
+    for line in expected { #expect(lines.contains(line), "missing \(line) in \(ended.stderr)") }
+
+    // A whole bundle directory that is a link to an intact copy outside.
+    let cleanOutput = try safety.publishedOutput("validate-linked-bundle")
+    let cleanBundle = try currentBundle(cleanOutput)
+    let moved = outside.appendingPathComponent("moved-bundle")
+    try FileManager.default.moveItem(at: cleanBundle, to: moved)
+    try FileManager.default.createSymbolicLink(at: cleanBundle, withDestinationURL: moved)
+    let linked = try cli.run(["validate", cleanOutput.path])
+    #expect(linked.status == 1)
+    #expect(
+      safety.lines(linked.stderr).first
+        == "\(cleanOutput.path)/bundles/\(cleanBundle.lastPathComponent): is a symbolic link; a bundle holds only regular files and directories",
+      "\(linked.stderr)")
+  }
+
+  @Test func validateStopsInflatingACompressedCopyPastTheSizeOfItsFile() throws {
+    let output = try safety.publishedOutput("validate-bomb")
+    let bundle = try currentBundle(output)
+    // 1 GiB of zeros in a gzip stream of about 1 MB, written by Python's zlib in pieces, in place of
+    // closures.json.gz; validate runs under Python, which reports its peak memory.
+    let copy = bundle.appendingPathComponent("closures.json.gz")
+    let script = """
+      import resource, subprocess, sys, zlib
+      z = zlib.compressobj(9, zlib.DEFLATED, 31)
+      piece = bytes(1 << 20)
+      with open(sys.argv[1], "wb") as f:
+          for _ in range(1024):
+              f.write(z.compress(piece))
+          f.write(z.flush())
+      ended = subprocess.run(sys.argv[2:], capture_output=True)
+      sys.stdout.write("%d %d\\n" % (ended.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
+      sys.stdout.write(ended.stderr.decode())
+      """
+    let measured = try ProcessRunner.run(
+      URL(fileURLWithPath: "/usr/bin/python3"),
+      ["-c", script, copy.path, CommandLineContractTests.binary.path, "validate", output.path])
+    let lines = safety.lines(measured.stdoutText)
+    let figures = try #require(lines.first).split(separator: " ").compactMap { Int($0) }
+    try #require(figures.count == 2, "\(measured.stdoutText) \(measured.stderrText)")
+    #expect(figures[0] == 1)
+    let size = try #require(
+      try FileManager.default.attributesOfItem(atPath: bundle.appendingPathComponent("closures.json").path)[.size]
+        as? Int)
+    #expect(
+      lines.contains(
+        "\(output.path)/bundles/\(bundle.lastPathComponent)/closures.json.gz: does not decompress to closures.json"
+          + " (decompresses to more than \(size) bytes)"),
+      "\(lines)")
+    // Peak memory in KiB: far below the 1 GiB the stream holds.
+    #expect(figures[1] < 300_000, "validate peaked at \(figures[1]) KiB")
+  }
+
+  // MARK: Per-brand failure for per-brand data
+
+  @Test func anIdThatCannotNameAFileCostsThatBranchAloneAndTheOtherBrandsPublish() throws {
+    let work = try scratch("hostage")
+    let web = try recordings(in: work)
+    let feed = costcoFeed(web)
+    var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: feed.body)) as? [String: Any])
+    var rows = try #require(object["data"] as? [[String: Any]])
+    rows[0]["name"] = "../x"
+    object["data"] = rows
+    try JSONSerialization.data(withJSONObject: object).write(to: feed.body)
+
+    let output = work.appendingPathComponent("output")
+    let ended = try cli.run(["run", "--replay", web.path, "--output", output.path])
+    #expect(ended.status == 0, "\(ended.stderr)")
+    // The fixture lists 19 Costco branches (RunSafetyTests); one is left out.
+    #expect(ended.stdout.contains("costco            fresh   18 branches"), "\(ended.stdout)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("report.json")))
+        as? [String: Any])
+    let warnings = try #require(report["warnings"] as? [[String: Any]])
+    #expect(
+      warnings.contains {
+        $0["brand"] as? String == "costco" && $0["kind"] as? String == "source"
+          && ($0["message"] as? String)?.contains("\"costco-../x\" cannot name a file") == true
+      })
+    #expect(report["outcome"] as? String == "published", "every brand published")
+    #expect(try cli.run(["validate", output.path]).status == 0)
+    #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("x.json").path))
+  }
+
+  // MARK: The archive replays the run
+
+  @Test func aRequestAnsweredTwiceReplaysWithTheAnswerTheRunUsed() async throws {
+    let feed = costcoFeed(FixturePaths.web)
+    let body = try Data(contentsOf: feed.body)
+    let answers = Answers()
+    // The live site answers the store list empty the first time, in full afterwards.
+    let site = try LocalHTTPServer { request in
+      guard request.path == "/store-finder/search" else { return .text("not found", status: 404) }
+      let number = answers.next()
+      return ServerResponse(
+        headers: [HTTPHeader("Content-Type", "application/json;charset=UTF-8")],
+        body: number == 1 ? Data(#"{"data":[]}"#.utf8) : body)
+    }
+    defer { site.stop() }
+    let work = try scratch("archive-twice")
+    let archive = work.appendingPathComponent("archive")
+    let fetcher = try ArchivingFetcher(
+      wrapping: FetchStack(overrides: ["https://www.costco.co.kr": site.baseURL]).fetcher, directory: archive,
+      recordedOn: "2026-11-20")
+    let request = HTTPRequest.get("https://www.costco.co.kr/store-finder/search?q=Korea%2C+Republic+of&page=0")
+    let empty = try await fetcher.fetch(request)
+    let full = try await fetcher.fetch(request)
+    #expect(empty.body.count < 20 && full.body == body)
+    #expect(try ReplayArchive.load(from: archive).exchanges.count == 2)
+
+    // Replayed, the archive gives the bundle the full answer gives.
+    let replayed = try cli.run([
+      "run", "--replay", archive.path, "--brand", "costco", "--output", work.appendingPathComponent("replayed").path,
+    ])
+    #expect(replayed.status == 0, "\(replayed.stderr)")
+    let reference = try cli.run([
+      "run", "--replay", "fixtures/web", "--brand", "costco", "--output", work.appendingPathComponent("reference").path,
+    ])
+    #expect(reference.status == 0)
+    #expect(
+      try Data(contentsOf: currentBundle(work.appendingPathComponent("replayed")).appendingPathComponent("branches.json"))
+        == Data(contentsOf: currentBundle(work.appendingPathComponent("reference")).appendingPathComponent("branches.json")))
+  }
+}
+
+/// Counts the answers of a test server.
+private final class Answers: Sendable {
+  private let count = Mutex(0)
+  func next() -> Int { count.withLock { $0 += 1; return $0 } }
+}

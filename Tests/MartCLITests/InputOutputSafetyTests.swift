@@ -1,0 +1,342 @@
+import Foundation
+import MartFetch
+import MartReplay
+import ReplayTestSupport
+import Synchronization
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The built binary against hostile input and output: standard streams that cannot be written,
+/// extreme option values, foreign recordings and trees, a feed with an id that cannot name a
+/// file. Nothing crashes (no exit status of 128 or more), every refusal is one `error:` line.
+@Suite struct InputOutputSafetyTests {
+  let cli = CommandLineContractTests()
+  let safety = RunSafetyTests()
+
+  /// How a process started with explicit standard streams ended.
+  struct Ended {
+    var status: Int32
+    var crashed: Bool
+    var stdout: String
+    var stderr: String
+  }
+
+  /// Runs the binary with stdout or stderr sent to `/dev/full` (or kept in a pipe), in `directory`.
+  func run(
+    _ arguments: [String], stdoutToFull: Bool = false, stderrToFull: Bool = false,
+    in directory: URL = FixturePaths.repositoryRoot
+  ) throws -> Ended {
+    let process = Process()
+    process.executableURL = CommandLineContractTests.binary
+    process.arguments = arguments
+    process.currentDirectoryURL = directory
+    let out = Pipe()
+    let err = Pipe()
+    let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
+    process.standardOutput = stdoutToFull ? full : out
+    process.standardError = stderrToFull ? full : err
+    try process.run()
+    if stdoutToFull { try out.fileHandleForWriting.close() }
+    if stderrToFull { try err.fileHandleForWriting.close() }
+    let outData = stdoutToFull ? Data() : out.fileHandleForReading.readDataToEndOfFile()
+    let errData = stderrToFull ? Data() : err.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    try full.close()
+    return Ended(
+      status: process.terminationStatus, crashed: process.terminationReason != .exit || process.terminationStatus >= 128,
+      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+  }
+
+  func scratch(_ label: String) throws -> URL {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+  }
+
+  // MARK: Standard streams that cannot be written
+
+  @Test func everyCommandSurvivesAFullDiskAsStdoutOrStderr() throws {
+    let output = try safety.publishedOutput("full")
+    let work = try scratch("full-work")
+    // Each command with the status it ends with when its result cannot be written to stdout:
+    // its trouble status (diff 2, the others 1); a run keeps the status of what it published.
+    let commands: [([String], Int32)] = [
+      (["diff", output.path, output.path], 2),
+      (["validate", output.path], 1),
+      (["rule", "--as-of", "2026-11-20", "매월 둘째·넷째 일요일"], 1),
+      (["address", "서울 송파구 올림픽로 300"], 1),
+      (["report", output.path, "--output", work.appendingPathComponent("page.html").path], 1),
+      (["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"], 0),
+      (["--help"], 0),
+    ]
+    for (arguments, failedStdoutStatus) in commands {
+      let noStdout = try run(arguments, stdoutToFull: true)
+      #expect(!noStdout.crashed, "\(arguments) > /dev/full: \(noStdout.status)")
+      #expect(noStdout.status == failedStdoutStatus, "\(arguments) > /dev/full: \(noStdout.stderr)")
+      if failedStdoutStatus != 0 {
+        #expect(
+          safety.lines(noStdout.stderr) == ["error: cannot write to standard output: No space left on device"],
+          "\(arguments)")
+      }
+      let noStderr = try run(arguments, stderrToFull: true)
+      #expect(!noStderr.crashed, "\(arguments) 2> /dev/full: \(noStderr.status)")
+      #expect(noStderr.status == 0, "\(arguments) 2> /dev/full")
+    }
+    // The run whose stderr was full published all the same: the report says so.
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("report.json")))
+        as? [String: Any])
+    #expect(report["outcome"] as? String == "published")
+    #expect(try cli.run(["validate", output.path]).status == 0)
+  }
+
+  @Test func aDiffWithChangesIntoAFullDiskIsTroubleAndADamagedBundleStillFailsValidation() throws {
+    let output = try safety.publishedOutput("full-diff")
+    let later = try safety.publishedOutput("full-diff-later")
+    let changed = try cli.run(["run", "--replay", "fixtures/web", "--output", later.path, "--as-of", "2026-11-25"])
+    try #require(changed.status == 0, "\(changed.stderr)")
+    // Changes would be 1; not being able to show them is trouble.
+    let diff = try run(["diff", output.path, later.path], stdoutToFull: true)
+    #expect(diff.status == 2 && !diff.crashed)
+    // A bundle with a damaged file, its problems written into a full disk: still 1, no crash.
+    let latest = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("latest.json")))
+        as? [String: Any])
+    let bundle = try #require(latest["bundle"] as? String)
+    try Data("{}".utf8).write(to: output.appendingPathComponent("\(bundle)/index.json"))
+    let validate = try run(["validate", output.path], stderrToFull: true)
+    #expect(validate.status == 1 && !validate.crashed)
+  }
+
+  @Test func aReaderThatGoesAwayEndsTheCommandWithoutASignal() throws {
+    let process = Process()
+    process.executableURL = CommandLineContractTests.binary
+    // Nobody reads: the pipe's reading end is closed before the command writes.
+    process.arguments = ["rule", "--as-of", "2026-11-20", "--from", "2000-01-01", "--to", "2050-12-31", "매주 일요일"]
+    let out = Pipe()
+    let err = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    try out.fileHandleForReading.close()
+    try process.run()
+    try out.fileHandleForWriting.close()
+    let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit, "ended by signal \(process.terminationStatus)")
+    #expect(process.terminationStatus == 1)
+    #expect(safety.lines(errors) == ["error: cannot write to standard output: Broken pipe"])
+  }
+
+  // MARK: Extreme values
+
+  /// Values no option should crash on: huge, negative, not a number, infinite, empty, control
+  /// characters.
+  static let extremeValues = [
+    "99999999999999999999999999", "1e300", "-1", "-99999999999999999999", "nan", "inf", "-inf", "", "\u{1}\r\n\u{7F}",
+    "9999-12-31", "0000-00-00",
+  ]
+
+  @Test func everyOptionOfEveryCommandTakesExtremeValuesWithOneErrorLine() throws {
+    let work = try scratch("fuzz")
+    let empty = work.appendingPathComponent("no-recordings")
+    try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
+    let file = work.appendingPathComponent("a-file")
+    try Data("x".utf8).write(to: file)
+    // Each command with arguments that stop it before any work (a folder without recordings, a
+    // URL that is not http), and the options whose values are tried.
+    let commands: [(base: [String], options: [String])] = [
+      (
+        ["run", "--replay", empty.path, "--output", file.path],
+        [
+          "--output", "--state", "--replay", "--brand", "--as-of", "--source", "--geocoding-cache", "--archive",
+          "--user-agent", "--max-per-host", "--request-delay", "--retries", "--retry-delay", "--timeout", "--keep",
+          "--log-format", "--progress-interval",
+        ]
+      ),
+      (["rule", "매주 월요일"], ["--as-of", "--from", "--to", "--format", "--coverage"]),
+      (["address", "서울 송파구 올림픽로 300"], ["--format"]),
+      (["diff", empty.path, empty.path], ["--format", "--fail-on", "--max-bytes"]),
+      (["report", empty.path], ["--previous", "--output"]),
+      (["fetch", "ftp://127.0.0.1/"], ["--method", "--data"]),
+      (["bench", "--scale", "1"], ["--scale", "--format", "--seed", "--keep"]),
+      (["bench-run", "--output", file.path, "--as-of", "1999-12-31"], ["--output", "--as-of", "--origin"]),
+    ]
+    for (base, options) in commands {
+      for option in options {
+        for value in Self.extremeValues {
+          let arguments = base + [option, value]
+          let name = "\(base.first ?? "") \(option) \(value.debugDescription)"
+          let ended = try run(arguments, in: work)
+          #expect(!ended.crashed, "\(name): status \(ended.status)")
+          #expect(ended.status == (base.first == "diff" ? 2 : 1), "\(name): status \(ended.status) \(ended.stderr)")
+          let lines = safety.lines(ended.stderr)
+          #expect(lines.count == 1 && lines.first?.hasPrefix("error: ") == true, "\(name): \(ended.stderr)")
+        }
+      }
+    }
+    // Nothing was written where the commands ran (an empty path is not the working directory).
+    #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == ["a-file", "no-recordings"])
+  }
+
+  @Test func aHugeTimeoutOrAFarDateIsRefusedAndLeavesNoLock() throws {
+    let output = try safety.publishedOutput("far")
+    let before = try safety.latest(output)
+    for arguments in [["--timeout", "1e300"], ["--as-of", "9999-12-31"], ["--as-of", "2050-11-01"]] {
+      let ended = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path] + arguments)
+      #expect(ended.status == 1, "\(arguments)")
+      #expect(safety.lines(ended.stderr).count == 1, "\(arguments): \(ended.stderr)")
+      #expect(!FileManager.default.fileExists(atPath: safety.state(output).appendingPathComponent("run.lock").path))
+    }
+    #expect(try safety.latest(output) == before)
+    // The ranges are in --help.
+    let help = try cli.run(["run", "--help"]).stdout.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+    #expect(help.contains("2000-01-01 to 2050-10-31"))
+    #expect(help.contains("more than 0, at most 86400"))
+    #expect(help.contains("0 to 10"))
+    // The last as-of day whose window (October to December 2050) the calendar covers.
+    let rule = try cli.run(["rule", "--as-of", "2050-10-31", "매월 둘째 일요일"])
+    #expect(rule.status == 0, "\(rule.stderr)")
+  }
+
+  @Test func negativeNumbersGetAMessageSayingWhatIsAllowed() throws {
+    let cases: [([String], String)] = [
+      (["run", "--retries", "-1"], "error: --retries must be from 0 to 10, not -1"),
+      (["run", "--timeout", "-5"], "error: --timeout must be a number of seconds more than 0 and at most 86400"),
+      (["run", "--keep", "-2"], "error: --keep must be at least 1, not -2"),
+      (["run", "--max-per-host", "-3"], "error: --max-per-host must be from 1 to 64, not -3"),
+      (["diff", "a", "b", "--max-bytes", "-1"], "error: --max-bytes must be a positive number of bytes"),
+    ]
+    for (arguments, message) in cases {
+      let ended = try cli.run(arguments)
+      #expect(safety.lines(ended.stderr).count == 1, "\(arguments)")
+      #expect(ended.stderr.hasPrefix(message), "\(arguments): \(ended.stderr)")
+      #expect(!ended.stderr.contains("Missing value"), "\(arguments)")
+    }
+  }
+
+  // MARK: Input hygiene
+
+  @Test func aHeaderInjectionEmptyPathsAndConflictingOptionsAreRefusedWithOneLine() throws {
+    let output = try safety.publishedOutput("hygiene")
+    let before = try safety.latest(output)
+    let work = try scratch("hygiene-work")
+    let cases: [([String], String)] = [
+      (
+        ["run", "--replay", "fixtures/web", "--output", output.path, "--user-agent", "mart\r\nX-Injected: yes"],
+        "error: --user-agent holds the control character U+000D"
+      ),
+      (["run", "--replay", "fixtures/web", "--output", ""], "error: --output must not be empty"),
+      (["run", "--replay", "", "--output", output.path], "error: --replay must not be empty"),
+      (
+        ["run", "--replay", "fixtures/web", "--output", output.path, "--state", ""],
+        "error: --state must not be empty"
+      ),
+      (
+        ["run", "--replay", "fixtures/web", "--source", "costco=http://127.0.0.1:9", "--output", output.path],
+        "error: --replay and --source costco=… cannot be used together"
+      ),
+      (["validate", ""], "error: DIR must not be empty"),
+      (["report", output.path, "--output", ""], "error: --output must not be empty"),
+      (["diff", "", output.path], "error: OLD must not be empty"),
+    ]
+    for (arguments, message) in cases {
+      let ended = try run(arguments, in: work)
+      #expect(ended.status == (arguments.first == "diff" ? 2 : 1), "\(arguments)")
+      #expect(safety.lines(ended.stderr).count == 1, "\(arguments): \(ended.stderr)")
+      #expect(ended.stderr.hasPrefix(message), "\(arguments): \(ended.stderr)")
+      #expect(ended.stdout.isEmpty, "\(arguments)")
+    }
+    #expect(try safety.latest(output) == before)
+    #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).isEmpty, "nothing in the working directory")
+  }
+
+  @Test func theReportNeverReplacesADeviceADirectoryOrALink() throws {
+    let output = try safety.publishedOutput("report-device")
+    let work = try scratch("report-device")
+    let folder = work.appendingPathComponent("folder")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let target = work.appendingPathComponent("target.html")
+    try Data("keep me".utf8).write(to: target)
+    let link = work.appendingPathComponent("link.html")
+    try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+    for (path, kind) in [("/dev/full", "a device"), (folder.path, "a directory"), (link.path, "a symbolic link")] {
+      let ended = try cli.run(["report", output.path, "--output", path])
+      #expect(ended.status == 1, "\(path)")
+      #expect(safety.lines(ended.stderr) == ["error: \(path): is \(kind), not a regular file; the page is written only over a regular file or a new one"])
+    }
+    var status = stat()
+    #expect(lstat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "/dev/full is still a device")
+    #expect(try FileManager.default.destinationOfSymbolicLink(atPath: link.path) == target.path)
+    #expect(try Data(contentsOf: target) == Data("keep me".utf8))
+    // A regular file is replaced as before.
+    let written = try cli.run(["report", output.path, "--output", target.path])
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(try String(contentsOf: target, encoding: .utf8).contains("<html"))
+  }
+
+  @Test func aSecondSignalStillWritesTheReportAsCancelled() async throws {
+    let output = try safety.publishedOutput("second-signal")
+    let before = try safety.latest(output)
+    let reached = Mutex(false)
+    let slow = try LocalHTTPServer { request in
+      if request.path == "/robots.txt" { return .text("no robots here", status: 404) }
+      reached.withLock { $0 = true }
+      return ServerResponse(
+        status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(repeating: 0x20, count: 400),
+        delivery: .slow(chunkSize: 1, pause: .milliseconds(100)))
+    }
+    defer { slow.stop() }
+    let process = Process()
+    process.executableURL = CommandLineContractTests.binary
+    process.arguments = [
+      "run", "--brand", "costco", "--source", "costco=\(slow.baseURL)", "--request-delay", "0", "--output",
+      output.path, "--as-of", "2026-11-21",
+    ]
+    let stderr = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = stderr
+    try process.run()
+    let deadline = ContinuousClock.now + .seconds(20)
+    while !reached.withLock({ $0 }), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(50)) }
+    try #require(reached.withLock { $0 }, "the run never reached the slow server")
+    kill(process.processIdentifier, SIGTERM)
+    // The second signal while the run stops: it must not cut the report short.
+    try await Task.sleep(for: .milliseconds(300))
+    kill(process.processIdentifier, SIGINT)
+    let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    #expect(process.terminationReason == .exit)
+    #expect(process.terminationStatus == 128 + SIGTERM)
+    #expect(
+      safety.lines(errors).filter { $0.hasPrefix("error: ") } == [
+        "error: cancelled by SIGTERM: nothing published; the previous bundle stays current"
+      ])
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("report.json")))
+        as? [String: Any])
+    #expect(report["outcome"] as? String == "cancelled")
+    #expect(try safety.latest(output) == before)
+  }
+
+  @Test func aRunRefusedByAnotherStateDirectorysRunNamesTheLockThatIsHeld() throws {
+    let output = try safety.publishedOutput("other-state")
+    // Another run with its lock file elsewhere holds the lock on the output directory itself.
+    let fd = open(output.path, O_RDONLY | O_DIRECTORY)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
+    let refused = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"])
+    #expect(refused.status == 1)
+    #expect(
+      safety.lines(refused.stderr) == [
+        "error: --output: \(output.path) is in use by another run (one with another state directory holds the lock on \(output.path) itself); wait for it to finish"
+      ])
+    #expect(!refused.stderr.contains("run.lock"))
+  }
+}
