@@ -4,6 +4,7 @@ import MartBrands
 import MartCore
 import MartExport
 import MartFetch
+import MartFiles
 import MartGeocoding
 import MartReplay
 import MartReport
@@ -25,11 +26,11 @@ extension Pipeline {
     let state = configuration.stateDirectory
     let logger = configuration.logger
     if let replay = configuration.replayDirectory {
-      try OutputDirectory.checkRecordings(replay, setting: "--replay")
+      try SettingChecks.checkRecordings(replay, setting: "--replay")
     }
-    try OutputDirectory.checkCanBeDirectory(output, setting: "--output")
-    for folder in ["bundles", "current"] {
-      try OutputDirectory.checkCanBeDirectory(output.appendingPathComponent(folder), setting: "--output")
+    try SettingChecks.checkCanBeDirectory(output, setting: "--output")
+    for folder in OutputLayout.folders {
+      try SettingChecks.checkCanBeDirectory(output.appendingPathComponent(folder), setting: "--output")
     }
     guard state.standardizedFileURL.path != output.standardizedFileURL.path,
       !state.standardizedFileURL.path.hasPrefix(output.standardizedFileURL.path + "/")
@@ -39,38 +40,38 @@ extension Pipeline {
         message:
           "\(state.path) is inside the output directory \(output.path), which is served: choose a folder outside it")
     }
-    try OutputDirectory.checkCanBeDirectory(state, setting: "--state")
-    for folder in ["cache", "raw"] {
-      try OutputDirectory.checkCanBeDirectory(state.appendingPathComponent(folder), setting: "--state")
+    try SettingChecks.checkCanBeDirectory(state, setting: "--state")
+    for folder in StateLayout.folders {
+      try SettingChecks.checkCanBeDirectory(state.appendingPathComponent(folder), setting: "--state")
     }
     if let archive = configuration.archiveDirectory {
-      try OutputDirectory.checkCanBeDirectory(archive, setting: "--archive")
+      try SettingChecks.checkCanBeDirectory(archive, setting: "--archive")
     }
     try checkMirrors(configuration.mirrors, sources: configuration.sources)
     for (file, setting) in [
       (configuration.geocodingCache, "--geocoding-cache"), (configuration.validatorStore, "--validator-store"),
-      (output.appendingPathComponent("latest.json"), "--output"),
-      (output.appendingPathComponent("report.json"), "--output"),
-    ] {
-      if let file { try OutputDirectory.checkCanBeFile(file, setting: setting) }
+    ] + OutputLayout.files.map({ (output.appendingPathComponent($0), "--output") }) {
+      if let file { try SettingChecks.checkCanBeFile(file, setting: setting) }
     }
 
-    try OutputDirectory.prepare(output, setting: "--output")
-    try OutputDirectory.prepare(state, setting: "--state")
+    try SettingChecks.prepare(output, setting: "--output")
+    try SettingChecks.prepare(state, setting: "--state")
     let lock = try RunLock(output: output, state: state)
     defer { lock.release() }
     if let previous = lock.tookOverFromProcess {
       logger.warning(
         "took over the lock of \(output.path) left by a run that is no longer running (process \(previous))")
     }
-    let migrated = OutputDirectory.migrateOldLayout(output: output, state: state)
+    let layout = OutputLayout(output)
+    let stateLayout = StateLayout(state)
+    let migrated = stateLayout.moveFromOldLayout(of: output)
     if !migrated.isEmpty {
       let what = migrated.joined(separator: ", ")
       logger.notice(
         "moved \(what) from \(output.path) to the state directory \(state.path): the output directory now holds only what may be served"
       )
     }
-    for leftover in OutputDirectory.removeLeftovers(output: output, state: state) {
+    for leftover in layout.removeLeftovers() + stateLayout.removeUnfinishedArchives() {
       logger.notice("removed \(leftover), left by a run that was killed")
     }
 
@@ -90,7 +91,7 @@ extension Pipeline {
     var pruned: [String] = []
     if report.outcome == .cancelled {
       if let directory = archiveDirectory {
-        try? FileManager.default.removeItem(at: directory)
+        Files.remove(directory.path)
         archiveDirectory = nil
       }
     } else {
@@ -105,16 +106,15 @@ extension Pipeline {
           finished = finished.deletingLastPathComponent().appendingPathComponent(
             finished.lastPathComponent + ".incomplete")
         }
-        do {
-          try FileManager.default.moveItem(at: partial, to: finished)
+        do throws(FileError) {
+          try Files.rename(partial.path, to: finished.path)
           archiveDirectory = finished
         } catch {
           logger.warning("archive: could not rename \(partial.path) to \(finished.lastPathComponent): \(error)")
         }
       }
       if let keep = configuration.keep {
-        pruned = OutputDirectory.prune(
-          output: output, state: state, keep: keep, current: OutputDirectory.currentBundle(in: output))
+        pruned = layout.pruneBundles(keep: keep) + stateLayout.pruneArchives(keep: keep)
         for path in pruned { logger.info("removed \(path) (--keep \(keep))") }
       }
     }
@@ -137,8 +137,7 @@ extension Pipeline {
   /// one it says (otherwise from disk). The two are made side by side: neither reads what the
   /// other writes. Returns whether `current/` follows.
   public static func followLatest(_ outcome: PipelineOutcome, output: URL, logger: Logger) -> Bool {
-    let named = try? BundleJSON.decode(
-      LatestPointer.self, from: Data(contentsOf: output.appendingPathComponent("latest.json")))
+    let named = try? OutputLayout(output).readLatest()
     let latest = outcome.latest.flatMap { named == $0.pointer ? $0 : nil }
     let follows = Atomic(false)
     DispatchQueue.concurrentPerform(iterations: 2) { part in
@@ -175,7 +174,7 @@ extension Pipeline {
       }
     } catch {
       logger.warning("report.html could not be written: \(error)")
-      try? FileManager.default.removeItem(at: output.appendingPathComponent(ReportFiles.fileName))
+      Files.remove(OutputLayout(output).reportPage.path)
     }
   }
 

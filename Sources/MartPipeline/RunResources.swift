@@ -78,7 +78,7 @@ struct RunResources {
       let validatorFile = mode.validatorStore(configured: configuration.validatorStore, state: state)
       var validators: HTTPValidatorStore?
       if let validatorFile {
-        try OutputDirectory.prepare(validatorFile.deletingLastPathComponent(), setting: "--state")
+        try SettingChecks.prepare(validatorFile.deletingLastPathComponent(), setting: "--state")
         validators = try Self.openCache(validatorFile, setting: "--state", logger: configuration.logger) {
           path throws(SQLiteError) in try HTTPValidatorStore(path: path)
         }
@@ -90,7 +90,7 @@ struct RunResources {
       let archivePaths = mode.archive(configured: configuration.archiveDirectory, state: state, asOf: asOfDate)
       finishedArchiveDirectory = archivePaths?.finished
       if let archiveDirectory = archivePaths?.writing {
-        try OutputDirectory.prepare(archiveDirectory, setting: "--archive")
+        try SettingChecks.prepare(archiveDirectory, setting: "--archive")
         do {
           archive = try ArchivingFetcher(wrapping: stack.fetcher, directory: archiveDirectory, recordedOn: asOfDate.iso)
         } catch {
@@ -103,7 +103,7 @@ struct RunResources {
       let cache = mode.geocodingCache(configured: configuration.geocodingCache, state: state)
       var geocodeCache: GeocodeCache?
       if let cache {
-        try OutputDirectory.prepare(cache.deletingLastPathComponent(), setting: "--geocoding-cache")
+        try SettingChecks.prepare(cache.deletingLastPathComponent(), setting: "--geocoding-cache")
         geocodeCache = try Self.openCache(cache, setting: "--geocoding-cache", logger: configuration.logger) {
           path throws(SQLiteError) in try GeocodeCache(path: path)
         }

@@ -233,6 +233,9 @@ import Testing
     // The archive a killed run was still writing: a leftover, never one of the kept archives.
     let partial = raw.appendingPathComponent(".partial-2026-11-20-235959")
     try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
+    // A file of current/ written beside its place by a run killed before renaming it.
+    let halfWritten = output.appendingPathComponent("current/branches/.emart-1059.json.999999")
+    try Data("{\"half".utf8).write(to: halfWritten)
     let old = Date(timeIntervalSinceNow: -86_400)
     for name in ["2026-11-01-010101", "2026-11-02-010101", "2026-11-03-010101"] {
       let folder = raw.appendingPathComponent(name)
@@ -255,6 +258,7 @@ import Testing
         "2026-11-02-010101", "2026-11-03-010101",
       ])
     #expect(!FileManager.default.fileExists(atPath: partial.path))
+    #expect(!FileManager.default.fileExists(atPath: halfWritten.path))
   }
 
   @Test("SIGINT and SIGTERM stop the transfers and publish nothing", arguments: [SIGINT, SIGTERM])
