@@ -75,13 +75,16 @@ extension Pipeline {
       logger.notice("removed \(leftover), left by a run that was killed")
     }
 
-    let resources = try RunResources(configuration)
+    // Everything the run depends on is settled before anything is built: the recordings and,
+    // without --as-of, the date they were recorded.
+    let replay = try loadRecordings(configuration.replayDirectory)
+    let asOf = try resolveAsOf(configuration.asOf, replay: replay, directory: configuration.replayDirectory)
+    let resources = try RunResources(configuration, replay: replay, asOf: asOf)
     defer { resources.replayServer?.stop() }
-    var pipeline = Pipeline(
-      sources: configuration.sources, fetcher: resources.sourceFetcher, geocoding: resources.geocoding)
-    pipeline.statistics = resources.stack.statistics
-    pipeline.progress = configuration.progress
-    let outcome = await pipeline.runOnce(asOf: resources.asOf, brands: configuration.brands, outputDirectory: output)
+    let pipeline = Pipeline(
+      sources: configuration.sources, fetcher: resources.sourceFetcher, geocoding: resources.geocoding,
+      statistics: resources.stack.statistics, progress: configuration.progress)
+    let outcome = await pipeline.runOnce(asOf: asOf, brands: configuration.brands, outputDirectory: output)
     let report = outcome.report
     // current/ follows the bundle latest.json names as soon as it can, so that the time it lags
     // behind (where a kill leaves it stale until the next run) is as short as possible.
@@ -194,14 +197,40 @@ extension Pipeline {
 }
 
 extension Pipeline {
+  /// The recordings of `--replay`, when given.
+  static func loadRecordings(_ directory: URL?) throws(RunSetupError) -> ReplayArchive? {
+    guard let directory else { return nil }
+    do { return try ReplayArchive.load(from: directory) } catch {
+      throw RunSetupError(setting: "--replay", message: error.description)
+    }
+  }
+
+  /// The run's date: `--as-of` when given, else the date the replayed recordings were made,
+  /// else today in Korea.
+  static func resolveAsOf(
+    _ configured: CalendarDate?, replay: ReplayArchive?, directory: URL?
+  ) throws(RunSetupError) -> CalendarDate {
+    if let configured { return configured }
+    if let recorded = replay?.recordedOn {
+      guard let date = CalendarDate(iso: recorded) else {
+        throw RunSetupError(
+          setting: "--replay",
+          message: "\(directory?.path ?? "")/replay.json: recordedOn \"\(recorded)\" is not YYYY-MM-DD")
+      }
+      return date
+    }
+    return KoreanCalendar.today()
+  }
+}
+
+extension ReplayServer {
   /// Serves `archive` for a run of `sources`, with a listener for every origin the run may
   /// contact, the sources' and the geocoding providers' alike, so a replayed run never reaches
   /// the network and a request without a recording is reported under its own host.
   /// `baseURLOverrides` of the result sends each of those origins to its listener.
-  public static func startReplayServer(
+  public static func startForRun(
     _ archive: ReplayArchive, sources: [any BrandSource]
   ) throws(LocalHTTPServerError) -> ReplayServer {
-    try ReplayServer.start(
-      archive: archive, unrecordedOrigins: sources.map(\.origin) + GeocodingChain.providerOrigins)
+    try start(archive: archive, unrecordedOrigins: sources.map(\.origin) + GeocodingChain.providerOrigins)
   }
 }
