@@ -41,19 +41,21 @@ let package = Package(
     .target(name: "MartSQLite", dependencies: ["CSQLite"]),
     .target(name: "MartDigest", dependencies: ["COpenSSLCrypto"]),
     .target(name: "MartFetch", dependencies: ["CCurl", "MartCore", "MartSQLite", "MartDigest"]),
-    .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch", "CFileSync"]),
+    // Every file written, renamed, flushed or removed: one owner of the disk.
+    .target(name: "MartFiles", dependencies: ["MartCore", "CFileSync"]),
+    .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch", "MartFiles"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset", "MartReplay"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "MartSQLite"]),
-    .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "CZlib", "CFileSync"]),
+    .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "MartFiles", "CZlib"]),
     // report.html: a self-contained page of a run (map, brands, calendar, changes).
-    .target(name: "MartReport", dependencies: ["MartCore", "MartExport"]),
+    .target(name: "MartReport", dependencies: ["MartCore", "MartExport", "MartFiles"]),
     .target(
       name: "MartPipeline",
       dependencies: [
         "MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport", "MartSQLite", "MartReport",
-        .product(name: "Logging", package: "swift-log"),
+        "MartFiles", .product(name: "Logging", package: "swift-log"),
       ]),
 
     // The client kit apps depend on: loads and verifies bundles, answers closing-day questions.
@@ -105,7 +107,8 @@ let package = Package(
     .testTarget(
       name: "MartGeocodingTests",
       dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
-    .testTarget(name: "MartExportTests", dependencies: ["MartExport", "MartCore", "MartDigest", "TestSupport"]),
+    .testTarget(
+      name: "MartExportTests", dependencies: ["MartExport", "MartCore", "MartDigest", "MartFiles", "TestSupport"]),
     .testTarget(name: "MartReportTests", dependencies: ["MartReport", "MartCore", "MartExport"]),
     // The CLI tests run the built `mart-holiday` binary; the dependency only builds it.
     .testTarget(

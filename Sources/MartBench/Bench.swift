@@ -81,8 +81,7 @@ public enum Bench {
     let stack = RunMode.replay.fetchStack(
       client: HTTPClientConfiguration(), overrides: overrides, politeness: PolitenessPolicy(),
       retry: FetchRetryPolicy(), validators: nil)
-    var pipeline = Pipeline(sources: BrandSources.all, fetcher: stack.fetcher)
-    pipeline.statistics = stack.statistics
+    let pipeline = Pipeline(sources: BrandSources.all, fetcher: stack.fetcher, statistics: stack.statistics)
     let outcome = await pipeline.runOnce(asOf: asOf, outputDirectory: output)
     // What every run does after publishing: current/ and report.html follow latest.json.
     let follows = Pipeline.followLatest(outcome, output: output, logger: Logger(label: "mart-holiday.bench"))
@@ -99,7 +98,7 @@ public enum Bench {
 
   private static func runChild(executable: URL, recording: URL, output: URL) throws -> BenchResult.ScaleResult {
     let archive = try ReplayArchive.load(from: recording)
-    let server = try Pipeline.startReplayServer(archive, sources: BrandSources.all)
+    let server = try ReplayServer.startForRun(archive, sources: BrandSources.all)
     defer { server.stop() }
     let overrides = server.baseURLOverrides
     var arguments = ["bench-run", "--output", output.path, "--as-of", archive.recordedOn ?? "2026-11-20"]
@@ -271,7 +270,7 @@ extension Bench {
       guard !archive.exchanges.isEmpty else {
         throw BenchError("\(directory.path): holds no recordings (no *.exchange.json files)")
       }
-      server = try Pipeline.startReplayServer(archive, sources: BrandSources.all)
+      server = try ReplayServer.startForRun(archive, sources: BrandSources.all)
       baseURLs = server.baseURLOverrides
     }
 

@@ -6,16 +6,16 @@ import MartHTML
 /// E-mart's store site, which serves four brands from the same feeds: 이마트 (`.emart`),
 /// 이마트 트레이더스 (`.traders`), 노브랜드 (`.nobrand`) and 이마트 에브리데이 (`.everyday`).
 ///
-/// The requests are the most recent forms documented in `brand-sources.md` §1; a run makes
-/// them in this order:
+/// The requests are the most recent forms the site answers (recorded under
+/// `fixtures/web/store.emart.com`, see `fixtures/README.md`); a run makes them in this order:
 ///
 /// - `POST /branch/searchList.do`, form `srchMode=jijum&year=YYYY&month=MM&jMode=true&`
-///   `strConfirmYN=N&searchType=EM|TR|NO&keyword=` (the 2021–2022 form, §1.2; year and month of
+///   `strConfirmYN=N&searchType=EM|TR|NO&keyword=` (the 2021–2022 form; year and month of
 ///   the as-of date): the store master (`dataList`), one request per requested brand. The fields
 ///   of the older form (`jMode=true&searchType=…`) are among these, so a server that knows only
 ///   those can ignore the rest.
 /// - `POST /branch/holidayList.do`, form `areaCd=<letter>&year=YYYY&month=MM&keyword=` (the 2025
-///   form, §1.3), one request per area letter `A C I F Q O N D K J G B M L E H P`, for the as-of
+///   form), one request per area letter `A C I F Q O N D K J G B M L E H P`, for the as-of
 ///   month and the next two (17 × 3 requests): each store's closing dates (`dateList`), joined on
 ///   `JIJUM_ID` = `ID`. The rows of all areas are merged; a store listed in two areas counts once,
 ///   and an area without stores answers an empty `dateList`. The feed lists every store, named
@@ -25,19 +25,19 @@ import MartHTML
 ///   When the very first of these requests shows that the site does not serve this form (HTTP
 ///   404, 405 or 501, or an answer that is not a JSON object with a `dateList`), or no area of the
 ///   first month lists a store, every month is requested with the older form instead,
-///   `GET /branch/holidayList.do?year=YYYY&month=MM` (all areas at once, §1.3's first row), and
+///   `GET /branch/holidayList.do?year=YYYY&month=MM` (all areas at once, the older form), and
 ///   a session warning says so. Later failures are errors, not a reason to switch.
 /// - When 에브리데이 is requested: `POST /branch/searchList.do`, form `srchMode=jijum&year=YYYY&`
-///   `month=M&areaId=&jMode=true&strConfirmYN=N` (the 2026 form without `searchType`, §9.4; the
+///   `month=M&areaId=&jMode=true&strConfirmYN=N` (the 2026 form without `searchType`; the
 ///   month not zero-padded): the master of every format, whose 에브리데이 rows give each store's
 ///   address, phone, hours and coordinates (joined on `ID`). A store it does not place (or a site
 ///   that does not serve the form, which costs a warning) has its store page read instead.
 /// - `GET /branch/view.do?id=<ID>`: the store page, read for No Brand phone numbers, which the
-///   master leaves blank (§1.5b), and for a 에브리데이 store the masters do not place: the
+///   master leaves blank, and for a 에브리데이 store the masters do not place: the
 ///   `road-name` and `lot-number` addresses (`dd.data`), the point in `data-x` (latitude) and
-///   `data-y` (longitude), and the phone where §1.5b puts it (§9.4).
+///   `data-y` (longitude), and the phone in the third item of the page's intro list.
 ///
-/// Grounded in `brand-sources.md` §1: the endpoints, the request forms and their fields, the area
+/// What the code relies on: the endpoints, the request forms and their fields, the area
 /// letters and their order, the JSON keys (`dataList`/`dateList`, `ID`/`JIJUM_ID`, `STORE_TP`,
 /// `MAP_X` latitude / `MAP_Y` longitude, `HOLIDAY_DAYn_YMD` with truncated `YYYYMM` slots), the
 /// brand prefixes of `NAME`, and on the store page only the phone's place,
@@ -124,7 +124,7 @@ public struct EmartSource: BrandSource {
 
   static let holidayListPath = "/branch/holidayList.do"
 
-  /// The area letters of the 2025 holiday list, in the order they are requested (§1.3): A 서울,
+  /// The area letters of the 2025 holiday list, in the order they are requested: A 서울,
   /// C 인천, I 경기, F 대전, Q 세종, O/N 충청, D 대구, K/J 경상, G 울산, B 부산, M/L 전라, E 광주,
   /// H 강원, P 제주.
   public static let areaCodes = ["A", "C", "I", "F", "Q", "O", "N", "D", "K", "J", "G", "B", "M", "L", "E", "H", "P"]
@@ -309,11 +309,11 @@ public struct EmartSource: BrandSource {
     return merged
   }
 
-  /// Reads a store page's place (the 2026 form, §9.4): the road-name and lot-number addresses
+  /// Reads a store page's place (the 2026 form): the road-name and lot-number addresses
   /// from the `dd.data` of the elements classed `road-name` and `lot-number` (or their first
   /// `dd`, or the element itself when it is the `dd`), the point from the first element that
   /// carries both `data-x` (latitude) and `data-y` (longitude), and the phone from
-  /// `.intro-wrap > ul > li:nth-child(3) > p` (§1.5b). What the page lacks is `nil`.
+  /// `.intro-wrap > ul > li:nth-child(3) > p`. What the page lacks is `nil`.
   public static func parseStorePlace(
     _ data: Data, url: String, charset: String? = nil
   ) throws(SourceError) -> StorePlace {

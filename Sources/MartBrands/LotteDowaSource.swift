@@ -28,7 +28,7 @@ public struct LotteDowaSource: BrandSource {
   public static let name = "lotte-dowa"
   public static let brands: [BrandSlug] = [.lotteMaxx, .toysrus, .grandGrocery, .bottleBunker]
   public static let origin = "http://company.lottemart.com"
-  /// 휴점일 lists this month's closing days (§9.1): the months its dates fall in are covered.
+  /// 휴점일 lists this month's closing days: the months its dates fall in are covered.
   public static let closingDateCoverage = DateCoverage.wholeMonths
   public static let scope = "/mobiledowa"
 

@@ -19,7 +19,7 @@ public struct LotteSuperSource: BrandSource {
   public static let name = "lotte-super"
   public static let brands: [BrandSlug] = [.lotteSuper]
   public static let origin = "https://www.lotteon.com"
-  /// `holidayList` answers the current month's closing days (§9.2): the months its dates fall in are covered.
+  /// `holidayList` answers the current month's closing days: the months its dates fall in are covered.
   public static let closingDateCoverage = DateCoverage.wholeMonths
 
   public init() {}

@@ -15,7 +15,7 @@ public struct MegamartSource: BrandSource {
   public static let name = "megamart"
   public static let brands: [BrandSlug] = [.megamart]
   public static let origin = "https://home.megamart.com"
-  /// Dates inside the `holiday` text are read as the next closing days (§9.3 does not say more).
+  /// Dates inside the `holiday` text are read as the next closing days (the site says nothing more about them).
   public static let closingDateCoverage = DateCoverage.asOfThroughLastListed
 
   public init() {}

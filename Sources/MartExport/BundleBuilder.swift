@@ -1,8 +1,8 @@
-import CFileSync
 import CZlib
 import Foundation
 import MartCore
 import MartDigest
+import MartFiles
 import Synchronization
 
 #if canImport(Glibc)
@@ -31,10 +31,11 @@ struct BuiltBundle {
   var branches: BranchesFile
 }
 
-/// Makes every file of a bundle in one pass over the branches, streaming each to its
-/// destination as it is made: each branch is encoded once, by ``CanonicalJSONWriter``, and its
-/// bytes go both to `branches.json` and to its brand's file; the SHA-256 and the gzip copy of
-/// each file are computed on the bytes as they are written. The bytes are those of the
+/// Makes every file of a bundle in one pass over the branches, composing one exporter per kind
+/// of file (``BundleExporter``: branches, brand files, calendars, index, closures), each streaming
+/// its files to the destination as they are made: each branch is encoded once, by
+/// ``CanonicalJSONWriter``, and its bytes go both to `branches.json` and to its brand's file; the
+/// SHA-256 and the gzip copy of each file are computed on the bytes as they are written. The bytes are those of the
 /// `CanonicalJSON` encoding of the bundle's types (see ``BundleContents``).
 enum BundleBuilder {
   /// Builds the bundle into `destination`. Returns `nil`, having written only part, when
@@ -61,96 +62,34 @@ enum BundleBuilder {
     func name(_ slug: BrandSlug) -> String { names[slug] ?? slug.rawValue }
 
     let output = BundleOutput(destination)
-    // `{"asOf":…,"branches":[` … `],"schemaVersion":1,"window":{…}}` with a final newline.
-    var head = CanonicalJSONWriter(capacity: 64)
-    head.raw(#"{"asOf":"#)
-    head.date(asOf)
-    head.raw(#","branches":["#)
-    var tail = CanonicalJSONWriter(capacity: 128)
-    tail.raw(#"],"schemaVersion":"#)
-    tail.int(bundleSchemaVersion)
-    tail.raw(#","window":"#)
-    tail.window(window)
-    tail.raw("}\n")
-
-    let all = try output.open("branches.json", gzip: true)
-    try all.write(head.bytes)
-    var brandFiles: [BrandSlug: (file: BundleFileStream, empty: Bool)] = [:]
-    for slug in brandSlugs {
-      let file = try output.open("brands/\(slug.rawValue).json", gzip: true)
-      try file.write(head.bytes)
-      brandFiles[slug] = (file, true)
-    }
-    var brandCalendars: [BrandSlug: ICalendar.BrandCalendarBuilder] = [:]
-    // A brand's file and calendar are finished as soon as its last branch is written, so that
-    // only the brands in progress (one, when ids keep a brand together) are held in memory.
+    let frame = BranchListFrame(asOf: asOf, window: window)
+    var exporters: [any BundleExporter] = [
+      BranchesExporter(frame: frame),
+      BrandFilesExporter(frame: frame, brands: brandSlugs),
+      CalendarsExporter(asOf: asOf, brands: brandSlugs, brandName: name),
+      IndexExporter(),
+      ClosuresExporter(branches: branches, asOf: asOf, window: window),
+    ]
+    for index in exporters.indices { try exporters[index].begin(output) }
+    // A brand's files are finished as soon as its last branch is written, so that only the
+    // brands in progress (one, when ids keep a brand together) are held in memory.
     var lastIndex: [BrandSlug: Int] = [:]
     for (index, branch) in branches.enumerated() { lastIndex[branch.brand] = index }
-    func finishBrand(_ slug: BrandSlug) throws(ExportError) {
-      guard let file = brandFiles.removeValue(forKey: slug)?.file else { return }
-      try file.write(tail.bytes)
-      try output.close(file)
-      try output.whole(
-        "calendars/brands/\(slug.rawValue).ics",
-        (brandCalendars.removeValue(forKey: slug) ?? ICalendar.BrandCalendarBuilder()).calendar(brandName: name(slug)))
-    }
     var writer = CanonicalJSONWriter(capacity: 8192)
     for (index, branch) in branches.enumerated() {
       if index % 256 == 0, shouldStop() { return nil }
       writer.bytes.removeAll(keepingCapacity: true)
-      if index > 0 { writer.bytes.append(0x2C) }
       do { try writer.branch(branch) } catch {
         throw ExportError(path: "branches.json", message: "encoding failed: \(error)")
       }
-      try all.write(writer.bytes)
-      let brand = brandFiles[branch.brand]!
-      // The comma that separates it from the previous branch of all, when it has one here.
-      try brand.file.write(brand.empty && index > 0 ? writer.bytes[1...] : writer.bytes[...])
-      if brand.empty { brandFiles[branch.brand]!.empty = false }
-
-      let events = ICalendar.serialized(ICalendar.events(of: branch, brandName: name(branch.brand), asOf: asOf))
-      brandCalendars[branch.brand, default: ICalendar.BrandCalendarBuilder()].add(events)
-      try output.whole(
-        "calendars/branches/\(branch.id).ics",
-        ICalendar.branchCalendar(branch, brandName: name(branch.brand), serialized: events))
-      if lastIndex[branch.brand] == index { try finishBrand(branch.brand) }
+      let exported = ExportedBranch(
+        branch: branch, json: writer.bytes[...], brandName: name(branch.brand), lastOfBrand: lastIndex[branch.brand] == index)
+      for exporter in exporters.indices { try exporters[exporter].add(exported, to: output) }
     }
-    try all.write(tail.bytes)
-    try output.close(all)
-    // Brands without branches (missing ones) get their empty file and calendar.
-    for slug in brandSlugs {
+    for index in exporters.indices {
       if shouldStop() { return nil }
-      try finishBrand(slug)
+      try exporters[index].finish(output)
     }
-    if shouldStop() { return nil }
-
-    // index.json: rows written in batches.
-    let index = try output.open("index.json", gzip: true)
-    writer.bytes.removeAll(keepingCapacity: true)
-    writer.raw(#"{"branches":["#)
-    for (position, branch) in branches.enumerated() {
-      if position > 0 { writer.bytes.append(0x2C) }
-      do { try writer.indexRow(IndexFile.Row(branch)) } catch {
-        throw ExportError(path: "index.json", message: "encoding failed: \(error)")
-      }
-      if writer.bytes.count >= 1 << 16 {
-        try index.write(writer.bytes)
-        writer.bytes.removeAll(keepingCapacity: true)
-      }
-    }
-    writer.raw(#"],"schemaVersion":"#)
-    writer.int(bundleSchemaVersion)
-    writer.raw("}\n")
-    try index.write(writer.bytes)
-    try output.close(index)
-    if shouldStop() { return nil }
-
-    writer.bytes.removeAll(keepingCapacity: true)
-    writer.closures(ClosuresFile(branches: branches, window: window, asOf: asOf))
-    writer.bytes.append(0x0A)
-    let closures = try output.open("closures.json", gzip: true)
-    try closures.write(writer.bytes)
-    try output.close(closures)
 
     let listed = output.listed.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     // The version hashes everything the manifest says except the version itself.
@@ -187,9 +126,9 @@ final class BundleOutput {
 
   /// A new file at `path`, with a `.gz` copy made as it is written when `gzip`.
   func open(_ path: String, gzip: Bool) throws(ExportError) -> BundleFileStream {
-    let file = try BundleFileStream(path: path, descriptor: try descriptor(path))
+    let file = BundleFileStream(path: path, file: try create(path))
     if gzip {
-      file.gzip = GzipStream(into: try BundleFileStream(path: path + ".gz", descriptor: try descriptor(path + ".gz")))
+      file.gzip = GzipStream(into: BundleFileStream(path: path + ".gz", file: try create(path + ".gz")))
     }
     return file
   }
@@ -201,7 +140,7 @@ final class BundleOutput {
 
   /// Writes a file made whole in memory; listed in the manifest unless `listed` is `false`.
   func whole(_ path: String, _ data: Data, listed: Bool = true) throws(ExportError) {
-    let file = try BundleFileStream(path: path, descriptor: try descriptor(path), hashed: listed)
+    let file = BundleFileStream(path: path, file: try create(path), hashed: listed)
     try withBytes(data) { buffer throws(ExportError) in try file.write(buffer) }
     let finished = try file.finish()
     if listed { for item in finished { add(item) } }
@@ -212,25 +151,15 @@ final class BundleOutput {
     if let data = finished.data { kept.append((finished.path, data)) }
   }
 
-  /// An open file descriptor for `path` under the destination directory (creating its parent
-  /// directory on first use), or `-1` in memory.
-  private func descriptor(_ path: String) throws(ExportError) -> Int32 {
-    guard case .directory(let root) = destination else { return -1 }
+  /// A new file at `path` under the destination directory (creating its parent directory on
+  /// first use), or `nil` in memory.
+  private func create(_ path: String) throws(ExportError) -> WritableFile? {
+    guard case .directory(let root) = destination else { return nil }
     let parent = (path as NSString).deletingLastPathComponent
-    if directories.insert(parent).inserted {
-      let url = root.appendingPathComponent(parent)
-      do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-        throw ExportError(path: url.path, message: "cannot create directory: \(error.localizedDescription)")
-      }
-    }
-    let url = root.appendingPathComponent(path)
-    let fd = createFile(url.path)
-    guard fd >= 0 else { throw ExportError(path: url.path, message: "cannot create: \(systemErrorText())") }
-    return fd
+    if directories.insert(parent).inserted { try Files.createDirectory(root.appendingPathComponent(parent).path) }
+    return try WritableFile(creating: root.appendingPathComponent(path).path)
   }
 }
-
-private func createFile(_ path: String) -> Int32 { open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
 
 /// Calls `body` with the bytes of `collection`, passing on its typed error.
 private func withBytes<C: ContiguousBytes>(
@@ -243,10 +172,8 @@ private func withBytes<C: ContiguousBytes>(
   if let failure { throw failure }
 }
 
-private func systemErrorText() -> String { String(cString: strerror(errno)) }
-
-/// One file being written: bytes are buffered and written to its descriptor (or kept in
-/// memory), hashed, and passed to its gzip copy, as they come.
+/// One file being written: bytes are buffered and written to its file (or kept in memory),
+/// hashed, and passed to its gzip copy, as they come.
 final class BundleFileStream {
   struct Finished {
     var path: String
@@ -257,7 +184,9 @@ final class BundleFileStream {
   }
 
   let path: String
-  private var descriptor: Int32
+  /// `nil` when the bytes are kept in memory.
+  private var file: WritableFile?
+  private let inMemory: Bool
   private var buffer: [UInt8] = []
   private let hasher: SHA256.Hasher?
   private var count = 0
@@ -266,13 +195,13 @@ final class BundleFileStream {
   /// Buffered bytes are written out in pieces of this size.
   static let pieceSize = 1 << 17
 
-  init(path: String, descriptor: Int32, hashed: Bool = true) throws(ExportError) {
+  /// A stream into `file`, or kept in memory when `file` is `nil`.
+  init(path: String, file: WritableFile?, hashed: Bool = true) {
     self.path = path
-    self.descriptor = descriptor
+    self.file = file
+    self.inMemory = file == nil
     self.hasher = hashed ? SHA256.Hasher() : nil
   }
-
-  deinit { if descriptor >= 0 { close(descriptor) } }
 
   func write(_ bytes: [UInt8]) throws(ExportError) {
     try withBytes(bytes) { buffer throws(ExportError) in try write(buffer) }
@@ -288,7 +217,7 @@ final class BundleFileStream {
     count += bytes.count
     try gzip?.write(bytes)
     buffer.append(contentsOf: bytes)
-    if descriptor >= 0, buffer.count >= Self.pieceSize { try flushBuffer() }
+    if file != nil, buffer.count >= Self.pieceSize { try flushBuffer() }
   }
 
   /// Writes what is left, closes the file and its gzip copy, and says what they hold.
@@ -299,12 +228,11 @@ final class BundleFileStream {
       self.gzip = nil
     }
     var data: Data?
-    if descriptor >= 0 {
+    if let file {
       try flushBuffer()
-      let fd = descriptor
-      descriptor = -1
-      guard close(fd) == 0 else { throw ExportError(path: path, message: "close failed: \(systemErrorText())") }
-    } else {
+      self.file = nil
+      try file.close()
+    } else if inMemory {
       data = Data(buffer)
       buffer = []
     }
@@ -313,9 +241,7 @@ final class BundleFileStream {
   }
 
   private func flushBuffer() throws(ExportError) {
-    guard buffer.withUnsafeBytes({ mart_write_all(descriptor, $0.baseAddress, $0.count) }) == 0 else {
-      throw ExportError(path: path, message: "write failed: \(systemErrorText())")
-    }
+    try file?.write(buffer)
     buffer.removeAll(keepingCapacity: true)
   }
 }

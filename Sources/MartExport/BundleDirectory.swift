@@ -18,7 +18,7 @@ enum BundleDirectory: Equatable {
       self = .unusable("no such directory")
     } else if !isDirectory.boolValue {
       self = .unusable("is a file, not a directory")
-    } else if manager.fileExists(atPath: directory.appendingPathComponent("latest.json").path) {
+    } else if manager.fileExists(atPath: directory.appendingPathComponent(OutputLayout.latestName).path) {
       self = .output
     } else if manager.fileExists(atPath: directory.appendingPathComponent("manifest.json").path) {
       self = .bundle

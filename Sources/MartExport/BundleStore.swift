@@ -1,7 +1,7 @@
-import CFileSync
 import Foundation
 import MartCore
 import MartDigest
+import MartFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -60,16 +60,17 @@ public struct BundleStore: Sendable {
     self.outputDirectory = outputDirectory
   }
 
-  var latestURL: URL { outputDirectory.appendingPathComponent("latest.json") }
-  var bundlesURL: URL { outputDirectory.appendingPathComponent("bundles") }
+  var layout: OutputLayout { OutputLayout(outputDirectory) }
+  var latestURL: URL { layout.latest }
+  var bundlesURL: URL { layout.bundles }
 
   /// Reads and verifies the bundle `latest.json` points to; `nil` when there is none yet.
   /// Throws when a bundle is referenced but missing or does not match its manifest.
   public func latest() throws(ExportError) -> PublishedBundle? {
-    guard FileManager.default.fileExists(atPath: latestURL.path) else { return nil }
-    let pointer = try decode(LatestPointer.self, at: latestURL)
+    guard let pointer = try layout.readLatest() else { return nil }
     guard let directory = BundleDirectory.confinedURL(pointer.bundle, in: outputDirectory) else {
-      throw ExportError(path: latestURL.path, message: "bundle \"\(pointer.bundle)\" leads outside \(outputDirectory.path)")
+      throw ExportError(
+        path: layout.latest.path, message: "bundle \"\(pointer.bundle)\" leads outside \(outputDirectory.path)")
     }
     return try Self.read(directory: directory, pointer: pointer)
   }
@@ -94,7 +95,7 @@ public struct BundleStore: Sendable {
     let manifest = try store.decode(BundleManifest.self, data: manifestData, at: manifestURL)
     let pointer = LatestPointer(
       schemaVersion: manifest.schemaVersion, version: manifest.version,
-      bundle: "bundles/\(directory.lastPathComponent)", asOf: manifest.asOf,
+      bundle: OutputLayout.bundlePath(version: directory.lastPathComponent), asOf: manifest.asOf,
       manifestSHA256: SHA256.hex(manifestData))
     return try read(directory: directory, pointer: pointer)
   }
@@ -144,11 +145,11 @@ public struct BundleStore: Sendable {
       throw ExportError(path: outputDirectory.path, message: "refusing to publish an empty dataset")
     }
     try createDirectory(bundlesURL)
-    removeAbandonedStaging()
+    // Leftovers of killed runs (their process no longer exists) were never published.
+    layout.removeLeftovers(onlyOfEndedProcesses: true, includingCurrent: false)
     // The version is known once every file is made, so the staging directory is named without it.
-    let staging = bundlesURL.appendingPathComponent(
-      ".staging-\(asOf.iso)-\(UInt32.random(in: 0...UInt32.max))-\(getpid())")
-    try? FileManager.default.removeItem(at: staging)
+    let staging = layout.newStagingDirectory(asOf: asOf)
+    Files.remove(staging.path)
     let built: BuiltBundle?
     do throws(ExportError) {
       try createDirectory(staging)
@@ -156,19 +157,19 @@ public struct BundleStore: Sendable {
         branches: branches, brands: brands, asOf: asOf, window: window, into: .directory(staging),
         shouldStop: shouldStop)
     } catch {
-      try? FileManager.default.removeItem(at: staging)
+      Files.remove(staging.path)
       // Problems with the data name a file of the bundle; problems on disk, the file on disk.
       if error.path.hasPrefix("/") { throw error }
       throw ExportError(path: outputDirectory.appendingPathComponent(error.path).path, message: error.message)
     }
     guard let built, !shouldStop() else {
-      try? FileManager.default.removeItem(at: staging)
+      Files.remove(staging.path)
       return .stopped
     }
     let version = built.manifest.version
 
-    let relativeBundle = "bundles/\(version)"
-    let finalDirectory = outputDirectory.appendingPathComponent(relativeBundle)
+    let relativeBundle = OutputLayout.bundlePath(version: version)
+    let finalDirectory = layout.bundle(version: version)
     let pointer = LatestPointer(
       schemaVersion: bundleSchemaVersion, version: version, bundle: relativeBundle, asOf: asOf,
       manifestSHA256: SHA256.hex(built.manifestData))
@@ -179,103 +180,48 @@ public struct BundleStore: Sendable {
         _ = try Self.read(directory: finalDirectory, pointer: pointer)
       } catch {
         // A damaged copy of this very bundle: never point at it again; write it anew.
-        let damaged = bundlesURL.appendingPathComponent(".damaged-\(version)-\(getpid())")
-        try rename(finalDirectory, to: damaged)
-        try? FileManager.default.removeItem(at: damaged)
+        let damaged = layout.damagedAside(version: version)
+        try Files.rename(finalDirectory.path, to: damaged.path)
+        Files.remove(damaged.path)
         repaired = error
       }
     }
     if FileManager.default.fileExists(atPath: finalDirectory.path) {
       // An intact copy: reused as it is.
-      try? FileManager.default.removeItem(at: staging)
+      Files.remove(staging.path)
     } else {
       do throws(ExportError) {
         try makeDurable(staging, built)
       } catch {
-        try? FileManager.default.removeItem(at: staging)
+        Files.remove(staging.path)
         throw error
       }
-      try rename(staging, to: finalDirectory)
-      try syncDirectory(bundlesURL)
+      try Files.rename(staging.path, to: finalDirectory.path)
+      try Files.syncDirectory(bundlesURL.path)
       wroteDirectory = true
     }
 
     let bundle = PublishedBundle(
       pointer: pointer, manifest: built.manifest, branches: built.branches, directory: finalDirectory)
     let pointerData = try encode(pointer)
-    if let current = try? Data(contentsOf: latestURL), current == pointerData {
+    if let current = layout.latestBytes(), current == pointerData {
       return .published(bundle, latestChanged: false, repaired: repaired)
     }
     if shouldStop() {
       // Nothing refers to a directory this call wrote; a reused one stays for whoever names it.
-      if wroteDirectory { try? FileManager.default.removeItem(at: finalDirectory) }
+      if wroteDirectory { Files.remove(finalDirectory.path) }
       return .stopped
     }
-    let temporary = outputDirectory.appendingPathComponent(".latest.json.\(getpid())")
-    try writeDurably(pointerData, to: temporary)
-    try rename(temporary, to: latestURL)
-    try syncDirectory(outputDirectory)
+    try Files.replace(latestURL.path, with: pointerData, syncDirectory: true)
     return .published(bundle, latestChanged: true, repaired: repaired)
   }
 
-  /// Makes a staging directory the builder wrote durable with one barrier: `syncfs` of the
-  /// filesystem where there is one (Linux), else a flush of each file and then each directory,
-  /// deepest first.
+  /// Makes a staging directory the builder wrote durable with one barrier (see ``Files``).
   private func makeDurable(_ staging: URL, _ built: BuiltBundle) throws(ExportError) {
-    if Self.hasFilesystemBarrier {
-      try syncFilesystem(of: staging)
-      return
-    }
-    for path in built.manifest.files.map(\.path) + ["manifest.json"] {
-      try syncFile(staging.appendingPathComponent(path))
-    }
-    // Deepest first, so each directory's entry in its parent is flushed after its contents.
-    for directory in built.directories.sorted(by: { $0.count > $1.count }) {
-      try syncDirectory(directory.isEmpty ? staging : staging.appendingPathComponent(directory))
-    }
-  }
-
-  private func syncFile(_ url: URL) throws(ExportError) {
-    let fd = open(url.path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw ExportError(path: url.path, message: "cannot open: \(errnoText())") }
-    defer { close(fd) }
-    guard fsync(fd) == 0 else { throw ExportError(path: url.path, message: "fsync failed: \(errnoText())") }
-  }
-
-  /// Whether one `syncfs` can make a whole staging directory durable here.
-  static let hasFilesystemBarrier = mart_has_syncfs() != 0
-
-  /// Flushes every dirty file and directory of the filesystem holding `url` (`syncfs`).
-  private func syncFilesystem(of url: URL) throws(ExportError) {
-    let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { throw ExportError(path: url.path, message: "cannot open directory: \(errnoText())") }
-    defer { close(fd) }
-    guard mart_syncfs(fd) == 0 else { throw ExportError(path: url.path, message: "syncfs failed: \(errnoText())") }
-  }
-
-  /// Removes staging directories and temporary pointers left by runs that were killed
-  /// (their process no longer exists). They were never published, so nothing refers to them.
-  private func removeAbandonedStaging() {
-    let candidates: [(URL, String)] =
-      ((try? FileManager.default.contentsOfDirectory(atPath: bundlesURL.path)) ?? [])
-      .filter { $0.hasPrefix(".staging-") }.map { (bundlesURL.appendingPathComponent($0), $0) }
-      + ((try? FileManager.default.contentsOfDirectory(atPath: outputDirectory.path)) ?? [])
-      .filter { $0.hasPrefix(".latest.json.") }.map { (outputDirectory.appendingPathComponent($0), $0) }
-    for (url, name) in candidates {
-      guard let pid = name.split(whereSeparator: { $0 == "-" || $0 == "." }).last.flatMap({ pid_t($0) }),
-        pid != getpid(), kill(pid, 0) != 0, errno == ESRCH
-      else { continue }
-      try? FileManager.default.removeItem(at: url)
-    }
-  }
-
-  /// Writes `data` to `relativePath` under the output directory atomically (used for reports).
-  public func writeFile(_ data: Data, named relativePath: String) throws(ExportError) {
-    let url = outputDirectory.appendingPathComponent(relativePath)
-    try createDirectory(url.deletingLastPathComponent())
-    let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid())")
-    try writeDurably(data, to: temporary)
-    try rename(temporary, to: url)
+    try Files.makeDurable(
+      root: staging.path,
+      files: (built.manifest.files.map(\.path) + ["manifest.json"]).map { staging.appendingPathComponent($0).path },
+      directories: built.directories.map { $0.isEmpty ? staging.path : staging.appendingPathComponent($0).path })
   }
 
   // MARK: - File primitives
@@ -303,45 +249,6 @@ public struct BundleStore: Sendable {
   }
 
   private func createDirectory(_ url: URL) throws(ExportError) {
-    do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-      throw ExportError(path: url.path, message: "cannot create directory: \(error.localizedDescription)")
-    }
+    try Files.createDirectory(url.path)
   }
-
-  private func writeDurably(_ data: Data, to url: URL) throws(ExportError) {
-    try writeFile(data, to: url, flush: true)
-  }
-
-  /// Writes `data` to a new file at `url`, flushed to disk (`fsync`) when `flush`.
-  private func writeFile(_ data: Data, to url: URL, flush: Bool) throws(ExportError) {
-    let fd = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw ExportError(path: url.path, message: "cannot create: \(errnoText())") }
-    defer { close(fd) }
-    guard data.withUnsafeBytes({ mart_write_all(fd, $0.baseAddress, $0.count) }) == 0 else {
-      throw ExportError(path: url.path, message: "write failed: \(errnoText())")
-    }
-    guard !flush || fsync(fd) == 0 else {
-      throw ExportError(path: url.path, message: "fsync failed: \(errnoText())")
-    }
-  }
-
-  private func syncDirectory(_ url: URL) throws(ExportError) {
-    let fd = open(url.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { throw ExportError(path: url.path, message: "cannot open directory: \(errnoText())") }
-    defer { close(fd) }
-    guard fsync(fd) == 0 else { throw ExportError(path: url.path, message: "fsync failed: \(errnoText())") }
-  }
-
-  private func rename(_ source: URL, to destination: URL) throws(ExportError) {
-    #if canImport(Glibc)
-      let renamed = Glibc.rename(source.path, destination.path)
-    #else
-      let renamed = Darwin.rename(source.path, destination.path)
-    #endif
-    guard renamed == 0 else {
-      throw ExportError(path: destination.path, message: "rename from \(source.path) failed: \(errnoText())")
-    }
-  }
-
-  private func errnoText() -> String { String(cString: strerror(errno)) }
 }

@@ -71,7 +71,7 @@ private struct Check {
 
   static func describe(_ type: Any.Type) -> String {
     switch type {
-    case is LatestPointer.Type: "latest.json"
+    case is LatestPointer.Type: OutputLayout.latestName
     case is BundleManifest.Type: "manifest"
     case is BranchesFile.Type: "branch file"
     case is IndexFile.Type: "index"
@@ -104,20 +104,21 @@ private struct Check {
     case .bundle:
       break
     case .output:
-      guard let data = read("latest.json"), let decoded = decode(LatestPointer.self, data, "latest.json") else {
+      let latest = OutputLayout.latestName
+      guard let data = read(latest), let decoded = decode(LatestPointer.self, data, latest) else {
         return nil
       }
       pointer = decoded
       if decoded.schemaVersion != bundleSchemaVersion {
-        problem("latest.json", "schemaVersion \(decoded.schemaVersion) is not \(bundleSchemaVersion)")
+        problem(latest, "schemaVersion \(decoded.schemaVersion) is not \(bundleSchemaVersion)")
       }
       guard isSafe(decoded.bundle) else {
-        problem("latest.json", "bundle \"\(decoded.bundle)\" is not a path inside the output directory")
+        problem(latest, "bundle \"\(decoded.bundle)\" is not a path inside the output directory")
         return nil
       }
       bundlePrefix = decoded.bundle + "/"
-      if decoded.bundle != "bundles/\(decoded.version)" {
-        problem("latest.json", "bundle \(decoded.bundle) does not match version \(decoded.version)")
+      if decoded.bundle != OutputLayout.bundlePath(version: decoded.version) {
+        problem(latest, "bundle \(decoded.bundle) does not match version \(decoded.version)")
       }
     }
 
@@ -277,14 +278,14 @@ private struct Check {
         data, expected: (byBrand[brand] ?? []).flatMap(ICalendar.coveredDays(of:)), path: bundlePrefix + relative)
     }
     // An output directory's current/ follows the bundle latest.json names.
-    if pointer != nil, exists("current") {
+    if pointer != nil, exists(OutputLayout.currentName) {
       do {
         for mismatch in try CurrentDirectory(outputDirectory: root).mismatches() {
           let (path, message) = mismatch.split(separator: ":", maxSplits: 1).map(String.init).splitPair
           problem(path, message.trimmingCharacters(in: .whitespaces))
         }
       } catch {
-        problem("current", "cannot be checked: \(error)")
+        problem(OutputLayout.currentName, "cannot be checked: \(error)")
       }
     }
     return BundleValidator.Summary(version: manifest.version, branchCount: branches.count, fileCount: listed.count + 1)

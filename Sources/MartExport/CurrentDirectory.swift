@@ -1,13 +1,7 @@
-import CFileSync
 import Foundation
 import MartCore
 import MartDigest
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import MartFiles
 
 /// `current/`: files at fixed paths for the bundle `latest.json` names, for calendar
 /// subscriptions and apps that follow one store, whose addresses must outlive any one bundle:
@@ -29,7 +23,7 @@ public struct CurrentDirectory: Sendable {
     self.outputDirectory = outputDirectory
   }
 
-  var currentURL: URL { outputDirectory.appendingPathComponent("current") }
+  var currentURL: URL { OutputLayout(outputDirectory).current }
 
   /// Makes each file `current/` should hold for the published bundles, one at a time, and
   /// hands it to `body` with its path relative to `current/`; returns every such path, or `nil`
@@ -111,27 +105,24 @@ public struct CurrentDirectory: Sendable {
             let path = root + "/" + relative
             if let existing = PlainFiles.contents(of: path), existing == data { return }
             let folder = String(path[..<path.lastIndex(of: "/")!])
-            if folders.insert(folder).inserted { try createDirectory(folder) }
-            pending.append((path, try writeBeside(path, data)))
+            if folders.insert(folder).inserted { try Files.createDirectory(folder) }
+            let temporary = Files.temporaryPath(beside: path)
+            pending.append((path, temporary))
+            try Files.write(data, to: temporary)
             written.append(relative)
           })
       else { return ([], []) }
       expected = paths
-      if !pending.isEmpty { try makeDurable(pending.map(\.temporary)) }
-      for (index, file) in pending.enumerated() {
-        guard rename(file.temporary, file.path) == 0 else {
-          let reason = String(cString: strerror(errno))
-          for left in pending[index...] { unlink(left.temporary) }
-          throw ExportError(path: file.path, message: "rename failed: \(reason)")
-        }
-      }
+      if !pending.isEmpty { try Files.makeDurable(root: root, files: pending.map(\.temporary), directories: []) }
+      for file in pending { try Files.rename(file.temporary, to: file.path) }
     } catch {
-      for file in pending { unlink(file.temporary) }
+      // Temporaries already renamed are gone; the rest are removed.
+      for file in pending { Files.remove(file.temporary) }
       throw error
     }
     var removed: [String] = []
     for relative in PlainFiles.regularFiles(under: root).sorted() where !expected.contains(relative) {
-      if unlink(root + "/" + relative) == 0 { removed.append(relative) }
+      if Files.remove(root + "/" + relative) { removed.append(relative) }
     }
     return (written, removed)
   }
@@ -152,7 +143,7 @@ public struct CurrentDirectory: Sendable {
     for path in PlainFiles.regularFiles(under: root) where !expected.contains(path) {
       problems.append((path, "no kept bundle has this branch or brand"))
     }
-    return problems.sorted { $0.path < $1.path }.map { "current/\($0.path): \($0.problem)" }
+    return problems.sorted { $0.path < $1.path }.map { "\(OutputLayout.currentName)/\($0.path): \($0.problem)" }
   }
 
   /// The bundles under `bundles/` but `excluded` that hold a branch `listed` does not, where they
@@ -166,7 +157,7 @@ public struct CurrentDirectory: Sendable {
   private func keptBundles(
     excluding excluded: String, notListed listed: Set<BranchID>
   ) -> [(manifest: BundleManifest, branches: () -> [Branch])] {
-    let bundles = outputDirectory.appendingPathComponent("bundles")
+    let bundles = OutputLayout(outputDirectory).bundles
     let names = (try? FileManager.default.contentsOfDirectory(atPath: bundles.path)) ?? []
     return names.filter { !$0.hasPrefix(".") && $0 != excluded }.sorted().compactMap { name in
       let directory = bundles.appendingPathComponent(name)
@@ -201,45 +192,6 @@ public struct CurrentDirectory: Sendable {
     }
     writer.bytes.append(0x0A)
     return Data(writer.bytes)
-  }
-
-  private func createDirectory(_ path: String) throws(ExportError) {
-    do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-      throw ExportError(path: path, message: "cannot create directory: \(error.localizedDescription)")
-    }
-  }
-
-  /// Writes `data` to a hidden temporary file beside `path`, without flushing it; returns it.
-  private func writeBeside(_ path: String, _ data: Data) throws(ExportError) -> String {
-    let slash = path.lastIndex(of: "/")!
-    let temporary = "\(path[...slash]).\(path[path.index(after: slash)...]).\(getpid())"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else {
-      throw ExportError(path: temporary, message: "cannot write: \(String(cString: strerror(errno)))")
-    }
-    defer { close(fd) }
-    guard data.withUnsafeBytes({ mart_write_all(fd, $0.baseAddress, $0.count) }) == 0 else {
-      let reason = String(cString: strerror(errno))
-      unlink(temporary)
-      throw ExportError(path: temporary, message: "cannot write: \(reason)")
-    }
-    return temporary
-  }
-
-  /// Flushes `files` to disk: one `syncfs` where there is one, else each file.
-  private func makeDurable(_ files: [String]) throws(ExportError) {
-    let targets = BundleStore.hasFilesystemBarrier ? [currentURL.path] : files
-    for path in targets {
-      let fd = open(path, O_RDONLY | O_CLOEXEC)
-      guard fd >= 0 else {
-        throw ExportError(path: path, message: "cannot open: \(String(cString: strerror(errno)))")
-      }
-      defer { close(fd) }
-      let status = BundleStore.hasFilesystemBarrier ? mart_syncfs(fd) : fsync(fd)
-      guard status == 0 else {
-        throw ExportError(path: path, message: "cannot flush: \(String(cString: strerror(errno)))")
-      }
-    }
   }
 
 }

@@ -4,6 +4,7 @@ import MartBrands
 import MartCore
 import MartExport
 import MartFetch
+import MartFiles
 import MartGeocoding
 import MartReplay
 import MartReport
@@ -25,11 +26,11 @@ extension Pipeline {
     let state = configuration.stateDirectory
     let logger = configuration.logger
     if let replay = configuration.replayDirectory {
-      try OutputDirectory.checkRecordings(replay, setting: "--replay")
+      try SettingChecks.checkRecordings(replay, setting: "--replay")
     }
-    try OutputDirectory.checkCanBeDirectory(output, setting: "--output")
-    for folder in ["bundles", "current"] {
-      try OutputDirectory.checkCanBeDirectory(output.appendingPathComponent(folder), setting: "--output")
+    try SettingChecks.checkCanBeDirectory(output, setting: "--output")
+    for folder in OutputLayout.folders {
+      try SettingChecks.checkCanBeDirectory(output.appendingPathComponent(folder), setting: "--output")
     }
     guard state.standardizedFileURL.path != output.standardizedFileURL.path,
       !state.standardizedFileURL.path.hasPrefix(output.standardizedFileURL.path + "/")
@@ -39,48 +40,51 @@ extension Pipeline {
         message:
           "\(state.path) is inside the output directory \(output.path), which is served: choose a folder outside it")
     }
-    try OutputDirectory.checkCanBeDirectory(state, setting: "--state")
-    for folder in ["cache", "raw"] {
-      try OutputDirectory.checkCanBeDirectory(state.appendingPathComponent(folder), setting: "--state")
+    try SettingChecks.checkCanBeDirectory(state, setting: "--state")
+    for folder in StateLayout.folders {
+      try SettingChecks.checkCanBeDirectory(state.appendingPathComponent(folder), setting: "--state")
     }
     if let archive = configuration.archiveDirectory {
-      try OutputDirectory.checkCanBeDirectory(archive, setting: "--archive")
+      try SettingChecks.checkCanBeDirectory(archive, setting: "--archive")
     }
     try checkMirrors(configuration.mirrors, sources: configuration.sources)
     for (file, setting) in [
       (configuration.geocodingCache, "--geocoding-cache"), (configuration.validatorStore, "--validator-store"),
-      (output.appendingPathComponent("latest.json"), "--output"),
-      (output.appendingPathComponent("report.json"), "--output"),
-    ] {
-      if let file { try OutputDirectory.checkCanBeFile(file, setting: setting) }
+    ] + OutputLayout.files.map({ (output.appendingPathComponent($0), "--output") }) {
+      if let file { try SettingChecks.checkCanBeFile(file, setting: setting) }
     }
 
-    try OutputDirectory.prepare(output, setting: "--output")
-    try OutputDirectory.prepare(state, setting: "--state")
+    try SettingChecks.prepare(output, setting: "--output")
+    try SettingChecks.prepare(state, setting: "--state")
     let lock = try RunLock(output: output, state: state)
     defer { lock.release() }
     if let previous = lock.tookOverFromProcess {
       logger.warning(
         "took over the lock of \(output.path) left by a run that is no longer running (process \(previous))")
     }
-    let migrated = OutputDirectory.migrateOldLayout(output: output, state: state)
+    let layout = OutputLayout(output)
+    let stateLayout = StateLayout(state)
+    let migrated = stateLayout.moveFromOldLayout(of: output)
     if !migrated.isEmpty {
       let what = migrated.joined(separator: ", ")
       logger.notice(
         "moved \(what) from \(output.path) to the state directory \(state.path): the output directory now holds only what may be served"
       )
     }
-    for leftover in OutputDirectory.removeLeftovers(output: output, state: state) {
+    for leftover in layout.removeLeftovers() + stateLayout.removeUnfinishedArchives() {
       logger.notice("removed \(leftover), left by a run that was killed")
     }
 
-    let resources = try RunResources(configuration)
+    // Everything the run depends on is settled before anything is built: the recordings and,
+    // without --as-of, the date they were recorded.
+    let replay = try loadRecordings(configuration.replayDirectory)
+    let asOf = try resolveAsOf(configuration.asOf, replay: replay, directory: configuration.replayDirectory)
+    let resources = try RunResources(configuration, replay: replay, asOf: asOf)
     defer { resources.replayServer?.stop() }
-    var pipeline = Pipeline(
-      sources: configuration.sources, fetcher: resources.sourceFetcher, geocoding: resources.geocoding)
-    pipeline.statistics = resources.stack.statistics
-    pipeline.progress = configuration.progress
-    let outcome = await pipeline.runOnce(asOf: resources.asOf, brands: configuration.brands, outputDirectory: output)
+    let pipeline = Pipeline(
+      sources: configuration.sources, fetcher: resources.sourceFetcher, geocoding: resources.geocoding,
+      statistics: resources.stack.statistics, progress: configuration.progress)
+    let outcome = await pipeline.runOnce(asOf: asOf, brands: configuration.brands, outputDirectory: output)
     let report = outcome.report
     // current/ follows the bundle latest.json names as soon as it can, so that the time it lags
     // behind (where a kill leaves it stale until the next run) is as short as possible.
@@ -90,7 +94,7 @@ extension Pipeline {
     var pruned: [String] = []
     if report.outcome == .cancelled {
       if let directory = archiveDirectory {
-        try? FileManager.default.removeItem(at: directory)
+        Files.remove(directory.path)
         archiveDirectory = nil
       }
     } else {
@@ -105,16 +109,15 @@ extension Pipeline {
           finished = finished.deletingLastPathComponent().appendingPathComponent(
             finished.lastPathComponent + ".incomplete")
         }
-        do {
-          try FileManager.default.moveItem(at: partial, to: finished)
+        do throws(FileError) {
+          try Files.rename(partial.path, to: finished.path)
           archiveDirectory = finished
         } catch {
           logger.warning("archive: could not rename \(partial.path) to \(finished.lastPathComponent): \(error)")
         }
       }
       if let keep = configuration.keep {
-        pruned = OutputDirectory.prune(
-          output: output, state: state, keep: keep, current: OutputDirectory.currentBundle(in: output))
+        pruned = layout.pruneBundles(keep: keep) + stateLayout.pruneArchives(keep: keep)
         for path in pruned { logger.info("removed \(path) (--keep \(keep))") }
       }
     }
@@ -137,8 +140,7 @@ extension Pipeline {
   /// one it says (otherwise from disk). The two are made side by side: neither reads what the
   /// other writes. Returns whether `current/` follows.
   public static func followLatest(_ outcome: PipelineOutcome, output: URL, logger: Logger) -> Bool {
-    let named = try? BundleJSON.decode(
-      LatestPointer.self, from: Data(contentsOf: output.appendingPathComponent("latest.json")))
+    let named = try? OutputLayout(output).readLatest()
     let latest = outcome.latest.flatMap { named == $0.pointer ? $0 : nil }
     let follows = Atomic(false)
     DispatchQueue.concurrentPerform(iterations: 2) { part in
@@ -175,7 +177,7 @@ extension Pipeline {
       }
     } catch {
       logger.warning("report.html could not be written: \(error)")
-      try? FileManager.default.removeItem(at: output.appendingPathComponent(ReportFiles.fileName))
+      Files.remove(OutputLayout(output).reportPage.path)
     }
   }
 
@@ -195,14 +197,40 @@ extension Pipeline {
 }
 
 extension Pipeline {
+  /// The recordings of `--replay`, when given.
+  static func loadRecordings(_ directory: URL?) throws(RunSetupError) -> ReplayArchive? {
+    guard let directory else { return nil }
+    do { return try ReplayArchive.load(from: directory) } catch {
+      throw RunSetupError(setting: "--replay", message: error.description)
+    }
+  }
+
+  /// The run's date: `--as-of` when given, else the date the replayed recordings were made,
+  /// else today in Korea.
+  static func resolveAsOf(
+    _ configured: CalendarDate?, replay: ReplayArchive?, directory: URL?
+  ) throws(RunSetupError) -> CalendarDate {
+    if let configured { return configured }
+    if let recorded = replay?.recordedOn {
+      guard let date = CalendarDate(iso: recorded) else {
+        throw RunSetupError(
+          setting: "--replay",
+          message: "\(directory?.path ?? "")/replay.json: recordedOn \"\(recorded)\" is not YYYY-MM-DD")
+      }
+      return date
+    }
+    return KoreanCalendar.today()
+  }
+}
+
+extension ReplayServer {
   /// Serves `archive` for a run of `sources`, with a listener for every origin the run may
   /// contact, the sources' and the geocoding providers' alike, so a replayed run never reaches
   /// the network and a request without a recording is reported under its own host.
   /// `baseURLOverrides` of the result sends each of those origins to its listener.
-  public static func startReplayServer(
+  public static func startForRun(
     _ archive: ReplayArchive, sources: [any BrandSource]
   ) throws(LocalHTTPServerError) -> ReplayServer {
-    try ReplayServer.start(
-      archive: archive, unrecordedOrigins: sources.map(\.origin) + GeocodingChain.providerOrigins)
+    try start(archive: archive, unrecordedOrigins: sources.map(\.origin) + GeocodingChain.providerOrigins)
   }
 }

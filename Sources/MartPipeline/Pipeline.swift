@@ -21,21 +21,27 @@ public struct Pipeline: Sendable {
   /// Locates branches: the source's coordinates when valid, then the cache and providers.
   public let geocoding: GeocodingChain
   /// When a fresh result is trusted.
-  public var admission = AdmitStage()
+  public let admission = AdmitStage()
   /// The fetcher layers' counters, copied into the report (`fetch`).
-  public var statistics: FetchStatistics?
+  public let statistics: FetchStatistics?
   /// Where the sources' requests are counted while the run goes on.
-  public var progress: RunProgress?
+  public let progress: RunProgress?
 
-  /// - Parameter geocoding: the chain to locate branches with; by default only the sources'
-  ///   own coordinates are used (validated), with no provider and no cache.
+  /// - Parameters:
+  ///   - geocoding: the chain to locate branches with; by default only the sources' own
+  ///     coordinates are used (validated), with no provider and no cache.
+  ///   - statistics: the fetcher layers' counters, copied into the report.
+  ///   - progress: where the sources' requests are counted while the run goes on.
   public init(
     sources: [any BrandSource], fetcher: any HTTPFetching,
-    geocoding: GeocodingChain = GeocodingChain(geocoders: [], cache: nil)
+    geocoding: GeocodingChain = GeocodingChain(geocoders: [], cache: nil), statistics: FetchStatistics? = nil,
+    progress: RunProgress? = nil
   ) {
     self.sources = sources
     self.fetcher = fetcher
     self.geocoding = geocoding
+    self.statistics = statistics
+    self.progress = progress
   }
 
   /// Runs once and returns the report (also written to `<outputDirectory>/report.json`).

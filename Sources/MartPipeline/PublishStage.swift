@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartExport
+import MartFiles
 
 /// The bundle a run is putting together: branches and one outcome per brand.
 public struct BundleDraft: Sendable {
@@ -156,7 +157,7 @@ public struct PublishStage: Sendable {
       ($0.kind.rawValue, $0.brand?.rawValue ?? "", $0.branch?.description ?? "", $0.message)
         < ($1.kind.rawValue, $1.brand?.rawValue ?? "", $1.branch?.description ?? "", $1.message)
     }
-    do { try store.writeFile(try BundleJSON.encode(report), named: "report.json") } catch {
+    do { try Files.replace(OutputLayout(store.outputDirectory).report.path, with: try BundleJSON.encode(report)) } catch {
       report.errors.append(RunProblem(kind: .report, message: "writing report.json failed: \(error)"))
     }
     return report

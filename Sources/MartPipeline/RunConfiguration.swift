@@ -10,52 +10,54 @@ import MartGeocoding
 public struct RunConfiguration: Sendable {
   /// Where what may be served goes: `latest.json`, `bundles/`, `current/` and `report.json`.
   /// Created when missing.
-  public var outputDirectory: URL
+  public let outputDirectory: URL
   /// Where the run keeps what must not be served: the caches (`cache/`), the raw archives
   /// (`raw/`) and the run lock. Default: ``defaultStateDirectory(for:)``. Created when missing.
-  public var stateDirectory: URL
+  public let stateDirectory: URL
   /// A folder of recorded responses (`fixtures/web`, a run archive) to serve from 127.0.0.1
   /// instead of the network; every request of the run goes there. It must hold `replay.json`
   /// or `*.exchange.json` files.
-  public var replayDirectory: URL?
+  public let replayDirectory: URL?
   /// Brand to the `scheme://host[:port]` that stands in for its source's real origin.
-  public var mirrors: [BrandSlug: String]
+  public let mirrors: [BrandSlug: String]
   /// The day the run treats as today. Default: the recordings' date on a replay, otherwise
   /// today in Korea.
-  public var asOf: CalendarDate?
+  public let asOf: CalendarDate?
   /// The brands to fetch; empty means every brand the sources offer.
-  public var brands: Set<BrandSlug>
+  public let brands: Set<BrandSlug>
   /// The environment holding the geocoding keys (`KAKAO_REST_API_KEY`, …, `MART_GEOCODERS`).
   /// A replay uses the keys the recordings were made with instead.
-  public var geocodingEnvironment: [String: String]
+  public let geocodingEnvironment: [String: String]
   /// The SQLite geocoding cache. Default: `<state>/cache/geocoding.sqlite`, none on a replay
   /// (replayed answers must not fill the cache live runs rely on).
-  public var geocodingCache: URL?
+  public let geocodingCache: URL?
   /// How geocoders retry rate-limited and failed requests.
-  public var geocodingRetryPolicy: RetryPolicy
+  public let geocodingRetryPolicy: RetryPolicy
   /// Where to keep every response of the run in the recording format. Default:
   /// `<state>/raw/<as-of>-<HHmmss>` for runs that are not replays, none for replays.
-  public var archiveDirectory: URL?
+  public let archiveDirectory: URL?
   /// The brand sources to run.
-  public var sources: [any BrandSource]
+  public let sources: [any BrandSource]
   /// libcurl's limits and the User-Agent.
-  public var client: HTTPClientConfiguration
+  public let client: HTTPClientConfiguration
   /// Per-host limits, delays and robots.txt. A replay ignores delays and robots.txt (the
   /// replay server is ours) and keeps only the per-host limit.
-  public var politeness: PolitenessPolicy
+  public let politeness: PolitenessPolicy
   /// Retries of brand requests.
-  public var retry: FetchRetryPolicy
+  public let retry: FetchRetryPolicy
   /// The SQLite file of ETags and Last-Modified dates for conditional requests. Default:
   /// `<state>/cache/http-validators.sqlite`, none on a replay.
-  public var validatorStore: URL?
+  public let validatorStore: URL?
   /// Keep the newest this many bundles (and the one `latest.json` names) and raw archives;
   /// nil keeps everything.
-  public var keep: Int?
+  public let keep: Int?
   /// Where the sources' requests are counted while the run goes on, for progress lines.
-  public var progress: RunProgress?
+  public let progress: RunProgress?
   /// Where the run logs what it does (setup, takeovers, housekeeping, store problems).
-  public var logger: Logger
+  public let logger: Logger
 
+  /// A configuration, fixed once made. `requests`, when given, sets `client`'s timeout and
+  /// User-Agent, `politeness` and `retry` from the command line's plain numbers.
   public init(
     outputDirectory: URL, stateDirectory: URL? = nil, replayDirectory: URL? = nil, mirrors: [BrandSlug: String] = [:],
     asOf: CalendarDate? = nil, brands: Set<BrandSlug> = [],
@@ -64,7 +66,7 @@ public struct RunConfiguration: Sendable {
     archiveDirectory: URL? = nil, sources: [any BrandSource] = BrandSources.all,
     client: HTTPClientConfiguration = HTTPClientConfiguration(), politeness: PolitenessPolicy = PolitenessPolicy(),
     retry: FetchRetryPolicy = FetchRetryPolicy(), validatorStore: URL? = nil, keep: Int? = nil,
-    progress: RunProgress? = nil, logger: Logger = Logger(label: "mart-holiday.run")
+    progress: RunProgress? = nil, logger: Logger = Logger(label: "mart-holiday.run"), requests: RequestSettings? = nil
   ) {
     self.outputDirectory = outputDirectory
     self.stateDirectory = stateDirectory ?? Self.defaultStateDirectory(for: outputDirectory)
@@ -77,9 +79,21 @@ public struct RunConfiguration: Sendable {
     self.geocodingRetryPolicy = geocodingRetryPolicy
     self.archiveDirectory = archiveDirectory
     self.sources = sources
-    self.client = client
-    self.politeness = politeness
-    self.retry = retry
+    if let requests {
+      // The client limits, politeness and retries the command line's plain numbers call for.
+      var client = client
+      client.totalTimeout = requests.timeout
+      if let userAgent = requests.userAgent { client.userAgent = userAgent }
+      self.client = client
+      self.politeness = PolitenessPolicy(
+        maxConcurrentRequestsPerHost: requests.maxPerHost, minimumDelay: requests.requestDelay,
+        jitter: requests.requestDelay / 2, obeysRobotsTxt: requests.obeysRobotsTxt)
+      self.retry = FetchRetryPolicy(maxAttempts: requests.retries + 1, initialDelay: requests.retryDelay)
+    } else {
+      self.client = client
+      self.politeness = politeness
+      self.retry = retry
+    }
     self.validatorStore = validatorStore
     self.keep = keep
     self.progress = progress
@@ -166,14 +180,3 @@ public struct RequestSettings: Sendable, Hashable {
   }
 }
 
-extension RunConfiguration {
-  /// Sets the client limits, politeness and retries from `settings`.
-  public mutating func apply(_ settings: RequestSettings) {
-    client.totalTimeout = settings.timeout
-    if let userAgent = settings.userAgent { client.userAgent = userAgent }
-    politeness = PolitenessPolicy(
-      maxConcurrentRequestsPerHost: settings.maxPerHost, minimumDelay: settings.requestDelay,
-      jitter: settings.requestDelay / 2, obeysRobotsTxt: settings.obeysRobotsTxt)
-    retry = FetchRetryPolicy(maxAttempts: settings.retries + 1, initialDelay: settings.retryDelay)
-  }
-}

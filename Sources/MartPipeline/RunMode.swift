@@ -37,13 +37,13 @@ public enum RunMode: Sendable, Hashable {
   /// The SQLite file of validators: the configured one, else `<state>/cache/http-validators.sqlite`
   /// on a live run and none on a replay.
   public func validatorStore(configured: URL?, state: URL) -> URL? {
-    configured ?? (self == .live ? state.appendingPathComponent("cache/http-validators.sqlite") : nil)
+    configured ?? (self == .live ? StateLayout(state).validatorStore : nil)
   }
 
   /// The geocoding cache: the configured one, else `<state>/cache/geocoding.sqlite` on a live run
   /// and none on a replay.
   public func geocodingCache(configured: URL?, state: URL) -> URL? {
-    configured ?? (self == .live ? state.appendingPathComponent("cache/geocoding.sqlite") : nil)
+    configured ?? (self == .live ? StateLayout(state).geocodingCache : nil)
   }
 
   /// The geocoding keys: the configured environment live, the recordings' keys on a replay.
@@ -59,10 +59,8 @@ public enum RunMode: Sendable, Hashable {
     if let configured { return (configured, nil) }
     guard self == .live else { return nil }
     let name = "\(asOf.iso)-\(KoreanCalendar.timeOfDay())"
-    return (
-      state.appendingPathComponent("raw/\(OutputDirectory.partialArchivePrefix)\(name)"),
-      state.appendingPathComponent("raw/\(name)")
-    )
+    let archive = StateLayout(state).archive(named: name)
+    return (archive.writing, archive.finished)
   }
 
   /// The fetch stack of this mode over `client`, sending origins where `overrides` says.

@@ -13,7 +13,6 @@ import MartSQLite
 /// and geocoders always name the real sites; only the redirection layer knows where requests
 /// really go, so archives and exported records cite the real URLs.
 struct RunResources {
-  let asOf: CalendarDate
   let replayServer: ReplayServer?
   let stack: FetchStack
   let archive: ArchivingFetcher?
@@ -24,23 +23,13 @@ struct RunResources {
   var sourceFetcher: any HTTPFetching { archive ?? stack.fetcher }
   let geocoding: GeocodingChain
 
-  init(_ configuration: RunConfiguration) throws(RunSetupError) {
-    var asOf = configuration.asOf
+  /// Builds what `configuration` calls for, for a run of `asOf`, serving `replay` (the
+  /// recordings of `--replay`, already loaded) when given.
+  init(_ configuration: RunConfiguration, replay: ReplayArchive?, asOf asOfDate: CalendarDate) throws(RunSetupError) {
     var overrides: [String: String] = [:]
-    if let directory = configuration.replayDirectory {
-      let archive: ReplayArchive
-      do { archive = try ReplayArchive.load(from: directory) } catch {
-        throw RunSetupError(setting: "--replay", message: error.description)
-      }
-      if asOf == nil, let recorded = archive.recordedOn {
-        guard let date = CalendarDate(iso: recorded) else {
-          throw RunSetupError(
-            setting: "--replay", message: "\(directory.path)/replay.json: recordedOn \"\(recorded)\" is not YYYY-MM-DD")
-        }
-        asOf = date
-      }
+    if let archive = replay {
       let server: ReplayServer
-      do { server = try Pipeline.startReplayServer(archive, sources: configuration.sources) } catch {
+      do { server = try ReplayServer.startForRun(archive, sources: configuration.sources) } catch {
         throw RunSetupError(setting: "--replay", message: "cannot serve the recordings: \(error)")
       }
       replayServer = server
@@ -68,8 +57,6 @@ struct RunResources {
         overrides[source.origin + source.scope] = (unmirrored[source.origin] ?? source.origin) + source.scope
       }
     }
-    let asOfDate = asOf ?? KoreanCalendar.today()
-    self.asOf = asOfDate
     let state = configuration.stateDirectory
     let mode: RunMode = replayServer == nil ? .live : .replay
     let replayServer = self.replayServer
@@ -78,7 +65,7 @@ struct RunResources {
       let validatorFile = mode.validatorStore(configured: configuration.validatorStore, state: state)
       var validators: HTTPValidatorStore?
       if let validatorFile {
-        try OutputDirectory.prepare(validatorFile.deletingLastPathComponent(), setting: "--state")
+        try SettingChecks.prepare(validatorFile.deletingLastPathComponent(), setting: "--state")
         validators = try Self.openCache(validatorFile, setting: "--state", logger: configuration.logger) {
           path throws(SQLiteError) in try HTTPValidatorStore(path: path)
         }
@@ -90,7 +77,7 @@ struct RunResources {
       let archivePaths = mode.archive(configured: configuration.archiveDirectory, state: state, asOf: asOfDate)
       finishedArchiveDirectory = archivePaths?.finished
       if let archiveDirectory = archivePaths?.writing {
-        try OutputDirectory.prepare(archiveDirectory, setting: "--archive")
+        try SettingChecks.prepare(archiveDirectory, setting: "--archive")
         do {
           archive = try ArchivingFetcher(wrapping: stack.fetcher, directory: archiveDirectory, recordedOn: asOfDate.iso)
         } catch {
@@ -103,7 +90,7 @@ struct RunResources {
       let cache = mode.geocodingCache(configured: configuration.geocodingCache, state: state)
       var geocodeCache: GeocodeCache?
       if let cache {
-        try OutputDirectory.prepare(cache.deletingLastPathComponent(), setting: "--geocoding-cache")
+        try SettingChecks.prepare(cache.deletingLastPathComponent(), setting: "--geocoding-cache")
         geocodeCache = try Self.openCache(cache, setting: "--geocoding-cache", logger: configuration.logger) {
           path throws(SQLiteError) in try GeocodeCache(path: path)
         }

@@ -1,7 +1,7 @@
-import CFileSync
 import Foundation
 import MartCore
 import MartFetch
+import MartFiles
 
 #if canImport(Glibc)
   import Glibc
@@ -125,51 +125,16 @@ public struct ReplayArchive: Sendable {
     return exchangeURL
   }
 
-  /// Makes everything written under `directory` durable with one barrier: `syncfs` of its
-  /// filesystem where there is one (Linux), else a flush of every file and folder under it,
-  /// deepest first. ``write(_:name:to:)`` does not flush what it writes; an archive is made
-  /// durable once, when its run ends.
+  /// Makes everything written under `directory` durable with one barrier (see
+  /// ``Files/makeTreeDurable(_:)``). ``write(_:name:to:)`` does not flush what it writes; an
+  /// archive is made durable once, when its run ends.
   public static func makeDurable(_ directory: URL) throws(ReplayError) {
-    if mart_has_syncfs() != 0 {
-      try flush(directory, directory: true, filesystem: true)
-      return
-    }
-    var folders: [URL] = [directory]
-    if let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: [.isDirectoryKey]) {
-      for case let url as URL in enumerator {
-        if (try? url.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true {
-          folders.append(url)
-        } else {
-          try flush(url, directory: false, filesystem: false)
-        }
-      }
-    }
-    for folder in folders.sorted(by: { $0.path.count > $1.path.count }) {
-      try flush(folder, directory: true, filesystem: false)
-    }
-  }
-
-  private static func flush(_ url: URL, directory: Bool, filesystem: Bool) throws(ReplayError) {
-    let fd = open(url.path, (directory ? O_DIRECTORY : 0) | O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else {
-      throw ReplayError(path: url.path, message: "cannot open: \(String(cString: strerror(errno)))")
-    }
-    defer { close(fd) }
-    guard (filesystem ? mart_syncfs(fd) : fsync(fd)) == 0 else {
-      throw ReplayError(path: url.path, message: "cannot flush: \(String(cString: strerror(errno)))")
-    }
+    try Files.makeTreeDurable(directory.path)
   }
 
   /// Writes `data` to a new file without flushing it (see ``makeDurable(_:)``).
   private static func writeUnsynced(_ data: Data, to file: URL) throws(ReplayError) {
-    let fd = open(file.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else {
-      throw ReplayError(path: file.path, message: "cannot write: \(String(cString: strerror(errno)))")
-    }
-    defer { close(fd) }
-    guard data.withUnsafeBytes({ mart_write_all(fd, $0.baseAddress, $0.count) }) == 0 else {
-      throw ReplayError(path: file.path, message: "cannot write: \(String(cString: strerror(errno)))")
-    }
+    try Files.write(data, to: file.path)
   }
 
   /// The last exchange recorded for `host` that matches `request` (see `docs/recordings.md`).
@@ -290,19 +255,11 @@ public struct ReplayArchive: Sendable {
   }
 
   private static func write(_ data: Data, to file: URL) throws(ReplayError) {
-    do {
-      try data.write(to: file, options: .atomic)
-    } catch {
-      throw ReplayError(path: file.path, message: "cannot write: \(error.localizedDescription)")
-    }
+    try Files.replace(file.path, with: data)
   }
 
   private static func createDirectory(_ directory: URL) throws(ReplayError) {
-    do {
-      try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    } catch {
-      throw ReplayError(path: directory.path, message: "cannot create folder: \(error.localizedDescription)")
-    }
+    try Files.createDirectory(directory.path)
   }
 
   private static func bodyExtension(contentType: String?) -> String {

@@ -1,13 +1,11 @@
 import Foundation
 import MartCore
 import MartExport
+import MartFiles
 
 /// Reads what a published output holds and writes its `report.html`: used by every run (after
 /// `report.json`) and by `mart-holiday report`.
 public enum ReportFiles {
-  /// The page's file name beside `report.json`.
-  public static let fileName = "report.html"
-
   /// Renders the page of an output directory: its `report.json`, the bundle its `latest.json`
   /// names and, to compare with, `previous` (an output or bundle directory) or else the bundle
   /// the report names as the previous one when it is still under `bundles/`.
@@ -16,9 +14,9 @@ public enum ReportFiles {
   /// read, when the bundle is damaged and there is no report to show instead, and when
   /// `previous` holds no valid bundle.
   public static func render(outputDirectory: URL, previous: URL? = nil) throws(FileError) -> String {
-    let reportURL = outputDirectory.appendingPathComponent("report.json")
+    let layout = OutputLayout(outputDirectory)
     let report =
-      FileManager.default.fileExists(atPath: reportURL.path) ? try RunReportFile.read(reportURL) : nil
+      FileManager.default.fileExists(atPath: layout.report.path) ? try RunReportFile.read(layout.report) : nil
     let bundle: PublishedBundle?
     do {
       bundle = try BundleStore(outputDirectory: outputDirectory).latest()
@@ -44,7 +42,7 @@ public enum ReportFiles {
     } else if let version = report?.change?.previousVersion, version != bundle?.manifest.version,
       !version.contains("/")
     {
-      earlier = try? BundleStore.readBundle(at: outputDirectory.appendingPathComponent("bundles/\(version)"))
+      earlier = try? BundleStore.readBundle(at: layout.bundle(version: version))
     } else {
       earlier = nil
     }
@@ -61,14 +59,14 @@ public enum ReportFiles {
   public static func write(
     outputDirectory: URL, latest: PublishedBundle, previous: PublishedBundle?
   ) throws(FileError) -> URL {
-    let reportURL = outputDirectory.appendingPathComponent("report.json")
+    let layout = OutputLayout(outputDirectory)
     let report =
-      FileManager.default.fileExists(atPath: reportURL.path) ? try RunReportFile.read(reportURL) : nil
+      FileManager.default.fileExists(atPath: layout.report.path) ? try RunReportFile.read(layout.report) : nil
     let earlier = previous.flatMap { $0.manifest.version == latest.manifest.version ? nil : $0 }
     let diff = earlier.map { BundleDiff(old: $0, new: latest) }
     let html = ReportPage.render(report: report, bundle: latest, previous: earlier, diff: diff)
-    let target = outputDirectory.appendingPathComponent(fileName)
-    try BundleStore(outputDirectory: outputDirectory).writeFile(Data(html.utf8), named: fileName)
+    let target = layout.reportPage
+    try Files.replace(target.path, with: Data(html.utf8))
     return target
   }
 
@@ -77,10 +75,9 @@ public enum ReportFiles {
   /// - Returns: the file written.
   @discardableResult
   public static func write(outputDirectory: URL, previous: URL? = nil, to file: URL? = nil) throws(FileError) -> URL {
-    let target = file ?? outputDirectory.appendingPathComponent(fileName)
+    let target = file ?? OutputLayout(outputDirectory).reportPage
     let html = try render(outputDirectory: outputDirectory, previous: previous)
-    try BundleStore(outputDirectory: target.deletingLastPathComponent())
-      .writeFile(Data(html.utf8), named: target.lastPathComponent)
+    try Files.replace(target.path, with: Data(html.utf8))
     return target
   }
 }

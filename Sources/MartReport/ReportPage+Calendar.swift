@@ -61,7 +61,7 @@ extension ReportPage {
     if !closures.closingForGood.isEmpty {
       html += "<h3>Closing for good</h3>\n<ul>\n"
       for (day, ids) in closures.closingForGood.sorted(by: { $0.key < $1.key }) {
-        let label = CalendarDate(iso: day).map(BundleDiff.long) ?? day
+        let label = CalendarDate(iso: day).map(DisplayText.long) ?? day
         html +=
           "<li>\(HTML.escape(label)): "
           + ids.map { id in
@@ -114,7 +114,7 @@ extension ReportPage {
     var classes = ["heat-\(level)"]
     if day == asOf { classes.append("today") }
     let label =
-      "\(BundleDiff.long(day)): \(BundleDiff.branches(ids.count)) closed"
+      "\(DisplayText.long(day)): \(DisplayText.branches(ids.count)) closed"
       + (unknownCount > 0 ? ", \(unknownCount) unknown" : "")
     var cell =
       "<td id=\"day-\(day.iso)\" class=\"\(classes.joined(separator: " "))\" data-date=\"\(day.iso)\" data-closed=\"\(ids.count)\" data-unknown=\"\(unknownCount)\">"

@@ -24,16 +24,16 @@ extension ReportPage {
     }
     html +=
       "<p><code>\(HTML.escape(diff.old.version))</code> → <code>\(HTML.escape(diff.new.version))</code> "
-      + "(as of \(BundleDiff.long(diff.old.asOf)) → \(BundleDiff.long(diff.new.asOf)))</p>\n"
+      + "(as of \(DisplayText.long(diff.old.asOf)) → \(DisplayText.long(diff.new.asOf)))</p>\n"
     if diff.isEmpty { return html + "<p>No changes.</p>\n</section>\n" }
     html +=
-      "<p><strong>\(BundleDiff.counts(added: diff.added.count, removed: diff.removed.count, changed: diff.changed.count))</strong>"
+      "<p><strong>\(DisplayText.counts(added: diff.added.count, removed: diff.removed.count, changed: diff.changed.count))</strong>"
       + (diff.brands.isEmpty
         ? "" : " · freshness changed for \(diff.brands.count) brand\(diff.brands.count == 1 ? "" : "s")")
       + (diff.windowChanged ? " · the window moved" : "") + "</p>\n"
     if diff.windowChanged {
       html +=
-        "<p>Window: \(BundleDiff.range(diff.old.window, long: true)) → \(BundleDiff.range(diff.new.window, long: true))"
+        "<p>Window: \(DisplayText.range(diff.old.window, long: true)) → \(DisplayText.range(diff.new.window, long: true))"
         + (diff.unknownOnAddedDaysText(slugs: false).map { "; \(HTML.escape($0))" } ?? "") + ".</p>\n"
     }
     if !diff.brands.isEmpty {
@@ -52,7 +52,7 @@ extension ReportPage {
       html += """
         <section class="diff-brand" data-brand="\(HTML.escape(brand.rawValue))">
         <h3>\(HTML.escape(diff.brandName(brand))) <code>\(HTML.escape(brand.rawValue))</code></h3>
-        <p>\(BundleDiff.counts(added: brandCounts.added, removed: brandCounts.removed, changed: brandCounts.changed))</p>
+        <p>\(DisplayText.counts(added: brandCounts.added, removed: brandCounts.removed, changed: brandCounts.changed))</p>
         <ul>
 
         """
@@ -81,7 +81,7 @@ extension ReportPage {
     if !group.sourceTexts.isEmpty {
       html += "<ul class=\"source-texts\">"
       for texts in group.sourceTexts {
-        let count = group.branches.count == 1 ? "" : " (\(BundleDiff.branches(texts.ids.count)))"
+        let count = group.branches.count == 1 ? "" : " (\(DisplayText.branches(texts.ids.count)))"
         html +=
           "<li>source text: \(quoted(texts.change.old)) → \(quoted(texts.change.new))\(count)</li>"
       }
@@ -92,13 +92,13 @@ extension ReportPage {
         "<code>\(HTML.escape($0.id.description))</code> \(HTML.escape(BundleDiff.label($0)))"
       }
       html +=
-        "<details><summary>\(BundleDiff.branches(group.branches.count))</summary><p>\(list.joined(separator: ", "))</p></details>"
+        "<details><summary>\(DisplayText.branches(group.branches.count))</summary><p>\(list.joined(separator: ", "))</p></details>"
     }
     return html
   }
 
   func quoted(_ text: String?) -> String {
-    text.map { "<q>\(HTML.escape(BundleDiff.oneLine($0)))</q>" } ?? "(none)"
+    text.map { "<q>\(HTML.escape(DisplayText.oneLine($0)))</q>" } ?? "(none)"
   }
 
   /// The run's warnings and errors, one row each, errors first.

@@ -19,17 +19,17 @@ extension ReportPage {
   func nextClosing(_ branch: Branch) -> String {
     if !branch.storeStatus.isTrading {
       let state = branch.storeStatus.state == .closed ? "closed for good" : "temporarily closed"
-      return "shut (\(state)" + (branch.storeStatus.until.map { " until \(BundleDiff.long($0))" } ?? "") + ")"
+      return "shut (\(state)" + (branch.storeStatus.until.map { " until \(DisplayText.long($0))" } ?? "") + ")"
     }
     if branch.closing.status == .unknown { return "closing days unknown" }
     let today = asOf ?? branch.closing.dates.first ?? CalendarDate(dayNumber: 0)
     if let next = branch.closing.dates.first(where: { $0 >= today }) {
       let unknownBefore = branch.closing.unknownRanges.contains { $0.from < next && $0.through >= today }
-      return "next closing day " + BundleDiff.long(next) + (unknownBefore ? " (some days before it unknown)" : "")
+      return "next closing day " + DisplayText.long(next) + (unknownBefore ? " (some days before it unknown)" : "")
     }
     if branch.closing.status == .openAllYear { return "open all year" }
     if let unknown = branch.closing.unknownRanges.first(where: { $0.through >= today }) {
-      return "no closing day known; unknown from " + BundleDiff.long(max(unknown.from, today))
+      return "no closing day known; unknown from " + DisplayText.long(max(unknown.from, today))
     }
     return "no closing day in the window"
   }

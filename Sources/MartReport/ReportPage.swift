@@ -169,9 +169,9 @@ public struct ReportPage {
       )
     }
     var facts: [(String, String)] = []
-    if let asOf { facts.append(("As of", BundleDiff.long(asOf))) }
+    if let asOf { facts.append(("As of", DisplayText.long(asOf))) }
     if let window = bundle?.manifest.window ?? report?.window {
-      facts.append(("Window", BundleDiff.range(window, long: true)))
+      facts.append(("Window", DisplayText.range(window, long: true)))
     }
     if let bundle { facts.append(("Bundle", "<code>\(HTML.escape(bundle.manifest.version))</code>")) }
     if let version = previous?.manifest.version ?? report?.change?.previousVersion {

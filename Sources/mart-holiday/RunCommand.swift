@@ -207,7 +207,7 @@ struct RunCommand: AsyncParsableCommand {
   func run() async throws {
     let logger = Logger.standardError(label: "mart-holiday.run", format: logFormat)
     let progress = RunProgress()
-    var configuration = RunConfiguration(
+    let configuration = RunConfiguration(
       outputDirectory: URL(fileURLWithPath: outputDirectory),
       stateDirectory: stateDirectory.map { URL(fileURLWithPath: $0) },
       replayDirectory: replayDirectory.map { URL(fileURLWithPath: $0) },
@@ -215,9 +215,8 @@ struct RunCommand: AsyncParsableCommand {
       asOf: asOf, brands: Set(brands),
       geocodingCache: geocodingCache.map { URL(fileURLWithPath: $0) },
       archiveDirectory: archiveDirectory.map { URL(fileURLWithPath: $0) },
-      keep: keep, progress: progress, logger: logger)
-    configuration.apply(
-      RequestSettings(
+      keep: keep, progress: progress, logger: logger,
+      requests: RequestSettings(
         userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: maxPerHost, requestDelay: .seconds(requestDelay),
         obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(retryDelay)))
 

@@ -96,7 +96,7 @@ struct EmartEverydayPlaceTests {
           road: "부산 a로 3", lot: nil, point: nil, phone: nil)
       ),
       (
-        "only the §1.5b phone",
+        "only the phone in the intro list",
         PageCase(
           html:
             #"<div class="intro-wrap"><ul><li><p>a</p></li><li><p>b</p></li><li><p>02-1234-5678</p></li></ul></div>"#,

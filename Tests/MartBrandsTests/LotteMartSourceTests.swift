@@ -159,7 +159,7 @@ struct LotteMartSourceTests {
 
   // MARK: The page as the shared reference grounds it
 
-  /// §3.4's minimal page, byte for byte: one `ul.shop-list > li` with a name but no store link.
+  /// The site's minimal page, byte for byte: one `ul.shop-list > li` with a name but no store link.
   static let minimalPage = "pages/lottemart-shop-search-minimal.html"
 
   @Test func parsesTheMinimalGroundedPage() throws {

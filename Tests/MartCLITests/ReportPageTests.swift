@@ -260,7 +260,7 @@ import Testing
     var tableCounts: [String: Int] = [:]
     for row in rows { tableCounts[row[0]] = Int(row[1]) }
     #expect(tableCounts == expectedCounts)
-    #expect(expectedCounts.count == 15)
+    #expect(expectedCounts == (try FixturePaths.branchCounts()))
 
     // The calendar's counts are closures.json's, on every day of the window.
     let closures = try json(bundle.appendingPathComponent("closures.json"))

@@ -79,13 +79,10 @@ import Testing
     #expect(report.outcome == .published)
     #expect(report.exitCode == 0)
     let branches = try latestBranches(output)
-    let counts = Dictionary(grouping: branches, by: \.brand).mapValues(\.count)
-    #expect(
-      counts == [
-        .emart: 16, .traders: 15, .nobrand: 15, .lottemart: 19, .costco: 19, .gsTheFresh: 18, .everyday: 17,
-        .homeplus: 19, .homeplusExpress: 20, .lotteMaxx: 6, .toysrus: 5, .grandGrocery: 5, .bottleBunker: 6,
-        .lotteSuper: 8, .megamart: 11,
-      ])
+    let counts = Dictionary(grouping: branches, by: \.brand.rawValue).mapValues(\.count)
+    #expect(counts == (try FixturePaths.branchCounts()))
+    // Every registered brand has recordings that publish branches.
+    #expect(Set(KnownBrands.entries.map(\.slug.rawValue)) == Set(counts.keys))
     // 도와센터: one request per area; Lotte ON: three list pages (the third empty), then one
     // holiday request per store with a trNo; 메가마트: one query.
     #expect(report.fetch.hosts["www.lotteon.com"]?.requests == 3 + 7)
@@ -447,7 +444,7 @@ import Testing
     #expect(report.outcome == .published)
     #expect(report.brands.first { $0.slug == .lottemart }?.status == .fresh)
     #expect(report.brands.first { $0.slug == .emart }?.status == .kept)
-    #expect(try latestBranches(output).count == 199)
+    #expect(try latestBranches(output).count == (try FixturePaths.branchTotal()))
   }
 
   @Test func costcoGSAndEverydayExportWithClosingDaysHoursAndPhones() async throws {

@@ -20,3 +20,16 @@ public enum FixturePaths {
     try Data(contentsOf: fixtures.appendingPathComponent(relativePath))
   }
 }
+
+extension FixturePaths {
+  /// `fixtures/branch-counts.json`: how many branches each brand's recordings hold (slug →
+  /// count), as a replay of `fixtures/web/` publishes them. A new brand adds its line with its
+  /// recordings, so the replay tests follow without an edit.
+  public static func branchCounts() throws -> [String: Int] {
+    struct File: Decodable { var branches: [String: Int] }
+    return try JSONDecoder().decode(File.self, from: data("branch-counts.json")).branches
+  }
+
+  /// The branches a replay of `fixtures/web/` publishes: the sum of ``branchCounts()``.
+  public static func branchTotal() throws -> Int { try branchCounts().values.reduce(0, +) }
+}

@@ -7,12 +7,12 @@ import MartCore
   import Darwin
 #endif
 
-/// Reading and listing plain files with one system call where Foundation makes several: for
-/// folders of thousands of small files (`current/`, a bundle's calendars), where Foundation's
-/// per-file `stat`s and URL handling cost more than the bytes.
-enum PlainFiles {
+/// Reading and listing plain files, the reading side of ``Files``: one system call where
+/// Foundation makes several, for folders of thousands of small files (`current/`, a bundle's
+/// calendars), where Foundation's per-file `stat`s and URL handling cost more than the bytes.
+public enum PlainFiles {
   /// The bytes of the regular file at `path`; `nil` when there is none or it cannot be read.
-  static func contents(of path: String) -> Data? {
+  public static func contents(of path: String) -> Data? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
@@ -34,16 +34,17 @@ enum PlainFiles {
   }
 
   /// The bytes of the regular file at `path`, or an error naming it.
-  static func contentsOrError(of path: String) throws(ExportError) -> Data {
+  public static func contentsOrError(of path: String) throws(FileError) -> Data {
     guard let data = contents(of: path) else {
-      throw ExportError(path: path, message: "cannot read: missing, not a file, or unreadable")
+      throw FileError(path: path, message: "cannot read: missing, not a file, or unreadable")
     }
     return data
   }
 
   /// Every regular file below `root`, as paths relative to it (`calendars/brands/emart.ics`),
-  /// leaving out hidden names (temporary files). Empty when `root` does not exist.
-  static func regularFiles(under root: String) -> [String] {
+  /// leaving out hidden names (temporary files); with `hidden`, the hidden regular files alone
+  /// (in folders that are not hidden). Empty when `root` does not exist.
+  public static func regularFiles(under root: String, hidden: Bool = false) -> [String] {
     var found: [String] = []
     var folders = [""]
     while let relative = folders.popLast() {
@@ -53,21 +54,24 @@ enum PlainFiles {
         let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
           String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
         }
-        guard !name.hasPrefix(".") else { continue }
+        guard name != ".", name != ".." else { continue }
+        let isHidden = name.hasPrefix(".")
         let path = relative.isEmpty ? name : relative + "/" + name
         switch Int32(entry.pointee.d_type) {
-        case Int32(DT_DIR): folders.append(path)
-        case Int32(DT_REG): found.append(path)
+        case Int32(DT_DIR): if !isHidden { folders.append(path) }
+        case Int32(DT_REG): if isHidden == hidden { found.append(path) }
         default:
           // The filesystem did not say (DT_UNKNOWN), or a link: a link to a file counts as
           // the file, a link to a folder is not followed.
           var status = stat()
           guard lstat(root + "/" + path, &status) == 0 else { continue }
           switch status.st_mode & S_IFMT {
-          case S_IFDIR: folders.append(path)
-          case S_IFREG: found.append(path)
+          case S_IFDIR: if !isHidden { folders.append(path) }
+          case S_IFREG: if isHidden == hidden { found.append(path) }
           case S_IFLNK:
-            if stat(root + "/" + path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { found.append(path) }
+            if isHidden == hidden, stat(root + "/" + path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
+              found.append(path)
+            }
           default: break
           }
         }

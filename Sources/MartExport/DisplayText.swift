@@ -1,0 +1,33 @@
+import MartCore
+
+/// How dates, day ranges and counts read in what people read: the diff's text and Markdown and
+/// the report page share these, so the same day is written the same way everywhere.
+public enum DisplayText {
+  /// `11-22(일)`: month, day and the Korean weekday.
+  public static func short(_ date: CalendarDate) -> String {
+    String(date.iso.dropFirst(5)) + "(\(date.weekday.koreanShortName))"
+  }
+
+  /// `2026-11-22(일)`.
+  public static func long(_ date: CalendarDate) -> String { date.iso + "(\(date.weekday.koreanShortName))" }
+
+  /// `02-01(일)~02-28(토)`, or one day.
+  public static func range(_ range: DateWindow, long useYear: Bool = false) -> String {
+    let format = useYear ? long : short
+    return range.from == range.through ? format(range.from) : "\(format(range.from))~\(format(range.through))"
+  }
+
+  /// `1 branch`, `12 branches`.
+  public static func branches(_ count: Int) -> String { count == 1 ? "1 branch" : "\(count) branches" }
+
+  /// `3 added, 1 removed, 12 changed`.
+  public static func counts(added: Int, removed: Int, changed: Int) -> String {
+    "\(added) added, \(removed) removed, \(changed) changed"
+  }
+
+  /// A published text on one line, at most 160 characters.
+  public static func oneLine(_ text: String) -> String {
+    let flat = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+    return flat.count > 160 ? String(flat.prefix(159)) + "…" : flat
+  }
+}

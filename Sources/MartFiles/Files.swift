@@ -1,0 +1,201 @@
+import CFileSync
+import Foundation
+import MartCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The one owner of writing to disk: every file written, renamed, removed or flushed by the
+/// pipeline (bundles, `current/`, reports, `latest.json`, recordings and archives) goes through
+/// here, and every failure is a ``FileError`` naming the path and carrying the system's error
+/// number, so that a full disk (`ENOSPC`) reads differently from a permission problem (`EACCES`).
+///
+/// Durability is made in two steps: files are written without a flush each, and one barrier
+/// (``makeDurable(root:files:directories:)``) then flushes them all — `syncfs` of the filesystem
+/// where there is one (Linux), else an `fsync` of each file and then each directory, deepest
+/// first — before anything is renamed into a place a reader looks.
+public enum Files {
+  /// Whether one `syncfs` flushes a whole folder of fresh files here (Linux).
+  public static let hasFilesystemBarrier = mart_has_syncfs() != 0
+
+  // MARK: Writing
+
+  /// Writes `data` to a new file at `path` (replacing one that is there), flushed to disk when
+  /// `flush`.
+  public static func write(_ data: Data, to path: String, flush: Bool = false) throws(FileError) {
+    let file = try WritableFile(creating: path)
+    try file.write(data)
+    if flush { try file.flush() }
+    try file.close()
+  }
+
+  /// Replaces the file at `path` with `data` atomically: written and flushed beside it under a
+  /// hidden temporary name (``temporaryPath(beside:)``), then renamed over it; with
+  /// `syncDirectory`, the folder's entry is flushed too, so the new file survives a crash.
+  /// Creates the folder when missing.
+  public static func replace(_ path: String, with data: Data, syncDirectory: Bool = false) throws(FileError) {
+    let folder = parent(of: path)
+    try createDirectory(folder)
+    let temporary = temporaryPath(beside: path)
+    do throws(FileError) {
+      try write(data, to: temporary, flush: true)
+      try rename(temporary, to: path)
+    } catch {
+      unlink(temporary)
+      throw error
+    }
+    if syncDirectory { try self.syncDirectory(folder) }
+  }
+
+  /// The hidden name a file is written under beside `path` before it is renamed into place:
+  /// `.<name>.<process id>` in the same folder. A kill leaves it behind; see ``isTemporaryName(_:of:)``.
+  public static func temporaryPath(beside path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return ".\(path).\(getpid())" }
+    return "\(path[...slash]).\(path[path.index(after: slash)...]).\(getpid())"
+  }
+
+  /// Whether `name` is a temporary name ``temporaryPath(beside:)`` gives (`.<name>.<pid>`), and
+  /// of which file: the process id, or `nil`.
+  public static func temporaryProcess(_ name: String) -> (file: String, process: Int32)? {
+    guard name.hasPrefix("."), let dot = name.lastIndex(of: "."), dot != name.startIndex,
+      let process = Int32(name[name.index(after: dot)...]), process > 0
+    else { return nil }
+    let file = name[name.index(after: name.startIndex)..<dot]
+    guard !file.isEmpty else { return nil }
+    return (String(file), process)
+  }
+
+  /// Creates the folder at `path` and any missing parents; an existing folder is fine.
+  public static func createDirectory(_ path: String) throws(FileError) {
+    if mkdir(path, 0o777) == 0 { return }
+    let error = errno
+    switch error {
+    case EEXIST:
+      var status = stat()
+      if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { return }
+      throw FileError(path: path, message: "cannot create directory: a file is in the way", errorNumber: ENOTDIR)
+    case ENOENT where path.contains("/") && parent(of: path) != path:
+      try createDirectory(parent(of: path))
+      guard mkdir(path, 0o777) == 0 || errno == EEXIST else { throw failure(path, "cannot create directory") }
+    default:
+      throw FileError(path: path, message: "cannot create directory: \(describe(error))", errorNumber: error)
+    }
+  }
+
+  /// Renames `source` to `destination` (one `rename(2)`: atomic on one filesystem).
+  public static func rename(_ source: String, to destination: String) throws(FileError) {
+    #if canImport(Glibc)
+      let renamed = Glibc.rename(source, destination)
+    #else
+      let renamed = Darwin.rename(source, destination)
+    #endif
+    guard renamed == 0 else { throw failure(destination, "rename from \(source) failed") }
+  }
+
+  /// Moves `source` to `destination`: a rename, or a copy and removal across filesystems.
+  public static func move(_ source: String, to destination: String) throws(FileError) {
+    do throws(FileError) { try rename(source, to: destination) } catch where error.errorNumber == EXDEV {
+      do { try FileManager.default.moveItem(atPath: source, toPath: destination) } catch {
+        throw FileError(path: destination, message: "move from \(source) failed: \(error.localizedDescription)")
+      }
+    }
+  }
+
+  /// Removes the file or folder (with all it holds) at `path`; `false` when nothing was removed.
+  @discardableResult
+  public static func remove(_ path: String) -> Bool {
+    if unlink(path) == 0 { return true }
+    guard errno == EISDIR || errno == EPERM else { return false }
+    return (try? FileManager.default.removeItem(atPath: path)) != nil
+  }
+
+  // MARK: Flushing
+
+  /// Makes files written under `root` durable with one barrier: `syncfs` of the filesystem
+  /// holding `root` where there is one, else an `fsync` of each of `files` and then of each of
+  /// `directories`, deepest first (so each folder's entry in its parent is flushed after its
+  /// contents).
+  public static func makeDurable(root: String, files: [String], directories: [String]) throws(FileError) {
+    if hasFilesystemBarrier {
+      try syncFilesystem(of: root)
+      return
+    }
+    for file in files { try syncFile(file) }
+    for directory in directories.sorted(by: { $0.count > $1.count }) { try syncDirectory(directory) }
+  }
+
+  /// Makes everything under `root` durable: ``makeDurable(root:files:directories:)`` of every
+  /// file and folder below it (listed only where there is no filesystem barrier).
+  public static func makeTreeDurable(_ root: String) throws(FileError) {
+    if hasFilesystemBarrier {
+      try syncFilesystem(of: root)
+      return
+    }
+    var files: [String] = []
+    var folders = [root]
+    var pending = [root]
+    while let folder = pending.popLast() {
+      for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
+        let path = folder + "/" + name
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
+        if isDirectory.boolValue {
+          folders.append(path)
+          pending.append(path)
+        } else {
+          files.append(path)
+        }
+      }
+    }
+    try makeDurable(root: root, files: files, directories: folders)
+  }
+
+  /// Flushes the file at `path` to disk (`fsync`).
+  public static func syncFile(_ path: String) throws(FileError) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw failure(path, "cannot open") }
+    defer { close(fd) }
+    guard fsync(fd) == 0 else { throw failure(path, "fsync failed") }
+  }
+
+  /// Flushes the folder at `path` — its entries, such as a file just renamed into it (`fsync`).
+  public static func syncDirectory(_ path: String) throws(FileError) {
+    let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+    guard fd >= 0 else { throw failure(path, "cannot open directory") }
+    defer { close(fd) }
+    guard fsync(fd) == 0 else { throw failure(path, "fsync failed") }
+  }
+
+  /// Flushes every dirty file and folder of the filesystem holding `path` (`syncfs`).
+  public static func syncFilesystem(of path: String) throws(FileError) {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw failure(path, "cannot open") }
+    defer { close(fd) }
+    guard mart_syncfs(fd) == 0 else { throw failure(path, "syncfs failed") }
+  }
+
+  // MARK: Helpers
+
+  /// The folder holding `path` (`.` for a bare name).
+  static func parent(of path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "." }
+    return slash == path.startIndex ? "/" : String(path[..<slash])
+  }
+
+  /// The text of a system error number (`strerror`).
+  public static func describe(_ errorNumber: Int32) -> String { String(cString: strerror(errorNumber)) }
+
+  /// The error of a system call on `path` that just failed: `"<what>: <strerror(errno)>"`.
+  static func failure(_ path: String, _ what: String) -> FileError {
+    let error = errno
+    return FileError(path: path, message: "\(what): \(describe(error))", errorNumber: error)
+  }
+}
+
+extension FileError {
+  /// Whether the disk (or the user's quota on it) was full: `ENOSPC` or `EDQUOT`.
+  public var isOutOfSpace: Bool { errorNumber == ENOSPC || errorNumber == EDQUOT }
+}

@@ -1,0 +1,72 @@
+import CFileSync
+import Foundation
+import MartCore
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A file open for writing: bytes are written whole (after short writes and `EINTR`), and
+/// every failure names the file and carries the system's error number. Closed by ``close()``,
+/// or when released.
+public final class WritableFile {
+  /// The file's path.
+  public let path: String
+  private var descriptor: Int32
+
+  /// Creates the file at `path`, or empties the one that is there.
+  public init(creating path: String) throws(FileError) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { throw Files.failure(path, "cannot create") }
+    self.path = path
+    self.descriptor = fd
+  }
+
+  deinit {
+    #if canImport(Glibc)
+      if descriptor >= 0 { Glibc.close(descriptor) }
+    #else
+      if descriptor >= 0 { Darwin.close(descriptor) }
+    #endif
+  }
+
+  /// Appends `bytes`.
+  public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
+    guard bytes.count > 0 else { return }
+    guard descriptor >= 0 else {
+      throw FileError(path: path, message: "write failed: already closed", errorNumber: EBADF)
+    }
+    guard mart_write_all(descriptor, bytes.baseAddress, bytes.count) == 0 else {
+      throw Files.failure(path, "write failed")
+    }
+  }
+
+  /// Appends `data`.
+  public func write(_ data: some ContiguousBytes) throws(FileError) {
+    var failure: FileError?
+    data.withUnsafeBytes { buffer in
+      do throws(FileError) { try write(buffer) } catch { failure = error }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Flushes what was written to disk (`fsync`).
+  public func flush() throws(FileError) {
+    guard fsync(descriptor) == 0 else { throw Files.failure(path, "fsync failed") }
+  }
+
+  /// Closes the file; a failure (a write the kernel could not complete) is thrown.
+  public func close() throws(FileError) {
+    guard descriptor >= 0 else { return }
+    let fd = descriptor
+    descriptor = -1
+    #if canImport(Glibc)
+      let closed = Glibc.close(fd)
+    #else
+      let closed = Darwin.close(fd)
+    #endif
+    guard closed == 0 else { throw Files.failure(path, "close failed") }
+  }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import MartCore
+import MartFiles
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// The checks of a run's settings before anything is touched: what must be a directory is one
+/// (or can be created as one), what must be a file is not a folder, and a replay folder holds
+/// recordings. Each failure is one `RunSetupError` naming the setting.
+enum SettingChecks {
+  /// Makes sure `url` is a directory, creating it and any missing parents. A regular file
+  /// anywhere on the way is one clear error naming `setting`, the path and the file.
+  static func prepare(_ url: URL, setting: String) throws(RunSetupError) {
+    try checkCanBeDirectory(url, setting: setting)
+    do throws(FileError) { try Files.createDirectory(url.path) } catch {
+      let reason = error.errorNumber.map(Files.describe) ?? error.message
+      throw RunSetupError(setting: setting, message: "cannot create the directory \(url.path): \(reason)")
+    }
+  }
+
+  /// Throws unless `url` is a directory or could be created as one: no component of the path
+  /// may be an existing file that is not a directory. Touches nothing.
+  static func checkCanBeDirectory(_ url: URL, setting: String) throws(RunSetupError) {
+    var path = url.standardizedFileURL.path
+    while !path.isEmpty, path != "/" {
+      var isDirectory: ObjCBool = false
+      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+        guard isDirectory.boolValue else {
+          let detail =
+            path == url.standardizedFileURL.path ? "is a file, not a directory" : "\(path) is a file, not a directory"
+          throw RunSetupError(setting: setting, message: "\(url.path): \(detail)")
+        }
+        return
+      }
+      path = (path as NSString).deletingLastPathComponent
+    }
+  }
+
+  /// Throws when `url` is a directory, or a folder on its way is a file: where a run must write
+  /// a file (`latest.json`, a cache). Touches nothing.
+  static func checkCanBeFile(_ url: URL, setting: String) throws(RunSetupError) {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+      throw RunSetupError(setting: setting, message: "\(url.path): is a directory, not a file")
+    }
+    try checkCanBeDirectory(url.deletingLastPathComponent(), setting: setting)
+  }
+
+  /// Throws unless `url` is a directory holding recordings: `replay.json` or at least one
+  /// `*.exchange.json` (at any depth). Touches nothing.
+  static func checkRecordings(_ url: URL, setting: String) throws(RunSetupError) {
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+      throw RunSetupError(setting: setting, message: "\(url.path): no such directory")
+    }
+    guard isDirectory.boolValue else {
+      throw RunSetupError(setting: setting, message: "\(url.path): is a file, not a directory of recordings")
+    }
+    if FileManager.default.fileExists(atPath: url.appendingPathComponent("replay.json").path) { return }
+    // Recordings sit in the folder or one host folder down (docs/recordings.md); a folder that
+    // merely contains a recording somewhere deeper (the repository root) is not one.
+    for entry in contents(of: url) {
+      if entry.hasSuffix(".exchange.json") { return }
+      if contents(of: url.appendingPathComponent(entry)).contains(where: { $0.hasSuffix(".exchange.json") }) { return }
+    }
+    throw RunSetupError(
+      setting: setting,
+      message:
+        "\(url.path): holds no recordings (neither replay.json nor *.exchange.json files, directly or one folder down)")
+  }
+}
+
+extension SettingChecks {
+  fileprivate static func contents(of directory: URL) -> [String] {
+    (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+  }
+}

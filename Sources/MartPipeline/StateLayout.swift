@@ -1,0 +1,97 @@
+import Foundation
+import MartCore
+import MartExport
+import MartFiles
+
+/// The names in a state directory (what a run keeps that must not be served), and its chores:
+/// moving what an output of the old layout kept there, removing unfinished archives, pruning
+/// old ones.
+///
+/// ```
+/// state/run.lock                      the run lock (RunLock)
+/// state/cache/http-validators.sqlite  ETag / Last-Modified of each URL
+/// state/cache/geocoding.sqlite        geocoders' answers
+/// state/raw/<as-of>-<HHmmss>/         a run's raw archive; `.partial-…` while being written
+/// ```
+struct StateLayout {
+  /// The state directory.
+  let root: URL
+
+  init(_ root: URL) { self.root = root }
+
+  /// The folders a run creates in it.
+  static let folders = ["cache", "raw"]
+
+  /// The run lock's file.
+  var runLock: URL { root.appendingPathComponent("run.lock") }
+  /// The default validator store.
+  var validatorStore: URL { root.appendingPathComponent("cache/http-validators.sqlite") }
+  /// The default geocoding cache.
+  var geocodingCache: URL { root.appendingPathComponent("cache/geocoding.sqlite") }
+  /// The folder of raw archives.
+  var archives: URL { root.appendingPathComponent("raw") }
+
+  /// The name prefix of a raw archive still being written.
+  static let partialArchivePrefix = ".partial-"
+
+  /// A raw archive named `name`: where it is written, and where it goes when finished.
+  func archive(named name: String) -> (writing: URL, finished: URL) {
+    (archives.appendingPathComponent(Self.partialArchivePrefix + name), archives.appendingPathComponent(name))
+  }
+
+  /// Moves what an output directory of the old layout kept among the served files to the
+  /// state directory: `cache/` and `raw/` entries the state directory does not have yet, and
+  /// the scheduled run's `diff.*` files; removes the old lock files (the lock now lives in the
+  /// state directory). Only called while holding the run lock. Returns what was moved or
+  /// removed, relative to the output directory.
+  func moveFromOldLayout(of output: URL) -> [String] {
+    var moved: [String] = []
+    let manager = FileManager.default
+    for folder in OutputLayout.formerPrivateFolders {
+      let old = output.appendingPathComponent(folder)
+      var isDirectory: ObjCBool = false
+      guard manager.fileExists(atPath: old.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+      let new = root.appendingPathComponent(folder)
+      try? Files.createDirectory(new.path)
+      for name in Self.contents(of: old) where !manager.fileExists(atPath: new.appendingPathComponent(name).path) {
+        try? Files.move(old.appendingPathComponent(name).path, to: new.appendingPathComponent(name).path)
+      }
+      // What could not be moved (a name the state directory already had) is kept aside there.
+      for name in Self.contents(of: old) {
+        let aside = new.appendingPathComponent("\(name).from-output")
+        if !manager.fileExists(atPath: aside.path) {
+          try? Files.move(old.appendingPathComponent(name).path, to: aside.path)
+        }
+      }
+      if Self.contents(of: old).isEmpty, Files.remove(old.path) { moved.append("\(folder)/") }
+    }
+    for name in OutputLayout.formerPrivateFiles where manager.fileExists(atPath: output.appendingPathComponent(name).path) {
+      Files.remove(root.appendingPathComponent(name).path)
+      if (try? Files.move(output.appendingPathComponent(name).path, to: root.appendingPathComponent(name).path)) != nil {
+        moved.append(name)
+      }
+    }
+    for name in OutputLayout.formerLockFiles where manager.fileExists(atPath: output.appendingPathComponent(name).path) {
+      if Files.remove(output.appendingPathComponent(name).path) { moved.append(name) }
+    }
+    return moved
+  }
+
+  /// Removes raw archives that were never finished (their run was killed). Only called while
+  /// holding the run lock. Returns the paths removed, relative to the state directory.
+  func removeUnfinishedArchives() -> [String] {
+    Self.contents(of: archives).filter { $0.hasPrefix(Self.partialArchivePrefix) }.compactMap { name in
+      Files.remove(archives.appendingPathComponent(name).path) ? "raw/\(name)" : nil
+    }
+  }
+
+  /// Keeps the newest `keep` raw archives; removes the rest. Returns the paths removed,
+  /// relative to the state directory.
+  func pruneArchives(keep: Int) -> [String] {
+    OutputLayout.prune(in: archives, keep: keep, protecting: nil).map { "raw/\($0)" }
+  }
+
+  private static func contents(of directory: URL) -> [String] {
+    (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+  }
+}

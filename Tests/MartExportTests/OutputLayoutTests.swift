@@ -1,0 +1,63 @@
+import Foundation
+import MartCore
+import MartExport
+import Testing
+import TestSupport
+
+/// The one reader of `latest.json` and the one routine that removes what killed runs left,
+/// `current/` included.
+@Suite struct OutputLayoutReadingAndLeftoverTests {
+  let branches = [ExportFixtures.branch("1059", text: "20261108"), ExportFixtures.branch("1000", text: "20261122")]
+
+  @Test func latestIsReadTypedOrSaidToBeMissingOrDamaged() throws {
+    let empty = try ExportFixtures.temporaryDirectory("layout-empty")
+    #expect(try OutputLayout(empty).readLatest() == nil)
+
+    let (output, pointer) = try ExportFixtures.publish(branches, label: "layout")
+    let layout = OutputLayout(output)
+    #expect(try layout.readLatest() == pointer)
+    #expect(pointer.bundle == OutputLayout.bundlePath(version: pointer.version))
+
+    try Data(#"{"bundle":"bund"#.utf8).write(to: layout.latest)
+    #expect(throws: ExportError.self) { try layout.readLatest() }
+  }
+
+  /// A kill -9 between writing a `current/` file beside its place and renaming it leaves a
+  /// hidden `.<name>.<pid>`; the next run removes it (and the other leftovers), but keeps what a
+  /// live process is still writing when asked to spare those.
+  @Test func leftoversOfKilledRunsGoCurrentIncluded() throws {
+    let (output, _) = try ExportFixtures.publish(branches, label: "layout-leftovers")
+    let layout = OutputLayout(output)
+    try CurrentDirectory(outputDirectory: output).synchronize()
+    let gone = try ProcessRunner.exitedProcessIdentifier()
+    let live = getpid()
+    func touch(_ relative: String) throws {
+      let url = output.appendingPathComponent(relative)
+      try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+      try Data("half".utf8).write(to: url)
+    }
+    let deadOnes = [
+      "current/branches/.emart-1059.json.\(gone)", "current/calendars/brands/.emart.ics.\(gone)",
+      ".latest.json.\(gone)", ".report.html.\(gone)", "bundles/.staging-2026-11-20-17-\(gone)/branches.json",
+    ]
+    let liveOnes = ["current/branches/.emart-1000.json.\(live)", ".report.json.\(live)"]
+    for path in deadOnes + liveOnes { try touch(path) }
+    // Not a temporary name: left alone.
+    try touch("current/.keep")
+
+    let spared = layout.removeLeftovers(onlyOfEndedProcesses: true)
+    #expect(
+      spared == [
+        ".latest.json.\(gone)", ".report.html.\(gone)", "bundles/.staging-2026-11-20-17-\(gone)",
+        "current/branches/.emart-1059.json.\(gone)", "current/calendars/brands/.emart.ics.\(gone)",
+      ].sorted())
+    for path in liveOnes + ["current/.keep"] {
+      #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(path).path), "\(path)")
+    }
+    // Holding the run lock, every leftover goes.
+    #expect(layout.removeLeftovers() == liveOnes.sorted())
+    #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent("current/.keep").path))
+    // What is left in current/ is what latest.json calls for (hidden names are not served files).
+    #expect(try CurrentDirectory(outputDirectory: output).mismatches().isEmpty)
+  }
+}
