@@ -103,7 +103,7 @@ extension ReportPage {
     let shut = located.filter { !$0.storeStatus.isTrading }.count
     let hollow = located.filter { $0.storeStatus.isTrading && unknownDayCount($0) > 0 }.count
     let unknown = branchesWithUnknownDays
-    let windowText = bundle.map { " (" + BundleDiff.range($0.manifest.window, long: true) + ")" } ?? ""
+    let windowText = bundle.map { " (" + DisplayText.range($0.manifest.window, long: true) + ")" } ?? ""
     let description =
       "\(located.count) branches with coordinates drawn over an outline of South Korea, each brand with its own "
       + "shape and colour; \(shut) shut stores outlined in black, \(hollow) branches with at least one unknown day "

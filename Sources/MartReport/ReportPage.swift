@@ -236,7 +236,7 @@ public struct ReportPage {
       """
     for summary in troubled.sorted(by: { $0.slug < $1.slug }) {
       let missing = summary.status == .missing || (summary.status == nil && summary.freshness == .missing)
-      let last = summary.lastFetchedAsOf.map { "the run as of \(BundleDiff.long($0))" } ?? "no run yet"
+      let last = summary.lastFetchedAsOf.map { "the run as of \(DisplayText.long($0))" } ?? "no run yet"
       let state =
         missing
         ? "<strong>missing</strong>: no branch of it is published, as no earlier run left any to keep"

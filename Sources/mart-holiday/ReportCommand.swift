@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MartCore
+import MartExport
 import MartReport
 
 /// `mart-holiday report OUTPUT`: the page a person looks at, for any published output.
@@ -36,7 +37,7 @@ struct ReportCommand: ParsableCommand {
   func run() throws {
     do {
       let target = file.map { URL(fileURLWithPath: $0) }
-        ?? URL(fileURLWithPath: output).appendingPathComponent(ReportFiles.fileName)
+        ?? OutputLayout(URL(fileURLWithPath: output)).reportPage
       try Self.refuseToReplace(target)
       let written = try ReportFiles.write(
         outputDirectory: URL(fileURLWithPath: output), previous: previous.map { URL(fileURLWithPath: $0) },
