@@ -74,15 +74,16 @@ public struct LotteSuperSource: BrandSource {
         source: session.sourceName, url: session.url(Self.listPath(page: 0)),
         reason: .unexpectedContent("the store list has no store with an sstrCd"))
     }
-    let branches = await session.sideBySide(stores) { session, listed -> RawBranch in
-      let (store, pageURL) = listed
+    var branches: [RawBranch] = []
+    for (store, pageURL) in stores {
       // The record is the list row; the holiday answer only adds its dates.
       var branch = store.rawBranch(listURL: pageURL)
       guard let path = Self.holidayPath(for: store) else {
         session.warn("no trNo to ask for closing days; closing days unknown", branch: branch.id)
-        return branch
+        branches.append(branch)
+        continue
       }
-      do throws(SourceError) {
+      do {
         let response = try await session.get(path)
         let holidays = try Self.parseHolidayList(response.body, url: response.requestURL)
         branch.closingDates = holidays.dates
@@ -95,7 +96,7 @@ public struct LotteSuperSource: BrandSource {
       } catch {
         session.warn("closing days not read (\(error)); closing days unknown", branch: branch.id)
       }
-      return branch
+      branches.append(branch)
     }
     return branches
   }
