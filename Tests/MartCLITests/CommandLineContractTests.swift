@@ -63,7 +63,8 @@ import Testing
     let json = try outcome.json()
     #expect(
       json.keys.sorted() == [
-        "as-of", "changes", "dates", "from", "knownThrough", "schedule", "status", "to", "unknownRanges", "warnings",
+        "as-of", "changes", "dates", "from", "holidayMoves", "knownThrough", "publicHolidays", "schedule", "status",
+        "to", "unknownRanges", "warnings",
       ])
     #expect(json["dates"] as? [String] == ["2026-12-13", "2026-12-27", "2027-01-13", "2027-01-27"])
     let changes = try #require(json["changes"] as? [[String: Any]])
