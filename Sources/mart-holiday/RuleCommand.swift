@@ -10,9 +10,9 @@ struct RuleCommand: ParsableCommand {
     discussion: """
       Example: mart-holiday rule --as-of 2026-11-22 "매월 둘째·넷째 일요일"
       Without --from/--to the window is the as-of month and the next two months.
-      A closing day moved or opened by a public-holiday condition ("공휴일인 경우 익일 휴무") is
-      listed with why ("moved:" lines; "holidayMoves" in JSON). Public holidays are known for
-      2000–2050; one-off days (elections, temporary holidays) as proclaimed up to the date the
+      A closing day moved or opened by a public-holiday condition ("공휴일인 경우 익일 휴무") is \
+      listed with why ("moved:" lines; "holidayMoves" in JSON). Public holidays are known for \
+      2000–2050; one-off days (elections, temporary holidays) as proclaimed up to the date the \
       table was last checked ("publicHolidays" in JSON).
       """)
 
