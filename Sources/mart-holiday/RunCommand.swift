@@ -81,7 +81,7 @@ struct RunCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("geocoding-cache"),
     help: ArgumentHelp(
-      "SQLite file caching geocoder answers between runs. Default: <state>/cache/geocoding.sqlite (none with --replay).",
+      "SQLite file caching geocoder answers between runs, outside the output directory. Default: <state>/cache/geocoding.sqlite (none with --replay, which only reads a FILE that exists and never creates one).",
       valueName: "file"))
   var geocodingCache: String?
 

@@ -71,6 +71,8 @@ import Testing
     #expect(errorLines.first?.contains("current/ could not follow latest.json") == true, "\(run.stderr)")
     #expect(errorLines.first?.contains(reason) == true, "\(run.stderr)")
     #expect(try safety.latest(output) != before, "the bundle of the new day is published")
+    #expect(run.stdout.contains("published new bundle"), "\(run.stdout)")
+    #expect(run.stdout.contains("unfinished: current/ not written (see the errors)"), "\(run.stdout)")
     let written = try report(output)
     #expect(written["outcome"] as? String == "published")
     #expect(
