@@ -321,24 +321,14 @@ private struct Check {
   /// names included; a symbolic link or anything else that is not a regular file is a problem.
   mutating func entriesOnDisk(under prefix: String) -> Set<String> {
     var found = Set<String>()
-    var pending = [""]
-    while let relative = pending.popLast() {
-      let folder = root.appendingPathComponent(prefix + relative)
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
-      for name in names {
-        let path = relative + name
-        var status = stat()
-        guard lstat(folder.appendingPathComponent(name).path, &status) == 0 else { continue }
-        switch status.st_mode & S_IFMT {
-        case S_IFDIR: pending.append(path + "/")
-        case S_IFREG: found.insert(path)
-        case S_IFLNK:
-          if !reportedLinks.contains(prefix + path) {
-            reportedLinks.insert(prefix + path)
-            problem(prefix + path, "is a symbolic link; a bundle holds only regular files and directories")
-          }
-        default: problem(prefix + path, "is not a regular file")
+    for entry in PlainFiles.entries(under: root.appendingPathComponent(prefix).path) {
+      switch entry.kind {
+      case Files.regularFileKind: found.insert(entry.path)
+      case Files.symbolicLinkKind:
+        if reportedLinks.insert(prefix + entry.path).inserted {
+          problem(prefix + entry.path, "is a symbolic link; a bundle holds only regular files and directories")
         }
+      default: problem(prefix + entry.path, "is not a regular file")
       }
     }
     return found

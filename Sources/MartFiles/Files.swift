@@ -208,7 +208,7 @@ public enum Files {
     switch mode & S_IFMT {
     case S_IFREG: regularFileKind
     case S_IFDIR: directoryKind
-    case S_IFLNK: "a symbolic link"
+    case S_IFLNK: symbolicLinkKind
     case S_IFCHR, S_IFBLK: "a device"
     default: "a pipe or a socket"
     }
@@ -218,6 +218,8 @@ public enum Files {
   public static let regularFileKind = "a regular file"
   /// What ``kind(at:)`` says of a folder.
   public static let directoryKind = "a directory"
+  /// What ``kind(at:)`` says of a symbolic link.
+  public static let symbolicLinkKind = "a symbolic link"
 
   /// Throws when a component of `path` below `root` (`path` itself included) is not a real
   /// folder or file: a symbolic link, a device, a pipe or a socket. `root` itself may be reached
