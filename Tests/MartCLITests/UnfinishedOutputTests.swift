@@ -25,13 +25,16 @@ import Testing
   static let canMount: Bool = {
     guard geteuid() == 0 else { return false }
     let probe = FileManager.default.temporaryDirectory.appendingPathComponent("mount-probe-\(UUID().uuidString)")
-    guard (try? FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)) != nil,
-      let mounted = try? ProcessRunner.run(
-        URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path]),
-      mounted.status == 0
-    else { return false }
-    _ = try? ProcessRunner.run(URL(fileURLWithPath: "/bin/umount"), [probe.path])
-    return true
+    do {
+      try FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
+      defer { rmdir(probe.path) }
+      let mounted = try ProcessRunner.run(
+        URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path])
+      guard mounted.status == 0 else { return false }
+      return try ProcessRunner.run(URL(fileURLWithPath: "/bin/umount"), [probe.path]).status == 0
+    } catch {
+      return false
+    }
   }()
 
   func mount(_ arguments: [String]) throws {
@@ -40,8 +43,12 @@ import Testing
   }
 
   func unmount(_ path: URL) {
-    let ended = try? ProcessRunner.run(URL(fileURLWithPath: "/bin/umount"), [path.path])
-    #expect(ended?.status == 0, "umount \(path.path): \(ended?.stderrText ?? "")")
+    do {
+      let ended = try ProcessRunner.run(URL(fileURLWithPath: "/bin/umount"), [path.path])
+      #expect(ended.status == 0, "umount \(path.path): \(ended.stderrText)")
+    } catch {
+      Issue.record("umount \(path.path): \(error)")
+    }
   }
 
   func report(_ output: URL) throws -> [String: Any] {
@@ -141,8 +148,8 @@ import Testing
       if root {
         unmount(current)
       } else {
-        for folder in folders {
-          try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        for folder in folders where chmod(folder.path, 0o755) != 0 {
+          Issue.record("chmod \(folder.path): \(String(cString: strerror(errno)))")
         }
       }
     }
