@@ -10,7 +10,8 @@
 #   DIFF_MAX_BYTES  the most bytes of a markdown diff (diff --max-bytes; default 60000)
 #   KEEP          bundles and raw archives to keep (default 30; older ones are removed)
 # Exit status: 0 a valid bundle is current (some brands may be stale: see report.json);
-#              1 the run published nothing, the bundle is invalid, or the diff failed.
+#              1 the run published nothing or left current/ or a report unwritten, the bundle
+#                is invalid, or the diff failed.
 set -euo pipefail
 
 output=${1:?usage: scheduled-run.sh OUTPUT_DIR [run options …]}
@@ -42,7 +43,7 @@ status=0
 case $status in
   0) ;;
   2) echo "published, but some brands are stale (kept from an earlier bundle): see $output/report.json" >&2 ;;
-  *) echo "run failed (exit $status); the previous bundle stays current" >&2; exit 1 ;;
+  *) echo "run failed (exit $status): see $output/report.json (a bundle may be published but current/ or a report unfinished; the next run finishes it)" >&2; exit 1 ;;
 esac
 
 "$bin" validate "$output"

@@ -1,5 +1,4 @@
 import Foundation
-import Logging
 import MartBrands
 import MartCore
 import MartExport
@@ -84,12 +83,12 @@ public enum Bench {
     let pipeline = Pipeline(sources: BrandSources.all, fetcher: stack.fetcher, statistics: stack.statistics)
     let outcome = await pipeline.runOnce(asOf: asOf, outputDirectory: output)
     // What every run does after publishing: current/ and report.html follow latest.json.
-    let follows = Pipeline.followLatest(outcome, output: output, logger: Logger(label: "mart-holiday.bench"))
+    let following = Pipeline.followLatest(outcome, output: output)
     let report = outcome.report
     let elapsed = ContinuousClock.now - start
     let after = ResourceUsage.current()
     guard report.errors.isEmpty else { throw BenchError("the run failed: \(report.errors.map(\.description))") }
-    guard follows else { throw BenchError("current/ could not follow latest.json in \(output.path)") }
+    guard following.problems.isEmpty else { throw BenchError("\(following.problems.map(\.description))") }
     return BenchResult.ScaleResult(
       branches: report.brands.reduce(0) { $0 + $1.branchCount },
       seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,

@@ -75,6 +75,16 @@ public struct BundleStore: Sendable {
     return try Self.read(directory: directory, pointer: pointer)
   }
 
+  /// The newest bundle under `bundles/` (``OutputLayout/keptBundles()``) that reads and
+  /// verifies, but `excluded`: what stands in for the bundle `latest.json` should name when it
+  /// is missing, unreadable, or names a bundle that is gone or damaged. `nil` when none does.
+  public func newestIntactBundle(excluding excluded: String? = nil) -> PublishedBundle? {
+    for name in layout.keptBundles() where name != excluded {
+      if let bundle = try? Self.readBundle(at: layout.bundles.appendingPathComponent(name)) { return bundle }
+    }
+    return nil
+  }
+
   /// Reads and verifies a published bundle, given either an output directory (the bundle
   /// `latest.json` names) or a bundle directory (the one holding `manifest.json`).
   public static func readBundle(at directory: URL) throws(ExportError) -> PublishedBundle {
@@ -144,6 +154,8 @@ public struct BundleStore: Sendable {
     guard !branches.isEmpty else {
       throw ExportError(path: outputDirectory.path, message: "refusing to publish an empty dataset")
     }
+    // A link as bundles/ would send the bundle elsewhere: nothing is written through one.
+    try Files.checkNothingForeign(below: outputDirectory.path, to: bundlesURL.path)
     try createDirectory(bundlesURL)
     // Leftovers of killed runs (their process no longer exists) were never published.
     layout.removeLeftovers(onlyOfEndedProcesses: true, includingCurrent: false)
@@ -175,8 +187,9 @@ public struct BundleStore: Sendable {
       manifestSHA256: SHA256.hex(built.manifestData))
     var wroteDirectory = false
     var repaired: ExportError?
-    if FileManager.default.fileExists(atPath: finalDirectory.path) {
+    if Files.kind(at: finalDirectory.path) != nil {
       do throws(ExportError) {
+        try Self.checkHoldsOnlyListed(finalDirectory, manifest: built.manifest)
         _ = try Self.read(directory: finalDirectory, pointer: pointer)
       } catch {
         // A damaged copy of this very bundle: never point at it again; write it anew.
@@ -186,7 +199,7 @@ public struct BundleStore: Sendable {
         repaired = error
       }
     }
-    if FileManager.default.fileExists(atPath: finalDirectory.path) {
+    if Files.kind(at: finalDirectory.path) != nil {
       // An intact copy: reused as it is.
       Files.remove(staging.path)
     } else {
@@ -214,6 +227,25 @@ public struct BundleStore: Sendable {
     }
     try Files.replace(latestURL.path, with: pointerData, syncDirectory: true)
     return .published(bundle, latestChanged: true, repaired: repaired)
+  }
+
+  /// Throws unless `directory` holds exactly the files `manifest` lists (and `manifest.json`),
+  /// as regular files in real folders: the directory itself not a symbolic link, no link,
+  /// device or pipe inside it, no file the manifest does not list (hidden names included). What
+  /// `validate` rejects in a bundle's layout, a run does not reuse.
+  static func checkHoldsOnlyListed(_ directory: URL, manifest: BundleManifest) throws(ExportError) {
+    if let kind = Files.kind(at: directory.path), kind != Files.directoryKind {
+      throw ExportError(path: directory.path, message: "is \(kind), not a bundle directory")
+    }
+    let listed = Set(manifest.files.map(\.path) + ["manifest.json"])
+    for entry in PlainFiles.entries(under: directory.path) {
+      if entry.kind != Files.regularFileKind {
+        throw ExportError(path: directory.appendingPathComponent(entry.path).path, message: "is \(entry.kind)")
+      }
+      if !listed.contains(entry.path) {
+        throw ExportError(path: directory.appendingPathComponent(entry.path).path, message: "not listed in manifest.json")
+      }
+    }
   }
 
   /// Makes a staging directory the builder wrote durable with one barrier (see ``Files``).

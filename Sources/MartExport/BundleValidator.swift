@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartDigest
+import MartFiles
 
 /// One thing wrong with a bundle on disk: the file, relative to the directory that was checked
 /// (`.` for the directory itself), and what is wrong with it.
@@ -320,61 +321,36 @@ private struct Check {
   /// names included; a symbolic link or anything else that is not a regular file is a problem.
   mutating func entriesOnDisk(under prefix: String) -> Set<String> {
     var found = Set<String>()
-    var pending = [""]
-    while let relative = pending.popLast() {
-      let folder = root.appendingPathComponent(prefix + relative)
-      guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { continue }
-      for name in names {
-        let path = relative + name
-        var status = stat()
-        guard lstat(folder.appendingPathComponent(name).path, &status) == 0 else { continue }
-        switch status.st_mode & S_IFMT {
-        case S_IFDIR: pending.append(path + "/")
-        case S_IFREG: found.insert(path)
-        case S_IFLNK:
-          if !reportedLinks.contains(prefix + path) {
-            reportedLinks.insert(prefix + path)
-            problem(prefix + path, "is a symbolic link; a bundle holds only regular files and directories")
-          }
-        default: problem(prefix + path, "is not a regular file")
+    for entry in PlainFiles.entries(under: root.appendingPathComponent(prefix).path) {
+      switch entry.kind {
+      case Files.regularFileKind: found.insert(entry.path)
+      case Files.symbolicLinkKind:
+        if reportedLinks.insert(prefix + entry.path).inserted {
+          problem(prefix + entry.path, "is a symbolic link; a bundle holds only regular files and directories")
         }
+      default: problem(prefix + entry.path, "is not a regular file")
       }
     }
     return found
   }
 
-  /// Hidden temporary names an interrupted run left in the output directory, `bundles/` or
-  /// `current/` (a staging bundle, a half-written pointer or current file), and symbolic links
-  /// in `current/`. A name whose process is still running belongs to a run in progress.
+  /// Hidden names an interrupted run left in the output directory, `bundles/` or `current/`
+  /// (`OutputLayout.leftovers()`: a staging bundle, a half-written pointer or current file),
+  /// and symbolic links in `current/`. A name whose process is still running belongs to a run
+  /// in progress.
   mutating func checkLeftovers() {
-    let manager = FileManager.default
-    var candidates: [String] = ((try? manager.contentsOfDirectory(atPath: root.path)) ?? [])
-      .filter { name in ["latest.json", "report.json", "report.html"].contains { name.hasPrefix(".\($0).") } }
-    candidates += ((try? manager.contentsOfDirectory(atPath: root.appendingPathComponent("bundles").path)) ?? [])
-      .filter { $0.hasPrefix(".") }.map { "bundles/\($0)" }
-    if let walker = manager.enumerator(atPath: root.appendingPathComponent("current").path) {
-      while let relative = walker.nextObject() as? String {
-        let path = "current/\(relative)"
-        if (relative as NSString).lastPathComponent.hasPrefix(".") {
-          candidates.append(path)
-          walker.skipDescendants()
-        } else {
-          _ = followsNoLink(path)
-        }
-      }
-    }
-    for path in candidates.sorted() where !Self.belongsToARunningProcess(path) {
+    for path in OutputLayout(root).leftovers() where OutputLayout.runningProcess(of: path) == nil {
       problem(path, "left by an interrupted run (a hidden temporary name); the next run removes it")
     }
-  }
-
-  /// Whether `path` ends in the id of a process that is still running (`.staging-…-<pid>`,
-  /// `.latest.json.<pid>`).
-  static func belongsToARunningProcess(_ path: String) -> Bool {
-    guard let pid = path.split(whereSeparator: { $0 == "-" || $0 == "." || $0 == "/" }).last.flatMap({ pid_t($0) }),
-      pid > 0
-    else { return false }
-    return kill(pid, 0) == 0 || errno == EPERM
+    let current = OutputLayout.currentName
+    if Files.kind(at: root.appendingPathComponent(current).path) == Files.directoryKind {
+      for entry in PlainFiles.foreignEntries(under: root.appendingPathComponent(current).path)
+      where !entry.path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
+        _ = followsNoLink("\(current)/\(entry.path)")
+      }
+    } else {
+      _ = followsNoLink(current)
+    }
   }
 
   mutating func checkHeader(_ file: BranchesFile, manifest: BundleManifest, path: String) {

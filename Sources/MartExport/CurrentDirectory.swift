@@ -105,7 +105,11 @@ public struct CurrentDirectory: Sendable {
             let path = root + "/" + relative
             if let existing = PlainFiles.contents(of: path), existing == data { return }
             let folder = String(path[..<path.lastIndex(of: "/")!])
-            if folders.insert(folder).inserted { try Files.createDirectory(folder) }
+            if folders.insert(folder).inserted {
+              // A link on the way (current/ or a folder in it) would send the files elsewhere.
+              try Files.checkNothingForeign(below: outputDirectory.path, to: folder)
+              try Files.createDirectory(folder)
+            }
             let temporary = Files.temporaryPath(beside: path)
             pending.append((path, temporary))
             try Files.write(data, to: temporary)

@@ -59,7 +59,24 @@ public struct OutputLayout: Sendable, Hashable {
   /// The folders of the output a run creates or writes in, relative to it.
   public static let folders = [bundlesName, currentName]
   /// The files of the output a run replaces, relative to it.
-  public static let files = [latestName, reportName]
+  public static let files = [latestName, reportName, reportPageName]
+
+  /// What stands where a run writes but is not a real folder or a regular file: a symbolic
+  /// link, a device, a pipe or a socket as `bundles/`, `current/` or anything in it,
+  /// `latest.json` or a report; each as its path relative to the output directory and what it
+  /// is. A run would write through it (a link to a folder elsewhere) or replace it, so it
+  /// refuses to start over any of them. (A bundle directory that is a link is a damaged
+  /// bundle instead: it is never written through, only set aside.)
+  public func foreignEntries() -> [(path: String, kind: String)] {
+    var found: [(path: String, kind: String)] = []
+    for name in Self.folders + Self.files {
+      if let kind = Files.foreignKind(at: root.appendingPathComponent(name).path) { found.append((name, kind)) }
+    }
+    if !found.contains(where: { $0.path == Self.currentName }) {
+      found += PlainFiles.foreignEntries(under: current.path).map { ("\(Self.currentName)/\($0.path)", $0.kind) }
+    }
+    return found
+  }
 
   // MARK: latest.json
 
@@ -110,46 +127,64 @@ public struct OutputLayout: Sendable, Hashable {
 
   // MARK: Leftovers and pruning
 
-  /// Removes what runs that were killed left behind: bundle staging directories and damaged
-  /// copies set aside under `bundles/`, and the hidden temporary files of `latest.json`, the
-  /// reports and `current/`. None was ever published, so nothing refers to them.
-  ///
-  /// With `onlyOfEndedProcesses`, a leftover is removed only when the process that wrote it no
-  /// longer exists (for a caller not holding the run lock); otherwise every one is (the caller
-  /// holds the lock, so nothing else is writing them). `includingCurrent: false` leaves
-  /// `current/` alone (a walk of its thousands of files).
-  /// - Returns: the paths removed, relative to the output directory, sorted.
-  @discardableResult
-  public func removeLeftovers(onlyOfEndedProcesses: Bool = false, includingCurrent: Bool = true) -> [String] {
-    func ended(_ process: Int32?) -> Bool {
-      guard onlyOfEndedProcesses else { return true }
-      guard let process, process != getpid() else { return false }
-      return kill(process, 0) != 0 && errno == ESRCH
+  /// The hidden names runs leave behind when killed, relative to the output directory, sorted:
+  /// in the output directory, a temporary of `latest.json` or a report (`.latest.json.<pid>`);
+  /// in `bundles/` and at any depth in `current/`, every hidden name (staging and damaged
+  /// bundles, temporary files, and anything else hidden: a run keeps nothing hidden there, and
+  /// clients are served only what a bundle calls for). A hidden folder is one leftover. The one
+  /// rule both `validate` (which reports them) and ``removeLeftovers(onlyOfEndedProcesses:includingCurrent:)``
+  /// (which removes them) follow.
+  public func leftovers(includingCurrent: Bool = true) -> [String] {
+    var found: [String] = []
+    for name in Self.contents(of: root) where name.hasPrefix(".") {
+      if Self.files.contains(where: { name.hasPrefix(".\($0).") }) { found.append(name) }
     }
-    var removed: [String] = []
-    func remove(_ relative: String) {
-      if Files.remove(root.appendingPathComponent(relative).path) { removed.append(relative) }
-    }
-    for name in Self.contents(of: bundles)
-    where name.hasPrefix(Self.stagingPrefix) || name.hasPrefix(Self.damagedPrefix) {
-      if ended(name.split(separator: "-").last.flatMap { Int32($0) }) { remove("\(Self.bundlesName)/\(name)") }
-    }
-    for name in Self.contents(of: root) {
-      guard let temporary = Files.temporaryProcess(name), Self.files.contains(temporary.file)
-        || temporary.file == Self.reportPageName
-      else { continue }
-      if ended(temporary.process) { remove(name) }
-    }
-    // current/: a hidden temporary beside any of its files, at any depth.
-    if includingCurrent {
-      for relative in PlainFiles.regularFiles(under: current.path, hidden: true) {
-        let name = String(relative[(relative.lastIndex(of: "/").map { relative.index(after: $0) } ?? relative.startIndex)...])
-        if let temporary = Files.temporaryProcess(name), ended(temporary.process) {
-          remove("\(Self.currentName)/\(relative)")
+    for name in Self.contents(of: bundles) where name.hasPrefix(".") { found.append("\(Self.bundlesName)/\(name)") }
+    if includingCurrent, Files.kind(at: current.path) == Files.directoryKind {
+      var folders = [""]
+      while let folder = folders.popLast() {
+        for name in Self.contents(of: folder.isEmpty ? current : current.appendingPathComponent(folder)) {
+          let relative = folder.isEmpty ? name : "\(folder)/\(name)"
+          if name.hasPrefix(".") {
+            found.append("\(Self.currentName)/\(relative)")
+          } else if Files.kind(at: current.appendingPathComponent(relative).path) == Files.directoryKind {
+            folders.append(relative)
+          }
         }
       }
     }
-    return removed.sorted()
+    return found.sorted()
+  }
+
+  /// The process that wrote the leftover at `path` (the number its name ends with:
+  /// `.staging-…-<pid>`, `.latest.json.<pid>`), when that process is still running. A name
+  /// without one belongs to no process.
+  public static func runningProcess(of path: String) -> Int32? {
+    guard let process = path.split(whereSeparator: { "-./".contains($0) }).last.flatMap({ Int32($0) }), process > 0
+    else { return nil }
+    return kill(process, 0) == 0 || errno == EPERM ? process : nil
+  }
+
+  /// Removes the ``leftovers(includingCurrent:)`` of killed runs. None was ever published, so
+  /// nothing refers to them.
+  ///
+  /// With `onlyOfEndedProcesses`, a leftover whose process is still running is kept (for a
+  /// caller not holding the run lock); otherwise every one is removed (the caller holds the
+  /// lock, so nothing else is writing them). `includingCurrent: false` leaves `current/` alone
+  /// (a walk of its thousands of files).
+  /// - Returns: the paths removed, relative to the output directory, sorted.
+  @discardableResult
+  public func removeLeftovers(onlyOfEndedProcesses: Bool = false, includingCurrent: Bool = true) -> [String] {
+    leftovers(includingCurrent: includingCurrent).filter { relative in
+      if onlyOfEndedProcesses, Self.runningProcess(of: relative) != nil { return false }
+      return Files.remove(root.appendingPathComponent(relative).path)
+    }
+  }
+
+  /// The names of the bundles under `bundles/` (real folders, not hidden), newest first: by
+  /// modification time, equal times by name, as ``pruneBundles(keep:)`` orders them.
+  public func keptBundles() -> [String] {
+    Self.newestFirst(in: bundles).filter { Files.kind(at: bundles.appendingPathComponent($0).path) == Files.directoryKind }
   }
 
   /// Keeps the newest `keep` bundles (by modification time), and the one `latest.json` names
@@ -165,14 +200,7 @@ public struct OutputLayout: Sendable, Hashable {
   /// name, newest name first), and `protected`; removes the other folders, not hidden ones.
   /// - Returns: the names removed.
   public static func prune(in parent: URL, keep: Int, protecting protected: String?) -> [String] {
-    let entries = contents(of: parent).filter { !$0.hasPrefix(".") }.compactMap { name -> (String, Date)? in
-      let url = parent.appendingPathComponent(name)
-      guard let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .contentModificationDateKey]),
-        values.isDirectory == true
-      else { return nil }
-      return (name, values.contentModificationDate ?? .distantPast)
-    }
-    let ordered = entries.sorted { ($0.1, $0.0) > ($1.1, $1.0) }.map(\.0)
+    let ordered = newestFirst(in: parent)
     var kept = Set(ordered.prefix(max(0, keep)))
     if let protected { kept.insert(protected) }
     var removed: [String] = []
@@ -180,6 +208,19 @@ public struct OutputLayout: Sendable, Hashable {
       if Files.remove(parent.appendingPathComponent(name).path) { removed.append(name) }
     }
     return removed
+  }
+
+  /// The folders directly in `parent` (reached through links too), not hidden ones, newest
+  /// first: by modification time, equal times by name, newest name first.
+  static func newestFirst(in parent: URL) -> [String] {
+    let entries = contents(of: parent).filter { !$0.hasPrefix(".") }.compactMap { name -> (String, Date)? in
+      let url = parent.appendingPathComponent(name)
+      guard let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .contentModificationDateKey]),
+        values.isDirectory == true
+      else { return nil }
+      return (name, values.contentModificationDate ?? .distantPast)
+    }
+    return entries.sorted { ($0.1, $0.0) > ($1.1, $1.0) }.map(\.0)
   }
 
   static func contents(of directory: URL) -> [String] {

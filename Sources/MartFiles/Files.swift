@@ -85,8 +85,15 @@ public enum Files {
     }
   }
 
-  /// Renames `source` to `destination` (one `rename(2)`: atomic on one filesystem).
+  /// Renames `source` to `destination` (one `rename(2)`: atomic on one filesystem). Only a
+  /// regular file is ever renamed over: a symbolic link, a folder, a device, a pipe or a socket
+  /// at `destination` is refused (``foreignKind(at:)``), so a file the pipeline writes never
+  /// replaces something it did not write.
   public static func rename(_ source: String, to destination: String) throws(FileError) {
+    if let kind = kind(at: destination), kind != regularFileKind {
+      throw FileError(
+        path: destination, message: "is \(kind), not a regular file: nothing is renamed over it", errorNumber: EEXIST)
+    }
     #if canImport(Glibc)
       let renamed = Glibc.rename(source, destination)
     #else
@@ -175,6 +182,93 @@ public enum Files {
     guard fd >= 0 else { throw failure(path, "cannot open") }
     defer { close(fd) }
     guard mart_syncfs(fd) == 0 else { throw failure(path, "syncfs failed") }
+  }
+
+  // MARK: What is there
+
+  /// What is at `path` when it is neither missing, nor a regular file, nor a folder: `"a symbolic
+  /// link"`, `"a device"` or `"a pipe or a socket"` (`lstat`: a link is never followed). Such a
+  /// thing inside a tree the pipeline writes was not written by it, and nothing is written
+  /// through it or over it.
+  public static func foreignKind(at path: String) -> String? {
+    guard let kind = kind(at: path), kind != regularFileKind, kind != directoryKind else { return nil }
+    return kind
+  }
+
+  /// What is at `path`, a link not followed: ``regularFileKind``, ``directoryKind``, `"a symbolic
+  /// link"`, `"a device"` or `"a pipe or a socket"`; `nil` when nothing is there.
+  public static func kind(at path: String) -> String? {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { return nil }
+    return kind(of: status.st_mode)
+  }
+
+  /// The words for a file type (`st_mode & S_IFMT`).
+  static func kind(of mode: mode_t) -> String {
+    switch mode & S_IFMT {
+    case S_IFREG: regularFileKind
+    case S_IFDIR: directoryKind
+    case S_IFLNK: symbolicLinkKind
+    case S_IFCHR, S_IFBLK: "a device"
+    default: "a pipe or a socket"
+    }
+  }
+
+  /// What ``kind(at:)`` says of a regular file.
+  public static let regularFileKind = "a regular file"
+  /// What ``kind(at:)`` says of a folder.
+  public static let directoryKind = "a directory"
+  /// What ``kind(at:)`` says of a symbolic link.
+  public static let symbolicLinkKind = "a symbolic link"
+
+  /// Throws when a component of `path` below `root` (`path` itself included) is not a real
+  /// folder or file: a symbolic link, a device, a pipe or a socket. `root` itself may be reached
+  /// through links (where the operator put it); below it, nothing is written through a link, so
+  /// a link inside a tree the pipeline writes never sends a file outside it. Components that do
+  /// not exist yet are fine.
+  public static func checkNothingForeign(below root: String, to path: String) throws(FileError) {
+    let prefix = root.hasSuffix("/") ? root : root + "/"
+    guard path.hasPrefix(prefix) else { return }
+    var current = String(prefix.dropLast())
+    for component in path.dropFirst(prefix.count).split(separator: "/") {
+      current += "/" + component
+      guard let kind = kind(at: current) else { return }
+      if kind != regularFileKind, kind != directoryKind {
+        throw FileError(
+          path: current, message: "is \(kind): nothing is written through it inside \(root)", errorNumber: ELOOP)
+      }
+    }
+  }
+
+  /// `path` with every symbolic link resolved, as an absolute path: the part that exists is
+  /// resolved by `realpath(3)`, the rest (not created yet) appended with `.` and `..` applied.
+  /// Two settings that name the same place through different links resolve to the same path.
+  public static func realPath(_ path: String) -> String {
+    let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
+    var existing = absolute
+    var rest: [Substring] = []
+    while true {
+      if let resolved = realpath(existing, nil) {
+        defer { free(resolved) }
+        var components = String(cString: resolved).split(separator: "/")
+        for component in rest.reversed() {
+          switch component {
+          case ".": continue
+          case "..": _ = components.popLast()
+          default: components.append(component)
+          }
+        }
+        return "/" + components.joined(separator: "/")
+      }
+      guard let slash = existing.lastIndex(of: "/"), existing != "/" else { return absolute }
+      rest.append(existing[existing.index(after: slash)...])
+      existing = slash == existing.startIndex ? "/" : String(existing[..<slash])
+    }
+  }
+
+  /// Whether `path` is `folder` or lies inside it, both given as ``realPath(_:)`` gives them.
+  public static func isInside(_ path: String, _ folder: String) -> Bool {
+    path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
   }
 
   // MARK: Helpers

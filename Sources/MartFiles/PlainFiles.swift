@@ -13,7 +13,8 @@ import MartCore
 public enum PlainFiles {
   /// The bytes of the regular file at `path`; `nil` when there is none or it cannot be read.
   public static func contents(of path: String) -> Data? {
-    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    // O_NONBLOCK: a pipe put where a file belongs answers at once instead of holding the open.
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var status = stat()
@@ -78,5 +79,40 @@ public enum PlainFiles {
       }
     }
     return found
+  }
+
+  /// Every entry at any depth below `root` but folders, hidden names and the contents of
+  /// hidden folders included, as its path relative to `root` and what it is
+  /// (``Files/kind(at:)``: a regular file, a symbolic link — not followed —, a device, a pipe or
+  /// a socket), sorted by path. Empty when `root` does not exist.
+  public static func entries(under root: String) -> [(path: String, kind: String)] {
+    var found: [(path: String, kind: String)] = []
+    var folders = [""]
+    while let relative = folders.popLast() {
+      guard let directory = opendir(relative.isEmpty ? root : root + "/" + relative) else { continue }
+      defer { closedir(directory) }
+      while let entry = readdir(directory) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+          String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+        }
+        guard name != ".", name != ".." else { continue }
+        let path = relative.isEmpty ? name : relative + "/" + name
+        switch Int32(entry.pointee.d_type) {
+        case Int32(DT_DIR): folders.append(path)
+        case Int32(DT_REG): found.append((path, Files.regularFileKind))
+        default:
+          // A link, something else, or a filesystem that did not say (DT_UNKNOWN).
+          guard let kind = Files.kind(at: root + "/" + path) else { continue }
+          if kind == Files.directoryKind { folders.append(path) } else { found.append((path, kind)) }
+        }
+      }
+    }
+    return found.sorted { $0.path < $1.path }
+  }
+
+  /// The entries of ``entries(under:)`` that are not regular files: symbolic links, devices,
+  /// pipes and sockets.
+  public static func foreignEntries(under root: String) -> [(path: String, kind: String)] {
+    entries(under: root).filter { $0.kind != Files.regularFileKind }
   }
 }

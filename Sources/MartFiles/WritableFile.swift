@@ -16,10 +16,16 @@ public final class WritableFile {
   public let path: String
   private var descriptor: Int32
 
-  /// Creates the file at `path`, or empties the one that is there.
+  /// Creates the file at `path`, or empties the one that is there. A symbolic link at `path`
+  /// is not followed: the file is never written elsewhere through it.
   public init(creating path: String) throws(FileError) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { throw Files.failure(path, "cannot create") }
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    guard fd >= 0 else {
+      if errno == ELOOP {
+        throw FileError(path: path, message: "cannot create: is a symbolic link, not followed", errorNumber: ELOOP)
+      }
+      throw Files.failure(path, "cannot create")
+    }
     self.path = path
     self.descriptor = fd
   }

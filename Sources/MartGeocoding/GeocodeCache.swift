@@ -27,10 +27,16 @@ public final class GeocodeCache: Sendable {
   private let database: SQLiteConnection
   /// The database file.
   public var path: String { database.path }
+  /// Whether answers are only looked up, never stored (``init(readingOnly:)``).
+  public let isReadOnly: Bool
+  /// Whether the database has the cache's table (a read-only cache may not).
+  private let hasTable: Bool
 
   /// Opens (creating if needed) the cache at `path`.
   public init(path: String) throws(GeocodeCacheError) {
     database = try SQLiteConnection(path: path)
+    isReadOnly = false
+    hasTable = true
     try database.run(
       """
       CREATE TABLE IF NOT EXISTS geocode (
@@ -47,6 +53,14 @@ public final class GeocodeCache: Sendable {
       """)
   }
 
+  /// Opens the cache at `path`, which must exist, for lookups only: nothing is stored, no table
+  /// created, no file added (a replay reads the cache live runs fill, and never fills it).
+  public init(readingOnly path: String) throws(GeocodeCacheError) {
+    database = try SQLiteConnection(path: path, creating: false)
+    isReadOnly = true
+    hasTable = !(try database.rows("SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'geocode'")).isEmpty
+  }
+
   /// The cache key for a query: spaces collapsed, NFC.
   public static func normalizedQuery(_ query: String) -> String {
     query.precomposedStringWithCanonicalMapping.split(whereSeparator: \.isWhitespace).joined(separator: " ")
@@ -54,6 +68,7 @@ public final class GeocodeCache: Sendable {
 
   /// The remembered answer of `provider` for `query`, if any.
   public func lookup(provider: CoordinateSource, query: String) throws(GeocodeCacheError) -> CachedGeocode? {
+    guard hasTable else { return nil }
     let rows = try database.rows(
       "SELECT found, latitude, longitude, precision, matched_address, stored_at FROM geocode WHERE provider = ?1 AND query = ?2",
       [.text(provider.rawValue), .text(Self.normalizedQuery(query))])
@@ -68,10 +83,12 @@ public final class GeocodeCache: Sendable {
     return CachedGeocode(match: match, storedAt: storedAt)
   }
 
-  /// Remembers the answer of `provider` for `query` (`nil` = not found), replacing any older one.
+  /// Remembers the answer of `provider` for `query` (`nil` = not found), replacing any older one;
+  /// nothing on a read-only cache.
   public func store(
     provider: CoordinateSource, query: String, match: GeocodeMatch?, at date: Date = Date()
   ) throws(GeocodeCacheError) {
+    guard !isReadOnly else { return }
     try database.run(
       """
       INSERT OR REPLACE INTO geocode (provider, query, found, latitude, longitude, precision, matched_address, stored_at)
@@ -87,7 +104,8 @@ public final class GeocodeCache: Sendable {
 
   /// The number of remembered answers.
   public func count() throws(GeocodeCacheError) -> Int {
-    Int(try database.rows("SELECT COUNT(*) FROM geocode").first?.first?.integer ?? 0)
+    guard hasTable else { return 0 }
+    return Int(try database.rows("SELECT COUNT(*) FROM geocode").first?.first?.integer ?? 0)
   }
 
   /// Runs SQLite's integrity check; throws unless the database is intact.

@@ -1,3 +1,4 @@
+import Foundation
 import MartBrands
 import MartCore
 import MartExport
@@ -30,16 +31,33 @@ public struct PreviousBundle: Sendable {
     self.bundle = bundle
   }
 
-  /// Reads the bundle `latest.json` points to; an unreadable one is a warning and counts as none.
+  /// Reads the bundle `latest.json` points to. When there is none to read — `latest.json`
+  /// missing while `bundles/` holds bundles, unreadable, or naming a bundle that is gone or
+  /// damaged — the newest intact kept bundle stands in for it, with a warning; with none
+  /// intact, nothing can be carried over (a warning, and ``damage`` says why).
   static func read(from store: BundleStore, problems: inout RunProblems) -> PreviousBundle {
+    let layout = OutputLayout(store.outputDirectory)
+    let failure: String
     do {
-      return PreviousBundle(try store.latest())
+      if let bundle = try store.latest() { return PreviousBundle(bundle) }
+      // A new output directory has no bundle yet: nothing is missing.
+      guard !layout.keptBundles().isEmpty else { return PreviousBundle() }
+      failure = "\(layout.latest.path) is missing while \(OutputLayout.bundlesName)/ holds bundles"
     } catch {
-      problems.warn(.previousBundle, "last bundle unreadable, nothing to carry over: \(error)")
-      var none = PreviousBundle()
-      none.damage = error.description
-      return none
+      failure = error.description
     }
+    let named = (try? layout.readLatest())?.map { ($0.bundle as NSString).lastPathComponent }
+    if let standIn = store.newestIntactBundle(excluding: named) {
+      problems.warn(
+        .previousBundle,
+        "\(failure): \(OutputLayout.bundlePath(version: standIn.directory.lastPathComponent)), the newest intact"
+          + " bundle, stands in as the previous one")
+      return PreviousBundle(standIn)
+    }
+    problems.warn(.previousBundle, "last bundle unreadable and no kept bundle intact, nothing to carry over: \(failure)")
+    var none = PreviousBundle()
+    none.damage = failure
+    return none
   }
 }
 

@@ -14,13 +14,17 @@ extension Pipeline {
   /// Runs the pipeline as `configuration` says.
   ///
   /// First the settings are checked without touching anything (the replay folder holds
-  /// recordings; nothing that must be a directory is a file), then the output and state
-  /// directories are created and locked (one run at a time; a lock left by a killed run is
-  /// taken over), an output directory of the old layout has its private files moved to the
-  /// state directory, leftovers of killed runs are removed, the fetch stack and geocoding chain
-  /// are built, the pipeline runs once, old bundles and archives are pruned (`keep`), the
-  /// stable files of `current/` follow `latest.json`, and the stack is taken down again. A
-  /// cancelled run publishes nothing and removes its partial archive.
+  /// recordings; nothing that must be a directory is a file; the state directory, archive and
+  /// geocoding cache, resolved through their links, lie outside the output directory and it
+  /// outside them; no symbolic link stands where the run writes in the output or state
+  /// directory), then the output and state directories are created and locked (one run at a
+  /// time; a lock left by a killed run is taken over), an output directory of the old layout has
+  /// its private files moved to the state directory, leftovers of killed runs are removed, the
+  /// fetch stack and geocoding chain are built, the pipeline runs once, old bundles and archives
+  /// are pruned (`keep`), the stable files of `current/` follow `latest.json`, and the stack is
+  /// taken down again. A cancelled run publishes nothing and removes its partial archive. What
+  /// follows `latest.json` and could not be written (`current/`, the reports) is one of the
+  /// report's errors, in `report.json` too, and the run's exit status is then `1`.
   public static func run(_ configuration: RunConfiguration) async throws(RunSetupError) -> RunResult {
     let output = configuration.outputDirectory
     let state = configuration.stateDirectory
@@ -32,14 +36,12 @@ extension Pipeline {
     for folder in OutputLayout.folders {
       try SettingChecks.checkCanBeDirectory(output.appendingPathComponent(folder), setting: "--output")
     }
-    guard state.standardizedFileURL.path != output.standardizedFileURL.path,
-      !state.standardizedFileURL.path.hasPrefix(output.standardizedFileURL.path + "/")
-    else {
-      throw RunSetupError(
-        setting: "--state",
-        message:
-          "\(state.path) is inside the output directory \(output.path), which is served: choose a folder outside it")
-    }
+    try SettingChecks.checkPrivateApart(
+      output: output,
+      private: [
+        (state, "--state"), (configuration.archiveDirectory, "--archive"),
+        (configuration.geocodingCache, "--geocoding-cache"),
+      ])
     try SettingChecks.checkCanBeDirectory(state, setting: "--state")
     for folder in StateLayout.folders {
       try SettingChecks.checkCanBeDirectory(state.appendingPathComponent(folder), setting: "--state")
@@ -53,6 +55,9 @@ extension Pipeline {
     ] + OutputLayout.files.map({ (output.appendingPathComponent($0), "--output") }) {
       if let file { try SettingChecks.checkCanBeFile(file, setting: setting) }
     }
+
+    try SettingChecks.checkNothingForeign(OutputLayout(output).foreignEntries(), in: output, setting: "--output")
+    try SettingChecks.checkNothingForeign(StateLayout(state).foreignEntries(), in: state, setting: "--state")
 
     try SettingChecks.prepare(output, setting: "--output")
     try SettingChecks.prepare(state, setting: "--state")
@@ -85,10 +90,10 @@ extension Pipeline {
       sources: configuration.sources, fetcher: resources.sourceFetcher, geocoding: resources.geocoding,
       statistics: resources.stack.statistics, progress: configuration.progress)
     let outcome = await pipeline.runOnce(asOf: asOf, brands: configuration.brands, outputDirectory: output)
-    let report = outcome.report
+    var report = outcome.report
     // current/ follows the bundle latest.json names as soon as it can, so that the time it lags
     // behind (where a kill leaves it stale until the next run) is as short as possible.
-    let currentFollows = followLatest(outcome, output: output, logger: logger)
+    var following = followLatest(outcome, output: output)
 
     var archiveDirectory = resources.archive?.directory
     var pruned: [String] = []
@@ -123,9 +128,19 @@ extension Pipeline {
     }
     // Whatever the outcome, current/ follows the bundle latest.json names (a run stopped or
     // killed earlier may have left it behind); once more when pruning removed bundles, whose
-    // branches current/ may have kept as unlisted.
-    if !currentFollows || !pruned.isEmpty {
-      _ = synchronizeCurrent(output: output, latest: currentFollows ? outcome.latest : nil, logger: logger)
+    // branches current/ may have kept as unlisted, or when the first try failed.
+    if following.current != nil || !pruned.isEmpty {
+      following.current = synchronizeCurrent(output: output, latest: following.current == nil ? outcome.latest : nil)
+    }
+    // What follows latest.json and could not be written is an error of the run, in report.json
+    // too (and on its page, when the page could be written).
+    if !following.problems.isEmpty {
+      report.errors += following.problems
+      report = PublishStage.write(report, output: output)
+      if following.page == nil, let problem = writeReportPage(output: output, latest: nil, previous: outcome.previous) {
+        report.errors.append(problem)
+        report = PublishStage.write(report, output: output)
+      }
     }
     return RunResult(
       report: report, archiveDirectory: archiveDirectory, archiveFailures: resources.archive?.writeFailures ?? [],
@@ -135,49 +150,64 @@ extension Pipeline {
 }
 
 extension Pipeline {
+  /// What could not be written of what follows `latest.json` after a run: `current/`, and
+  /// `report.html`.
+  public struct Following: Sendable {
+    /// Why `current/` does not follow `latest.json`, when it does not.
+    public var current: RunProblem?
+    /// Why `report.html` could not be written, when it could not.
+    public var page: RunProblem?
+
+    /// Both, as the run's errors.
+    public var problems: [RunProblem] { [current, page].compactMap { $0 } }
+  }
+
   /// Makes what follows `latest.json` after a run: `current/` and `report.html` beside
   /// `report.json`, both from the bundles `outcome` holds in memory when `latest.json` names the
   /// one it says (otherwise from disk). The two are made side by side: neither reads what the
-  /// other writes. Returns whether `current/` follows.
-  public static func followLatest(_ outcome: PipelineOutcome, output: URL, logger: Logger) -> Bool {
+  /// other writes. Returns what could not be written.
+  public static func followLatest(_ outcome: PipelineOutcome, output: URL) -> Following {
     let named = try? OutputLayout(output).readLatest()
     let latest = outcome.latest.flatMap { named == $0.pointer ? $0 : nil }
-    let follows = Atomic(false)
+    let parts = Mutex(Following())
     DispatchQueue.concurrentPerform(iterations: 2) { part in
       if part == 0 {
-        follows.store(synchronizeCurrent(output: output, latest: latest, logger: logger), ordering: .relaxed)
+        let problem = synchronizeCurrent(output: output, latest: latest)
+        parts.withLock { $0.current = problem }
       } else {
-        writeReportPage(output: output, latest: latest, previous: outcome.previous, logger: logger)
+        let problem = writeReportPage(output: output, latest: latest, previous: outcome.previous)
+        parts.withLock { $0.page = problem }
       }
     }
-    return follows.load(ordering: .relaxed)
+    return parts.withLock { $0 }
   }
 
   /// Brings `current/` in line with `latest.json` (whose bundle is `latest`, when given);
-  /// `false`, logged, when it could not.
-  static func synchronizeCurrent(output: URL, latest: PublishedBundle?, logger: Logger) -> Bool {
+  /// the problem when it could not.
+  static func synchronizeCurrent(output: URL, latest: PublishedBundle?) -> RunProblem? {
     do {
       try CurrentDirectory(outputDirectory: output).synchronize(latest: latest)
-      return true
+      return nil
     } catch {
-      logger.error("current/ could not follow latest.json: \(error)")
-      return false
+      return RunProblem(
+        kind: .current, message: "current/ could not follow latest.json: \(error); the next run finishes it")
     }
   }
 
   /// Writes `report.html` beside `report.json`, before `keep` prunes the previous bundle it is
-  /// compared with. When it cannot be written, an older one is removed rather than left claiming
-  /// another run's outcome.
-  static func writeReportPage(output: URL, latest: PublishedBundle?, previous: PublishedBundle?, logger: Logger) {
+  /// compared with; the problem when it could not. An older page is then removed rather than
+  /// left claiming another run's outcome.
+  static func writeReportPage(output: URL, latest: PublishedBundle?, previous: PublishedBundle?) -> RunProblem? {
     do {
       if let latest {
         try ReportFiles.write(outputDirectory: output, latest: latest, previous: previous)
       } else {
         try ReportFiles.write(outputDirectory: output)
       }
+      return nil
     } catch {
-      logger.warning("report.html could not be written: \(error)")
       Files.remove(OutputLayout(output).reportPage.path)
+      return RunProblem(kind: .report, message: "report.html could not be written: \(error)")
     }
   }
 

@@ -56,7 +56,7 @@ public struct Pipeline: Sendable {
   }
 
   /// Runs once, like ``run(asOf:brands:outputDirectory:)``, and keeps in memory the bundles
-  /// `current/` and `report.html` are made from (see ``followLatest(_:output:logger:)``).
+  /// `current/` and `report.html` are made from (see ``followLatest(_:output:)``).
   public func runOnce(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> PipelineOutcome {
     let startedAt = Date()
     let window = DateWindow.threeMonths(startingAt: asOf)
@@ -68,11 +68,11 @@ public struct Pipeline: Sendable {
     let previous = PreviousBundle.read(from: store, problems: &problems)
     let publishStage = PublishStage(store: store, previous: previous, startedAt: startedAt)
     if let damage = previous.damage, !selection.coversEveryBrand {
-      // The brands this run does not fetch would have to come from the damaged bundle.
+      // The brands this run does not fetch would have to come from a bundle, and none is intact.
       problems.fail(
         .previousBundle,
-        "the current bundle is damaged (\(damage)) and this run fetches only some brands, so the others cannot be"
-          + " kept: nothing published; run every brand to rebuild it")
+        "the current bundle is damaged (\(damage)), no kept bundle is intact, and this run fetches only some brands,"
+          + " so the others cannot be kept: nothing published; run every brand to rebuild it")
       return publishStage.unpublished(
         RunReport(
           asOf: asOf, window: window, outcome: .failed, published: nil, brands: [], branchesWithoutCoordinates: [],

@@ -157,7 +157,14 @@ public struct PublishStage: Sendable {
       ($0.kind.rawValue, $0.brand?.rawValue ?? "", $0.branch?.description ?? "", $0.message)
         < ($1.kind.rawValue, $1.brand?.rawValue ?? "", $1.branch?.description ?? "", $1.message)
     }
-    do { try Files.replace(OutputLayout(store.outputDirectory).report.path, with: try BundleJSON.encode(report)) } catch {
+    return Self.write(report, output: store.outputDirectory)
+  }
+
+  /// Writes `report` as `report.json` of `output` as it is; a failure to write it is added to the
+  /// returned report's errors.
+  static func write(_ report: RunReport, output: URL) -> RunReport {
+    var report = report
+    do { try Files.replace(OutputLayout(output).report.path, with: try BundleJSON.encode(report)) } catch {
       report.errors.append(RunProblem(kind: .report, message: "writing report.json failed: \(error)"))
     }
     return report

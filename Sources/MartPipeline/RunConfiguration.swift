@@ -29,7 +29,8 @@ public struct RunConfiguration: Sendable {
   /// A replay uses the keys the recordings were made with instead.
   public let geocodingEnvironment: [String: String]
   /// The SQLite geocoding cache. Default: `<state>/cache/geocoding.sqlite`, none on a replay
-  /// (replayed answers must not fill the cache live runs rely on).
+  /// (replayed answers must not fill the cache live runs rely on: a replay only reads one given
+  /// here that exists, and creates none).
   public let geocodingCache: URL?
   /// How geocoders retry rate-limited and failed requests.
   public let geocodingRetryPolicy: RetryPolicy

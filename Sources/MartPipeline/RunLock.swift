@@ -37,7 +37,8 @@ final class RunLock {
         setting: "--output", message: "\(output.path) is in use by another run (\(which)); wait for it to finish")
     }
     while true {
-      let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
+      // Not through a link: the process id is never written into a file elsewhere.
+      let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
       guard fd >= 0 else {
         close(outputFD)
         throw RunSetupError(

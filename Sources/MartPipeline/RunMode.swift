@@ -40,10 +40,14 @@ public enum RunMode: Sendable, Hashable {
     configured ?? (self == .live ? StateLayout(state).validatorStore : nil)
   }
 
-  /// The geocoding cache: the configured one, else `<state>/cache/geocoding.sqlite` on a live run
-  /// and none on a replay.
-  public func geocodingCache(configured: URL?, state: URL) -> URL? {
-    configured ?? (self == .live ? StateLayout(state).geocodingCache : nil)
+  /// The geocoding cache, and whether it is only read: on a live run the configured one, else
+  /// `<state>/cache/geocoding.sqlite`, read and written; on a replay only a configured one that
+  /// exists, read and never written (replayed answers must not fill the cache live runs rely
+  /// on, and a replay creates no cache file).
+  public func geocodingCache(configured: URL?, state: URL) -> (file: URL, readOnly: Bool)? {
+    guard self == .replay else { return (configured ?? StateLayout(state).geocodingCache, false) }
+    guard let configured, FileManager.default.fileExists(atPath: configured.path) else { return nil }
+    return (configured, true)
   }
 
   /// The geocoding keys: the configured environment live, the recordings' keys on a replay.

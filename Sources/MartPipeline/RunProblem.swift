@@ -29,8 +29,15 @@ public struct RunProblem: Codable, Hashable, Sendable, CustomStringConvertible {
     case previousBundle = "previous-bundle"
     /// The bundle could not be published, or no brand produced fresh data.
     case publish
-    /// `report.json` could not be written.
+    /// `report.json` or `report.html` could not be written.
     case report
+    /// `current/` could not follow `latest.json`.
+    case current
+
+    /// Whether a problem of this kind is a failure after the pointer switch: what follows
+    /// `latest.json` (`current/`, the reports) was not written, so the run did not finish its
+    /// job even when it published (the next run finishes it).
+    public var isUnfinishedOutput: Bool { self == .current || self == .report }
   }
 
   /// The brand concerned, when there is one.

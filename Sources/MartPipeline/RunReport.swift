@@ -92,9 +92,12 @@ public struct RunReport: Codable, Sendable {
   public var fetch: FetchReport = FetchReport()
 
   /// The process exit status for this outcome: 0 published, 2 published with stale or
-  /// missing brands, 1 nothing published, 130 cancelled.
+  /// missing brands, 1 nothing published, or published but what follows `latest.json`
+  /// (`current/`, `report.json`, `report.html`) could not be written (an error says which), 130
+  /// cancelled.
   public var exitCode: Int32 {
     switch outcome {
+    case _ where outcome != .cancelled && errors.contains(where: \.kind.isUnfinishedOutput): 1
     case .published: 0
     case .publishedWithStaleBrands, .publishedWithMissingBrands: 2
     case .failed: 1

@@ -87,9 +87,14 @@ struct RunResources {
         archive = nil
       }
 
-      let cache = mode.geocodingCache(configured: configuration.geocodingCache, state: state)
       var geocodeCache: GeocodeCache?
-      if let cache {
+      switch mode.geocodingCache(configured: configuration.geocodingCache, state: state) {
+      case nil: break
+      case let (cache, readOnly: true)?:
+        do { geocodeCache = try GeocodeCache(readingOnly: cache.path) } catch {
+          configuration.logger.warning("\(cache.path) cannot be read (\(error)): the replay uses no geocoding cache")
+        }
+      case let (cache, readOnly: false)?:
         try SettingChecks.prepare(cache.deletingLastPathComponent(), setting: "--geocoding-cache")
         geocodeCache = try Self.openCache(cache, setting: "--geocoding-cache", logger: configuration.logger) {
           path throws(SQLiteError) in try GeocodeCache(path: path)

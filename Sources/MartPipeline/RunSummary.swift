@@ -6,8 +6,9 @@ import MartFetch
 extension RunReport {
   /// The human-readable end-of-run summary: the window, one line per brand with its branch
   /// count (and its change against the previous bundle), the fetch totals, whether the run made
-  /// a new bundle or found the same one already published, how many closing days changed, and
-  /// the warnings by kind, with paths under `outputDirectory` as the user wrote it.
+  /// a new bundle or found the same one already published, how many closing days changed, the
+  /// warnings by kind, and what follows `latest.json` that could not be written, with paths
+  /// under `outputDirectory` as the user wrote it.
   public func summary(outputDirectory: String) -> String {
     var lines = ["as of \(asOf), closing dates \(window.from) … \(window.through)"]
     for brand in brands {
@@ -44,6 +45,12 @@ extension RunReport {
         }
         lines.append(line)
       }
+    }
+    let unfinished = errors.filter(\.kind.isUnfinishedOutput)
+    if !unfinished.isEmpty {
+      lines.append(
+        "unfinished: \(Set(unfinished.map { $0.kind == .current ? "current/" : "the report" }).sorted().joined(separator: " and ")) not written (see the errors);"
+          + " the next run finishes the job")
     }
     return lines.joined(separator: "\n")
   }

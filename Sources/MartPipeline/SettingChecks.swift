@@ -50,6 +50,48 @@ enum SettingChecks {
     try checkCanBeDirectory(url.deletingLastPathComponent(), setting: setting)
   }
 
+  /// Throws unless what must not be served lies outside the output directory, and the output
+  /// directory outside each of them: the state directory, `--archive` and `--geocoding-cache`,
+  /// each resolved to its real path first
+  /// (``Files/realPath(_:)``), so that no link carries caches or raw responses into the served
+  /// directory. One line naming both paths. Touches nothing.
+  static func checkPrivateApart(output: URL, private settings: [(url: URL?, setting: String)]) throws(RunSetupError) {
+    let served = Files.realPath(output.path)
+    func named(_ url: URL, _ real: String) -> String {
+      real == url.standardizedFileURL.path ? url.path : "\(url.path) (really \(real))"
+    }
+    for case let (url?, setting) in settings {
+      let real = Files.realPath(url.path)
+      if Files.isInside(real, served) {
+        throw RunSetupError(
+          setting: setting,
+          message:
+            "\(named(url, real)) is inside the output directory \(named(output, served)), which is served: choose a place outside it")
+      }
+      if Files.isInside(served, real) {
+        throw RunSetupError(
+          setting: setting,
+          message:
+            "the output directory \(named(output, served)) is inside \(named(url, real)), which must not be served: choose places apart")
+      }
+    }
+  }
+
+  /// Throws when `entries` (from `OutputLayout.foreignEntries()` or
+  /// `StateLayout.foreignEntries()`) name something a run did not write where it writes in
+  /// `root`: one line naming the first, and how many more there are. Touches nothing.
+  static func checkNothingForeign(
+    _ entries: [(path: String, kind: String)], in root: URL, setting: String
+  ) throws(RunSetupError) {
+    guard let first = entries.first else { return }
+    let more = entries.count > 1 ? " (and \(entries.count - 1) more)" : ""
+    throw RunSetupError(
+      setting: setting,
+      message:
+        "\(root.appendingPathComponent(first.path).path) is \(first.kind)\(more): a run writes only regular files and"
+        + " real folders in \(root.path), never through or over anything else: remove it")
+  }
+
   /// Throws unless `url` is a directory holding recordings: `replay.json` or at least one
   /// `*.exchange.json` (at any depth). Touches nothing.
   static func checkRecordings(_ url: URL, setting: String) throws(RunSetupError) {

@@ -23,13 +23,30 @@ struct StateLayout {
   static let folders = ["cache", "raw"]
 
   /// The run lock's file.
-  var runLock: URL { root.appendingPathComponent("run.lock") }
+  var runLock: URL { root.appendingPathComponent(Self.runLockName) }
   /// The default validator store.
-  var validatorStore: URL { root.appendingPathComponent("cache/http-validators.sqlite") }
+  var validatorStore: URL { root.appendingPathComponent(Self.validatorStoreName) }
   /// The default geocoding cache.
-  var geocodingCache: URL { root.appendingPathComponent("cache/geocoding.sqlite") }
+  var geocodingCache: URL { root.appendingPathComponent(Self.geocodingCacheName) }
+
+  static let runLockName = "run.lock"
+  static let validatorStoreName = "cache/http-validators.sqlite"
+  static let geocodingCacheName = "cache/geocoding.sqlite"
   /// The folder of raw archives.
   var archives: URL { root.appendingPathComponent("raw") }
+
+  /// What stands where a run writes in the state directory but is not a real folder or a
+  /// regular file (a symbolic link, a device, a pipe or a socket as `cache/`, `raw/`, the run
+  /// lock or a cache file), each with its path relative to the state directory and what it is:
+  /// a run would write the lock, the caches or the archive through it, so it refuses to start.
+  func foreignEntries() -> [(path: String, kind: String)] {
+    let names = Self.folders + [Self.runLockName, Self.validatorStoreName, Self.geocodingCacheName]
+    var found: [(path: String, kind: String)] = []
+    for name in names where !found.contains(where: { name.hasPrefix($0.path + "/") }) {
+      if let kind = Files.foreignKind(at: root.appendingPathComponent(name).path) { found.append((name, kind)) }
+    }
+    return found
+  }
 
   /// The name prefix of a raw archive still being written.
   static let partialArchivePrefix = ".partial-"

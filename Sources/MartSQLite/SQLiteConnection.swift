@@ -41,11 +41,14 @@ public final class SQLiteConnection: @unchecked Sendable {
   /// The database file.
   public let path: String
 
-  /// Opens (creating if needed) the database at `path`, in write-ahead-log mode.
-  public init(path: String) throws(SQLiteError) {
+  /// Opens (creating if needed) the database at `path`, in write-ahead-log mode. With
+  /// `creating: false`, only a database that exists is opened (a missing file is an error, never
+  /// created), as it is (its journal mode unchanged).
+  public init(path: String, creating: Bool = true) throws(SQLiteError) {
     self.path = path
     var opened: OpaquePointer?
-    let status = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_FULLMUTEX, nil)
+    let status = sqlite3_open_v2(
+      path, &opened, SQLITE_OPEN_READWRITE | (creating ? SQLITE_OPEN_CREATE : 0) | SQLITE_OPEN_FULLMUTEX, nil)
     guard status == SQLITE_OK, let opened else {
       let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
       sqlite3_close(opened)
@@ -53,6 +56,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     }
     handle = opened
     sqlite3_busy_timeout(opened, 5000)
+    guard creating else { return }
     _ = try rows("PRAGMA journal_mode = WAL")
     try run("PRAGMA synchronous = NORMAL")
   }

@@ -29,7 +29,7 @@ struct RunCommand: AsyncParsableCommand {
 
       Progress goes to stderr (live lines on a terminal, log lines otherwise; --log-format json for schedulers); stdout carries only the summary. One run at a time per output directory (<state>/run.lock; a lock left by a killed run is taken over). SIGINT or SIGTERM stops the transfers and publishes nothing.
 
-      Exit status: 0 published; 2 published, but some brands are stale or missing; 1 nothing published, or bad input (a --replay folder without recordings, a file where a directory belongs, an output directory in use, --replay with --source, a value outside the range its help states); 130 or 143 stopped by SIGINT or SIGTERM (report.json says cancelled, even after a second signal). A summary that cannot be written to stdout, or diagnostics to stderr, changes no status.
+      Exit status: 0 published; 2 published, but some brands are stale or missing; 1 nothing published (a --brand run with no intact bundle to keep the other brands from publishes nothing), or bad input (a --replay folder without recordings, a file where a directory belongs, a symbolic link where the run writes in the output or state directory, --state, --archive or --geocoding-cache inside the output directory or it inside them, an output directory in use, --replay with --source, a value outside the range its help states), or published but current/ or a report could not be written (report.json says which, when it can be written; the next run finishes the job); 130 or 143 stopped by SIGINT or SIGTERM (report.json says cancelled, even after a second signal). A summary that cannot be written to stdout, or diagnostics to stderr, changes no status.
 
       Examples:
         mart-holiday run --replay fixtures/web
@@ -81,7 +81,7 @@ struct RunCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("geocoding-cache"),
     help: ArgumentHelp(
-      "SQLite file caching geocoder answers between runs. Default: <state>/cache/geocoding.sqlite (none with --replay).",
+      "SQLite file caching geocoder answers between runs, outside the output directory. Default: <state>/cache/geocoding.sqlite (none with --replay, which only reads a FILE that exists and never creates one).",
       valueName: "file"))
   var geocodingCache: String?
 

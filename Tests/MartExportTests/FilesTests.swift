@@ -62,4 +62,89 @@ import Testing
     #expect(Files.temporaryProcess(".hidden") == nil)
     #expect(Files.temporaryProcess(".staging-2026-11-20-12-x") == nil)
   }
+
+  // MARK: Only regular files, never through a link
+
+  /// A file is renamed only over a regular file: a link (to a file elsewhere), a folder, a
+  /// pipe or a device there is refused, and what a link leads to is untouched.
+  @Test func nothingButARegularFileIsRenamedOver() throws {
+    let root = try temporaryDirectory()
+    let elsewhere = try temporaryDirectory()
+    try Files.write(Data("theirs".utf8), to: elsewhere + "/file")
+    try FileManager.default.createSymbolicLink(atPath: root + "/link", withDestinationPath: elsewhere + "/file")
+    try FileManager.default.createDirectory(atPath: root + "/folder", withIntermediateDirectories: false)
+    #expect(mkfifo(root + "/pipe", 0o644) == 0)
+    for (name, kind) in [("link", "a symbolic link"), ("folder", "a directory"), ("pipe", "a pipe or a socket")] {
+      do throws(FileError) {
+        try Files.replace(root + "/" + name, with: Data("ours".utf8))
+        Issue.record("\(name) was replaced")
+      } catch {
+        #expect(error.path == root + "/" + name)
+        #expect(error.message == "is \(kind), not a regular file: nothing is renamed over it", "\(name)")
+      }
+      #expect(Files.kind(at: root + "/" + name) == kind)
+    }
+    #expect(PlainFiles.contents(of: elsewhere + "/file") == Data("theirs".utf8))
+    // Nothing is left beside them.
+    #expect(Set(try FileManager.default.contentsOfDirectory(atPath: root)) == ["link", "folder", "pipe"])
+    // A regular file is replaced as before.
+    try Files.write(Data("old".utf8), to: root + "/plain")
+    try Files.replace(root + "/plain", with: Data("new".utf8))
+    #expect(PlainFiles.contents(of: root + "/plain") == Data("new".utf8))
+  }
+
+  /// A file created where a link stands is not written through the link.
+  @Test func aFileIsNeverCreatedThroughALink() throws {
+    let root = try temporaryDirectory()
+    let elsewhere = try temporaryDirectory()
+    try FileManager.default.createSymbolicLink(atPath: root + "/new.json", withDestinationPath: elsewhere + "/made")
+    do throws(FileError) {
+      try Files.write(Data("x".utf8), to: root + "/new.json")
+      Issue.record("written through a link")
+    } catch {
+      #expect(error.errorNumber == ELOOP)
+      #expect(error.message.contains("symbolic link"))
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
+  }
+
+  /// Below a tree's root, a link on the way is found (the root itself may be one); so are a
+  /// tree's links, pipes and devices at any depth, hidden folders included.
+  @Test func linksBelowATreeRootAreFound() throws {
+    let parent = try temporaryDirectory()
+    let elsewhere = try temporaryDirectory()
+    try FileManager.default.createDirectory(atPath: parent + "/real/current/.hidden", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: parent + "/root", withDestinationPath: parent + "/real")
+    try FileManager.default.createSymbolicLink(
+      atPath: parent + "/real/current/calendars", withDestinationPath: elsewhere)
+    try FileManager.default.createSymbolicLink(
+      atPath: parent + "/real/current/.hidden/x.ics", withDestinationPath: elsewhere + "/x.ics")
+    try Files.write(Data("x".utf8), to: parent + "/real/current/plain.json")
+    let root = parent + "/root"
+
+    try Files.checkNothingForeign(below: root, to: root + "/current/branches/emart-1059.json")
+    do throws(FileError) {
+      try Files.checkNothingForeign(below: root, to: root + "/current/calendars/brands/emart.ics")
+      Issue.record("a link on the way was not found")
+    } catch {
+      #expect(error.path == root + "/current/calendars")
+    }
+    let found = PlainFiles.foreignEntries(under: root + "/current")
+    #expect(found.map(\.path) == [".hidden/x.ics", "calendars"])
+    #expect(found.allSatisfy { $0.kind == "a symbolic link" })
+    #expect(PlainFiles.entries(under: root + "/current").map(\.path) == [".hidden/x.ics", "calendars", "plain.json"])
+  }
+
+  /// A path is resolved through every link of the part that exists; the rest is appended.
+  @Test func realPathsResolveLinksOfThePartThatExists() throws {
+    let parent = try temporaryDirectory()
+    let real = URL(fileURLWithPath: parent).resolvingSymlinksInPath().path
+    try FileManager.default.createDirectory(atPath: parent + "/output/private", withIntermediateDirectories: true)
+    try FileManager.default.createSymbolicLink(atPath: parent + "/state", withDestinationPath: parent + "/output/private")
+    #expect(Files.realPath(parent + "/state") == real + "/output/private")
+    #expect(Files.realPath(parent + "/state/cache/not-yet/../geo.sqlite") == real + "/output/private/cache/geo.sqlite")
+    #expect(Files.isInside(Files.realPath(parent + "/state/cache"), Files.realPath(parent + "/output")))
+    #expect(!Files.isInside(Files.realPath(parent + "/output-state"), Files.realPath(parent + "/output")))
+    #expect(Files.isInside(real + "/output", real + "/output"))
+  }
 }

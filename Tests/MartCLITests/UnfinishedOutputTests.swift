@@ -1,0 +1,188 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// Failures after the pointer switch, run as the built binary: `current/` on a full disk or
+/// one that cannot be written, `report.json` that cannot be replaced. Each is an error (exit
+/// `1`), `report.json` says what failed when it can be written, and the next run finishes the
+/// job even when the bundle is unchanged.
+///
+/// A full disk is a real one: a small tmpfs mounted over `current/`, which needs root (the
+/// tests are skipped without it). Root also ignores file modes, so an unwritable `current/` is
+/// a read-only mount for root and a folder without write permission for anyone else.
+@Suite(.serialized) struct UnfinishedOutputTests {
+  let cli = CommandLineContractTests()
+  let safety = RunSafetyTests()
+
+  /// Whether this process may mount filesystems (root with the capability to: a container may
+  /// deny it), found by mounting a tmpfs once.
+  static let canMount: Bool = {
+    guard geteuid() == 0 else { return false }
+    let probe = FileManager.default.temporaryDirectory.appendingPathComponent("mount-probe-\(UUID().uuidString)")
+    do {
+      try FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
+      defer { rmdir(probe.path) }
+      let mounted = try ProcessRunner.run(
+        URL(fileURLWithPath: "/bin/mount"), ["-t", "tmpfs", "-o", "size=64k", "tmpfs", probe.path])
+      guard mounted.status == 0 else { return false }
+      return try ProcessRunner.run(URL(fileURLWithPath: "/bin/umount"), [probe.path]).status == 0
+    } catch {
+      return false
+    }
+  }()
+
+  func mount(_ arguments: [String]) throws {
+    let mounted = try ProcessRunner.run(URL(fileURLWithPath: "/bin/mount"), arguments)
+    try #require(mounted.status == 0, "mount \(arguments): \(mounted.stderrText)")
+  }
+
+  func unmount(_ path: URL) {
+    do {
+      let ended = try ProcessRunner.run(URL(fileURLWithPath: "/bin/umount"), [path.path])
+      #expect(ended.status == 0, "umount \(path.path): \(ended.stderrText)")
+    } catch {
+      Issue.record("umount \(path.path): \(error)")
+    }
+  }
+
+  func report(_ output: URL) throws -> [String: Any] {
+    try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("report.json")))
+        as? [String: Any])
+  }
+
+  func errors(_ report: [String: Any]) -> [(kind: String, message: String)] {
+    ((report["errors"] as? [[String: Any]]) ?? []).map { ($0["kind"] as? String ?? "", $0["message"] as? String ?? "") }
+  }
+
+  /// Runs the fixtures into `output` as of `asOf`; the outcome.
+  func replay(_ output: URL, asOf: String) throws -> CommandLineContractTests.Outcome {
+    try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", asOf])
+  }
+
+  /// After a run that could not write `current/`: the new bundle is published and named,
+  /// the run ended with `1` and one error naming `current/` and `reason`, and `report.json`
+  /// carries that error beside the `published` outcome.
+  func expectPublishedButUnfinished(
+    _ run: CommandLineContractTests.Outcome, output: URL, before: Data, reason: String
+  ) throws {
+    #expect(run.status == 1, "\(run.stderr)")
+    let errorLines = safety.lines(run.stderr).filter { $0.hasPrefix("error: ") }
+    #expect(errorLines.count == 1, "\(run.stderr)")
+    #expect(errorLines.first?.contains("current/ could not follow latest.json") == true, "\(run.stderr)")
+    #expect(errorLines.first?.contains(reason) == true, "\(run.stderr)")
+    #expect(try safety.latest(output) != before, "the bundle of the new day is published")
+    #expect(run.stdout.contains("published new bundle"), "\(run.stdout)")
+    #expect(run.stdout.contains("unfinished: current/ not written (see the errors)"), "\(run.stdout)")
+    let written = try report(output)
+    #expect(written["outcome"] as? String == "published")
+    #expect(
+      errors(written).contains { $0.kind == "current" && $0.message.contains(reason) },
+      "\(errors(written))")
+  }
+
+  /// The next run, with room again, finishes the job: the same bundle (unchanged), `current/`
+  /// brought in line, exit `0`, and `validate` passes.
+  func expectTheNextRunFinishes(_ output: URL, asOf: String) throws {
+    let latest = try safety.latest(output)
+    let next = try replay(output, asOf: asOf)
+    #expect(next.status == 0, "\(next.stderr)")
+    #expect(next.stdout.contains("unchanged"), "\(next.stdout)")
+    #expect(try safety.latest(output) == latest)
+    #expect(try errors(report(output)).isEmpty)
+    let validate = try cli.run(["validate", output.path])
+    #expect(validate.status == 0, "\(validate.stderr)")
+  }
+
+  @Test(.enabled(if: canMount, "mounting a full filesystem needs root"))
+  func aFullDiskWhileCurrentIsWrittenIsAnErrorAndTheNextRunFinishes() throws {
+    let output = try safety.publishedOutput("unfinished-full")
+    let before = try safety.latest(output)
+    let current = output.appendingPathComponent("current")
+    try FileManager.default.removeItem(at: current)
+    try FileManager.default.createDirectory(at: current, withIntermediateDirectories: true)
+    // 128 KiB: a few dozen of current/'s four hundred files, each a page of tmpfs.
+    try mount(["-t", "tmpfs", "-o", "size=128k", "tmpfs", current.path])
+    var mounted = true
+    defer { if mounted { unmount(current) } }
+
+    let run = try replay(output, asOf: "2026-11-21")
+    try expectPublishedButUnfinished(run, output: output, before: before, reason: String(cString: strerror(ENOSPC)))
+    // Nothing half-written is left where the served files are: no temporary in the full current/.
+    #expect(
+      (FileManager.default.enumerator(atPath: current.path)?.allObjects as? [String] ?? []).allSatisfy {
+        !($0 as NSString).lastPathComponent.hasPrefix(".")
+      })
+
+    unmount(current)
+    mounted = false
+    try expectTheNextRunFinishes(output, asOf: "2026-11-21")
+  }
+
+  @Test(.enabled(if: geteuid() != 0 || canMount, "as root, only a read-only mount keeps current/ from being written"))
+  func anUnwritableCurrentIsAnErrorAndTheNextRunFinishes() throws {
+    let root = geteuid() == 0
+    let output = try safety.publishedOutput("unfinished-unwritable")
+    let before = try safety.latest(output)
+    let current = output.appendingPathComponent("current")
+    let folders = [current] + ["branches", "calendars", "calendars/branches", "calendars/brands"].map {
+      current.appendingPathComponent($0)
+    }
+    if root {
+      // A read-only view of current/ over itself.
+      try mount(["--bind", current.path, current.path])
+      try mount(["-o", "remount,bind,ro", current.path])
+    } else {
+      for folder in folders { try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: folder.path) }
+    }
+    var locked = true
+    func unlock() {
+      guard locked else { return }
+      locked = false
+      if root {
+        unmount(current)
+      } else {
+        for folder in folders where chmod(folder.path, 0o755) != 0 {
+          Issue.record("chmod \(folder.path): \(String(cString: strerror(errno)))")
+        }
+      }
+    }
+    defer { unlock() }
+
+    let run = try replay(output, asOf: "2026-11-21")
+    try expectPublishedButUnfinished(
+      run, output: output, before: before, reason: String(cString: strerror(root ? EROFS : EACCES)))
+    unlock()
+    try expectTheNextRunFinishes(output, asOf: "2026-11-21")
+  }
+
+  /// `report.json` that cannot be replaced after the switch (here: a file mounted over it, which
+  /// no rename may replace) fails the run, said on stderr, and the next run writes it.
+  @Test(.enabled(if: canMount, "mounting over report.json needs root"))
+  func aReportThatCannotBeWrittenIsAnError() throws {
+    let output = try safety.publishedOutput("unfinished-report")
+    let before = try safety.latest(output)
+    let reportFile = output.appendingPathComponent("report.json")
+    let stand = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).json")
+    try Data(contentsOf: reportFile).write(to: stand)
+    try mount(["--bind", stand.path, reportFile.path])
+    var mounted = true
+    defer { if mounted { unmount(reportFile) } }
+
+    let run = try replay(output, asOf: "2026-11-21")
+    #expect(run.status == 1, "\(run.stderr)")
+    #expect(
+      safety.lines(run.stderr).contains { $0.hasPrefix("error: writing report.json failed: ") }, "\(run.stderr)")
+    #expect(try safety.latest(output) != before, "the bundle of the new day is published")
+
+    unmount(reportFile)
+    mounted = false
+    try expectTheNextRunFinishes(output, asOf: "2026-11-21")
+  }
+}
