@@ -52,11 +52,13 @@ public struct Pipeline: Sendable {
   /// - Parameter brands: the brands to fetch; empty means every brand the sources offer.
   ///   The others stay as they are in the last bundle.
   public func run(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> RunReport {
-    await runOnce(asOf: asOf, brands: brands, outputDirectory: outputDirectory).report
+    Self.finishOutput(
+      await runOnce(asOf: asOf, brands: brands, outputDirectory: outputDirectory), output: outputDirectory)
   }
 
-  /// Runs once, like ``run(asOf:brands:outputDirectory:)``, and keeps in memory the bundles
-  /// `current/` and `report.html` are made from (see ``followLatest(_:output:)``).
+  /// Runs once, like ``run(asOf:brands:outputDirectory:)`` but writing nothing after
+  /// `latest.json`, and keeps in memory the bundles `current/` and `report.html` are made from
+  /// (see ``finishOutput(_:output:)``, which writes them and `report.json`).
   public func runOnce(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> PipelineOutcome {
     let startedAt = Date()
     let window = DateWindow.threeMonths(startingAt: asOf)
