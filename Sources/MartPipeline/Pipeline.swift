@@ -44,7 +44,8 @@ public struct Pipeline: Sendable {
     self.progress = progress
   }
 
-  /// Runs once and returns the report (also written to `<outputDirectory>/report.json`).
+  /// Runs once and returns the report (also written to `<outputDirectory>/report.json`, with
+  /// `current/` and `report.html`: see ``finishOutput(_:output:)``).
   ///
   /// When the task is cancelled (a signal), the run stops at the next stage boundary, or while
   /// publishing before `latest.json` is replaced: nothing new becomes current, and the report
