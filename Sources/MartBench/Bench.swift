@@ -71,7 +71,7 @@ public enum Bench {
 
   /// One measured run (the `bench-run` child): the pipeline over the fetch stack `run --replay`
   /// uses (`RunMode.replay`: no archive, geocoding providers, delays or retries), every origin
-  /// sent where `overrides` says, then `current/` and `report.html`, as after every run.
+  /// sent where `overrides` says, then `current/` and the reports, as after every run.
   public static func measuredRun(
     output: URL, asOf: CalendarDate, overrides: [String: String]
   ) async throws -> BenchResult.ScaleResult {
@@ -82,13 +82,11 @@ public enum Bench {
       retry: FetchRetryPolicy(), validators: nil)
     let pipeline = Pipeline(sources: BrandSources.all, fetcher: stack.fetcher, statistics: stack.statistics)
     let outcome = await pipeline.runOnce(asOf: asOf, outputDirectory: output)
-    // What every run does after publishing: current/ and report.html follow latest.json.
-    let following = Pipeline.followLatest(outcome, output: output)
-    let report = outcome.report
+    // What every run does after publishing: current/, report.html and report.json.
+    let report = Pipeline.finishOutput(outcome, output: output)
     let elapsed = ContinuousClock.now - start
     let after = ResourceUsage.current()
     guard report.errors.isEmpty else { throw BenchError("the run failed: \(report.errors.map(\.description))") }
-    guard following.problems.isEmpty else { throw BenchError("\(following.problems.map(\.description))") }
     return BenchResult.ScaleResult(
       branches: report.brands.reduce(0) { $0 + $1.branchCount },
       seconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18,

@@ -103,7 +103,7 @@ public struct EmartSource: BrandSource {
   /// canonical comparison only for a name with conjoining jamo (the one way a name can spell a
   /// marker's Hangul differently), so the common case makes no trip through NSString.
   static func contains(_ name: String, _ marker: String) -> Bool {
-    if name.containsText(marker) { return true }
+    if name.utf8.firstRange(of: marker.utf8) != nil { return true }
     let hasConjoiningJamo = name.unicodeScalars.contains {
       (0x1100...0x11FF).contains($0.value) || (0xA960...0xA97F).contains($0.value)
         || (0xD7B0...0xD7FF).contains($0.value)

@@ -98,14 +98,14 @@ enum BundleBuilder {
     func encoded(_ manifest: BundleManifest) throws(ExportError) -> Data {
       var writer = CanonicalJSONWriter(capacity: 128 * listed.count + 4096)
       do { try writer.manifest(manifest) } catch {
-        throw ExportError(path: "manifest.json", message: "encoding failed: \(error)")
+        throw ExportError(path: OutputLayout.manifestName, message: "encoding failed: \(error)")
       }
       writer.bytes.append(0x0A)
       return Data(writer.bytes)
     }
     manifest.version = "\(asOf.iso)-\(SHA256.hex(try encoded(manifest)).prefix(12))"
     let manifestData = try encoded(manifest)
-    try output.whole("manifest.json", manifestData, listed: false)
+    try output.whole(OutputLayout.manifestName, manifestData, listed: false)
     return BuiltBundle(
       manifest: manifest, manifestData: manifestData,
       files: output.kept.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) },

@@ -20,7 +20,7 @@ enum BundleDirectory: Equatable {
       self = .unusable("is a file, not a directory")
     } else if manager.fileExists(atPath: directory.appendingPathComponent(OutputLayout.latestName).path) {
       self = .output
-    } else if manager.fileExists(atPath: directory.appendingPathComponent("manifest.json").path) {
+    } else if manager.fileExists(atPath: directory.appendingPathComponent(OutputLayout.manifestName).path) {
       self = .bundle
     } else {
       self = .unusable("neither an output directory (no latest.json) nor a bundle (no manifest.json)")

@@ -100,7 +100,7 @@ public struct BundleStore: Sendable {
     case .bundle:
       break
     }
-    let manifestURL = directory.appendingPathComponent("manifest.json")
+    let manifestURL = directory.appendingPathComponent(OutputLayout.manifestName)
     let manifestData = try store.read(manifestURL)
     let manifest = try store.decode(BundleManifest.self, data: manifestData, at: manifestURL)
     let pointer = LatestPointer(
@@ -112,7 +112,7 @@ public struct BundleStore: Sendable {
 
   private static func read(directory: URL, pointer: LatestPointer) throws(ExportError) -> PublishedBundle {
     let store = BundleStore(outputDirectory: directory)
-    guard let manifestURL = BundleDirectory.confinedURL("manifest.json", in: directory) else {
+    guard let manifestURL = BundleDirectory.confinedURL(OutputLayout.manifestName, in: directory) else {
       throw ExportError(path: directory.path, message: "manifest.json leads outside the bundle")
     }
     let manifestData = try store.read(manifestURL)
@@ -237,7 +237,7 @@ public struct BundleStore: Sendable {
     if let kind = Files.kind(at: directory.path), kind != Files.directoryKind {
       throw ExportError(path: directory.path, message: "is \(kind), not a bundle directory")
     }
-    let listed = Set(manifest.files.map(\.path) + ["manifest.json"])
+    let listed = Set(manifest.files.map(\.path) + [OutputLayout.manifestName])
     for entry in PlainFiles.entries(under: directory.path) {
       if entry.kind != Files.regularFileKind {
         throw ExportError(path: directory.appendingPathComponent(entry.path).path, message: "is \(entry.kind)")
@@ -252,7 +252,7 @@ public struct BundleStore: Sendable {
   private func makeDurable(_ staging: URL, _ built: BuiltBundle) throws(ExportError) {
     try Files.makeDurable(
       root: staging.path,
-      files: (built.manifest.files.map(\.path) + ["manifest.json"]).map { staging.appendingPathComponent($0).path },
+      files: (built.manifest.files.map(\.path) + [OutputLayout.manifestName]).map { staging.appendingPathComponent($0).path },
       directories: built.directories.map { $0.isEmpty ? staging.path : staging.appendingPathComponent($0).path })
   }
 

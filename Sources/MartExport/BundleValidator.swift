@@ -123,7 +123,7 @@ private struct Check {
       }
     }
 
-    let manifestPath = bundlePrefix + "manifest.json"
+    let manifestPath = bundlePrefix + OutputLayout.manifestName
     guard let manifestData = read(manifestPath) else { return nil }
     if let pointer, SHA256.hex(manifestData) != pointer.manifestSHA256 {
       problem(manifestPath, "SHA-256 does not match manifestSHA256 in latest.json")
@@ -169,7 +169,7 @@ private struct Check {
       }
       contents[file.path] = data
     }
-    for unlisted in entriesOnDisk(under: bundlePrefix).subtracting(listed).subtracting(["manifest.json"]).sorted() {
+    for unlisted in entriesOnDisk(under: bundlePrefix).subtracting(listed).subtracting([OutputLayout.manifestName]).sorted() {
       problem(bundlePrefix + unlisted, "not listed in manifest.json")
     }
     if pointer != nil { checkLeftovers() }

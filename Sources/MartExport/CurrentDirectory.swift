@@ -165,7 +165,7 @@ public struct CurrentDirectory: Sendable {
     let names = (try? FileManager.default.contentsOfDirectory(atPath: bundles.path)) ?? []
     return names.filter { !$0.hasPrefix(".") && $0 != excluded }.sorted().compactMap { name in
       let directory = bundles.appendingPathComponent(name)
-      guard let manifestData = PlainFiles.contents(of: directory.appendingPathComponent("manifest.json").path),
+      guard let manifestData = PlainFiles.contents(of: directory.appendingPathComponent(OutputLayout.manifestName).path),
         let manifest = try? BundleJSON.decode(BundleManifest.self, from: manifestData)
       else { return nil }
       func verified(_ path: String) -> Data? {

@@ -38,6 +38,8 @@ public struct OutputLayout: Sendable, Hashable {
   public static let reportName = "report.json"
   /// The run report's page's name.
   public static let reportPageName = "report.html"
+  /// The name of a bundle's manifest, in the bundle's directory.
+  public static let manifestName = "manifest.json"
 
   /// `latest.json`.
   public var latest: URL { root.appendingPathComponent(Self.latestName) }

@@ -7,8 +7,6 @@ import MartFetch
 import MartFiles
 import MartGeocoding
 import MartReplay
-import MartReport
-import Synchronization
 
 extension Pipeline {
   /// Runs the pipeline as `configuration` says.
@@ -20,11 +18,12 @@ extension Pipeline {
   /// directory), then the output and state directories are created and locked (one run at a
   /// time; a lock left by a killed run is taken over), an output directory of the old layout has
   /// its private files moved to the state directory, leftovers of killed runs are removed, the
-  /// fetch stack and geocoding chain are built, the pipeline runs once, old bundles and archives
-  /// are pruned (`keep`), the stable files of `current/` follow `latest.json`, and the stack is
-  /// taken down again. A cancelled run publishes nothing and removes its partial archive. What
-  /// follows `latest.json` and could not be written (`current/`, the reports) is one of the
-  /// report's errors, in `report.json` too, and the run's exit status is then `1`.
+  /// fetch stack and geocoding chain are built, the pipeline runs once, old bundles are pruned
+  /// (`keep`), the stable files of `current/` follow `latest.json` and the reports are written
+  /// (``finishOutput(_:output:)``), the archive is made durable and old archives pruned, and the
+  /// stack is taken down again. A cancelled run publishes nothing and removes its partial
+  /// archive. What follows `latest.json` and could not be written (`current/`, the reports) is
+  /// one of the report's errors, in `report.json` too, and the run's exit status is then `1`.
   public static func run(_ configuration: RunConfiguration) async throws(RunSetupError) -> RunResult {
     let output = configuration.outputDirectory
     let state = configuration.stateDirectory
@@ -90,19 +89,24 @@ extension Pipeline {
       sources: configuration.sources, fetcher: resources.sourceFetcher, geocoding: resources.geocoding,
       statistics: resources.stack.statistics, progress: configuration.progress)
     let outcome = await pipeline.runOnce(asOf: asOf, brands: configuration.brands, outputDirectory: output)
-    var report = outcome.report
-    // current/ follows the bundle latest.json names as soon as it can, so that the time it lags
-    // behind (where a kill leaves it stale until the next run) is as short as possible.
-    var following = followLatest(outcome, output: output)
 
     var archiveDirectory = resources.archive?.directory
     var pruned: [String] = []
-    if report.outcome == .cancelled {
+    if outcome.report.outcome == .cancelled {
       if let directory = archiveDirectory {
         Files.remove(directory.path)
         archiveDirectory = nil
       }
-    } else {
+    } else if let keep = configuration.keep {
+      pruned = layout.pruneBundles(keep: keep)
+    }
+    // current/ follows the bundle latest.json names as soon as the bundles it draws on are
+    // settled (its unlisted branches are those of the kept bundles), so that the time it lags
+    // behind (where a kill leaves it stale until the next run) is as short as possible; then
+    // report.html and report.json, with what could not be written among the report's errors.
+    let report = finishOutput(outcome, output: output)
+
+    if report.outcome != .cancelled {
       // Responses are written without a flush each; the archive is made durable once, here.
       if let directory = archiveDirectory {
         do throws(ReplayError) { try ReplayArchive.makeDurable(directory) } catch {
@@ -122,24 +126,8 @@ extension Pipeline {
         }
       }
       if let keep = configuration.keep {
-        pruned = layout.pruneBundles(keep: keep) + stateLayout.pruneArchives(keep: keep)
+        pruned += stateLayout.pruneArchives(keep: keep)
         for path in pruned { logger.info("removed \(path) (--keep \(keep))") }
-      }
-    }
-    // Whatever the outcome, current/ follows the bundle latest.json names (a run stopped or
-    // killed earlier may have left it behind); once more when pruning removed bundles, whose
-    // branches current/ may have kept as unlisted, or when the first try failed.
-    if following.current != nil || !pruned.isEmpty {
-      following.current = synchronizeCurrent(output: output, latest: following.current == nil ? outcome.latest : nil)
-    }
-    // What follows latest.json and could not be written is an error of the run, in report.json
-    // too (and on its page, when the page could be written).
-    if !following.problems.isEmpty {
-      report.errors += following.problems
-      report = PublishStage.write(report, output: output)
-      if following.page == nil, let problem = writeReportPage(output: output, latest: nil, previous: outcome.previous) {
-        report.errors.append(problem)
-        report = PublishStage.write(report, output: output)
       }
     }
     return RunResult(
@@ -150,67 +138,6 @@ extension Pipeline {
 }
 
 extension Pipeline {
-  /// What could not be written of what follows `latest.json` after a run: `current/`, and
-  /// `report.html`.
-  public struct Following: Sendable {
-    /// Why `current/` does not follow `latest.json`, when it does not.
-    public var current: RunProblem?
-    /// Why `report.html` could not be written, when it could not.
-    public var page: RunProblem?
-
-    /// Both, as the run's errors.
-    public var problems: [RunProblem] { [current, page].compactMap { $0 } }
-  }
-
-  /// Makes what follows `latest.json` after a run: `current/` and `report.html` beside
-  /// `report.json`, both from the bundles `outcome` holds in memory when `latest.json` names the
-  /// one it says (otherwise from disk). The two are made side by side: neither reads what the
-  /// other writes. Returns what could not be written.
-  public static func followLatest(_ outcome: PipelineOutcome, output: URL) -> Following {
-    let named = try? OutputLayout(output).readLatest()
-    let latest = outcome.latest.flatMap { named == $0.pointer ? $0 : nil }
-    let parts = Mutex(Following())
-    DispatchQueue.concurrentPerform(iterations: 2) { part in
-      if part == 0 {
-        let problem = synchronizeCurrent(output: output, latest: latest)
-        parts.withLock { $0.current = problem }
-      } else {
-        let problem = writeReportPage(output: output, latest: latest, previous: outcome.previous)
-        parts.withLock { $0.page = problem }
-      }
-    }
-    return parts.withLock { $0 }
-  }
-
-  /// Brings `current/` in line with `latest.json` (whose bundle is `latest`, when given);
-  /// the problem when it could not.
-  static func synchronizeCurrent(output: URL, latest: PublishedBundle?) -> RunProblem? {
-    do {
-      try CurrentDirectory(outputDirectory: output).synchronize(latest: latest)
-      return nil
-    } catch {
-      return RunProblem(
-        kind: .current, message: "current/ could not follow latest.json: \(error); the next run finishes it")
-    }
-  }
-
-  /// Writes `report.html` beside `report.json`, before `keep` prunes the previous bundle it is
-  /// compared with; the problem when it could not. An older page is then removed rather than
-  /// left claiming another run's outcome.
-  static func writeReportPage(output: URL, latest: PublishedBundle?, previous: PublishedBundle?) -> RunProblem? {
-    do {
-      if let latest {
-        try ReportFiles.write(outputDirectory: output, latest: latest, previous: previous)
-      } else {
-        try ReportFiles.write(outputDirectory: output)
-      }
-      return nil
-    } catch {
-      Files.remove(OutputLayout(output).reportPage.path)
-      return RunProblem(kind: .report, message: "report.html could not be written: \(error)")
-    }
-  }
-
   /// Brands that share a source (one site) cannot be sent to different mirrors: the source makes
   /// one set of requests for all of them.
   static func checkMirrors(_ mirrors: [BrandSlug: String], sources: [any BrandSource]) throws(RunSetupError) {

@@ -44,7 +44,8 @@ public struct Pipeline: Sendable {
     self.progress = progress
   }
 
-  /// Runs once and returns the report (also written to `<outputDirectory>/report.json`).
+  /// Runs once and returns the report (also written to `<outputDirectory>/report.json`, with
+  /// `current/` and `report.html`: see ``finishOutput(_:output:)``).
   ///
   /// When the task is cancelled (a signal), the run stops at the next stage boundary, or while
   /// publishing before `latest.json` is replaced: nothing new becomes current, and the report
@@ -52,11 +53,13 @@ public struct Pipeline: Sendable {
   /// - Parameter brands: the brands to fetch; empty means every brand the sources offer.
   ///   The others stay as they are in the last bundle.
   public func run(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> RunReport {
-    await runOnce(asOf: asOf, brands: brands, outputDirectory: outputDirectory).report
+    Self.finishOutput(
+      await runOnce(asOf: asOf, brands: brands, outputDirectory: outputDirectory), output: outputDirectory)
   }
 
-  /// Runs once, like ``run(asOf:brands:outputDirectory:)``, and keeps in memory the bundles
-  /// `current/` and `report.html` are made from (see ``followLatest(_:output:)``).
+  /// Runs once, like ``run(asOf:brands:outputDirectory:)`` but writing nothing after
+  /// `latest.json`, and keeps in memory the bundles `current/` and `report.html` are made from
+  /// (see ``finishOutput(_:output:)``, which writes them and `report.json`).
   public func runOnce(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> PipelineOutcome {
     let startedAt = Date()
     let window = DateWindow.threeMonths(startingAt: asOf)

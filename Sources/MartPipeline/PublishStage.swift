@@ -1,7 +1,6 @@
 import Foundation
 import MartCore
 import MartExport
-import MartFiles
 
 /// The bundle a run is putting together: branches and one outcome per brand.
 public struct BundleDraft: Sendable {
@@ -32,7 +31,9 @@ public struct PipelineOutcome: Sendable {
   public var previous: PublishedBundle?
 }
 
-/// Stage 4, publish: writes the bundle when at least one brand is fresh, and the report always.
+/// Stage 4, publish: writes the bundle when at least one brand is fresh, and finishes the
+/// run's report (written with the files that follow `latest.json`: see
+/// ``Pipeline/finishOutput(_:output:)``).
 public struct PublishStage: Sendable {
   public let store: BundleStore
   /// The bundle `latest.json` named before the run, which the report compares against.
@@ -46,7 +47,7 @@ public struct PublishStage: Sendable {
     self.startedAt = startedAt
   }
 
-  /// Publishes `draft` (unless no brand in it is fresh) and writes `report.json`; the outcome
+  /// Publishes `draft` (unless no brand in it is fresh) and finishes the report; the outcome
   /// holds the bundle `latest.json` names afterwards, as written or as read before the run.
   ///
   /// Publishing stops, with nothing new made current, when `shouldStop` says so before
@@ -103,13 +104,13 @@ public struct PublishStage: Sendable {
           kind: .publish, message: "no brand produced fresh data: nothing published; the previous bundle stays current")
       )
     }
-    return PipelineOutcome(report: writeReport(report), latest: latest, previous: previous.bundle)
+    return PipelineOutcome(report: finished(report), latest: latest, previous: previous.bundle)
   }
 
-  /// Writes `report` (see ``writeReport(_:)``) for a run that published nothing: `latest.json`
-  /// still names the previous bundle.
+  /// The outcome of a run that published nothing (its report finished, see ``finished(_:)``):
+  /// `latest.json` still names the previous bundle.
   func unpublished(_ report: RunReport) -> PipelineOutcome {
-    PipelineOutcome(report: writeReport(report), latest: previous.bundle, previous: previous.bundle)
+    PipelineOutcome(report: finished(report), latest: previous.bundle, previous: previous.bundle)
   }
 
   /// The error a cancelled run reports.
@@ -142,9 +143,8 @@ public struct PublishStage: Sendable {
       closingDaysChanged: changedDays)
   }
 
-  /// Writes `report` to `report.json`, with the run's start and end times and its warnings
-  /// sorted; a failure to write it is added to the returned report's errors.
-  public func writeReport(_ report: RunReport) -> RunReport {
+  /// `report` with the run's start and end times and its warnings sorted.
+  func finished(_ report: RunReport) -> RunReport {
     var report = report
     let timestamps = ISO8601DateFormatter()
     report.startedAt = timestamps.string(from: startedAt)
@@ -156,16 +156,6 @@ public struct PublishStage: Sendable {
     report.warnings.sort {
       ($0.kind.rawValue, $0.brand?.rawValue ?? "", $0.branch?.description ?? "", $0.message)
         < ($1.kind.rawValue, $1.brand?.rawValue ?? "", $1.branch?.description ?? "", $1.message)
-    }
-    return Self.write(report, output: store.outputDirectory)
-  }
-
-  /// Writes `report` as `report.json` of `output` as it is; a failure to write it is added to the
-  /// returned report's errors.
-  static func write(_ report: RunReport, output: URL) -> RunReport {
-    var report = report
-    do { try Files.replace(OutputLayout(output).report.path, with: try BundleJSON.encode(report)) } catch {
-      report.errors.append(RunProblem(kind: .report, message: "writing report.json failed: \(error)"))
     }
     return report
   }

@@ -17,6 +17,15 @@ public enum ReportFiles {
     let layout = OutputLayout(outputDirectory)
     let report =
       FileManager.default.fileExists(atPath: layout.report.path) ? try RunReportFile.read(layout.report) : nil
+    return try render(outputDirectory: outputDirectory, report: report, previous: previous)
+  }
+
+  /// Renders the page of an output directory with `report` as its run's report (see
+  /// ``render(outputDirectory:previous:)``).
+  static func render(
+    outputDirectory: URL, report: RunReportFile?, previous: URL? = nil
+  ) throws(FileError) -> String {
+    let layout = OutputLayout(outputDirectory)
     let bundle: PublishedBundle?
     do {
       bundle = try BundleStore(outputDirectory: outputDirectory).latest()
@@ -50,22 +59,36 @@ public enum ReportFiles {
     return ReportPage.render(report: report, bundle: bundle, previous: earlier, diff: diff)
   }
 
-  /// Renders the page of a run that has just written `report.json` in `outputDirectory`, from
-  /// the bundles it holds in memory: `latest`, the bundle `latest.json` names, and `previous`,
-  /// the one it named before the run (compared with when it differs). Writes it atomically to
-  /// `report.html` there.
+  /// `report.json`'s bytes as the page reads them.
+  public static func decodeReport(_ data: Data) throws(FileError) -> RunReportFile {
+    try RunReportFile.decode(data, path: OutputLayout.reportName)
+  }
+
+  /// Renders the page of the run whose report is `report` in `outputDirectory`, from the bundles
+  /// it holds in memory: `latest`, the bundle `latest.json` names, and `previous`, the one it
+  /// named before the run (compared with when it differs). Writes it atomically to `report.html`
+  /// there.
   /// - Returns: the file written.
   @discardableResult
   public static func write(
-    outputDirectory: URL, latest: PublishedBundle, previous: PublishedBundle?
+    outputDirectory: URL, report: RunReportFile, latest: PublishedBundle, previous: PublishedBundle?
   ) throws(FileError) -> URL {
-    let layout = OutputLayout(outputDirectory)
-    let report =
-      FileManager.default.fileExists(atPath: layout.report.path) ? try RunReportFile.read(layout.report) : nil
     let earlier = previous.flatMap { $0.manifest.version == latest.manifest.version ? nil : $0 }
     let diff = earlier.map { BundleDiff(old: $0, new: latest) }
     let html = ReportPage.render(report: report, bundle: latest, previous: earlier, diff: diff)
-    let target = layout.reportPage
+    let target = OutputLayout(outputDirectory).reportPage
+    try Files.replace(target.path, with: Data(html.utf8))
+    return target
+  }
+
+  /// Renders the page of the run whose report is `report` in `outputDirectory`, reading the
+  /// bundles from disk (see ``render(outputDirectory:previous:)``), and writes it atomically to
+  /// `report.html` there.
+  /// - Returns: the file written.
+  @discardableResult
+  public static func write(outputDirectory: URL, report: RunReportFile) throws(FileError) -> URL {
+    let target = OutputLayout(outputDirectory).reportPage
+    let html = try render(outputDirectory: outputDirectory, report: report)
     try Files.replace(target.path, with: Data(html.utf8))
     return target
   }

@@ -87,8 +87,13 @@ public struct RunReportFile: Decodable, Sendable {
     do { data = try Data(contentsOf: url) } catch {
       throw FileError(path: url.path, message: "cannot read: \(error.localizedDescription)")
     }
+    return try decode(data, path: url.path)
+  }
+
+  /// Decodes the bytes of `report.json`; `path` names them in the error.
+  static func decode(_ data: Data, path: String) throws(FileError) -> RunReportFile {
     do { return try JSONDecoder().decode(RunReportFile.self, from: data) } catch {
-      throw FileError(path: url.path, message: "not a run report: \(error)")
+      throw FileError(path: path, message: "not a run report: \(error)")
     }
   }
 

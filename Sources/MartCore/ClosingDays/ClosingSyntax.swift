@@ -76,7 +76,7 @@ enum ClosingPhrase {
 }
 
 /// A date as written: the year may be missing.
-struct WrittenDate {
+struct WrittenDate: Equatable {
   var year: Int?
   var month: Int
   var day: Int

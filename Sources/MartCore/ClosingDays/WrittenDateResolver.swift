@@ -83,6 +83,25 @@ struct WrittenDateResolver {
     return nearest
   }
 
+  /// The day of a written date with nothing said about it: in the year the text gives, else
+  /// the nearest such day to the as-of date (the earlier on a tie); `nil` when it names no
+  /// real day.
+  func nearestDay(_ written: WrittenDate) -> CalendarDate? {
+    var ignored: [String] = []
+    return date(written, DateHints(), excerpt: "", warnings: &ignored)
+  }
+
+  /// The day of a written date that ends something (`12/31까지`): in the year the text gives,
+  /// else the first such day on or after the first of the as-of month (in November, `3/31까지`
+  /// is next March).
+  func dayFromAsOfMonth(_ written: WrittenDate) -> CalendarDate? {
+    if let year = written.year { return CalendarDate(year: year, month: written.month, day: written.day) }
+    let start = asOf.firstOfMonth()
+    return [asOf.year, asOf.year + 1].lazy
+      .compactMap { CalendarDate(year: $0, month: written.month, day: written.day) }
+      .first { $0 >= start }
+  }
+
   /// The first day of a month named alone: in the year the text gives, else the next such month
   /// on or after the as-of month (`12월은 셋째 일요일`).
   func firstDay(of written: WrittenMonth) -> CalendarDate? {

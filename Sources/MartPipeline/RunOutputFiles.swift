@@ -1,0 +1,87 @@
+import Foundation
+import MartCore
+import MartExport
+import MartFiles
+import MartReport
+import Synchronization
+
+extension Pipeline {
+  /// What could not be written of what follows `latest.json` after a run: `current/`, and
+  /// `report.html`.
+  public struct Following: Sendable {
+    /// Why `current/` does not follow `latest.json`, when it does not.
+    public var current: RunProblem?
+    /// Why `report.html` could not be written, when it could not.
+    public var page: RunProblem?
+
+    /// Both, as the run's errors.
+    public var problems: [RunProblem] { [current, page].compactMap { $0 } }
+  }
+
+  /// Writes what follows `latest.json` after a run, each once and in this one place: `current/`
+  /// brought in line with the bundle `latest.json` names, `report.html` rendered from the run's
+  /// report, and then `report.json` with what of those could not be written among its errors.
+  /// The bundles come from `outcome`'s memory when `latest.json` names the one it says
+  /// (otherwise from disk). `current/` and the page are made side by side: neither reads what
+  /// the other writes. Returns the report as written (a failure to write `report.json` itself is
+  /// among its errors).
+  public static func finishOutput(_ outcome: PipelineOutcome, output: URL) -> RunReport {
+    var report = outcome.report
+    let following = followLatest(outcome, output: output)
+    report.errors += following.problems
+    do { try Files.replace(OutputLayout(output).report.path, with: try BundleJSON.encode(report)) } catch {
+      report.errors.append(RunProblem(kind: .report, message: "writing report.json failed: \(error)"))
+    }
+    return report
+  }
+
+  /// Makes `current/` and `report.html` (from `outcome`'s report) side by side; returns what
+  /// could not be written.
+  static func followLatest(_ outcome: PipelineOutcome, output: URL) -> Following {
+    let named = try? OutputLayout(output).readLatest()
+    let latest = outcome.latest.flatMap { named == $0.pointer ? $0 : nil }
+    let parts = Mutex(Following())
+    DispatchQueue.concurrentPerform(iterations: 2) { part in
+      if part == 0 {
+        let problem = synchronizeCurrent(output: output, latest: latest)
+        parts.withLock { $0.current = problem }
+      } else {
+        let problem = writeReportPage(
+          output: output, report: outcome.report, latest: latest, previous: outcome.previous)
+        parts.withLock { $0.page = problem }
+      }
+    }
+    return parts.withLock { $0 }
+  }
+
+  /// Brings `current/` in line with `latest.json` (whose bundle is `latest`, when given);
+  /// the problem when it could not.
+  static func synchronizeCurrent(output: URL, latest: PublishedBundle?) -> RunProblem? {
+    do {
+      try CurrentDirectory(outputDirectory: output).synchronize(latest: latest)
+      return nil
+    } catch {
+      return RunProblem(
+        kind: .current, message: "current/ could not follow latest.json: \(error); the next run finishes it")
+    }
+  }
+
+  /// Writes `report.html` of the run whose report is `report`; the problem when it could not.
+  /// An older page is then removed rather than left claiming another run's outcome.
+  static func writeReportPage(
+    output: URL, report: RunReport, latest: PublishedBundle?, previous: PublishedBundle?
+  ) -> RunProblem? {
+    do {
+      let written = try ReportFiles.decodeReport(try BundleJSON.encode(report))
+      if let latest {
+        try ReportFiles.write(outputDirectory: output, report: written, latest: latest, previous: previous)
+      } else {
+        try ReportFiles.write(outputDirectory: output, report: written)
+      }
+      return nil
+    } catch {
+      Files.remove(OutputLayout(output).reportPage.path)
+      return RunProblem(kind: .report, message: "report.html could not be written: \(error)")
+    }
+  }
+}
