@@ -19,7 +19,7 @@ enum BundleDestination {
   case directory(URL)
 }
 
-/// What ``BundleBuilder/build(branches:brands:asOf:window:into:shouldStop:)`` made.
+/// What ``BundleBuilder/build(branches:brands:asOf:window:removed:into:shouldStop:)`` made.
 struct BuiltBundle {
   var manifest: BundleManifest
   var manifestData: Data
@@ -27,7 +27,7 @@ struct BuiltBundle {
   var files: [(path: String, data: Data)]
   /// The directories files were written in, relative to the bundle (`""` for itself).
   var directories: Set<String>
-  /// `branches.json` as written: the branches sorted by id.
+  /// `branches.json` as written: the branches and removed ids sorted by id.
   var branches: BranchesFile
 }
 
@@ -38,13 +38,16 @@ struct BuiltBundle {
 /// SHA-256 and the gzip copy of each file are computed on the bytes as they are written. The bytes are those of the
 /// `CanonicalJSON` encoding of the bundle's types (see ``BundleContents``).
 enum BundleBuilder {
-  /// Builds the bundle into `destination`. Returns `nil`, having written only part, when
-  /// `shouldStop` (asked between files and every few hundred branches) answers `true`.
+  /// Builds the bundle into `destination`, with `removed` as the ids the sources stopped
+  /// listing. Returns `nil`, having written only part, when `shouldStop` (asked between files
+  /// and every few hundred branches) answers `true`.
   static func build(
     branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
-    into destination: BundleDestination, shouldStop: () -> Bool = { false }
+    removed unsortedRemoved: [RemovedBranch] = [], into destination: BundleDestination,
+    shouldStop: () -> Bool = { false }
   ) throws(ExportError) -> BuiltBundle? {
     let branches = unsorted.sorted { $0.id < $1.id }
+    let removed = unsortedRemoved.sorted { $0.id < $1.id }
     // Ids are compared as text: they name files, and clients store them as text.
     var seen = Set<String>()
     for branch in branches {
@@ -53,6 +56,11 @@ enum BundleBuilder {
       }
       guard seen.insert(branch.id.description).inserted else {
         throw ExportError(path: "branches", message: "branch id \(branch.id) occurs twice")
+      }
+    }
+    for entry in removed {
+      guard seen.insert(entry.id.description).inserted else {
+        throw ExportError(path: "branches", message: "removed branch id \(entry.id) is listed or occurs twice")
       }
     }
     seen = []
@@ -64,8 +72,8 @@ enum BundleBuilder {
     let output = BundleOutput(destination)
     let frame = BranchListFrame(asOf: asOf, window: window)
     var exporters: [any BundleExporter] = [
-      BranchesExporter(frame: frame),
-      BrandFilesExporter(frame: frame, brands: brandSlugs),
+      BranchesExporter(frame: frame, removed: removed),
+      BrandFilesExporter(frame: frame, brands: brandSlugs, removed: removed),
       CalendarsExporter(asOf: asOf, brands: brandSlugs, brandName: name),
       IndexExporter(),
       ClosuresExporter(branches: branches, asOf: asOf, window: window),
@@ -110,7 +118,8 @@ enum BundleBuilder {
       manifest: manifest, manifestData: manifestData,
       files: output.kept.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) },
       directories: output.directories,
-      branches: BranchesFile(schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches))
+      branches: BranchesFile(
+        schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches, removed: removed))
   }
 }
 

@@ -23,13 +23,16 @@ public struct BundleContents: Sendable {
 
   public var version: String { manifest.version }
 
-  /// Builds the bundle. Throws when a branch id cannot name a file (see `BranchIDFormat`) or
-  /// when an id occurs twice.
+  /// Builds the bundle, with `removed` as the ids the sources stopped listing. Throws when a
+  /// branch id cannot name a file (see `BranchIDFormat`) or when an id occurs twice (listed
+  /// and removed included).
   public init(
-    branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow
+    branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
+    removed: [RemovedBranch] = []
   ) throws(ExportError) {
     // Never stopped, so always built.
-    let built = try BundleBuilder.build(branches: unsorted, brands: brands, asOf: asOf, window: window, into: .memory)!
+    let built = try BundleBuilder.build(
+      branches: unsorted, brands: brands, asOf: asOf, window: window, removed: removed, into: .memory)!
     self.files = built.files
     self.manifest = built.manifest
     self.manifestData = built.manifestData
@@ -39,9 +42,11 @@ public struct BundleContents: Sendable {
   /// ``BundleBuilder`` matches byte for byte. Every branch is encoded twice and every file held
   /// in memory; for tests.
   static func encodedByTypes(
-    branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow
+    branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
+    removed unsortedRemoved: [RemovedBranch] = []
   ) throws -> (files: [(path: String, data: Data)], manifestData: Data) {
     let branches = unsorted.sorted { $0.id < $1.id }
+    let removed = unsortedRemoved.sorted { $0.id < $1.id }
     let summaries = brands.map(\.manifestEntry).sorted { $0.slug < $1.slug }
     let byBrand = Dictionary(grouping: branches, by: \.brand)
     let brandSlugs = Set(summaries.map(\.slug)).union(byBrand.keys).sorted()
@@ -53,13 +58,16 @@ public struct BundleContents: Sendable {
     }
     try addJSON(
       "branches.json",
-      BranchesFile(schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches))
+      BranchesFile(
+        schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches, removed: removed))
     let names = Dictionary(summaries.map { ($0.slug, $0.name) }, uniquingKeysWith: { first, _ in first })
     func name(_ slug: BrandSlug) -> String { names[slug] ?? slug.rawValue }
     for slug in brandSlugs {
       try addJSON(
         "brands/\(slug.rawValue).json",
-        BrandFile(schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: byBrand[slug] ?? []))
+        BrandFile(
+          schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: byBrand[slug] ?? [],
+          removed: removed.filter { $0.brand == slug }))
       files.append(
         (
           "calendars/brands/\(slug.rawValue).ics",

@@ -23,37 +23,51 @@ struct ExportedBranch {
   var lastOfBrand: Bool
 }
 
-/// `{"asOf":…,"branches":[` … `],"schemaVersion":1,"window":{…}}` with a final newline: the
-/// frame of `branches.json` and of each brand's file.
+/// `{"asOf":…,"branches":[` … `],"removed":[…],"schemaVersion":1,"window":{…}}` with a final
+/// newline: the frame of `branches.json` and of each brand's file.
 struct BranchListFrame {
   let head: [UInt8]
-  let tail: [UInt8]
+  /// What follows `removed`'s list.
+  private let end: [UInt8]
 
   init(asOf: CalendarDate, window: DateWindow) {
     var head = CanonicalJSONWriter(capacity: 64)
     head.raw(#"{"asOf":"#)
     head.date(asOf)
     head.raw(#","branches":["#)
-    var tail = CanonicalJSONWriter(capacity: 128)
-    tail.raw(#"],"schemaVersion":"#)
-    tail.int(bundleSchemaVersion)
-    tail.raw(#","window":"#)
-    tail.window(window)
-    tail.raw("}\n")
+    var end = CanonicalJSONWriter(capacity: 128)
+    end.raw(#","schemaVersion":"#)
+    end.int(bundleSchemaVersion)
+    end.raw(#","window":"#)
+    end.window(window)
+    end.raw("}\n")
     self.head = head.bytes
-    self.tail = tail.bytes
+    self.end = end.bytes
+  }
+
+  /// The end of a file whose `removed` list is `removed`.
+  func tail(removed: [RemovedBranch]) -> [UInt8] {
+    var tail = CanonicalJSONWriter(capacity: 128 + 64 * removed.count)
+    tail.raw(#"],"removed":"#)
+    tail.removed(removed)
+    tail.bytes += end
+    return tail.bytes
   }
 
   static let comma: [UInt8] = [0x2C]
 }
 
-/// `branches.json` (and its gzip copy): every branch.
+/// `branches.json` (and its gzip copy): every branch, and every removed id.
 struct BranchesExporter: BundleExporter {
   let frame: BranchListFrame
+  let removed: [RemovedBranch]
   private var file: BundleFileStream?
   private var count = 0
 
-  init(frame: BranchListFrame) { self.frame = frame }
+  init(frame: BranchListFrame, removed: [RemovedBranch]) {
+    self.frame = frame
+    self.removed = removed
+  }
 
   mutating func begin(_ output: BundleOutput) throws(ExportError) {
     let file = try output.open("branches.json", gzip: true)
@@ -69,23 +83,25 @@ struct BranchesExporter: BundleExporter {
 
   mutating func finish(_ output: BundleOutput) throws(ExportError) {
     guard let file else { return }
-    try file.write(frame.tail)
+    try file.write(frame.tail(removed: removed))
     try output.close(file)
     self.file = nil
   }
 }
 
-/// `brands/<slug>.json` (and gzip copies): each brand's branches, in the frame of
-/// `branches.json`. A brand's file is finished as soon as its last branch is written, so only
+/// `brands/<slug>.json` (and gzip copies): each brand's branches and removed ids, in the frame
+/// of `branches.json`. A brand's file is finished as soon as its last branch is written, so only
 /// the brands in progress are open; a brand without branches (missing) gets an empty list.
 struct BrandFilesExporter: BundleExporter {
   let frame: BranchListFrame
   let brands: [BrandSlug]
+  let removed: [BrandSlug: [RemovedBranch]]
   private var open: [BrandSlug: (file: BundleFileStream, empty: Bool)] = [:]
 
-  init(frame: BranchListFrame, brands: [BrandSlug]) {
+  init(frame: BranchListFrame, brands: [BrandSlug], removed: [RemovedBranch]) {
     self.frame = frame
     self.brands = brands
+    self.removed = Dictionary(grouping: removed, by: \.brand)
   }
 
   mutating func begin(_ output: BundleOutput) throws(ExportError) {
@@ -111,7 +127,7 @@ struct BrandFilesExporter: BundleExporter {
 
   private mutating func close(_ brand: BrandSlug, _ output: BundleOutput) throws(ExportError) {
     guard let file = open.removeValue(forKey: brand)?.file else { return }
-    try file.write(frame.tail)
+    try file.write(frame.tail(removed: removed[brand] ?? []))
     try output.close(file)
   }
 }

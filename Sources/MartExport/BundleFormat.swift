@@ -119,12 +119,87 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   }
 }
 
-/// `branches.json`: every branch of every brand in the bundle, sorted by id.
+/// `branches.json`: every branch of every brand in the bundle, sorted by id, and the ids the
+/// sources stopped listing.
 public struct BranchesFile: Codable, Hashable, Sendable {
   public var schemaVersion: Int
   public var asOf: CalendarDate
   public var window: DateWindow
   public var branches: [Branch]
+  /// The ids the sources stopped listing, sorted by id (see ``RemovedBranch``); empty when
+  /// none were, and in bundles written before the field existed.
+  public var removed: [RemovedBranch]
+
+  public init(
+    schemaVersion: Int, asOf: CalendarDate, window: DateWindow, branches: [Branch], removed: [RemovedBranch] = []
+  ) {
+    self.schemaVersion = schemaVersion
+    self.asOf = asOf
+    self.window = window
+    self.branches = branches
+    self.removed = removed
+  }
+
+  private enum CodingKeys: String, CodingKey { case schemaVersion, asOf, window, branches, removed }
+
+  /// Reads the file; one written before `removed` existed reads with none removed.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
+    asOf = try container.decode(CalendarDate.self, forKey: .asOf)
+    window = try container.decode(DateWindow.self, forKey: .window)
+    branches = try container.decode([Branch].self, forKey: .branches)
+    removed = try container.decodeIfPresent([RemovedBranch].self, forKey: .removed) ?? []
+  }
+}
+
+/// An id a source stopped listing, as `branches.json`'s `removed` keeps it, so that a saved
+/// favourite whose store left its brand's site is told from an id that never existed.
+public struct RemovedBranch: Codable, Hashable, Sendable {
+  public var id: BranchID
+  public var brand: BrandSlug
+  /// The as-of day of the last bundle that listed the id; `nil` (JSON `null`) when not known.
+  public var lastListed: CalendarDate?
+
+  public init(id: BranchID, lastListed: CalendarDate?) {
+    self.id = id
+    self.brand = id.brand
+    self.lastListed = lastListed
+  }
+
+  private enum CodingKeys: String, CodingKey { case id, brand, lastListed }
+
+  /// Reads an entry; its id is read as an id of its `brand`.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    brand = try container.decode(BrandSlug.self, forKey: .brand)
+    id = try container.decode(BranchID.self, forKey: .id, brand: brand)
+    lastListed = try container.decodeIfPresent(CalendarDate.self, forKey: .lastListed)
+  }
+
+  /// Writes every key, `lastListed` as `null` when not known.
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: CodingKeys.self)
+    try container.encode(brand, forKey: .brand)
+    try container.encode(id, forKey: .id)
+    try container.encode(lastListed, forKey: .lastListed)
+  }
+
+  /// The `removed` list of a bundle following `previous`: each id `previous` listed, of a brand
+  /// in `freshBrands` (read from its source by this run), that `listed` lacks, last listed on
+  /// `previous`'s as-of day; and each entry of `previous`'s own `removed` whose id `listed`
+  /// lacks, unchanged. A brand carried over or missing removes nothing. Sorted by id.
+  public static func following(
+    _ previous: BranchesFile?, freshBrands: Set<BrandSlug>, listed: Set<BranchID>
+  ) -> [RemovedBranch] {
+    guard let previous else { return [] }
+    var removed: [BranchID: RemovedBranch] = [:]
+    for entry in previous.removed where !listed.contains(entry.id) { removed[entry.id] = entry }
+    for branch in previous.branches where freshBrands.contains(branch.brand) && !listed.contains(branch.id) {
+      removed[branch.id] = RemovedBranch(id: branch.id, lastListed: previous.asOf)
+    }
+    return removed.values.sorted { $0.id < $1.id }
+  }
 }
 
 /// `brands/<slug>.json` has the same shape as `branches.json`, holding one brand's branches.
@@ -194,7 +269,9 @@ public struct IndexFile: Codable, Hashable, Sendable {
 /// trading is listed once under `shut` instead of on each day it is shut; the closing days it
 /// has after a temporary closure ends are listed by date as usual. A trading branch announced
 /// to close for good is listed once under `closingForGood`, on that day, never as daily
-/// closures from then on.
+/// closures from then on. The days on which nobody knows whether a branch is closed are listed
+/// by date under `unknown` (``UnknownClosingDays``), so that a day in neither list is open for
+/// every trading branch.
 public struct ClosuresFile: Codable, Hashable, Sendable {
   public var schemaVersion: Int
   public var window: DateWindow
@@ -205,12 +282,20 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
   /// `YYYY-MM-DD` → ids of the trading branches that close for good that day (their
   /// `storeStatus.closesOn`), whether or not the day is inside the window.
   public var closingForGood: [String: [BranchID]]
+  /// `YYYY-MM-DD` → ids of the branches whose closing status that day is unknown (never open),
+  /// for every day of the window on which there is one; empty in bundles written before the
+  /// field existed.
+  public var unknown: [String: [BranchID]]
 
   public init(branches: [Branch], window: DateWindow, asOf: CalendarDate) {
     var dates: [String: [BranchID]] = [:]
     var shut: [BranchID] = []
     var closingForGood: [String: [BranchID]] = [:]
+    var unknown: [Int: [BranchID]] = [:]
     for branch in branches {
+      for range in branch.unknownClosingDays(in: window).ranges {
+        for day in range.from.dayNumber...range.through.dayNumber { unknown[day, default: []].append(branch.id) }
+      }
       let shutDays = branch.storeStatus.shutDays(from: window.from, through: window.through, asOf: asOf)
       if !branch.storeStatus.isTrading {
         shut.append(branch.id)
@@ -227,9 +312,10 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
     self.dates = dates.mapValues { $0.sorted() }
     self.shut = shut.sorted()
     self.closingForGood = closingForGood.mapValues { $0.sorted() }
+    self.unknown = Dictionary(uniqueKeysWithValues: unknown.map { (CalendarDate(dayNumber: $0.key).iso, $0.value.sorted()) })
   }
 
-  private enum CodingKeys: String, CodingKey { case schemaVersion, window, dates, shut, closingForGood }
+  private enum CodingKeys: String, CodingKey { case schemaVersion, window, dates, shut, closingForGood, unknown }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -238,6 +324,7 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
     dates = try container.decode([String: [BranchID]].self, forKey: .dates)
     shut = try container.decodeIfPresent([BranchID].self, forKey: .shut) ?? []
     closingForGood = try container.decodeIfPresent([String: [BranchID]].self, forKey: .closingForGood) ?? [:]
+    unknown = try container.decodeIfPresent([String: [BranchID]].self, forKey: .unknown) ?? [:]
   }
 }
 

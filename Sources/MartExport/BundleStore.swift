@@ -21,7 +21,7 @@ public struct PublishedBundle: Sendable {
   public var directory: URL
 }
 
-/// What ``BundleStore/publish(branches:brands:asOf:window:shouldStop:)`` did.
+/// What ``BundleStore/publish(branches:brands:asOf:window:removed:shouldStop:)`` did.
 public enum PublishResult: Sendable {
   /// `latest.json` names `bundle`, given as it was written (no need to read it back).
   /// `latestChanged` is `false` when it already did; `repaired` says what was wrong with a
@@ -135,7 +135,8 @@ public struct BundleStore: Sendable {
 
   /// Writes a bundle and points `latest.json` at it.
   ///
-  /// Refuses an empty dataset. `brands` may list brands without branches (missing). Files are
+  /// Refuses an empty dataset. `brands` may list brands without branches (missing); `removed`
+  /// are the ids the sources stopped listing (``RemovedBranch/following(_:freshBrands:listed:)``). Files are
   /// written to a staging directory, flushed to disk, renamed into place, and only then is
   /// `latest.json` replaced (write, flush, rename), so a crash at any moment leaves the previous
   /// bundle published. A bundle whose version already exists is verified (every file's size and
@@ -149,7 +150,7 @@ public struct BundleStore: Sendable {
   @discardableResult
   public func publish(
     branches: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
-    shouldStop: () -> Bool = { false }
+    removed: [RemovedBranch] = [], shouldStop: () -> Bool = { false }
   ) throws(ExportError) -> PublishResult {
     guard !branches.isEmpty else {
       throw ExportError(path: outputDirectory.path, message: "refusing to publish an empty dataset")
@@ -166,8 +167,8 @@ public struct BundleStore: Sendable {
     do throws(ExportError) {
       try createDirectory(staging)
       built = try BundleBuilder.build(
-        branches: branches, brands: brands, asOf: asOf, window: window, into: .directory(staging),
-        shouldStop: shouldStop)
+        branches: branches, brands: brands, asOf: asOf, window: window, removed: removed,
+        into: .directory(staging), shouldStop: shouldStop)
     } catch {
       Files.remove(staging.path)
       // Problems with the data name a file of the bundle; problems on disk, the file on disk.

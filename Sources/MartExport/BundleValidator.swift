@@ -184,6 +184,7 @@ private struct Check {
     checkHeader(branchesFile, manifest: manifest, path: bundlePrefix + "branches.json")
     let branches = branchesFile.branches
     checkBranches(branches, window: window, asOf: manifest.asOf, path: bundlePrefix + "branches.json")
+    checkRemoved(branchesFile, path: bundlePrefix + "branches.json")
 
     // Brands: manifest counts, one file each, agreeing with branches.json.
     let byBrand = Dictionary(grouping: branches, by: \.brand)
@@ -220,6 +221,9 @@ private struct Check {
           detail += " (lacks \(lacking))"
         }
         problem(bundlePrefix + relative, detail)
+      }
+      if file.removed != branchesFile.removed.filter({ $0.brand == brand }) {
+        problem(bundlePrefix + relative, "removed differs from the \(brand.rawValue) entries of branches.json's removed")
       }
     }
 
@@ -415,6 +419,23 @@ private struct Check {
     }
   }
 
+  /// `removed`: sorted by id and unique, ids of their brand that the file does not list, each
+  /// last listed no later than the as-of day.
+  mutating func checkRemoved(_ file: BranchesFile, path: String) {
+    let listed = Set(file.branches.map(\.id))
+    var previous: BranchID?
+    for entry in file.removed {
+      let id = entry.id
+      if let previous, !(previous < id) { problem(path, "removed \(id): not sorted by id or repeated (after \(previous))") }
+      previous = id
+      if !BranchIDFormat.isWellFormed(id) { problem(path, "removed \(id): id is not well-formed") }
+      if listed.contains(id) { problem(path, "removed \(id): the branch is listed") }
+      if let lastListed = entry.lastListed, lastListed > file.asOf {
+        problem(path, "removed \(id): lastListed \(lastListed) is after the as-of date \(file.asOf)")
+      }
+    }
+  }
+
   mutating func checkIndex(_ index: IndexFile, branches: [Branch], path: String) {
     if index.schemaVersion != bundleSchemaVersion {
       problem(path, "schemaVersion \(index.schemaVersion) is not \(bundleSchemaVersion)")
@@ -465,6 +486,12 @@ private struct Check {
         problem(path, "\(day): lacks \(id), which branches.json closes that day")
       }
       if listed.isEmpty, closures.dates[day] != nil { problem(path, "\(day): lists no branch") }
+    }
+    if closures.unknown != expected.unknown {
+      let day = Set(closures.unknown.keys).union(expected.unknown.keys).sorted().first {
+        closures.unknown[$0] != expected.unknown[$0]
+      }
+      problem(path, "unknown does not list the unknown days of branches.json (first at \(day ?? "?"))")
     }
     if closures.closingForGood != expected.closingForGood {
       problem(path, "closingForGood does not list the closesOn dates of branches.json's trading branches")

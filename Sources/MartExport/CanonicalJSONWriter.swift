@@ -329,6 +329,19 @@ struct CanonicalJSONWriter {
     raw("}}")
   }
 
+  /// `branches.json`'s `removed` list (and a brand file's).
+  mutating func removed(_ entries: [RemovedBranch]) {
+    array(entries) { writer, entry in
+      writer.raw(#"{"brand":"#)
+      writer.string(entry.brand.rawValue)
+      writer.raw(#","id":"#)
+      writer.string(entry.id.description)
+      writer.raw(#","lastListed":"#)
+      writer.date(entry.lastListed)
+      writer.bytes.append(0x7D)
+    }
+  }
+
   /// `closures.json`, without its final newline.
   mutating func closures(_ file: ClosuresFile) {
     raw(#"{"closingForGood":"#)
@@ -339,6 +352,8 @@ struct CanonicalJSONWriter {
     int(file.schemaVersion)
     raw(#","shut":"#)
     ids(file.shut)
+    raw(#","unknown":"#)
+    object(file.unknown) { $0.ids($1) }
     raw(#","window":"#)
     window(file.window)
     bytes.append(0x7D)

@@ -56,10 +56,13 @@ public struct PublishStage: Sendable {
     _ draft: BundleDraft, problems: RunProblems, asOf: CalendarDate, window: DateWindow,
     fetch: FetchReport = FetchReport(), shouldStop: () -> Bool = { Task.isCancelled }
   ) -> PipelineOutcome {
+    let unknown = draft.branches.map { ($0.id, $0.unknownClosingDays(in: window).extent) }
     var report = RunReport(
       asOf: asOf, window: window, outcome: .failed, published: nil, brands: draft.brands,
       branchesWithoutCoordinates: draft.branches.filter { $0.coordinate == nil }.map(\.id).sorted(),
       branchesWithUnknownClosingDays: draft.branches.filter { $0.closing.status == .unknown }.map(\.id).sorted(),
+      branchesWithUnknownDays: unknown.filter { $0.1 != .none }.map(\.0).sorted(),
+      branchesWithEveryDayUnknown: unknown.filter { $0.1 == .everyDay }.map(\.0).sorted(),
       branchesNotTrading: draft.branches.filter { !$0.storeStatus.isTrading }.sorted { $0.id < $1.id }.map {
         RunReport.NotTradingBranch(id: $0.id, state: $0.storeStatus.state, until: $0.storeStatus.until)
       },
@@ -68,8 +71,12 @@ public struct PublishStage: Sendable {
 
     if draft.hasFreshBrand {
       do {
+        let removed = RemovedBranch.following(
+          previous.bundle?.branches, freshBrands: Set(draft.brands.filter { $0.status == .fresh }.map(\.slug)),
+          listed: Set(draft.branches.map(\.id)))
         switch try store.publish(
-          branches: draft.branches, brands: draft.brands, asOf: asOf, window: window, shouldStop: shouldStop)
+          branches: draft.branches, brands: draft.brands, asOf: asOf, window: window, removed: removed,
+          shouldStop: shouldStop)
         {
         case .stopped:
           report.outcome = .cancelled

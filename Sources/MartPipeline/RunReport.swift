@@ -80,8 +80,13 @@ public struct RunReport: Codable, Sendable {
   public var brands: [BrandSummary]
   /// Branches exported without coordinates.
   public var branchesWithoutCoordinates: [BranchID]
-  /// Branches whose closing days are unknown.
+  /// Branches whose closing-day text could not be read at all (`closing.status` `unknown`),
+  /// sorted: every day of the window is unknown for them.
   public var branchesWithUnknownClosingDays: [BranchID]
+  /// Branches with at least one unknown day in the window (``UnknownClosingDays``), sorted.
+  public var branchesWithUnknownDays: [BranchID] = []
+  /// Of ``branchesWithUnknownDays``, the branches with every day of the window unknown, sorted.
+  public var branchesWithEveryDayUnknown: [BranchID] = []
   /// Branches that are temporarily closed or closed for good, sorted by id.
   public var branchesNotTrading: [NotTradingBranch]
   /// Everything worth a human's attention, each naming the brand or branch.

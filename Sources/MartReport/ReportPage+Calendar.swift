@@ -2,17 +2,12 @@ import MartCore
 import MartExport
 
 extension ReportPage {
-  /// Per day of the window, how many branches do not know whether they are closed (branches
-  /// whose `unknownRanges` hold the day; see ``unknownDayCount(_:)``).
-  func unknownPerDay(window: DateWindow) -> [Int: Int] {
+  /// Per day of the window, how many branches do not know whether they are closed: the ids
+  /// `closures.json` lists under `unknown` that day (see ``unknownDayCount(_:)``).
+  func unknownPerDay(_ closures: ClosuresFile) -> [Int: Int] {
     var counts: [Int: Int] = [:]
-    for branch in branches {
-      for range in branch.closing.unknownRanges {
-        let from = max(range.from, window.from).dayNumber
-        let through = min(range.through, window.through).dayNumber
-        guard from <= through else { continue }
-        for day in from...through { counts[day, default: 0] += 1 }
-      }
+    for (day, ids) in closures.unknown {
+      if let date = CalendarDate(iso: day) { counts[date.dayNumber] = ids.count }
     }
     return counts
   }
@@ -27,7 +22,7 @@ extension ReportPage {
       return html + "<p>No bundle is published, so there are no closing days to show.</p>\n</section>\n"
     }
     let window = bundle.manifest.window
-    let unknown = unknownPerDay(window: window)
+    let unknown = unknownPerDay(closures)
     let most = closures.dates.values.map(\.count).max() ?? 0
     html += """
       <p>Each day shows how many branches are closed (the darker, the more) and, after <q>?</q>, how many \

@@ -74,29 +74,27 @@ public struct ReportPage {
   /// The as-of date the page speaks of: the report's, else the bundle's.
   var asOf: CalendarDate? { report?.asOf ?? bundle?.manifest.asOf }
 
-  /// How many days of the bundle's window the branch's closing status is unknown: the days in
-  /// its `unknownRanges` (which never hold a day the store is shut). The one meaning of
-  /// "unknown" on the page: the calendar's `?` counts, the hollow marks, the map's caption and
-  /// the brand table all count these days.
-  func unknownDayCount(_ branch: Branch) -> Int {
-    guard let window = bundle?.manifest.window else { return 0 }
-    return branch.closing.unknownRanges.reduce(0) { total, range in
-      total + max(0, min(range.through, window.through).dayNumber - max(range.from, window.from).dayNumber + 1)
-    }
+  /// The days of the bundle's window on which the branch's closing status is unknown
+  /// (``UnknownClosingDays``, never a day the store is shut): the one meaning of "unknown" on the
+  /// page, as in `closures.json` and `report.json`. The calendar's `?` counts, the hollow marks,
+  /// the map's caption and the brand table all count these days.
+  func unknownDays(_ branch: Branch) -> UnknownClosingDays? {
+    bundle.map { branch.unknownClosingDays(in: $0.manifest.window) }
   }
+
+  /// How many days of the bundle's window the branch's closing status is unknown.
+  func unknownDayCount(_ branch: Branch) -> Int { unknownDays(branch)?.dayCount ?? 0 }
 
   /// Per brand, the branches with at least one unknown day in the window (`some`) and, of
   /// them, those with every day of the window unknown (`every`: nothing about their closing
-  /// days could be read).
+  /// days could be read), as `report.json`'s `branchesWithUnknownDays` and
+  /// `branchesWithEveryDayUnknown` list them.
   var branchesWithUnknownDaysByBrand: [BrandSlug: (some: Int, every: Int)] {
-    guard let window = bundle?.manifest.window else { return [:] }
-    let windowDays = window.through.dayNumber - window.from.dayNumber + 1
     var counts: [BrandSlug: (some: Int, every: Int)] = [:]
     for branch in branches {
-      let days = unknownDayCount(branch)
-      guard days > 0 else { continue }
+      guard let extent = unknownDays(branch)?.extent, extent != .none else { continue }
       counts[branch.brand, default: (0, 0)].some += 1
-      if days == windowDays { counts[branch.brand, default: (0, 0)].every += 1 }
+      if extent == .everyDay { counts[branch.brand, default: (0, 0)].every += 1 }
     }
     return counts
   }

@@ -114,7 +114,8 @@ import Testing
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let report = #"""
       {"asOf":"2026-11-20","branchesNotTrading":[{"id":"homeplus-655","state":"closed","until":null}],
-       "branchesWithUnknownClosingDays":["emart-1099"],"branchesWithoutCoordinates":[],
+       "branchesWithUnknownClosingDays":["emart-1099"],"branchesWithUnknownDays":["emart-1099","emart-1100"],
+       "branchesWithEveryDayUnknown":["emart-1099"],"branchesWithoutCoordinates":[],
        "brands":[{"branchCount":10,"error":null,"freshness":"fresh","lastFetchedAsOf":"2026-11-20","name":"이마트","slug":"emart","status":"fresh"},
                  {"branchCount":0,"error":"the source returned no branches","freshness":"missing","lastFetchedAsOf":null,"name":"코스트코","slug":"costco","status":"missing"}],
        "errors":[],"outcome":"published-with-missing-brands","published":null,

@@ -144,9 +144,23 @@ import Testing
       Fixtures.summaries(branches) + [
         BrandSummary(slug: "costco", name: "코스트코", branchCount: 0, freshness: .missing, lastFetchedAsOf: nil)
       ]
-    let built = try BundleContents(branches: branches, brands: brands, asOf: Fixtures.asOf, window: Fixtures.window)
+    // Removed ids of a brand with branches, of the missing brand, and of a brand the bundle no
+    // longer has, given out of order; one with its last listed day unknown.
+    let removed = [
+      RemovedBranch(id: BranchID(brand: "emart", storeID: "9\"9"), lastListed: CalendarDate(iso: "2026-11-13")),
+      RemovedBranch(id: BranchID(brand: "costco", storeID: "Ulsan"), lastListed: nil),
+      RemovedBranch(id: BranchID(brand: "old-brand", storeID: "1"), lastListed: CalendarDate(iso: "2026-10-01")),
+    ]
+    let built = try BundleContents(
+      branches: branches, brands: brands, asOf: Fixtures.asOf, window: Fixtures.window, removed: removed)
     let reference = try BundleContents.encodedByTypes(
-      branches: branches, brands: brands, asOf: Fixtures.asOf, window: Fixtures.window)
+      branches: branches, brands: brands, asOf: Fixtures.asOf, window: Fixtures.window, removed: removed)
+    let written = try BundleJSON.decode(
+      BranchesFile.self, from: try #require(built.files.first { $0.path == "branches.json" }).data)
+    #expect(written.removed.map(\.id.description) == ["costco-Ulsan", "emart-9\"9", "old-brand-1"])
+    let costco = try BundleJSON.decode(
+      BranchesFile.self, from: try #require(built.files.first { $0.path == "brands/costco.json" }).data)
+    #expect(costco.removed == [removed[1]])
     #expect(built.files.map(\.path) == reference.files.map(\.path))
     for (file, expected) in zip(built.files, reference.files) where file.data != expected.data {
       Issue.record("\(file.path) differs")

@@ -34,6 +34,7 @@ import Testing
     let days = isoDays(from: raw.window.from, through: raw.window.through)
     #expect(days.count == 92)
     var closedByDay: [String: [String]] = [:]
+    var unknownByDay: [String: [String]] = [:]
     for record in raw.branches {
       let id = try #require(record["id"] as? String)
       let branch = try #require(bundle.branch(id: id))
@@ -42,7 +43,15 @@ import Testing
         let expected = Self.expectedStatus(of: record, on: day, asOf: raw.asOf)
         #expect(status == expected, "\(id) on \(day)")
         if status == .closed { closedByDay[day, default: []].append(id) }
+        if status == .unknown { unknownByDay[day, default: []].append(id) }
       }
+    }
+    // closures.json: the branches whose day is unknown, the kit's `.unknown` inside the window.
+    let unknown = try #require(raw.closures["unknown"] as? [String: [String]])
+    #expect(!unknown.isEmpty, "the fixtures have branches with unknown days")
+    #expect(Set(unknown.keys) == Set(unknownByDay.keys))
+    for day in days {
+      #expect((unknownByDay[day] ?? []).sorted() == (unknown[day] ?? []), "closures.json unknown on \(day)")
     }
     // closures.json: the branches closed on each day, shut stores left out.
     let closures = try #require(raw.closures["dates"] as? [String: [String]])

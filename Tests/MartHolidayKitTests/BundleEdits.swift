@@ -22,13 +22,13 @@ enum BundleEdits {
     #expect(seen == Set(changes.keys), "brands not in the manifest: \(Set(changes.keys).subtracting(seen))")
   }
 
-  /// Adds `"removed": <json>` to `branches.json`, as a bundle writer that keeps removed ids
-  /// writes it (keys sorted: just before `schemaVersion`).
-  static func addRemoved(in output: URL, _ json: String) throws {
+  /// Sets `branches.json`'s `removed` to `json` (`nil`: leaves the key out, as bundles written
+  /// before it existed did).
+  static func setRemoved(in output: URL, _ json: String?) throws {
     try rewriteBranches(in: output) { text in
-      let marker = #","schemaVersion":"#
-      let range = try #require(text.range(of: marker, options: .backwards), "branches.json has no schemaVersion")
-      text.replaceSubrange(range, with: #","removed":"# + json + marker)
+      let written = #","removed":[],"schemaVersion":"#
+      let range = try #require(text.range(of: written, options: .backwards), "branches.json has no empty removed list")
+      text.replaceSubrange(range, with: json.map { #","removed":"# + $0 + #","schemaVersion":"# } ?? #","schemaVersion":"#)
     }
   }
 

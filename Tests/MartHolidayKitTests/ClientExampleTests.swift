@@ -46,7 +46,7 @@ import Testing
 
   @Test func tellsARemovedBranchFromAnUnknownId() async throws {
     let output = try await PublishedFixtures.shared.copy()
-    try BundleEdits.addRemoved(in: output, #"[{"brand":"emart","id":"emart-2001","lastListed":"2026-11-13"}]"#)
+    try BundleEdits.setRemoved(in: output, #"[{"brand":"emart","id":"emart-2001","lastListed":"2026-11-13"}]"#)
     let removed = try Self.runExample([output.path, "emart-2001", "2026-11-20"])
     #expect(removed.status == 1)
     #expect(removed.error == "error: emart-2001 is no longer listed by its source, last listed 2026-11-13\n")

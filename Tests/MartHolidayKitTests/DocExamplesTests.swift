@@ -115,7 +115,7 @@ import Testing
   /// Step 6's lines: listed, removed (with and without a day) and unknown.
   @Test func favouriteLines() async throws {
     let output = try await PublishedFixtures.shared.copy()
-    try BundleEdits.addRemoved(
+    try BundleEdits.setRemoved(
       in: output,
       #"[{"brand":"emart","id":"emart-2001","lastListed":"2026-11-13"},"#
         + #"{"brand":"emart","id":"emart-2002","lastListed":null}]"#)

@@ -59,9 +59,11 @@ import Testing
     for brand in bundle.brands { #expect(bundle.freshness(ofBrand: brand.slug) == .stale(lastGood: nil)) }
   }
 
-  /// The fixtures' bundle predates `removed`: listed ids answer, every other id is unknown.
+  /// A bundle written before `removed` existed: listed ids answer, every other id is unknown.
   @Test func aBundleWithoutRemovedIdsAnswersUnknown() async throws {
-    let bundle = try await PublishedFixtures.shared.bundle()
+    let output = try await PublishedFixtures.shared.copy()
+    try BundleEdits.setRemoved(in: output, nil)
+    let bundle = try MartBundle(contentsOf: output)
     #expect(!bundle.knowsRemovedBranches)
     #expect(bundle.lookup(id: "emart-1059") == .listed(try #require(bundle.branch(id: "emart-1059"))))
     #expect(bundle.lookup(id: "emart-2001") == .unknown)
@@ -71,7 +73,7 @@ import Testing
 
   @Test func removedIdsAreToldApartFromIdsThatNeverExisted() async throws {
     let output = try await PublishedFixtures.shared.copy()
-    try BundleEdits.addRemoved(
+    try BundleEdits.setRemoved(
       in: output,
       #"[{"brand":"emart","id":"emart-1059","lastListed":"2026-11-01"},"#
         + #"{"brand":"emart","id":"emart-2001","lastListed":"2026-11-13"},"#
@@ -86,17 +88,19 @@ import Testing
     #expect(bundle.lookup(id: "emart-1059") == .listed(try #require(bundle.branch(id: "emart-1059"))))
   }
 
+  /// The fixtures' first run had no previous bundle: it writes an empty list.
   @Test func anEmptyRemovedListKnowsThatNothingWasRemoved() async throws {
-    let output = try await PublishedFixtures.shared.copy()
-    try BundleEdits.addRemoved(in: output, "[]")
-    let bundle = try MartBundle(contentsOf: output)
+    let raw = try RawBundle(output: try await PublishedFixtures.shared.output())
+    let file = try RawBundle.object(raw.directory.appendingPathComponent("branches.json"))
+    #expect((file["removed"] as? [Any])?.isEmpty == true)
+    let bundle = try await PublishedFixtures.shared.bundle()
     #expect(bundle.knowsRemovedBranches)
     #expect(bundle.lookup(id: "emart-2001") == .unknown)
   }
 
   @Test func aMalformedRemovedListIsRefusedNamingBranchesJSON() async throws {
     let output = try await PublishedFixtures.shared.copy()
-    try BundleEdits.addRemoved(in: output, #"[{"brand":"emart","lastListed":"2026-11-13"}]"#)
+    try BundleEdits.setRemoved(in: output, #"[{"brand":"emart","lastListed":"2026-11-13"}]"#)
     let expected = try RawBundle(output: output).directory.appendingPathComponent("branches.json").path
     #expect {
       try MartBundle(contentsOf: output)
