@@ -44,7 +44,7 @@ def validator(name):
 
 VALIDATORS = {
     name: validator(name)
-    for name in ["latest", "manifest", "branches", "brand", "index", "closures", "report"]
+    for name in ["latest", "manifest", "branches", "brand", "index", "closures", "districts", "report"]
 }
 
 
@@ -70,6 +70,7 @@ def schema_for(relative):
         "branches.json": "branches",
         "index.json": "index",
         "closures.json": "closures",
+        "districts.json": "districts",
     }.get(relative)
 
 
@@ -84,7 +85,7 @@ def calendar_days(branch):
     return dates
 
 
-def check_calendar(path, expected_dates=None):
+def check_calendar(path, expected_dates=None, tentative_dates=None):
     global checked
     checked += 1
     raw = path.read_bytes()
@@ -109,6 +110,7 @@ def check_calendar(path, expected_dates=None):
     if len(set(uids)) != len(uids):
         problems.append(f"{path}: duplicate UIDs")
     dates = []
+    tentative = []
     for event in events:
         start = event.decoded("DTSTART")
         end = event.decoded("DTEND")
@@ -120,13 +122,17 @@ def check_calendar(path, expected_dates=None):
             problems.append(f"{path}: {event.get('UID')}: does not last exactly one day")
         if not isinstance(event.decoded("DTSTAMP"), datetime.datetime):
             problems.append(f"{path}: {event.get('UID')}: DTSTAMP is not a date-time")
+        # Expected days (closing.expected) are tentative events, kept apart from closing days.
+        days = tentative if str(event.get("STATUS", "")).upper() == "TENTATIVE" else dates
         # A shut store's one event spans its shut days (DTEND exclusive).
         day = start
         while day < end or day == start:
-            dates.append(day.isoformat())
+            days.append(day.isoformat())
             day += datetime.timedelta(days=1)
     if expected_dates is not None and sorted(dates) != sorted(expected_dates):
         problems.append(f"{path}: events {sorted(dates)} differ from closing.dates {sorted(expected_dates)}")
+    if tentative_dates is not None and sorted(tentative) != sorted(tentative_dates):
+        problems.append(f"{path}: tentative events {sorted(tentative)} differ from closing.expected {sorted(tentative_dates)}")
 
 
 def check_bundle(bundle):
@@ -135,6 +141,7 @@ def check_bundle(bundle):
         return
     listed = {entry["path"] for entry in manifest.get("files", [])}
     branches = {}
+    expected = {}
     for relative in sorted(listed):
         path = bundle / relative
         if not path.is_file():
@@ -152,10 +159,13 @@ def check_bundle(bundle):
             document = check_json(path, name)
             if relative == "branches.json" and document is not None:
                 branches = {b["id"]: calendar_days(b) for b in document.get("branches", [])}
+                expected = {
+                    b["id"]: (b["closing"].get("expected") or {}).get("dates", []) for b in document.get("branches", [])
+                }
     for relative in sorted(listed):
         if relative.startswith("calendars/branches/") and relative.endswith(".ics"):
             branch_id = relative[len("calendars/branches/") : -len(".ics")]
-            check_calendar(bundle / relative, branches.get(branch_id))
+            check_calendar(bundle / relative, branches.get(branch_id), expected.get(branch_id))
         elif relative.endswith(".ics"):
             check_calendar(bundle / relative)
 

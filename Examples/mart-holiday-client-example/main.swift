@@ -49,6 +49,7 @@ do {
     switch status {
     case .closed: line += "[\(number)]"
     case .unknown: line += " \(number)?"
+    case .expectedClosed: line += "(\(number))"
     case .shut: line += " \(number)x"
     case .open: line += " \(number) "
     }

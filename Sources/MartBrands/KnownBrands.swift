@@ -13,16 +13,26 @@ public enum KnownBrands {
     public let source: any BrandSource.Type
     /// About how many stores the chain has (2025–2026), for sample data in real proportions.
     public let nationalShare: Double
+    /// Whether its stores are hypermarkets or SSMs that keep the closing days their 시·군·구
+    /// designates (의무휴업일, 유통산업발전법 §12-2), so that a store publishing no days can be
+    /// given its district's as expected days (``DistrictInference``). Specialty stores (토이저러스,
+    /// 보틀벙커) are not.
+    public let designated: Bool
 
-    init(_ slug: BrandSlug, _ koreanName: String, source: any BrandSource.Type, stores: Double) {
+    init(_ slug: BrandSlug, _ koreanName: String, source: any BrandSource.Type, stores: Double, designated: Bool = true) {
       self.brand = Brand(slug: slug, koreanName: koreanName)
       self.source = source
       self.nationalShare = stores
+      self.designated = designated
     }
 
     public var slug: BrandSlug { brand.slug }
   }
 
+  /// Designated: 대형마트 (이마트, 트레이더스, 홈플러스, 롯데마트 and its formats, 메가마트, 코스트코) and
+  /// SSMs (노브랜드, 에브리데이, 홈플러스 익스프레스, 롯데슈퍼, GS더프레시), as 유통산업발전법 §12-2 and
+  /// the press describe them (한국경제 2019-04-28: the big three, their SSMs and "코스트코 역시 일부";
+  /// 트레이더스 keeps the designation like 이마트, e.g. its 2023-04 closing days by store).
   public static let entries: [Entry] = [
     Entry(.emart, "이마트", source: EmartSource.self, stores: 130),
     Entry(.traders, "이마트 트레이더스", source: EmartSource.self, stores: 22),
@@ -32,14 +42,17 @@ public enum KnownBrands {
     Entry(.homeplusExpress, "홈플러스 익스프레스", source: HomeplusSource.self, stores: 300),
     Entry(.lottemart, "롯데마트", source: LotteMartSource.self, stores: 110),
     Entry(.lotteMaxx, "롯데마트 맥스", source: LotteDowaSource.self, stores: 8),
-    Entry(.toysrus, "토이저러스", source: LotteDowaSource.self, stores: 35),
+    Entry(.toysrus, "토이저러스", source: LotteDowaSource.self, stores: 35, designated: false),
     Entry(.grandGrocery, "그랑그로서리", source: LotteDowaSource.self, stores: 3),
-    Entry(.bottleBunker, "보틀벙커", source: LotteDowaSource.self, stores: 9),
+    Entry(.bottleBunker, "보틀벙커", source: LotteDowaSource.self, stores: 9, designated: false),
     Entry(.lotteSuper, "롯데슈퍼", source: LotteSuperSource.self, stores: 240),
     Entry(.megamart, "메가마트", source: MegamartSource.self, stores: 11),
     Entry(.costco, "코스트코", source: CostcoSource.self, stores: 20),
     Entry(.gsTheFresh, "GS더프레시", source: GSTheFreshSource.self, stores: 520),
   ]
+
+  /// The brands subject to the designation (``Entry/designated``).
+  public static var designated: Set<BrandSlug> { Set(entries.filter(\.designated).map(\.slug)) }
 
   /// Every known brand, sorted by slug.
   public static var all: [Brand] { entries.map(\.brand).sorted { $0.slug < $1.slug } }

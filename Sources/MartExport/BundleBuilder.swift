@@ -32,7 +32,7 @@ struct BuiltBundle {
 }
 
 /// Makes every file of a bundle in one pass over the branches, composing one exporter per kind
-/// of file (``BundleExporter``: branches, brand files, calendars, index, closures), each streaming
+/// of file (``BundleExporter``: branches, brand files, calendars, index, closures, districts), each streaming
 /// its files to the destination as they are made: each branch is encoded once, by
 /// ``CanonicalJSONWriter``, and its bytes go both to `branches.json` and to its brand's file; the
 /// SHA-256 and the gzip copy of each file are computed on the bytes as they are written. The bytes are those of the
@@ -77,6 +77,7 @@ enum BundleBuilder {
       CalendarsExporter(asOf: asOf, brands: brandSlugs, brandName: name),
       IndexExporter(),
       ClosuresExporter(branches: branches, asOf: asOf, window: window),
+      DistrictsExporter(branches: branches, window: window),
     ]
     for index in exporters.indices { try exporters[index].begin(output) }
     // A brand's files are finished as soon as its last branch is written, so that only the

@@ -12,6 +12,7 @@ import MartDigest
 /// brands/<slug>.json, .json.gz       one per brand in the manifest
 /// index.json, index.json.gz
 /// closures.json, closures.json.gz
+/// districts.json, districts.json.gz
 /// calendars/branches/<branch id>.ics
 /// calendars/brands/<slug>.ics
 /// ```
@@ -76,6 +77,7 @@ public struct BundleContents: Sendable {
     }
     try addJSON("index.json", IndexFile(branches: branches))
     try addJSON("closures.json", ClosuresFile(branches: branches, window: window, asOf: asOf))
+    try addJSON("districts.json", DistrictsFile(branches: branches, window: window))
     for branch in branches {
       files.append(
         (

@@ -125,7 +125,16 @@ extension BundleDiff {
       summary += " · freshness changed for \(brands.count) brand\(brands.count == 1 ? "" : "s")"
     }
     if windowChanged { summary += " · the window moved" }
+    if !districts.isEmpty {
+      summary += " · \(districts.count) district\(districts.count == 1 ? "" : "s") changed closing days"
+    }
     lines += [summary, ""]
+    if !districts.isEmpty {
+      for district in districts {
+        lines.append("- **district-pattern** \(Self.cell(district.district)): \(Self.cell(Self.pattern(district)))")
+      }
+      lines.append("")
+    }
     if windowChanged {
       let compared =
         comparedDays.map { "closing dates and unknown days compared on \(DisplayText.range($0, long: true))" }

@@ -18,6 +18,9 @@ extension BundleDiff {
     for brand in brands {
       lines.append("brand-freshness  \(brand.name) (\(brand.brand.rawValue))  \(Self.freshness(brand))")
     }
+    for district in districts {
+      lines.append("district-pattern  \(district.district)  \(Self.pattern(district))")
+    }
     let groups = groups
     for brand in Self.orderedBrands(groups) {
       let counts = countsByBrand[brand] ?? .init()
@@ -60,5 +63,12 @@ extension BundleDiff {
     let kinds = countsByKind.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
     lines.append("  kinds: \(kinds.joined(separator: ", "))")
     return lines.joined(separator: "\n")
+  }
+}
+
+extension BundleDiff {
+  /// `2nd sunday, 4th sunday → 2nd wednesday, 4th wednesday`, `none` for a side without one.
+  static func pattern(_ change: DistrictChange) -> String {
+    "\(change.old ?? "none") → \(change.new ?? "none")"
   }
 }

@@ -31,12 +31,15 @@ public enum ChangeKind: String, CaseIterable, Codable, Sendable, Comparable {
   case brandFreshness = "brand-freshness"
   /// The bundle's window (the months with concrete closing dates) moved. A change of the bundle.
   case window
+  /// The closing-day pattern a district's stores keep (`districts.json`) changed, appeared or
+  /// vanished: news, since a district moved its 의무휴업일. A change of a district, not of a branch.
+  case districtPattern = "district-pattern"
 
   /// Whether the kind is a change of one branch, as opposed to a branch added or removed, a
   /// brand's freshness or the window.
   public var isBranchField: Bool {
     switch self {
-    case .added, .removed, .brandFreshness, .window: false
+    case .added, .removed, .brandFreshness, .window, .districtPattern: false
     default: true
     }
   }
@@ -160,8 +163,22 @@ public struct BundleDiff: Sendable {
     public var new: BrandState?
   }
 
+  /// A district whose pattern changed, or that has one in one bundle only (`old` or `new` is
+  /// `nil`), as each bundle's branches support it (``DistrictDesignations``).
+  public struct DistrictChange: Hashable, Sendable, Encodable {
+    /// `<sido> <sigungu>`.
+    public var district: String
+    /// The pattern, e.g. `2nd sunday, 4th sunday`.
+    public var old: String?
+    public var new: String?
+    /// The stores following the new pattern (the old one's when the district lost its pattern).
+    public var evidence: [BranchID]
+  }
+
   public var old: Side
   public var new: Side
+  /// Districts whose pattern changed, sorted by district.
+  public var districts: [DistrictChange]
   /// Sorted by id.
   public var added: [Branch]
   /// Sorted by id.
@@ -232,6 +249,23 @@ public struct BundleDiff: Sendable {
       if !days.isEmpty { unknown[branch.brand, default: []].append(branch.id) }
     }
     unknownOnAddedDays = unknown
+    districts = Self.districtChanges(
+      old: DistrictDesignations.infer(from: oldBranches, window: old.window).districts,
+      new: DistrictDesignations.infer(from: newBranches, window: new.window).districts)
+  }
+
+  /// The districts whose pattern differs between `old` and `new`.
+  static func districtChanges(old: [DistrictPattern], new: [DistrictPattern]) -> [DistrictChange] {
+    let before = Dictionary(old.map { ($0.district, $0) }, uniquingKeysWith: { first, _ in first })
+    let after = Dictionary(new.map { ($0.district, $0) }, uniquingKeysWith: { first, _ in first })
+    return Set(before.keys).union(after.keys).sorted().compactMap { district in
+      let was = before[district]
+      let now = after[district]
+      guard was?.pattern != now?.pattern else { return nil }
+      return DistrictChange(
+        district: district.description, old: was?.patternDescription, new: now?.patternDescription,
+        evidence: (now ?? was)?.evidence ?? [])
+    }
   }
 
   static func changes(from was: Branch, to now: Branch, overlap: DateWindow) -> [FieldChange] {
@@ -349,16 +383,16 @@ public struct BundleDiff: Sendable {
   }
 
   /// Whether nothing changed: no branch added, removed or changed, no brand's freshness, not the
-  /// window.
+  /// window, no district's pattern.
   public var isEmpty: Bool {
-    added.isEmpty && removed.isEmpty && changed.isEmpty && brands.isEmpty && !windowChanged
+    added.isEmpty && removed.isEmpty && changed.isEmpty && brands.isEmpty && !windowChanged && districts.isEmpty
   }
 
   /// Every kind of change present.
   public var kinds: Set<ChangeKind> { Set(countsByKind.keys) }
 
   /// Per kind, the number of branches with that kind of change; for `brand-freshness` the number
-  /// of brands, for `window` 1.
+  /// of brands, for `window` 1, for `district-pattern` the number of districts.
   public var countsByKind: [ChangeKind: Int] {
     var counts: [ChangeKind: Int] = [:]
     if !added.isEmpty { counts[.added] = added.count }
@@ -368,6 +402,7 @@ public struct BundleDiff: Sendable {
     }
     if !brands.isEmpty { counts[.brandFreshness] = brands.count }
     if windowChanged { counts[.window] = 1 }
+    if !districts.isEmpty { counts[.districtPattern] = districts.count }
     return counts
   }
 

@@ -226,3 +226,25 @@ struct ClosuresExporter: BundleExporter {
     try output.close(file)
   }
 }
+
+/// `districts.json`: the closing days each district keeps, inferred from all the branches at
+/// the end (``DistrictsFile``), and its gzip copy. Small, so encoded whole by `CanonicalJSON`.
+struct DistrictsExporter: BundleExporter {
+  /// Every branch, sorted by id (the builder's list: shared, not copied).
+  let branches: [Branch]
+  let window: DateWindow
+
+  mutating func begin(_ output: BundleOutput) throws(ExportError) {}
+
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {}
+
+  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+    let data: Data
+    do { data = try BundleJSON.encode(DistrictsFile(branches: branches, window: window)) } catch {
+      throw ExportError(path: "districts.json", message: "encoding failed: \(error)")
+    }
+    let file = try output.open("districts.json", gzip: true)
+    try file.write(ArraySlice(data))
+    try output.close(file)
+  }
+}

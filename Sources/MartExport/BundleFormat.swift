@@ -286,9 +286,13 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
   /// for every day of the window on which there is one; empty in bundles written before the
   /// field existed.
   public var unknown: [String: [BranchID]]
+  /// `YYYY-MM-DD` → ids of the branches expected to close that day (`closing.expected`): days
+  /// inferred from their district, never confirmed, so kept apart from `dates`.
+  public var expected: [String: [BranchID]]
 
   public init(branches: [Branch], window: DateWindow, asOf: CalendarDate) {
     var dates: [String: [BranchID]] = [:]
+    var expected: [String: [BranchID]] = [:]
     var shut: [BranchID] = []
     var closingForGood: [String: [BranchID]] = [:]
     var unknown: [Int: [BranchID]] = [:]
@@ -306,6 +310,9 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
         if let shutDays, shutDays.contains(date) { continue }
         dates[date.iso, default: []].append(branch.id)
       }
+      for date in branch.closing.expected?.dates ?? [] where window.contains(date) {
+        expected[date.iso, default: []].append(branch.id)
+      }
     }
     self.schemaVersion = bundleSchemaVersion
     self.window = window
@@ -313,9 +320,12 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
     self.shut = shut.sorted()
     self.closingForGood = closingForGood.mapValues { $0.sorted() }
     self.unknown = Dictionary(uniqueKeysWithValues: unknown.map { (CalendarDate(dayNumber: $0.key).iso, $0.value.sorted()) })
+    self.expected = expected.mapValues { $0.sorted() }
   }
 
-  private enum CodingKeys: String, CodingKey { case schemaVersion, window, dates, shut, closingForGood, unknown }
+  private enum CodingKeys: String, CodingKey {
+    case schemaVersion, window, dates, shut, closingForGood, unknown, expected
+  }
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -325,6 +335,65 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
     shut = try container.decodeIfPresent([BranchID].self, forKey: .shut) ?? []
     closingForGood = try container.decodeIfPresent([String: [BranchID]].self, forKey: .closingForGood) ?? [:]
     unknown = try container.decodeIfPresent([String: [BranchID]].self, forKey: .unknown) ?? [:]
+    expected = try container.decodeIfPresent([String: [BranchID]].self, forKey: .expected) ?? [:]
+  }
+}
+
+/// `districts.json`: the closing days each district keeps, as its stores show them
+/// (``DistrictDesignations``), one entry per district with a pattern, sorted by 시도 then 시·군·구.
+public struct DistrictsFile: Codable, Hashable, Sendable {
+  /// One district: `{"agreeing","evidence","pattern","sido","sigungu","stores","swaps"}`.
+  public struct Entry: Codable, Hashable, Sendable {
+    public struct Day: Codable, Hashable, Sendable {
+      public var ordinal: Int
+      /// `sunday` … `saturday`.
+      public var weekday: String
+    }
+
+    public struct Swap: Codable, Hashable, Sendable {
+      public var date: CalendarDate
+      public var ids: [BranchID]
+    }
+
+    public var sido: String
+    public var sigungu: String
+    public var pattern: [Day]
+    public var evidence: [BranchID]
+    public var agreeing: Int
+    public var stores: Int
+    public var swaps: [Swap]
+
+    public init(_ district: DistrictPattern) {
+      sido = district.district.sido
+      sigungu = district.district.sigungu
+      pattern = district.pattern.map { Day(ordinal: $0.ordinal, weekday: $0.weekday.englishName) }
+      evidence = district.evidence
+      agreeing = district.agreeing
+      stores = district.stores
+      swaps = district.swaps.map { Swap(date: $0.date, ids: $0.ids) }
+    }
+
+    /// `<sido> <sigungu>`.
+    public var name: String { "\(sido) \(sigungu)" }
+
+    /// `2nd wednesday, 4th sunday`.
+    public var patternDescription: String {
+      pattern.map { day in
+        let suffix = day.ordinal == 1 ? "st" : day.ordinal == 2 ? "nd" : day.ordinal == 3 ? "rd" : "th"
+        return "\(day.ordinal)\(suffix) \(day.weekday)"
+      }.joined(separator: ", ")
+    }
+  }
+
+  public var schemaVersion: Int
+  public var window: DateWindow
+  public var districts: [Entry]
+
+  /// The districts `branches` support within `window`.
+  public init(branches: [Branch], window: DateWindow) {
+    schemaVersion = bundleSchemaVersion
+    self.window = window
+    districts = DistrictDesignations.infer(from: branches, window: window).districts.map(Entry.init)
   }
 }
 

@@ -77,6 +77,7 @@ private struct Check {
     case is BranchesFile.Type: "branch file"
     case is IndexFile.Type: "index"
     case is ClosuresFile.Type: "closures file"
+    case is DistrictsFile.Type: "districts file"
     default: "\(type)"
     }
   }
@@ -239,6 +240,13 @@ private struct Check {
       checkClosures(
         closures, branches: branches, window: window, asOf: manifest.asOf, path: bundlePrefix + "closures.json")
     }
+    // districts.json (bundles made before it existed have none).
+    if let data = contents["districts.json"],
+      let districts = decode(
+        DistrictsFile.self, data, bundlePrefix + "districts.json", brands: summarized.union(byBrand.keys).sorted())
+    {
+      checkDistricts(districts, branches: branches, window: window, path: bundlePrefix + "districts.json")
+    }
 
     // Compressed copies: every JSON file has one, and it decompresses to that file.
     for path in listed.sorted() where path.hasSuffix(".json") && !listed.contains(path + ".gz") {
@@ -271,7 +279,9 @@ private struct Check {
         if !listed.contains(relative) { problem(manifestPath, "does not list \(relative)") }
         continue
       }
-      checkCalendar(data, expected: ICalendar.coveredDays(of: branch), path: bundlePrefix + relative)
+      checkCalendar(
+        data, expected: ICalendar.coveredDays(of: branch), tentative: branch.closing.expected?.dates ?? [],
+        path: bundlePrefix + relative)
     }
     for brand in summarized.union(byBrand.keys).sorted() {
       let relative = "calendars/brands/\(brand.rawValue).ics"
@@ -280,7 +290,8 @@ private struct Check {
         continue
       }
       checkCalendar(
-        data, expected: (byBrand[brand] ?? []).flatMap(ICalendar.coveredDays(of:)), path: bundlePrefix + relative)
+        data, expected: (byBrand[brand] ?? []).flatMap(ICalendar.coveredDays(of:)),
+        tentative: (byBrand[brand] ?? []).flatMap { $0.closing.expected?.dates ?? [] }, path: bundlePrefix + relative)
     }
     // An output directory's current/ follows the bundle latest.json names.
     if pointer != nil, exists(OutputLayout.currentName) {
@@ -385,6 +396,17 @@ private struct Check {
       }
       if branch.closing.status != .closures, !dates.isEmpty {
         problem(path, "\(id): closing.status is \(branch.closing.status.rawValue) but closing.dates is not empty")
+      }
+      if let expected = branch.closing.expected {
+        if branch.closing.status != .unknown {
+          problem(path, "\(id): has expected days but closing.status is \(branch.closing.status.rawValue), not unknown")
+        }
+        if expected.dates != Array(Set(expected.dates)).sorted() {
+          problem(path, "\(id): closing.expected.dates are not sorted and unique")
+        }
+        for date in expected.dates where !window.contains(date) {
+          problem(path, "\(id): expected date \(date) is outside the window \(window.from)…\(window.through)")
+        }
       }
       let unknown = branch.closing.unknownRanges
       for range in unknown
@@ -493,6 +515,9 @@ private struct Check {
       }
       problem(path, "unknown does not list the unknown days of branches.json (first at \(day ?? "?"))")
     }
+    if closures.expected != expected.expected {
+      problem(path, "expected does not list the closing.expected dates of branches.json")
+    }
     if closures.closingForGood != expected.closingForGood {
       problem(path, "closingForGood does not list the closesOn dates of branches.json's trading branches")
     }
@@ -504,11 +529,61 @@ private struct Check {
     }
   }
 
-  /// The RFC 5545 rules the writer follows and all-day events covering exactly the expected
-  /// dates (``ICalendarReader``).
-  mutating func checkCalendar(_ data: Data, expected: [CalendarDate], path: String) {
+  /// `districts.json` against the inference made again from `branches.json`, and every branch's
+  /// expected days against its district's.
+  mutating func checkDistricts(_ file: DistrictsFile, branches: [Branch], window: DateWindow, path: String) {
+    if file.schemaVersion != bundleSchemaVersion {
+      problem(path, "schemaVersion \(file.schemaVersion) is not \(bundleSchemaVersion)")
+    }
+    if file.window != window {
+      problem(path, "window \(file.window.from)…\(file.window.through) differs from the manifest's")
+    }
+    let names = file.districts.map(\.name)
+    if names != names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) || Set(names).count != names.count {
+      problem(path, "districts are not sorted and unique")
+    }
+    let inference = DistrictDesignations.infer(from: branches, window: window)
+    let inferred = Dictionary(
+      inference.districts.map { (DistrictsFile.Entry($0).name, DistrictsFile.Entry($0)) }, uniquingKeysWith: { a, _ in a })
+    let listed = Dictionary(file.districts.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+    for name in Set(inferred.keys).union(listed.keys).sorted() {
+      switch (listed[name], inferred[name]) {
+      case (nil, _?): problem(path, "\(name): lacks this district, which the branches of branches.json support")
+      case (_?, nil): problem(path, "\(name): the branches of branches.json support no pattern here")
+      case (let entry?, let wanted?) where entry != wanted:
+        problem(path, "\(name): differs from what branches.json supports (\(wanted.patternDescription), evidence \(wanted.evidence.map(\.description)))")
+      default: break
+      }
+    }
+    let expectedDates = Dictionary(
+      inference.expectedDates.map { ($0.key.description, $0.value) }, uniquingKeysWith: { a, _ in a })
+    for branch in branches {
+      guard let expected = branch.closing.expected else { continue }
+      if expected.basis != "district" {
+        problem(path, "\(branch.id): closing.expected.basis is \"\(expected.basis)\", not \"district\"")
+      }
+      guard let wanted = expectedDates[expected.district] else {
+        problem(path, "\(branch.id): closing.expected names \(expected.district), which has no pattern here")
+        continue
+      }
+      if expected.dates != wanted {
+        problem(path, "\(branch.id): closing.expected.dates are not the expected days of \(expected.district)")
+      }
+    }
+  }
+
+  /// The RFC 5545 rules the writer follows, all-day events covering exactly the expected
+  /// dates, and tentative events on exactly the expected days of `closing.expected`
+  /// (``ICalendarReader``).
+  mutating func checkCalendar(_ data: Data, expected: [CalendarDate], tentative: [CalendarDate], path: String) {
     let reading = ICalendarReader.read(data)
     for message in reading.problems { problem(path, message) }
+    if reading.covered != nil, reading.tentative.sorted() != tentative.sorted() {
+      problem(
+        path,
+        "tentative events on \(reading.tentative.count) days do not match the \(tentative.count) expected days"
+          + " in branches.json")
+    }
     if let covered = reading.covered, covered.sorted() != expected.sorted() {
       problem(
         path,

@@ -238,6 +238,18 @@ struct CanonicalJSONWriter {
   mutating func closing(_ closing: BranchClosing) {
     raw(#"{"dates":"#)
     dates(closing.dates)
+    raw(#","expected":"#)
+    if let expected = closing.expected {
+      raw(#"{"basis":"#)
+      string(expected.basis)
+      raw(#","dates":"#)
+      dates(expected.dates)
+      raw(#","district":"#)
+      string(expected.district)
+      bytes.append(0x7D)
+    } else {
+      null()
+    }
     raw(#","knownThrough":"#)
     date(closing.knownThrough)
     raw(#","schedule":"#)
@@ -348,6 +360,8 @@ struct CanonicalJSONWriter {
     object(file.closingForGood) { $0.ids($1) }
     raw(#","dates":"#)
     object(file.dates) { $0.ids($1) }
+    raw(#","expected":"#)
+    object(file.expected) { $0.ids($1) }
     raw(#","schemaVersion":"#)
     int(file.schemaVersion)
     raw(#","shut":"#)

@@ -62,10 +62,14 @@ public enum ICalendar {
   /// A branch's events with their first days, in date order: one for the days its store status
   /// shuts it (spanning them, or only the day it closes for good when that is announced), one
   /// per other closing day.
+  /// A branch without published days that has expected ones (`closing.expected`) gets one
+  /// tentative event per expected day instead (``expectedEvent(_:title:on:asOf:)``).
   static func events(of branch: Branch, brandName: String, asOf: CalendarDate) -> [Event] {
     let dates = branch.closing.dates
     let title = title(branch, brandName: brandName)
-    guard !dates.isEmpty else { return [] }
+    guard !dates.isEmpty else {
+      return (branch.closing.expected?.dates ?? []).map { ($0, expectedEvent(branch, title: title, on: $0, asOf: asOf)) }
+    }
     let closingDay = ClosingDayLines(branch, title: title, asOf: asOf)
     guard let first = dates.first, let last = dates.last,
       let shut = branch.storeStatus.shutDays(from: first, through: last, asOf: asOf)
@@ -77,6 +81,36 @@ public enum ICalendar {
       result.append((date, closingDay.event(on: date)))
     }
     return result.sorted { $0.date < $1.date }
+  }
+
+  /// The tentative event of a day the branch is expected to close (`closing.expected`): its
+  /// source published no days, so the day comes from its district's other stores and is marked
+  /// `STATUS:TENTATIVE`, said to be expected in its summary, and given a UID of its own
+  /// (`<branch id>-<YYYYMMDD>-expected@mart-holiday`), so a confirmed day never replaces it
+  /// silently.
+  static func expectedEvent(_ branch: Branch, title: String, on date: CalendarDate, asOf: CalendarDate) -> [String] {
+    let district = branch.closing.expected?.district ?? ""
+    var lines = [
+      "BEGIN:VEVENT",
+      "UID:\(branch.id)-\(basic(date))-expected@mart-holiday",
+      "DTSTAMP:\(timestamp(asOf: asOf))",
+      "DTSTART;VALUE=DATE:\(basic(date))",
+      "DTEND;VALUE=DATE:\(basic(date.adding(days: 1)))",
+      "SUMMARY:\(escape("\(title) 휴무 예상 (미확인)"))",
+    ]
+    if let address = branch.address.road ?? branch.address.published {
+      lines.append("LOCATION:\(escape(address))")
+    }
+    if let coordinate = branch.coordinate {
+      lines.append("GEO:\(coordinate.latitude);\(coordinate.longitude)")
+    }
+    lines += [
+      "DESCRIPTION:\(escape("매장이 휴무일을 공개하지 않았습니다. \(district)의 다른 매장들이 지키는 의무휴업일로 본 예상일이며 확정된 휴무일이 아닙니다. 방문 전에 매장에 확인하세요."))",
+      "STATUS:TENTATIVE",
+      "TRANSP:TRANSPARENT",
+      "END:VEVENT",
+    ]
+    return lines
   }
 
   /// One all-day event over a shut store's shut days; for a store that closes for good on an

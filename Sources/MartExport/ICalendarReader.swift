@@ -4,7 +4,7 @@ import MartCore
 /// Reads back the iCalendar files ``ICalendar`` writes, as `validate` does: checks the RFC 5545
 /// rules the writer follows (CRLF lines of at most 75 octets, whole UTF-8 characters, one
 /// calendar, UIDs unique) and gathers the days its all-day events cover (one per day, or one
-/// spanning a shut store's shut days).
+/// spanning a shut store's shut days), tentative ones (expected days) apart.
 enum ICalendarReader {
   /// What a calendar holds.
   struct Reading {
@@ -12,8 +12,10 @@ enum ICalendarReader {
     var problems: [String] = []
     /// Its events (one per `DTSTART`).
     var events = 0
-    /// The days its events cover; `nil` when it could not be read that far.
+    /// The days its confirmed events cover; `nil` when it could not be read that far.
     var covered: [CalendarDate]?
+    /// The days of its tentative events (`STATUS:TENTATIVE`: expected days).
+    var tentative: [CalendarDate] = []
   }
 
   /// Reads `data`: every rule it breaks, and unless one makes it unreadable, the days its
@@ -60,8 +62,11 @@ enum ICalendarReader {
       return reading
     }
     var covered: [CalendarDate] = []
+    var tentative: [CalendarDate] = []
     var events = 0
     var eventStart: CalendarDate?
+    var eventDays: [CalendarDate] = []
+    var eventTentative = false
     var uids = Set<String>()
     for line in lines {
       if line.hasPrefix("DTSTART") {
@@ -83,17 +88,23 @@ enum ICalendarReader {
         }
         var day = first
         while day < end {
-          covered.append(day)
+          eventDays.append(day)
           day = day.adding(days: 1)
         }
         eventStart = nil
-      } else if line.hasPrefix("END:VEVENT"), let first = eventStart {
-        covered.append(first)
+      } else if line == "STATUS:TENTATIVE" {
+        eventTentative = true
+      } else if line.hasPrefix("END:VEVENT") {
+        if let first = eventStart { eventDays.append(first) }
+        if eventTentative { tentative += eventDays } else { covered += eventDays }
         eventStart = nil
+        eventDays = []
+        eventTentative = false
       } else if line.hasPrefix("UID:"), !uids.insert(String(line.dropFirst(4))).inserted {
         problem("UID \(line.dropFirst(4)) occurs twice")
       }
     }
+    reading.tentative = tentative
     reading.events = events
     reading.covered = covered
     return reading

@@ -13,12 +13,15 @@ struct BranchCore: Hashable, Sendable {
   var unknownInWindow: [DateWindow]
   /// The last day the schedule speaks of; `nil` for a recurring rule without an end.
   var knownThrough: CalendarDate?
+  /// The days within the window the branch is expected to close (`closing.expected`).
+  var expectedInWindow: Set<CalendarDate> = []
 
   func status(on day: CalendarDate) -> MartDayStatus {
     if storeStatus.shutDays(from: day, through: day, asOf: asOf) != nil { return .shut }
     if day < window.from { return .unknown }
     if day <= window.through {
       if closedInWindow.contains(day) { return .closed }
+      if expectedInWindow.contains(day) { return .expectedClosed }
       if unknownInWindow.contains(where: { $0.contains(day) }) { return .unknown }
       return schedule.status == .unknown ? .unknown : .open
     }

@@ -80,6 +80,13 @@ struct BranchRecord: Decodable, Sendable {
   }
 
   struct Closing: Decodable, Sendable {
+    /// `closing.expected`: days inferred from the branch's district (bundles made before it
+    /// existed have none).
+    struct Expected: Decodable, Sendable {
+      var dates: [CalendarDate]
+      var district: String
+    }
+
     var status: ClosingStatus
     var dates: [CalendarDate]
     var unknownRanges: [DateWindow]
@@ -87,8 +94,9 @@ struct BranchRecord: Decodable, Sendable {
     /// recompute).
     var knownThrough: CalendarDate??
     var schedule: ClosingSchedule
+    var expected: Expected?
 
-    private enum CodingKeys: String, CodingKey { case status, dates, unknownRanges, knownThrough, schedule }
+    private enum CodingKeys: String, CodingKey { case status, dates, unknownRanges, knownThrough, schedule, expected }
 
     init(from decoder: any Decoder) throws {
       let container = try decoder.container(keyedBy: CodingKeys.self)
@@ -99,6 +107,7 @@ struct BranchRecord: Decodable, Sendable {
         container.contains(.knownThrough)
         ? .some(try container.decodeIfPresent(CalendarDate.self, forKey: .knownThrough)) : nil
       schedule = try container.decode(ClosingSchedule.self, forKey: .schedule)
+      expected = try container.decodeIfPresent(Expected.self, forKey: .expected)
     }
   }
 
@@ -142,11 +151,12 @@ extension MartBranch {
       status: MartSchedule.Status(rawValue: closing.status.rawValue) ?? .unknown,
       closingDays: closing.dates.map(MartDay.init),
       unknownRanges: closing.unknownRanges.map { MartDay($0.from)...MartDay($0.through) },
-      knownThrough: knownThrough.map(MartDay.init), text: closing.schedule.text, warnings: closing.schedule.warnings)
+      knownThrough: knownThrough.map(MartDay.init), text: closing.schedule.text, warnings: closing.schedule.warnings,
+      expectedDays: (closing.expected?.dates ?? []).map(MartDay.init), expectedFrom: closing.expected?.district)
     self.pageURL = record.pageURL.flatMap(URL.init(string:))
     self.core = BranchCore(
       asOf: asOf, window: window, storeStatus: storeStatus, schedule: closing.schedule,
       closedInWindow: Set(closing.dates.filter { window.contains($0) }), unknownInWindow: closing.unknownRanges,
-      knownThrough: knownThrough)
+      knownThrough: knownThrough, expectedInWindow: Set((closing.expected?.dates ?? []).filter { window.contains($0) }))
   }
 }

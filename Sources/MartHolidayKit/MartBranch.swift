@@ -110,6 +110,12 @@ public struct MartSchedule: Hashable, Sendable {
   public var text: String?
   /// Notes on parts of the text that were not understood, or understood with doubt.
   public var warnings: [String]
+  /// The days within the window the branch is expected to close, sorted: its source publishes
+  /// none, so they come from its district's other stores (``MartDayStatus/expectedClosed``);
+  /// never confirmed closing days. Empty for most branches.
+  public var expectedDays: [MartDay] = []
+  /// The district (`<sido> <sigungu>`) whose stores ``expectedDays`` come from, or `nil`.
+  public var expectedFrom: String?
 }
 
 /// One branch of a bundle, with the answers apps need: is it closed on a day, when does it
@@ -158,7 +164,9 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   ///   store closed (for good or for a while, through ``MartStoreStatus/until``), and from
   ///   ``MartStoreStatus/closesOn`` for a store announced to close.
   /// - Inside the bundle's window: ``MartDayStatus/closed`` for the bundle's closing days,
-  ///   ``MartDayStatus/unknown`` inside its unknown ranges, ``MartDayStatus/open`` otherwise.
+  ///   ``MartDayStatus/expectedClosed`` for the days a branch without published days is expected
+  ///   to close (``MartSchedule/expectedDays``), ``MartDayStatus/unknown`` inside its unknown
+  ///   ranges, ``MartDayStatus/open`` otherwise.
   /// - After the window: the schedule expanded with the same rules and lunar table the pipeline
   ///   uses, up to ``MartSchedule/knownThrough`` (unbounded when it is `nil`); unknown after it,
   ///   on the schedule's uncertain days and when the status is unknown.
@@ -171,7 +179,8 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   /// "After" is exclusive: the days looked at start the day after `day` (a closing day on `day`
   /// itself is not the answer). They are taken in order with ``status(on:)``:
   /// - ``MartNextClosing/closing(_:)`` for the first ``MartDayStatus/closed`` day;
-  /// - ``MartNextClosing/unknownFrom(_:)`` when an ``MartDayStatus/unknown`` day comes first;
+  /// - ``MartNextClosing/unknownFrom(_:)`` when an ``MartDayStatus/unknown`` or
+  ///   ``MartDayStatus/expectedClosed`` day comes first (an expected day is not a promise);
   /// - ``MartNextClosing/noneKnown`` when all 366 days are open or shut.
   ///
   /// Days the store is shut (``MartDayStatus/shut``) are not closing days: they are passed
@@ -196,7 +205,7 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
       candidate = candidate.adding(days: 1)
       switch status(on: candidate) {
       case .closed: return .closing(candidate)
-      case .unknown: return .unknownFrom(candidate)
+      case .unknown, .expectedClosed: return .unknownFrom(candidate)
       case .open, .shut: continue
       }
     }

@@ -11,4 +11,9 @@ public enum MartDayStatus: String, Hashable, Sendable, CaseIterable, Codable {
   /// The store does not trade: temporarily closed, closed for good, or past the day it closes
   /// for good. Show the store status (``MartStoreStatus/text``), not daily closures.
   case shut
+  /// The store's source publishes no closing days, and its district's other stores close this
+  /// day (their 의무휴업일): the store is expected to close, but nothing confirms it. Show it
+  /// apart from ``closed`` (as "expected", in another shade), never as certain; the day counts
+  /// as unknown for ``MartBranch/nextClosing(after:)``.
+  case expectedClosed
 }

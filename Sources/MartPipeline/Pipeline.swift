@@ -134,6 +134,10 @@ public struct Pipeline: Sendable {
     if Task.isCancelled {
       return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
     }
+    problems.append(
+      draft.inferDistricts(
+        window: window, designated: KnownBrands.designated,
+        brandName: { Self.koreanName($0, previous: previous) }))
     return publishStage.publish(
       draft, problems: problems, asOf: asOf, window: window,
       fetch: statistics.map(FetchReport.init) ?? FetchReport())

@@ -15,6 +15,25 @@ public struct BundleDraft: Sendable {
     self.branches += branches
   }
 
+  /// Sets `closing.expected` on the branches of `designated` brands that publish no days, from
+  /// the districts the draft's branches support, and returns the stores that break their
+  /// district's pattern as `designation-mismatch` warnings. Nothing else of a branch changes.
+  public mutating func inferDistricts(window: DateWindow, designated: Set<BrandSlug>, brandName: (BrandSlug) -> String)
+    -> RunProblems
+  {
+    let inference = DistrictDesignations.infer(from: branches, window: window)
+    branches = inference.withExpectedDays(branches, designated: designated)
+    var problems = RunProblems()
+    let names = Dictionary(branches.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
+    for mismatch in inference.mismatches {
+      let branch = mismatch.branch
+      problems.warn(
+        .designationMismatch, "\(brandName(branch.brand)) \(names[branch] ?? branch.storeID): \(mismatch.message)",
+        branch: branch)
+    }
+    return problems
+  }
+
   /// Whether any brand was fetched fresh in this run.
   public var hasFreshBrand: Bool { brands.contains { $0.status == .fresh } }
 }

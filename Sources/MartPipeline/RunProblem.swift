@@ -21,6 +21,9 @@ public struct RunProblem: Codable, Hashable, Sendable, CustomStringConvertible {
     case phone
     /// Part of a closing-day text was not understood.
     case closingDays = "closing-days"
+    /// A store's confirmed closing days break the pattern its district's other stores keep
+    /// (``DistrictDesignations``): worth a look, never a change to its data.
+    case designationMismatch = "designation-mismatch"
     /// A source announces that a trading store shuts on a later day.
     case storeStatus = "store-status"
     /// A coordinate was rejected or repaired, or geocoding failed.

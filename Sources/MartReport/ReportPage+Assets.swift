@@ -50,6 +50,8 @@ extension ReportPage {
     .month .day{display:block;font-size:.75rem;color:var(--muted)}.month .closed{font-weight:700}
     .month .unknown-count{font-size:.7rem;color:#5b2c8f;background:#efe6fa;border-radius:3px;padding:0 2px;
     white-space:nowrap}.month summary,.month .cell{white-space:nowrap}
+    .month .expected-count{font-size:.7rem;color:#6b5a1e;background:#fbf3d5;border:1px dashed #c9a93c;
+    border-radius:3px;padding:0 2px;white-space:nowrap}.day-list li.expected{color:#6b5a1e;font-style:italic}
     .month td.outside,.month td.pad{background:#fafafa}.month td.today{box-shadow:inset 0 0 0 2px var(--focus)}
     .month summary{cursor:pointer;list-style:none}.month summary::-webkit-details-marker{display:none}
     .day-list{position:absolute;z-index:5;left:0;top:100%;min-width:16em;max-height:22em;overflow:auto;

@@ -29,7 +29,7 @@ extension ReportPage {
       do not know whether they are closed: unknown is never open. Open a day for its branches (a link to \
       <code>report.html#day-2026-11-22</code> opens that day)\
       <span class="js-only" hidden>; choosing a day also marks its branches on the map</span>. \
-      Shut stores are not counted on the days they are shut (listed below).</p>
+      Shut stores are not counted on the days they are shut (listed below). After <q>~</q>, in a lighter       shade, how many branches that publish no closing days are expected to close, from their district's       other stores: expected, never confirmed.</p>
       <ul class="heat-legend" aria-label="Colour scale">
       <li><span class="heat-0">0</span> no closure</li><li><span class="heat-1">few</span></li>\
       <li><span class="heat-2">more</span></li><li><span class="heat-3">many</span></li>\
@@ -103,6 +103,7 @@ extension ReportPage {
   func dayCell(_ day: CalendarDate, inWindow: Bool, unknown: [Int: Int], most: Int) -> String {
     guard inWindow else { return "<td class=\"outside\"><span class=\"day\">\(day.day)</span></td>" }
     let ids = closures?.dates[day.iso] ?? []
+    let expected = closures?.expected[day.iso] ?? []
     let unknownCount = unknown[day.dayNumber] ?? 0
     let level =
       ids.isEmpty || most == 0 ? 0 : min(4, max(1, Int((4.0 * Double(ids.count) / Double(most)).rounded(.up))))
@@ -111,12 +112,14 @@ extension ReportPage {
     let label =
       "\(DisplayText.long(day)): \(DisplayText.branches(ids.count)) closed"
       + (unknownCount > 0 ? ", \(unknownCount) unknown" : "")
+      + (expected.isEmpty ? "" : ", \(expected.count) expected to close (not confirmed)")
     var cell =
       "<td id=\"day-\(day.iso)\" class=\"\(classes.joined(separator: " "))\" data-date=\"\(day.iso)\" data-closed=\"\(ids.count)\" data-unknown=\"\(unknownCount)\">"
     let counts =
       "<span class=\"day\">\(day.day)</span> <span class=\"closed\">\(ids.count)</span>"
       + (unknownCount > 0 ? " <span class=\"unknown-count\">?\(unknownCount)</span>" : "")
-    if ids.isEmpty {
+      + (expected.isEmpty ? "" : " <span class=\"expected-count\">~\(expected.count)</span>")
+    if ids.isEmpty && expected.isEmpty {
       cell += "<span class=\"cell\" aria-label=\"\(HTML.escape(label))\">\(counts)</span>"
     } else {
       cell += "<details><summary aria-label=\"\(HTML.escape(label))\">\(counts)</summary><div class=\"day-list\">"
@@ -130,6 +133,12 @@ extension ReportPage {
       if ids.count > Self.dayListLimit {
         cell +=
           "<li class=\"more\">and \(ids.count - Self.dayListLimit) more (<code>closures.json</code> lists every one)</li>"
+      }
+      for id in expected.prefix(Self.dayListLimit) {
+        let branch = branch(withID: id)
+        cell +=
+          "<li class=\"expected\" data-brand=\"\(HTML.escape(id.brand.rawValue))\">"
+          + "\(branch.map { HTML.escape(title($0)) } ?? HTML.escape(id.description)) (expected, not confirmed)</li>"
       }
       cell += "</ul></div></details>"
     }

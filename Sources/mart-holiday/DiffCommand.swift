@@ -8,7 +8,7 @@ struct DiffCommand: ParsableCommand {
     commandName: "diff",
     abstract: "Shows the branches added, removed and changed, brand freshness and the window between two bundles.",
     discussion: """
-      OLD and NEW are output directories (the bundles their latest.json names) or bundle directories. Branches are matched by id. Changes of a branch: \(ChangeKind.allCases.filter(\.isBranchField).map(\.rawValue).joined(separator: ", ")). Coordinates count as moved beyond \(Int(BundleDiff.movedThresholdMeters)) m; closing dates and unknown days are compared on the days both bundles' windows cover. Besides branches: brand-freshness (a brand's freshness in the manifest changed, or the brand appeared or vanished) and window (the window moved). Identical changes within a brand are grouped; dates show their weekday.
+      OLD and NEW are output directories (the bundles their latest.json names) or bundle directories. Branches are matched by id. Changes of a branch: \(ChangeKind.allCases.filter(\.isBranchField).map(\.rawValue).joined(separator: ", ")). Coordinates count as moved beyond \(Int(BundleDiff.movedThresholdMeters)) m; closing dates and unknown days are compared on the days both bundles' windows cover. Besides branches: brand-freshness (a brand's freshness in the manifest changed, or the brand appeared or vanished) window (the window moved) and district-pattern (the closing days a district's stores keep changed, appeared or vanished). Identical changes within a brand are grouped; dates show their weekday.
 
       Formats: text (default, for people), json (stable, for programs), markdown (a pull-request comment or CI job summary, at most --max-bytes bytes: long sections are collapsed and lists shortened, saying what was left out).
 

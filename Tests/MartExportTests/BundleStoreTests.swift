@@ -51,7 +51,7 @@ import Testing
       latest.manifest.files.map(\.path) == [
         "branches.json", "branches.json.gz", "brands/emart.json", "brands/emart.json.gz",
         "calendars/branches/emart-1000.ics", "calendars/branches/emart-1059.ics", "calendars/brands/emart.ics",
-        "closures.json", "closures.json.gz", "index.json", "index.json.gz",
+        "closures.json", "closures.json.gz", "districts.json", "districts.json.gz", "index.json", "index.json.gz",
       ])
   }
 

@@ -35,6 +35,7 @@ if branch.storeStatus.state != .trading {
     switch status {
     case .closed: print("\(day) 휴무")
     case .unknown: print("\(day) 정보 없음")                   // never "open"
+    case .expectedClosed: print("\(day) 휴무 예상 (미확인)")      // from the district: never certain
     case .shut: print("\(day) 영업 중단")
     case .open: break
     }
@@ -63,6 +64,7 @@ func tomorrowNotice(for branch: MartBranch, in bundle: MartBundle, today: MartDa
   case .open: answer = "내일은 \(branch.displayName) 영업일입니다."
   case .shut: answer = "\(branch.displayName): \(branch.storeStatus.text ?? "영업 중단")"
   case .unknown: answer = "내일 \(branch.displayName)의 휴무 여부는 알 수 없습니다."
+  case .expectedClosed: answer = "내일 \(branch.displayName)은 휴무로 예상되지만 확인되지 않았습니다."
   }
   switch branch.freshness {
   case .fresh where bundle.asOf.days(to: today) <= 2:

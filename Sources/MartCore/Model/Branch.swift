@@ -159,6 +159,11 @@ public struct BranchClosing: Hashable, Sendable, Codable {
   public var knownThrough: CalendarDate?
   /// The structured schedule, including the published text and warnings.
   public var schedule: ClosingSchedule
+  /// The days a branch subject to the designation is expected to close when its source
+  /// publishes none (status `unknown`), from its district's stores (``DistrictDesignations``);
+  /// `nil` otherwise. Never part of `dates`, `status` or `unknownRanges`: clients show them
+  /// apart, as expected, never as confirmed.
+  public var expected: ExpectedClosing?
 
   /// The schedule's dates and unknown ranges within `window`, plus the days `storeStatus` shuts
   /// the store there (see ``StoreStatus/shutDays(from:through:asOf:)``), which are closed days and
@@ -201,10 +206,10 @@ public struct BranchClosing: Hashable, Sendable, Codable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case status, dates, unknownRanges, knownThrough, schedule
+    case status, dates, unknownRanges, knownThrough, schedule, expected
   }
 
-  /// Reads a branch closing; bundles written before `unknownRanges` or `knownThrough` existed
+  /// Reads a branch closing; bundles written before `unknownRanges`, `knownThrough` or `expected` existed
   /// decode with no unknown range and `knownThrough` `nil`, and the pipeline recomputes both for
   /// its window (`BranchNormalizer.refresh`).
   public init(from decoder: any Decoder) throws {
@@ -214,9 +219,11 @@ public struct BranchClosing: Hashable, Sendable, Codable {
     unknownRanges = try container.decodeIfPresent([DateWindow].self, forKey: .unknownRanges) ?? []
     knownThrough = try container.decodeIfPresent(CalendarDate.self, forKey: .knownThrough)
     schedule = try container.decode(ClosingSchedule.self, forKey: .schedule)
+    expected = try container.decodeIfPresent(ExpectedClosing.self, forKey: .expected)
   }
 
-  /// Encodes every key, `knownThrough` as `null` when the schedule has no end.
+  /// Encodes every key, `knownThrough` as `null` when the schedule has no end and `expected`
+  /// as `null` when there are no expected days.
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(status, forKey: .status)
@@ -224,6 +231,7 @@ public struct BranchClosing: Hashable, Sendable, Codable {
     try container.encode(unknownRanges, forKey: .unknownRanges)
     try container.encode(knownThrough, forKey: .knownThrough)
     try container.encode(schedule, forKey: .schedule)
+    try container.encode(expected, forKey: .expected)
   }
 }
 

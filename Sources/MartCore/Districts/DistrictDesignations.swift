@@ -1,0 +1,236 @@
+/// Infers each district's closing days (의무휴업일) from the stores in it that publish theirs, and
+/// flags the stores that break them. Pure: a function of the branches and the window.
+///
+/// Korea designates the closing days of hypermarkets and SSMs per 시·군·구 (유통산업발전법 §12-2,
+/// read 2026-11), and no public list of the designations exists (brand-sources.md §9.6), so the
+/// stores are the evidence:
+///
+/// 1. **Stores**: per ``District``, the trading branches whose closing status is `closures` and
+///    whose source speaks of at least one day of the window (open-all-year and unknown ones are
+///    left out). Only the days a store's source speaks of count (its `unknownRanges` are not
+///    evidence either way).
+/// 2. **A store's own pattern**: the (ordinal, weekday) pairs it closes on in more than half of
+///    the months where it speaks of that day.
+/// 3. **Following a pattern**, month by month: a pattern day the store opens is a break unless it
+///    is a **swap** (the store closed another day of the same month instead, and one of the two
+///    days is a public holiday: a 설 or 추석 move) or the pattern day is itself a public holiday
+///    (opened on the holiday); a closed day outside the pattern is a break unless it is a public
+///    holiday (a store also closed on 1/1, 설 or 추석 keeps its pattern).
+/// 4. **The district's pattern** is the store pattern most stores follow, kept when at least
+///    ``minimumAgreeing`` stores of at least ``minimumChains`` brands follow it and they are at
+///    least ``minimumShare`` of the district's stores. The stores of the district that do not
+///    follow it are ``DistrictInference/mismatches``.
+public enum DistrictDesignations {
+  /// Stores that must follow a pattern.
+  public static let minimumAgreeing = 2
+  /// Brands those stores must belong to.
+  public static let minimumChains = 2
+  /// The share of the district's stores that must follow it, in percent.
+  public static let minimumSharePercent = 70
+
+  /// The districts the branches support, and the stores that break them.
+  public static func infer(from branches: [Branch], window: DateWindow) -> DistrictInference {
+    var byDistrict: [District: [StoreDays]] = [:]
+    for branch in branches {
+      guard let store = StoreDays(branch, window: window), let district = District(branch.address) else { continue }
+      byDistrict[district, default: []].append(store)
+    }
+    var districts: [DistrictPattern] = []
+    var mismatches: [DesignationMismatch] = []
+    var expected: [District: [CalendarDate]] = [:]
+    for district in byDistrict.keys.sorted() {
+      let stores = byDistrict[district]!.sorted { $0.id < $1.id }
+      guard let found = bestPattern(stores, window: window) else { continue }
+      let followers = found.followers
+      let chains = Set(followers.map { $0.store.id.brand })
+      guard followers.count >= minimumAgreeing, chains.count >= minimumChains,
+        followers.count * 100 >= stores.count * minimumSharePercent
+      else { continue }
+      var swaps: [CalendarDate: [BranchID]] = [:]
+      for follower in followers {
+        for swap in follower.swaps { swaps[swap.date, default: []].append(follower.store.id) }
+      }
+      let pattern = DistrictPattern(
+        district: district, pattern: found.pattern, evidence: followers.map(\.store.id), stores: stores.count,
+        swaps: swaps.keys.sorted().map { DistrictSwap(date: $0, ids: swaps[$0]!.sorted()) })
+      districts.append(pattern)
+      expected[district] = expectedDates(pattern, followers: followers, window: window)
+      let following = Set(followers.map(\.store.id))
+      for store in stores where !following.contains(store.id) {
+        mismatches.append(DesignationMismatch(branch: store.id, dates: store.closed.sorted(), district: pattern))
+      }
+    }
+    return DistrictInference(districts: districts, mismatches: mismatches, expectedDates: expected)
+  }
+
+  /// The store pattern most stores follow (ties: fewer days, then the earlier days), with its
+  /// followers; `nil` when no store has a pattern.
+  private static func bestPattern(_ stores: [StoreDays], window: DateWindow)
+    -> (pattern: [DesignatedDay], followers: [Following])?
+  {
+    let candidates = Set(stores.map { $0.ownPattern(window: window) }).filter { !$0.isEmpty }
+    var best: (pattern: [DesignatedDay], followers: [Following])?
+    for candidate in candidates {
+      let followers = stores.compactMap { $0.follows(candidate, window: window) }
+      guard let current = best else {
+        best = (candidate, followers)
+        continue
+      }
+      if followers.count != current.followers.count {
+        if followers.count > current.followers.count { best = (candidate, followers) }
+      } else if candidate.count != current.pattern.count {
+        if candidate.count < current.pattern.count { best = (candidate, followers) }
+      } else if candidate.lexicographicallyPrecedes(current.pattern) {
+        best = (candidate, followers)
+      }
+    }
+    return best
+  }
+
+  /// The pattern's days in the window, each replaced by a swap day when every follower that
+  /// speaks of it closed that same other day instead.
+  private static func expectedDates(_ pattern: DistrictPattern, followers: [Following], window: DateWindow)
+    -> [CalendarDate]
+  {
+    let dates = pattern.patternDates(in: window).map { day -> CalendarDate in
+      let speaking = followers.filter { $0.store.speaks(of: day) }
+      let replacements = Set(speaking.map { following in following.swaps.first { $0.replaces == day }?.date })
+      if replacements.count == 1, let only = replacements.first, let replacement = only { return replacement }
+      return day
+    }
+    return Set(dates).sorted()
+  }
+
+  static func isPublicHoliday(_ date: CalendarDate) -> Bool { KoreanPublicHolidays.holiday(on: date) != nil }
+}
+
+/// What ``DistrictDesignations/infer(from:window:)`` found.
+public struct DistrictInference: Sendable {
+  /// One per district with a pattern, sorted by district.
+  public var districts: [DistrictPattern]
+  /// The stores of those districts whose published days break the pattern, by district then id.
+  public var mismatches: [DesignationMismatch]
+  /// Each district's expected days within the window: its pattern's days, with the swaps all
+  /// its evidence made.
+  public var expectedDates: [District: [CalendarDate]]
+
+  /// The expected closing days of `branch` when it is subject to the designation (its brand is
+  /// in `designated`), trades, its source publishes no days (status `unknown`) and its district
+  /// has a pattern; `nil` otherwise.
+  public func expected(for branch: Branch, designated: Set<BrandSlug>) -> ExpectedClosing? {
+    guard designated.contains(branch.brand), branch.storeStatus.isTrading, branch.closing.status == .unknown,
+      let district = District(branch.address), let dates = expectedDates[district]
+    else { return nil }
+    return ExpectedClosing(dates: dates, district: district.description)
+  }
+
+  /// `branches` with `closing.expected` set as ``expected(for:designated:)`` says (and cleared
+  /// elsewhere); nothing else changes.
+  public func withExpectedDays(_ branches: [Branch], designated: Set<BrandSlug>) -> [Branch] {
+    branches.map { branch in
+      var branch = branch
+      branch.closing.expected = expected(for: branch, designated: designated)
+      return branch
+    }
+  }
+}
+
+/// A store whose confirmed closing days break its district's pattern: worth a look (a parsing or
+/// source error, or a known exception), never a reason to change its data.
+public struct DesignationMismatch: Hashable, Sendable {
+  public var branch: BranchID
+  /// Its closing days within the window.
+  public var dates: [CalendarDate]
+  /// The district's pattern and its evidence.
+  public var district: DistrictPattern
+
+  /// `closes 2026-11-08, 2026-11-22; 충청북도 청주시 keeps 2nd wednesday, 4th wednesday (evidence: …)`.
+  public var message: String {
+    let days = dates.isEmpty ? "no day" : dates.map(\.iso).joined(separator: ", ")
+    return "closes \(days); \(district.district) keeps \(district.patternDescription) "
+      + "(evidence: \(district.evidence.map(\.description).joined(separator: ", ")))"
+  }
+}
+
+/// A store's confirmed days within the window, as the inference reads them.
+struct StoreDays {
+  let id: BranchID
+  /// Closed days within the window.
+  let closed: Set<CalendarDate>
+  /// The days of the window its source says nothing about.
+  let unknown: [DateWindow]
+
+  init?(_ branch: Branch, window: DateWindow) {
+    guard branch.storeStatus.isTrading, branch.closing.status == .closures else { return nil }
+    let unknown = branch.closing.unknownRanges
+    let unknownDays = unknown.reduce(0) { $0 + max(0, $1.through.dayNumber - $1.from.dayNumber + 1) }
+    guard unknownDays < window.through.dayNumber - window.from.dayNumber + 1 else { return nil }
+    self.id = branch.id
+    self.closed = Set(branch.closing.dates.filter(window.contains))
+    self.unknown = unknown
+  }
+
+  func speaks(of day: CalendarDate) -> Bool { !unknown.contains { $0.contains(day) } }
+
+  /// The months of the window, by their first day.
+  static func months(_ window: DateWindow) -> [CalendarDate] {
+    var months: [CalendarDate] = []
+    var month = window.from.firstOfMonth()
+    while month <= window.through {
+      months.append(month)
+      month = month.firstOfMonth(addingMonths: 1)
+    }
+    return months
+  }
+
+  /// The days it closes on in more than half of the months where it speaks of them, sorted.
+  func ownPattern(window: DateWindow) -> [DesignatedDay] {
+    let candidates = Set(closed.map(DesignatedDay.init(of:)))
+    return candidates.filter { day in
+      var spoken = 0
+      var kept = 0
+      for month in Self.months(window) {
+        guard let date = day.date(inMonthStarting: month), window.contains(date), speaks(of: date) else { continue }
+        spoken += 1
+        if closed.contains(date) { kept += 1 }
+      }
+      return kept * 2 > spoken
+    }.sorted()
+  }
+
+  /// How it follows `pattern` (its swaps), or `nil` when it breaks it.
+  func follows(_ pattern: [DesignatedDay], window: DateWindow) -> Following? {
+    var swaps: [Following.Swap] = []
+    for month in Self.months(window) {
+      let patternDays = Set(
+        pattern.compactMap { $0.date(inMonthStarting: month) }.filter { window.contains($0) && speaks(of: $0) })
+      let next = month.firstOfMonth(addingMonths: 1)
+      var extra = closed.filter { $0 >= month && $0 < next && !patternDays.contains($0) }.sorted()
+      for day in patternDays.sorted() where !closed.contains(day) {
+        // The nearest other closed day of the month, when the move concerns a public holiday.
+        let candidates = extra.indices.filter {
+          DistrictDesignations.isPublicHoliday(day) || DistrictDesignations.isPublicHoliday(extra[$0])
+        }
+        if let index = candidates.min(by: { abs(extra[$0].dayNumber - day.dayNumber) < abs(extra[$1].dayNumber - day.dayNumber) }) {
+          swaps.append(Following.Swap(date: extra[index], replaces: day))
+          extra.remove(at: index)
+        } else if !DistrictDesignations.isPublicHoliday(day) {
+          return nil
+        }
+      }
+      if extra.contains(where: { !DistrictDesignations.isPublicHoliday($0) }) { return nil }
+    }
+    return Following(store: self, swaps: swaps)
+  }
+}
+
+/// A store that follows a pattern, and the days it closed instead of pattern days.
+struct Following {
+  struct Swap {
+    var date: CalendarDate
+    var replaces: CalendarDate
+  }
+
+  let store: StoreDays
+  let swaps: [Swap]
+}
