@@ -6,8 +6,9 @@ import Synchronization
 public struct PolitenessPolicy: Sendable, Hashable {
   /// Requests to one host (`host[:port]`) running at the same time.
   public var maxConcurrentRequestsPerHost: Int
-  /// Requests to one host start at least this long apart, and this long after the previous one
-  /// ended; robots.txt's `Crawl-delay` can raise it.
+  /// Requests to one host start at least this long apart, measured from start to start as
+  /// robots.txt's `Crawl-delay` (which can raise it) and Scrapy's `DOWNLOAD_DELAY` mean it: the
+  /// time a request takes overlaps the delay before the next one rather than adding to it.
   public var minimumDelay: Duration
   /// Up to this much more, chosen at random for each request.
   public var jitter: Duration
@@ -33,8 +34,10 @@ public struct PolitenessPolicy: Sendable, Hashable {
 }
 
 /// Keeps a crawler welcome: requests to different hosts run in parallel, but each host gets at
-/// most `maxConcurrentRequestsPerHost` at a time, spaced by `minimumDelay` plus jitter (raised by
-/// robots.txt's `Crawl-delay`, and by a `Retry-After` on 429 or 503). robots.txt is fetched once
+/// most `maxConcurrentRequestsPerHost` at a time, their starts spaced by `minimumDelay` plus
+/// jitter (raised by robots.txt's `Crawl-delay`); a `Retry-After` on 429 or 503 keeps the host
+/// waiting that long after the answer. At one request per host, a request starts once the delay
+/// since the previous start has passed and the previous request has finished. robots.txt is fetched once
 /// per origin and obeyed: a disallowed URL fails with `FetchError.Code.disallowedByRobots` and is
 /// never requested. A robots.txt answering 4xx allows everything; one that cannot be fetched
 /// (5xx, network) fails the request with a retryable error and is asked for again next time.
@@ -74,7 +77,7 @@ public final class PoliteFetcher: HTTPFetching {
     do {
       response = try await upstream.fetch(request)
     } catch {
-      leave(host, spacing: spacing, pause: nil)
+      leave(host, pause: nil)
       throw error
     }
     var pause: Duration?
@@ -82,7 +85,7 @@ public final class PoliteFetcher: HTTPFetching {
       pause = response.headers.value(named: "Retry-After").flatMap { RetryAfter.delay($0) }
         .map { min($0, policy.maxHostPause) }
     }
-    leave(host, spacing: spacing, pause: pause)
+    leave(host, pause: pause)
     return response
   }
 
@@ -136,7 +139,8 @@ public final class PoliteFetcher: HTTPFetching {
     var waiters: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
   }
 
-  /// Waits for a free slot at `host` (first come, first served), then for the host's next start time.
+  /// Waits for a free slot at `host` (first come, first served), then for the host's next start
+  /// time, and sets the one after: `spacing` plus jitter from this start.
   private func enter(_ host: String, spacing: Duration, url: String) async throws(FetchError) {
     let id = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
     let limit = policy.maxConcurrentRequestsPerHost
@@ -175,21 +179,20 @@ public final class PoliteFetcher: HTTPFetching {
     do {
       try await Task.sleep(until: start, clock: .continuous)
     } catch {
-      leave(host, spacing: .zero, pause: nil)
+      leave(host, pause: nil)
       throw FetchError(.cancelled, url: url, message: "cancelled while waiting for its turn at \(host)")
     }
   }
 
-  /// Gives the slot to the next waiter (or frees it) and keeps the next start `spacing` (plus
-  /// jitter, or `pause` if longer) after now.
-  private func leave(_ host: String, spacing: Duration, pause: Duration?) {
-    let jitter = randomJitter()
+  /// Gives the slot to the next waiter (or frees it); a `pause` (Retry-After) keeps the next
+  /// start at least that long after now.
+  private func leave(_ host: String, pause: Duration?) {
     hosts.withLock { hosts in
       guard var state = hosts[host] else { return }
-      let now = ContinuousClock.now
-      var next = max(state.nextStart ?? now, now + spacing + jitter)
-      if let pause { next = max(next, now + pause) }
-      state.nextStart = next
+      if let pause {
+        let now = ContinuousClock.now
+        state.nextStart = max(state.nextStart ?? now, now + pause)
+      }
       if state.waiters.isEmpty {
         state.active -= 1
       } else {

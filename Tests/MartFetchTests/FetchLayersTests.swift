@@ -414,8 +414,10 @@ import Testing
     for index in 0..<3 { _ = try await fetcher.fetch(.get(server.url("/page/\(index)"))) }
     let arrivals = server.arrivals
     #expect(arrivals.count == 3)
+    // Starts are 300 ms apart at the client; arrivals may be a little closer, as the first
+    // request also opens the connection the later ones reuse.
     for (earlier, later) in zip(arrivals, arrivals.dropFirst()) {
-      #expect(later - earlier >= .milliseconds(300))
+      #expect(later - earlier >= .milliseconds(300) - Self.transitSlack)
     }
   }
 
@@ -470,6 +472,63 @@ import Testing
       try await group.waitForAll()
     }
     #expect(server.maxConcurrent == 2)
+  }
+
+  @Test func eightAtATimeWhenConfigured() async throws {
+    let server = try FaultServer(hold: .milliseconds(300)) { _, _ in .text("ok") }
+    var politeness = FastPolicies.politeness
+    politeness.maxConcurrentRequestsPerHost = 8
+    let fetcher = stack(politeness: politeness).fetcher
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for index in 0..<16 {
+        group.addTask { _ = try await fetcher.fetch(.get(server.url("/p/\(index)"))) }
+      }
+      try await group.waitForAll()
+    }
+    // Sixteen requests held 300 ms each: eight in flight at once, never nine.
+    #expect(server.maxConcurrent == 8)
+    #expect(server.arrivals.count == 16)
+  }
+
+  /// How much closer than their starts two requests may arrive at the server: the first opens
+  /// the connection, the next reuses it.
+  static let transitSlack = Duration.milliseconds(15)
+
+  /// Requests issued together to one host, answered `latency` after they arrive, with `delay`
+  /// between starts: how far apart they arrived, and how many ran at once.
+  private func spacing(
+    requests: Int, latency: Duration, delay: Duration
+  ) async throws -> (gaps: [Duration], maxConcurrent: Int) {
+    let server = try FaultServer(hold: latency) { _, _ in .text("ok") }
+    var politeness = FastPolicies.politeness
+    politeness.minimumDelay = delay
+    let fetcher = stack(politeness: politeness).fetcher
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for index in 0..<requests {
+        group.addTask { _ = try await fetcher.fetch(.get(server.url("/p/\(index)"))) }
+      }
+      try await group.waitForAll()
+    }
+    let arrivals = server.arrivals
+    return (zip(arrivals, arrivals.dropFirst()).map { $1 - $0 }, server.maxConcurrent)
+  }
+
+  @Test func theDelayRunsFromStartToStartAndOverlapsTheAnswer() async throws {
+    // 400 ms between starts, 150 ms to answer: a request starts 400 ms after the previous
+    // start, not 400 ms after its answer (which would be 550 ms or more apart).
+    let (gaps, maxConcurrent) = try await spacing(requests: 5, latency: .milliseconds(150), delay: .milliseconds(400))
+    #expect(gaps.count == 4)
+    #expect(maxConcurrent == 1)
+    for gap in gaps { #expect(gap >= .milliseconds(400) - Self.transitSlack) }
+    let total = gaps.reduce(Duration.zero, +)
+    #expect(total < .milliseconds(500) * 4)
+  }
+
+  @Test func atOneAtATimeAnAnswerSlowerThanTheDelayHoldsTheNextStart() async throws {
+    // 100 ms between starts, 350 ms to answer: the previous request must finish first.
+    let (gaps, maxConcurrent) = try await spacing(requests: 4, latency: .milliseconds(350), delay: .milliseconds(100))
+    #expect(maxConcurrent == 1)
+    for gap in gaps { #expect(gap >= .milliseconds(350) - Self.transitSlack) }
   }
 }
 
