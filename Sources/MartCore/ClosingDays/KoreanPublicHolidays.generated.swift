@@ -10,962 +10,967 @@ extension KoreanPublicHolidays {
   static let oneOffsCheckedThrough = CalendarDate(year: 2026, month: 11, day: 25)!
 
   /// Every public holiday of the covered years, in date order.
-  static let table: [PublicHoliday] = [
-    PublicHoliday(d(2000, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2000, 2, 4), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2000, 2, 5), "설날", .lunar, source: .law),
-    PublicHoliday(d(2000, 2, 6), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2000, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2000, 4, 5), "식목일", .fixed, source: .treeDay),
-    PublicHoliday(d(2000, 4, 13), "제16대 국회의원 선거일", .oneOff, source: .election),
-    PublicHoliday(d(2000, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2000, 5, 11), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2000, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2000, 7, 17), "제헌절", .fixed, source: .constitution2007),
-    PublicHoliday(d(2000, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2000, 9, 11), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2000, 9, 12), "추석", .lunar, source: .law),
-    PublicHoliday(d(2000, 9, 13), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2000, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2000, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2001, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2001, 1, 23), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2001, 1, 24), "설날", .lunar, source: .law),
-    PublicHoliday(d(2001, 1, 25), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2001, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2001, 4, 5), "식목일", .fixed, source: .treeDay),
-    PublicHoliday(d(2001, 5, 1), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2001, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2001, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2001, 7, 17), "제헌절", .fixed, source: .constitution2007),
-    PublicHoliday(d(2001, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2001, 9, 30), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2001, 10, 1), "추석", .lunar, source: .law),
-    PublicHoliday(d(2001, 10, 2), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2001, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2001, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2002, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2002, 2, 11), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2002, 2, 12), "설날", .lunar, source: .law),
-    PublicHoliday(d(2002, 2, 13), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2002, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2002, 4, 5), "식목일", .fixed, source: .treeDay),
-    PublicHoliday(d(2002, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2002, 5, 19), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2002, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2002, 6, 13), "제3회 전국동시지방선거일", .oneOff, source: .election),
-    PublicHoliday(d(2002, 7, 1), "임시공휴일", .oneOff, source: .temp2002),
-    PublicHoliday(d(2002, 7, 17), "제헌절", .fixed, source: .constitution2007),
-    PublicHoliday(d(2002, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2002, 9, 20), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2002, 9, 21), "추석", .lunar, source: .law),
-    PublicHoliday(d(2002, 9, 22), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2002, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2002, 12, 19), "제16대 대통령 선거일", .oneOff, source: .election),
-    PublicHoliday(d(2002, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2003, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2003, 1, 31), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2003, 2, 1), "설날", .lunar, source: .law),
-    PublicHoliday(d(2003, 2, 2), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2003, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2003, 4, 5), "식목일", .fixed, source: .treeDay),
-    PublicHoliday(d(2003, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2003, 5, 8), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2003, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2003, 7, 17), "제헌절", .fixed, source: .constitution2007),
-    PublicHoliday(d(2003, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2003, 9, 10), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2003, 9, 11), "추석", .lunar, source: .law),
-    PublicHoliday(d(2003, 9, 12), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2003, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2003, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2004, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2004, 1, 21), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2004, 1, 22), "설날", .lunar, source: .law),
-    PublicHoliday(d(2004, 1, 23), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2004, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2004, 4, 5), "식목일", .fixed, source: .treeDay),
-    PublicHoliday(d(2004, 4, 15), "제17대 국회의원 선거일", .oneOff, source: .election),
-    PublicHoliday(d(2004, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2004, 5, 26), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2004, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2004, 7, 17), "제헌절", .fixed, source: .constitution2007),
-    PublicHoliday(d(2004, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2004, 9, 27), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2004, 9, 28), "추석", .lunar, source: .law),
-    PublicHoliday(d(2004, 9, 29), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2004, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2004, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2005, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2005, 2, 8), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2005, 2, 9), "설날", .lunar, source: .law),
-    PublicHoliday(d(2005, 2, 10), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2005, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2005, 4, 5), "식목일", .fixed, source: .treeDay),
-    PublicHoliday(d(2005, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2005, 5, 15), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2005, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2005, 7, 17), "제헌절", .fixed, source: .constitution2007),
-    PublicHoliday(d(2005, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2005, 9, 17), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2005, 9, 18), "추석", .lunar, source: .law),
-    PublicHoliday(d(2005, 9, 19), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2005, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2005, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2006, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2006, 1, 28), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2006, 1, 29), "설날", .lunar, source: .law),
-    PublicHoliday(d(2006, 1, 30), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2006, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2006, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2006, 5, 5), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2006, 5, 31), "제4회 전국동시지방선거일", .oneOff, source: .election),
-    PublicHoliday(d(2006, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2006, 7, 17), "제헌절", .fixed, source: .constitution2007),
-    PublicHoliday(d(2006, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2006, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2006, 10, 5), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2006, 10, 6), "추석", .lunar, source: .law),
-    PublicHoliday(d(2006, 10, 7), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2006, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2007, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2007, 2, 17), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2007, 2, 18), "설날", .lunar, source: .law),
-    PublicHoliday(d(2007, 2, 19), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2007, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2007, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2007, 5, 24), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2007, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2007, 7, 17), "제헌절", .fixed, source: .constitution2007),
-    PublicHoliday(d(2007, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2007, 9, 24), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2007, 9, 25), "추석", .lunar, source: .law),
-    PublicHoliday(d(2007, 9, 26), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2007, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2007, 12, 19), "제17대 대통령 선거일", .oneOff, source: .election),
-    PublicHoliday(d(2007, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2008, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2008, 2, 6), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2008, 2, 7), "설날", .lunar, source: .law),
-    PublicHoliday(d(2008, 2, 8), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2008, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2008, 4, 9), "제18대 국회의원 선거일", .oneOff, source: .election),
-    PublicHoliday(d(2008, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2008, 5, 12), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2008, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2008, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2008, 9, 13), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2008, 9, 14), "추석", .lunar, source: .law),
-    PublicHoliday(d(2008, 9, 15), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2008, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2008, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2009, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2009, 1, 25), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2009, 1, 26), "설날", .lunar, source: .law),
-    PublicHoliday(d(2009, 1, 27), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2009, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2009, 5, 2), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2009, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2009, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2009, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2009, 10, 2), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2009, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2009, 10, 3), "추석", .lunar, source: .law),
-    PublicHoliday(d(2009, 10, 4), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2009, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2010, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2010, 2, 13), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2010, 2, 14), "설날", .lunar, source: .law),
-    PublicHoliday(d(2010, 2, 15), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2010, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2010, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2010, 5, 21), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2010, 6, 2), "제5회 전국동시지방선거일", .oneOff, source: .election),
-    PublicHoliday(d(2010, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2010, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2010, 9, 21), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2010, 9, 22), "추석", .lunar, source: .law),
-    PublicHoliday(d(2010, 9, 23), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2010, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2010, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2011, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2011, 2, 2), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2011, 2, 3), "설날", .lunar, source: .law),
-    PublicHoliday(d(2011, 2, 4), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2011, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2011, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2011, 5, 10), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2011, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2011, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2011, 9, 11), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2011, 9, 12), "추석", .lunar, source: .law),
-    PublicHoliday(d(2011, 9, 13), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2011, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2011, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2012, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2012, 1, 22), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2012, 1, 23), "설날", .lunar, source: .law),
-    PublicHoliday(d(2012, 1, 24), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2012, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2012, 4, 11), "제19대 국회의원 선거일", .oneOff, source: .election),
-    PublicHoliday(d(2012, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2012, 5, 28), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2012, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2012, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2012, 9, 29), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2012, 9, 30), "추석", .lunar, source: .law),
-    PublicHoliday(d(2012, 10, 1), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2012, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2012, 12, 19), "제18대 대통령 선거일", .oneOff, source: .election),
-    PublicHoliday(d(2012, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2013, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2013, 2, 9), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2013, 2, 10), "설날", .lunar, source: .law),
-    PublicHoliday(d(2013, 2, 11), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2013, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2013, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2013, 5, 17), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2013, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2013, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2013, 9, 18), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2013, 9, 19), "추석", .lunar, source: .law),
-    PublicHoliday(d(2013, 9, 20), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2013, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2013, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2013, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2014, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2014, 1, 30), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2014, 1, 31), "설날", .lunar, source: .law),
-    PublicHoliday(d(2014, 2, 1), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2014, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2014, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2014, 5, 6), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2014, 6, 4), "제6회 전국동시지방선거일", .oneOff, source: .election),
-    PublicHoliday(d(2014, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2014, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2014, 9, 7), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2014, 9, 8), "추석", .lunar, source: .law),
-    PublicHoliday(d(2014, 9, 9), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2014, 9, 10), "대체공휴일(추석)", .substitute, substituteFor: "추석 전날", on: d(2014, 9, 7), source: .sub2014),
-    PublicHoliday(d(2014, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2014, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2014, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2015, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2015, 2, 18), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2015, 2, 19), "설날", .lunar, source: .law),
-    PublicHoliday(d(2015, 2, 20), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2015, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2015, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2015, 5, 25), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2015, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2015, 8, 14), "임시공휴일", .oneOff, source: .temp2015),
-    PublicHoliday(d(2015, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2015, 9, 26), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2015, 9, 27), "추석", .lunar, source: .law),
-    PublicHoliday(d(2015, 9, 28), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2015, 9, 29), "대체공휴일(추석)", .substitute, substituteFor: "추석", on: d(2015, 9, 27), source: .sub2014),
-    PublicHoliday(d(2015, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2015, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2015, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2016, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2016, 2, 7), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2016, 2, 8), "설날", .lunar, source: .law),
-    PublicHoliday(d(2016, 2, 9), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2016, 2, 10), "대체공휴일(설날)", .substitute, substituteFor: "설날 전날", on: d(2016, 2, 7), source: .sub2014),
-    PublicHoliday(d(2016, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2016, 4, 13), "제20대 국회의원 선거일", .oneOff, source: .election),
-    PublicHoliday(d(2016, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2016, 5, 6), "임시공휴일", .oneOff, source: .temp2016),
-    PublicHoliday(d(2016, 5, 14), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2016, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2016, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2016, 9, 14), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2016, 9, 15), "추석", .lunar, source: .law),
-    PublicHoliday(d(2016, 9, 16), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2016, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2016, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2016, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2017, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2017, 1, 27), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2017, 1, 28), "설날", .lunar, source: .law),
-    PublicHoliday(d(2017, 1, 29), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2017, 1, 30), "대체공휴일(설날)", .substitute, substituteFor: "설날 다음날", on: d(2017, 1, 29), source: .sub2014),
-    PublicHoliday(d(2017, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2017, 5, 3), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2017, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2017, 5, 9), "제19대 대통령 선거일", .oneOff, source: .early2017),
-    PublicHoliday(d(2017, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2017, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2017, 10, 2), "임시공휴일", .oneOff, source: .temp2017),
-    PublicHoliday(d(2017, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2017, 10, 3), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2017, 10, 4), "추석", .lunar, source: .law),
-    PublicHoliday(d(2017, 10, 5), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2017, 10, 6), "대체공휴일(추석)", .substitute, substituteFor: "추석 전날", on: d(2017, 10, 3), source: .sub2014),
-    PublicHoliday(d(2017, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2017, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2018, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2018, 2, 15), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2018, 2, 16), "설날", .lunar, source: .law),
-    PublicHoliday(d(2018, 2, 17), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2018, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2018, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2018, 5, 7), "대체공휴일(어린이날)", .substitute, substituteFor: "어린이날", on: d(2018, 5, 5), source: .sub2014),
-    PublicHoliday(d(2018, 5, 22), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2018, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2018, 6, 13), "제7회 전국동시지방선거일", .oneOff, source: .election),
-    PublicHoliday(d(2018, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2018, 9, 23), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2018, 9, 24), "추석", .lunar, source: .law),
-    PublicHoliday(d(2018, 9, 25), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2018, 9, 26), "대체공휴일(추석)", .substitute, substituteFor: "추석 전날", on: d(2018, 9, 23), source: .sub2014),
-    PublicHoliday(d(2018, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2018, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2018, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2019, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2019, 2, 4), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2019, 2, 5), "설날", .lunar, source: .law),
-    PublicHoliday(d(2019, 2, 6), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2019, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2019, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2019, 5, 6), "대체공휴일(어린이날)", .substitute, substituteFor: "어린이날", on: d(2019, 5, 5), source: .sub2014),
-    PublicHoliday(d(2019, 5, 12), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2019, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2019, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2019, 9, 12), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2019, 9, 13), "추석", .lunar, source: .law),
-    PublicHoliday(d(2019, 9, 14), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2019, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2019, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2019, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2020, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2020, 1, 24), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2020, 1, 25), "설날", .lunar, source: .law),
-    PublicHoliday(d(2020, 1, 26), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2020, 1, 27), "대체공휴일(설날)", .substitute, substituteFor: "설날 다음날", on: d(2020, 1, 26), source: .sub2014),
-    PublicHoliday(d(2020, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2020, 4, 15), "제21대 국회의원 선거일", .oneOff, source: .election),
-    PublicHoliday(d(2020, 4, 30), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2020, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2020, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2020, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2020, 8, 17), "임시공휴일", .oneOff, source: .temp2020),
-    PublicHoliday(d(2020, 9, 30), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2020, 10, 1), "추석", .lunar, source: .law),
-    PublicHoliday(d(2020, 10, 2), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2020, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2020, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2020, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2021, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2021, 2, 11), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2021, 2, 12), "설날", .lunar, source: .law),
-    PublicHoliday(d(2021, 2, 13), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2021, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2021, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2021, 5, 19), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2021, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2021, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2021, 8, 16), "대체공휴일(광복절)", .substitute, substituteFor: "광복절", on: d(2021, 8, 15), source: .sub2021),
-    PublicHoliday(d(2021, 9, 20), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2021, 9, 21), "추석", .lunar, source: .law),
-    PublicHoliday(d(2021, 9, 22), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2021, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2021, 10, 4), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2021, 10, 3), source: .sub2021),
-    PublicHoliday(d(2021, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2021, 10, 11), "대체공휴일(한글날)", .substitute, substituteFor: "한글날", on: d(2021, 10, 9), source: .sub2021),
-    PublicHoliday(d(2021, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2022, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2022, 1, 31), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2022, 2, 1), "설날", .lunar, source: .law),
-    PublicHoliday(d(2022, 2, 2), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2022, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2022, 3, 9), "제20대 대통령 선거일", .oneOff, source: .election),
-    PublicHoliday(d(2022, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2022, 5, 8), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2022, 6, 1), "제8회 전국동시지방선거일", .oneOff, source: .election),
-    PublicHoliday(d(2022, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2022, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2022, 9, 9), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2022, 9, 10), "추석", .lunar, source: .law),
-    PublicHoliday(d(2022, 9, 11), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2022, 9, 12), "대체공휴일(추석)", .substitute, substituteFor: "추석 다음날", on: d(2022, 9, 11), source: .sub2014),
-    PublicHoliday(d(2022, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2022, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2022, 10, 10), "대체공휴일(한글날)", .substitute, substituteFor: "한글날", on: d(2022, 10, 9), source: .sub2021),
-    PublicHoliday(d(2022, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2023, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2023, 1, 21), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2023, 1, 22), "설날", .lunar, source: .law),
-    PublicHoliday(d(2023, 1, 23), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2023, 1, 24), "대체공휴일(설날)", .substitute, substituteFor: "설날", on: d(2023, 1, 22), source: .sub2014),
-    PublicHoliday(d(2023, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2023, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2023, 5, 27), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2023, 5, 29), "대체공휴일(부처님오신날)", .substitute, substituteFor: "부처님오신날", on: d(2023, 5, 27), source: .sub2023),
-    PublicHoliday(d(2023, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2023, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2023, 9, 28), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2023, 9, 29), "추석", .lunar, source: .law),
-    PublicHoliday(d(2023, 9, 30), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2023, 10, 2), "임시공휴일", .oneOff, source: .temp2023),
-    PublicHoliday(d(2023, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2023, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2023, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2024, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2024, 2, 9), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2024, 2, 10), "설날", .lunar, source: .law),
-    PublicHoliday(d(2024, 2, 11), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2024, 2, 12), "대체공휴일(설날)", .substitute, substituteFor: "설날 다음날", on: d(2024, 2, 11), source: .sub2014),
-    PublicHoliday(d(2024, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2024, 4, 10), "제22대 국회의원 선거일", .oneOff, source: .election),
-    PublicHoliday(d(2024, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2024, 5, 6), "대체공휴일(어린이날)", .substitute, substituteFor: "어린이날", on: d(2024, 5, 5), source: .sub2014),
-    PublicHoliday(d(2024, 5, 15), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2024, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2024, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2024, 9, 16), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2024, 9, 17), "추석", .lunar, source: .law),
-    PublicHoliday(d(2024, 9, 18), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2024, 10, 1), "임시공휴일 (국군의 날)", .oneOff, source: .temp2024),
-    PublicHoliday(d(2024, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2024, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2024, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2025, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2025, 1, 27), "임시공휴일", .oneOff, source: .temp2025),
-    PublicHoliday(d(2025, 1, 28), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2025, 1, 29), "설날", .lunar, source: .law),
-    PublicHoliday(d(2025, 1, 30), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2025, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2025, 3, 3), "대체공휴일(삼일절)", .substitute, substituteFor: "삼일절", on: d(2025, 3, 1), source: .sub2021),
-    PublicHoliday(d(2025, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2025, 5, 5), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2025, 5, 6), "대체공휴일(어린이날)", .substitute, substituteFor: "어린이날", on: d(2025, 5, 5), source: .sub2014),
-    PublicHoliday(d(2025, 6, 3), "제21대 대통령 선거일", .oneOff, source: .early2025),
-    PublicHoliday(d(2025, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2025, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2025, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2025, 10, 5), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2025, 10, 6), "추석", .lunar, source: .law),
-    PublicHoliday(d(2025, 10, 7), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2025, 10, 8), "대체공휴일(추석)", .substitute, substituteFor: "추석 전날", on: d(2025, 10, 5), source: .sub2014),
-    PublicHoliday(d(2025, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2025, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2026, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2026, 2, 16), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2026, 2, 17), "설날", .lunar, source: .law),
-    PublicHoliday(d(2026, 2, 18), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2026, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2026, 3, 2), "대체공휴일(삼일절)", .substitute, substituteFor: "삼일절", on: d(2026, 3, 1), source: .sub2021),
-    PublicHoliday(d(2026, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2026, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2026, 5, 24), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2026, 5, 25), "대체공휴일(부처님오신날)", .substitute, substituteFor: "부처님오신날", on: d(2026, 5, 24), source: .sub2023),
-    PublicHoliday(d(2026, 6, 3), "제9회 전국동시지방선거일", .oneOff, source: .election),
-    PublicHoliday(d(2026, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2026, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2026, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2026, 8, 17), "대체공휴일(광복절)", .substitute, substituteFor: "광복절", on: d(2026, 8, 15), source: .sub2021),
-    PublicHoliday(d(2026, 9, 24), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2026, 9, 25), "추석", .lunar, source: .law),
-    PublicHoliday(d(2026, 9, 26), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2026, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2026, 10, 5), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2026, 10, 3), source: .sub2021),
-    PublicHoliday(d(2026, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2026, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2027, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2027, 2, 6), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2027, 2, 7), "설날", .lunar, source: .law),
-    PublicHoliday(d(2027, 2, 8), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2027, 2, 9), "대체공휴일(설날)", .substitute, substituteFor: "설날", on: d(2027, 2, 7), source: .sub2014),
-    PublicHoliday(d(2027, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2027, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2027, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2027, 5, 13), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2027, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2027, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2027, 7, 19), "대체공휴일(제헌절)", .substitute, substituteFor: "제헌절", on: d(2027, 7, 17), source: .sub2026),
-    PublicHoliday(d(2027, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2027, 8, 16), "대체공휴일(광복절)", .substitute, substituteFor: "광복절", on: d(2027, 8, 15), source: .sub2021),
-    PublicHoliday(d(2027, 9, 14), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2027, 9, 15), "추석", .lunar, source: .law),
-    PublicHoliday(d(2027, 9, 16), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2027, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2027, 10, 4), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2027, 10, 3), source: .sub2021),
-    PublicHoliday(d(2027, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2027, 10, 11), "대체공휴일(한글날)", .substitute, substituteFor: "한글날", on: d(2027, 10, 9), source: .sub2021),
-    PublicHoliday(d(2027, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2027, 12, 27), "대체공휴일(기독탄신일)", .substitute, substituteFor: "기독탄신일", on: d(2027, 12, 25), source: .sub2023),
-    PublicHoliday(d(2028, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2028, 1, 26), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2028, 1, 27), "설날", .lunar, source: .law),
-    PublicHoliday(d(2028, 1, 28), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2028, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2028, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2028, 5, 2), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2028, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2028, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2028, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2028, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2028, 10, 2), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2028, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2028, 10, 3), "추석", .lunar, source: .law),
-    PublicHoliday(d(2028, 10, 4), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2028, 10, 5), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2028, 10, 3), source: .sub2021),
-    PublicHoliday(d(2028, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2028, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2029, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2029, 2, 12), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2029, 2, 13), "설날", .lunar, source: .law),
-    PublicHoliday(d(2029, 2, 14), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2029, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2029, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2029, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2029, 5, 7), "대체공휴일(어린이날)", .substitute, substituteFor: "어린이날", on: d(2029, 5, 5), source: .sub2014),
-    PublicHoliday(d(2029, 5, 20), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2029, 5, 21), "대체공휴일(부처님오신날)", .substitute, substituteFor: "부처님오신날", on: d(2029, 5, 20), source: .sub2023),
-    PublicHoliday(d(2029, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2029, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2029, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2029, 9, 21), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2029, 9, 22), "추석", .lunar, source: .law),
-    PublicHoliday(d(2029, 9, 23), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2029, 9, 24), "대체공휴일(추석)", .substitute, substituteFor: "추석 다음날", on: d(2029, 9, 23), source: .sub2014),
-    PublicHoliday(d(2029, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2029, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2029, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2030, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2030, 2, 2), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2030, 2, 3), "설날", .lunar, source: .law),
-    PublicHoliday(d(2030, 2, 4), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2030, 2, 5), "대체공휴일(설날)", .substitute, substituteFor: "설날", on: d(2030, 2, 3), source: .sub2014),
-    PublicHoliday(d(2030, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2030, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2030, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2030, 5, 6), "대체공휴일(어린이날)", .substitute, substituteFor: "어린이날", on: d(2030, 5, 5), source: .sub2014),
-    PublicHoliday(d(2030, 5, 9), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2030, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2030, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2030, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2030, 9, 11), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2030, 9, 12), "추석", .lunar, source: .law),
-    PublicHoliday(d(2030, 9, 13), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2030, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2030, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2030, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2031, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2031, 1, 22), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2031, 1, 23), "설날", .lunar, source: .law),
-    PublicHoliday(d(2031, 1, 24), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2031, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2031, 3, 3), "대체공휴일(삼일절)", .substitute, substituteFor: "삼일절", on: d(2031, 3, 1), source: .sub2021),
-    PublicHoliday(d(2031, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2031, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2031, 5, 28), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2031, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2031, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2031, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2031, 9, 30), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2031, 10, 1), "추석", .lunar, source: .law),
-    PublicHoliday(d(2031, 10, 2), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2031, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2031, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2031, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2032, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2032, 2, 10), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2032, 2, 11), "설날", .lunar, source: .law),
-    PublicHoliday(d(2032, 2, 12), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2032, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2032, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2032, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2032, 5, 16), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2032, 5, 17), "대체공휴일(부처님오신날)", .substitute, substituteFor: "부처님오신날", on: d(2032, 5, 16), source: .sub2023),
-    PublicHoliday(d(2032, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2032, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2032, 7, 19), "대체공휴일(제헌절)", .substitute, substituteFor: "제헌절", on: d(2032, 7, 17), source: .sub2026),
-    PublicHoliday(d(2032, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2032, 8, 16), "대체공휴일(광복절)", .substitute, substituteFor: "광복절", on: d(2032, 8, 15), source: .sub2021),
-    PublicHoliday(d(2032, 9, 18), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2032, 9, 19), "추석", .lunar, source: .law),
-    PublicHoliday(d(2032, 9, 20), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2032, 9, 21), "대체공휴일(추석)", .substitute, substituteFor: "추석", on: d(2032, 9, 19), source: .sub2014),
-    PublicHoliday(d(2032, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2032, 10, 4), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2032, 10, 3), source: .sub2021),
-    PublicHoliday(d(2032, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2032, 10, 11), "대체공휴일(한글날)", .substitute, substituteFor: "한글날", on: d(2032, 10, 9), source: .sub2021),
-    PublicHoliday(d(2032, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2032, 12, 27), "대체공휴일(기독탄신일)", .substitute, substituteFor: "기독탄신일", on: d(2032, 12, 25), source: .sub2023),
-    PublicHoliday(d(2033, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2033, 1, 30), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2033, 1, 31), "설날", .lunar, source: .law),
-    PublicHoliday(d(2033, 2, 1), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2033, 2, 2), "대체공휴일(설날)", .substitute, substituteFor: "설날 전날", on: d(2033, 1, 30), source: .sub2014),
-    PublicHoliday(d(2033, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2033, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2033, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2033, 5, 6), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2033, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2033, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2033, 7, 18), "대체공휴일(제헌절)", .substitute, substituteFor: "제헌절", on: d(2033, 7, 17), source: .sub2026),
-    PublicHoliday(d(2033, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2033, 9, 7), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2033, 9, 8), "추석", .lunar, source: .law),
-    PublicHoliday(d(2033, 9, 9), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2033, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2033, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2033, 10, 10), "대체공휴일(한글날)", .substitute, substituteFor: "한글날", on: d(2033, 10, 9), source: .sub2021),
-    PublicHoliday(d(2033, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2033, 12, 26), "대체공휴일(기독탄신일)", .substitute, substituteFor: "기독탄신일", on: d(2033, 12, 25), source: .sub2023),
-    PublicHoliday(d(2034, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2034, 2, 18), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2034, 2, 19), "설날", .lunar, source: .law),
-    PublicHoliday(d(2034, 2, 20), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2034, 2, 21), "대체공휴일(설날)", .substitute, substituteFor: "설날", on: d(2034, 2, 19), source: .sub2014),
-    PublicHoliday(d(2034, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2034, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2034, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2034, 5, 25), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2034, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2034, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2034, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2034, 9, 26), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2034, 9, 27), "추석", .lunar, source: .law),
-    PublicHoliday(d(2034, 9, 28), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2034, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2034, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2034, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2035, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2035, 2, 7), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2035, 2, 8), "설날", .lunar, source: .law),
-    PublicHoliday(d(2035, 2, 9), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2035, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2035, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2035, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2035, 5, 7), "대체공휴일(어린이날)", .substitute, substituteFor: "어린이날", on: d(2035, 5, 5), source: .sub2014),
-    PublicHoliday(d(2035, 5, 15), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2035, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2035, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2035, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2035, 9, 15), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2035, 9, 16), "추석", .lunar, source: .law),
-    PublicHoliday(d(2035, 9, 17), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2035, 9, 18), "대체공휴일(추석)", .substitute, substituteFor: "추석", on: d(2035, 9, 16), source: .sub2014),
-    PublicHoliday(d(2035, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2035, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2035, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2036, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2036, 1, 27), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2036, 1, 28), "설날", .lunar, source: .law),
-    PublicHoliday(d(2036, 1, 29), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2036, 1, 30), "대체공휴일(설날)", .substitute, substituteFor: "설날 전날", on: d(2036, 1, 27), source: .sub2014),
-    PublicHoliday(d(2036, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2036, 3, 3), "대체공휴일(삼일절)", .substitute, substituteFor: "삼일절", on: d(2036, 3, 1), source: .sub2021),
-    PublicHoliday(d(2036, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2036, 5, 3), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2036, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2036, 5, 6), "대체공휴일(부처님오신날)", .substitute, substituteFor: "부처님오신날", on: d(2036, 5, 3), source: .sub2023),
-    PublicHoliday(d(2036, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2036, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2036, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2036, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2036, 10, 3), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2036, 10, 4), "추석", .lunar, source: .law),
-    PublicHoliday(d(2036, 10, 5), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2036, 10, 6), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2036, 10, 3), source: .sub2021),
-    PublicHoliday(d(2036, 10, 7), "대체공휴일(추석)", .substitute, substituteFor: "추석 다음날", on: d(2036, 10, 5), source: .sub2014),
-    PublicHoliday(d(2036, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2036, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2037, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2037, 2, 14), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2037, 2, 15), "설날", .lunar, source: .law),
-    PublicHoliday(d(2037, 2, 16), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2037, 2, 17), "대체공휴일(설날)", .substitute, substituteFor: "설날", on: d(2037, 2, 15), source: .sub2014),
-    PublicHoliday(d(2037, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2037, 3, 2), "대체공휴일(삼일절)", .substitute, substituteFor: "삼일절", on: d(2037, 3, 1), source: .sub2021),
-    PublicHoliday(d(2037, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2037, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2037, 5, 22), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2037, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2037, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2037, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2037, 8, 17), "대체공휴일(광복절)", .substitute, substituteFor: "광복절", on: d(2037, 8, 15), source: .sub2021),
-    PublicHoliday(d(2037, 9, 23), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2037, 9, 24), "추석", .lunar, source: .law),
-    PublicHoliday(d(2037, 9, 25), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2037, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2037, 10, 5), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2037, 10, 3), source: .sub2021),
-    PublicHoliday(d(2037, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2037, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2038, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2038, 2, 3), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2038, 2, 4), "설날", .lunar, source: .law),
-    PublicHoliday(d(2038, 2, 5), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2038, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2038, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2038, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2038, 5, 11), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2038, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2038, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2038, 7, 19), "대체공휴일(제헌절)", .substitute, substituteFor: "제헌절", on: d(2038, 7, 17), source: .sub2026),
-    PublicHoliday(d(2038, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2038, 8, 16), "대체공휴일(광복절)", .substitute, substituteFor: "광복절", on: d(2038, 8, 15), source: .sub2021),
-    PublicHoliday(d(2038, 9, 12), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2038, 9, 13), "추석", .lunar, source: .law),
-    PublicHoliday(d(2038, 9, 14), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2038, 9, 15), "대체공휴일(추석)", .substitute, substituteFor: "추석 전날", on: d(2038, 9, 12), source: .sub2014),
-    PublicHoliday(d(2038, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2038, 10, 4), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2038, 10, 3), source: .sub2021),
-    PublicHoliday(d(2038, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2038, 10, 11), "대체공휴일(한글날)", .substitute, substituteFor: "한글날", on: d(2038, 10, 9), source: .sub2021),
-    PublicHoliday(d(2038, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2038, 12, 27), "대체공휴일(기독탄신일)", .substitute, substituteFor: "기독탄신일", on: d(2038, 12, 25), source: .sub2023),
-    PublicHoliday(d(2039, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2039, 1, 23), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2039, 1, 24), "설날", .lunar, source: .law),
-    PublicHoliday(d(2039, 1, 25), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2039, 1, 26), "대체공휴일(설날)", .substitute, substituteFor: "설날 전날", on: d(2039, 1, 23), source: .sub2014),
-    PublicHoliday(d(2039, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2039, 4, 30), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2039, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2039, 5, 2), "대체공휴일(부처님오신날)", .substitute, substituteFor: "부처님오신날", on: d(2039, 4, 30), source: .sub2023),
-    PublicHoliday(d(2039, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2039, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2039, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2039, 7, 18), "대체공휴일(제헌절)", .substitute, substituteFor: "제헌절", on: d(2039, 7, 17), source: .sub2026),
-    PublicHoliday(d(2039, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2039, 10, 1), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2039, 10, 2), "추석", .lunar, source: .law),
-    PublicHoliday(d(2039, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2039, 10, 3), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2039, 10, 4), "대체공휴일(추석)", .substitute, substituteFor: "추석", on: d(2039, 10, 2), source: .sub2014),
-    PublicHoliday(d(2039, 10, 5), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2039, 10, 3), source: .sub2021),
-    PublicHoliday(d(2039, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2039, 10, 10), "대체공휴일(한글날)", .substitute, substituteFor: "한글날", on: d(2039, 10, 9), source: .sub2021),
-    PublicHoliday(d(2039, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2039, 12, 26), "대체공휴일(기독탄신일)", .substitute, substituteFor: "기독탄신일", on: d(2039, 12, 25), source: .sub2023),
-    PublicHoliday(d(2040, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2040, 2, 11), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2040, 2, 12), "설날", .lunar, source: .law),
-    PublicHoliday(d(2040, 2, 13), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2040, 2, 14), "대체공휴일(설날)", .substitute, substituteFor: "설날", on: d(2040, 2, 12), source: .sub2014),
-    PublicHoliday(d(2040, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2040, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2040, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2040, 5, 7), "대체공휴일(어린이날)", .substitute, substituteFor: "어린이날", on: d(2040, 5, 5), source: .sub2014),
-    PublicHoliday(d(2040, 5, 18), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2040, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2040, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2040, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2040, 9, 20), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2040, 9, 21), "추석", .lunar, source: .law),
-    PublicHoliday(d(2040, 9, 22), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2040, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2040, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2040, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2041, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2041, 1, 31), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2041, 2, 1), "설날", .lunar, source: .law),
-    PublicHoliday(d(2041, 2, 2), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2041, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2041, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2041, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2041, 5, 6), "대체공휴일(어린이날)", .substitute, substituteFor: "어린이날", on: d(2041, 5, 5), source: .sub2014),
-    PublicHoliday(d(2041, 5, 7), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2041, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2041, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2041, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2041, 9, 9), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2041, 9, 10), "추석", .lunar, source: .law),
-    PublicHoliday(d(2041, 9, 11), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2041, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2041, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2041, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2042, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2042, 1, 21), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2042, 1, 22), "설날", .lunar, source: .law),
-    PublicHoliday(d(2042, 1, 23), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2042, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2042, 3, 3), "대체공휴일(삼일절)", .substitute, substituteFor: "삼일절", on: d(2042, 3, 1), source: .sub2021),
-    PublicHoliday(d(2042, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2042, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2042, 5, 26), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2042, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2042, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2042, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2042, 9, 27), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2042, 9, 28), "추석", .lunar, source: .law),
-    PublicHoliday(d(2042, 9, 29), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2042, 9, 30), "대체공휴일(추석)", .substitute, substituteFor: "추석", on: d(2042, 9, 28), source: .sub2014),
-    PublicHoliday(d(2042, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2042, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2042, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2043, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2043, 2, 9), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2043, 2, 10), "설날", .lunar, source: .law),
-    PublicHoliday(d(2043, 2, 11), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2043, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2043, 3, 2), "대체공휴일(삼일절)", .substitute, substituteFor: "삼일절", on: d(2043, 3, 1), source: .sub2021),
-    PublicHoliday(d(2043, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2043, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2043, 5, 16), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2043, 5, 18), "대체공휴일(부처님오신날)", .substitute, substituteFor: "부처님오신날", on: d(2043, 5, 16), source: .sub2023),
-    PublicHoliday(d(2043, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2043, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2043, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2043, 8, 17), "대체공휴일(광복절)", .substitute, substituteFor: "광복절", on: d(2043, 8, 15), source: .sub2021),
-    PublicHoliday(d(2043, 9, 16), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2043, 9, 17), "추석", .lunar, source: .law),
-    PublicHoliday(d(2043, 9, 18), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2043, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2043, 10, 5), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2043, 10, 3), source: .sub2021),
-    PublicHoliday(d(2043, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2043, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2044, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2044, 1, 29), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2044, 1, 30), "설날", .lunar, source: .law),
-    PublicHoliday(d(2044, 1, 31), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2044, 2, 1), "대체공휴일(설날)", .substitute, substituteFor: "설날 다음날", on: d(2044, 1, 31), source: .sub2014),
-    PublicHoliday(d(2044, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2044, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2044, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2044, 5, 5), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2044, 5, 6), "대체공휴일(어린이날)", .substitute, substituteFor: "어린이날", on: d(2044, 5, 5), source: .sub2014),
-    PublicHoliday(d(2044, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2044, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2044, 7, 18), "대체공휴일(제헌절)", .substitute, substituteFor: "제헌절", on: d(2044, 7, 17), source: .sub2026),
-    PublicHoliday(d(2044, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2044, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2044, 10, 4), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2044, 10, 5), "추석", .lunar, source: .law),
-    PublicHoliday(d(2044, 10, 6), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2044, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2044, 10, 10), "대체공휴일(한글날)", .substitute, substituteFor: "한글날", on: d(2044, 10, 9), source: .sub2021),
-    PublicHoliday(d(2044, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2044, 12, 26), "대체공휴일(기독탄신일)", .substitute, substituteFor: "기독탄신일", on: d(2044, 12, 25), source: .sub2023),
-    PublicHoliday(d(2045, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2045, 2, 16), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2045, 2, 17), "설날", .lunar, source: .law),
-    PublicHoliday(d(2045, 2, 18), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2045, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2045, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2045, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2045, 5, 24), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2045, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2045, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2045, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2045, 9, 24), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2045, 9, 25), "추석", .lunar, source: .law),
-    PublicHoliday(d(2045, 9, 26), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2045, 9, 27), "대체공휴일(추석)", .substitute, substituteFor: "추석 전날", on: d(2045, 9, 24), source: .sub2014),
-    PublicHoliday(d(2045, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2045, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2045, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2046, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2046, 2, 5), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2046, 2, 6), "설날", .lunar, source: .law),
-    PublicHoliday(d(2046, 2, 7), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2046, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2046, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2046, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2046, 5, 7), "대체공휴일(어린이날)", .substitute, substituteFor: "어린이날", on: d(2046, 5, 5), source: .sub2014),
-    PublicHoliday(d(2046, 5, 13), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2046, 5, 14), "대체공휴일(부처님오신날)", .substitute, substituteFor: "부처님오신날", on: d(2046, 5, 13), source: .sub2023),
-    PublicHoliday(d(2046, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2046, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2046, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2046, 9, 14), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2046, 9, 15), "추석", .lunar, source: .law),
-    PublicHoliday(d(2046, 9, 16), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2046, 9, 17), "대체공휴일(추석)", .substitute, substituteFor: "추석 다음날", on: d(2046, 9, 16), source: .sub2014),
-    PublicHoliday(d(2046, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2046, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2046, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2047, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2047, 1, 25), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2047, 1, 26), "설날", .lunar, source: .law),
-    PublicHoliday(d(2047, 1, 27), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2047, 1, 28), "대체공휴일(설날)", .substitute, substituteFor: "설날 다음날", on: d(2047, 1, 27), source: .sub2014),
-    PublicHoliday(d(2047, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2047, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2047, 5, 2), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2047, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2047, 5, 6), "대체공휴일(어린이날)", .substitute, substituteFor: "어린이날", on: d(2047, 5, 5), source: .sub2014),
-    PublicHoliday(d(2047, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2047, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2047, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2047, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2047, 10, 3), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2047, 10, 4), "추석", .lunar, source: .law),
-    PublicHoliday(d(2047, 10, 5), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2047, 10, 7), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2047, 10, 3), source: .sub2021),
-    PublicHoliday(d(2047, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2047, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2048, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2048, 2, 13), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2048, 2, 14), "설날", .lunar, source: .law),
-    PublicHoliday(d(2048, 2, 15), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2048, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2048, 3, 2), "대체공휴일(삼일절)", .substitute, substituteFor: "삼일절", on: d(2048, 3, 1), source: .sub2021),
-    PublicHoliday(d(2048, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2048, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2048, 5, 20), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2048, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2048, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2048, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2048, 8, 17), "대체공휴일(광복절)", .substitute, substituteFor: "광복절", on: d(2048, 8, 15), source: .sub2021),
-    PublicHoliday(d(2048, 9, 21), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2048, 9, 22), "추석", .lunar, source: .law),
-    PublicHoliday(d(2048, 9, 23), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2048, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2048, 10, 5), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2048, 10, 3), source: .sub2021),
-    PublicHoliday(d(2048, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2048, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2049, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2049, 2, 1), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2049, 2, 2), "설날", .lunar, source: .law),
-    PublicHoliday(d(2049, 2, 3), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2049, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2049, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2049, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2049, 5, 9), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2049, 5, 10), "대체공휴일(부처님오신날)", .substitute, substituteFor: "부처님오신날", on: d(2049, 5, 9), source: .sub2023),
-    PublicHoliday(d(2049, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2049, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2049, 7, 19), "대체공휴일(제헌절)", .substitute, substituteFor: "제헌절", on: d(2049, 7, 17), source: .sub2026),
-    PublicHoliday(d(2049, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2049, 8, 16), "대체공휴일(광복절)", .substitute, substituteFor: "광복절", on: d(2049, 8, 15), source: .sub2021),
-    PublicHoliday(d(2049, 9, 10), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2049, 9, 11), "추석", .lunar, source: .law),
-    PublicHoliday(d(2049, 9, 12), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2049, 9, 13), "대체공휴일(추석)", .substitute, substituteFor: "추석 다음날", on: d(2049, 9, 12), source: .sub2014),
-    PublicHoliday(d(2049, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2049, 10, 4), "대체공휴일(개천절)", .substitute, substituteFor: "개천절", on: d(2049, 10, 3), source: .sub2021),
-    PublicHoliday(d(2049, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2049, 10, 11), "대체공휴일(한글날)", .substitute, substituteFor: "한글날", on: d(2049, 10, 9), source: .sub2021),
-    PublicHoliday(d(2049, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2049, 12, 27), "대체공휴일(기독탄신일)", .substitute, substituteFor: "기독탄신일", on: d(2049, 12, 25), source: .sub2023),
-    PublicHoliday(d(2050, 1, 1), "1월 1일", .fixed, source: .law),
-    PublicHoliday(d(2050, 1, 22), "설날 전날", .lunar, source: .law),
-    PublicHoliday(d(2050, 1, 23), "설날", .lunar, source: .law),
-    PublicHoliday(d(2050, 1, 24), "설날 다음날", .lunar, source: .law),
-    PublicHoliday(d(2050, 1, 25), "대체공휴일(설날)", .substitute, substituteFor: "설날", on: d(2050, 1, 23), source: .sub2014),
-    PublicHoliday(d(2050, 3, 1), "삼일절", .fixed, source: .law),
-    PublicHoliday(d(2050, 5, 1), "노동절", .fixed, source: .labor2026),
-    PublicHoliday(d(2050, 5, 5), "어린이날", .fixed, source: .law),
-    PublicHoliday(d(2050, 5, 28), "부처님오신날", .lunar, source: .law),
-    PublicHoliday(d(2050, 5, 30), "대체공휴일(부처님오신날)", .substitute, substituteFor: "부처님오신날", on: d(2050, 5, 28), source: .sub2023),
-    PublicHoliday(d(2050, 6, 6), "현충일", .fixed, source: .law),
-    PublicHoliday(d(2050, 7, 17), "제헌절", .fixed, source: .constitution2026),
-    PublicHoliday(d(2050, 7, 18), "대체공휴일(제헌절)", .substitute, substituteFor: "제헌절", on: d(2050, 7, 17), source: .sub2026),
-    PublicHoliday(d(2050, 8, 15), "광복절", .fixed, source: .law),
-    PublicHoliday(d(2050, 9, 29), "추석 전날", .lunar, source: .law),
-    PublicHoliday(d(2050, 9, 30), "추석", .lunar, source: .law),
-    PublicHoliday(d(2050, 10, 1), "추석 다음날", .lunar, source: .law),
-    PublicHoliday(d(2050, 10, 3), "개천절", .fixed, source: .law),
-    PublicHoliday(d(2050, 10, 9), "한글날", .fixed, source: .hangul2013),
-    PublicHoliday(d(2050, 10, 10), "대체공휴일(한글날)", .substitute, substituteFor: "한글날", on: d(2050, 10, 9), source: .sub2021),
-    PublicHoliday(d(2050, 12, 25), "기독탄신일", .fixed, source: .law),
-    PublicHoliday(d(2050, 12, 26), "대체공휴일(기독탄신일)", .substitute, substituteFor: "기독탄신일", on: d(2050, 12, 25), source: .sub2023),
-  ]
+  static let table = PublicHoliday.readTable(tableRows, sources: sources)
+
+  /// The table as text, a holiday a line: `date|kind|source|name`, and for a substitute
+  /// `|holiday it stands for|that holiday's date`. Text, not an array literal of initializers:
+  /// type-checking such a literal of this length takes the compiler about 20 s and 11 GB.
+  private static let tableRows = """
+    2000-01-01|fixed|law|1월 1일
+    2000-02-04|lunar|law|설날 전날
+    2000-02-05|lunar|law|설날
+    2000-02-06|lunar|law|설날 다음날
+    2000-03-01|fixed|law|삼일절
+    2000-04-05|fixed|treeDay|식목일
+    2000-04-13|one-off|election|제16대 국회의원 선거일
+    2000-05-05|fixed|law|어린이날
+    2000-05-11|lunar|law|부처님오신날
+    2000-06-06|fixed|law|현충일
+    2000-07-17|fixed|constitution2007|제헌절
+    2000-08-15|fixed|law|광복절
+    2000-09-11|lunar|law|추석 전날
+    2000-09-12|lunar|law|추석
+    2000-09-13|lunar|law|추석 다음날
+    2000-10-03|fixed|law|개천절
+    2000-12-25|fixed|law|기독탄신일
+    2001-01-01|fixed|law|1월 1일
+    2001-01-23|lunar|law|설날 전날
+    2001-01-24|lunar|law|설날
+    2001-01-25|lunar|law|설날 다음날
+    2001-03-01|fixed|law|삼일절
+    2001-04-05|fixed|treeDay|식목일
+    2001-05-01|lunar|law|부처님오신날
+    2001-05-05|fixed|law|어린이날
+    2001-06-06|fixed|law|현충일
+    2001-07-17|fixed|constitution2007|제헌절
+    2001-08-15|fixed|law|광복절
+    2001-09-30|lunar|law|추석 전날
+    2001-10-01|lunar|law|추석
+    2001-10-02|lunar|law|추석 다음날
+    2001-10-03|fixed|law|개천절
+    2001-12-25|fixed|law|기독탄신일
+    2002-01-01|fixed|law|1월 1일
+    2002-02-11|lunar|law|설날 전날
+    2002-02-12|lunar|law|설날
+    2002-02-13|lunar|law|설날 다음날
+    2002-03-01|fixed|law|삼일절
+    2002-04-05|fixed|treeDay|식목일
+    2002-05-05|fixed|law|어린이날
+    2002-05-19|lunar|law|부처님오신날
+    2002-06-06|fixed|law|현충일
+    2002-06-13|one-off|election|제3회 전국동시지방선거일
+    2002-07-01|one-off|temp2002|임시공휴일
+    2002-07-17|fixed|constitution2007|제헌절
+    2002-08-15|fixed|law|광복절
+    2002-09-20|lunar|law|추석 전날
+    2002-09-21|lunar|law|추석
+    2002-09-22|lunar|law|추석 다음날
+    2002-10-03|fixed|law|개천절
+    2002-12-19|one-off|election|제16대 대통령 선거일
+    2002-12-25|fixed|law|기독탄신일
+    2003-01-01|fixed|law|1월 1일
+    2003-01-31|lunar|law|설날 전날
+    2003-02-01|lunar|law|설날
+    2003-02-02|lunar|law|설날 다음날
+    2003-03-01|fixed|law|삼일절
+    2003-04-05|fixed|treeDay|식목일
+    2003-05-05|fixed|law|어린이날
+    2003-05-08|lunar|law|부처님오신날
+    2003-06-06|fixed|law|현충일
+    2003-07-17|fixed|constitution2007|제헌절
+    2003-08-15|fixed|law|광복절
+    2003-09-10|lunar|law|추석 전날
+    2003-09-11|lunar|law|추석
+    2003-09-12|lunar|law|추석 다음날
+    2003-10-03|fixed|law|개천절
+    2003-12-25|fixed|law|기독탄신일
+    2004-01-01|fixed|law|1월 1일
+    2004-01-21|lunar|law|설날 전날
+    2004-01-22|lunar|law|설날
+    2004-01-23|lunar|law|설날 다음날
+    2004-03-01|fixed|law|삼일절
+    2004-04-05|fixed|treeDay|식목일
+    2004-04-15|one-off|election|제17대 국회의원 선거일
+    2004-05-05|fixed|law|어린이날
+    2004-05-26|lunar|law|부처님오신날
+    2004-06-06|fixed|law|현충일
+    2004-07-17|fixed|constitution2007|제헌절
+    2004-08-15|fixed|law|광복절
+    2004-09-27|lunar|law|추석 전날
+    2004-09-28|lunar|law|추석
+    2004-09-29|lunar|law|추석 다음날
+    2004-10-03|fixed|law|개천절
+    2004-12-25|fixed|law|기독탄신일
+    2005-01-01|fixed|law|1월 1일
+    2005-02-08|lunar|law|설날 전날
+    2005-02-09|lunar|law|설날
+    2005-02-10|lunar|law|설날 다음날
+    2005-03-01|fixed|law|삼일절
+    2005-04-05|fixed|treeDay|식목일
+    2005-05-05|fixed|law|어린이날
+    2005-05-15|lunar|law|부처님오신날
+    2005-06-06|fixed|law|현충일
+    2005-07-17|fixed|constitution2007|제헌절
+    2005-08-15|fixed|law|광복절
+    2005-09-17|lunar|law|추석 전날
+    2005-09-18|lunar|law|추석
+    2005-09-19|lunar|law|추석 다음날
+    2005-10-03|fixed|law|개천절
+    2005-12-25|fixed|law|기독탄신일
+    2006-01-01|fixed|law|1월 1일
+    2006-01-28|lunar|law|설날 전날
+    2006-01-29|lunar|law|설날
+    2006-01-30|lunar|law|설날 다음날
+    2006-03-01|fixed|law|삼일절
+    2006-05-05|fixed|law|어린이날
+    2006-05-05|lunar|law|부처님오신날
+    2006-05-31|one-off|election|제4회 전국동시지방선거일
+    2006-06-06|fixed|law|현충일
+    2006-07-17|fixed|constitution2007|제헌절
+    2006-08-15|fixed|law|광복절
+    2006-10-03|fixed|law|개천절
+    2006-10-05|lunar|law|추석 전날
+    2006-10-06|lunar|law|추석
+    2006-10-07|lunar|law|추석 다음날
+    2006-12-25|fixed|law|기독탄신일
+    2007-01-01|fixed|law|1월 1일
+    2007-02-17|lunar|law|설날 전날
+    2007-02-18|lunar|law|설날
+    2007-02-19|lunar|law|설날 다음날
+    2007-03-01|fixed|law|삼일절
+    2007-05-05|fixed|law|어린이날
+    2007-05-24|lunar|law|부처님오신날
+    2007-06-06|fixed|law|현충일
+    2007-07-17|fixed|constitution2007|제헌절
+    2007-08-15|fixed|law|광복절
+    2007-09-24|lunar|law|추석 전날
+    2007-09-25|lunar|law|추석
+    2007-09-26|lunar|law|추석 다음날
+    2007-10-03|fixed|law|개천절
+    2007-12-19|one-off|election|제17대 대통령 선거일
+    2007-12-25|fixed|law|기독탄신일
+    2008-01-01|fixed|law|1월 1일
+    2008-02-06|lunar|law|설날 전날
+    2008-02-07|lunar|law|설날
+    2008-02-08|lunar|law|설날 다음날
+    2008-03-01|fixed|law|삼일절
+    2008-04-09|one-off|election|제18대 국회의원 선거일
+    2008-05-05|fixed|law|어린이날
+    2008-05-12|lunar|law|부처님오신날
+    2008-06-06|fixed|law|현충일
+    2008-08-15|fixed|law|광복절
+    2008-09-13|lunar|law|추석 전날
+    2008-09-14|lunar|law|추석
+    2008-09-15|lunar|law|추석 다음날
+    2008-10-03|fixed|law|개천절
+    2008-12-25|fixed|law|기독탄신일
+    2009-01-01|fixed|law|1월 1일
+    2009-01-25|lunar|law|설날 전날
+    2009-01-26|lunar|law|설날
+    2009-01-27|lunar|law|설날 다음날
+    2009-03-01|fixed|law|삼일절
+    2009-05-02|lunar|law|부처님오신날
+    2009-05-05|fixed|law|어린이날
+    2009-06-06|fixed|law|현충일
+    2009-08-15|fixed|law|광복절
+    2009-10-02|lunar|law|추석 전날
+    2009-10-03|fixed|law|개천절
+    2009-10-03|lunar|law|추석
+    2009-10-04|lunar|law|추석 다음날
+    2009-12-25|fixed|law|기독탄신일
+    2010-01-01|fixed|law|1월 1일
+    2010-02-13|lunar|law|설날 전날
+    2010-02-14|lunar|law|설날
+    2010-02-15|lunar|law|설날 다음날
+    2010-03-01|fixed|law|삼일절
+    2010-05-05|fixed|law|어린이날
+    2010-05-21|lunar|law|부처님오신날
+    2010-06-02|one-off|election|제5회 전국동시지방선거일
+    2010-06-06|fixed|law|현충일
+    2010-08-15|fixed|law|광복절
+    2010-09-21|lunar|law|추석 전날
+    2010-09-22|lunar|law|추석
+    2010-09-23|lunar|law|추석 다음날
+    2010-10-03|fixed|law|개천절
+    2010-12-25|fixed|law|기독탄신일
+    2011-01-01|fixed|law|1월 1일
+    2011-02-02|lunar|law|설날 전날
+    2011-02-03|lunar|law|설날
+    2011-02-04|lunar|law|설날 다음날
+    2011-03-01|fixed|law|삼일절
+    2011-05-05|fixed|law|어린이날
+    2011-05-10|lunar|law|부처님오신날
+    2011-06-06|fixed|law|현충일
+    2011-08-15|fixed|law|광복절
+    2011-09-11|lunar|law|추석 전날
+    2011-09-12|lunar|law|추석
+    2011-09-13|lunar|law|추석 다음날
+    2011-10-03|fixed|law|개천절
+    2011-12-25|fixed|law|기독탄신일
+    2012-01-01|fixed|law|1월 1일
+    2012-01-22|lunar|law|설날 전날
+    2012-01-23|lunar|law|설날
+    2012-01-24|lunar|law|설날 다음날
+    2012-03-01|fixed|law|삼일절
+    2012-04-11|one-off|election|제19대 국회의원 선거일
+    2012-05-05|fixed|law|어린이날
+    2012-05-28|lunar|law|부처님오신날
+    2012-06-06|fixed|law|현충일
+    2012-08-15|fixed|law|광복절
+    2012-09-29|lunar|law|추석 전날
+    2012-09-30|lunar|law|추석
+    2012-10-01|lunar|law|추석 다음날
+    2012-10-03|fixed|law|개천절
+    2012-12-19|one-off|election|제18대 대통령 선거일
+    2012-12-25|fixed|law|기독탄신일
+    2013-01-01|fixed|law|1월 1일
+    2013-02-09|lunar|law|설날 전날
+    2013-02-10|lunar|law|설날
+    2013-02-11|lunar|law|설날 다음날
+    2013-03-01|fixed|law|삼일절
+    2013-05-05|fixed|law|어린이날
+    2013-05-17|lunar|law|부처님오신날
+    2013-06-06|fixed|law|현충일
+    2013-08-15|fixed|law|광복절
+    2013-09-18|lunar|law|추석 전날
+    2013-09-19|lunar|law|추석
+    2013-09-20|lunar|law|추석 다음날
+    2013-10-03|fixed|law|개천절
+    2013-10-09|fixed|hangul2013|한글날
+    2013-12-25|fixed|law|기독탄신일
+    2014-01-01|fixed|law|1월 1일
+    2014-01-30|lunar|law|설날 전날
+    2014-01-31|lunar|law|설날
+    2014-02-01|lunar|law|설날 다음날
+    2014-03-01|fixed|law|삼일절
+    2014-05-05|fixed|law|어린이날
+    2014-05-06|lunar|law|부처님오신날
+    2014-06-04|one-off|election|제6회 전국동시지방선거일
+    2014-06-06|fixed|law|현충일
+    2014-08-15|fixed|law|광복절
+    2014-09-07|lunar|law|추석 전날
+    2014-09-08|lunar|law|추석
+    2014-09-09|lunar|law|추석 다음날
+    2014-09-10|substitute|sub2014|대체공휴일(추석)|추석 전날|2014-09-07
+    2014-10-03|fixed|law|개천절
+    2014-10-09|fixed|hangul2013|한글날
+    2014-12-25|fixed|law|기독탄신일
+    2015-01-01|fixed|law|1월 1일
+    2015-02-18|lunar|law|설날 전날
+    2015-02-19|lunar|law|설날
+    2015-02-20|lunar|law|설날 다음날
+    2015-03-01|fixed|law|삼일절
+    2015-05-05|fixed|law|어린이날
+    2015-05-25|lunar|law|부처님오신날
+    2015-06-06|fixed|law|현충일
+    2015-08-14|one-off|temp2015|임시공휴일
+    2015-08-15|fixed|law|광복절
+    2015-09-26|lunar|law|추석 전날
+    2015-09-27|lunar|law|추석
+    2015-09-28|lunar|law|추석 다음날
+    2015-09-29|substitute|sub2014|대체공휴일(추석)|추석|2015-09-27
+    2015-10-03|fixed|law|개천절
+    2015-10-09|fixed|hangul2013|한글날
+    2015-12-25|fixed|law|기독탄신일
+    2016-01-01|fixed|law|1월 1일
+    2016-02-07|lunar|law|설날 전날
+    2016-02-08|lunar|law|설날
+    2016-02-09|lunar|law|설날 다음날
+    2016-02-10|substitute|sub2014|대체공휴일(설날)|설날 전날|2016-02-07
+    2016-03-01|fixed|law|삼일절
+    2016-04-13|one-off|election|제20대 국회의원 선거일
+    2016-05-05|fixed|law|어린이날
+    2016-05-06|one-off|temp2016|임시공휴일
+    2016-05-14|lunar|law|부처님오신날
+    2016-06-06|fixed|law|현충일
+    2016-08-15|fixed|law|광복절
+    2016-09-14|lunar|law|추석 전날
+    2016-09-15|lunar|law|추석
+    2016-09-16|lunar|law|추석 다음날
+    2016-10-03|fixed|law|개천절
+    2016-10-09|fixed|hangul2013|한글날
+    2016-12-25|fixed|law|기독탄신일
+    2017-01-01|fixed|law|1월 1일
+    2017-01-27|lunar|law|설날 전날
+    2017-01-28|lunar|law|설날
+    2017-01-29|lunar|law|설날 다음날
+    2017-01-30|substitute|sub2014|대체공휴일(설날)|설날 다음날|2017-01-29
+    2017-03-01|fixed|law|삼일절
+    2017-05-03|lunar|law|부처님오신날
+    2017-05-05|fixed|law|어린이날
+    2017-05-09|one-off|early2017|제19대 대통령 선거일
+    2017-06-06|fixed|law|현충일
+    2017-08-15|fixed|law|광복절
+    2017-10-02|one-off|temp2017|임시공휴일
+    2017-10-03|fixed|law|개천절
+    2017-10-03|lunar|law|추석 전날
+    2017-10-04|lunar|law|추석
+    2017-10-05|lunar|law|추석 다음날
+    2017-10-06|substitute|sub2014|대체공휴일(추석)|추석 전날|2017-10-03
+    2017-10-09|fixed|hangul2013|한글날
+    2017-12-25|fixed|law|기독탄신일
+    2018-01-01|fixed|law|1월 1일
+    2018-02-15|lunar|law|설날 전날
+    2018-02-16|lunar|law|설날
+    2018-02-17|lunar|law|설날 다음날
+    2018-03-01|fixed|law|삼일절
+    2018-05-05|fixed|law|어린이날
+    2018-05-07|substitute|sub2014|대체공휴일(어린이날)|어린이날|2018-05-05
+    2018-05-22|lunar|law|부처님오신날
+    2018-06-06|fixed|law|현충일
+    2018-06-13|one-off|election|제7회 전국동시지방선거일
+    2018-08-15|fixed|law|광복절
+    2018-09-23|lunar|law|추석 전날
+    2018-09-24|lunar|law|추석
+    2018-09-25|lunar|law|추석 다음날
+    2018-09-26|substitute|sub2014|대체공휴일(추석)|추석 전날|2018-09-23
+    2018-10-03|fixed|law|개천절
+    2018-10-09|fixed|hangul2013|한글날
+    2018-12-25|fixed|law|기독탄신일
+    2019-01-01|fixed|law|1월 1일
+    2019-02-04|lunar|law|설날 전날
+    2019-02-05|lunar|law|설날
+    2019-02-06|lunar|law|설날 다음날
+    2019-03-01|fixed|law|삼일절
+    2019-05-05|fixed|law|어린이날
+    2019-05-06|substitute|sub2014|대체공휴일(어린이날)|어린이날|2019-05-05
+    2019-05-12|lunar|law|부처님오신날
+    2019-06-06|fixed|law|현충일
+    2019-08-15|fixed|law|광복절
+    2019-09-12|lunar|law|추석 전날
+    2019-09-13|lunar|law|추석
+    2019-09-14|lunar|law|추석 다음날
+    2019-10-03|fixed|law|개천절
+    2019-10-09|fixed|hangul2013|한글날
+    2019-12-25|fixed|law|기독탄신일
+    2020-01-01|fixed|law|1월 1일
+    2020-01-24|lunar|law|설날 전날
+    2020-01-25|lunar|law|설날
+    2020-01-26|lunar|law|설날 다음날
+    2020-01-27|substitute|sub2014|대체공휴일(설날)|설날 다음날|2020-01-26
+    2020-03-01|fixed|law|삼일절
+    2020-04-15|one-off|election|제21대 국회의원 선거일
+    2020-04-30|lunar|law|부처님오신날
+    2020-05-05|fixed|law|어린이날
+    2020-06-06|fixed|law|현충일
+    2020-08-15|fixed|law|광복절
+    2020-08-17|one-off|temp2020|임시공휴일
+    2020-09-30|lunar|law|추석 전날
+    2020-10-01|lunar|law|추석
+    2020-10-02|lunar|law|추석 다음날
+    2020-10-03|fixed|law|개천절
+    2020-10-09|fixed|hangul2013|한글날
+    2020-12-25|fixed|law|기독탄신일
+    2021-01-01|fixed|law|1월 1일
+    2021-02-11|lunar|law|설날 전날
+    2021-02-12|lunar|law|설날
+    2021-02-13|lunar|law|설날 다음날
+    2021-03-01|fixed|law|삼일절
+    2021-05-05|fixed|law|어린이날
+    2021-05-19|lunar|law|부처님오신날
+    2021-06-06|fixed|law|현충일
+    2021-08-15|fixed|law|광복절
+    2021-08-16|substitute|sub2021|대체공휴일(광복절)|광복절|2021-08-15
+    2021-09-20|lunar|law|추석 전날
+    2021-09-21|lunar|law|추석
+    2021-09-22|lunar|law|추석 다음날
+    2021-10-03|fixed|law|개천절
+    2021-10-04|substitute|sub2021|대체공휴일(개천절)|개천절|2021-10-03
+    2021-10-09|fixed|hangul2013|한글날
+    2021-10-11|substitute|sub2021|대체공휴일(한글날)|한글날|2021-10-09
+    2021-12-25|fixed|law|기독탄신일
+    2022-01-01|fixed|law|1월 1일
+    2022-01-31|lunar|law|설날 전날
+    2022-02-01|lunar|law|설날
+    2022-02-02|lunar|law|설날 다음날
+    2022-03-01|fixed|law|삼일절
+    2022-03-09|one-off|election|제20대 대통령 선거일
+    2022-05-05|fixed|law|어린이날
+    2022-05-08|lunar|law|부처님오신날
+    2022-06-01|one-off|election|제8회 전국동시지방선거일
+    2022-06-06|fixed|law|현충일
+    2022-08-15|fixed|law|광복절
+    2022-09-09|lunar|law|추석 전날
+    2022-09-10|lunar|law|추석
+    2022-09-11|lunar|law|추석 다음날
+    2022-09-12|substitute|sub2014|대체공휴일(추석)|추석 다음날|2022-09-11
+    2022-10-03|fixed|law|개천절
+    2022-10-09|fixed|hangul2013|한글날
+    2022-10-10|substitute|sub2021|대체공휴일(한글날)|한글날|2022-10-09
+    2022-12-25|fixed|law|기독탄신일
+    2023-01-01|fixed|law|1월 1일
+    2023-01-21|lunar|law|설날 전날
+    2023-01-22|lunar|law|설날
+    2023-01-23|lunar|law|설날 다음날
+    2023-01-24|substitute|sub2014|대체공휴일(설날)|설날|2023-01-22
+    2023-03-01|fixed|law|삼일절
+    2023-05-05|fixed|law|어린이날
+    2023-05-27|lunar|law|부처님오신날
+    2023-05-29|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2023-05-27
+    2023-06-06|fixed|law|현충일
+    2023-08-15|fixed|law|광복절
+    2023-09-28|lunar|law|추석 전날
+    2023-09-29|lunar|law|추석
+    2023-09-30|lunar|law|추석 다음날
+    2023-10-02|one-off|temp2023|임시공휴일
+    2023-10-03|fixed|law|개천절
+    2023-10-09|fixed|hangul2013|한글날
+    2023-12-25|fixed|law|기독탄신일
+    2024-01-01|fixed|law|1월 1일
+    2024-02-09|lunar|law|설날 전날
+    2024-02-10|lunar|law|설날
+    2024-02-11|lunar|law|설날 다음날
+    2024-02-12|substitute|sub2014|대체공휴일(설날)|설날 다음날|2024-02-11
+    2024-03-01|fixed|law|삼일절
+    2024-04-10|one-off|election|제22대 국회의원 선거일
+    2024-05-05|fixed|law|어린이날
+    2024-05-06|substitute|sub2014|대체공휴일(어린이날)|어린이날|2024-05-05
+    2024-05-15|lunar|law|부처님오신날
+    2024-06-06|fixed|law|현충일
+    2024-08-15|fixed|law|광복절
+    2024-09-16|lunar|law|추석 전날
+    2024-09-17|lunar|law|추석
+    2024-09-18|lunar|law|추석 다음날
+    2024-10-01|one-off|temp2024|임시공휴일 (국군의 날)
+    2024-10-03|fixed|law|개천절
+    2024-10-09|fixed|hangul2013|한글날
+    2024-12-25|fixed|law|기독탄신일
+    2025-01-01|fixed|law|1월 1일
+    2025-01-27|one-off|temp2025|임시공휴일
+    2025-01-28|lunar|law|설날 전날
+    2025-01-29|lunar|law|설날
+    2025-01-30|lunar|law|설날 다음날
+    2025-03-01|fixed|law|삼일절
+    2025-03-03|substitute|sub2021|대체공휴일(삼일절)|삼일절|2025-03-01
+    2025-05-05|fixed|law|어린이날
+    2025-05-05|lunar|law|부처님오신날
+    2025-05-06|substitute|sub2014|대체공휴일(어린이날)|어린이날|2025-05-05
+    2025-06-03|one-off|early2025|제21대 대통령 선거일
+    2025-06-06|fixed|law|현충일
+    2025-08-15|fixed|law|광복절
+    2025-10-03|fixed|law|개천절
+    2025-10-05|lunar|law|추석 전날
+    2025-10-06|lunar|law|추석
+    2025-10-07|lunar|law|추석 다음날
+    2025-10-08|substitute|sub2014|대체공휴일(추석)|추석 전날|2025-10-05
+    2025-10-09|fixed|hangul2013|한글날
+    2025-12-25|fixed|law|기독탄신일
+    2026-01-01|fixed|law|1월 1일
+    2026-02-16|lunar|law|설날 전날
+    2026-02-17|lunar|law|설날
+    2026-02-18|lunar|law|설날 다음날
+    2026-03-01|fixed|law|삼일절
+    2026-03-02|substitute|sub2021|대체공휴일(삼일절)|삼일절|2026-03-01
+    2026-05-01|fixed|labor2026|노동절
+    2026-05-05|fixed|law|어린이날
+    2026-05-24|lunar|law|부처님오신날
+    2026-05-25|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2026-05-24
+    2026-06-03|one-off|election|제9회 전국동시지방선거일
+    2026-06-06|fixed|law|현충일
+    2026-07-17|fixed|constitution2026|제헌절
+    2026-08-15|fixed|law|광복절
+    2026-08-17|substitute|sub2021|대체공휴일(광복절)|광복절|2026-08-15
+    2026-09-24|lunar|law|추석 전날
+    2026-09-25|lunar|law|추석
+    2026-09-26|lunar|law|추석 다음날
+    2026-10-03|fixed|law|개천절
+    2026-10-05|substitute|sub2021|대체공휴일(개천절)|개천절|2026-10-03
+    2026-10-09|fixed|hangul2013|한글날
+    2026-12-25|fixed|law|기독탄신일
+    2027-01-01|fixed|law|1월 1일
+    2027-02-06|lunar|law|설날 전날
+    2027-02-07|lunar|law|설날
+    2027-02-08|lunar|law|설날 다음날
+    2027-02-09|substitute|sub2014|대체공휴일(설날)|설날|2027-02-07
+    2027-03-01|fixed|law|삼일절
+    2027-05-01|fixed|labor2026|노동절
+    2027-05-05|fixed|law|어린이날
+    2027-05-13|lunar|law|부처님오신날
+    2027-06-06|fixed|law|현충일
+    2027-07-17|fixed|constitution2026|제헌절
+    2027-07-19|substitute|sub2026|대체공휴일(제헌절)|제헌절|2027-07-17
+    2027-08-15|fixed|law|광복절
+    2027-08-16|substitute|sub2021|대체공휴일(광복절)|광복절|2027-08-15
+    2027-09-14|lunar|law|추석 전날
+    2027-09-15|lunar|law|추석
+    2027-09-16|lunar|law|추석 다음날
+    2027-10-03|fixed|law|개천절
+    2027-10-04|substitute|sub2021|대체공휴일(개천절)|개천절|2027-10-03
+    2027-10-09|fixed|hangul2013|한글날
+    2027-10-11|substitute|sub2021|대체공휴일(한글날)|한글날|2027-10-09
+    2027-12-25|fixed|law|기독탄신일
+    2027-12-27|substitute|sub2023|대체공휴일(기독탄신일)|기독탄신일|2027-12-25
+    2028-01-01|fixed|law|1월 1일
+    2028-01-26|lunar|law|설날 전날
+    2028-01-27|lunar|law|설날
+    2028-01-28|lunar|law|설날 다음날
+    2028-03-01|fixed|law|삼일절
+    2028-05-01|fixed|labor2026|노동절
+    2028-05-02|lunar|law|부처님오신날
+    2028-05-05|fixed|law|어린이날
+    2028-06-06|fixed|law|현충일
+    2028-07-17|fixed|constitution2026|제헌절
+    2028-08-15|fixed|law|광복절
+    2028-10-02|lunar|law|추석 전날
+    2028-10-03|fixed|law|개천절
+    2028-10-03|lunar|law|추석
+    2028-10-04|lunar|law|추석 다음날
+    2028-10-05|substitute|sub2021|대체공휴일(개천절)|개천절|2028-10-03
+    2028-10-09|fixed|hangul2013|한글날
+    2028-12-25|fixed|law|기독탄신일
+    2029-01-01|fixed|law|1월 1일
+    2029-02-12|lunar|law|설날 전날
+    2029-02-13|lunar|law|설날
+    2029-02-14|lunar|law|설날 다음날
+    2029-03-01|fixed|law|삼일절
+    2029-05-01|fixed|labor2026|노동절
+    2029-05-05|fixed|law|어린이날
+    2029-05-07|substitute|sub2014|대체공휴일(어린이날)|어린이날|2029-05-05
+    2029-05-20|lunar|law|부처님오신날
+    2029-05-21|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2029-05-20
+    2029-06-06|fixed|law|현충일
+    2029-07-17|fixed|constitution2026|제헌절
+    2029-08-15|fixed|law|광복절
+    2029-09-21|lunar|law|추석 전날
+    2029-09-22|lunar|law|추석
+    2029-09-23|lunar|law|추석 다음날
+    2029-09-24|substitute|sub2014|대체공휴일(추석)|추석 다음날|2029-09-23
+    2029-10-03|fixed|law|개천절
+    2029-10-09|fixed|hangul2013|한글날
+    2029-12-25|fixed|law|기독탄신일
+    2030-01-01|fixed|law|1월 1일
+    2030-02-02|lunar|law|설날 전날
+    2030-02-03|lunar|law|설날
+    2030-02-04|lunar|law|설날 다음날
+    2030-02-05|substitute|sub2014|대체공휴일(설날)|설날|2030-02-03
+    2030-03-01|fixed|law|삼일절
+    2030-05-01|fixed|labor2026|노동절
+    2030-05-05|fixed|law|어린이날
+    2030-05-06|substitute|sub2014|대체공휴일(어린이날)|어린이날|2030-05-05
+    2030-05-09|lunar|law|부처님오신날
+    2030-06-06|fixed|law|현충일
+    2030-07-17|fixed|constitution2026|제헌절
+    2030-08-15|fixed|law|광복절
+    2030-09-11|lunar|law|추석 전날
+    2030-09-12|lunar|law|추석
+    2030-09-13|lunar|law|추석 다음날
+    2030-10-03|fixed|law|개천절
+    2030-10-09|fixed|hangul2013|한글날
+    2030-12-25|fixed|law|기독탄신일
+    2031-01-01|fixed|law|1월 1일
+    2031-01-22|lunar|law|설날 전날
+    2031-01-23|lunar|law|설날
+    2031-01-24|lunar|law|설날 다음날
+    2031-03-01|fixed|law|삼일절
+    2031-03-03|substitute|sub2021|대체공휴일(삼일절)|삼일절|2031-03-01
+    2031-05-01|fixed|labor2026|노동절
+    2031-05-05|fixed|law|어린이날
+    2031-05-28|lunar|law|부처님오신날
+    2031-06-06|fixed|law|현충일
+    2031-07-17|fixed|constitution2026|제헌절
+    2031-08-15|fixed|law|광복절
+    2031-09-30|lunar|law|추석 전날
+    2031-10-01|lunar|law|추석
+    2031-10-02|lunar|law|추석 다음날
+    2031-10-03|fixed|law|개천절
+    2031-10-09|fixed|hangul2013|한글날
+    2031-12-25|fixed|law|기독탄신일
+    2032-01-01|fixed|law|1월 1일
+    2032-02-10|lunar|law|설날 전날
+    2032-02-11|lunar|law|설날
+    2032-02-12|lunar|law|설날 다음날
+    2032-03-01|fixed|law|삼일절
+    2032-05-01|fixed|labor2026|노동절
+    2032-05-05|fixed|law|어린이날
+    2032-05-16|lunar|law|부처님오신날
+    2032-05-17|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2032-05-16
+    2032-06-06|fixed|law|현충일
+    2032-07-17|fixed|constitution2026|제헌절
+    2032-07-19|substitute|sub2026|대체공휴일(제헌절)|제헌절|2032-07-17
+    2032-08-15|fixed|law|광복절
+    2032-08-16|substitute|sub2021|대체공휴일(광복절)|광복절|2032-08-15
+    2032-09-18|lunar|law|추석 전날
+    2032-09-19|lunar|law|추석
+    2032-09-20|lunar|law|추석 다음날
+    2032-09-21|substitute|sub2014|대체공휴일(추석)|추석|2032-09-19
+    2032-10-03|fixed|law|개천절
+    2032-10-04|substitute|sub2021|대체공휴일(개천절)|개천절|2032-10-03
+    2032-10-09|fixed|hangul2013|한글날
+    2032-10-11|substitute|sub2021|대체공휴일(한글날)|한글날|2032-10-09
+    2032-12-25|fixed|law|기독탄신일
+    2032-12-27|substitute|sub2023|대체공휴일(기독탄신일)|기독탄신일|2032-12-25
+    2033-01-01|fixed|law|1월 1일
+    2033-01-30|lunar|law|설날 전날
+    2033-01-31|lunar|law|설날
+    2033-02-01|lunar|law|설날 다음날
+    2033-02-02|substitute|sub2014|대체공휴일(설날)|설날 전날|2033-01-30
+    2033-03-01|fixed|law|삼일절
+    2033-05-01|fixed|labor2026|노동절
+    2033-05-05|fixed|law|어린이날
+    2033-05-06|lunar|law|부처님오신날
+    2033-06-06|fixed|law|현충일
+    2033-07-17|fixed|constitution2026|제헌절
+    2033-07-18|substitute|sub2026|대체공휴일(제헌절)|제헌절|2033-07-17
+    2033-08-15|fixed|law|광복절
+    2033-09-07|lunar|law|추석 전날
+    2033-09-08|lunar|law|추석
+    2033-09-09|lunar|law|추석 다음날
+    2033-10-03|fixed|law|개천절
+    2033-10-09|fixed|hangul2013|한글날
+    2033-10-10|substitute|sub2021|대체공휴일(한글날)|한글날|2033-10-09
+    2033-12-25|fixed|law|기독탄신일
+    2033-12-26|substitute|sub2023|대체공휴일(기독탄신일)|기독탄신일|2033-12-25
+    2034-01-01|fixed|law|1월 1일
+    2034-02-18|lunar|law|설날 전날
+    2034-02-19|lunar|law|설날
+    2034-02-20|lunar|law|설날 다음날
+    2034-02-21|substitute|sub2014|대체공휴일(설날)|설날|2034-02-19
+    2034-03-01|fixed|law|삼일절
+    2034-05-01|fixed|labor2026|노동절
+    2034-05-05|fixed|law|어린이날
+    2034-05-25|lunar|law|부처님오신날
+    2034-06-06|fixed|law|현충일
+    2034-07-17|fixed|constitution2026|제헌절
+    2034-08-15|fixed|law|광복절
+    2034-09-26|lunar|law|추석 전날
+    2034-09-27|lunar|law|추석
+    2034-09-28|lunar|law|추석 다음날
+    2034-10-03|fixed|law|개천절
+    2034-10-09|fixed|hangul2013|한글날
+    2034-12-25|fixed|law|기독탄신일
+    2035-01-01|fixed|law|1월 1일
+    2035-02-07|lunar|law|설날 전날
+    2035-02-08|lunar|law|설날
+    2035-02-09|lunar|law|설날 다음날
+    2035-03-01|fixed|law|삼일절
+    2035-05-01|fixed|labor2026|노동절
+    2035-05-05|fixed|law|어린이날
+    2035-05-07|substitute|sub2014|대체공휴일(어린이날)|어린이날|2035-05-05
+    2035-05-15|lunar|law|부처님오신날
+    2035-06-06|fixed|law|현충일
+    2035-07-17|fixed|constitution2026|제헌절
+    2035-08-15|fixed|law|광복절
+    2035-09-15|lunar|law|추석 전날
+    2035-09-16|lunar|law|추석
+    2035-09-17|lunar|law|추석 다음날
+    2035-09-18|substitute|sub2014|대체공휴일(추석)|추석|2035-09-16
+    2035-10-03|fixed|law|개천절
+    2035-10-09|fixed|hangul2013|한글날
+    2035-12-25|fixed|law|기독탄신일
+    2036-01-01|fixed|law|1월 1일
+    2036-01-27|lunar|law|설날 전날
+    2036-01-28|lunar|law|설날
+    2036-01-29|lunar|law|설날 다음날
+    2036-01-30|substitute|sub2014|대체공휴일(설날)|설날 전날|2036-01-27
+    2036-03-01|fixed|law|삼일절
+    2036-03-03|substitute|sub2021|대체공휴일(삼일절)|삼일절|2036-03-01
+    2036-05-01|fixed|labor2026|노동절
+    2036-05-03|lunar|law|부처님오신날
+    2036-05-05|fixed|law|어린이날
+    2036-05-06|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2036-05-03
+    2036-06-06|fixed|law|현충일
+    2036-07-17|fixed|constitution2026|제헌절
+    2036-08-15|fixed|law|광복절
+    2036-10-03|fixed|law|개천절
+    2036-10-03|lunar|law|추석 전날
+    2036-10-04|lunar|law|추석
+    2036-10-05|lunar|law|추석 다음날
+    2036-10-06|substitute|sub2021|대체공휴일(개천절)|개천절|2036-10-03
+    2036-10-07|substitute|sub2014|대체공휴일(추석)|추석 다음날|2036-10-05
+    2036-10-09|fixed|hangul2013|한글날
+    2036-12-25|fixed|law|기독탄신일
+    2037-01-01|fixed|law|1월 1일
+    2037-02-14|lunar|law|설날 전날
+    2037-02-15|lunar|law|설날
+    2037-02-16|lunar|law|설날 다음날
+    2037-02-17|substitute|sub2014|대체공휴일(설날)|설날|2037-02-15
+    2037-03-01|fixed|law|삼일절
+    2037-03-02|substitute|sub2021|대체공휴일(삼일절)|삼일절|2037-03-01
+    2037-05-01|fixed|labor2026|노동절
+    2037-05-05|fixed|law|어린이날
+    2037-05-22|lunar|law|부처님오신날
+    2037-06-06|fixed|law|현충일
+    2037-07-17|fixed|constitution2026|제헌절
+    2037-08-15|fixed|law|광복절
+    2037-08-17|substitute|sub2021|대체공휴일(광복절)|광복절|2037-08-15
+    2037-09-23|lunar|law|추석 전날
+    2037-09-24|lunar|law|추석
+    2037-09-25|lunar|law|추석 다음날
+    2037-10-03|fixed|law|개천절
+    2037-10-05|substitute|sub2021|대체공휴일(개천절)|개천절|2037-10-03
+    2037-10-09|fixed|hangul2013|한글날
+    2037-12-25|fixed|law|기독탄신일
+    2038-01-01|fixed|law|1월 1일
+    2038-02-03|lunar|law|설날 전날
+    2038-02-04|lunar|law|설날
+    2038-02-05|lunar|law|설날 다음날
+    2038-03-01|fixed|law|삼일절
+    2038-05-01|fixed|labor2026|노동절
+    2038-05-05|fixed|law|어린이날
+    2038-05-11|lunar|law|부처님오신날
+    2038-06-06|fixed|law|현충일
+    2038-07-17|fixed|constitution2026|제헌절
+    2038-07-19|substitute|sub2026|대체공휴일(제헌절)|제헌절|2038-07-17
+    2038-08-15|fixed|law|광복절
+    2038-08-16|substitute|sub2021|대체공휴일(광복절)|광복절|2038-08-15
+    2038-09-12|lunar|law|추석 전날
+    2038-09-13|lunar|law|추석
+    2038-09-14|lunar|law|추석 다음날
+    2038-09-15|substitute|sub2014|대체공휴일(추석)|추석 전날|2038-09-12
+    2038-10-03|fixed|law|개천절
+    2038-10-04|substitute|sub2021|대체공휴일(개천절)|개천절|2038-10-03
+    2038-10-09|fixed|hangul2013|한글날
+    2038-10-11|substitute|sub2021|대체공휴일(한글날)|한글날|2038-10-09
+    2038-12-25|fixed|law|기독탄신일
+    2038-12-27|substitute|sub2023|대체공휴일(기독탄신일)|기독탄신일|2038-12-25
+    2039-01-01|fixed|law|1월 1일
+    2039-01-23|lunar|law|설날 전날
+    2039-01-24|lunar|law|설날
+    2039-01-25|lunar|law|설날 다음날
+    2039-01-26|substitute|sub2014|대체공휴일(설날)|설날 전날|2039-01-23
+    2039-03-01|fixed|law|삼일절
+    2039-04-30|lunar|law|부처님오신날
+    2039-05-01|fixed|labor2026|노동절
+    2039-05-02|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2039-04-30
+    2039-05-05|fixed|law|어린이날
+    2039-06-06|fixed|law|현충일
+    2039-07-17|fixed|constitution2026|제헌절
+    2039-07-18|substitute|sub2026|대체공휴일(제헌절)|제헌절|2039-07-17
+    2039-08-15|fixed|law|광복절
+    2039-10-01|lunar|law|추석 전날
+    2039-10-02|lunar|law|추석
+    2039-10-03|fixed|law|개천절
+    2039-10-03|lunar|law|추석 다음날
+    2039-10-04|substitute|sub2014|대체공휴일(추석)|추석|2039-10-02
+    2039-10-05|substitute|sub2021|대체공휴일(개천절)|개천절|2039-10-03
+    2039-10-09|fixed|hangul2013|한글날
+    2039-10-10|substitute|sub2021|대체공휴일(한글날)|한글날|2039-10-09
+    2039-12-25|fixed|law|기독탄신일
+    2039-12-26|substitute|sub2023|대체공휴일(기독탄신일)|기독탄신일|2039-12-25
+    2040-01-01|fixed|law|1월 1일
+    2040-02-11|lunar|law|설날 전날
+    2040-02-12|lunar|law|설날
+    2040-02-13|lunar|law|설날 다음날
+    2040-02-14|substitute|sub2014|대체공휴일(설날)|설날|2040-02-12
+    2040-03-01|fixed|law|삼일절
+    2040-05-01|fixed|labor2026|노동절
+    2040-05-05|fixed|law|어린이날
+    2040-05-07|substitute|sub2014|대체공휴일(어린이날)|어린이날|2040-05-05
+    2040-05-18|lunar|law|부처님오신날
+    2040-06-06|fixed|law|현충일
+    2040-07-17|fixed|constitution2026|제헌절
+    2040-08-15|fixed|law|광복절
+    2040-09-20|lunar|law|추석 전날
+    2040-09-21|lunar|law|추석
+    2040-09-22|lunar|law|추석 다음날
+    2040-10-03|fixed|law|개천절
+    2040-10-09|fixed|hangul2013|한글날
+    2040-12-25|fixed|law|기독탄신일
+    2041-01-01|fixed|law|1월 1일
+    2041-01-31|lunar|law|설날 전날
+    2041-02-01|lunar|law|설날
+    2041-02-02|lunar|law|설날 다음날
+    2041-03-01|fixed|law|삼일절
+    2041-05-01|fixed|labor2026|노동절
+    2041-05-05|fixed|law|어린이날
+    2041-05-06|substitute|sub2014|대체공휴일(어린이날)|어린이날|2041-05-05
+    2041-05-07|lunar|law|부처님오신날
+    2041-06-06|fixed|law|현충일
+    2041-07-17|fixed|constitution2026|제헌절
+    2041-08-15|fixed|law|광복절
+    2041-09-09|lunar|law|추석 전날
+    2041-09-10|lunar|law|추석
+    2041-09-11|lunar|law|추석 다음날
+    2041-10-03|fixed|law|개천절
+    2041-10-09|fixed|hangul2013|한글날
+    2041-12-25|fixed|law|기독탄신일
+    2042-01-01|fixed|law|1월 1일
+    2042-01-21|lunar|law|설날 전날
+    2042-01-22|lunar|law|설날
+    2042-01-23|lunar|law|설날 다음날
+    2042-03-01|fixed|law|삼일절
+    2042-03-03|substitute|sub2021|대체공휴일(삼일절)|삼일절|2042-03-01
+    2042-05-01|fixed|labor2026|노동절
+    2042-05-05|fixed|law|어린이날
+    2042-05-26|lunar|law|부처님오신날
+    2042-06-06|fixed|law|현충일
+    2042-07-17|fixed|constitution2026|제헌절
+    2042-08-15|fixed|law|광복절
+    2042-09-27|lunar|law|추석 전날
+    2042-09-28|lunar|law|추석
+    2042-09-29|lunar|law|추석 다음날
+    2042-09-30|substitute|sub2014|대체공휴일(추석)|추석|2042-09-28
+    2042-10-03|fixed|law|개천절
+    2042-10-09|fixed|hangul2013|한글날
+    2042-12-25|fixed|law|기독탄신일
+    2043-01-01|fixed|law|1월 1일
+    2043-02-09|lunar|law|설날 전날
+    2043-02-10|lunar|law|설날
+    2043-02-11|lunar|law|설날 다음날
+    2043-03-01|fixed|law|삼일절
+    2043-03-02|substitute|sub2021|대체공휴일(삼일절)|삼일절|2043-03-01
+    2043-05-01|fixed|labor2026|노동절
+    2043-05-05|fixed|law|어린이날
+    2043-05-16|lunar|law|부처님오신날
+    2043-05-18|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2043-05-16
+    2043-06-06|fixed|law|현충일
+    2043-07-17|fixed|constitution2026|제헌절
+    2043-08-15|fixed|law|광복절
+    2043-08-17|substitute|sub2021|대체공휴일(광복절)|광복절|2043-08-15
+    2043-09-16|lunar|law|추석 전날
+    2043-09-17|lunar|law|추석
+    2043-09-18|lunar|law|추석 다음날
+    2043-10-03|fixed|law|개천절
+    2043-10-05|substitute|sub2021|대체공휴일(개천절)|개천절|2043-10-03
+    2043-10-09|fixed|hangul2013|한글날
+    2043-12-25|fixed|law|기독탄신일
+    2044-01-01|fixed|law|1월 1일
+    2044-01-29|lunar|law|설날 전날
+    2044-01-30|lunar|law|설날
+    2044-01-31|lunar|law|설날 다음날
+    2044-02-01|substitute|sub2014|대체공휴일(설날)|설날 다음날|2044-01-31
+    2044-03-01|fixed|law|삼일절
+    2044-05-01|fixed|labor2026|노동절
+    2044-05-05|fixed|law|어린이날
+    2044-05-05|lunar|law|부처님오신날
+    2044-05-06|substitute|sub2014|대체공휴일(어린이날)|어린이날|2044-05-05
+    2044-06-06|fixed|law|현충일
+    2044-07-17|fixed|constitution2026|제헌절
+    2044-07-18|substitute|sub2026|대체공휴일(제헌절)|제헌절|2044-07-17
+    2044-08-15|fixed|law|광복절
+    2044-10-03|fixed|law|개천절
+    2044-10-04|lunar|law|추석 전날
+    2044-10-05|lunar|law|추석
+    2044-10-06|lunar|law|추석 다음날
+    2044-10-09|fixed|hangul2013|한글날
+    2044-10-10|substitute|sub2021|대체공휴일(한글날)|한글날|2044-10-09
+    2044-12-25|fixed|law|기독탄신일
+    2044-12-26|substitute|sub2023|대체공휴일(기독탄신일)|기독탄신일|2044-12-25
+    2045-01-01|fixed|law|1월 1일
+    2045-02-16|lunar|law|설날 전날
+    2045-02-17|lunar|law|설날
+    2045-02-18|lunar|law|설날 다음날
+    2045-03-01|fixed|law|삼일절
+    2045-05-01|fixed|labor2026|노동절
+    2045-05-05|fixed|law|어린이날
+    2045-05-24|lunar|law|부처님오신날
+    2045-06-06|fixed|law|현충일
+    2045-07-17|fixed|constitution2026|제헌절
+    2045-08-15|fixed|law|광복절
+    2045-09-24|lunar|law|추석 전날
+    2045-09-25|lunar|law|추석
+    2045-09-26|lunar|law|추석 다음날
+    2045-09-27|substitute|sub2014|대체공휴일(추석)|추석 전날|2045-09-24
+    2045-10-03|fixed|law|개천절
+    2045-10-09|fixed|hangul2013|한글날
+    2045-12-25|fixed|law|기독탄신일
+    2046-01-01|fixed|law|1월 1일
+    2046-02-05|lunar|law|설날 전날
+    2046-02-06|lunar|law|설날
+    2046-02-07|lunar|law|설날 다음날
+    2046-03-01|fixed|law|삼일절
+    2046-05-01|fixed|labor2026|노동절
+    2046-05-05|fixed|law|어린이날
+    2046-05-07|substitute|sub2014|대체공휴일(어린이날)|어린이날|2046-05-05
+    2046-05-13|lunar|law|부처님오신날
+    2046-05-14|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2046-05-13
+    2046-06-06|fixed|law|현충일
+    2046-07-17|fixed|constitution2026|제헌절
+    2046-08-15|fixed|law|광복절
+    2046-09-14|lunar|law|추석 전날
+    2046-09-15|lunar|law|추석
+    2046-09-16|lunar|law|추석 다음날
+    2046-09-17|substitute|sub2014|대체공휴일(추석)|추석 다음날|2046-09-16
+    2046-10-03|fixed|law|개천절
+    2046-10-09|fixed|hangul2013|한글날
+    2046-12-25|fixed|law|기독탄신일
+    2047-01-01|fixed|law|1월 1일
+    2047-01-25|lunar|law|설날 전날
+    2047-01-26|lunar|law|설날
+    2047-01-27|lunar|law|설날 다음날
+    2047-01-28|substitute|sub2014|대체공휴일(설날)|설날 다음날|2047-01-27
+    2047-03-01|fixed|law|삼일절
+    2047-05-01|fixed|labor2026|노동절
+    2047-05-02|lunar|law|부처님오신날
+    2047-05-05|fixed|law|어린이날
+    2047-05-06|substitute|sub2014|대체공휴일(어린이날)|어린이날|2047-05-05
+    2047-06-06|fixed|law|현충일
+    2047-07-17|fixed|constitution2026|제헌절
+    2047-08-15|fixed|law|광복절
+    2047-10-03|fixed|law|개천절
+    2047-10-03|lunar|law|추석 전날
+    2047-10-04|lunar|law|추석
+    2047-10-05|lunar|law|추석 다음날
+    2047-10-07|substitute|sub2021|대체공휴일(개천절)|개천절|2047-10-03
+    2047-10-09|fixed|hangul2013|한글날
+    2047-12-25|fixed|law|기독탄신일
+    2048-01-01|fixed|law|1월 1일
+    2048-02-13|lunar|law|설날 전날
+    2048-02-14|lunar|law|설날
+    2048-02-15|lunar|law|설날 다음날
+    2048-03-01|fixed|law|삼일절
+    2048-03-02|substitute|sub2021|대체공휴일(삼일절)|삼일절|2048-03-01
+    2048-05-01|fixed|labor2026|노동절
+    2048-05-05|fixed|law|어린이날
+    2048-05-20|lunar|law|부처님오신날
+    2048-06-06|fixed|law|현충일
+    2048-07-17|fixed|constitution2026|제헌절
+    2048-08-15|fixed|law|광복절
+    2048-08-17|substitute|sub2021|대체공휴일(광복절)|광복절|2048-08-15
+    2048-09-21|lunar|law|추석 전날
+    2048-09-22|lunar|law|추석
+    2048-09-23|lunar|law|추석 다음날
+    2048-10-03|fixed|law|개천절
+    2048-10-05|substitute|sub2021|대체공휴일(개천절)|개천절|2048-10-03
+    2048-10-09|fixed|hangul2013|한글날
+    2048-12-25|fixed|law|기독탄신일
+    2049-01-01|fixed|law|1월 1일
+    2049-02-01|lunar|law|설날 전날
+    2049-02-02|lunar|law|설날
+    2049-02-03|lunar|law|설날 다음날
+    2049-03-01|fixed|law|삼일절
+    2049-05-01|fixed|labor2026|노동절
+    2049-05-05|fixed|law|어린이날
+    2049-05-09|lunar|law|부처님오신날
+    2049-05-10|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2049-05-09
+    2049-06-06|fixed|law|현충일
+    2049-07-17|fixed|constitution2026|제헌절
+    2049-07-19|substitute|sub2026|대체공휴일(제헌절)|제헌절|2049-07-17
+    2049-08-15|fixed|law|광복절
+    2049-08-16|substitute|sub2021|대체공휴일(광복절)|광복절|2049-08-15
+    2049-09-10|lunar|law|추석 전날
+    2049-09-11|lunar|law|추석
+    2049-09-12|lunar|law|추석 다음날
+    2049-09-13|substitute|sub2014|대체공휴일(추석)|추석 다음날|2049-09-12
+    2049-10-03|fixed|law|개천절
+    2049-10-04|substitute|sub2021|대체공휴일(개천절)|개천절|2049-10-03
+    2049-10-09|fixed|hangul2013|한글날
+    2049-10-11|substitute|sub2021|대체공휴일(한글날)|한글날|2049-10-09
+    2049-12-25|fixed|law|기독탄신일
+    2049-12-27|substitute|sub2023|대체공휴일(기독탄신일)|기독탄신일|2049-12-25
+    2050-01-01|fixed|law|1월 1일
+    2050-01-22|lunar|law|설날 전날
+    2050-01-23|lunar|law|설날
+    2050-01-24|lunar|law|설날 다음날
+    2050-01-25|substitute|sub2014|대체공휴일(설날)|설날|2050-01-23
+    2050-03-01|fixed|law|삼일절
+    2050-05-01|fixed|labor2026|노동절
+    2050-05-05|fixed|law|어린이날
+    2050-05-28|lunar|law|부처님오신날
+    2050-05-30|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2050-05-28
+    2050-06-06|fixed|law|현충일
+    2050-07-17|fixed|constitution2026|제헌절
+    2050-07-18|substitute|sub2026|대체공휴일(제헌절)|제헌절|2050-07-17
+    2050-08-15|fixed|law|광복절
+    2050-09-29|lunar|law|추석 전날
+    2050-09-30|lunar|law|추석
+    2050-10-01|lunar|law|추석 다음날
+    2050-10-03|fixed|law|개천절
+    2050-10-09|fixed|hangul2013|한글날
+    2050-10-10|substitute|sub2021|대체공휴일(한글날)|한글날|2050-10-09
+    2050-12-25|fixed|law|기독탄신일
+    2050-12-26|substitute|sub2023|대체공휴일(기독탄신일)|기독탄신일|2050-12-25
+    """
 
   /// Days whose status the law leaves open, with why.
   static let unsettledDays: [CalendarDate: String] = [
@@ -1006,4 +1011,31 @@ extension PublicHoliday.Source {
   static let temp2023 = PublicHoliday.Source("임시공휴일 (2023-09 국무회의 의결)")
   static let temp2024 = PublicHoliday.Source("임시공휴일 (국군의 날, 2024-09-03 국무회의 의결)")
   static let temp2025 = PublicHoliday.Source("임시공휴일 (설 연휴 전날, 2025-01-14 국무회의 의결)")
+}
+
+extension KoreanPublicHolidays {
+  /// The sources the table's rows name, by key.
+  fileprivate static let sources: [String: PublicHoliday.Source] = [
+    "law": .law,
+    "treeDay": .treeDay,
+    "constitution2007": .constitution2007,
+    "constitution2026": .constitution2026,
+    "hangul2013": .hangul2013,
+    "labor2026": .labor2026,
+    "sub2014": .sub2014,
+    "sub2021": .sub2021,
+    "sub2023": .sub2023,
+    "sub2026": .sub2026,
+    "election": .election,
+    "early2017": .early2017,
+    "early2025": .early2025,
+    "temp2002": .temp2002,
+    "temp2015": .temp2015,
+    "temp2016": .temp2016,
+    "temp2017": .temp2017,
+    "temp2020": .temp2020,
+    "temp2023": .temp2023,
+    "temp2024": .temp2024,
+    "temp2025": .temp2025,
+  ]
 }

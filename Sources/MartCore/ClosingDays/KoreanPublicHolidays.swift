@@ -40,6 +40,26 @@ public struct PublicHoliday: Hashable, Sendable {
     self.source = source
   }
 
+  /// Reads the generated table (`KoreanPublicHolidays.generated.swift`): a holiday a line,
+  /// `date|kind|source|name`, and for a substitute `|holiday it stands for|that holiday's date`.
+  /// The text is generated and checked by the tests, so a row it cannot read is a programming error.
+  static func readTable(_ text: String, sources: [String: Source]) -> [PublicHoliday] {
+    text.split(separator: "\n").map { line in
+      let fields = line.split(separator: "|", omittingEmptySubsequences: false)
+      guard fields.count == 4 || fields.count == 6,
+        let date = CalendarDate(iso: fields[0]),
+        let kind = Kind(rawValue: String(fields[1])),
+        let source = sources[String(fields[2])]
+      else { preconditionFailure("unreadable row of the public-holiday table: \(line)") }
+      guard fields.count == 6 else { return PublicHoliday(date, String(fields[3]), kind, source: source) }
+      guard let standsForDate = CalendarDate(iso: fields[5]) else {
+        preconditionFailure("unreadable row of the public-holiday table: \(line)")
+      }
+      return PublicHoliday(
+        date, String(fields[3]), kind, substituteFor: String(fields[4]), on: standsForDate, source: source)
+    }
+  }
+
   public static func == (lhs: PublicHoliday, rhs: PublicHoliday) -> Bool {
     lhs.date == rhs.date && lhs.name == rhs.name && lhs.kind == rhs.kind
   }
