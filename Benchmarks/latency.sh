@@ -11,6 +11,9 @@
 #
 #   bash Benchmarks/latency.sh [branches]          # default 300; DELAY=0.25 sets D in seconds
 #
+# CONFIGURATION=debug measures the debug build instead of the release one (quicker to build;
+# the network figures barely change, the CPU ones do).
+#
 # Exits 1 when a target is missed. Everything stays on 127.0.0.1. Needs Python 3 with pip
 # (scrapy and lxml are installed from Benchmarks/scrapy/requirements.txt when missing) and GNU
 # time (scripts/setup.sh installs it).
@@ -21,7 +24,7 @@ SCALE="${1:-300}"
 DELAY="${DELAY:-0.25}"
 WORK="${WORK:-$(mktemp -d -t latency.XXXXXX)}"
 mkdir -p "$WORK"
-BIN=.build/release/mart-holiday
+CONFIGURATION="${CONFIGURATION:-release}"
 TIME=/usr/bin/time
 
 if ! python3 -c "import scrapy, lxml" 2>/dev/null; then
@@ -31,7 +34,8 @@ if ! python3 -c "import scrapy, lxml" 2>/dev/null; then
     || { echo "needs: pip install -r Benchmarks/scrapy/requirements.txt" >&2; exit 1; }
 fi
 [ -x "$TIME" ] || { echo "needs GNU time at $TIME: bash scripts/setup.sh installs it" >&2; exit 1; }
-swift build -c release --product mart-holiday >&2
+swift build -c "$CONFIGURATION" --product mart-holiday >&2
+BIN="$(swift build -c "$CONFIGURATION" --show-bin-path)/mart-holiday"
 
 echo "generating the sites for $SCALE branches in $WORK" >&2
 "$BIN" bench --scale "$SCALE" --keep "$WORK/bench" >"$WORK/bench.txt"

@@ -36,21 +36,52 @@ public struct PolitenessPolicy: Sendable, Hashable {
 /// Keeps a crawler welcome: requests to different hosts run in parallel, but each host gets at
 /// most `maxConcurrentRequestsPerHost` at a time, their starts spaced by `minimumDelay` plus
 /// jitter (raised by robots.txt's `Crawl-delay`); a `Retry-After` on 429 or 503 keeps the host
-/// waiting that long after the answer. At one request per host, a request starts once the delay
-/// since the previous start has passed and the previous request has finished. robots.txt is fetched once
-/// per origin and obeyed: a disallowed URL fails with `FetchError.Code.disallowedByRobots` and is
-/// never requested. A robots.txt answering 4xx allows everything; one that cannot be fetched
-/// (5xx, network) fails the request with a retryable error and is asked for again next time.
+/// waiting that long after the answer. robots.txt is fetched once per origin and obeyed: a
+/// disallowed URL fails with `FetchError.Code.disallowedByRobots` and is never requested. A
+/// robots.txt answering 4xx allows everything; one that cannot be fetched (5xx, network) fails
+/// the request with a retryable error and is asked for again next time.
+///
+/// The delay runs from start to start, measured here at the client, as robots.txt's
+/// `Crawl-delay` and Scrapy's `DOWNLOAD_DELAY` mean it: a request may start once the delay since
+/// the previous start to its host has passed and, at one request per host, once the previous
+/// request has finished. The time a request takes overlaps the delay before the next one rather
+/// than adding to it. A start is the instant this fetcher lets the request through to
+/// `upstream`; the next start is counted from that instant, not from when it was planned, so a
+/// late wake-up on a loaded machine never shortens a gap. A server sees the gap between two
+/// arrivals shrink by whatever the first request spent before reaching it (opening the
+/// connection the next one reuses) and grow by what the second spent.
 public final class PoliteFetcher: HTTPFetching {
+  /// One request's turn at its host, as the fetcher measured it.
+  public struct Turn: Sendable {
+    /// The URL requested.
+    public var url: String
+    /// `host[:port]`, the key limits and delays are kept by.
+    public var host: String
+    /// When the request was let through to `upstream`: the instant the next delay counts from.
+    public var started: ContinuousClock.Instant
+    /// When `upstream` answered or failed, before the slot went to the next request.
+    public var finished: ContinuousClock.Instant
+  }
+
   public let upstream: any HTTPFetching
   public let policy: PolitenessPolicy
+  private let observeTurn: (@Sendable (Turn) -> Void)?
   private let hosts = Mutex<[String: HostState]>([:])
   private let robots = Mutex<[String: Task<Result<RobotsRules, FetchError>, Never>]>([:])
   private let waiterIDs = Atomic(0)
 
-  public init(wrapping upstream: any HTTPFetching, policy: PolitenessPolicy = PolitenessPolicy()) {
+  /// - Parameters:
+  ///   - upstream: what sends the requests once they are let through.
+  ///   - policy: limits and delays per host, and whether robots.txt is obeyed.
+  ///   - observeTurn: called once a request let through has finished, with its turn (not for
+  ///     robots.txt, refused or cancelled requests); for measuring the politeness a run keeps.
+  public init(
+    wrapping upstream: any HTTPFetching, policy: PolitenessPolicy = PolitenessPolicy(),
+    observeTurn: (@Sendable (Turn) -> Void)? = nil
+  ) {
     self.upstream = upstream
     self.policy = policy
+    self.observeTurn = observeTurn
   }
 
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
@@ -72,14 +103,16 @@ public final class PoliteFetcher: HTTPFetching {
       if let crawlDelay = rules.crawlDelay { spacing = max(spacing, min(crawlDelay, policy.maxHostPause)) }
     }
     let host = parts.hostAndPort
-    try await enter(host, spacing: spacing, url: request.url)
+    let started = try await enter(host, spacing: spacing, url: request.url)
     let response: HTTPResponse
     do {
       response = try await upstream.fetch(request)
     } catch {
+      observeTurn?(Turn(url: request.url, host: host, started: started, finished: .now))
       leave(host, pause: nil)
       throw error
     }
+    observeTurn?(Turn(url: request.url, host: host, started: started, finished: .now))
     var pause: Duration?
     if response.status == 429 || response.status == 503 {
       pause = response.headers.value(named: "Retry-After").flatMap { RetryAfter.delay($0) }
@@ -140,8 +173,11 @@ public final class PoliteFetcher: HTTPFetching {
   }
 
   /// Waits for a free slot at `host` (first come, first served), then for the host's next start
-  /// time, and sets the one after: `spacing` plus jitter from this start.
-  private func enter(_ host: String, spacing: Duration, url: String) async throws(FetchError) {
+  /// time, and claims it: the one after is `spacing` plus jitter from the instant returned, the
+  /// instant the request is let through.
+  private func enter(
+    _ host: String, spacing: Duration, url: String
+  ) async throws(FetchError) -> ContinuousClock.Instant {
     let id = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
     let limit = policy.maxConcurrentRequestsPerHost
     do {
@@ -169,18 +205,24 @@ public final class PoliteFetcher: HTTPFetching {
     } catch {
       throw FetchError(.cancelled, url: url, message: "cancelled while waiting for its turn at \(host)")
     }
+    // Sleeping until the next start is not enough to claim it: another slot's request may have
+    // claimed it meanwhile, or a Retry-After moved it, so the start is checked again on waking.
     let jitter = randomJitter()
-    let start = hosts.withLock { hosts in
-      let now = ContinuousClock.now
-      let start = max(now, hosts[host]?.nextStart ?? now)
-      hosts[host]?.nextStart = start + spacing + jitter
-      return start
-    }
-    do {
-      try await Task.sleep(until: start, clock: .continuous)
-    } catch {
-      leave(host, pause: nil)
-      throw FetchError(.cancelled, url: url, message: "cancelled while waiting for its turn at \(host)")
+    while true {
+      // (now, nil) when the start is claimed now; otherwise when to look again.
+      let (now, next) = hosts.withLock { hosts -> (ContinuousClock.Instant, ContinuousClock.Instant?) in
+        let now = ContinuousClock.now
+        if let next = hosts[host]?.nextStart, next > now { return (now, next) }
+        hosts[host]?.nextStart = now + spacing + jitter
+        return (now, nil)
+      }
+      guard let next else { return now }
+      do {
+        try await Task.sleep(until: next, clock: .continuous)
+      } catch {
+        leave(host, pause: nil)
+        throw FetchError(.cancelled, url: url, message: "cancelled while waiting for its turn at \(host)")
+      }
     }
   }
 
