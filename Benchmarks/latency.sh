@@ -82,9 +82,8 @@ run_args() {
     case "$brand" in
       emart | traders | nobrand | everyday) args+=(--source "$brand=$(via https://store.emart.com)") ;;
       homeplus | homeplus-express) args+=(--source "$brand=$(via https://my.homeplus.co.kr)") ;;
-      lottemart) args+=(--source "$brand=$(via http://company.lottemart.com)") ;;
-      lotte-maxx | toysrus | grand-grocery | bottle-bunker)
-        args+=(--source "$brand=$(via http://company.lottemart.com)/mobiledowa") ;;
+      lottemart | lotte-maxx | toysrus | grand-grocery | bottle-bunker)
+        args+=(--source "$brand=$(via http://company.lottemart.com)") ;;
       costco) args+=(--source "$brand=$(via https://www.costco.co.kr)") ;;
       megamart) args+=(--source "$brand=$(via https://home.megamart.com)") ;;
       gs-thefresh) args+=(--source "$brand=$(via http://gsthefresh.gsretail.com)") ;;
