@@ -120,6 +120,45 @@ public final class SourceSession: Sendable {
     try await send(.postForm(url(pathAndQuery), fields: fields))
   }
 
+  /// Runs `work` on every item at once and returns the results in `items`' order, so that what
+  /// a source makes of them does not depend on which answer came first. Use it for pages that
+  /// do not depend on one another (per-store pages, per-area or per-month lists, the pages of
+  /// a list whose page count is known); the fetcher still admits requests to a host only up to
+  /// its per-host limit and delay.
+  ///
+  /// Each item's work gets a session of its own; its warnings join this session's in `items`'
+  /// order, as if the items had been worked one after another. When items fail, the error of
+  /// the first failing one in that order is thrown (once every item is done), after the
+  /// warnings of the items before it.
+  public func sideBySide<Item: Sendable, Output: Sendable, Failure: Error>(
+    _ items: [Item], _ work: @escaping @Sendable (SourceSession, Item) async throws(Failure) -> Output
+  ) async throws(Failure) -> [Output] {
+    let outcomes = await withTaskGroup(of: (Int, Result<Output, Failure>, SourceSession).self) { group in
+      for (index, item) in items.enumerated() {
+        let itemSession = SourceSession(
+          baseURL: baseURL, fetcher: fetcher, asOf: asOf, brands: brands, sourceName: sourceName)
+        group.addTask {
+          do throws(Failure) {
+            return (index, .success(try await work(itemSession, item)), itemSession)
+          } catch {
+            return (index, .failure(error), itemSession)
+          }
+        }
+      }
+      var outcomes = [(Result<Output, Failure>, SourceSession)?](repeating: nil, count: items.count)
+      for await (index, result, itemSession) in group { outcomes[index] = (result, itemSession) }
+      return outcomes
+    }
+    var results: [Output] = []
+    results.reserveCapacity(items.count)
+    for case let (result, itemSession)? in outcomes {
+      let warnings = itemSession.warnings
+      warningLog.withLock { $0 += warnings }
+      results.append(try result.get())
+    }
+    return results
+  }
+
   /// Sends any request and requires a 2xx status. An unknown Content-Type charset is a warning
   /// (the parsers then sniff the encoding).
   public func send(_ request: HTTPRequest) async throws(SourceError) -> HTTPResponse {

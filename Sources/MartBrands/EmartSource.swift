@@ -158,15 +158,14 @@ public struct EmartSource: BrandSource {
   }
 
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
-    var branches: [RawBranch] = []
     /// 에브리데이 stores come from the holiday lists, one per month: each is added once.
     var seenStoreIDs = Set<String>()
-    for brand in brands where session.brands.contains(brand) {
-      guard let searchType = Self.searchType(for: brand) else { continue }
+    let searchTypes = brands.filter { session.brands.contains($0) }.compactMap { Self.searchType(for: $0) }
+    var branches = try await session.sideBySide(searchTypes) { session, searchType throws(SourceError) in
       let response = try await session.postForm(
         Self.storeListPath, fields: Self.storeListFields(searchType: searchType, asOf: session.asOf))
-      branches += try Self.parseStoreList(response.body, url: response.requestURL)
-    }
+      return try Self.parseStoreList(response.body, url: response.requestURL)
+    }.flatMap { $0 }
     let requested = brands.filter { session.brands.contains($0) }
     guard !requested.isEmpty else { return [] }
     let storeListsRequested = requested.contains { Self.searchType(for: $0) != nil }
@@ -177,10 +176,16 @@ public struct EmartSource: BrandSource {
     }
 
     var closingDays: [String: [String]] = [:]
+    // The first month settles which form the site serves; the next two are then asked together.
     var form = HolidayListForm.perArea
-    for offset in 0..<3 {
-      let month = session.asOf.firstOfMonth(addingMonths: offset)
-      let feed = try await Self.holidayList(for: month, form: &form, probing: offset == 0, session)
+    let firstFeed = try await Self.holidayList(for: session.asOf.firstOfMonth(addingMonths: 0), form: &form, probing: true, session)
+    let servedForm = form
+    let laterFeeds = try await session.sideBySide([1, 2]) { session, offset throws(SourceError) in
+      var form = servedForm
+      return try await Self.holidayList(
+        for: session.asOf.firstOfMonth(addingMonths: offset), form: &form, probing: false, session)
+    }
+    for feed in [firstFeed] + laterFeeds {
       for (storeID, days) in Self.closingDays(in: feed.rows) {
         closingDays[storeID, default: []].append(contentsOf: days)
       }
@@ -205,19 +210,20 @@ public struct EmartSource: BrandSource {
       // Dates stay dates: the site publishes no closing-day text, so none is made up.
       branches[index].closingDates = Set((closingDays[storeID] ?? []).compactMap { CalendarDate(compact: $0) })
         .sorted()
-      if branches[index].id.brand == .nobrand, session.brands.contains(.nobrand) {
-        // A broken detail page costs only the phone number, not the brand.
-        do {
-          let response = try await session.get(Self.detailPath(storeID: storeID))
-          if let phone = try Self.parseDetailPhone(
-            response.body, url: response.requestURL, charset: response.charset)
-          {
-            branches[index].phone = phone
-          }
-        } catch {
-          session.warn("phone not read from the store page: \(error)", branch: branches[index].id)
-        }
+    }
+    let nobrandIndices = session.brands.contains(.nobrand) ? branches.indices.filter { branches[$0].id.brand == .nobrand } : []
+    let phones = await session.sideBySide(nobrandIndices.map { branches[$0].id }) { session, id -> String? in
+      // A broken detail page costs only the phone number, not the brand.
+      do throws(SourceError) {
+        let response = try await session.get(Self.detailPath(storeID: id.storeID))
+        return try Self.parseDetailPhone(response.body, url: response.requestURL, charset: response.charset)
+      } catch {
+        session.warn("phone not read from the store page: \(error)", branch: id)
+        return nil
       }
+    }
+    for (index, phone) in zip(nobrandIndices, phones) {
+      if let phone { branches[index].phone = phone }
     }
     return branches
   }
@@ -262,23 +268,31 @@ public struct EmartSource: BrandSource {
     } catch {
       session.warn("에브리데이 stores not placed from the all-format store list: \(error)")
     }
+    var unplaced: [Int] = []
     for index in branches.indices where branches[index].id.brand == .everyday {
-      let storeID = branches[index].id.storeID
-      if let place = listed[storeID], place.placesTheStore {
+      if let place = listed[branches[index].id.storeID], place.placesTheStore {
         branches[index] = merging(place, into: branches[index])
-        continue
+      } else {
+        unplaced.append(index)
       }
-      do {
-        let response = try await session.get(detailPath(storeID: storeID))
+    }
+    // Each page's failure is a warning, not an error.
+    let pagePlaces = await session.sideBySide(unplaced.map { branches[$0].id }) { session, id -> StorePlace? in
+      do throws(SourceError) {
+        let response = try await session.get(detailPath(storeID: id.storeID))
         let place = try parseStorePlace(response.body, url: response.requestURL, charset: response.charset)
         guard place.placesTheStore else {
-          session.warn("neither the store list nor the store page gives its place", branch: branches[index].id)
-          continue
+          session.warn("neither the store list nor the store page gives its place", branch: id)
+          return nil
         }
-        branches[index] = merging(place, into: branches[index])
+        return place
       } catch {
-        session.warn("no place for this store: \(error)", branch: branches[index].id)
+        session.warn("no place for this store: \(error)", branch: id)
+        return nil
       }
+    }
+    for (index, place) in zip(unplaced, pagePlaces) {
+      if let place { branches[index] = merging(place, into: branches[index]) }
     }
   }
 
@@ -393,18 +407,26 @@ public struct EmartSource: BrandSource {
   ) async throws(SourceError) -> HolidayListFeed {
     let monthText = "\(month.year)-\(paddedMonth(month))"
     if form == .perArea {
+      @Sendable func areaRows(_ area: String, _ session: SourceSession) async throws(SourceError) -> [[String: JSONScalar]] {
+        let response = try await session.postForm(holidayListPath, fields: holidayListFields(area: area, month: month))
+        return try decodeHolidayRows(response.body, url: response.requestURL)
+      }
       var rows: [[String: JSONScalar]] = []
       var notServed: String?
-      for area in areaCodes {
+      var otherAreas = areaCodes[...]
+      if probing, let firstArea = otherAreas.popFirst() {
+        // The first area's answer tells whether the form is served at all.
         do throws(SourceError) {
-          let response = try await session.postForm(
-            holidayListPath, fields: holidayListFields(area: area, month: month))
-          rows += try decodeHolidayRows(response.body, url: response.requestURL)
+          rows = try await areaRows(firstArea, session)
         } catch {
-          guard probing, area == areaCodes.first, meansFormNotServed(error) else { throw error }
+          guard meansFormNotServed(error) else { throw error }
           notServed = "\(error)"
-          break
         }
+      }
+      if notServed == nil {
+        rows += try await session.sideBySide(Array(otherAreas)) { session, area throws(SourceError) in
+          try await areaRows(area, session)
+        }.flatMap { $0 }
       }
       if notServed == nil, probing, !rows.contains(where: { $0.text("JIJUM_ID") != nil }) {
         notServed = "no area listed a store for \(monthText)"

@@ -51,16 +51,13 @@ public struct GSTheFreshSource: BrandSource {
     // The site's own pager asks for `pageNum=1` first and answers `currentPage` 0; should the
     // site count `pageNum` from 0 instead, the first answer says so (`currentPage` 1) and the
     // pages are numbered that way from then on. Every page 0..<numberOfPages is read once.
-    var pageNumber = 1
     var pageNumberOffset: Int?
     var pagesRead = Set<Int>()
-    while true {
-      let response = try await session.get(Self.listPath(pageNumber: pageNumber))
-      let page = try Self.parsePage(response.body, url: response.requestURL)
+    /// Checks one answer against the pages read before and keeps its stores.
+    func take(_ page: Page, asked pageNumber: Int, url: String) throws(SourceError) {
       func inconsistent(_ detail: String) -> SourceError {
         SourceError(
-          source: session.sourceName, url: response.requestURL,
-          reason: .unexpectedContent("inconsistent pagination: \(detail)"))
+          source: session.sourceName, url: url, reason: .unexpectedContent("inconsistent pagination: \(detail)"))
       }
       let pagination = page.pagination
       let offset = pageNumberOffset ?? pageNumber - pagination.currentPage
@@ -92,10 +89,29 @@ public struct GSTheFreshSource: BrandSource {
         throw inconsistent("page \(pageNumber) of \(pagination.numberOfPages) has no stores")
       }
       for store in page.stores where seenCodes.insert(store.shopCode).inserted {
-        stores.append((store, response.requestURL))
+        stores.append((store, url))
       }
-      guard let next = (0..<pagination.numberOfPages).first(where: { !pagesRead.contains($0) }) else { break }
-      pageNumber = next + offset
+    }
+    @Sendable func read(_ pageNumber: Int, _ session: SourceSession) async throws(SourceError) -> (Page, url: String) {
+      let response = try await session.get(Self.listPath(pageNumber: pageNumber))
+      return (try Self.parsePage(response.body, url: response.requestURL), response.requestURL)
+    }
+    let (firstPage, firstURL) = try await read(1, session)
+    try take(firstPage, asked: 1, url: firstURL)
+    // The first page gives the page count and numbering: the others are asked for together
+    // and checked in order, as if read one after another.
+    guard let pageCount = expected?.numberOfPages, let offset = pageNumberOffset else { return [] }
+    let otherPageNumbers = (0..<pageCount).filter { !pagesRead.contains($0) }.map { $0 + offset }
+    let otherPages = await session.sideBySide(otherPageNumbers) { session, pageNumber in
+      do throws(SourceError) {
+        return Result<(Page, url: String), SourceError>.success(try await read(pageNumber, session))
+      } catch {
+        return .failure(error)
+      }
+    }
+    for (pageNumber, result) in zip(otherPageNumbers, otherPages) {
+      let (page, url) = try result.get()
+      try take(page, asked: pageNumber, url: url)
     }
     if let expected, stores.count != expected.totalNumberOfResults {
       session.warn(

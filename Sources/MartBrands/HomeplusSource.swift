@@ -62,28 +62,43 @@ public struct HomeplusSource: BrandSource {
     let listed = try Self.parseStoreList(response.body, url: response.requestURL, origin: session.baseURL)
       .filter { session.brands.contains($0.id.brand) }
 
-    var branches: [RawBranch] = []
-    var unreadable: [String] = []
-    for branch in listed {
+    /// What a store page made of its branch.
+    enum Outcome {
+      case merged(RawBranch)
+      /// The page could not be read: the branch as listed.
+      case unreadable(RawBranch)
+      /// The page is empty: the store no longer exists.
+      case gone
+    }
+    let outcomes = await session.sideBySide(listed) { session, branch -> Outcome in
       let detailURL = session.url(Self.detailPath(storeID: branch.id.storeID))
       let detail: StoreDetail?
-      do {
+      do throws(SourceError) {
         let page = try await session.send(.get(detailURL))
         detail = try Self.parseDetail(page.body, url: detailURL, charset: page.charset)
       } catch {
         // One broken page costs that branch its detail text, not the brand.
-        unreadable.append(branch.id.description)
         session.warn("store page not read, closing days from the store list: \(error)", branch: branch.id)
-        branches.append(branch)
-        continue
+        return .unreadable(branch)
       }
       guard let detail else {
         session.warn("\(detailURL) is empty (the store no longer exists); left out", branch: branch.id)
-        continue
+        return .gone
       }
       var merged = Self.merging(detail, into: branch)
       merged.sourceURL = detailURL
-      branches.append(merged)
+      return .merged(merged)
+    }
+    var branches: [RawBranch] = []
+    var unreadable: [String] = []
+    for outcome in outcomes {
+      switch outcome {
+      case .merged(let branch): branches.append(branch)
+      case .unreadable(let branch):
+        unreadable.append(branch.id.description)
+        branches.append(branch)
+      case .gone: break
+      }
     }
     // Most pages unreadable is a redesign or an outage, not a few bad stores: publishing the
     // list alone would quietly lose the closing rules.

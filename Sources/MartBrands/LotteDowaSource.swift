@@ -49,10 +49,11 @@ public struct LotteDowaSource: BrandSource {
 
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
     guard !session.brands.isDisjoint(with: Self.brands) else { return [] }
-    var cookies = CookieJar()
-    var stores: [Store] = []
-    var pagesWithRows = 0
-    for area in Self.areas {
+    /// One area's search page (nil when it stayed blank), asked with `cookies` and asked once
+    /// more with the cookie the first answer set when that answer was blank.
+    @Sendable func searchPage(
+      _ area: String, cookies: inout CookieJar, _ session: SourceSession
+    ) async throws(SourceError) -> [Store]? {
       let request = HTTPRequest.postForm(session.url(Self.searchPath), fields: [("m_area", area)])
       var response = try await session.send(cookies.applied(to: request))
       cookies.take(from: response)
@@ -63,12 +64,23 @@ public struct LotteDowaSource: BrandSource {
       }
       if Self.isBlank(response.body) {
         session.warn("\(Self.name): \(request.url) (m_area=\(area)) answered an empty page twice; no stores read")
-        continue
+        return nil
       }
-      let page = try Self.parseSearchPage(response.body, url: response.requestURL, charset: response.charset)
-      if !page.isEmpty { pagesWithRows += 1 }
-      stores += page
+      return try Self.parseSearchPage(response.body, url: response.requestURL, charset: response.charset)
     }
+    // The first area gets the session cookie; the other areas are then asked together with it.
+    var cookies = CookieJar()
+    var pages: [[Store]?] = []
+    if let firstArea = Self.areas.first {
+      pages.append(try await searchPage(firstArea, cookies: &cookies, session))
+    }
+    let sessionCookies = cookies
+    pages += try await session.sideBySide(Array(Self.areas.dropFirst())) { session, area throws(SourceError) in
+      var cookies = sessionCookies
+      return try await searchPage(area, cookies: &cookies, session)
+    }
+    let stores = pages.compactMap { $0 }.flatMap { $0 }
+    let pagesWithRows = pages.count { $0?.isEmpty == false }
     guard pagesWithRows > 0 else {
       throw SourceError(
         source: session.sourceName, url: session.url(Self.searchPath),
@@ -229,7 +241,7 @@ public struct LotteDowaSource: BrandSource {
 }
 
 /// The cookies a site set during one source's run, sent back with its later requests.
-struct CookieJar {
+struct CookieJar: Sendable {
   private var values: [(name: String, value: String)] = []
 
   /// Keeps every `name=value` of the response's `Set-Cookie` headers (attributes dropped).

@@ -74,16 +74,15 @@ public struct LotteSuperSource: BrandSource {
         source: session.sourceName, url: session.url(Self.listPath(page: 0)),
         reason: .unexpectedContent("the store list has no store with an sstrCd"))
     }
-    var branches: [RawBranch] = []
-    for (store, pageURL) in stores {
+    let branches = await session.sideBySide(stores) { session, listed -> RawBranch in
+      let (store, pageURL) = listed
       // The record is the list row; the holiday answer only adds its dates.
       var branch = store.rawBranch(listURL: pageURL)
       guard let path = Self.holidayPath(for: store) else {
         session.warn("no trNo to ask for closing days; closing days unknown", branch: branch.id)
-        branches.append(branch)
-        continue
+        return branch
       }
-      do {
+      do throws(SourceError) {
         let response = try await session.get(path)
         let holidays = try Self.parseHolidayList(response.body, url: response.requestURL)
         branch.closingDates = holidays.dates
@@ -96,7 +95,7 @@ public struct LotteSuperSource: BrandSource {
       } catch {
         session.warn("closing days not read (\(error)); closing days unknown", branch: branch.id)
       }
-      branches.append(branch)
+      return branch
     }
     return branches
   }

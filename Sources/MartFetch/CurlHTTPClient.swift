@@ -47,69 +47,222 @@ public struct HTTPClientConfiguration: Sendable {
   }
 }
 
-/// An `HTTPFetching` client backed by libcurl.
+/// An `HTTPFetching` client backed by libcurl, meant to be shared by every request of a run.
 ///
-/// Each request uses its own easy handle, performed on a dedicated thread so that blocking
-/// transfers never occupy the Swift concurrency pool. Redirects are followed (http and https
-/// only), gzip and deflate bodies are decoded, and only transport failures throw: any HTTP
-/// status is returned as a response. Cancelling the calling task stops the transfer within
-/// about a second (libcurl's progress callback) with `FetchError.Code.cancelled`.
+/// One libcurl multi handle drives all transfers on one dedicated thread (`curl_multi_poll`),
+/// so requests cost no OS thread each and share libcurl's connection cache: connections are
+/// kept alive and reused, HTTP/2 is negotiated over TLS where the server offers it, and
+/// transfers to one HTTP/2 host are multiplexed over one connection. Redirects are followed
+/// (http and https only), gzip and deflate bodies are decoded, and only transport failures
+/// throw: any HTTP status is returned as a response. Cancelling the calling task removes the
+/// transfer at once and throws `FetchError.Code.cancelled`.
 public final class CurlHTTPClient: HTTPFetching {
   public let configuration: HTTPClientConfiguration
+  private let engine: CurlMultiEngine
 
   public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
     self.configuration = configuration
+    engine = CurlMultiEngine()
   }
 
+  deinit { engine.stop() }
+
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
-    let configuration = self.configuration
-    let cancellation = TransferCancellation()
-    let result: Result<HTTPResponse, FetchError> = await withTaskCancellationHandler {
+    let url = request.url
+    let lowercasedURL = url.lowercased()
+    guard lowercasedURL.hasPrefix("http://") || lowercasedURL.hasPrefix("https://") else {
+      throw FetchError(.invalidURL, url: url, message: "only http and https URLs are fetched: \(url)")
+    }
+    let headers = [HTTPHeader("User-Agent", configuration.userAgent)] + configuration.defaultHeaders + request.headers
+    if let problem = headers.lazy.compactMap(\.problem).first {
+      throw FetchError(.transport, url: url, message: "not sent: \(problem)")
+    }
+    let engine = self.engine
+    let id = engine.nextID()
+    let submission = { (continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>) in
+      CurlMultiEngine.Submission(
+        id: id, request: request, configuration: self.configuration, continuation: continuation)
+    }
+    let result = await withTaskCancellationHandler {
       await withCheckedContinuation { continuation in
-        let thread = Thread {
-          continuation.resume(
-            returning: CurlTransfer.perform(request, configuration: configuration, cancellation: cancellation))
-        }
-        thread.name = "mart-holiday.curl"
-        thread.start()
+        engine.submit(submission(continuation))
       }
     } onCancel: {
-      cancellation.cancel()
+      engine.cancel(id)
     }
     return try result.get()
   }
 }
 
-/// Set when the task waiting for a transfer is cancelled; read by the transfer's progress callback.
-private final class TransferCancellation: Sendable {
-  private let flag = Atomic(false)
-
-  func cancel() { flag.store(true, ordering: .relaxed) }
-
-  var isCancelled: Bool { flag.load(ordering: .relaxed) }
-}
-
 /// The result of `curl_global_init`, run once (Swift initializes globals lazily and thread-safely).
 private let curlGlobalInitResult: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
 
+/// The queue between the tasks asking for transfers and the one thread running them.
+///
+/// `@unchecked Sendable` because the multi handle is used on the transfer thread only, with one
+/// exception libcurl documents as safe from any thread: `curl_multi_wakeup`. Everything else
+/// shared is in `inbox`, behind a mutex. The thread holds the engine until it ends, so the
+/// multi handle is cleaned up (in `deinit`) only once nothing can wake it any more.
+private final class CurlMultiEngine: @unchecked Sendable {
+  /// A request waiting to be started on the transfer thread.
+  struct Submission: Sendable {
+    var id: Int
+    var request: HTTPRequest
+    var configuration: HTTPClientConfiguration
+    var continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>
+  }
+
+  private struct Inbox {
+    var submissions: [Submission] = []
+    var cancellations: [Int] = []
+    var isStopping = false
+  }
+
+  /// nil when libcurl could not be initialized; every request then fails.
+  private let multi: UnsafeMutableRawPointer?
+  private let inbox = Mutex(Inbox())
+  private let ids = Atomic(0)
+
+  init() {
+    multi = curlGlobalInitResult == CURLE_OK ? curl_multi_init() : nil
+    guard let multi else { return }
+    // Multiplex HTTP/2 streams over one connection, and keep enough idle connections for
+    // every host a run talks to at once.
+    _ = mart_curl_multi_setopt_long(multi, CURLMOPT_PIPELINING, Int(CURLPIPE_MULTIPLEX))
+    _ = mart_curl_multi_setopt_long(multi, CURLMOPT_MAXCONNECTS, 64)
+    let thread = Thread { self.runTransfers() }
+    thread.name = "mart-holiday.curl"
+    thread.start()
+  }
+
+  deinit {
+    if let multi { curl_multi_cleanup(multi) }
+  }
+
+  func nextID() -> Int { ids.wrappingAdd(1, ordering: .relaxed).newValue }
+
+  /// Queues a transfer and wakes the thread. A task cancelled by now is answered at once; one
+  /// cancelled later reaches `cancel(_:)` after this has queued the submission (the same lock
+  /// orders them), so the thread always finds the transfer it is asked to stop.
+  func submit(_ submission: Submission) {
+    let url = submission.request.url
+    guard let multi else {
+      submission.continuation.resume(
+        returning: .failure(FetchError(.transport, url: url, message: "libcurl could not be initialized")))
+      return
+    }
+    let queued = inbox.withLock { inbox in
+      guard !Task.isCancelled else { return false }
+      inbox.submissions.append(submission)
+      return true
+    }
+    guard queued else {
+      submission.continuation.resume(
+        returning: .failure(FetchError(.cancelled, url: url, message: "cancelled before the transfer started")))
+      return
+    }
+    curl_multi_wakeup(multi)
+  }
+
+  /// Asks the thread to stop transfer `id`, if it is still running.
+  func cancel(_ id: Int) {
+    guard let multi else { return }
+    inbox.withLock { $0.cancellations.append(id) }
+    curl_multi_wakeup(multi)
+  }
+
+  /// Ends the thread once the transfers in progress are done.
+  func stop() {
+    guard let multi else { return }
+    inbox.withLock { $0.isStopping = true }
+    curl_multi_wakeup(multi)
+  }
+
+  /// The transfer thread: starts queued transfers, stops cancelled ones, lets libcurl work and
+  /// answers each finished transfer's caller, until stopped with nothing left to run.
+  private func runTransfers() {
+    guard let multi else { return }
+    var transfers: [UnsafeMutableRawPointer: CurlTransfer] = [:]
+    var handlesByID: [Int: UnsafeMutableRawPointer] = [:]
+
+    func finish(_ handle: UnsafeMutableRawPointer, with code: CURLcode?) {
+      guard let transfer = transfers.removeValue(forKey: handle) else { return }
+      handlesByID[transfer.id] = nil
+      curl_multi_remove_handle(multi, handle)
+      transfer.continuation.resume(returning: transfer.result(code))
+    }
+
+    while true {
+      let (submissions, cancellations, isStopping) = inbox.withLock { inbox in
+        defer {
+          inbox.submissions = []
+          inbox.cancellations = []
+        }
+        return (inbox.submissions, inbox.cancellations, inbox.isStopping)
+      }
+      for submission in submissions {
+        switch CurlTransfer.start(submission) {
+        case .success(let transfer):
+          let added = curl_multi_add_handle(multi, transfer.handle)
+          guard added == CURLM_OK else {
+            submission.continuation.resume(
+              returning: .failure(
+                FetchError(
+                  .transport, url: submission.request.url,
+                  message: "libcurl could not start the transfer: \(String(cString: curl_multi_strerror(added)))")))
+            continue
+          }
+          transfers[transfer.handle] = transfer
+          handlesByID[transfer.id] = transfer.handle
+        case .failure(let error):
+          submission.continuation.resume(returning: .failure(error))
+        }
+      }
+      // A cancellation naming no running transfer came after that transfer finished.
+      for id in cancellations {
+        if let handle = handlesByID[id] { finish(handle, with: nil) }
+      }
+      if isStopping && transfers.isEmpty { return }
+
+      var running: Int32 = 0
+      curl_multi_perform(multi, &running)
+      var queued: Int32 = 0
+      while let message = curl_multi_info_read(multi, &queued) {
+        var handle: UnsafeMutableRawPointer?
+        var code = CURLE_OK
+        if mart_curl_message_done(message, &handle, &code) != 0, let handle {
+          finish(handle, with: code)
+        }
+      }
+      // Returns when a socket is ready, when libcurl's own timers are due, when woken by
+      // `curl_multi_wakeup`, or after a second at most.
+      curl_multi_poll(multi, nil, 0, 1000, nil)
+    }
+  }
+}
+
 /// One transfer: owns the easy handle, the header list and the error buffer, and collects the
-/// response while libcurl runs. Used on a single thread only.
+/// response while libcurl runs. Lives on the transfer thread only.
 private final class CurlTransfer {
-  private let handle: UnsafeMutableRawPointer
+  let id: Int
+  let handle: UnsafeMutableRawPointer
+  let continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>
+  private let url: String
   private var requestHeaderList: UnsafeMutablePointer<curl_slist>?
   private let errorBuffer: UnsafeMutablePointer<CChar>
   private let maxBodyBytes: Int
-  fileprivate let cancellation: TransferCancellation
 
   private var body = Data()
   private var statusLine: String?
   private var responseHeaders: [HTTPHeader] = []
   private var bodyLimitExceeded = false
 
-  private init(handle: UnsafeMutableRawPointer, maxBodyBytes: Int, cancellation: TransferCancellation) {
+  private init(handle: UnsafeMutableRawPointer, submission: CurlMultiEngine.Submission) {
     self.handle = handle
-    self.maxBodyBytes = maxBodyBytes
-    self.cancellation = cancellation
+    id = submission.id
+    url = submission.request.url
+    continuation = submission.continuation
+    maxBodyBytes = submission.configuration.maxBodyBytes
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
   }
@@ -120,39 +273,24 @@ private final class CurlTransfer {
     errorBuffer.deallocate()
   }
 
-  /// Runs `request` to completion on the calling thread (blocking).
-  static func perform(
-    _ request: HTTPRequest, configuration: HTTPClientConfiguration, cancellation: TransferCancellation
-  ) -> Result<HTTPResponse, FetchError> {
-    let url = request.url
-    let lowercasedURL = url.lowercased()
-    guard lowercasedURL.hasPrefix("http://") || lowercasedURL.hasPrefix("https://") else {
-      return .failure(FetchError(.invalidURL, url: url, message: "only http and https URLs are fetched: \(url)"))
-    }
-    let headers = [HTTPHeader("User-Agent", configuration.userAgent)] + configuration.defaultHeaders + request.headers
-    if let problem = headers.lazy.compactMap(\.problem).first {
-      return .failure(FetchError(.transport, url: url, message: "not sent: \(problem)"))
-    }
-    guard !cancellation.isCancelled else {
-      return .failure(FetchError(.cancelled, url: url, message: "cancelled before the transfer started"))
-    }
-    guard curlGlobalInitResult == CURLE_OK else {
-      return .failure(FetchError(.transport, url: url, message: "libcurl could not be initialized"))
-    }
+  /// A configured transfer, ready to be added to the multi handle.
+  static func start(_ submission: CurlMultiEngine.Submission) -> Result<CurlTransfer, FetchError> {
+    let url = submission.request.url
     guard let handle = curl_easy_init() else {
       return .failure(FetchError(.transport, url: url, message: "libcurl could not create a handle"))
     }
-    let transfer = CurlTransfer(
-      handle: handle, maxBodyBytes: configuration.maxBodyBytes, cancellation: cancellation)
-    return transfer.run(request, configuration: configuration)
-  }
-
-  private func run(_ request: HTTPRequest, configuration: HTTPClientConfiguration) -> Result<HTTPResponse, FetchError> {
-    let url = request.url
-    if let failure = configure(request, configuration: configuration) {
+    let transfer = CurlTransfer(handle: handle, submission: submission)
+    if let failure = transfer.configure(submission.request, configuration: submission.configuration) {
       return .failure(FetchError(.transport, url: url, message: "could not configure libcurl: \(failure)"))
     }
-    let code = curl_easy_perform(handle)
+    return .success(transfer)
+  }
+
+  /// The response, or the failure `code` stands for; nil `code`: the caller cancelled.
+  func result(_ code: CURLcode?) -> Result<HTTPResponse, FetchError> {
+    guard let code else {
+      return .failure(FetchError(.cancelled, url: url, message: "cancelled while the transfer was running"))
+    }
     guard code == CURLE_OK else {
       return .failure(error(for: code, url: url))
     }
@@ -203,9 +341,12 @@ private final class CurlTransfer {
     check(mart_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context), "WRITEDATA")
     check(mart_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback), "HEADERFUNCTION")
     check(mart_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context), "HEADERDATA")
-    check(mart_curl_setopt_xferinfo_callback(handle, curlProgressCallback), "XFERINFOFUNCTION")
-    check(mart_curl_setopt_pointer(handle, CURLOPT_XFERINFODATA, context), "XFERINFODATA")
-    check(mart_curl_setopt_long(handle, CURLOPT_NOPROGRESS, 0), "NOPROGRESS")
+    // HTTP/2 when TLS negotiates it (ALPN), HTTP/1.1 with keep-alive otherwise; a new transfer
+    // to an HTTPS host waits for a connection being set up to it, to multiplex over it.
+    check(mart_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)), "HTTP_VERSION")
+    if request.url.lowercased().hasPrefix("https://") {
+      check(mart_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1), "PIPEWAIT")
+    }
 
     switch request.method {
     case .get:
@@ -245,9 +386,6 @@ private final class CurlTransfer {
       return FetchError(
         .bodyTooLarge(limit: maxBodyBytes), url: url,
         message: "response body exceeds the limit of \(maxBodyBytes) bytes")
-    }
-    if code == CURLE_ABORTED_BY_CALLBACK, cancellation.isCancelled {
-      return FetchError(.cancelled, url: url, message: "cancelled while the transfer was running")
     }
     var redirectCount = 0
     _ = mart_curl_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &redirectCount)
@@ -330,15 +468,4 @@ private func curlHeaderCallback(
   let length = size * count
   transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
   return length
-}
-
-/// Called by libcurl about once a second while idle and often while data flows; a non-zero
-/// return aborts the transfer with `CURLE_ABORTED_BY_CALLBACK`.
-private func curlProgressCallback(
-  context: UnsafeMutableRawPointer?, downloadTotal: curl_off_t, downloadNow: curl_off_t, uploadTotal: curl_off_t,
-  uploadNow: curl_off_t
-) -> Int32 {
-  guard let context else { return 0 }
-  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-  return transfer.cancellation.isCancelled ? 1 : 0
 }

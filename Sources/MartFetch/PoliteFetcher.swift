@@ -6,8 +6,9 @@ import Synchronization
 public struct PolitenessPolicy: Sendable, Hashable {
   /// Requests to one host (`host[:port]`) running at the same time.
   public var maxConcurrentRequestsPerHost: Int
-  /// Requests to one host start at least this long apart, and this long after the previous one
-  /// ended; robots.txt's `Crawl-delay` can raise it.
+  /// Requests to one host start at least this long apart, measured from start to start as
+  /// robots.txt's `Crawl-delay` (which can raise it) and Scrapy's `DOWNLOAD_DELAY` mean it: the
+  /// time a request takes overlaps the delay before the next one rather than adding to it.
   public var minimumDelay: Duration
   /// Up to this much more, chosen at random for each request.
   public var jitter: Duration
@@ -33,21 +34,54 @@ public struct PolitenessPolicy: Sendable, Hashable {
 }
 
 /// Keeps a crawler welcome: requests to different hosts run in parallel, but each host gets at
-/// most `maxConcurrentRequestsPerHost` at a time, spaced by `minimumDelay` plus jitter (raised by
-/// robots.txt's `Crawl-delay`, and by a `Retry-After` on 429 or 503). robots.txt is fetched once
-/// per origin and obeyed: a disallowed URL fails with `FetchError.Code.disallowedByRobots` and is
-/// never requested. A robots.txt answering 4xx allows everything; one that cannot be fetched
-/// (5xx, network) fails the request with a retryable error and is asked for again next time.
+/// most `maxConcurrentRequestsPerHost` at a time, their starts spaced by `minimumDelay` plus
+/// jitter (raised by robots.txt's `Crawl-delay`); a `Retry-After` on 429 or 503 keeps the host
+/// waiting that long after the answer. robots.txt is fetched once per origin and obeyed: a
+/// disallowed URL fails with `FetchError.Code.disallowedByRobots` and is never requested. A
+/// robots.txt answering 4xx allows everything; one that cannot be fetched (5xx, network) fails
+/// the request with a retryable error and is asked for again next time.
+///
+/// The delay runs from start to start, measured here at the client, as robots.txt's
+/// `Crawl-delay` and Scrapy's `DOWNLOAD_DELAY` mean it: a request may start once the delay since
+/// the previous start to its host has passed and, at one request per host, once the previous
+/// request has finished. The time a request takes overlaps the delay before the next one rather
+/// than adding to it. A start is the instant this fetcher lets the request through to
+/// `upstream`; the next start is counted from that instant, not from when it was planned, so a
+/// late wake-up on a loaded machine never shortens a gap. A server sees the gap between two
+/// arrivals shrink by whatever the first request spent before reaching it (opening the
+/// connection the next one reuses) and grow by what the second spent.
 public final class PoliteFetcher: HTTPFetching {
+  /// One request's turn at its host, as the fetcher measured it.
+  public struct Turn: Sendable {
+    /// The URL requested.
+    public var url: String
+    /// `host[:port]`, the key limits and delays are kept by.
+    public var host: String
+    /// When the request was let through to `upstream`: the instant the next delay counts from.
+    public var started: ContinuousClock.Instant
+    /// When `upstream` answered or failed, before the slot went to the next request.
+    public var finished: ContinuousClock.Instant
+  }
+
   public let upstream: any HTTPFetching
   public let policy: PolitenessPolicy
+  private let observeTurn: (@Sendable (Turn) -> Void)?
   private let hosts = Mutex<[String: HostState]>([:])
   private let robots = Mutex<[String: Task<Result<RobotsRules, FetchError>, Never>]>([:])
   private let waiterIDs = Atomic(0)
 
-  public init(wrapping upstream: any HTTPFetching, policy: PolitenessPolicy = PolitenessPolicy()) {
+  /// - Parameters:
+  ///   - upstream: what sends the requests once they are let through.
+  ///   - policy: limits and delays per host, and whether robots.txt is obeyed.
+  ///   - observeTurn: called once a request let through has finished, with its turn (not for
+  ///     robots.txt, refused or cancelled requests); for measuring the politeness a run keeps.
+  public init(
+    wrapping upstream: any HTTPFetching, policy: PolitenessPolicy = PolitenessPolicy(),
+    observeTurn: (@Sendable (Turn) -> Void)? = nil
+  ) {
     self.upstream = upstream
     self.policy = policy
+    self.observeTurn = observeTurn
   }
 
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
@@ -69,20 +103,22 @@ public final class PoliteFetcher: HTTPFetching {
       if let crawlDelay = rules.crawlDelay { spacing = max(spacing, min(crawlDelay, policy.maxHostPause)) }
     }
     let host = parts.hostAndPort
-    try await enter(host, spacing: spacing, url: request.url)
+    let started = try await enter(host, spacing: spacing, url: request.url)
     let response: HTTPResponse
     do {
       response = try await upstream.fetch(request)
     } catch {
-      leave(host, spacing: spacing, pause: nil)
+      observeTurn?(Turn(url: request.url, host: host, started: started, finished: .now))
+      leave(host, pause: nil)
       throw error
     }
+    observeTurn?(Turn(url: request.url, host: host, started: started, finished: .now))
     var pause: Duration?
     if response.status == 429 || response.status == 503 {
       pause = response.headers.value(named: "Retry-After").flatMap { RetryAfter.delay($0) }
         .map { min($0, policy.maxHostPause) }
     }
-    leave(host, spacing: spacing, pause: pause)
+    leave(host, pause: pause)
     return response
   }
 
@@ -136,8 +172,12 @@ public final class PoliteFetcher: HTTPFetching {
     var waiters: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
   }
 
-  /// Waits for a free slot at `host` (first come, first served), then for the host's next start time.
-  private func enter(_ host: String, spacing: Duration, url: String) async throws(FetchError) {
+  /// Waits for a free slot at `host` (first come, first served), then for the host's next start
+  /// time, and claims it: the one after is `spacing` plus jitter from the instant returned, the
+  /// instant the request is let through.
+  private func enter(
+    _ host: String, spacing: Duration, url: String
+  ) async throws(FetchError) -> ContinuousClock.Instant {
     let id = waiterIDs.wrappingAdd(1, ordering: .relaxed).newValue
     let limit = policy.maxConcurrentRequestsPerHost
     do {
@@ -165,31 +205,36 @@ public final class PoliteFetcher: HTTPFetching {
     } catch {
       throw FetchError(.cancelled, url: url, message: "cancelled while waiting for its turn at \(host)")
     }
+    // Sleeping until the next start is not enough to claim it: another slot's request may have
+    // claimed it meanwhile, or a Retry-After moved it, so the start is checked again on waking.
     let jitter = randomJitter()
-    let start = hosts.withLock { hosts in
-      let now = ContinuousClock.now
-      let start = max(now, hosts[host]?.nextStart ?? now)
-      hosts[host]?.nextStart = start + spacing + jitter
-      return start
-    }
-    do {
-      try await Task.sleep(until: start, clock: .continuous)
-    } catch {
-      leave(host, spacing: .zero, pause: nil)
-      throw FetchError(.cancelled, url: url, message: "cancelled while waiting for its turn at \(host)")
+    while true {
+      // (now, nil) when the start is claimed now; otherwise when to look again.
+      let (now, next) = hosts.withLock { hosts -> (ContinuousClock.Instant, ContinuousClock.Instant?) in
+        let now = ContinuousClock.now
+        if let next = hosts[host]?.nextStart, next > now { return (now, next) }
+        hosts[host]?.nextStart = now + spacing + jitter
+        return (now, nil)
+      }
+      guard let next else { return now }
+      do {
+        try await Task.sleep(until: next, clock: .continuous)
+      } catch {
+        leave(host, pause: nil)
+        throw FetchError(.cancelled, url: url, message: "cancelled while waiting for its turn at \(host)")
+      }
     }
   }
 
-  /// Gives the slot to the next waiter (or frees it) and keeps the next start `spacing` (plus
-  /// jitter, or `pause` if longer) after now.
-  private func leave(_ host: String, spacing: Duration, pause: Duration?) {
-    let jitter = randomJitter()
+  /// Gives the slot to the next waiter (or frees it); a `pause` (Retry-After) keeps the next
+  /// start at least that long after now.
+  private func leave(_ host: String, pause: Duration?) {
     hosts.withLock { hosts in
       guard var state = hosts[host] else { return }
-      let now = ContinuousClock.now
-      var next = max(state.nextStart ?? now, now + spacing + jitter)
-      if let pause { next = max(next, now + pause) }
-      state.nextStart = next
+      if let pause {
+        let now = ContinuousClock.now
+        state.nextStart = max(state.nextStart ?? now, now + pause)
+      }
       if state.waiters.isEmpty {
         state.active -= 1
       } else {

@@ -28,13 +28,26 @@ public struct ServerRequest: Sendable, Hashable {
   public var query: String
   public var headers: [HTTPHeader]
   public var body: Data
+  /// The protocol version of the request line, e.g. `HTTP/1.1`.
+  public var version: String
 
-  public init(method: String, path: String, query: String = "", headers: [HTTPHeader] = [], body: Data = Data()) {
+  public init(
+    method: String, path: String, query: String = "", headers: [HTTPHeader] = [], body: Data = Data(),
+    version: String = "HTTP/1.1"
+  ) {
     self.method = method
     self.path = path
     self.query = query
     self.headers = headers
     self.body = body
+    self.version = version
+  }
+
+  /// Whether the client lets the connection stay open after the answer: HTTP/1.1 without
+  /// `Connection: close` (RFC 9112 §9.3).
+  public var keepsConnectionAlive: Bool {
+    let connection = headers.value(named: "Connection")?.lowercased() ?? ""
+    return version == "HTTP/1.1" && !connection.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "close" }
   }
 }
 
@@ -45,7 +58,8 @@ public struct ServerResponse: Sendable {
   /// server sets itself.
   public var headers: [HTTPHeader]
   public var body: Data
-  /// How the response goes over the wire; `nil` sends the head and the whole body, then closes.
+  /// How the response goes over the wire; `nil` sends the head and the whole body, then keeps
+  /// the connection open for the next request (unless the client asked to close it).
   public var delivery: (any ResponseDelivery)?
 
   public init(status: Int = 200, headers: [HTTPHeader] = [], body: Data = Data()) {
@@ -55,15 +69,15 @@ public struct ServerResponse: Sendable {
   }
 
   /// The status line and headers, with `Content-Length` unless `declaringLength` is false, and
-  /// `Connection: close`.
-  public func head(declaringLength: Bool = true) -> Data {
+  /// `Connection: close` unless `keepingAlive`.
+  public func head(declaringLength: Bool = true, keepingAlive: Bool = false) -> Data {
     let omitted: Set<String> = ["content-length", "transfer-encoding", "connection"]
     var head = "HTTP/1.1 \(status) \(LocalHTTPServer.reasonPhrase(status))\r\n"
     for header in headers where !omitted.contains(header.name.lowercased()) {
       head += "\(header.name): \(header.value)\r\n"
     }
     if declaringLength { head += "Content-Length: \(body.count)\r\n" }
-    head += "Connection: close\r\n\r\n"
+    head += keepingAlive ? "\r\n" : "Connection: close\r\n\r\n"
     return Data(head.utf8)
   }
 
@@ -120,7 +134,9 @@ public struct LocalHTTPServerError: Error, Sendable, CustomStringConvertible {
 
 /// A small HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for tests and replay.
 ///
-/// One request per connection (`Connection: close`); request bodies are read by
+/// HTTP/1.1 persistent connections: a connection stays open for further requests unless the
+/// client sends `Connection: close` (or speaks HTTP/1.0) or the response has a `delivery` of its
+/// own, and is closed after 5 idle seconds or when the server stops. Request bodies are read by
 /// `Content-Length`. Each connection is answered on its own thread, so slow responses do not
 /// hold up others.
 public final class LocalHTTPServer: Sendable {
@@ -129,7 +145,7 @@ public final class LocalHTTPServer: Sendable {
   private let listeningSocket: Int32
   private let acceptLoopFinished = DispatchSemaphore(value: 0)
   private let connections = DispatchGroup()
-  private let isStopped = Mutex(false)
+  private let registry = ConnectionRegistry()
 
   /// Starts listening; `handler` answers every request, on the connection's thread.
   public init(handler: @escaping @Sendable (ServerRequest) -> ServerResponse) throws(LocalHTTPServerError) {
@@ -165,9 +181,10 @@ public final class LocalHTTPServer: Sendable {
 
     // The loop captures only what it needs, never `self`, so dropping the server stops it.
     let connections = self.connections
+    let registry = self.registry
     let finished = acceptLoopFinished
     let thread = Thread {
-      Self.acceptLoop(socketDescriptor, handler: handler, connections: connections)
+      Self.acceptLoop(socketDescriptor, handler: handler, connections: connections, registry: registry)
       finished.signal()
     }
     thread.name = "mart-holiday.local-http-server"
@@ -179,12 +196,19 @@ public final class LocalHTTPServer: Sendable {
   /// `http://127.0.0.1:PORT`, without a trailing slash.
   public var baseURL: String { "http://127.0.0.1:\(port)" }
 
-  /// Stops accepting, waits for the accept thread and for connections in progress, and closes
-  /// the socket. Calling it again does nothing.
+  /// TCP connections accepted so far: with keep-alive, fewer than the requests answered.
+  public var acceptedConnections: Int { registry.state.withLock { $0.accepted } }
+
+  /// Stops accepting, closes the connections waiting for a next request, waits for the accept
+  /// thread and for connections in progress, and closes the socket. Calling it again does nothing.
   public func stop() {
-    let alreadyStopped = isStopped.withLock { stopped in
-      defer { stopped = true }
-      return stopped
+    let alreadyStopped = registry.state.withLock { state in
+      defer {
+        state.isStopped = true
+        // Wakes their blocked recv(); each thread then closes its connection.
+        for descriptor in state.idle { shutdown(descriptor, shutdownBoth) }
+      }
+      return state.isStopped
     }
     guard !alreadyStopped else { return }
     // Shutting down a listening socket wakes a blocked accept() on Linux.
@@ -196,7 +220,7 @@ public final class LocalHTTPServer: Sendable {
 
   private static func acceptLoop(
     _ listeningSocket: Int32, handler: @escaping @Sendable (ServerRequest) -> ServerResponse,
-    connections: DispatchGroup
+    connections: DispatchGroup, registry: ConnectionRegistry
   ) {
     while true {
       let connection = accept(listeningSocket, nil, nil)
@@ -208,9 +232,10 @@ public final class LocalHTTPServer: Sendable {
         var noSignal: Int32 = 1
         setsockopt(connection, SOL_SOCKET, SO_NOSIGPIPE, &noSignal, socklen_t(MemoryLayout<Int32>.size))
       #endif
+      registry.state.withLock { $0.accepted += 1 }
       connections.enter()
       let thread = Thread {
-        serve(connection, handler: handler)
+        serve(connection, handler: handler, registry: registry)
         close(connection)
         connections.leave()
       }
@@ -218,29 +243,45 @@ public final class LocalHTTPServer: Sendable {
     }
   }
 
-  private static func serve(_ connection: Int32, handler: @Sendable (ServerRequest) -> ServerResponse) {
+  /// Answers the requests of one connection until the client or the server ends it.
+  private static func serve(
+    _ connection: Int32, handler: @Sendable (ServerRequest) -> ServerResponse, registry: ConnectionRegistry
+  ) {
     // A client that stops sending cannot hold the connection thread for long.
     var timeout = timeval(tv_sec: 5, tv_usec: 0)
     setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-    guard let request = readRequest(connection) else { return }
-    let response = handler(request)
     let open = ServerConnection(descriptor: connection)
-    if let delivery = response.delivery {
-      delivery.deliver(response, over: open)
-      return
+    // Bytes received past the end of one request: the start of the next.
+    var received = Data()
+    var isFirstRequest = true
+    while true {
+      // Between requests the connection is idle, and `stop()` may close it.
+      if !isFirstRequest, !registry.markIdle(connection) { return }
+      let request = readRequest(connection, buffer: &received)
+      if !isFirstRequest { registry.markBusy(connection) }
+      isFirstRequest = false
+      guard let request else { return }
+      let response = handler(request)
+      if let delivery = response.delivery {
+        delivery.deliver(response, over: open)
+        return
+      }
+      let keepingAlive = request.keepsConnectionAlive
+      // One write for head and body: two small writes would wait on the client's delayed ACK.
+      guard open.send(response.head(keepingAlive: keepingAlive) + response.body), keepingAlive else {
+        open.finishSending()
+        return
+      }
     }
-    // One write for head and body: two small writes would wait on the client's delayed ACK.
-    _ = open.send(response.head() + response.body)
-    open.finishSending()
   }
 
-  /// Reads the request line, headers and a `Content-Length` body; nil if the client went away
-  /// or sent something unreadable.
-  private static func readRequest(_ connection: Int32) -> ServerRequest? {
+  /// Reads the request line, headers and a `Content-Length` body, starting with the bytes
+  /// already in `buffer` and leaving there any received past the body; nil if the client went
+  /// away or sent something unreadable.
+  private static func readRequest(_ connection: Int32, buffer received: inout Data) -> ServerRequest? {
     let maximumHeadBytes = 1 << 20
     let separator = Data("\r\n\r\n".utf8)
-    var received = Data()
-    var headEnd: Range<Data.Index>?
+    var headEnd = received.range(of: separator)
     while headEnd == nil {
       guard received.count < maximumHeadBytes, let chunk = receive(connection) else { return nil }
       let searchStart = max(received.startIndex, received.endIndex - 3)
@@ -271,9 +312,10 @@ public final class LocalHTTPServer: Sendable {
       guard let chunk = receive(connection) else { return nil }
       body.append(chunk)
     }
+    received = Data(body.dropFirst(bodyLength))
     return ServerRequest(
       method: String(requestLine[0]), path: String(path[0]), query: path.count > 1 ? String(path[1]) : "",
-      headers: headers, body: body.prefix(bodyLength))
+      headers: headers, body: Data(body.prefix(bodyLength)), version: String(requestLine[2]))
   }
 
   private static func receive(_ connection: Int32) -> Data? {
@@ -316,5 +358,30 @@ private func sendAll(_ descriptor: Int32, _ data: Data) -> Bool {
       offset += sent
     }
     return true
+  }
+}
+
+/// The connections of one `LocalHTTPServer`, shared by its threads: how many were accepted, and
+/// which wait for a next request (those `stop()` closes rather than waits for).
+private final class ConnectionRegistry: Sendable {
+  struct State {
+    var accepted = 0
+    var idle: Set<Int32> = []
+    var isStopped = false
+  }
+
+  let state = Mutex(State())
+
+  /// Marks `descriptor` as waiting for a request; false when the server is stopping.
+  func markIdle(_ descriptor: Int32) -> Bool {
+    state.withLock { state in
+      guard !state.isStopped else { return false }
+      state.idle.insert(descriptor)
+      return true
+    }
+  }
+
+  func markBusy(_ descriptor: Int32) {
+    state.withLock { _ = $0.idle.remove(descriptor) }
   }
 }

@@ -23,11 +23,12 @@ public final class ReplayServer: Sendable {
 
   /// Starts one listener per host recorded in `archive`, and one for each host of
   /// `unrecordedOrigins` that has no recording, so that a request the archive cannot answer
-  /// is still reported under the host it was meant for.
+  /// is still reported under the host it was meant for. Each answer waits `latency` first, as
+  /// a distant site's would.
   public static func start(
-    archive: ReplayArchive, unrecordedOrigins: [String] = []
+    archive: ReplayArchive, unrecordedOrigins: [String] = [], latency: Duration = .zero
   ) throws(LocalHTTPServerError) -> ReplayServer {
-    let responder = ReplayResponder(archive: archive)
+    let responder = ReplayResponder(archive: archive, latency: latency)
     var originsByHost: [String: Set<String>] = [:]
     for exchange in archive.exchanges {
       let url = exchange.parsedURL
@@ -56,6 +57,9 @@ public final class ReplayServer: Sendable {
   /// `METHOD host/path?query body: …`.
   public var unmatchedRequests: [String] { responder.unmatched.withLock { $0 } }
 
+  /// The most requests answered at the same time by one recorded host's listener.
+  public var maxConcurrentRequestsPerHost: Int { responder.inFlight.withLock { $0.values.map(\.most).max() ?? 0 } }
+
   /// Stops every listener. Calling it again does nothing.
   public func stop() {
     for server in servers { server.stop() }
@@ -68,10 +72,27 @@ private final class ReplayResponder: Sendable {
   /// The archive's exchanges indexed once, so a request costs a lookup, not a scan.
   let index: RecordingIndex
   let unmatched = Mutex<[String]>([])
+  /// Requests being answered now, and the most at once, per host.
+  let inFlight = Mutex<[String: (now: Int, most: Int)]>([:])
+  let latency: Duration
 
-  init(archive: ReplayArchive) { self.index = RecordingIndex(archive) }
+  init(archive: ReplayArchive, latency: Duration) {
+    self.index = RecordingIndex(archive)
+    self.latency = latency
+  }
 
   func respond(to request: ServerRequest, host: String) -> ServerResponse {
+    inFlight.withLock { counts in
+      var count = counts[host, default: (0, 0)]
+      count.now += 1
+      count.most = max(count.most, count.now)
+      counts[host] = count
+    }
+    defer { inFlight.withLock { $0[host]?.now -= 1 } }
+    if latency > .zero {
+      let (seconds, attoseconds) = latency.components
+      Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+    }
     if let exchange = index.match(request, host: host) { return Self.response(serving: exchange) }
     let summary = Self.describe(request, host: host)
     unmatched.withLock { $0.append(summary) }

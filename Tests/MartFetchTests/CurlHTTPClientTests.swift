@@ -205,6 +205,61 @@ struct CurlHTTPClientTests {
     #expect(bodies == Set((0..<12).map { "delayed \($0)" }))
   }
 
+  @Test func requestsOneAfterAnotherShareOneConnection() async throws {
+    for id in 0..<10 {
+      let response = try await client.fetch(.get(url("/delay?ms=1&id=\(id)")))
+      #expect(String(decoding: response.body, as: UTF8.self) == "delayed \(id)")
+    }
+    // Ten requests, one TCP connection kept alive between them.
+    #expect(server.acceptedConnections == 1)
+  }
+
+  @Test func concurrentRequestsReuseTheConnectionsOfEarlierOnes() async throws {
+    // Two rounds of eight requests at once, each held 100 ms by the server so that the eight
+    // of a round overlap: the first round opens at most eight connections, the second opens none.
+    for round in 0..<2 {
+      try await withThrowingTaskGroup(of: Void.self) { group in
+        for id in 0..<8 {
+          group.addTask {
+            let response = try await client.fetch(.get(url("/delay?ms=100&id=\(round)-\(id)")))
+            #expect(String(decoding: response.body, as: UTF8.self) == "delayed \(round)-\(id)")
+          }
+        }
+        try await group.waitForAll()
+      }
+      if round == 0 { #expect((1...8).contains(server.acceptedConnections)) }
+    }
+    #expect((1...8).contains(server.acceptedConnections))
+  }
+
+  @Test func aPostAfterAGetReusesTheConnection() async throws {
+    _ = try await client.fetch(.get(url("/echo")))
+    let response = try await client.fetch(.postForm(url("/echo"), fields: [("store", "1")]))
+    #expect(try echo(of: response).body == Data("store=1".utf8))
+    #expect(server.acceptedConnections == 1)
+  }
+
+  @Test func aQueuedTransferCancelledAmongOthersLeavesThemRunning() async throws {
+    let slow = url("/delay?ms=3000&id=slow")
+    let cancelled = Task { () -> FetchError? in
+      do throws(FetchError) {
+        _ = try await client.fetch(.get(slow))
+        return nil
+      } catch {
+        return error
+      }
+    }
+    try await Task.sleep(for: .milliseconds(100))
+    let clock = ContinuousClock()
+    let start = clock.now
+    cancelled.cancel()
+    let fast = try await client.fetch(.get(url("/delay?ms=1&id=fast")))
+    #expect(await cancelled.value?.code == .cancelled)
+    // The cancelled transfer stops at once, not when the server answers three seconds later.
+    #expect(clock.now - start < .seconds(2))
+    #expect(String(decoding: fast.body, as: UTF8.self) == "delayed fast")
+  }
+
   @Test func charsetComesFromTheContentType() async throws {
     let response = try await client.fetch(.get(url("/charset")))
     #expect(response.charset == "euc-kr")

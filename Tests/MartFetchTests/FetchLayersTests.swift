@@ -410,11 +410,14 @@ import Testing
     let server = try FaultServer(robots: "User-agent: *\nCrawl-delay: 0.3\n") { _, _ in .text("ok") }
     var politeness = FastPolicies.politeness
     politeness.minimumDelay = .milliseconds(100)
-    let fetcher = stack(politeness: politeness).fetcher
+    let (fetcher, turns) = politeFetcher(politeness)
     for index in 0..<3 { _ = try await fetcher.fetch(.get(server.url("/page/\(index)"))) }
-    let arrivals = server.arrivals
-    #expect(arrivals.count == 3)
-    for (earlier, later) in zip(arrivals, arrivals.dropFirst()) {
+    #expect(server.arrivals.count == 3)
+    // robots.txt's Crawl-delay of 0.3 s raises the 100 ms minimum: the pages start at least
+    // 300 ms apart at the client (robots.txt itself is fetched before the first, outside the turns).
+    let started = turns.inOrderOfStart.map(\.started)
+    #expect(started.count == 3)
+    for (earlier, later) in zip(started, started.dropFirst()) {
       #expect(later - earlier >= .milliseconds(300))
     }
   }
@@ -471,6 +474,88 @@ import Testing
     }
     #expect(server.maxConcurrent == 2)
   }
+
+  @Test func eightAtATimeWhenConfigured() async throws {
+    let server = try FaultServer(hold: .milliseconds(300)) { _, _ in .text("ok") }
+    var politeness = FastPolicies.politeness
+    politeness.maxConcurrentRequestsPerHost = 8
+    let fetcher = stack(politeness: politeness).fetcher
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for index in 0..<16 {
+        group.addTask { _ = try await fetcher.fetch(.get(server.url("/p/\(index)"))) }
+      }
+      try await group.waitForAll()
+    }
+    // Sixteen requests held 300 ms each: eight in flight at once, never nine.
+    #expect(server.maxConcurrent == 8)
+    #expect(server.arrivals.count == 16)
+  }
+
+  /// A polite fetcher straight over libcurl (no retries) and the turns it gives, as it measured
+  /// them: delays are counted at the client, where a server's view of them would also include
+  /// connection setup and the load on the machine.
+  private func politeFetcher(_ politeness: PolitenessPolicy) -> (PoliteFetcher, TurnLog) {
+    let turns = TurnLog()
+    let fetcher = PoliteFetcher(
+      wrapping: CurlHTTPClient(configuration: FastPolicies.client), policy: politeness, observeTurn: turns.record)
+    return (fetcher, turns)
+  }
+
+  /// Requests issued together to one host, answered `latency` after they arrive, with `delay`
+  /// between starts: each request's turn in order of start, and how many the server answered at once.
+  private func turnsAtOneHost(
+    requests: Int, latency: Duration, delay: Duration
+  ) async throws -> (turns: [PoliteFetcher.Turn], maxConcurrent: Int) {
+    let server = try FaultServer(hold: latency) { _, _ in .text("ok") }
+    var politeness = FastPolicies.politeness
+    politeness.minimumDelay = delay
+    let (fetcher, turns) = politeFetcher(politeness)
+    try await withThrowingTaskGroup(of: Void.self) { group in
+      for index in 0..<requests {
+        group.addTask { _ = try await fetcher.fetch(.get(server.url("/p/\(index)"))) }
+      }
+      try await group.waitForAll()
+    }
+    #expect(server.arrivals.count == requests)
+    return (turns.inOrderOfStart, server.maxConcurrent)
+  }
+
+  @Test func theDelayRunsFromStartToStartAndOverlapsTheAnswer() async throws {
+    // 800 ms between starts, each answer held 600 ms by the server.
+    let (turns, maxConcurrent) = try await turnsAtOneHost(requests: 4, latency: .milliseconds(600), delay: .milliseconds(800))
+    #expect(turns.count == 4)
+    #expect(maxConcurrent == 1)
+    for (previous, next) in zip(turns, turns.dropFirst()) {
+      #expect(next.started - previous.started >= .milliseconds(800))
+      // At one per host the previous request has finished first...
+      #expect(next.started >= previous.finished)
+      // ...and the delay ran while it was answered: counted from its answer, the wait would be
+      // the whole 800 ms; from its start it is what is left of them after a 600 ms answer.
+      #expect(next.started - previous.finished < .milliseconds(800))
+    }
+  }
+
+  @Test func atOneAtATimeAnAnswerSlowerThanTheDelayHoldsTheNextStart() async throws {
+    // 100 ms between starts, 350 ms to answer: the previous request must finish first, so
+    // starts are at least the 350 ms the server holds each request apart.
+    let (turns, maxConcurrent) = try await turnsAtOneHost(requests: 4, latency: .milliseconds(350), delay: .milliseconds(100))
+    #expect(turns.count == 4)
+    #expect(maxConcurrent == 1)
+    for (previous, next) in zip(turns, turns.dropFirst()) {
+      #expect(next.started >= previous.finished)
+      #expect(next.started - previous.started >= .milliseconds(350))
+    }
+  }
+}
+
+/// The turns a `PoliteFetcher` reports, kept for a test to read.
+final class TurnLog: Sendable {
+  private let turns = Mutex<[PoliteFetcher.Turn]>([])
+
+  func record(_ turn: PoliteFetcher.Turn) { turns.withLock { $0.append(turn) } }
+
+  /// The turns, earliest start first.
+  var inOrderOfStart: [PoliteFetcher.Turn] { turns.withLock { $0 }.sorted { $0.started < $1.started } }
 }
 
 @Suite struct RobotsRulesTests {

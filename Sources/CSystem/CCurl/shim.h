@@ -6,9 +6,6 @@
    variadic C function. Each passes exactly the argument type the option expects. */
 
 typedef size_t (*mart_curl_data_callback)(char *data, size_t size, size_t count, void *context);
-typedef int (*mart_curl_xferinfo_callback)(
-    void *context, curl_off_t download_total, curl_off_t download_now, curl_off_t upload_total,
-    curl_off_t upload_now);
 
 static inline CURLcode mart_curl_setopt_long(CURL *handle, CURLoption option, long value) {
   return curl_easy_setopt(handle, option, value);
@@ -35,11 +32,6 @@ static inline CURLcode mart_curl_setopt_data_callback(
   return curl_easy_setopt(handle, option, callback);
 }
 
-static inline CURLcode mart_curl_setopt_xferinfo_callback(
-    CURL *handle, mart_curl_xferinfo_callback callback) {
-  return curl_easy_setopt(handle, CURLOPT_XFERINFOFUNCTION, callback);
-}
-
 static inline CURLcode mart_curl_getinfo_long(CURL *handle, CURLINFO info, long *value) {
   return curl_easy_getinfo(handle, info, value);
 }
@@ -47,6 +39,21 @@ static inline CURLcode mart_curl_getinfo_long(CURL *handle, CURLINFO info, long 
 static inline CURLcode mart_curl_getinfo_string(CURL *handle, CURLINFO info, const char **value) {
   /* libcurl writes a `char *` into the pointer; the string is owned by the handle. */
   return curl_easy_getinfo(handle, info, (char **)value);
+}
+
+/* The multi interface: typed wrappers around the variadic curl_multi_setopt, and the one
+   message kind read back (a finished transfer), so Swift never touches the CURLMsg union. */
+
+static inline CURLMcode mart_curl_multi_setopt_long(CURLM *multi, CURLMoption option, long value) {
+  return curl_multi_setopt(multi, option, value);
+}
+
+/* Whether `message` says a transfer finished; if so, sets its easy handle and result. */
+static inline int mart_curl_message_done(const CURLMsg *message, CURL **handle, CURLcode *result) {
+  if (message->msg != CURLMSG_DONE) return 0;
+  *handle = message->easy_handle;
+  *result = message->data.result;
+  return 1;
 }
 
 #endif

@@ -1,0 +1,177 @@
+#!/usr/bin/env bash
+# Fetching over a network, on one machine: mart-holiday's `run` and the Scrapy + lxml spider set
+# (Benchmarks/scrapy/marts.py) over generated sites served by `bench-serve`, through a loopback
+# proxy adding latency (Benchmarks/latency-proxy.py), at 0 and 40 ms of round trip. Prints, for
+# each run, the wall time, the CPU time (user + system), the HTTP requests and the TCP
+# connections opened, then checks the targets at 40 ms:
+#
+#   - 8 per host, no delay: `run` no slower than the spiders over the same pages;
+#   - at most one TCP connection per four requests;
+#   - 1 per host with a delay D: the run within 4 % (+2 s) of the sum of its delays.
+#
+#   bash Benchmarks/latency.sh [branches]          # default 300; DELAY=0.25 sets D in seconds
+#
+# CONFIGURATION=debug measures the debug build instead of the release one (quicker to build;
+# the network figures barely change, the CPU ones do).
+#
+# Exits 1 when a target is missed. Everything stays on 127.0.0.1. Needs Python 3 with pip
+# (scrapy and lxml are installed from Benchmarks/scrapy/requirements.txt when missing) and GNU
+# time (scripts/setup.sh installs it).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SCALE="${1:-300}"
+DELAY="${DELAY:-0.25}"
+WORK="${WORK:-$(mktemp -d -t latency.XXXXXX)}"
+mkdir -p "$WORK"
+CONFIGURATION="${CONFIGURATION:-release}"
+TIME=/usr/bin/time
+
+if ! python3 -c "import scrapy, lxml" 2>/dev/null; then
+  echo "installing: $(tr '\n' ' ' < Benchmarks/scrapy/requirements.txt)" >&2
+  python3 -m pip install --quiet -r Benchmarks/scrapy/requirements.txt 2>/dev/null \
+    || python3 -m pip install --quiet --break-system-packages -r Benchmarks/scrapy/requirements.txt \
+    || { echo "needs: pip install -r Benchmarks/scrapy/requirements.txt" >&2; exit 1; }
+fi
+[ -x "$TIME" ] || { echo "needs GNU time at $TIME: bash scripts/setup.sh installs it" >&2; exit 1; }
+swift build -c "$CONFIGURATION" --product mart-holiday >&2
+BIN="$(swift build -c "$CONFIGURATION" --show-bin-path)/mart-holiday"
+
+echo "generating the sites for $SCALE branches in $WORK" >&2
+"$BIN" bench --scale "$SCALE" --keep "$WORK/bench" >"$WORK/bench.txt"
+RECORDING="$WORK/bench/$SCALE/recording"
+AS_OF=$(python3 -c "import json,sys; print(json.load(open(sys.argv[1]))['recordedOn'])" "$RECORDING/replay.json")
+
+PIDS=()
+cleanup() { for pid in "${PIDS[@]}"; do kill "$pid" 2>/dev/null || true; done; }
+trap cleanup EXIT
+
+"$BIN" bench-serve "$RECORDING" >"$WORK/origins.txt" 2>"$WORK/serve.txt" &
+PIDS+=($!)
+for _ in $(seq 100); do [ -s "$WORK/origins.txt" ] && break; sleep 0.1; done
+
+# Each measured command runs alone through a proxy of its own, so the counts are its own.
+# measure NAME RTT_MS COMMAND...: the proxied base URL of an origin is $(via ORIGIN).
+PROXY_MAP=""
+via() {
+  local port
+  port=$(awk -v origin="$1" '$1 == origin { sub(".*:", "", $2); print $2 }' "$WORK/origins.txt")
+  echo "http://127.0.0.1:$(awk -v port="$port" '$1 == port { print $2 }' "$PROXY_MAP")"
+}
+start_proxy() {
+  local rtt=$1 name=$2 targets=()
+  for port in $(awk '{ sub(".*:", "", $2); print $2 }' "$WORK/origins.txt" | sort -u); do
+    targets+=(--target "127.0.0.1:$port")
+  done
+  PROXY_MAP="$WORK/$name.proxy"
+  python3 Benchmarks/latency-proxy.py --one-way-ms "$(python3 -c "print($rtt / 2)")" "${targets[@]}" \
+    --stats "$WORK/$name.connections.json" >"$PROXY_MAP" &
+  PROXY=$!
+  PIDS+=($PROXY)
+  for _ in $(seq 100); do grep -q '^ready$' "$PROXY_MAP" 2>/dev/null && break; sleep 0.1; done
+}
+stop_proxy() { kill -INT "$PROXY"; wait "$PROXY" 2>/dev/null || true; }
+
+EMART_BRANDS=(emart traders nobrand everyday)
+HOMEPLUS_BRANDS=(homeplus homeplus-express)
+run_args() {
+  # run_args BRAND...: --brand and --source for each brand, through the proxy.
+  local args=()
+  for brand in "$@"; do
+    args+=(--brand "$brand")
+    case "$brand" in
+      emart | traders | nobrand | everyday) args+=(--source "$brand=$(via https://store.emart.com)") ;;
+      homeplus | homeplus-express) args+=(--source "$brand=$(via https://my.homeplus.co.kr)") ;;
+      lottemart | lotte-maxx | toysrus | grand-grocery | bottle-bunker)
+        args+=(--source "$brand=$(via http://company.lottemart.com)") ;;
+      costco) args+=(--source "$brand=$(via https://www.costco.co.kr)") ;;
+      megamart) args+=(--source "$brand=$(via https://home.megamart.com)") ;;
+      gs-thefresh) args+=(--source "$brand=$(via http://gsthefresh.gsretail.com)") ;;
+      lotte-super) args+=(--source "$brand=$(via https://www.lotteon.com)") ;;
+    esac
+  done
+  echo "${args[@]}"
+}
+
+ours() {
+  # ours NAME MAX_PER_HOST DELAY BRAND...
+  local name=$1 per_host=$2 delay=$3
+  shift 3
+  # shellcheck disable=SC2046
+  $TIME -f "%U %S %e" -o "$WORK/$name.time" "$BIN" run --output "$WORK/$name/output" --state "$WORK/$name/state" \
+    --as-of "$AS_OF" --max-per-host "$per_host" --request-delay "$delay" --ignore-robots \
+    $(run_args "$@") >"$WORK/$name.log" 2>&1 || { echo "$name failed: see $WORK/$name.log" >&2; exit 1; }
+}
+
+ALL_BRANDS=("${EMART_BRANDS[@]}" "${HOMEPLUS_BRANDS[@]}" lottemart lotte-maxx toysrus grand-grocery bottle-bunker
+  costco megamart gs-thefresh lotte-super)
+for rtt in 0 40; do
+  echo "round trip $rtt ms" >&2
+  start_proxy "$rtt" "ours-8-$rtt"
+  ours "ours-8-$rtt" 8 0 "${EMART_BRANDS[@]}" "${HOMEPLUS_BRANDS[@]}"
+  stop_proxy
+
+  start_proxy "$rtt" "scrapy-$rtt"
+  $TIME -f "%U %S %e" -o "$WORK/scrapy-$rtt.time" python3 Benchmarks/scrapy/marts.py \
+    --emart "$(via https://store.emart.com)" --homeplus "$(via https://my.homeplus.co.kr)" \
+    --as-of "$AS_OF" --output "$WORK/scrapy-$rtt-branches.json" >"$WORK/scrapy-$rtt.log" 2>&1
+  stop_proxy
+
+  start_proxy "$rtt" "ours-all-8-$rtt"
+  ours "ours-all-8-$rtt" 8 0 "${ALL_BRANDS[@]}"
+  stop_proxy
+
+  start_proxy "$rtt" "ours-polite-$rtt"
+  ours "ours-polite-$rtt" 1 "$DELAY" "${HOMEPLUS_BRANDS[@]}"
+  stop_proxy
+done
+
+kill -INT "${PIDS[0]}"
+wait "${PIDS[0]}" 2>/dev/null || true
+
+status=0
+python3 - "$WORK" "$DELAY" <<'PY' || status=$?
+import json, sys
+work, delay = sys.argv[1], float(sys.argv[2])
+
+def measured(name):
+    user, system, wall = open(f"{work}/{name}.time").read().split()[-3:]
+    counts = json.load(open(f"{work}/{name}.connections.json"))
+    return {"wall": float(wall), "cpu": float(user) + float(system), **counts}
+
+rows = [
+    ("run, E-mart + Homeplus, 8 per host, no delay", "ours-8"),
+    ("Scrapy + lxml, same pages", "scrapy"),
+    ("run, nine sources, 8 per host, no delay", "ours-all-8"),
+    (f"run, Homeplus, 1 per host, delay {delay:g} s", "ours-polite"),
+]
+print(f"{'':46}{'RTT ms':>7}{'wall s':>8}{'CPU s':>7}{'requests':>9}{'TCP conn':>9}")
+results = {}
+for label, key in rows:
+    for rtt in (0, 40):
+        m = results[(key, rtt)] = measured(f"{key}-{rtt}")
+        print(f"{label:46}{rtt:>7}{m['wall']:>8.2f}{m['cpu']:>7.2f}{m['requests']:>9}{m['connections']:>9}")
+
+checks = []
+ours, scrapy = results[("ours-8", 40)], results[("scrapy", 40)]
+checks.append((f"8 per host at 40 ms: run {ours['wall']:.2f} s <= Scrapy {scrapy['wall']:.2f} s",
+               ours["wall"] <= scrapy["wall"]))
+for key, label in (("ours-8", "E-mart + Homeplus"), ("ours-all-8", "nine sources"), ("ours-polite", "polite Homeplus")):
+    m = results[(key, 40)]
+    checks.append((f"connections at 40 ms, {label}: {m['connections']} <= {m['requests']} requests / 4",
+                   m["connections"] * 4 <= m["requests"]))
+polite = results[("ours-polite", 40)]
+# Starts are `delay` plus a random jitter of up to half of it (mean a quarter) apart: the
+# delays of n requests to the one host sum to (n - 1) * 1.25 * delay on average.
+delays = (polite["requests"] - 1) * 1.25 * delay
+limit = delays * 1.04 + 2
+checks.append((f"1 per host at 40 ms: {polite['wall']:.2f} s <= {limit:.2f} s (delays {delays:.2f} s * 1.04 + 2 s)",
+               polite["wall"] <= limit))
+print()
+for text, ok in checks:
+    print(("met     " if ok else "MISSED  ") + text)
+sys.exit(0 if all(ok for _, ok in checks) else 1)
+PY
+echo "unmatched requests: $(cat "$WORK/serve.txt")" >&2
+echo "work directory: $WORK" >&2
+exit $status
