@@ -319,7 +319,10 @@ import Testing
     let raw = state(output).appendingPathComponent("raw").path
     let archives =
       FileManager.default.fileExists(atPath: raw) ? try FileManager.default.contentsOfDirectory(atPath: raw) : []
-    #expect(archives.isEmpty, "a cancelled run keeps no partial archive")
+    // A cancelled run's archive is kept under a name that says it cannot replay the run.
+    #expect(
+      archives.count == 1 && archives.allSatisfy { $0.hasPrefix("2026-11-21-") && $0.hasSuffix(".incomplete.warc.gz") },
+      "\(archives)")
     // The page of the run says it was cancelled; it does not claim the previous run's success.
     let page = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
     #expect(page.contains("This run published nothing (cancelled)"))
