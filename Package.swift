@@ -43,7 +43,7 @@ let package = Package(
     .target(name: "MartFetch", dependencies: ["CCurl", "MartCore", "MartSQLite", "MartDigest"]),
     // Every file written, renamed, flushed or removed: one owner of the disk.
     .target(name: "MartFiles", dependencies: ["MartCore", "CFileSync"]),
-    .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch", "MartFiles"]),
+    .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch", "MartFiles", "MartDigest", "MartExport"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset", "MartReplay"]),
@@ -98,7 +98,7 @@ let package = Package(
     .testTarget(
       name: "MartFetchTests",
       dependencies: [
-        "MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite", "ReplayTestSupport",
+        "MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite", "MartExport", "ReplayTestSupport",
       ]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "MartCharset", "TestSupport"]),
     .testTarget(

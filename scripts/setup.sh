@@ -27,8 +27,9 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
 
-# The test suite validates bundles against schemas/ (jsonschema) and parses calendars (icalendar).
-if ! python3 -c 'import jsonschema, referencing, icalendar' 2>/dev/null; then
+# The test suite validates bundles against schemas/ (jsonschema), parses calendars (icalendar)
+# and reads run archives with warcio.
+if ! python3 -c 'import jsonschema, referencing, icalendar, warcio' 2>/dev/null; then
   echo "installing: $(tr '\n' ' ' < scripts/requirements-test.txt)"
   python3 -m pip install --quiet -r scripts/requirements-test.txt 2>/dev/null \
     || python3 -m pip install --quiet --break-system-packages -r scripts/requirements-test.txt

@@ -123,13 +123,31 @@ struct StoreContent {
     text = lines
   }
 
-  /// `오전 10:00 - 오후 10:00`: the first range of two 오전/오후 times.
+  /// `오전 10:00 - 오후 10:00`: the first range of two 오전/오후 times (`오전|오후`, spaces, one or
+  /// two digits, `:`, two digits; spaces, `-` or `~`, spaces; the second time alike).
   var openingHours: String? {
-    guard
-      let match = text.firstMatch(
-        of: #/(오전|오후)\s*\d{1,2}:\d{2}\s*[-~]\s*(오전|오후)\s*\d{1,2}:\d{2}/#)
-    else { return nil }
-    return String(match.output.0)
+    var start = text.startIndex
+    while let found = Self.meridiem(in: text, from: start) {
+      var scanner = TextScanner(text, at: found)
+      if scanner.skipTime(), scanner.skip(\.isWhitespace), scanner.take(["-", "~"]), scanner.skip(\.isWhitespace),
+        scanner.skipTime()
+      {
+        return String(text[found..<scanner.index])
+      }
+      start = text.index(after: found)
+    }
+    return nil
+  }
+
+  /// Where the first `오전` or `오후` at or after `start` begins.
+  private static func meridiem(in text: String, from start: String.Index) -> String.Index? {
+    var index = start
+    while let found = text[index...].firstIndex(of: "오") {
+      let next = text.index(after: found)
+      if next < text.endIndex, text[next] == "전" || text[next] == "후" { return found }
+      index = next
+    }
+    return nil
   }
 
   /// The closing-day text for warehouse `displayName`: the monthly rule, the fixed holidays and
@@ -144,8 +162,9 @@ struct StoreContent {
       if let holidays = Self.holidayLine(in: line) {
         parts.append(holidays.trimmingSpaces())
       }
-      for notice in line.matches(of: #/※[^※]*/#) {
-        let notice = String(notice.output).trimmingSpaces()
+      // Each `※` and what follows it up to the next `※` or the end of the line.
+      for notice in line.split(separator: "※", omittingEmptySubsequences: false).dropFirst() {
+        let notice = ("※" + notice).trimmingSpaces()
         if let named = Self.warehouseNamed(in: notice), !Self.sameWarehouse(named, displayName) { continue }
         parts.append(notice)
       }
@@ -170,19 +189,58 @@ struct StoreContent {
   /// starts at `휴무일`, and the `*` and spaces before it are taken after the match, so that a long
   /// run of spaces is not read again from each of its spaces.
   static func holidayLine(in line: Substring) -> Substring? {
-    guard let match = line.firstMatch(of: #/휴무일\s*[:：][^※]*/#) else { return nil }
-    var start = match.range.lowerBound
-    while start > line.startIndex, line[line.index(before: start)].isWhitespace { start = line.index(before: start) }
-    if start > line.startIndex, line[line.index(before: start)] == "*" { start = line.index(before: start) }
-    return line[start..<match.range.upperBound]
+    var from = line.startIndex
+    while let word = line[from...].firstRange(of: "휴무일") {
+      var scanner = TextScanner(line, at: word.upperBound)
+      if scanner.skip(\.isWhitespace), scanner.take([":", "："]) {
+        let end = line[scanner.index...].firstIndex(of: "※") ?? line.endIndex
+        var start = word.lowerBound
+        while start > line.startIndex, line[line.index(before: start)].isWhitespace { start = line.index(before: start) }
+        if start > line.startIndex, line[line.index(before: start)] == "*" { start = line.index(before: start) }
+        return line[start..<end]
+      }
+      from = word.upperBound
+    }
+    return nil
   }
 
-  /// The warehouse a notice is about (`※ 일산점은 …` → `일산점`), if it names one.
+  /// The warehouse a notice is about (`※ 일산점은 …` → `일산점`), if it names one: after `※` and
+  /// spaces, the shortest run of Hangul, Latin letters, digits and spaces ending in `점` (at
+  /// least one character before it) that spaces and `은`, `는`, `:`, `의` or `에서` follow. A
+  /// name may begin with spaces only when none of the names after them fits (`※ 점은` → ` 점`).
   static func warehouseNamed(in notice: String) -> String? {
-    guard let match = notice.firstMatch(of: #/^※\s*([가-힣A-Za-z0-9 ]+?점)\s*(은|는|:|의|에서)/#) else {
-      return nil
+    guard notice.first == "※" else { return nil }
+    let afterMark = notice.index(after: notice.startIndex)
+    var first = afterMark
+    while first < notice.endIndex, notice[first].isWhitespace { first = notice.index(after: first) }
+    // The spaces skipped are given back one by one, the name then starting earlier.
+    var start = first
+    while true {
+      if let name = shortestName(in: notice, from: start) { return name }
+      guard start > afterMark else { return nil }
+      start = notice.index(before: start)
     }
-    return String(match.output.1)
+  }
+
+  /// The shortest name starting at `start` (see ``warehouseNamed(in:)``).
+  private static func shortestName(in notice: String, from start: String.Index) -> String? {
+    func isNameCharacter(_ character: Character) -> Bool {
+      guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first else { return false }
+      return (0xAC00...0xD7A3).contains(scalar.value) || (scalar.isASCII && (character.isLetter || character.isNumber))
+        || character == " "
+    }
+    var index = start
+    while index < notice.endIndex, isNameCharacter(notice[index]) {
+      let end = notice.index(after: index)
+      if notice[index] == "점", index > start {
+        var scanner = TextScanner(notice, at: end)
+        if scanner.skip(\.isWhitespace), scanner.takeAny(of: ["은", "는", ":", "의", "에서"]) {
+          return String(notice[start..<end])
+        }
+      }
+      index = end
+    }
+    return nil
   }
 
   static func sameWarehouse(_ left: String, _ right: String) -> Bool {

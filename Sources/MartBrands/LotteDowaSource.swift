@@ -176,8 +176,24 @@ public struct LotteDowaSource: BrandSource {
 
   /// `goClick('2301');` → `2301`.
   static func goClickCode(_ script: String) -> String? {
-    guard let match = script.firstMatch(of: #/goClick\(\s*['"]?\s*([^'")\s]+)\s*['"]?\s*\)/#) else { return nil }
-    return String(match.output.1)
+    // `goClick(`, spaces, an optional quote, spaces, the code (no quote, `)` or space), spaces,
+    // an optional quote, spaces, `)`; the first call that reads so.
+    var from = script.startIndex
+    while let call = script[from...].firstRange(of: "goClick(") {
+      var scanner = TextScanner(script, at: call.upperBound)
+      scanner.skip(\.isWhitespace)
+      _ = scanner.take(["'", "\""])
+      scanner.skip(\.isWhitespace)
+      let code = scanner.index
+      scanner.skip { !"'\")".contains($0) && !$0.isWhitespace }
+      let codeEnd = scanner.index
+      scanner.skip(\.isWhitespace)
+      _ = scanner.take(["'", "\""])
+      scanner.skip(\.isWhitespace)
+      if codeEnd > code, scanner.take([")"]) { return String(script[code..<codeEnd]) }
+      from = call.upperBound
+    }
+    return nil
   }
 
   /// The value of query parameter `name` in a (possibly relative) link.

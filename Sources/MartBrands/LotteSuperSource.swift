@@ -206,8 +206,12 @@ public struct LotteSuperSource: BrandSource {
       name = name.dropFirst(prefix.count).trimmingSpaces()
       break
     }
-    if let match = name.firstMatch(of: #/^\(\s*[가-힣A-Za-z]{1,2}\s*\)\s*/#), match.output.count < name.count {
-      name = String(name[match.range.upperBound...])
+    // `(백)`: a parenthesis, one or two Hangul or Latin letters, a parenthesis, spaces around.
+    var prefix = TextScanner(name, at: name.startIndex)
+    if prefix.take(["("]), prefix.skip(\.isWhitespace), prefix.takeFormatLetters(), prefix.skip(\.isWhitespace),
+      prefix.take([")"]), prefix.skip(\.isWhitespace), !prefix.isAtEnd
+    {
+      name = String(name[prefix.index...])
     }
     // One Latin capital glued to a Hangul name is a format code (E…, G…).
     if let first = name.unicodeScalars.first, ("A"..."Z").contains(first), name.count > 1,
@@ -222,4 +226,22 @@ public struct LotteSuperSource: BrandSource {
 extension BrandSlug {
   /// 롯데슈퍼.
   public static let lotteSuper: BrandSlug = "lotte-super"
+}
+
+extension TextScanner {
+  /// One or two Hangul syllables or Latin letters, and no third.
+  fileprivate mutating func takeFormatLetters() -> Bool {
+    func isLetter(_ character: Character) -> Bool {
+      guard character.unicodeScalars.count == 1, let scalar = character.unicodeScalars.first else { return false }
+      return (0xAC00...0xD7A3).contains(scalar.value) || (scalar.isASCII && character.isLetter)
+    }
+    let start = index
+    skip(isLetter)
+    let count = text[start..<index].count
+    guard (1...2).contains(count) else {
+      self = TextScanner(text, at: start)
+      return false
+    }
+    return true
+  }
 }

@@ -17,11 +17,17 @@ public enum Gzip {
 
   /// One gzip member holding `data`, compressed at the highest level.
   public static func compress(_ data: Data) -> Data {
+    compress(data, level: 9)
+  }
+
+  /// One gzip member holding `data`, compressed at `level` (1, fastest, to 9, smallest), with
+  /// the same header as ``compress(_:)``.
+  public static func compress(_ data: Data, level: Int32) -> Data {
     var output = [UInt8](repeating: 0, count: mart_gzip_bound(data.count))
     var written = 0
     let status = data.withUnsafeBytes { input in
       output.withUnsafeMutableBytes { buffer in
-        mart_gzip(input.baseAddress, input.count, buffer.baseAddress, buffer.count, &written)
+        mart_gzip_at_level(input.baseAddress, input.count, level, buffer.baseAddress, buffer.count, &written)
       }
     }
     // The buffer is sized by zlib's own bound, so anything but success is a broken zlib.
@@ -50,6 +56,40 @@ public enum Gzip {
     }
     guard status == Z_OK else { throw Failure(code: status) }
     return output
+  }
+
+  /// The contents of the gzip members `data` holds one after another, each inflated into at most
+  /// `limit` bytes: a member that expands further, or bytes that are not a complete member,
+  /// throw (with the member's offset in `data`). Empty data holds no member.
+  public static func members(_ data: Data, atMost limit: Int) throws(MemberFailure) -> [Data] {
+    var members: [Data] = []
+    var offset = 0
+    var output = [UInt8](repeating: 0, count: limit + 1)
+    while offset < data.count {
+      var consumed = 0
+      var written = 0
+      let status = data.withUnsafeBytes { input in
+        output.withUnsafeMutableBytes { buffer in
+          mart_gunzip_member(
+            input.baseAddress! + offset, input.count - offset, buffer.baseAddress, buffer.count, &consumed, &written)
+        }
+      }
+      if status == Z_BUF_ERROR || (status == Z_OK && written > limit) {
+        throw MemberFailure(offset: offset, failure: Failure(code: Z_BUF_ERROR, limit: limit))
+      }
+      guard status == Z_OK, consumed > 0 else { throw MemberFailure(offset: offset, failure: Failure(code: status)) }
+      members.append(Data(output[..<written]))
+      offset += consumed
+    }
+    return members
+  }
+
+  /// A member of a multi-member stream that could not be read, and where it starts.
+  public struct MemberFailure: Error, Sendable, CustomStringConvertible {
+    /// The byte offset of the member in the stream.
+    public var offset: Int
+    public var failure: Failure
+    public var description: String { "the gzip member at byte \(offset): \(failure)" }
   }
 
   /// One inflation of `data` into at most `capacity` bytes: zlib's status and what it wrote.

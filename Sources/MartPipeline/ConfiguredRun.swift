@@ -90,14 +90,8 @@ extension Pipeline {
       statistics: resources.stack.statistics, progress: configuration.progress)
     let outcome = await pipeline.runOnce(asOf: asOf, brands: configuration.brands, outputDirectory: output)
 
-    var archiveDirectory = resources.archive?.directory
     var pruned: [String] = []
-    if outcome.report.outcome == .cancelled {
-      if let directory = archiveDirectory {
-        Files.remove(directory.path)
-        archiveDirectory = nil
-      }
-    } else if let keep = configuration.keep {
+    if outcome.report.outcome != .cancelled, let keep = configuration.keep {
       pruned = layout.pruneBundles(keep: keep)
     }
     // current/ follows the bundle latest.json names as soon as the bundles it draws on are
@@ -105,26 +99,8 @@ extension Pipeline {
     // behind (where a kill leaves it stale until the next run) is as short as possible; then
     // report.html and report.json, with what could not be written among the report's errors.
     let report = finishOutput(outcome, output: output)
-
+    let archiveDirectory = finishArchive(resources, cancelled: report.outcome == .cancelled, logger: logger)
     if report.outcome != .cancelled {
-      // Responses are written without a flush each; the archive is made durable once, here.
-      if let directory = archiveDirectory {
-        do throws(ReplayError) { try ReplayArchive.makeDurable(directory) } catch {
-          logger.warning("archive: could not flush \(directory.path) to disk: \(error)")
-        }
-      }
-      if let partial = archiveDirectory, var finished = resources.finishedArchiveDirectory {
-        if !(resources.archive?.writeFailures.isEmpty ?? true) {
-          finished = finished.deletingLastPathComponent().appendingPathComponent(
-            finished.lastPathComponent + ".incomplete")
-        }
-        do throws(FileError) {
-          try Files.rename(partial.path, to: finished.path)
-          archiveDirectory = finished
-        } catch {
-          logger.warning("archive: could not rename \(partial.path) to \(finished.lastPathComponent): \(error)")
-        }
-      }
       if let keep = configuration.keep {
         pruned += stateLayout.pruneArchives(keep: keep)
         for path in pruned { logger.info("removed \(path) (--keep \(keep))") }
@@ -138,6 +114,31 @@ extension Pipeline {
 }
 
 extension Pipeline {
+  /// Ends the run's archive: made durable once (responses were written without a flush each),
+  /// then renamed to its finished name, or to its incomplete one when the run was cancelled or
+  /// responses could not be written. A cancelled run's `--archive` folder is removed. Returns
+  /// where the archive is, if anywhere.
+  static func finishArchive(_ resources: RunResources, cancelled: Bool, logger: Logger) -> URL? {
+    guard let archive = resources.archive, let plan = resources.archivePlan else { return nil }
+    do throws(ReplayError) { try archive.finish() } catch {
+      logger.warning("archive: could not flush \(archive.location.path) to disk: \(error)")
+    }
+    if cancelled, !plan.isWARC {
+      Files.remove(archive.location.path)
+      return nil
+    }
+    let complete = !cancelled && archive.writeFailures.isEmpty
+    guard let target = complete ? plan.finished : plan.incomplete else { return archive.location }
+    do throws(FileError) {
+      try Files.rename(archive.location.path, to: target.path)
+      try Files.syncDirectory(target.deletingLastPathComponent().path)
+    } catch {
+      logger.warning("archive: could not rename \(archive.location.path) to \(target.lastPathComponent): \(error)")
+      return Files.kind(at: target.path) == nil ? archive.location : target
+    }
+    return target
+  }
+
   /// Brands that share a source (one site) cannot be sent to different mirrors: the source makes
   /// one set of requests for all of them.
   static func checkMirrors(_ mirrors: [BrandSlug: String], sources: [any BrandSource]) throws(RunSetupError) {
@@ -172,7 +173,9 @@ extension Pipeline {
       guard let date = CalendarDate(iso: recorded) else {
         throw RunSetupError(
           setting: "--replay",
-          message: "\(directory?.path ?? "")/replay.json: recordedOn \"\(recorded)\" is not YYYY-MM-DD")
+          message:
+            "\(directory.map { ReplayArchive.isRecordingFolder($0) ? $0.path + "/replay.json" : $0.path } ?? ""): recordedOn \"\(recorded)\" is not YYYY-MM-DD"
+        )
       }
       return date
     }

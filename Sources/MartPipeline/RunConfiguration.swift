@@ -114,10 +114,11 @@ extension RunConfiguration {
 /// What a configured run did: the report, and what the fetch stack noticed on the way.
 public struct RunResult: Sendable {
   public var report: RunReport
-  /// Where this run's responses were kept, if they were (removed again when cancelled).
+  /// Where this run's responses were kept, if they were: the WARC file, or the `--archive`
+  /// folder (removed again when cancelled).
   public var archiveDirectory: URL?
   /// Responses the archive could not keep, with the reason. When there are any, the archive
-  /// cannot replay the run (the default one is named `<as-of>-<time>.incomplete`).
+  /// cannot replay the run (the default one is named `<as-of>-<time>.incomplete.warc.gz`).
   public var archiveFailures: [String]
   /// Requests a replay had no recording for (`METHOD host/path?query body: …`).
   public var unmatchedReplayRequests: [String]

@@ -55,16 +55,16 @@ public enum RunMode: Sendable, Hashable {
     self == .live ? configured : GeocodingChain.replayEnvironment
   }
 
-  /// Where the run keeps its responses: `writing` while it runs, renamed to `finished` when it
-  /// ends (`nil`: it stays where it is). `--archive DIR` as given; otherwise, on a live run,
-  /// `<state>/raw/.partial-<as-of>-<HHmmss>` renamed to `<state>/raw/<as-of>-<HHmmss>`, so a
-  /// killed run's partial archive is a leftover, never one of the kept archives; none on a replay.
-  public func archive(configured: URL?, state: URL, asOf: CalendarDate) -> (writing: URL, finished: URL?)? {
-    if let configured { return (configured, nil) }
+  /// Where the run keeps its responses: `--archive DIR` as given, a recording folder; otherwise,
+  /// on a live run, a WARC file written as `<state>/raw/.partial-<as-of>-<HHmmss>.warc.gz`, so a
+  /// killed run's archive is a leftover, never one of the kept archives, and renamed when the
+  /// run ends to `<as-of>-<HHmmss>.warc.gz`, or `<as-of>-<HHmmss>.incomplete.warc.gz` when it
+  /// cannot replay the run; none on a replay.
+  public func archive(configured: URL?, state: URL, asOf: CalendarDate) -> ArchivePlan? {
+    if let configured { return ArchivePlan(writing: configured, finished: nil, incomplete: nil, isWARC: false) }
     guard self == .live else { return nil }
-    let name = "\(asOf.iso)-\(KoreanCalendar.timeOfDay())"
-    let archive = StateLayout(state).archive(named: name)
-    return (archive.writing, archive.finished)
+    let archive = StateLayout(state).archive(named: "\(asOf.iso)-\(KoreanCalendar.timeOfDay())")
+    return ArchivePlan(writing: archive.writing, finished: archive.finished, incomplete: archive.incomplete, isWARC: true)
   }
 
   /// The fetch stack of this mode over `client`, sending origins where `overrides` says.
@@ -76,4 +76,17 @@ public enum RunMode: Sendable, Hashable {
       client: client, overrides: overrides, politeness: self.politeness(politeness), retry: self.retry(retry),
       validators: validators)
   }
+}
+
+/// Where a run keeps the responses it receives (``RunMode/archive(configured:state:asOf:)``).
+public struct ArchivePlan: Sendable, Hashable {
+  /// Where the archive is written while the run goes on.
+  public var writing: URL
+  /// Where it goes when the run has finished (`nil`: it stays where it is written).
+  public var finished: URL?
+  /// Where it goes when it cannot replay the run: the run was cancelled, or responses could not
+  /// be written (`nil`: it stays where it is written).
+  public var incomplete: URL?
+  /// A WARC file; otherwise a recording folder.
+  public var isWARC: Bool
 }

@@ -16,9 +16,8 @@ struct RunResources {
   let replayServer: ReplayServer?
   let stack: FetchStack
   let archive: ArchivingFetcher?
-  /// Where the default archive goes once the run has finished (it is written under a hidden
-  /// name until then); `nil` for `--archive DIR` and replays.
-  let finishedArchiveDirectory: URL?
+  /// Where the archive is written and where it goes when the run ends; `nil` on a replay.
+  let archivePlan: ArchivePlan?
   /// What sources use: the stack, through the archive when there is one.
   var sourceFetcher: any HTTPFetching { archive ?? stack.fetcher }
   let geocoding: GeocodingChain
@@ -74,12 +73,16 @@ struct RunResources {
         client: configuration.client, overrides: overrides, politeness: configuration.politeness,
         retry: configuration.retry, validators: validators)
 
-      let archivePaths = mode.archive(configured: configuration.archiveDirectory, state: state, asOf: asOfDate)
-      finishedArchiveDirectory = archivePaths?.finished
-      if let archiveDirectory = archivePaths?.writing {
-        try SettingChecks.prepare(archiveDirectory, setting: "--archive")
+      archivePlan = mode.archive(configured: configuration.archiveDirectory, state: state, asOf: asOfDate)
+      if let plan = archivePlan {
+        try SettingChecks.prepare(plan.isWARC ? plan.writing.deletingLastPathComponent() : plan.writing, setting: "--archive")
         do {
-          archive = try ArchivingFetcher(wrapping: stack.fetcher, directory: archiveDirectory, recordedOn: asOfDate.iso)
+          archive =
+            plan.isWARC
+            ? try ArchivingFetcher(
+              wrapping: stack.fetcher, warcFile: plan.writing, recordedOn: asOfDate.iso,
+              userAgent: configuration.client.userAgent)
+            : try ArchivingFetcher(wrapping: stack.fetcher, directory: plan.writing, recordedOn: asOfDate.iso)
         } catch {
           throw RunSetupError(setting: "--archive", message: error.description)
         }

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartFiles
+import MartReplay
 
 #if canImport(Glibc)
   import Glibc
@@ -92,15 +93,17 @@ enum SettingChecks {
         + " real folders in \(root.path), never through or over anything else: remove it")
   }
 
-  /// Throws unless `url` is a directory holding recordings: `replay.json` or at least one
-  /// `*.exchange.json` (at any depth). Touches nothing.
+  /// Throws unless `url` is a directory holding recordings (`replay.json` or at least one
+  /// `*.exchange.json`) or a file named as a WARC file (`*.warc.gz`, `*.warc`). Touches nothing.
   static func checkRecordings(_ url: URL, setting: String) throws(RunSetupError) {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
       throw RunSetupError(setting: setting, message: "\(url.path): no such directory")
     }
     guard isDirectory.boolValue else {
-      throw RunSetupError(setting: setting, message: "\(url.path): is a file, not a directory of recordings")
+      if WARCReader.isWARCName(url) { return }
+      throw RunSetupError(
+        setting: setting, message: "\(url.path): is a file, not a directory of recordings or a .warc.gz file")
     }
     if FileManager.default.fileExists(atPath: url.appendingPathComponent("replay.json").path) { return }
     // Recordings sit in the folder or one host folder down (docs/recordings.md); a folder that

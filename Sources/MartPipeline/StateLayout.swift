@@ -11,7 +11,9 @@ import MartFiles
 /// state/run.lock                      the run lock (RunLock)
 /// state/cache/http-validators.sqlite  ETag / Last-Modified of each URL
 /// state/cache/geocoding.sqlite        geocoders' answers
-/// state/raw/<as-of>-<HHmmss>/         a run's raw archive; `.partial-…` while being written
+/// state/raw/<as-of>-<HHmmss>.warc.gz  a run's raw archive (WARC); `.partial-…` while being
+///                                     written, `….incomplete.warc.gz` when it cannot replay its run
+/// state/raw/<as-of>-<HHmmss>/         an archive of an older version (a recording folder)
 /// ```
 struct StateLayout {
   /// The state directory.
@@ -51,9 +53,20 @@ struct StateLayout {
   /// The name prefix of a raw archive still being written.
   static let partialArchivePrefix = ".partial-"
 
-  /// A raw archive named `name`: where it is written, and where it goes when finished.
-  func archive(named name: String) -> (writing: URL, finished: URL) {
-    (archives.appendingPathComponent(Self.partialArchivePrefix + name), archives.appendingPathComponent(name))
+  /// The name ending of a raw archive (a WARC file of gzip members).
+  static let archiveExtension = ".warc.gz"
+  /// What ends the name of an archive that cannot replay its run (cancelled, or with responses
+  /// that could not be written), before ``archiveExtension``.
+  static let incompleteArchiveSuffix = ".incomplete"
+
+  /// The raw archive of a run named `name` (`<as-of>-<HHmmss>`): where it is written, where it
+  /// goes when finished, and where when it cannot replay its run.
+  func archive(named name: String) -> (writing: URL, finished: URL, incomplete: URL) {
+    (
+      archives.appendingPathComponent(Self.partialArchivePrefix + name + Self.archiveExtension),
+      archives.appendingPathComponent(name + Self.archiveExtension),
+      archives.appendingPathComponent(name + Self.incompleteArchiveSuffix + Self.archiveExtension)
+    )
   }
 
   /// Moves what an output directory of the old layout kept among the served files to the
@@ -102,10 +115,22 @@ struct StateLayout {
     }
   }
 
-  /// Keeps the newest `keep` raw archives; removes the rest. Returns the paths removed,
-  /// relative to the state directory.
+  /// Keeps the newest `keep` raw archives (by modification time, equal times by name, newest
+  /// name first): WARC files, complete or not, and the folders of older versions; removes the
+  /// rest. Hidden names are not archives (see ``removeUnfinishedArchives()``). Returns the paths
+  /// removed, relative to the state directory.
   func pruneArchives(keep: Int) -> [String] {
-    OutputLayout.prune(in: archives, keep: keep, protecting: nil).map { "raw/\($0)" }
+    let archivesFirstNewest = Self.contents(of: archives).filter { !$0.hasPrefix(".") }.compactMap {
+      name -> (String, Date)? in
+      let url = archives.appendingPathComponent(name)
+      guard let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .contentModificationDateKey]),
+        values.isDirectory == true || name.hasSuffix(Self.archiveExtension)
+      else { return nil }
+      return (name, values.contentModificationDate ?? .distantPast)
+    }.sorted { ($0.1, $0.0) > ($1.1, $1.0) }
+    return archivesFirstNewest.dropFirst(max(0, keep)).compactMap { name, _ in
+      Files.remove(archives.appendingPathComponent(name).path) ? "raw/\(name)" : nil
+    }
   }
 
   private static func contents(of directory: URL) -> [String] {

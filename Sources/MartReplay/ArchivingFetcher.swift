@@ -2,39 +2,68 @@ import Foundation
 import MartFetch
 import Synchronization
 
-/// Wraps a fetcher and keeps every response it receives in the recording format, so that a
-/// run can be parsed again later without the network: `mart-holiday run --replay <directory>`.
+/// Wraps a fetcher and keeps every response it receives, so that a run can be parsed again later
+/// without the network: `mart-holiday run --replay <archive>`. A run's archive is one WARC file
+/// (``WARCWriter``); a recording folder (`replay.json` plus one folder per host, the format of
+/// `fixtures/web`) is kept when asked for (`--archive DIR`).
 ///
 /// Archiving never fails a fetch: a response that cannot be written is still returned, and
 /// the problem is listed in `writeFailures`.
 public final class ArchivingFetcher: HTTPFetching {
   public let upstream: any HTTPFetching
-  /// The recording directory (`replay.json` plus one folder per host).
-  public let directory: URL
+  /// The WARC file or the recording folder.
+  public let location: URL
+  private let warc: WARCWriter?
   private let sequence = Mutex(0)
   private let failures = Mutex<[String]>([])
 
-  /// Creates the directory and its `replay.json`, dated `recordedOn` (`YYYY-MM-DD`).
+  /// Keeps responses in a recording folder: creates `directory` and its `replay.json`, dated
+  /// `recordedOn` (`YYYY-MM-DD`).
   public init(wrapping upstream: any HTTPFetching, directory: URL, recordedOn: String) throws(ReplayError) {
     self.upstream = upstream
-    self.directory = directory
+    self.location = directory
+    warc = nil
     try ReplayArchive.writeManifest(
       recordedOn: recordedOn, description: "Responses received by a mart-holiday run.", to: directory)
   }
 
+  /// Keeps responses in the WARC file `warcFile`, created now with its `warcinfo` record dated
+  /// `recordedOn`; `userAgent` is what the transport sends with every request.
+  public init(wrapping upstream: any HTTPFetching, warcFile: URL, recordedOn: String, userAgent: String?)
+    throws(ReplayError)
+  {
+    self.upstream = upstream
+    self.location = warcFile
+    warc = try WARCWriter(creating: warcFile, recordedOn: recordedOn, userAgent: userAgent)
+  }
+
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
     let response = try await upstream.fetch(request)
-    let number = sequence.withLock { value in
-      value += 1
-      return value
-    }
-    let name = String(format: "%04d-", number) + Self.slug(forURL: request.url)
     do {
-      try ReplayArchive.write(RecordedExchange(request: request, response: response), name: name, to: directory)
+      if let warc {
+        try warc.append(request, response)
+      } else {
+        let number = sequence.withLock { value in
+          value += 1
+          return value
+        }
+        let name = String(format: "%04d-", number) + Self.slug(forURL: request.url)
+        try ReplayArchive.write(RecordedExchange(request: request, response: response), name: name, to: location)
+      }
     } catch {
       failures.withLock { $0.append("\(request.url): \(error)") }
     }
     return response
+  }
+
+  /// Makes what was kept durable, once, when the run ends: the WARC file flushed and closed, or
+  /// the recording folder flushed with one barrier.
+  public func finish() throws(ReplayError) {
+    if let warc {
+      try warc.finish()
+    } else {
+      try ReplayArchive.makeDurable(location)
+    }
   }
 
   /// Responses that could not be written, with the reason.

@@ -70,8 +70,13 @@ public struct ReplayArchive: Sendable {
     self.description = description
   }
 
-  /// Loads `replay.json` (optional) and every `*.exchange.json` below `directory`.
+  /// Loads `replay.json` (optional) and every `*.exchange.json` below `directory`; or, when
+  /// `directory` is a file, the WARC file it is (``WARCReader``).
   public static func load(from directory: URL) throws(ReplayError) -> ReplayArchive {
+    var isDirectory: ObjCBool = false
+    if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+      return try WARCReader.load(from: directory)
+    }
     let manifestURL = directory.appendingPathComponent("replay.json")
     var manifest = Manifest()
     if FileManager.default.fileExists(atPath: manifestURL.path) {
@@ -88,6 +93,12 @@ public struct ReplayArchive: Sendable {
       exchanges.append(try readExchange(file, within: directory))
     }
     return ReplayArchive(exchanges: exchanges, recordedOn: manifest.recordedOn, description: manifest.description)
+  }
+
+  /// Whether `url` is a folder (a recording folder, as opposed to a WARC file).
+  public static func isRecordingFolder(_ url: URL) -> Bool {
+    var isDirectory: ObjCBool = false
+    return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
   }
 
   /// Writes `replay.json` into `directory`, creating the folder if needed.

@@ -88,7 +88,7 @@ struct RunCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("archive"),
     help: ArgumentHelp(
-      "Keep every response of this run in DIR, in the recording format, so it can be parsed again with --replay DIR. Default for runs that are not replays: <state>/raw/<as-of>-<time>.",
+      "Keep every response of this run in DIR, in the recording format of fixtures/web, so it can be parsed again with --replay DIR. Default for runs that are not replays: one WARC file, <state>/raw/<as-of>-<time>.warc.gz (--replay reads it too).",
       valueName: "dir"))
   var archiveDirectory: String?
 

@@ -255,6 +255,13 @@ import Testing
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       try FileManager.default.setAttributes([.modificationDate: old], ofItemAtPath: folder.path)
     }
+    // WARC archives count as archives, complete or not: the older one goes, the newer stays.
+    let olderWARC = raw.appendingPathComponent("2026-10-30-010101.warc.gz")
+    let newerIncomplete = raw.appendingPathComponent("2026-11-04-010101.incomplete.warc.gz")
+    for (file, age) in [(olderWARC, -2 * 86_400.0), (newerIncomplete, -3_600.0)] {
+      try Data("WARC/1.1".utf8).write(to: file)
+      try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: age)], ofItemAtPath: file.path)
+    }
     for day in ["2026-11-21", "2026-11-22"] {
       let outcome = try cli.run([
         "run", "--replay", "fixtures/web", "--output", output.path, "--as-of", day, "--keep", "2",
@@ -268,7 +275,7 @@ import Testing
     #expect((current["bundle"] as? String).map { kept.contains(($0 as NSString).lastPathComponent) } == true)
     #expect(
       try FileManager.default.contentsOfDirectory(atPath: raw.path).sorted() == [
-        "2026-11-02-010101", "2026-11-03-010101",
+        "2026-11-03-010101", "2026-11-04-010101.incomplete.warc.gz",
       ])
     #expect(!FileManager.default.fileExists(atPath: partial.path))
     #expect(!FileManager.default.fileExists(atPath: halfWritten.path))
@@ -319,7 +326,10 @@ import Testing
     let raw = state(output).appendingPathComponent("raw").path
     let archives =
       FileManager.default.fileExists(atPath: raw) ? try FileManager.default.contentsOfDirectory(atPath: raw) : []
-    #expect(archives.isEmpty, "a cancelled run keeps no partial archive")
+    // A cancelled run's archive is kept under a name that says it cannot replay the run.
+    #expect(
+      archives.count == 1 && archives.allSatisfy { $0.hasPrefix("2026-11-21-") && $0.hasSuffix(".incomplete.warc.gz") },
+      "\(archives)")
     // The page of the run says it was cancelled; it does not claim the previous run's success.
     let page = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
     #expect(page.contains("This run published nothing (cancelled)"))

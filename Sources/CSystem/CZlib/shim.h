@@ -14,11 +14,16 @@ static inline size_t mart_gzip_bound(size_t length) {
 /// compression, no file name, no comment, modification time 0 and operating system "unknown".
 /// Writes at most `capacity` bytes to `output` and stores the count in `written`.
 /// Returns Z_OK, or a zlib error code (Z_BUF_ERROR when `capacity` is too small).
-static inline int mart_gzip(const void *input, size_t length, void *output, size_t capacity, size_t *written) {
+static inline int mart_gzip(const void *input, size_t length, void *output, size_t capacity, size_t *written);
+
+/// `mart_gzip` at compression `level` (1 fastest … 9 smallest).
+static inline int mart_gzip_at_level(
+  const void *input, size_t length, int level, void *output, size_t capacity, size_t *written
+) {
   z_stream stream;
   memset(&stream, 0, sizeof stream);
   // 15 window bits + 16: a gzip wrapper instead of a zlib one.
-  int status = deflateInit2(&stream, Z_BEST_COMPRESSION, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY);
+  int status = deflateInit2(&stream, level, Z_DEFLATED, 15 + 16, 9, Z_DEFAULT_STRATEGY);
   if (status != Z_OK) return status;
   gz_header header;
   memset(&header, 0, sizeof header);
@@ -33,6 +38,10 @@ static inline int mart_gzip(const void *input, size_t length, void *output, size
   *written = (size_t)stream.total_out;
   deflateEnd(&stream);
   return status == Z_STREAM_END ? Z_OK : (status == Z_OK ? Z_BUF_ERROR : status);
+}
+
+static inline int mart_gzip(const void *input, size_t length, void *output, size_t capacity, size_t *written) {
+  return mart_gzip_at_level(input, length, Z_BEST_COMPRESSION, output, capacity, written);
 }
 
 /// Decompresses one gzip member. Writes at most `capacity` bytes to `output` and the count to
@@ -55,6 +64,30 @@ static inline int mart_gunzip(const void *input, size_t length, void *output, si
   if (status == Z_BUF_ERROR && stream.avail_out == 0) return Z_BUF_ERROR;
   return status == Z_NEED_DICT || status == Z_BUF_ERROR ? Z_DATA_ERROR : status;
 }
+/// Decompresses the first gzip member of `input`, which may be followed by more: writes at most
+/// `capacity` bytes to `output`, the count to `written` and the input bytes the member took to
+/// `consumed`. Returns Z_OK, Z_BUF_ERROR when `capacity` is too small, or Z_DATA_ERROR for input
+/// that does not start with a complete gzip member.
+static inline int mart_gunzip_member(
+  const void *input, size_t length, void *output, size_t capacity, size_t *consumed, size_t *written
+) {
+  z_stream stream;
+  memset(&stream, 0, sizeof stream);
+  int status = inflateInit2(&stream, 15 + 16);
+  if (status != Z_OK) return status;
+  stream.next_in = (Bytef *)input;
+  stream.avail_in = (uInt)length;
+  stream.next_out = (Bytef *)output;
+  stream.avail_out = (uInt)capacity;
+  status = inflate(&stream, Z_FINISH);
+  *written = (size_t)stream.total_out;
+  *consumed = (size_t)stream.total_in;
+  inflateEnd(&stream);
+  if (status == Z_STREAM_END) return Z_OK;
+  if (status == Z_BUF_ERROR && stream.avail_out == 0) return Z_BUF_ERROR;
+  return status == Z_NEED_DICT || status == Z_BUF_ERROR ? Z_DATA_ERROR : status;
+}
+
 /// A gzip member compressed piece by piece, with the same parameters and header as
 /// `mart_gzip`, so its bytes equal `mart_gzip`'s for the same input however it is split.
 /// Returns NULL when zlib cannot start.

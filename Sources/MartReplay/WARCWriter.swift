@@ -1,0 +1,139 @@
+import Foundation
+import MartCore
+import MartDigest
+import MartExport
+import MartFetch
+import MartFiles
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
+
+/// A WARC 1.1 file (ISO 28500:2017) written record by record as responses arrive: a
+/// `warcinfo` record first, then a `request` and a `response` record per exchange, each record
+/// its own gzip member, so the file up to any record's end is a valid archive. See
+/// `docs/recordings.md` for what the records hold.
+///
+/// Nothing is flushed while writing; ``finish()`` makes the file durable once, when its run ends.
+public final class WARCWriter: Sendable {
+  /// The file being written.
+  public let file: URL
+  /// The `WARC-Record-ID` of the `warcinfo` record, named by every other record.
+  let warcinfoID: String
+  /// The `User-Agent` the transport sends with every request (recorded in request records).
+  let userAgent: String?
+  private let output: Mutex<WritableFile?>
+
+  /// The gzip level of each record: zlib's default compresses HTML and JSON within a few percent
+  /// of level 9 in a fraction of its time, which matters for a file written during the run.
+  static let compressionLevel: Int32 = 6
+
+  /// The `warcinfo` field holding the run's date in Korea.
+  static let recordedOnField = "recordedOn"
+
+  /// Creates `file` (emptying one that is there; a symbolic link is not followed) and writes its
+  /// `warcinfo` record: the software, the format, and `recordedOn` (`YYYY-MM-DD`, the run's
+  /// date in Korea, which a replay without `--as-of` uses).
+  public init(creating file: URL, recordedOn: String, userAgent: String? = nil) throws(ReplayError) {
+    self.file = file
+    self.userAgent = userAgent
+    warcinfoID = Self.newRecordID()
+    output = Mutex(try WritableFile(creating: file.path))
+    let fields: [(String, String)] = [
+      ("software", "\(MartVersion.productToken)/\(MartVersion.current)"),
+      ("format", "WARC File Format 1.1"),
+      ("conformsTo", "https://iipc.github.io/warc-specifications/specifications/warc-format/warc-1.1/"),
+      ("description", "Responses received by a mart-holiday run."),
+      (Self.recordedOnField, recordedOn),
+    ]
+    let record = WARCRecord(
+      fields: [
+        ("WARC-Type", "warcinfo"), ("WARC-Record-ID", warcinfoID), ("WARC-Date", Self.warcDate(Date())),
+        ("WARC-Filename", file.lastPathComponent), ("Content-Type", "application/warc-fields"),
+      ], block: Data(fields.map { "\($0.0): \($0.1)\r\n" }.joined().utf8))
+    try write([record])
+  }
+
+  /// Appends the `request` and `response` records of one exchange, as two gzip members written
+  /// together, so the records of concurrent exchanges never interleave.
+  public func append(_ request: HTTPRequest, _ response: HTTPResponse, receivedAt date: Date = Date())
+    throws(ReplayError)
+  {
+    let requestID = Self.newRecordID()
+    let responseID = Self.newRecordID()
+    let warcDate = Self.warcDate(date)
+    let (head, body) = WARCHTTPMessage.responseBlock(response)
+    try write([
+      WARCRecord(
+        fields: [
+          ("WARC-Type", "request"), ("WARC-Record-ID", requestID), ("WARC-Date", warcDate),
+          ("WARC-Target-URI", request.url), ("WARC-Warcinfo-ID", warcinfoID), ("WARC-Concurrent-To", responseID),
+          ("Content-Type", "application/http;msgtype=request"),
+        ], block: WARCHTTPMessage.requestBlock(request, userAgent: userAgent)),
+      WARCRecord(
+        fields: [
+          ("WARC-Type", "response"), ("WARC-Record-ID", responseID), ("WARC-Date", warcDate),
+          ("WARC-Target-URI", request.url), ("WARC-Warcinfo-ID", warcinfoID), ("WARC-Concurrent-To", requestID),
+          ("Content-Type", "application/http;msgtype=response"),
+          ("WARC-Payload-Digest", "sha256:" + SHA256.hex(body)),
+        ], block: head + body),
+    ])
+  }
+
+  /// Flushes the file to disk and closes it. Call once, when the run ends.
+  public func finish() throws(ReplayError) {
+    try output.withLock { (file: inout WritableFile?) throws(ReplayError) in
+      guard let open = file else { return }
+      file = nil
+      try open.flush()
+      try open.close()
+    }
+  }
+
+  /// Compresses `records` (outside the lock) and appends them in one write.
+  private func write(_ records: [WARCRecord]) throws(ReplayError) {
+    var members = Data()
+    for record in records { members += Gzip.compress(record.serialized(), level: Self.compressionLevel) }
+    try output.withLock { (file: inout WritableFile?) throws(ReplayError) in
+      guard let file else { throw ReplayError(path: self.file.path, message: "write failed: already finished") }
+      try file.write(members)
+    }
+  }
+
+  /// `<urn:uuid:…>`, lower-case.
+  static func newRecordID() -> String { "<urn:uuid:\(UUID().uuidString.lowercased())>" }
+
+  /// `2026-11-20T01:02:03Z`: the UTC second of `date` (W3C date and time, as WARC 1.1 asks).
+  static func warcDate(_ date: Date) -> String {
+    var seconds = time_t(date.timeIntervalSince1970.rounded(.down))
+    var parts = tm()
+    gmtime_r(&seconds, &parts)
+    func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    return "\(parts.tm_year + 1900)-\(two(parts.tm_mon + 1))-\(two(parts.tm_mday))T"
+      + "\(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec))Z"
+  }
+}
+
+/// One WARC record: its named fields (without `WARC-Block-Digest` and `Content-Length`, which
+/// are computed from the block) and its block.
+struct WARCRecord {
+  var fields: [(String, String)]
+  var block: Data
+
+  /// `WARC/1.1`, the fields, `WARC-Block-Digest`, `Content-Length`, a blank line, the block and
+  /// the two line ends that close a record.
+  func serialized() -> Data {
+    var head = "WARC/1.1\r\n"
+    for (name, value) in fields { head += "\(name): \(value)\r\n" }
+    head += "WARC-Block-Digest: sha256:\(SHA256.hex(block))\r\n"
+    head += "Content-Length: \(block.count)\r\n\r\n"
+    var bytes = Data(capacity: head.utf8.count + block.count + 4)
+    bytes += Data(head.utf8)
+    bytes += block
+    bytes += Data("\r\n\r\n".utf8)
+    return bytes
+  }
+}

@@ -1,0 +1,77 @@
+import Foundation
+import MartReplay
+import Testing
+import TestSupport
+
+/// A live run keeps its responses as one WARC file that warcio reads and verifies, and that
+/// replays into the same bundle, byte for byte.
+@Suite struct WARCRunTests {
+  let cli = CommandLineContractTests()
+  let safety = RunSafetyTests()
+
+  /// Every file of `folder`, by relative path.
+  func files(_ folder: URL) throws -> [String: Data] {
+    var found: [String: Data] = [:]
+    let enumerator = try #require(FileManager.default.enumerator(at: folder, includingPropertiesForKeys: nil))
+    for case let url as URL in enumerator {
+      var isDirectory: ObjCBool = false
+      guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue else {
+        continue
+      }
+      found[String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count))] = try Data(
+        contentsOf: url)
+    }
+    return found
+  }
+
+  /// The bundle `latest.json` of `output` names.
+  func bundle(_ output: URL) throws -> URL {
+    let latest = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("latest.json")))
+        as? [String: Any])
+    return output.appendingPathComponent(try #require(latest["bundle"] as? String))
+  }
+
+  @Test func aLiveRunsWARCPassesWarcioAndReplaysIntoTheSameBundle() throws {
+    let mirror = try safety.costcoMirror()
+    defer { mirror.stop() }
+    let baseURL = try #require(mirror.baseURL(forOrigin: "https://www.costco.co.kr"))
+    let work = FileManager.default.temporaryDirectory.appendingPathComponent("warc-run-\(UUID().uuidString)")
+    let live = work.appendingPathComponent("live")
+    let run = try cli.run([
+      "run", "--brand", "costco", "--source", "costco=\(baseURL)", "--request-delay", "0", "--output", live.path,
+      "--as-of", "2026-11-20",
+    ])
+    #expect(run.status == 0, "stderr: \(run.stderr)")
+    let raw = safety.state(live).appendingPathComponent("raw")
+    let names = try FileManager.default.contentsOfDirectory(atPath: raw.path)
+    try #require(
+      names.count == 1 && names[0].hasPrefix("2026-11-20-") && names[0].hasSuffix(".warc.gz")
+        && !names[0].contains("incomplete"), "\(names)")
+    let warc = raw.appendingPathComponent(names[0])
+    #expect(run.stdout.contains("responses kept in \(warc.path)"), "\(run.stdout)")
+
+    // warcio reads every record and verifies every digest; each record is its own gzip member.
+    let check = try ProcessRunner.run(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "scripts/check_warc.py", warc.path],
+      in: FixturePaths.repositoryRoot)
+    #expect(check.status == 0, "\(check.stdoutText)\(check.stderrText)")
+    // Costco's recordings are one store list (fixtures/web/www.costco.co.kr), asked for once.
+    let exchanges = try ReplayArchive.load(from: warc).exchanges
+    #expect(exchanges.map(\.url) == ["https://www.costco.co.kr/store-finder/search?q=Korea%2C+Republic+of&page=0"])
+    #expect(check.stdoutText.contains("1 requests, 1 responses"), "\(check.stdoutText)")
+
+    // Replayed without --as-of, the run takes the date the archive was recorded on and
+    // publishes the same bundle, byte for byte.
+    let replayed = work.appendingPathComponent("replayed")
+    let replay = try cli.run(["run", "--replay", warc.path, "--brand", "costco", "--output", replayed.path])
+    #expect(replay.status == 0, "stderr: \(replay.stderr)")
+    let liveBundle = try bundle(live)
+    let replayedBundle = try bundle(replayed)
+    #expect(liveBundle.lastPathComponent == replayedBundle.lastPathComponent)
+    #expect(liveBundle.lastPathComponent.hasPrefix("2026-11-20"))
+    let liveFiles = try files(liveBundle)
+    #expect(liveFiles.count > 20)
+    #expect(try files(replayedBundle) == liveFiles)
+  }
+}

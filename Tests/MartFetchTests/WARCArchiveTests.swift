@@ -1,0 +1,150 @@
+import Foundation
+import MartCore
+import MartExport
+import MartFetch
+import MartReplay
+import Synchronization
+import Testing
+
+/// A run's responses kept as a WARC file through real HTTP (libcurl against a server on
+/// 127.0.0.1), read back the way a replay reads them; damaged files are refused with an error.
+@Suite struct WARCArchiveTests {
+  func scratch(_ label: String) throws -> URL {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return folder
+  }
+
+  /// A site answering a JSON list, a form post, a gzip-coded page and a 404.
+  func site() throws -> LocalHTTPServer {
+    let page = Data("<html><body>상봉점 휴무일: 매월 둘째, 넷째 일요일</body></html>".utf8)
+    return try LocalHTTPServer { request in
+      switch (request.method, request.path) {
+      case ("GET", "/list"):
+        return ServerResponse(
+          headers: [HTTPHeader("Content-Type", "application/json;charset=UTF-8")],
+          body: Data(#"{"query":"\#(request.query)"}"#.utf8))
+      case ("POST", "/search"):
+        return ServerResponse(
+          headers: [HTTPHeader("Content-Type", "application/json")],
+          body: Data(#"{"form":"\#(String(decoding: request.body, as: UTF8.self))"}"#.utf8))
+      case ("GET", "/page"):
+        return ServerResponse(
+          headers: [HTTPHeader("Content-Type", "text/html; charset=UTF-8"), HTTPHeader("Content-Encoding", "gzip")],
+          body: Gzip.compress(page))
+      default:
+        return .text("not found", status: 404)
+      }
+    }
+  }
+
+  @Test func aWARCArchiveReplaysTheResponsesAsReceived() async throws {
+    let server = try site()
+    defer { server.stop() }
+    let file = try scratch("warc").appendingPathComponent("run.warc.gz")
+    let archiving = try ArchivingFetcher(
+      wrapping: CurlHTTPClient(), warcFile: file, recordedOn: "2026-11-20", userAgent: "mart-holiday-test")
+    let requests: [HTTPRequest] = [
+      .get(server.baseURL + "/list?year=2026&month=11"),
+      .postForm(server.baseURL + "/search", fields: [("jMode", "true"), ("searchType", "EM")]),
+      .get(server.baseURL + "/page"),
+      .get(server.baseURL + "/missing"),
+    ]
+    var live: [HTTPResponse] = []
+    for request in requests { live.append(try await archiving.fetch(request)) }
+    try archiving.finish()
+    #expect(archiving.writeFailures.isEmpty)
+    #expect(live.map(\.status) == [200, 200, 200, 404])
+
+    let archive = try ReplayArchive.load(from: file)
+    #expect(archive.recordedOn == "2026-11-20")
+    #expect(archive.exchanges.map(\.url) == requests.map(\.url))
+    #expect(archive.exchanges.map(\.method) == ["GET", "POST", "GET", "GET"])
+    #expect(archive.exchanges[1].requestBody == "jMode=true&searchType=EM")
+    #expect(archive.exchanges.map(\.status) == live.map(\.status))
+    // Bodies as received: the gzip-coded page decoded, as libcurl gave it to the run.
+    #expect(archive.exchanges.map(\.body) == live.map(\.body))
+    #expect(String(decoding: archive.exchanges[2].body, as: UTF8.self).contains("상봉점"))
+    // Headers as received, the coding headers under their own names again.
+    #expect(archive.exchanges[2].headers.value(named: "Content-Encoding") == "gzip")
+    #expect(archive.exchanges.map(\.headers) == live.map(\.headers))
+
+    // The replay server answers from the file what the site answered.
+    for (request, response) in zip(requests, live) {
+      #expect(archive.match(request)?.body == response.body, "\(request.url)")
+    }
+  }
+
+  @Test func eachRecordIsItsOwnGzipMemberAndTheStoredPageIsUncoded() async throws {
+    let server = try site()
+    defer { server.stop() }
+    let file = try scratch("warc-members").appendingPathComponent("run.warc.gz")
+    let archiving = try ArchivingFetcher(wrapping: CurlHTTPClient(), warcFile: file, recordedOn: "2026-11-20", userAgent: nil)
+    _ = try await archiving.fetch(.get(server.baseURL + "/page"))
+    try archiving.finish()
+    let members = try Gzip.members(Data(contentsOf: file), atMost: 1 << 20)
+    // warcinfo, request, response.
+    #expect(members.count == 3)
+    let texts = members.map { String(decoding: $0, as: UTF8.self) }
+    #expect(texts.allSatisfy { $0.hasPrefix("WARC/1.1\r\n") && $0.hasSuffix("\r\n\r\n") })
+    #expect(texts[0].contains("WARC-Type: warcinfo") && texts[0].contains("recordedOn: 2026-11-20"))
+    #expect(texts[1].contains("WARC-Type: request") && texts[1].contains("GET /page HTTP/1.1\r\n"))
+    #expect(texts[2].contains("WARC-Type: response") && texts[2].contains("X-Archive-Orig-Content-Encoding: gzip"))
+    #expect(texts[2].contains("상봉점"))
+  }
+
+  @Test func aRequestAnsweredTwiceReplaysWithTheLastAnswer() async throws {
+    let count = CountingBox()
+    let server = try LocalHTTPServer { _ in .text("answer \(count.next())") }
+    defer { server.stop() }
+    let file = try scratch("warc-twice").appendingPathComponent("run.warc.gz")
+    let archiving = try ArchivingFetcher(wrapping: CurlHTTPClient(), warcFile: file, recordedOn: "2026-11-20", userAgent: nil)
+    let request = HTTPRequest.get(server.baseURL + "/list")
+    _ = try await archiving.fetch(request)
+    let last = try await archiving.fetch(request)
+    try archiving.finish()
+    #expect(String(decoding: last.body, as: UTF8.self) == "answer 2")
+    #expect(try ReplayArchive.load(from: file).match(request)?.body == last.body)
+  }
+
+  @Test func aDamagedOrForeignFileIsOneClearError() async throws {
+    let server = try site()
+    defer { server.stop() }
+    let folder = try scratch("warc-damaged")
+    let good = folder.appendingPathComponent("good.warc.gz")
+    let archiving = try ArchivingFetcher(wrapping: CurlHTTPClient(), warcFile: good, recordedOn: "2026-11-20", userAgent: nil)
+    _ = try await archiving.fetch(.get(server.baseURL + "/list"))
+    try archiving.finish()
+    let bytes = try Data(contentsOf: good)
+    let plain = Data(try Gzip.members(bytes, atMost: 1 << 20).joined())
+    let plainText = String(decoding: plain, as: UTF8.self)
+    let lengthCut = plainText.replacingOccurrences(of: "Content-Length: ", with: "Content-Length: 9")
+
+    let cases: [(String, Data, String)] = [
+      ("cut.warc.gz", bytes.prefix(bytes.count - 7), "gzip member"),
+      ("garbage.warc.gz", bytes + Data("not gzip".utf8), "gzip member"),
+      ("text.warc", Data("<html>hello</html>\n".utf8), "not a WARC file"),
+      ("empty.warc", Data(), "holds no record"),
+      ("long.warc", Data(lengthCut.utf8), "is cut short"),
+      ("bomb.warc.gz", Gzip.compress(Data(repeating: 0x57, count: (256 << 20) + 1), level: 1), "more than"),
+    ]
+    for (name, data, expected) in cases {
+      let file = folder.appendingPathComponent(name)
+      try data.write(to: file)
+      let error = #expect(throws: ReplayError.self) { try ReplayArchive.load(from: file) }
+      #expect(error?.path == file.path, "\(name)")
+      #expect(error?.description.contains(expected) == true, "\(name): \(error?.description ?? "")")
+    }
+  }
+}
+
+/// Counts the answers of a test server.
+final class CountingBox: Sendable {
+  private let count = Mutex(0)
+  func next() -> Int {
+    count.withLock {
+      $0 += 1
+      return $0
+    }
+  }
+}
