@@ -29,7 +29,7 @@ public struct BundleContents: Sendable {
     branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow
   ) throws(ExportError) {
     // Never stopped, so always built.
-    let built = try BundleBuilder.build(branches: unsorted, brands: brands, asOf: asOf, window: window, into: .memory)!
+    let built = try BundleBuilder.build(branches: unsorted, brands: brands, asOf: asOf, window: window)!
     self.files = built.files
     self.manifest = built.manifest
     self.manifestData = built.manifestData

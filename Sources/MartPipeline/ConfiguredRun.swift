@@ -136,10 +136,10 @@ extension Pipeline {
     // too (and on its page, when the page could be written).
     if !following.problems.isEmpty {
       report.errors += following.problems
-      report = PublishStage.write(report, output: output)
+      report = PublishStage.write(report, output: output).report
       if following.page == nil, let problem = writeReportPage(output: output, latest: nil, previous: outcome.previous) {
         report.errors.append(problem)
-        report = PublishStage.write(report, output: output)
+        report = PublishStage.write(report, output: output).report
       }
     }
     return RunResult(
@@ -165,7 +165,8 @@ extension Pipeline {
   /// Makes what follows `latest.json` after a run: `current/` and `report.html` beside
   /// `report.json`, both from the bundles `outcome` holds in memory when `latest.json` names the
   /// one it says (otherwise from disk). The two are made side by side: neither reads what the
-  /// other writes. Returns what could not be written.
+  /// other writes. When `report.json` was kept as an earlier run wrote it (``PipelineOutcome/reportKept``),
+  /// so is the page made from it. Returns what could not be written.
   public static func followLatest(_ outcome: PipelineOutcome, output: URL) -> Following {
     let named = try? OutputLayout(output).readLatest()
     let latest = outcome.latest.flatMap { named == $0.pointer ? $0 : nil }
@@ -174,7 +175,7 @@ extension Pipeline {
       if part == 0 {
         let problem = synchronizeCurrent(output: output, latest: latest)
         parts.withLock { $0.current = problem }
-      } else {
+      } else if !outcome.reportKept || Files.kind(at: OutputLayout(output).reportPage.path) != Files.regularFileKind {
         let problem = writeReportPage(output: output, latest: latest, previous: outcome.previous)
         parts.withLock { $0.page = problem }
       }

@@ -30,6 +30,10 @@ public struct PipelineOutcome: Sendable {
   public var latest: PublishedBundle?
   /// The bundle `latest.json` named before the run, when it could be read.
   public var previous: PublishedBundle?
+  /// Whether `report.json` was left as an earlier run wrote it, this run's report saying the
+  /// same apart from when it ran (``RunReport/saysTheSame(as:)``); `report.html`, made from it,
+  /// is then left too.
+  public var reportKept = false
 }
 
 /// Stage 4, publish: writes the bundle when at least one brand is fresh, and the report always.
@@ -103,13 +107,16 @@ public struct PublishStage: Sendable {
           kind: .publish, message: "no brand produced fresh data: nothing published; the previous bundle stays current")
       )
     }
-    return PipelineOutcome(report: writeReport(report), latest: latest, previous: previous.bundle)
+    let written = writeReport(report)
+    return PipelineOutcome(report: written.report, latest: latest, previous: previous.bundle, reportKept: written.kept)
   }
 
   /// Writes `report` (see ``writeReport(_:)``) for a run that published nothing: `latest.json`
   /// still names the previous bundle.
   func unpublished(_ report: RunReport) -> PipelineOutcome {
-    PipelineOutcome(report: writeReport(report), latest: previous.bundle, previous: previous.bundle)
+    let written = writeReport(report)
+    return PipelineOutcome(
+      report: written.report, latest: previous.bundle, previous: previous.bundle, reportKept: written.kept)
   }
 
   /// The error a cancelled run reports.
@@ -142,9 +149,10 @@ public struct PublishStage: Sendable {
       closingDaysChanged: changedDays)
   }
 
-  /// Writes `report` to `report.json`, with the run's start and end times and its warnings
-  /// sorted; a failure to write it is added to the returned report's errors.
-  public func writeReport(_ report: RunReport) -> RunReport {
+  /// Writes `report` to `report.json` (see ``write(_:output:)``), with the run's start and end
+  /// times and its warnings sorted; a failure to write it is added to the returned report's
+  /// errors.
+  public func writeReport(_ report: RunReport) -> (report: RunReport, kept: Bool) {
     var report = report
     let timestamps = ISO8601DateFormatter()
     report.startedAt = timestamps.string(from: startedAt)
@@ -160,13 +168,18 @@ public struct PublishStage: Sendable {
     return Self.write(report, output: store.outputDirectory)
   }
 
-  /// Writes `report` as `report.json` of `output` as it is; a failure to write it is added to the
+  /// Writes `report` as `report.json` of `output` as it is, unless the `report.json` there
+  /// already says the same apart from when it ran (``RunReport/saysTheSame(as:)``): then the
+  /// file is kept as it is (`kept`), so a run that changes nothing leaves every file of the
+  /// output, and its modification time, as they were. A failure to write it is added to the
   /// returned report's errors.
-  static func write(_ report: RunReport, output: URL) -> RunReport {
+  static func write(_ report: RunReport, output: URL) -> (report: RunReport, kept: Bool) {
     var report = report
-    do { try Files.replace(OutputLayout(output).report.path, with: try BundleJSON.encode(report)) } catch {
+    let path = OutputLayout(output).report.path
+    if let earlier = PlainFiles.contents(of: path), report.saysTheSame(as: earlier) { return (report, true) }
+    do { try Files.replace(path, with: try BundleJSON.encode(report)) } catch {
       report.errors.append(RunProblem(kind: .report, message: "writing report.json failed: \(error)"))
     }
-    return report
+    return (report, false)
   }
 }
