@@ -49,10 +49,10 @@ PY
 
 run() {
   local label=$1 recording=$2
-  inodes "$WORK/output" 2>/dev/null | sort >"$WORK/before.txt" || true
+  inodes "$WORK/output" 2>/dev/null | sort -u >"$WORK/before.txt" || true
   $TIME -f "%U %S %e" -o "$WORK/$label.time" "$BIN" run --replay "$recording" --output "$WORK/output" \
     --state "$WORK/state" >"$WORK/$label.log" 2>&1 || { cat "$WORK/$label.log" >&2; exit 1; }
-  inodes "$WORK/output" | sort >"$WORK/after.txt"
+  inodes "$WORK/output" | sort -u >"$WORK/after.txt"
   local created
   created=$(comm -13 "$WORK/before.txt" "$WORK/after.txt" | wc -l)
   read -r user system wall <"$WORK/$label.time"
