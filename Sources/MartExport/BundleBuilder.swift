@@ -2,48 +2,33 @@ import CZlib
 import Foundation
 import MartCore
 import MartDigest
-import MartFiles
 import Synchronization
 
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
-
-/// Where ``BundleBuilder`` puts a bundle's files as it makes them.
-enum BundleDestination {
-  /// Kept in memory (``BundleContents``).
-  case memory
-  /// Written under this directory, which must exist; nothing is flushed.
-  case directory(URL)
-}
-
-/// What ``BundleBuilder/build(branches:brands:asOf:window:removed:into:shouldStop:)`` made.
+/// What ``BundleBuilder/build(branches:brands:asOf:window:removed:shouldStop:)`` made.
 struct BuiltBundle {
   var manifest: BundleManifest
   var manifestData: Data
-  /// Every file but the manifest, sorted by path; empty unless built in memory.
+  /// Every file but the manifest, sorted by path.
   var files: [(path: String, data: Data)]
-  /// The directories files were written in, relative to the bundle (`""` for itself).
-  var directories: Set<String>
   /// `branches.json` as written: the branches and removed ids sorted by id.
   var branches: BranchesFile
 }
 
-/// Makes every file of a bundle in one pass over the branches, composing one exporter per kind
-/// of file (``BundleExporter``: branches, brand files, calendars, index, closures, districts), each streaming
-/// its files to the destination as they are made: each branch is encoded once, by
-/// ``CanonicalJSONWriter``, and its bytes go both to `branches.json` and to its brand's file; the
-/// SHA-256 and the gzip copy of each file are computed on the bytes as they are written. The bytes are those of the
-/// `CanonicalJSON` encoding of the bundle's types (see ``BundleContents``).
+/// Makes every file of a bundle in memory in one pass over the branches, composing one exporter
+/// per kind of file (``BundleExporter``: branches, brand files, calendars, index, closures,
+/// districts):
+/// each branch is encoded once, by ``CanonicalJSONWriter``, and its bytes go both to
+/// `branches.json` and to its brand's file; the SHA-256 and the gzip copy of each file are
+/// computed on the bytes as they are made. The bytes are those of the `CanonicalJSON` encoding
+/// of the bundle's types (see ``BundleContents``). The whole bundle, and so its version, is known
+/// before anything is written: ``BundleStore`` writes nothing when it is already published, and
+/// links the files an earlier bundle already has.
 enum BundleBuilder {
-  /// Builds the bundle into `destination`, with `removed` as the ids the sources stopped
-  /// listing. Returns `nil`, having written only part, when `shouldStop` (asked between files
-  /// and every few hundred branches) answers `true`.
+  /// Builds the bundle, with `removed` as the ids the sources stopped listing. Returns `nil` when `shouldStop` (asked between files and every few
+  /// hundred branches) answers `true`.
   static func build(
     branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
-    removed unsortedRemoved: [RemovedBranch] = [], into destination: BundleDestination,
+    removed unsortedRemoved: [RemovedBranch] = [],
     shouldStop: () -> Bool = { false }
   ) throws(ExportError) -> BuiltBundle? {
     let branches = unsorted.sorted { $0.id < $1.id }
@@ -69,7 +54,7 @@ enum BundleBuilder {
     let names = Dictionary(summaries.map { ($0.slug, $0.name) }, uniquingKeysWith: { first, _ in first })
     func name(_ slug: BrandSlug) -> String { names[slug] ?? slug.rawValue }
 
-    let output = BundleOutput(destination)
+    let output = BundleOutput()
     let frame = BranchListFrame(asOf: asOf, window: window)
     var exporters: [any BundleExporter] = [
       BranchesExporter(frame: frame, removed: removed),
@@ -114,32 +99,23 @@ enum BundleBuilder {
     }
     manifest.version = "\(asOf.iso)-\(SHA256.hex(try encoded(manifest)).prefix(12))"
     let manifestData = try encoded(manifest)
-    try output.whole(OutputLayout.manifestName, manifestData, listed: false)
     return BuiltBundle(
       manifest: manifest, manifestData: manifestData,
       files: output.kept.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) },
-      directories: output.directories,
       branches: BranchesFile(
         schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches, removed: removed))
   }
 }
 
-/// The files of one bundle being built: opens them at their destination and lists each one
-/// closed for the manifest.
+/// The files of one bundle being built: keeps each one closed, and lists it for the manifest.
 final class BundleOutput {
-  let destination: BundleDestination
   private(set) var listed: [BundleManifest.File] = []
   private(set) var kept: [(path: String, data: Data)] = []
-  private(set) var directories: Set<String> = [""]
-
-  init(_ destination: BundleDestination) { self.destination = destination }
 
   /// A new file at `path`, with a `.gz` copy made as it is written when `gzip`.
-  func open(_ path: String, gzip: Bool) throws(ExportError) -> BundleFileStream {
-    let file = BundleFileStream(path: path, file: try create(path))
-    if gzip {
-      file.gzip = GzipStream(into: BundleFileStream(path: path + ".gz", file: try create(path + ".gz")))
-    }
+  func open(_ path: String, gzip: Bool) -> BundleFileStream {
+    let file = BundleFileStream(path: path)
+    if gzip { file.gzip = GzipStream(into: BundleFileStream(path: path + ".gz")) }
     return file
   }
 
@@ -148,26 +124,15 @@ final class BundleOutput {
     for finished in try file.finish() { add(finished) }
   }
 
-  /// Writes a file made whole in memory; listed in the manifest unless `listed` is `false`.
-  func whole(_ path: String, _ data: Data, listed: Bool = true) throws(ExportError) {
-    let file = BundleFileStream(path: path, file: try create(path), hashed: listed)
-    try withBytes(data) { buffer throws(ExportError) in try file.write(buffer) }
-    let finished = try file.finish()
-    if listed { for item in finished { add(item) } }
+  /// Adds a file made whole in memory.
+  func whole(_ path: String, _ data: Data) {
+    listed.append(BundleManifest.File(path: path, sha256: SHA256.hex(data), bytes: data.count))
+    kept.append((path, data))
   }
 
   private func add(_ finished: BundleFileStream.Finished) {
     listed.append(BundleManifest.File(path: finished.path, sha256: finished.sha256, bytes: finished.bytes))
-    if let data = finished.data { kept.append((finished.path, data)) }
-  }
-
-  /// A new file at `path` under the destination directory (creating its parent directory on
-  /// first use), or `nil` in memory.
-  private func create(_ path: String) throws(ExportError) -> WritableFile? {
-    guard case .directory(let root) = destination else { return nil }
-    let parent = (path as NSString).deletingLastPathComponent
-    if directories.insert(parent).inserted { try Files.createDirectory(root.appendingPathComponent(parent).path) }
-    return try WritableFile(creating: root.appendingPathComponent(path).path)
+    kept.append((finished.path, finished.data))
   }
 }
 
@@ -182,36 +147,21 @@ private func withBytes<C: ContiguousBytes>(
   if let failure { throw failure }
 }
 
-/// One file being written: bytes are buffered and written to its file (or kept in memory),
-/// hashed, and passed to its gzip copy, as they come.
+/// One file being made: bytes are kept, hashed, and passed to its gzip copy, as they come.
 final class BundleFileStream {
   struct Finished {
     var path: String
     var sha256: String
     var bytes: Int
-    /// The bytes, when kept in memory.
-    var data: Data?
+    var data: Data
   }
 
   let path: String
-  /// `nil` when the bytes are kept in memory.
-  private var file: WritableFile?
-  private let inMemory: Bool
   private var buffer: [UInt8] = []
-  private let hasher: SHA256.Hasher?
-  private var count = 0
+  private let hasher = SHA256.Hasher()
   var gzip: GzipStream?
 
-  /// Buffered bytes are written out in pieces of this size.
-  static let pieceSize = 1 << 17
-
-  /// A stream into `file`, or kept in memory when `file` is `nil`.
-  init(path: String, file: WritableFile?, hashed: Bool = true) {
-    self.path = path
-    self.file = file
-    self.inMemory = file == nil
-    self.hasher = hashed ? SHA256.Hasher() : nil
-  }
+  init(path: String) { self.path = path }
 
   func write(_ bytes: [UInt8]) throws(ExportError) {
     try withBytes(bytes) { buffer throws(ExportError) in try write(buffer) }
@@ -223,36 +173,22 @@ final class BundleFileStream {
 
   func write(_ bytes: UnsafeRawBufferPointer) throws(ExportError) {
     guard bytes.count > 0 else { return }
-    hasher?.update(bytes)
-    count += bytes.count
+    hasher.update(bytes)
     try gzip?.write(bytes)
     buffer.append(contentsOf: bytes)
-    if file != nil, buffer.count >= Self.pieceSize { try flushBuffer() }
   }
 
-  /// Writes what is left, closes the file and its gzip copy, and says what they hold.
+  /// Finishes the file and its gzip copy, and says what they hold.
   func finish() throws(ExportError) -> [Finished] {
     var finished: [Finished] = []
     if let gzip {
       finished += try gzip.finish()
       self.gzip = nil
     }
-    var data: Data?
-    if let file {
-      try flushBuffer()
-      self.file = nil
-      try file.close()
-    } else if inMemory {
-      data = Data(buffer)
-      buffer = []
-    }
-    finished.insert(Finished(path: path, sha256: hasher?.finalize() ?? "", bytes: count, data: data), at: 0)
+    let data = Data(buffer)
+    buffer = []
+    finished.insert(Finished(path: path, sha256: hasher.finalize(), bytes: data.count, data: data), at: 0)
     return finished
-  }
-
-  private func flushBuffer() throws(ExportError) {
-    try file?.write(buffer)
-    buffer.removeAll(keepingCapacity: true)
   }
 }
 

@@ -33,7 +33,7 @@ public struct BundleContents: Sendable {
   ) throws(ExportError) {
     // Never stopped, so always built.
     let built = try BundleBuilder.build(
-      branches: unsorted, brands: brands, asOf: asOf, window: window, removed: removed, into: .memory)!
+      branches: unsorted, brands: brands, asOf: asOf, window: window, removed: removed)!
     self.files = built.files
     self.manifest = built.manifest
     self.manifestData = built.manifestData

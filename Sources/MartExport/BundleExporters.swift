@@ -70,7 +70,7 @@ struct BranchesExporter: BundleExporter {
   }
 
   mutating func begin(_ output: BundleOutput) throws(ExportError) {
-    let file = try output.open("branches.json", gzip: true)
+    let file = output.open("branches.json", gzip: true)
     try file.write(frame.head)
     self.file = file
   }
@@ -106,7 +106,7 @@ struct BrandFilesExporter: BundleExporter {
 
   mutating func begin(_ output: BundleOutput) throws(ExportError) {
     for brand in brands {
-      let file = try output.open("brands/\(brand.rawValue).json", gzip: true)
+      let file = output.open("brands/\(brand.rawValue).json", gzip: true)
       try file.write(frame.head)
       open[brand] = (file, true)
     }
@@ -153,7 +153,7 @@ struct CalendarsExporter: BundleExporter {
   mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {
     let events = ICalendar.serialized(ICalendar.events(of: branch.branch, brandName: branch.brandName, asOf: asOf))
     building[branch.branch.brand, default: ICalendar.BrandCalendarBuilder()].add(events)
-    try output.whole(
+    output.whole(
       "calendars/branches/\(branch.branch.id).ics",
       ICalendar.branchCalendar(branch.branch, brandName: branch.brandName, serialized: events))
     if branch.lastOfBrand { try finishBrand(branch.branch.brand, output) }
@@ -165,7 +165,7 @@ struct CalendarsExporter: BundleExporter {
 
   private mutating func finishBrand(_ brand: BrandSlug, _ output: BundleOutput) throws(ExportError) {
     guard finished.insert(brand).inserted else { return }
-    try output.whole(
+    output.whole(
       "calendars/brands/\(brand.rawValue).ics",
       (building.removeValue(forKey: brand) ?? ICalendar.BrandCalendarBuilder()).calendar(brandName: brandName(brand)))
   }
@@ -178,7 +178,7 @@ struct IndexExporter: BundleExporter {
   private var count = 0
 
   mutating func begin(_ output: BundleOutput) throws(ExportError) {
-    file = try output.open("index.json", gzip: true)
+    file = output.open("index.json", gzip: true)
     writer.raw(#"{"branches":["#)
   }
 
@@ -221,7 +221,7 @@ struct ClosuresExporter: BundleExporter {
     var writer = CanonicalJSONWriter(capacity: 1 << 16)
     writer.closures(ClosuresFile(branches: branches, window: window, asOf: asOf))
     writer.bytes.append(0x0A)
-    let file = try output.open("closures.json", gzip: true)
+    let file = output.open("closures.json", gzip: true)
     try file.write(writer.bytes)
     try output.close(file)
   }

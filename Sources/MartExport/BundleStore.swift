@@ -136,13 +136,20 @@ public struct BundleStore: Sendable {
   /// Writes a bundle and points `latest.json` at it.
   ///
   /// Refuses an empty dataset. `brands` may list brands without branches (missing); `removed`
-  /// are the ids the sources stopped listing (``RemovedBranch/following(_:freshBrands:listed:)``). Files are
-  /// written to a staging directory, flushed to disk, renamed into place, and only then is
-  /// `latest.json` replaced (write, flush, rename), so a crash at any moment leaves the previous
-  /// bundle published. A bundle whose version already exists is verified (every file's size and
-  /// SHA-256 against this run's manifest) and reused when intact; a damaged one is set aside
-  /// and written again. When `latest.json` already names the bundle it is left untouched: a run
-  /// whose content did not change changes nothing on disk.
+  /// are the ids the sources stopped listing (``RemovedBranch/following(_:freshBrands:listed:)``). The whole
+  /// bundle is made in memory first, so its version is known before anything is written. When
+  /// `latest.json` already names that version and its directory holds exactly these bytes,
+  /// nothing is written at all: a run whose content did not change creates, replaces and
+  /// touches no file. A bundle whose version exists but is not named is reused the same way; a
+  /// damaged copy is set aside and written again.
+  ///
+  /// A new bundle is staged in a hidden directory: each file whose bytes equal the same file of
+  /// the bundle `latest.json` names is a hard link to it (``Files/create(_:with:linkingTo:)``:
+  /// bundles share unchanged files, and a file that cannot be linked is written), every other
+  /// file is written new. The staging directory is flushed to disk, renamed into place, and only
+  /// then is `latest.json` replaced (write, flush, rename), so a crash at any moment leaves the
+  /// previous bundle published. No bundle file is ever written in place, so a file shared with
+  /// another bundle never changes under it, and pruning a bundle removes only its names.
   ///
   /// `shouldStop` is asked between files and once more just before `latest.json` is replaced;
   /// when it answers `true` the staging directory is removed, nothing new becomes current, and
@@ -157,41 +164,29 @@ public struct BundleStore: Sendable {
     }
     // A link as bundles/ would send the bundle elsewhere: nothing is written through one.
     try Files.checkNothingForeign(below: outputDirectory.path, to: bundlesURL.path)
-    try createDirectory(bundlesURL)
-    // Leftovers of killed runs (their process no longer exists) were never published.
-    layout.removeLeftovers(onlyOfEndedProcesses: true, includingCurrent: false)
-    // The version is known once every file is made, so the staging directory is named without it.
-    let staging = layout.newStagingDirectory(asOf: asOf)
-    Files.remove(staging.path)
-    let built: BuiltBundle?
+    let built: BuiltBundle
     do throws(ExportError) {
-      try createDirectory(staging)
-      built = try BundleBuilder.build(
-        branches: branches, brands: brands, asOf: asOf, window: window, removed: removed,
-        into: .directory(staging), shouldStop: shouldStop)
+      guard
+        let made = try BundleBuilder.build(
+          branches: branches, brands: brands, asOf: asOf, window: window, removed: removed,
+          shouldStop: shouldStop),
+        !shouldStop()
+      else { return .stopped }
+      built = made
     } catch {
-      Files.remove(staging.path)
-      // Problems with the data name a file of the bundle; problems on disk, the file on disk.
-      if error.path.hasPrefix("/") { throw error }
+      // Problems with the data name a file of the bundle, relative to it.
       throw ExportError(path: outputDirectory.appendingPathComponent(error.path).path, message: error.message)
     }
-    guard let built, !shouldStop() else {
-      Files.remove(staging.path)
-      return .stopped
-    }
     let version = built.manifest.version
-
-    let relativeBundle = OutputLayout.bundlePath(version: version)
     let finalDirectory = layout.bundle(version: version)
     let pointer = LatestPointer(
-      schemaVersion: bundleSchemaVersion, version: version, bundle: relativeBundle, asOf: asOf,
-      manifestSHA256: SHA256.hex(built.manifestData))
+      schemaVersion: bundleSchemaVersion, version: version, bundle: OutputLayout.bundlePath(version: version),
+      asOf: asOf, manifestSHA256: SHA256.hex(built.manifestData))
     var wroteDirectory = false
     var repaired: ExportError?
     if Files.kind(at: finalDirectory.path) != nil {
       do throws(ExportError) {
-        try Self.checkHoldsOnlyListed(finalDirectory, manifest: built.manifest)
-        _ = try Self.read(directory: finalDirectory, pointer: pointer)
+        try Self.checkHolds(finalDirectory, built)
       } catch {
         // A damaged copy of this very bundle: never point at it again; write it anew.
         let damaged = layout.damagedAside(version: version)
@@ -200,17 +195,17 @@ public struct BundleStore: Sendable {
         repaired = error
       }
     }
-    if Files.kind(at: finalDirectory.path) != nil {
-      // An intact copy: reused as it is.
-      Files.remove(staging.path)
-    } else {
+    if Files.kind(at: finalDirectory.path) == nil {
+      try createDirectory(bundlesURL)
+      // Leftovers of killed runs (their process no longer exists) were never published.
+      layout.removeLeftovers(onlyOfEndedProcesses: true, includingCurrent: false)
+      guard let staging = try stage(built, asOf: asOf, shouldStop: shouldStop) else { return .stopped }
       do throws(ExportError) {
-        try makeDurable(staging, built)
+        try Files.rename(staging.path, to: finalDirectory.path)
       } catch {
         Files.remove(staging.path)
         throw error
       }
-      try Files.rename(staging.path, to: finalDirectory.path)
       try Files.syncDirectory(bundlesURL.path)
       wroteDirectory = true
     }
@@ -230,6 +225,69 @@ public struct BundleStore: Sendable {
     return .published(bundle, latestChanged: true, repaired: repaired)
   }
 
+  /// Writes `built` into a new staging directory under `bundles/`, each file linked to the same
+  /// file of the bundle `latest.json` names when their bytes are equal, and makes it durable
+  /// with one barrier. `nil`, with the staging directory removed, when `shouldStop` answers
+  /// `true` between files.
+  private func stage(_ built: BuiltBundle, asOf: CalendarDate, shouldStop: () -> Bool) throws(ExportError) -> URL? {
+    let staging = layout.newStagingDirectory(asOf: asOf)
+    Files.remove(staging.path)
+    let linkable = linkableFiles()
+    var written: [String] = []
+    var folders: Set<String> = [staging.path]
+    do throws(ExportError) {
+      try createDirectory(staging)
+      for file in built.files {
+        if shouldStop() {
+          Files.remove(staging.path)
+          return nil
+        }
+        let path = staging.path + "/" + file.path
+        let folder = String(path[..<path.lastIndex(of: "/")!])
+        if folders.insert(folder).inserted { try Files.createDirectory(folder) }
+        let original = linkable.flatMap { linkable in
+          linkable.files[file.path].flatMap { $0.bytes == file.data.count ? linkable.directory + "/" + file.path : nil }
+        }
+        if !(try Files.create(path, with: file.data, linkingTo: original)) { written.append(path) }
+      }
+      let manifest = staging.path + "/manifest.json"
+      try Files.create(manifest, with: built.manifestData, linkingTo: nil)
+      // Linked files are as durable as the bundle they come from; the barrier covers the rest
+      // and every new folder entry.
+      try Files.makeDurable(root: staging.path, files: written + [manifest], directories: Array(folders))
+    } catch {
+      Files.remove(staging.path)
+      throw error
+    }
+    return staging
+  }
+
+  /// The directory of the bundle `latest.json` names and its files by path, as its manifest
+  /// lists them: what a new bundle may link to (each file's bytes are compared before it is).
+  /// `nil` when there is none, or its manifest cannot be read or does not match `latest.json`.
+  private func linkableFiles() -> (directory: String, files: [String: BundleManifest.File])? {
+    guard let pointer = try? layout.readLatest(),
+      let directory = BundleDirectory.confinedURL(pointer.bundle, in: outputDirectory),
+      let data = PlainFiles.contents(of: directory.path + "/manifest.json"),
+      SHA256.hex(data) == pointer.manifestSHA256,
+      let manifest = try? BundleJSON.decode(BundleManifest.self, from: data)
+    else { return nil }
+    return (directory.path, Dictionary(manifest.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }))
+  }
+
+  /// Throws unless `directory` holds exactly the bundle `built`: its manifest and the files it
+  /// lists with exactly their bytes, and nothing else (``checkHoldsOnlyListed(_:manifest:)``).
+  static func checkHolds(_ directory: URL, _ built: BuiltBundle) throws(ExportError) {
+    try checkHoldsOnlyListed(directory, manifest: built.manifest)
+    for (path, data) in built.files + [("manifest.json", built.manifestData)] {
+      let url = directory.appendingPathComponent(path)
+      guard let existing = PlainFiles.contents(of: url.path) else {
+        throw ExportError(path: url.path, message: "missing or unreadable")
+      }
+      guard existing == data else { throw ExportError(path: url.path, message: "does not hold the bytes manifest.json lists") }
+    }
+  }
+
   /// Throws unless `directory` holds exactly the files `manifest` lists (and `manifest.json`),
   /// as regular files in real folders: the directory itself not a symbolic link, no link,
   /// device or pipe inside it, no file the manifest does not list (hidden names included). What
@@ -247,14 +305,6 @@ public struct BundleStore: Sendable {
         throw ExportError(path: directory.appendingPathComponent(entry.path).path, message: "not listed in manifest.json")
       }
     }
-  }
-
-  /// Makes a staging directory the builder wrote durable with one barrier (see ``Files``).
-  private func makeDurable(_ staging: URL, _ built: BuiltBundle) throws(ExportError) {
-    try Files.makeDurable(
-      root: staging.path,
-      files: (built.manifest.files.map(\.path) + [OutputLayout.manifestName]).map { staging.appendingPathComponent($0).path },
-      directories: built.directories.map { $0.isEmpty ? staging.path : staging.appendingPathComponent($0).path })
   }
 
   // MARK: - File primitives

@@ -32,6 +32,36 @@ public enum Files {
     try file.close()
   }
 
+  /// Creates a new file at `path` holding `data`, or, when `original` is a regular file holding
+  /// exactly these bytes, a hard link to it: a second name of the same file, with no bytes
+  /// written and no new inode. Where the link cannot be made (`original` on another filesystem,
+  /// `EXDEV`; a filesystem or a file that refuses links, `EPERM`, `ENOTSUP`; too many links,
+  /// `EMLINK`; anything else) the bytes are written instead, so only a failure to write is an
+  /// error.
+  ///
+  /// `path` must not exist yet (`EEXIST` otherwise): a file that may be linked is never opened
+  /// for writing again, since writing it in place would change every name it has. Files the
+  /// pipeline replaces are replaced by a rename (``replace(_:with:syncDirectory:)``), which
+  /// gives the name a new file and leaves the old one as it was.
+  /// - Returns: whether `path` is a link to `original`.
+  @discardableResult
+  public static func create(_ path: String, with data: Data, linkingTo original: String?) throws(FileError) -> Bool {
+    if let original, let identity = PlainFiles.identity(ofFileHolding: data, at: original) {
+      if link(original, path) == 0 {
+        // Linked by name: the file under that name must still be the one whose bytes were read.
+        var status = stat()
+        if lstat(path, &status) == 0, status.st_dev == identity.device, status.st_ino == identity.inode { return true }
+        unlink(path)
+      } else if errno == EEXIST {
+        throw failure(path, "cannot create")
+      }
+    }
+    let file = try WritableFile(creatingNew: path)
+    try file.write(data)
+    try file.close()
+    return false
+  }
+
   /// Replaces the file at `path` with `data` atomically: written and flushed beside it under a
   /// hidden temporary name (``temporaryPath(beside:)``), then renamed over it; with
   /// `syncDirectory`, the folder's entry is flushed too, so the new file survives a crash.

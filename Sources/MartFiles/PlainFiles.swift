@@ -34,6 +34,35 @@ public enum PlainFiles {
     return complete ? data : nil
   }
 
+  /// Which file `path` names (its device and inode), when it is a regular file — not reached
+  /// through a symbolic link — whose bytes are exactly `data`; `nil` otherwise.
+  public static func identity(ofFileHolding data: Data, at path: String) -> (device: UInt64, inode: UInt64)? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var status = stat()
+    guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == data.count else {
+      return nil
+    }
+    var buffer = [UInt8](repeating: 0, count: min(data.count, 1 << 16) + 1)
+    var offset = 0
+    while true {
+      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count >= 0 else { return nil }
+      if count == 0 { break }
+      // More bytes than `data` has (the file grew) or other bytes: not the same file.
+      guard offset + count <= data.count else { return nil }
+      let same = data.withUnsafeBytes { expected in
+        buffer.withUnsafeBytes { memcmp(expected.baseAddress! + offset, $0.baseAddress!, count) == 0 }
+      }
+      guard same else { return nil }
+      offset += count
+    }
+    guard offset == data.count else { return nil }
+    return (UInt64(status.st_dev), UInt64(status.st_ino))
+  }
+
   /// The bytes of the regular file at `path`, or an error naming it.
   public static func contentsOrError(of path: String) throws(FileError) -> Data {
     guard let data = contents(of: path) else {

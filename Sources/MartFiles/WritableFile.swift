@@ -30,6 +30,15 @@ public final class WritableFile {
     self.descriptor = fd
   }
 
+  /// Creates a new file at `path`; fails with `EEXIST` when something is there already, so an
+  /// existing file (which may have other names: a hard link) is never written in place.
+  public init(creatingNew path: String) throws(FileError) {
+    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    guard fd >= 0 else { throw Files.failure(path, "cannot create") }
+    self.path = path
+    self.descriptor = fd
+  }
+
   deinit {
     #if canImport(Glibc)
       if descriptor >= 0 { Glibc.close(descriptor) }

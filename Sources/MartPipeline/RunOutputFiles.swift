@@ -23,21 +23,27 @@ extension Pipeline {
   /// report, and then `report.json` with what of those could not be written among its errors.
   /// The bundles come from `outcome`'s memory when `latest.json` names the one it says
   /// (otherwise from disk). `current/` and the page are made side by side: neither reads what
-  /// the other writes. Returns the report as written (a failure to write `report.json` itself is
-  /// among its errors).
+  /// the other writes. When the `report.json` there already says the same apart from when it ran
+  /// (``RunReport/saysTheSame(as:)``), it and the page made from it are kept as they are, so a run
+  /// that changes nothing leaves every file of the output, and its modification time, as they
+  /// were. Returns the report as written (a failure to write `report.json` itself is among its
+  /// errors).
   public static func finishOutput(_ outcome: PipelineOutcome, output: URL) -> RunReport {
     var report = outcome.report
-    let following = followLatest(outcome, output: output)
+    let reportPath = OutputLayout(output).report.path
+    let keep = PlainFiles.contents(of: reportPath).map { report.saysTheSame(as: $0) } ?? false
+    let following = followLatest(outcome, output: output, keepingPage: keep)
     report.errors += following.problems
-    do { try Files.replace(OutputLayout(output).report.path, with: try BundleJSON.encode(report)) } catch {
+    if keep, following.problems.isEmpty { return report }
+    do { try Files.replace(reportPath, with: try BundleJSON.encode(report)) } catch {
       report.errors.append(RunProblem(kind: .report, message: "writing report.json failed: \(error)"))
     }
     return report
   }
 
   /// Makes `current/` and `report.html` (from `outcome`'s report) side by side; returns what
-  /// could not be written.
-  static func followLatest(_ outcome: PipelineOutcome, output: URL) -> Following {
+  /// could not be written. With `keepingPage`, a page already there is left as it is.
+  static func followLatest(_ outcome: PipelineOutcome, output: URL, keepingPage: Bool = false) -> Following {
     let named = try? OutputLayout(output).readLatest()
     let latest = outcome.latest.flatMap { named == $0.pointer ? $0 : nil }
     let parts = Mutex(Following())
@@ -45,7 +51,7 @@ extension Pipeline {
       if part == 0 {
         let problem = synchronizeCurrent(output: output, latest: latest)
         parts.withLock { $0.current = problem }
-      } else {
+      } else if !keepingPage || Files.kind(at: OutputLayout(output).reportPage.path) != Files.regularFileKind {
         let problem = writeReportPage(
           output: output, report: outcome.report, latest: latest, previous: outcome.previous)
         parts.withLock { $0.page = problem }

@@ -1,3 +1,4 @@
+import Foundation
 import MartCore
 import MartExport
 import MartFetch
@@ -108,6 +109,27 @@ public struct RunReport: Codable, Sendable {
     case .failed: 1
     case .cancelled: 130
     }
+  }
+}
+
+extension RunReport {
+  /// Whether `earlier`, the bytes of a `report.json`, say what this report says but for how
+  /// its run went: the same in every field but `startedAt`, `finishedAt` and `fetch` (the
+  /// requests made, answered `304` or retried), and but `change` when this run published the
+  /// very bundle that was current (its change then says only that). A rerun that found
+  /// everything as it was keeps the report of the run that made it so, instead of rewriting the
+  /// file with new times.
+  public func saysTheSame(as earlier: Data) -> Bool {
+    // Its branch ids are read against this report's brands: an id of another brand is a difference.
+    guard let other = try? BundleJSON.decode(RunReport.self, from: earlier, brands: brands.map(\.slug)) else {
+      return false
+    }
+    var this = self
+    this.startedAt = other.startedAt
+    this.finishedAt = other.finishedAt
+    this.fetch = other.fetch
+    if change?.bundle == .unchanged { this.change = other.change }
+    return (try? BundleJSON.encode(this)) == earlier
   }
 }
 

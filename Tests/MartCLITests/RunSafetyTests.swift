@@ -452,15 +452,21 @@ import Testing
 
   @Test func aRerunSaysUnchangedAndTheReportSaysWhatChanged() throws {
     let output = try safety.publishedOutput("rerun")
+    let before = try TreeSnapshot(output)
     let again = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--log-format", "json"])
     #expect(again.status == 0)
     #expect(again.stdout.contains("unchanged: \(output.path)/bundles/"), "stdout: \(again.stdout)")
     #expect(!again.stdout.contains("published new bundle"))
+    // An unchanged rerun writes nothing in the output: no file created, replaced or touched,
+    // report.json and report.html included (they stay the report of the run that published).
+    let after = try TreeSnapshot(output)
+    #expect(after == before, "changed: \(after.differences(from: before))")
+    #expect(after.inodeCount == before.inodeCount)
     let report = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("report.json")))
         as? [String: Any])
     let change = try #require(report["change"] as? [String: Any])
-    #expect(change["bundle"] as? String == "unchanged")
+    #expect(change["bundle"] as? String == "new")
     #expect((report["toolVersion"] as? String)?.isEmpty == false)
     let started = try #require(report["startedAt"] as? String)
     let finished = try #require(report["finishedAt"] as? String)
@@ -482,6 +488,41 @@ import Testing
     #expect(later.stdout.contains("published new bundle \(output.path)/bundles/2026-11-25-"), "stdout: \(later.stdout)")
     #expect(later.stdout.contains("closing days changed"))
     #expect(later.stdout.contains("warnings: "))
+  }
+
+  /// A rerun in which one store changed (Costco 대전점 renamed 대전둔산점 in a copy of the
+  /// recordings, same as-of date) writes new files in the bundle only for what differs from the
+  /// previous bundle: the store's calendar, the files listing every branch or its brand's, the
+  /// manifest. Every other file of the new bundle is the previous bundle's, linked.
+  @Test func aRerunWithOneStoreChangedWritesOnlyWhatDiffers() throws {
+    let output = try safety.publishedOutput("one-changed")
+    let first = try #require(try BundleStore(outputDirectory: output).latest())
+    let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+    try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
+    let feed = recordings.appendingPathComponent("www.costco.co.kr/store-finder-search.body.json")
+    let text = try String(contentsOf: feed, encoding: .utf8)
+    try #require(text.components(separatedBy: "\"대전점\"").count == 2, "one store named 대전점")
+    try Data(text.replacingOccurrences(of: "\"대전점\"", with: "\"대전둔산점\"").utf8).write(to: feed)
+    let before = try TreeSnapshot(output)
+
+    let rerun = try cli.run(["run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-20"])
+    #expect(rerun.status == 0, "stderr: \(rerun.stderr)")
+    let second = try #require(try BundleStore(outputDirectory: output).latest())
+    #expect(second.pointer != first.pointer)
+    var differing: Set<String> = []
+    for (path, entry) in try TreeSnapshot(second.directory).entries where entry.isRegularFile {
+      let old = first.directory.appendingPathComponent(path).path
+      if FileManager.default.contents(atPath: old) != (try Data(contentsOf: second.directory.appendingPathComponent(path))) {
+        differing.insert(path)
+      }
+    }
+    #expect(differing.contains("calendars/branches/costco-Daejeon.ics"))
+    #expect(differing.filter { $0.hasPrefix("calendars/branches/") } == ["calendars/branches/costco-Daejeon.ics"])
+    let created = try TreeSnapshot(output).newFiles(since: before).filter { $0.hasPrefix("bundles/") }
+    #expect(created == Set(differing.map { "\(second.pointer.bundle)/\($0)" }))
+    #expect(created.count < 20, "\(created.sorted())")
+    let validate = try cli.run(["validate", output.path])
+    #expect(validate.status == 0, "stderr: \(validate.stderr)")
   }
 
   @Test func badUsageExitsOneAsTheReadmeSays() throws {

@@ -147,4 +147,93 @@ import Testing
     #expect(!Files.isInside(Files.realPath(parent + "/output-state"), Files.realPath(parent + "/output")))
     #expect(Files.isInside(real + "/output", real + "/output"))
   }
+
+  // MARK: Hard links
+
+  /// The device, inode and link count of the file at `path` (`lstat`).
+  func identity(_ path: String) throws -> (device: UInt64, inode: UInt64, links: UInt64) {
+    var status = stat()
+    try #require(lstat(path, &status) == 0, "lstat \(path): \(String(cString: strerror(errno)))")
+    return (UInt64(status.st_dev), UInt64(status.st_ino), UInt64(status.st_nlink))
+  }
+
+  /// A file with the same bytes as the original becomes a second name of it: one inode, two
+  /// links, nothing written.
+  @Test func aFileWithTheSameBytesIsLinked() throws {
+    let root = try temporaryDirectory()
+    let bytes = Data("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".utf8)
+    try Files.write(bytes, to: root + "/original.ics")
+    let linked = try Files.create(root + "/copy.ics", with: bytes, linkingTo: root + "/original.ics")
+    #expect(linked)
+    let original = try identity(root + "/original.ics")
+    let copy = try identity(root + "/copy.ics")
+    #expect(copy.device == original.device && copy.inode == original.inode)
+    #expect(copy.links == 2)
+    #expect(PlainFiles.contents(of: root + "/copy.ics") == bytes)
+  }
+
+  /// Other bytes (one byte changed, one byte more, one byte fewer, or empty), a missing
+  /// original, or an original reached through a symbolic link: a new file is written.
+  @Test func aFileWithOtherBytesOrNoRealOriginalIsWritten() throws {
+    let root = try temporaryDirectory()
+    let bytes = Data("{\"branches\":[]}\n".utf8)
+    try Files.write(bytes, to: root + "/original.json")
+    try FileManager.default.createSymbolicLink(atPath: root + "/link.json", withDestinationPath: root + "/original.json")
+    var flipped = bytes
+    flipped[3] ^= 0x20
+    let cases: [(name: String, data: Data, original: String?)] = [
+      ("flipped", flipped, root + "/original.json"), ("longer", bytes + Data([0x0A]), root + "/original.json"),
+      ("shorter", bytes.dropLast(), root + "/original.json"), ("empty", Data(), root + "/original.json"),
+      ("missing", bytes, root + "/nothing.json"), ("none", bytes, nil), ("through-a-link", bytes, root + "/link.json"),
+    ]
+    let original = try identity(root + "/original.json")
+    for example in cases {
+      let path = root + "/" + example.name
+      let linked = try Files.create(path, with: example.data, linkingTo: example.original)
+      #expect(!linked, "\(example.name)")
+      #expect(Files.kind(at: path) == Files.regularFileKind, "\(example.name)")
+      #expect(try identity(path).inode != original.inode, "\(example.name)")
+      #expect(PlainFiles.contents(of: path) == example.data, "\(example.name)")
+    }
+    #expect(try identity(root + "/original.json").links == 1)
+    #expect(PlainFiles.contents(of: root + "/original.json") == bytes)
+  }
+
+  /// An original on another filesystem cannot be linked (`EXDEV`): the bytes are written.
+  /// `/dev/shm` is a tmpfs; the temporary directory is on the disk.
+  @Test func anOriginalOnAnotherFilesystemIsCopiedNotLinked() throws {
+    let root = try temporaryDirectory()
+    let other = "/dev/shm/files-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+    defer { Files.remove(other) }
+    let bytes = Data("closures".utf8)
+    try Files.write(bytes, to: other + "/original.json")
+    try #require(
+      try identity(other + "/original.json").device != identity(root).device,
+      "/dev/shm and the temporary directory are on one filesystem here")
+    #expect(link(other + "/original.json", root + "/probe") == -1 && errno == EXDEV)
+    let linked = try Files.create(root + "/copy.json", with: bytes, linkingTo: other + "/original.json")
+    #expect(!linked)
+    #expect(try identity(root + "/copy.json").links == 1)
+    #expect(PlainFiles.contents(of: root + "/copy.json") == bytes)
+  }
+
+  /// A file already at the path is never written in place, not even with the original's
+  /// bytes: it may be a name of a file another bundle holds.
+  @Test func anExistingFileIsNeverWrittenInPlace() throws {
+    let root = try temporaryDirectory()
+    try Files.write(Data("theirs".utf8), to: root + "/original.ics")
+    try #require(link(root + "/original.ics", root + "/shared.ics") == 0)
+    for original in [root + "/original.ics", nil] {
+      do throws(FileError) {
+        try Files.create(root + "/shared.ics", with: Data("ours".utf8), linkingTo: original)
+        Issue.record("an existing file was written over")
+      } catch {
+        #expect(error.errorNumber == EEXIST)
+        #expect(error.path == root + "/shared.ics")
+      }
+    }
+    #expect(PlainFiles.contents(of: root + "/original.ics") == Data("theirs".utf8))
+    #expect(PlainFiles.contents(of: root + "/shared.ics") == Data("theirs".utf8))
+  }
 }
