@@ -170,8 +170,11 @@ public struct BundleStore: Sendable {
         shouldStop: shouldStop)
     } catch {
       Files.remove(staging.path)
-      // Problems with the data name a file of the bundle; problems on disk, the file on disk.
-      if error.path.hasPrefix("/") { throw error }
+      // Problems with the data name a file of the bundle; problems on disk, the bundles/ folder
+      // (the staging folder they happened in is removed).
+      if error.path.hasPrefix("/") {
+        throw error.naming(bundlesURL.path, insteadOf: staging.path, saying: "the new bundle was not written")
+      }
       throw ExportError(path: outputDirectory.appendingPathComponent(error.path).path, message: error.message)
     }
     guard let built, !shouldStop() else {
@@ -207,7 +210,7 @@ public struct BundleStore: Sendable {
         try makeDurable(staging, built)
       } catch {
         Files.remove(staging.path)
-        throw error
+        throw error.naming(bundlesURL.path, insteadOf: staging.path, saying: "the new bundle was not written")
       }
       try Files.rename(staging.path, to: finalDirectory.path)
       try Files.syncDirectory(bundlesURL.path)
