@@ -9,7 +9,10 @@
 #   DIFF_FORMAT   text (default), json or markdown; the diff goes to STATE_DIR/diff.<ext>
 #   DIFF_MAX_BYTES  the most bytes of a markdown diff (diff --max-bytes; default 60000)
 #   KEEP          bundles and raw archives to keep (default 30; older ones are removed)
-# Exit status: 0 a valid bundle is current (some brands may be stale: see report.json);
+#   ALLOW_STALE   1: a brand kept from an earlier bundle (stale) or missing is no failure (exit 0)
+# Exit status: 0 a valid bundle is current, every brand fresh (or ALLOW_STALE=1);
+#              2 a valid bundle is current, but some brands are stale or missing (see
+#                report.json): validated and diffed all the same;
 #              1 the run published nothing or left current/ or a report unwritten, the bundle
 #                is invalid, or the diff failed.
 set -euo pipefail
@@ -40,9 +43,13 @@ fi
 
 status=0
 "$bin" run --output "$output" --state "$state" --keep "$keep" "$@" || status=$?
+stale=0
 case $status in
   0) ;;
-  2) echo "published, but some brands are stale (kept from an earlier bundle): see $output/report.json" >&2 ;;
+  2)
+    echo "published, but some brands are stale (kept from an earlier bundle) or missing: see $output/report.json" >&2
+    [ "${ALLOW_STALE:-0}" = 1 ] || stale=2
+    ;;
   *) echo "run failed (exit $status): see $output/report.json (a bundle may be published but current/ or a report unfinished; the next run finishes it)" >&2; exit 1 ;;
 esac
 
@@ -61,3 +68,4 @@ if [ -n "$previous" ] && [ "$previous" != "$current" ] && [ -d "$work/previous" 
     *) echo "diff against $previous failed" >&2; exit 1 ;;
   esac
 fi
+exit $stale

@@ -204,7 +204,7 @@ public struct BundleStore: Sendable {
         try Files.rename(staging.path, to: finalDirectory.path)
       } catch {
         Files.remove(staging.path)
-        throw error
+        throw error.naming(bundlesURL.path, insteadOf: staging.path, saying: "the new bundle was not written")
       }
       try Files.syncDirectory(bundlesURL.path)
       wroteDirectory = true

@@ -120,9 +120,10 @@ public struct CurrentDirectory: Sendable {
       if !pending.isEmpty { try Files.makeDurable(root: root, files: pending.map(\.temporary), directories: []) }
       for file in pending { try Files.rename(file.temporary, to: file.path) }
     } catch {
-      // Temporaries already renamed are gone; the rest are removed.
+      // Temporaries already renamed are gone; the rest are removed, so the error names the
+      // file that was not written rather than its temporary.
       for file in pending { Files.remove(file.temporary) }
-      throw error
+      throw pending.first { $0.temporary == error.path }.map { error.naming($0.path, insteadOf: $0.temporary) } ?? error
     }
     var removed: [String] = []
     for relative in PlainFiles.regularFiles(under: root).sorted() where !expected.contains(relative) {

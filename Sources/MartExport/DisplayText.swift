@@ -18,7 +18,13 @@ public enum DisplayText {
   }
 
   /// `1 branch`, `12 branches`.
-  public static func branches(_ count: Int) -> String { count == 1 ? "1 branch" : "\(count) branches" }
+  public static func branches(_ count: Int) -> String { Self.count(count, "branch", plural: "branches") }
+
+  /// `1 warning`, `0 warnings`, `2 retries`: a count and its noun, singular for exactly one;
+  /// the plural is the noun with `s` unless given.
+  public static func count(_ count: Int, _ noun: String, plural: String? = nil) -> String {
+    "\(count) " + (count == 1 ? noun : plural ?? noun + "s")
+  }
 
   /// `3 added, 1 removed, 12 changed`.
   public static func counts(added: Int, removed: Int, changed: Int) -> String {

@@ -75,7 +75,7 @@ public enum Files {
       try rename(temporary, to: path)
     } catch {
       unlink(temporary)
-      throw error
+      throw error.naming(path, insteadOf: temporary)
     }
     if syncDirectory { try self.syncDirectory(folder) }
   }
@@ -322,4 +322,16 @@ public enum Files {
 extension FileError {
   /// Whether the disk (or the user's quota on it) was full: `ENOSPC` or `EDQUOT`.
   public var isOutOfSpace: Bool { errorNumber == ENOSPC || errorNumber == EDQUOT }
+
+  /// This error told of `destination`, when it names the temporary file or folder `temporary`
+  /// that `destination` was being written as and that is removed on failure: an error names
+  /// only a path that is still there (`output/report.json: not written: write failed: No space
+  /// left on device`), and what lay inside the temporary is said in the message.
+  public func naming(_ destination: String, insteadOf temporary: String, saying what: String = "not written")
+    -> FileError
+  {
+    guard path == temporary || path.hasPrefix(temporary + "/") else { return self }
+    let inside = path == temporary ? "" : " (at \(path.dropFirst(temporary.count + 1)))"
+    return FileError(path: destination, message: "\(what)\(inside): \(message)", errorNumber: errorNumber)
+  }
 }

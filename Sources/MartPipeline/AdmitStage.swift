@@ -97,7 +97,7 @@ public struct AdmitStage: Sendable {
       if admitted.isEmpty {
         failure = "the source returned no branches"
       } else if Double(admitted.count) < Double(previousCount) * minimumRetainedFraction {
-        failure = "only \(admitted.count) branches, down from \(previousCount) in the last bundle"
+        failure = "only \(DisplayText.branches(admitted.count)), down from \(previousCount) in the last bundle"
       } else {
         return (.fresh(admitted), problems)
       }
@@ -105,7 +105,7 @@ public struct AdmitStage: Sendable {
     if let carried = previous.branches[brand], !carried.isEmpty {
       let since = previous.summaries[brand]?.lastFetchedAsOf
       problems.warn(
-        .brandStale, "\(failure); kept \(carried.count) branches from \(since?.iso ?? "the last bundle")",
+        .brandStale, "\(failure); kept \(DisplayText.branches(carried.count)) from \(since?.iso ?? "the last bundle")",
         brand: brand)
       return (.carriedOver(carried, lastFetchedAsOf: since, reason: failure), problems)
     }

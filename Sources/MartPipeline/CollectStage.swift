@@ -58,7 +58,7 @@ public struct CollectStage: Sendable {
       for (order, source) in sources.enumerated() {
         let brands = selection.brands(of: source)
         guard !brands.isEmpty else { continue }
-        let index = progress?.register(label: brands.map(\.rawValue).joined(separator: "+"))
+        let index = progress?.register(brands: brands.map(\.rawValue))
         let sourceFetcher: any HTTPFetching =
           if let progress, let index {
             ProgressCountingFetcher(upstream: fetcher, progress: progress, index: index)

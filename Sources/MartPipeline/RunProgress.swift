@@ -6,8 +6,10 @@ import Synchronization
 public final class RunProgress: Sendable {
   /// One source's numbers so far.
   public struct Counts: Sendable, Hashable {
-    /// The brands the source is fetching, e.g. `homeplus+homeplus-express`.
-    public var label: String
+    /// The brands the source is fetching, e.g. `homeplus` and `homeplus-express`.
+    public var brands: [String]
+    /// The brands joined for a column of progress lines: `homeplus+homeplus-express`.
+    public var label: String { brands.joined(separator: "+") }
     /// Requests the source has made (each may be retried below; a retry is not a new request).
     public var started = 0
     /// Requests that have ended, with an answer or an error.
@@ -19,8 +21,8 @@ public final class RunProgress: Sendable {
     /// Whether the source has finished (succeeded or failed).
     public var done = false
 
-    public init(label: String) {
-      self.label = label
+    public init(brands: [String]) {
+      self.brands = brands
     }
   }
 
@@ -32,9 +34,9 @@ public final class RunProgress: Sendable {
   public var snapshot: [Counts] { sources.withLock { $0 } }
 
   /// Registers a source and returns its index.
-  func register(label: String) -> Int {
+  func register(brands: [String]) -> Int {
     sources.withLock { sources in
-      sources.append(Counts(label: label))
+      sources.append(Counts(brands: brands))
       return sources.count - 1
     }
   }

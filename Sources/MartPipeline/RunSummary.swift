@@ -14,7 +14,7 @@ extension RunReport {
     for brand in brands {
       let status = brand.status?.rawValue ?? brand.freshness.rawValue
       var line =
-        "  \(brand.slug.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)) \(status.padding(toLength: 7, withPad: " ", startingAt: 0)) \(brand.branchCount) branches"
+        "  \(brand.slug.rawValue.padding(toLength: 17, withPad: " ", startingAt: 0)) \(status.padding(toLength: 7, withPad: " ", startingAt: 0)) \(DisplayText.branches(brand.branchCount))"
       if let count = change?.branchCounts[brand.slug.rawValue] {
         let delta = count.now - count.previous
         line += count.previous == 0 ? " (new)" : " (\(delta > 0 ? "+" : "")\(delta))"
@@ -24,7 +24,7 @@ extension RunReport {
     }
     let total = fetch.total
     lines.append(
-      "\(total.requests) requests (\(total.retries) retries, \(total.notModifiedReuses) not modified, \(total.failures) failed), \(ByteCount.text(total.bytes))"
+      "\(DisplayText.count(total.requests, "request")) (\(DisplayText.count(total.retries, "retry", plural: "retries")), \(total.notModifiedReuses) not modified, \(total.failures) failed), \(ByteCount.text(total.bytes))"
     )
     if !warnings.isEmpty {
       let byKind = Dictionary(grouping: warnings, by: \.kind.rawValue).mapValues(\.count)
@@ -41,7 +41,7 @@ extension RunReport {
       default:
         var line = "published new bundle \(bundle) (\(outputDirectory)/latest.json)"
         if let change, let previous = change.previousVersion {
-          line += "; against \(previous): \(change.closingDaysChanged) closing days changed"
+          line += "; against \(previous): \(DisplayText.count(change.closingDaysChanged, "closing day")) changed"
         }
         lines.append(line)
       }

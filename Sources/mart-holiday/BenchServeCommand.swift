@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MartBench
+import MartExport
 
 /// Serves a kept bench recording on 127.0.0.1 until stopped, for side-by-side runs with other
 /// tools (`Benchmarks/side-by-side.sh`).
@@ -10,7 +11,7 @@ struct BenchServeCommand: ParsableCommand {
     abstract: "Serve a recording on 127.0.0.1 until stopped (for side-by-side runs).",
     discussion: """
       Prints one line per origin, `ORIGIN BASEURL`, then serves until SIGINT or SIGTERM, when it \
-      prints the number of requests that matched no recording to standard error.
+      warns on standard error of the requests that matched no recording.
       """,
     shouldDisplay: false)
 
@@ -37,8 +38,10 @@ struct BenchServeCommand: ParsableCommand {
     }
     stop.wait()
     let unmatched = served.unmatchedRequests
-    StandardStreams.err("bench-serve: \(unmatched.count) requests had no recording\n")
-    for request in unmatched.prefix(5) { StandardStreams.err("  \(request)\n") }
+    for request in unmatched.prefix(5) { StandardStreams.err("warning: no recording for \(request)\n") }
+    if unmatched.count > 5 {
+      StandardStreams.err("warning: \(DisplayText.count(unmatched.count - 5, "more request")) had no recording\n")
+    }
     served.stop()
     _ = sources
   }

@@ -13,7 +13,8 @@ import Synchronization
 enum LogFormat: String, ExpressibleByArgument, CaseIterable, Sendable {
   /// `warning: …` lines for people.
   case text
-  /// One JSON object per line (`time`, `level`, `message`, and any metadata) for schedulers.
+  /// One JSON object per line (`time`, `level`, `message`, and any metadata) for schedulers;
+  /// the message carries no column padding.
   case json
 }
 
@@ -45,18 +46,22 @@ struct StandardErrorLogHandler: LogHandler {
       var object: [String: Any] = [
         "time": ISO8601DateFormatter().string(from: Date()), "level": level.rawValue, "message": text,
       ]
-      for (key, value) in merged where object[key] == nil {
-        // Counts stay numbers, so schedulers can add them up.
-        if case .stringConvertible(let convertible) = value, let number = Int(convertible.description) {
-          object[key] = number
-        } else {
-          object[key] = value.description
-        }
-      }
+      for (key, value) in merged where object[key] == nil { object[key] = Self.jsonValue(value) }
       let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]))
       output = data.map { String(decoding: $0, as: UTF8.self) } ?? "{\"level\":\"error\",\"message\":\"unencodable\"}"
     }
     StandardStreams.err(output + "\n")
+  }
+
+  /// A metadata value as JSON: counts stay numbers, so schedulers can add them up; lists (the
+  /// brands of a source) stay arrays.
+  static func jsonValue(_ value: Logger.MetadataValue) -> Any {
+    switch value {
+    case .stringConvertible(let convertible): Int(convertible.description) ?? convertible.description
+    case .string(let text): text
+    case .array(let values): values.map(jsonValue)
+    case .dictionary(let fields): fields.mapValues(jsonValue)
+    }
   }
 }
 

@@ -14,12 +14,12 @@ struct MartHoliday: AsyncParsableCommand {
       BenchCommand.self, BenchRunCommand.self, BenchServeCommand.self,
     ])
 
-  /// The usual entry point, except for bad usage (an unknown option, a missing argument, a
-  /// value out of range), which gets one `error:` line naming the command's `--help`, and its
-  /// own exit status: `diff` reports it with 2, as diff(1) does, so that CI can tell "changes"
-  /// (1) from "trouble" (2); every other command with 1, its "bad input" status, as the README
-  /// says. A failed write to stdout or stderr never crashes the process (see `StandardStreams`
-  /// and ``finish(_:)``).
+  /// The usual entry point, except that every error is one `error:` line, as every command
+  /// writes its own: bad usage (an unknown option, a missing argument, a value out of range)
+  /// names the command's `--help` and has its own exit status: `diff` reports it with 2, as
+  /// diff(1) does, so that CI can tell "changes" (1) from "trouble" (2); every other command
+  /// with 1, its "bad input" status (docs/cli.md). A failed write to stdout or stderr never
+  /// crashes the process (see `StandardStreams` and ``finish(_:)``).
   static func main() async {
     StandardStreams.ignoreBrokenPipes()
     do {
@@ -33,13 +33,15 @@ struct MartHoliday: AsyncParsableCommand {
       finish(code.rawValue)
     } catch {
       let status = exitCode(for: error)
-      if status == .validationFailure || (isDiff && status != .success) {
+      // --help and --version end here too, printed as ArgumentParser prints them.
+      if status == .success { exit(withError: error) }
+      var text = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+      if status == .validationFailure {
         let subcommand = CommandLine.arguments.dropFirst().first.map { $0.hasPrefix("-") ? "" : " \($0)" } ?? ""
-        let text = message(for: error).split(whereSeparator: \.isNewline).joined(separator: " ")
-        StandardStreams.err("error: \(text) (see mart-holiday\(subcommand) --help)\n")
-        finish(isDiff ? 2 : 1)
+        text += " (see mart-holiday\(subcommand) --help)"
       }
-      exit(withError: error)
+      StandardStreams.err("error: \(text)\n")
+      finish(isDiff ? 2 : status == .validationFailure ? 1 : status.rawValue)
     }
     finish(0)
   }

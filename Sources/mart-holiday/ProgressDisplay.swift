@@ -17,6 +17,8 @@ struct ProgressDisplay {
   let interval: Duration
   /// Whether stderr is a terminal (and the log format is text).
   let live: Bool
+  /// Whether log lines pad the brands into a column (text); JSON messages are not padded.
+  let padded: Bool
 
   /// Runs until cancelled, then draws the last state once more.
   func run() async {
@@ -27,7 +29,7 @@ struct ProgressDisplay {
       let snapshot = progress.snapshot
       if live {
         var text = drawnLines > 0 ? "\u{1B}[\(drawnLines)A" : ""
-        for counts in snapshot { text += "\u{1B}[2K" + Self.line(counts) + "\n" }
+        for counts in snapshot { text += "\u{1B}[2K" + Self.line(counts, padded: true) + "\n" }
         drawnLines = snapshot.count
         StandardStreams.err(text)
       } else {
@@ -35,9 +37,9 @@ struct ProgressDisplay {
         for counts in snapshot where logged[counts.label] != counts {
           logged[counts.label] = counts
           logger.info(
-            "\(Self.line(counts))",
+            "\(Self.line(counts, padded: padded))",
             metadata: [
-              "brand": .string(counts.label), "state": .string(counts.done ? "done" : "fetching"),
+              "brands": .array(counts.brands.map { .string($0) }), "state": .string(counts.done ? "done" : "fetching"),
               "requests": .stringConvertible(counts.started), "finished": .stringConvertible(counts.finished),
               "failed": .stringConvertible(counts.failed), "bytes": .stringConvertible(counts.bytes),
             ])
@@ -48,9 +50,13 @@ struct ProgressDisplay {
     }
   }
 
-  /// `emart  12/14 requests, 0 failed, 1.2 MB`, and `done` at the end.
-  static func line(_ counts: RunProgress.Counts) -> String {
-    let label = counts.label.padding(toLength: max(17, counts.label.count), withPad: " ", startingAt: 0)
+  /// `emart+traders     fetching 12/14 requests, 0 failed, 1.2 MB` (`done` at the end) with the
+  /// brands padded into a column; unpadded, `emart, traders: fetching …`.
+  static func line(_ counts: RunProgress.Counts, padded: Bool) -> String {
+    let label =
+      padded
+      ? counts.label.padding(toLength: max(17, counts.label.count), withPad: " ", startingAt: 0)
+      : counts.brands.joined(separator: ", ") + ":"
     let state = counts.done ? "done" : "fetching"
     return
       "\(label) \(state) \(counts.finished)/\(counts.started) requests, \(counts.failed) failed, \(ByteCount.text(counts.bytes))"

@@ -226,7 +226,7 @@ struct RunCommand: AsyncParsableCommand {
     let display = Task {
       await ProgressDisplay(
         progress: progress, logger: logger, interval: .seconds(progressInterval),
-        live: logFormat == .text && ProgressDisplay.standardErrorIsTerminal
+        live: logFormat == .text && ProgressDisplay.standardErrorIsTerminal, padded: logFormat == .text
       ).run()
     }
     let outcome = await runTask.result
@@ -248,21 +248,24 @@ struct RunCommand: AsyncParsableCommand {
 
     let unmatched = result.unmatchedReplayRequests
     for request in unmatched.prefix(5) { logger.warning("replay: no recording for \(request)") }
-    if unmatched.count > 5 { logger.warning("replay: \(unmatched.count - 5) more requests had no recording") }
+    if unmatched.count > 5 {
+      logger.warning("replay: \(DisplayText.count(unmatched.count - 5, "more request")) had no recording")
+    }
     for failure in result.archiveFailures { logger.warning("archive: could not keep \(failure)") }
     for failure in result.validatorStoreFailures { logger.warning("validator store: \(failure)") }
     let report = result.report
-    for warning in report.warnings where [.publish, .previousBundle].contains(warning.kind) {
-      logger.warning("\(warning.description)", metadata: Self.fields(of: warning))
+    for warning in report.warnings where Self.loggedWarnings.contains(warning.kind) {
+      logger.warning("\(warning.description)", metadata: Self.fields(of: warning, in: report))
     }
     if !report.warnings.isEmpty {
       var counts: Logger.Metadata = ["warnings": .stringConvertible(report.warnings.count)]
       for (kind, problems) in Dictionary(grouping: report.warnings, by: \.kind.rawValue) {
         counts["kind.\(kind)"] = .stringConvertible(problems.count)
       }
-      logger.notice("\(report.warnings.count) warnings (see \(outputDirectory)/report.json)", metadata: counts)
+      logger.notice(
+        "\(DisplayText.count(report.warnings.count, "warning")) (see \(outputDirectory)/report.json)", metadata: counts)
     }
-    for error in report.errors { logger.error("\(error.description)", metadata: Self.fields(of: error)) }
+    for error in report.errors { logger.error("\(error.description)", metadata: Self.fields(of: error, in: report)) }
     var finished: Logger.Metadata = [
       "outcome": .string(report.outcome.rawValue), "bundle": .string(report.change?.bundle.rawValue ?? "none"),
       "branches": .stringConvertible(report.brands.reduce(0) { $0 + $1.branchCount }),
@@ -286,11 +289,22 @@ struct RunCommand: AsyncParsableCommand {
 }
 
 extension RunCommand {
-  /// A problem's brand, branch and kind as log fields.
-  static func fields(of problem: RunProblem) -> Logger.Metadata {
+  /// The warnings logged one by one, besides every error: a brand kept from the last bundle
+  /// (stale), and what concerns the whole output. The others are counted in one line and
+  /// listed in `report.json`.
+  static let loggedWarnings: Set<RunProblem.Kind> = [.brandStale, .publish, .previousBundle]
+
+  /// A problem's brand (its slug), branch and kind as log fields, and for a brand that failed
+  /// (`brand-stale`, `brand-failed`, `no-source`) the `reason` its entry in `report` gives.
+  static func fields(of problem: RunProblem, in report: RunReport) -> Logger.Metadata {
     var fields: Logger.Metadata = ["kind": .string(problem.kind.rawValue)]
     if let brand = problem.brand { fields["brand"] = .string(brand.rawValue) }
     if let branch = problem.branch { fields["branch"] = .string(branch.description) }
+    if [.brandStale, .brandFailed, .noSource].contains(problem.kind),
+      let reason = report.brands.first(where: { $0.slug == problem.brand })?.error
+    {
+      fields["reason"] = .string(reason)
+    }
     return fields
   }
 }

@@ -13,7 +13,7 @@ struct ValidateCommand: ParsableCommand {
 
       Checks that the manifest's SHA-256 digests and sizes match, every listed file is present and parses and no other file is there, branch ids are unique and well-formed, closing dates are real and inside the window, coordinates lie inside Korea, and brands/, index.json, closures.json, the .gz copies and the calendars agree with branches.json.
 
-      Exit status: 0 when everything holds; 1 otherwise, with one line per problem on standard error.
+      Exit status: 0 when everything holds; 1 otherwise, with one line per problem on standard error (error: <path>: <problem>).
       """)
 
   @Argument(help: ArgumentHelp("An output directory or a bundle directory.", valueName: "dir"))
@@ -26,7 +26,8 @@ struct ValidateCommand: ParsableCommand {
   func run() throws {
     let (problems, summary) = BundleValidator(directory: URL(fileURLWithPath: directory)).validate()
     if !problems.isEmpty {
-      let text = problems.map { "\($0.path == "." ? directory : "\(directory)/\($0.path)"): \($0.message)\n" }.joined()
+      let text = problems.map { "error: \($0.path == "." ? directory : "\(directory)/\($0.path)"): \($0.message)\n" }
+        .joined()
       StandardStreams.err(text)
       throw ExitCode(1)
     }

@@ -166,11 +166,11 @@ import Testing
     #expect(ended.status == 1)
     let lines = Set(safety.lines(ended.stderr))
     let expected = [
-      "\(output.path)/\(bundleName)/index.json: is a symbolic link; a bundle holds only regular files and directories",
-      "\(output.path)/\(bundleName)/.closures.json.tmp: not listed in manifest.json",
-      "\(output.path)/bundles/.staging-2026-11-20-1-99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
-      "\(output.path)/.latest.json.99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
-      "\(output.path)/current/branches/.emart-1059.json.99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
+      "error: \(output.path)/\(bundleName)/index.json: is a symbolic link; a bundle holds only regular files and directories",
+      "error: \(output.path)/\(bundleName)/.closures.json.tmp: not listed in manifest.json",
+      "error: \(output.path)/bundles/.staging-2026-11-20-1-99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
+      "error: \(output.path)/.latest.json.99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
+      "error: \(output.path)/current/branches/.emart-1059.json.99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
     ]
     for line in expected { #expect(lines.contains(line), "missing \(line) in \(ended.stderr)") }
 
@@ -184,7 +184,7 @@ import Testing
     #expect(linked.status == 1)
     #expect(
       safety.lines(linked.stderr).first
-        == "\(cleanOutput.path)/bundles/\(cleanBundle.lastPathComponent): is a symbolic link; a bundle holds only regular files and directories",
+        == "error: \(cleanOutput.path)/bundles/\(cleanBundle.lastPathComponent): is a symbolic link; a bundle holds only regular files and directories",
       "\(linked.stderr)")
   }
 
@@ -218,7 +218,7 @@ import Testing
         as? Int)
     #expect(
       lines.contains(
-        "\(output.path)/bundles/\(bundle.lastPathComponent)/closures.json.gz: does not decompress to closures.json"
+        "error: \(output.path)/bundles/\(bundle.lastPathComponent)/closures.json.gz: does not decompress to closures.json"
           + " (decompresses to more than \(size) bytes)"),
       "\(lines)")
     // Peak memory in KiB: far below the 1 GiB the stream holds.

@@ -185,6 +185,71 @@ import Testing
     #expect(after["bundle"] as? String != before["bundle"] as? String, "a new bundle with lottemart marked stale")
   }
 
+  /// Each stderr line as a JSON object.
+  func jsonLines(_ text: String) throws -> [[String: Any]] {
+    try lines(text).map { line in
+      try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any], "not JSON: \(line)")
+    }
+  }
+
+  /// A failing brand is a line of its own for a scheduler: a warning when it is kept from the
+  /// last bundle, an error when nothing could be kept, each with the
+  /// brand's slug, the kind and the reason `report.json` gives; in JSON, messages carry no
+  /// column padding, a source of several brands names them in a `brands` array, and the
+  /// warning count agrees with its noun.
+  @Test func aFailingBrandIsAWarningOrAnErrorLineWithItsReason() throws {
+    let output = try publishedOutput("failing-brand-logs")
+    let failing = try recordings(failing: ["company.lottemart.com"], status: 500)
+    let arguments = ["run", "--replay", failing.path, "--output", output.path, "--as-of", "2026-11-20"]
+
+    let stale = try cli.run(arguments + ["--log-format", "json"])
+    #expect(stale.status == 2, "\(stale.stderr)")
+    let logged = try jsonLines(stale.stderr)
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("report.json")))
+        as? [String: Any])
+    let lottemart = try #require(
+      (report["brands"] as? [[String: Any]])?.first { $0["slug"] as? String == "lottemart" })
+    let reason = try #require(lottemart["error"] as? String)
+    let warning = try #require(
+      logged.first { $0["kind"] as? String == "brand-stale" && $0["brand"] as? String == "lottemart" }, "\(stale.stderr)")
+    #expect(warning["level"] as? String == "warning")
+    #expect(warning["reason"] as? String == reason)
+    #expect((warning["message"] as? String)?.contains(reason) == true)
+    for line in logged {
+      let message = try #require(line["message"] as? String)
+      #expect(!message.contains("  "), "padded: \(message)")
+      #expect(!((line["brand"] as? String)?.contains("+") ?? false), "a group as a brand: \(line)")
+    }
+    // The E-mart source fetches four brands: its progress lines name them in an array.
+    let emart = logged.filter { ($0["brands"] as? [String])?.contains("emart") == true }
+    #expect(!emart.isEmpty && emart.allSatisfy { ($0["brands"] as? [String])?.count == 4 }, "\(stale.stderr)")
+    let summary = try #require(logged.first { $0["warnings"] != nil }, "\(stale.stderr)")
+    let count = try #require(summary["warnings"] as? Int)
+    #expect((summary["message"] as? String)?.hasPrefix(count == 1 ? "1 warning " : "\(count) warnings ") == true)
+
+    // The same in text: one warning line naming the brand and the reason.
+    let text = try cli.run(arguments)
+    #expect(text.status == 2)
+    #expect(
+      lines(text.stderr).contains { $0.hasPrefix("warning: lottemart: ") && $0.contains(reason) }, "\(text.stderr)")
+
+    // With nothing to keep, the brand is an error.
+    let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("failing-new-\(UUID().uuidString)")
+    let missing = try cli.run([
+      "run", "--replay", failing.path, "--output", fresh.path, "--brand", "costco", "--brand", "lottemart",
+      "--log-format", "json",
+    ])
+    #expect(missing.status == 2, "\(missing.stderr)")
+    let errors = try jsonLines(missing.stderr).filter { $0["level"] as? String == "error" }
+    let byBrand = Dictionary(errors.compactMap { line in (line["brand"] as? String).map { ($0, line) } }) { first, _ in
+      first
+    }
+    #expect(byBrand["lottemart"]?["kind"] as? String == "brand-failed", "\(missing.stderr)")
+    #expect((byBrand["lottemart"]?["reason"] as? String)?.contains("500") == true, "\(missing.stderr)")
+    #expect(byBrand["costco"] == nil)
+  }
+
   @Test func aRunInWhichEveryBrandFailsPublishesNothingOverAnExistingBundle() throws {
     let output = try publishedOutput("all-fail")
     let before = try latest(output)
@@ -481,7 +546,7 @@ import Testing
     let finishedLine = try #require(lines.first { ($0["message"] as? String)?.hasPrefix("run finished") == true })
     #expect(finishedLine["bundle"] as? String == "unchanged")
     #expect(finishedLine["branches"] as? Int == (try FixturePaths.branchTotal()))
-    #expect(lines.contains { $0["brand"] as? String == "costco" && $0["requests"] as? Int == 1 })
+    #expect(lines.contains { $0["brands"] as? [String] == ["costco"] && $0["requests"] as? Int == 1 })
 
     // A later as-of date makes a new bundle, and says how it differs.
     let later = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-25"])
@@ -526,17 +591,62 @@ import Testing
   }
 
   @Test func badUsageExitsOneAsTheReadmeSays() throws {
+  @Test func badUsageExitsOneAsDocumented() throws {
     for arguments in [
       ["run", "--keep", "0"], ["run", "--bogus"], ["rule"], ["validate"], ["address", "--format", "xml", "a"],
     ] {
       let outcome = try cli.run(arguments)
       #expect(outcome.status == 1, "\(arguments): \(outcome.status)")
       #expect(outcome.stdout.isEmpty, "\(arguments)")
-      #expect(outcome.stderr.contains("Error:") || outcome.stderr.contains("error:"), "\(arguments)")
+      #expect(outcome.stderr.hasPrefix("error: "), "\(arguments): \(outcome.stderr)")
       #expect(outcome.stderr.split(separator: "\n").count == 1, "\(arguments): one line, got \(outcome.stderr)")
     }
     // diff keeps diff(1)'s 2 for trouble.
     #expect(try cli.run(["diff", "only-one"]).status == 2)
+  }
+
+  /// `scripts/scheduled-run.sh output arguments…` with the built binary and `KEEP=1`: its status
+  /// and stdout.
+  func scheduled(_ output: URL, _ arguments: [String], environment extra: [String: String] = [:]) throws -> (
+    status: Int32, stdout: String
+  ) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/bin/bash")
+    process.arguments =
+      [FixturePaths.repositoryRoot.appendingPathComponent("scripts/scheduled-run.sh").path, output.path]
+      + arguments
+    process.currentDirectoryURL = FixturePaths.repositoryRoot
+    var environment = ProcessInfo.processInfo.environment
+    environment["MART_HOLIDAY"] = CommandLineContractTests.binary.path
+    environment["KEEP"] = "1"
+    environment.merge(extra) { _, new in new }
+    process.environment = environment
+    let stdout = Pipe()
+    process.standardOutput = stdout
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let text = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    process.waitUntilExit()
+    return (process.terminationStatus, text)
+  }
+
+  /// A brand kept from an earlier bundle turns the scheduled run red (exit 2) once it has
+  /// validated and diffed what was published; `ALLOW_STALE=1` keeps it green.
+  @Test func aStaleBrandMakesTheScheduledRunExitTwoUnlessAllowed() throws {
+    let output = try safety.publishedOutput("scheduled-stale")
+    let failing = try safety.recordings(failing: ["company.lottemart.com"], status: 500)
+    let stale = try scheduled(output, ["--replay", failing.path, "--as-of", "2026-11-25"])
+    #expect(stale.status == 2, "stdout: \(stale.stdout)")
+    #expect(stale.stdout.contains("changes since bundles/2026-11-20-"), "validated and diffed: \(stale.stdout)")
+    let report = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("report.json")))
+        as? [String: Any])
+    #expect(report["outcome"] as? String == "published-with-stale-brands")
+    let allowed = try scheduled(
+      output, ["--replay", failing.path, "--as-of", "2026-11-26"], environment: ["ALLOW_STALE": "1"])
+    #expect(allowed.status == 0, "stdout: \(allowed.stdout)")
+    let fresh = try scheduled(output, ["--replay", "fixtures/web", "--as-of", "2026-11-27"])
+    #expect(fresh.status == 0, "every brand fresh again: \(fresh.stdout)")
   }
 
   @Test func theScheduledRunDiffsAgainstTheBundleItReplacesEvenWithKeepOne() throws {
@@ -544,24 +654,7 @@ import Testing
     func scheduled(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (
       status: Int32, stdout: String
     ) {
-      let process = Process()
-      process.executableURL = URL(fileURLWithPath: "/bin/bash")
-      process.arguments =
-        [FixturePaths.repositoryRoot.appendingPathComponent("scripts/scheduled-run.sh").path, output.path]
-        + arguments
-      process.currentDirectoryURL = FixturePaths.repositoryRoot
-      var environment = ProcessInfo.processInfo.environment
-      environment["MART_HOLIDAY"] = CommandLineContractTests.binary.path
-      environment["KEEP"] = "1"
-      environment.merge(extra) { _, new in new }
-      process.environment = environment
-      let stdout = Pipe()
-      process.standardOutput = stdout
-      process.standardError = FileHandle.nullDevice
-      try process.run()
-      let text = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-      process.waitUntilExit()
-      return (process.terminationStatus, text)
+      try self.scheduled(output, arguments, environment: extra)
     }
     #expect(try scheduled(["--replay", "fixtures/web"]).status == 0)
     let second = try scheduled(["--replay", "fixtures/web", "--as-of", "2026-11-25"])

@@ -114,6 +114,12 @@ import Testing
 
     let run = try replay(output, asOf: "2026-11-21")
     try expectPublishedButUnfinished(run, output: output, before: before, reason: String(cString: strerror(ENOSPC)))
+    // The error names the file that was not written, not the temporary it was written as
+    // (which is removed): `…/current/branches/<id>.json: not written: write failed: …`.
+    let errorLine = try #require(safety.lines(run.stderr).first { $0.hasPrefix("error: ") })
+    let named = try #require(errorLine.firstMatch(of: #/ (/[^ ]+): not written: /#)?.1, "\(errorLine)")
+    #expect(!(String(named) as NSString).lastPathComponent.hasPrefix("."), "\(errorLine)")
+    #expect(String(named).hasPrefix(current.path + "/"), "\(errorLine)")
     // Nothing half-written is left where the served files are: no temporary in the full current/.
     #expect(
       (FileManager.default.enumerator(atPath: current.path)?.allObjects as? [String] ?? []).allSatisfy {
