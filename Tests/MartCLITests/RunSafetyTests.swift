@@ -590,7 +590,6 @@ import Testing
     #expect(validate.status == 0, "stderr: \(validate.stderr)")
   }
 
-  @Test func badUsageExitsOneAsTheReadmeSays() throws {
   @Test func badUsageExitsOneAsDocumented() throws {
     for arguments in [
       ["run", "--keep", "0"], ["run", "--bogus"], ["rule"], ["validate"], ["address", "--format", "xml", "a"],
