@@ -77,12 +77,13 @@ import Testing
     let output = try publishedRun("schemas")
     let outcome = try python([output.path])
     #expect(outcome.status == 0, "stdout: \(outcome.stdout) stderr: \(outcome.stderr)")
-    // One calendar per branch and per brand; JSON: branches, one per brand, index, closures;
-    // the manifest, latest.json and report.json. The .gz copies are compared with their files.
+    // One calendar per branch and per brand; JSON: branches, one per brand, index, closures,
+    // districts; the manifest, latest.json and report.json. The .gz copies are compared with
+    // their files.
     let manifest = try #require(try BundleStore(outputDirectory: output).latest()).manifest
     let branches = manifest.brands.map(\.branchCount).reduce(0, +)
     let brands = manifest.brands.count
-    let expected = branches + brands + (3 + brands) + 3
+    let expected = branches + brands + (4 + brands) + 3
     #expect(outcome.stdout.contains("\(expected) files checked in 1 bundles, 0 problems"), "stdout: \(outcome.stdout)")
   }
 

@@ -20,6 +20,8 @@ import Testing
     }
     let closing = branch["closing"] as? [String: Any] ?? [:]
     if (closing["dates"] as? [String] ?? []).contains(day) { return .closed }
+    // An expected day (inferred from the district) is a day the source says nothing of.
+    if ((closing["expected"] as? [String: Any])?["dates"] as? [String] ?? []).contains(day) { return .expectedClosed }
     for range in closing["unknownRanges"] as? [[String: String]] ?? [] {
       if let from = range["from"], let through = range["through"], from <= day, day <= through { return .unknown }
     }
@@ -43,7 +45,8 @@ import Testing
         let expected = Self.expectedStatus(of: record, on: day, asOf: raw.asOf)
         #expect(status == expected, "\(id) on \(day)")
         if status == .closed { closedByDay[day, default: []].append(id) }
-        if status == .unknown { unknownByDay[day, default: []].append(id) }
+        // closures.json lists an expected day among the unknown ones too (and in `expected`).
+        if status == .unknown || status == .expectedClosed { unknownByDay[day, default: []].append(id) }
       }
     }
     // closures.json: the branches whose day is unknown, the kit's `.unknown` inside the window.
