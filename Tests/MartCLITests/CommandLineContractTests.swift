@@ -288,13 +288,13 @@ extension CommandLineContractTests {
       "--archive", archive.path,
     ])
     #expect(first.status == 0, "stderr: \(first.stderr)")
-    // The archive names the real sites, not the local replay server.
+    // The archive names the real sites, not the local replay server: every site recorded under
+    // fixtures/web but the geocoding providers (only what the sources fetch is archived).
+    let geocoders: Set = ["api.vworld.kr", "dapi.kakao.com", "maps.apigw.ntruss.com"]
+    let recorded = try FileManager.default.contentsOfDirectory(atPath: FixturePaths.web.path)
     let hosts = try FileManager.default.contentsOfDirectory(atPath: archive.path).sorted()
-    #expect(
-      hosts == [
-        "company.lottemart.com", "gsthefresh.gsretail.com", "home.megamart.com", "my.homeplus.co.kr", "replay.json",
-        "store.emart.com", "www.costco.co.kr", "www.lotteon.com",
-      ])
+    #expect(hosts == recorded.filter { !geocoders.contains($0) }.sorted())
+    #expect(hosts.contains("store.emart.com") && hosts.contains("replay.json"), "\(hosts)")
 
     let second = try run(["run", "--replay", archive.path, "--output", scratch.appendingPathComponent("b").path])
     #expect(second.status == 0, "stderr: \(second.stderr)")
