@@ -78,18 +78,8 @@ enum WARCHTTPMessage {
       throw MessageError("its HTTP message has no blank line ending the headers")
     }
     var headers: [HTTPHeader] = []
-    for line in lines.dropFirst() {
-      if let first = line.first, first == " " || first == "\t", !headers.isEmpty {
-        headers[headers.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
-        continue
-      }
-      guard let colon = line.firstIndex(of: ":"), colon > line.startIndex else {
-        throw MessageError("its HTTP header line \(String(line.prefix(80)).debugDescription) is not name: value")
-      }
-      headers.append(
-        HTTPHeader(
-          String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-          String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+    for line in lines.dropFirst() where !headers.appendFieldLine(line) {
+      throw MessageError("its HTTP header line \(String(line.prefix(80)).debugDescription) is not name: value")
     }
     return Parsed(startLine: startLine, headers: headers, body: Data(bytes[index...]))
   }
@@ -173,5 +163,23 @@ enum WARCHTTPMessage {
   struct MessageError: Error {
     var message: String
     init(_ message: String) { self.message = message }
+  }
+}
+
+extension [HTTPHeader] {
+  /// Adds one line of a header block (HTTP's or a WARC record's): `name: value`, or a line
+  /// starting with a space or tab that continues the previous field's value. `false` when the
+  /// line is neither.
+  mutating func appendFieldLine(_ line: String) -> Bool {
+    if let first = line.first, first == " " || first == "\t", !isEmpty {
+      self[count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
+      return true
+    }
+    guard let colon = line.firstIndex(of: ":"), colon > line.startIndex else { return false }
+    append(
+      HTTPHeader(
+        String(line[..<colon]).trimmingCharacters(in: .whitespaces),
+        String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+    return true
   }
 }

@@ -107,17 +107,9 @@ public enum WARCReader {
       while true {
         guard let field = line() else { throw ReadError("record \(number) ends inside its header") }
         if field.isEmpty { break }
-        if let first = field.first, first == " " || first == "\t", !fields.isEmpty {
-          fields[fields.count - 1].value += " " + field.trimmingCharacters(in: .whitespaces)
-          continue
-        }
-        guard let colon = field.firstIndex(of: ":"), colon > field.startIndex else {
+        guard fields.appendFieldLine(field) else {
           throw ReadError("record \(number): the header line \(String(field.prefix(80)).debugDescription) is not name: value")
         }
-        fields.append(
-          HTTPHeader(
-            String(field[..<colon]).trimmingCharacters(in: .whitespaces),
-            String(field[field.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
       }
       guard let lengthText = fields.value(named: "Content-Length"), let length = Int(lengthText), length >= 0 else {
         throw ReadError("record \(number) has no valid Content-Length")
