@@ -216,13 +216,21 @@ struct EmartHolidayListTests {
       let pages = described.filter { $0.contains("/branch/view.do") }
       #expect(
         Set(pages) == Set(["4744", "4764", "4781"].map { "GET https://store.emart.com/branch/view.do?id=\($0) " }))
+      // The per-area POSTs are sent side by side, so only their set is fixed; the phases around
+      // them come in order.
+      let requests = described.filter { !$0.contains("/branch/view.do") }
       #expect(
-        described.filter { !$0.contains("/branch/view.do") }
-          == [
-            "POST https://store.emart.com/branch/searchList.do "
-              + "srchMode=jijum&year=2026&month=11&jMode=true&strConfirmYN=N&searchType=EM&keyword="
-          ] + posts.map { "POST \(Self.holidayURL) areaCd=\($0)&year=2026&month=11&keyword=" }
-          + ["year=2026&month=11", "year=2026&month=12", "year=2027&month=01"].map { "GET \(Self.holidayURL)?\($0) " }
+        requests.first
+          == "POST https://store.emart.com/branch/searchList.do "
+          + "srchMode=jijum&year=2026&month=11&jMode=true&strConfirmYN=N&searchType=EM&keyword=",
+        comment)
+      let areaPosts = requests.dropFirst().prefix(posts.count)
+      #expect(
+        areaPosts.sorted() == posts.map { "POST \(Self.holidayURL) areaCd=\($0)&year=2026&month=11&keyword=" }.sorted(),
+        comment)
+      #expect(
+        Array(requests.dropFirst(1 + posts.count))
+          == ["year=2026&month=11", "year=2026&month=12", "year=2027&month=01"].map { "GET \(Self.holidayURL)?\($0) " }
           + [
             "POST https://store.emart.com/branch/searchList.do "
               + "srchMode=jijum&year=2026&month=11&areaId=&jMode=true&strConfirmYN=N"
