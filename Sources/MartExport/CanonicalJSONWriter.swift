@@ -379,8 +379,6 @@ struct CanonicalJSONWriter {
     date(file.asOf)
     raw(#","branch":"#)
     try branch(file.branch)
-    raw(#","bundle":"#)
-    string(file.bundle)
     raw(#","lastListedIn":"#)
     string(file.lastListedIn)
     raw(#","listed":"#)

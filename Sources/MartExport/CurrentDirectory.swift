@@ -49,8 +49,7 @@ public struct CurrentDirectory: Sendable {
         "branches/\(branch.id).json",
         try encode(
           CurrentBranchFile(
-            bundle: latest.manifest.version, asOf: latest.manifest.asOf, window: latest.manifest.window, listed: true,
-            branch: branch)))
+            asOf: latest.manifest.asOf, window: latest.manifest.window, listed: true, branch: branch)))
       let calendar = "calendars/branches/\(branch.id).ics"
       try add(calendar, try PlainFiles.contentsOrError(of: "\(bundlePath)/\(calendar)"))
     }
@@ -72,8 +71,7 @@ public struct CurrentDirectory: Sendable {
         "branches/\(id).json",
         try encode(
           CurrentBranchFile(
-            bundle: latest.manifest.version, asOf: latest.manifest.asOf, window: latest.manifest.window,
-            listed: false, lastListedIn: last.manifest.version, branch: last.branch)))
+            asOf: latest.manifest.asOf, window: latest.manifest.window, listed: false, lastListedIn: last.manifest.version, branch: last.branch)))
       try add(
         "calendars/branches/\(id).ics",
         ICalendar.unlistedBranchCalendar(
@@ -205,8 +203,6 @@ public struct CurrentDirectory: Sendable {
 /// branch that bundle no longer lists, its last record with `listed` false.
 public struct CurrentBranchFile: Codable, Hashable, Sendable {
   public var schemaVersion: Int = bundleSchemaVersion
-  /// The bundle `latest.json` names.
-  public var bundle: String
   public var asOf: CalendarDate
   public var window: DateWindow
   /// Whether that bundle lists the branch. `false`: the store is gone from its source (closed,
@@ -217,9 +213,8 @@ public struct CurrentBranchFile: Codable, Hashable, Sendable {
   public var branch: Branch
 
   public init(
-    bundle: String, asOf: CalendarDate, window: DateWindow, listed: Bool, lastListedIn: String? = nil, branch: Branch
+    asOf: CalendarDate, window: DateWindow, listed: Bool, lastListedIn: String? = nil, branch: Branch
   ) {
-    self.bundle = bundle
     self.asOf = asOf
     self.window = window
     self.listed = listed
@@ -227,12 +222,11 @@ public struct CurrentBranchFile: Codable, Hashable, Sendable {
     self.branch = branch
   }
 
-  private enum CodingKeys: String, CodingKey { case schemaVersion, bundle, asOf, window, listed, lastListedIn, branch }
+  private enum CodingKeys: String, CodingKey { case schemaVersion, asOf, window, listed, lastListedIn, branch }
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(schemaVersion, forKey: .schemaVersion)
-    try container.encode(bundle, forKey: .bundle)
     try container.encode(asOf, forKey: .asOf)
     try container.encode(window, forKey: .window)
     try container.encode(listed, forKey: .listed)

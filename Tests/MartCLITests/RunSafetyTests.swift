@@ -460,7 +460,7 @@ import Testing
     for branch in first.branches.branches {
       let json = try Data(contentsOf: current.appendingPathComponent("branches/\(branch.id).json"))
       let file = try BundleJSON.decode(CurrentBranchFile.self, from: json)
-      #expect(file.listed && file.branch == branch && file.bundle == first.pointer.version)
+      #expect(file.listed && file.branch == branch && file.asOf == first.manifest.asOf)
       #expect(
         try Data(contentsOf: current.appendingPathComponent("calendars/branches/\(branch.id).ics"))
           == Data(contentsOf: first.directory.appendingPathComponent("calendars/branches/\(branch.id).ics")))
@@ -583,9 +583,17 @@ import Testing
     }
     #expect(differing.contains("calendars/branches/costco-Daejeon.ics"))
     #expect(differing.filter { $0.hasPrefix("calendars/branches/") } == ["calendars/branches/costco-Daejeon.ics"])
-    let created = try TreeSnapshot(output).newFiles(since: before).filter { $0.hasPrefix("bundles/") }
+    let createdAnywhere = try TreeSnapshot(output).newFiles(since: before)
+    let created = createdAnywhere.filter { $0.hasPrefix("bundles/") }
     #expect(created == Set(differing.map { "\(second.pointer.bundle)/\($0)" }))
     #expect(created.count < 20, "\(created.sorted())")
+    // Outside the bundle: the store's and its brand's files in current/, the pointer and the
+    // reports. Every other branch's current/ files keep their inode.
+    #expect(
+      createdAnywhere.subtracting(created) == [
+        "current/branches/costco-Daejeon.json", "current/calendars/branches/costco-Daejeon.ics",
+        "current/calendars/brands/costco.ics", "latest.json", "report.json", "report.html",
+      ])
     let validate = try cli.run(["validate", output.path])
     #expect(validate.status == 0, "stderr: \(validate.stderr)")
   }

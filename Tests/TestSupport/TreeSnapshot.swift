@@ -46,10 +46,18 @@ public struct TreeSnapshot: Equatable, CustomStringConvertible {
   /// How many distinct inodes the tree uses (a hard-linked file counts once).
   public var inodeCount: Int { Set(entries.values.map(\.inode)).count }
 
-  /// The regular files whose inode no entry of `earlier` had: the files written anew.
+  /// The regular files no entry of `earlier` had, by inode and modification time: the files
+  /// written anew. (A hard link to an earlier file keeps both; a new file may be given the inode
+  /// of one removed in between, but not its modification time.)
   public func newFiles(since earlier: TreeSnapshot) -> Set<String> {
-    let known = Set(earlier.entries.values.map(\.inode))
-    return Set(entries.filter { $0.value.isRegularFile && !known.contains($0.value.inode) }.keys)
+    struct Identity: Hashable {
+      var inode: UInt64
+      var modified: Int64
+    }
+    let known = Set(earlier.entries.values.map { Identity(inode: $0.inode, modified: $0.modified) })
+    return Set(
+      entries.filter { $0.value.isRegularFile && !known.contains(Identity(inode: $0.value.inode, modified: $0.value.modified)) }
+        .keys)
   }
 
   /// The paths whose entry differs from `other`'s, or that only one of them has, sorted.
