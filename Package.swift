@@ -114,7 +114,7 @@ let package = Package(
     .testTarget(
       name: "MartCLITests",
       dependencies: [
-        "mart-holiday", "MartExport", "MartCore", "MartFetch", "MartReplay", "ReplayTestSupport", "TestSupport",
+        "mart-holiday", "MartExport", "MartFiles", "MartCore", "MartFetch", "MartReplay", "ReplayTestSupport", "TestSupport",
       ]),
     .testTarget(
       name: "MartPipelineTests",

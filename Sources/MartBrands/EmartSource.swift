@@ -103,12 +103,30 @@ public struct EmartSource: BrandSource {
   /// canonical comparison only for a name with conjoining jamo (the one way a name can spell a
   /// marker's Hangul differently), so the common case makes no trip through NSString.
   static func contains(_ name: String, _ marker: String) -> Bool {
-    if name.utf8.firstRange(of: marker.utf8) != nil { return true }
+    if utf8(of: name, contains: marker) { return true }
     let hasConjoiningJamo = name.unicodeScalars.contains {
       (0x1100...0x11FF).contains($0.value) || (0xA960...0xA97F).contains($0.value)
         || (0xD7B0...0xD7FF).contains($0.value)
     }
     return hasConjoiningJamo && name.contains(marker)
+  }
+
+  /// Whether `needle`'s UTF-8 bytes occur in `haystack`'s. A plain loop over the bytes: a store
+  /// name is a few dozen bytes, and the standard library's generic `firstRange(of:)` (a Z-array
+  /// built per call) made this check most of the time spent reading E-mart's store lists.
+  static func utf8(of haystack: String, contains needle: String) -> Bool {
+    var haystack = haystack
+    var needle = needle
+    return haystack.withUTF8 { text in
+      needle.withUTF8 { marker in
+        guard let first = marker.first else { return true }
+        guard text.count >= marker.count else { return false }
+        for start in 0...(text.count - marker.count) where text[start] == first {
+          if text[start..<(start + marker.count)].elementsEqual(marker) { return true }
+        }
+        return false
+      }
+    }
   }
 
   /// The name prefixes each brand carries in `NAME`, longest first.

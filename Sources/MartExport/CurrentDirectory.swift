@@ -25,22 +25,40 @@ public struct CurrentDirectory: Sendable {
 
   var currentURL: URL { OutputLayout(outputDirectory).current }
 
-  /// Makes each file `current/` should hold for the published bundles, one at a time, and
-  /// hands it to `body` with its path relative to `current/`; returns every such path, or `nil`
-  /// (and calls nothing) when nothing is published yet. One file at a time, so that memory does
-  /// not grow with the branch count.
+  /// What one file of `current/` should hold.
+  public enum ExpectedFile: Sendable {
+    /// These bytes.
+    case bytes(Data)
+    /// The bytes of this file of the bundle `latest.json` names (a calendar): `current/` takes
+    /// it as a hard link where it can, so the file is neither read nor written again.
+    case sameAs(bundleFile: String)
+
+    /// The bytes themselves, read from the bundle when the file is one of its own.
+    func contents() throws(ExportError) -> Data {
+      switch self {
+      case .bytes(let data): data
+      case .sameAs(let bundleFile): try PlainFiles.contentsOrError(of: bundleFile)
+      }
+    }
+  }
+
+  /// Says what each file `current/` should hold for the published bundles, one at a time, to
+  /// `body` with its path relative to `current/`; returns every such path, or `nil` (and calls
+  /// nothing) when nothing is published yet. One file at a time, so that memory does not grow
+  /// with the branch count.
   /// - Parameter named: the bundle `latest.json` names, when the caller has it in memory
   ///   (just published); otherwise it is read from disk and verified.
   public func forEachExpectedFile(
-    latest named: PublishedBundle? = nil, _ body: (String, Data) throws(ExportError) -> Void
+    latest named: PublishedBundle? = nil, _ body: (String, ExpectedFile) throws(ExportError) -> Void
   ) throws(ExportError) -> Set<String>? {
     let fromDisk: PublishedBundle? =
       if named == nil { try BundleStore(outputDirectory: outputDirectory).latest() } else { nil }
     guard let latest = named ?? fromDisk else { return nil }
     var paths = Set<String>()
-    func add(_ path: String, _ data: Data) throws(ExportError) {
+    func add(_ path: String, _ data: Data) throws(ExportError) { try add(path, .bytes(data)) }
+    func add(_ path: String, _ file: ExpectedFile) throws(ExportError) {
       paths.insert(path)
-      try body(path, data)
+      try body(path, file)
     }
     let bundlePath = latest.directory.path
     let listed = Set(latest.branches.branches.map(\.id))
@@ -51,11 +69,11 @@ public struct CurrentDirectory: Sendable {
           CurrentBranchFile(
             asOf: latest.manifest.asOf, window: latest.manifest.window, listed: true, branch: branch)))
       let calendar = "calendars/branches/\(branch.id).ics"
-      try add(calendar, try PlainFiles.contentsOrError(of: "\(bundlePath)/\(calendar)"))
+      try add(calendar, .sameAs(bundleFile: "\(bundlePath)/\(calendar)"))
     }
     for brand in Set(latest.branches.branches.map(\.brand)).sorted() {
       let calendar = "calendars/brands/\(brand.rawValue).ics"
-      try add(calendar, try PlainFiles.contentsOrError(of: "\(bundlePath)/\(calendar)"))
+      try add(calendar, .sameAs(bundleFile: "\(bundlePath)/\(calendar)"))
     }
     // Branches the kept bundles had that the current one does not: each one's last record.
     var lastSeen: [BranchID: (branch: Branch, manifest: BundleManifest, brandName: String)] = [:]
@@ -71,7 +89,8 @@ public struct CurrentDirectory: Sendable {
         "branches/\(id).json",
         try encode(
           CurrentBranchFile(
-            asOf: latest.manifest.asOf, window: latest.manifest.window, listed: false, lastListedIn: last.manifest.version, branch: last.branch)))
+            asOf: latest.manifest.asOf, window: latest.manifest.window, listed: false,
+            lastListedIn: last.manifest.version, branch: last.branch)))
       try add(
         "calendars/branches/\(id).ics",
         ICalendar.unlistedBranchCalendar(
@@ -99,9 +118,9 @@ public struct CurrentDirectory: Sendable {
       guard
         let paths = try forEachExpectedFile(
           latest: latest,
-          { (relative, data) throws(ExportError) in
+          { (relative, file) throws(ExportError) in
             let path = root + "/" + relative
-            if let existing = PlainFiles.contents(of: path), existing == data { return }
+            if try Self.holds(path, file) { return }
             let folder = String(path[..<path.lastIndex(of: "/")!])
             if folders.insert(folder).inserted {
               // A link on the way (current/ or a folder in it) would send the files elsewhere.
@@ -110,7 +129,10 @@ public struct CurrentDirectory: Sendable {
             }
             let temporary = Files.temporaryPath(beside: path)
             pending.append((path, temporary))
-            try Files.write(data, to: temporary)
+            switch file {
+            case .bytes(let data): try Files.write(data, to: temporary)
+            case .sameAs(let bundleFile): try Files.linkOrCopy(bundleFile, to: temporary)
+            }
             written.append(relative)
           })
       else { return ([], []) }
@@ -130,17 +152,30 @@ public struct CurrentDirectory: Sendable {
     return (written, removed)
   }
 
+  /// Whether the file at `path` already holds what `file` says: the bundle's own file (the same
+  /// inode, nothing read), or the same bytes.
+  private static func holds(_ path: String, _ file: ExpectedFile) throws(ExportError) -> Bool {
+    switch file {
+    case .bytes(let data):
+      return PlainFiles.contents(of: path) == data
+    case .sameAs(let bundleFile):
+      if PlainFiles.isSameFile(path, bundleFile) { return true }
+      guard let existing = PlainFiles.contents(of: path) else { return false }
+      return existing == (try file.contents())
+    }
+  }
+
   /// How `current/` differs from what `latest.json` calls for: one line per file missing,
   /// different or unexpected, sorted by path. Empty when it follows.
   public func mismatches() throws(ExportError) -> [String] {
     let root = currentURL.path
     var problems: [(path: String, problem: String)] = []
-    let expected = try forEachExpectedFile { path, data in
+    let expected = try forEachExpectedFile { (path, file) throws(ExportError) in
       guard let existing = PlainFiles.contents(of: root + "/" + path) else {
         problems.append((path, "missing"))
         return
       }
-      if existing != data { problems.append((path, "does not match the bundle latest.json names")) }
+      if existing != (try file.contents()) { problems.append((path, "does not match the bundle latest.json names")) }
     }
     guard let expected else { return [] }
     for path in PlainFiles.regularFiles(under: root) where !expected.contains(path) {

@@ -169,7 +169,41 @@ public final class PoliteFetcher: HTTPFetching {
   private struct HostState {
     var active = 0
     var nextStart: ContinuousClock.Instant?
-    var waiters: [(id: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    var waiters = WaitingLine()
+  }
+
+  /// The requests waiting for a slot at one host, first come, first served. Taking the first
+  /// moves an index instead of shifting the array: a run can queue thousands of requests at one
+  /// host at once, and each leaves the line once.
+  private struct WaitingLine {
+    typealias Continuation = CheckedContinuation<Void, any Error>
+    private var entries: [(id: Int, continuation: Continuation)] = []
+    private var head = 0
+
+    var isEmpty: Bool { head == entries.count }
+
+    mutating func append(_ id: Int, _ continuation: Continuation) { entries.append((id, continuation)) }
+
+    /// Takes the first waiter out of the line.
+    mutating func removeFirst() -> Continuation? {
+      guard !isEmpty else { return nil }
+      let first = entries[head].continuation
+      head += 1
+      if head == entries.count {
+        entries.removeAll(keepingCapacity: true)
+        head = 0
+      } else if head > 1024 && head * 2 > entries.count {
+        entries.removeFirst(head)
+        head = 0
+      }
+      return first
+    }
+
+    /// Takes the waiter `id` out of the line (it was cancelled), if it is still in it.
+    mutating func remove(id: Int) -> Continuation? {
+      guard let index = entries[head...].firstIndex(where: { $0.id == id }) else { return nil }
+      return entries.remove(at: index).continuation
+    }
   }
 
   /// Waits for a free slot at `host` (first come, first served), then for the host's next start
@@ -184,22 +218,21 @@ public final class PoliteFetcher: HTTPFetching {
       try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
           self.hosts.withLock { hosts in
-            var state = hosts[host, default: HostState()]
-            defer { hosts[host] = state }
+            // Changed in place: a copy of the state would copy its waiting line each time.
+            if hosts[host] == nil { hosts[host] = HostState() }
             if Task.isCancelled {
               continuation.resume(throwing: CancellationError())
-            } else if state.active < limit && state.waiters.isEmpty {
-              state.active += 1
+            } else if hosts[host]!.active < limit && hosts[host]!.waiters.isEmpty {
+              hosts[host]!.active += 1
               continuation.resume()
             } else {
-              state.waiters.append((id, continuation))
+              hosts[host]!.waiters.append(id, continuation)
             }
           }
         }
       } onCancel: {
         self.hosts.withLock { hosts in
-          guard let index = hosts[host]?.waiters.firstIndex(where: { $0.id == id }) else { return }
-          hosts[host]?.waiters.remove(at: index).continuation.resume(throwing: CancellationError())
+          hosts[host]?.waiters.remove(id: id)?.resume(throwing: CancellationError())
         }
       }
     } catch {
@@ -230,17 +263,16 @@ public final class PoliteFetcher: HTTPFetching {
   /// start at least that long after now.
   private func leave(_ host: String, pause: Duration?) {
     hosts.withLock { hosts in
-      guard var state = hosts[host] else { return }
+      guard hosts[host] != nil else { return }
       if let pause {
         let now = ContinuousClock.now
-        state.nextStart = max(state.nextStart ?? now, now + pause)
+        hosts[host]!.nextStart = max(hosts[host]!.nextStart ?? now, now + pause)
       }
-      if state.waiters.isEmpty {
-        state.active -= 1
+      if let next = hosts[host]!.waiters.removeFirst() {
+        next.resume()
       } else {
-        state.waiters.removeFirst().continuation.resume()
+        hosts[host]!.active -= 1
       }
-      hosts[host] = state
     }
   }
 

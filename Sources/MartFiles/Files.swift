@@ -62,6 +62,26 @@ public enum Files {
     return false
   }
 
+  /// Gives the regular file at `source` a second name, `path` (a hard link: no bytes read or
+  /// written, no new inode), or, where no link can be made (another filesystem, a filesystem or
+  /// file that refuses links, too many links), a copy of its bytes. `path` must not exist yet.
+  /// Throws when `source` is not a regular file: a symbolic link is neither linked nor followed.
+  public static func linkOrCopy(_ source: String, to path: String) throws(FileError) {
+    if link(source, path) == 0 {
+      var status = stat()
+      if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { return }
+      unlink(path)
+      throw FileError(path: source, message: "cannot link: not a regular file")
+    }
+    if errno == EEXIST { throw failure(path, "cannot create") }
+    guard kind(at: source) == regularFileKind, let data = PlainFiles.contents(of: source) else {
+      throw FileError(path: source, message: "cannot read: missing, not a regular file, or unreadable")
+    }
+    let file = try WritableFile(creatingNew: path)
+    try file.write(data)
+    try file.close()
+  }
+
   /// Replaces the file at `path` with `data` atomically: written and flushed beside it under a
   /// hidden temporary name (``temporaryPath(beside:)``), then renamed over it; with
   /// `syncDirectory`, the folder's entry is flushed too, so the new file survives a crash.

@@ -63,6 +63,15 @@ public enum PlainFiles {
     return (UInt64(status.st_dev), UInt64(status.st_ino))
   }
 
+  /// Whether `first` and `second` are names of one file (the same device and inode), neither
+  /// reached through a symbolic link at its last component.
+  public static func isSameFile(_ first: String, _ second: String) -> Bool {
+    var one = stat()
+    var other = stat()
+    guard lstat(first, &one) == 0, lstat(second, &other) == 0 else { return false }
+    return one.st_dev == other.st_dev && one.st_ino == other.st_ino
+  }
+
   /// The bytes of the regular file at `path`, or an error naming it.
   public static func contentsOrError(of path: String) throws(FileError) -> Data {
     guard let data = contents(of: path) else {

@@ -192,4 +192,17 @@ struct EmartSourceTests {
   func otherStoresAreNoBrandOfOurs(name: String, storeType: String?) {
     #expect(EmartSource.classify(storeType: storeType, name: name) == nil)
   }
+
+  @Test(
+    arguments: [
+      // A marker anywhere in the name, at its start, its end or in the middle of a word, makes the
+      // store another chain's; part of a marker, or a marker broken by a space, does not.
+      ("PK마켓 마곡점", nil), ("이마트 마곡 PK마켓", nil), ("이마트 SSSG점", nil), ("이마트부츠", nil),
+      ("이마트 PK마 마곡점", BrandSlug.emart), ("이마트 PK 마켓점", .emart), ("이마트 SS G점", .emart),
+      // 츠 (EC B8 A0) is not found across the bytes of 부 and 트 (EB B6 80, ED 8A B8).
+      ("이마트 부트점", .emart),
+    ] as [(String, BrandSlug?)])
+  func aMarkerIsFoundWhereverItsBytesAre(name: String, brand: BrandSlug?) {
+    #expect(EmartSource.classify(storeType: nil, name: name) == brand)
+  }
 }

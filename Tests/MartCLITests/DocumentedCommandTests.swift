@@ -131,7 +131,7 @@ import Testing
       CommandLineContractTests.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
     process.environment = environment
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("documented-output-\(UUID().uuidString)")
-    FileManager.default.createFile(atPath: output.path, contents: nil)
+    _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     defer { remove(output) }
     let handle = try FileHandle(forWritingTo: output)
     process.standardOutput = handle

@@ -236,4 +236,30 @@ import Testing
     #expect(PlainFiles.contents(of: root + "/original.ics") == Data("theirs".utf8))
     #expect(PlainFiles.contents(of: root + "/shared.ics") == Data("theirs".utf8))
   }
+
+  /// `linkOrCopy` gives a regular file a second name; across filesystems it copies the bytes;
+  /// a symbolic link is neither linked nor followed, and a path already taken is an error.
+  @Test func linkOrCopyLinksCopiesAcrossFilesystemsAndRefusesLinks() throws {
+    let root = try temporaryDirectory()
+    let bytes = Data("BEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n".utf8)
+    try Files.write(bytes, to: root + "/bundle.ics")
+    try Files.linkOrCopy(root + "/bundle.ics", to: root + "/current.ics")
+    #expect(PlainFiles.isSameFile(root + "/current.ics", root + "/bundle.ics"))
+    #expect(try identity(root + "/bundle.ics").links == 2)
+
+    let other = "/dev/shm/files-\(UUID().uuidString)"
+    try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+    defer { Files.remove(other + "/copy.ics") }
+    try Files.linkOrCopy(root + "/bundle.ics", to: other + "/copy.ics")
+    #expect(!PlainFiles.isSameFile(other + "/copy.ics", root + "/bundle.ics"))
+    #expect(PlainFiles.contents(of: other + "/copy.ics") == bytes)
+
+    let outside = try temporaryDirectory()
+    try Data("private".utf8).write(to: URL(fileURLWithPath: outside + "/secret"))
+    try FileManager.default.createSymbolicLink(atPath: root + "/link.ics", withDestinationPath: outside + "/secret")
+    #expect(throws: FileError.self) { try Files.linkOrCopy(root + "/link.ics", to: root + "/through-link.ics") }
+    #expect(Files.kind(at: root + "/through-link.ics") == nil)
+    let taken = #expect(throws: FileError.self) { try Files.linkOrCopy(root + "/bundle.ics", to: root + "/current.ics") }
+    #expect(taken?.errorNumber == EEXIST)
+  }
 }
