@@ -127,6 +127,14 @@ public struct CurrentDirectory: Sendable {
               try Files.checkNothingForeign(below: outputDirectory.path, to: folder)
               try Files.createDirectory(folder)
             }
+            // A calendar new to current/ is linked into place at once: a link appears whole,
+            // and the bundle's file it names is already on disk.
+            if case .sameAs(let bundleFile) = file, Files.kind(at: path) == nil,
+              try Files.hardLink(bundleFile, to: path)
+            {
+              written.append(relative)
+              return
+            }
             let temporary = Files.temporaryPath(beside: path)
             pending.append((path, temporary))
             switch file {

@@ -21,7 +21,7 @@ public struct URLParts: Hashable, Sendable {
     var rest = Substring(url)
     if let fragment = rest.firstIndex(of: "#") { rest = rest[..<fragment] }
     var scheme = ""
-    if let separator = rest.range(of: "://") {
+    if let separator = Self.firstSchemeSeparator(in: rest) {
       scheme = rest[..<separator.lowerBound].lowercased()
       rest = rest[separator.upperBound...]
     }
@@ -35,5 +35,20 @@ public struct URLParts: Hashable, Sendable {
     let rawPath = queryStart.map { rest[..<$0] } ?? rest
     path = rawPath.isEmpty ? "/" : (rawPath.hasPrefix("/") ? String(rawPath) : "/" + rawPath)
     query = queryStart.map { String(rest[rest.index(after: $0)...]) } ?? ""
+  }
+
+  /// Where the `://` after the scheme is: before any `/` or `?` (a `://` in the path or the
+  /// query is not one). A plain scan, where Foundation's `range(of:)` would go through `NSString`
+  /// for every URL split.
+  private static func firstSchemeSeparator(in text: Substring) -> Range<Substring.Index>? {
+    var index = text.startIndex
+    while index < text.endIndex {
+      switch text[index] {
+      case "/", "?": return nil
+      case ":" where text[text.index(after: index)...].hasPrefix("//"): return index..<text.index(index, offsetBy: 3)
+      default: index = text.index(after: index)
+      }
+    }
+    return nil
   }
 }

@@ -63,17 +63,27 @@ public enum Files {
   }
 
   /// Gives the regular file at `source` a second name, `path` (a hard link: no bytes read or
-  /// written, no new inode), or, where no link can be made (another filesystem, a filesystem or
-  /// file that refuses links, too many links), a copy of its bytes. `path` must not exist yet.
-  /// Throws when `source` is not a regular file: a symbolic link is neither linked nor followed.
-  public static func linkOrCopy(_ source: String, to path: String) throws(FileError) {
-    if link(source, path) == 0 {
-      var status = stat()
-      if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { return }
-      unlink(path)
-      throw FileError(path: source, message: "cannot link: not a regular file")
+  /// written, no new inode). Returns `false`, with nothing made, where no link can be made here
+  /// (another filesystem, a filesystem or file that refuses links, too many links). Throws when
+  /// `path` exists or `source` is not a regular file: a symbolic link is neither linked nor
+  /// followed.
+  public static func hardLink(_ source: String, to path: String) throws(FileError) -> Bool {
+    guard link(source, path) == 0 else {
+      switch errno {
+      case EXDEV, EPERM, ENOTSUP, EOPNOTSUPP, EMLINK: return false
+      default: throw failure(path, "cannot link to \(source)")
+      }
     }
-    if errno == EEXIST { throw failure(path, "cannot create") }
+    var status = stat()
+    if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { return true }
+    unlink(path)
+    throw FileError(path: source, message: "cannot link: not a regular file")
+  }
+
+  /// ``hardLink(_:to:)``, or, where no link can be made, a new file at `path` with a copy of
+  /// `source`'s bytes.
+  public static func linkOrCopy(_ source: String, to path: String) throws(FileError) {
+    if try hardLink(source, to: path) { return }
     guard kind(at: source) == regularFileKind, let data = PlainFiles.contents(of: source) else {
       throw FileError(path: source, message: "cannot read: missing, not a regular file, or unreadable")
     }

@@ -153,9 +153,10 @@ extension ClosingResolver {
     }
     var moves = PublicHolidayMoves()
     if schedule.status != .unknown {
-      let ruleDays = Set(schedule.closedDates(from: horizon.from, through: horizon.through))
+      // Worked out only for a text that speaks of holidays: most say nothing of them.
+      lazy var ruleDays = Set(schedule.closedDates(from: horizon.from, through: horizon.through))
         .subtracting(schedule.dates)
-      let publicHolidays = Set(KoreanPublicHolidays.dates(from: horizon.from, through: horizon.through))
+      lazy var publicHolidays = Set(KoreanPublicHolidays.dates(from: horizon.from, through: horizon.through))
         .union(KoreanPublicHolidays.unknownDates(from: horizon.from, through: horizon.through))
       for shift in reading.shifts {
         let holidays: Set<CalendarDate>
