@@ -33,6 +33,9 @@ let package = Package(
     .systemLibrary(
       name: "CZlib", path: "Sources/CSystem/CZlib", pkgConfig: "zlib",
       providers: [.apt(["zlib1g-dev"])]),
+    .systemLibrary(
+      name: "CLibDeflate", path: "Sources/CSystem/CLibDeflate", pkgConfig: "libdeflate",
+      providers: [.apt(["libdeflate-dev"])]),
 
     // Pure core: domain model, closing-day engine, address normalizer. No I/O but reading the clock.
     .target(name: "MartCore"),
@@ -48,7 +51,7 @@ let package = Package(
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset", "MartReplay"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "MartSQLite"]),
-    .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "MartFiles", "CZlib"]),
+    .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "MartFiles", "CZlib", "CLibDeflate"]),
     // report.html: a self-contained page of a run (map, brands, calendar, changes).
     .target(name: "MartReport", dependencies: ["MartCore", "MartExport", "MartFiles"]),
     .target(

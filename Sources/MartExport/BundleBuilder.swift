@@ -1,4 +1,3 @@
-import CZlib
 import Foundation
 import MartCore
 import MartDigest
@@ -84,6 +83,7 @@ enum BundleBuilder {
       if shouldStop() { return nil }
       try exporters[index].finish(output)
     }
+    output.finishCopies()
 
     let listed = output.listed.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     // The version hashes everything the manifest says except the version itself.
@@ -108,20 +108,45 @@ enum BundleBuilder {
 }
 
 /// The files of one bundle being built: keeps each one closed, and lists it for the manifest.
+/// A file's gzip copy is compressed on a queue of its own, beside the encoding of what comes
+/// next; ``finishCopies()`` waits for the last.
 final class BundleOutput {
   private(set) var listed: [BundleManifest.File] = []
   private(set) var kept: [(path: String, data: Data)] = []
+  private let copies = DispatchQueue(label: "mart-holiday.gzip")
+  private let compressed = CompressedCopies()
 
-  /// A new file at `path`, with a `.gz` copy made as it is written when `gzip`.
-  func open(_ path: String, gzip: Bool) -> BundleFileStream {
-    let file = BundleFileStream(path: path)
-    if gzip { file.gzip = GzipStream(into: BundleFileStream(path: path + ".gz")) }
-    return file
+  /// The gzip copies the queue has made, not yet listed.
+  private final class CompressedCopies: Sendable {
+    let files = Mutex<[BundleFileStream.Finished]>([])
   }
 
-  /// Finishes `file` (and its `.gz` copy) and lists them.
-  func close(_ file: BundleFileStream) throws(ExportError) {
-    for finished in try file.finish() { add(finished) }
+  /// A new file at `path`, with a `.gz` copy made when it is closed when `gzip`.
+  func open(_ path: String, gzip: Bool) -> BundleFileStream {
+    BundleFileStream(path: path, gzip: gzip)
+  }
+
+  /// Finishes `file` and lists it; its `.gz` copy follows (``finishCopies()``).
+  func close(_ file: BundleFileStream) {
+    let finished = file.finish()
+    add(finished)
+    guard file.gzip else { return }
+    copies.async { [compressed] in
+      let data = Gzip.compress(finished.data)
+      let copy = BundleFileStream.Finished(
+        path: finished.path + ".gz", sha256: SHA256.hex(data), bytes: data.count, data: data)
+      compressed.files.withLock { $0.append(copy) }
+    }
+  }
+
+  /// Waits for the gzip copies of the closed files, and lists them.
+  func finishCopies() {
+    copies.sync {}
+    let made = compressed.files.withLock { files in
+      defer { files = [] }
+      return files
+    }
+    for copy in made { add(copy) }
   }
 
   /// Adds a file made whole in memory.
@@ -136,20 +161,9 @@ final class BundleOutput {
   }
 }
 
-/// Calls `body` with the bytes of `collection`, passing on its typed error.
-private func withBytes<C: ContiguousBytes>(
-  _ collection: C, _ body: (UnsafeRawBufferPointer) throws(ExportError) -> Void
-) throws(ExportError) {
-  var failure: ExportError?
-  collection.withUnsafeBytes { buffer in
-    do throws(ExportError) { try body(buffer) } catch { failure = error }
-  }
-  if let failure { throw failure }
-}
-
-/// One file being made: bytes are kept, hashed, and passed to its gzip copy, as they come.
+/// One file being made: bytes are kept and hashed as they come.
 final class BundleFileStream {
-  struct Finished {
+  struct Finished: Sendable {
     var path: String
     var sha256: String
     var bytes: Int
@@ -157,120 +171,34 @@ final class BundleFileStream {
   }
 
   let path: String
+  /// Whether the file gets a `.gz` copy when closed.
+  let gzip: Bool
   private var buffer: [UInt8] = []
   private let hasher = SHA256.Hasher()
-  var gzip: GzipStream?
 
-  init(path: String) { self.path = path }
-
-  func write(_ bytes: [UInt8]) throws(ExportError) {
-    try withBytes(bytes) { buffer throws(ExportError) in try write(buffer) }
+  init(path: String, gzip: Bool = false) {
+    self.path = path
+    self.gzip = gzip
   }
 
-  func write(_ bytes: ArraySlice<UInt8>) throws(ExportError) {
-    try withBytes(bytes) { buffer throws(ExportError) in try write(buffer) }
+  func write(_ bytes: [UInt8]) {
+    bytes.withUnsafeBytes { write($0) }
   }
 
-  func write(_ bytes: UnsafeRawBufferPointer) throws(ExportError) {
+  func write(_ bytes: ArraySlice<UInt8>) {
+    bytes.withUnsafeBytes { write($0) }
+  }
+
+  func write(_ bytes: UnsafeRawBufferPointer) {
     guard bytes.count > 0 else { return }
     hasher.update(bytes)
-    try gzip?.write(bytes)
     buffer.append(contentsOf: bytes)
   }
 
-  /// Finishes the file and its gzip copy, and says what they hold.
-  func finish() throws(ExportError) -> [Finished] {
-    var finished: [Finished] = []
-    if let gzip {
-      finished += try gzip.finish()
-      self.gzip = nil
-    }
+  /// Finishes the file and says what it holds.
+  func finish() -> Finished {
     let data = Data(buffer)
     buffer = []
-    finished.insert(Finished(path: path, sha256: hasher.finalize(), bytes: data.count, data: data), at: 0)
-    return finished
-  }
-}
-
-/// A gzip copy made as its file is written; the same bytes as ``Gzip/compress(_:)`` of the
-/// whole file. Compressing (at level 9, which the format fixes) runs on a queue of its own, beside
-/// the encoding of what comes next: the writer hands over pieces of the file, at most a few at
-/// a time, and ``finish()`` waits for the last.
-///
-/// After `init`, `stream`, `output` and `target` are used on `queue` only, and `pending` on the
-/// writer's thread only; that confinement is why the class is `@unchecked Sendable`.
-final class GzipStream: @unchecked Sendable {
-  private let target: BundleFileStream
-  private let stream: UnsafeMutablePointer<z_stream>
-  private var output = [UInt8](repeating: 0, count: 1 << 16)
-  private var pending: [UInt8] = []
-  private let queue = DispatchQueue(label: "mart-holiday.gzip")
-  /// Pieces handed over and not yet compressed: bounds the memory a fast writer can fill.
-  private let inFlight = DispatchSemaphore(value: 4)
-  private let failure = Mutex<ExportError?>(nil)
-
-  /// The size of the pieces handed to the queue.
-  static let pieceSize = 1 << 18
-
-  init(into target: BundleFileStream) {
-    self.target = target
-    guard let stream = mart_gzip_stream_new() else { preconditionFailure("zlib cannot start a gzip stream") }
-    self.stream = stream
-  }
-
-  deinit { mart_gzip_stream_free(stream) }
-
-  func write(_ bytes: UnsafeRawBufferPointer) throws(ExportError) {
-    pending.append(contentsOf: bytes)
-    if pending.count >= Self.pieceSize { try handOver(finish: false) }
-  }
-
-  /// Compresses what is left, waits for the queue, and closes the gzip file.
-  func finish() throws(ExportError) -> [BundleFileStream.Finished] {
-    try handOver(finish: true)
-    queue.sync {}
-    if let error = failure.withLock({ $0 }) { throw error }
-    return try target.finish()
-  }
-
-  private func handOver(finish: Bool) throws(ExportError) {
-    if let error = failure.withLock({ $0 }) { throw error }
-    let piece = pending
-    pending = []
-    pending.reserveCapacity(Self.pieceSize + (1 << 16))
-    inFlight.wait()
-    queue.async { [self] in
-      defer { inFlight.signal() }
-      guard failure.withLock({ $0 == nil }) else { return }
-      do throws(ExportError) {
-        try withBytes(piece) { bytes throws(ExportError) in try compress(bytes, finish: finish) }
-      } catch {
-        failure.withLock { $0 = error }
-      }
-    }
-  }
-
-  /// Runs on `queue`.
-  private func compress(_ bytes: UnsafeRawBufferPointer, finish: Bool) throws(ExportError) {
-    var input = bytes
-    while true {
-      var consumed = 0
-      var written = 0
-      let capacity = output.count
-      let status = output.withUnsafeMutableBytes { out in
-        mart_gzip_stream_write(
-          stream, input.baseAddress, input.count, finish ? 1 : 0, out.baseAddress, capacity, &consumed, &written)
-      }
-      precondition(status == Z_OK || status == Z_STREAM_END, "zlib's deflate failed with \(status)")
-      if written > 0 {
-        try withBytes(output[..<written]) { out throws(ExportError) in try target.write(out) }
-      }
-      input = UnsafeRawBufferPointer(rebasing: input[consumed...])
-      if finish {
-        if status == Z_STREAM_END { return }
-      } else if input.isEmpty && written < capacity {
-        return
-      }
-    }
+    return Finished(path: path, sha256: hasher.finalize(), bytes: data.count, data: data)
   }
 }

@@ -71,20 +71,20 @@ struct BranchesExporter: BundleExporter {
 
   mutating func begin(_ output: BundleOutput) throws(ExportError) {
     let file = output.open("branches.json", gzip: true)
-    try file.write(frame.head)
+    file.write(frame.head)
     self.file = file
   }
 
   mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {
-    if count > 0 { try file?.write(BranchListFrame.comma) }
-    try file?.write(branch.json)
+    if count > 0 { file?.write(BranchListFrame.comma) }
+    file?.write(branch.json)
     count += 1
   }
 
   mutating func finish(_ output: BundleOutput) throws(ExportError) {
     guard let file else { return }
-    try file.write(frame.tail(removed: removed))
-    try output.close(file)
+    file.write(frame.tail(removed: removed))
+    output.close(file)
     self.file = nil
   }
 }
@@ -107,7 +107,7 @@ struct BrandFilesExporter: BundleExporter {
   mutating func begin(_ output: BundleOutput) throws(ExportError) {
     for brand in brands {
       let file = output.open("brands/\(brand.rawValue).json", gzip: true)
-      try file.write(frame.head)
+      file.write(frame.head)
       open[brand] = (file, true)
     }
   }
@@ -115,8 +115,8 @@ struct BrandFilesExporter: BundleExporter {
   mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {
     let brand = branch.branch.brand
     guard let entry = open[brand] else { return }
-    if !entry.empty { try entry.file.write(BranchListFrame.comma) }
-    try entry.file.write(branch.json)
+    if !entry.empty { entry.file.write(BranchListFrame.comma) }
+    entry.file.write(branch.json)
     if entry.empty { open[brand]?.empty = false }
     if branch.lastOfBrand { try close(brand, output) }
   }
@@ -127,8 +127,8 @@ struct BrandFilesExporter: BundleExporter {
 
   private mutating func close(_ brand: BrandSlug, _ output: BundleOutput) throws(ExportError) {
     guard let file = open.removeValue(forKey: brand)?.file else { return }
-    try file.write(frame.tail(removed: removed[brand] ?? []))
-    try output.close(file)
+    file.write(frame.tail(removed: removed[brand] ?? []))
+    output.close(file)
   }
 }
 
@@ -189,7 +189,7 @@ struct IndexExporter: BundleExporter {
       throw ExportError(path: "index.json", message: "encoding failed: \(error)")
     }
     if writer.bytes.count >= 1 << 16 {
-      try file?.write(writer.bytes)
+      file?.write(writer.bytes)
       writer.bytes.removeAll(keepingCapacity: true)
     }
   }
@@ -199,8 +199,8 @@ struct IndexExporter: BundleExporter {
     writer.raw(#"],"schemaVersion":"#)
     writer.int(bundleSchemaVersion)
     writer.raw("}\n")
-    try file.write(writer.bytes)
-    try output.close(file)
+    file.write(writer.bytes)
+    output.close(file)
     self.file = nil
   }
 }
@@ -222,8 +222,8 @@ struct ClosuresExporter: BundleExporter {
     writer.closures(ClosuresFile(branches: branches, window: window, asOf: asOf))
     writer.bytes.append(0x0A)
     let file = output.open("closures.json", gzip: true)
-    try file.write(writer.bytes)
-    try output.close(file)
+    file.write(writer.bytes)
+    output.close(file)
   }
 }
 
@@ -243,8 +243,8 @@ struct DistrictsExporter: BundleExporter {
     do { data = try BundleJSON.encode(DistrictsFile(branches: branches, window: window)) } catch {
       throw ExportError(path: "districts.json", message: "encoding failed: \(error)")
     }
-    let file = try output.open("districts.json", gzip: true)
-    try file.write(ArraySlice(data))
-    try output.close(file)
+    let file = output.open("districts.json", gzip: true)
+    file.write(ArraySlice(data))
+    output.close(file)
   }
 }

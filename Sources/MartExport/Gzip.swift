@@ -1,8 +1,10 @@
+import CLibDeflate
 import CZlib
 import Foundation
 
-/// gzip through zlib, with output that depends on the input alone (no file name, modification
-/// time 0), so compressed copies in a bundle are as deterministic as the files they copy.
+/// gzip: compressed by libdeflate and read by zlib, with output that depends on the input alone
+/// (no file name, modification time 0), so compressed copies in a bundle are as deterministic
+/// as the files they copy.
 public enum Gzip {
   /// A zlib call failed.
   public struct Failure: Error, Sendable, CustomStringConvertible {
@@ -15,23 +17,30 @@ public enum Gzip {
     }
   }
 
-  /// One gzip member holding `data`, compressed at the highest level.
+  /// One gzip member holding `data`, compressed at level 9, the level the bundle format uses.
   public static func compress(_ data: Data) -> Data {
     compress(data, level: 9)
   }
 
-  /// One gzip member holding `data`, compressed at `level` (1, fastest, to 9, smallest), with
-  /// the same header as ``compress(_:)``.
+  /// One gzip member holding `data`, compressed by libdeflate at `level` (1, fastest, to 12,
+  /// smallest), with a header that depends on the level alone: no file name, modification
+  /// time 0.
   public static func compress(_ data: Data, level: Int32) -> Data {
-    var output = [UInt8](repeating: 0, count: mart_gzip_bound(data.count))
-    var written = 0
-    let status = data.withUnsafeBytes { input in
+    guard let compressor = libdeflate_alloc_compressor(level) else {
+      preconditionFailure("libdeflate has no compression level \(level) or no memory for it")
+    }
+    defer { libdeflate_free_compressor(compressor) }
+    var output = [UInt8](repeating: 0, count: libdeflate_gzip_compress_bound(compressor, data.count))
+    let written = data.withUnsafeBytes { input in
       output.withUnsafeMutableBytes { buffer in
-        mart_gzip_at_level(input.baseAddress, input.count, level, buffer.baseAddress, buffer.count, &written)
+        // An empty input may have no address; libdeflate reads no byte of it then.
+        libdeflate_gzip_compress(
+          compressor, input.baseAddress ?? UnsafeRawPointer(buffer.baseAddress!), input.count, buffer.baseAddress,
+          buffer.count)
       }
     }
-    // The buffer is sized by zlib's own bound, so anything but success is a broken zlib.
-    precondition(status == Z_OK, "zlib's deflate failed with \(status)")
+    // The buffer is sized by libdeflate's own bound, so nothing written means a broken library.
+    precondition(written > 0, "libdeflate's gzip compression wrote nothing")
     return Data(output[..<written])
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartDigest
 import Testing
 
 @testable import MartExport
@@ -24,25 +25,40 @@ import Testing
   }
 }
 
-/// The gzip copy made on its own queue: the same bytes as compressing the whole file, and a
-/// write that fails on that queue still fails the file.
-@Suite struct GzipStreamTests {
-  /// Pieces of every size, many pieces in flight: the bytes are `Gzip.compress` of the whole.
-  @Test func theQueuedCopyIsTheWholeFileCompressed() throws {
-    let text = (0..<40_000).map { "{\"id\":\"emart-\($0)\",\"name\":\"\($0 % 97)호점\"}" }.joined(separator: ",")
-    let data = Data(text.utf8)
-    let gzip = GzipStream(into: BundleFileStream(path: "branches.json.gz"))
-    var offset = 0
-    var size = 1
-    while offset < data.count {
-      let end = min(data.count, offset + size)
-      try data[offset..<end].withUnsafeBytes { try gzip.write($0) }
-      offset = end
-      size = size * 7 % 100_003 + 1
+/// The gzip copies a bundle's files get, made on a queue of their own while the next file is
+/// encoded: each is `Gzip.compress` of its whole file, listed with its own digest and size.
+@Suite struct BundleOutputCopyTests {
+  @Test func eachCopyIsItsWholeFileCompressedAndListed() throws {
+    let output = BundleOutput()
+    var contents: [String: Data] = [:]
+    for (index, name) in ["branches.json", "brands/emart.json", "index.json", "calendars/brands/emart.ics"].enumerated() {
+      let text = (0..<(5_000 * (index + 1))).map { "{\"id\":\"emart-\($0)\",\"name\":\"\($0 % 97)호점\"}" }
+      let data = Data(text.joined(separator: ",").utf8)
+      contents[name] = data
+      let file = output.open(name, gzip: name.hasSuffix(".json"))
+      // Written in pieces of uneven sizes, as the exporters write.
+      var offset = 0
+      var size = 1
+      while offset < data.count {
+        let end = min(data.count, offset + size)
+        file.write(Array(data[offset..<end]))
+        offset = end
+        size = size * 7 % 100_003 + 1
+      }
+      output.close(file)
     }
-    let finished = try #require(try gzip.finish().first)
-    #expect(finished.path == "branches.json.gz")
-    #expect(finished.data == Gzip.compress(data))
-    #expect(finished.bytes == finished.data.count)
+    output.finishCopies()
+    let kept = Dictionary(uniqueKeysWithValues: output.kept.map { ($0.path, $0.data) })
+    let listed = Dictionary(uniqueKeysWithValues: output.listed.map { ($0.path, $0) })
+    #expect(Set(kept.keys) == Set(contents.keys).union(contents.keys.filter { $0.hasSuffix(".json") }.map { $0 + ".gz" }))
+    for (path, data) in contents {
+      #expect(kept[path] == data, "\(path)")
+      guard path.hasSuffix(".json") else { continue }
+      let copy = try #require(kept[path + ".gz"])
+      #expect(copy == Gzip.compress(data), "\(path)")
+      #expect(try Gzip.decompress(copy) == data, "\(path)")
+      #expect(listed[path + ".gz"]?.sha256 == SHA256.hex(copy), "\(path)")
+      #expect(listed[path + ".gz"]?.bytes == copy.count, "\(path)")
+    }
   }
 }
