@@ -127,7 +127,8 @@ struct DistrictDesignationTests {
       Self.branch("toysrus", "3", sido: "경기도", sigungu: "고양시 덕양구", text: "매월 첫째, 셋째 화요일 휴무"),
     ]
     #expect(
-      goyang[2].closing.dates == ["2026-11-03", "2026-11-17", "2026-12-01", "2026-12-15", "2027-01-05", "2027-01-19"].map(Self.day))
+      goyang[2].closing.dates
+        == ["2026-11-03", "2026-11-17", "2026-12-01", "2026-12-15", "2027-01-05", "2027-01-19"].map(Self.day))
     // 파주시: one chain on the 2nd/4th Sunday, and a 토이저러스 closing the same Sundays.
     let paju = [
       Self.branch("emart", "4", sido: "경기도", sigungu: "파주시", text: "매월 둘째, 넷째 일요일 휴무"),

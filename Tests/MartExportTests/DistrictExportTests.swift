@@ -66,7 +66,9 @@ import Testing
   /// `branches()` and a 토이저러스 in 청주시 closing the same 2nd/4th Wednesdays: a specialty
   /// store, which the manifest marks not designated when published with `exempt: ["toysrus"]`.
   static func branchesWithToyStore() -> [Branch] {
-    branches() + [ExportFixtures.branch("toysrus", "2339", name: "청주점", text: "매월 둘째, 넷째 수요일 휴무", address: cheongju)]
+    branches() + [
+      ExportFixtures.branch("toysrus", "2339", name: "청주점", text: "매월 둘째, 넷째 수요일 휴무", address: cheongju)
+    ]
   }
 
   /// Replaces the manifest's text and signs it again in `latest.json`.
@@ -83,7 +85,8 @@ import Testing
   }
 
   @Test func theManifestSaysWhichBrandsAreDesignatedAndValidateRejectsADistrictCountingAToyStore() throws {
-    let (output, pointer) = try ExportFixtures.publish(Self.branchesWithToyStore(), label: "districts", exempt: ["toysrus"])
+    let (output, pointer) = try ExportFixtures.publish(
+      Self.branchesWithToyStore(), label: "districts", exempt: ["toysrus"])
     let bundle = output.appendingPathComponent(pointer.bundle)
     let manifest = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
@@ -105,11 +108,10 @@ import Testing
     // A districts.json that counted the toy store, as an inference blind to `designated` would.
     let validator = BundleValidatorTests()
     try validator.rewrite("districts.json", in: output, pointer: pointer) {
-      let counted = $0
-        .replacingOccurrences(of: #""agreeing":2,"#, with: #""agreeing":3,"#)
-        .replacingOccurrences(
-          of: #""evidence":["emart-1061","lottemart-0100200"]"#,
-          with: #""evidence":["emart-1061","lottemart-0100200","toysrus-2339"]"#)
+      let twoStores = #""evidence":["emart-1061","lottemart-0100200"]"#
+      let threeStores = #""evidence":["emart-1061","lottemart-0100200","toysrus-2339"]"#
+      let counted = $0.replacingOccurrences(of: #""agreeing":2,"#, with: #""agreeing":3,"#)
+        .replacingOccurrences(of: twoStores, with: threeStores)
         .replacingOccurrences(of: #""stores":2,"#, with: #""stores":3,"#)
       #expect(counted.components(separatedBy: "toysrus-2339").count == 2 && counted.contains(#""stores":3,"#))
       $0 = counted
@@ -123,7 +125,9 @@ import Testing
   @Test func aManifestWithoutDesignatedCountsEveryBrandAsDesignated() throws {
     // A bundle of designated brands only, its manifest as written before the field existed: valid.
     let (output, pointer) = try ExportFixtures.publish(Self.branches(), label: "districts")
-    try rewriteManifest(in: output, pointer: pointer) { $0 = $0.replacingOccurrences(of: #""designated":true,"#, with: "") }
+    try rewriteManifest(in: output, pointer: pointer) {
+      $0 = $0.replacingOccurrences(of: #""designated":true,"#, with: "")
+    }
     let manifestURL = output.appendingPathComponent(pointer.bundle).appendingPathComponent("manifest.json")
     #expect(!(try String(contentsOf: manifestURL, encoding: .utf8)).contains("designated"))
     let manifest = try BundleJSON.decode(BundleManifest.self, from: Data(contentsOf: manifestURL))

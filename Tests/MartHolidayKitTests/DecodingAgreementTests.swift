@@ -65,11 +65,9 @@ import Testing
       #expect(brand.lastFetchedAsOf == published.manifest.asOf, "\(brand.slug)")
     }
     let brands = Dictionary(
-      uniqueKeysWithValues: published.manifest.brands.map {
-        (
-          $0.slug.rawValue,
-          (brand: MartBrand(slug: $0.slug.rawValue, name: $0.name, isDesignated: $0.designated), freshness: MartBrandFreshness.fresh)
-        )
+      uniqueKeysWithValues: published.manifest.brands.map { summary in
+        let brand = MartBrand(slug: summary.slug.rawValue, name: summary.name, isDesignated: summary.designated)
+        return (summary.slug.rawValue, (brand: brand, freshness: MartBrandFreshness.fresh))
       })
     let window = published.manifest.window
     let files = raw.files.map(\.path).filter {
