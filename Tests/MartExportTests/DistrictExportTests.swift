@@ -157,4 +157,21 @@ import Testing
         "\(pointer.bundle)/districts.json: lotte-super-5089: has closing.expected, but the manifest says lotte-super"
           + " is not designated"))
   }
+
+  @Test func diffInfersEachBundlesDistrictsWithItsOwnDesignatedBrands() {
+    // 이마트 청주점 and a 토이저러스 there, both on the 2nd/4th Wednesday. The old manifest, written
+    // before `designated` existed, counts the toy store: two stores of two brands, a pattern. The
+    // new one marks it not designated: one store left, no pattern.
+    let branches = Self.branchesWithToyStore().filter { $0.brand != .lottemart }
+    let side = { (version: String, exempt: Set<BrandSlug>) in
+      BundleDiff.Side(
+        version: version, asOf: ExportFixtures.asOf, window: ExportFixtures.window,
+        brands: ExportFixtures.summaries(branches, exempt: exempt))
+    }
+    let diff = BundleDiff(old: side("old", []), oldBranches: branches, new: side("new", ["toysrus"]), newBranches: branches)
+    #expect(diff.districts.map(\.district) == ["충청북도 청주시"])
+    #expect(diff.districts.first?.old == "2nd wednesday, 4th wednesday")
+    #expect(diff.districts.first?.new == nil)
+    #expect(diff.districts.first?.evidence.map(\.description) == ["emart-1061", "toysrus-2339"])
+  }
 }
