@@ -168,7 +168,8 @@ import Testing
         version: version, asOf: ExportFixtures.asOf, window: ExportFixtures.window,
         brands: ExportFixtures.summaries(branches, exempt: exempt))
     }
-    let diff = BundleDiff(old: side("old", []), oldBranches: branches, new: side("new", ["toysrus"]), newBranches: branches)
+    let diff = BundleDiff(
+      old: side("old", []), oldBranches: branches, new: side("new", ["toysrus"]), newBranches: branches)
     #expect(diff.districts.map(\.district) == ["충청북도 청주시"])
     #expect(diff.districts.first?.old == "2nd wednesday, 4th wednesday")
     #expect(diff.districts.first?.new == nil)
