@@ -14,9 +14,10 @@ public enum KnownBrands {
     /// About how many stores the chain has (2025–2026), for sample data in real proportions.
     public let nationalShare: Double
     /// Whether its stores are hypermarkets or SSMs that keep the closing days their 시·군·구
-    /// designates (의무휴업일, 유통산업발전법 §12-2), so that a store publishing no days can be
-    /// given its district's as expected days (``DistrictInference``). Specialty stores (토이저러스,
-    /// 보틀벙커) are not.
+    /// designates (의무휴업일, 유통산업발전법 §12-2): they are evidence for their district's
+    /// pattern, and a store publishing no days can be given its district's as expected days
+    /// (``DistrictInference``). Specialty stores (토이저러스, 보틀벙커) are not. Bundles keep it as
+    /// the manifest's `designated`.
     public let designated: Bool
 
     init(_ slug: BrandSlug, _ koreanName: String, source: any BrandSource.Type, stores: Double, designated: Bool = true) {
@@ -51,8 +52,9 @@ public enum KnownBrands {
     Entry(.gsTheFresh, "GS더프레시", source: GSTheFreshSource.self, stores: 520),
   ]
 
-  /// The brands subject to the designation (``Entry/designated``).
-  public static var designated: Set<BrandSlug> { Set(entries.filter(\.designated).map(\.slug)) }
+  /// Whether the known brand `slug` is subject to the designation (``Entry/designated``); `nil`
+  /// for a brand not known.
+  public static func isDesignated(_ slug: BrandSlug) -> Bool? { entries.first { $0.slug == slug }?.designated }
 
   /// Every known brand, sorted by slug.
   public static var all: [Brand] { entries.map(\.brand).sorted { $0.slug < $1.slug } }

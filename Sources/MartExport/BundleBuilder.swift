@@ -61,7 +61,7 @@ enum BundleBuilder {
       CalendarsExporter(asOf: asOf, brands: brandSlugs, brandName: name),
       IndexExporter(),
       ClosuresExporter(branches: branches, asOf: asOf, window: window),
-      DistrictsExporter(branches: branches, window: window),
+      DistrictsExporter(branches: branches, window: window, exempt: summaries.exemptFromDesignation),
     ]
     for index in exporters.indices { try exporters[index].begin(output) }
     // A brand's files are finished as soon as its last branch is written, so that only the

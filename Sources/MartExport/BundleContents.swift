@@ -77,7 +77,8 @@ public struct BundleContents: Sendable {
     }
     try addJSON("index.json", IndexFile(branches: branches))
     try addJSON("closures.json", ClosuresFile(branches: branches, window: window, asOf: asOf))
-    try addJSON("districts.json", DistrictsFile(branches: branches, window: window))
+    try addJSON(
+      "districts.json", DistrictsFile(branches: branches, window: window, exempt: summaries.exemptFromDesignation))
     for branch in branches {
       files.append(
         (

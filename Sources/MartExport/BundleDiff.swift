@@ -250,8 +250,12 @@ public struct BundleDiff: Sendable {
     }
     unknownOnAddedDays = unknown
     districts = Self.districtChanges(
-      old: DistrictDesignations.infer(from: oldBranches, window: old.window).districts,
-      new: DistrictDesignations.infer(from: newBranches, window: new.window).districts)
+      old: DistrictDesignations.infer(
+        from: oldBranches, window: old.window, exempt: old.brands.exemptFromDesignation
+      ).districts,
+      new: DistrictDesignations.infer(
+        from: newBranches, window: new.window, exempt: new.brands.exemptFromDesignation
+      ).districts)
   }
 
   /// The districts whose pattern differs between `old` and `new`.

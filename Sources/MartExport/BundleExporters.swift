@@ -233,6 +233,8 @@ struct DistrictsExporter: BundleExporter {
   /// Every branch, sorted by id (the builder's list: shared, not copied).
   let branches: [Branch]
   let window: DateWindow
+  /// The brands not subject to the designation (the manifest's `designated: false`).
+  let exempt: Set<BrandSlug>
 
   mutating func begin(_ output: BundleOutput) throws(ExportError) {}
 
@@ -240,7 +242,7 @@ struct DistrictsExporter: BundleExporter {
 
   mutating func finish(_ output: BundleOutput) throws(ExportError) {
     let data: Data
-    do { data = try BundleJSON.encode(DistrictsFile(branches: branches, window: window)) } catch {
+    do { data = try BundleJSON.encode(DistrictsFile(branches: branches, window: window, exempt: exempt)) } catch {
       throw ExportError(path: "districts.json", message: "encoding failed: \(error)")
     }
     let file = output.open("districts.json", gzip: true)

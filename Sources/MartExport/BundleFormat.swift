@@ -71,27 +71,47 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   public var status: Status?
   /// Why the run could not fetch the brand; only in run reports.
   public var error: String?
+  /// Whether the brand's stores keep the closing days their 시·군·구 designates (의무휴업일:
+  /// hypermarkets and SSMs), so that they are evidence for their district's pattern
+  /// (``DistrictDesignations``); `false` for specialty stores (토이저러스, 보틀벙커). Written in the
+  /// manifest only; an entry without it (a bundle made before the field existed, a report) reads
+  /// as `true`.
+  public var designated: Bool
 
   /// A brand's summary; `name` is its Korean name (the slug when none is known).
   public init(
     slug: BrandSlug, name: String, branchCount: Int, freshness: Freshness, lastFetchedAsOf: CalendarDate?,
-    status: Status? = nil, error: String? = nil
+    designated: Bool = true, status: Status? = nil, error: String? = nil
   ) {
     self.slug = slug
     self.name = name
     self.branchCount = branchCount
     self.freshness = freshness
     self.lastFetchedAsOf = lastFetchedAsOf
+    self.designated = designated
     self.status = status
     self.error = error
   }
 
   private enum CodingKeys: String, CodingKey {
-    case slug, name, branchCount, freshness, lastFetchedAsOf, status, error
+    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, status, error
   }
 
-  /// Run-only fields (`status`, `error`) are written only in report entries, so a manifest
-  /// entry has none of them; `lastFetchedAsOf` is always written (`null` while never fetched).
+  /// Reads an entry; one without `designated` reads as designated.
+  public init(from decoder: any Decoder) throws {
+    let container = try decoder.container(keyedBy: CodingKeys.self)
+    slug = try container.decode(BrandSlug.self, forKey: .slug)
+    name = try container.decode(String.self, forKey: .name)
+    branchCount = try container.decode(Int.self, forKey: .branchCount)
+    freshness = try container.decode(Freshness.self, forKey: .freshness)
+    lastFetchedAsOf = try container.decodeIfPresent(CalendarDate.self, forKey: .lastFetchedAsOf)
+    designated = try container.decodeIfPresent(Bool.self, forKey: .designated) ?? true
+    status = try container.decodeIfPresent(Status.self, forKey: .status)
+    error = try container.decodeIfPresent(String.self, forKey: .error)
+  }
+
+  /// Run-only fields (`status`, `error`) are written only in report entries, and `designated`
+  /// only in manifest entries; `lastFetchedAsOf` is always written (`null` while never fetched).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(slug, forKey: .slug)
@@ -107,6 +127,8 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     if let status {
       try container.encode(status, forKey: .status)
       if let error { try container.encode(error, forKey: .error) } else { try container.encodeNil(forKey: .error) }
+    } else {
+      try container.encode(designated, forKey: .designated)
     }
   }
 
@@ -117,6 +139,12 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     entry.error = nil
     return entry
   }
+}
+
+extension Sequence<BrandSummary> {
+  /// The brands these summaries say are not subject to the designation (`designated: false`),
+  /// whose stores the district inference leaves out; a brand without a summary is subject to it.
+  public var exemptFromDesignation: Set<BrandSlug> { Set(filter { !$0.designated }.map(\.slug)) }
 }
 
 /// `branches.json`: every branch of every brand in the bundle, sorted by id, and the ids the
@@ -389,11 +417,11 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
   public var window: DateWindow
   public var districts: [Entry]
 
-  /// The districts `branches` support within `window`.
-  public init(branches: [Branch], window: DateWindow) {
+  /// The districts `branches` support within `window`, the branches of `exempt` brands left out.
+  public init(branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>) {
     schemaVersion = bundleSchemaVersion
     self.window = window
-    districts = DistrictDesignations.infer(from: branches, window: window).districts.map(Entry.init)
+    districts = DistrictDesignations.infer(from: branches, window: window, exempt: exempt).districts.map(Entry.init)
   }
 }
 

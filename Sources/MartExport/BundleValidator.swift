@@ -245,7 +245,9 @@ private struct Check {
       let districts = decode(
         DistrictsFile.self, data, bundlePrefix + "districts.json", brands: summarized.union(byBrand.keys).sorted())
     {
-      checkDistricts(districts, branches: branches, window: window, path: bundlePrefix + "districts.json")
+      checkDistricts(
+        districts, branches: branches, window: window, exempt: manifest.brands.exemptFromDesignation,
+        path: bundlePrefix + "districts.json")
     }
 
     // Compressed copies: every JSON file has one, and it decompresses to that file.
@@ -529,9 +531,12 @@ private struct Check {
     }
   }
 
-  /// `districts.json` against the inference made again from `branches.json`, and every branch's
-  /// expected days against its district's.
-  mutating func checkDistricts(_ file: DistrictsFile, branches: [Branch], window: DateWindow, path: String) {
+  /// `districts.json` against the inference made again from `branches.json` (leaving out the
+  /// branches of `exempt` brands, which the manifest marks `designated: false`), and every
+  /// branch's expected days against its district's.
+  mutating func checkDistricts(
+    _ file: DistrictsFile, branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>, path: String
+  ) {
     if file.schemaVersion != bundleSchemaVersion {
       problem(path, "schemaVersion \(file.schemaVersion) is not \(bundleSchemaVersion)")
     }
@@ -542,7 +547,7 @@ private struct Check {
     if names != names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) || Set(names).count != names.count {
       problem(path, "districts are not sorted and unique")
     }
-    let inference = DistrictDesignations.infer(from: branches, window: window)
+    let inference = DistrictDesignations.infer(from: branches, window: window, exempt: exempt)
     let inferred = Dictionary(
       inference.districts.map { (DistrictsFile.Entry($0).name, DistrictsFile.Entry($0)) }, uniquingKeysWith: { a, _ in a })
     let listed = Dictionary(file.districts.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
@@ -559,6 +564,9 @@ private struct Check {
       inference.expectedDates.map { ($0.key.description, $0.value) }, uniquingKeysWith: { a, _ in a })
     for branch in branches {
       guard let expected = branch.closing.expected else { continue }
+      if exempt.contains(branch.brand) {
+        problem(path, "\(branch.id): has closing.expected, but the manifest says \(branch.brand) is not designated")
+      }
       if expected.basis != "district" {
         problem(path, "\(branch.id): closing.expected.basis is \"\(expected.basis)\", not \"district\"")
       }

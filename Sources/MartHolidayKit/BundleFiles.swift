@@ -32,6 +32,12 @@ struct ManifestFile: Decodable, Hashable, Sendable {
     var freshness: String?
     /// The as-of day of the last run that read the brand's source; `null` while never read.
     var lastFetchedAsOf: CalendarDate?
+    /// Whether its stores keep their district's closing days; absent in bundles made before the
+    /// field existed, which means they do.
+    var designated: Bool?
+
+    /// The brand as the kit shows it.
+    var martBrand: MartBrand { MartBrand(slug: slug, name: name ?? slug, isDesignated: designated ?? true) }
   }
 
   var schemaVersion: Int
@@ -132,7 +138,7 @@ extension MartBranch {
     let storeStatus = record.storeStatus ?? .trading
     let closing = record.closing
     self.id = record.id
-    self.brand = MartBrand(slug: record.brand, name: brands[record.brand]?.name ?? record.brand)
+    self.brand = brands[record.brand]?.brand ?? MartBrand(slug: record.brand, name: record.brand)
     self.freshness = brands[record.brand]?.freshness ?? .missing
     self.banner = record.banner
     self.name = record.name

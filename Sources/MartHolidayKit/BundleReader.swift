@@ -4,8 +4,8 @@ internal import MartCore
 /// The checks every way of loading a bundle makes: the pointer's schema, the manifest's digest,
 /// each file's digest and size, and paths that stay inside the bundle.
 enum BundleReader {
-  /// A bundle's brands by slug: Korean name and freshness.
-  typealias BrandEntries = [String: (name: String, freshness: MartBrandFreshness)]
+  /// A bundle's brands by slug: the brand (Korean name, designation) and its freshness.
+  typealias BrandEntries = [String: (brand: MartBrand, freshness: MartBrandFreshness)]
 
   /// The file the kit builds its branches from.
   static let branchesPath = "branches.json"
@@ -79,18 +79,18 @@ enum BundleReader {
     return MartBundle(
       version: manifest.version, asOf: MartDay(manifest.asOf),
       window: MartDay(manifest.window.from)...MartDay(manifest.window.through),
-      brands: manifest.brands.map { MartBrand(slug: $0.slug, name: $0.name ?? $0.slug) },
+      brands: manifest.brands.map(\.martBrand),
       freshness: brands.mapValues(\.freshness), branches: branches,
       removed: file.removed.map { $0.map { (id: $0.id, lastListed: $0.lastListed.map(MartDay.init)) } })
   }
 
-  /// Each manifest brand's Korean name (its slug when it has none) and freshness, by slug; the
+  /// Each manifest brand (named by its slug when it has no name) and its freshness, by slug; the
   /// first entry wins for a slug listed twice.
   static func brandEntries(of manifest: ManifestFile) -> BrandEntries {
     var entries: BrandEntries = [:]
     for brand in manifest.brands where entries[brand.slug] == nil {
       entries[brand.slug] = (
-        brand.name ?? brand.slug,
+        brand.martBrand,
         MartBrandFreshness(manifestValue: brand.freshness, lastFetchedAsOf: brand.lastFetchedAsOf.map(MartDay.init))
       )
     }

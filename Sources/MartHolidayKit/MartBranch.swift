@@ -1,17 +1,23 @@
 import Foundation
 internal import MartCore
 
-/// A brand: its slug as used in branch ids (`emart`, `homeplus-express`) and its Korean name.
+/// A brand: its slug as used in branch ids (`emart`, `homeplus-express`), its Korean name, and
+/// whether its stores keep the closing days their district designates.
 public struct MartBrand: Hashable, Sendable {
   /// The slug, e.g. `emart`.
   public var slug: String
   /// The name Korean shoppers know, e.g. `이마트`; the slug when the bundle names none.
   public var name: String
+  /// Whether the brand's stores are hypermarkets or SSMs that keep the closing days (의무휴업일)
+  /// their 시·군·구 designates; `false` for specialty stores (토이저러스, 보틀벙커), which choose
+  /// their own. The manifest's `designated`; `true` when a bundle does not say.
+  public var isDesignated: Bool
 
   /// A brand from its slug and Korean name.
-  public init(slug: String, name: String) {
+  public init(slug: String, name: String, isDesignated: Bool = true) {
     self.slug = slug
     self.name = name
+    self.isDesignated = isDesignated
   }
 }
 

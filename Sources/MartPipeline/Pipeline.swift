@@ -93,9 +93,7 @@ public struct Pipeline: Sendable {
     var draft = BundleDraft()
     for brand in selection.unsourced {
       problems.fail(.noSource, "no source for this brand yet", brand: brand)
-      draft.add(
-        Self.missing(brand, name: Self.koreanName(brand, previous: previous), reason: "no source for this brand yet"),
-        branches: [])
+      draft.add(Self.missing(brand, previous: previous, reason: "no source for this brand yet"), branches: [])
     }
     for brand in selection.requested {
       // Taken out, so that each brand's raw branches are freed once it is normalized.
@@ -112,32 +110,31 @@ public struct Pipeline: Sendable {
         draft.add(
           BrandSummary(
             slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: branches.count,
-            freshness: .fresh, lastFetchedAsOf: asOf, status: .fresh),
+            freshness: .fresh, lastFetchedAsOf: asOf, designated: Self.designated(brand, previous: previous),
+            status: .fresh),
           branches: branches)
       case .carriedOver(let carried, let lastFetchedAsOf, let reason):
         draft.add(
           BrandSummary(
             slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: carried.count,
-            freshness: .stale, lastFetchedAsOf: lastFetchedAsOf,
+            freshness: .stale, lastFetchedAsOf: lastFetchedAsOf, designated: Self.designated(brand, previous: previous),
             status: .stale, error: reason),
           branches: carried.map(normalizer.refresh))
       case .missing(let reason):
-        draft.add(Self.missing(brand, name: Self.koreanName(brand, previous: previous), reason: reason), branches: [])
+        draft.add(Self.missing(brand, previous: previous, reason: reason), branches: [])
       }
     }
     // Brands not requested this time stay as they were.
     for (brand, summary) in previous.summaries.sorted(by: { $0.key < $1.key }) where !selection.contains(brand) {
       var kept = summary
       kept.status = .kept
+      kept.designated = Self.designated(brand, previous: previous)
       draft.add(kept, branches: (previous.branches[brand] ?? []).map(normalizer.refresh))
     }
     if Task.isCancelled {
       return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
     }
-    problems.append(
-      draft.inferDistricts(
-        window: window, designated: KnownBrands.designated,
-        brandName: { Self.koreanName($0, previous: previous) }))
+    problems.append(draft.inferDistricts(window: window, brandName: { Self.koreanName($0, previous: previous) }))
     return publishStage.publish(
       draft, problems: problems, asOf: asOf, window: window,
       fetch: statistics.map(FetchReport.init) ?? FetchReport())
@@ -158,9 +155,15 @@ public struct Pipeline: Sendable {
     KnownBrands.brand(brand)?.koreanName ?? previous.summaries[brand]?.name ?? brand.rawValue
   }
 
-  private static func missing(_ brand: BrandSlug, name: String, reason: String) -> BrandSummary {
+  /// Whether a brand is subject to the designation: as the registry says, else as the last
+  /// bundle's manifest said, else it is.
+  static func designated(_ brand: BrandSlug, previous: PreviousBundle) -> Bool {
+    KnownBrands.isDesignated(brand) ?? previous.summaries[brand]?.designated ?? true
+  }
+
+  private static func missing(_ brand: BrandSlug, previous: PreviousBundle, reason: String) -> BrandSummary {
     BrandSummary(
-      slug: brand, name: name, branchCount: 0, freshness: .missing, lastFetchedAsOf: nil, status: .missing,
-      error: reason)
+      slug: brand, name: koreanName(brand, previous: previous), branchCount: 0, freshness: .missing,
+      lastFetchedAsOf: nil, designated: designated(brand, previous: previous), status: .missing, error: reason)
   }
 }

@@ -15,14 +15,14 @@ public struct BundleDraft: Sendable {
     self.branches += branches
   }
 
-  /// Sets `closing.expected` on the branches of `designated` brands that publish no days, from
+  /// Sets `closing.expected` on the branches of designated brands that publish no days, from
   /// the districts the draft's branches support, and returns the stores that break their
   /// district's pattern as `designation-mismatch` warnings. Nothing else of a branch changes.
-  public mutating func inferDistricts(window: DateWindow, designated: Set<BrandSlug>, brandName: (BrandSlug) -> String)
-    -> RunProblems
-  {
-    let inference = DistrictDesignations.infer(from: branches, window: window)
-    branches = inference.withExpectedDays(branches, designated: designated)
+  /// The brands' summaries say which are designated (``BrandSummary/designated``), as the
+  /// bundle's manifest will, so that `validate` infers the same districts from it.
+  public mutating func inferDistricts(window: DateWindow, brandName: (BrandSlug) -> String) -> RunProblems {
+    let inference = DistrictDesignations.infer(from: branches, window: window, exempt: brands.exemptFromDesignation)
+    branches = inference.withExpectedDays(branches)
     var problems = RunProblems()
     let names = Dictionary(branches.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     for mismatch in inference.mismatches {

@@ -14,6 +14,8 @@ import Testing
 struct DistrictDesignationTests {
   static let asOf = CalendarDate(iso: "2026-11-20")!
   static let window = DateWindow.threeMonths(startingAt: asOf)
+  /// The specialty stores not subject to the designation, as the registry has them.
+  static let exempt: Set<BrandSlug> = ["toysrus", "bottle-bunker"]
 
   static func day(_ iso: String) -> CalendarDate { CalendarDate(iso: iso)! }
 
@@ -50,7 +52,7 @@ struct DistrictDesignationTests {
       // Open all year: not a store with closing days, so not counted.
       Self.branch("traders", "4", sigungu: "청주시 흥덕구", text: "연중무휴"),
     ]
-    let inference = DistrictDesignations.infer(from: branches, window: Self.window)
+    let inference = DistrictDesignations.infer(from: branches, window: Self.window, exempt: Self.exempt)
     #expect(inference.districts.count == 1)
     let district = inference.districts[0]
     #expect(district.district == District(sido: "충청북도", sigungu: "청주시"))
@@ -75,8 +77,8 @@ struct DistrictDesignationTests {
       Self.branch("lottemart", "2", sigungu: "청주시 상당구", text: "매월 둘째, 넷째 수요일 휴무"),
       silent, toyStore,
     ]
-    let inference = DistrictDesignations.infer(from: branches, window: Self.window)
-    let updated = inference.withExpectedDays(branches, designated: ["emart", "lottemart", "lotte-super"])
+    let inference = DistrictDesignations.infer(from: branches, window: Self.window, exempt: Self.exempt)
+    let updated = inference.withExpectedDays(branches)
     let expected = updated.first { $0.id == silent.id }!.closing
     #expect(
       expected.expected
@@ -99,7 +101,7 @@ struct DistrictDesignationTests {
       Self.branch("lottemart", "3", sido: "대구광역시", sigungu: "수성구", text: "매월 둘째·넷째 월요일"),
       Self.branch("costco", "4", sido: "대구광역시", sigungu: "수성구", text: "매월 둘째, 넷째 일요일 휴무"),
     ]
-    let inference = DistrictDesignations.infer(from: branches, window: Self.window)
+    let inference = DistrictDesignations.infer(from: branches, window: Self.window, exempt: Self.exempt)
     #expect(inference.districts.count == 1)
     #expect(inference.districts.first?.pattern.map(\.weekday) == [.monday, .monday])
     #expect(inference.districts.first?.agreeing == 3)
@@ -113,6 +115,38 @@ struct DistrictDesignationTests {
     #expect(inference.mismatches.first?.message.contains("emart-1") == true)
   }
 
+  @Test("a store of a brand not subject to the designation neither breaks nor supports a pattern")
+  func specialtyStoresAreNotEvidence() {
+    // 고양시: two chains on the 2nd/4th Sunday (11-08, 11-22, 12-13, 12-27, 01-10, 01-24) and a
+    // 토이저러스 on the 1st/3rd Tuesday: 2026-11-01 is a Sunday, so November's Tuesdays are 3, 10,
+    // 17, 24 (1st/3rd: 11-03, 11-17); 2026-12-01 is a Tuesday (12-01, 12-15); 2027-01-01 a
+    // Friday, so January's Tuesdays are 5, 12, 19, 26 (01-05, 01-19).
+    let goyang = [
+      Self.branch("emart", "1", sido: "경기도", sigungu: "고양시 일산동구", text: "매월 둘째, 넷째 일요일 휴무"),
+      Self.branch("homeplus", "2", sido: "경기도", sigungu: "고양시 덕양구", text: "매월 둘째, 넷째 일요일 휴무"),
+      Self.branch("toysrus", "3", sido: "경기도", sigungu: "고양시 덕양구", text: "매월 첫째, 셋째 화요일 휴무"),
+    ]
+    #expect(
+      goyang[2].closing.dates
+        == ["2026-11-03", "2026-11-17", "2026-12-01", "2026-12-15", "2027-01-05", "2027-01-19"].map(Self.day))
+    // 파주시: one chain on the 2nd/4th Sunday, and a 토이저러스 closing the same Sundays.
+    let paju = [
+      Self.branch("emart", "4", sido: "경기도", sigungu: "파주시", text: "매월 둘째, 넷째 일요일 휴무"),
+      Self.branch("toysrus", "5", sido: "경기도", sigungu: "파주시", text: "매월 둘째, 넷째 일요일 휴무"),
+    ]
+    let inference = DistrictDesignations.infer(from: goyang + paju, window: Self.window, exempt: Self.exempt)
+    // 고양시 keeps its pattern, the toy store not among its stores (2 of 3 would be below 70 %),
+    // and is not flagged; 파주시 has one designated store, so no pattern.
+    #expect(inference.districts.map(\.district) == [District(sido: "경기도", sigungu: "고양시")])
+    #expect(inference.districts.first?.evidence.map(\.description) == ["emart-1", "homeplus-2"])
+    #expect(inference.districts.first?.stores == 2)
+    #expect(inference.mismatches.isEmpty)
+    // Counted as designated, the same toy stores would break 고양시 and make 파주시.
+    let counted = DistrictDesignations.infer(from: goyang + paju, window: Self.window, exempt: [])
+    #expect(counted.districts.map(\.district) == [District(sido: "경기도", sigungu: "파주시")])
+    #expect(counted.districts.first?.evidence.map(\.description) == ["emart-4", "toysrus-5"])
+  }
+
   @Test("no pattern below 70 %, with one chain only, or with one store")
   func thresholds() {
     let split = [
@@ -121,14 +155,14 @@ struct DistrictDesignationTests {
       Self.branch("lottemart", "3", sido: "부산광역시", sigungu: "동래구", text: "매월 둘째, 넷째 일요일 휴무"),
       Self.branch("megamart", "4", sido: "부산광역시", sigungu: "동래구", text: "매월 둘째, 넷째 일요일 휴무"),
     ]
-    #expect(DistrictDesignations.infer(from: split, window: Self.window).districts.isEmpty)
+    #expect(DistrictDesignations.infer(from: split, window: Self.window, exempt: Self.exempt).districts.isEmpty)
     let oneChain = [
       Self.branch("emart", "1", sido: "부산광역시", sigungu: "사하구", text: "매월 둘째, 넷째 월요일 휴무"),
       Self.branch("emart", "2", sido: "부산광역시", sigungu: "사하구", text: "매월 둘째, 넷째 월요일 휴무"),
     ]
-    #expect(DistrictDesignations.infer(from: oneChain, window: Self.window).districts.isEmpty)
+    #expect(DistrictDesignations.infer(from: oneChain, window: Self.window, exempt: Self.exempt).districts.isEmpty)
     let alone = [Self.branch("emart", "1", sido: "부산광역시", sigungu: "수영구", text: "매월 둘째, 넷째 월요일 휴무")]
-    let inference = DistrictDesignations.infer(from: alone, window: Self.window)
+    let inference = DistrictDesignations.infer(from: alone, window: Self.window, exempt: Self.exempt)
     #expect(inference.districts.isEmpty)
     #expect(inference.mismatches.isEmpty)
   }
@@ -146,7 +180,7 @@ struct DistrictDesignationTests {
         ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-25", "2027-01-01", "2027-01-10", "2027-01-24"]),
       Self.branch("gs-thefresh", "4", sido: "경상남도", sigungu: "김해시", text: nil),
     ]
-    let inference = DistrictDesignations.infer(from: branches, window: Self.window)
+    let inference = DistrictDesignations.infer(from: branches, window: Self.window, exempt: Self.exempt)
     #expect(inference.districts.count == 1)
     let district = inference.districts[0]
     #expect(district.pattern == [DesignatedDay(ordinal: 2, weekday: .sunday), DesignatedDay(ordinal: 4, weekday: .sunday)])
@@ -170,7 +204,7 @@ struct DistrictDesignationTests {
         "megamart", "4", sido: "경상남도", sigungu: "양산시",
         ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-20", "2027-01-10", "2027-01-24"]),
     ]
-    let inference = DistrictDesignations.infer(from: branches, window: Self.window)
+    let inference = DistrictDesignations.infer(from: branches, window: Self.window, exempt: Self.exempt)
     #expect(inference.districts.first?.swaps == [])
     #expect(inference.mismatches.map(\.branch.description) == ["megamart-4"])
   }

@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartDigest
 import MartExport
 import Testing
 
@@ -19,8 +20,8 @@ import Testing
       ExportFixtures.branch(.lottemart, "0100200", name: "청주점", text: "매월 둘째·넷째 수요일 휴무", address: cheongju),
       ExportFixtures.branch("lotte-super", "5089", name: "청주용암점", text: "", address: cheongju),
     ]
-    let inference = DistrictDesignations.infer(from: branches, window: ExportFixtures.window)
-    return inference.withExpectedDays(branches, designated: ["lotte-super"])
+    let inference = DistrictDesignations.infer(from: branches, window: ExportFixtures.window, exempt: [])
+    return inference.withExpectedDays(branches)
   }
 
   @Test func theBundleListsTheDistrictAndKeepsExpectedDaysApart() throws {
@@ -60,5 +61,118 @@ import Testing
     }
     let found = validator.problems(output)
     #expect(found.contains { $0.hasPrefix("\(pointer.bundle)/districts.json: 충청북도 청주시: differs from what branches.json supports") })
+  }
+
+  /// `branches()` and a 토이저러스 in 청주시 closing the same 2nd/4th Wednesdays: a specialty
+  /// store, which the manifest marks not designated when published with `exempt: ["toysrus"]`.
+  static func branchesWithToyStore() -> [Branch] {
+    branches() + [
+      ExportFixtures.branch("toysrus", "2339", name: "청주점", text: "매월 둘째, 넷째 수요일 휴무", address: cheongju)
+    ]
+  }
+
+  /// Replaces the manifest's text and signs it again in `latest.json`.
+  func rewriteManifest(in output: URL, pointer: LatestPointer, _ edit: (inout String) -> Void) throws {
+    let url = output.appendingPathComponent(pointer.bundle).appendingPathComponent("manifest.json")
+    var text = try String(contentsOf: url, encoding: .utf8)
+    let before = text
+    edit(&text)
+    #expect(text != before, "the edit changed nothing")
+    try Data(text.utf8).write(to: url)
+    var latest = pointer
+    latest.manifestSHA256 = SHA256.hex(Data(text.utf8))
+    try BundleJSON.encode(latest).write(to: output.appendingPathComponent("latest.json"))
+  }
+
+  @Test func theManifestSaysWhichBrandsAreDesignatedAndValidateRejectsADistrictCountingAToyStore() throws {
+    let (output, pointer) = try ExportFixtures.publish(
+      Self.branchesWithToyStore(), label: "districts", exempt: ["toysrus"])
+    let bundle = output.appendingPathComponent(pointer.bundle)
+    let manifest = try #require(
+      try JSONSerialization.jsonObject(with: Data(contentsOf: bundle.appendingPathComponent("manifest.json")))
+        as? [String: Any])
+    let brands = try #require(manifest["brands"] as? [[String: Any]])
+    var designated: [String: Bool] = [:]
+    for brand in brands { designated[try #require(brand["slug"] as? String)] = brand["designated"] as? Bool }
+    #expect(designated == ["emart": true, "lotte-super": true, "lottemart": true, "toysrus": false])
+
+    let districts = try BundleJSON.decode(
+      DistrictsFile.self, from: Data(contentsOf: bundle.appendingPathComponent("districts.json")),
+      brands: [.emart, .lottemart, "lotte-super", "toysrus"])
+    // The toy store closes the district's days but is no evidence, and not one of its stores.
+    #expect(districts.districts.first?.evidence.map(\.description) == ["emart-1061", "lottemart-0100200"])
+    #expect(districts.districts.first?.agreeing == 2)
+    #expect(districts.districts.first?.stores == 2)
+    #expect(BundleValidator(directory: output).validate().problems.map(\.description) == [])
+
+    // A districts.json that counted the toy store, as an inference blind to `designated` would.
+    let validator = BundleValidatorTests()
+    try validator.rewrite("districts.json", in: output, pointer: pointer) {
+      let twoStores = #""evidence":["emart-1061","lottemart-0100200"]"#
+      let threeStores = #""evidence":["emart-1061","lottemart-0100200","toysrus-2339"]"#
+      let counted = $0.replacingOccurrences(of: #""agreeing":2,"#, with: #""agreeing":3,"#)
+        .replacingOccurrences(of: twoStores, with: threeStores)
+        .replacingOccurrences(of: #""stores":2,"#, with: #""stores":3,"#)
+      #expect(counted.components(separatedBy: "toysrus-2339").count == 2 && counted.contains(#""stores":3,"#))
+      $0 = counted
+    }
+    #expect(
+      validator.problems(output).contains {
+        $0.hasPrefix("\(pointer.bundle)/districts.json: 충청북도 청주시: differs from what branches.json supports")
+      })
+  }
+
+  @Test func aManifestWithoutDesignatedCountsEveryBrandAsDesignated() throws {
+    // A bundle of designated brands only, its manifest as written before the field existed: valid.
+    let (output, pointer) = try ExportFixtures.publish(Self.branches(), label: "districts")
+    try rewriteManifest(in: output, pointer: pointer) {
+      $0 = $0.replacingOccurrences(of: #""designated":true,"#, with: "")
+    }
+    let manifestURL = output.appendingPathComponent(pointer.bundle).appendingPathComponent("manifest.json")
+    #expect(!(try String(contentsOf: manifestURL, encoding: .utf8)).contains("designated"))
+    let manifest = try BundleJSON.decode(BundleManifest.self, from: Data(contentsOf: manifestURL))
+    #expect(manifest.brands.count == 3 && manifest.brands.allSatisfy(\.designated))
+    #expect(BundleValidator(directory: output).validate().problems.map(\.description) == [])
+
+    // Without the field the toy store counts as designated: its bundle's districts.json, which
+    // left it out, no longer agrees.
+    let (toyOutput, toyPointer) = try ExportFixtures.publish(
+      Self.branchesWithToyStore(), label: "districts", exempt: ["toysrus"])
+    #expect(BundleValidator(directory: toyOutput).validate().problems.map(\.description) == [])
+    try rewriteManifest(in: toyOutput, pointer: toyPointer) {
+      $0 = $0.replacingOccurrences(of: #""designated":false,"#, with: "")
+    }
+    #expect(
+      BundleValidator(directory: toyOutput).validate().problems.map(\.description).contains {
+        $0.hasPrefix("\(toyPointer.bundle)/districts.json: 충청북도 청주시: differs from what branches.json supports")
+      })
+  }
+
+  @Test func validateRejectsExpectedDaysOnABrandNotDesignated() throws {
+    // The 롯데슈퍼 store carries 청주시's expected days, but the manifest says its brand keeps
+    // days of its own.
+    let (output, pointer) = try ExportFixtures.publish(Self.branches(), label: "districts", exempt: ["lotte-super"])
+    #expect(
+      BundleValidator(directory: output).validate().problems.map(\.description).contains(
+        "\(pointer.bundle)/districts.json: lotte-super-5089: has closing.expected, but the manifest says lotte-super"
+          + " is not designated"))
+  }
+
+  @Test func diffInfersEachBundlesDistrictsWithItsOwnDesignatedBrands() {
+    // 이마트 청주점 and a 토이저러스 there, both on the 2nd/4th Wednesday. The old manifest, written
+    // before `designated` existed, counts the toy store: two stores of two brands, a pattern. The
+    // new one marks it not designated: one store left, no pattern.
+    let branches = Self.branchesWithToyStore().filter { $0.brand != .lottemart }
+    let side = { (version: String, exempt: Set<BrandSlug>) in
+      BundleDiff.Side(
+        version: version, asOf: ExportFixtures.asOf, window: ExportFixtures.window,
+        brands: ExportFixtures.summaries(branches, exempt: exempt))
+    }
+    let diff = BundleDiff(
+      old: side("old", []), oldBranches: branches, new: side("new", ["toysrus"]), newBranches: branches)
+    #expect(diff.districts.map(\.district) == ["충청북도 청주시"])
+    #expect(diff.districts.first?.old == "2nd wednesday, 4th wednesday")
+    #expect(diff.districts.first?.new == nil)
+    #expect(diff.districts.first?.evidence.map(\.description) == ["emart-1061", "toysrus-2339"])
   }
 }

@@ -30,11 +30,13 @@ enum ExportFixtures {
   /// The Korean names of the brands these tests use.
   static let names: [BrandSlug: String] = [.emart: "이마트", .lottemart: "롯데마트"]
 
-  static func summaries(_ branches: [Branch]) -> [BrandSummary] {
+  /// A fresh summary per brand of `branches`; the brands in `exempt` not subject to the
+  /// designation.
+  static func summaries(_ branches: [Branch], exempt: Set<BrandSlug> = []) -> [BrandSummary] {
     Dictionary(grouping: branches, by: \.brand).map { brand, list in
       BrandSummary(
         slug: brand, name: names[brand] ?? brand.rawValue, branchCount: list.count, freshness: .fresh,
-        lastFetchedAsOf: asOf)
+        lastFetchedAsOf: asOf, designated: !exempt.contains(brand))
     }
   }
 
@@ -45,10 +47,12 @@ enum ExportFixtures {
   }
 
   /// A published output directory with the given branches.
-  static func publish(_ branches: [Branch], label: String = "export") throws -> (URL, LatestPointer) {
+  static func publish(_ branches: [Branch], label: String = "export", exempt: Set<BrandSlug> = []) throws -> (
+    URL, LatestPointer
+  ) {
     let output = try temporaryDirectory(label)
     let pointer = try BundleStore(outputDirectory: output).publish(
-      branches: branches, brands: summaries(branches), asOf: asOf, window: window
+      branches: branches, brands: summaries(branches, exempt: exempt), asOf: asOf, window: window
     ).pointer!
     return (output, pointer)
   }

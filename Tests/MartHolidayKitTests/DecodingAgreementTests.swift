@@ -55,13 +55,20 @@ import Testing
     #expect(bundle.window.upperBound.iso == published.manifest.window.through.iso)
     #expect(bundle.brands.map(\.slug) == published.manifest.brands.map(\.slug.rawValue))
     #expect(bundle.brands.map(\.name) == published.manifest.brands.map(\.name))
+    #expect(bundle.brands.map(\.isDesignated) == published.manifest.brands.map(\.designated))
+    // The registry's specialty stores are the ones the manifest marks not designated.
+    #expect(bundle.brands.filter { !$0.isDesignated }.map(\.slug) == ["bottle-bunker", "toysrus"])
     let names = Dictionary(uniqueKeysWithValues: published.manifest.brands.map { ($0.slug.rawValue, $0.name) })
     // The fixtures' run read every brand, so every branch the kit builds is fresh.
     for brand in published.manifest.brands {
       #expect(brand.freshness == .fresh, "\(brand.slug)")
       #expect(brand.lastFetchedAsOf == published.manifest.asOf, "\(brand.slug)")
     }
-    let brands = names.mapValues { (name: $0, freshness: MartBrandFreshness.fresh) }
+    let brands = Dictionary(
+      uniqueKeysWithValues: published.manifest.brands.map { summary in
+        let brand = MartBrand(slug: summary.slug.rawValue, name: summary.name, isDesignated: summary.designated)
+        return (summary.slug.rawValue, (brand: brand, freshness: MartBrandFreshness.fresh))
+      })
     let window = published.manifest.window
     let files = raw.files.map(\.path).filter {
       $0 == "branches.json" || ($0.hasPrefix("brands/") && $0.hasSuffix(".json"))

@@ -59,6 +59,26 @@ import Testing
     for brand in bundle.brands { #expect(bundle.freshness(ofBrand: brand.slug) == .stale(lastGood: nil)) }
   }
 
+  @Test func specialtyStoresAreNotDesignatedAndAManifestWithoutTheFieldReadsAsDesignated() async throws {
+    let fixtures = try await PublishedFixtures.shared.bundle()
+    #expect(fixtures.brands.filter { !$0.isDesignated }.map(\.slug) == ["bottle-bunker", "toysrus"])
+    let toyStore = try #require(fixtures.branches(ofBrand: "toysrus").first)
+    #expect(!toyStore.brand.isDesignated)
+    #expect(try #require(fixtures.branches(ofBrand: "emart").first).brand.isDesignated)
+
+    let output = try await PublishedFixtures.shared.copy()
+    let directory = try RawBundle(output: output).directory
+    try BundleLoadingTests.resignedManifest(output, directory) { manifest in
+      manifest["brands"] = (manifest["brands"] as? [[String: Any]] ?? []).map { brand in
+        brand.filter { $0.key != "designated" }
+      }
+    }
+    let bundle = try MartBundle(contentsOf: output)
+    #expect(bundle.brands.count == fixtures.brands.count)
+    #expect(bundle.brands.allSatisfy { $0.isDesignated })
+    #expect(bundle.branches.allSatisfy { $0.brand.isDesignated })
+  }
+
   /// A bundle written before `removed` existed: listed ids answer, every other id is unknown.
   @Test func aBundleWithoutRemovedIdsAnswersUnknown() async throws {
     let output = try await PublishedFixtures.shared.copy()

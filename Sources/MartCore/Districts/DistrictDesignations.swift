@@ -5,10 +5,12 @@
 /// read 2026-11), and no public list of the designations exists (brand-sources.md §9.6), so the
 /// stores are the evidence:
 ///
-/// 1. **Stores**: per ``District``, the trading branches whose closing status is `closures` and
-///    whose source speaks of at least one day of the window (open-all-year and unknown ones are
-///    left out). Only the days a store's source speaks of count (its `unknownRanges` are not
-///    evidence either way).
+/// 1. **Stores**: per ``District``, the trading branches of brands subject to the designation
+///    (not in `exempt`) whose closing status is `closures` and whose source speaks of at least one
+///    day of the window (open-all-year and unknown ones are left out). Only the days a store's
+///    source speaks of count (its `unknownRanges` are not evidence either way). A store of an
+///    exempt brand (a specialty store such as 토이저러스) keeps days of its own choosing: it is
+///    neither evidence nor a mismatch.
 /// 2. **A store's own pattern**: the (ordinal, weekday) pairs it closes on in more than half of
 ///    the months where it speaks of that day.
 /// 3. **Following a pattern**, month by month: a pattern day the store opens is a break unless it
@@ -28,10 +30,12 @@ public enum DistrictDesignations {
   /// The share of the district's stores that must follow it, in percent.
   public static let minimumSharePercent = 70
 
-  /// The districts the branches support, and the stores that break them.
-  public static func infer(from branches: [Branch], window: DateWindow) -> DistrictInference {
+  /// The districts the branches support, and the stores that break them. `exempt` are the
+  /// brands not subject to the designation: their branches are left out, and given no expected
+  /// days.
+  public static func infer(from branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>) -> DistrictInference {
     var byDistrict: [District: [StoreDays]] = [:]
-    for branch in branches {
+    for branch in branches where !exempt.contains(branch.brand) {
       guard let store = StoreDays(branch, window: window), let district = District(branch.address) else { continue }
       byDistrict[district, default: []].append(store)
     }
@@ -60,7 +64,7 @@ public enum DistrictDesignations {
         mismatches.append(DesignationMismatch(branch: store.id, dates: store.closed.sorted(), district: pattern))
       }
     }
-    return DistrictInference(districts: districts, mismatches: mismatches, expectedDates: expected)
+    return DistrictInference(districts: districts, mismatches: mismatches, expectedDates: expected, exempt: exempt)
   }
 
   /// The store pattern most stores follow (ties: fewer days, then the earlier days), with its
@@ -104,7 +108,7 @@ public enum DistrictDesignations {
   static func isPublicHoliday(_ date: CalendarDate) -> Bool { KoreanPublicHolidays.holiday(on: date) != nil }
 }
 
-/// What ``DistrictDesignations/infer(from:window:)`` found.
+/// What ``DistrictDesignations/infer(from:window:exempt:)`` found.
 public struct DistrictInference: Sendable {
   /// One per district with a pattern, sorted by district.
   public var districts: [DistrictPattern]
@@ -113,23 +117,25 @@ public struct DistrictInference: Sendable {
   /// Each district's expected days within the window: its pattern's days, with the swaps all
   /// its evidence made.
   public var expectedDates: [District: [CalendarDate]]
+  /// The brands not subject to the designation, whose branches the inference left out.
+  public var exempt: Set<BrandSlug>
 
   /// The expected closing days of `branch` when it is subject to the designation (its brand is
-  /// in `designated`), trades, its source publishes no days (status `unknown`) and its district
-  /// has a pattern; `nil` otherwise.
-  public func expected(for branch: Branch, designated: Set<BrandSlug>) -> ExpectedClosing? {
-    guard designated.contains(branch.brand), branch.storeStatus.isTrading, branch.closing.status == .unknown,
+  /// not in ``exempt``), trades, its source publishes no days (status `unknown`) and its
+  /// district has a pattern; `nil` otherwise.
+  public func expected(for branch: Branch) -> ExpectedClosing? {
+    guard !exempt.contains(branch.brand), branch.storeStatus.isTrading, branch.closing.status == .unknown,
       let district = District(branch.address), let dates = expectedDates[district]
     else { return nil }
     return ExpectedClosing(dates: dates, district: district.description)
   }
 
-  /// `branches` with `closing.expected` set as ``expected(for:designated:)`` says (and cleared
-  /// elsewhere); nothing else changes.
-  public func withExpectedDays(_ branches: [Branch], designated: Set<BrandSlug>) -> [Branch] {
+  /// `branches` with `closing.expected` set as ``expected(for:)`` says (and cleared elsewhere);
+  /// nothing else changes.
+  public func withExpectedDays(_ branches: [Branch]) -> [Branch] {
     branches.map { branch in
       var branch = branch
-      branch.closing.expected = expected(for: branch, designated: designated)
+      branch.closing.expected = expected(for: branch)
       return branch
     }
   }

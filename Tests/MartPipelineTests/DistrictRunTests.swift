@@ -1,0 +1,88 @@
+import Foundation
+import MartBrands
+import MartCore
+import MartExport
+import MartGeocoding
+import MartPipeline
+import TestSupport
+import Testing
+
+/// The districts a replayed run over the recorded sites infers: real libcurl requests to the
+/// replay server on 127.0.0.1, real parsing, the bundle as written and validated.
+///
+/// Weekdays from the calendar: 2026-11-01 is a Sunday, so November's Sundays are 1, 8, 15, 22,
+/// 29 (2nd/4th: 11-08, 11-22); 2026-12-01 is a Tuesday, so December's Sundays are 6, 13, 20, 27
+/// (12-13, 12-27) and 12-25 (성탄절) is a Friday; 2027-01-01 is a Friday, so January's Sundays
+/// are 3, 10, 17, 24, 31 (01-10, 01-24).
+@Suite(.serialized) struct DistrictRunTests {
+  let asOf = CalendarDate(iso: "2026-11-20")!
+
+  func run(output: URL) async throws -> RunReport {
+    let result = try await Pipeline.run(
+      RunConfiguration(
+        outputDirectory: output, replayDirectory: FixturePaths.web, asOf: asOf, geocodingRetryPolicy: .immediate))
+    #expect(
+      result.unmatchedReplayRequests.isEmpty, "requests without a recording: \(result.unmatchedReplayRequests)")
+    return result.report
+  }
+
+  static func days(_ isos: [String]) -> [CalendarDate] { isos.map { CalendarDate(iso: $0)! } }
+
+  @Test func theRecordedChristmasSwapIsInDistrictsJSONAndMovesTheExpectedDays() async throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("districts-\(UUID().uuidString)")
+    let report = try await run(output: output)
+    #expect(report.outcome == .published)
+    let pointer = try BundleJSON.decode(
+      LatestPointer.self, from: Data(contentsOf: output.appendingPathComponent("latest.json")))
+    let bundle = output.appendingPathComponent(pointer.bundle)
+    let published = try #require(try BundleStore(outputDirectory: output).latest())
+    let brands = published.manifest.brands.map(\.slug)
+    func read<T: Decodable>(_ type: T.Type, _ path: String) throws -> T {
+      try BundleJSON.decode(type, from: Data(contentsOf: bundle.appendingPathComponent(path)), brands: brands)
+    }
+
+    // The manifest says which brands keep their district's days: all but the specialty stores.
+    #expect(published.manifest.brands.filter { !$0.designated }.map(\.slug) == ["bottle-bunker", "toysrus"])
+
+    // 춘천시 keeps the 2nd/4th Sunday. The E-mart holiday feed gives 이마트 춘천점 and 노브랜드
+    // 춘천석사점 12-25 instead of 12-27 (the 4th Sunday): a swap to a public holiday, reported
+    // with both ids. 토이저러스 춘천점 closes on those Sundays too, but is a specialty store: not
+    // evidence, not one of the district's stores.
+    let districts = try read(DistrictsFile.self, "districts.json")
+    let chuncheon = try #require(districts.districts.first { $0.name == "강원특별자치도 춘천시" })
+    #expect(chuncheon.patternDescription == "2nd sunday, 4th sunday")
+    #expect(
+      chuncheon.evidence.map(\.description) == [
+        "emart-1073", "lottemart-0100305", "lottemart-0100312", "nobrand-4055",
+      ])
+    #expect(chuncheon.stores == 4)
+    #expect(chuncheon.swaps.map(\.date.iso) == ["2026-12-25"])
+    #expect(chuncheon.swaps.first?.ids.map(\.description) == ["emart-1073", "nobrand-4055"])
+    #expect(districts.districts.filter { !$0.swaps.isEmpty }.map(\.name) == ["강원특별자치도 춘천시"])
+    let specialty: Set<BrandSlug> = ["toysrus", "bottle-bunker"]
+    #expect(districts.districts.allSatisfy { $0.evidence.allSatisfy { !specialty.contains($0.brand) } })
+
+    let byID = Dictionary(uniqueKeysWithValues: published.branches.branches.map { ($0.id.description, $0) })
+    let swapped = Self.days(["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-25", "2027-01-10", "2027-01-24"])
+    for id in ["emart-1073", "nobrand-4055"] {
+      #expect(byID[id]?.closing.dates == swapped, "\(id)")
+    }
+    // 메가마트 춘천점 publishes no days: every store of the city that speaks of December made the
+    // swap, so its expected days follow it; its own fields stay as the source said.
+    let megamart = try #require(byID["megamart-1011"])
+    #expect(megamart.closing.status == .unknown)
+    #expect(megamart.closing.dates.isEmpty)
+    #expect(megamart.closing.expected == ExpectedClosing(dates: swapped, district: "강원특별자치도 춘천시"))
+    let closures = try read(ClosuresFile.self, "closures.json")
+    #expect(closures.expected["2026-12-25"]?.contains(megamart.id) == true)
+    #expect(closures.expected["2026-12-27"]?.contains(megamart.id) != true)
+    #expect(closures.dates["2026-12-25"]?.map(\.description) == ["emart-1073", "nobrand-4055"])
+
+    // No specialty store is flagged against its district.
+    let mismatches = report.warnings.filter { $0.kind == .designationMismatch }
+    #expect(!mismatches.isEmpty)
+    #expect(mismatches.allSatisfy { $0.brand.map { !specialty.contains($0) } ?? true })
+
+    #expect(BundleValidator(directory: output).validate().problems.map(\.description) == [])
+  }
+}
