@@ -17,9 +17,14 @@ public enum Gzip {
     }
   }
 
-  /// One gzip member holding `data`, compressed at level 9, the level the bundle format uses.
+  /// The level of a bundle's gzip copies. libdeflate's 7 makes copies about 1.5 % smaller than
+  /// zlib's 9 in about a third of its time (15 MB of bundle JSON, 2026-11: 1.30 MB in 0.13 s of
+  /// CPU against 1.32 MB in 0.36 s); its 9 saves another 3 % for three times the time again.
+  public static let bundleLevel: Int32 = 7
+
+  /// One gzip member holding `data`, compressed at ``bundleLevel``.
   public static func compress(_ data: Data) -> Data {
-    compress(data, level: 9)
+    compress(data, level: bundleLevel)
   }
 
   /// One gzip member holding `data`, compressed by libdeflate at `level` (1, fastest, to 12,
