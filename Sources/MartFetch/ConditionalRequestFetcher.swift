@@ -167,7 +167,7 @@ public final class ConditionalRequestFetcher: HTTPFetching {
       var changed = false
       for name in ["ETag", "Last-Modified"] {
         if let value = response.headers.value(named: name), value != reused.headers.value(named: name) {
-          reused.headers.removeAll { $0.name.caseInsensitiveCompare(name) == .orderedSame }
+          reused.headers.removeAll { $0.name.equalsIgnoringASCIICase(name) }
           reused.headers.append(HTTPHeader(name, value))
           changed = true
         }

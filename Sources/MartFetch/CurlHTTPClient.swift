@@ -422,17 +422,18 @@ private final class CurlTransfer {
   /// Receives one header line. A status line starts a new response (after a redirect or a
   /// `100 Continue`), so only the final response's headers are kept.
   fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-    let line = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .newlines)
+    var line = String(decoding: bytes, as: UTF8.self)
+    while let last = line.last, last.isNewline { line.removeLast() }
     if line.hasPrefix("HTTP/") {
       statusLine = line
       responseHeaders = []
     } else if let first = line.first, first == " " || first == "\t", !responseHeaders.isEmpty {
-      responseHeaders[responseHeaders.count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
+      responseHeaders[responseHeaders.count - 1].value += " " + line.trimmingHTTPWhitespace
     } else if let colon = line.firstIndex(of: ":") {
       responseHeaders.append(
         HTTPHeader(
-          String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-          String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+          String(line[..<colon].trimmingHTTPWhitespace), String(line[line.index(after: colon)...].trimmingHTTPWhitespace)
+        ))
     }
   }
 }

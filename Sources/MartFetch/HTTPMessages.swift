@@ -47,7 +47,28 @@ extension String {
 extension Array where Element == HTTPHeader {
   /// The value of the last header called `name` (case-insensitive), if any.
   public func value(named name: String) -> String? {
-    last { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    last { $0.name.equalsIgnoringASCIICase(name) }?.value
+  }
+}
+
+extension StringProtocol {
+  /// Whether the text equals `other` with ASCII letters compared without case, as header names
+  /// and parameter names are. Byte by byte: Foundation's `caseInsensitiveCompare` goes through
+  /// `NSString`, for every header of every response.
+  func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+    func folded(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+    return utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { folded($0) == folded($1) }
+  }
+
+  /// The text without the spaces and tabs (HTTP's optional whitespace) and line breaks around it.
+  var trimmingHTTPWhitespace: SubSequence { trimming { " \t\r\n\r\n".contains($0) } }
+
+  /// The text without the characters around it for which `unwanted` holds.
+  func trimming(where unwanted: (Character) -> Bool) -> SubSequence {
+    guard let first = firstIndex(where: { !unwanted($0) }), let last = lastIndex(where: { !unwanted($0) }) else {
+      return self[endIndex...]
+    }
+    return self[first...last]
   }
 }
 
@@ -110,8 +131,8 @@ public struct HTTPResponse: Sendable, Hashable {
     guard let contentType = headers.value(named: "Content-Type") else { return nil }
     for parameter in contentType.split(separator: ";").dropFirst() {
       let pair = parameter.split(separator: "=", maxSplits: 1)
-      if pair.count == 2, pair[0].trimmingCharacters(in: .whitespaces).lowercased() == "charset" {
-        return pair[1].trimmingCharacters(in: CharacterSet(charactersIn: " \"'")).lowercased()
+      if pair.count == 2, pair[0].trimmingHTTPWhitespace.equalsIgnoringASCIICase("charset") {
+        return pair[1].trimming { " \t\"'".contains($0) }.lowercased()
       }
     }
     return nil

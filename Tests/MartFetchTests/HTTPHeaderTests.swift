@@ -1,0 +1,28 @@
+import Foundation
+import MartFetch
+import Testing
+
+@Suite struct HTTPHeaderTests {
+  func response(_ headers: [HTTPHeader]) -> HTTPResponse {
+    HTTPResponse(requestURL: "https://example.com/", finalURL: "https://example.com/", status: 200, headers: headers, body: Data())
+  }
+
+  @Test(
+    arguments: [
+      ("text/html; charset=EUC-KR", "euc-kr"), ("text/html;charset=\"utf-8\"", "utf-8"),
+      ("text/html; Charset = ' UTF-8 ' ", "utf-8"), ("text/html;\tCHARSET=ks_c_5601-1987", "ks_c_5601-1987"),
+      ("application/json", nil), ("text/html; boundary=x; charset=utf-8", "utf-8"), ("text/html; charsets=x", nil),
+    ] as [(String, String?)])
+  func theCharsetParameterIsReadWhateverItsCaseQuotesAndSpaces(contentType: String, charset: String?) {
+    #expect(response([HTTPHeader("content-TYPE", contentType)]).charset == charset)
+  }
+
+  @Test func aHeaderIsFoundByItsNameInAnyCaseAndTheLastOneWins() {
+    let headers = [HTTPHeader("ETag", "\"a\""), HTTPHeader("Last-Modified", "x"), HTTPHeader("etag", "\"b\"")]
+    #expect(headers.value(named: "ETAG") == "\"b\"")
+    #expect(headers.value(named: "last-modified") == "x")
+    #expect(headers.value(named: "Last-Modifie") == nil)
+    // Only ASCII letters fold: a non-ASCII name equals only itself.
+    #expect([HTTPHeader("X-Ä", "1")].value(named: "x-ä") == nil)
+  }
+}
