@@ -7,8 +7,9 @@
 #
 #   bash Benchmarks/rerun.sh [branches]      # default 3000
 #
-# "Files created" counts the regular files of the output directory whose inode was not there
-# before the run (a hard link to a file already there is not created).
+# "Files created" counts the regular files of the output directory whose inode and modification
+# time were not there before the run (a hard link to a file already there is not created; a new
+# file given the inode of one removed during the run is).
 set -euo pipefail
 export LC_ALL=C
 cd "$(dirname "$0")/.."
@@ -43,7 +44,7 @@ import os, sys
 for folder, _, names in os.walk(sys.argv[1]):
     for name in names:
         status = os.lstat(os.path.join(folder, name))
-        print(status.st_ino)
+        print(status.st_ino, status.st_mtime_ns)
 PY
 }
 

@@ -120,11 +120,16 @@ public final class SourceSession: Sendable {
     try await send(.postForm(url(pathAndQuery), fields: fields))
   }
 
-  /// Runs `work` on every item at once and returns the results in `items`' order, so that what
-  /// a source makes of them does not depend on which answer came first. Use it for pages that
-  /// do not depend on one another (per-store pages, per-area or per-month lists, the pages of
-  /// a list whose page count is known); the fetcher still admits requests to a host only up to
-  /// its per-host limit and delay.
+  /// How many items ``sideBySide(_:_:)`` works at once: well above any per-host limit the
+  /// fetcher is given, so the limit, not this, decides how many requests a host sees at once.
+  public static let itemsInFlight = 64
+
+  /// Runs `work` on the items side by side and returns the results in `items`' order, so that
+  /// what a source makes of them does not depend on which answer came first. Use it for pages
+  /// that do not depend on one another (per-store pages, per-area or per-month lists, the pages
+  /// of a list whose page count is known); the fetcher still admits requests to a host only up
+  /// to its per-host limit and delay. At most ``itemsInFlight`` items are worked at once, taken
+  /// in order: a source with 30,000 store pages holds a few dozen waiting requests, not 30,000.
   ///
   /// Each item's work gets a session of its own; its warnings join this session's in `items`'
   /// order, as if the items had been worked one after another. When items fail, the error of
@@ -134,7 +139,11 @@ public final class SourceSession: Sendable {
     _ items: [Item], _ work: @escaping @Sendable (SourceSession, Item) async throws(Failure) -> Output
   ) async throws(Failure) -> [Output] {
     let outcomes = await withTaskGroup(of: (Int, Result<Output, Failure>, SourceSession).self) { group in
-      for (index, item) in items.enumerated() {
+      var started = 0
+      func start(_ group: inout TaskGroup<(Int, Result<Output, Failure>, SourceSession)>) {
+        guard started < items.count else { return }
+        let (index, item) = (started, items[started])
+        started += 1
         let itemSession = SourceSession(
           baseURL: baseURL, fetcher: fetcher, asOf: asOf, brands: brands, sourceName: sourceName)
         group.addTask {
@@ -145,8 +154,12 @@ public final class SourceSession: Sendable {
           }
         }
       }
+      for _ in 0..<Self.itemsInFlight { start(&group) }
       var outcomes = [(Result<Output, Failure>, SourceSession)?](repeating: nil, count: items.count)
-      for await (index, result, itemSession) in group { outcomes[index] = (result, itemSession) }
+      for await (index, result, itemSession) in group {
+        outcomes[index] = (result, itemSession)
+        start(&group)
+      }
       return outcomes
     }
     var results: [Output] = []

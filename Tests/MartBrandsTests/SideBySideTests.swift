@@ -3,6 +3,7 @@ import MartBrands
 import MartCore
 import MartFetch
 import MartReplay
+import Synchronization
 import TestSupport
 import Testing
 
@@ -40,6 +41,24 @@ import Testing
       return item * 10
     }
     #expect(results == [0, 10, 20, 30, 40])
+  }
+
+  @Test func atMostAFewDozenItemsAreWorkedAtOnceAndResultsKeepTheirOrder() async throws {
+    let session = SourceSession(
+      baseURL: "http://127.0.0.1:9", fetcher: CurlHTTPClient(), asOf: Self.asOf, brands: [.homeplus],
+      sourceName: "test")
+    let running = Mutex((now: 0, most: 0))
+    let count = SourceSession.itemsInFlight * 5
+    let results = await session.sideBySide(Array(0..<count)) { _, item -> Int in
+      running.withLock { $0.now += 1; $0.most = max($0.most, $0.now) }
+      await Self.pause(milliseconds: 2)
+      running.withLock { $0.now -= 1 }
+      return item * 2
+    }
+    #expect(results == (0..<count).map { $0 * 2 })
+    let most = running.withLock { $0.most }
+    // Every item waits, so the items in flight overlap; never more than the bound.
+    #expect(most > 1 && most <= SourceSession.itemsInFlight, "\(most)")
   }
 
   /// Homeplus over the fixtures (one list, then 40 store pages), each answer `latency` late, at
