@@ -173,7 +173,7 @@ final class BundleFileStream {
   let path: String
   /// Whether the file gets a `.gz` copy when closed.
   let gzip: Bool
-  private var buffer: [UInt8] = []
+  private var buffer = Data()
   private let hasher = SHA256.Hasher()
 
   init(path: String, gzip: Bool = false) {
@@ -192,13 +192,13 @@ final class BundleFileStream {
   func write(_ bytes: UnsafeRawBufferPointer) {
     guard bytes.count > 0 else { return }
     hasher.update(bytes)
-    buffer.append(contentsOf: bytes)
+    buffer.append(bytes.assumingMemoryBound(to: UInt8.self))
   }
 
-  /// Finishes the file and says what it holds.
+  /// Finishes the file and says what it holds (its bytes handed over, not copied).
   func finish() -> Finished {
-    let data = Data(buffer)
-    buffer = []
+    let data = buffer
+    buffer = Data()
     return Finished(path: path, sha256: hasher.finalize(), bytes: data.count, data: data)
   }
 }
