@@ -27,12 +27,8 @@ mkdir -p "$WORK"
 CONFIGURATION="${CONFIGURATION:-release}"
 TIME=/usr/bin/time
 
-if ! python3 -c "import scrapy, lxml" 2>/dev/null; then
-  echo "installing: $(tr '\n' ' ' < Benchmarks/scrapy/requirements.txt)" >&2
-  python3 -m pip install --quiet -r Benchmarks/scrapy/requirements.txt 2>/dev/null \
-    || python3 -m pip install --quiet --break-system-packages -r Benchmarks/scrapy/requirements.txt \
-    || { echo "needs: pip install -r Benchmarks/scrapy/requirements.txt" >&2; exit 1; }
-fi
+# The spiders' packages, at the versions measured, installed when missing.
+bash Benchmarks/scrapy/install.sh
 [ -x "$TIME" ] || { echo "needs GNU time at $TIME: bash scripts/setup.sh installs it" >&2; exit 1; }
 swift build -c "$CONFIGURATION" --product mart-holiday >&2
 BIN="$(swift build -c "$CONFIGURATION" --show-bin-path)/mart-holiday"

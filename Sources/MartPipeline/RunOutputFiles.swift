@@ -8,14 +8,14 @@ import Synchronization
 extension Pipeline {
   /// What could not be written of what follows `latest.json` after a run: `current/`, and
   /// `report.html`.
-  public struct Following: Sendable {
+  struct Following: Sendable {
     /// Why `current/` does not follow `latest.json`, when it does not.
-    public var current: RunProblem?
+    var current: RunProblem?
     /// Why `report.html` could not be written, when it could not.
-    public var page: RunProblem?
+    var page: RunProblem?
 
     /// Both, as the run's errors.
-    public var problems: [RunProblem] { [current, page].compactMap { $0 } }
+    var problems: [RunProblem] { [current, page].compactMap { $0 } }
   }
 
   /// Writes what follows `latest.json` after a run, each once and in this one place: `current/`

@@ -168,7 +168,7 @@ import Testing
     #expect(built.manifestData == reference.manifestData)
   }
 
-  @Test func aStreamedBundleOnDiskHasTheSameBytesAsInMemory() throws {
+  @Test func aPublishedBundleOnDiskHasTheSameBytesAsInMemory() throws {
     let branches = try Self.sampleBranches()
     let brands = Fixtures.summaries(branches)
     let (output, pointer) = try Fixtures.publish(branches)
