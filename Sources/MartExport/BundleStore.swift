@@ -228,7 +228,8 @@ public struct BundleStore: Sendable {
   /// Writes `built` into a new staging directory under `bundles/`, each file linked to the same
   /// file of the bundle `latest.json` names when their bytes are equal, and makes it durable
   /// with one barrier. `nil`, with the staging directory removed, when `shouldStop` answers
-  /// `true` between files.
+  /// `true` between files. On failure the staging directory is removed too, and the error names
+  /// `bundles/` and the file of the bundle that was not written.
   private func stage(_ built: BuiltBundle, asOf: CalendarDate, shouldStop: () -> Bool) throws(ExportError) -> URL? {
     let staging = layout.newStagingDirectory(asOf: asOf)
     Files.remove(staging.path)
@@ -257,7 +258,7 @@ public struct BundleStore: Sendable {
       try Files.makeDurable(root: staging.path, files: written + [manifest], directories: Array(folders))
     } catch {
       Files.remove(staging.path)
-      throw error
+      throw error.naming(bundlesURL.path, insteadOf: staging.path, saying: "the new bundle was not written")
     }
     return staging
   }

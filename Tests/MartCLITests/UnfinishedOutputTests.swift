@@ -131,6 +131,38 @@ import Testing
     try expectTheNextRunFinishes(output, asOf: "2026-11-21")
   }
 
+  /// A disk that fills while the bundle is staged: nothing is published, nothing half-written is
+  /// left in `bundles/`, and the next run, with room again, publishes.
+  @Test(.enabled(if: canMount, "mounting a full filesystem needs root"))
+  func aFullDiskWhileTheBundleIsStagedPublishesNothingAndLeavesNothing() throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("unfinished-staging-\(UUID().uuidString)")
+    let bundles = output.appendingPathComponent("bundles")
+    try FileManager.default.createDirectory(at: bundles, withIntermediateDirectories: true)
+    // 64 KiB: a handful of the bundle's 250 files, each a page of tmpfs.
+    try mount(["-t", "tmpfs", "-o", "size=64k", "tmpfs", bundles.path])
+    var mounted = true
+    defer { if mounted { unmount(bundles) } }
+
+    let run = try replay(output, asOf: "2026-11-21")
+    #expect(run.status == 1, "\(run.stderr)")
+    // The error names bundles/ and the file of the bundle, not the staging folder it was
+    // written in (which is gone).
+    let errorLine = try #require(safety.lines(run.stderr).first { $0.hasPrefix("error: ") }, "\(run.stderr)")
+    #expect(errorLine.contains("\(bundles.path): the new bundle was not written (at "), "\(errorLine)")
+    #expect(errorLine.contains(String(cString: strerror(ENOSPC))), "\(errorLine)")
+    #expect(!errorLine.contains(".staging-"), "\(errorLine)")
+    #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("latest.json").path))
+    #expect(try FileManager.default.contentsOfDirectory(atPath: bundles.path).isEmpty)
+    #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("current").path))
+
+    unmount(bundles)
+    mounted = false
+    let next = try replay(output, asOf: "2026-11-21")
+    #expect(next.status == 0, "\(next.stderr)")
+    let validate = try cli.run(["validate", output.path])
+    #expect(validate.status == 0, "\(validate.stderr)")
+  }
+
   @Test(.enabled(if: geteuid() != 0 || canMount, "as root, only a read-only mount keeps current/ from being written"))
   func anUnwritableCurrentIsAnErrorAndTheNextRunFinishes() throws {
     let root = geteuid() == 0
