@@ -102,11 +102,15 @@ async def serve(target_port, delay, counts):
                 counts.write()
             tail = data[end:][-2048:]
 
-        await asyncio.gather(
-            relay(client_reader, server_writer, delay, count_requests),
-            relay(server_reader, client_writer, delay),
-            return_exceptions=True,
-        )
+        try:
+            await asyncio.gather(
+                relay(client_reader, server_writer, delay, count_requests),
+                relay(server_reader, client_writer, delay),
+                return_exceptions=True,
+            )
+        except asyncio.CancelledError:
+            # The proxy is stopping: the connection ends with it (see main).
+            pass
         for writer in (client_writer, server_writer):
             try:
                 writer.close()
@@ -142,6 +146,12 @@ async def main():
     counts.write()
     for server in servers:
         server.close()
+    # Connections still open end here, quietly: a relay cancelled mid-read is the normal end of
+    # a proxy that is told to stop, not an error worth a traceback.
+    while pending := [task for task in asyncio.all_tasks() if task is not asyncio.current_task()]:
+        for task in pending:
+            task.cancel()
+        await asyncio.gather(*pending, return_exceptions=True)
 
 
 if __name__ == "__main__":
