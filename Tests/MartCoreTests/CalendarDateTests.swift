@@ -22,6 +22,11 @@ import Testing
     #expect(CalendarDate(iso: "2026-13-01") == nil)
     #expect(CalendarDate(compact: "202611") == nil)
     #expect(CalendarDate(compact: "20261108")?.iso == "2026-11-08")
+    // Eight ASCII digits and nothing else; a real day.
+    for text in ["202611080", "2026110", "2026110８", "２０２６１１０８", "2026 1108", "20261131", "2026-1-8", ""] {
+      #expect(CalendarDate(compact: text) == nil, "\(text)")
+    }
+    #expect(CalendarDate(compact: "x20261108".dropFirst())?.iso == "2026-11-08")
   }
 
   @Test func monthArithmetic() throws {

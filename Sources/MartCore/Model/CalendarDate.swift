@@ -29,9 +29,15 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
 
   /// Parses a compact `YYYYMMDD` string (exactly eight digits).
   public init?(compact: some StringProtocol) {
-    guard compact.count == 8, compact.allSatisfy({ $0.isASCII && $0.isNumber }),
-      let value = Int(compact)
-    else { return nil }
+    // By its bytes: eight ASCII digits are eight bytes.
+    var value = 0
+    var count = 0
+    for byte in compact.utf8 {
+      guard (0x30...0x39).contains(byte), count < 8 else { return nil }
+      value = value * 10 + Int(byte - 0x30)
+      count += 1
+    }
+    guard count == 8 else { return nil }
     self.init(year: value / 10000, month: value / 100 % 100, day: value % 100)
   }
 

@@ -108,7 +108,7 @@ private struct TimeScanner {
         index += 1
         continue
       }
-      if characters[index].isASCII, characters[index].isNumber, index == 0 || !isDigit(index - 1) {
+      if Self.isASCIIDigit(characters[index]), index == 0 || !isDigit(index - 1) {
         if let (time, length) = time(at: index) {
           var time = time
           time.half = pendingHalf
@@ -134,13 +134,19 @@ private struct TimeScanner {
   }
 
   private func isDigit(_ index: Int) -> Bool {
-    characters.indices.contains(index) && characters[index].isASCII && characters[index].isNumber
+    characters.indices.contains(index) && Self.isASCIIDigit(characters[index])
   }
 
+  private static func isASCIIDigit(_ character: Character) -> Bool { ("0"..."9").contains(character) }
+
+  // Called at every position of every text: no arrays or strings are made to compare.
   private func startsWith(_ word: String, at index: Int) -> Bool {
-    let letters = Array(word)
-    guard index + letters.count <= characters.count else { return false }
-    return Array(characters[index..<index + letters.count]) == letters
+    var position = index
+    for letter in word {
+      guard position < characters.count, characters[position] == letter else { return false }
+      position += 1
+    }
+    return true
   }
 
   private func isLetterAfterHalf(_ index: Int) -> Bool {
@@ -150,14 +156,19 @@ private struct TimeScanner {
   private func half(at index: Int) -> (WrittenTime.Half, Int)? {
     if startsWith("오전", at: index) { return (.morning, 2) }
     if startsWith("오후", at: index) { return (.afternoon, 2) }
-    guard index + 2 <= characters.count else { return nil }
-    let pair = String(characters[index..<index + 2]).uppercased()
+    guard index + 2 <= characters.count, characters[index + 1] == "M" || characters[index + 1] == "m" else {
+      return nil
+    }
+    let half: WrittenTime.Half
+    switch characters[index] {
+    case "A", "a": half = .morning
+    case "P", "p": half = .afternoon
+    default: return nil
+    }
     guard !(index > 0 && characters[index - 1].isASCII && characters[index - 1].isLetter),
       !isLetterAfterHalf(index + 2)
     else { return nil }
-    if pair == "AM" { return (.morning, 2) }
-    if pair == "PM" { return (.afternoon, 2) }
-    return nil
+    return (half, 2)
   }
 
   /// `H:MM`, `HH:MM`, `H시`, `H시 MM분` at `index`, with its length.
