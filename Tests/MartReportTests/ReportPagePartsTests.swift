@@ -53,7 +53,7 @@ import Testing
 
   @Test func everyPairOfBrandColoursIsFarApartInCIEDE2000() {
     let colours = BrandPalette.colours
-    #expect(colours.count >= 15, "one colour for each of the 15 brands")
+    #expect(colours.count >= 15, "a colour of its own for each brand the registry has (15 in 2026-11)")
     for (index, one) in colours.enumerated() {
       for other in colours[(index + 1)...] {
         let difference = ColourDifference.ciede2000(ColourDifference.lab(one), ColourDifference.lab(other))
