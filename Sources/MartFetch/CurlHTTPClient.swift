@@ -427,13 +427,9 @@ private final class CurlTransfer {
     if line.hasPrefix("HTTP/") {
       statusLine = line
       responseHeaders = []
-    } else if let first = line.first, first == " " || first == "\t", !responseHeaders.isEmpty {
-      responseHeaders[responseHeaders.count - 1].value += " " + line.trimmingHTTPWhitespace
-    } else if let colon = line.firstIndex(of: ":") {
-      responseHeaders.append(
-        HTTPHeader(
-          String(line[..<colon].trimmingHTTPWhitespace), String(line[line.index(after: colon)...].trimmingHTTPWhitespace)
-        ))
+    } else {
+      // The blank line that ends the block, or anything else that is not a field, is skipped.
+      _ = responseHeaders.appendFieldLine(line)
     }
   }
 }

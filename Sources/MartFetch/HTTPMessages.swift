@@ -49,6 +49,21 @@ extension Array where Element == HTTPHeader {
   public func value(named name: String) -> String? {
     last { $0.name.equalsIgnoringASCIICase(name) }?.value
   }
+
+  /// Adds one line of a header block (an HTTP response's as it arrives, or a WARC record's):
+  /// `name: value`, or a line starting with a space or tab that continues the previous field's
+  /// value. `false` when the line is neither.
+  public mutating func appendFieldLine(_ line: String) -> Bool {
+    if let first = line.first, first == " " || first == "\t", !isEmpty {
+      self[count - 1].value += " " + line.trimmingHTTPWhitespace
+      return true
+    }
+    guard let colon = line.firstIndex(of: ":"), colon > line.startIndex else { return false }
+    let name = line[..<colon].trimmingHTTPWhitespace
+    let value = line[line.index(after: colon)...].trimmingHTTPWhitespace
+    append(HTTPHeader(String(name), String(value)))
+    return true
+  }
 }
 
 extension StringProtocol {

@@ -165,21 +165,3 @@ enum WARCHTTPMessage {
     init(_ message: String) { self.message = message }
   }
 }
-
-extension [HTTPHeader] {
-  /// Adds one line of a header block (HTTP's or a WARC record's): `name: value`, or a line
-  /// starting with a space or tab that continues the previous field's value. `false` when the
-  /// line is neither.
-  mutating func appendFieldLine(_ line: String) -> Bool {
-    if let first = line.first, first == " " || first == "\t", !isEmpty {
-      self[count - 1].value += " " + line.trimmingCharacters(in: .whitespaces)
-      return true
-    }
-    guard let colon = line.firstIndex(of: ":"), colon > line.startIndex else { return false }
-    append(
-      HTTPHeader(
-        String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-        String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
-    return true
-  }
-}

@@ -25,4 +25,18 @@ import Testing
     // Only ASCII letters fold: a non-ASCII name equals only itself.
     #expect([HTTPHeader("X-Ä", "1")].value(named: "x-ä") == nil)
   }
+
+  @Test func fieldLinesAreReadWithTheirContinuations() {
+    var headers: [HTTPHeader] = []
+    let read = [
+      "Content-Type:  text/html;\t", "\t charset=EUC-KR", "X-Empty:", ": no name", "not a field",
+    ].map { headers.appendFieldLine($0) }
+    #expect(read == [true, true, true, false, false])
+    #expect(headers.map(\.name) == ["Content-Type", "X-Empty"])
+    #expect(headers.map(\.value) == ["text/html; charset=EUC-KR", ""])
+    // A continuation with nothing to continue is not a field.
+    var none: [HTTPHeader] = []
+    let orphan = none.appendFieldLine(" orphan")
+    #expect(!orphan && none.isEmpty)
+  }
 }
