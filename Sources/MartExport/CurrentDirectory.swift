@@ -12,7 +12,7 @@ import MartFiles
 /// output/current/calendars/brands/<slug>.ics   the brand's calendar, as in the bundle
 /// ```
 ///
-/// A file is rewritten (write, then rename over the old one) only when its bytes change, so
+/// A file is rewritten (appearing whole, ``DurableFileBatch``) only when its bytes change, so
 /// its modification time and HTTP validators say when it really changed. A branch that is no
 /// longer listed keeps a final calendar and JSON saying so for as long as a kept bundle has it;
 /// files of branches no kept bundle has are removed.
@@ -108,53 +108,42 @@ public struct CurrentDirectory: Sendable {
     written: [String], removed: [String]
   ) {
     var written: [String] = []
-    // Every changed file is written beside its place first, all are made durable with one
-    // barrier, and only then renamed into place: never a file per flush.
-    var pending: [(path: String, temporary: String)] = []
+    // Every changed file appears whole at its place once all are durable: never a file per
+    // flush, never a name on bytes not flushed.
     let root = currentURL.path
+    let batch = DurableFileBatch(root: root)
+    // One listing says which files are there: a file that is not needs no look before it is
+    // written (on a first run, none does), and what is there but not expected goes.
+    let existing = Set(PlainFiles.regularFiles(under: root))
     var folders = Set<String>()
-    let expected: Set<String>
-    do throws(ExportError) {
-      guard
-        let paths = try forEachExpectedFile(
-          latest: latest,
-          { (relative, file) throws(ExportError) in
-            let path = root + "/" + relative
-            if try Self.holds(path, file) { return }
-            let folder = String(path[..<path.lastIndex(of: "/")!])
-            if folders.insert(folder).inserted {
-              // A link on the way (current/ or a folder in it) would send the files elsewhere.
-              try Files.checkNothingForeign(below: outputDirectory.path, to: folder)
-              try Files.createDirectory(folder)
-            }
+    guard
+      let expected = try forEachExpectedFile(
+        latest: latest,
+        { (relative, file) throws(ExportError) in
+          let path = root + "/" + relative
+          let isThere = existing.contains(relative)
+          if isThere, try Self.holds(path, file) { return }
+          let folder = String(path[..<path.lastIndex(of: "/")!])
+          if folders.insert(folder).inserted {
+            // A link on the way (current/ or a folder in it) would send the files elsewhere.
+            try Files.checkNothingForeign(below: outputDirectory.path, to: folder)
+            try Files.createDirectory(folder)
+          }
+          written.append(relative)
+          switch file {
+          case .bytes(let data):
+            try batch.add(path, with: data)
+          case .sameAs(let bundleFile):
             // A calendar new to current/ is linked into place at once: a link appears whole,
             // and the bundle's file it names is already on disk.
-            if case .sameAs(let bundleFile) = file, Files.kind(at: path) == nil,
-              try Files.hardLink(bundleFile, to: path)
-            {
-              written.append(relative)
-              return
-            }
-            let temporary = Files.temporaryPath(beside: path)
-            pending.append((path, temporary))
-            switch file {
-            case .bytes(let data): try Files.write(data, to: temporary)
-            case .sameAs(let bundleFile): try Files.linkOrCopy(bundleFile, to: temporary)
-            }
-            written.append(relative)
-          })
-      else { return ([], []) }
-      expected = paths
-      if !pending.isEmpty { try Files.makeDurable(root: root, files: pending.map(\.temporary), directories: []) }
-      for file in pending { try Files.rename(file.temporary, to: file.path) }
-    } catch {
-      // Temporaries already renamed are gone; the rest are removed, so the error names the
-      // file that was not written rather than its temporary.
-      for file in pending { Files.remove(file.temporary) }
-      throw pending.first { $0.temporary == error.path }.map { error.naming($0.path, insteadOf: $0.temporary) } ?? error
-    }
+            if !isThere, try Files.hardLink(bundleFile, to: path) { return }
+            try batch.add(path, sameAs: bundleFile)
+          }
+        })
+    else { return ([], []) }
+    try batch.finish()
     var removed: [String] = []
-    for relative in PlainFiles.regularFiles(under: root).sorted() where !expected.contains(relative) {
+    for relative in existing.sorted() where !expected.contains(relative) {
       if Files.remove(root + "/" + relative) { removed.append(relative) }
     }
     return (written, removed)

@@ -31,22 +31,40 @@ public enum Gzip {
   /// smallest), with a header that depends on the level alone: no file name, modification
   /// time 0.
   public static func compress(_ data: Data, level: Int32) -> Data {
-    guard let compressor = libdeflate_alloc_compressor(level) else {
-      preconditionFailure("libdeflate has no compression level \(level) or no memory for it")
-    }
-    defer { libdeflate_free_compressor(compressor) }
-    var output = [UInt8](repeating: 0, count: libdeflate_gzip_compress_bound(compressor, data.count))
-    let written = data.withUnsafeBytes { input in
-      output.withUnsafeMutableBytes { buffer in
-        // An empty input may have no address; libdeflate reads no byte of it then.
-        libdeflate_gzip_compress(
-          compressor, input.baseAddress ?? UnsafeRawPointer(buffer.baseAddress!), input.count, buffer.baseAddress,
-          buffer.count)
+    Compressor(level: level).compress(data)
+  }
+
+  /// A libdeflate compressor kept for many members: its tables are allocated once, not per
+  /// member (what a file of many small members, a WARC archive, spends most on otherwise). Not
+  /// for use by two threads at once.
+  public final class Compressor {
+    private let compressor: OpaquePointer
+
+    /// A compressor at `level` (1, fastest, to 12, smallest).
+    public init(level: Int32) {
+      guard let compressor = libdeflate_alloc_compressor(level) else {
+        preconditionFailure("libdeflate has no compression level \(level) or no memory for it")
       }
+      self.compressor = compressor
     }
-    // The buffer is sized by libdeflate's own bound, so nothing written means a broken library.
-    precondition(written > 0, "libdeflate's gzip compression wrote nothing")
-    return Data(output[..<written])
+
+    deinit { libdeflate_free_compressor(compressor) }
+
+    /// One gzip member holding `data`.
+    public func compress(_ data: Data) -> Data {
+      var output = [UInt8](repeating: 0, count: libdeflate_gzip_compress_bound(compressor, data.count))
+      let written = data.withUnsafeBytes { input in
+        output.withUnsafeMutableBytes { buffer in
+          // An empty input may have no address; libdeflate reads no byte of it then.
+          libdeflate_gzip_compress(
+            compressor, input.baseAddress ?? UnsafeRawPointer(buffer.baseAddress!), input.count, buffer.baseAddress,
+            buffer.count)
+        }
+      }
+      // The buffer is sized by libdeflate's own bound, so nothing written means a broken library.
+      precondition(written > 0, "libdeflate's gzip compression wrote nothing")
+      return Data(output[..<written])
+    }
   }
 
   /// The content of one gzip member.

@@ -1,3 +1,4 @@
+import CFileSync
 import Foundation
 import MartCore
 

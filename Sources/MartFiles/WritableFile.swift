@@ -14,7 +14,7 @@ import MartCore
 public final class WritableFile {
   /// The file's path.
   public let path: String
-  private var descriptor: Int32
+  private(set) var descriptor: Int32
 
   /// Creates the file at `path`, or empties the one that is there. A symbolic link at `path`
   /// is not followed: the file is never written elsewhere through it.
@@ -37,6 +37,12 @@ public final class WritableFile {
     guard fd >= 0 else { throw Files.failure(path, "cannot create") }
     self.path = path
     self.descriptor = fd
+  }
+
+  /// Takes over `descriptor`, a file open for writing, known as `path` in errors.
+  init(descriptor: Int32, path: String) {
+    self.path = path
+    self.descriptor = descriptor
   }
 
   deinit {

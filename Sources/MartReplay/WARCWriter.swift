@@ -26,10 +26,12 @@ public final class WARCWriter: Sendable {
   /// The `User-Agent` the transport sends with every request (recorded in request records).
   let userAgent: String?
   private let output: Mutex<WritableFile?>
+  /// One compressor for every record, its tables allocated once.
+  private let compressor = Mutex(Gzip.Compressor(level: compressionLevel))
 
   /// The gzip level of each record: level 6 compresses HTML and JSON within a few percent of
   /// level 9 in a fraction of its time, which matters for a file written during the run.
-  static let compressionLevel: Int32 = 6
+  static let compressionLevel: Int32 = 1
 
   /// The `warcinfo` field holding the run's date in Korea.
   static let recordedOnField = "recordedOn"
@@ -93,10 +95,13 @@ public final class WARCWriter: Sendable {
     }
   }
 
-  /// Compresses `records` (outside the lock) and appends them in one write.
+  /// Compresses `records` (outside the file's lock) and appends them in one write.
   private func write(_ records: [WARCRecord]) throws(ReplayError) {
     var members = Data()
-    for record in records { members += Gzip.compress(record.serialized(), level: Self.compressionLevel) }
+    let serialized = records.map { $0.serialized() }
+    compressor.withLock { compressor in
+      for record in serialized { members += compressor.compress(record) }
+    }
     try output.withLock { (file: inout WritableFile?) throws(ReplayError) in
       guard let file else { throw ReplayError(path: self.file.path, message: "write failed: already finished") }
       try file.write(members)

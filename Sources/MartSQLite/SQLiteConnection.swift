@@ -31,13 +31,17 @@ public enum SQLiteValue: Sendable, Hashable {
   case blob(Data)
 }
 
-/// One SQLite connection, owning its handle; every statement is prepared, run and finalized in
-/// one call, so no SQLite pointer outlives it. Serialized by a lock.
+/// One SQLite connection, owning its handle and its prepared statements: each statement is
+/// prepared the first time its SQL is run, kept for the next call (a lookup per request costs a
+/// step, not a parse), and finalized with the connection, so no SQLite pointer outlives it.
+/// Serialized by a lock.
 public final class SQLiteConnection: @unchecked Sendable {
-  // @unchecked Sendable: the handle is used only while `lock` is held, opened in `init` and
-  // closed in `deinit`.
+  // @unchecked Sendable: the handle and the statements are used only while `lock` is held,
+  // opened in `init` and closed in `deinit`.
   private let handle: OpaquePointer
   private let lock = NSLock()
+  /// Prepared statements by their SQL.
+  private var statements: [String: OpaquePointer] = [:]
   /// The database file.
   public let path: String
 
@@ -61,7 +65,10 @@ public final class SQLiteConnection: @unchecked Sendable {
     try run("PRAGMA synchronous = NORMAL")
   }
 
-  deinit { sqlite3_close_v2(handle) }
+  deinit {
+    for statement in statements.values { sqlite3_finalize(statement) }
+    sqlite3_close_v2(handle)
+  }
 
   /// Runs a statement that returns no rows.
   public func run(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) {
@@ -72,12 +79,12 @@ public final class SQLiteConnection: @unchecked Sendable {
   public func rows(_ sql: String, _ parameters: [SQLiteValue] = []) throws(SQLiteError) -> [[SQLiteValue]] {
     lock.lock()
     defer { lock.unlock() }
-    var prepared: OpaquePointer?
-    guard sqlite3_prepare_v2(handle, sql, -1, &prepared, nil) == SQLITE_OK, let statement = prepared else {
-      sqlite3_finalize(prepared)
-      throw failure("prepare \(sql)")
+    let statement = try prepared(sql)
+    // Ready for the next call, whatever this one ends with; a failed step's error is read first.
+    defer {
+      sqlite3_reset(statement)
+      sqlite3_clear_bindings(statement)
     }
-    defer { sqlite3_finalize(statement) }
     for (offset, value) in parameters.enumerated() {
       let index = Int32(offset + 1)
       let status: Int32
@@ -105,6 +112,18 @@ public final class SQLiteConnection: @unchecked Sendable {
         throw failure(sql)
       }
     }
+  }
+
+  /// The statement for `sql`, prepared once. Called with `lock` held.
+  private func prepared(_ sql: String) throws(SQLiteError) -> OpaquePointer {
+    if let statement = statements[sql] { return statement }
+    var prepared: OpaquePointer?
+    guard sqlite3_prepare_v2(handle, sql, -1, &prepared, nil) == SQLITE_OK, let statement = prepared else {
+      sqlite3_finalize(prepared)
+      throw failure("prepare \(sql)")
+    }
+    statements[sql] = statement
+    return statement
   }
 
   private func column(_ statement: OpaquePointer, _ index: Int32) -> SQLiteValue {
