@@ -29,8 +29,9 @@ public final class WARCWriter: Sendable {
   /// One compressor for every record, its tables allocated once.
   private let compressor = Mutex(Gzip.Compressor(level: compressionLevel))
 
-  /// The gzip level of each record: level 6 compresses HTML and JSON within a few percent of
-  /// level 9 in a fraction of its time, which matters for a file written during the run.
+  /// The gzip level of each record (libdeflate): the fastest, for a file written while the run
+  /// fetches. On the 6,600 records of a 5,000-branch run (11.1 MB, 2026-11-27) level 1 makes
+  /// 5.15 MB in 0.07 s of CPU, level 6 4.99 MB in 0.11 s: 3 % larger for a third less time.
   static let compressionLevel: Int32 = 1
 
   /// The `warcinfo` field holding the run's date in Korea.
@@ -108,8 +109,24 @@ public final class WARCWriter: Sendable {
     }
   }
 
-  /// `<urn:uuid:…>`, lower-case.
-  static func newRecordID() -> String { "<urn:uuid:\(UUID().uuidString.lowercased())>" }
+  /// `<urn:uuid:…>`: a random (version 4) UUID, lower-case. Its 122 random bits come from the
+  /// system's generator (`getrandom`), without Foundation's `UUID`, which opens and reads
+  /// `/dev/urandom` for each one: two per exchange.
+  static func newRecordID() -> String {
+    var generator = SystemRandomNumberGenerator()
+    var bytes = withUnsafeBytes(of: (generator.next() as UInt64, generator.next() as UInt64)) { Array($0) }
+    bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
+    bytes[8] = (bytes[8] & 0x3F) | 0x80  // the RFC 9562 variant
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = Array("<urn:uuid:".utf8)
+    for (index, byte) in bytes.enumerated() {
+      if [4, 6, 8, 10].contains(index) { text.append(UInt8(ascii: "-")) }
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 0x0F)])
+    }
+    text.append(UInt8(ascii: ">"))
+    return String(decoding: text, as: UTF8.self)
+  }
 
   /// `2026-11-20T01:02:03Z`: the UTC second of `date` (W3C date and time, as WARC 1.1 asks).
   static func warcDate(_ date: Date) -> String {

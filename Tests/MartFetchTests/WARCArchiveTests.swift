@@ -93,6 +93,31 @@ import Testing
     #expect(texts[2].contains("상봉점"))
   }
 
+  /// Every record has its own `WARC-Record-ID`, a random (version 4, RFC 9562 variant) UUID
+  /// URN in lower case; a request and its response name each other.
+  @Test func recordIDsAreDistinctRandomUUIDs() async throws {
+    let server = try site()
+    defer { server.stop() }
+    let file = try scratch("warc-ids").appendingPathComponent("run.warc.gz")
+    let archiving = try ArchivingFetcher(wrapping: CurlHTTPClient(), warcFile: file, recordedOn: "2026-11-20", userAgent: nil)
+    for _ in 0..<20 { _ = try await archiving.fetch(.get(server.baseURL + "/list")) }
+    try archiving.finish()
+    let members = try Gzip.members(Data(contentsOf: file), atMost: 1 << 20).map { String(decoding: $0, as: UTF8.self) }
+    let uuidPattern = #/<urn:uuid:([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})>/#
+    let ids = try members.map { text in
+      let id = try #require(text.firstMatch(of: #/WARC-Record-ID: (\S+)\r\n/#)?.1, "\(text.prefix(300))")
+      let uuid = try #require(String(id).wholeMatch(of: uuidPattern)?.1, "\(id)")
+      #expect(UUID(uuidString: String(uuid)) != nil)
+      return String(id)
+    }
+    #expect(ids.count == 41)
+    #expect(Set(ids).count == ids.count)
+    for pair in stride(from: 1, to: members.count, by: 2) {
+      #expect(members[pair].contains("WARC-Concurrent-To: \(ids[pair + 1])"))
+      #expect(members[pair + 1].contains("WARC-Concurrent-To: \(ids[pair])"))
+    }
+  }
+
   @Test func aRequestAnsweredTwiceReplaysWithTheLastAnswer() async throws {
     let count = CountingBox()
     let server = try LocalHTTPServer { _ in .text("answer \(count.next())") }

@@ -72,10 +72,23 @@ public enum DistrictDesignations {
   private static func bestPattern(_ stores: [StoreDays], window: DateWindow)
     -> (pattern: [DesignatedDay], followers: [Following])?
   {
-    let candidates = Set(stores.map { $0.ownPattern(window: window) }).filter { !$0.isEmpty }
+    // Stores with the same days follow a pattern the same way (a district's stores of one chain
+    // often have exactly the same days): each kind of store is worked out once.
+    var kinds: [StoreDays.Days: Int] = [:]
+    var representatives: [StoreDays] = []
+    let kindOfStore = stores.map { store in
+      if let kind = kinds[store.days] { return kind }
+      kinds[store.days] = representatives.count
+      representatives.append(store)
+      return representatives.count - 1
+    }
+    let candidates = Set(representatives.map { $0.ownPattern(window: window) }).filter { !$0.isEmpty }
     var best: (pattern: [DesignatedDay], followers: [Following])?
     for candidate in candidates {
-      let followers = stores.compactMap { $0.follows(candidate, window: window) }
+      let swapsOfKind = representatives.map { $0.follows(candidate, window: window)?.swaps }
+      let followers = zip(stores, kindOfStore).compactMap { store, kind in
+        swapsOfKind[kind].map { Following(store: store, swaps: $0) }
+      }
       guard let current = best else {
         best = (candidate, followers)
         continue
@@ -177,6 +190,14 @@ struct StoreDays {
   }
 
   func speaks(of day: CalendarDate) -> Bool { !unknown.contains { $0.contains(day) } }
+
+  /// What the inference reads of a store, its id aside.
+  struct Days: Hashable {
+    let closed: Set<CalendarDate>
+    let unknown: [DateWindow]
+  }
+
+  var days: Days { Days(closed: closed, unknown: unknown) }
 
   /// The months of the window, by their first day.
   static func months(_ window: DateWindow) -> [CalendarDate] {
