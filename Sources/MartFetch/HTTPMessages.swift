@@ -70,7 +70,7 @@ extension StringProtocol {
   /// Whether the text equals `other` with ASCII letters compared without case, as header names
   /// and parameter names are. Byte by byte: Foundation's `caseInsensitiveCompare` goes through
   /// `NSString`, for every header of every response.
-  func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
+  public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
     func folded(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
     return utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { folded($0) == folded($1) }
   }

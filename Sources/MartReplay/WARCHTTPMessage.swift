@@ -156,7 +156,7 @@ enum WARCHTTPMessage {
   }
 
   private static func named(_ header: HTTPHeader, _ name: String) -> Bool {
-    header.name.caseInsensitiveCompare(name) == .orderedSame
+    header.name.equalsIgnoringASCIICase(name)
   }
 
   /// Why a record's HTTP message cannot be read.

@@ -70,7 +70,7 @@ public enum WARCReader {
     func field(_ name: String) -> String? { fields.value(named: name) }
     /// Every value of a field that may repeat (`WARC-Concurrent-To`), angle brackets kept.
     func fields(_ name: String) -> [String] {
-      fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
+      fields.filter { $0.name.equalsIgnoringASCIICase(name) }.map(\.value)
     }
   }
 

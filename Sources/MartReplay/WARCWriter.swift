@@ -148,14 +148,24 @@ struct WARCRecord {
   /// `WARC/1.1`, the fields, `WARC-Block-Digest`, `Content-Length`, a blank line, the block and
   /// the two line ends that close a record.
   func serialized() -> Data {
-    var head = "WARC/1.1\r\n"
-    for (name, value) in fields { head += "\(name): \(value)\r\n" }
-    head += "WARC-Block-Digest: sha256:\(SHA256.hex(block))\r\n"
-    head += "Content-Length: \(block.count)\r\n\r\n"
-    var bytes = Data(capacity: head.utf8.count + block.count + 4)
-    bytes += Data(head.utf8)
-    bytes += block
-    bytes += Data("\r\n\r\n".utf8)
+    var head: [UInt8] = []
+    head.reserveCapacity(640)
+    head += "WARC/1.1\r\n".utf8
+    for (name, value) in fields {
+      head += name.utf8
+      head += ": ".utf8
+      head += value.utf8
+      head += "\r\n".utf8
+    }
+    head += "WARC-Block-Digest: sha256:".utf8
+    head += SHA256.hex(block).utf8
+    head += "\r\nContent-Length: ".utf8
+    head += String(block.count).utf8
+    head += "\r\n\r\n".utf8
+    var bytes = Data(capacity: head.count + block.count + 4)
+    bytes.append(contentsOf: head)
+    bytes.append(block)
+    bytes.append(contentsOf: "\r\n\r\n".utf8)
     return bytes
   }
 }
