@@ -22,6 +22,8 @@ extension HTTPHeader {
   /// (CR, LF, NUL, …; a tab is allowed) would end the header line early and let the rest
   /// pass as headers of its own (RFC 9110 §5.5).
   public static func problem(inValue value: String) -> String? {
+    // Printable ASCII and tabs, the usual value, without asking each scalar's category.
+    if value.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }) { return nil }
     guard let bad = value.unicodeScalars.first(where: { $0 != "\t" && $0.properties.generalCategory == .control })
     else { return nil }
     return "holds the control character U+\(String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4))"
@@ -30,11 +32,19 @@ extension HTTPHeader {
   /// Why this header cannot be sent, or nil when it can: a name that is not an HTTP token
   /// (RFC 9110 §5.1), or a value with a control character (see ``problem(inValue:)``).
   public var problem: String? {
-    let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
-    guard !name.isEmpty, name.allSatisfy({ tokenCharacters.contains($0) }) else {
+    guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
       return "header name \(name.debugDescription) is not an HTTP token"
     }
     return Self.problem(inValue: value).map { "header \(name) \($0)" }
+  }
+
+  /// Whether `byte` may be part of a token: a letter, a digit or one of ``!#$%&'*+-.^_`|~``.
+  private static func isTokenByte(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+      true
+    default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
+    }
   }
 }
 

@@ -31,8 +31,15 @@ public struct URLParts: Hashable, Sendable {
     let authorityEnd =
       bytes[start..<end].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? end
     let authority = Self.lowercased(url[start..<authorityEnd])
-    hostAndPort = authority.split(separator: "@").last.map(String.init) ?? ""
-    host = hostAndPort.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+    // The common case (no user part; a host before any port) without splitting.
+    hostAndPort =
+      authority.utf8.contains(UInt8(ascii: "@"))
+      ? authority.split(separator: "@").last.map(String.init) ?? "" : authority
+    if let colon = hostAndPort.utf8.firstIndex(of: UInt8(ascii: ":")), colon != hostAndPort.startIndex {
+      host = String(hostAndPort[..<colon])
+    } else {
+      host = hostAndPort.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+    }
     origin = scheme.isEmpty ? hostAndPort : "\(scheme)://\(hostAndPort)"
     let queryStart = bytes[authorityEnd..<end].firstIndex(of: UInt8(ascii: "?"))
     let rawPath = url[authorityEnd..<(queryStart ?? end)]
