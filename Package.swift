@@ -80,7 +80,10 @@ let package = Package(
         "MartCore", "MartPipeline", "MartExport", "MartReport", "MartFetch", "MartCharset", "MartBench",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
-      ]),
+      ],
+      // jemalloc in place of the C library's allocator: a run allocates and frees small objects
+      // on several threads at once, where it spends 5–10 % less CPU (docs/benchmarks.md).
+      linkerSettings: [.linkedLibrary("jemalloc", .when(platforms: [.linux]))]),
 
     // Prints a branch's month from an output directory:
     // `swift run mart-holiday-client-example output emart-1059`.

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the C libraries the package links against, when they are missing.
-# Debian/Ubuntu: libcurl, libxml2, SQLite, OpenSSL's libcrypto, zlib and libdeflate development files, the
+# Debian/Ubuntu: libcurl, libxml2, SQLite, OpenSSL's libcrypto, zlib, libdeflate and jemalloc development files, the
 # Python packages the test suite checks bundles with (scripts/requirements-test.txt), and
 # Chromium, in which the test suite renders report.html (without it that test is skipped), with a
 # Korean font (Noto CJK).
@@ -14,6 +14,7 @@ pkg-config --exists sqlite3 2>/dev/null || missing+=(libsqlite3-dev)
 pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 pkg-config --exists libdeflate 2>/dev/null || missing+=(libdeflate-dev)
+pkg-config --exists jemalloc 2>/dev/null || missing+=(libjemalloc-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
