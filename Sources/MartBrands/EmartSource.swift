@@ -86,15 +86,17 @@ public struct EmartSource: BrandSource {
   /// `에브리데이 `, `노브랜드 `, the misspelling `노브렌드 `, and the newer E-mart banners
   /// `스타필드 마켓 `, `이마트 푸드마켓 `). `nil` when neither says.
   public static func classify(storeType: String?, name: String) -> BrandSlug? {
-    if otherStoreMarkers.contains(where: { contains(name, $0) }) { return nil }
+    let jamo = hasConjoiningJamo(name)
+    if otherStoreMarkers.contains(where: { contains(name, $0, hasConjoiningJamo: jamo) }) { return nil }
     // The 에브리데이 banner wins over any store type: the all-format list may file its rows
     // under a hypermarket code.
-    if namePrefixes(for: .everyday).contains(where: { name.hasPrefix($0 + " ") }) { return .everyday }
+    func startsWithPrefix(of brand: BrandSlug) -> Bool {
+      namePrefixes(for: brand).contains { startsWithWord(name, $0, hasConjoiningJamo: jamo) }
+    }
+    if startsWithPrefix(of: .everyday) { return .everyday }
     if let brand = storeType.flatMap(brand(forStoreType:)) { return brand }
     let order: [BrandSlug] = [.everyday, .traders, .nobrand, .emart]
-    for brand in order where namePrefixes(for: brand).contains(where: { name.hasPrefix($0 + " ") }) {
-      return brand
-    }
+    for brand in order where startsWithPrefix(of: brand) { return brand }
     if banner(of: name) != nil { return .emart }
     return nil
   }
@@ -102,14 +104,39 @@ public struct EmartSource: BrandSource {
   /// Whether `marker` occurs in `name`: byte for byte as UTF-8, and through Foundation's
   /// canonical comparison only for a name with conjoining jamo (the one way a name can spell a
   /// marker's Hangul differently), so the common case makes no trip through NSString.
-  static func contains(_ name: String, _ marker: String) -> Bool {
+  static func contains(_ name: String, _ marker: String, hasConjoiningJamo: Bool? = nil) -> Bool {
     if utf8(of: name, contains: marker) { return true }
-    let hasConjoiningJamo = name.unicodeScalars.contains {
-      (0x1100...0x11FF).contains($0.value) || (0xA960...0xA97F).contains($0.value)
-        || (0xD7B0...0xD7FF).contains($0.value)
-    }
-    return hasConjoiningJamo && name.contains(marker)
+    return (hasConjoiningJamo ?? Self.hasConjoiningJamo(name)) && name.contains(marker)
   }
+
+  /// Whether `name` starts with `word` and a space (`이마트 `), as `hasPrefix(word + " ")` says;
+  /// byte for byte unless the name has conjoining jamo.
+  static func startsWithWord(_ name: String, _ word: String, hasConjoiningJamo: Bool? = nil) -> Bool {
+    if hasConjoiningJamo ?? Self.hasConjoiningJamo(name) { return name.hasPrefix(word + " ") }
+    let bytes = name.utf8
+    let count = word.utf8.count
+    guard bytes.count > count, bytes.starts(with: word.utf8) else { return false }
+    return bytes[bytes.index(bytes.startIndex, offsetBy: count)] == UInt8(ascii: " ")
+  }
+
+  /// Whether `name` spells Hangul with conjoining jamo (ᄀ…, ꥠ…, ힰ…), which compare equal to
+  /// precomposed syllables without being the same bytes.
+  static func hasConjoiningJamo(_ name: String) -> Bool {
+    // U+1100–11FF is E1 84–87 xx in UTF-8, U+A960–A97F EA A5 A0–BF, U+D7B0–D7FF ED 9E B0–BF or
+    // ED 9F xx: told from the lead and next bytes, without decoding a scalar.
+    var bytes = name.utf8.makeIterator()
+    var (lead, second): (UInt8, UInt8) = (0, 0)
+    while let byte = bytes.next() {
+      if (lead == 0xE1 && (0x84...0x87).contains(second)) || (lead == 0xEA && second == 0xA5 && byte >= 0xA0)
+        || (lead == 0xED && ((second == 0x9E && byte >= 0xB0) || second == 0x9F))
+      {
+        return true
+      }
+      (lead, second) = (second, byte)
+    }
+    return false
+  }
+
 
   /// Whether `needle`'s UTF-8 bytes occur in `haystack`'s. A plain loop over the bytes: a store
   /// name is a few dozen bytes, and the standard library's generic `firstRange(of:)` (a Z-array
@@ -635,7 +662,8 @@ public struct EmartSource: BrandSource {
 
   /// The banner `name` starts with, if any.
   public static func banner(of name: String) -> String? {
-    banners.first { name.hasPrefix($0 + " ") && name.count > $0.count + 1 }
+    let jamo = hasConjoiningJamo(name)
+    return banners.first { startsWithWord(name, $0, hasConjoiningJamo: jamo) && name.count > $0.count + 1 }
   }
 
   /// `name` without its brand prefix or banner (`트레이더스 고양점` → `고양점`, `스타필드 마켓

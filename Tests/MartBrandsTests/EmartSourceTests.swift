@@ -1,5 +1,5 @@
 import Foundation
-import MartBrands
+@testable import MartBrands
 import MartCore
 import MartFetch
 import TestSupport
@@ -204,5 +204,28 @@ struct EmartSourceTests {
     ] as [(String, BrandSlug?)])
   func aMarkerIsFoundWhereverItsBytesAre(name: String, brand: BrandSlug?) {
     #expect(EmartSource.classify(storeType: nil, name: name) == brand)
+  }
+
+  /// A banner spelled in conjoining jamo is the same banner (Unicode calls the two spellings
+  /// equal); the quick byte comparison must not decide for such a name.
+  @Test(
+    arguments: [
+      ("\u{110B}\u{1175}\u{1106}\u{1161}\u{1110}\u{1173} 가양점", BrandSlug.emart),
+      ("\u{1102}\u{1169}\u{1107}\u{1173}\u{1105}\u{1162}\u{11AB}\u{1103}\u{1173} 구리점", .nobrand),
+      ("이마트 가양점", .emart), ("이마트가양점", nil), ("이마트", nil),
+    ] as [(String, BrandSlug?)])
+  func bannersAreReadWhateverTheHangulSpelling(name: String, brand: BrandSlug?) {
+    #expect(EmartSource.classify(storeType: nil, name: name) == brand)
+  }
+
+  /// Conjoining jamo in each of Unicode's three blocks is found from its bytes; precomposed
+  /// syllables from 가 to 힣, whose UTF-8 shares lead bytes with them, are not jamo.
+  @Test func conjoiningJamoIsToldFromItsBytes() {
+    for jamo in ["\u{1100}", "\u{11FF}", "\u{A960}", "\u{A97F}", "\u{D7B0}", "\u{D7FF}", "마트\u{1161}점"] {
+      #expect(EmartSource.hasConjoiningJamo(jamo), "\(jamo.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
+    for text in ["가", "깋", "힣", "\u{A95F}", "\u{A980}", "\u{D7AF}", "\u{10FF}", "\u{1200}", "노브랜드 구리점", "SSG"] {
+      #expect(!EmartSource.hasConjoiningJamo(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+    }
   }
 }
