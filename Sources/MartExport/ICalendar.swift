@@ -169,16 +169,24 @@ public enum ICalendar {
   /// `events` serialized, for ``branchCalendar(_:brandName:serialized:)`` and a brand's
   /// calendar (``BrandCalendarBuilder``).
   static func serialized(_ events: [Event]) -> [SerializedEvent] {
-    events.map { event in (event.date, event.lines.flatMap(fold)) }
+    events.map { event in
+      var bytes: [UInt8] = []
+      bytes.reserveCapacity(event.lines.reduce(0) { $0 + $1.utf8.count + 3 })
+      for line in event.lines { fold(line, into: &bytes) }
+      return (event.date, bytes)
+    }
   }
 
   /// The calendar of one branch from its serialized events; the bytes of
   /// ``branchCalendar(_:brandName:events:)``.
   static func branchCalendar(_ branch: Branch, brandName: String, serialized events: [SerializedEvent]) -> Data {
-    var output = header(name: "\(title(branch, brandName: brandName)) 휴무일", description: description(of: branch))
-      .flatMap(fold)
+    var output: [UInt8] = []
+    output.reserveCapacity(events.reduce(512) { $0 + $1.bytes.count })
+    for line in header(name: "\(title(branch, brandName: brandName)) 휴무일", description: description(of: branch)) {
+      fold(line, into: &output)
+    }
     for event in events { output += event.bytes }
-    output += fold("END:VCALENDAR")
+    fold("END:VCALENDAR", into: &output)
     return Data(output)
   }
 
@@ -195,10 +203,13 @@ public enum ICalendar {
 
     /// The calendar of brand `brandName`.
     func calendar(brandName: String) -> Data {
-      var output = ICalendar.header(name: "\(brandName) 휴무일", description: "\(brandName) 전 지점의 휴무일")
-        .flatMap(ICalendar.fold)
+      var output: [UInt8] = []
+      output.reserveCapacity(days.values.reduce(1024) { $0 + $1.count })
+      for line in ICalendar.header(name: "\(brandName) 휴무일", description: "\(brandName) 전 지점의 휴무일") {
+        ICalendar.fold(line, into: &output)
+      }
       for day in days.keys.sorted() { output += days[day]! }
-      output += ICalendar.fold("END:VCALENDAR")
+      ICalendar.fold("END:VCALENDAR", into: &output)
       return Data(output)
     }
   }
@@ -297,6 +308,10 @@ public enum ICalendar {
 
   /// TEXT value escaping (RFC 5545 §3.3.11): backslash, semicolon, comma and line breaks.
   public static func escape(_ text: String) -> String {
+    // Most text has none of these: it is returned as it is.
+    guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x7F || $0 == 0x5C || $0 == 0x3B || $0 == 0x2C }) else {
+      return text
+    }
     var result = ""
     for scalar in text.unicodeScalars {
       switch scalar {
@@ -316,27 +331,35 @@ public enum ICalendar {
   /// Folds a content line into lines of at most 75 octets (RFC 5545 §3.1), never inside a
   /// UTF-8 sequence; continuation lines start with one space.
   public static func fold(_ line: String) -> [UInt8] {
-    let bytes = Array(line.utf8)
     var output: [UInt8] = []
-    var start = 0
-    var limit = 75
-    while bytes.count - start > limit {
-      var end = start + limit
-      // Step back to the start of a UTF-8 sequence (continuation bytes are 10xxxxxx).
-      while end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-      output += bytes[start..<end]
-      output += [0x0D, 0x0A, 0x20]
-      start = end
-      limit = 74  // the leading space counts
-    }
-    output += bytes[start...]
-    output += [0x0D, 0x0A]
+    fold(line, into: &output)
     return output
+  }
+
+  /// ``fold(_:)`` appending to `output`.
+  static func fold(_ line: String, into output: inout [UInt8]) {
+    var line = line
+    line.withUTF8 { bytes in
+      var start = 0
+      var limit = 75
+      while bytes.count - start > limit {
+        var end = start + limit
+        // Step back to the start of a UTF-8 sequence (continuation bytes are 10xxxxxx).
+        while end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        output += [0x0D, 0x0A, 0x20]
+        start = end
+        limit = 74  // the leading space counts
+      }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+      output.append(0x0D)
+      output.append(0x0A)
+    }
   }
 
   static func serialize(_ lines: [String]) -> Data {
     var output: [UInt8] = []
-    for line in lines { output += fold(line) }
+    for line in lines { fold(line, into: &output) }
     return Data(output)
   }
 }
