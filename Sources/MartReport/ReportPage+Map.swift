@@ -82,8 +82,9 @@ extension ReportPage {
   }
 
   func mapSection() -> String {
-    let located = branches.filter { $0.coordinate != nil }
-    let unlocated = branches.filter { $0.coordinate == nil }
+    // Lazily: filtering into new arrays would copy every branch.
+    let located = branches.lazy.filter { $0.coordinate != nil }
+    let unlocated = branches.lazy.filter { $0.coordinate == nil }
     let frame = CapitalInset.frame
     let zoom = CapitalInset.zoom
     var marks = ""
@@ -100,8 +101,8 @@ extension ReportPage {
           focusable: false)
       }
     }
-    let shut = located.filter { !$0.storeStatus.isTrading }.count
-    let hollow = located.filter { $0.storeStatus.isTrading && unknownDayCount($0) > 0 }.count
+    let shut = located.count { !$0.storeStatus.isTrading }
+    let hollow = located.count { $0.storeStatus.isTrading && unknownDayCount($0) > 0 }
     let unknown = branchesWithUnknownDays
     let windowText = bundle.map { " (" + DisplayText.range($0.manifest.window, long: true) + ")" } ?? ""
     let description =
@@ -152,7 +153,8 @@ extension ReportPage {
       <li><svg width="14" height="14" viewBox="-7 -7 14 14" aria-hidden="true"><use href="#shape-circle" fill="#555555" stroke="#000000" stroke-width="1.6"/></svg> shut (temporarily or for good)</li>
 
       """
-    let counts = Dictionary(grouping: located, by: \.brand).mapValues(\.count)
+    var counts: [BrandSlug: Int] = [:]
+    for branch in located { counts[branch.brand, default: 0] += 1 }
     for brand in brandNames.keys.sorted() {
       html +=
         "<li data-brand=\"\(HTML.escape(brand.rawValue))\">\(palette.swatch(brand)) "
