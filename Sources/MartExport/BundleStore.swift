@@ -175,8 +175,9 @@ public struct BundleStore: Sendable {
     try Files.checkNothingForeign(below: outputDirectory.path, to: bundlesURL.path)
     let input = BundleInput(branches: branches, brands: brands, asOf: asOf, window: window, removed: removed)
 
-    // Pass 1, digests only: is this version already on disk?
-    var expected: BuiltBundle?
+    // Pass 1, digests only: is this version already on disk? Only its manifest's bytes are kept
+    // for pass 2 to match.
+    var expected: Data?
     var repaired: ExportError?
     if mayHoldBundle(asOf: asOf) {
       let digests: BuiltBundle
@@ -201,7 +202,7 @@ public struct BundleStore: Sendable {
           return try point(at: digests, in: directory, wroteDirectory: false, repaired: nil, shouldStop: shouldStop)
         }
       }
-      expected = digests
+      expected = digests.manifestData
     }
 
     // The pass that writes: the only one, or pass 2.
@@ -278,13 +279,13 @@ public struct BundleStore: Sendable {
 
   /// Builds the bundle into a new staging directory under `bundles/`, each file written as soon
   /// as it is finished (``StagedBundleFiles``), and makes it durable with one barrier. With
-  /// `expected`, pass 1's digests, the bundle must come out with exactly its manifest: anything
-  /// else is a bug, and nothing is published. `nil`, with the staging directory removed, when
+  /// `expected`, the manifest pass 1 made, the bundle must come out with exactly its bytes:
+  /// anything else is a bug, and nothing is published. `nil`, with the staging directory removed, when
   /// `shouldStop` answers `true` between files. On failure the staging directory is removed
   /// too, and the error names `bundles/` and the file of the bundle that was not written (a
   /// problem with the data names the file in the output directory).
   private func stage(
-    _ input: BundleInput, matching expected: BuiltBundle?, shouldStop: () -> Bool
+    _ input: BundleInput, matching expected: Data?, shouldStop: () -> Bool
   ) throws(ExportError) -> (directory: URL, bundle: BuiltBundle)? {
     let staging = layout.newStagingDirectory(asOf: input.asOf)
     Files.remove(staging.path)
@@ -295,8 +296,9 @@ public struct BundleStore: Sendable {
         Files.remove(staging.path)
         return nil
       }
-      if let expected, built.manifestData != expected.manifestData {
-        let differing = zip(built.manifest.files, expected.manifest.files).first { $0 != $1 }?.0.path
+      if let expected, built.manifestData != expected {
+        let first = try? BundleJSON.decode(BundleManifest.self, from: expected)
+        let differing = zip(built.manifest.files, first?.files ?? []).first { $0 != $1 }?.0.path
         throw ExportError(
           path: staging.path + "/" + (differing ?? OutputLayout.manifestName),
           message: "the second pass made other bytes than the first (a bug: nothing is published)")
