@@ -248,8 +248,7 @@ public struct BundleStore: Sendable {
   /// as-of date (`<as-of>-<hash>`), so when no entry there does, whatever this run builds is new.
   private func mayHoldBundle(asOf: CalendarDate) -> Bool {
     let prefix = "\(asOf.iso)-"
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: bundlesURL.path)) ?? []
-    return names.contains { $0.hasPrefix(prefix) }
+    return OutputLayout.contents(of: bundlesURL).contains { $0.hasPrefix(prefix) }
   }
 
   /// Points `latest.json` at `built`, in `directory`, unless it already does or `shouldStop`
