@@ -80,7 +80,8 @@ enum BundleBuilder {
         throw ExportError(path: "branches.json", message: "encoding failed: \(error)")
       }
       let exported = ExportedBranch(
-        branch: branch, json: writer.bytes[...], brandName: name(branch.brand), lastOfBrand: lastIndex[branch.brand] == index)
+        branch: branch, json: writer.bytes[...], brandName: name(branch.brand),
+        lastOfBrand: lastIndex[branch.brand] == index)
       for exporter in exporters.indices { try exporters[exporter].add(exported, to: output) }
     }
     for index in exporters.indices {

@@ -279,10 +279,10 @@ public struct BundleStore: Sendable {
   /// Builds the bundle into a new staging directory under `bundles/`, each file written as soon
   /// as it is finished (``StagedBundleFiles``), and makes it durable with one barrier. With
   /// `expected`, the manifest pass 1 made, the bundle must come out with exactly its bytes:
-  /// anything else is a bug, and nothing is published. `nil`, with the staging directory removed, when
-  /// `shouldStop` answers `true` between files. On failure the staging directory is removed
-  /// too, and the error names `bundles/` and the file of the bundle that was not written (a
-  /// problem with the data names the file in the output directory).
+  /// anything else is a bug, and nothing is published. `nil`, with the staging directory
+  /// removed, when `shouldStop` answers `true` between files. On failure the staging directory
+  /// is removed too, and the error names `bundles/` and the file of the bundle that was not
+  /// written (a problem with the data names the file in the output directory).
   private func stage(
     _ input: BundleInput, matching expected: Data?, shouldStop: () -> Bool
   ) throws(ExportError) -> (directory: URL, bundle: BuiltBundle)? {
@@ -351,7 +351,6 @@ public struct BundleStore: Sendable {
     }
   }
 
-
   /// Throws unless `directory` holds exactly the files `manifest` lists (and `manifest.json`),
   /// as regular files in real folders: the directory itself not a symbolic link, no link,
   /// device or pipe inside it, no file the manifest does not list (hidden names included). What
@@ -366,7 +365,8 @@ public struct BundleStore: Sendable {
         throw ExportError(path: directory.appendingPathComponent(entry.path).path, message: "is \(entry.kind)")
       }
       if !listed.contains(entry.path) {
-        throw ExportError(path: directory.appendingPathComponent(entry.path).path, message: "not listed in manifest.json")
+        throw ExportError(
+          path: directory.appendingPathComponent(entry.path).path, message: "not listed in manifest.json")
       }
     }
   }

@@ -45,8 +45,9 @@ import Testing
   /// Expects `directory` to hold exactly the files `BundleContents` makes for `branches` as of
   /// `asOf`, manifest included, with the same bytes.
   func expectSameAsInMemory(_ directory: URL, _ branches: [Branch], asOf: CalendarDate) throws {
+    let window = DateWindow.threeMonths(startingAt: asOf)
     let contents = try BundleContents(
-      branches: branches, brands: ExportFixtures.summaries(branches), asOf: asOf, window: .threeMonths(startingAt: asOf))
+      branches: branches, brands: ExportFixtures.summaries(branches), asOf: asOf, window: window)
     var expected = Dictionary(uniqueKeysWithValues: contents.files.map { ($0.path, $0.data) })
     expected[OutputLayout.manifestName] = contents.manifestData
     let onDisk = PlainFiles.regularFiles(under: directory.path)

@@ -32,7 +32,8 @@ import Testing
     let kept = KeptBundleFiles()
     let output = BundleOutput(sink: kept)
     var contents: [String: Data] = [:]
-    for (index, name) in ["branches.json", "brands/emart.json", "index.json", "calendars/brands/emart.ics"].enumerated() {
+    let names = ["branches.json", "brands/emart.json", "index.json", "calendars/brands/emart.ics"]
+    for (index, name) in names.enumerated() {
       let text = (0..<(5_000 * (index + 1))).map { "{\"id\":\"emart-\($0)\",\"name\":\"\($0 % 97)호점\"}" }
       let data = Data(text.joined(separator: ",").utf8)
       contents[name] = data
@@ -51,7 +52,8 @@ import Testing
     try output.finishCopies()
     let handed = Dictionary(uniqueKeysWithValues: kept.files.map { ($0.path, $0.data) })
     let listed = Dictionary(uniqueKeysWithValues: output.listed.map { ($0.path, $0) })
-    #expect(Set(handed.keys) == Set(contents.keys).union(contents.keys.filter { $0.hasSuffix(".json") }.map { $0 + ".gz" }))
+    #expect(
+      Set(handed.keys) == Set(contents.keys).union(contents.keys.filter { $0.hasSuffix(".json") }.map { $0 + ".gz" }))
     for (path, data) in contents {
       #expect(handed[path] == data, "\(path)")
       guard path.hasSuffix(".json") else { continue }
