@@ -58,6 +58,7 @@ import Testing
     }
   }
 
+  /// How many times `shouldStop` was asked (by one publish, on the test's thread).
   final class Counter: @unchecked Sendable {
     var count = 0
   }
@@ -72,8 +73,8 @@ import Testing
     // A first run: nothing under bundles/, one pass.
     let first = try ExportFixtures.temporaryDirectory("stream-first")
     let onePass = Counter()
-    let written = try #require(try publish(Self.branches, into: first, asked: onePass).bundle)
-    try expectSameAsInMemory(written.directory, Self.branches, asOf: ExportFixtures.asOf)
+    let firstBundle = try #require(try publish(Self.branches, into: first, asked: onePass).bundle)
+    try expectSameAsInMemory(firstBundle.directory, Self.branches, asOf: ExportFixtures.asOf)
 
     // Another bundle of the same day is there: pass 1 (digests) and pass 2 (writing).
     let rerun = try ExportFixtures.temporaryDirectory("stream-rerun")
@@ -81,7 +82,7 @@ import Testing
     let twoPasses = Counter()
     let rewritten = try #require(try publish(Self.branches, into: rerun, asked: twoPasses).bundle)
     try expectSameAsInMemory(rewritten.directory, Self.branches, asOf: ExportFixtures.asOf)
-    #expect(rewritten.pointer == written.pointer)
+    #expect(rewritten.pointer == firstBundle.pointer)
     // The builder asks between files; building twice asks more than building once.
     #expect(twoPasses.count > onePass.count, "one pass asked \(onePass.count), two \(twoPasses.count)")
     #expect(BundleValidator(directory: rerun).validate().problems.isEmpty)
