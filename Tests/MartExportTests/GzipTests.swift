@@ -26,7 +26,8 @@ import Testing
 }
 
 /// The gzip copies a bundle's files get, made on a queue of their own while the next file is
-/// encoded: each is `Gzip.compress` of its whole file, listed with its own digest and size.
+/// encoded: each is `Gzip.compress` of its whole file, listed with its own digest and size, and
+/// handed to the sink like the file it copies.
 @Suite struct BundleOutputCopyTests {
   @Test func eachCopyIsItsWholeFileCompressedAndListed() throws {
     let kept = KeptBundleFiles()
