@@ -190,9 +190,7 @@ import Testing
     var stagedWhenStopped: Int?
     let result = try publish(Self.branches, into: output) {
       if stagedWhenStopped != nil { return true }
-      let names = (try? FileManager.default.contentsOfDirectory(atPath: bundles.path)) ?? []
-      guard let staging = names.first(where: { $0.hasPrefix(".staging-") }) else { return false }
-      let staged = PlainFiles.regularFiles(under: bundles.appendingPathComponent(staging).path).count
+      let staged = PlainFiles.entries(under: bundles.path).filter { $0.path.hasPrefix(".staging-") }.count
       guard staged > 0 else { return false }
       stagedWhenStopped = staged
       return true
