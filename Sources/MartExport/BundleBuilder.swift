@@ -3,31 +3,35 @@ import MartCore
 import MartDigest
 import Synchronization
 
-/// What ``BundleBuilder/build(branches:brands:asOf:window:removed:shouldStop:)`` made.
+/// What ``BundleBuilder/build(branches:brands:asOf:window:removed:into:shouldStop:)`` made: the
+/// manifest (every file's path, size and SHA-256) and its bytes. The files themselves went to
+/// the ``BundleFileSink`` the build was given.
 struct BuiltBundle {
   var manifest: BundleManifest
   var manifestData: Data
-  /// Every file but the manifest, sorted by path.
-  var files: [(path: String, data: Data)]
   /// `branches.json` as written: the branches and removed ids sorted by id.
   var branches: BranchesFile
 }
 
-/// Makes every file of a bundle in memory in one pass over the branches, composing one exporter
-/// per kind of file (``BundleExporter``: branches, brand files, calendars, index, closures,
-/// districts):
+/// Makes every file of a bundle in one pass over the branches, composing one exporter per kind
+/// of file (``BundleExporter``: branches, brand files, calendars, index, closures, districts):
 /// each branch is encoded once, by ``CanonicalJSONWriter``, and its bytes go both to
 /// `branches.json` and to its brand's file; the SHA-256 and the gzip copy of each file are
 /// computed on the bytes as they are made. The bytes are those of the `CanonicalJSON` encoding
-/// of the bundle's types (see ``BundleContents``). The whole bundle, and so its version, is known
-/// before anything is written: ``BundleStore`` writes nothing when it is already published, and
-/// links the files an earlier bundle already has.
+/// of the bundle's types (see ``BundleContents``).
+///
+/// Each file is handed to the build's ``BundleFileSink`` as soon as it is finished, and then
+/// let go: a build holds only the files still open (`branches.json` the largest) and the ones
+/// being compressed, never the whole bundle. Without a sink a build keeps digests alone, which
+/// is how ``BundleStore`` learns a bundle's version before it writes anything.
 enum BundleBuilder {
-  /// Builds the bundle, with `removed` as the ids the sources stopped listing. Returns `nil` when `shouldStop` (asked between files and every few
-  /// hundred branches) answers `true`.
+  /// Builds the bundle, with `removed` as the ids the sources stopped listing, handing each
+  /// finished file to `sink` (none: digests only). Returns `nil` when `shouldStop` (asked
+  /// between files and every few hundred branches) answers `true`. Problems with the data throw
+  /// an error whose path is a file of the bundle, relative to it; a sink's errors are its own.
   static func build(
     branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
-    removed unsortedRemoved: [RemovedBranch] = [],
+    removed unsortedRemoved: [RemovedBranch] = [], into sink: (any BundleFileSink)? = nil,
     shouldStop: () -> Bool = { false }
   ) throws(ExportError) -> BuiltBundle? {
     let branches = unsorted.sorted { $0.id < $1.id }
@@ -53,7 +57,7 @@ enum BundleBuilder {
     let names = Dictionary(summaries.map { ($0.slug, $0.name) }, uniquingKeysWith: { first, _ in first })
     func name(_ slug: BrandSlug) -> String { names[slug] ?? slug.rawValue }
 
-    let output = BundleOutput()
+    let output = BundleOutput(sink: sink)
     let frame = BranchListFrame(asOf: asOf, window: window)
     var exporters: [any BundleExporter] = [
       BranchesExporter(frame: frame, removed: removed),
@@ -76,14 +80,15 @@ enum BundleBuilder {
         throw ExportError(path: "branches.json", message: "encoding failed: \(error)")
       }
       let exported = ExportedBranch(
-        branch: branch, json: writer.bytes[...], brandName: name(branch.brand), lastOfBrand: lastIndex[branch.brand] == index)
+        branch: branch, json: writer.bytes[...], brandName: name(branch.brand),
+        lastOfBrand: lastIndex[branch.brand] == index)
       for exporter in exporters.indices { try exporters[exporter].add(exported, to: output) }
     }
     for index in exporters.indices {
       if shouldStop() { return nil }
       try exporters[index].finish(output)
     }
-    output.finishCopies()
+    try output.finishCopies()
 
     let listed = output.listed.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     // The version hashes everything the manifest says except the version itself.
@@ -101,18 +106,39 @@ enum BundleBuilder {
     let manifestData = try encoded(manifest)
     return BuiltBundle(
       manifest: manifest, manifestData: manifestData,
-      files: output.kept.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) },
       branches: BranchesFile(
         schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches, removed: removed))
   }
 }
 
-/// The files of one bundle being built: keeps each one closed, and lists it for the manifest.
-/// A file's gzip copy is compressed on a queue of its own, beside the encoding of what comes
-/// next; ``finishCopies()`` waits for the last.
+/// Where ``BundleOutput`` puts each finished file of a bundle, on the thread that builds it:
+/// memory (``KeptBundleFiles``), or a staging directory (``BundleStore``). A file is handed
+/// over once, with the entry the manifest lists for it; what the sink does not keep is freed.
+protocol BundleFileSink: AnyObject {
+  func put(_ file: BundleManifest.File, _ data: Data) throws(ExportError)
+}
+
+/// Keeps every file of a bundle in memory: ``BundleContents``, for tests and tools.
+final class KeptBundleFiles: BundleFileSink {
+  private(set) var files: [(path: String, data: Data)] = []
+
+  func put(_ file: BundleManifest.File, _ data: Data) {
+    files.append((file.path, data))
+  }
+
+  /// The files, sorted by path as the manifest lists them.
+  var sorted: [(path: String, data: Data)] {
+    files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+  }
+}
+
+/// The files of one bundle being built: lists each one for the manifest when it is closed, and
+/// hands it to the sink, if any. A file's gzip copy is compressed on a queue of its own, beside
+/// the encoding of what comes next, and handed over at the next close or at
+/// ``finishCopies()``, which waits for the last.
 final class BundleOutput {
   private(set) var listed: [BundleManifest.File] = []
-  private(set) var kept: [(path: String, data: Data)] = []
+  private let sink: (any BundleFileSink)?
   private let copies = DispatchQueue(label: "mart-holiday.gzip")
   private let compressed = CompressedCopies()
 
@@ -121,15 +147,21 @@ final class BundleOutput {
     let files = Mutex<[BundleFileStream.Finished]>([])
   }
 
+  /// Files are handed to `sink` as they are finished; without one, only their digests stay.
+  init(sink: (any BundleFileSink)? = nil) {
+    self.sink = sink
+  }
+
   /// A new file at `path`, with a `.gz` copy made when it is closed when `gzip`.
   func open(_ path: String, gzip: Bool) -> BundleFileStream {
     BundleFileStream(path: path, gzip: gzip)
   }
 
-  /// Finishes `file` and lists it; its `.gz` copy follows (``finishCopies()``).
-  func close(_ file: BundleFileStream) {
+  /// Finishes `file`, lists it and hands it over; its `.gz` copy follows (``finishCopies()``).
+  func close(_ file: BundleFileStream) throws(ExportError) {
     let finished = file.finish()
-    add(finished)
+    try add(finished)
+    try takeCopies()
     guard file.gzip else { return }
     copies.async { [compressed] in
       let data = Gzip.compress(finished.data)
@@ -139,25 +171,30 @@ final class BundleOutput {
     }
   }
 
-  /// Waits for the gzip copies of the closed files, and lists them.
-  func finishCopies() {
+  /// Waits for the gzip copies of the closed files, and lists and hands over them.
+  func finishCopies() throws(ExportError) {
     copies.sync {}
+    try takeCopies()
+  }
+
+  /// Adds a file made whole in memory.
+  func whole(_ path: String, _ data: Data) throws(ExportError) {
+    try add(BundleFileStream.Finished(path: path, sha256: SHA256.hex(data), bytes: data.count, data: data))
+  }
+
+  /// Lists and hands over the gzip copies made so far.
+  private func takeCopies() throws(ExportError) {
     let made = compressed.files.withLock { files in
       defer { files = [] }
       return files
     }
-    for copy in made { add(copy) }
+    for copy in made { try add(copy) }
   }
 
-  /// Adds a file made whole in memory.
-  func whole(_ path: String, _ data: Data) {
-    listed.append(BundleManifest.File(path: path, sha256: SHA256.hex(data), bytes: data.count))
-    kept.append((path, data))
-  }
-
-  private func add(_ finished: BundleFileStream.Finished) {
-    listed.append(BundleManifest.File(path: finished.path, sha256: finished.sha256, bytes: finished.bytes))
-    kept.append((finished.path, finished.data))
+  private func add(_ finished: BundleFileStream.Finished) throws(ExportError) {
+    let file = BundleManifest.File(path: finished.path, sha256: finished.sha256, bytes: finished.bytes)
+    listed.append(file)
+    try sink?.put(file, finished.data)
   }
 }
 

@@ -31,10 +31,11 @@ public struct BundleContents: Sendable {
     branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
     removed: [RemovedBranch] = []
   ) throws(ExportError) {
+    let kept = KeptBundleFiles()
     // Never stopped, so always built.
     let built = try BundleBuilder.build(
-      branches: unsorted, brands: brands, asOf: asOf, window: window, removed: removed)!
-    self.files = built.files
+      branches: unsorted, brands: brands, asOf: asOf, window: window, removed: removed, into: kept)!
+    self.files = kept.sorted
     self.manifest = built.manifest
     self.manifestData = built.manifestData
   }

@@ -84,7 +84,7 @@ struct BranchesExporter: BundleExporter {
   mutating func finish(_ output: BundleOutput) throws(ExportError) {
     guard let file else { return }
     file.write(frame.tail(removed: removed))
-    output.close(file)
+    try output.close(file)
     self.file = nil
   }
 }
@@ -128,7 +128,7 @@ struct BrandFilesExporter: BundleExporter {
   private mutating func close(_ brand: BrandSlug, _ output: BundleOutput) throws(ExportError) {
     guard let file = open.removeValue(forKey: brand)?.file else { return }
     file.write(frame.tail(removed: removed[brand] ?? []))
-    output.close(file)
+    try output.close(file)
   }
 }
 
@@ -153,7 +153,7 @@ struct CalendarsExporter: BundleExporter {
   mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {
     let events = ICalendar.serialized(ICalendar.events(of: branch.branch, brandName: branch.brandName, asOf: asOf))
     building[branch.branch.brand, default: ICalendar.BrandCalendarBuilder()].add(events)
-    output.whole(
+    try output.whole(
       "calendars/branches/\(branch.branch.id).ics",
       ICalendar.branchCalendar(branch.branch, brandName: branch.brandName, serialized: events))
     if branch.lastOfBrand { try finishBrand(branch.branch.brand, output) }
@@ -165,7 +165,7 @@ struct CalendarsExporter: BundleExporter {
 
   private mutating func finishBrand(_ brand: BrandSlug, _ output: BundleOutput) throws(ExportError) {
     guard finished.insert(brand).inserted else { return }
-    output.whole(
+    try output.whole(
       "calendars/brands/\(brand.rawValue).ics",
       (building.removeValue(forKey: brand) ?? ICalendar.BrandCalendarBuilder()).calendar(brandName: brandName(brand)))
   }
@@ -200,7 +200,7 @@ struct IndexExporter: BundleExporter {
     writer.int(bundleSchemaVersion)
     writer.raw("}\n")
     file.write(writer.bytes)
-    output.close(file)
+    try output.close(file)
     self.file = nil
   }
 }
@@ -223,7 +223,7 @@ struct ClosuresExporter: BundleExporter {
     writer.bytes.append(0x0A)
     let file = output.open("closures.json", gzip: true)
     file.write(writer.bytes)
-    output.close(file)
+    try output.close(file)
   }
 }
 
@@ -247,6 +247,6 @@ struct DistrictsExporter: BundleExporter {
     }
     let file = output.open("districts.json", gzip: true)
     file.write(ArraySlice(data))
-    output.close(file)
+    try output.close(file)
   }
 }

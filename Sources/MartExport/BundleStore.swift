@@ -136,20 +136,29 @@ public struct BundleStore: Sendable {
   /// Writes a bundle and points `latest.json` at it.
   ///
   /// Refuses an empty dataset. `brands` may list brands without branches (missing); `removed`
-  /// are the ids the sources stopped listing (``RemovedBranch/following(_:freshBrands:listed:)``). The whole
-  /// bundle is made in memory first, so its version is known before anything is written. When
-  /// `latest.json` already names that version and its directory holds exactly these bytes,
-  /// nothing is written at all: a run whose content did not change creates, replaces and
-  /// touches no file. A bundle whose version exists but is not named is reused the same way; a
-  /// damaged copy is set aside and written again.
+  /// are the ids the sources stopped listing (``RemovedBranch/following(_:freshBrands:listed:)``).
   ///
-  /// A new bundle is staged in a hidden directory: each file whose bytes equal the same file of
-  /// the bundle `latest.json` names is a hard link to it (``Files/create(_:with:linkingTo:)``:
-  /// bundles share unchanged files, and a file that cannot be linked is written), every other
-  /// file is written new. The staging directory is flushed to disk, renamed into place, and only
-  /// then is `latest.json` replaced (write, flush, rename), so a crash at any moment leaves the
-  /// previous bundle published. No bundle file is ever written in place, so a file shared with
-  /// another bundle never changes under it, and pruning a bundle removes only its names.
+  /// When a bundle of the same as-of date is already under `bundles/`, this one may be too, so
+  /// it is first built keeping only each file's size and SHA-256 (pass 1), which gives its
+  /// manifest and version before anything is written. When its directory already holds exactly
+  /// that bundle (the manifest's bytes, every listed file with its size and SHA-256, nothing
+  /// else), nothing is written at all: a run whose content did not change creates, replaces and
+  /// touches no file, whether `latest.json` names that version or not. A damaged copy is set
+  /// aside and written again. Otherwise the bundle is built a second time, streamed to disk
+  /// (pass 2), and must come out with the digests of the first. When no bundle of that date is
+  /// there (a first run, or the first run of a day), the version cannot exist yet, and the one
+  /// pass that streams to disk is the only one.
+  ///
+  /// A new bundle is streamed into a hidden staging directory, each file as soon as it is
+  /// finished: a file whose bytes equal the same file of the bundle `latest.json` names is a
+  /// hard link to it (``Files/create(_:with:linkingTo:)``: bundles share unchanged files, and a
+  /// file that cannot be linked is written), every other file is written new. Memory holds the
+  /// files still being made (`branches.json` the largest) and their gzip copies, never the
+  /// whole bundle. The staging directory is flushed to disk with one barrier, renamed into
+  /// place, and only then is `latest.json` replaced (write, flush, rename), so a crash at any
+  /// moment leaves the previous bundle published. No bundle file is ever written in place, so a
+  /// file shared with another bundle never changes under it, and pruning a bundle removes only
+  /// its names. Leftovers of killed runs under `bundles/` are removed before staging.
   ///
   /// `shouldStop` is asked between files and once more just before `latest.json` is replaced;
   /// when it answers `true` the staging directory is removed, nothing new becomes current, and
@@ -164,103 +173,146 @@ public struct BundleStore: Sendable {
     }
     // A link as bundles/ would send the bundle elsewhere: nothing is written through one.
     try Files.checkNothingForeign(below: outputDirectory.path, to: bundlesURL.path)
-    let built: BuiltBundle
-    do throws(ExportError) {
-      guard
-        let made = try BundleBuilder.build(
-          branches: branches, brands: brands, asOf: asOf, window: window, removed: removed,
-          shouldStop: shouldStop),
-        !shouldStop()
-      else { return .stopped }
-      built = made
-    } catch {
-      // Problems with the data name a file of the bundle, relative to it.
-      throw ExportError(path: outputDirectory.appendingPathComponent(error.path).path, message: error.message)
-    }
-    let version = built.manifest.version
-    let finalDirectory = layout.bundle(version: version)
-    let pointer = LatestPointer(
-      schemaVersion: bundleSchemaVersion, version: version, bundle: OutputLayout.bundlePath(version: version),
-      asOf: asOf, manifestSHA256: SHA256.hex(built.manifestData))
-    var wroteDirectory = false
+    let input = BundleInput(branches: branches, brands: brands, asOf: asOf, window: window, removed: removed)
+
+    // Pass 1, digests only: is this version already on disk? Only its manifest's bytes are kept
+    // for pass 2 to match.
+    var expected: Data?
     var repaired: ExportError?
-    if Files.kind(at: finalDirectory.path) != nil {
+    if mayHoldBundle(asOf: asOf) {
+      let digests: BuiltBundle
       do throws(ExportError) {
-        try Self.checkHolds(finalDirectory, built)
+        guard let made = try input.build(into: nil, shouldStop: shouldStop), !shouldStop() else { return .stopped }
+        digests = made
       } catch {
-        // A damaged copy of this very bundle: never point at it again; write it anew.
-        let damaged = layout.damagedAside(version: version)
-        try Files.rename(finalDirectory.path, to: damaged.path)
-        Files.remove(damaged.path)
-        repaired = error
+        throw dataError(error)
       }
-    }
-    if Files.kind(at: finalDirectory.path) == nil {
-      try createDirectory(bundlesURL)
-      // Leftovers of killed runs (their process no longer exists) were never published.
-      layout.removeLeftovers(onlyOfEndedProcesses: true, includingCurrent: false)
-      guard let staging = try stage(built, asOf: asOf, shouldStop: shouldStop) else { return .stopped }
-      do throws(ExportError) {
-        try Files.rename(staging.path, to: finalDirectory.path)
-      } catch {
-        Files.remove(staging.path)
-        throw error.naming(bundlesURL.path, insteadOf: staging.path, saying: "the new bundle was not written")
+      let directory = layout.bundle(version: digests.manifest.version)
+      if Files.kind(at: directory.path) != nil {
+        do throws(ExportError) {
+          try Self.checkHolds(directory, digests)
+        } catch {
+          // A damaged copy of this very bundle: never point at it again; write it anew.
+          let damaged = layout.damagedAside(version: digests.manifest.version)
+          try Files.rename(directory.path, to: damaged.path)
+          Files.remove(damaged.path)
+          repaired = error
+        }
+        if repaired == nil {
+          return try point(at: digests, in: directory, wroteDirectory: false, repaired: nil, shouldStop: shouldStop)
+        }
       }
-      try Files.syncDirectory(bundlesURL.path)
-      wroteDirectory = true
+      expected = digests.manifestData
     }
 
+    // The pass that writes: the only one, or pass 2.
+    try createDirectory(bundlesURL)
+    // Leftovers of killed runs (their process no longer exists) were never published.
+    layout.removeLeftovers(onlyOfEndedProcesses: true, includingCurrent: false)
+    guard let staged = try stage(input, matching: expected, shouldStop: shouldStop) else { return .stopped }
+    let finalDirectory = layout.bundle(version: staged.bundle.manifest.version)
+    do throws(ExportError) {
+      try Files.rename(staged.directory.path, to: finalDirectory.path)
+    } catch {
+      Files.remove(staged.directory.path)
+      throw error.naming(bundlesURL.path, insteadOf: staged.directory.path, saying: "the new bundle was not written")
+    }
+    try Files.syncDirectory(bundlesURL.path)
+    return try point(
+      at: staged.bundle, in: finalDirectory, wroteDirectory: true, repaired: repaired, shouldStop: shouldStop)
+  }
+
+  /// What a bundle is built from, as ``publish(branches:brands:asOf:window:removed:shouldStop:)``
+  /// was given it: built once or twice.
+  private struct BundleInput {
+    var branches: [Branch]
+    var brands: [BrandSummary]
+    var asOf: CalendarDate
+    var window: DateWindow
+    var removed: [RemovedBranch]
+
+    func build(into sink: (any BundleFileSink)?, shouldStop: () -> Bool) throws(ExportError) -> BuiltBundle? {
+      try BundleBuilder.build(
+        branches: branches, brands: brands, asOf: asOf, window: window, removed: removed, into: sink,
+        shouldStop: shouldStop)
+    }
+  }
+
+  /// A problem with the data, which names a file of the bundle relative to it, as an error
+  /// naming that file in the output directory.
+  private func dataError(_ error: ExportError) -> ExportError {
+    ExportError(path: outputDirectory.appendingPathComponent(error.path).path, message: error.message)
+  }
+
+  /// Whether `bundles/` may already hold the bundle of `asOf`: a bundle's name begins with its
+  /// as-of date (`<as-of>-<hash>`), so when no entry there does, whatever this run builds is new.
+  private func mayHoldBundle(asOf: CalendarDate) -> Bool {
+    let prefix = "\(asOf.iso)-"
+    return OutputLayout.contents(of: bundlesURL).contains { $0.hasPrefix(prefix) }
+  }
+
+  /// Points `latest.json` at `built`, in `directory`, unless it already does or `shouldStop`
+  /// answers `true` (then a directory this call wrote is removed: nothing refers to it; a
+  /// reused one stays for whoever names it).
+  private func point(
+    at built: BuiltBundle, in directory: URL, wroteDirectory: Bool, repaired: ExportError?,
+    shouldStop: () -> Bool
+  ) throws(ExportError) -> PublishResult {
+    let version = built.manifest.version
+    let pointer = LatestPointer(
+      schemaVersion: bundleSchemaVersion, version: version, bundle: OutputLayout.bundlePath(version: version),
+      asOf: built.manifest.asOf, manifestSHA256: SHA256.hex(built.manifestData))
     let bundle = PublishedBundle(
-      pointer: pointer, manifest: built.manifest, branches: built.branches, directory: finalDirectory)
+      pointer: pointer, manifest: built.manifest, branches: built.branches, directory: directory)
     let pointerData = try encode(pointer)
     if let current = layout.latestBytes(), current == pointerData {
       return .published(bundle, latestChanged: false, repaired: repaired)
     }
     if shouldStop() {
-      // Nothing refers to a directory this call wrote; a reused one stays for whoever names it.
-      if wroteDirectory { Files.remove(finalDirectory.path) }
+      if wroteDirectory { Files.remove(directory.path) }
       return .stopped
     }
     try Files.replace(latestURL.path, with: pointerData, syncDirectory: true)
     return .published(bundle, latestChanged: true, repaired: repaired)
   }
 
-  /// Writes `built` into a new staging directory under `bundles/`, each file linked to the same
-  /// file of the bundle `latest.json` names when their bytes are equal, and makes it durable
-  /// with one barrier. `nil`, with the staging directory removed, when `shouldStop` answers
-  /// `true` between files. On failure the staging directory is removed too, and the error names
-  /// `bundles/` and the file of the bundle that was not written.
-  private func stage(_ built: BuiltBundle, asOf: CalendarDate, shouldStop: () -> Bool) throws(ExportError) -> URL? {
-    let staging = layout.newStagingDirectory(asOf: asOf)
+  /// Builds the bundle into a new staging directory under `bundles/`, each file written as soon
+  /// as it is finished (``StagedBundleFiles``), and makes it durable with one barrier. With
+  /// `expected`, the manifest pass 1 made, the bundle must come out with exactly its bytes:
+  /// anything else is a bug, and nothing is published. `nil`, with the staging directory
+  /// removed, when `shouldStop` answers `true` between files. On failure the staging directory
+  /// is removed too, and the error names `bundles/` and the file of the bundle that was not
+  /// written (a problem with the data names the file in the output directory).
+  private func stage(
+    _ input: BundleInput, matching expected: Data?, shouldStop: () -> Bool
+  ) throws(ExportError) -> (directory: URL, bundle: BuiltBundle)? {
+    let staging = layout.newStagingDirectory(asOf: input.asOf)
     Files.remove(staging.path)
-    let linkable = linkableFiles()
-    var written: [String] = []
-    var folders: Set<String> = [staging.path]
+    let files = StagedBundleFiles(directory: staging.path, linkable: linkableFiles())
     do throws(ExportError) {
       try createDirectory(staging)
-      for file in built.files {
-        if shouldStop() {
-          Files.remove(staging.path)
-          return nil
-        }
-        let path = staging.path + "/" + file.path
-        let folder = String(path[..<path.lastIndex(of: "/")!])
-        if folders.insert(folder).inserted { try Files.createDirectory(folder) }
-        let original = linkable.flatMap { linkable in
-          linkable.files[file.path].flatMap { $0.bytes == file.data.count ? linkable.directory + "/" + file.path : nil }
-        }
-        if !(try Files.create(path, with: file.data, linkingTo: original)) { written.append(path) }
+      guard let built = try input.build(into: files, shouldStop: shouldStop), !shouldStop() else {
+        Files.remove(staging.path)
+        return nil
       }
-      let manifest = staging.path + "/manifest.json"
+      if let expected, built.manifestData != expected {
+        let first = try? BundleJSON.decode(BundleManifest.self, from: expected)
+        let differing = zip(built.manifest.files, first?.files ?? []).first { $0 != $1 }?.0.path
+        throw ExportError(
+          path: staging.path + "/" + (differing ?? OutputLayout.manifestName),
+          message: "the second pass made other bytes than the first (a bug: nothing is published)")
+      }
+      let manifest = staging.path + "/" + OutputLayout.manifestName
       try Files.create(manifest, with: built.manifestData, linkingTo: nil)
       // Linked files are as durable as the bundle they come from; the barrier covers the rest
       // and every new folder entry.
-      try Files.makeDurable(root: staging.path, files: written + [manifest], directories: Array(folders))
+      try Files.makeDurable(root: staging.path, files: files.written + [manifest], directories: files.folders)
+      return (staging, built)
     } catch {
       Files.remove(staging.path)
+      guard Files.isInside(error.path, staging.path) else { throw dataError(error) }
       throw error.naming(bundlesURL.path, insteadOf: staging.path, saying: "the new bundle was not written")
     }
-    return staging
   }
 
   /// The directory of the bundle `latest.json` names and its files by path, as its manifest
@@ -276,16 +328,26 @@ public struct BundleStore: Sendable {
     return (directory.path, Dictionary(manifest.files.map { ($0.path, $0) }, uniquingKeysWith: { first, _ in first }))
   }
 
-  /// Throws unless `directory` holds exactly the bundle `built`: its manifest and the files it
-  /// lists with exactly their bytes, and nothing else (``checkHoldsOnlyListed(_:manifest:)``).
+  /// Throws unless `directory` holds exactly the bundle `built`: its manifest's bytes, each file
+  /// the manifest lists with the listed size and SHA-256, and nothing else
+  /// (``checkHoldsOnlyListed(_:manifest:)``). Files are read one at a time, a piece at a time.
   static func checkHolds(_ directory: URL, _ built: BuiltBundle) throws(ExportError) {
     try checkHoldsOnlyListed(directory, manifest: built.manifest)
-    for (path, data) in built.files + [("manifest.json", built.manifestData)] {
-      let url = directory.appendingPathComponent(path)
-      guard let existing = PlainFiles.contents(of: url.path) else {
+    let manifest = directory.appendingPathComponent(OutputLayout.manifestName)
+    guard let existing = PlainFiles.contents(of: manifest.path) else {
+      throw ExportError(path: manifest.path, message: "missing or unreadable")
+    }
+    guard existing == built.manifestData else {
+      throw ExportError(path: manifest.path, message: "is not the manifest of this bundle")
+    }
+    for file in built.manifest.files {
+      let url = directory.appendingPathComponent(file.path)
+      guard let digest = fileDigest(at: url.path) else {
         throw ExportError(path: url.path, message: "missing or unreadable")
       }
-      guard existing == data else { throw ExportError(path: url.path, message: "does not hold the bytes manifest.json lists") }
+      guard digest.bytes == file.bytes, digest.sha256 == file.sha256 else {
+        throw ExportError(path: url.path, message: "size or SHA-256 does not match manifest.json")
+      }
     }
   }
 
@@ -303,7 +365,8 @@ public struct BundleStore: Sendable {
         throw ExportError(path: directory.appendingPathComponent(entry.path).path, message: "is \(entry.kind)")
       }
       if !listed.contains(entry.path) {
-        throw ExportError(path: directory.appendingPathComponent(entry.path).path, message: "not listed in manifest.json")
+        throw ExportError(
+          path: directory.appendingPathComponent(entry.path).path, message: "not listed in manifest.json")
       }
     }
   }
@@ -335,4 +398,59 @@ public struct BundleStore: Sendable {
   private func createDirectory(_ url: URL) throws(ExportError) {
     try Files.createDirectory(url.path)
   }
+}
+
+/// Writes each finished file of a bundle into a staging directory as ``BundleBuilder`` hands it
+/// over: a hard link to the same file of the previous bundle when that one is listed with the
+/// same size and SHA-256 (``Files/create(_:with:linkingTo:)`` compares the bytes before it
+/// links, and writes them where no link can be made), else a new file. Keeps what the
+/// durability barrier needs: the files written and the folders made.
+final class StagedBundleFiles: BundleFileSink {
+  let directory: String
+  /// The previous bundle's directory and its files by path.
+  let linkable: (directory: String, files: [String: BundleManifest.File])?
+  /// The files written, not linked, by full path.
+  private(set) var written: [String] = []
+  private var madeFolders: Set<String>
+
+  init(directory: String, linkable: (directory: String, files: [String: BundleManifest.File])?) {
+    self.directory = directory
+    self.linkable = linkable
+    self.madeFolders = [directory]
+  }
+
+  /// The staging directory and every folder made in it.
+  var folders: [String] { Array(madeFolders) }
+
+  func put(_ file: BundleManifest.File, _ data: Data) throws(ExportError) {
+    let path = directory + "/" + file.path
+    let folder = String(path[..<path.lastIndex(of: "/")!])
+    if madeFolders.insert(folder).inserted { try Files.createDirectory(folder) }
+    let original = linkable.flatMap { linkable in
+      linkable.files[file.path].flatMap { $0 == file ? linkable.directory + "/" + file.path : nil }
+    }
+    if !(try Files.create(path, with: data, linkingTo: original)) { written.append(path) }
+  }
+}
+
+/// The size and SHA-256 of the regular file at `path` (a link not followed), read a megabyte
+/// at a time; `nil` when there is none or it cannot be read.
+private func fileDigest(at path: String) -> (bytes: Int, sha256: String)? {
+  let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
+  guard fd >= 0 else { return nil }
+  defer { close(fd) }
+  var status = stat()
+  guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+  let hasher = SHA256.Hasher()
+  var buffer = [UInt8](repeating: 0, count: 1 << 20)
+  var total = 0
+  while true {
+    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+    if count < 0 && errno == EINTR { continue }
+    guard count >= 0 else { return nil }
+    if count == 0 { break }
+    buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+    total += count
+  }
+  return (total, hasher.finalize())
 }

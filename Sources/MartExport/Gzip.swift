@@ -52,18 +52,21 @@ public enum Gzip {
 
     /// One gzip member holding `data`.
     public func compress(_ data: Data) -> Data {
-      var output = [UInt8](repeating: 0, count: libdeflate_gzip_compress_bound(compressor, data.count))
+      // Left uninitialized: libdeflate writes only the compressed bytes, so of a buffer as large
+      // as the input only those pages are ever touched (a zero-filled one would cost the input's
+      // size again in memory, 120 MB for the `branches.json` of 100,000 branches).
+      let buffer = UnsafeMutableRawBufferPointer.allocate(
+        byteCount: libdeflate_gzip_compress_bound(compressor, data.count), alignment: 1)
+      defer { buffer.deallocate() }
       let written = data.withUnsafeBytes { input in
-        output.withUnsafeMutableBytes { buffer in
-          // An empty input may have no address; libdeflate reads no byte of it then.
-          libdeflate_gzip_compress(
-            compressor, input.baseAddress ?? UnsafeRawPointer(buffer.baseAddress!), input.count, buffer.baseAddress,
-            buffer.count)
-        }
+        // An empty input may have no address; libdeflate reads no byte of it then.
+        libdeflate_gzip_compress(
+          compressor, input.baseAddress ?? UnsafeRawPointer(buffer.baseAddress!), input.count, buffer.baseAddress,
+          buffer.count)
       }
       // The buffer is sized by libdeflate's own bound, so nothing written means a broken library.
       precondition(written > 0, "libdeflate's gzip compression wrote nothing")
-      return Data(output[..<written])
+      return Data(bytes: buffer.baseAddress!, count: written)
     }
   }
 

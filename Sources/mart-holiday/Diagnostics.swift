@@ -89,7 +89,7 @@ final class SignalCancellation: Sendable {
     let received = self.received
     sources = [SIGINT, SIGTERM].map { number in
       signal(number, SIG_IGN)
-      let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+      let source = DispatchSource.makeSignalSource(signal: number, queue: SignalCancellation.queue)
       source.setEventHandler {
         let first = received.first.withLock { current in
           defer { if current == nil { current = number } }
@@ -108,6 +108,11 @@ final class SignalCancellation: Sendable {
       return source
     }
   }
+
+  /// Where a signal is handled: a serial queue of its own, which gets a thread even while every
+  /// worker of the global queues is busy (a run encoding its bundle on one core and compressing
+  /// on the other), so a stop reaches the run at once instead of when a worker frees up.
+  static let queue = DispatchQueue(label: "mart-holiday.signals")
 
   /// How long a further signal lets the stopping run finish (its report) before the process ends.
   static let graceAfterSecondSignal: TimeInterval = 10

@@ -26,12 +26,15 @@ import Testing
 }
 
 /// The gzip copies a bundle's files get, made on a queue of their own while the next file is
-/// encoded: each is `Gzip.compress` of its whole file, listed with its own digest and size.
+/// encoded: each is `Gzip.compress` of its whole file, listed with its own digest and size, and
+/// handed to the sink like the file it copies.
 @Suite struct BundleOutputCopyTests {
   @Test func eachCopyIsItsWholeFileCompressedAndListed() throws {
-    let output = BundleOutput()
+    let kept = KeptBundleFiles()
+    let output = BundleOutput(sink: kept)
     var contents: [String: Data] = [:]
-    for (index, name) in ["branches.json", "brands/emart.json", "index.json", "calendars/brands/emart.ics"].enumerated() {
+    let names = ["branches.json", "brands/emart.json", "index.json", "calendars/brands/emart.ics"]
+    for (index, name) in names.enumerated() {
       let text = (0..<(5_000 * (index + 1))).map { "{\"id\":\"emart-\($0)\",\"name\":\"\($0 % 97)호점\"}" }
       let data = Data(text.joined(separator: ",").utf8)
       contents[name] = data
@@ -45,16 +48,17 @@ import Testing
         offset = end
         size = size * 7 % 100_003 + 1
       }
-      output.close(file)
+      try output.close(file)
     }
-    output.finishCopies()
-    let kept = Dictionary(uniqueKeysWithValues: output.kept.map { ($0.path, $0.data) })
+    try output.finishCopies()
+    let handed = Dictionary(uniqueKeysWithValues: kept.files.map { ($0.path, $0.data) })
     let listed = Dictionary(uniqueKeysWithValues: output.listed.map { ($0.path, $0) })
-    #expect(Set(kept.keys) == Set(contents.keys).union(contents.keys.filter { $0.hasSuffix(".json") }.map { $0 + ".gz" }))
+    #expect(
+      Set(handed.keys) == Set(contents.keys).union(contents.keys.filter { $0.hasSuffix(".json") }.map { $0 + ".gz" }))
     for (path, data) in contents {
-      #expect(kept[path] == data, "\(path)")
+      #expect(handed[path] == data, "\(path)")
       guard path.hasSuffix(".json") else { continue }
-      let copy = try #require(kept[path + ".gz"])
+      let copy = try #require(handed[path + ".gz"])
       #expect(copy == Gzip.compress(data), "\(path)")
       #expect(try Gzip.decompress(copy) == data, "\(path)")
       #expect(listed[path + ".gz"]?.sha256 == SHA256.hex(copy), "\(path)")
