@@ -31,8 +31,8 @@ enum BundleBuilder {
   /// an error whose path is a file of the bundle, relative to it; a sink's errors are its own.
   static func build(
     branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
-    removed unsortedRemoved: [RemovedBranch] = [], into sink: (any BundleFileSink)? = nil,
-    shouldStop: () -> Bool = { false }
+    removed unsortedRemoved: [RemovedBranch] = [], districts: DistrictsFile? = nil,
+    into sink: (any BundleFileSink)? = nil, shouldStop: () -> Bool = { false }
   ) throws(ExportError) -> BuiltBundle? {
     let branches = unsorted.sorted { $0.id < $1.id }
     let removed = unsortedRemoved.sorted { $0.id < $1.id }
@@ -65,7 +65,8 @@ enum BundleBuilder {
       CalendarsExporter(asOf: asOf, brands: brandSlugs, brandName: name),
       IndexExporter(),
       ClosuresExporter(branches: branches, asOf: asOf, window: window),
-      DistrictsExporter(branches: branches, window: window, exempt: summaries.exemptFromDesignation),
+      DistrictsExporter(
+        file: districts ?? DistrictsFile(branches: branches, window: window, exempt: summaries.exemptFromDesignation)),
     ]
     for index in exporters.indices { try exporters[index].begin(output) }
     // A brand's files are finished as soon as its last branch is written, so that only the

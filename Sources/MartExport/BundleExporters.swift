@@ -230,11 +230,8 @@ struct ClosuresExporter: BundleExporter {
 /// `districts.json`: the closing days each district keeps, inferred from all the branches at
 /// the end (``DistrictsFile``), and its gzip copy. Small, so encoded whole by `CanonicalJSON`.
 struct DistrictsExporter: BundleExporter {
-  /// Every branch, sorted by id (the builder's list: shared, not copied).
-  let branches: [Branch]
-  let window: DateWindow
-  /// The brands not subject to the designation (the manifest's `designated: false`).
-  let exempt: Set<BrandSlug>
+  /// `districts.json` as it is written.
+  let file: DistrictsFile
 
   mutating func begin(_ output: BundleOutput) throws(ExportError) {}
 
@@ -242,7 +239,7 @@ struct DistrictsExporter: BundleExporter {
 
   mutating func finish(_ output: BundleOutput) throws(ExportError) {
     let data: Data
-    do { data = try BundleJSON.encode(DistrictsFile(branches: branches, window: window, exempt: exempt)) } catch {
+    do { data = try BundleJSON.encode(file) } catch {
       throw ExportError(path: "districts.json", message: "encoding failed: \(error)")
     }
     let file = output.open("districts.json", gzip: true)

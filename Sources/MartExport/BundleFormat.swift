@@ -419,9 +419,16 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
 
   /// The districts `branches` support within `window`, the branches of `exempt` brands left out.
   public init(branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>) {
+    self.init(window: window, inference: DistrictDesignations.infer(from: branches, window: window, exempt: exempt))
+  }
+
+  /// The districts `inference` found within `window`: what ``init(branches:window:exempt:)``
+  /// says when `inference` is that of the same branches, window and exempt brands (before or
+  /// after their expected days were set: expected days are no evidence).
+  public init(window: DateWindow, inference: DistrictInference) {
     schemaVersion = bundleSchemaVersion
     self.window = window
-    districts = DistrictDesignations.infer(from: branches, window: window, exempt: exempt).districts.map(Entry.init)
+    districts = inference.districts.map(Entry.init)
   }
 }
 

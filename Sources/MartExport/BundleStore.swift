@@ -160,20 +160,27 @@ public struct BundleStore: Sendable {
   /// file shared with another bundle never changes under it, and pruning a bundle removes only
   /// its names. Leftovers of killed runs under `bundles/` are removed before staging.
   ///
+  /// `districts` is the inference of these branches when the caller has made it (a run does,
+  /// to set expected days): `districts.json` is made from it instead of inferring again.
+  ///
   /// `shouldStop` is asked between files and once more just before `latest.json` is replaced;
   /// when it answers `true` the staging directory is removed, nothing new becomes current, and
   /// the result is ``PublishResult/stopped``.
   @discardableResult
   public func publish(
     branches: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
-    removed: [RemovedBranch] = [], shouldStop: () -> Bool = { false }
+    removed: [RemovedBranch] = [], districts inference: DistrictInference? = nil, shouldStop: () -> Bool = { false }
   ) throws(ExportError) -> PublishResult {
     guard !branches.isEmpty else {
       throw ExportError(path: outputDirectory.path, message: "refusing to publish an empty dataset")
     }
     // A link as bundles/ would send the bundle elsewhere: nothing is written through one.
     try Files.checkNothingForeign(below: outputDirectory.path, to: bundlesURL.path)
-    let input = BundleInput(branches: branches, brands: brands, asOf: asOf, window: window, removed: removed)
+    let districts =
+      inference.map { DistrictsFile(window: window, inference: $0) }
+      ?? DistrictsFile(branches: branches, window: window, exempt: brands.map(\.manifestEntry).exemptFromDesignation)
+    let input = BundleInput(
+      branches: branches, brands: brands, asOf: asOf, window: window, removed: removed, districts: districts)
 
     // Pass 1, digests only: is this version already on disk? Only its manifest's bytes are kept
     // for pass 2 to match.
@@ -230,11 +237,13 @@ public struct BundleStore: Sendable {
     var asOf: CalendarDate
     var window: DateWindow
     var removed: [RemovedBranch]
+    /// `districts.json`, worked out once for both passes.
+    var districts: DistrictsFile
 
     func build(into sink: (any BundleFileSink)?, shouldStop: () -> Bool) throws(ExportError) -> BuiltBundle? {
       try BundleBuilder.build(
-        branches: branches, brands: brands, asOf: asOf, window: window, removed: removed, into: sink,
-        shouldStop: shouldStop)
+        branches: branches, brands: brands, asOf: asOf, window: window, removed: removed, districts: districts,
+        into: sink, shouldStop: shouldStop)
     }
   }
 

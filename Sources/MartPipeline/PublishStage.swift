@@ -6,6 +6,8 @@ import MartExport
 public struct BundleDraft: Sendable {
   public private(set) var branches: [Branch] = []
   public private(set) var brands: [BrandSummary] = []
+  /// What ``inferDistricts(window:brandName:)`` found, for the bundle's `districts.json`.
+  public private(set) var districts: DistrictInference?
 
   public init() {}
 
@@ -23,6 +25,7 @@ public struct BundleDraft: Sendable {
   public mutating func inferDistricts(window: DateWindow, brandName: (BrandSlug) -> String) -> RunProblems {
     let inference = DistrictDesignations.infer(from: branches, window: window, exempt: brands.exemptFromDesignation)
     branches = inference.withExpectedDays(branches)
+    districts = inference
     var problems = RunProblems()
     let names = Dictionary(branches.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })
     for mismatch in inference.mismatches {
@@ -95,7 +98,7 @@ public struct PublishStage: Sendable {
           listed: Set(draft.branches.map(\.id)))
         switch try store.publish(
           branches: draft.branches, brands: draft.brands, asOf: asOf, window: window, removed: removed,
-          shouldStop: shouldStop)
+          districts: draft.districts, shouldStop: shouldStop)
         {
         case .stopped:
           report.outcome = .cancelled
