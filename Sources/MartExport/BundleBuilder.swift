@@ -3,7 +3,7 @@ import MartCore
 import MartDigest
 import Synchronization
 
-/// What ``BundleBuilder/build(branches:brands:asOf:window:removed:into:shouldStop:)`` made: the
+/// What ``BundleBuilder/build(branches:brands:asOf:window:removed:districts:into:shouldStop:)`` made: the
 /// manifest (every file's path, size and SHA-256) and its bytes. The files themselves went to
 /// the ``BundleFileSink`` the build was given.
 struct BuiltBundle {

@@ -21,7 +21,7 @@ public struct PublishedBundle: Sendable {
   public var directory: URL
 }
 
-/// What ``BundleStore/publish(branches:brands:asOf:window:removed:shouldStop:)`` did.
+/// What ``BundleStore/publish(branches:brands:asOf:window:removed:districts:shouldStop:)`` did.
 public enum PublishResult: Sendable {
   /// `latest.json` names `bundle`, given as it was written (no need to read it back).
   /// `latestChanged` is `false` when it already did; `repaired` says what was wrong with a
@@ -229,7 +229,7 @@ public struct BundleStore: Sendable {
       at: staged.bundle, in: finalDirectory, wroteDirectory: true, repaired: repaired, shouldStop: shouldStop)
   }
 
-  /// What a bundle is built from, as ``publish(branches:brands:asOf:window:removed:shouldStop:)``
+  /// What a bundle is built from, as ``publish(branches:brands:asOf:window:removed:districts:shouldStop:)``
   /// was given it: built once or twice.
   private struct BundleInput {
     var branches: [Branch]
