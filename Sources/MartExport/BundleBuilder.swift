@@ -25,8 +25,9 @@ struct BuiltBundle {
 /// being compressed, never the whole bundle. Without a sink a build keeps digests alone, which
 /// is how ``BundleStore`` learns a bundle's version before it writes anything.
 enum BundleBuilder {
-  /// Builds the bundle, with `removed` as the ids the sources stopped listing, handing each
-  /// finished file to `sink` (none: digests only). Returns `nil` when `shouldStop` (asked
+  /// Builds the bundle, with `removed` as the ids the sources stopped listing and `districts`
+  /// as `districts.json` (inferred from the branches when not given), handing each finished
+  /// file to `sink` (none: digests only). Returns `nil` when `shouldStop` (asked
   /// between files and every few hundred branches) answers `true`. Problems with the data throw
   /// an error whose path is a file of the bundle, relative to it; a sink's errors are its own.
   static func build(
