@@ -47,10 +47,19 @@ public final class DurableFileBatch {
   /// Folders that refused an unnamed file: written at a temporary name from then on.
   private var foldersWithoutUnnamedFiles: Set<String> = []
 
+  /// Whether new files are written unnamed where the folder allows it; without, every file is
+  /// written at its temporary name (what a system without `O_TMPFILE` does).
+  let writesUnnamedFiles: Bool
+
   /// A batch of files below `root`.
-  public init(root: String, batchSize: Int = 256) {
+  public convenience init(root: String, batchSize: Int = 256) {
+    self.init(root: root, batchSize: batchSize, writesUnnamedFiles: true)
+  }
+
+  init(root: String, batchSize: Int, writesUnnamedFiles: Bool) {
     self.root = root
     self.batchSize = max(1, batchSize)
+    self.writesUnnamedFiles = writesUnnamedFiles
   }
 
   deinit {
@@ -63,7 +72,7 @@ public final class DurableFileBatch {
   /// batch is durable. The folder must exist.
   public func add(_ path: String, with data: Data) throws(FileError) {
     let folder = Files.parent(of: path)
-    if !foldersWithoutUnnamedFiles.contains(folder) {
+    if writesUnnamedFiles, !foldersWithoutUnnamedFiles.contains(folder) {
       let descriptor = mart_open_unnamed(folder)
       if descriptor >= 0 {
         let file = WritableFile(descriptor: descriptor, path: path)

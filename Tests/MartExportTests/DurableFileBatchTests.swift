@@ -1,6 +1,6 @@
 import Foundation
 import MartCore
-import MartFiles
+@testable import MartFiles
 import Testing
 
 /// `DurableFileBatch`: files appear whole under their names only when the batch is made
@@ -114,5 +114,32 @@ import Testing
     #expect(try names(root) == ["bundle.ics", "existing.json"])
     #expect(PlainFiles.contents(of: root + "/existing.json") == Data("kept".utf8))
     #expect(try inode(root + "/bundle.ics").links == 1)
+  }
+
+  /// Where no file can be unnamed, each is written at its hidden temporary name and renamed at
+  /// the barrier: the same files appear, a replaced one gets a new inode, and an unfinished batch
+  /// leaves no temporary behind.
+  @Test func withoutUnnamedFilesTemporariesAreRenamedIn() throws {
+    let root = try temporaryDirectory()
+    try Files.write(Data("old".utf8), to: root + "/bundle.ics")
+    try #require(link(root + "/bundle.ics", root + "/current.ics") == 0)
+    let batch = DurableFileBatch(root: root, batchSize: 100, writesUnnamedFiles: false)
+    try batch.add(root + "/new.json", with: Data("new".utf8))
+    try batch.add(root + "/current.ics", with: Data("replaced".utf8))
+    // Before the barrier: the temporaries, under their hidden names, and nothing else new.
+    #expect(
+      try names(root)
+        == [".current.ics.\(getpid())", ".new.json.\(getpid())", "bundle.ics", "current.ics"].sorted())
+    try batch.finish()
+    #expect(try names(root) == ["bundle.ics", "current.ics", "new.json"])
+    #expect(PlainFiles.contents(of: root + "/new.json") == Data("new".utf8))
+    #expect(PlainFiles.contents(of: root + "/current.ics") == Data("replaced".utf8))
+    #expect(PlainFiles.contents(of: root + "/bundle.ics") == Data("old".utf8))
+
+    do {
+      let unfinished = DurableFileBatch(root: root, batchSize: 100, writesUnnamedFiles: false)
+      try unfinished.add(root + "/later.json", with: Data("later".utf8))
+    }
+    #expect(try names(root) == ["bundle.ics", "current.ics", "new.json"])
   }
 }
