@@ -445,21 +445,12 @@ final class StagedBundleFiles: BundleFileSink {
 /// The size and SHA-256 of the regular file at `path` (a link not followed), read a megabyte
 /// at a time; `nil` when there is none or it cannot be read.
 private func fileDigest(at path: String) -> (bytes: Int, sha256: String)? {
-  let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
-  guard fd >= 0 else { return nil }
-  defer { close(fd) }
-  var status = stat()
-  guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
   let hasher = SHA256.Hasher()
-  var buffer = [UInt8](repeating: 0, count: 1 << 20)
-  var total = 0
-  while true {
-    let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-    if count < 0 && errno == EINTR { continue }
-    guard count >= 0 else { return nil }
-    if count == 0 { break }
-    buffer.withUnsafeBytes { hasher.update(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
-    total += count
-  }
-  return (total, hasher.finalize())
+  guard
+    let file = PlainFiles.readPieces(of: path, pieceSize: 1 << 20, { piece in
+      hasher.update(piece)
+      return true
+    })
+  else { return nil }
+  return (file.bytes, hasher.finalize())
 }

@@ -38,30 +38,43 @@ public enum PlainFiles {
   /// Which file `path` names (its device and inode), when it is a regular file — not reached
   /// through a symbolic link — whose bytes are exactly `data`; `nil` otherwise.
   public static func identity(ofFileHolding data: Data, at path: String) -> (device: UInt64, inode: UInt64)? {
+    var offset = 0
+    let file = readPieces(of: path, pieceSize: min(data.count, 1 << 16) + 1) { piece in
+      // More bytes than `data` has (the file grew) or other bytes: not the same file.
+      guard offset + piece.count <= data.count else { return false }
+      let same = data.withUnsafeBytes { memcmp($0.baseAddress! + offset, piece.baseAddress!, piece.count) == 0 }
+      offset += piece.count
+      return same
+    }
+    guard let file, offset == data.count else { return nil }
+    return (file.device, file.inode)
+  }
+
+  /// Reads the regular file at `path` — not reached through a symbolic link — in pieces of at
+  /// most `pieceSize` bytes, handing each to `body` in order until it answers `false`. The file's
+  /// device, inode and the bytes read; `nil` when it is not a regular file, cannot be read, or
+  /// `body` stopped.
+  public static func readPieces(
+    of path: String, pieceSize: Int, _ body: (UnsafeRawBufferPointer) -> Bool
+  ) -> (device: UInt64, inode: UInt64, bytes: Int)? {
+    // O_NONBLOCK: a pipe put where a file belongs answers at once instead of holding the open.
     let fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var status = stat()
-    guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG, Int(status.st_size) == data.count else {
-      return nil
-    }
-    var buffer = [UInt8](repeating: 0, count: min(data.count, 1 << 16) + 1)
-    var offset = 0
+    guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+    let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, pieceSize), alignment: 1)
+    defer { buffer.deallocate() }
+    var total = 0
     while true {
-      let count = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+      let count = read(fd, buffer.baseAddress!, buffer.count)
       if count < 0 && errno == EINTR { continue }
       guard count >= 0 else { return nil }
       if count == 0 { break }
-      // More bytes than `data` has (the file grew) or other bytes: not the same file.
-      guard offset + count <= data.count else { return nil }
-      let same = data.withUnsafeBytes { expected in
-        buffer.withUnsafeBytes { memcmp(expected.baseAddress! + offset, $0.baseAddress!, count) == 0 }
-      }
-      guard same else { return nil }
-      offset += count
+      guard body(UnsafeRawBufferPointer(rebasing: buffer[..<count])) else { return nil }
+      total += count
     }
-    guard offset == data.count else { return nil }
-    return (UInt64(status.st_dev), UInt64(status.st_ino))
+    return (UInt64(status.st_dev), UInt64(status.st_ino), total)
   }
 
   /// Whether `first` and `second` are names of one file (the same device and inode), neither
