@@ -105,6 +105,7 @@ let package = Package(
       name: "MartFetchTests",
       dependencies: [
         "MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite", "MartExport", "ReplayTestSupport",
+        "TestSupport",
       ]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "MartCharset", "TestSupport"]),
     .testTarget(

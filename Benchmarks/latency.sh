@@ -1,13 +1,19 @@
 #!/usr/bin/env bash
 # Fetching over a network, on one machine: mart-holiday's `run` and the Scrapy + lxml spider set
 # (Benchmarks/scrapy/marts.py) over generated sites served by `bench-serve`, through a loopback
-# proxy adding latency (Benchmarks/latency-proxy.py), at 0 and 40 ms of round trip. Prints, for
-# each run, the wall time, the CPU time (user + system), the HTTP requests and the TCP
-# connections opened, then checks the targets at 40 ms:
+# proxy adding latency (Benchmarks/latency-proxy.py), at 0 and 40 ms of round trip, over plain
+# HTTP and over HTTPS (the proxy terminating TLS 1.3 with a certificate of a test CA made here;
+# `run` trusts it through --ca-bundle, given the system's bundle with the test CA appended, so
+# that the run parses as many certificates as it would against the real sites; the system's
+# trust store is not touched). Prints, for each run, the wall time, the CPU time (user +
+# system), the HTTP requests, the TCP (over HTTPS: TLS) connections opened and the TLS sessions
+# resumed, then checks the targets at 40 ms:
 #
-#   - 8 per host, no delay: `run` no slower than the spiders over the same pages;
-#   - at most one TCP connection per four requests;
-#   - 1 per host with a delay D: the run within 4 % (+2 s) of the sum of its delays.
+#   - 8 per host, no delay: `run` no slower than the spiders over the same pages, over HTTP and
+#     over HTTPS;
+#   - at most one connection per four requests, over HTTP and over HTTPS;
+#   - a run over HTTPS at most 1.5 times the CPU time of the same run over HTTP;
+#   - 1 per host with a delay D (HTTP): the run within 4 % (+2 s) of the sum of its delays.
 #
 #   bash Benchmarks/latency.sh [branches]          # default 300; DELAY=0.25 sets D in seconds
 #
@@ -16,7 +22,7 @@
 #
 # Exits 1 when a target is missed. Everything stays on 127.0.0.1. Needs Python 3 with pip
 # (scrapy and lxml are installed from Benchmarks/scrapy/requirements.txt when missing) and GNU
-# time (scripts/setup.sh installs it).
+# time and OpenSSL's command line (scripts/setup.sh installs both).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -33,6 +39,20 @@ bash Benchmarks/scrapy/install.sh
 swift build -c "$CONFIGURATION" --product mart-holiday >&2
 BIN="$(swift build -c "$CONFIGURATION" --show-bin-path)/mart-holiday"
 
+# The test CA and the proxy's certificate for 127.0.0.1; what `run` trusts: the system's bundle
+# and the test CA.
+TLS="$WORK/tls"
+mkdir -p "$TLS"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 2 -subj "/CN=latency test CA" \
+  -keyout "$TLS/ca.key" -out "$TLS/ca.pem" 2>/dev/null
+openssl req -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -subj "/CN=127.0.0.1" \
+  -keyout "$TLS/server.key" -out "$TLS/server.csr" 2>/dev/null
+printf 'subjectAltName=IP:127.0.0.1\nextendedKeyUsage=serverAuth\n' >"$TLS/server.ext"
+openssl x509 -req -in "$TLS/server.csr" -CA "$TLS/ca.pem" -CAkey "$TLS/ca.key" -CAcreateserial -days 2 \
+  -extfile "$TLS/server.ext" -out "$TLS/server.pem" 2>/dev/null
+SYSTEM_BUNDLE=/etc/ssl/certs/ca-certificates.crt
+{ [ -r "$SYSTEM_BUNDLE" ] && cat "$SYSTEM_BUNDLE"; cat "$TLS/ca.pem"; } >"$TLS/trusted.pem"
+
 echo "generating the sites for $SCALE branches in $WORK" >&2
 "$BIN" bench --scale "$SCALE" --keep "$WORK/bench" >"$WORK/bench.txt"
 RECORDING="$WORK/bench/$SCALE/recording"
@@ -47,20 +67,23 @@ PIDS+=($!)
 for _ in $(seq 100); do [ -s "$WORK/origins.txt" ] && break; sleep 0.1; done
 
 # Each measured command runs alone through a proxy of its own, so the counts are its own.
-# measure NAME RTT_MS COMMAND...: the proxied base URL of an origin is $(via ORIGIN).
+# The proxied base URL of an origin is $(via ORIGIN), over $SCHEME.
 PROXY_MAP=""
+SCHEME=http
 via() {
   local port
   port=$(awk -v origin="$1" '$1 == origin { sub(".*:", "", $2); print $2 }' "$WORK/origins.txt")
-  echo "http://127.0.0.1:$(awk -v port="$port" '$1 == port { print $2 }' "$PROXY_MAP")"
+  echo "$SCHEME://127.0.0.1:$(awk -v port="$port" '$1 == port { print $2 }' "$PROXY_MAP")"
 }
+# start_proxy RTT_MS NAME: a proxy for every origin, speaking $SCHEME.
 start_proxy() {
-  local rtt=$1 name=$2 targets=()
+  local rtt=$1 name=$2 targets=() tls=()
   for port in $(awk '{ sub(".*:", "", $2); print $2 }' "$WORK/origins.txt" | sort -u); do
     targets+=(--target "127.0.0.1:$port")
   done
+  [ "$SCHEME" = https ] && tls=(--tls-cert "$TLS/server.pem" --tls-key "$TLS/server.key")
   PROXY_MAP="$WORK/$name.proxy"
-  python3 Benchmarks/latency-proxy.py --one-way-ms "$(python3 -c "print($rtt / 2)")" "${targets[@]}" \
+  python3 Benchmarks/latency-proxy.py --one-way-ms "$(python3 -c "print($rtt / 2)")" "${targets[@]}" "${tls[@]}" \
     --stats "$WORK/$name.connections.json" >"$PROXY_MAP" &
   PROXY=$!
   PIDS+=($PROXY)
@@ -96,30 +119,36 @@ ours() {
   # shellcheck disable=SC2046
   $TIME -f "%U %S %e" -o "$WORK/$name.time" "$BIN" run --output "$WORK/$name/output" --state "$WORK/$name/state" \
     --as-of "$AS_OF" --max-per-host "$per_host" --request-delay "$delay" --ignore-robots \
+    --ca-bundle "$TLS/trusted.pem" \
     $(run_args "$@") >"$WORK/$name.log" 2>&1 || { echo "$name failed: see $WORK/$name.log" >&2; exit 1; }
 }
 
 ALL_BRANDS=("${EMART_BRANDS[@]}" "${HOMEPLUS_BRANDS[@]}" lottemart lotte-maxx toysrus grand-grocery bottle-bunker
   costco megamart gs-thefresh lotte-super)
-for rtt in 0 40; do
-  echo "round trip $rtt ms" >&2
-  start_proxy "$rtt" "ours-8-$rtt"
-  ours "ours-8-$rtt" 8 0 "${EMART_BRANDS[@]}" "${HOMEPLUS_BRANDS[@]}"
-  stop_proxy
+for SCHEME in http https; do
+  for rtt in 0 40; do
+    echo "$SCHEME, round trip $rtt ms" >&2
+    start_proxy "$rtt" "ours-8-$SCHEME-$rtt"
+    ours "ours-8-$SCHEME-$rtt" 8 0 "${EMART_BRANDS[@]}" "${HOMEPLUS_BRANDS[@]}"
+    stop_proxy
 
-  start_proxy "$rtt" "scrapy-$rtt"
-  $TIME -f "%U %S %e" -o "$WORK/scrapy-$rtt.time" python3 Benchmarks/scrapy/marts.py \
-    --emart "$(via https://store.emart.com)" --homeplus "$(via https://my.homeplus.co.kr)" \
-    --as-of "$AS_OF" --output "$WORK/scrapy-$rtt-branches.json" >"$WORK/scrapy-$rtt.log" 2>&1
-  stop_proxy
+    start_proxy "$rtt" "scrapy-$SCHEME-$rtt"
+    $TIME -f "%U %S %e" -o "$WORK/scrapy-$SCHEME-$rtt.time" python3 Benchmarks/scrapy/marts.py \
+      --emart "$(via https://store.emart.com)" --homeplus "$(via https://my.homeplus.co.kr)" \
+      --as-of "$AS_OF" --output "$WORK/scrapy-$SCHEME-$rtt-branches.json" >"$WORK/scrapy-$SCHEME-$rtt.log" 2>&1
+    stop_proxy
 
-  start_proxy "$rtt" "ours-all-8-$rtt"
-  ours "ours-all-8-$rtt" 8 0 "${ALL_BRANDS[@]}"
-  stop_proxy
+    start_proxy "$rtt" "ours-all-8-$SCHEME-$rtt"
+    ours "ours-all-8-$SCHEME-$rtt" 8 0 "${ALL_BRANDS[@]}"
+    stop_proxy
 
-  start_proxy "$rtt" "ours-polite-$rtt"
-  ours "ours-polite-$rtt" 1 "$DELAY" "${HOMEPLUS_BRANDS[@]}"
-  stop_proxy
+    # The polite run measures delays, which TLS does not change: over HTTP only.
+    if [ "$SCHEME" = http ]; then
+      start_proxy "$rtt" "ours-polite-$SCHEME-$rtt"
+      ours "ours-polite-$SCHEME-$rtt" 1 "$DELAY" "${HOMEPLUS_BRANDS[@]}"
+      stop_proxy
+    fi
+  done
 done
 
 kill -INT "${PIDS[0]}"
@@ -136,27 +165,38 @@ def measured(name):
     return {"wall": float(wall), "cpu": float(user) + float(system), **counts}
 
 rows = [
-    ("run, E-mart + Homeplus, 8 per host, no delay", "ours-8"),
-    ("Scrapy + lxml, same pages", "scrapy"),
-    ("run, nine sources, 8 per host, no delay", "ours-all-8"),
-    (f"run, Homeplus, 1 per host, delay {delay:g} s", "ours-polite"),
+    ("run, E-mart + Homeplus, 8 per host, no delay", "ours-8", ("http", "https")),
+    ("Scrapy + lxml, same pages", "scrapy", ("http", "https")),
+    ("run, nine sources, 8 per host, no delay", "ours-all-8", ("http", "https")),
+    (f"run, Homeplus, 1 per host, delay {delay:g} s", "ours-polite", ("http",)),
 ]
-print(f"{'':46}{'RTT ms':>7}{'wall s':>8}{'CPU s':>7}{'requests':>9}{'TCP conn':>9}")
+print(f"{'':46}{'scheme':>7}{'RTT ms':>7}{'wall s':>8}{'CPU s':>7}{'requests':>9}{'conn':>6}{'resumed':>8}")
 results = {}
-for label, key in rows:
-    for rtt in (0, 40):
-        m = results[(key, rtt)] = measured(f"{key}-{rtt}")
-        print(f"{label:46}{rtt:>7}{m['wall']:>8.2f}{m['cpu']:>7.2f}{m['requests']:>9}{m['connections']:>9}")
+for label, key, schemes in rows:
+    for scheme in schemes:
+        for rtt in (0, 40):
+            m = results[(key, scheme, rtt)] = measured(f"{key}-{scheme}-{rtt}")
+            resumed = m.get("resumed", 0) if scheme == "https" else "-"
+            print(f"{label:46}{scheme:>7}{rtt:>7}{m['wall']:>8.2f}{m['cpu']:>7.2f}{m['requests']:>9}"
+                  f"{m['connections']:>6}{resumed:>8}")
 
 checks = []
-ours, scrapy = results[("ours-8", 40)], results[("scrapy", 40)]
-checks.append((f"8 per host at 40 ms: run {ours['wall']:.2f} s <= Scrapy {scrapy['wall']:.2f} s",
-               ours["wall"] <= scrapy["wall"]))
-for key, label in (("ours-8", "E-mart + Homeplus"), ("ours-all-8", "nine sources"), ("ours-polite", "polite Homeplus")):
-    m = results[(key, 40)]
-    checks.append((f"connections at 40 ms, {label}: {m['connections']} <= {m['requests']} requests / 4",
+for scheme in ("http", "https"):
+    ours, scrapy = results[("ours-8", scheme, 40)], results[("scrapy", scheme, 40)]
+    checks.append((f"8 per host at 40 ms over {scheme}: run {ours['wall']:.2f} s <= Scrapy {scrapy['wall']:.2f} s",
+                   ours["wall"] <= scrapy["wall"]))
+for key, label, scheme in (("ours-8", "E-mart + Homeplus", "http"), ("ours-all-8", "nine sources", "http"),
+                           ("ours-polite", "polite Homeplus", "http"), ("ours-8", "E-mart + Homeplus", "https"),
+                           ("ours-all-8", "nine sources", "https")):
+    m = results[(key, scheme, 40)]
+    kind = "TLS" if scheme == "https" else "TCP"
+    checks.append((f"{kind} connections at 40 ms, {label}: {m['connections']} <= {m['requests']} requests / 4",
                    m["connections"] * 4 <= m["requests"]))
-polite = results[("ours-polite", 40)]
+for key, label in (("ours-8", "E-mart + Homeplus"), ("ours-all-8", "nine sources")):
+    plain, tls = results[(key, "http", 40)], results[(key, "https", 40)]
+    checks.append((f"CPU at 40 ms, {label}: HTTPS {tls['cpu']:.2f} s <= 1.5 x HTTP {plain['cpu']:.2f} s",
+                   tls["cpu"] <= 1.5 * plain["cpu"]))
+polite = results[("ours-polite", "http", 40)]
 # Starts are `delay` plus a random jitter of up to half of it (mean a quarter) apart: the
 # delays of n requests to the one host sum to (n - 1) * 1.25 * delay on average.
 delays = (polite["requests"] - 1) * 1.25 * delay

@@ -17,6 +17,8 @@ pkg-config --exists libdeflate 2>/dev/null || missing+=(libdeflate-dev)
 pkg-config --exists jemalloc 2>/dev/null || missing+=(libjemalloc-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
+# OpenSSL's command line, with which the HTTPS tests and Benchmarks/latency.sh make a test CA.
+command -v openssl >/dev/null 2>&1 || missing+=(openssl)
 python3 -m pip --version >/dev/null 2>&1 || missing+=(python3-pip)
 # GNU time, with which Benchmarks/side-by-side.sh measures both sides.
 [ -x /usr/bin/time ] || missing+=(time)

@@ -25,6 +25,8 @@ public struct HTTPClientConfiguration: Sendable {
   public var maxRedirects: Int
   /// Headers added to every request, before the request's own headers.
   public var defaultHeaders: [HTTPHeader]
+  /// The certificate authorities HTTPS servers are checked against.
+  public var trustedCertificates: TrustedCertificates
 
   public init(
     userAgent: String = MartVersion.userAgent,
@@ -34,7 +36,8 @@ public struct HTTPClientConfiguration: Sendable {
     lowSpeedTime: Duration = .seconds(15),
     maxBodyBytes: Int = 20 * 1024 * 1024,
     maxRedirects: Int = 5,
-    defaultHeaders: [HTTPHeader] = []
+    defaultHeaders: [HTTPHeader] = [],
+    trustedCertificates: TrustedCertificates = .system
   ) {
     self.userAgent = userAgent
     self.connectTimeout = connectTimeout
@@ -44,6 +47,7 @@ public struct HTTPClientConfiguration: Sendable {
     self.maxBodyBytes = maxBodyBytes
     self.maxRedirects = maxRedirects
     self.defaultHeaders = defaultHeaders
+    self.trustedCertificates = trustedCertificates
   }
 }
 
@@ -52,7 +56,13 @@ public struct HTTPClientConfiguration: Sendable {
 /// One libcurl multi handle drives all transfers on one dedicated thread (`curl_multi_poll`),
 /// so requests cost no OS thread each and share libcurl's connection cache: connections are
 /// kept alive and reused, HTTP/2 is negotiated over TLS where the server offers it, and
-/// transfers to one HTTP/2 host are multiplexed over one connection. Redirects are followed
+/// transfers to one HTTP/2 host are multiplexed over one connection.
+///
+/// TLS is paid once per client, not per connection: the trusted certificates are named as one
+/// file (`CURLOPT_CAINFO`, no `CURLOPT_CAPATH`), which lets libcurl parse them into one X509
+/// store that every connection of the multi handle shares, and TLS sessions are shared
+/// between transfers (a share handle), so a new connection to a host resumes the session of
+/// an earlier one instead of a full handshake. Redirects are followed
 /// (http and https only), gzip and deflate bodies are decoded, and only transport failures
 /// throw: any HTTP status is returned as a response. Cancelling the calling task removes the
 /// transfer at once and throws `FetchError.Code.cancelled`.
@@ -120,11 +130,18 @@ private final class CurlMultiEngine: @unchecked Sendable {
 
   /// nil when libcurl could not be initialized; every request then fails.
   private let multi: UnsafeMutableRawPointer?
+  /// The TLS session cache every transfer uses. Used on the transfer thread only, so it needs no
+  /// lock callbacks.
+  private let share: UnsafeMutableRawPointer?
   private let inbox = Mutex(Inbox())
   private let ids = Atomic(0)
 
   init() {
     multi = curlGlobalInitResult == CURLE_OK ? curl_multi_init() : nil
+    share = multi == nil ? nil : curl_share_init()
+    if let share {
+      _ = mart_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
+    }
     guard let multi else { return }
     // Multiplex HTTP/2 streams over one connection, and keep enough idle connections for
     // every host a run talks to at once.
@@ -136,7 +153,10 @@ private final class CurlMultiEngine: @unchecked Sendable {
   }
 
   deinit {
+    // Every easy handle is cleaned up by now (the thread ends with none running), so the share
+    // handle is no longer in use.
     if let multi { curl_multi_cleanup(multi) }
+    if let share { curl_share_cleanup(share) }
   }
 
   func nextID() -> Int { ids.wrappingAdd(1, ordering: .relaxed).newValue }
@@ -201,7 +221,7 @@ private final class CurlMultiEngine: @unchecked Sendable {
         return (inbox.submissions, inbox.cancellations, inbox.isStopping)
       }
       for submission in submissions {
-        switch CurlTransfer.start(submission) {
+        switch CurlTransfer.start(submission, share: share) {
         case .success(let transfer):
           let added = curl_multi_add_handle(multi, transfer.handle)
           guard added == CURLM_OK else {
@@ -251,6 +271,7 @@ private final class CurlTransfer {
   private var requestHeaderList: UnsafeMutablePointer<curl_slist>?
   private let errorBuffer: UnsafeMutablePointer<CChar>
   private let maxBodyBytes: Int
+  private let trustedCertificates: TrustedCertificates
 
   private var body = Data()
   private var statusLine: String?
@@ -263,6 +284,7 @@ private final class CurlTransfer {
     url = submission.request.url
     continuation = submission.continuation
     maxBodyBytes = submission.configuration.maxBodyBytes
+    trustedCertificates = submission.configuration.trustedCertificates
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
   }
@@ -274,13 +296,15 @@ private final class CurlTransfer {
   }
 
   /// A configured transfer, ready to be added to the multi handle.
-  static func start(_ submission: CurlMultiEngine.Submission) -> Result<CurlTransfer, FetchError> {
+  static func start(
+    _ submission: CurlMultiEngine.Submission, share: UnsafeMutableRawPointer?
+  ) -> Result<CurlTransfer, FetchError> {
     let url = submission.request.url
     guard let handle = curl_easy_init() else {
       return .failure(FetchError(.transport, url: url, message: "libcurl could not create a handle"))
     }
     let transfer = CurlTransfer(handle: handle, submission: submission)
-    if let failure = transfer.configure(submission.request, configuration: submission.configuration) {
+    if let failure = transfer.configure(submission.request, configuration: submission.configuration, share: share) {
       return .failure(FetchError(.transport, url: url, message: "could not configure libcurl: \(failure)"))
     }
     return .success(transfer)
@@ -306,7 +330,9 @@ private final class CurlTransfer {
   }
 
   /// Sets every option; returns a description of the first option libcurl rejected, if any.
-  private func configure(_ request: HTTPRequest, configuration: HTTPClientConfiguration) -> String? {
+  private func configure(
+    _ request: HTTPRequest, configuration: HTTPClientConfiguration, share: UnsafeMutableRawPointer?
+  ) -> String? {
     var failures: [String] = []
     func check(_ code: CURLcode, _ option: String) {
       if code != CURLE_OK { failures.append("\(option): \(String(cString: curl_easy_strerror(code)))") }
@@ -347,6 +373,9 @@ private final class CurlTransfer {
     if request.url.lowercased().hasPrefix("https://") {
       check(mart_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1), "PIPEWAIT")
     }
+    // Set for plain URLs too: a redirect may lead to HTTPS.
+    configureTrust(configuration.trustedCertificates, check: check)
+    if let share { check(mart_curl_setopt_pointer(handle, CURLOPT_SHARE, share), "SHARE") }
 
     switch request.method {
     case .get:
@@ -379,6 +408,25 @@ private final class CurlTransfer {
     return failures.first
   }
 
+  /// Names the trusted certificates so that libcurl caches them: its X509 store is kept in the
+  /// multi handle and reused by later connections only when it came from one file alone, so
+  /// the build's default certificate directory (Debian's `/etc/ssl/certs`, which holds the
+  /// same certificates as its bundle) is unset whenever a file is named.
+  private func configureTrust(_ trust: TrustedCertificates, check: (CURLcode, String) -> Void) {
+    switch trust {
+    case .system:
+      guard let bundle = systemCertificateBundle else { return }
+      check(mart_curl_setopt_string(handle, CURLOPT_CAINFO, bundle), "CAINFO")
+      check(mart_curl_setopt_string(handle, CURLOPT_CAPATH, nil), "CAPATH")
+    case .bundle(let path, _):
+      check(mart_curl_setopt_string(handle, CURLOPT_CAINFO, path), "CAINFO")
+      check(mart_curl_setopt_string(handle, CURLOPT_CAPATH, nil), "CAPATH")
+    case .directory(let path, _):
+      check(mart_curl_setopt_string(handle, CURLOPT_CAPATH, path), "CAPATH")
+      check(mart_curl_setopt_string(handle, CURLOPT_CAINFO, nil), "CAINFO")
+    }
+  }
+
   private func error(for code: CURLcode, url: String) -> FetchError {
     let detail = String(cString: errorBuffer)
     let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
@@ -399,6 +447,11 @@ private final class CurlTransfer {
       return FetchError(.connection, url: url, message: message)
     case CURLE_PARTIAL_FILE:
       return FetchError(.bodyCutShort, url: url, message: message)
+    case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
+      // Not worth another attempt: the same certificate fails the same check.
+      return FetchError(
+        .transport, url: url,
+        message: "\(message) (checked against \(trustedCertificates); --ca-bundle names other authorities)")
     case CURLE_TOO_MANY_REDIRECTS:
       return FetchError(.redirect, url: url, message: message)
     case CURLE_UNSUPPORTED_PROTOCOL where redirectCount > 0:
@@ -436,6 +489,16 @@ private final class CurlTransfer {
 
 @available(*, unavailable)
 extension CurlTransfer: Sendable {}
+
+/// The CA bundle libcurl was built to use (`CURLINFO_CAINFO`), or nil when it names none (a
+/// build that trusts a directory or the TLS library's own store: left as it is).
+private let systemCertificateBundle: String? = {
+  guard curlGlobalInitResult == CURLE_OK, let handle = curl_easy_init() else { return nil }
+  defer { curl_easy_cleanup(handle) }
+  var path: UnsafePointer<CChar>?
+  guard mart_curl_getinfo_string(handle, CURLINFO_CAINFO, &path) == CURLE_OK, let path else { return nil }
+  return String(cString: path)
+}()
 
 private func wholeSecondsRoundedUp(_ duration: Duration) -> Int {
   let (seconds, attoseconds) = duration.components

@@ -85,6 +85,7 @@ public struct RunConfiguration: Sendable {
       var client = client
       client.totalTimeout = requests.timeout
       if let userAgent = requests.userAgent { client.userAgent = userAgent }
+      client.trustedCertificates = requests.trustedCertificates
       self.client = client
       self.politeness = PolitenessPolicy(
         maxConcurrentRequestsPerHost: requests.maxPerHost, minimumDelay: requests.requestDelay,
@@ -163,6 +164,8 @@ public struct RequestSettings: Sendable, Hashable {
   public var retries: Int
   /// The wait before the first retry, doubled for each further one.
   public var retryDelay: Duration
+  /// The certificate authorities HTTPS servers are checked against.
+  public var trustedCertificates: TrustedCertificates
 
   /// `mart-holiday/<version> (+…)`.
   public static var defaultUserAgent: String { MartVersion.userAgent }
@@ -170,7 +173,7 @@ public struct RequestSettings: Sendable, Hashable {
   public init(
     userAgent: String? = nil, timeout: Duration = .seconds(30), maxPerHost: Int = 1,
     requestDelay: Duration = .seconds(1), obeysRobotsTxt: Bool = true, retries: Int = 3,
-    retryDelay: Duration = .seconds(1)
+    retryDelay: Duration = .seconds(1), trustedCertificates: TrustedCertificates = .system
   ) {
     self.userAgent = userAgent
     self.timeout = timeout
@@ -179,6 +182,7 @@ public struct RequestSettings: Sendable, Hashable {
     self.obeysRobotsTxt = obeysRobotsTxt
     self.retries = retries
     self.retryDelay = retryDelay
+    self.trustedCertificates = trustedCertificates
   }
 }
 

@@ -37,11 +37,14 @@ struct FetchCommand: AsyncParsableCommand {
   @Flag(help: "Print the status line and the response headers, then a blank line, before the body.")
   var include = false
 
+  @OptionGroup var certificates: CertificateOptions
+
   @Argument(help: "The absolute http or https URL to fetch.")
   var url: String
 
   func validate() throws {
     if method == .get, data != nil { throw ValidationError("--data needs --method POST") }
+    _ = try certificates.trustedCertificates()
   }
 
   func run() async throws {
@@ -51,7 +54,7 @@ struct FetchCommand: AsyncParsableCommand {
         method: .post, url: url, headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
         body: Data((data ?? "").utf8))
     }
-    let stack = FetchStack()
+    let stack = FetchStack(client: HTTPClientConfiguration(trustedCertificates: try certificates.trustedCertificates()))
     let response: HTTPResponse
     do {
       response = try await stack.fetcher.fetch(request)

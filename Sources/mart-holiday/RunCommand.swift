@@ -98,6 +98,8 @@ struct RunCommand: AsyncParsableCommand {
       "The User-Agent of every request. Default: \(RequestSettings.defaultUserAgent)", valueName: "text"))
   var userAgent: String?
 
+  @OptionGroup var certificates: CertificateOptions
+
   @Flag(
     name: .customLong("ignore-robots"),
     help: "Do not fetch or obey robots.txt. Only for mirrors you own (see --source); replays never read it.")
@@ -192,6 +194,7 @@ struct RunCommand: AsyncParsableCommand {
         throw ValidationError("--user-agent \(problem): it cannot be sent in a header")
       }
     }
+    _ = try certificates.trustedCertificates()
     if replayDirectory != nil, let first = sourceOverrides.first {
       throw ValidationError(
         "--replay and --source \(first.brand.rawValue)=… cannot be used together: a replay sends every request to its recordings")
@@ -218,7 +221,8 @@ struct RunCommand: AsyncParsableCommand {
       keep: keep, progress: progress, logger: logger,
       requests: RequestSettings(
         userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: maxPerHost, requestDelay: .seconds(requestDelay),
-        obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(retryDelay)))
+        obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(retryDelay),
+        trustedCertificates: try certificates.trustedCertificates()))
 
     let runTask = Task { () async throws(RunSetupError) -> RunResult in try await Pipeline.run(configuration) }
     let signals = SignalCancellation { runTask.cancel() }

@@ -83,4 +83,43 @@ import Testing
     #expect(lines.first?.contains(url) == true)
     #expect(lines.first?.contains(cause) == true)
   }
+
+  @Test func anHTTPSMirrorIsTrustedThroughTheCABundleOptionOrTheEnvironment() throws {
+    let server = try LocalHTTPServer(handler: Self.handle)
+    let terminator = try TLSTerminator(targetPort: server.port)
+    let authority = try TLSTerminator.certificateAuthorityFile().path
+    let byOption = try run(["fetch", "--ca-bundle", authority, terminator.baseURL + "/store"])
+    #expect(byOption.status == 0)
+    #expect(String(decoding: byOption.stdout, as: UTF8.self) == "<p>이마트 성수점</p>")
+    // SSL_CERT_FILE counts when CURL_CA_BUNDLE, read first, is not set.
+    var environment = ProcessInfo.processInfo.environment
+    environment["CURL_CA_BUNDLE"] = nil
+    environment["SSL_CERT_FILE"] = authority
+    let byVariable = try ProcessRunner.run(
+      CommandLineContractTests.binary, ["fetch", terminator.baseURL + "/store"], environment: environment)
+    #expect(byVariable.status == 0)
+    #expect(byVariable.stdoutText == "<p>이마트 성수점</p>")
+    // Without either, the system's authorities refuse the test CA's certificate.
+    environment["SSL_CERT_FILE"] = nil
+    let untrusted = try ProcessRunner.run(
+      CommandLineContractTests.binary, ["fetch", terminator.baseURL + "/store"], environment: environment)
+    #expect(untrusted.status == 1)
+    #expect(untrusted.stderrText.contains("--ca-bundle"))
+  }
+
+  @Test func aCABundleThatCannotBeReadStopsBeforeAnyRequest() throws {
+    let server = try LocalHTTPServer(handler: Self.handle)
+    let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString).pem").path
+    for arguments in [
+      ["fetch", "--ca-bundle", missing, server.baseURL + "/store"],
+      ["run", "--ca-bundle", missing, "--replay", FixturePaths.web.path, "--output", missing + "-output"],
+    ] {
+      let outcome = try run(arguments)
+      #expect(outcome.status == 1)
+      #expect(outcome.stderr.hasPrefix("error: --ca-bundle \(missing) does not exist"))
+      #expect(outcome.stderr.split(separator: "\n").count == 1)
+      #expect(!FileManager.default.fileExists(atPath: missing + "-output"))
+    }
+    #expect(server.acceptedConnections == 0)
+  }
 }

@@ -15,12 +15,16 @@ public enum ProcessRunner {
     public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
   }
 
-  /// Runs `executable` with `arguments` (in `directory`, when given) and waits for it.
-  public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> Outcome {
+  /// Runs `executable` with `arguments` (in `directory` and with `environment`, when given) and
+  /// waits for it.
+  public static func run(
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
+  ) throws -> Outcome {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
+    if let environment { process.environment = environment }
     let stdout = Pipe()
     let stderr = Pipe()
     process.standardOutput = stdout

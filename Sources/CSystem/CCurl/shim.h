@@ -48,6 +48,12 @@ static inline CURLMcode mart_curl_multi_setopt_long(CURLM *multi, CURLMoption op
   return curl_multi_setopt(multi, option, value);
 }
 
+/* The share interface: which data the transfers of one multi handle share (TLS sessions). */
+
+static inline CURLSHcode mart_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
+  return curl_share_setopt(share, option, value);
+}
+
 /* Whether `message` says a transfer finished; if so, sets its easy handle and result. */
 static inline int mart_curl_message_done(const CURLMsg *message, CURL **handle, CURLcode *result) {
   if (message->msg != CURLMSG_DONE) return 0;

@@ -1,0 +1,25 @@
+import ArgumentParser
+import Foundation
+import MartFetch
+
+/// `--ca-bundle FILE`, shared by every command that fetches.
+struct CertificateOptions: ParsableArguments {
+  @Option(
+    name: .customLong("ca-bundle"),
+    help: ArgumentHelp(
+      "Check HTTPS servers against the certificates in this PEM file instead of the system's (also: CURL_CA_BUNDLE, SSL_CERT_FILE, SSL_CERT_DIR, in that order).",
+      valueName: "file"))
+  var caBundle: String?
+
+  /// The authorities the option or the environment names; a path that cannot be used is a
+  /// validation error, reported before any request.
+  func trustedCertificates(
+    environment: [String: String] = ProcessInfo.processInfo.environment
+  ) throws -> TrustedCertificates {
+    do {
+      return try TrustedCertificates.resolve(option: caBundle, environment: environment)
+    } catch {
+      throw ValidationError(error.description)
+    }
+  }
+}
