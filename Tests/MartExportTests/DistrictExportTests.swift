@@ -155,7 +155,7 @@ import Testing
     #expect(
       BundleValidator(directory: output).validate().problems.map(\.description).contains(
         "\(pointer.bundle)/districts.json: lotte-super-5089: has closing.expected, but the manifest says lotte-super"
-          + " is not designated"))
+          + " is not designated or is stale"))
   }
 
   @Test func diffInfersEachBundlesDistrictsWithItsOwnDesignatedBrands() {
@@ -174,5 +174,33 @@ import Testing
     #expect(diff.districts.first?.old == "2nd wednesday, 4th wednesday")
     #expect(diff.districts.first?.new == nil)
     #expect(diff.districts.first?.evidence.map(\.description) == ["emart-1061", "toysrus-2339"])
+  }
+}
+
+/// A district designating a day of the month, 안산시 (the 10th and the 4th Sunday): in the window
+/// 2026-11-01 … 2027-01-31 the 10ths are 11-10, 12-10, 01-10 and the 4th Sundays 11-22, 12-27,
+/// 01-24 (Python's `calendar`).
+@Suite struct DayOfMonthDistrictExportTests {
+  static let ansan = BranchAddress(published: "경기도 안산시 단원구 어딘가로 1", sido: "경기도", sigungu: "안산시 단원구")
+
+  static func branches() -> [Branch] {
+    let text = "매월 10일, 넷째 일요일 휴무"
+    let branches = [
+      ExportFixtures.branch(.emart, "1", name: "안산점", text: text, address: ansan),
+      ExportFixtures.branch("homeplus", "2", name: "안산점", text: text, address: ansan),
+      ExportFixtures.branch("lotte-super", "3", name: "안산점", text: "", address: ansan),
+    ]
+    return DistrictDesignations.infer(from: branches, window: ExportFixtures.window, exempt: []).withExpectedDays(branches)
+  }
+
+  @Test func aDayOfTheMonthIsWrittenValidatedAndExpected() throws {
+    let (output, pointer) = try ExportFixtures.publish(Self.branches(), label: "day-of-month")
+    #expect(BundleValidator(directory: output).validate().problems.map(\.description) == [])
+    let data = try Data(contentsOf: output.appendingPathComponent(pointer.bundle + "/districts.json"))
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.contains(#""pattern":[{"ordinal":4,"weekday":"sunday"},{"dayOfMonth":10}]"#))
+    let expected = Self.branches().first { $0.id.description == "lotte-super-3" }?.closing.expected
+    #expect(
+      expected?.dates.map(\.iso) == ["2026-11-10", "2026-11-22", "2026-12-10", "2026-12-27", "2027-01-10", "2027-01-24"])
   }
 }
