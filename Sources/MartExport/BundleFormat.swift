@@ -144,8 +144,8 @@ public struct BrandSummary: Codable, Hashable, Sendable {
 extension Sequence<BrandSummary> {
   /// The brands whose stores the district inference leaves out: those these summaries say are
   /// not subject to the designation (`designated: false`), and the `stale` ones, whose branches
-  /// were kept from an earlier bundle (what their source said then is no evidence now; `kept`
-  /// brands, not asked for in a run limited to other brands, still are). A brand without a
+  /// were kept from an earlier bundle (what their source said then is no evidence now; a brand a
+  /// run limited to other brands did not ask for keeps the freshness it had). A brand without a
   /// summary is subject to it.
   public var exemptFromDesignation: Set<BrandSlug> {
     Set(filter { !$0.designated || $0.freshness == .stale }.map(\.slug))

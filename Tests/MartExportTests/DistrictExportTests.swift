@@ -204,3 +204,17 @@ import Testing
       expected?.dates.map(\.iso) == ["2026-11-10", "2026-11-22", "2026-12-10", "2026-12-27", "2027-01-10", "2027-01-24"])
   }
 }
+
+/// A stale brand's branches (kept from an earlier bundle because its run failed) are no evidence:
+/// the summaries leave them out of the district inference as they do a brand not designated.
+@Suite struct StaleBrandDistrictTests {
+  @Test func staleAndUndesignatedBrandsAreLeftOut() {
+    let summaries = [
+      BrandSummary(slug: "emart", name: "이마트", branchCount: 3, freshness: .stale, lastFetchedAsOf: nil),
+      BrandSummary(slug: "homeplus", name: "홈플러스", branchCount: 1, freshness: .fresh, lastFetchedAsOf: nil),
+      BrandSummary(slug: "toysrus", name: "토이저러스", branchCount: 1, freshness: .fresh, lastFetchedAsOf: nil, designated: false),
+      BrandSummary(slug: "costco", name: "코스트코", branchCount: 0, freshness: .missing, lastFetchedAsOf: nil),
+    ]
+    #expect(summaries.exemptFromDesignation == ["emart", "toysrus"])
+  }
+}
