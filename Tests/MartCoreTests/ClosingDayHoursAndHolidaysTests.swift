@@ -91,6 +91,7 @@ struct ClosingDayHoursAndHolidaysTests {
       "12월 휴무일 변경 안내 기존 12/13(일), 12/27(일) → 변경 12/16(수), 12/27(일)은 기존과 동일",
       "12월 의무휴업일 변경 안내: 12/13(일) → 12/16(수), 12/27(일)은 기존과 동일",
       "12/13(일)에서 12/16(수)로 변경, 12/27(일)은 변동없음",
+      "12월 의무휴업일 변경: 둘째 일요일(12/13) → 12/16(수), 넷째 일요일(12/27)은 기존과 동일",
     ])
   func restatedDayStays(text: String) {
     let schedule = ClosingSchedule.parse(text, asOf: Self.asOf)

@@ -7,8 +7,9 @@ extension ClosingClauseParser {
   /// `12/27(일) → 12/30(수)`, `12/13 휴무 → 12/16 휴무로 변경`. The dates before it give way to
   /// those after it: they are open, even if a verb already closed them.
   mutating func readSubstitution(at index: Int) -> Int {
+    // A closing verb or the bracket of a rule's dates may stand between: `둘째 일요일(12/13) → 12/16`.
     guard let last = lastDateList, last.end <= index, index - last.end <= 2,
-      (last.end..<index).allSatisfy({ tokens.keyword(at: $0) == .closure })
+      (last.end..<index).allSatisfy({ tokens.keyword(at: $0) == .closure || tokens.symbol(at: $0) == ")" })
     else { return index + 1 }
     if pendingEnd == last.end, case .dates? = pending.last?.phrase { pending.removeLast() }
     syntax.append(.substitution(phrase: last.phrase))

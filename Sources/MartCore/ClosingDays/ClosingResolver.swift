@@ -133,7 +133,12 @@ struct ClosingResolver {
         // A replaced day the notice names again among the new ones (`기존 12/13, 12/27 → 변경
         // 12/16, 12/27은 기존과 동일`) stays as it was: closed.
         var restated: Set<CalendarDate> = []
-        for case .dates(let values) in newDays { restated.formUnion(values) }
+        for days in newDays {
+          switch days {
+          case .dates(let values), .ruleDates(let values): restated.formUnion(values)
+          default: break
+          }
+        }
         for case .dates(let values) in oldDays { reading.opened.dates.formUnion(values.filter { !restated.contains($0) }) }
         reading.changes.append((oldDays, newDays, index))
       case .appliesFrom(let list):
