@@ -566,7 +566,8 @@ private struct Check {
       guard let expected = branch.closing.expected else { continue }
       if exempt.contains(branch.brand) {
         problem(
-          path, "\(branch.id): has closing.expected, but the manifest says \(branch.brand) is not designated or is stale")
+          path,
+          "\(branch.id): has closing.expected, but the manifest says \(branch.brand) is not designated or is stale")
       }
       if expected.basis != "district" {
         problem(path, "\(branch.id): closing.expected.basis is \"\(expected.basis)\", not \"district\"")

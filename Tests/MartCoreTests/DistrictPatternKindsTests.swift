@@ -102,7 +102,10 @@ struct DistrictPatternKindsTests {
     ]
     let inference = DistrictDesignations.infer(from: branches, window: Self.window, exempt: Self.exempt)
     let district = try #require(inference.districts.first)
-    #expect(district.pattern == [DesignatedDay(ordinal: 2, weekday: .wednesday), DesignatedDay(ordinal: 4, weekday: .wednesday)])
+    #expect(
+      district.pattern == [
+        DesignatedDay(ordinal: 2, weekday: .wednesday), DesignatedDay(ordinal: 4, weekday: .wednesday),
+      ])
     #expect(inference.mismatches.map(\.branch.description) == ["costco-Yangjae"])
   }
 

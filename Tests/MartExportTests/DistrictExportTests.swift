@@ -160,7 +160,7 @@ import Testing
 
   @Test func diffInfersEachBundlesDistrictsWithItsOwnDesignatedBrands() {
     // 이마트 청주점 and a 토이저러스 there, both on the 2nd/4th Wednesday. The old manifest, written
-    // before `designated` existed, counts the toy store: two stores of two brands, a pattern. The
+    // before `designated` existed, counts the toy store: two stores of two sources, a pattern. The
     // new one marks it not designated: one store left, no pattern.
     let branches = Self.branchesWithToyStore().filter { $0.brand != .lottemart }
     let side = { (version: String, exempt: Set<BrandSlug>) in

@@ -139,7 +139,9 @@ struct ClosingResolver {
           default: break
           }
         }
-        for case .dates(let values) in oldDays { reading.opened.dates.formUnion(values.filter { !restated.contains($0) }) }
+        for case .dates(let values) in oldDays {
+          reading.opened.dates.formUnion(values.filter { !restated.contains($0) })
+        }
         reading.changes.append((oldDays, newDays, index))
       case .appliesFrom(let list):
         if let day = dates.days(of: list, warnings: &warnings).first { reading.appliesFrom.append((day, index)) }
