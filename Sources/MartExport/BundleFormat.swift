@@ -142,9 +142,14 @@ public struct BrandSummary: Codable, Hashable, Sendable {
 }
 
 extension Sequence<BrandSummary> {
-  /// The brands these summaries say are not subject to the designation (`designated: false`),
-  /// whose stores the district inference leaves out; a brand without a summary is subject to it.
-  public var exemptFromDesignation: Set<BrandSlug> { Set(filter { !$0.designated }.map(\.slug)) }
+  /// The brands whose stores the district inference leaves out: those these summaries say are
+  /// not subject to the designation (`designated: false`), and the `stale` ones, whose branches
+  /// were kept from an earlier bundle (what their source said then is no evidence now; a brand a
+  /// run limited to other brands did not ask for keeps the freshness it had). A brand without a
+  /// summary is subject to it.
+  public var exemptFromDesignation: Set<BrandSlug> {
+    Set(filter { !$0.designated || $0.freshness == .stale }.map(\.slug))
+  }
 }
 
 /// `branches.json`: every branch of every brand in the bundle, sorted by id, and the ids the
@@ -372,10 +377,39 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
 public struct DistrictsFile: Codable, Hashable, Sendable {
   /// One district: `{"agreeing","evidence","pattern","sido","sigungu","stores","swaps"}`.
   public struct Entry: Codable, Hashable, Sendable {
+    /// `{"ordinal": 2, "weekday": "wednesday"}` (an nth weekday) or `{"dayOfMonth": 10}`.
     public struct Day: Codable, Hashable, Sendable {
-      public var ordinal: Int
-      /// `sunday` … `saturday`.
-      public var weekday: String
+      /// 1 to 5, for an nth weekday.
+      public var ordinal: Int?
+      /// `sunday` … `saturday`, for an nth weekday.
+      public var weekday: String?
+      /// 1 to 31, for a day of the month.
+      public var dayOfMonth: Int?
+
+      init(_ day: DesignatedDay) {
+        ordinal = day.ordinal
+        weekday = day.weekday?.englishName
+        dayOfMonth = day.dayOfMonth
+      }
+
+      private enum CodingKeys: String, CodingKey { case ordinal, weekday, dayOfMonth }
+
+      /// Writes the keys of its kind only.
+      public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        if let dayOfMonth {
+          try container.encode(dayOfMonth, forKey: .dayOfMonth)
+        } else {
+          try container.encode(ordinal, forKey: .ordinal)
+          try container.encode(weekday, forKey: .weekday)
+        }
+      }
+
+      /// `2nd wednesday`, `10th of the month`.
+      public var description: String {
+        if let dayOfMonth { return "\(DesignatedDay.ordinalName(dayOfMonth)) of the month" }
+        return "\(ordinal.map(DesignatedDay.ordinalName) ?? "?") \(weekday ?? "?")"
+      }
     }
 
     public struct Swap: Codable, Hashable, Sendable {
@@ -394,23 +428,18 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
     public init(_ district: DistrictPattern) {
       sido = district.district.sido
       sigungu = district.district.sigungu
-      pattern = district.pattern.map { Day(ordinal: $0.ordinal, weekday: $0.weekday.englishName) }
+      pattern = district.pattern.map(Day.init)
       evidence = district.evidence
       agreeing = district.agreeing
       stores = district.stores
       swaps = district.swaps.map { Swap(date: $0.date, ids: $0.ids) }
     }
 
-    /// `<sido> <sigungu>`.
-    public var name: String { "\(sido) \(sigungu)" }
+    /// `<sido> <sigungu>`; `세종특별자치시` alone.
+    public var name: String { sido == sigungu ? sido : "\(sido) \(sigungu)" }
 
-    /// `2nd wednesday, 4th sunday`.
-    public var patternDescription: String {
-      pattern.map { day in
-        let suffix = day.ordinal == 1 ? "st" : day.ordinal == 2 ? "nd" : day.ordinal == 3 ? "rd" : "th"
-        return "\(day.ordinal)\(suffix) \(day.weekday)"
-      }.joined(separator: ", ")
-    }
+    /// `2nd wednesday, 4th sunday`, `4th sunday, 10th of the month`.
+    public var patternDescription: String { pattern.map(\.description).joined(separator: ", ") }
   }
 
   public var schemaVersion: Int

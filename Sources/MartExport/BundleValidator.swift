@@ -532,8 +532,8 @@ private struct Check {
   }
 
   /// `districts.json` against the inference made again from `branches.json` (leaving out the
-  /// branches of `exempt` brands, which the manifest marks `designated: false`), and every
-  /// branch's expected days against its district's.
+  /// branches of `exempt` brands, which the manifest marks `designated: false` or `stale`), and
+  /// every branch's expected days against its district's.
   mutating func checkDistricts(
     _ file: DistrictsFile, branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>, path: String
   ) {
@@ -565,7 +565,9 @@ private struct Check {
     for branch in branches {
       guard let expected = branch.closing.expected else { continue }
       if exempt.contains(branch.brand) {
-        problem(path, "\(branch.id): has closing.expected, but the manifest says \(branch.brand) is not designated")
+        problem(
+          path,
+          "\(branch.id): has closing.expected, but the manifest says \(branch.brand) is not designated or is stale")
       }
       if expected.basis != "district" {
         problem(path, "\(branch.id): closing.expected.basis is \"\(expected.basis)\", not \"district\"")

@@ -58,6 +58,7 @@ struct AddressCommand: AsyncParsableCommand {
     if !address.unparsed.isEmpty {
       lines.append("not understood: " + address.unparsed.map { "\"\($0)\"" }.joined(separator: ", "))
     }
+    lines += address.warnings.map { "warning: \($0)" }
     return lines.joined(separator: "\n")
   }
 }

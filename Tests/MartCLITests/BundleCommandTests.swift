@@ -369,33 +369,38 @@ import Testing
 
   @Test func aBrandGoingStaleIsAChangeOnItsOwn() throws {
     let (old, bundle) = try baseline()
-    // The run failed for 롯데마트: its branches are carried over unchanged, fetched on 11-19(목).
+    // The run failed for 그랑그로서리: its branches are carried over unchanged, fetched on 11-19(목).
+    // A stale brand's stores are no evidence for their districts; these decide no pattern (구리
+    // and 은평 have no other store, 수원, 유성구 and 수성구 enough without them), so nothing else
+    // changes.
     let new = try edited(
       bundle,
       brands: { brands in
-        for index in brands.indices where brands[index].slug.rawValue == "lottemart" {
+        for index in brands.indices where brands[index].slug.rawValue == "grand-grocery" {
           brands[index].freshness = .stale
           brands[index].lastFetchedAsOf = CalendarDate(iso: "2026-11-19")
         }
       }, { _ in })
     let text = try cli.run(["diff", old.path, new.path])
     #expect(text.status == 1)
-    #expect(text.stdout.contains("brand-freshness  롯데마트 (lottemart)  fresh → stale (last fetched 2026-11-19(목))"))
+    #expect(
+      text.stdout.contains("brand-freshness  그랑그로서리 (grand-grocery)  fresh → stale (last fetched 2026-11-19(목))"))
     #expect(!text.stdout.contains("no changes"))
     let outcome = try cli.run(["diff", old.path, new.path, "--format", "json"])
     #expect(outcome.status == 1)
     let json = try json(outcome)
     #expect((json["changed"] as? [Any])?.isEmpty == true)
     let brands = try #require(json["brands"] as? [[String: Any]])
-    #expect(brands.map { $0["brand"] as? String } == ["lottemart"])
-    #expect(brands.first?["brandName"] as? String == "롯데마트")
+    #expect(brands.map { $0["brand"] as? String } == ["grand-grocery"])
+    #expect(brands.first?["brandName"] as? String == "그랑그로서리")
     #expect((brands.first?["old"] as? [String: Any])?["freshness"] as? String == "fresh")
     #expect((brands.first?["new"] as? [String: Any])?["freshness"] as? String == "stale")
     #expect((json["summary"] as? [String: Any])?["kinds"] as? [String: Int] == ["brand-freshness": 1])
     let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
     #expect(markdown.status == 1)
     #expect(
-      markdown.stdout.contains("| 롯데마트 (`lottemart`) | fresh → stale (last fetched 2026-11-19(목)) | 0 | 0 | 0 |"),
+      markdown.stdout.contains(
+        "| 그랑그로서리 (`grand-grocery`) | fresh → stale (last fetched 2026-11-19(목)) | 0 | 0 | 0 |"),
       "stdout: \(markdown.stdout)")
     #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "brand-freshness"]).status == 1)
     #expect(try cli.run(["diff", old.path, new.path, "--fail-on", "closing-dates,unknown-days"]).status == 0)

@@ -57,13 +57,14 @@ struct ClosingDayCoverageTests {
         "2026-11-02", "2026-11-09", "2026-11-16", "2026-11-23", "2026-11-30", "2026-12-07", "2026-12-14",
         "2026-12-21", "2026-12-28", "2027-01-04", "2027-01-11", "2027-01-18", "2027-01-25",
       ], unknown: [], knownThrough: "2027-12-31", warns: true),
-    // Public holidays as days: 12-25 and 01-01 are unknown, Mondays close.
+    // Public holidays as days: Mondays close, and so do the holidays 12-25 and 01-01 (Fridays).
     Case(
       text: "매주 월요일 및 공휴일 휴무",
       dates: [
         "2026-11-02", "2026-11-09", "2026-11-16", "2026-11-23", "2026-11-30", "2026-12-07", "2026-12-14",
-        "2026-12-21", "2026-12-28", "2027-01-04", "2027-01-11", "2027-01-18", "2027-01-25",
-      ], unknown: ["2026-12-25…2026-12-25", "2027-01-01…2027-01-01"], knownThrough: "2027-12-31", warns: true),
+        "2026-12-21", "2026-12-25", "2026-12-28", "2027-01-01", "2027-01-04", "2027-01-11", "2027-01-18",
+        "2027-01-25",
+      ], unknown: [], knownThrough: "2027-12-31", warns: true),
     // 추석 2026 is 09-25 (연휴 09-24…26); the 2nd Sunday of September 2026 is 09-13, of October
     // 10-11: none falls on it, so nothing moves.
     Case(

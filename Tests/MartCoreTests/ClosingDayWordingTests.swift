@@ -215,11 +215,15 @@ struct ClosingDayWordingTests {
     #expect(schedule.warnings.count == 1)
   }
 
-  @Test("a weekday with hours is not opened: 영업시간 is a noun")
-  func hoursAreNotAnOpening() {
+  @Test("a rule followed by 영업시간 and hours gives the hours of those days, not a closure")
+  func hoursAreNotAClosure() {
     let schedule = ClosingSchedule.parse(
       "매월 둘째 일요일 영업시간 10:00~22:00", asOf: CalendarDate(year: 2026, month: 11, day: 20)!)
-    #expect(schedule.rules == [.nthWeekday(ordinals: [2], weekday: .sunday)])
+    #expect(schedule.rules.isEmpty)
+    #expect(schedule.status == .unknown)
+    // The 2nd Sundays of November and December 2026 (cal: 11-08, 12-13) are known trading days.
+    #expect(schedule.exceptions.contains(CalendarDate(year: 2026, month: 11, day: 8)!))
+    #expect(schedule.exceptions.contains(CalendarDate(year: 2026, month: 12, day: 13)!))
   }
 
   @Test("a day with shortened hours is neither closed nor open")

@@ -1,4 +1,6 @@
+import Foundation
 import Testing
+import TestSupport
 
 @testable import MartCore
 
@@ -95,13 +97,43 @@ struct PublicHolidayTests {
     #expect(!Self.isHoliday("2006-04-05"))
     #expect(!Self.isHoliday("2025-05-01"))
     #expect(Self.holiday("2026-05-01")?.name == "노동절")
-    // 2027-05-01 is a Saturday: whether 노동절 has a substitute is not confirmed, so Monday
-    // 05-03 is neither a holiday nor known not to be one.
-    guard case .unknown(let why) = KoreanPublicHolidays.status(of: Self.day("2027-05-03")) else {
-      Issue.record("2027-05-03 should be unknown")
-      return
+  }
+
+  /// 노동절 (5/1) and 제헌절 (7/17) get a substitute from 2026-05-11 (규정 제3조 as amended by
+  /// 대통령령 제36290호): the first day after that is neither a Saturday, a Sunday nor a holiday.
+  /// Weekdays from `cal`: 5/1 is a Saturday in 2027, 2032, 2038, 2049 (→ Monday 05-03) and a Sunday
+  /// in 2033, 2044, 2050 (→ Monday 05-02); in 2039 it is a Sunday and Monday 05-02 is already the
+  /// substitute of 부처님오신날 (Saturday 04-30), so 노동절's is Tuesday 05-03.
+  @Test(
+    "노동절 on a weekend gets a substitute from 2027",
+    arguments: [
+      ("2027-05-01", "2027-05-03"), ("2032-05-01", "2032-05-03"), ("2033-05-01", "2033-05-02"),
+      ("2038-05-01", "2038-05-03"), ("2039-05-01", "2039-05-03"), ("2044-05-01", "2044-05-02"),
+      ("2049-05-01", "2049-05-03"), ("2050-05-01", "2050-05-02"),
+    ])
+  func laborDaySubstitute(labor: String, substitute: String) throws {
+    #expect(Self.holiday(labor)?.name == "노동절")
+    let holiday = try #require(KoreanPublicHolidays.holiday(on: Self.day(substitute)))
+    #expect(holiday.kind == .substitute)
+    #expect(holiday.substituteFor?.name == "노동절")
+    #expect(holiday.substituteFor?.date == Self.day(labor))
+    #expect(holiday.source.text.contains("36290"))
+    #expect(KoreanPublicHolidays.unknownDates(from: Self.day(labor), through: Self.day(substitute)).isEmpty)
+  }
+
+  /// The cross-check: the 2027 월력요항 (우주항공청, the reference for calendars under 천문법),
+  /// transcribed in `fixtures/holidays/wollyeok-yohang-2027.json`, lists the same days as the table.
+  @Test("2027 agrees day for day with the 월력요항")
+  func agreesWithTheAlmanac() throws {
+    struct Almanac: Decodable { let holidays: [String: String] }
+    let almanac = try JSONDecoder().decode(Almanac.self, from: FixturePaths.data("holidays/wollyeok-yohang-2027.json"))
+    let published = Set(almanac.holidays.keys)
+    let table = Set(KoreanPublicHolidays.holidays(inYear: 2027).map(\.date.iso))
+    #expect(published.count == 24)
+    #expect(table == published)
+    for (iso, name) in almanac.holidays where name.hasPrefix("대체공휴일") {
+      #expect(KoreanPublicHolidays.holiday(on: Self.day(iso))?.kind == .substitute, "\(iso) \(name)")
     }
-    #expect(why.contains("노동절"))
   }
 
   @Test(

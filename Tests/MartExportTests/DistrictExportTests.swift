@@ -155,12 +155,12 @@ import Testing
     #expect(
       BundleValidator(directory: output).validate().problems.map(\.description).contains(
         "\(pointer.bundle)/districts.json: lotte-super-5089: has closing.expected, but the manifest says lotte-super"
-          + " is not designated"))
+          + " is not designated or is stale"))
   }
 
   @Test func diffInfersEachBundlesDistrictsWithItsOwnDesignatedBrands() {
     // 이마트 청주점 and a 토이저러스 there, both on the 2nd/4th Wednesday. The old manifest, written
-    // before `designated` existed, counts the toy store: two stores of two brands, a pattern. The
+    // before `designated` existed, counts the toy store: two stores of two sources, a pattern. The
     // new one marks it not designated: one store left, no pattern.
     let branches = Self.branchesWithToyStore().filter { $0.brand != .lottemart }
     let side = { (version: String, exempt: Set<BrandSlug>) in
@@ -174,5 +174,47 @@ import Testing
     #expect(diff.districts.first?.old == "2nd wednesday, 4th wednesday")
     #expect(diff.districts.first?.new == nil)
     #expect(diff.districts.first?.evidence.map(\.description) == ["emart-1061", "toysrus-2339"])
+  }
+}
+
+/// A district designating a day of the month, 안산시 (the 10th and the 4th Sunday): in the window
+/// 2026-11-01 … 2027-01-31 the 10ths are 11-10, 12-10, 01-10 and the 4th Sundays 11-22, 12-27,
+/// 01-24 (Python's `calendar`).
+@Suite struct DayOfMonthDistrictExportTests {
+  static let ansan = BranchAddress(published: "경기도 안산시 단원구 어딘가로 1", sido: "경기도", sigungu: "안산시 단원구")
+
+  static func branches() -> [Branch] {
+    let text = "매월 10일, 넷째 일요일 휴무"
+    let branches = [
+      ExportFixtures.branch(.emart, "1", name: "안산점", text: text, address: ansan),
+      ExportFixtures.branch("homeplus", "2", name: "안산점", text: text, address: ansan),
+      ExportFixtures.branch("lotte-super", "3", name: "안산점", text: "", address: ansan),
+    ]
+    return DistrictDesignations.infer(from: branches, window: ExportFixtures.window, exempt: []).withExpectedDays(branches)
+  }
+
+  @Test func aDayOfTheMonthIsWrittenValidatedAndExpected() throws {
+    let (output, pointer) = try ExportFixtures.publish(Self.branches(), label: "day-of-month")
+    #expect(BundleValidator(directory: output).validate().problems.map(\.description) == [])
+    let data = try Data(contentsOf: output.appendingPathComponent(pointer.bundle + "/districts.json"))
+    let text = String(decoding: data, as: UTF8.self)
+    #expect(text.contains(#""pattern":[{"ordinal":4,"weekday":"sunday"},{"dayOfMonth":10}]"#))
+    let expected = Self.branches().first { $0.id.description == "lotte-super-3" }?.closing.expected
+    #expect(
+      expected?.dates.map(\.iso) == ["2026-11-10", "2026-11-22", "2026-12-10", "2026-12-27", "2027-01-10", "2027-01-24"])
+  }
+}
+
+/// A stale brand's branches (kept from an earlier bundle because its run failed) are no evidence:
+/// the summaries leave them out of the district inference as they do a brand not designated.
+@Suite struct StaleBrandDistrictTests {
+  @Test func staleAndUndesignatedBrandsAreLeftOut() {
+    let summaries = [
+      BrandSummary(slug: "emart", name: "이마트", branchCount: 3, freshness: .stale, lastFetchedAsOf: nil),
+      BrandSummary(slug: "homeplus", name: "홈플러스", branchCount: 1, freshness: .fresh, lastFetchedAsOf: nil),
+      BrandSummary(slug: "toysrus", name: "토이저러스", branchCount: 1, freshness: .fresh, lastFetchedAsOf: nil, designated: false),
+      BrandSummary(slug: "costco", name: "코스트코", branchCount: 0, freshness: .missing, lastFetchedAsOf: nil),
+    ]
+    #expect(summaries.exemptFromDesignation == ["emart", "toysrus"])
   }
 }

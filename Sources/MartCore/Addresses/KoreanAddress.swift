@@ -62,6 +62,9 @@ public struct KoreanAddress: Hashable, Sendable {
   public var reference: String?
   /// Pieces of the text that were not understood, in order. Empty when everything was.
   public var unparsed: [String]
+  /// What the reader could not settle, in order: a 구 abolished since, kept as published because
+  /// the address does not say its successor (see `docs/addresses-and-geocoding.md`).
+  public var warnings: [String] = []
 
   public init(
     raw: String, province: Province? = nil, sigungu: String? = nil, eupMyeon: String? = nil,
@@ -152,7 +155,7 @@ public struct KoreanAddress: Hashable, Sendable {
 extension KoreanAddress: Codable {
   private enum CodingKeys: String, CodingKey {
     case raw, sido, sigungu, eupMyeon, dongRi, roadName, buildingNumber, lotNumber, detail, reference
-    case unparsed, roadAddress, jibunAddress, queries
+    case unparsed, roadAddress, jibunAddress, queries, warnings
   }
 
   /// Decodes the parts; the derived forms are recomputed, not read.
@@ -170,6 +173,7 @@ extension KoreanAddress: Codable {
       detail: try container.decodeIfPresent(String.self, forKey: .detail),
       reference: try container.decodeIfPresent(String.self, forKey: .reference),
       unparsed: try container.decodeIfPresent([String].self, forKey: .unparsed) ?? [])
+    warnings = try container.decodeIfPresent([String].self, forKey: .warnings) ?? []
   }
 
   /// Encodes every part (absent ones as `null`) and the derived `roadAddress`, `jibunAddress`
@@ -190,5 +194,7 @@ extension KoreanAddress: Codable {
     try container.encode(roadAddress, forKey: .roadAddress)
     try container.encode(jibunAddress, forKey: .jibunAddress)
     try container.encode(queries, forKey: .queries)
+    // Only when there are some: most addresses have none.
+    if !warnings.isEmpty { try container.encode(warnings, forKey: .warnings) }
   }
 }

@@ -7,8 +7,9 @@ extension ClosingClauseParser {
   /// `12/27(일) → 12/30(수)`, `12/13 휴무 → 12/16 휴무로 변경`. The dates before it give way to
   /// those after it: they are open, even if a verb already closed them.
   mutating func readSubstitution(at index: Int) -> Int {
+    // A closing verb or the bracket of a rule's dates may stand between: `둘째 일요일(12/13) → 12/16`.
     guard let last = lastDateList, last.end <= index, index - last.end <= 2,
-      (last.end..<index).allSatisfy({ tokens.keyword(at: $0) == .closure })
+      (last.end..<index).allSatisfy({ tokens.keyword(at: $0) == .closure || tokens.symbol(at: $0) == ")" })
     else { return index + 1 }
     if pendingEnd == last.end, case .dates? = pending.last?.phrase { pending.removeLast() }
     syntax.append(.substitution(phrase: last.phrase))
@@ -74,15 +75,27 @@ extension ClosingClauseParser {
   /// opening (`공휴일 정상영업`) moves or opens the rules' days on public holidays, which the
   /// resolver reads from ``KoreanPublicHolidays``; a condition that says neither which way nor
   /// that the store opens makes those days, and the days around them, uncertain, with a warning.
-  /// Named as days (`매주 월요일 및 공휴일 휴무`), every public holiday is uncertain.
+  /// Named as days (`매주 월요일 및 공휴일 휴무`, `공휴일 휴무`), every public holiday closes, and
+  /// a day the table cannot tell is unknown. Followed by hours (`금~일, 공휴일: 10:30~21:00`) they
+  /// are trading days, and so are the rules just before them (`일요일·공휴일 10:00~20:00`).
   mutating func readPublicHolidays(at index: Int) -> Int {
     let end = clauseEnd(from: index)
-    let opens = (index + 1..<end).contains { probe in
-      switch tokens.keyword(at: probe) {
-      case .business?, .normalOpen?, .restless?: true
-      default: false
+    if tokens.hoursFollow(at: tokens.symbol(at: index + 1) == ":" ? index + 2 : index + 1) {
+      if pendingEnd == index - 1, let last = pending.last, last.phrase.isRecurring {
+        openRulesAsTradingDays(index, end)
+      } else {
+        warn("opening hours, neither a closure nor a day off", index, end)
       }
+      return end
     }
+    let opens =
+      saysOpenAllYear
+      || (index + 1..<end).contains { probe in
+        switch tokens.keyword(at: probe) {
+        case .business?, .normalOpen?, .restless?: true
+        default: false
+        }
+      }
     if let condition = conditionInClause(from: index + 1, orOffset: true) {
       let offsets = shiftOffsets(from: condition)
       let opensInstead = opens && !hasOffset(from: condition)
@@ -98,7 +111,6 @@ extension ClosingClauseParser {
       syntax.append(.shift(holidays: .publicHolidays, offsets: []))
     } else {
       syntax.append(.publicHolidaysNamed)
-      warn("public holidays not read; they are unknown", index, end)
     }
     return index + 1
   }

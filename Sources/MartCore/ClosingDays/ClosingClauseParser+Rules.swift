@@ -97,6 +97,11 @@ extension ClosingClauseParser {
   /// `일요일 (2·4주)`.
   mutating func readWeekdayFirstRule(at index: Int) -> Int? {
     let weekdays = readWeekdays(at: index)
+    if tokens.isListSeparator(at: weekdays.end), tokens.keyword(at: weekdays.end + 1) == .publicHoliday {
+      // 일요일·공휴일 휴무, 일요일/공휴일: every such weekday, beside the public holidays.
+      append(.weekly(weekdays.days), end: weekdays.end)
+      return weekdays.end + 1
+    }
     guard tokens.symbol(at: weekdays.end) == "(" else { return nil }
     let (ordinals, marked, end) = readOrdinals(at: weekdays.end + 1)
     guard !ordinals.isEmpty, marked, tokens.symbol(at: end) == ")" else { return nil }

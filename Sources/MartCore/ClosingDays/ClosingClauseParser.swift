@@ -84,6 +84,11 @@ struct ClosingClauseParser {
     var index = 0
     while index < tokens.count {
       let next: Int
+      if index == pendingEnd, let end = hoursAfterRules(at: index) {
+        // 둘째·넷째 일요일: 11:00~19:00: the hours of those days, not a closure.
+        index = end
+        continue
+      }
       switch tokens[index].kind {
       case .number: next = readNumber(at: index)
       case .keyword(.ordinal), .keyword(.ordinalPrefix): next = readOrdinalRule(at: index) ?? index + 1
@@ -213,6 +218,13 @@ struct ClosingClauseParser {
       clauseDefault = polarity
       return isLabel(end) ? end + 1 : end
     }
+    if polarity == .trading, let last = pending.last, last.phrase.isRecurring,
+      index == pendingEnd || (index == pendingEnd + 1 && tokens.isParticle(at: pendingEnd))
+    {
+      // 둘째·넷째 일요일 단축 영업: those days trade with other hours.
+      openRulesAsTradingDays(pendingEnd, end)
+      return end
+    }
     if isWord {
       commit(polarity)
       return end
@@ -226,17 +238,43 @@ struct ClosingClauseParser {
         let start = lastRunStart()
         if pending[start].phrase.isRecurring, tokens.hoursFollow(at: pendingEnd) {
           // 매월 둘째 일요일 오후 6시까지 영업: the rule's days trade with other hours.
-          warn("opening hours after a rule: its days are trading days with other hours", pendingEnd, end)
-          syntax.append(.verdict(closed: [], opened: pending[start...].map(\.index)))
+          openRulesAsTradingDays(pendingEnd, end)
         } else {
           warn("opening hours, neither a closure nor a day off", pendingEnd, end)
+          pending.removeSubrange(start...)
         }
-        pending.removeSubrange(start...)
       }
       return end
     }
     commit(polarity)
     return end
+  }
+
+  /// Where opening hours right after the rules just read end (`둘째·넷째 일요일: 11:00~19:00`,
+  /// `일요일 10:00~22:00`), having made those rules' days trading days: hours are never a closure,
+  /// whatever shape the days before them have. `nil` when no hours start at `index` or the
+  /// phrases before it are not rules (a date with hours is read with the date).
+  mutating func hoursAfterRules(at index: Int) -> Int? {
+    guard let last = pending.last, last.phrase.isRecurring else { return nil }
+    let start = tokens.symbol(at: index) == ":" ? index + 1 : index
+    guard tokens.hoursFollow(at: start) else { return nil }
+    var end = start
+    while end < tokens.count, !Self.clauseBreaks.contains(tokens.symbol(at: end) ?? " "),
+      tokens.keyword(at: end) != .closure
+    {
+      end += 1
+    }
+    openRulesAsTradingDays(index, end)
+    return end
+  }
+
+  /// Makes the run of rules at the end of the clause trading days with other hours (opened, so
+  /// known open), with a warning quoting the hours from `start` to `end`.
+  mutating func openRulesAsTradingDays(_ start: Int, _ end: Int) {
+    let first = lastRunStart()
+    warn("opening hours after a rule: its days are trading days with other hours", start, end)
+    syntax.append(.verdict(closed: [], opened: pending[first...].map(\.index)))
+    pending.removeSubrange(first...)
   }
 
   /// Whether the words between the last phrase and an opening verb speak of hours

@@ -71,10 +71,16 @@ struct PublicHolidayMoves {
     schedule.dates = Set(schedule.dates).union(kept.compactMap(\.to)).sorted()
     schedule.holidayMoves = kept
     schedule.warnings += reasons
-    if horizon.through > KoreanPublicHolidays.oneOffsKnownThrough {
-      schedule.warnings.append(
-        "public holidays after \(KoreanPublicHolidays.oneOffsKnownThrough.iso): one-off days (elections,"
-          + " temporary holidays) proclaimed later are not known; a closing day on one of them may move")
+    if let warning = Self.oneOffsWarning(within: horizon), !schedule.warnings.contains(warning) {
+      schedule.warnings.append(warning)
     }
+  }
+
+  /// The warning a schedule reading the table past ``KoreanPublicHolidays/oneOffsKnownThrough``
+  /// carries, or `nil` when `horizon` ends before it.
+  static func oneOffsWarning(within horizon: DateWindow) -> String? {
+    guard horizon.through > KoreanPublicHolidays.oneOffsKnownThrough else { return nil }
+    return "public holidays after \(KoreanPublicHolidays.oneOffsKnownThrough.iso): one-off days (elections,"
+      + " temporary holidays) proclaimed later are not known; a closing day on one of them may move"
   }
 }

@@ -37,6 +37,11 @@ extension ClosingResolver {
     if !monthDays.isEmpty { rules.append(.dayOfMonth(monthDays.sorted())) }
     if closed.newYear && !opened.newYear { rules.append(.annual(month: 1, day: 1)) }
     let exceptions = opened.dates.union(opened.ruleDates).union(opened.monthScoped.values.joined())
+    if reading.publicHolidaysNamed {
+      // 공휴일 휴무: each public holiday of the horizon, substitutes and one-off days included.
+      let horizon = ClosingSchedule.horizon(asOf: asOf)
+      closed.dates.formUnion(KoreanPublicHolidays.dates(from: horizon.from, through: horizon.through))
+    }
     let explicit = closed.dates.subtracting(exceptions).sorted()
     let lunar = LunarHoliday.allCases.compactMap { holiday -> LunarClosing? in
       guard let offsets = closed.lunarOffsets[holiday]?.subtracting(opened.lunarOffsets[holiday] ?? []),
@@ -178,7 +183,12 @@ extension ClosingResolver {
           for offset in shift.offsets { uncertain.insert(day.adding(days: offset)) }
         }
       }
-      if reading.publicHolidaysNamed { uncertain.formUnion(publicHolidays) }
+      if reading.publicHolidaysNamed {
+        // The holidays close (explicit dates); the days the table cannot tell are unknown.
+        uncertain.formUnion(KoreanPublicHolidays.unknownDates(from: horizon.from, through: horizon.through))
+        schedule.coverage = [horizon]
+        if let warning = PublicHolidayMoves.oneOffsWarning(within: horizon) { schedule.warnings.append(warning) }
+      }
       if !reading.alternateWeekdays.isEmpty {
         var day = horizon.from
         while day <= horizon.through {
@@ -189,7 +199,9 @@ extension ClosingResolver {
     }
     uncertain.formUnion(moves.uncertain)
     uncertain = uncertain.filter(horizon.contains)
-    guard !uncertain.isEmpty || !extraExceptions.isEmpty || moves.wasRead else { return }
+    guard !uncertain.isEmpty || !extraExceptions.isEmpty || moves.wasRead || reading.publicHolidaysNamed else {
+      return
+    }
     if schedule.coverage == nil {
       schedule.coverage = schedule.coversEveryDay ? [horizon] : schedule.coveredMonths
     }

@@ -129,8 +129,20 @@ struct ClosingResolver {
         }
       case .change(let old, let new):
         let oldDays = old.compactMap { named[$0] }
-        for case .dates(let values) in oldDays { reading.opened.dates.formUnion(values) }
-        reading.changes.append((oldDays, new.compactMap { named[$0] }, index))
+        let newDays = new.compactMap { named[$0] }
+        // A replaced day the notice names again among the new ones (`기존 12/13, 12/27 → 변경
+        // 12/16, 12/27은 기존과 동일`) stays as it was: closed.
+        var restated: Set<CalendarDate> = []
+        for days in newDays {
+          switch days {
+          case .dates(let values), .ruleDates(let values): restated.formUnion(values)
+          default: break
+          }
+        }
+        for case .dates(let values) in oldDays {
+          reading.opened.dates.formUnion(values.filter { !restated.contains($0) })
+        }
+        reading.changes.append((oldDays, newDays, index))
       case .appliesFrom(let list):
         if let day = dates.days(of: list, warnings: &warnings).first { reading.appliesFrom.append((day, index)) }
       case .openAllYear: reading.saysOpenAllYear = true

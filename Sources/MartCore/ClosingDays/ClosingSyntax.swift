@@ -38,7 +38,8 @@ enum ClosingStatement {
   /// A condition on holidays (`공휴일인 경우 익일`, `명절과 겹칠 경우`): the rules' days on `holidays`
   /// may move by `offsets` days, or (no offsets) not close at all.
   case shift(holidays: HolidaySet, offsets: Set<Int>)
-  /// `공휴일 휴무`: public holidays named as days, which the engine does not read.
+  /// `공휴일 휴무`, `매주 월요일 및 공휴일`: every public holiday closes, as ``KoreanPublicHolidays``
+  /// lists them; a day the table cannot tell is unknown.
   case publicHolidaysNamed
   /// `격주`: weekdays closed every other week, which weeks unknown.
   case alternateWeeks(AlternateWeeks)

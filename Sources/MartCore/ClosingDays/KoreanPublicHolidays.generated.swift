@@ -484,6 +484,7 @@ extension KoreanPublicHolidays {
     2027-02-09|substitute|sub2014|대체공휴일(설날)|설날|2027-02-07
     2027-03-01|fixed|law|삼일절
     2027-05-01|fixed|labor2026|노동절
+    2027-05-03|substitute|sub2026|대체공휴일(노동절)|노동절|2027-05-01
     2027-05-05|fixed|law|어린이날
     2027-05-13|lunar|law|부처님오신날
     2027-06-06|fixed|law|현충일
@@ -581,6 +582,7 @@ extension KoreanPublicHolidays {
     2032-02-12|lunar|law|설날 다음날
     2032-03-01|fixed|law|삼일절
     2032-05-01|fixed|labor2026|노동절
+    2032-05-03|substitute|sub2026|대체공휴일(노동절)|노동절|2032-05-01
     2032-05-05|fixed|law|어린이날
     2032-05-16|lunar|law|부처님오신날
     2032-05-17|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2032-05-16
@@ -606,6 +608,7 @@ extension KoreanPublicHolidays {
     2033-02-02|substitute|sub2014|대체공휴일(설날)|설날 전날|2033-01-30
     2033-03-01|fixed|law|삼일절
     2033-05-01|fixed|labor2026|노동절
+    2033-05-02|substitute|sub2026|대체공휴일(노동절)|노동절|2033-05-01
     2033-05-05|fixed|law|어린이날
     2033-05-06|lunar|law|부처님오신날
     2033-06-06|fixed|law|현충일
@@ -706,6 +709,7 @@ extension KoreanPublicHolidays {
     2038-02-05|lunar|law|설날 다음날
     2038-03-01|fixed|law|삼일절
     2038-05-01|fixed|labor2026|노동절
+    2038-05-03|substitute|sub2026|대체공휴일(노동절)|노동절|2038-05-01
     2038-05-05|fixed|law|어린이날
     2038-05-11|lunar|law|부처님오신날
     2038-06-06|fixed|law|현충일
@@ -732,6 +736,7 @@ extension KoreanPublicHolidays {
     2039-04-30|lunar|law|부처님오신날
     2039-05-01|fixed|labor2026|노동절
     2039-05-02|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2039-04-30
+    2039-05-03|substitute|sub2026|대체공휴일(노동절)|노동절|2039-05-01
     2039-05-05|fixed|law|어린이날
     2039-06-06|fixed|law|현충일
     2039-07-17|fixed|constitution2026|제헌절
@@ -831,6 +836,7 @@ extension KoreanPublicHolidays {
     2044-02-01|substitute|sub2014|대체공휴일(설날)|설날 다음날|2044-01-31
     2044-03-01|fixed|law|삼일절
     2044-05-01|fixed|labor2026|노동절
+    2044-05-02|substitute|sub2026|대체공휴일(노동절)|노동절|2044-05-01
     2044-05-05|fixed|law|어린이날
     2044-05-05|lunar|law|부처님오신날
     2044-05-06|substitute|sub2014|대체공휴일(어린이날)|어린이날|2044-05-05
@@ -930,6 +936,7 @@ extension KoreanPublicHolidays {
     2049-02-03|lunar|law|설날 다음날
     2049-03-01|fixed|law|삼일절
     2049-05-01|fixed|labor2026|노동절
+    2049-05-03|substitute|sub2026|대체공휴일(노동절)|노동절|2049-05-01
     2049-05-05|fixed|law|어린이날
     2049-05-09|lunar|law|부처님오신날
     2049-05-10|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2049-05-09
@@ -955,6 +962,7 @@ extension KoreanPublicHolidays {
     2050-01-25|substitute|sub2014|대체공휴일(설날)|설날|2050-01-23
     2050-03-01|fixed|law|삼일절
     2050-05-01|fixed|labor2026|노동절
+    2050-05-02|substitute|sub2026|대체공휴일(노동절)|노동절|2050-05-01
     2050-05-05|fixed|law|어린이날
     2050-05-28|lunar|law|부처님오신날
     2050-05-30|substitute|sub2023|대체공휴일(부처님오신날)|부처님오신날|2050-05-28
@@ -973,16 +981,7 @@ extension KoreanPublicHolidays {
     """
 
   /// Days whose status the law leaves open, with why.
-  static let unsettledDays: [CalendarDate: String] = [
-    d(2027, 5, 3): "노동절 2027-05-01 falls on a weekend or another holiday; whether the substitute-holiday rule covers 노동절 is not confirmed",
-    d(2032, 5, 3): "노동절 2032-05-01 falls on a weekend or another holiday; whether the substitute-holiday rule covers 노동절 is not confirmed",
-    d(2033, 5, 2): "노동절 2033-05-01 falls on a weekend or another holiday; whether the substitute-holiday rule covers 노동절 is not confirmed",
-    d(2038, 5, 3): "노동절 2038-05-01 falls on a weekend or another holiday; whether the substitute-holiday rule covers 노동절 is not confirmed",
-    d(2039, 5, 3): "노동절 2039-05-01 falls on a weekend or another holiday; whether the substitute-holiday rule covers 노동절 is not confirmed",
-    d(2044, 5, 2): "노동절 2044-05-01 falls on a weekend or another holiday; whether the substitute-holiday rule covers 노동절 is not confirmed",
-    d(2049, 5, 3): "노동절 2049-05-01 falls on a weekend or another holiday; whether the substitute-holiday rule covers 노동절 is not confirmed",
-    d(2050, 5, 2): "노동절 2050-05-01 falls on a weekend or another holiday; whether the substitute-holiday rule covers 노동절 is not confirmed",
-  ]
+  static let unsettledDays: [CalendarDate: String] = [:]
 }
 
 private func d(_ year: Int, _ month: Int, _ day: Int) -> CalendarDate {
@@ -999,7 +998,7 @@ extension PublicHoliday.Source {
   static let sub2014 = PublicHoliday.Source("관공서의 공휴일에 관한 규정 제3조 (2013-11-05 개정, 2014년 시행: 설·추석 연휴, 어린이날)")
   static let sub2021 = PublicHoliday.Source("관공서의 공휴일에 관한 규정 제3조 (2021-08-04 개정: 삼일절·광복절·개천절·한글날)")
   static let sub2023 = PublicHoliday.Source("관공서의 공휴일에 관한 규정 제3조 (2023-05-04 개정: 부처님오신날·기독탄신일)")
-  static let sub2026 = PublicHoliday.Source("공휴일에 관한 법률 개정 (2026-02-10 공포: 제헌절, 대체공휴일 포함)")
+  static let sub2026 = PublicHoliday.Source("관공서의 공휴일에 관한 규정 제3조 (대통령령 제36290호, 2026-04-30 개정, 2026-05-11 시행: 노동절·제헌절)")
   static let election = PublicHoliday.Source("공직선거법 제34조 (임기만료에 의한 선거의 선거일); 관공서의 공휴일에 관한 규정 제2조")
   static let early2017 = PublicHoliday.Source("대통령 궐위에 의한 선거 (헌법 제68조 제2항), 선거일 임시공휴일 지정 (2017)")
   static let early2025 = PublicHoliday.Source("대통령 궐위에 의한 선거, 선거일 임시공휴일 지정 (2025-04-08 국무회의)")

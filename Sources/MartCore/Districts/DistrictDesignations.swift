@@ -10,25 +10,45 @@
 ///    day of the window (open-all-year and unknown ones are left out). Only the days a store's
 ///    source speaks of count (its `unknownRanges` are not evidence either way). A store of an
 ///    exempt brand (a specialty store such as 토이저러스) keeps days of its own choosing: it is
-///    neither evidence nor a mismatch.
-/// 2. **A store's own pattern**: the (ordinal, weekday) pairs it closes on in more than half of
-///    the months where it speaks of that day.
+///    neither evidence nor a mismatch. Callers put stale brands (kept from an earlier bundle
+///    because this run failed for them) in `exempt` too: only what the sources say now counts.
+///    세종특별자치시 has no 시·군·구 and is one district.
+/// 2. **A store's own pattern**: the days it closes on in more than half of the months where it
+///    speaks of that day, each read both as an nth weekday (2nd Wednesday) and as a day of the
+///    month (the 10th), so that 안산 (the 10th and the 4th Sunday) and 충주 (the 10th and the 25th)
+///    are patterns as much as 제주's 2nd Friday and 4th Saturday.
 /// 3. **Following a pattern**, month by month: a pattern day the store opens is a break unless it
 ///    is a **swap** (the store closed another day of the same month instead, and one of the two
 ///    days is a public holiday: a 설 or 추석 move) or the pattern day is itself a public holiday
 ///    (opened on the holiday); a closed day outside the pattern is a break unless it is a public
 ///    holiday (a store also closed on 1/1, 설 or 추석 keeps its pattern).
 /// 4. **The district's pattern** is the store pattern most stores follow, kept when at least
-///    ``minimumAgreeing`` stores of at least ``minimumChains`` brands follow it and they are at
-///    least ``minimumShare`` of the district's stores. The stores of the district that do not
-///    follow it are ``DistrictInference/mismatches``.
+///    ``minimumAgreeing`` stores from at least ``minimumSources`` independent sources
+///    (``source(of:)``: E-mart's four brands are one source, not four) follow it and they are
+///    more than ``minimumSharePercent`` % of the district's stores. A majority, not more: a store
+///    keeping a day of its own (a warehouse closing on Sundays in a district of Wednesdays, a
+///    store with a standing exception) does not erase the pattern of the others. The stores of
+///    the district that do not follow it are ``DistrictInference/mismatches``.
 public enum DistrictDesignations {
   /// Stores that must follow a pattern.
   public static let minimumAgreeing = 2
-  /// Brands those stores must belong to.
-  public static let minimumChains = 2
-  /// The share of the district's stores that must follow it, in percent.
-  public static let minimumSharePercent = 70
+  /// Independent sources those stores must come from (``source(of:)``).
+  public static let minimumSources = 2
+  /// The share of the district's stores the followers must exceed, in percent.
+  public static let minimumSharePercent = 50
+
+  /// The source a brand's closing days come from: brands published together by one site are one
+  /// source, whose agreement with itself is no confirmation. E-mart's 이마트, 트레이더스, 노브랜드
+  /// and 에브리데이 (store.emart.com); 홈플러스 and its Express (my.homeplus.co.kr); 롯데마트 and
+  /// the formats of its 도와센터 (company.lottemart.com). Any other brand is a source of its own.
+  public static func source(of brand: BrandSlug) -> String {
+    switch brand.rawValue {
+    case "emart", "traders", "nobrand", "everyday": "store.emart.com"
+    case "homeplus", "homeplus-express": "my.homeplus.co.kr"
+    case "lottemart", "lotte-maxx", "grand-grocery", "toysrus", "bottle-bunker": "company.lottemart.com"
+    default: brand.rawValue
+    }
+  }
 
   /// The districts the branches support, and the stores that break them. `exempt` are the
   /// brands not subject to the designation: their branches are left out, and given no expected
@@ -46,9 +66,9 @@ public enum DistrictDesignations {
       let stores = byDistrict[district]!.sorted { $0.id < $1.id }
       guard let found = bestPattern(stores, window: window) else { continue }
       let followers = found.followers
-      let chains = Set(followers.map { $0.store.id.brand })
-      guard followers.count >= minimumAgreeing, chains.count >= minimumChains,
-        followers.count * 100 >= stores.count * minimumSharePercent
+      let sources = Set(followers.map { source(of: $0.store.id.brand) })
+      guard followers.count >= minimumAgreeing, sources.count >= minimumSources,
+        followers.count * 100 > stores.count * minimumSharePercent
       else { continue }
       var swaps: [CalendarDate: [BranchID]] = [:]
       for follower in followers {
@@ -210,9 +230,10 @@ struct StoreDays {
     return months
   }
 
-  /// The days it closes on in more than half of the months where it speaks of them, sorted.
+  /// The days it closes on in more than half of the months where it speaks of them, each as an
+  /// nth weekday and as a day of the month, sorted.
   func ownPattern(window: DateWindow) -> [DesignatedDay] {
-    let candidates = Set(closed.map(DesignatedDay.init(of:)))
+    let candidates = Set(closed.flatMap { [DesignatedDay(of: $0), DesignatedDay(dayOfMonth: $0.day)] })
     return candidates.filter { day in
       var spoken = 0
       var kept = 0
@@ -221,7 +242,9 @@ struct StoreDays {
         spoken += 1
         if closed.contains(date) { kept += 1 }
       }
-      return kept * 2 > spoken
+      // A day of the month kept in one month alone is an nth weekday's date as much as a
+      // designation of its own: it takes two months to tell.
+      return kept * 2 > spoken && (day.dayOfMonth == nil || spoken >= 2)
     }.sorted()
   }
 

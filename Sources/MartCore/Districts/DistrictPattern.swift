@@ -13,16 +13,26 @@ public struct District: Hashable, Comparable, Sendable, CustomStringConvertible 
     self.sigungu = sigungu
   }
 
-  /// The district of a branch's normalized address, or `nil` when it has no 시도 or 시·군·구.
+  /// The 시도 that has no 시·군·구 (세종특별자치시): it designates for the whole of it, and is one
+  /// district whose `sigungu` is its own name.
+  public static let provincesWithoutSigungu: Set<String> = ["세종특별자치시"]
+
+  /// The district of a branch's normalized address, or `nil` when it has no 시도 or 시·군·구
+  /// (세종 has none: it is its own district).
   public init?(_ address: BranchAddress) {
-    guard let sido = address.sido, let sigungu = address.sigungu, !sido.isEmpty, !sigungu.isEmpty else { return nil }
+    guard let sido = address.sido, !sido.isEmpty else { return nil }
+    if Self.provincesWithoutSigungu.contains(sido) {
+      self.init(sido: sido, sigungu: sido)
+      return
+    }
+    guard let sigungu = address.sigungu, !sigungu.isEmpty else { return nil }
     // `성남시 분당구`: the 시 designates for its 구.
     let city = sigungu.split(separator: " ").first.map(String.init) ?? sigungu
     self.init(sido: sido, sigungu: city)
   }
 
-  /// `<sido> <sigungu>`, e.g. `충청북도 청주시`.
-  public var description: String { "\(sido) \(sigungu)" }
+  /// `<sido> <sigungu>`, e.g. `충청북도 청주시`; `세종특별자치시` alone.
+  public var description: String { sido == sigungu ? sido : "\(sido) \(sigungu)" }
 
   public static func < (lhs: District, rhs: District) -> Bool {
     lhs.sido != rhs.sido
@@ -31,35 +41,86 @@ public struct District: Hashable, Comparable, Sendable, CustomStringConvertible 
   }
 }
 
-/// One day of a monthly designation: the `ordinal`-th `weekday` of every month (2nd Wednesday).
+/// One day of a monthly designation: the `ordinal`-th `weekday` of every month (2nd Wednesday),
+/// or a day of the month (the 10th: 안산's designation since 2015, 충주's 10th and 25th, its
+/// market days, since 2012).
 public struct DesignatedDay: Hashable, Comparable, Sendable {
-  /// 1 to 5.
-  public var ordinal: Int
-  public var weekday: Weekday
-
-  public init(ordinal: Int, weekday: Weekday) {
-    self.ordinal = ordinal
-    self.weekday = weekday
+  /// Which day of the month it is.
+  public enum Kind: Hashable, Sendable {
+    /// The `ordinal`-th (1 to 5) `weekday`.
+    case nthWeekday(ordinal: Int, weekday: Weekday)
+    /// The `day`-th (1 to 31) of the month; a month without it has no such day.
+    case dayOfMonth(Int)
   }
 
-  /// The day `date` is: its weekday and which occurrence of it in its month.
+  public var kind: Kind
+
+  /// The `ordinal`-th `weekday` of every month.
+  public init(ordinal: Int, weekday: Weekday) {
+    kind = .nthWeekday(ordinal: ordinal, weekday: weekday)
+  }
+
+  /// The `day`-th of every month.
+  public init(dayOfMonth day: Int) {
+    kind = .dayOfMonth(day)
+  }
+
+  /// The nth weekday `date` is: its weekday and which occurrence of it in its month.
   init(of date: CalendarDate) {
     self.init(ordinal: (date.day - 1) / 7 + 1, weekday: date.weekday)
   }
 
+  /// For an nth weekday, its ordinal; `nil` for a day of the month.
+  public var ordinal: Int? {
+    if case .nthWeekday(let ordinal, _) = kind { return ordinal }
+    return nil
+  }
+
+  /// For an nth weekday, its weekday; `nil` for a day of the month.
+  public var weekday: Weekday? {
+    if case .nthWeekday(_, let weekday) = kind { return weekday }
+    return nil
+  }
+
+  /// For a day of the month, the day; `nil` for an nth weekday.
+  public var dayOfMonth: Int? {
+    if case .dayOfMonth(let day) = kind { return day }
+    return nil
+  }
+
   /// Its day in the month starting at `monthStart`, if the month has one.
   func date(inMonthStarting monthStart: CalendarDate) -> CalendarDate? {
-    ClosingRule.nthWeekday(ordinals: [ordinal], weekday: weekday).dates(inMonthStarting: monthStart).first
+    switch kind {
+    case .nthWeekday(let ordinal, let weekday):
+      ClosingRule.nthWeekday(ordinals: [ordinal], weekday: weekday).dates(inMonthStarting: monthStart).first
+    case .dayOfMonth(let day): CalendarDate(year: monthStart.year, month: monthStart.month, day: day)
+    }
   }
 
-  /// `2nd wednesday`.
+  /// `2nd wednesday`, `10th of the month`.
   public var description: String {
-    let suffix = ordinal == 1 ? "st" : ordinal == 2 ? "nd" : ordinal == 3 ? "rd" : "th"
-    return "\(ordinal)\(suffix) \(weekday.englishName)"
+    switch kind {
+    case .nthWeekday(let ordinal, let weekday): "\(Self.ordinalName(ordinal)) \(weekday.englishName)"
+    case .dayOfMonth(let day): "\(Self.ordinalName(day)) of the month"
+    }
   }
 
+  /// `1st`, `2nd`, `3rd`, `4th`, `11th`, `21st`, `25th`.
+  public static func ordinalName(_ number: Int) -> String {
+    let suffix =
+      (11...13).contains(number % 100)
+      ? "th" : number % 10 == 1 ? "st" : number % 10 == 2 ? "nd" : number % 10 == 3 ? "rd" : "th"
+    return "\(number)\(suffix)"
+  }
+
+  /// Nth weekdays first (by ordinal, then weekday), then days of the month in order.
   public static func < (lhs: DesignatedDay, rhs: DesignatedDay) -> Bool {
-    lhs.ordinal != rhs.ordinal ? lhs.ordinal < rhs.ordinal : lhs.weekday < rhs.weekday
+    switch (lhs.kind, rhs.kind) {
+    case (.nthWeekday(let a, let x), .nthWeekday(let b, let y)): a != b ? a < b : x < y
+    case (.nthWeekday, .dayOfMonth): true
+    case (.dayOfMonth, .nthWeekday): false
+    case (.dayOfMonth(let a), .dayOfMonth(let b)): a < b
+    }
   }
 }
 
