@@ -134,6 +134,8 @@ public struct Pipeline: Sendable {
     if Task.isCancelled {
       return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
     }
+    draft.keepPastDays(of: previous.bundle, asOf: asOf, window: window)
+    draft.markStaleness(asOf: asOf)
     problems.append(draft.inferDistricts(window: window, brandName: { Self.koreanName($0, previous: previous) }))
     return publishStage.publish(
       draft, problems: problems, asOf: asOf, window: window,

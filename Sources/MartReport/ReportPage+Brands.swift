@@ -77,7 +77,7 @@ extension ReportPage {
         \(HTML.escape(summary.name)) <code>\(HTML.escape(slug.rawValue))</code></th>\
         <td class="status \(statusClass)">\(HTML.escape(status))</td>\
         <td class="freshness">\(HTML.escape(summary.freshness.rawValue))\
-        \(summary.freshness != .fresh ? summary.lastFetchedAsOf.map { "<br><small>last fetched \($0.iso)</small>" } ?? "" : "")</td>\
+        \(summary.freshness != .fresh ? (Self.staleness(summary) ?? summary.lastFetchedAsOf.map { "last fetched \($0.iso)" }).map { "<br><small>\($0)</small>" } ?? "" : "")</td>\
         <td class="num branches">\(summary.branchCount)</td>\
         <td class="num change">\(change(for: slug, count: summary.branchCount))</td>\
         <td class="num with-coordinates">\(summary.branchCount - without)</td>\

@@ -244,10 +244,17 @@ public struct ReportPage {
       let why = summary.error.map { " Why: <q class=\"reason\">\(HTML.escape($0))</q>." } ?? ""
       html +=
         "<li data-brand=\"\(HTML.escape(summary.slug.rawValue))\">\(palette.swatch(summary.slug)) "
-        + "<strong>\(HTML.escape(summary.name))</strong> <code>\(HTML.escape(summary.slug.rawValue))</code> is \(state).\(why)"
+        + "<strong>\(HTML.escape(summary.name))</strong> <code>\(HTML.escape(summary.slug.rawValue))</code> is \(state)"
+        + "\(Self.staleness(summary).map { " (<strong>\($0)</strong>)" } ?? "").\(why)"
         + " What to do: \(Self.brandAdvice)</li>\n"
     }
     return html + "</ul>\n</section>"
+  }
+
+  /// `stale since 2026-11-20, 3 days` for a stale brand whose report entry says since when.
+  static func staleness(_ summary: BrandSummary) -> String? {
+    guard let since = summary.staleSince else { return nil }
+    return "stale since \(since.iso)" + (summary.daysStale.map { ", \(DisplayText.count($0, "day"))" } ?? "")
   }
 
   /// The brand filter; shown by the script, since without it a choice would do nothing.

@@ -295,15 +295,19 @@ extension RunCommand {
   static let loggedWarnings: Set<RunProblem.Kind> = [.brandStale, .publish, .previousBundle]
 
   /// A problem's brand (its slug), branch and kind as log fields, and for a brand that failed
-  /// (`brand-stale`, `brand-failed`, `no-source`) the `reason` its entry in `report` gives.
+  /// (`brand-stale`, `brand-failed`, `no-source`) the `reason` its entry in `report` gives, and
+  /// for a stale one `staleSince` and `daysStale`.
   static func fields(of problem: RunProblem, in report: RunReport) -> Logger.Metadata {
     var fields: Logger.Metadata = ["kind": .string(problem.kind.rawValue)]
     if let brand = problem.brand { fields["brand"] = .string(brand.rawValue) }
     if let branch = problem.branch { fields["branch"] = .string(branch.description) }
-    if [.brandStale, .brandFailed, .noSource].contains(problem.kind),
-      let reason = report.brands.first(where: { $0.slug == problem.brand })?.error
-    {
-      fields["reason"] = .string(reason)
+    guard [.brandStale, .brandFailed, .noSource].contains(problem.kind),
+      let entry = report.brands.first(where: { $0.slug == problem.brand })
+    else { return fields }
+    if let reason = entry.error { fields["reason"] = .string(reason) }
+    if let since = entry.staleSince, let days = entry.daysStale {
+      fields["staleSince"] = .string(since.iso)
+      fields["daysStale"] = .stringConvertible(days)
     }
     return fields
   }

@@ -45,6 +45,46 @@ import Testing
     #expect(change.changes[0].new == .dates([CalendarDate(iso: "2026-12-20")!]))
   }
 
+  @Test func daysBeforeTheNewerAsOfDateAreHistoryNotChange() throws {
+    // A day later the same site lists only the days still to come, and a store shut since the
+    // first as-of date is known to be shut from the second: yesterday is neither a change of
+    // closing dates nor a newly unknown day.
+    let nextAsOf = ExportFixtures.asOf.adding(days: 1)
+    let listed = ClosingSchedule.parse(
+      "\(ExportFixtures.asOf.iso), 2026-12-13", asOf: ExportFixtures.asOf, coverage: .asOfThroughLastListed)
+    var listOnly = ExportFixtures.branch("1059", text: "")
+    listOnly.closing = BranchClosing(schedule: listed, window: ExportFixtures.window)
+    var listOnlyLater = listOnly
+    listOnlyLater.closing = BranchClosing(
+      schedule: .parse("2026-12-13", asOf: nextAsOf, coverage: .asOfThroughLastListed), window: ExportFixtures.window)
+    var shut = ExportFixtures.branch("1060", text: "매월 둘째·넷째 일요일")
+    shut.storeStatus = StoreStatus(state: .closed, text: "영업종료")
+    shut.closing = BranchClosing(
+      schedule: shut.closing.schedule, window: ExportFixtures.window, storeStatus: shut.storeStatus,
+      asOf: ExportFixtures.asOf)
+    var shutLater = shut
+    shutLater.closing = BranchClosing(
+      schedule: shut.closing.schedule, window: ExportFixtures.window, storeStatus: shut.storeStatus, asOf: nextAsOf)
+    #expect(shut.closing.dates.contains(ExportFixtures.asOf) && !shutLater.closing.dates.contains(ExportFixtures.asOf))
+
+    let later = BundleDiff.Side(version: "w", asOf: nextAsOf, window: ExportFixtures.window)
+    let quiet = BundleDiff(
+      old: side, oldBranches: [listOnly, shut], new: later, newBranches: [listOnlyLater, shutLater],
+      brandNames: ExportFixtures.names)
+    #expect(quiet.isEmpty, "\(quiet.text())")
+    #expect(quiet.comparedDays?.from == nextAsOf)
+
+    // A day from the newer as-of date on is still compared.
+    var moved = listOnlyLater
+    moved.closing = BranchClosing(
+      schedule: .parse("\(nextAsOf.iso), 2026-12-13", asOf: nextAsOf, coverage: .asOfThroughLastListed),
+      window: ExportFixtures.window)
+    let loud = BundleDiff(
+      old: side, oldBranches: [listOnly], new: later, newBranches: [moved], brandNames: ExportFixtures.names)
+    let change = try #require(loud.changed.first?.changes.first { $0.field == .closingDates })
+    #expect(change.new == .dates([nextAsOf]))
+  }
+
   @Test func closingDatesOutsideTheSharedWindowAreNotChanges() {
     // A month later the window is 2026-12-01 … 2027-02-28: November's dates leave it and
     // February's enter it, and neither is a change of the branch; only the window moved.
