@@ -98,7 +98,8 @@ import Testing
       old: side, oldBranches: [old], new: .init(version: "w", asOf: later, window: laterWindow), newBranches: [new])
     #expect(result.changed.isEmpty)
     #expect(result.kinds == [.window])
-    #expect(result.comparedDays == DateWindow(from: later.firstOfMonth(), through: ExportFixtures.window.through))
+    // Compared from the later as-of date on: the days before it are history.
+    #expect(result.comparedDays == DateWindow(from: later, through: ExportFixtures.window.through))
   }
 
   @Test func addedRemovedPhoneAndStatusWithSummaries() throws {
@@ -298,12 +299,13 @@ import Testing
     #expect(text.contains("window  2026-11-01(일)~2027-01-31(일) → 2026-12-01(화)~2027-02-28(일)\n"))
     #expect(text.contains("  unknown on the days new in the window (02-01(월)~02-28(일)): 1 branch (emart 1)\n"))
     let markdown = try result.markdown()
-    #expect(markdown.contains("closing dates and unknown days compared on 2026-12-01(화)~2027-01-31(일)"))
+    // 2026-12-20 is a Sunday, the later as-of date.
+    #expect(markdown.contains("closing dates and unknown days compared on 2026-12-20(일)~2027-01-31(일)"))
     #expect(markdown.contains("Unknown on the days new in the window (02-01(월)~02-28(일)): 1 branch (이마트 1)"))
     let json = try #require(try JSONSerialization.jsonObject(with: result.json()) as? [String: Any])
     let window = try #require(json["window"] as? [String: Any])
     #expect(window["changed"] as? Bool == true)
-    #expect(window["compared"] as? [String: String] == ["from": "2026-12-01", "through": "2027-01-31"])
+    #expect(window["compared"] as? [String: String] == ["from": "2026-12-20", "through": "2027-01-31"])
     #expect(window["addedDays"] as? [[String: String]] == [["from": "2027-02-01", "through": "2027-02-28"]])
     #expect(window["unknownOnAddedDays"] as? [String: [String]] == ["emart": ["emart-1059"]])
     #expect((json["new"] as? [String: Any])?["version"] as? String == "w")
@@ -360,7 +362,9 @@ import Testing
     #expect(
       least.contains("… and the changes of 2 more brands (802 groups of changes, 800 branches) (see the JSON diff)."))
     #expect(
-      least.hasSuffix("802 of 802 groups of changes not shown. The JSON diff (`--format json`) has every change._\n"))
+      least.hasSuffix(
+        "802 of 802 groups of changes not shown; left out: the table of brands."
+          + " The JSON diff (`--format json`) has every change._\n"))
     #expect(throws: BundleDiff.MarkdownLimitTooSmall.self) { try result.markdown(maxBytes: problem.minimum - 1) }
   }
 }
