@@ -234,7 +234,7 @@ public struct BundleDiff: Sendable {
     staleBrands = new.brands.filter { $0.freshness == .stale }.sorted { $0.slug < $1.slug }.map { summary in
       StaleBrand(
         brand: summary.slug, name: names[summary.slug] ?? summary.slug.rawValue, staleSince: summary.lastFetchedAsOf,
-        daysStale: summary.lastFetchedAsOf.map { new.asOf.dayNumber - $0.dayNumber })
+        daysStale: summary.lastFetchedAsOf.map { max(0, new.asOf.dayNumber - $0.dayNumber) })
     }
     let before = Dictionary(oldBranches.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let after = Dictionary(newBranches.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })

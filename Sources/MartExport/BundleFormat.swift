@@ -148,7 +148,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   public func withStaleness(asOf: CalendarDate) -> BrandSummary {
     var entry = self
     entry.staleSince = freshness == .stale ? lastFetchedAsOf : nil
-    entry.daysStale = entry.staleSince.map { asOf.dayNumber - $0.dayNumber }
+    entry.daysStale = entry.staleSince.map { max(0, asOf.dayNumber - $0.dayNumber) }
     return entry
   }
 
