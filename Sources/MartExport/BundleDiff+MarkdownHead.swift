@@ -59,9 +59,9 @@ extension BundleDiff {
     }
   }
 
-  /// Districts whose pattern changed the same way, together: the old and new pattern and the
-  /// districts, in the order of ``districts``.
-  var districtGroups: [(change: String, districts: [String])] {
+  /// Districts whose pattern changed the same way, together: the change (`2nd sunday, 4th
+  /// sunday → none`) and the districts, in the order of ``districts``.
+  public var districtGroups: [(change: String, districts: [String])] {
     var order: [String] = []
     var members: [String: [String]] = [:]
     for district in districts {
