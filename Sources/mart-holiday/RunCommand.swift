@@ -65,6 +65,13 @@ struct RunCommand: AsyncParsableCommand {
   var brands: [BrandSlug] = []
 
   @Option(
+    name: .customLong("accept-shrink"),
+    help: ArgumentHelp(
+      "Publish this brand as fetched even if it lost more than half its branches since the last bundle (repeatable): for a chain that really closed many stores. Logged as a shrink-accepted warning. Without it, such a drop is taken for a broken page and the brand stays stale.",
+      valueName: "slug"))
+  var acceptShrink: [BrandSlug] = []
+
+  @Option(
     name: .customLong("as-of"), parsing: .unconditional,
     help: ArgumentHelp(
       "The day the run treats as today (YYYY-MM-DD, \(SupportedDates.asOfRangeText)). Default: today in Korea.",
@@ -192,6 +199,10 @@ struct RunCommand: AsyncParsableCommand {
         throw ValidationError("--user-agent \(problem): it cannot be sent in a header")
       }
     }
+    if !brands.isEmpty, let stray = acceptShrink.first(where: { !brands.contains($0) }) {
+      throw ValidationError(
+        "--accept-shrink \(stray.rawValue) names a brand this run does not fetch (--brand \(brands.map(\.rawValue).joined(separator: ", ")))")
+    }
     if replayDirectory != nil, let first = sourceOverrides.first {
       throw ValidationError(
         "--replay and --source \(first.brand.rawValue)=… cannot be used together: a replay sends every request to its recordings")
@@ -218,7 +229,8 @@ struct RunCommand: AsyncParsableCommand {
       keep: keep, progress: progress, logger: logger,
       requests: RequestSettings(
         userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: maxPerHost, requestDelay: .seconds(requestDelay),
-        obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(retryDelay)))
+        obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(retryDelay)),
+      acceptShrink: Set(acceptShrink))
 
     let runTask = Task { () async throws(RunSetupError) -> RunResult in try await Pipeline.run(configuration) }
     let signals = SignalCancellation { runTask.cancel() }
@@ -292,7 +304,7 @@ extension RunCommand {
   /// The warnings logged one by one, besides every error: a brand kept from the last bundle
   /// (stale), and what concerns the whole output. The others are counted in one line and
   /// listed in `report.json`.
-  static let loggedWarnings: Set<RunProblem.Kind> = [.brandStale, .publish, .previousBundle]
+  static let loggedWarnings: Set<RunProblem.Kind> = [.brandStale, .shrinkAccepted, .publish, .previousBundle]
 
   /// A problem's brand (its slug), branch and kind as log fields, and for a brand that failed
   /// (`brand-stale`, `brand-failed`, `no-source`) the `reason` its entry in `report` gives, and
