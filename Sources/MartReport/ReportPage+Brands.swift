@@ -39,7 +39,7 @@ extension ReportPage {
       <p>From \(source). Change: the branch count against the previous bundle. Unknown days: the branches with \
       at least one day of the window whose closing status is unknown (the calendar's <q>?</q>, the map's hollow \
       marks), and of them those with every day unknown (nothing about their closing days could be read).</p>
-      <div class="scroll" tabindex="0" role="region" aria-label="Brand table (scrolls sideways)">
+      <div class="scroll" tabindex="0" role="region" aria-label="Brand table">
       <table class="brands">
       <thead><tr><th scope="col">Brand</th><th scope="col">Status</th><th scope="col">Freshness</th>
       <th scope="col" class="num">Branches</th><th scope="col" class="num">Change</th>

@@ -134,7 +134,7 @@ extension ReportPage {
         ? "" : " (" + kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
       + ".</p>\n"
     html += """
-      <div class="scroll" tabindex="0" role="region" aria-label="Warnings and errors (scrolls sideways)">
+      <div class="scroll" tabindex="0" role="region" aria-label="Warnings and errors">
       <table class="problems">
       <thead><tr><th scope="col">Severity</th><th scope="col">Kind</th><th scope="col">Brand</th><th scope="col">Branch</th><th scope="col">Message</th></tr></thead>
       <tbody>
