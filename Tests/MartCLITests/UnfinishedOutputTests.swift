@@ -224,6 +224,33 @@ import Testing
     try expectTheNextRunFinishes(output, asOf: "2026-11-21")
   }
 
+  /// An output directory on a disk without room for a new bundle: the run stops before it
+  /// stages anything, says how much is free and needed, and publishes nothing.
+  @Test(.enabled(if: canMount, "mounting a small filesystem needs root"))
+  func aDiskWithoutRoomForABundleIsRefusedBeforeStaging() throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("no-room-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    // 4 MiB: less than the 16 MiB a run asks for at least.
+    try mount(["-t", "tmpfs", "-o", "size=4m", "tmpfs", output.path])
+    defer { unmount(output) }
+
+    let run = try cli.run([
+      "run", "--replay", "fixtures/web", "--output", output.path, "--state", output.path + "-state",
+    ])
+    #expect(run.status == 1, "\(run.stderr)")
+    let line = try #require(
+      safety.lines(run.stderr).first { $0.contains("not enough free disk space") }, "\(run.stderr)")
+    #expect(line.contains("16.0 MB needed"), "\(line)")
+    #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("latest.json").path))
+    let bundles = output.appendingPathComponent("bundles")
+    if FileManager.default.fileExists(atPath: bundles.path) {
+      let staged = try FileManager.default.contentsOfDirectory(atPath: bundles.path)
+      #expect(staged.isEmpty, "nothing staged: \(staged)")
+    }
+    #expect(
+      errors(try report(output)).contains { $0.kind == "publish" && $0.message.contains("free space, then run again") })
+  }
+
   /// `report.html` that cannot be replaced (a file mounted over it) fails the run, and the page
   /// of the earlier run stays: the operator still has a page, and the error says it is old.
   @Test(.enabled(if: canMount, "mounting over report.html needs root"))
