@@ -32,7 +32,7 @@ public enum ResponseDescription {
       || lowered.contains("<title")
     {
       if let title = title(in: trimmed), !title.isEmpty { return "an HTML page titled '\(title)'" }
-      let words = words(trimmed.replacingOccurrences(of: "<[^>]*>", with: " ", options: .regularExpression))
+      let words = words(withoutTags(trimmed))
       return words.isEmpty ? "an HTML page without text" : "an HTML page beginning '\(words)'"
     }
     if trimmed.hasPrefix("{") || trimmed.hasPrefix("[") { return "JSON beginning '\(words(trimmed))'" }
@@ -46,6 +46,22 @@ public enum ResponseDescription {
       let close = html[start...].range(of: "</title", options: .caseInsensitive)
     else { return nil }
     return collapsed(String(html[html.index(after: start)..<close.lowerBound]))
+  }
+
+  /// `html` with its tags (`<…>`) replaced by spaces.
+  static func withoutTags(_ html: String) -> String {
+    var text = ""
+    var inTag = false
+    for character in html {
+      switch character {
+      case "<":
+        inTag = true
+        text.append(" ")
+      case ">": inTag = false
+      default: if !inTag { text.append(character) }
+      }
+    }
+    return text
   }
 
   /// The first words of `text`, whitespace collapsed, cut at ``quotedCharacters`` with `…`.

@@ -30,8 +30,8 @@ extension BundleDiff {
   /// the stale brands' errors, district names, the removed branches' names, and last their
   /// ids), and a closing note says exactly what was left out; the JSON diff has everything.
   /// Throws ``MarkdownLimitTooSmall`` when `maxBytes` cannot hold even the shortest head and
-  /// that note (any limit from 1,000 bytes up holds it for a diff without removals in the
-  /// thousands).
+  /// that note (a limit from 1,000 bytes up holds it, but for dozens of brands with removals or
+  /// stale at once).
   public func markdown(maxBytes: Int = defaultMarkdownMaxBytes) throws -> String {
     let heads = [MarkdownHead()] + MarkdownHead.steps(districts: districts.count, removals: removed.count)
     if isEmpty {

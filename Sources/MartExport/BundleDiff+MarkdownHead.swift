@@ -96,7 +96,8 @@ extension BundleDiff {
     lines += [summary, ""]
     var first = removalLines(head) + stale
     for change in brands where change.new?.freshness != .stale {
-      first.append("- **brand-freshness** \(Self.cell(change.name)) (`\(change.brand.rawValue)`): \(Self.freshness(change))")
+      first.append(
+        "- **brand-freshness** \(Self.cell(change.name)) (`\(change.brand.rawValue)`): \(Self.freshness(change))")
     }
     for group in districtGroups {
       let names = group.districts.prefix(head.districtNames).map(Self.cell)
@@ -146,7 +147,9 @@ extension BundleDiff {
       budget -= shown.count
       let names = shown.map { "`\($0.id)`" + (head.removalNames ? " \(Self.cell($0.name))" : "") }
       let rest = branches.count - shown.count
-      let list = names.joined(separator: ", ") + (rest > 0 ? "\(names.isEmpty ? "" : ", … and ")\(rest)\(names.isEmpty ? " branches" : " more") (see the JSON diff)" : "")
+      let more =
+        rest == 0 ? "" : names.isEmpty ? "\(rest) branches (see the JSON diff)" : ", … and \(rest) more (see the JSON diff)"
+      let list = names.joined(separator: ", ") + more
       lines.append("- **removed** from \(Self.cell(brandName(brand))) (`\(brand.rawValue)`), \(branches.count): \(list)")
     }
     return lines
@@ -157,9 +160,8 @@ extension BundleDiff {
     let newlyStale = Set(brands.filter { $0.new?.freshness == .stale }.map(\.brand))
     return staleBrands.map { stale in
       var entry = stale
-      if let error = entry.lastError {
-        entry.lastError =
-          head.reasonCharacters == 0 ? nil : error.count > head.reasonCharacters ? error.prefix(head.reasonCharacters) + "…" : error
+      if let error = entry.lastError, error.count > head.reasonCharacters {
+        entry.lastError = head.reasonCharacters == 0 ? nil : error.prefix(head.reasonCharacters) + "…"
       }
       let word = newlyStale.contains(stale.brand) ? "newly stale" : "still stale"
       return "- **\(word)** \(Self.cell(stale.name)) (`\(stale.brand.rawValue)`): \(Self.cell(Self.staleText(entry)))"
