@@ -47,16 +47,25 @@ extension BrandSource {
   /// `Self.closingDateCoverage`, through an existential.
   public var closingDateCoverage: DateCoverage { Self.closingDateCoverage }
 
-  /// Decodes a JSON body; when it does not fit, the error names the source, the URL and the
-  /// shape that was expected (e.g. `a "data" array`).
+  /// Decodes a JSON body; when it does not fit, the error names the source, the URL, the
+  /// shape that was expected (e.g. `a "data" array`) and what the body is instead, in a person's
+  /// words (``ResponseDescription``): `an HTML page titled '시스템 점검 안내'`, `the key "data" is
+  /// missing`.
   static func decodeJSON<Body: Decodable>(
     _ type: Body.Type, from data: Data, url: String, expecting shape: String
   ) throws(SourceError) -> Body {
     do {
       return try JSONDecoder().decode(Body.self, from: data)
     } catch {
+      let found = ResponseDescription.body(data)
+      guard found.hasPrefix("JSON ") else {
+        throw SourceError(
+          source: name, url: url, reason: .unexpectedContent("expected a JSON object with \(shape)"), answered: found)
+      }
       throw SourceError(
-        source: name, url: url, reason: .unexpectedContent("expected a JSON object with \(shape) (\(error))"))
+        source: name, url: url,
+        reason: .unexpectedContent(
+          "expected a JSON object with \(shape), but \(ResponseDescription.decodingProblem(error))"))
     }
   }
 }
@@ -77,6 +86,9 @@ public final class SourceSession: Sendable {
   /// The source's name, for error messages.
   public let sourceName: String
   private let warningLog = Mutex<[SourceWarning]>([])
+  /// Per URL, what the last response from it was (``ResponseDescription``: its status and
+  /// content type, and its body), so that an error about its content can say what it answered.
+  private let responses = Mutex<[String: (facts: String, body: String)]>([:])
 
   public init(
     baseURL: String, fetcher: any HTTPFetching, asOf: CalendarDate, brands: Set<BrandSlug>,
@@ -181,10 +193,28 @@ public final class SourceSession: Sendable {
     } catch {
       throw SourceError(source: sourceName, url: request.url, reason: .fetch(error))
     }
+    let described = (ResponseDescription.facts(response), ResponseDescription.body(response))
+    responses.withLock { $0[request.url] = described }
     if let label = response.charset, CharsetDecoder.encodingName(forLabel: label) == nil {
       warn("\(request.url): unknown charset \"\(label)\" in the Content-Type header; the encoding was sniffed")
     }
     return response
+  }
+}
+
+extension SourceSession {
+  /// What the last response from `url` was: its status and content type (`HTTP 200,
+  /// text/html`) and its body (`an HTML page titled '…'`), when this session received one.
+  public func response(from url: String) -> (facts: String, body: String)? { responses.withLock { $0[url] } }
+
+  /// `error` with what its URL answered (``SourceError/answered``, ``SourceError/responseFacts``),
+  /// when it is about unexpected content and this session received the response.
+  public func described(_ error: SourceError) -> SourceError {
+    guard case .unexpectedContent = error.reason, let known = response(from: error.url) else { return error }
+    var described = error
+    described.responseFacts = known.facts
+    if described.answered == nil { described.answered = known.body }
+    return described
   }
 }
 
@@ -200,17 +230,28 @@ public struct SourceError: Error, Sendable, CustomStringConvertible {
   public var source: String
   public var url: String
   public var reason: Reason
+  /// For unexpected content, what the body at `url` was, in a person's words (`an HTML page
+  /// titled '시스템 점검 안내'`, ``ResponseDescription/body(_:declaredCharset:)``), when known.
+  public var answered: String?
+  /// For unexpected content, the response's status and content type (`HTTP 200, text/html;
+  /// charset=utf-8`), when the session that received it knows.
+  public var responseFacts: String?
 
-  public init(source: String, url: String, reason: Reason) {
+  public init(source: String, url: String, reason: Reason, answered: String? = nil, responseFacts: String? = nil) {
     self.source = source
     self.url = url
     self.reason = reason
+    self.answered = answered
+    self.responseFacts = responseFacts
   }
 
   public var description: String {
     switch reason {
-    case .fetch(let error): "\(source): \(error)"
-    case .unexpectedContent(let detail): "\(source): unexpected content at \(url): \(detail)"
+    case .fetch(let error): return "\(source): \(error)"
+    case .unexpectedContent(let detail):
+      guard let answered else { return "\(source): unexpected content at \(url): \(detail)" }
+      return "\(source): unexpected content at \(url): it answered \(answered)"
+        + "\(responseFacts.map { " (\($0))" } ?? "") — \(detail)"
     }
   }
 }

@@ -57,13 +57,14 @@ enum BundleBuilder {
     let brandSlugs = Set(summaries.map(\.slug)).union(branches.map(\.brand)).sorted()
     let names = Dictionary(summaries.map { ($0.slug, $0.name) }, uniquingKeysWith: { first, _ in first })
     func name(_ slug: BrandSlug) -> String { names[slug] ?? slug.rawValue }
+    let staleSince = summaries.staleSince
 
     let output = BundleOutput(sink: sink)
     let frame = BranchListFrame(asOf: asOf, window: window)
     var exporters: [any BundleExporter] = [
       BranchesExporter(frame: frame, removed: removed),
       BrandFilesExporter(frame: frame, brands: brandSlugs, removed: removed),
-      CalendarsExporter(asOf: asOf, brands: brandSlugs, brandName: name),
+      CalendarsExporter(asOf: asOf, brands: brandSlugs, brandName: name, staleSince: { staleSince[$0] }),
       IndexExporter(),
       ClosuresExporter(branches: branches, asOf: asOf, window: window),
       DistrictsExporter(

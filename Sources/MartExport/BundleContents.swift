@@ -73,7 +73,8 @@ public struct BundleContents: Sendable {
       files.append(
         (
           "calendars/brands/\(slug.rawValue).ics",
-          ICalendar.brandCalendar(brandName: name(slug), branches: byBrand[slug] ?? [], asOf: asOf)
+          ICalendar.brandCalendar(
+            brandName: name(slug), branches: byBrand[slug] ?? [], asOf: asOf, staleSince: summaries.staleSince[slug])
         ))
     }
     try addJSON("index.json", IndexFile(branches: branches))
@@ -84,7 +85,8 @@ public struct BundleContents: Sendable {
       files.append(
         (
           "calendars/branches/\(branch.id).ics",
-          ICalendar.branchCalendar(branch, brandName: name(branch.brand), asOf: asOf)
+          ICalendar.branchCalendar(
+            branch, brandName: name(branch.brand), asOf: asOf, staleSince: summaries.staleSince[branch.brand])
         ))
     }
     files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }

@@ -4,7 +4,9 @@ import MartCore
 /// The diff as JSON, for machines.
 extension BundleDiff {
   /// The machine-readable form, stable (canonical JSON, everything sorted):
-  /// `{"old", "new", "window", "brands", "districts": [{"district", "old", "new", "evidence"}], "added", "removed", "addedBranches", "removedBranches",
+  /// `{"old", "new", "window", "brands", "staleBrands": [{"brand", "name", "staleSince", "daysStale",
+  /// "lastError"}], "districts": [{"district", "old", "new", "evidence"}], "added", "removed",
+  /// "addedBranches", "removedBranches",
   /// "changed": [{"id", "name", "brand", "brandName", "banner", "changes": [{"field", "old", "new", "sourceText"}]}],
   /// "groups", "summary": {"added", "removed", "changed", "groups", "kinds": {kind: count},
   /// "brands": {slug: {"added", "removed", "changed"}}}}` (see `docs/bundle-format.md`).
@@ -68,6 +70,7 @@ extension BundleDiff {
       var new: SideInfo
       var window: WindowInfo
       var brands: [BrandEntry]
+      var staleBrands: [StaleBrand]
       var districts: [DistrictChange]
       var added: [BranchID]
       var removed: [BranchID]
@@ -88,6 +91,7 @@ extension BundleDiff {
         changed: windowChanged, compared: comparedDays, addedDays: addedDays,
         unknownOnAddedDays: Dictionary(uniqueKeysWithValues: unknownOnAddedDays.map { ($0.key.rawValue, $0.value) })),
       brands: brands.map { BrandEntry(brand: $0.brand, brandName: $0.name, old: $0.old, new: $0.new) },
+      staleBrands: staleBrands,
       districts: districts,
       added: added.map(\.id), removed: removed.map(\.id),
       addedBranches: added.map(info), removedBranches: removed.map(info),

@@ -20,46 +20,73 @@ extension BundleDiff {
   }
 
   /// A pull-request comment or CI job summary (GitHub-flavoured Markdown) of at most `maxBytes`
-  /// bytes of UTF-8: a header (versions, window, a table of the brands with their freshness and
-  /// counts), then per brand the groups of identical changes. When everything does not fit, the
-  /// largest brand sections are collapsed into `<details>` and lists are shortened, each saying
-  /// how much was left out, with a closing note; the JSON diff has everything.
-  /// Throws ``MarkdownLimitTooSmall`` when `maxBytes` cannot hold the header and that note.
+  /// bytes of UTF-8. First the head, what must be seen before any branch's detail: versions
+  /// and counts, every removed branch (id and name), every stale brand (since when, for how
+  /// many days, why), other freshness changes, the districts that moved their closing days
+  /// (grouped by change), the window and a table of the brands; then per brand the groups of
+  /// identical changes. When everything does not fit, the branches' detail gives way first (the
+  /// largest sections collapsed into `<details>`, then shorter lists, fewer groups, fewer
+  /// brands), then the head (the table, the note on the days new in the window, the length of
+  /// the stale brands' errors, district names, the removed branches' names, and last their
+  /// ids), and a closing note says exactly what was left out; the JSON diff has everything.
+  /// Throws ``MarkdownLimitTooSmall`` when `maxBytes` cannot hold even the shortest head and
+  /// that note (a limit from 1,000 bytes up holds it, but for dozens of brands with removals or
+  /// stale at once).
   public func markdown(maxBytes: Int = defaultMarkdownMaxBytes) throws -> String {
-    let header = markdownHeader()
+    let heads = [MarkdownHead()] + MarkdownHead.steps(districts: districts.count, removals: removed.count)
     if isEmpty {
-      let text = header + "No changes.\n"
-      guard text.utf8.count <= maxBytes else {
-        throw MarkdownLimitTooSmall(maxBytes: maxBytes, minimum: text.utf8.count)
+      for head in heads {
+        let text = markdownHeader(head)
+        if text.utf8.count <= maxBytes { return text }
       }
-      return text
+      throw MarkdownLimitTooSmall(maxBytes: maxBytes, minimum: markdownHeader(heads.last!).utf8.count)
     }
     let sections = markdownSections()
+    var least = Int.max
+    // Branch detail gives way first, then the head, its removals last.
+    for head in heads {
+      let header = markdownHeader(head)
+      let notes = head.leftOut(self)
+      if let text = Self.shortened(header: header, sections: sections, notes: notes, maxBytes: maxBytes) {
+        return text
+      }
+      let bare = MarkdownLimits(ids: 0, groups: 0, sections: 0, collapse: true)
+      least = min(
+        least,
+        Self.renderMarkdown(header: header, sections: sections, limits: bare, maxBytes: maxBytes, notes: notes)
+          .utf8.count)
+    }
+    throw MarkdownLimitTooSmall(maxBytes: maxBytes, minimum: least)
+  }
+
+  /// The report of `header` and `sections` within `maxBytes`, the sections shortened as little
+  /// as it takes: the largest collapsed, then fewer branches listed per group, fewer groups per
+  /// brand, fewer brands; `nil` when even the header and the closing note do not fit.
+  static func shortened(
+    header: String, sections: [MarkdownSection], notes: [String], maxBytes: Int
+  ) -> String? {
     func render(_ limits: MarkdownLimits) -> String {
-      Self.renderMarkdown(header: header, sections: sections, limits: limits, maxBytes: maxBytes)
+      renderMarkdown(header: header, sections: sections, limits: limits, maxBytes: maxBytes, notes: notes)
     }
     func fits(_ limits: MarkdownLimits) -> Bool { render(limits).utf8.count <= maxBytes }
-
     var limits = MarkdownLimits()
     if fits(limits) { return render(limits) }
-    // Too long: collapse the largest sections, then list fewer branches per group, then fewer
-    // groups per brand, then fewer brands.
     limits.collapse = true
     if fits(limits) { return render(limits) }
     let mostBranches = sections.flatMap(\.groups).map(\.group.branches.count).max() ?? 0
-    if let ids = Self.largest(in: 0...mostBranches, where: { fits(limits.with(ids: $0)) }) {
+    if let ids = largest(in: 0...mostBranches, where: { fits(limits.with(ids: $0)) }) {
       return render(limits.with(ids: ids))
     }
     limits = limits.with(ids: 0)
     let mostGroups = sections.map(\.groups.count).max() ?? 0
-    if let groups = Self.largest(in: 0...mostGroups, where: { fits(limits.with(groups: $0)) }) {
+    if let groups = largest(in: 0...mostGroups, where: { fits(limits.with(groups: $0)) }) {
       return render(limits.with(groups: groups))
     }
     limits.groups = 0
-    if let count = Self.largest(in: 0...sections.count, where: { fits(limits.with(sections: $0)) }) {
+    if let count = largest(in: 0...sections.count, where: { fits(limits.with(sections: $0)) }) {
       return render(limits.with(sections: count))
     }
-    throw MarkdownLimitTooSmall(maxBytes: maxBytes, minimum: render(limits.with(sections: 0)).utf8.count)
+    return nil
   }
 
   /// How much of each section the Markdown report shows.
@@ -114,60 +141,12 @@ extension BundleDiff {
     return best
   }
 
-  func markdownHeader() -> String {
-    var lines = [
-      "### Closing-day dataset: changes", "",
-      "`\(old.version)` → `\(new.version)` (as of \(DisplayText.long(old.asOf)) → \(DisplayText.long(new.asOf)))", "",
-    ]
-    if isEmpty { return lines.joined(separator: "\n") + "\n" }
-    var summary = "**\(DisplayText.counts(added: added.count, removed: removed.count, changed: changed.count))**"
-    if !brands.isEmpty {
-      summary += " · freshness changed for \(brands.count) brand\(brands.count == 1 ? "" : "s")"
-    }
-    if windowChanged { summary += " · the window moved" }
-    if !districts.isEmpty {
-      summary += " · \(districts.count) district\(districts.count == 1 ? "" : "s") changed closing days"
-    }
-    lines += [summary, ""]
-    if !districts.isEmpty {
-      for district in districts {
-        lines.append("- **district-pattern** \(Self.cell(district.district)): \(Self.cell(Self.pattern(district)))")
-      }
-      lines.append("")
-    }
-    if windowChanged {
-      let compared =
-        comparedDays.map { "closing dates and unknown days compared on \(DisplayText.range($0, long: true))" }
-        ?? "the windows share no day"
-      lines += [
-        "Window: \(DisplayText.range(old.window, long: true)) → \(DisplayText.range(new.window, long: true)); \(compared).", "",
-      ]
-      if let unknown = unknownOnAddedDaysText(slugs: false) {
-        lines += [unknown.prefix(1).uppercased() + unknown.dropFirst(), ""]
-      }
-    }
-    let changedBrands = Set(countsByBrand.keys).union(brands.map(\.brand)).sorted()
-    if !changedBrands.isEmpty {
-      let freshnessChanges = Dictionary(uniqueKeysWithValues: brands.map { ($0.brand, $0) })
-      let current = Dictionary(new.brands.map { ($0.slug, $0.freshness) }, uniquingKeysWith: { first, _ in first })
-      lines += ["| brand | freshness | added | removed | changed |", "|---|---|---:|---:|---:|"]
-      for brand in changedBrands {
-        let counts = countsByBrand[brand] ?? .init()
-        let freshness = freshnessChanges[brand].map(Self.freshness) ?? current[brand]?.rawValue ?? ""
-        lines.append(
-          "| \(Self.cell(brandName(brand))) (`\(brand.rawValue)`) | \(freshness) | \(counts.added) | \(counts.removed) | \(counts.changed) |"
-        )
-      }
-      lines.append("")
-    }
-    return lines.joined(separator: "\n") + "\n"
-  }
-
   func markdownSections() -> [MarkdownSection] {
     let groups = groups
     return Self.orderedBrands(groups).map { brand in
       let counts = countsByBrand[brand] ?? .init()
-      let mine = groups.filter { $0.brand == brand }
+      // Removed branches are named in the head, before any section.
+      let mine = groups.filter { $0.brand == brand && $0.kind != .removed }
       return MarkdownSection(
         brand: brand, heading: "#### \(Self.cell(brandName(brand))) (`\(brand.rawValue)`)",
         counts: DisplayText.counts(added: counts.added, removed: counts.removed, changed: counts.changed),
@@ -182,12 +161,12 @@ extension BundleDiff {
           }
           return (group, "- \(kind), \(group.branches.count) branches\(values)")
         })
-    }
+    }.filter { !$0.groups.isEmpty }
   }
 
   /// The report with `sections` shortened to `limits`.
   static func renderMarkdown(
-    header: String, sections: [MarkdownSection], limits: MarkdownLimits, maxBytes: Int
+    header: String, sections: [MarkdownSection], limits: MarkdownLimits, maxBytes: Int, notes: [String] = []
   ) -> String {
     var out = header
     var leftOutEntries = 0
@@ -249,14 +228,16 @@ extension BundleDiff {
         "… and the changes of \(hidden.count) more brand\(hidden.count == 1 ? "" : "s") "
         + "(\(groups.count) \(Self.groupsOfChanges(groups.count)), \(DisplayText.branches(distinct(groups)))) (see the JSON diff).\n\n"
     }
-    if leftOutEntries > 0 || leftOutGroups > 0 {
+    if leftOutEntries > 0 || leftOutGroups > 0 || !notes.isEmpty {
       var parts: [String] = []
       if leftOutGroups > 0 { parts.append("\(leftOutGroups) of \(totalGroups) groups of changes not shown") }
       if leftOutEntries > 0 {
         parts.append("\(leftOutEntries) branch\(leftOutEntries == 1 ? "" : "es") of the groups shown not listed")
       }
+      var said = parts.joined(separator: ", ")
+      if !notes.isEmpty { said += (said.isEmpty ? "" : "; ") + "left out: " + notes.joined(separator: ", ") }
       out +=
-        "_Shortened to stay within \(maxBytes) bytes: \(parts.joined(separator: ", ")). "
+        "_Shortened to stay within \(maxBytes) bytes: \(said). "
         + "The JSON diff (`--format json`) has every change._\n"
     }
     while out.hasSuffix("\n\n") { out.removeLast() }

@@ -7,10 +7,12 @@ extension BundleDiff {
   /// brand the groups of identical changes.
   public func text() -> String {
     var lines = ["\(old.version) → \(new.version) (as of \(DisplayText.long(old.asOf)) → \(DisplayText.long(new.asOf)))"]
+    let stale = staleBrands.map { "stale  \($0.name) (\($0.brand.rawValue))  \(Self.staleText($0))" }
     if isEmpty {
       lines.append("no changes")
-      return lines.joined(separator: "\n")
+      return (lines + stale).joined(separator: "\n")
     }
+    lines += stale
     if windowChanged {
       lines.append("window  \(DisplayText.range(old.window, long: true)) → \(DisplayText.range(new.window, long: true))")
       if let unknown = unknownOnAddedDaysText(slugs: true) { lines.append("  " + unknown) }

@@ -19,10 +19,11 @@ public enum ChangeKind: String, CaseIterable, Codable, Sendable, Comparable {
   case hours
   /// Moved more than ``BundleDiff/movedThresholdMeters``, or a coordinate appeared or vanished.
   case coordinates
-  /// Closing dates added or removed, within the days both bundles' windows cover.
+  /// Closing dates added or removed, within the days both bundles' windows cover from the later
+  /// as-of date on (``BundleDiff/comparedDays``).
   case closingDates = "closing-dates"
   /// Days that became unknown or known (`closing.unknownRanges`), within the days both bundles'
-  /// windows cover.
+  /// windows cover from the later as-of date on (``BundleDiff/comparedDays``).
   case unknownDays = "unknown-days"
   /// `closing.status` (`closures`, `open-all-year`, `unknown`).
   case closingStatus = "closing-status"
@@ -187,6 +188,9 @@ public struct BundleDiff: Sendable {
   public var changed: [BranchChange]
   /// Brands whose freshness changed or that are in one manifest only, sorted by slug.
   public var brands: [BrandChange]
+  /// Every brand stale in the new bundle, sorted by slug; not a change unless its freshness
+  /// changed (``brands``), but told in every form of the diff.
+  public var staleBrands: [StaleBrand]
   /// The days of the new window outside the old one (the month the window moved on to), in order.
   public var addedDays: [DateWindow]
   /// Per brand, the branches of the new bundle with unknown days among ``addedDays`` (sorted by
@@ -227,13 +231,16 @@ public struct BundleDiff: Sendable {
       return BrandChange(
         brand: slug, name: names[slug] ?? slug.rawValue, old: was.map(BrandState.init), new: now.map(BrandState.init))
     }
+    staleBrands = new.brands.filter { $0.freshness == .stale }.sorted { $0.slug < $1.slug }.map { summary in
+      StaleBrand(
+        brand: summary.slug, name: names[summary.slug] ?? summary.slug.rawValue, staleSince: summary.lastFetchedAsOf,
+        daysStale: summary.lastFetchedAsOf.map { max(0, new.asOf.dayNumber - $0.dayNumber) })
+    }
     let before = Dictionary(oldBranches.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     let after = Dictionary(newBranches.map { ($0.id, $0) }, uniquingKeysWith: { first, _ in first })
     added = after.filter { before[$0.key] == nil }.values.sorted { $0.id < $1.id }
     removed = before.filter { after[$0.key] == nil }.values.sorted { $0.id < $1.id }
-    // Closing dates are compared only on the days both windows cover.
-    let overlap = DateWindow(
-      from: max(old.window.from, new.window.from), through: min(old.window.through, new.window.through))
+    let overlap = Self.comparedDays(old: old, new: new)
     changed = after.keys.sorted().compactMap { id in
       guard let was = before[id], let now = after[id] else { return nil }
       let changes = Self.changes(from: was, to: now, overlap: overlap)
@@ -378,12 +385,21 @@ public struct BundleDiff: Sendable {
   /// Whether the window moved between the bundles.
   public var windowChanged: Bool { old.window != new.window }
 
-  /// The days both windows cover, on which closing dates and unknown days are compared; `nil`
-  /// when the windows do not meet.
+  /// The days on which closing dates and unknown days are compared: those both windows cover,
+  /// from the later of the two as-of dates on; `nil` when there are none. Days before it are
+  /// history for the newer bundle (its source may list only upcoming days, a store shut since is
+  /// known to be shut only from its as-of date), so a day rolling over is not a change.
   public var comparedDays: DateWindow? {
-    let overlap = DateWindow(
-      from: max(old.window.from, new.window.from), through: min(old.window.through, new.window.through))
+    let overlap = Self.comparedDays(old: old, new: new)
     return overlap.from <= overlap.through ? overlap : nil
+  }
+
+  /// The days both windows cover from the later as-of date on (empty when `from` is after
+  /// `through`).
+  static func comparedDays(old: Side, new: Side) -> DateWindow {
+    DateWindow(
+      from: max(old.window.from, new.window.from, old.asOf, new.asOf),
+      through: min(old.window.through, new.window.through))
   }
 
   /// Whether nothing changed: no branch added, removed or changed, no brand's freshness, not the

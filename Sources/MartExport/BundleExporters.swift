@@ -139,13 +139,19 @@ struct CalendarsExporter: BundleExporter {
   let asOf: CalendarDate
   let brands: [BrandSlug]
   let brandName: (BrandSlug) -> String
+  /// The as-of date of a stale brand's last good fetch; `nil` for a fresh one.
+  let staleSince: (BrandSlug) -> CalendarDate?
   private var building: [BrandSlug: ICalendar.BrandCalendarBuilder] = [:]
   private var finished: Set<BrandSlug> = []
 
-  init(asOf: CalendarDate, brands: [BrandSlug], brandName: @escaping (BrandSlug) -> String) {
+  init(
+    asOf: CalendarDate, brands: [BrandSlug], brandName: @escaping (BrandSlug) -> String,
+    staleSince: @escaping (BrandSlug) -> CalendarDate?
+  ) {
     self.asOf = asOf
     self.brands = brands
     self.brandName = brandName
+    self.staleSince = staleSince
   }
 
   mutating func begin(_ output: BundleOutput) throws(ExportError) {}
@@ -155,7 +161,9 @@ struct CalendarsExporter: BundleExporter {
     building[branch.branch.brand, default: ICalendar.BrandCalendarBuilder()].add(events)
     try output.whole(
       "calendars/branches/\(branch.branch.id).ics",
-      ICalendar.branchCalendar(branch.branch, brandName: branch.brandName, serialized: events))
+      ICalendar.branchCalendar(
+        branch.branch, brandName: branch.brandName, serialized: events, staleSince: staleSince(branch.branch.brand),
+        asOf: asOf))
     if branch.lastOfBrand { try finishBrand(branch.branch.brand, output) }
   }
 
@@ -167,7 +175,8 @@ struct CalendarsExporter: BundleExporter {
     guard finished.insert(brand).inserted else { return }
     try output.whole(
       "calendars/brands/\(brand.rawValue).ics",
-      (building.removeValue(forKey: brand) ?? ICalendar.BrandCalendarBuilder()).calendar(brandName: brandName(brand)))
+      (building.removeValue(forKey: brand) ?? ICalendar.BrandCalendarBuilder()).calendar(
+        brandName: brandName(brand), staleSince: staleSince(brand), asOf: asOf))
   }
 }
 

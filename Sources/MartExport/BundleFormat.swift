@@ -77,6 +77,12 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   /// manifest only; an entry without it (a bundle made before the field existed, a report) reads
   /// as `true`.
   public var designated: Bool
+  /// For a stale brand, the as-of date of its last good fetch (``lastFetchedAsOf``); `nil`
+  /// otherwise. Only in run reports.
+  public var staleSince: CalendarDate?
+  /// For a stale brand, the days from ``staleSince`` to the run's as-of date; `nil` otherwise.
+  /// Only in run reports.
+  public var daysStale: Int?
 
   /// A brand's summary; `name` is its Korean name (the slug when none is known).
   public init(
@@ -94,7 +100,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, status, error
+    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, status, error, staleSince, daysStale
   }
 
   /// Reads an entry; one without `designated` reads as designated.
@@ -108,10 +114,13 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     designated = try container.decodeIfPresent(Bool.self, forKey: .designated) ?? true
     status = try container.decodeIfPresent(Status.self, forKey: .status)
     error = try container.decodeIfPresent(String.self, forKey: .error)
+    staleSince = try container.decodeIfPresent(CalendarDate.self, forKey: .staleSince)
+    daysStale = try container.decodeIfPresent(Int.self, forKey: .daysStale)
   }
 
-  /// Run-only fields (`status`, `error`) are written only in report entries, and `designated`
-  /// only in manifest entries; `lastFetchedAsOf` is always written (`null` while never fetched).
+  /// Run-only fields (`status`, `error`, `staleSince`, `daysStale`) are written only in report
+  /// entries, `null` when they do not apply, and `designated` only in manifest entries;
+  /// `lastFetchedAsOf` is always written (`null` while never fetched).
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(slug, forKey: .slug)
@@ -127,9 +136,20 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     if let status {
       try container.encode(status, forKey: .status)
       if let error { try container.encode(error, forKey: .error) } else { try container.encodeNil(forKey: .error) }
+      try container.encode(staleSince, forKey: .staleSince)
+      try container.encode(daysStale, forKey: .daysStale)
     } else {
       try container.encode(designated, forKey: .designated)
     }
+  }
+
+  /// This entry with ``staleSince`` and ``daysStale`` set for a run as of `asOf` when the brand
+  /// is stale (since its ``lastFetchedAsOf``), cleared otherwise.
+  public func withStaleness(asOf: CalendarDate) -> BrandSummary {
+    var entry = self
+    entry.staleSince = freshness == .stale ? lastFetchedAsOf : nil
+    entry.daysStale = entry.staleSince.map { max(0, asOf.dayNumber - $0.dayNumber) }
+    return entry
   }
 
   /// The outcome as a manifest lists it: without the run's status and error.
@@ -137,6 +157,8 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     var entry = self
     entry.status = nil
     entry.error = nil
+    entry.staleSince = nil
+    entry.daysStale = nil
     return entry
   }
 }
@@ -149,6 +171,13 @@ extension Sequence<BrandSummary> {
   /// summary is subject to it.
   public var exemptFromDesignation: Set<BrandSlug> {
     Set(filter { !$0.designated || $0.freshness == .stale }.map(\.slug))
+  }
+
+  /// For each stale brand, the as-of date of its last good fetch (``BrandSummary/lastFetchedAsOf``).
+  public var staleSince: [BrandSlug: CalendarDate] {
+    Dictionary(
+      filter { $0.freshness == .stale }.compactMap { summary in summary.lastFetchedAsOf.map { (summary.slug, $0) } },
+      uniquingKeysWith: { first, _ in first })
   }
 }
 

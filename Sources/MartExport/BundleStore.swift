@@ -212,7 +212,8 @@ public struct BundleStore: Sendable {
       expected = digests.manifestData
     }
 
-    // The pass that writes: the only one, or pass 2.
+    // The pass that writes: the only one, or pass 2; first, room for it.
+    try checkFreeSpace()
     try createDirectory(bundlesURL)
     // Leftovers of killed runs (their process no longer exists) were never published.
     layout.removeLeftovers(onlyOfEndedProcesses: true, includingCurrent: false)
@@ -227,6 +228,37 @@ public struct BundleStore: Sendable {
     try Files.syncDirectory(bundlesURL.path)
     return try point(
       at: staged.bundle, in: finalDirectory, wroteDirectory: true, repaired: repaired, shouldStop: shouldStop)
+  }
+
+  /// The least free disk space a run asks for before it stages a new bundle.
+  public static let minimumFreeBytes: Int64 = 16 << 20
+
+  /// The free disk space a new bundle needs where the output lies: twice the bytes of the bundle
+  /// `latest.json` names (the new bundle when it shares no file with it, and `current/`
+  /// following it), at least ``minimumFreeBytes``.
+  public func freeSpaceNeeded() -> Int64 {
+    var last: Int64 = 0
+    if let pointer = try? layout.readLatest(),
+      let data = PlainFiles.contents(of: outputDirectory.appendingPathComponent(pointer.bundle).path + "/manifest.json"),
+      let manifest = try? BundleJSON.decode(BundleManifest.self, from: data)
+    {
+      last = manifest.files.reduce(Int64(data.count)) { $0 + Int64($1.bytes) }
+    }
+    return max(Self.minimumFreeBytes, 2 * last)
+  }
+
+  /// Refuses to stage a bundle the disk has no room for (``freeSpaceNeeded()``), before
+  /// anything is written, so that a full disk leaves the output as it was and says so.
+  func checkFreeSpace() throws(ExportError) {
+    let needed = freeSpaceNeeded()
+    guard let free = Files.availableBytes(at: outputDirectory.path), free < needed else { return }
+    func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
+    throw ExportError(
+      path: outputDirectory.path,
+      message:
+        "not enough free disk space to stage a new bundle: \(megabytes(free)) free, \(megabytes(needed)) needed"
+        + " (twice the current bundle, at least \(megabytes(Self.minimumFreeBytes))); nothing was written and the"
+        + " previous bundle stays current: free space, then run again")
   }
 
   /// What a bundle is built from, as ``publish(branches:brands:asOf:window:removed:districts:shouldStop:)``

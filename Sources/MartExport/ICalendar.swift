@@ -10,16 +10,27 @@ import MartCore
 /// closing day keeps its UID from bundle to bundle, so calendar apps update rather than
 /// duplicate it), and DTSTAMP is midnight of the as-of date in Korea, written in UTC.
 public enum ICalendar {
-  /// The calendar of one branch; `brandName` is its brand's Korean name.
-  public static func branchCalendar(_ branch: Branch, brandName: String, asOf: CalendarDate) -> Data {
-    branchCalendar(branch, brandName: brandName, events: events(of: branch, brandName: brandName, asOf: asOf))
+  /// How often a subscribed calendar should be fetched again (`REFRESH-INTERVAL`, RFC 7986,
+  /// and `X-PUBLISHED-TTL` for the apps that read only that): a day, as often as runs publish.
+  public static let refreshInterval = "P1D"
+
+  /// The calendar of one branch; `brandName` is its brand's Korean name, `staleSince` the as-of
+  /// date of the brand's last good fetch when the brand is stale (the calendar then says so).
+  public static func branchCalendar(
+    _ branch: Branch, brandName: String, asOf: CalendarDate, staleSince: CalendarDate? = nil
+  ) -> Data {
+    branchCalendar(
+      branch, brandName: brandName, events: events(of: branch, brandName: brandName, asOf: asOf),
+      staleSince: staleSince, asOf: asOf)
   }
 
   /// The calendar of one branch from its `events(of:brandName:asOf:)`.
-  static func branchCalendar(_ branch: Branch, brandName: String, events: [Event]) -> Data {
+  static func branchCalendar(
+    _ branch: Branch, brandName: String, events: [Event], staleSince: CalendarDate? = nil, asOf: CalendarDate
+  ) -> Data {
     var lines = header(
       name: "\(title(branch, brandName: brandName)) 휴무일",
-      description: description(of: branch))
+      description: withStaleNotice(description(of: branch), staleSince: staleSince, asOf: asOf))
     for item in events { lines += item.lines }
     lines.append("END:VCALENDAR")
     return serialize(lines)
@@ -143,17 +154,23 @@ public enum ICalendar {
   }
 
   /// The calendar of one brand (Korean name `brandName`): every branch's closing days, ordered
-  /// by date, then branch id.
-  public static func brandCalendar(brandName: String, branches: [Branch], asOf: CalendarDate) -> Data {
+  /// by date, then branch id. `staleSince` as for ``branchCalendar(_:brandName:asOf:staleSince:)``.
+  public static func brandCalendar(
+    brandName: String, branches: [Branch], asOf: CalendarDate, staleSince: CalendarDate? = nil
+  ) -> Data {
     brandCalendar(
-      brandName: brandName, events: branches.map { ($0.id, events(of: $0, brandName: brandName, asOf: asOf)) })
+      brandName: brandName, events: branches.map { ($0.id, events(of: $0, brandName: brandName, asOf: asOf)) },
+      staleSince: staleSince, asOf: asOf)
   }
 
   /// The calendar of one brand from its branches' `events(of:brandName:asOf:)`.
-  static func brandCalendar(brandName: String, events: [(id: BranchID, events: [Event])]) -> Data {
+  static func brandCalendar(
+    brandName: String, events: [(id: BranchID, events: [Event])], staleSince: CalendarDate? = nil,
+    asOf: CalendarDate
+  ) -> Data {
     var lines = header(
       name: "\(brandName) 휴무일",
-      description: "\(brandName) 전 지점의 휴무일")
+      description: withStaleNotice("\(brandName) 전 지점의 휴무일", staleSince: staleSince, asOf: asOf))
     let items = events.flatMap { branch in
       branch.events.map { (date: $0.date, id: branch.id, lines: $0.lines) }
     }
@@ -179,10 +196,14 @@ public enum ICalendar {
 
   /// The calendar of one branch from its serialized events; the bytes of
   /// ``branchCalendar(_:brandName:events:)``.
-  static func branchCalendar(_ branch: Branch, brandName: String, serialized events: [SerializedEvent]) -> Data {
+  static func branchCalendar(
+    _ branch: Branch, brandName: String, serialized events: [SerializedEvent], staleSince: CalendarDate?,
+    asOf: CalendarDate
+  ) -> Data {
     var output: [UInt8] = []
     output.reserveCapacity(events.reduce(512) { $0 + $1.bytes.count })
-    for line in header(name: "\(title(branch, brandName: brandName)) 휴무일", description: description(of: branch)) {
+    let description = withStaleNotice(description(of: branch), staleSince: staleSince, asOf: asOf)
+    for line in header(name: "\(title(branch, brandName: brandName)) 휴무일", description: description) {
       fold(line, into: &output)
     }
     for event in events { output += event.bytes }
@@ -201,11 +222,12 @@ public enum ICalendar {
       for event in events { days[event.date, default: []] += event.bytes }
     }
 
-    /// The calendar of brand `brandName`.
-    func calendar(brandName: String) -> Data {
+    /// The calendar of brand `brandName`, stale since `staleSince` when it is stale.
+    func calendar(brandName: String, staleSince: CalendarDate?, asOf: CalendarDate) -> Data {
       var output: [UInt8] = []
       output.reserveCapacity(days.values.reduce(1024) { $0 + $1.count })
-      for line in ICalendar.header(name: "\(brandName) 휴무일", description: "\(brandName) 전 지점의 휴무일") {
+      let description = ICalendar.withStaleNotice("\(brandName) 전 지점의 휴무일", staleSince: staleSince, asOf: asOf)
+      for line in ICalendar.header(name: "\(brandName) 휴무일", description: description) {
         ICalendar.fold(line, into: &output)
       }
       for day in days.keys.sorted() { output += days[day]! }
@@ -234,7 +256,18 @@ public enum ICalendar {
       "X-WR-CALNAME:\(escape(name))",
       "X-WR-CALDESC:\(escape(description))",
       "X-WR-TIMEZONE:Asia/Seoul",
+      "REFRESH-INTERVAL;VALUE=DURATION:\(refreshInterval)",
+      "X-PUBLISHED-TTL:\(refreshInterval)",
     ]
+  }
+
+  /// `description`, and for a brand stale since `staleSince` a warning first that its days are
+  /// those known on that date: its site could not be read since, so later changes are missing.
+  static func withStaleNotice(_ description: String, staleSince: CalendarDate?, asOf: CalendarDate) -> String {
+    guard let staleSince else { return description }
+    let days = asOf.dayNumber - staleSince.dayNumber
+    return "주의: \(staleSince.iso) 이후 매장 사이트를 읽지 못해 \(asOf.iso) 현재 \(days)일째 갱신되지 않은 정보입니다."
+      + " 그 뒤에 바뀐 휴무일은 반영되지 않았으니 방문 전에 매장에 확인하세요. \(description)"
   }
 
   static func description(of branch: Branch) -> String {

@@ -255,6 +255,14 @@ public enum Files {
     return kind
   }
 
+  /// The bytes an unprivileged process may still write on the filesystem holding `path`
+  /// (`statvfs`'s available blocks), or `nil` when it cannot be asked.
+  public static func availableBytes(at path: String) -> Int64? {
+    var stats = statvfs()
+    guard statvfs(path, &stats) == 0 else { return nil }
+    return Int64(stats.f_bavail) * Int64(stats.f_frsize)
+  }
+
   /// What is at `path`, a link not followed: ``regularFileKind``, ``directoryKind``, `"a symbolic
   /// link"`, `"a device"` or `"a pipe or a socket"`; `nil` when nothing is there.
   public static func kind(at path: String) -> String? {

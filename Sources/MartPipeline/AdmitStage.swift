@@ -77,9 +77,13 @@ public struct AdmitStage: Sendable {
   /// A brand whose branch count falls below this fraction of the last bundle's count is
   /// treated as failed (a page that lost most of its rows is more likely broken than real).
   public var minimumRetainedFraction: Double
+  /// The brands whose fresh result is admitted even below that fraction (`--accept-shrink`):
+  /// the operator has checked that the chain really closed those stores.
+  public var acceptShrink: Set<BrandSlug>
 
-  public init(minimumRetainedFraction: Double = 0.5) {
+  public init(minimumRetainedFraction: Double = 0.5, acceptShrink: Set<BrandSlug> = []) {
     self.minimumRetainedFraction = minimumRetainedFraction
+    self.acceptShrink = acceptShrink
   }
 
   /// Admits `result` for `brand`, or falls back on `previous`.
@@ -97,11 +101,29 @@ public struct AdmitStage: Sendable {
       if admitted.isEmpty {
         failure = "the source returned no branches"
       } else if Double(admitted.count) < Double(previousCount) * minimumRetainedFraction {
-        failure = "only \(DisplayText.branches(admitted.count)), down from \(previousCount) in the last bundle"
+        let shrink = "only \(DisplayText.branches(admitted.count)), down from \(previousCount) in the last bundle"
+        guard acceptShrink.contains(brand) else {
+          failure =
+            "\(shrink) (less than \(Int(minimumRetainedFraction * 100))% is taken for a broken page; if the chain"
+            + " really closed those stores, run once with --accept-shrink \(brand.rawValue))"
+          return carryOver(brand, failure: failure, previous: previous, problems: problems)
+        }
+        problems.warn(
+          .shrinkAccepted, "\(shrink): published as fetched, as --accept-shrink \(brand.rawValue) asks", brand: brand)
+        return (.fresh(admitted), problems)
       } else {
         return (.fresh(admitted), problems)
       }
     }
+    return carryOver(brand, failure: failure, previous: previous, problems: problems)
+  }
+
+  /// The last bundle's branches of a brand that failed with `failure`, or missing with nothing
+  /// to keep.
+  func carryOver(
+    _ brand: BrandSlug, failure: String, previous: PreviousBundle, problems: RunProblems
+  ) -> (Admission, RunProblems) {
+    var problems = problems
     if let carried = previous.branches[brand], !carried.isEmpty {
       let since = previous.summaries[brand]?.lastFetchedAsOf
       problems.warn(

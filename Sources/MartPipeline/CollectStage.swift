@@ -78,7 +78,7 @@ public struct CollectStage: Sendable {
             }
             return (order, brands, .success(branches), session.warnings)
           } catch {
-            return (order, brands, .failure(error), session.warnings)
+            return (order, brands, .failure(session.described(error)), session.warnings)
           }
         }
       }

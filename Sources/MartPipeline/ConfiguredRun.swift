@@ -87,7 +87,8 @@ extension Pipeline {
     defer { resources.replayServer?.stop() }
     let pipeline = Pipeline(
       sources: configuration.sources, fetcher: resources.sourceFetcher, geocoding: resources.geocoding,
-      statistics: resources.stack.statistics, progress: configuration.progress)
+      statistics: resources.stack.statistics, progress: configuration.progress,
+      admission: AdmitStage(acceptShrink: configuration.acceptShrink))
     let outcome = await pipeline.runOnce(asOf: asOf, brands: configuration.brands, outputDirectory: output)
 
     var pruned: [String] = []

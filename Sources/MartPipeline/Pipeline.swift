@@ -21,7 +21,7 @@ public struct Pipeline: Sendable {
   /// Locates branches: the source's coordinates when valid, then the cache and providers.
   public let geocoding: GeocodingChain
   /// When a fresh result is trusted.
-  public let admission = AdmitStage()
+  public let admission: AdmitStage
   /// The fetcher layers' counters, copied into the report (`fetch`).
   public let statistics: FetchStatistics?
   /// Where the sources' requests are counted while the run goes on.
@@ -35,8 +35,9 @@ public struct Pipeline: Sendable {
   public init(
     sources: [any BrandSource], fetcher: any HTTPFetching,
     geocoding: GeocodingChain = GeocodingChain(geocoders: [], cache: nil), statistics: FetchStatistics? = nil,
-    progress: RunProgress? = nil
+    progress: RunProgress? = nil, admission: AdmitStage = AdmitStage()
   ) {
+    self.admission = admission
     self.sources = sources
     self.fetcher = fetcher
     self.geocoding = geocoding
@@ -134,6 +135,8 @@ public struct Pipeline: Sendable {
     if Task.isCancelled {
       return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
     }
+    draft.keepPastDays(of: previous.bundle, asOf: asOf, window: window)
+    draft.markStaleness(asOf: asOf)
     problems.append(draft.inferDistricts(window: window, brandName: { Self.koreanName($0, previous: previous) }))
     return publishStage.publish(
       draft, problems: problems, asOf: asOf, window: window,

@@ -17,6 +17,27 @@ public struct BundleDraft: Sendable {
     self.branches += branches
   }
 
+  /// Says of every stale brand since when and for how many days up to `asOf` it has been
+  /// stale (``BrandSummary/withStaleness(asOf:)``), for the run's report and log.
+  public mutating func markStaleness(asOf: CalendarDate) {
+    brands = brands.map { $0.withStaleness(asOf: asOf) }
+  }
+
+  /// Keeps what `previous` knew of the days before `asOf` in every branch it also holds
+  /// (``BranchClosing/keepingPastDays(of:previousWindow:before:window:)``): past days are
+  /// history, so a later run neither forgets them nor reports them as changed. Nothing is taken
+  /// from a bundle of a later as-of date.
+  public mutating func keepPastDays(of previous: PublishedBundle?, asOf: CalendarDate, window: DateWindow) {
+    guard let previous, previous.manifest.asOf <= asOf else { return }
+    let before = Dictionary(
+      previous.branches.branches.map { ($0.id, $0.closing) }, uniquingKeysWith: { first, _ in first })
+    for index in branches.indices {
+      guard let known = before[branches[index].id] else { continue }
+      branches[index].closing = branches[index].closing.keepingPastDays(
+        of: known, previousWindow: previous.manifest.window, before: asOf, window: window)
+    }
+  }
+
   /// Sets `closing.expected` on the branches of designated brands that publish no days, from
   /// the districts the draft's branches support, and returns the stores that break their
   /// district's pattern as `designation-mismatch` warnings. Nothing else of a branch changes.

@@ -54,6 +54,9 @@ public struct RunConfiguration: Sendable {
   public let keep: Int?
   /// Where the sources' requests are counted while the run goes on, for progress lines.
   public let progress: RunProgress?
+  /// The brands admitted as fetched even when they lost more than half their branches
+  /// (`--accept-shrink`), each with a `shrink-accepted` warning.
+  public let acceptShrink: Set<BrandSlug>
   /// Where the run logs what it does (setup, takeovers, housekeeping, store problems).
   public let logger: Logger
 
@@ -67,8 +70,10 @@ public struct RunConfiguration: Sendable {
     archiveDirectory: URL? = nil, sources: [any BrandSource] = BrandSources.all,
     client: HTTPClientConfiguration = HTTPClientConfiguration(), politeness: PolitenessPolicy = PolitenessPolicy(),
     retry: FetchRetryPolicy = FetchRetryPolicy(), validatorStore: URL? = nil, keep: Int? = nil,
-    progress: RunProgress? = nil, logger: Logger = Logger(label: "mart-holiday.run"), requests: RequestSettings? = nil
+    progress: RunProgress? = nil, logger: Logger = Logger(label: "mart-holiday.run"), requests: RequestSettings? = nil,
+    acceptShrink: Set<BrandSlug> = []
   ) {
+    self.acceptShrink = acceptShrink
     self.outputDirectory = outputDirectory
     self.stateDirectory = stateDirectory ?? Self.defaultStateDirectory(for: outputDirectory)
     self.replayDirectory = replayDirectory

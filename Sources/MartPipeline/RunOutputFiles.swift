@@ -73,7 +73,10 @@ extension Pipeline {
   }
 
   /// Writes `report.html` of the run whose report is `report`; the problem when it could not.
-  /// An older page is then removed rather than left claiming another run's outcome.
+  /// An older page is then kept, marked as old (``ReportPage/markedOld(_:startedAt:reason:)``),
+  /// so the operator still has a page; when it cannot be marked either (the disk that refused
+  /// the new page refuses the marked one), it is kept as it was, its times saying which run it
+  /// shows, and the problem says so.
   static func writeReportPage(
     output: URL, report: RunReport, latest: PublishedBundle?, previous: PublishedBundle?
   ) -> RunProblem? {
@@ -86,8 +89,21 @@ extension Pipeline {
       }
       return nil
     } catch {
-      Files.remove(OutputLayout(output).reportPage.path)
-      return RunProblem(kind: .report, message: "report.html could not be written: \(error)")
+      let page = OutputLayout(output).reportPage.path
+      let failure = "report.html could not be written: \(error)"
+      guard Files.kind(at: page) == Files.regularFileKind, let old = PlainFiles.contents(of: page) else {
+        return RunProblem(kind: .report, message: failure)
+      }
+      let marked = ReportPage.markedOld(
+        String(decoding: old, as: UTF8.self), startedAt: report.startedAt, reason: "\(error)")
+      do {
+        try Files.replace(page, with: Data(marked.utf8))
+        return RunProblem(kind: .report, message: "\(failure); the page of an earlier run is kept, marked as old")
+      } catch {
+        return RunProblem(
+          kind: .report,
+          message: "\(failure); the page of an earlier run is kept as it was (it could not be marked as old either)")
+      }
     }
   }
 }

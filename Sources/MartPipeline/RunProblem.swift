@@ -11,6 +11,9 @@ public struct RunProblem: Codable, Hashable, Sendable, CustomStringConvertible {
     case brandFailed = "brand-failed"
     /// A brand's source failed; its branches were carried over from the last good bundle.
     case brandStale = "brand-stale"
+    /// A brand lost more than half its branches and was published as fetched all the same, as
+    /// the run's `--accept-shrink` asked (a chain closing many stores).
+    case shrinkAccepted = "shrink-accepted"
     /// A source met a problem that did not stop it (e.g. a broken detail page).
     case source
     /// The source listed the same branch id more than once; the first was kept.

@@ -71,7 +71,24 @@ extension ReportPage {
     @media (max-width:760px){.map-layout{grid-template-columns:1fr}.map-side{max-height:none}
     .month td{width:2.4em;height:3em}.month th{width:2.4em}body{padding:0 8px 24px}
     .months{gap:12px}.month{width:100%;table-layout:fixed}.month td,.month th{width:auto}
-    .month summary,.month .cell{white-space:normal}.month .unknown-count{display:inline-block}}
+    .month summary,.month .cell{white-space:normal}.month .unknown-count{display:inline-block}
+    table.brands,table.problems,table.brands>*,table.problems>*,table.brands tr,table.problems tr{display:block;width:auto}
+    table.brands thead,table.problems thead{display:none}
+    table.brands tr,table.problems tr{border:1px solid var(--line);border-radius:6px;margin:0 0 10px;padding:4px 8px}
+    table.brands th,table.brands td,table.problems td{display:grid;grid-template-columns:9em minmax(0,1fr);gap:8px;
+    border:0;padding:2px 0;text-align:left;white-space:normal;min-width:0;overflow-wrap:anywhere}
+    table.brands th{display:block;font-size:1.05em}table.brands td:empty{display:none}
+    table.brands td::before,table.problems td::before{color:var(--muted);font-size:.85em}
+    .brands td:nth-child(2)::before{content:"Status"}.brands td:nth-child(3)::before{content:"Freshness"}
+    .brands td:nth-child(4)::before{content:"Branches"}.brands td:nth-child(5)::before{content:"Change"}
+    .brands td:nth-child(6)::before{content:"With coordinates"}.brands td:nth-child(7)::before{content:"Without"}
+    .brands td:nth-child(8)::before{content:"Some days unknown"}
+    .brands td:nth-child(9)::before{content:"Every day unknown"}.brands td:nth-child(10)::before{content:"Shut"}
+    .brands td:nth-child(11)::before{content:"Warnings by kind"}.brands td:nth-child(12)::before{content:"Error"}
+    .problems td:nth-child(1)::before{content:"Severity"}.problems td:nth-child(2)::before{content:"Kind"}
+    .problems td:nth-child(3)::before{content:"Brand"}.problems td:nth-child(4)::before{content:"Branch"}
+    .problems td:nth-child(5)::before{content:"Message"}
+    .problems td:nth-child(-n+4){white-space:normal}}
     """
 
   /// The page's script: the brand filter, the map's info line, a day of the calendar marking its

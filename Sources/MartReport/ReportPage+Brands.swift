@@ -39,7 +39,7 @@ extension ReportPage {
       <p>From \(source). Change: the branch count against the previous bundle. Unknown days: the branches with \
       at least one day of the window whose closing status is unknown (the calendar's <q>?</q>, the map's hollow \
       marks), and of them those with every day unknown (nothing about their closing days could be read).</p>
-      <div class="scroll" tabindex="0" role="region" aria-label="Brand table (scrolls sideways)">
+      <div class="scroll" tabindex="0" role="region" aria-label="Brand table">
       <table class="brands">
       <thead><tr><th scope="col">Brand</th><th scope="col">Status</th><th scope="col">Freshness</th>
       <th scope="col" class="num">Branches</th><th scope="col" class="num">Change</th>
@@ -77,7 +77,7 @@ extension ReportPage {
         \(HTML.escape(summary.name)) <code>\(HTML.escape(slug.rawValue))</code></th>\
         <td class="status \(statusClass)">\(HTML.escape(status))</td>\
         <td class="freshness">\(HTML.escape(summary.freshness.rawValue))\
-        \(summary.freshness != .fresh ? summary.lastFetchedAsOf.map { "<br><small>last fetched \($0.iso)</small>" } ?? "" : "")</td>\
+        \(summary.freshness != .fresh ? (Self.staleness(summary) ?? summary.lastFetchedAsOf.map { "last fetched \($0.iso)" }).map { "<br><small>\($0)</small>" } ?? "" : "")</td>\
         <td class="num branches">\(summary.branchCount)</td>\
         <td class="num change">\(change(for: slug, count: summary.branchCount))</td>\
         <td class="num with-coordinates">\(summary.branchCount - without)</td>\

@@ -30,7 +30,21 @@ extension ReportPage {
       "<p><strong>\(DisplayText.counts(added: diff.added.count, removed: diff.removed.count, changed: diff.changed.count))</strong>"
       + (diff.brands.isEmpty
         ? "" : " · freshness changed for \(diff.brands.count) brand\(diff.brands.count == 1 ? "" : "s")")
-      + (diff.windowChanged ? " · the window moved" : "") + "</p>\n"
+      + (diff.windowChanged ? " · the window moved" : "")
+      + (diff.districts.isEmpty
+        ? ""
+        : " · \(diff.districts.count) district\(diff.districts.count == 1 ? "" : "s") changed closing days")
+      + "</p>\n"
+    if !diff.districts.isEmpty {
+      // A district moving its closing days is news before any one branch's change.
+      html += "<ul class=\"district-changes\">\n"
+      for group in diff.districtGroups {
+        html +=
+          "<li><strong>district-pattern</strong> \(HTML.escape(group.change)): "
+          + "\(HTML.escape(group.districts.joined(separator: ", ")))</li>\n"
+      }
+      html += "</ul>\n"
+    }
     if diff.windowChanged {
       html +=
         "<p>Window: \(DisplayText.range(diff.old.window, long: true)) → \(DisplayText.range(diff.new.window, long: true))"
@@ -120,7 +134,7 @@ extension ReportPage {
         ? "" : " (" + kinds.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ") + ")")
       + ".</p>\n"
     html += """
-      <div class="scroll" tabindex="0" role="region" aria-label="Warnings and errors (scrolls sideways)">
+      <div class="scroll" tabindex="0" role="region" aria-label="Warnings and errors">
       <table class="problems">
       <thead><tr><th scope="col">Severity</th><th scope="col">Kind</th><th scope="col">Brand</th><th scope="col">Branch</th><th scope="col">Message</th></tr></thead>
       <tbody>

@@ -190,12 +190,18 @@ public struct ReportPage {
     return parts.joined(separator: "\n")
   }
 
-  /// What to do about a brand that could not be fetched.
+  /// What an operator can do about a brand not fetched, said once under the list.
   static let brandAdvice =
-    "Run again: a site that was down or slow usually answers the next time. If the brand fails again, its "
-    + "site may have changed: compare what it answers now with its recording under <code>fixtures/web/</code> "
-    + "(<code>docs/recordings.md</code>) and fix its reader (<code>docs/architecture.md</code>, "
-    + "<q>Adding a brand</q>)."
+    "Run again: a site that was down or slow usually answers the next time, and the brand is fetched as usual. "
+    + "A brand that fails run after run keeps its last good branches, stale for longer each day (its calendars "
+    + "say so): if the reason names a page the site answered instead of its data, or a failure again and again, "
+    + "the site has likely changed, so pass the reason to whoever maintains the brand readers."
+
+  /// What a maintainer does about a site that changed, said once under the operator's advice.
+  static let maintainerAdvice =
+    "For the maintainer: fetch the page the reason names (<code>mart-holiday fetch URL</code>), compare it with "
+    + "its recording under <code>fixtures/web/</code> (<code>docs/recordings.md</code>) and fix the brand's reader "
+    + "(<code>docs/architecture.md</code>, <q>Adding a brand</q>)."
 
   /// The banner of a run that made nothing current: the outcome, why, and what stays current.
   func nothingPublished(_ report: RunReportFile) -> String {
@@ -244,10 +250,17 @@ public struct ReportPage {
       let why = summary.error.map { " Why: <q class=\"reason\">\(HTML.escape($0))</q>." } ?? ""
       html +=
         "<li data-brand=\"\(HTML.escape(summary.slug.rawValue))\">\(palette.swatch(summary.slug)) "
-        + "<strong>\(HTML.escape(summary.name))</strong> <code>\(HTML.escape(summary.slug.rawValue))</code> is \(state).\(why)"
-        + " What to do: \(Self.brandAdvice)</li>\n"
+        + "<strong>\(HTML.escape(summary.name))</strong> <code>\(HTML.escape(summary.slug.rawValue))</code> is \(state)"
+        + "\(Self.staleness(summary).map { " (<strong>\($0)</strong>)" } ?? "").\(why)</li>\n"
     }
-    return html + "</ul>\n</section>"
+    return html + "</ul>\n<p class=\"advice\">What to do: \(Self.brandAdvice)</p>\n"
+      + "<p class=\"advice developer\"><small>\(Self.maintainerAdvice)</small></p>\n</section>"
+  }
+
+  /// `stale since 2026-11-20, 3 days` for a stale brand whose report entry says since when.
+  static func staleness(_ summary: BrandSummary) -> String? {
+    guard let since = summary.staleSince else { return nil }
+    return "stale since \(since.iso)" + (summary.daysStale.map { ", \(DisplayText.count($0, "day"))" } ?? "")
   }
 
   /// The brand filter; shown by the script, since without it a choice would do nothing.

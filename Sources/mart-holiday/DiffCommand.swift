@@ -8,7 +8,7 @@ struct DiffCommand: ParsableCommand {
     commandName: "diff",
     abstract: "Shows the branches added, removed and changed, brand freshness and the window between two bundles.",
     discussion: """
-      OLD and NEW are output directories (the bundles their latest.json names) or bundle directories. Branches are matched by id. Changes of a branch: \(ChangeKind.allCases.filter(\.isBranchField).map(\.rawValue).joined(separator: ", ")). Coordinates count as moved beyond \(Int(BundleDiff.movedThresholdMeters)) m; closing dates and unknown days are compared on the days both bundles' windows cover. Besides branches: brand-freshness (a brand's freshness in the manifest changed, or the brand appeared or vanished) window (the window moved) and district-pattern (the closing days a district's stores keep changed, appeared or vanished). Identical changes within a brand are grouped; dates show their weekday.
+      OLD and NEW are output directories (the bundles their latest.json names) or bundle directories. Branches are matched by id. Changes of a branch: \(ChangeKind.allCases.filter(\.isBranchField).map(\.rawValue).joined(separator: ", ")). Coordinates count as moved beyond \(Int(BundleDiff.movedThresholdMeters)) m; closing dates and unknown days are compared on the days both bundles' windows cover from the later as-of date on (the days before it are history: a site that lists only upcoming days, or a store shut since, says nothing new of them). Besides branches: brand-freshness (a brand's freshness in the manifest changed, or the brand appeared or vanished) window (the window moved) and district-pattern (the closing days a district's stores keep changed, appeared or vanished). Every brand stale in NEW is listed with the day of its last good fetch, the days since and, when NEW is an output directory whose report.json is of the run that made its bundle, the error that run gave it; a brand that stays stale is no change. Identical changes within a brand are grouped; dates show their weekday.
 
       Formats: text (default, for people), json (stable, for programs), markdown (a pull-request comment or CI job summary, at most --max-bytes bytes: long sections are collapsed and lists shortened, saying what was left out).
 
@@ -83,7 +83,8 @@ struct DiffCommand: ParsableCommand {
     guard maxBytes > 0 else { throw UsageProblem(description: "--max-bytes must be a positive number of bytes") }
     let before = try BundleStore.readBundle(at: URL(fileURLWithPath: old))
     let after = try BundleStore.readBundle(at: URL(fileURLWithPath: new))
-    let diff = BundleDiff(old: before, new: after)
+    let diff = BundleDiff(old: before, new: after).withStaleBrandErrors(
+      BundleDiff.brandErrors(inOutput: URL(fileURLWithPath: new), version: after.manifest.version))
     switch format {
     case "json": StandardStreams.out(String(decoding: try diff.json(), as: UTF8.self))
     case "markdown": StandardStreams.out(try diff.markdown(maxBytes: maxBytes))

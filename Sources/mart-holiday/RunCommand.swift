@@ -65,6 +65,13 @@ struct RunCommand: AsyncParsableCommand {
   var brands: [BrandSlug] = []
 
   @Option(
+    name: .customLong("accept-shrink"),
+    help: ArgumentHelp(
+      "Publish this brand as fetched even if it lost more than half its branches since the last bundle (repeatable): for a chain that really closed many stores. Logged as a shrink-accepted warning. Without it, such a drop is taken for a broken page and the brand stays stale.",
+      valueName: "slug"))
+  var acceptShrink: [BrandSlug] = []
+
+  @Option(
     name: .customLong("as-of"), parsing: .unconditional,
     help: ArgumentHelp(
       "The day the run treats as today (YYYY-MM-DD, \(SupportedDates.asOfRangeText)). Default: today in Korea.",
@@ -195,6 +202,10 @@ struct RunCommand: AsyncParsableCommand {
       }
     }
     _ = try certificates.trustedCertificates()
+    if !brands.isEmpty, let stray = acceptShrink.first(where: { !brands.contains($0) }) {
+      throw ValidationError(
+        "--accept-shrink \(stray.rawValue) names a brand this run does not fetch (--brand \(brands.map(\.rawValue).joined(separator: ", ")))")
+    }
     if replayDirectory != nil, let first = sourceOverrides.first {
       throw ValidationError(
         "--replay and --source \(first.brand.rawValue)=… cannot be used together: a replay sends every request to its recordings")
@@ -222,7 +233,8 @@ struct RunCommand: AsyncParsableCommand {
       requests: RequestSettings(
         userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: maxPerHost, requestDelay: .seconds(requestDelay),
         obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(retryDelay),
-        trustedCertificates: try certificates.trustedCertificates()))
+        trustedCertificates: try certificates.trustedCertificates()),
+      acceptShrink: Set(acceptShrink))
 
     let runTask = Task { () async throws(RunSetupError) -> RunResult in try await Pipeline.run(configuration) }
     let signals = SignalCancellation { runTask.cancel() }
@@ -296,18 +308,22 @@ extension RunCommand {
   /// The warnings logged one by one, besides every error: a brand kept from the last bundle
   /// (stale), and what concerns the whole output. The others are counted in one line and
   /// listed in `report.json`.
-  static let loggedWarnings: Set<RunProblem.Kind> = [.brandStale, .publish, .previousBundle]
+  static let loggedWarnings: Set<RunProblem.Kind> = [.brandStale, .shrinkAccepted, .publish, .previousBundle]
 
   /// A problem's brand (its slug), branch and kind as log fields, and for a brand that failed
-  /// (`brand-stale`, `brand-failed`, `no-source`) the `reason` its entry in `report` gives.
+  /// (`brand-stale`, `brand-failed`, `no-source`) the `reason` its entry in `report` gives, and
+  /// for a stale one `staleSince` and `daysStale`.
   static func fields(of problem: RunProblem, in report: RunReport) -> Logger.Metadata {
     var fields: Logger.Metadata = ["kind": .string(problem.kind.rawValue)]
     if let brand = problem.brand { fields["brand"] = .string(brand.rawValue) }
     if let branch = problem.branch { fields["branch"] = .string(branch.description) }
-    if [.brandStale, .brandFailed, .noSource].contains(problem.kind),
-      let reason = report.brands.first(where: { $0.slug == problem.brand })?.error
-    {
-      fields["reason"] = .string(reason)
+    guard [.brandStale, .brandFailed, .noSource].contains(problem.kind),
+      let entry = report.brands.first(where: { $0.slug == problem.brand })
+    else { return fields }
+    if let reason = entry.error { fields["reason"] = .string(reason) }
+    if let since = entry.staleSince, let days = entry.daysStale {
+      fields["staleSince"] = .string(since.iso)
+      fields["daysStale"] = .stringConvertible(days)
     }
     return fields
   }

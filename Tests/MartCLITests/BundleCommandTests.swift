@@ -247,8 +247,9 @@ import Testing
     #expect(text.stdout.contains("removed  lottemart-0100161  롯데마트 "), "stdout: \(text.stdout)")
     let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
     #expect(markdown.status == 1)
+    // Removals come first, in the head, before any brand's section.
     #expect(
-      markdown.stdout.contains("#### 롯데마트 (`lottemart`)\n\n- **removed** `lottemart-0100161` "),
+      markdown.stdout.contains("- **removed** from 롯데마트 (`lottemart`), 1: `lottemart-0100161` "),
       "stdout: \(markdown.stdout)")
     #expect(markdown.stdout.contains("| 롯데마트 (`lottemart`) | fresh | 0 | 1 | 0 |"))
     // CI that only cares about closing days lets a removal through (still reported).

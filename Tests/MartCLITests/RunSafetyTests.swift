@@ -677,12 +677,15 @@ import Testing
       try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
         "bundles", "current", "latest.json", "report.html", "report.json",
       ])
-    // A markdown diff bounded for a comment box.
+    // A markdown diff bounded for a comment box. Back to the first as-of date with the same
+    // recordings: the days from the later as-of date on are compared, and none changed.
     let bounded = try scheduled(
       ["--replay", "fixtures/web"], environment: ["DIFF_FORMAT": "markdown", "DIFF_MAX_BYTES": "1200"])
     #expect(bounded.status == 0)
     let markdown = try Data(contentsOf: safety.state(output).appendingPathComponent("diff.md"))
-    #expect(markdown.count <= 1200 && markdown.count > 200, "\(markdown.count) bytes")
+    let text = String(decoding: markdown, as: UTF8.self)
+    #expect(markdown.count <= 1200 && text.hasPrefix("### Closing-day dataset: changes\n"), "\(text)")
+    #expect(text.contains("No changes."), "\(text)")
     #expect(!FileManager.default.fileExists(atPath: diff.path), "the last run's diff.txt is gone")
   }
 

@@ -223,4 +223,57 @@ import Testing
     mounted = false
     try expectTheNextRunFinishes(output, asOf: "2026-11-21")
   }
+
+  /// An output directory on a disk without room for a new bundle: the run stops before it
+  /// stages anything, says how much is free and needed, and publishes nothing.
+  @Test(.enabled(if: canMount, "mounting a small filesystem needs root"))
+  func aDiskWithoutRoomForABundleIsRefusedBeforeStaging() throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("no-room-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
+    // 4 MiB: less than the 16 MiB a run asks for at least.
+    try mount(["-t", "tmpfs", "-o", "size=4m", "tmpfs", output.path])
+    defer { unmount(output) }
+
+    let run = try cli.run([
+      "run", "--replay", "fixtures/web", "--output", output.path, "--state", output.path + "-state",
+    ])
+    #expect(run.status == 1, "\(run.stderr)")
+    let line = try #require(
+      safety.lines(run.stderr).first { $0.contains("not enough free disk space") }, "\(run.stderr)")
+    #expect(line.contains("16.0 MB needed"), "\(line)")
+    #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent("latest.json").path))
+    let bundles = output.appendingPathComponent("bundles")
+    if FileManager.default.fileExists(atPath: bundles.path) {
+      let staged = try FileManager.default.contentsOfDirectory(atPath: bundles.path)
+      #expect(staged.isEmpty, "nothing staged: \(staged)")
+    }
+    #expect(
+      errors(try report(output)).contains { $0.kind == "publish" && $0.message.contains("free space, then run again") })
+  }
+
+  /// `report.html` that cannot be replaced (a file mounted over it) fails the run, and the page
+  /// of the earlier run stays: the operator still has a page, and the error says it is old.
+  @Test(.enabled(if: canMount, "mounting over report.html needs root"))
+  func aReportPageThatCannotBeWrittenKeepsTheEarlierOne() throws {
+    let output = try safety.publishedOutput("unfinished-page")
+    let pageFile = output.appendingPathComponent("report.html")
+    let earlier = try Data(contentsOf: pageFile)
+    let stand = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).html")
+    try earlier.write(to: stand)
+    try mount(["--bind", stand.path, pageFile.path])
+    var mounted = true
+    defer { if mounted { unmount(pageFile) } }
+
+    let run = try replay(output, asOf: "2026-11-21")
+    #expect(run.status == 1, "\(run.stderr)")
+    let line = try #require(safety.lines(run.stderr).first { $0.hasPrefix("error: report.html could not be written: ") })
+    // No rename may replace a mounted file, so the marked page cannot take its place either.
+    #expect(line.contains("the page of an earlier run is kept as it was"), "\(line)")
+    #expect(try Data(contentsOf: pageFile) == earlier)
+    #expect(errors(try report(output)).contains { $0.kind == "report" && $0.message.contains("kept as it was") })
+
+    unmount(pageFile)
+    mounted = false
+    try expectTheNextRunFinishes(output, asOf: "2026-11-21")
+  }
 }

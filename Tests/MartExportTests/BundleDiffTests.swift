@@ -45,6 +45,46 @@ import Testing
     #expect(change.changes[0].new == .dates([CalendarDate(iso: "2026-12-20")!]))
   }
 
+  @Test func daysBeforeTheNewerAsOfDateAreHistoryNotChange() throws {
+    // A day later the same site lists only the days still to come, and a store shut since the
+    // first as-of date is known to be shut from the second: yesterday is neither a change of
+    // closing dates nor a newly unknown day.
+    let nextAsOf = ExportFixtures.asOf.adding(days: 1)
+    let listed = ClosingSchedule.parse(
+      "\(ExportFixtures.asOf.iso), 2026-12-13", asOf: ExportFixtures.asOf, coverage: .asOfThroughLastListed)
+    var listOnly = ExportFixtures.branch("1059", text: "")
+    listOnly.closing = BranchClosing(schedule: listed, window: ExportFixtures.window)
+    var listOnlyLater = listOnly
+    listOnlyLater.closing = BranchClosing(
+      schedule: .parse("2026-12-13", asOf: nextAsOf, coverage: .asOfThroughLastListed), window: ExportFixtures.window)
+    var shut = ExportFixtures.branch("1060", text: "매월 둘째·넷째 일요일")
+    shut.storeStatus = StoreStatus(state: .closed, text: "영업종료")
+    shut.closing = BranchClosing(
+      schedule: shut.closing.schedule, window: ExportFixtures.window, storeStatus: shut.storeStatus,
+      asOf: ExportFixtures.asOf)
+    var shutLater = shut
+    shutLater.closing = BranchClosing(
+      schedule: shut.closing.schedule, window: ExportFixtures.window, storeStatus: shut.storeStatus, asOf: nextAsOf)
+    #expect(shut.closing.dates.contains(ExportFixtures.asOf) && !shutLater.closing.dates.contains(ExportFixtures.asOf))
+
+    let later = BundleDiff.Side(version: "w", asOf: nextAsOf, window: ExportFixtures.window)
+    let quiet = BundleDiff(
+      old: side, oldBranches: [listOnly, shut], new: later, newBranches: [listOnlyLater, shutLater],
+      brandNames: ExportFixtures.names)
+    #expect(quiet.isEmpty, "\(quiet.text())")
+    #expect(quiet.comparedDays?.from == nextAsOf)
+
+    // A day from the newer as-of date on is still compared.
+    var moved = listOnlyLater
+    moved.closing = BranchClosing(
+      schedule: .parse("\(nextAsOf.iso), 2026-12-13", asOf: nextAsOf, coverage: .asOfThroughLastListed),
+      window: ExportFixtures.window)
+    let loud = BundleDiff(
+      old: side, oldBranches: [listOnly], new: later, newBranches: [moved], brandNames: ExportFixtures.names)
+    let change = try #require(loud.changed.first?.changes.first { $0.field == .closingDates })
+    #expect(change.new == .dates([nextAsOf]))
+  }
+
   @Test func closingDatesOutsideTheSharedWindowAreNotChanges() {
     // A month later the window is 2026-12-01 … 2027-02-28: November's dates leave it and
     // February's enter it, and neither is a change of the branch; only the window moved.
@@ -58,7 +98,8 @@ import Testing
       old: side, oldBranches: [old], new: .init(version: "w", asOf: later, window: laterWindow), newBranches: [new])
     #expect(result.changed.isEmpty)
     #expect(result.kinds == [.window])
-    #expect(result.comparedDays == DateWindow(from: later.firstOfMonth(), through: ExportFixtures.window.through))
+    // Compared from the later as-of date on: the days before it are history.
+    #expect(result.comparedDays == DateWindow(from: later, through: ExportFixtures.window.through))
   }
 
   @Test func addedRemovedPhoneAndStatusWithSummaries() throws {
@@ -258,12 +299,13 @@ import Testing
     #expect(text.contains("window  2026-11-01(일)~2027-01-31(일) → 2026-12-01(화)~2027-02-28(일)\n"))
     #expect(text.contains("  unknown on the days new in the window (02-01(월)~02-28(일)): 1 branch (emart 1)\n"))
     let markdown = try result.markdown()
-    #expect(markdown.contains("closing dates and unknown days compared on 2026-12-01(화)~2027-01-31(일)"))
+    // 2026-12-20 is a Sunday, the later as-of date.
+    #expect(markdown.contains("closing dates and unknown days compared on 2026-12-20(일)~2027-01-31(일)"))
     #expect(markdown.contains("Unknown on the days new in the window (02-01(월)~02-28(일)): 1 branch (이마트 1)"))
     let json = try #require(try JSONSerialization.jsonObject(with: result.json()) as? [String: Any])
     let window = try #require(json["window"] as? [String: Any])
     #expect(window["changed"] as? Bool == true)
-    #expect(window["compared"] as? [String: String] == ["from": "2026-12-01", "through": "2027-01-31"])
+    #expect(window["compared"] as? [String: String] == ["from": "2026-12-20", "through": "2027-01-31"])
     #expect(window["addedDays"] as? [[String: String]] == [["from": "2027-02-01", "through": "2027-02-28"]])
     #expect(window["unknownOnAddedDays"] as? [String: [String]] == ["emart": ["emart-1059"]])
     #expect((json["new"] as? [String: Any])?["version"] as? String == "w")
@@ -320,7 +362,9 @@ import Testing
     #expect(
       least.contains("… and the changes of 2 more brands (802 groups of changes, 800 branches) (see the JSON diff)."))
     #expect(
-      least.hasSuffix("802 of 802 groups of changes not shown. The JSON diff (`--format json`) has every change._\n"))
+      least.hasSuffix(
+        "802 of 802 groups of changes not shown; left out: the table of brands."
+          + " The JSON diff (`--format json`) has every change._\n"))
     #expect(throws: BundleDiff.MarkdownLimitTooSmall.self) { try result.markdown(maxBytes: problem.minimum - 1) }
   }
 }

@@ -1,0 +1,77 @@
+import Foundation
+import MartCore
+import MartExport
+import Testing
+
+/// The Markdown diff keeps any limit from 1,000 bytes up, with removals, stale brands and
+/// districts before the branches' detail.
+@Suite struct MarkdownDiffLimitTests {
+  /// Two stores of two chains in each of `count` districts, all keeping `text`; with `removed`
+  /// stores more of a third chain in the first district.
+  static func branches(districts count: Int, text: String, extra: Int = 0) -> [Branch] {
+    let schedule = ClosingSchedule.parse(text, asOf: ExportFixtures.asOf)
+    var result: [Branch] = []
+    for district in 0..<count {
+      let sigungu = "가상\(district)구"
+      for brand in [BrandSlug.emart, BrandSlug.lottemart] {
+        result.append(
+          Branch(
+            id: BranchID(brand: brand, storeID: "\(1000 + district)"), name: "가상\(district)점",
+            address: BranchAddress(published: "서울특별시 \(sigungu) 가상로 1", sido: "서울특별시", sigungu: sigungu),
+            phone: nil, phonePublished: nil, openingHours: nil, coordinate: nil,
+            closing: BranchClosing(schedule: schedule, window: ExportFixtures.window),
+            sourceURL: "https://example.com/\(district)"))
+      }
+    }
+    for index in 0..<extra {
+      result.append(ExportFixtures.branch(.emart, "\(9000 + index)", name: "사라질\(index)점", text: text))
+    }
+    return result
+  }
+
+  /// 28 districts move from the 2nd and 4th Sundays to the 2nd and 4th Wednesdays, three
+  /// stores are removed and the other brand is stale since the day before.
+  static func diff() -> BundleDiff {
+    let old = branches(districts: 28, text: "매월 둘째·넷째 일요일", extra: 3)
+    let new = branches(districts: 28, text: "매월 둘째·넷째 수요일")
+    let yesterday = ExportFixtures.asOf.adding(days: -1)
+    let brands = [
+      BrandSummary(slug: BrandSlug.emart, name: "이마트", branchCount: 28, freshness: .fresh, lastFetchedAsOf: nil),
+      BrandSummary(
+        slug: BrandSlug.lottemart, name: "롯데마트", branchCount: 28, freshness: .fresh, lastFetchedAsOf: yesterday),
+    ]
+    var newBrands = brands
+    newBrands[1].freshness = .stale
+    return BundleDiff(
+      old: .init(version: "v", asOf: yesterday, window: ExportFixtures.window, brands: brands), oldBranches: old,
+      new: .init(version: "w", asOf: ExportFixtures.asOf, window: ExportFixtures.window, brands: newBrands),
+      newBranches: new, brandNames: ExportFixtures.names
+    ).withStaleBrandErrors([
+      BrandSlug.lottemart: "lottemart: fetching http://company.lottemart.com/shop/ failed: answered HTTP/1.1 503"
+    ])
+  }
+
+  @Test(arguments: [1_000, 1_200, 1_500, 2_000, 4_000, 60_000])
+  func theHeadComesFirstAndTheLimitHolds(maxBytes: Int) throws {
+    let diff = Self.diff()
+    #expect(diff.districts.count == 28)
+    #expect(diff.removed.count == 3)
+    let markdown = try diff.markdown(maxBytes: maxBytes)
+    #expect(markdown.utf8.count <= maxBytes, "\(markdown.utf8.count) bytes")
+    // Every removal is named, the stale brand told, the districts' change said.
+    for branch in diff.removed { #expect(markdown.contains("`\(branch.id)`"), "\(branch.id) in \(markdown)") }
+    #expect(markdown.contains("- **newly stale** 롯데마트 (`lottemart`): stale since 2026-11-19 (1 day)"))
+    #expect(markdown.contains("- **district-pattern** 2nd sunday, 4th sunday → 2nd wednesday, 4th wednesday: "))
+    // The head comes before any branch's detail.
+    let head = try #require(markdown.range(of: "**district-pattern**"))
+    if let detail = markdown.range(of: "#### ") { #expect(head.upperBound < detail.lowerBound) }
+    if maxBytes == 60_000 {
+      #expect(!markdown.contains("Shortened"))
+      #expect(markdown.contains("가상27구"))
+    }
+    if maxBytes <= 1_500 {
+      #expect(markdown.contains("_Shortened to stay within \(maxBytes) bytes: "), "\(markdown)")
+      #expect(markdown.contains("left out: "))
+    }
+  }
+}
