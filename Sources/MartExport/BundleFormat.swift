@@ -71,6 +71,9 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   public var status: Status?
   /// Why the run could not fetch the brand; only in run reports.
   public var error: String?
+  /// Which of its source's pages gave a fresh brand's data this run (the primary pages, or the
+  /// fallback that stood in for them); only in run reports, `null` for brands not fresh.
+  public var dataSource: String?
   /// Whether the brand's stores keep the closing days their 시·군·구 designates (의무휴업일:
   /// hypermarkets and SSMs), so that they are evidence for their district's pattern
   /// (``DistrictDesignations``); `false` for specialty stores (토이저러스, 보틀벙커). Written in the
@@ -81,7 +84,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   /// A brand's summary; `name` is its Korean name (the slug when none is known).
   public init(
     slug: BrandSlug, name: String, branchCount: Int, freshness: Freshness, lastFetchedAsOf: CalendarDate?,
-    designated: Bool = true, status: Status? = nil, error: String? = nil
+    designated: Bool = true, status: Status? = nil, error: String? = nil, dataSource: String? = nil
   ) {
     self.slug = slug
     self.name = name
@@ -91,10 +94,11 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     self.designated = designated
     self.status = status
     self.error = error
+    self.dataSource = dataSource
   }
 
   private enum CodingKeys: String, CodingKey {
-    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, status, error
+    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, status, error, dataSource
   }
 
   /// Reads an entry; one without `designated` reads as designated.
@@ -108,6 +112,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     designated = try container.decodeIfPresent(Bool.self, forKey: .designated) ?? true
     status = try container.decodeIfPresent(Status.self, forKey: .status)
     error = try container.decodeIfPresent(String.self, forKey: .error)
+    dataSource = try container.decodeIfPresent(String.self, forKey: .dataSource)
   }
 
   /// Run-only fields (`status`, `error`) are written only in report entries, and `designated`
@@ -127,6 +132,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     if let status {
       try container.encode(status, forKey: .status)
       if let error { try container.encode(error, forKey: .error) } else { try container.encodeNil(forKey: .error) }
+      if let dataSource { try container.encode(dataSource, forKey: .dataSource) } else { try container.encodeNil(forKey: .dataSource) }
     } else {
       try container.encode(designated, forKey: .designated)
     }
@@ -137,6 +143,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     var entry = self
     entry.status = nil
     entry.error = nil
+    entry.dataSource = nil
     return entry
   }
 }

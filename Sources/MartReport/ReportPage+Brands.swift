@@ -75,7 +75,8 @@ extension ReportPage {
         <tr data-brand="\(HTML.escape(slug.rawValue))">\
         <th scope="row">\(palette.swatch(slug, size: 12)) \
         \(HTML.escape(summary.name)) <code>\(HTML.escape(slug.rawValue))</code></th>\
-        <td class="status \(statusClass)">\(HTML.escape(status))</td>\
+        <td class="status \(statusClass)">\(HTML.escape(status))\
+        \(summary.dataSource.map { "<br><small class=\"data-source\">data from \(HTML.escape($0))</small>" } ?? "")</td>\
         <td class="freshness">\(HTML.escape(summary.freshness.rawValue))\
         \(summary.freshness != .fresh ? summary.lastFetchedAsOf.map { "<br><small>last fetched \($0.iso)</small>" } ?? "" : "")</td>\
         <td class="num branches">\(summary.branchCount)</td>\

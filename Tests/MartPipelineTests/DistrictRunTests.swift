@@ -60,7 +60,7 @@ import Testing
     #expect(chuncheon.patternDescription == "2nd sunday, 4th sunday")
     #expect(
       chuncheon.evidence.map(\.description) == [
-        "emart-1073", "lottemart-0100305", "lottemart-0100312", "nobrand-4055",
+        "emart-1073", "lottemart-석사점", "lottemart-춘천점", "nobrand-4055",
       ])
     #expect(chuncheon.stores == 4)
     #expect(chuncheon.swaps.map(\.date.iso) == ["2026-12-25"])

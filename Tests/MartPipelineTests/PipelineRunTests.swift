@@ -117,7 +117,7 @@ import Testing
 
     // 롯데마트 창원중앙점: "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )" — the rule gives the same
     // Sundays for December and January too.
-    let lotte = try #require(branches.first { $0.id.description == "lottemart-0100161" })
+    let lotte = try #require(branches.first { $0.id.description == "lottemart-창원중앙점" })
     #expect(lotte.name == "창원중앙점")
     #expect(lotte.closing.status == .closures)
     #expect(
@@ -125,7 +125,8 @@ import Testing
         "2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24",
       ])
     #expect(lotte.sourceURL == "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=")
-    #expect(lotte.pageURL == "http://company.lottemart.com/shop/shop_view.asp?brnchCd=0100161")
+    // The 2026 rows link no store page.
+    #expect(lotte.pageURL == nil)
 
     // Canonical addresses beside the published text; coordinates from the site (E-mart) or,
     // where the site gives none (Lotte Mart), from the recorded geocoder answers.
@@ -227,7 +228,7 @@ import Testing
 
     // 롯데마트 판교점 publishes its next closing days "12/13,/27" (as of 2026-11-20): the days from
     // 11-20 through 12-27 are known, the days before the as-of date and after 12-27 are not.
-    let pangyo = try #require(latest.branches.branches.first { $0.id.description == "lottemart-0100225" })
+    let pangyo = try #require(latest.branches.branches.first { $0.id.description == "lottemart-판교점" })
     #expect(pangyo.closing.dates.map(\.iso) == ["2026-12-13", "2026-12-27"])
     #expect(
       pangyo.closing.unknownRanges.map { "\($0.from.iso)…\($0.through.iso)" } == [
