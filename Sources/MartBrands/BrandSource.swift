@@ -35,6 +35,9 @@ public protocol BrandSource: Sendable {
   /// Fetches and parses the branches of `session.brands`. Keeping only the requested brands'
   /// rows and dropping repeated ids is the pipeline's job, not the source's.
   func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch]
+  /// Requests the one or two pages the parser depends on and counts the structures it reads
+  /// there (`mart-holiday probe`); publishes nothing. The default collects and counts branches.
+  func probe(_ session: SourceSession) async -> [ProbePage]
 }
 
 extension BrandSource {
@@ -112,8 +115,8 @@ public final class SourceSession: Sendable {
   /// Records that the source's primary pages failed and its data came from `fallback` (a
   /// description such as `costco store finder (/store-finder/search)`), with a warning naming
   /// the failure: the brand is published fresh, and the report says where its data came from.
-  public func usedFallback(_ fallback: String, primaryFailure: any Error) {
-    warn("primary source failed (\(primaryFailure)); data from the fallback, \(fallback)")
+  public func usedFallback(_ fallback: String, primaryFailure: SourceError) {
+    warn("primary pages failed (\(primaryFailure.url): \(primaryFailure)); data from the fallback, \(fallback)")
     fallbackLog.withLock { $0 = fallback }
   }
 

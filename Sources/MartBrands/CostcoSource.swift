@@ -437,3 +437,22 @@ extension BrandSlug {
   /// 코스트코.
   public static let costco: BrandSlug = "costco"
 }
+
+extension CostcoSource {
+  /// The API's first page: its warehouses with the fields ids and names come from, their rule
+  /// fragments, and (for information) their named closures.
+  public func probe(_ session: SourceSession) async -> [ProbePage] {
+    [
+      await session.probe(.get(session.url(Self.storesPath(page: 0)))) { response throws(SourceError) in
+        let page = try Self.parseStores(response.body, url: response.requestURL, origin: session.baseURL)
+        return [
+          ProbeCount("stores with warehouseCode, name and displayName", found: page.branches.count),
+          ProbeCount("warehouseInformation with a closing rule", found: page.branches.count { $0.closingText != nil }),
+          ProbeCount(
+            "named closed days in specialDayOpeningList", found: page.branches.reduce(0) { $0 + $1.closingDates.count },
+            needed: 0),
+        ]
+      }
+    ]
+  }
+}

@@ -77,9 +77,9 @@ public struct EmartSource: BrandSource {
     }
   }
 
-  /// Words that mark a store of another kind sharing the feeds (SSG 푸드마켓, Boots, 일렉트로마트,
+  /// Words that mark a store of another kind sharing the feeds or its banners (이마트24, SSG 푸드마켓, Boots, 일렉트로마트,
   /// 몰리스, 토이킹덤, 베이비서클, …): such rows are never a branch.
-  static let otherStoreMarkers = ["SSG", "Boots", "BOOTS", "부츠", "일렉트로마트", "몰리스", "토이킹덤", "베이비서클", "PK마켓"]
+  static let otherStoreMarkers = ["이마트24", "SSG", "Boots", "BOOTS", "부츠", "일렉트로마트", "몰리스", "토이킹덤", "베이비서클", "PK마켓"]
 
   /// The brand of a feed row: none for the other kinds of store, else by `STORE_TP` where it is
   /// a known code, else by the banner the name starts with (`이마트`, `트레이더스 홀세일 클럽`,
@@ -721,4 +721,24 @@ extension BrandSlug {
   public static let nobrand: BrandSlug = "nobrand"
   /// 이마트 에브리데이.
   public static let everyday: BrandSlug = "everyday"
+}
+
+extension EmartSource {
+  /// The 이마트 store list (rows with `ID` and `NAME` that are placed in a brand) and the first
+  /// area's holiday list of the as-of month (rows with `JIJUM_ID`).
+  public func probe(_ session: SourceSession) async -> [ProbePage] {
+    let list = await session.probe(
+      .postForm(session.url(Self.storeListPath), fields: Self.storeListFields(searchType: "EM", asOf: session.asOf))
+    ) { response throws(SourceError) in
+      [ProbeCount("dataList rows with ID and NAME placed in a brand", found: try Self.parseStoreList(response.body, url: response.requestURL).count)]
+    }
+    let month = session.asOf.firstOfMonth()
+    let holidays = await session.probe(
+      .postForm(
+        session.url(Self.holidayListPath), fields: Self.holidayListFields(area: Self.areaCodes[0], month: month))
+    ) { response throws(SourceError) in
+      [ProbeCount("dateList rows with JIJUM_ID", found: try Self.parseHolidayList(response.body, url: response.requestURL).count)]
+    }
+    return [list, holidays]
+  }
 }

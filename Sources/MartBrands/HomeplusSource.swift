@@ -313,3 +313,41 @@ extension BrandSlug {
   /// 홈플러스 익스프레스.
   public static let homeplusExpress: BrandSlug = "homeplus-express"
 }
+
+extension HomeplusSource {
+  /// The store list (its rows and their next closing days) and the pages of its first three
+  /// stores (at least one must still carry `dl.shop_detail_01` with the closing days).
+  public func probe(_ session: SourceSession) async -> [ProbePage] {
+    var listed: [RawBranch] = []
+    let list = await session.probe(
+      .postForm(session.url(Self.storeListPath), fields: Self.storeListFields, headers: Self.storeListHeaders)
+    ) { response throws(SourceError) in
+      listed = try Self.parseStoreList(response.body, url: response.requestURL, origin: session.baseURL)
+      return [
+        ProbeCount("rows with storId, storKorNm and a covered storDivCd", found: listed.count),
+        ProbeCount("rows with storDayoffCntt", found: listed.count { $0.closingText != nil }),
+      ]
+    }
+    var pages = [list]
+    var withDays = 0
+    let sampled = listed.prefix(3)
+    for branch in sampled {
+      let url = session.url(Self.detailPath(storeID: branch.id.storeID))
+      let page = await session.probe(.get(url)) { response throws(SourceError) in
+        let detail = try Self.parseDetail(response.body, url: url, charset: response.charset)
+        return [ProbeCount("dl.shop_detail_01 with a closing-day dd", found: detail?.closingText == nil ? 0 : 1, needed: 0)]
+      }
+      if page.counts.first?.found == 1 { withDays += 1 }
+      // One page without the days is the list's fallback at work, not a change of the source.
+      let counts = page.reached && page.problem != nil ? [ProbeCount("dl.shop_detail_01 with a closing-day dd", found: 0, needed: 0)] : page.counts
+      pages.append(ProbePage(url: page.url, status: page.status, problem: page.reached ? nil : page.problem, counts: counts))
+    }
+    if !sampled.isEmpty {
+      pages.append(
+        ProbePage(
+          url: session.url("/store/store_detail"), status: 200,
+          counts: [ProbeCount("of \(sampled.count) store pages, those carrying the closing days", found: withDays)]))
+    }
+    return pages
+  }
+}

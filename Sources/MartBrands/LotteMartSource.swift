@@ -352,3 +352,22 @@ extension BrandSlug {
   /// 롯데마트.
   public static let lottemart: BrandSlug = "lottemart"
 }
+
+extension LotteMartSource {
+  /// The store search and the all-format list: their store rows, the rows of open 롯데마트
+  /// stores with a name, and how many of those carry an address and a day-off cell.
+  public func probe(_ session: SourceSession) async -> [ProbePage] {
+    func counts(_ response: HTTPResponse) throws(SourceError) -> [ProbeCount] {
+      let branches = try Self.parseStoreList(response.body, url: response.requestURL, charset: response.charset)
+      return [
+        ProbeCount("롯데마트 rows with a name", found: branches.count),
+        ProbeCount("rows with div.address", found: branches.count { $0.address != nil }),
+        ProbeCount("rows with span.day-off text", found: branches.count { $0.closingText != nil }),
+      ]
+    }
+    return [
+      await session.probe(HTTPRequest(method: .post, url: session.url(Self.storeListPath)), count: counts),
+      await session.probe(.get(session.url(Self.allFormatsPath)), count: counts),
+    ]
+  }
+}

@@ -1,5 +1,5 @@
 import Foundation
-import MartBrands
+@testable import MartBrands
 import MartCore
 import MartFetch
 import TestSupport

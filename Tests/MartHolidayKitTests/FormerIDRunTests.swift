@@ -15,7 +15,7 @@ import Testing
   func run(_ recordings: URL, output: URL, asOf: String) async throws -> RunReport {
     try await Pipeline.run(
       RunConfiguration(
-        outputDirectory: output, replayDirectory: recordings, asOf: CalendarDate(iso: asOf)!, brands: [.lottemart],
+        outputDirectory: output, replayDirectory: recordings, asOf: CalendarDate(iso: asOf)!, brands: ["lottemart"],
         geocodingRetryPolicy: .immediate)
     ).report
   }
@@ -25,11 +25,11 @@ import Testing
     #expect(try await run(FixturePaths.olderWeb, output: output, asOf: "2026-11-20").outcome == .published)
     let before = try #require(try BundleStore(outputDirectory: output).latest()).branches.branches
     let oldIDs = Set(before.map(\.id))
-    #expect(oldIDs.contains(BranchID(brand: .lottemart, storeID: "0100001")))
+    #expect(oldIDs.contains(BranchID(brand: "lottemart", storeID: "0100001")))
 
     let report = try await run(FixturePaths.web, output: output, asOf: "2026-11-21")
     #expect(report.outcome == .published)
-    #expect(report.brands.first { $0.slug == .lottemart }?.dataSource?.contains("shop_search_type.asp") == true)
+    #expect(report.brands.first { $0.slug == "lottemart" }?.dataSource?.contains("shop_search_type.asp") == true)
     let file = try #require(try BundleStore(outputDirectory: output).latest()).branches
     let listed = Set(file.branches.map(\.id))
     var owners: [BranchID: [BranchID]] = [:]

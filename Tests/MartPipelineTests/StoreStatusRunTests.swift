@@ -223,13 +223,16 @@ import Testing
     // The same sites, with 도봉점's row gone from the Lotte Mart page.
     let recordings = scratch("recordings")
     try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
-    let page = recordings.appendingPathComponent("company.lottemart.com/shop_search_type-01.body.html")
-    let html = try String(contentsOf: page, encoding: .utf8)
-    let rowStart = try #require(
-      html.range(of: "<tr>", options: .backwards, range: html.startIndex..<html.range(of: "<td>도봉점</td>")!.lowerBound))
-    let rowEnd = try #require(html.range(of: "</tr>", range: rowStart.upperBound..<html.endIndex))
-    try String(html[..<rowStart.lowerBound] + html[rowEnd.upperBound...]).write(
-      to: page, atomically: true, encoding: .utf8)
+    // It is gone from both of the site's lists.
+    for name in ["shop_search_type-01", "shop_search-all"] {
+      let page = recordings.appendingPathComponent("company.lottemart.com/\(name).body.html")
+      let html = try String(contentsOf: page, encoding: .utf8)
+      let rowStart = try #require(
+        html.range(of: "<tr>", options: .backwards, range: html.startIndex..<html.range(of: "<td>도봉점</td>")!.lowerBound))
+      let rowEnd = try #require(html.range(of: "</tr>", range: rowStart.upperBound..<html.endIndex))
+      try String(html[..<rowStart.lowerBound] + html[rowEnd.upperBound...]).write(
+        to: page, atomically: true, encoding: .utf8)
+    }
 
     let report = try await run(recordings: recordings, output: output)
     #expect(report.outcome == .published)
