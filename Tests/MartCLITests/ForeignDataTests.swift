@@ -68,9 +68,9 @@ import Testing
     let secret = work.appendingPathComponent("secret.json")
     var feedObject = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: feed.body)) as? [String: Any])
-    var rows = try #require(feedObject["data"] as? [[String: Any]])
+    var rows = try #require(feedObject["stores"] as? [[String: Any]])
     rows[0]["name"] = "Outside"
-    feedObject["data"] = rows
+    feedObject["stores"] = rows
     try JSONSerialization.data(withJSONObject: feedObject).write(to: secret)
 
     let link = feed.body.deletingLastPathComponent().appendingPathComponent("link.body.json")
@@ -232,9 +232,9 @@ import Testing
     let web = try recordings(in: work)
     let feed = costcoFeed(web)
     var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: feed.body)) as? [String: Any])
-    var rows = try #require(object["data"] as? [[String: Any]])
+    var rows = try #require(object["stores"] as? [[String: Any]])
     rows[0]["name"] = "../x"
-    object["data"] = rows
+    object["stores"] = rows
     try JSONSerialization.data(withJSONObject: object).write(to: feed.body)
 
     let output = work.appendingPathComponent("output")

@@ -327,7 +327,7 @@ import Testing
     let html = try String(contentsOf: file, encoding: .utf8)
     #expect(html.hasPrefix("<!DOCTYPE html>"))
     // The changes against the first run, grouped as diff groups them.
-    #expect(html.contains("0 added, 0 removed, 21 changed"))
+    #expect(html.contains("0 added, 0 removed, 24 changed"))
     #expect(html.contains("<strong>closing-dates</strong>"))
     // Self-contained: nothing is loaded from elsewhere.
     #expect(!html.contains("<script src") && !html.contains("<link") && !html.contains("url("))
@@ -357,7 +357,7 @@ import Testing
     try #require(run.status == 0, "stderr: \(run.stderr)")
     let page = output.appendingPathComponent("report.html")
     let written = try Data(contentsOf: page)
-    #expect(String(decoding: written, as: UTF8.self).contains("0 added, 0 removed, 21 changed"))
+    #expect(String(decoding: written, as: UTF8.self).contains("0 added, 0 removed, 24 changed"))
     let again = try cli.run(["report", output.path])
     #expect(again.status == 0, "stderr: \(again.stderr)")
     #expect(try Data(contentsOf: page) == written)

@@ -488,9 +488,9 @@ import Testing
       try FileManager.default.contentsOfDirectory(atPath: page.path).first { $0.hasSuffix(".body.json") })
     var records = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: page.appendingPathComponent(feed))) as? [String: Any])
-    var rows = try #require(records["data"] as? [[String: Any]])
+    var rows = try #require(records["stores"] as? [[String: Any]])
     rows.removeAll { $0["name"] as? String == "Daejeon" }
-    records["data"] = rows
+    records["stores"] = rows
     try JSONSerialization.data(withJSONObject: records).write(to: page.appendingPathComponent(feed))
     let later = try cli.run(["run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-21"])
     #expect(later.status == 0, "stderr: \(later.stderr)")
