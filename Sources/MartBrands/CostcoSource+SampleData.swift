@@ -81,14 +81,15 @@ public struct CostcoSampleGenerator: SourceSampleGenerator {
         RecordedExchange(
           method: "GET", url: "https://www.costco.co.kr/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=0",
           status: 200, headers: Self.jsonHeaders,
-          body: Data("{\"pagination\":{\"currentPage\":0,\"totalPages\":1},\"stores\":[\(stores.joined(separator: ","))]}".utf8))
+          body: Data(
+            "{\"pagination\":{\"currentPage\":0,\"totalPages\":1},\"stores\":[\(stores.joined(separator: ","))]}".utf8))
       ),
       (
         "store-finder-search",
         RecordedExchange(
           method: "GET", url: "https://www.costco.co.kr/store-finder/search?q=Korea%2C+Republic+of&page=0", status: 200,
           headers: Self.jsonHeaders, body: Data("{\"data\":[\(records.joined(separator: ","))]}".utf8))
-      )
+      ),
     ]
   }
 }

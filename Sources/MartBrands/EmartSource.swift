@@ -77,8 +77,8 @@ public struct EmartSource: BrandSource {
     }
   }
 
-  /// Words that mark a store of another kind sharing the feeds or its banners (이마트24, SSG 푸드마켓, Boots, 일렉트로마트,
-  /// 몰리스, 토이킹덤, 베이비서클, …): such rows are never a branch.
+  /// Words that mark a store of another kind sharing the feeds or their banners (이마트24, SSG
+  /// 푸드마켓, Boots, 일렉트로마트, 몰리스, 토이킹덤, 베이비서클, …): such rows are never a branch.
   static let otherStoreMarkers = ["이마트24", "SSG", "Boots", "BOOTS", "부츠", "일렉트로마트", "몰리스", "토이킹덤", "베이비서클", "PK마켓"]
 
   /// The brand of a feed row: none for the other kinds of store, else by `STORE_TP` where it is
@@ -110,16 +110,6 @@ public struct EmartSource: BrandSource {
   static func contains(_ name: String, _ marker: String, hasConjoiningJamo: Bool? = nil) -> Bool {
     if utf8(of: name, contains: marker) { return true }
     return (hasConjoiningJamo ?? Self.hasConjoiningJamo(name)) && name.contains(marker)
-  }
-
-  /// Whether `name` starts with `word` and a space (`이마트 `), as `hasPrefix(word + " ")` says;
-  /// byte for byte unless the name has conjoining jamo.
-  static func startsWithWord(_ name: String, _ word: String, hasConjoiningJamo: Bool? = nil) -> Bool {
-    if hasConjoiningJamo ?? Self.hasConjoiningJamo(name) { return name.hasPrefix(word + " ") }
-    let bytes = name.utf8
-    let count = word.utf8.count
-    guard bytes.count > count, bytes.starts(with: word.utf8) else { return false }
-    return bytes[bytes.index(bytes.startIndex, offsetBy: count)] == UInt8(ascii: " ")
   }
 
   /// What follows banner `word` at the start of `name`, spaces skipped, when `name` starts with
@@ -730,14 +720,16 @@ extension EmartSource {
     let list = await session.probe(
       .postForm(session.url(Self.storeListPath), fields: Self.storeListFields(searchType: "EM", asOf: session.asOf))
     ) { response throws(SourceError) in
-      [ProbeCount("dataList rows with ID and NAME placed in a brand", found: try Self.parseStoreList(response.body, url: response.requestURL).count)]
+      let rows = try Self.parseStoreList(response.body, url: response.requestURL)
+      return [ProbeCount("dataList rows with ID and NAME placed in a brand", found: rows.count)]
     }
     let month = session.asOf.firstOfMonth()
     let holidays = await session.probe(
       .postForm(
         session.url(Self.holidayListPath), fields: Self.holidayListFields(area: Self.areaCodes[0], month: month))
     ) { response throws(SourceError) in
-      [ProbeCount("dateList rows with JIJUM_ID", found: try Self.parseHolidayList(response.body, url: response.requestURL).count)]
+      let rows = try Self.parseHolidayList(response.body, url: response.requestURL)
+      return [ProbeCount("dateList rows with JIJUM_ID", found: rows.count)]
     }
     return [list, holidays]
   }

@@ -335,12 +335,17 @@ extension HomeplusSource {
       let url = session.url(Self.detailPath(storeID: branch.id.storeID))
       let page = await session.probe(.get(url)) { response throws(SourceError) in
         let detail = try Self.parseDetail(response.body, url: url, charset: response.charset)
-        return [ProbeCount("dl.shop_detail_01 with a closing-day dd", found: detail?.closingText == nil ? 0 : 1, needed: 0)]
+        return [
+          ProbeCount("dl.shop_detail_01 with a closing-day dd", found: detail?.closingText == nil ? 0 : 1, needed: 0)
+        ]
       }
       if page.counts.first?.found == 1 { withDays += 1 }
       // One page without the days is the list's fallback at work, not a change of the source.
-      let counts = page.reached && page.problem != nil ? [ProbeCount("dl.shop_detail_01 with a closing-day dd", found: 0, needed: 0)] : page.counts
-      pages.append(ProbePage(url: page.url, status: page.status, problem: page.reached ? nil : page.problem, counts: counts))
+      let counts =
+        page.reached && page.problem != nil
+        ? [ProbeCount("dl.shop_detail_01 with a closing-day dd", found: 0, needed: 0)] : page.counts
+      pages.append(
+        ProbePage(url: page.url, status: page.status, problem: page.reached ? nil : page.problem, counts: counts))
     }
     if !sampled.isEmpty {
       pages.append(

@@ -28,10 +28,11 @@ import MartHTML
 /// The branch name is the row's `.name` element, a `brnchCd` link's text, or its first text
 /// ending in `점` (a plain `td` in 2026), without the banner. The id is the `brnchCd` when the
 /// row links one (the older rows), otherwise the branch name (`lottemart-원주점`); the 2026 rows
-/// link none, so their branches are named ids, and the bundle lists the former `brnchCd` id of
-/// each (see docs/bundle-format.md). A `span.state` (`영업중`, `임시휴업`, `영업종료`), when
-/// present, is the branch's status text; stores not open yet (`오픈예정`) are skipped. The
-/// closing text is passed on verbatim for the closing-day engine.
+/// link none, so their branches are named ids, and a bundle following one made from the older
+/// rows lists the `brnchCd` id as each branch's former id (see docs/bundle-format.md). A
+/// `span.state` (`영업중`, `임시휴업`, `영업종료`), when present, is the branch's status text;
+/// stores not open yet (`오픈예정`) are skipped. The closing text is passed on verbatim for the
+/// closing-day engine.
 public struct LotteMartSource: BrandSource {
   public static let name = "lottemart"
   public static let brands: [BrandSlug] = [.lottemart]
@@ -64,7 +65,7 @@ public struct LotteMartSource: BrandSource {
   static let openState = "영업중"
 
   /// The banners a row's logo or name prefix can carry, and the banner a 롯데마트 branch keeps
-  /// (`nil`: plain 롯데마트); `.none` marks the banners another source owns.
+  /// (`nil`: plain 롯데마트); `otherSource` marks the banners another source reads.
   enum Banner: Equatable {
     case lotteMart(banner: String?)
     case otherSource
@@ -161,7 +162,8 @@ public struct LotteMartSource: BrandSource {
         throw SourceError(
           source: Self.name, url: url,
           reason: .unexpectedContent(
-            "none of \(rows.count) store rows has a branch name of an open 롯데마트 store (\(otherBanners) of other banners)"))
+            "none of \(rows.count) store rows has a branch name of an open 롯데마트 store (\(otherBanners) of other banners)"
+          ))
       }
       return branches
     } catch let error as SourceError {

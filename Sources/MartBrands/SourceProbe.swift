@@ -70,7 +70,9 @@ extension BrandSource {
   public func probe(_ session: SourceSession) async -> [ProbePage] {
     do throws(SourceError) {
       let branches = try await collect(session)
-      return [ProbePage(url: session.baseURL, status: 200, counts: [ProbeCount("branches read", found: branches.count)])]
+      return [
+        ProbePage(url: session.baseURL, status: 200, counts: [ProbeCount("branches read", found: branches.count)])
+      ]
     } catch {
       guard case .fetch(let fetchError) = error.reason else {
         return [ProbePage(url: error.url, status: 200, problem: "\(error)")]

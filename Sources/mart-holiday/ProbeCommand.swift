@@ -27,17 +27,22 @@ struct ProbeCommand: AsyncParsableCommand {
 
   @Option(
     name: .customLong("replay"),
-    help: ArgumentHelp("Probe recorded responses (a recording folder or a .warc.gz) instead of the sites.", valueName: "dir"))
+    help: ArgumentHelp(
+      "Probe recorded responses (a recording folder or a .warc.gz) instead of the sites.", valueName: "dir"))
   var replayDirectory: String?
 
   @Option(
     name: .customLong("source"),
-    help: ArgumentHelp("Send a brand's requests to another scheme://host:port (repeatable); not with --replay.", valueName: "slug=baseurl"))
+    help: ArgumentHelp(
+      "Send a brand's requests to another scheme://host:port (repeatable); not with --replay.",
+      valueName: "slug=baseurl"))
   var sourceOverrides: [SourceOverride] = []
 
   @Option(
     name: .customLong("as-of"),
-    help: ArgumentHelp("The day whose month the probe asks for where a page is per month. Default: the recording day with --replay, else today in Korea.", valueName: "yyyy-mm-dd"))
+    help: ArgumentHelp(
+      "The day whose month the probe asks for where a page is per month. Default: the recording day with --replay, else today in Korea.",
+      valueName: "yyyy-mm-dd"))
   var asOf: CalendarDate?
 
   @Option(help: ArgumentHelp("text or json.", valueName: "format"))

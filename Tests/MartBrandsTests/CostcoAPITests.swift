@@ -1,9 +1,10 @@
 import Foundation
-@testable import MartBrands
 import MartCore
 import MartFetch
 import TestSupport
 import Testing
+
+@testable import MartBrands
 
 /// Costco's OCC API, the primary source (`fixtures/web/www.costco.co.kr/occ-stores-0`), and the
 /// fall back to the store finder when it fails.
@@ -26,7 +27,9 @@ struct CostcoAPITests {
     ClosingSchedule.published(
       text: branch.closingText, dates: branch.closingDates, asOf: asOf, coverage: CostcoSource.closingDateCoverage
     )
-    .closedDates(from: CalendarDate(year: 2026, month: 11, day: 1)!, through: CalendarDate(year: 2027, month: 1, day: 31)!)
+    .closedDates(
+      from: CalendarDate(year: 2026, month: 11, day: 1)!, through: CalendarDate(year: 2027, month: 1, day: 31)!
+    )
     .map(\.iso)
   }
 
@@ -59,7 +62,8 @@ struct CostcoAPITests {
     #expect(branch.coordinate == GeoPoint(latitude: 36.324444, longitude: 127.403515, fractionDigits: 6))
     #expect(branch.sourceURL == Self.url)
     #expect(branch.pageURL == "https://www.costco.co.kr/store/Daejeon")
-    #expect(try Self.branch("Daegu-Innovation-City").pageURL == "https://www.costco.co.kr/store/Daegu%20Innovation%20City")
+    #expect(
+      try Self.branch("Daegu-Innovation-City").pageURL == "https://www.costco.co.kr/store/Daegu%20Innovation%20City")
   }
 
   @Test func theRuleComesFromWarehouseInformation() throws {
@@ -70,7 +74,8 @@ struct CostcoAPITests {
 
   @Test func aRepeatedNamedClosureCountsOnce() throws {
     // 대전점 lists 2026-11-22 twice: the 2nd and 4th Sundays of Nov (1st is a Sunday) and Dec.
-    #expect(try Self.branch("Daejeon").closingDates.map(\.iso) == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27"])
+    #expect(
+      try Self.branch("Daejeon").closingDates.map(\.iso) == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27"])
   }
 
   @Test func unnamedClosedDaysAreNotClosures() throws {
@@ -110,7 +115,9 @@ struct CostcoAPITests {
   }
 
   @Test func theSinglePageAppsHTMLIsAnError() {
-    let html = Data(#"<!DOCTYPE html><html><head><base href="/spartacus/assets/"></head><body><app-root></app-root></body></html>"#.utf8)
+    let html = Data(
+      #"<!DOCTYPE html><html><head><base href="/spartacus/assets/"></head><body><app-root></app-root></body></html>"#
+        .utf8)
     #expect(throws: SourceError.self) { try CostcoSource.parseStores(html, url: Self.url) }
     #expect(throws: SourceError.self) { try CostcoSource.parseStoreFinder(html, url: CostcoSourceTests.url) }
   }

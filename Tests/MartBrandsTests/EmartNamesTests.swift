@@ -10,22 +10,24 @@ import Testing
 struct EmartNamesTests {
   static let listURL = "https://store.emart.com/branch/searchList.do"
 
-  @Test(arguments: [
-    ("스타필드마켓 일산점", BrandSlug.emart, "스타필드 마켓", "일산점"),
-    ("스타필드 마켓 월계점", .emart, "스타필드 마켓", "월계점"),
-    ("스타필드마켓 군산점", .emart, "스타필드 마켓", "군산점"),
-    ("이마트 푸드마켓 수성점", .emart, "이마트 푸드마켓", "수성점"),
-    ("이마트푸드마켓 고덕점", .emart, "이마트 푸드마켓", "고덕점"),
-    ("노브랜드예천호명점", .nobrand, nil, "예천호명점"),
-    ("노브렌드 고양화정점", .nobrand, nil, "고양화정점"),
-    ("트레이더스 홀세일 클럽 마곡점", .traders, nil, "마곡점"),
-    ("이마트 창동점", .emart, nil, "창동점"),
-    ("에브리데이 가락동점", .everyday, nil, "가락동점"),
-  ] as [(String, BrandSlug, String?, String)])
+  @Test(
+    arguments: [
+      ("스타필드마켓 일산점", BrandSlug.emart, "스타필드 마켓", "일산점"),
+      ("스타필드 마켓 월계점", .emart, "스타필드 마켓", "월계점"),
+      ("스타필드마켓 군산점", .emart, "스타필드 마켓", "군산점"),
+      ("이마트 푸드마켓 수성점", .emart, "이마트 푸드마켓", "수성점"),
+      ("이마트푸드마켓 고덕점", .emart, "이마트 푸드마켓", "고덕점"),
+      ("노브랜드예천호명점", .nobrand, nil, "예천호명점"),
+      ("노브렌드 고양화정점", .nobrand, nil, "고양화정점"),
+      ("트레이더스 홀세일 클럽 마곡점", .traders, nil, "마곡점"),
+      ("이마트 창동점", .emart, nil, "창동점"),
+      ("에브리데이 가락동점", .everyday, nil, "가락동점"),
+    ] as [(String, BrandSlug, String?, String)])
   func rowsWithoutATypeCodeArePlacedByName(_ example: (String, BrandSlug, String?, String)) throws {
     let (published, brand, banner, name) = example
     for storeType in [nil, "", "Z"] as [String?] {
-      #expect(EmartSource.classify(storeType: storeType, name: published) == brand, "\(published) \(storeType ?? "nil")")
+      #expect(
+        EmartSource.classify(storeType: storeType, name: published) == brand, "\(published) \(storeType ?? "nil")")
     }
     var row = #"{"ID": "9999", "NAME": "\#(published)", "TEL": "02-000-0000", "ADDRESS1": "서울특별시 중구 세종대로 110"}"#
     row = #"{"dataList": [\#(row)]}"#

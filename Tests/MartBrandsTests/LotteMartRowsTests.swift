@@ -68,7 +68,8 @@ struct LotteMartRowsTests {
     #expect(branch.closingDates.isEmpty)
     #expect(branch.openingHours == "10:00~23:00 (둘째,넷째주 일요일: 11:00~19:00)")
     let schedule = ClosingSchedule.published(
-      text: branch.closingText, dates: branch.closingDates, asOf: Self.asOf, coverage: LotteMartSource.closingDateCoverage)
+      text: branch.closingText, dates: branch.closingDates, asOf: Self.asOf,
+      coverage: LotteMartSource.closingDateCoverage)
     #expect(schedule.status == .unknown)
   }
 
@@ -97,7 +98,9 @@ struct LotteMartRowsTests {
   @Test func theAllFormatListStandsInWhenTheSearchFails() async throws {
     // A copy of the recordings whose search answers 500.
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lotte-\(UUID().uuidString)")
-    try FileManager.default.copyItem(at: FixturePaths.web.appendingPathComponent("company.lottemart.com"), to: folder.appendingPathComponent("company.lottemart.com"))
+    try FileManager.default.copyItem(
+      at: FixturePaths.web.appendingPathComponent("company.lottemart.com"),
+      to: folder.appendingPathComponent("company.lottemart.com"))
     let exchange = folder.appendingPathComponent("company.lottemart.com/shop_search_type-01.exchange.json")
     let text = try String(contentsOf: exchange, encoding: .utf8)
     try #require(text.contains("\"status\" : 200"))

@@ -26,7 +26,8 @@ import Testing
       #expect(outcome.stdoutText.contains("\(source) ("), "\(source)")
     }
     #expect(!outcome.stdoutText.contains("changed"))
-    #expect(try TreeSnapshot(FixturePaths.repositoryRoot.appendingPathComponent("fixtures")).newFiles(since: before).isEmpty)
+    #expect(
+      try TreeSnapshot(FixturePaths.repositoryRoot.appendingPathComponent("fixtures")).newFiles(since: before).isEmpty)
   }
 
   @Test func aChangedPageNamesItsSourceAndExitsOne() throws {
@@ -35,9 +36,10 @@ import Testing
     #expect(outcome.status == 1, "\(outcome.stderrText)")
     let json = try #require(try JSONSerialization.jsonObject(with: outcome.stdout) as? [String: Any])
     let sources = try #require(json["sources"] as? [[String: Any]])
-    let outcomes = Dictionary(uniqueKeysWithValues: sources.compactMap { source in
-      (source["source"] as? String).map { ($0, source["outcome"] as? String) }
-    })
+    let outcomes = Dictionary(
+      uniqueKeysWithValues: sources.compactMap { source in
+        (source["source"] as? String).map { ($0, source["outcome"] as? String) }
+      })
     #expect(outcomes["costco"] == "changed")
     #expect(outcomes.filter { $0.value != "expected" }.keys.sorted() == ["costco"])
   }

@@ -55,6 +55,9 @@ import Testing
     // A third run keeps the former ids.
     #expect(try await run(FixturePaths.web, output: output, asOf: "2026-11-22").outcome == .published)
     let third = try #require(try BundleStore(outputDirectory: output).latest()).branches
-    #expect(third.branches.first { $0.id.description == "lottemart-잠실점" }?.formerIDs.map(\.description) == ["lottemart-0100001"])
+    #expect(
+      third.branches.first { $0.id.description == "lottemart-잠실점" }?.formerIDs.map(\.description) == [
+        "lottemart-0100001"
+      ])
   }
 }
