@@ -27,15 +27,22 @@ public protocol BrandSource: Sendable {
   /// when another source reads other parts of the same site; empty for the whole site. A mirror
   /// given for this source's brands replaces `origin + scope` only.
   static var scope: String { get }
+  /// What a run reads from the site when nothing fails, as reports name it (e.g.
+  /// `costco OCC API (/rest/v2/korea/stores)`); the source's `name` unless it says more.
+  static var primaryData: String { get }
   /// Writes this source's sites at any scale for the bench (`<Source>+SampleData.swift`).
   static var sampleGenerator: any SourceSampleGenerator.Type { get }
   /// Fetches and parses the branches of `session.brands`. Keeping only the requested brands'
   /// rows and dropping repeated ids is the pipeline's job, not the source's.
   func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch]
+  /// Requests the one or two pages the parser depends on and counts the structures it reads
+  /// there (`mart-holiday probe`); publishes nothing. The default collects and counts branches.
+  func probe(_ session: SourceSession) async -> [ProbePage]
 }
 
 extension BrandSource {
   public static var scope: String { "" }
+  public static var primaryData: String { name }
   /// `Self.scope`, through an existential.
   public var scope: String { Self.scope }
   /// `Self.name`, through an existential.
@@ -44,6 +51,8 @@ extension BrandSource {
   public var brands: [BrandSlug] { Self.brands }
   /// `Self.origin`, through an existential.
   public var origin: String { Self.origin }
+  /// `Self.primaryData`, through an existential.
+  public var primaryData: String { Self.primaryData }
   /// `Self.closingDateCoverage`, through an existential.
   public var closingDateCoverage: DateCoverage { Self.closingDateCoverage }
 
@@ -89,6 +98,7 @@ public final class SourceSession: Sendable {
   /// Per URL, what the last response from it was (``ResponseDescription``: its status and
   /// content type, and its body), so that an error about its content can say what it answered.
   private let responses = Mutex<[String: (facts: String, body: String)]>([:])
+  private let fallbackLog = Mutex<String?>(nil)
 
   public init(
     baseURL: String, fetcher: any HTTPFetching, asOf: CalendarDate, brands: Set<BrandSlug>,
@@ -113,6 +123,18 @@ public final class SourceSession: Sendable {
   public func warn(_ message: String, branch: BranchID? = nil) {
     warningLog.withLock { $0.append(SourceWarning(branch: branch, message: message)) }
   }
+
+  /// Records that the source's primary pages failed and its data came from `fallback` (a
+  /// description such as `costco store finder (/store-finder/search)`), with a warning naming
+  /// the failure: the brand is published fresh, and the report says where its data came from.
+  public func usedFallback(_ fallback: String, primaryFailure: SourceError) {
+    warn("primary pages failed (\(primaryFailure.url): \(primaryFailure)); data from the fallback, \(fallback)")
+    fallbackLog.withLock { $0 = fallback }
+  }
+
+  /// The fallback the data came from, when ``usedFallback(_:primaryFailure:)`` was called;
+  /// `nil` when it came from the primary pages.
+  public var fallbackUsed: String? { fallbackLog.withLock { $0 } }
 
   /// Everything passed to `warn(_:branch:)` so far, in order.
   public var warnings: [SourceWarning] { warningLog.withLock { $0 } }

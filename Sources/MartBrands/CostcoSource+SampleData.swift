@@ -3,7 +3,9 @@ import MartCore
 import MartFetch
 import MartReplay
 
-/// Sample data for the bench: 코스트코 as its store finder answers: every warehouse in one JSON page, closing rules inside the HTML `storeContent`.
+/// Sample data for the bench: 코스트코 as its OCC API answers (every warehouse on one page, the
+/// closing rules in the HTML `warehouseInformation`) and as its store finder, the fallback,
+/// answers (closing rules inside the HTML `storeContent`).
 ///
 /// The same endpoints, keys, markup and quirks as the recorded fixtures, at any scale, with
 /// seeded random names, places, phones and closing days.
@@ -23,6 +25,7 @@ public struct CostcoSampleGenerator: SourceSampleGenerator {
   public func exchanges(_ random: inout SeededRandom) -> [(name: String, exchange: RecordedExchange)] {
     var names = NameBook()
     var records: [String] = []
+    var stores: [String] = []
     for index in 0..<mix.count(.costco) {
       let place = PlaceSample.random(using: &random)
       let displayName = names.name(near: place)
@@ -56,17 +59,37 @@ public struct CostcoSampleGenerator: SourceSampleGenerator {
         ("storeContent", .string(content)),
       ]
       let body = fields.map { "  \"\($0.0)\" : \(JSONText.costcoEscaped($0.1))" }.joined(separator: ",\n")
+      // The OCC API's form of the same warehouse: nested address and point, the fragment in
+      // warehouseInformation, the rule's next closures as named special days.
+      let path = "/store/\(englishName.replacingOccurrences(of: " ", with: "%20"))"
+      let apiFields: [(String, JSONText.Value)] = [
+        ("warehouseCode", .string("costcoKoreaWarehouse\(String(format: "%03d", 50 + index))")),
+        ("name", .string(englishName)), ("displayName", .string(displayName)), ("url", .string(path)),
+        ("warehouseInformation", .string(content)),
+      ]
+      let apiBody = apiFields.map { "\"\($0.0)\":\(JSONText.costcoEscaped($0.1))" }.joined(separator: ",")
+      stores.append(
+        "{\(apiBody),\"address\":{\"line1\":\(JSONText.costcoEscaped(.string(place.roadAddress))),\"line2\":\(JSONText.costcoEscaped(.string("(\(lot))"))),\"phone\":\"+82-1899-9900\"},\"geoPoint\":{\"latitude\":\(Self.coordinateText(place.latitude, digits: 6)),\"longitude\":\(Self.coordinateText(place.longitude, digits: 6))},\"openingHours\":{\"specialDayOpeningList\":[],\"weekDayOpeningList\":[]}}"
+      )
       records.append(
         "{\n\(body),\n  \"openings\" : {\n    \(openings)\n  },\n  \"features\" : [ \"서비스 델리\", \"휠체어 이용가능\", \"타이어 센터\", \"ATM\", \"푸드 코트\", \"후레쉬 베이커리\" ],\n  \"image\" : \"\\/medias\\/sys_master\\/images\\/h76\\/hd7\\/10276309139486.jpg\"\n}"
       )
     }
     return [
       (
+        "occ-stores-0",
+        RecordedExchange(
+          method: "GET", url: "https://www.costco.co.kr/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=0",
+          status: 200, headers: Self.jsonHeaders,
+          body: Data(
+            "{\"pagination\":{\"currentPage\":0,\"totalPages\":1},\"stores\":[\(stores.joined(separator: ","))]}".utf8))
+      ),
+      (
         "store-finder-search",
         RecordedExchange(
           method: "GET", url: "https://www.costco.co.kr/store-finder/search?q=Korea%2C+Republic+of&page=0", status: 200,
           headers: Self.jsonHeaders, body: Data("{\"data\":[\(records.joined(separator: ","))]}".utf8))
-      )
+      ),
     ]
   }
 }

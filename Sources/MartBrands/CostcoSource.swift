@@ -3,45 +3,230 @@ import MartCore
 import MartFetch
 import MartHTML
 
-/// Costco Korea's store finder: `GET /store-finder/search?q=Korea%2C+Republic+of&page=0`
-/// answers JSON `{"data": [warehouse, …]}` holding every Korean warehouse on page 0.
+/// Costco Korea's warehouses, from two sources of the one site:
 ///
-/// Each warehouse's closing rules live in `storeContent`, an HTML fragment (JSON-escaped, with
-/// a stray `</body> </html>` and free text after it): the rule (`매월 둘째, 넷째 일요일 의무 휴무`),
-/// the fixed holidays (`*휴무일: 1/1, 설날, 추석 (전일은 오후 7시까지 영업)`) and notices such as
+/// - **Primary, the OCC API** (what every 2026 client reads; `../docs/cli.md#brands`):
+///   `GET /rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=<n>` answers JSON
+///   `{"stores": [warehouse, …], "pagination": {"currentPage", "totalPages", …}}`; the pages
+///   are read until `totalPages`. Per warehouse: `warehouseCode` (rows without one are stubs
+///   for announced, unopened warehouses and are skipped), `name` (English), `displayName`,
+///   `url`, `address.{line1, line2, phone}`, `geoPoint.{latitude, longitude}`,
+///   `openingHours.weekDayOpeningList[]` and `openingHours.specialDayOpeningList[]`
+///   (`date`, `closed`, `name`), and the closing rule as an HTML fragment in
+///   `warehouseInformation` (there is no `storeContent`). Only a `closed` entry **with a
+///   name** is a closure: runs of unnamed closed days were seen that were not closures, a date
+///   can be listed twice, and a warehouse can swap a day in this list alone. The named closures
+///   are passed on as closing dates (they win over the rule in the months they fall in); the
+///   rule text covers the other months.
+/// - **Fallback, the store finder** (read by clients up to 2025; the 2026 site serves it as a
+///   single-page app, so it is expected to fail): `GET /store-finder/search?q=Korea%2C+Republic+of&page=0`
+///   answers `{"data": [warehouse, …]}` with every warehouse on page 0 and the closing rules in
+///   `storeContent`. It is read only when the API fails, with a warning naming the failure.
+///
+/// Both fragments carry the rule (`매월 둘째, 넷째 일요일 의무 휴무`), the fixed holidays
+/// (`*휴무일: 1/1, 설날, 추석 (전일은 오후 7시까지 영업)`) and notices such as
 /// `※ 일산점은 2월 13일 (수요일) 정상영업 합니다.`. A notice naming another warehouse is dropped;
 /// the rest becomes the branch's closing text.
 ///
-/// Branch ids are `costco-<name>`, `name` being the warehouse's English name from the feed with
-/// each run of whitespace replaced by `-` (`costco-Daejeon`, `costco-Daegu-Innovation-City`).
-/// `sourceURL` is the warehouse page, the feed's `url` without its search query.
+/// Branch ids are `costco-<name>`, `name` being the warehouse's English name with each run of
+/// whitespace replaced by `-` (`costco-Daejeon`, `costco-Daegu-Innovation-City`): both sources
+/// publish the same English names, so a warehouse keeps its id whichever source it came from.
+/// `sourceURL` is the page read; `pageURL` the warehouse page, the feed's `url` without its
+/// search query.
 public struct CostcoSource: BrandSource {
   public static let name = "costco"
   public static let brands: [BrandSlug] = [.costco]
   public static let origin = "https://www.costco.co.kr"
   /// The text is the warehouse's rules; a date in it is a notice about that day alone
-  /// (`2월 13일 정상영업`).
+  /// (`2월 13일 정상영업`), and so is each named closure of the API's special days.
   public static let closingDateCoverage = DateCoverage.listedDaysOnly
 
   public init() {}
 
-  /// The search listing every Korean warehouse.
+  /// The OCC API's store list, page `page` (counted from 0).
+  static func storesPath(page: Int) -> String {
+    "/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=\(page)"
+  }
+
+  /// The most pages read from the API; a `totalPages` beyond it is read up to it, with a warning.
+  static let maximumPages = 20
+
+  /// The search listing every Korean warehouse (the fallback).
   static let storeFinderPath = "/store-finder/search?q=Korea%2C+Republic+of&page=0"
 
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
     guard session.brands.contains(.costco) else { return [] }
-    let response = try await session.get(Self.storeFinderPath)
-    return try Self.parseStoreFinder(response.body, url: response.requestURL, origin: session.baseURL)
+    do {
+      return try await Self.collectFromAPI(session)
+    } catch let primaryError {
+      let fallback: [RawBranch]
+      do {
+        let response = try await session.get(Self.storeFinderPath)
+        fallback = try Self.parseStoreFinder(response.body, url: response.requestURL, origin: session.baseURL)
+      } catch {
+        throw SourceError(
+          source: Self.name, url: primaryError.url,
+          reason: .unexpectedContent("\(primaryError); the store finder fallback failed too: \(error)"))
+      }
+      session.usedFallback(Self.storeFinderSource, primaryFailure: primaryError)
+      return fallback
+    }
   }
 
-  // MARK: - Parsing
+  public static let primaryData = "costco OCC API (/rest/v2/korea/stores)"
+  /// The fallback, as reports name it.
+  public static let storeFinderSource = "costco store finder (/store-finder/search)"
+
+  /// Every page of the API's store list.
+  static func collectFromAPI(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
+    var branches: [RawBranch] = []
+    var seen = Set<String>()
+    var page = 0
+    var pageCount = 1
+    while page < pageCount {
+      let response = try await session.get(storesPath(page: page))
+      let answer = try parseStores(response.body, url: response.requestURL, origin: session.baseURL)
+      for branch in answer.branches where seen.insert(branch.id.storeID).inserted {
+        branches.append(branch)
+      }
+      if page == 0 {
+        pageCount = min(max(answer.totalPages ?? 1, 1), maximumPages)
+        if let total = answer.totalPages, total > maximumPages {
+          session.warn("\(response.requestURL): \(total) pages announced; the first \(maximumPages) read")
+        }
+      }
+      page += 1
+    }
+    guard !branches.isEmpty else {
+      throw SourceError(
+        source: Self.name, url: session.url(storesPath(page: 0)),
+        reason: .unexpectedContent("no page listed a warehouse with a warehouseCode, a name and a displayName"))
+    }
+    return branches
+  }
+
+  // MARK: - OCC API
+
+  /// One page of the API's store list.
+  public struct StoresPage: Sendable {
+    /// The page's warehouses, in feed order.
+    public var branches: [RawBranch]
+    /// `pagination.totalPages`, when published.
+    public var totalPages: Int?
+  }
+
+  private struct StoresBody: Decodable {
+    struct Store: Decodable {
+      struct Address: Decodable {
+        var line1: JSONScalar?
+        var line2: JSONScalar?
+        var phone: JSONScalar?
+      }
+      struct OpeningHours: Decodable {
+        struct Time: Decodable { var formattedHour: JSONScalar? }
+        struct WeekDay: Decodable {
+          var openingTime: Time?
+          var closingTime: Time?
+          var closed: JSONScalar?
+        }
+        struct SpecialDay: Decodable {
+          var date: JSONScalar?
+          var closed: JSONScalar?
+          var name: JSONScalar?
+        }
+        var weekDayOpeningList: [WeekDay]?
+        var specialDayOpeningList: [SpecialDay]?
+      }
+      var warehouseCode: JSONScalar?
+      var name: JSONScalar?
+      var displayName: JSONScalar?
+      var url: JSONScalar?
+      var address: Address?
+      var geoPoint: [String: JSONScalar]?
+      var openingHours: OpeningHours?
+      var warehouseInformation: JSONScalar?
+    }
+    struct Pagination: Decodable { var totalPages: JSONScalar? }
+    var stores: [Store]
+    var pagination: Pagination?
+  }
+
+  /// Reads one page of the API's store list into branches, in feed order; rows without a
+  /// `warehouseCode` (unopened warehouses), a `name` or a `displayName` are skipped, and a
+  /// repeated `name` keeps its first row. `origin` (`scheme://host`) makes the warehouse pages
+  /// absolute.
+  ///
+  /// Throws `SourceError.unexpectedContent` when the body is not JSON with a `stores` array (the
+  /// single-page app's HTML, an error object).
+  public static func parseStores(
+    _ data: Data, url: String, origin: String = CostcoSource.origin
+  ) throws(SourceError) -> StoresPage {
+    let body = try decodeJSON(StoresBody.self, from: data, url: url, expecting: "a \"stores\" array")
+    var branches: [RawBranch] = []
+    var seen = Set<String>()
+    for store in body.stores {
+      guard store.warehouseCode?.text != nil, let englishName = store.name?.text,
+        let displayName = store.displayName?.text
+      else { continue }
+      let storeID = storeID(fromName: englishName)
+      guard seen.insert(storeID).inserted else { continue }
+      let content = store.warehouseInformation?.text.map { StoreContent(html: $0, url: url) }
+      branches.append(
+        RawBranch(
+          id: BranchID(brand: .costco, storeID: storeID),
+          name: displayName,
+          address: store.address?.line1?.text,
+          lotAddress: store.address?.line2?.text,
+          phone: store.address?.phone?.text,
+          openingHours: content?.openingHours ?? weekDayHours(store.openingHours?.weekDayOpeningList ?? []),
+          coordinate: store.geoPoint?.point(latitude: "latitude", longitude: "longitude"),
+          closingText: content?.closingText(forWarehouse: displayName),
+          closingDates: namedClosures(
+            (store.openingHours?.specialDayOpeningList ?? []).map { ($0.date?.text, $0.closed, $0.name?.text) }),
+          sourceURL: url,
+          pageURL: storePage(store.url?.text, origin: origin)))
+    }
+    let totalPages = body.pagination?.totalPages?.number.map { Int($0) }
+    return StoresPage(branches: branches, totalPages: totalPages)
+  }
+
+  /// The closures among special days `(date, closed, name)`: a `closed` entry with a name, its
+  /// date the first ten characters of `date` (`2026-11-08…`), each date once, in order. Unnamed
+  /// closed entries are not closures.
+  static func namedClosures(_ days: [(date: String?, closed: JSONScalar?, name: String?)]) -> [CalendarDate] {
+    var dates = Set<CalendarDate>()
+    for day in days where day.name != nil {
+      let closed: Bool =
+        switch day.closed {
+        case .bool(let flag)?: flag
+        case .string(let text)?: text.lowercased() == "true"
+        default: false
+        }
+      guard closed, let text = day.date, let date = CalendarDate(iso: String(text.prefix(10))) else { continue }
+      dates.insert(date)
+    }
+    return dates.sorted()
+  }
+
+  /// The hours of the first open weekday: `<opening> - <closing>` of their `formattedHour`, as
+  /// published (its 오전/오후 is sometimes wrong, so the rule fragment's hours come first).
+  private static func weekDayHours(_ days: [StoresBody.Store.OpeningHours.WeekDay]) -> String? {
+    for day in days where day.closed?.text != "true" {
+      if let opening = day.openingTime?.formattedHour?.text, let closing = day.closingTime?.formattedHour?.text {
+        return "\(opening) - \(closing)"
+      }
+    }
+    return nil
+  }
+
+  // MARK: - Store finder
 
   private struct StoreFinderBody: Decodable {
     let data: [[String: JSONScalar]]
   }
 
-  /// Reads a store-finder answer into branches, in feed order; a repeated `name` keeps its
-  /// first record. `origin` (`scheme://host`) makes the warehouse pages absolute.
+  /// Reads a store-finder answer (the fallback) into branches, in feed order; a repeated `name`
+  /// keeps its first record. `origin` (`scheme://host`) makes the warehouse pages absolute.
   ///
   /// Throws `SourceError.unexpectedContent` when the body has no `data` array or no record has
   /// a `name` and a `displayName`.
@@ -251,4 +436,23 @@ struct StoreContent {
 extension BrandSlug {
   /// 코스트코.
   public static let costco: BrandSlug = "costco"
+}
+
+extension CostcoSource {
+  /// The API's first page: its warehouses with the fields ids and names come from, their rule
+  /// fragments, and (for information) their named closures.
+  public func probe(_ session: SourceSession) async -> [ProbePage] {
+    [
+      await session.probe(.get(session.url(Self.storesPath(page: 0)))) { response throws(SourceError) in
+        let page = try Self.parseStores(response.body, url: response.requestURL, origin: session.baseURL)
+        return [
+          ProbeCount("stores with warehouseCode, name and displayName", found: page.branches.count),
+          ProbeCount("warehouseInformation with a closing rule", found: page.branches.count { $0.closingText != nil }),
+          ProbeCount(
+            "named closed days in specialDayOpeningList", found: page.branches.reduce(0) { $0 + $1.closingDates.count },
+            needed: 0),
+        ]
+      }
+    ]
+  }
 }

@@ -77,21 +77,24 @@ public struct EmartSource: BrandSource {
     }
   }
 
-  /// Words that mark a store of another kind sharing the feeds (SSG 푸드마켓, Boots, 일렉트로마트,
-  /// 몰리스, 토이킹덤, 베이비서클, …): such rows are never a branch.
-  static let otherStoreMarkers = ["SSG", "Boots", "BOOTS", "부츠", "일렉트로마트", "몰리스", "토이킹덤", "베이비서클", "PK마켓"]
+  /// Words that mark a store of another kind sharing the feeds or their banners (이마트24, SSG
+  /// 푸드마켓, Boots, 일렉트로마트, 몰리스, 토이킹덤, 베이비서클, …): such rows are never a branch.
+  static let otherStoreMarkers = ["이마트24", "SSG", "Boots", "BOOTS", "부츠", "일렉트로마트", "몰리스", "토이킹덤", "베이비서클", "PK마켓"]
 
   /// The brand of a feed row: none for the other kinds of store, else by `STORE_TP` where it is
-  /// a known code, else by the banner the name starts with (`이마트 `, `트레이더스 홀세일 클럽 `,
-  /// `에브리데이 `, `노브랜드 `, the misspelling `노브렌드 `, and the newer E-mart banners
-  /// `스타필드 마켓 `, `이마트 푸드마켓 `). `nil` when neither says.
+  /// a known code, else by the banner the name starts with (`이마트`, `트레이더스 홀세일 클럽`,
+  /// `에브리데이`, `노브랜드`, the misspelling `노브렌드`, and the newer E-mart banners
+  /// `스타필드 마켓`, `이마트 푸드마켓`), written with or without a space after it or inside it
+  /// (`노브랜드예천호명점`, `스타필드마켓 일산점`), as 2026 feeds write them; no 2026 client reads
+  /// `STORE_TP`, so a row whose code is missing or unseen is placed by its name. `nil` when
+  /// neither says.
   public static func classify(storeType: String?, name: String) -> BrandSlug? {
     let jamo = hasConjoiningJamo(name)
     if otherStoreMarkers.contains(where: { contains(name, $0, hasConjoiningJamo: jamo) }) { return nil }
     // The 에브리데이 banner wins over any store type: the all-format list may file its rows
     // under a hypermarket code.
     func startsWithPrefix(of brand: BrandSlug) -> Bool {
-      namePrefixes(for: brand).contains { startsWithWord(name, $0, hasConjoiningJamo: jamo) }
+      namePrefixes(for: brand).contains { rest(of: name, after: $0, hasConjoiningJamo: jamo) != nil }
     }
     if startsWithPrefix(of: .everyday) { return .everyday }
     if let brand = storeType.flatMap(brand(forStoreType:)) { return brand }
@@ -109,14 +112,26 @@ public struct EmartSource: BrandSource {
     return (hasConjoiningJamo ?? Self.hasConjoiningJamo(name)) && name.contains(marker)
   }
 
-  /// Whether `name` starts with `word` and a space (`이마트 `), as `hasPrefix(word + " ")` says;
-  /// byte for byte unless the name has conjoining jamo.
-  static func startsWithWord(_ name: String, _ word: String, hasConjoiningJamo: Bool? = nil) -> Bool {
-    if hasConjoiningJamo ?? Self.hasConjoiningJamo(name) { return name.hasPrefix(word + " ") }
-    let bytes = name.utf8
-    let count = word.utf8.count
-    guard bytes.count > count, bytes.starts(with: word.utf8) else { return false }
-    return bytes[bytes.index(bytes.startIndex, offsetBy: count)] == UInt8(ascii: " ")
+  /// What follows banner `word` at the start of `name`, spaces skipped, when `name` starts with
+  /// it written as it is or without its spaces (`스타필드 마켓`, `스타필드마켓`) and something
+  /// follows: `노브랜드예천호명점` after `노브랜드` is `예천호명점`. Byte for byte unless the name has
+  /// conjoining jamo.
+  static func rest(of name: String, after word: String, hasConjoiningJamo: Bool? = nil) -> Substring? {
+    let jamo = hasConjoiningJamo ?? Self.hasConjoiningJamo(name)
+    let closed = word.filter { $0 != " " }
+    for spelling in closed == word ? [word] : [word, closed] {
+      let rest: Substring
+      if jamo {
+        guard name.hasPrefix(spelling) else { continue }
+        rest = name.dropFirst(spelling.count)
+      } else {
+        guard name.utf8.starts(with: spelling.utf8) else { continue }
+        rest = Substring(name.utf8.dropFirst(spelling.utf8.count))
+      }
+      let trimmed = rest.drop { $0.isWhitespace }
+      if !trimmed.isEmpty { return trimmed }
+    }
+    return nil
   }
 
   /// Whether `name` spells Hangul with conjoining jamo (ᄀ…, ꥠ…, ힰ…), which compare equal to
@@ -660,21 +675,19 @@ public struct EmartSource: BrandSource {
   /// `이마트 푸드마켓 고덕점`): the branch stays an 이마트 and carries the format as its banner.
   static let banners = ["스타필드 마켓", "이마트 푸드마켓"]
 
-  /// The banner `name` starts with, if any.
+  /// The banner `name` starts with, if any, as `banners` spells it (`스타필드마켓 일산점` →
+  /// `스타필드 마켓`).
   public static func banner(of name: String) -> String? {
     let jamo = hasConjoiningJamo(name)
-    return banners.first { startsWithWord(name, $0, hasConjoiningJamo: jamo) && name.count > $0.count + 1 }
+    return banners.first { rest(of: name, after: $0, hasConjoiningJamo: jamo) != nil }
   }
 
-  /// `name` without its brand prefix or banner (`트레이더스 고양점` → `고양점`, `스타필드 마켓
-  /// 월계점` → `월계점`).
+  /// `name` without its brand prefix or banner, written with or without a space (`트레이더스
+  /// 고양점` → `고양점`, `스타필드마켓 일산점` → `일산점`, `노브랜드예천호명점` → `예천호명점`).
   static func strippingBrandPrefix(_ name: String, brand: BrandSlug) -> String {
-    if let banner = banner(of: name) { return name.dropFirst(banner.count).trimmingSpaces() }
-    for prefix in namePrefixes(for: brand) where name.hasPrefix(prefix) {
-      let rest = name.dropFirst(prefix.count)
-      guard rest.first?.isWhitespace == true else { continue }
-      let stripped = rest.trimmingSpaces()
-      if !stripped.isEmpty { return stripped }
+    let jamo = hasConjoiningJamo(name)
+    for prefix in banners + namePrefixes(for: brand) {
+      if let rest = rest(of: name, after: prefix, hasConjoiningJamo: jamo) { return rest.trimmingSpaces() }
     }
     return name
   }
@@ -698,4 +711,26 @@ extension BrandSlug {
   public static let nobrand: BrandSlug = "nobrand"
   /// 이마트 에브리데이.
   public static let everyday: BrandSlug = "everyday"
+}
+
+extension EmartSource {
+  /// The 이마트 store list (rows with `ID` and `NAME` that are placed in a brand) and the first
+  /// area's holiday list of the as-of month (rows with `JIJUM_ID`).
+  public func probe(_ session: SourceSession) async -> [ProbePage] {
+    let list = await session.probe(
+      .postForm(session.url(Self.storeListPath), fields: Self.storeListFields(searchType: "EM", asOf: session.asOf))
+    ) { response throws(SourceError) in
+      let rows = try Self.parseStoreList(response.body, url: response.requestURL)
+      return [ProbeCount("dataList rows with ID and NAME placed in a brand", found: rows.count)]
+    }
+    let month = session.asOf.firstOfMonth()
+    let holidays = await session.probe(
+      .postForm(
+        session.url(Self.holidayListPath), fields: Self.holidayListFields(area: Self.areaCodes[0], month: month))
+    ) { response throws(SourceError) in
+      let rows = try Self.parseHolidayList(response.body, url: response.requestURL)
+      return [ProbeCount("dateList rows with JIJUM_ID", found: rows.count)]
+    }
+    return [list, holidays]
+  }
 }

@@ -7,11 +7,18 @@ import MartHTML
 /// hypermarkets) and 홈플러스 익스프레스 (`.homeplusExpress`).
 ///
 /// - `POST /store/get_list` (form body, as the site's own store finder sends it): every store
-///   as JSON rows under `data` (some answers use `rows`), with id, name, type, address, phone,
-///   coordinates, the opening-hours text and the next closing day (`storDayoffCntt`).
+///   as JSON rows under `data` (some answers use `rows`, and 2026 clients take the first
+///   non-empty array of objects, the key not being fixed), with id, name, type, address, phone,
+///   coordinates, the opening-hours text and the next closing day or two (`storDayoffCntt`).
+///   Every 2026 client reads it.
 /// - `GET /store/store_detail?storId=<id>`: the store's page, whose `dl.shop_detail_01` holds
 ///   the closing-day rule with its dates (`매월 둘째, 넷째 일요일 (11/8, 11/22)`) in the second
-///   `dd`. A store that no longer exists redirects to a page with an empty body.
+///   `dd`. A store that no longer exists redirects to a page with an empty body. No 2026 client
+///   reads these pages (the last one is from 2025-11), so they are expected to move: a store
+///   whose page is unreadable keeps the list's next closing day (`storDayoffCntt`) as its
+///   closing text, and the days the list does not speak of are unknown. Its `sourceURL` says
+///   which gave its days: the store page, or the list. When most pages are unreadable, the brand
+///   is still published, with a warning that its days came from the list.
 ///
 /// A store that stopped trading says so only in its hours text (`마트 임시휴업. 몰영업시간
 /// 10:00~21:00`, `계룡점 영업종료로 단골매장을 변경해주세요.`); such rows are kept with that text
@@ -22,6 +29,9 @@ public struct HomeplusSource: BrandSource {
   public static let origin = "https://my.homeplus.co.kr"
   /// `storDayoffCntt` holds the next closing day or two (`11/22(일)`); a store page adds the rule.
   public static let closingDateCoverage = DateCoverage.asOfThroughLastListed
+  public static let primaryData = "homeplus store pages (/store/store_detail) over the store list (/store/get_list)"
+  /// The fallback, as reports name it: the list alone.
+  public static let storeListData = "homeplus store list's next closing days (/store/get_list storDayoffCntt)"
 
   public init() {}
 
@@ -65,8 +75,8 @@ public struct HomeplusSource: BrandSource {
     /// What a store page made of its branch.
     enum Outcome {
       case merged(RawBranch)
-      /// The page could not be read: the branch as listed.
-      case unreadable(RawBranch)
+      /// The page could not be read: the branch as listed, and why.
+      case unreadable(RawBranch, SourceError)
       /// The page is empty: the store no longer exists.
       case gone
     }
@@ -78,8 +88,7 @@ public struct HomeplusSource: BrandSource {
         detail = try Self.parseDetail(page.body, url: detailURL, charset: page.charset)
       } catch {
         // One broken page costs that branch its detail text, not the brand.
-        session.warn("store page not read, closing days from the store list: \(error)", branch: branch.id)
-        return .unreadable(branch)
+        return .unreadable(branch, error)
       }
       guard let detail else {
         session.warn("\(detailURL) is empty (the store no longer exists); left out", branch: branch.id)
@@ -90,23 +99,25 @@ public struct HomeplusSource: BrandSource {
       return .merged(merged)
     }
     var branches: [RawBranch] = []
-    var unreadable: [String] = []
+    var unreadable: [(id: BranchID, error: SourceError)] = []
     for outcome in outcomes {
       switch outcome {
       case .merged(let branch): branches.append(branch)
-      case .unreadable(let branch):
-        unreadable.append(branch.id.description)
+      case .unreadable(let branch, let error):
+        unreadable.append((branch.id, error))
         branches.append(branch)
       case .gone: break
       }
     }
-    // Most pages unreadable is a redesign or an outage, not a few bad stores: publishing the
-    // list alone would quietly lose the closing rules.
-    if !listed.isEmpty, unreadable.count * 2 > listed.count {
-      throw SourceError(
-        source: Self.name, url: session.url(Self.detailPath(storeID: "")),
-        reason: .unexpectedContent(
-          "\(unreadable.count) of \(listed.count) store pages unreadable (first: \(unreadable[0]))"))
+    // A few bad pages are warned about one by one; most pages unreadable is a redesign or an
+    // outage: the list's next closing days stand in, said once.
+    if let first = unreadable.first, unreadable.count * 2 > listed.count {
+      session.usedFallback(
+        "\(Self.storeListData), for \(unreadable.count) of \(listed.count) stores", primaryFailure: first.error)
+    } else {
+      for (id, error) in unreadable {
+        session.warn("store page not read, closing days from the store list: \(error)", branch: id)
+      }
     }
     return branches
   }
@@ -130,9 +141,9 @@ public struct HomeplusSource: BrandSource {
     let found = try decodeRows(
       data, key: "data", url: url, expecting: "a \"data\" array", fallback: StoreListBody.self,
       rows: { $0.data ?? $0.rows })
-    guard let rows = found else {
+    guard let rows = found ?? firstArrayOfObjects(in: data) else {
       throw SourceError(
-        source: Self.name, url: url, reason: .unexpectedContent("no \"data\" or \"rows\" array"))
+        source: Self.name, url: url, reason: .unexpectedContent("no \"data\" or \"rows\" array, nor any array of rows"))
     }
     var branches: [RawBranch] = []
     var seen = Set<BranchID>()
@@ -165,6 +176,20 @@ public struct HomeplusSource: BrandSource {
         reason: .unexpectedContent("\(rows.count) rows but none with a storId and a storKorNm"))
     }
     return branches
+  }
+
+  /// The non-empty array of objects among the top-level members of a JSON object (the key of
+  /// `get_list`'s rows is not fixed); when several members hold one, the first by key order.
+  static func firstArrayOfObjects(in data: Data) -> [[String: JSONScalar]]? {
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
+    for key in object.keys.sorted() {
+      guard let array = object[key] as? [Any], !array.isEmpty, array.allSatisfy({ $0 is [String: Any] }),
+        let arrayData = try? JSONSerialization.data(withJSONObject: array),
+        let rows = try? JSONDecoder().decode([[String: JSONScalar]].self, from: arrayData)
+      else { continue }
+      return rows
+    }
+    return nil
   }
 
   // MARK: - Store page
@@ -287,4 +312,47 @@ extension BrandSlug {
   public static let homeplus: BrandSlug = "homeplus"
   /// 홈플러스 익스프레스.
   public static let homeplusExpress: BrandSlug = "homeplus-express"
+}
+
+extension HomeplusSource {
+  /// The store list (its rows and their next closing days) and the pages of its first three
+  /// stores (at least one must still carry `dl.shop_detail_01` with the closing days).
+  public func probe(_ session: SourceSession) async -> [ProbePage] {
+    var listed: [RawBranch] = []
+    let list = await session.probe(
+      .postForm(session.url(Self.storeListPath), fields: Self.storeListFields, headers: Self.storeListHeaders)
+    ) { response throws(SourceError) in
+      listed = try Self.parseStoreList(response.body, url: response.requestURL, origin: session.baseURL)
+      return [
+        ProbeCount("rows with storId, storKorNm and a covered storDivCd", found: listed.count),
+        ProbeCount("rows with storDayoffCntt", found: listed.count { $0.closingText != nil }),
+      ]
+    }
+    var pages = [list]
+    var withDays = 0
+    let sampled = listed.prefix(3)
+    for branch in sampled {
+      let url = session.url(Self.detailPath(storeID: branch.id.storeID))
+      let page = await session.probe(.get(url)) { response throws(SourceError) in
+        let detail = try Self.parseDetail(response.body, url: url, charset: response.charset)
+        return [
+          ProbeCount("dl.shop_detail_01 with a closing-day dd", found: detail?.closingText == nil ? 0 : 1, needed: 0)
+        ]
+      }
+      if page.counts.first?.found == 1 { withDays += 1 }
+      // One page without the days is the list's fallback at work, not a change of the source.
+      let counts =
+        page.reached && page.problem != nil
+        ? [ProbeCount("dl.shop_detail_01 with a closing-day dd", found: 0, needed: 0)] : page.counts
+      pages.append(
+        ProbePage(url: page.url, status: page.status, problem: page.reached ? nil : page.problem, counts: counts))
+    }
+    if !sampled.isEmpty {
+      pages.append(
+        ProbePage(
+          url: session.url("/store/store_detail"), status: 200,
+          counts: [ProbeCount("of \(sampled.count) store pages, those carrying the closing days", found: withDays)]))
+    }
+    return pages
+  }
 }

@@ -128,7 +128,14 @@ public struct LotteMartSampleGenerator: SourceSampleGenerator {
         RecordedExchange(
           method: "POST", url: "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=",
           status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=UTF-8")], body: Data(page.utf8))
-      )
+      ),
+      // The all-format list holds the same 롯데마트 rows.
+      (
+        "shop_search-all",
+        RecordedExchange(
+          method: "GET", url: "http://company.lottemart.com/shop/shop_search.asp?page=1&list_num=500",
+          status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=UTF-8")], body: Data(page.utf8))
+      ),
     ]
   }
 }

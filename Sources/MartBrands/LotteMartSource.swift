@@ -3,32 +3,60 @@ import MartCore
 import MartFetch
 import MartHTML
 
-/// Lotte Mart's store search page, which lists every 롯데마트 store on one page when the search
-/// word is empty: `POST /shop/shop_search_type.asp?schArea=&schType=01&schWord=` with an empty
-/// body (all parameters are in the query string, as the site's own form sends them).
+/// Lotte Mart's store lists, two pages of one site:
 ///
-/// What the page is known to carry per store is `span.day-off` (the closing days), `div.address`,
-/// `span.time` (hours) and `span.call` (phone); the parser needs nothing else. A store row is the
-/// largest element holding at most one of each of those, so no list markup is assumed. When a
-/// row also has a name element (`.name`), a `span.state` or a link with `brnchCd=`, they are used:
-/// the id is the `brnchCd` when the row links one, otherwise the branch name as published
-/// (`lottemart-원주점`); the state (`영업중`, `임시휴업`, `영업종료`) is passed on as the branch's
-/// status text, except that stores not open yet (`오픈예정`) are skipped. The closing days are the row's free text (`매월 둘째, 넷째주 일요일 ( 11/8,
-/// 11/22 )`, `12/13,/27`, …), passed on verbatim for the closing-day engine.
+/// - **Primary, the store search**, which lists every 롯데마트 store on one page when the search
+///   word is empty: `POST /shop/shop_search_type.asp?schArea=&schType=01&schWord=` with an empty
+///   body (all parameters are in the query string, as the site's own form sends them).
+/// - **Second list, every format on one page**: `GET /shop/shop_search.asp?page=1&list_num=500`
+///   (read by a 2026 collector). It adds the 롯데마트 stores the search leaves out (제타플렉스
+///   잠실점 and 서울역점 are listed under their own banner, and whether `schType=01` includes
+///   them is not known), and stands in for the search when that fails, with a warning.
+///
+/// A store row carries `span.day-off` (the closing days: `09/13(일), 09/27(일)`, a rule, or `-`
+/// for none), `div.address` (in 2026 twice per row: the road, then the building number and
+/// 동, `강원도 춘천시 세실로` + `108 (석사동)`; the parts are joined with a space), `span.time`
+/// (hours), `span.call` (phone) and, in 2026, `span.memo`: an hours note (`주말: 10:00~22:00`,
+/// `둘째,넷째주 일요일: 11:00~19:00`, short hours on those Sundays), which goes with the hours
+/// and is never read as closing days. A row is the largest element holding at most one of each
+/// of those but the addresses, so no list or table markup is assumed (2022 rows were `li`, 2026
+/// rows are the `tr` of a table). The row's banner is its logo's `<img alt>` (롯데마트, 맥스,
+/// 제타플렉스, 토이저러스, 보틀벙커, 그랑그로서리) or the name's prefix: 제타플렉스 stores are
+/// 롯데마트 branches with the banner `제타플렉스`; rows of the other banners are left to
+/// `LotteDowaSource` (맥스, 토이저러스, 보틀벙커, 그랑그로서리), so each store comes out once.
+///
+/// The branch name is the row's `.name` element, a `brnchCd` link's text, or its first text
+/// ending in `점` (a plain `td` in 2026), without the banner. The id is the `brnchCd` when the
+/// row links one (the older rows), otherwise the branch name (`lottemart-원주점`); the 2026 rows
+/// link none, so their branches are named ids, and a bundle following one made from the older
+/// rows lists the `brnchCd` id as each branch's former id (see docs/bundle-format.md). A
+/// `span.state` (`영업중`, `임시휴업`, `영업종료`), when present, is the branch's status text;
+/// stores not open yet (`오픈예정`) are skipped. The closing text is passed on verbatim for the
+/// closing-day engine.
 public struct LotteMartSource: BrandSource {
   public static let name = "lottemart"
   public static let brands: [BrandSlug] = [.lottemart]
   public static let origin = "http://company.lottemart.com"
   /// A day-off cell lists the next closing days (`11/22(일)`, `12/13,/27`), or a rule.
   public static let closingDateCoverage = DateCoverage.asOfThroughLastListed
+  public static let primaryData = "lottemart store search (/shop/shop_search_type.asp)"
+  /// The second list, as reports name it when it stood in for the search.
+  public static let allFormatsData = "lottemart all-format list (/shop/shop_search.asp)"
 
   public init() {}
 
   /// Path and query of the search listing every Lotte Mart store (`schType=01` is 롯데마트).
   static let storeListPath = "/shop/shop_search_type.asp?schArea=&schType=01&schWord="
 
-  /// The classes of the four fields every store row carries, as `(element, class)`.
+  /// Path and query of the list of every store of every format on one page.
+  static let allFormatsPath = "/shop/shop_search.asp?page=1&list_num=500"
+
+  /// The classes of the four fields every store row carries, as `(element, class)`; a row holds
+  /// at most one of each, except `div.address`, which 2026 rows hold in parts.
   static let rowFields = [("span", "day-off"), ("div", "address"), ("span", "time"), ("span", "call")]
+
+  /// How many of each row field a row may hold.
+  static let mostPerRow = SIMD4<Int32>(1, .max, 1, 1)
 
   /// `span.state` texts of stores that are announced but not open yet; such rows are skipped.
   static let notYetOpenStates = ["오픈예정", "개점예정", "오픈 예정"]
@@ -36,16 +64,71 @@ public struct LotteMartSource: BrandSource {
   /// The `span.state` of an open store.
   static let openState = "영업중"
 
-  public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
-    guard session.brands.contains(.lottemart) else { return [] }
-    let response = try await session.send(HTTPRequest(method: .post, url: session.url(Self.storeListPath)))
-    return try Self.parseStoreList(response.body, url: response.requestURL, charset: response.charset)
+  /// The banners a row's logo or name prefix can carry, and the banner a 롯데마트 branch keeps
+  /// (`nil`: plain 롯데마트); `otherSource` marks the banners another source reads.
+  enum Banner: Equatable {
+    case lotteMart(banner: String?)
+    case otherSource
   }
 
-  /// Reads the search result page into branches, in page order. A store listed more than once
-  /// (under several regions) appears once: a repeated id or name keeps its first row. Rows
-  /// without a name and rows of stores not open yet (`span.state` `오픈예정`) are skipped.
-  /// `charset` is the Content-Type charset when known.
+  static let banners: [(name: String, banner: Banner)] = [
+    ("롯데마트 맥스", .otherSource), ("롯데마트맥스", .otherSource), ("맥스", .otherSource),
+    ("토이저러스", .otherSource), ("보틀벙커", .otherSource), ("그랑그로서리", .otherSource), ("Mealguru", .otherSource),
+    ("제타플렉스", .lotteMart(banner: "제타플렉스")), ("롯데마트", .lotteMart(banner: nil)),
+    ("LOTTE Mart", .lotteMart(banner: nil)),
+  ]
+
+  public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
+    guard session.brands.contains(.lottemart) else { return [] }
+    let searched: Result<[RawBranch], SourceError>
+    do throws(SourceError) {
+      let response = try await session.send(HTTPRequest(method: .post, url: session.url(Self.storeListPath)))
+      searched = .success(try Self.parseStoreList(response.body, url: response.requestURL, charset: response.charset))
+    } catch {
+      searched = .failure(error)
+    }
+    let allFormats: Result<[RawBranch], SourceError>
+    do throws(SourceError) {
+      let response = try await session.get(Self.allFormatsPath)
+      allFormats = .success(try Self.parseStoreList(response.body, url: response.requestURL, charset: response.charset))
+    } catch {
+      allFormats = .failure(error)
+    }
+    switch (searched, allFormats) {
+    case (.success(let branches), .success(let more)):
+      return Self.adding(more, to: branches)
+    case (.success(let branches), .failure(let error)):
+      session.warn("the all-format list was not read, stores listed only there are missing: \(error)")
+      return branches
+    case (.failure(let error), .success(let branches)):
+      session.usedFallback(Self.allFormatsData, primaryFailure: error)
+      return branches
+    case (.failure(let error), .failure(let second)):
+      throw SourceError(
+        source: Self.name, url: error.url,
+        reason: .unexpectedContent("\(error); the all-format list failed too: \(second)"))
+    }
+  }
+
+  /// `branches` followed by the branches of `more` whose id and name none of them has, in
+  /// order.
+  static func adding(_ more: [RawBranch], to branches: [RawBranch]) -> [RawBranch] {
+    var ids = Set(branches.map(\.id))
+    var names = Set(branches.map(\.name))
+    var all = branches
+    for branch in more where !ids.contains(branch.id) && !names.contains(branch.name) {
+      ids.insert(branch.id)
+      names.insert(branch.name)
+      all.append(branch)
+    }
+    return all
+  }
+
+  /// Reads a store list page (the search or the all-format list) into branches, in page order.
+  /// A store listed more than once (under several regions) appears once: a repeated id or name
+  /// keeps its first row. Rows without a name, rows of stores not open yet (`span.state`
+  /// `오픈예정`) and rows of another source's banner are skipped. `charset` is the Content-Type
+  /// charset when known.
   ///
   /// Throws `SourceError.unexpectedContent` when the page has no store rows or none of them
   /// has a name.
@@ -63,9 +146,14 @@ public struct LotteMartSource: BrandSource {
       var branches: [RawBranch] = []
       var seenStoreIDs = Set<String>()
       var seenNames = Set<String>()
+      var otherBanners = 0
       let links = LinkBase(searchURL: url)
       for row in rows {
-        guard let branch = try parseRow(row, url: url, links: links) else { continue }
+        guard let parsed = try parseRow(row, url: url, links: links) else { continue }
+        guard let branch = parsed else {
+          otherBanners += 1
+          continue
+        }
         guard seenStoreIDs.insert(branch.id.storeID).inserted, seenNames.insert(branch.name).inserted
         else { continue }
         branches.append(branch)
@@ -73,7 +161,9 @@ public struct LotteMartSource: BrandSource {
       guard !branches.isEmpty else {
         throw SourceError(
           source: Self.name, url: url,
-          reason: .unexpectedContent("none of \(rows.count) store rows has a branch name of an open store"))
+          reason: .unexpectedContent(
+            "none of \(rows.count) store rows has a branch name of an open 롯데마트 store (\(otherBanners) of other banners)"
+          ))
       }
       return branches
     } catch let error as SourceError {
@@ -84,7 +174,8 @@ public struct LotteMartSource: BrandSource {
   }
 
   /// The store rows, in document order: the elements holding at least one row field and at most
-  /// one of each, whose parent holds more than one of some field (or is the document itself).
+  /// `mostPerRow` of each, whose parent holds more than that of some field (or is the document
+  /// itself).
   /// Found in one walk of the page: each element's field counts are complete when the walk
   /// leaves it, and are added to its parent's.
   static func storeRows(in document: HTMLDocument) -> [HTMLElement] {
@@ -99,8 +190,8 @@ public struct LotteMartSource: BrandSource {
     var rows: [HTMLElement] = []
     var open: [Open] = []
     func close(_ element: Open) {
-      if all(element.below .<= 1) {
-        // It holds at most one of each field, so none of its descendants is a row: the
+      if all(element.below .<= mostPerRow) {
+        // It holds at most one of each field (but the addresses), so none of its descendants is a row: the
         // candidates below it go, and it becomes one when it holds any field at all.
         rows.removeSubrange(element.firstRow...)
         if any(element.below .> 0) { rows.append(element.element) }
@@ -126,17 +217,29 @@ public struct LotteMartSource: BrandSource {
     return kinds
   }
 
-  /// One store row, or `nil` when it has no name or is a store not open yet. Its fields are
-  /// the first element of each kind below the row, found in one walk.
-  private static func parseRow(_ row: HTMLElement, url: String, links: LinkBase) throws(HTMLError) -> RawBranch? {
+  /// One store row: `nil` when it has no name or is a store not open yet, `.some(nil)` when it
+  /// is a row of another source's banner. Its fields are the first element of each kind below
+  /// the row (every `div.address`), found in one walk.
+  private static func parseRow(_ row: HTMLElement, url: String, links: LinkBase) throws(HTMLError) -> RawBranch?? {
     var state: HTMLElement?
     var link: HTMLElement?
     var named: HTMLElement?
+    var memo: HTMLElement?
+    var logoBanner: Banner??
+    var addresses: [String] = []
     var fields: [HTMLElement?] = Array(repeating: nil, count: rowFields.count)
     for element in row.descendants {
       if state == nil, element.hasClass("state") { state = element }
       if named == nil, element.hasClass("name") { named = element }
+      if memo == nil, element.hasName("span"), element.hasClass("memo") { memo = element }
       if link == nil, element.hasName("a"), element.attribute("href", contains: "brnchCd=") { link = element }
+      if logoBanner == nil, element.hasName("img"), let alt = element.attribute("alt")?.trimmingSpaces(), !alt.isEmpty {
+        logoBanner = banners.first { $0.name == alt }.map(\.banner)
+      }
+      if element.hasName("div"), element.hasClass("address") {
+        let part = element.text
+        if !part.isEmpty { addresses.append(part) }
+      }
       for (index, (name, className)) in rowFields.enumerated()
       where fields[index] == nil && element.hasName(name) && element.hasClass(className) {
         fields[index] = element
@@ -154,30 +257,54 @@ public struct LotteMartSource: BrandSource {
     let href = link?.attribute("href")
     let storeCode = href.flatMap(branchCode(fromHref:))
     guard let rawName = try name(of: row, named: named, link: link) else { return nil }
-    let name = strippingBrandPrefix(rawName)
+    let (prefixBanner, name) = splittingBanner(rawName)
+    let banner = (logoBanner ?? nil) ?? prefixBanner
+    guard case .lotteMart(let bannerName) = banner ?? .lotteMart(banner: nil) else { return .some(nil) }
+    let hours = text(fields[2])
+    let memoText = text(memo)
     return RawBranch(
       id: BranchID(brand: .lottemart, storeID: storeCode ?? name),
       name: name,
-      address: text(fields[1]),
+      banner: bannerName ?? (prefixBanner == .lotteMart(banner: "제타플렉스") ? "제타플렉스" : nil),
+      address: addresses.isEmpty ? nil : addresses.joined(separator: " "),
       phone: text(fields[3]),
-      openingHours: text(fields[2]),
-      closingText: text(fields[0]),
+      openingHours: openingHours(hours, memo: memoText),
+      closingText: text(fields[0]).flatMap { $0 == "-" ? nil : $0 },
       statusText: stateText,
       sourceURL: url,
       pageURL: href.flatMap { links.storePage(href: $0) })
   }
 
+  /// The hours with the memo, an hours note, after them in brackets: `10:00~23:00 (주말:
+  /// 10:00~22:00)`; the memo alone when there are no hours.
+  static func openingHours(_ hours: String?, memo: String?) -> String? {
+    guard let memo else { return hours }
+    guard let hours else { return memo }
+    return "\(hours) (\(memo))"
+  }
+
+  /// `제타플렉스 잠실점` → (제타플렉스, `잠실점`); `롯데마트 제주점` → (롯데마트, `제주점`); a
+  /// name without a banner prefix comes back as it is, with no banner.
+  static func splittingBanner(_ name: String) -> (Banner?, String) {
+    for (prefix, banner) in banners where name.hasPrefix(prefix) {
+      let stripped = name.dropFirst(prefix.count).trimmingSpaces()
+      if !stripped.isEmpty { return (banner, stripped) }
+    }
+    return (nil, name)
+  }
+
   /// The branch name: the row's `.name` element, else its `brnchCd` link text, else the first
-  /// text outside the fields that ends in `점` (as the page shows `LOTTE Mart | 제주점 | 영업중 …`).
-  /// `named` is the row's first `.name` element, `link` its first `brnchCd` link.
+  /// text outside the fields that ends in `점` (as the page shows `LOTTE Mart | 제주점 | 영업중 …`)
+  /// and has no space but after a banner. `named` is the row's first `.name` element, `link` its
+  /// first `brnchCd` link.
   private static func name(of row: HTMLElement, named: HTMLElement?, link: HTMLElement?) throws(HTMLError) -> String? {
     if let named = named?.text, !named.isEmpty { return named }
     if let linkText = link?.text, !linkText.isEmpty { return linkText }
-    let outsideFields = (rowFields.map(\.1) + ["state"]).map { "ancestor::*[\(XPath.hasClass($0))]" }
+    let outsideFields = (rowFields.map(\.1) + ["state", "memo"]).map { "ancestor::*[\(XPath.hasClass($0))]" }
       .joined(separator: " or ")
     for node in try row.select(".//text()[not(\(outsideFields))]") {
       let text = node.text
-      if text.hasSuffix("점"), !text.contains(" ") || text.hasPrefix("롯데마트 ") { return text }
+      if text.hasSuffix("점"), !splittingBanner(text).1.contains(" ") { return text }
     }
     return nil
   }
@@ -221,17 +348,28 @@ public struct LotteMartSource: BrandSource {
     return code?.isEmpty == false ? code : nil
   }
 
-  /// `롯데마트 제주점` → `제주점`; names without the prefix are returned unchanged.
-  static func strippingBrandPrefix(_ name: String) -> String {
-    for prefix in ["롯데마트 ", "LOTTE Mart "] where name.hasPrefix(prefix) {
-      let stripped = name.dropFirst(prefix.count).trimmingSpaces()
-      if !stripped.isEmpty { return stripped }
-    }
-    return name
-  }
 }
 
 extension BrandSlug {
   /// 롯데마트.
   public static let lottemart: BrandSlug = "lottemart"
+}
+
+extension LotteMartSource {
+  /// The store search and the all-format list: their store rows, the rows of open 롯데마트
+  /// stores with a name, and how many of those carry an address and a day-off cell.
+  public func probe(_ session: SourceSession) async -> [ProbePage] {
+    func counts(_ response: HTTPResponse) throws(SourceError) -> [ProbeCount] {
+      let branches = try Self.parseStoreList(response.body, url: response.requestURL, charset: response.charset)
+      return [
+        ProbeCount("롯데마트 rows with a name", found: branches.count),
+        ProbeCount("rows with div.address", found: branches.count { $0.address != nil }),
+        ProbeCount("rows with span.day-off text", found: branches.count { $0.closingText != nil }),
+      ]
+    }
+    return [
+      await session.probe(HTTPRequest(method: .post, url: session.url(Self.storeListPath)), count: counts),
+      await session.probe(.get(session.url(Self.allFormatsPath)), count: counts),
+    ]
+  }
 }

@@ -71,6 +71,9 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   public var status: Status?
   /// Why the run could not fetch the brand; only in run reports.
   public var error: String?
+  /// Which of its source's pages gave a fresh brand's data this run (the primary pages, or the
+  /// fallback that stood in for them); only in run reports, `null` for brands not fresh.
+  public var dataSource: String?
   /// Whether the brand's stores keep the closing days their 시·군·구 designates (의무휴업일:
   /// hypermarkets and SSMs), so that they are evidence for their district's pattern
   /// (``DistrictDesignations``); `false` for specialty stores (토이저러스, 보틀벙커). Written in the
@@ -87,7 +90,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   /// A brand's summary; `name` is its Korean name (the slug when none is known).
   public init(
     slug: BrandSlug, name: String, branchCount: Int, freshness: Freshness, lastFetchedAsOf: CalendarDate?,
-    designated: Bool = true, status: Status? = nil, error: String? = nil
+    designated: Bool = true, status: Status? = nil, error: String? = nil, dataSource: String? = nil
   ) {
     self.slug = slug
     self.name = name
@@ -97,10 +100,11 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     self.designated = designated
     self.status = status
     self.error = error
+    self.dataSource = dataSource
   }
 
   private enum CodingKeys: String, CodingKey {
-    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, status, error, staleSince, daysStale
+    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, status, error, staleSince, daysStale, dataSource
   }
 
   /// Reads an entry; one without `designated` reads as designated.
@@ -116,6 +120,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     error = try container.decodeIfPresent(String.self, forKey: .error)
     staleSince = try container.decodeIfPresent(CalendarDate.self, forKey: .staleSince)
     daysStale = try container.decodeIfPresent(Int.self, forKey: .daysStale)
+    dataSource = try container.decodeIfPresent(String.self, forKey: .dataSource)
   }
 
   /// Run-only fields (`status`, `error`, `staleSince`, `daysStale`) are written only in report
@@ -138,6 +143,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
       if let error { try container.encode(error, forKey: .error) } else { try container.encodeNil(forKey: .error) }
       try container.encode(staleSince, forKey: .staleSince)
       try container.encode(daysStale, forKey: .daysStale)
+      if let dataSource { try container.encode(dataSource, forKey: .dataSource) } else { try container.encodeNil(forKey: .dataSource) }
     } else {
       try container.encode(designated, forKey: .designated)
     }
@@ -159,6 +165,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     entry.error = nil
     entry.staleSince = nil
     entry.daysStale = nil
+    entry.dataSource = nil
     return entry
   }
 }

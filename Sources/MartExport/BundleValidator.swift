@@ -444,9 +444,23 @@ private struct Check {
   }
 
   /// `removed`: sorted by id and unique, ids of their brand that the file does not list, each
-  /// last listed no later than the as-of day.
+  /// last listed no later than the as-of day. Former ids: well-formed, of the branch's brand,
+  /// no branch's id and listed by one branch once, and never removed.
   mutating func checkRemoved(_ file: BranchesFile, path: String) {
     let listed = Set(file.branches.map(\.id))
+    var formerOwner: [BranchID: BranchID] = [:]
+    for branch in file.branches {
+      for former in branch.formerIDs {
+        if !BranchIDFormat.isWellFormed(former) || former.brand != branch.brand {
+          problem(path, "\(branch.id): former id \(former) is not an id of brand \(branch.brand)")
+        }
+        if listed.contains(former) { problem(path, "\(branch.id): former id \(former) is a branch's id") }
+        if let owner = formerOwner[former] {
+          problem(path, "\(branch.id): former id \(former) is also listed by \(owner)")
+        }
+        formerOwner[former] = branch.id
+      }
+    }
     var previous: BranchID?
     for entry in file.removed {
       let id = entry.id
@@ -454,6 +468,7 @@ private struct Check {
       previous = id
       if !BranchIDFormat.isWellFormed(id) { problem(path, "removed \(id): id is not well-formed") }
       if listed.contains(id) { problem(path, "removed \(id): the branch is listed") }
+      if let owner = formerOwner[id] { problem(path, "removed \(id): a former id of \(owner)") }
       if let lastListed = entry.lastListed, lastListed > file.asOf {
         problem(path, "removed \(id): lastListed \(lastListed) is after the as-of date \(file.asOf)")
       }

@@ -176,6 +176,14 @@ struct CanonicalJSONWriter {
     } else {
       null()
     }
+    if !branch.formerIDs.isEmpty {
+      raw(#","formerIds":["#)
+      for (index, former) in branch.formerIDs.enumerated() {
+        if index > 0 { bytes.append(0x2C) }
+        string(former.description)
+      }
+      bytes.append(0x5D)
+    }
     raw(#","hours":"#)
     if let hours = branch.hours {
       raw(#"{"close":"#)

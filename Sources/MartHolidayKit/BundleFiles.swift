@@ -129,6 +129,7 @@ struct BranchRecord: Decodable, Sendable {
   var closing: Closing
   var storeStatus: StoreStatus?
   var pageURL: String?
+  var formerIds: [String]?
 }
 
 extension MartBranch {
@@ -160,6 +161,7 @@ extension MartBranch {
       knownThrough: knownThrough.map(MartDay.init), text: closing.schedule.text, warnings: closing.schedule.warnings,
       expectedDays: (closing.expected?.dates ?? []).map(MartDay.init), expectedFrom: closing.expected?.district)
     self.pageURL = record.pageURL.flatMap(URL.init(string:))
+    self.formerIDs = record.formerIds ?? []
     self.core = BranchCore(
       asOf: asOf, window: window, storeStatus: storeStatus, schedule: closing.schedule,
       closedInWindow: Set(closing.dates.filter { window.contains($0) }), unknownInWindow: closing.unknownRanges,

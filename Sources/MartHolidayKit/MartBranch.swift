@@ -154,6 +154,10 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   public let schedule: MartSchedule
   /// The branch's page on the brand's site, for people to open.
   public let pageURL: URL?
+  /// The ids the branch was published under before (newest first), when its source stopped
+  /// carrying what its id was made from; ``MartBundle/branch(id:)`` finds the branch by any of
+  /// them, so a favourite saved under one still works (store ``id`` in its place).
+  public let formerIDs: [String]
   /// How current its brand's data is in the bundle (``MartBundle/freshness(ofBrand:)`` for
   /// ``brand``): check it before announcing a closing day.
   public let freshness: MartBrandFreshness

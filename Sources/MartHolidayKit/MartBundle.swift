@@ -38,6 +38,10 @@ public struct MartBundle: Sendable {
     self.freshnessBySlug = freshness
     self.branches = branches.sorted { $0.id < $1.id }
     var positions: [String: Int] = [:]
+    for (position, branch) in self.branches.enumerated() {
+      for former in branch.formerIDs where positions[former] == nil { positions[former] = position }
+    }
+    // A branch's own id wins over another's former id.
     for (position, branch) in self.branches.enumerated() { positions[branch.id] = position }
     self.positionByID = positions
     self.knowsRemovedBranches = removed != nil
@@ -84,8 +88,9 @@ public struct MartBundle: Sendable {
     }
   }
 
-  /// The branch with this id (`emart-1059`), or `nil`. To tell a branch whose source stopped
-  /// listing it from an id that never existed, use ``lookup(id:)``.
+  /// The branch with this id (`emart-1059`) or former id (``MartBranch/formerIDs``: a favourite
+  /// saved as `lottemart-0100001` finds `lottemart-잠실점`), or `nil`. To tell a branch whose
+  /// source stopped listing it from an id that never existed, use ``lookup(id:)``.
   public func branch(id: String) -> MartBranch? {
     positionByID[id].map { branches[$0] }
   }

@@ -53,8 +53,8 @@ public struct CollectStage: Sendable {
   /// back in the sources' order, so reports do not depend on which finished first.
   public func collect(
     _ selection: BrandSelection, asOf: CalendarDate
-  ) async -> (results: [BrandSlug: BrandResult], problems: RunProblems) {
-    let finished = await withTaskGroup(of: (Int, [BrandSlug], BrandResult, [SourceWarning]).self) { group in
+  ) async -> (results: [BrandSlug: BrandResult], problems: RunProblems, dataSources: [BrandSlug: String]) {
+    let finished = await withTaskGroup(of: (Int, [BrandSlug], BrandResult, [SourceWarning], String).self) { group in
       for (order, source) in sources.enumerated() {
         let brands = selection.brands(of: source)
         guard !brands.isEmpty else { continue }
@@ -76,25 +76,27 @@ public struct CollectStage: Sendable {
               branch.closingCoverage = source.closingDateCoverage
               return branch
             }
-            return (order, brands, .success(branches), session.warnings)
+            return (order, brands, .success(branches), session.warnings, session.fallbackUsed ?? source.primaryData)
           } catch {
-            return (order, brands, .failure(session.described(error)), session.warnings)
+            return (order, brands, .failure(session.described(error)), session.warnings, source.primaryData)
           }
         }
       }
-      var finished: [(Int, [BrandSlug], BrandResult, [SourceWarning])] = []
+      var finished: [(Int, [BrandSlug], BrandResult, [SourceWarning], String)] = []
       for await result in group { finished.append(result) }
       return finished.sorted { $0.0 < $1.0 }
     }
 
     var results: [BrandSlug: BrandResult] = [:]
+    var dataSources: [BrandSlug: String] = [:]
     var problems = RunProblems()
-    for (_, brands, result, warnings) in finished {
+    for (_, brands, result, warnings, dataSource) in finished {
       for warning in warnings { problems.warn(.source, warning.message, branch: warning.branch) }
       for brand in brands {
         results[brand] = result.map { branches in branches.filter { $0.id.brand == brand } }
+        dataSources[brand] = dataSource
       }
     }
-    return (results, problems)
+    return (results, problems, dataSources)
   }
 }

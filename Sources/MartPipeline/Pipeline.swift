@@ -83,7 +83,7 @@ public struct Pipeline: Sendable {
           branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
           errors: problems.errors))
     }
-    var (collected, collectProblems) = await CollectStage(sources: sources, fetcher: fetcher, progress: progress)
+    var (collected, collectProblems, dataSources) = await CollectStage(sources: sources, fetcher: fetcher, progress: progress)
       .collect(selection, asOf: asOf)
     problems.append(collectProblems)
     if Task.isCancelled {
@@ -103,7 +103,8 @@ public struct Pipeline: Sendable {
       problems.append(admitProblems)
       switch admission {
       case .fresh(let raw):
-        let (branches, normalizeProblems) = await normalizeStage.normalize(raw)
+        let (normalized, normalizeProblems) = await normalizeStage.normalize(raw)
+        let branches = FormerIDs.following(normalized, previous: previous.branches[brand] ?? [])
         if Task.isCancelled {
           return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
         }
@@ -112,7 +113,7 @@ public struct Pipeline: Sendable {
           BrandSummary(
             slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: branches.count,
             freshness: .fresh, lastFetchedAsOf: asOf, designated: Self.designated(brand, previous: previous),
-            status: .fresh),
+            status: .fresh, dataSource: dataSources[brand]),
           branches: branches)
       case .carriedOver(let carried, let lastFetchedAsOf, let reason):
         draft.add(

@@ -116,7 +116,7 @@ public struct PublishStage: Sendable {
       do {
         let removed = RemovedBranch.following(
           previous.bundle?.branches, freshBrands: Set(draft.brands.filter { $0.status == .fresh }.map(\.slug)),
-          listed: Set(draft.branches.map(\.id)))
+          listed: Set(draft.branches.flatMap { [$0.id] + $0.formerIDs }))
         switch try store.publish(
           branches: draft.branches, brands: draft.brands, asOf: asOf, window: window, removed: removed,
           districts: draft.districts, shouldStop: shouldStop)

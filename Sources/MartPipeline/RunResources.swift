@@ -36,26 +36,7 @@ struct RunResources {
     } else {
       replayServer = nil
     }
-    let unmirrored = overrides
-    for (brand, baseURL) in configuration.mirrors {
-      for source in configuration.sources where source.brands.contains(brand) {
-        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
-        overrides[source.origin + source.scope] = base + source.scope
-      }
-    }
-    for source in configuration.sources where !source.scope.isEmpty {
-      let siteMirrored = overrides[source.origin] != unmirrored[source.origin]
-      if let partMirror = overrides[source.origin + source.scope] {
-        // The site's robots.txt is asked where the part went, unless the site has a mirror too.
-        if !siteMirrored, partMirror.hasSuffix(source.scope) {
-          overrides[source.origin + "/robots.txt"] = partMirror.dropLast(source.scope.count) + "/robots.txt"
-        }
-      } else if siteMirrored {
-        // A source reading one part of a site keeps going where it went when only another
-        // source of that site has a mirror.
-        overrides[source.origin + source.scope] = (unmirrored[source.origin] ?? source.origin) + source.scope
-      }
-    }
+    overrides = Self.sourceOverrides(overrides, mirrors: configuration.mirrors, sources: configuration.sources)
     let state = configuration.stateDirectory
     let mode: RunMode = replayServer == nil ? .live : .replay
     let replayServer = self.replayServer
@@ -111,6 +92,36 @@ struct RunResources {
       replayServer?.stop()
       throw error
     }
+  }
+
+  /// Where each source's requests go: `replayOverrides` (the replay server's, or none), then
+  /// each brand's mirror for its source's origin and scope; a source with a `scope` follows its
+  /// site's mirror, and its site's robots.txt follows the part's mirror.
+  static func sourceOverrides(
+    _ replayOverrides: [String: String], mirrors: [BrandSlug: String], sources: [any BrandSource]
+  ) -> [String: String] {
+    var overrides = replayOverrides
+    let unmirrored = overrides
+    for (brand, baseURL) in mirrors {
+      for source in sources where source.brands.contains(brand) {
+        let base = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
+        overrides[source.origin + source.scope] = base + source.scope
+      }
+    }
+    for source in sources where !source.scope.isEmpty {
+      let siteMirrored = overrides[source.origin] != unmirrored[source.origin]
+      if let partMirror = overrides[source.origin + source.scope] {
+        // The site's robots.txt is asked where the part went, unless the site has a mirror too.
+        if !siteMirrored, partMirror.hasSuffix(source.scope) {
+          overrides[source.origin + "/robots.txt"] = partMirror.dropLast(source.scope.count) + "/robots.txt"
+        }
+      } else if siteMirrored {
+        // A source reading one part of a site keeps going where it went when only another
+        // source of that site has a mirror.
+        overrides[source.origin + source.scope] = (unmirrored[source.origin] ?? source.origin) + source.scope
+      }
+    }
+    return overrides
   }
 
   /// Opens a cache database with `open`. A file that is not a database, or a corrupt one, is

@@ -86,7 +86,8 @@ extension ReportPage {
         <td class="num unknown-every-day">\(unknownDays[slug]?.every ?? 0)</td>\
         <td class="num shut">\(notTrading[slug] ?? 0)</td>\
         <td class="warnings">\(kinds.isEmpty ? "—" : kinds.joined(separator: " "))</td>\
-        <td class="error">\(summary.error.map(HTML.escape) ?? "")</td></tr>
+        <td class="error">\(summary.error.map(HTML.escape) ?? "")\
+        \(summary.dataSource.map { "<small class=\"data-source\">data from \(HTML.escape($0))</small>" } ?? "")</td></tr>
 
         """
     }

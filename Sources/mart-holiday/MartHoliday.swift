@@ -10,14 +10,14 @@ struct MartHoliday: AsyncParsableCommand {
     version: MartVersion.current,
     subcommands: [
       RunCommand.self, RuleCommand.self, AddressCommand.self, FetchCommand.self, ValidateCommand.self, DiffCommand.self,
-      ReportCommand.self,
+      ReportCommand.self, ProbeCommand.self,
       BenchCommand.self, BenchRunCommand.self, BenchServeCommand.self,
     ])
 
   /// The usual entry point, except that every error is one `error:` line, as every command
   /// writes its own: bad usage (an unknown option, a missing argument, a value out of range)
-  /// names the command's `--help` and has its own exit status: `diff` reports it with 2, as
-  /// diff(1) does, so that CI can tell "changes" (1) from "trouble" (2); every other command
+  /// names the command's `--help` and has its own exit status: `diff` and `probe` report it
+  /// with 2, as diff(1) does, so that CI can tell "changes" (1) from "trouble" (2); every other command
   /// with 1, its "bad input" status (docs/cli.md). A failed write to stdout or stderr never
   /// crashes the process (see `StandardStreams` and ``finish(_:)``).
   static func main() async {
@@ -46,12 +46,12 @@ struct MartHoliday: AsyncParsableCommand {
     finish(0)
   }
 
-  /// Whether the command is `diff`, whose trouble status is 2.
-  private static var isDiff: Bool { CommandLine.arguments.dropFirst().first == "diff" }
+  /// Whether the command is `diff` or `probe`, whose trouble status is 2.
+  private static var isDiff: Bool { ["diff", "probe"].contains(CommandLine.arguments.dropFirst().first ?? "") }
 
   /// Ends the process with `status`, unless the command's result could not be written to stdout
   /// (a closed pipe, a full disk): then one `error:` line on stderr and the command's trouble
-  /// status (1; 2 for `diff`). A run keeps its status, which says what it published, and warns.
+  /// status (1; 2 for `diff` and `probe`). A run keeps its status, which says what it published, and warns.
   static func finish(_ status: Int32) -> Never {
     if let problem = StandardStreams.outputProblem {
       if CommandLine.arguments.dropFirst().first == "run" {

@@ -270,6 +270,12 @@ struct RunCommand: AsyncParsableCommand {
     for failure in result.archiveFailures { logger.warning("archive: could not keep \(failure)") }
     for failure in result.validatorStoreFailures { logger.warning("validator store: \(failure)") }
     let report = result.report
+    for brand in report.brands {
+      guard let dataSource = brand.dataSource else { continue }
+      logger.info(
+        "\(brand.slug.rawValue): data from \(dataSource)",
+        metadata: ["brand": .string(brand.slug.rawValue), "dataSource": .string(dataSource)])
+    }
     for warning in report.warnings where Self.loggedWarnings.contains(warning.kind) {
       logger.warning("\(warning.description)", metadata: Self.fields(of: warning, in: report))
     }

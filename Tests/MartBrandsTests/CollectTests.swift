@@ -154,14 +154,16 @@ struct CollectTests {
     let fetcher = try FixtureFetcher(hosts: ["company.lottemart.com"])
     let branches = try await source.collect(Self.session(source, fetcher, brands: [.lottemart]))
     let requests = await fetcher.requests
-    #expect(requests.count == 1)
+    // The store search, then the all-format list.
+    #expect(requests.count == 2)
     #expect(requests.first?.method == .post)
     #expect(
       requests.first?.url
         == "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=")
     #expect(requests.first?.body?.isEmpty ?? true)
+    #expect(requests.last?.url == "http://company.lottemart.com/shop/shop_search.asp?page=1&list_num=500")
     #expect(branches.count == 19)
-    #expect(branches.first { $0.id.storeID == "0100161" }?.closingText == "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )")
+    #expect(branches.first { $0.id.storeID == "창원중앙점" }?.closingText == "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )")
   }
 
   @Test func missingRecordingIsAFetchError() async throws {

@@ -4,14 +4,15 @@ import MartCore
 import TestSupport
 import Testing
 
-@Suite("CostcoSource")
+/// The store finder, the fallback: its older form of the warehouses, kept under `fixtures/web-older/`.
+@Suite("CostcoSource store finder")
 struct CostcoSourceTests {
   static let url = "https://www.costco.co.kr/store-finder/search?q=Korea%2C+Republic+of&page=0"
   static let asOf = CalendarDate(year: 2026, month: 11, day: 20)!
 
   static func branches() throws -> [RawBranch] {
     try CostcoSource.parseStoreFinder(
-      try FixturePaths.data("web/www.costco.co.kr/store-finder-search.body.json"), url: url)
+      try FixturePaths.data("web-older/www.costco.co.kr/store-finder-search.body.json"), url: url)
   }
 
   static func branch(_ storeID: String) throws -> RawBranch {

@@ -212,7 +212,8 @@ struct EmartSourceTests {
     arguments: [
       ("\u{110B}\u{1175}\u{1106}\u{1161}\u{1110}\u{1173} 가양점", BrandSlug.emart),
       ("\u{1102}\u{1169}\u{1107}\u{1173}\u{1105}\u{1162}\u{11AB}\u{1103}\u{1173} 구리점", .nobrand),
-      ("이마트 가양점", .emart), ("이마트가양점", nil), ("이마트", nil),
+      // 2026 feeds also write a banner against the name (`노브랜드예천호명점`).
+      ("이마트 가양점", .emart), ("이마트가양점", .emart), ("이마트", nil), ("이마트24 역삼점", nil),
     ] as [(String, BrandSlug?)])
   func bannersAreReadWhateverTheHangulSpelling(name: String, brand: BrandSlug?) {
     #expect(EmartSource.classify(storeType: nil, name: name) == brand)

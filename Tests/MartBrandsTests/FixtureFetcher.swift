@@ -10,8 +10,9 @@ actor FixtureFetcher: HTTPFetching {
   private let archive: ReplayArchive
   private(set) var requests: [HTTPRequest] = []
 
-  init(hosts: Set<String>) throws {
-    archive = try ReplayArchive.load(from: FixturePaths.web).restricted(toHosts: hosts)
+  /// Serves the recordings of `hosts` in `folder` (`fixtures/web/` unless told).
+  init(hosts: Set<String>, folder: URL = FixturePaths.web) throws {
+    archive = try ReplayArchive.load(from: folder).restricted(toHosts: hosts)
   }
 
   func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {

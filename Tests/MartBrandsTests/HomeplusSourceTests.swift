@@ -260,9 +260,9 @@ struct HomeplusSourceTests {
   }
 
   static func collect(
-    brands: Set<BrandSlug>, failing: String? = nil
+    brands: Set<BrandSlug>, failing: String? = nil, folder: URL = FixturePaths.web
   ) async throws -> (branches: Result<[RawBranch], SourceError>, requests: [HTTPRequest], warnings: [String]) {
-    let server = try ReplayServer.start(archive: try ReplayArchive.load(from: FixturePaths.web))
+    let server = try ReplayServer.start(archive: try ReplayArchive.load(from: folder))
     defer { server.stop() }
     let fetcher = RecordingFetcher(
       upstream: OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: server.baseURLOverrides),
@@ -302,7 +302,15 @@ struct HomeplusSourceTests {
     let pyeongchon = try #require(branches.first { $0.id.description == "homeplus-express-1207" })
     #expect(pyeongchon.closingText == "11/22(일)")
     #expect(warnings.contains { $0.hasPrefix("homeplus-express-1207:") && $0.contains("500") })
-    #expect(warnings.count == 2)
+    // 중계점 (616), 성수점 (1203) and 가산점 (1204) answer the redesigned page without the
+    // closing days: kept with the list's next closing day, its source the list, with a warning.
+    for id in ["homeplus-616", "homeplus-express-1203", "homeplus-express-1204"] {
+      let branch = try #require(branches.first { $0.id.description == id })
+      #expect(branch.closingText == "11/22(일)", "\(id)")
+      #expect(branch.sourceURL == Self.listURL, "\(id)")
+      #expect(warnings.contains { $0.hasPrefix("\(id):") && $0.contains("no dl.shop_detail_01") }, "\(id)")
+    }
+    #expect(warnings.count == 5)
 
     #expect(Dictionary(grouping: branches, by: \.id.brand).mapValues(\.count) == [.homeplus: 19, .homeplusExpress: 20])
     let changwon = try #require(branches.first { $0.id.description == "homeplus-595" })
@@ -321,13 +329,44 @@ struct HomeplusSourceTests {
     #expect(!requests.contains { $0.url.hasSuffix("storId=595") })
   }
 
-  @Test func mostPagesFailingIsABrandFailure() async throws {
-    let (result, _, _) = try await Self.collect(brands: [.homeplus, .homeplusExpress], failing: "store_detail")
-    guard case .failure(let error) = result, case .unexpectedContent(let detail) = error.reason else {
-      Issue.record("expected the brand to fail, got \(result)")
-      return
+  @Test func mostPagesFailingFallsBackToTheListsNextClosingDays() async throws {
+    let (result, _, warnings) = try await Self.collect(brands: [.homeplus, .homeplusExpress], failing: "store_detail")
+    let branches = try result.get()
+    // Every listed store is kept, 동김해점 (648) too (its page could not say it is gone), each with
+    // the list's next closing day and the list as its source; one warning says so.
+    #expect(branches.count == 40)
+    #expect(branches.allSatisfy { $0.sourceURL == Self.listURL })
+    #expect(try #require(branches.first { $0.id.description == "homeplus-595" }).closingText == "11/22(일)")
+    #expect(warnings.count == 1)
+    let warning = try #require(warnings.first)
+    #expect(warning.contains("40 of 40") && warning.contains("storDayoffCntt") && warning.contains("500"), "\(warning)")
+  }
+
+  @Test func aRedesignOfEveryStorePageKeepsBothBrandsFromTheList() async throws {
+    // A copy of the recordings in which every store page is the redesigned one (no closing days).
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("homeplus-\(UUID().uuidString)")
+    let site = folder.appendingPathComponent("my.homeplus.co.kr")
+    try FileManager.default.copyItem(at: FixturePaths.web.appendingPathComponent("my.homeplus.co.kr"), to: site)
+    let redesigned = try Data(contentsOf: site.appendingPathComponent("store_detail-616.body.html"))
+    for name in try FileManager.default.contentsOfDirectory(atPath: site.path)
+    where name.hasPrefix("store_detail-") && name.hasSuffix(".body.html") {
+      try redesigned.write(to: site.appendingPathComponent(name))
     }
-    #expect(detail.contains("40 of 40"))
+    let (result, _, warnings) = try await Self.collect(brands: [.homeplus, .homeplusExpress], folder: folder)
+    let branches = try result.get()
+    #expect(Dictionary(grouping: branches, by: \.id.brand).mapValues(\.count) == [.homeplus: 19, .homeplusExpress: 20])
+    #expect(branches.filter { $0.sourceURL == Self.listURL }.count == 39)
+    #expect(warnings.contains { $0.contains("39 of 40") }, "\(warnings)")
+  }
+
+  @Test func rowsUnderAnotherArrayKeyAreRead() throws {
+    let body = #"{"draw": 1, "recordsTotal": 1, "list": [{"storId": 595, "storKorNm": "창원점", "storDivCd": "H", "storDayoffCntt": "11/22(일)"}]}"#
+    let branches = try HomeplusSource.parseStoreList(Data(body.utf8), url: Self.listURL)
+    #expect(branches.map(\.id.description) == ["homeplus-595"])
+    #expect(branches.first?.closingText == "11/22(일)")
+    #expect(throws: SourceError.self) {
+      try HomeplusSource.parseStoreList(Data(#"{"draw": 1, "list": []}"#.utf8), url: Self.listURL)
+    }
   }
 
   @Test func unreachableListIsABrandFailure() async throws {

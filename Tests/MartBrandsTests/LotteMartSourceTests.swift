@@ -6,13 +6,15 @@ import MartReplay
 import TestSupport
 import Testing
 
-@Suite("LotteMartSource")
+/// The store search in its older form (one `div.address` per row, `brnchCd` links), kept under
+/// `fixtures/web-older/`: the parser still reads it, since sites flip back.
+@Suite("LotteMartSource older rows")
 struct LotteMartSourceTests {
   static let url = "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord="
 
   static func branches() throws -> [RawBranch] {
     try LotteMartSource.parseStoreList(
-      try FixturePaths.data("web/company.lottemart.com/shop_search_type-01.body.html"), url: url,
+      try FixturePaths.data("web-older/company.lottemart.com/shop_search_type-01.body.html"), url: url,
       charset: "utf-8")
   }
 

@@ -107,10 +107,12 @@ struct TreeWalkAgreementTests {
   func costcoStoreContent(_ name: String) throws {
     let archive = try #require(Self.archives.first { $0.name == name }?.archive)
     var fragments = 0
-    for page in Self.pages(archive, "/store-finder/search") {
+    // The store finder's `storeContent` and the OCC API's `warehouseInformation`.
+    let pages = Self.pages(archive, "/store-finder/search") + Self.pages(archive, "/rest/v2/korea/stores")
+    for page in pages {
       let body = try #require(try JSONSerialization.jsonObject(with: page.body) as? [String: Any])
-      for record in body["data"] as? [[String: Any]] ?? [] {
-        guard let html = record["storeContent"] as? String else { continue }
+      for record in (body["data"] as? [[String: Any]] ?? []) + (body["stores"] as? [[String: Any]] ?? []) {
+        guard let html = (record["storeContent"] ?? record["warehouseInformation"]) as? String else { continue }
         fragments += 1
         #expect(
           StoreContent(html: html, url: page.url).text == XPathReference.costcoContentText(html: html, url: page.url),

@@ -57,7 +57,10 @@ enum XPathReference {
         }
       }
     }
-    func holdsAtMostOneOfEach(_ element: HTMLElement) -> Bool { counts[element]?.allSatisfy { $0 <= 1 } ?? true }
+    let most = LotteMartSource.mostPerRow
+    func holdsAtMostOneOfEach(_ element: HTMLElement) -> Bool {
+      counts[element]?.enumerated().allSatisfy { $0.element <= most[$0.offset] } ?? true
+    }
     let rows = Set(
       counts.keys.filter { element in
         holdsAtMostOneOfEach(element) && !(element.parent.map(holdsAtMostOneOfEach) ?? false)
@@ -76,11 +79,19 @@ enum XPathReference {
     let link = try row.first(".//a[contains(@href, 'brnchCd=')]")
     let storeCode = link?.attribute("href").flatMap(LotteMartSource.branchCode(fromHref:))
     guard let rawName = try lotteMartName(of: row, link: link) else { return nil }
-    let name = LotteMartSource.strippingBrandPrefix(rawName)
+    let (prefixBanner, name) = LotteMartSource.splittingBanner(rawName)
+    let alt = try row.first(".//img[@alt != '']")?.attribute("alt")?.trimmingCharacters(in: .whitespaces)
+    let logoBanner = alt.map { alt in LotteMartSource.banners.first { $0.name == alt }?.banner }
+    let banner = (logoBanner ?? nil) ?? prefixBanner ?? .lotteMart(banner: nil)
+    guard case .lotteMart(let bannerName) = banner else { return nil }
+    let addresses = try row.select(".//div[\(XPath.hasClass("address"))]").map(text).filter { !$0.isEmpty }
+    let dayOff = try field("span", "day-off")
     return RawBranch(
       id: BranchID(brand: .lottemart, storeID: storeCode ?? name), name: name,
-      address: try field("div", "address"), phone: try field("span", "call"),
-      openingHours: try field("span", "time"), closingText: try field("span", "day-off"), statusText: state,
+      banner: bannerName ?? (prefixBanner == .lotteMart(banner: "제타플렉스") ? "제타플렉스" : nil),
+      address: addresses.isEmpty ? nil : addresses.joined(separator: " "), phone: try field("span", "call"),
+      openingHours: LotteMartSource.openingHours(try field("span", "time"), memo: try field("span", "memo")),
+      closingText: dayOff == "-" ? nil : dayOff, statusText: state,
       sourceURL: url,
       pageURL: link?.attribute("href").flatMap { LotteMartSource.storePage(href: $0, searchURL: url) })
   }
@@ -88,11 +99,11 @@ enum XPathReference {
   private static func lotteMartName(of row: HTMLElement, link: HTMLElement?) throws -> String? {
     if let named = try row.first(".//*[\(XPath.hasClass("name"))]").map(text), !named.isEmpty { return named }
     if let linkText = link.map(text), !linkText.isEmpty { return linkText }
-    let outsideFields = (LotteMartSource.rowFields.map(\.1) + ["state"]).map { "ancestor::*[\(XPath.hasClass($0))]" }
+    let outsideFields = (LotteMartSource.rowFields.map(\.1) + ["state", "memo"]).map { "ancestor::*[\(XPath.hasClass($0))]" }
       .joined(separator: " or ")
     for node in try row.select(".//text()[not(\(outsideFields))]") {
       let text = text(node)
-      if text.hasSuffix("점"), !text.contains(" ") || text.hasPrefix("롯데마트 ") { return text }
+      if text.hasSuffix("점"), !LotteMartSource.splittingBanner(text).1.contains(" ") { return text }
     }
     return nil
   }

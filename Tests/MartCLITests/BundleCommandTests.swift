@@ -232,10 +232,10 @@ import Testing
   @Test func aRemovedStoreInAllThreeFormats() throws {
     let (old, bundle) = try baseline()
     let new = try edited(bundle) { branches in
-      branches.remove(at: try index(of: "lottemart-0100161", in: branches))
+      branches.remove(at: try index(of: "lottemart-창원중앙점", in: branches))
     }
     let json = try json(try cli.run(["diff", old.path, new.path, "--format", "json"]))
-    #expect(json["removed"] as? [String] == ["lottemart-0100161"])
+    #expect(json["removed"] as? [String] == ["lottemart-창원중앙점"])
     #expect(json["added"] as? [String] == [])
     #expect((json["changed"] as? [Any])?.isEmpty == true)
     let summary = try #require(json["summary"] as? [String: Any])
@@ -244,18 +244,18 @@ import Testing
 
     let text = try cli.run(["diff", old.path, new.path])
     #expect(text.status == 1)
-    #expect(text.stdout.contains("removed  lottemart-0100161  롯데마트 "), "stdout: \(text.stdout)")
+    #expect(text.stdout.contains("removed  lottemart-창원중앙점  롯데마트 "), "stdout: \(text.stdout)")
     let markdown = try cli.run(["diff", old.path, new.path, "--format", "markdown"])
     #expect(markdown.status == 1)
     // Removals come first, in the head, before any brand's section.
     #expect(
-      markdown.stdout.contains("- **removed** from 롯데마트 (`lottemart`), 1: `lottemart-0100161` "),
+      markdown.stdout.contains("- **removed** from 롯데마트 (`lottemart`), 1: `lottemart-창원중앙점` "),
       "stdout: \(markdown.stdout)")
     #expect(markdown.stdout.contains("| 롯데마트 (`lottemart`) | fresh | 0 | 1 | 0 |"))
     // CI that only cares about closing days lets a removal through (still reported).
     let lenient = try cli.run(["diff", old.path, new.path, "--fail-on", "closing-dates"])
     #expect(lenient.status == 0)
-    #expect(lenient.stdout.contains("removed  lottemart-0100161"))
+    #expect(lenient.stdout.contains("removed  lottemart-창원중앙점"))
   }
 
   @Test func aStoreThatClosesIsAStoreStatusChange() throws {
@@ -263,7 +263,7 @@ import Testing
     // 창원중앙점 closes for good: shut on every day of the window.
     let window = bundle.manifest.window
     let new = try edited(bundle) { branches in
-      let at = try index(of: "lottemart-0100161", in: branches)
+      let at = try index(of: "lottemart-창원중앙점", in: branches)
       branches[at].storeStatus = StoreStatus(state: .closed, text: "영업종료")
       branches[at].closing = BranchClosing(
         schedule: branches[at].closing.schedule, window: window, storeStatus: branches[at].storeStatus)
@@ -272,7 +272,7 @@ import Testing
     #expect(outcome.status == 1)
     let changed = try #require(try json(outcome)["changed"] as? [[String: Any]])
     let changes = try #require(
-      changed.first { $0["id"] as? String == "lottemart-0100161" }?["changes"] as? [[String: Any]])
+      changed.first { $0["id"] as? String == "lottemart-창원중앙점" }?["changes"] as? [[String: Any]])
     let status = try #require(changes.first { $0["field"] as? String == "store-status" })
     #expect(status["old"] as? String == "trading")
     #expect(status["new"] as? String == "closed")

@@ -36,8 +36,8 @@ import Testing
   func costcoFeed(_ recordings: URL) -> (exchange: URL, body: URL) {
     let folder = recordings.appendingPathComponent("www.costco.co.kr")
     return (
-      folder.appendingPathComponent("store-finder-search.exchange.json"),
-      folder.appendingPathComponent("store-finder-search.body.json")
+      folder.appendingPathComponent("occ-stores-0.exchange.json"),
+      folder.appendingPathComponent("occ-stores-0.body.json")
     )
   }
 
@@ -68,9 +68,9 @@ import Testing
     let secret = work.appendingPathComponent("secret.json")
     var feedObject = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: feed.body)) as? [String: Any])
-    var rows = try #require(feedObject["data"] as? [[String: Any]])
+    var rows = try #require(feedObject["stores"] as? [[String: Any]])
     rows[0]["name"] = "Outside"
-    feedObject["data"] = rows
+    feedObject["stores"] = rows
     try JSONSerialization.data(withJSONObject: feedObject).write(to: secret)
 
     let link = feed.body.deletingLastPathComponent().appendingPathComponent("link.body.json")
@@ -232,9 +232,9 @@ import Testing
     let web = try recordings(in: work)
     let feed = costcoFeed(web)
     var object = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: feed.body)) as? [String: Any])
-    var rows = try #require(object["data"] as? [[String: Any]])
+    var rows = try #require(object["stores"] as? [[String: Any]])
     rows[0]["name"] = "../x"
-    object["data"] = rows
+    object["stores"] = rows
     try JSONSerialization.data(withJSONObject: object).write(to: feed.body)
 
     let output = work.appendingPathComponent("output")
@@ -264,11 +264,11 @@ import Testing
     let answers = Answers()
     // The live site answers the store list empty the first time, in full afterwards.
     let site = try LocalHTTPServer { request in
-      guard request.path == "/store-finder/search" else { return .text("not found", status: 404) }
+      guard request.path == "/rest/v2/korea/stores" else { return .text("not found", status: 404) }
       let number = answers.next()
       return ServerResponse(
         headers: [HTTPHeader("Content-Type", "application/json;charset=UTF-8")],
-        body: number == 1 ? Data(#"{"data":[]}"#.utf8) : body)
+        body: number == 1 ? Data(#"{"stores":[]}"#.utf8) : body)
     }
     defer { site.stop() }
     let work = try scratch("archive-twice")
@@ -276,7 +276,7 @@ import Testing
     let fetcher = try ArchivingFetcher(
       wrapping: FetchStack(overrides: ["https://www.costco.co.kr": site.baseURL]).fetcher, directory: archive,
       recordedOn: "2026-11-20")
-    let request = HTTPRequest.get("https://www.costco.co.kr/store-finder/search?q=Korea%2C+Republic+of&page=0")
+    let request = HTTPRequest.get("https://www.costco.co.kr/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=0")
     let empty = try await fetcher.fetch(request)
     let full = try await fetcher.fetch(request)
     #expect(empty.body.count < 20 && full.body == body)

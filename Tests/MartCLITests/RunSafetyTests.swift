@@ -488,9 +488,9 @@ import Testing
       try FileManager.default.contentsOfDirectory(atPath: page.path).first { $0.hasSuffix(".body.json") })
     var records = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: page.appendingPathComponent(feed))) as? [String: Any])
-    var rows = try #require(records["data"] as? [[String: Any]])
+    var rows = try #require(records["stores"] as? [[String: Any]])
     rows.removeAll { $0["name"] as? String == "Daejeon" }
-    records["data"] = rows
+    records["stores"] = rows
     try JSONSerialization.data(withJSONObject: records).write(to: page.appendingPathComponent(feed))
     let later = try cli.run(["run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-21"])
     #expect(later.status == 0, "stderr: \(later.stderr)")
@@ -567,7 +567,7 @@ import Testing
     let first = try #require(try BundleStore(outputDirectory: output).latest())
     let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
-    let feed = recordings.appendingPathComponent("www.costco.co.kr/store-finder-search.body.json")
+    let feed = recordings.appendingPathComponent("www.costco.co.kr/occ-stores-0.body.json")
     let text = try String(contentsOf: feed, encoding: .utf8)
     try #require(text.components(separatedBy: "\"대전점\"").count == 2, "one store named 대전점")
     try Data(text.replacingOccurrences(of: "\"대전점\"", with: "\"대전둔산점\"").utf8).write(to: feed)

@@ -56,9 +56,10 @@ import TestSupport
       URL(fileURLWithPath: "/usr/bin/env"), ["python3", "scripts/check_warc.py", warc.path],
       in: FixturePaths.repositoryRoot)
     #expect(check.status == 0, "\(check.stdoutText)\(check.stderrText)")
-    // Costco's recordings are one store list (fixtures/web/www.costco.co.kr), asked for once.
+    // Costco's recordings are one page of the store API (fixtures/web/www.costco.co.kr), asked for once.
     let exchanges = try ReplayArchive.load(from: warc).exchanges
-    #expect(exchanges.map(\.url) == ["https://www.costco.co.kr/store-finder/search?q=Korea%2C+Republic+of&page=0"])
+    #expect(
+      exchanges.map(\.url) == ["https://www.costco.co.kr/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=0"])
     #expect(check.stdoutText.contains("1 requests, 1 responses"), "\(check.stdoutText)")
 
     // Replayed without --as-of, the run takes the date the archive was recorded on and

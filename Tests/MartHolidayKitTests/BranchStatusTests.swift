@@ -94,7 +94,7 @@ import Testing
     ("emart-1099", "2026-11-20", .unknownFrom(martDay("2026-11-21"))),
     // Temporarily closed through 2026-12-31: the shut days are passed over, and the answer is
     // the 2nd Sunday after it reopens (2027-01-03 is the 1st Sunday of January).
-    ("lottemart-0100130", "2026-11-20", .closing(martDay("2027-01-10"))),
+    ("lottemart-마산점", "2026-11-20", .closing(martDay("2027-01-10"))),
     // Closes for good on 2026-12-15: shut every day after, so no closing day is known.
     ("gs-thefresh-10972", "2026-12-14", .noneKnown),
     // Closed for good from the as-of day (2026-11-20); the day before it is unknown.
@@ -154,9 +154,9 @@ import Testing
       ("homeplus-655", "2026-11-20", .shut),
       ("homeplus-655", "2027-06-01", .shut),
       ("homeplus-655", "2026-11-19", .unknown),
-      ("lottemart-0100130", "2026-12-31", .shut),
-      ("lottemart-0100130", "2027-01-10", .closed),
-      ("lottemart-0100130", "2027-01-11", .open),
+      ("lottemart-마산점", "2026-12-31", .shut),
+      ("lottemart-마산점", "2027-01-10", .closed),
+      ("lottemart-마산점", "2027-01-11", .open),
       ("gs-thefresh-10972", "2026-12-14", .open),
       ("gs-thefresh-10972", "2026-12-15", .shut),
       ("gs-thefresh-10972", "2027-03-01", .shut),

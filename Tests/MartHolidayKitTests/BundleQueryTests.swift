@@ -102,7 +102,7 @@ import Testing
 
   @Test(arguments: [
     // Branch names.
-    ("잠실", ["homeplus-685", "lottemart-0100001"]),
+    ("잠실", ["homeplus-685", "lottemart-잠실점"]),
     ("창원점", ["emart-1059", "homeplus-595"]),
     // Brand and branch name, in either order, with spaces or case that differ.
     ("이마트 창원", ["emart-1059"]),

@@ -108,7 +108,7 @@ import Testing
         == "내일(11/22)은 이마트 창원점 휴무일입니다. (2026-11-13 기준 정보이니 매장에 확인하세요)")
     let homeplus = try #require(bundle.branch(id: "homeplus-685"))
     #expect(tomorrowNotice(for: homeplus, in: bundle, today: today).hasSuffix("(이전 기준 정보이니 매장에 확인하세요)"))
-    let lotte = try #require(bundle.branch(id: "lottemart-0100001"))
+    let lotte = try #require(bundle.branch(id: "lottemart-잠실점"))
     #expect(tomorrowNotice(for: lotte, in: bundle, today: today) == "\(lotte.displayName)의 휴무 정보를 지금은 받을 수 없습니다.")
   }
 

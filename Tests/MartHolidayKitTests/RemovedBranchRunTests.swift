@@ -20,11 +20,11 @@ import Testing
       try FileManager.default.contentsOfDirectory(atPath: site.path).first { $0.hasSuffix(".body.json") })
     var records = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: site.appendingPathComponent(feed))) as? [String: Any])
-    var rows = try #require(records["data"] as? [[String: Any]])
+    var rows = try #require(records["stores"] as? [[String: Any]])
     let before = rows.count
     rows.removeAll { $0["name"] as? String == "Daejeon" }
     #expect(rows.count == before - 1)
-    records["data"] = rows
+    records["stores"] = rows
     try JSONSerialization.data(withJSONObject: records).write(to: site.appendingPathComponent(feed))
     return recordings
   }

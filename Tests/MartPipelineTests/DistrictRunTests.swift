@@ -60,7 +60,7 @@ import Testing
     #expect(chuncheon.patternDescription == "2nd sunday, 4th sunday")
     #expect(
       chuncheon.evidence.map(\.description) == [
-        "emart-1073", "lottemart-0100305", "lottemart-0100312", "nobrand-4055",
+        "emart-1073", "lottemart-석사점", "lottemart-춘천점", "nobrand-4055",
       ])
     #expect(chuncheon.stores == 4)
     #expect(chuncheon.swaps.map(\.date.iso) == ["2026-12-25"])
@@ -83,7 +83,8 @@ import Testing
     let closures = try read(ClosuresFile.self, "closures.json")
     #expect(closures.expected["2026-12-25"]?.contains(megamart.id) == true)
     #expect(closures.expected["2026-12-27"]?.contains(megamart.id) != true)
-    #expect(closures.dates["2026-12-25"]?.map(\.description) == ["emart-1073", "nobrand-4055"])
+    // 코스트코 세종점 too: its special days swap its 4th Sunday (12-27) for 12-25.
+    #expect(closures.dates["2026-12-25"]?.map(\.description) == ["costco-Sejong", "emart-1073", "nobrand-4055"])
 
     // No specialty store is flagged against its district.
     let mismatches = report.warnings.filter { $0.kind == .designationMismatch }

@@ -47,7 +47,7 @@ import Testing
     #expect(
       ofTheseBrands.filter { !$0.storeStatus.isTrading }.map(\.id.description).sorted() == [
         "homeplus-641", "homeplus-655", "homeplus-662", "homeplus-express-1219", "homeplus-express-1220",
-        "lottemart-0100118", "lottemart-0100130",
+        "lottemart-도봉점", "lottemart-마산점",
       ])
   }
 

@@ -90,7 +90,9 @@ import Testing
     // A format inside a brand is a banner; a name as published stays beside the display name.
     let special = try #require(branches.first { $0.id.description == "homeplus-573" })
     #expect(special.banner == "홈플러스 스페셜" && special.name == "광주하남점")
-    #expect(branches.filter { $0.banner != nil }.count == 2)
+    // 홈플러스 스페셜 상인점 and 광주하남점, 롯데마트 잠실점 and 서울역점 (제타플렉스).
+    #expect(branches.filter { $0.banner != nil }.count == 4)
+    #expect(branches.first { $0.id.description == "lottemart-잠실점" }?.banner == "제타플렉스")
     let dasanSuper = try #require(branches.first { $0.id.description == "lotte-super-5023" })
     #expect(dasanSuper.name == "다산역점" && dasanSuper.namePublished == "E다산역점" && dasanSuper.banner == nil)
     // 롯데슈퍼 stores without a holiday answer are unknown, never open.
@@ -117,7 +119,7 @@ import Testing
 
     // 롯데마트 창원중앙점: "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )" — the rule gives the same
     // Sundays for December and January too.
-    let lotte = try #require(branches.first { $0.id.description == "lottemart-0100161" })
+    let lotte = try #require(branches.first { $0.id.description == "lottemart-창원중앙점" })
     #expect(lotte.name == "창원중앙점")
     #expect(lotte.closing.status == .closures)
     #expect(
@@ -125,7 +127,8 @@ import Testing
         "2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24",
       ])
     #expect(lotte.sourceURL == "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=")
-    #expect(lotte.pageURL == "http://company.lottemart.com/shop/shop_view.asp?brnchCd=0100161")
+    // The 2026 rows link no store page.
+    #expect(lotte.pageURL == nil)
 
     // Canonical addresses beside the published text; coordinates from the site (E-mart) or,
     // where the site gives none (Lotte Mart), from the recorded geocoder answers.
@@ -227,7 +230,7 @@ import Testing
 
     // 롯데마트 판교점 publishes its next closing days "12/13,/27" (as of 2026-11-20): the days from
     // 11-20 through 12-27 are known, the days before the as-of date and after 12-27 are not.
-    let pangyo = try #require(latest.branches.branches.first { $0.id.description == "lottemart-0100225" })
+    let pangyo = try #require(latest.branches.branches.first { $0.id.description == "lottemart-판교점" })
     #expect(pangyo.closing.dates.map(\.iso) == ["2026-12-13", "2026-12-27"])
     #expect(
       pangyo.closing.unknownRanges.map { "\($0.from.iso)…\($0.through.iso)" } == [
@@ -268,9 +271,11 @@ import Testing
     #expect(good.outcome == .published)
 
     let broken = try copyOfRecordings()
-    try breakExchange(
-      in: broken, "company.lottemart.com/shop_search_type-01.exchange.json", status: 500,
-      body: "Internal Server Error")
+    // Both of Lotte Mart's lists fail: the search and the all-format list that stands in for it.
+    for exchange in ["shop_search_type-01", "shop_search-all"] {
+      try breakExchange(
+        in: broken, "company.lottemart.com/\(exchange).exchange.json", status: 500, body: "Internal Server Error")
+    }
     let report = try await run(recordings: broken, output: output)
     #expect(report.outcome == .publishedWithStaleBrands)
     #expect(report.exitCode == 2)
@@ -292,12 +297,33 @@ import Testing
     let before = try latestBranches(output)
 
     let redesigned = try copyOfRecordings()
-    try breakExchange(
-      in: redesigned, "company.lottemart.com/shop_search_type-01.exchange.json", status: 200,
-      body: "<html><body><div class=\"new-shop-list\"><p>새 매장찾기</p></div></body></html>")
+    for exchange in ["shop_search_type-01", "shop_search-all"] {
+      try breakExchange(
+        in: redesigned, "company.lottemart.com/\(exchange).exchange.json", status: 200,
+        body: "<html><body><div class=\"new-shop-list\"><p>새 매장찾기</p></div></body></html>")
+    }
     let report = try await run(recordings: redesigned, output: output)
     #expect(report.brands.first { $0.slug == .lottemart }?.status == .stale)
     #expect(try latestBranches(output).count == before.count)
+  }
+
+  @Test func aPrimaryPageFailingWithAWorkingFallbackIsFreshWithAWarning() async throws {
+    let output = emptyOutput()
+    let broken = try copyOfRecordings()
+    try breakExchange(
+      in: broken, "company.lottemart.com/shop_search_type-01.exchange.json", status: 500, body: "Internal Server Error")
+    let report = try await run(recordings: broken, output: output)
+    #expect(report.outcome == .published)
+    let lotte = try #require(report.brands.first { $0.slug == .lottemart })
+    #expect(lotte.status == .fresh && lotte.branchCount == 19)
+    #expect(lotte.dataSource == LotteMartSource.allFormatsData)
+    #expect(
+      report.warnings.contains {
+        $0.kind == .source && $0.message.contains("shop_search_type.asp")
+          && $0.message.contains("500") && $0.message.contains("fallback")
+      })
+    // Every other fresh brand names its primary pages.
+    #expect(report.brands.first { $0.slug == .costco }?.dataSource == CostcoSource.primaryData)
   }
 
   @Test func aBrokenDetailPageCostsOnlyThatPhoneNumber() async throws {
@@ -368,8 +394,9 @@ import Testing
     let broken = try copyOfRecordings()
     try breakExchange(
       in: broken, "store.emart.com/holidayList-2026-12-I.exchange.json", status: 503, body: "busy")
-    try breakExchange(
-      in: broken, "company.lottemart.com/shop_search_type-01.exchange.json", status: 500, body: "error")
+    for exchange in ["shop_search_type-01", "shop_search-all"] {
+      try breakExchange(in: broken, "company.lottemart.com/\(exchange).exchange.json", status: 500, body: "error")
+    }
     let report = try await run(recordings: broken, output: output, sources: [EmartSource(), LotteMartSource()])
     #expect(report.outcome == .failed)
     #expect(report.exitCode == 1)

@@ -52,7 +52,7 @@ import Testing
       ("homeplus-655", "계룡점 영업종료로 단골매장을 변경해주세요."),
       ("homeplus-662", "감제점 영업종료로 단골매장을 변경해주세요."),
       ("homeplus-express-1220", "원주단계점 영업종료로 단골매장을 변경해주세요."),
-      ("lottemart-0100118", "영업종료"),
+      ("lottemart-도봉점", "영업종료"),
       ("gs-thefresh-11759", "20250831"),
     ]
     for (id, text) in closedForGood {
@@ -76,7 +76,7 @@ import Testing
     // 마산점: 임시휴업 with a refit until 2026-12-31, shut from the as-of date; before it its 2nd
     // Sunday, 11-08 (11-01 is a Sunday); after it its 2nd and 4th Sundays: 2027-01-01 is a
     // Friday, so January's Sundays are 3, 10, 17, 24, 31.
-    let masan = try #require(byID["lottemart-0100130"])
+    let masan = try #require(byID["lottemart-마산점"])
     #expect(
       masan.storeStatus
         == StoreStatus(
@@ -101,16 +101,16 @@ import Testing
       })
 
     // Trading stores: Lotte Mart's state cell says so; Homeplus says nothing.
-    #expect(byID["lottemart-0100393"]?.storeStatus == StoreStatus(state: .trading, text: "영업중"))
+    #expect(byID["lottemart-제주점"]?.storeStatus == StoreStatus(state: .trading, text: "영업중"))
     #expect(byID["homeplus-595"]?.storeStatus == .trading)
 
-    let notTrading = closedForGood.map(\.0) + ["homeplus-641", "homeplus-express-1219", "lottemart-0100130"]
+    let notTrading = closedForGood.map(\.0) + ["homeplus-641", "homeplus-express-1219", "lottemart-마산점"]
     #expect(
       Set(bundle.branches.branches.filter { !$0.storeStatus.isTrading }.map(\.id.description)) == Set(notTrading))
     #expect(Set(report.branchesNotTrading.map(\.id.description)) == Set(notTrading))
     #expect(report.branchesNotTrading.map(\.id) == report.branchesNotTrading.map(\.id).sorted())
     #expect(
-      report.branchesNotTrading.first { $0.id.description == "lottemart-0100130" }?.until
+      report.branchesNotTrading.first { $0.id.description == "lottemart-마산점" }?.until
         == CalendarDate(iso: "2026-12-31"))
     #expect(report.branchesNotTrading.first { $0.id.description == "homeplus-655" }?.state == .closed)
 
@@ -122,13 +122,13 @@ import Testing
       let row = try #require(rows.first { $0["id"] as? String == id })
       return try #require(row["storeStatus"] as? [String: Any])
     }
-    let dobong = try status("lottemart-0100118")
+    let dobong = try status("lottemart-도봉점")
     #expect(dobong["state"] as? String == "closed" && dobong["text"] as? String == "영업종료")
     #expect(dobong["until"] is NSNull)
     let changwon = try status("homeplus-595")
     #expect(changwon["state"] as? String == "trading")
     #expect(changwon["text"] is NSNull && changwon["until"] is NSNull)
-    #expect(try status("lottemart-0100130")["until"] as? String == "2026-12-31")
+    #expect(try status("lottemart-마산점")["until"] as? String == "2026-12-31")
   }
 
   @Test func clientFilesListShutStoresOnceAndSpanTheirShutDays() async throws {
@@ -140,14 +140,14 @@ import Testing
       brands: bundle.manifest.brands.map(\.slug))
     let shut = [
       "gs-thefresh-11759", "homeplus-641", "homeplus-655", "homeplus-662", "homeplus-express-1219",
-      "homeplus-express-1220", "lottemart-0100118", "lottemart-0100130",
+      "homeplus-express-1220", "lottemart-도봉점", "lottemart-마산점",
     ]
     #expect(closures.shut.map(\.description) == shut)
     let byDay = closures.dates.flatMap { day, ids in ids.map { (day, $0.description) } }
     // Shut stores appear on no shut day; 마산점's 2nd Sunday before the as-of date (2026-11-08)
     // and its 2nd and 4th Sundays after its refit (2027-01-10 and 01-24) are listed as usual.
     #expect(
-      byDay.filter { $0.1 == "lottemart-0100130" }.map(\.0).sorted() == ["2026-11-08", "2027-01-10", "2027-01-24"])
+      byDay.filter { $0.1 == "lottemart-마산점" }.map(\.0).sorted() == ["2026-11-08", "2027-01-10", "2027-01-24"])
     #expect(!byDay.contains { shut.dropLast().contains($0.1) })
     #expect(closures.dates["2026-11-22"]?.contains { $0.description == "homeplus-595" } == true)
     // 세종도담점 closes for good on 2026-12-15: listed once on that day, never day by day after it.
@@ -159,7 +159,7 @@ import Testing
       IndexFile.self, from: try Data(contentsOf: bundle.directory.appendingPathComponent("index.json")))
     let states = Dictionary(uniqueKeysWithValues: index.branches.map { ($0.id.description, $0.storeStatus.state) })
     #expect(states["homeplus-655"] == .closed)
-    #expect(states["lottemart-0100130"] == .temporarilyClosed)
+    #expect(states["lottemart-마산점"] == .temporarilyClosed)
     #expect(states["homeplus-595"] == .trading)
 
     // 계룡점's calendar: one event from the as-of date to the window's end (DTEND exclusive: 2027-02-01).
@@ -170,7 +170,7 @@ import Testing
     #expect(calendar.contains("UID:homeplus-655-shut@mart-holiday"))
     // 마산점: the refit through 2026-12-31 as one event, then its two January Sundays.
     let masan = try String(
-      contentsOf: bundle.directory.appendingPathComponent("calendars/branches/lottemart-0100130.ics"), encoding: .utf8)
+      contentsOf: bundle.directory.appendingPathComponent("calendars/branches/lottemart-마산점.ics"), encoding: .utf8)
     let starts = masan.components(separatedBy: "\r\n").filter { $0.hasPrefix("DTSTART") }
     #expect(
       starts == [
@@ -223,20 +223,22 @@ import Testing
     // The same sites, with 도봉점's row gone from the Lotte Mart page.
     let recordings = scratch("recordings")
     try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
-    let page = recordings.appendingPathComponent("company.lottemart.com/shop_search_type-01.body.html")
-    let html = try String(contentsOf: page, encoding: .utf8)
-    let rowStart = try #require(
-      html.range(
-        of: "<li>", options: .backwards, range: html.startIndex..<html.range(of: "brnchCd=0100118")!.lowerBound))
-    let rowEnd = try #require(html.range(of: "</li>", range: rowStart.upperBound..<html.endIndex))
-    try String(html[..<rowStart.lowerBound] + html[rowEnd.upperBound...]).write(
-      to: page, atomically: true, encoding: .utf8)
+    // It is gone from both of the site's lists.
+    for name in ["shop_search_type-01", "shop_search-all"] {
+      let page = recordings.appendingPathComponent("company.lottemart.com/\(name).body.html")
+      let html = try String(contentsOf: page, encoding: .utf8)
+      let rowStart = try #require(
+        html.range(of: "<tr>", options: .backwards, range: html.startIndex..<html.range(of: "<td>도봉점</td>")!.lowerBound))
+      let rowEnd = try #require(html.range(of: "</tr>", range: rowStart.upperBound..<html.endIndex))
+      try String(html[..<rowStart.lowerBound] + html[rowEnd.upperBound...]).write(
+        to: page, atomically: true, encoding: .utf8)
+    }
 
     let report = try await run(recordings: recordings, output: output)
     #expect(report.outcome == .published)
     let branches = try #require(try BundleStore(outputDirectory: output).latest()).branches.branches
-    #expect(!branches.contains { $0.id.description == "lottemart-0100118" })
-    #expect(!report.branchesNotTrading.contains { $0.id.description == "lottemart-0100118" })
-    #expect(branches.contains { $0.id.description == "lottemart-0100130" })
+    #expect(!branches.contains { $0.id.description == "lottemart-도봉점" })
+    #expect(!report.branchesNotTrading.contains { $0.id.description == "lottemart-도봉점" })
+    #expect(branches.contains { $0.id.description == "lottemart-마산점" })
   }
 }

@@ -15,6 +15,10 @@ public enum FixturePaths {
   /// `fixtures/web/`: the recorded responses served by the replay server.
   public static let web = fixtures.appendingPathComponent("web")
 
+  /// `fixtures/web-older/`: older forms of some brand pages (sites flip back), for the tests
+  /// of the fallbacks.
+  public static let olderWeb = fixtures.appendingPathComponent("web-older")
+
   /// Reads a file under `fixtures/`, failing loudly (never silently) when it is missing.
   public static func data(_ relativePath: String) throws -> Data {
     try Data(contentsOf: fixtures.appendingPathComponent(relativePath))

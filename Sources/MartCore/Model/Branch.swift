@@ -35,6 +35,11 @@ public struct Branch: Hashable, Sendable, Codable {
   /// The branch's own page on the brand's site, for people to open; `nil` (JSON `null`) when
   /// the source neither gives nor documents one.
   public var pageURL: String?
+  /// The ids this branch was published under before, newest first, when its source stopped
+  /// carrying what its id was made from (Lotte Mart's `brnchCd`): an app's favourite stored
+  /// under one of them belongs to this branch. Each former id is listed by one branch only and
+  /// is no branch's id; omitted from the JSON when empty.
+  public var formerIDs: [BranchID] = []
 
   public init(
     id: BranchID, banner: String? = nil, name: String, namePublished: String? = nil, address: BranchAddress,
@@ -63,6 +68,7 @@ public struct Branch: Hashable, Sendable, Codable {
     case id, brand, banner, name, namePublished, address, phone, phonePublished, openingHours, hours, coordinate,
       closing, storeStatus
     case sourceURL, pageURL
+    case formerIDs = "formerIds"
   }
 
   public init(from decoder: any Decoder) throws {
@@ -83,6 +89,13 @@ public struct Branch: Hashable, Sendable, Codable {
     storeStatus = try container.decodeIfPresent(StoreStatus.self, forKey: .storeStatus) ?? .trading
     sourceURL = try container.decode(String.self, forKey: .sourceURL)
     pageURL = try container.decodeIfPresent(String.self, forKey: .pageURL)
+    formerIDs = try (container.decodeIfPresent([String].self, forKey: .formerIDs) ?? []).map { text in
+      guard let former = BranchID(text, brand: brand) else {
+        throw DecodingError.dataCorruptedError(
+          forKey: .formerIDs, in: container, debugDescription: "\(text) is not an id of brand \(brand)")
+      }
+      return former
+    }
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -102,6 +115,7 @@ public struct Branch: Hashable, Sendable, Codable {
     try container.encode(storeStatus, forKey: .storeStatus)
     try container.encode(sourceURL, forKey: .sourceURL)
     try container.encode(pageURL, forKey: .pageURL)  // explicit null: "no page of its own"
+    if !formerIDs.isEmpty { try container.encode(formerIDs.map(\.description), forKey: .formerIDs) }
   }
 }
 
