@@ -16,11 +16,16 @@ public enum ProcessRunner {
   }
 
   /// Runs `executable` with `arguments` (in `directory`, when given) and waits for it.
-  public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> Outcome {
+  public static func run(
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
+  ) throws -> Outcome {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+    }
     let stdout = Pipe()
     let stderr = Pipe()
     process.standardOutput = stdout
