@@ -4,13 +4,16 @@ import MartFetch
 import MartHTML
 
 extension HomeplusSource {
-  /// The store page of `branch` at `url`, checked by ``storePageMismatch(_:listed:)``. A blank
-  /// page (a store that no longer exists) cannot show whose it is, so it is asked once more on a
-  /// fresh connection before it is believed.
+  /// The store page of `branch` at `url`, checked by ``storePageMismatch(_:listed:)``. A page
+  /// naming no store (the blank page or the store finder a store that no longer exists leads
+  /// to) cannot show whose it is, so it is asked once more on a fresh connection before it is
+  /// believed.
   static func storePage(at url: String, of branch: RawBranch, _ session: SourceSession) async throws(SourceError)
     -> HTTPResponse
   {
-    try await session.send(.get(url), answering: { storePageMismatch($0, listed: branch) }, unproven: { isBlank($0.body) })
+    try await session.send(
+      .get(url), answering: { storePageMismatch($0, listed: branch) },
+      unproven: { linkedStoreID(in: $0.body) == nil })
   }
 
   /// Why `page` is not the store page of `branch`, or nil when it may be. A store page names

@@ -677,9 +677,11 @@ import Testing
       try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
         "bundles", "current", "latest.json", "report.html", "report.json",
       ])
-    // A markdown diff bounded for a comment box.
+    // A markdown diff bounded for a comment box (a later day: the recordings' own is before
+    // the published bundle's).
     let bounded = try scheduled(
-      ["--replay", "fixtures/web"], environment: ["DIFF_FORMAT": "markdown", "DIFF_MAX_BYTES": "1200"])
+      ["--replay", "fixtures/web", "--as-of", "2026-11-26"],
+      environment: ["DIFF_FORMAT": "markdown", "DIFF_MAX_BYTES": "1200"])
     #expect(bounded.status == 0)
     let markdown = try Data(contentsOf: safety.state(output).appendingPathComponent("diff.md"))
     #expect(markdown.count <= 1200 && markdown.count > 200, "\(markdown.count) bytes")
