@@ -110,7 +110,9 @@ let package = Package(
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "MartCharset", "TestSupport"]),
     .testTarget(
       name: "MartBrandsTests",
-      dependencies: ["MartBrands", "MartCore", "MartFetch", "MartReplay", "MartHTML", "TestSupport"]),
+      dependencies: [
+        "MartBrands", "MartCore", "MartFetch", "MartReplay", "MartHTML", "ReplayTestSupport", "TestSupport",
+      ]),
     .testTarget(
       name: "MartGeocodingTests",
       dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
@@ -127,7 +129,7 @@ let package = Package(
       name: "MartPipelineTests",
       dependencies: [
         "MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "MartReplay",
-        "TestSupport",
+        "ReplayTestSupport", "TestSupport",
       ]),
     .testTarget(
       name: "MartHolidayKitTests",

@@ -206,6 +206,60 @@ public final class SourceSession: Sendable {
     return results
   }
 
+  /// How many times a request is asked before an answer that is not its page fails it: the
+  /// first time, then again on fresh connections (`HTTPRequest.ConnectionChoice.freshAfterMismatch`).
+  public static let askingsPerMismatchedAnswer = 3
+
+  /// Sends `request`, requires a 2xx status and an answer that is the page asked for: `mismatch`
+  /// says why an answer is not (`"the page is of store 1203, not 1201"`), or nil when it is.
+  ///
+  /// A kept-alive connection can carry another request's answer (a server or proxy that sent
+  /// one twice); HTTP/1.1 cannot tell, so the page itself must. A mismatching answer is never
+  /// data: it is warned about and the request is asked again on a fresh connection, up to
+  /// ``askingsPerMismatchedAnswer`` times in all, after which the request fails with
+  /// `SourceError.Reason.unexpectedContent` naming the URL and the mismatch. An answer that
+  /// cannot show whose it is (`unproven`: a blank page, an empty list) and came on a reused
+  /// connection is asked again on a fresh one, which no leftover can reach.
+  public func send(
+    _ request: HTTPRequest, answering mismatch: (HTTPResponse) -> String?,
+    unproven: (HTTPResponse) -> Bool = { _ in false }
+  ) async throws(SourceError) -> HTTPResponse {
+    var request = request
+    var problem = ""
+    for _ in 0..<Self.askingsPerMismatchedAnswer {
+      let response = try await send(request)
+      if let found = mismatch(response) {
+        problem = found
+        warn("\(request.url): the answer is not the page asked for (\(found)); asked again on a fresh connection")
+        request.connection = .freshAfterMismatch
+      } else if response.cameOnReusedConnection, unproven(response) {
+        request.connection = .fresh
+      } else {
+        return response
+      }
+    }
+    throw SourceError(
+      source: sourceName, url: request.url,
+      reason: .unexpectedContent(
+        "the answer is not the page asked for, \(Self.askingsPerMismatchedAnswer) times: \(problem)"))
+  }
+
+  /// GETs `pathAndQuery`, requiring a 2xx status and the page asked for (``send(_:answering:unproven:)``).
+  public func get(
+    _ pathAndQuery: String, answering mismatch: (HTTPResponse) -> String?,
+    unproven: (HTTPResponse) -> Bool = { _ in false }
+  ) async throws(SourceError) -> HTTPResponse {
+    try await send(.get(url(pathAndQuery)), answering: mismatch, unproven: unproven)
+  }
+
+  /// POSTs a form, requiring a 2xx status and the page asked for (``send(_:answering:unproven:)``).
+  public func postForm(
+    _ pathAndQuery: String, fields: [(name: String, value: String)], answering mismatch: (HTTPResponse) -> String?,
+    unproven: (HTTPResponse) -> Bool = { _ in false }
+  ) async throws(SourceError) -> HTTPResponse {
+    try await send(.postForm(url(pathAndQuery), fields: fields), answering: mismatch, unproven: unproven)
+  }
+
   /// Sends any request and requires a 2xx status. An unknown Content-Type charset is a warning
   /// (the parsers then sniff the encoding).
   public func send(_ request: HTTPRequest) async throws(SourceError) -> HTTPResponse {

@@ -223,7 +223,8 @@ public struct EmartSource: BrandSource {
     let searchTypes = brands.filter { session.brands.contains($0) }.compactMap { Self.searchType(for: $0) }
     var branches = try await session.sideBySide(searchTypes) { session, searchType throws(SourceError) in
       let response = try await session.postForm(
-        Self.storeListPath, fields: Self.storeListFields(searchType: searchType, asOf: session.asOf))
+        Self.storeListPath, fields: Self.storeListFields(searchType: searchType, asOf: session.asOf)
+      ) { Self.storeListMismatch($0, searchType: searchType) }
       return try Self.parseStoreList(response.body, url: response.requestURL)
     }.flatMap { $0 }
     let requested = brands.filter { session.brands.contains($0) }
@@ -275,7 +276,9 @@ public struct EmartSource: BrandSource {
     let phones = await session.sideBySide(nobrandIndices.map { branches[$0].id }) { session, id -> String? in
       // A broken detail page costs only the phone number, not the brand.
       do throws(SourceError) {
-        let response = try await session.get(Self.detailPath(storeID: id.storeID))
+        let response = try await session.get(Self.detailPath(storeID: id.storeID)) {
+          Self.storePageMismatch($0, storeID: id.storeID)
+        }
         return try Self.parseDetailPhone(response.body, url: response.requestURL, charset: response.charset)
       } catch {
         session.warn("phone not read from the store page: \(error)", branch: id)
@@ -339,7 +342,9 @@ public struct EmartSource: BrandSource {
     // Each page's failure is a warning, not an error.
     let pagePlaces = await session.sideBySide(unplaced.map { branches[$0].id }) { session, id -> StorePlace? in
       do throws(SourceError) {
-        let response = try await session.get(detailPath(storeID: id.storeID))
+        let response = try await session.get(detailPath(storeID: id.storeID)) {
+          storePageMismatch($0, storeID: id.storeID)
+        }
         let place = try parseStorePlace(response.body, url: response.requestURL, charset: response.charset)
         guard place.placesTheStore else {
           session.warn("neither the store list nor the store page gives its place", branch: id)
@@ -468,7 +473,7 @@ public struct EmartSource: BrandSource {
     let monthText = "\(month.year)-\(paddedMonth(month))"
     if form == .perArea {
       @Sendable func areaRows(_ area: String, _ session: SourceSession) async throws(SourceError) -> [[String: JSONScalar]] {
-        let response = try await session.postForm(holidayListPath, fields: holidayListFields(area: area, month: month))
+        let response = try await holidayList(area: area, month: month, session)
         return try decodeHolidayRows(response.body, url: response.requestURL)
       }
       var rows: [[String: JSONScalar]] = []
@@ -501,7 +506,7 @@ public struct EmartSource: BrandSource {
         return try requiringStores(HolidayListFeed(rows: rows, url: session.url(holidayListPath)), month: monthText)
       }
     }
-    let response = try await session.get(holidayListPath(for: month))
+    let response = try await session.get(holidayListPath(for: month)) { holidayListMismatch($0, month: month) }
     let rows = try decodeHolidayRows(response.body, url: response.requestURL)
     return try requiringStores(HolidayListFeed(rows: rows, url: response.requestURL), month: monthText)
   }

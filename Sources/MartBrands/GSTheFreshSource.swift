@@ -76,7 +76,14 @@ public struct GSTheFreshSource: BrandSource {
               + "the first page read reported \(expected.totalNumberOfResults) on \(expected.numberOfPages)")
         }
       } else {
-        guard pagination.numberOfPages >= 1, pagination.numberOfPages <= Self.maximumPages,
+        guard pagination.numberOfPages <= Self.maximumPages else {
+          throw SourceError(
+            source: session.sourceName, url: url,
+            reason: .unexpectedContent(
+              "the list claims \(pagination.numberOfPages) pages, more than the safety cap of \(Self.maximumPages) pages a run reads"
+            ))
+        }
+        guard pagination.numberOfPages >= 1,
           pagination.totalNumberOfResults >= 1,
           pagination.totalNumberOfResults <= pagination.numberOfPages * max(pagination.pageSize, 1)
         else {

@@ -84,7 +84,7 @@ public struct HomeplusSource: BrandSource {
       let detailURL = session.url(Self.detailPath(storeID: branch.id.storeID))
       let detail: StoreDetail?
       do throws(SourceError) {
-        let page = try await session.send(.get(detailURL))
+        let page = try await Self.storePage(at: detailURL, of: branch, session)
         detail = try Self.parseDetail(page.body, url: detailURL, charset: page.charset)
       } catch {
         // One broken page costs that branch its detail text, not the brand.

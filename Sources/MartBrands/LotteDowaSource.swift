@@ -55,11 +55,11 @@ public struct LotteDowaSource: BrandSource {
       _ area: String, cookies: inout CookieJar, _ session: SourceSession
     ) async throws(SourceError) -> [Store]? {
       let request = HTTPRequest.postForm(session.url(Self.searchPath), fields: [("m_area", area)])
-      var response = try await session.send(cookies.applied(to: request))
+      var response = try await Self.searchPage(cookies.applied(to: request), area: area, session)
       cookies.take(from: response)
       if Self.isBlank(response.body) {
         // The session cookie was missing: the answer only set it. Ask once more with it.
-        response = try await session.send(cookies.applied(to: request))
+        response = try await Self.searchPage(cookies.applied(to: request), area: area, session)
         cookies.take(from: response)
       }
       if Self.isBlank(response.body) {

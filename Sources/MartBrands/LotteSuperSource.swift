@@ -15,6 +15,10 @@ import MartFetch
 /// read when the list carries them (`strAddr`, `rprtTelNo`). Names may carry a format prefix
 /// (`E다산역점`, `G속초조양점`, `(백)일산점`) or lack `점` (`남양주도곡`); the branch keeps the
 /// published name beside a display name without the prefix.
+///
+/// A holiday answer names its store in each row (`strCd`) and is checked against the store
+/// asked for (`holidayListMismatch`); list pages name no page number, so a page repeating only
+/// stores already read is asked again on a fresh connection before it ends the list.
 public struct LotteSuperSource: BrandSource {
   public static let name = "lotte-super"
   public static let brands: [BrandSlug] = [.lotteSuper]
@@ -54,8 +58,16 @@ public struct LotteSuperSource: BrandSource {
     var seen = Set<String>()
     var page = 0
     while page < Self.maximumPages {
-      let response = try await session.get(Self.listPath(page: page))
-      let rows = try Self.parseStoreList(response.body, url: response.requestURL)
+      var response = try await session.get(Self.listPath(page: page))
+      var rows = try Self.parseStoreList(response.body, url: response.requestURL)
+      // A list page names no page number; one that only repeats stores already read may be a
+      // leftover copy of the page before, so it is asked once more on a fresh connection.
+      if page > 0, response.cameOnReusedConnection, !rows.stores.isEmpty,
+        rows.stores.allSatisfy({ seen.contains($0.code) })
+      {
+        response = try await session.send(.get(session.url(Self.listPath(page: page))).onFreshConnection)
+        rows = try Self.parseStoreList(response.body, url: response.requestURL)
+      }
       var added = 0
       for row in rows.stores where seen.insert(row.code).inserted {
         stores.append((row, response.requestURL))
@@ -83,7 +95,7 @@ public struct LotteSuperSource: BrandSource {
         return branch
       }
       do throws(SourceError) {
-        let response = try await session.get(path)
+        let response = try await Self.holidayList(at: path, of: store, session)
         let holidays = try Self.parseHolidayList(response.body, url: response.requestURL)
         branch.closingDates = holidays.dates
         for text in holidays.unreadable {
@@ -169,7 +181,7 @@ public struct LotteSuperSource: BrandSource {
     return address + " " + detail
   }
 
-  private struct HolidayListBody: Decodable {
+  struct HolidayListBody: Decodable {
     let holidayList: [[String: JSONScalar]]?
   }
 

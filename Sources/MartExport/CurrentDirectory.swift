@@ -101,13 +101,26 @@ public struct CurrentDirectory: Sendable {
 
   /// Brings `current/` in line with `latest.json`: writes the files whose bytes differ, each
   /// atomically, and removes the ones no longer expected. Does nothing before the first bundle.
+  ///
+  /// What stands in the way inside `current/` is removed first, so that one stray entry never
+  /// holds the rest back: a folder (or a pipe, a device, a link) where a file of `current/`
+  /// belongs, and anything but a folder where a folder of `current/` belongs. Only paths inside
+  /// `current/` that it owns are removed, and each is listed in `repaired`.
   /// - Parameter latest: the bundle `latest.json` names, when the caller has it in memory.
-  /// - Returns: the relative paths written and removed.
+  /// - Returns: the relative paths written and removed, and what was in the way (a path and
+  ///   what it was).
   @discardableResult
   public func synchronize(latest: PublishedBundle? = nil) throws(ExportError) -> (
-    written: [String], removed: [String]
+    written: [String], removed: [String], repaired: [String]
   ) {
     var written: [String] = []
+    var repaired: [String] = []
+    /// Removes what is at `relative` (inside `current/`) unless it is of `kind`.
+    func clear(_ relative: String, unless kind: String) {
+      let path = currentURL.path + "/" + relative
+      guard let found = Files.kind(at: path), found != kind, Files.remove(path) else { return }
+      repaired.append("\(OutputLayout.currentName)/\(relative): \(found) where \(kind) belongs, removed")
+    }
     // Every changed file appears whole at its place once all are durable: never a file per
     // flush, never a name on bytes not flushed.
     let root = currentURL.path
@@ -125,10 +138,16 @@ public struct CurrentDirectory: Sendable {
           if isThere, try Self.holds(path, file) { return }
           let folder = String(path[..<path.lastIndex(of: "/")!])
           if folders.insert(folder).inserted {
+            var parent = ""
+            for component in relative.split(separator: "/").dropLast() {
+              parent += parent.isEmpty ? String(component) : "/" + component
+              clear(parent, unless: Files.directoryKind)
+            }
             // A link on the way (current/ or a folder in it) would send the files elsewhere.
             try Files.checkNothingForeign(below: outputDirectory.path, to: folder)
             try Files.createDirectory(folder)
           }
+          if !isThere { clear(relative, unless: Files.regularFileKind) }
           written.append(relative)
           switch file {
           case .bytes(let data):
@@ -140,13 +159,15 @@ public struct CurrentDirectory: Sendable {
             try batch.add(path, sameAs: bundleFile)
           }
         })
-    else { return ([], []) }
+    else { return ([], [], []) }
     try batch.finish()
     var removed: [String] = []
     for relative in existing.sorted() where !expected.contains(relative) {
-      if Files.remove(root + "/" + relative) { removed.append(relative) }
+      // A file that stood where a folder now is was removed above; the folder stays.
+      let path = root + "/" + relative
+      if Files.kind(at: path) == Files.regularFileKind, Files.remove(path) { removed.append(relative) }
     }
-    return (written, removed)
+    return (written, removed, repaired)
   }
 
   /// Whether the file at `path` already holds what `file` says: the bundle's own file (the same

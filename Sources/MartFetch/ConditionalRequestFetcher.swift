@@ -136,7 +136,10 @@ public final class ConditionalRequestFetcher: HTTPFetching {
 
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
     let ownValidators = ["If-None-Match", "If-Modified-Since"].contains { request.headers.value(named: $0) != nil }
-    guard request.method == .get, !ownValidators else { return try await upstream.fetch(request) }
+    // A request asked again on a fresh connection wants the page itself, never a stored body.
+    guard request.method == .get, !ownValidators, !request.freshConnection else {
+      return try await upstream.fetch(request)
+    }
     var stored: StoredResponse?
     do {
       stored = try store.lookup(url: request.url)

@@ -66,6 +66,12 @@ public struct HTTPClientConfiguration: Sendable {
 /// (http and https only), gzip and deflate bodies are decoded, and only transport failures
 /// throw: any HTTP status is returned as a response. Cancelling the calling task removes the
 /// transfer at once and throws `FetchError.Code.cancelled`.
+///
+/// A request with a fresh `connection` goes on a new connection that is closed after its
+/// answer. After one asked again because an answer was another request's
+/// (`freshAfterMismatch`), so does every request to its origin: HTTP/1.1 cannot tell an answer
+/// from a leftover copy of an earlier one, so no kept-alive connection to that origin (the one
+/// the wrong answer came on included) is used again.
 public final class CurlHTTPClient: HTTPFetching {
   public let configuration: HTTPClientConfiguration
   private let engine: CurlMultiEngine
@@ -87,6 +93,38 @@ public final class CurlHTTPClient: HTTPFetching {
     if let problem = headers.lazy.compactMap(\.problem).first {
       throw FetchError(.transport, url: url, message: "not sent: \(problem)")
     }
+    var request = request
+    if engine.needsFreshConnection(request), !request.freshConnection { request.connection = .fresh }
+    guard request.freshConnection else { return try await transfer(request) }
+    // libcurl may follow a redirect on a kept-alive connection even in a fresh transfer, so a
+    // fresh request's redirects are followed here, each on a fresh connection of its own.
+    var current = request
+    for _ in 0...max(0, configuration.maxRedirects) {
+      var response = try await transfer(current)
+      guard [301, 302, 303, 307, 308].contains(response.status),
+        let location = response.headers.value(named: "Location"),
+        let next = URL(string: location, relativeTo: URL(string: current.url))?.absoluteString
+      else {
+        response.requestURL = request.url
+        return response
+      }
+      guard ["http://", "https://"].contains(where: next.lowercased().hasPrefix) else {
+        throw FetchError(.redirect, url: request.url, message: "refused redirect to \(next)")
+      }
+      // As libcurl does: 303, and 301 or 302 after a POST, turn into a GET.
+      if response.status == 303 || (current.method == .post && [301, 302].contains(response.status)) {
+        current.method = .get
+        current.body = nil
+        current.headers.removeAll { $0.name.equalsIgnoringASCIICase("Content-Type") }
+      }
+      current.url = next
+    }
+    throw FetchError(.redirect, url: request.url, message: "more than \(configuration.maxRedirects) redirects")
+  }
+
+  /// One transfer of `request` through the engine.
+  private func transfer(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+    let url = request.url
     let engine = self.engine
     let id = engine.nextID()
     let submission = { (continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>) in
@@ -128,6 +166,9 @@ private final class CurlMultiEngine: @unchecked Sendable {
     var isStopping = false
   }
 
+  /// Origins whose kept-alive connections are not trusted any more (see `CurlHTTPClient`).
+  private let distrustedOrigins = Mutex(Set<String>())
+
   /// nil when libcurl could not be initialized; every request then fails.
   private let multi: UnsafeMutableRawPointer?
   /// The TLS session cache every transfer uses. Used on the transfer thread only, so it needs no
@@ -160,6 +201,16 @@ private final class CurlMultiEngine: @unchecked Sendable {
   }
 
   func nextID() -> Int { ids.wrappingAdd(1, ordering: .relaxed).newValue }
+
+  /// Whether `request` must go on a new connection: it follows a mismatched answer, or an
+  /// earlier one to its origin did.
+  func needsFreshConnection(_ request: HTTPRequest) -> Bool {
+    let origin = URLParts(request.url.lowercased()).origin
+    return distrustedOrigins.withLock { origins in
+      if request.connection == .freshAfterMismatch { origins.insert(origin) }
+      return origins.contains(origin)
+    }
+  }
 
   /// Queues a transfer and wakes the thread. A task cancelled by now is answered at once; one
   /// cancelled later reaches `cancel(_:)` after this has queued the submission (the same lock
@@ -323,10 +374,17 @@ private final class CurlTransfer {
     var effectiveURL: UnsafePointer<CChar>?
     _ = mart_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effectiveURL)
     let finalURL = effectiveURL.map { String(cString: $0) } ?? url
-    return .success(
-      HTTPResponse(
-        requestURL: url, finalURL: finalURL, status: status, headers: responseHeaders, body: body,
-        statusLine: statusLine))
+    var newConnections = 0
+    _ = mart_curl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &newConnections)
+    var redirects = 0
+    _ = mart_curl_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &redirects)
+    var response = HTTPResponse(
+      requestURL: url, finalURL: finalURL, status: status, headers: responseHeaders, body: body,
+      statusLine: statusLine)
+    // After redirects the final answer may have come on a kept-alive connection even when the
+    // first one was new.
+    response.cameOnReusedConnection = newConnections == 0 || redirects > 0
+    return .success(response)
   }
 
   /// Sets every option; returns a description of the first option libcurl rejected, if any.
@@ -342,9 +400,14 @@ private final class CurlTransfer {
     check(mart_curl_setopt_string(handle, CURLOPT_URL, request.url), "URL")
     check(mart_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
     check(mart_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
+    if request.freshConnection {
+      check(mart_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1), "FRESH_CONNECT")
+      check(mart_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1), "FORBID_REUSE")
+    }
     check(mart_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
     check(mart_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"), "REDIR_PROTOCOLS_STR")
-    check(mart_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, 1), "FOLLOWLOCATION")
+    // A fresh request's redirects are followed by `CurlHTTPClient.fetch`, each on a new connection.
+    check(mart_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.freshConnection ? 0 : 1), "FOLLOWLOCATION")
     check(mart_curl_setopt_long(handle, CURLOPT_MAXREDIRS, max(0, configuration.maxRedirects)), "MAXREDIRS")
     check(
       mart_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(configuration.connectTimeout)),

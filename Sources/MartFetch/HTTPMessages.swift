@@ -104,6 +104,25 @@ public struct HTTPRequest: Sendable, Hashable {
   public var url: String
   public var headers: [HTTPHeader]
   public var body: Data?
+  /// Which connection may carry it (default: a kept-alive one).
+  public var connection = ConnectionChoice.keptAlive
+
+  /// Which connection a request may go on.
+  public enum ConnectionChoice: Sendable, Hashable {
+    /// Any connection to the origin, kept alive and reused.
+    case keptAlive
+    /// A new connection, closed after the answer, and no validators a cache layer would add: for
+    /// a page whose answer could be another request's (a blank page proves nothing).
+    case fresh
+    /// As `fresh`, asked again because an answer on a kept-alive connection was another
+    /// request's (a server or proxy that sends an answer twice shifts every later answer on
+    /// that connection by one): `CurlHTTPClient` then uses no kept-alive connection to the
+    /// origin any more.
+    case freshAfterMismatch
+  }
+
+  /// Whether it goes on a new connection of its own.
+  public var freshConnection: Bool { connection != .keptAlive }
 
   public init(method: HTTPMethod = .get, url: String, headers: [HTTPHeader] = [], body: Data? = nil) {
     self.method = method
@@ -115,6 +134,13 @@ public struct HTTPRequest: Sendable, Hashable {
   /// A GET request.
   public static func get(_ url: String, headers: [HTTPHeader] = []) -> HTTPRequest {
     HTTPRequest(method: .get, url: url, headers: headers)
+  }
+
+  /// This request, sent on a connection of its own (``ConnectionChoice/fresh``).
+  public var onFreshConnection: HTTPRequest {
+    var fresh = self
+    fresh.connection = .fresh
+    return fresh
   }
 
   /// A POST with an `application/x-www-form-urlencoded` body (UTF-8), fields in the given order.
@@ -139,6 +165,10 @@ public struct HTTPResponse: Sendable, Hashable {
   public var body: Data
   /// The final response's status line as received (`HTTP/1.1 200 OK`), when known.
   public var statusLine: String?
+  /// Whether it came on a connection that had carried other answers before: only such an
+  /// answer can be a leftover copy of another request's (see `HTTPRequest.ConnectionChoice`).
+  /// It says how the answer arrived, not what it is, so equality and hashing ignore it.
+  public var cameOnReusedConnection = false
 
   public init(
     requestURL: String, finalURL: String, status: Int, headers: [HTTPHeader], body: Data, statusLine: String? = nil
@@ -149,6 +179,20 @@ public struct HTTPResponse: Sendable, Hashable {
     self.headers = headers
     self.body = body
     self.statusLine = statusLine
+  }
+
+  public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
+    lhs.requestURL == rhs.requestURL && lhs.finalURL == rhs.finalURL && lhs.status == rhs.status
+      && lhs.headers == rhs.headers && lhs.body == rhs.body && lhs.statusLine == rhs.statusLine
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(requestURL)
+    hasher.combine(finalURL)
+    hasher.combine(status)
+    hasher.combine(headers)
+    hasher.combine(body)
+    hasher.combine(statusLine)
   }
 
   /// The `charset` parameter of the Content-Type header, lower-cased, if present.

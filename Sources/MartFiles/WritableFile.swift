@@ -73,6 +73,14 @@ public final class WritableFile {
     if let failure { throw failure }
   }
 
+  /// Cuts the file back to its first `length` bytes and writes on from there: what a write
+  /// that failed half-way left after them is gone.
+  public func cut(to length: Int) throws(FileError) {
+    guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) >= 0 else {
+      throw Files.failure(path, "cannot cut back to \(length) bytes")
+    }
+  }
+
   /// Flushes what was written to disk (`fsync`).
   public func flush() throws(FileError) {
     guard fsync(descriptor) == 0 else { throw Files.failure(path, "fsync failed") }

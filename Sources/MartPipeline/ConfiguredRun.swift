@@ -55,6 +55,8 @@ extension Pipeline {
       if let file { try SettingChecks.checkCanBeFile(file, setting: setting) }
     }
 
+    // The clock is input: a day the engine cannot speak of stops the run before anything is touched.
+    let clockAsOf = configuration.asOf == nil && configuration.replayDirectory == nil ? try RunClock.asOf() : nil
     try SettingChecks.checkNothingForeign(OutputLayout(output).foreignEntries(), in: output, setting: "--output")
     try SettingChecks.checkNothingForeign(StateLayout(state).foreignEntries(), in: state, setting: "--state")
 
@@ -82,7 +84,13 @@ extension Pipeline {
     // Everything the run depends on is settled before anything is built: the recordings and,
     // without --as-of, the date they were recorded.
     let replay = try loadRecordings(configuration.replayDirectory)
-    let asOf = try resolveAsOf(configuration.asOf, replay: replay, directory: configuration.replayDirectory)
+    let asOf: CalendarDate
+    if let clockAsOf {
+      asOf = clockAsOf
+    } else {
+      asOf = try resolveAsOf(configuration.asOf, replay: replay, directory: configuration.replayDirectory)
+    }
+    if !configuration.allowsEarlierAsOf { try checkNotBeforePublished(asOf, layout: layout, configuration: configuration) }
     let resources = try RunResources(configuration, replay: replay, asOf: asOf)
     defer { resources.replayServer?.stop() }
     let pipeline = Pipeline(
@@ -164,6 +172,25 @@ extension Pipeline {
     }
   }
 
+  /// Throws when `asOf` is before the as-of of the bundle `latest.json` names: a clock gone back
+  /// or old recordings must not publish an older day over a newer one without being told to
+  /// (`allowsEarlierAsOf`, `--allow-earlier-as-of`). An unreadable `latest.json` names no day.
+  static func checkNotBeforePublished(
+    _ asOf: CalendarDate, layout: OutputLayout, configuration: RunConfiguration
+  ) throws(RunSetupError) {
+    let latest: LatestPointer?
+    do { latest = try layout.readLatest() } catch { latest = nil }
+    guard let latest, asOf < latest.asOf else { return }
+    let setting =
+      configuration.asOf != nil
+      ? "--as-of" : configuration.replayDirectory != nil ? "--replay" : RunClock.settingName
+    throw RunSetupError(
+      setting: setting,
+      message:
+        "the run's as-of \(asOf.iso) is before \(latest.asOf.iso), the as-of of the published bundle \(latest.version); nothing was published over it (--allow-earlier-as-of publishes an earlier day)"
+    )
+  }
+
   /// The run's date: `--as-of` when given, else the date the replayed recordings were made,
   /// else today in Korea.
   static func resolveAsOf(
@@ -178,9 +205,16 @@ extension Pipeline {
             "\(directory.map { ReplayArchive.isRecordingFolder($0) ? $0.path + "/replay.json" : $0.path } ?? ""): recordedOn \"\(recorded)\" is not YYYY-MM-DD"
         )
       }
+      guard KoreanCalendar.supportedAsOf.contains(date) else {
+        throw RunSetupError(
+          setting: "--replay",
+          message:
+            "recordedOn \(recorded) is outside \(KoreanCalendar.supportedAsOf.lowerBound.iso) to \(KoreanCalendar.supportedAsOf.upperBound.iso), the days a run can be as of; give --as-of"
+        )
+      }
       return date
     }
-    return KoreanCalendar.today()
+    return try RunClock.asOf()
   }
 }
 

@@ -23,6 +23,9 @@ public struct RunConfiguration: Sendable {
   /// The day the run treats as today. Default: the recordings' date on a replay, otherwise
   /// today in Korea.
   public let asOf: CalendarDate?
+  /// Whether the run may publish over a bundle of a later as-of (`--allow-earlier-as-of`);
+  /// otherwise such a run stops before anything is touched.
+  public let allowsEarlierAsOf: Bool
   /// The brands to fetch; empty means every brand the sources offer.
   public let brands: Set<BrandSlug>
   /// The environment holding the geocoding keys (`KAKAO_REST_API_KEY`, …, `MART_GEOCODERS`).
@@ -64,7 +67,7 @@ public struct RunConfiguration: Sendable {
   /// User-Agent, `politeness` and `retry` from the command line's plain numbers.
   public init(
     outputDirectory: URL, stateDirectory: URL? = nil, replayDirectory: URL? = nil, mirrors: [BrandSlug: String] = [:],
-    asOf: CalendarDate? = nil, brands: Set<BrandSlug> = [],
+    asOf: CalendarDate? = nil, allowsEarlierAsOf: Bool = false, brands: Set<BrandSlug> = [],
     geocodingEnvironment: [String: String] = ProcessInfo.processInfo.environment,
     geocodingCache: URL? = nil, geocodingRetryPolicy: RetryPolicy = RetryPolicy(),
     archiveDirectory: URL? = nil, sources: [any BrandSource] = BrandSources.all,
@@ -79,6 +82,7 @@ public struct RunConfiguration: Sendable {
     self.replayDirectory = replayDirectory
     self.mirrors = mirrors
     self.asOf = asOf
+    self.allowsEarlierAsOf = allowsEarlierAsOf
     self.brands = brands
     self.geocodingEnvironment = geocodingEnvironment
     self.geocodingCache = geocodingCache

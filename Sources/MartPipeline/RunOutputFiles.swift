@@ -13,6 +13,8 @@ extension Pipeline {
     var current: RunProblem?
     /// Why `report.html` could not be written, when it could not.
     var page: RunProblem?
+    /// What stood in the way in `current/` and was removed, as warnings.
+    var repairs: [RunProblem] = []
 
     /// Both, as the run's errors.
     var problems: [RunProblem] { [current, page].compactMap { $0 } }
@@ -34,7 +36,8 @@ extension Pipeline {
     let keep = PlainFiles.contents(of: reportPath).map { report.saysTheSame(as: $0) } ?? false
     let following = followLatest(outcome, output: output, keepingPage: keep)
     report.errors += following.problems
-    if keep, following.problems.isEmpty { return report }
+    report.warnings += following.repairs
+    if keep, following.problems.isEmpty, following.repairs.isEmpty { return report }
     do { try Files.replace(reportPath, with: try BundleJSON.encode(report)) } catch {
       report.errors.append(RunProblem(kind: .report, message: "writing report.json failed: \(error)"))
     }
@@ -49,8 +52,11 @@ extension Pipeline {
     let parts = Mutex(Following())
     DispatchQueue.concurrentPerform(iterations: 2) { part in
       if part == 0 {
-        let problem = synchronizeCurrent(output: output, latest: latest)
-        parts.withLock { $0.current = problem }
+        let (problem, repairs) = synchronizeCurrent(output: output, latest: latest)
+        parts.withLock {
+          $0.current = problem
+          $0.repairs = repairs
+        }
       } else if !keepingPage || Files.kind(at: OutputLayout(output).reportPage.path) != Files.regularFileKind {
         let problem = writeReportPage(
           output: output, report: outcome.report, latest: latest, previous: outcome.previous)
@@ -61,14 +67,16 @@ extension Pipeline {
   }
 
   /// Brings `current/` in line with `latest.json` (whose bundle is `latest`, when given);
-  /// the problem when it could not.
-  static func synchronizeCurrent(output: URL, latest: PublishedBundle?) -> RunProblem? {
+  /// the problem when it could not, and what stood in the way and was removed.
+  static func synchronizeCurrent(output: URL, latest: PublishedBundle?) -> (RunProblem?, [RunProblem]) {
     do {
-      try CurrentDirectory(outputDirectory: output).synchronize(latest: latest)
-      return nil
+      let repaired = try CurrentDirectory(outputDirectory: output).synchronize(latest: latest).repaired
+      return (nil, repaired.map { RunProblem(kind: .current, message: $0) })
     } catch {
-      return RunProblem(
-        kind: .current, message: "current/ could not follow latest.json: \(error); the next run finishes it")
+      return (
+        RunProblem(kind: .current, message: "current/ could not follow latest.json: \(error); the next run finishes it"),
+        []
+      )
     }
   }
 

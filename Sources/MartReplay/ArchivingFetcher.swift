@@ -66,8 +66,9 @@ public final class ArchivingFetcher: HTTPFetching {
     }
   }
 
-  /// Responses that could not be written, with the reason.
-  public var writeFailures: [String] { failures.withLock { $0 } }
+  /// Responses that could not be written, with the reason: each one, including every exchange
+  /// of a WARC chunk whose write failed.
+  public var writeFailures: [String] { failures.withLock { $0 } + (warc?.unwritten ?? []) }
 
   /// The last path segment of a URL, reduced to letters, digits, `.`, `_` and `-`.
   static func slug(forURL url: String) -> String {

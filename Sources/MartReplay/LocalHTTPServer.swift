@@ -98,8 +98,15 @@ public struct ServerResponse: Sendable {
 /// the fetch tests inject: truncated, slow, reset, endless bodies).
 public protocol ResponseDelivery: Sendable {
   /// Sends `response`, head included (``ServerResponse/head(declaringLength:)``), or nothing.
-  /// The server closes the connection afterwards.
+  /// The server closes the connection afterwards, unless ``keepsConnectionOpen``.
   func deliver(_ response: ServerResponse, over connection: ServerConnection)
+  /// Whether the server reads the connection's next request after the delivery (default:
+  /// `false`, it closes the connection).
+  var keepsConnectionOpen: Bool { get }
+}
+
+extension ResponseDelivery {
+  public var keepsConnectionOpen: Bool { false }
 }
 
 /// One accepted connection of a `LocalHTTPServer`, as a ``ResponseDelivery`` writes to it.
@@ -264,6 +271,7 @@ public final class LocalHTTPServer: Sendable {
       let response = handler(request)
       if let delivery = response.delivery {
         delivery.deliver(response, over: open)
+        if delivery.keepsConnectionOpen { continue }
         return
       }
       let keepingAlive = request.keepsConnectionAlive

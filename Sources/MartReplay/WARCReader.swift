@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartDigest
 import MartExport
 import MartFetch
 
@@ -117,11 +118,40 @@ public enum WARCReader {
       guard bytes.count - index >= length else {
         throw ReadError("record \(number) is cut short: its Content-Length is \(length), \(bytes.count - index) bytes follow")
       }
-      records.append(Record(number: number, fields: fields, block: bytes[index..<(index + length)]))
+      let record = Record(number: number, fields: fields, block: bytes[index..<(index + length)])
+      try verifyDigests(of: record)
+      records.append(record)
       index += length
     }
     guard !records.isEmpty else { throw ReadError("not a WARC file: it holds no record") }
     return records
+  }
+
+  /// Throws unless the record's block has its `WARC-Block-Digest` and its payload (the bytes
+  /// after the HTTP header of an `application/http` block, not chunked) its
+  /// `WARC-Payload-Digest`, where it carries them: an edited or decayed archive must not
+  /// replay into other closing days. A digest of an algorithm other than SHA-256 or SHA-1, or
+  /// written unreadably, is an error too, since it cannot vouch for anything.
+  static func verifyDigests(of record: Record) throws(ReadError) {
+    func check(_ field: String, _ bytes: ArraySlice<UInt8>) throws(ReadError) {
+      guard let label = record.field(field) else { return }
+      let uri = record.field("WARC-Target-URI").map { " for \($0)" } ?? ""
+      guard let digest = LabeledDigest(label) else {
+        throw ReadError("record \(record.number)\(uri): \(field) \(label) is not a SHA-256 or SHA-1 digest")
+      }
+      guard digest.matches(bytes) else {
+        throw ReadError(
+          "record \(record.number)\(uri): its \(field == "WARC-Block-Digest" ? "block" : "payload") does not match its \(field) \(label); the archive was changed or damaged")
+      }
+    }
+    try check("WARC-Block-Digest", record.block)
+    guard record.field("WARC-Payload-Digest") != nil,
+      record.field("Content-Type")?.lowercased().hasPrefix("application/http") == true,
+      let headerEnd = record.block.firstRange(of: [13, 10, 13, 10])
+    else { return }
+    let header = String(decoding: record.block[..<headerEnd.lowerBound], as: UTF8.self).lowercased()
+    guard !header.contains("transfer-encoding: chunked") else { return }
+    try check("WARC-Payload-Digest", record.block[headerEnd.upperBound...])
   }
 
   /// The replayable exchanges of `records` (see the type's note).

@@ -74,7 +74,9 @@ struct RuleCommand: ParsableCommand {
       }
       return date
     }
-    let asOf = try date(asOf, "as-of") ?? KoreanCalendar.today()
+    guard let asOf = try date(asOf, "as-of") ?? KoreanCalendar.date(at: Date()) else {
+      throw ValidationError("the system clock gives no date; give --as-of")
+    }
     try SupportedDates.checkAsOf(asOf, option: "--as-of")
     let defaultWindow = DateWindow.threeMonths(startingAt: asOf)
     let from = try date(from, "from") ?? defaultWindow.from

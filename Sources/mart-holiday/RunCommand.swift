@@ -78,6 +78,12 @@ struct RunCommand: AsyncParsableCommand {
       valueName: "date"))
   var asOf: CalendarDate?
 
+  @Flag(
+    name: .customLong("allow-earlier-as-of"),
+    help:
+      "Publish even when the run's as-of is before that of the bundle latest.json names (without it, such a run publishes nothing and exits 1).")
+  var allowEarlierAsOf = false
+
   @Option(
     name: .customLong("source"),
     help: ArgumentHelp(
@@ -226,7 +232,7 @@ struct RunCommand: AsyncParsableCommand {
       stateDirectory: stateDirectory.map { URL(fileURLWithPath: $0) },
       replayDirectory: replayDirectory.map { URL(fileURLWithPath: $0) },
       mirrors: Dictionary(sourceOverrides.map { ($0.brand, $0.baseURL) }, uniquingKeysWith: { _, last in last }),
-      asOf: asOf, brands: Set(brands),
+      asOf: asOf, allowsEarlierAsOf: allowEarlierAsOf, brands: Set(brands),
       geocodingCache: geocodingCache.map { URL(fileURLWithPath: $0) },
       archiveDirectory: archiveDirectory.map { URL(fileURLWithPath: $0) },
       keep: keep, progress: progress, logger: logger,

@@ -91,18 +91,16 @@ import Testing
     let byOption = try run(["fetch", "--ca-bundle", authority, terminator.baseURL + "/store"])
     #expect(byOption.status == 0)
     #expect(String(decoding: byOption.stdout, as: UTF8.self) == "<p>이마트 성수점</p>")
-    // SSL_CERT_FILE counts when CURL_CA_BUNDLE, read first, is not set.
-    var environment = ProcessInfo.processInfo.environment
-    environment["CURL_CA_BUNDLE"] = nil
-    environment["SSL_CERT_FILE"] = authority
+    // SSL_CERT_FILE counts when CURL_CA_BUNDLE, read first, is unset (empty counts as unset).
     let byVariable = try ProcessRunner.run(
-      CommandLineContractTests.binary, ["fetch", terminator.baseURL + "/store"], environment: environment)
+      CommandLineContractTests.binary, ["fetch", terminator.baseURL + "/store"],
+      environment: ["CURL_CA_BUNDLE": "", "SSL_CERT_FILE": authority])
     #expect(byVariable.status == 0)
     #expect(byVariable.stdoutText == "<p>이마트 성수점</p>")
     // Without either, the system's authorities refuse the test CA's certificate.
-    environment["SSL_CERT_FILE"] = nil
     let untrusted = try ProcessRunner.run(
-      CommandLineContractTests.binary, ["fetch", terminator.baseURL + "/store"], environment: environment)
+      CommandLineContractTests.binary, ["fetch", terminator.baseURL + "/store"],
+      environment: ["CURL_CA_BUNDLE": "", "SSL_CERT_FILE": "", "SSL_CERT_DIR": ""])
     #expect(untrusted.status == 1)
     #expect(untrusted.stderrText.contains("--ca-bundle"))
   }

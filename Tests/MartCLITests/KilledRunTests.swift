@@ -53,8 +53,9 @@ import Testing
     let validate = try CommandLineContractTests().run(["validate", current.path])
     #expect(validate.status == 0, "stderr: \(validate.stderr)")
     // current/ follows latest.json right after each publish; a kill in between leaves it one
-    // bundle behind until the next run, which brings it in line.
-    let next = try start(asOf: "2026-11-20")
+    // bundle behind until the next run, which brings it in line (as of the last day asked, so
+    // that no earlier day is published over a later one).
+    let next = try start(asOf: "2026-11-30")
     next.waitUntilExit()
     let whole = try CommandLineContractTests().run(["validate", output.path])
     #expect(whole.status == 0, "stderr: \(whole.stderr)")

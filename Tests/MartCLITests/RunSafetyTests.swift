@@ -677,10 +677,11 @@ import Testing
       try FileManager.default.contentsOfDirectory(atPath: output.path).sorted() == [
         "bundles", "current", "latest.json", "report.html", "report.json",
       ])
-    // A markdown diff bounded for a comment box. Back to the first as-of date with the same
-    // recordings: the days from the later as-of date on are compared, and none changed.
+    // A markdown diff bounded for a comment box, a day later with the same recordings: the days
+    // from the later as-of date on are compared, and none changed.
     let bounded = try scheduled(
-      ["--replay", "fixtures/web"], environment: ["DIFF_FORMAT": "markdown", "DIFF_MAX_BYTES": "1200"])
+      ["--replay", "fixtures/web", "--as-of", "2026-11-26"],
+      environment: ["DIFF_FORMAT": "markdown", "DIFF_MAX_BYTES": "1200"])
     #expect(bounded.status == 0)
     let markdown = try Data(contentsOf: safety.state(output).appendingPathComponent("diff.md"))
     let text = String(decoding: markdown, as: UTF8.self)

@@ -84,8 +84,9 @@ import Testing
     // Every registered brand has recordings that publish branches.
     #expect(Set(KnownBrands.entries.map(\.slug.rawValue)) == Set(counts.keys))
     // 도와센터: one request per area; Lotte ON: three list pages (the third empty), then one
-    // holiday request per store with a trNo; 메가마트: one query.
-    #expect(report.fetch.hosts["www.lotteon.com"]?.requests == 3 + 7)
+    // holiday request per store with a trNo (the one empty holiday list is asked once more on a
+    // fresh connection when it came on a reused one: it cannot show whose it is); 메가마트: one query.
+    #expect((3 + 7...3 + 7 + 1).contains(report.fetch.hosts["www.lotteon.com"]?.requests ?? 0))
     #expect(report.fetch.hosts["home.megamart.com"]?.requests == 1)
     // A format inside a brand is a banner; a name as published stays beside the display name.
     let special = try #require(branches.first { $0.id.description == "homeplus-573" })
@@ -99,9 +100,12 @@ import Testing
     for id in ["lotte-super-5052", "lotte-super-6061", "megamart-1004"] {
       #expect(branches.first { $0.id.description == id }?.closing.status == .unknown, "\(id)")
     }
-    // E-mart: 3 store lists, 17 areas x 3 months of holiday lists, 15 No Brand store pages, the
-    // all-format store list and the store pages of the 3 에브리데이 stores it does not place.
-    #expect(report.fetch.hosts["store.emart.com"]?.requests == 3 + 17 * 3 + 15 + 1 + 3)
+    // E-mart: 3 store lists, 17 areas x 3 months of holiday lists (the 3 areas without stores
+    // asked once more on a fresh connection when their empty list came on a reused one), 15 No
+    // Brand store pages, the all-format store list and the store pages of the 3 에브리데이 stores
+    // it does not place.
+    let emartRequests = 3 + 17 * 3 + 15 + 1 + 3
+    #expect((emartRequests...emartRequests + 3 * 3).contains(report.fetch.hosts["store.emart.com"]?.requests ?? 0))
     #expect(report.fetch.hosts["store.emart.com"]?.failures == 0)
     #expect(!report.warnings.contains { $0.message.contains("holidayList.do") })
 

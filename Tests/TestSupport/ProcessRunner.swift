@@ -15,16 +15,17 @@ public enum ProcessRunner {
     public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
   }
 
-  /// Runs `executable` with `arguments` (in `directory` and with `environment`, when given) and
-  /// waits for it.
+  /// Runs `executable` with `arguments` (in `directory`, when given) and waits for it.
   public static func run(
-    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
   ) throws -> Outcome {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments
     if let directory { process.currentDirectoryURL = directory }
-    if let environment { process.environment = environment }
+    if !environment.isEmpty {
+      process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, added in added }
+    }
     let stdout = Pipe()
     let stderr = Pipe()
     process.standardOutput = stdout

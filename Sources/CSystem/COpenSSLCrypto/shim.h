@@ -7,6 +7,13 @@ static inline int mart_sha256(const void *data, size_t length, unsigned char dig
   unsigned int written = 0;
   return EVP_Digest(data, length, digest, &written, EVP_sha256(), NULL) && written == 32;
 }
+/// One-shot SHA-1 of a buffer (the digest older WARC files carry); writes 20 bytes to `digest`.
+/// Returns 1 on success.
+static inline int mart_sha1(const void *data, size_t length, unsigned char digest[20]) {
+  unsigned int written = 0;
+  return EVP_Digest(data, length, digest, &written, EVP_sha1(), NULL) && written == 20;
+}
+
 /// A SHA-256 computed piece by piece; NULL when libcrypto cannot start one.
 static inline EVP_MD_CTX *mart_sha256_new(void) {
   EVP_MD_CTX *context = EVP_MD_CTX_new();

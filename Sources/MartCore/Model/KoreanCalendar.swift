@@ -9,15 +9,19 @@ public enum KoreanCalendar {
 
   /// Today's date in Korea.
   public static func today(now: Date = Date()) -> CalendarDate {
+    guard let date = date(at: now) else { preconditionFailure("the Gregorian calendar gave no date for \(now)") }
+    return date
+  }
+
+  /// The date in Korea at the instant `now`, or nil when it is no date a `CalendarDate` holds
+  /// (a clock set thousands of years off): a clock is input, and never a reason to trap.
+  public static func date(at now: Date) -> CalendarDate? {
+    guard now.timeIntervalSinceReferenceDate.isFinite else { return nil }
     var calendar = Calendar(identifier: .gregorian)
     calendar.timeZone = timeZone
-    let parts = calendar.dateComponents([.year, .month, .day], from: now)
-    guard let year = parts.year, let month = parts.month, let day = parts.day,
-      let date = CalendarDate(year: year, month: month, day: day)
-    else {
-      preconditionFailure("the Gregorian calendar gave no date for \(now)")
-    }
-    return date
+    let parts = calendar.dateComponents([.era, .year, .month, .day], from: now)
+    guard parts.era == 1, let year = parts.year, let month = parts.month, let day = parts.day else { return nil }
+    return CalendarDate(year: year, month: month, day: day)
   }
 
   /// The days the closing-day engine can speak of: the years whose 설날 and 추석 it knows

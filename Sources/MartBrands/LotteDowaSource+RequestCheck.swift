@@ -1,0 +1,52 @@
+import Foundation
+import MartCore
+import MartFetch
+
+extension LotteDowaSource {
+  /// The answer to `request`, the search page of `area`, checked by ``areaMismatch(_:area:)``;
+  /// a page without stores shows no area, so it is believed only from a fresh connection.
+  static func searchPage(
+    _ request: HTTPRequest, area: String, _ session: SourceSession
+  ) async throws(SourceError) -> HTTPResponse {
+    try await session.send(
+      request, answering: { areaMismatch($0, area: area) },
+      unproven: { page in !page.body.contains(Data("shop-tit".utf8)) })
+  }
+
+  /// Why `page` is not the search page of `area`, or nil when it may be: the page's stores are
+  /// read and their addresses' first words (`서울`, `경기도`, …) name the province each is in; a
+  /// page with stores placed in provinces but none in `area`'s is another area's page, and a
+  /// `기타` page (제주 and what fits no named area) whose stores all lie in named areas is too.
+  /// Pages whose addresses name no province pass, as does a page that does not read (its reader
+  /// then says what is wrong).
+  static func areaMismatch(_ page: HTTPResponse, area: String) -> String? {
+    guard !isBlank(page.body) else { return nil }
+    let stores: [Store]
+    do {
+      stores = try parseSearchPage(page.body, url: page.requestURL, charset: page.charset)
+    } catch {
+      return nil
+    }
+    let regions = stores.compactMap { store in
+      store.address?.split(whereSeparator: \.isWhitespace).first.flatMap { region(String($0)) }
+    }
+    guard let asked = region(area) else {
+      // `기타` holds what no named area does: a page whose stores all lie in named areas is not it.
+      let named = Set(areas.compactMap(region))
+      guard let first = regions.first, regions.count == stores.count, regions.allSatisfy(named.contains) else {
+        return nil
+      }
+      return "m_area=\(area) answered \(stores.count) stores, all in named areas (the first in \(first))"
+    }
+    guard let other = regions.first, !regions.contains(asked) else { return nil }
+    return "m_area=\(area) answered \(stores.count) stores, none in \(asked) (the first in \(other))"
+  }
+
+  /// The area a word names as the area picker tells them apart: its province, but 광주 and 전남
+  /// apart (one province since 2026-07-01, two areas of the picker); nil for other words.
+  static func region(_ word: String) -> String? {
+    guard let province = Province(alias: word) else { return nil }
+    guard province == .jeonnamGwangju else { return province.officialName }
+    return word.hasPrefix("광주") ? "광주" : "전남"
+  }
+}
