@@ -104,7 +104,12 @@ private struct Check {
       problem(".", reason)
       return nil
     case .bundle:
-      break
+      // A bundle named directly (`validate output/bundles/<v>`, with or without a trailing `/`
+      // or `/.`) is a link when its own name is: a bundle holds only its own directory.
+      if let name = Self.ownName(of: root.path), Files.kind(at: name) == Files.symbolicLinkKind {
+        problem(".", "is a symbolic link; a bundle holds only regular files and directories")
+        return nil
+      }
     case .output:
       let latest = OutputLayout.latestName
       guard let data = read(latest), let decoded = decode(LatestPointer.self, data, latest) else {
@@ -307,6 +312,16 @@ private struct Check {
       }
     }
     return BundleValidator.Summary(version: manifest.version, branchCount: branches.count, fileCount: listed.count + 1)
+  }
+
+  /// `path` without trailing `/` and `/.`, so that the last component is the directory's own
+  /// name (which `lstat` then does not follow); nil when nothing is left of it.
+  static func ownName(of path: String) -> String? {
+    var path = Substring(path)
+    while path.count > 1, path.hasSuffix("/") || path.hasSuffix("/.") {
+      path = path.hasSuffix("/") ? path.dropLast() : path.dropLast(2)
+    }
+    return path.isEmpty || path == "." ? nil : String(path)
   }
 
   /// A relative path that stays inside its directory.

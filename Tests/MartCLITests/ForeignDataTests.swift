@@ -186,6 +186,13 @@ import Testing
       safety.lines(linked.stderr).first
         == "error: \(cleanOutput.path)/bundles/\(cleanBundle.lastPathComponent): is a symbolic link; a bundle holds only regular files and directories",
       "\(linked.stderr)")
+    // The same link named directly, however it is written, and the copy it points to is intact.
+    for name in [cleanBundle.path, cleanBundle.path + "/", cleanBundle.path + "/."] {
+      let direct = try cli.run(["validate", name])
+      #expect(direct.status == 1, "\(name): \(direct.stderr)")
+      #expect(direct.stderr.contains("is a symbolic link; a bundle holds only regular files and directories"), "\(name)")
+    }
+    #expect(try cli.run(["validate", moved.path]).status == 0)
   }
 
   @Test func validateStopsInflatingACompressedCopyPastTheSizeOfItsFile() throws {

@@ -62,4 +62,5 @@ enum ExportFixtures {
 extension BrandSlug {
   static let emart: BrandSlug = "emart"
   static let lottemart: BrandSlug = "lottemart"
+  static let homeplus: BrandSlug = "homeplus"
 }

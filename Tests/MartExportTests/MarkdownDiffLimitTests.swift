@@ -6,14 +6,14 @@ import Testing
 /// The Markdown diff keeps any limit from 1,000 bytes up, with removals, stale brands and
 /// districts before the branches' detail.
 @Suite struct MarkdownDiffLimitTests {
-  /// Two stores of two chains in each of `count` districts, all keeping `text`; with `removed`
-  /// stores more of a third chain in the first district.
+  /// Three stores of three chains (independent sources) in each of `count` districts, all
+  /// keeping `text`; with `extra` stores more of the first chain.
   static func branches(districts count: Int, text: String, extra: Int = 0) -> [Branch] {
     let schedule = ClosingSchedule.parse(text, asOf: ExportFixtures.asOf)
     var result: [Branch] = []
     for district in 0..<count {
       let sigungu = "가상\(district)구"
-      for brand in [BrandSlug.emart, BrandSlug.lottemart] {
+      for brand in [BrandSlug.emart, BrandSlug.lottemart, BrandSlug.homeplus] {
         result.append(
           Branch(
             id: BranchID(brand: brand, storeID: "\(1000 + district)"), name: "가상\(district)점",
@@ -30,7 +30,8 @@ import Testing
   }
 
   /// 28 districts move from the 2nd and 4th Sundays to the 2nd and 4th Wednesdays, three
-  /// stores are removed and the other brand is stale since the day before.
+  /// stores are removed and one brand is stale since the day before (the two fresh chains
+  /// still make the districts' evidence).
   static func diff() -> BundleDiff {
     let old = branches(districts: 28, text: "매월 둘째·넷째 일요일", extra: 3)
     let new = branches(districts: 28, text: "매월 둘째·넷째 수요일")
@@ -39,13 +40,14 @@ import Testing
       BrandSummary(slug: BrandSlug.emart, name: "이마트", branchCount: 28, freshness: .fresh, lastFetchedAsOf: nil),
       BrandSummary(
         slug: BrandSlug.lottemart, name: "롯데마트", branchCount: 28, freshness: .fresh, lastFetchedAsOf: yesterday),
+      BrandSummary(slug: BrandSlug.homeplus, name: "홈플러스", branchCount: 28, freshness: .fresh, lastFetchedAsOf: nil),
     ]
     var newBrands = brands
     newBrands[1].freshness = .stale
     return BundleDiff(
       old: .init(version: "v", asOf: yesterday, window: ExportFixtures.window, brands: brands), oldBranches: old,
       new: .init(version: "w", asOf: ExportFixtures.asOf, window: ExportFixtures.window, brands: newBrands),
-      newBranches: new, brandNames: ExportFixtures.names
+      newBranches: new, brandNames: ExportFixtures.names.merging([.homeplus: "홈플러스"]) { first, _ in first }
     ).withStaleBrandErrors([
       BrandSlug.lottemart: "lottemart: fetching http://company.lottemart.com/shop/ failed: answered HTTP/1.1 503"
     ])

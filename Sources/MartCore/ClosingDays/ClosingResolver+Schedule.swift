@@ -198,6 +198,7 @@ extension ClosingResolver {
       }
     }
     uncertain.formUnion(moves.uncertain)
+    uncertain.formUnion(reading.misplacedDays)
     uncertain = uncertain.filter(horizon.contains)
     guard !uncertain.isEmpty || !extraExceptions.isEmpty || moves.wasRead || reading.publicHolidaysNamed else {
       return

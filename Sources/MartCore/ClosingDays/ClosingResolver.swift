@@ -108,6 +108,8 @@ struct ClosingResolver {
     /// The days changes apply from (`2027년 1월부터`), with their statements.
     var appliesFrom: [(day: CalendarDate, statement: Int)] = []
     var warnings = Warnings()
+    /// Written days whose weekday or holiday fits no year near the as-of date: unknown.
+    var misplacedDays: Set<CalendarDate> = []
   }
 
   /// Adds up the statements in order: each phrase's days as read, each verdict's sides.
@@ -117,7 +119,12 @@ struct ClosingResolver {
     for (index, statement) in syntax.statements.enumerated() {
       var warnings: [String] = []
       switch statement {
-      case .phrase(let phrase): named[index] = days(of: phrase, warnings: &warnings)
+      case .phrase(let phrase):
+        named[index] = days(of: phrase, warnings: &warnings)
+        switch phrase {
+        case .dates(let list), .ruleDates(let list): reading.misplacedDays.formUnion(dates.misplacedDays(of: list))
+        default: break
+        }
       case .verdict(let closed, let opened):
         for phrase in closed { if let days = named[phrase] { reading.closed.add(days) } }
         for phrase in opened { if let days = named[phrase] { reading.opened.add(days) } }

@@ -77,10 +77,33 @@ struct WrittenDateResolver {
       return true
     }
     if let match = matching.first { return match }
+    if let weekday = hints.weekday, !byDistance.contains(where: { $0.weekday == weekday }) {
+      // Taken in the nearest year, it would close a day of another weekday than the text's: the
+      // day is left unknown instead (see ``misplacedDays(of:)``).
+      warnings.append(
+        Self.quoting(
+          "no year near \(asOf.iso) has this date on a \(weekday.englishName); \(nearest.iso) is left unknown",
+          excerpt))
+      return nil
+    }
+    // A holiday label that fits no year (`9/26(추석)`, the day after it): the date as written.
     warnings.append(
       Self.quoting(
         "no year near \(asOf.iso) matches the weekday or holiday given; assumed \(nearest.year)", excerpt))
     return nearest
+  }
+
+  /// The days of `list` whose weekday fits no year near the as-of date, each the nearest such
+  /// day: ``date(_:_:excerpt:warnings:)`` names no day for them, and the schedule
+  /// keeps them unknown rather than open or closed on the wrong weekday.
+  func misplacedDays(of list: WrittenDateList) -> [CalendarDate] {
+    var ignored: [String] = []
+    return list.entries.compactMap { entry in
+      guard entry.start.year == nil, entry.startHints.weekday != nil,
+        date(entry.start, entry.startHints, excerpt: "", warnings: &ignored) == nil
+      else { return nil }
+      return nearestDay(entry.start)
+    }
   }
 
   /// The day of a written date with nothing said about it: in the year the text gives, else
