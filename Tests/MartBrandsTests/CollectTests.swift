@@ -85,18 +85,19 @@ struct CollectTests {
     #expect(
       try branch("emart-1008").closingDates.map(\.iso)
         == ["2026-11-11", "2026-11-25", "2026-12-09", "2026-12-23", "2027-01-13", "2027-01-27"])
-    // Second and fourth Saturdays (Jeju).
+    // Second Friday and fourth Saturday (Jeju).
     #expect(
       try branch("emart-1091").closingDates.map(\.iso)
-        == ["2026-11-14", "2026-11-28", "2026-12-12", "2026-12-26", "2027-01-09", "2027-01-23"])
+        == ["2026-11-13", "2026-11-28", "2026-12-11", "2026-12-26", "2027-01-08", "2027-01-23"])
     // Every slot truncated in all three months: nothing published.
     #expect(try branch("emart-1099").closingDates.isEmpty)
     // The site publishes dates, not text: no text is made up from them.
     #expect(branches.allSatisfy { $0.closingText == nil })
     #expect(try branch("traders-1419").name == "명지점")
+    // 명지점 keeps the second and fourth Monday of its own (부산 강서구 designates none).
     #expect(
       try branch("traders-1419").closingDates.map(\.iso)
-        == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24"])
+        == ["2026-11-09", "2026-11-23", "2026-12-14", "2026-12-28", "2027-01-11", "2027-01-25"])
     #expect(try branch("nobrand-1604").phone == "031-837-1604")
     #expect(try branch("nobrand-4507").phone == "031-8017-4507")
     #expect(try branch("nobrand-4530").phone == "042-489-4530")

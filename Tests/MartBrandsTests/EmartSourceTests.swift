@@ -85,10 +85,11 @@ struct EmartSourceTests {
     let november = try Self.holidays("2026-11")
     // Second and fourth Sunday of November 2026; the third slot is the truncated "202611".
     #expect(november["1059"] == ["20261108", "20261122"])
-    // Daegu closes on the second and fourth Monday, Seocho-gu on Wednesdays, Jeju on Saturdays.
+    // Daegu closes on the second and fourth Monday, Seocho-gu on Wednesdays, Jeju on the second
+    // Friday and the fourth Saturday.
     #expect(november["1032"] == ["20261109", "20261123"])
     #expect(november["1008"] == ["20261111", "20261125"])
-    #expect(november["1091"] == ["20261114", "20261128"])
+    #expect(november["1091"] == ["20261113", "20261128"])
     // All three slots truncated: a store row with no closing day at all.
     #expect(november["1099"] == [])
     let january = try Self.holidays("2027-01")

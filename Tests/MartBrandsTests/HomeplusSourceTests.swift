@@ -167,7 +167,8 @@ struct HomeplusSourceTests {
   @Test func detailClosingTextsAreVerbatim() {
     let table = [
       ("571", "매월 둘째, 넷째 월요일 (11/9, 11/23)"),
-      ("651", "매월 둘째, 넷째 토요일 (11/14, 11/28)"),
+      ("651", "매월 둘째 금요일, 넷째 토요일 (11/13, 11/28)"),
+      ("633", "매월 둘째 수요일, 넷째 일요일 (11/11, 11/22)"),
       ("644", "매월 둘째, 넷째 일요일 (11/22, 12/13)"),
       ("1213", "매월 둘째, 넷째 수요일 (11/11, 11/25)"),
     ]
@@ -302,7 +303,7 @@ struct HomeplusSourceTests {
     #expect(warnings.contains { $0.hasPrefix("homeplus-648:") && $0.contains("no longer exists") })
     // 평촌점 (1207)'s page answers 500: kept with the list's next closing day, with a warning.
     let pyeongchon = try #require(branches.first { $0.id.description == "homeplus-express-1207" })
-    #expect(pyeongchon.closingText == "11/22(일)")
+    #expect(pyeongchon.closingText == "11/25(수)")
     #expect(warnings.contains { $0.hasPrefix("homeplus-express-1207:") && $0.contains("500") })
     // 중계점 (616), 성수점 (1203) and 가산점 (1204) answer the redesigned page without the
     // closing days: kept with the list's next closing day, its source the list, with a warning.

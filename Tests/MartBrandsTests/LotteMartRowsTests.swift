@@ -90,6 +90,7 @@ struct LotteMartRowsTests {
     #expect(jamsil.address == "서울특별시 송파구 올림픽로 240 (잠실동)")
     let seoulStation = try #require(branches.first { $0.id.storeID == "서울역점" })
     #expect(seoulStation.banner == "제타플렉스")
+    #expect(seoulStation.closingText == "11/25(수)")
     // Neither list makes a 롯데마트 branch of the other formats (맥스, 보틀벙커, 그랑그로서리).
     #expect(!branches.contains { $0.name.contains("금천") || $0.name.contains("구리") || $0.name.contains("제타플렉스") })
     #expect(branches.filter { $0.sourceURL == Self.searchURL }.count == 17)

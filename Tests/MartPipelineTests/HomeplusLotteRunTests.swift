@@ -69,11 +69,12 @@ import Testing
     #expect(sangin.sourceURL == "https://my.homeplus.co.kr/store/store_detail?storId=571")
     #expect(sangin.coordinate?.source == .site)
 
-    // 노형점 (Express, Jeju): Saturdays. 2026-11-01 is a Sunday, so Saturdays are 7, 14, 21, 28;
-    // December's are 5, 12, 19, 26; January 2027's are 2, 9, 16, 23, 30.
+    // 노형점 (Express, Jeju): the 2nd Friday and the 4th Saturday. 2026-11-01 is a Sunday, so
+    // Fridays are 6, 13, 20, 27 and Saturdays 7, 14, 21, 28; December's Fridays are 4, 11, 18, 25
+    // and Saturdays 5, 12, 19, 26; January 2027's Fridays 1, 8, 15, 22, 29 and Saturdays 2, 9, 16, 23, 30.
     #expect(
       try branch("homeplus-express-1218").closing.dates.map(\.iso) == [
-        "2026-11-14", "2026-11-28", "2026-12-12", "2026-12-26", "2027-01-09", "2027-01-23",
+        "2026-11-13", "2026-11-28", "2026-12-11", "2026-12-26", "2027-01-08", "2027-01-23",
       ])
     // The placeholder 00-000-0000 is no phone, but it is what the site published.
     #expect(try branch("homeplus-express-1206").phone == nil)
@@ -90,7 +91,7 @@ import Testing
     // The store whose page redirects to an empty page is gone; the broken page costs only its rule.
     #expect(!branches.contains { $0.id.description == "homeplus-648" })
     #expect(report.warnings.contains { $0.branch?.description == "homeplus-648" && $0.kind == .source })
-    #expect(try branch("homeplus-express-1207").closing.dates.map(\.iso) == ["2026-11-22"])
+    #expect(try branch("homeplus-express-1207").closing.dates.map(\.iso) == ["2026-11-25"])
   }
 
   @Test func lotteMartRowsWithoutAStoreLinkAreIdentifiedByName() async throws {
@@ -102,6 +103,16 @@ import Testing
     #expect(wonju.closing.dates.map(\.iso) == ["2026-11-22"])
     #expect(lotte.first { $0.id.description == "lottemart-구미점" }?.phone == "054-450-2500")
     #expect(lotte.filter { $0.name == "잠실점" }.count == 1)
+    // The day-off cells follow their districts: 동래점 (부산 동래구) states the rule of the 2nd and
+    // 4th Mondays; 제주점 its next two days off (November's 4th Saturday, December's 2nd Friday);
+    // 서울역점 (서울 중구) its next Wednesday.
+    func dates(_ id: String) -> [String]? { lotte.first { $0.id.description == id }?.closing.dates.map(\.iso) }
+    #expect(
+      dates("lottemart-동래점") == [
+        "2026-11-09", "2026-11-23", "2026-12-14", "2026-12-28", "2027-01-11", "2027-01-25",
+      ])
+    #expect(dates("lottemart-제주점") == ["2026-11-28", "2026-12-11"])
+    #expect(dates("lottemart-서울역점") == ["2026-11-25"])
   }
 
   @Test func anUnreadableHomeplusListKeepsItsLastGoodBranches() async throws {

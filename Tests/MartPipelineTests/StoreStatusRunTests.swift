@@ -206,15 +206,16 @@ import Testing
 
     // A trading store's carry-over invents no status and no shut days.
     let trading = RawBranch(
-      id: BranchID(brand: .lottemart, storeID: "0100393"), name: "제주점", closingText: "매월 둘째, 넷째주 토요일",
+      id: BranchID(brand: .lottemart, storeID: "0100393"), name: "제주점", closingText: "매월 둘째주 금요일, 넷째주 토요일",
       sourceURL: "http://company.lottemart.com/")
     let (tradingBranch, _) = normalizer.normalize(trading, problems: &problems)
     let tradingRefreshed = BranchNormalizer(asOf: later, window: .threeMonths(startingAt: later)).refresh(tradingBranch)
     #expect(tradingRefreshed.storeStatus == .trading)
-    // 2nd and 4th Saturdays: December 2026 12, 26; January 2027 9, 23; February 2027 13, 27.
+    // The 2nd Friday and the 4th Saturday: December 2026 11, 26; January 2027 8, 23; February
+    // 2027 12, 27.
     #expect(
       tradingRefreshed.closing.dates.map(\.iso)
-        == ["2026-12-12", "2026-12-26", "2027-01-09", "2027-01-23", "2027-02-13", "2027-02-27"])
+        == ["2026-12-11", "2026-12-26", "2027-01-08", "2027-01-23", "2027-02-12", "2027-02-27"])
   }
 
   @Test func aStoreMissingFromItsSourceIsRemovedNotMarkedClosed() async throws {
