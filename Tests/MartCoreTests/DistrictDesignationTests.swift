@@ -113,6 +113,14 @@ struct DistrictDesignationTests {
         == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24"].map(Self.day))
     #expect(inference.mismatches.first?.message.contains("2nd monday, 4th monday") == true)
     #expect(inference.mismatches.first?.message.contains("emart-1") == true)
+    // The warning names the days that disagree: its Sundays, and the district's Mondays (2nd
+    // and 4th: 11-09, 11-23, 12-14, 12-28, 01-11, 01-25), on which it opens.
+    let mondays = ["2026-11-09", "2026-11-23", "2026-12-14", "2026-12-28", "2027-01-11", "2027-01-25"]
+    #expect(inference.mismatches.first?.openOnPatternDays == mondays.map(Self.day))
+    #expect(
+      inference.mismatches.first?.message.hasPrefix(
+        "closes 2026-11-08, 2026-11-22, 2026-12-13, 2026-12-27, 2027-01-10, 2027-01-24, which the district does not; "
+          + "opens \(mondays.joined(separator: ", ")), which it closes; ") == true)
   }
 
   @Test("a store of a brand not subject to the designation neither breaks nor supports a pattern")

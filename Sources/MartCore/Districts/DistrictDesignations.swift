@@ -81,7 +81,14 @@ public enum DistrictDesignations {
       expected[district] = expectedDates(pattern, followers: followers, window: window)
       let following = Set(followers.map(\.store.id))
       for store in stores where !following.contains(store.id) {
-        mismatches.append(DesignationMismatch(branch: store.id, dates: store.closed.sorted(), district: pattern))
+        let patternDays = Set(pattern.patternDates(in: window))
+        let knownOpen = patternDays.subtracting(store.closed).filter { day in
+          !store.unknown.contains { $0.contains(day) }
+        }
+        mismatches.append(
+          DesignationMismatch(
+            branch: store.id, dates: store.closed.sorted(), district: pattern,
+            closedOffPattern: store.closed.subtracting(patternDays).sorted(), openOnPatternDays: knownOpen.sorted()))
       }
     }
     return DistrictInference(districts: districts, mismatches: mismatches, expectedDates: expected, exempt: exempt)
@@ -182,11 +189,36 @@ public struct DesignationMismatch: Hashable, Sendable {
   public var dates: [CalendarDate]
   /// The district's pattern and its evidence.
   public var district: DistrictPattern
+  /// The days within the window it closes and the pattern does not.
+  public var closedOffPattern: [CalendarDate]
+  /// The pattern's days within the window it is known to open (days its source says nothing
+  /// about are left out).
+  public var openOnPatternDays: [CalendarDate]
 
-  /// `closes 2026-11-08, 2026-11-22; 충청북도 청주시 keeps 2nd wednesday, 4th wednesday (evidence: …)`.
+  public init(
+    branch: BranchID, dates: [CalendarDate], district: DistrictPattern, closedOffPattern: [CalendarDate] = [],
+    openOnPatternDays: [CalendarDate] = []
+  ) {
+    self.branch = branch
+    self.dates = dates
+    self.district = district
+    self.closedOffPattern = closedOffPattern
+    self.openOnPatternDays = openOnPatternDays
+  }
+
+  /// Names the days that disagree: `closes 2026-11-08, 2026-11-22, which the district does not;
+  /// opens 2026-11-11, 2026-11-25, which it closes; 충청북도 청주시 keeps 2nd wednesday, 4th
+  /// wednesday (evidence: …)`.
   public var message: String {
-    let days = dates.isEmpty ? "no day" : dates.map(\.iso).joined(separator: ", ")
-    return "closes \(days); \(district.district) keeps \(district.patternDescription) "
+    var parts: [String] = []
+    if !closedOffPattern.isEmpty {
+      parts.append("closes \(closedOffPattern.map(\.iso).joined(separator: ", ")), which the district does not")
+    }
+    if !openOnPatternDays.isEmpty {
+      parts.append("opens \(openOnPatternDays.map(\.iso).joined(separator: ", ")), which it closes")
+    }
+    if parts.isEmpty { parts.append("closes \(dates.isEmpty ? "no day" : dates.map(\.iso).joined(separator: ", "))") }
+    return parts.joined(separator: "; ") + "; \(district.district) keeps \(district.patternDescription) "
       + "(evidence: \(district.evidence.map(\.description).joined(separator: ", ")))"
   }
 }
