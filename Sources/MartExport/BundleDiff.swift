@@ -314,9 +314,7 @@ public struct BundleDiff: Sendable {
       let explained =
         was.storeStatus.state == now.storeStatus.state && was.storeStatus.closesOn == now.storeStatus.closesOn
         ? []
-        : [was.storeStatus, now.storeStatus].compactMap {
-          $0.shutDays(from: overlap.from, through: overlap.through, asOf: overlap.from)
-        }
+        : [was.storeStatus, now.storeStatus].compactMap { ShutDays($0, asOf: overlap.from).range(in: overlap) }
       func inOverlap(_ dates: some Sequence<CalendarDate>) -> Set<CalendarDate> {
         Set(
           dates.lazy.filter { date in

@@ -60,12 +60,10 @@ public enum ICalendar {
     return serialize(lines)
   }
 
-  /// The days a branch's calendar covers: its closing dates, except that a store announced to
-  /// close for good has one event on that day instead of one per day after it.
-  public static func coveredDays(of branch: Branch) -> [CalendarDate] {
-    guard branch.storeStatus.isTrading, let closesOn = branch.storeStatus.closesOn else { return branch.closing.dates }
-    return branch.closing.dates.filter { $0 <= closesOn }
-  }
+  /// The days a branch's calendar covers: its closing dates as listed day by day
+  /// (``Branch/listedClosingDates``), so a store announced to close for good has one event on
+  /// that day instead of one per day after it.
+  public static func coveredDays(of branch: Branch) -> [CalendarDate] { branch.listedClosingDates }
 
   /// One event's first day and content lines.
   typealias Event = (date: CalendarDate, lines: [String])
@@ -82,12 +80,18 @@ public enum ICalendar {
       return (branch.closing.expected?.dates ?? []).map { ($0, expectedEvent(branch, title: title, on: $0, asOf: asOf)) }
     }
     let closingDay = ClosingDayLines(branch, title: title, asOf: asOf)
+    let shutDays = branch.shutDays(asOf: asOf)
     guard let first = dates.first, let last = dates.last,
-      let shut = branch.storeStatus.shutDays(from: first, through: last, asOf: asOf)
+      let shut = shutDays.range(in: DateWindow(from: first, through: last))
     else {
       return dates.map { ($0, closingDay.event(on: $0)) }
     }
-    var result = [(date: shut.lowerBound, lines: shutEvent(branch, title: title, days: shut, asOf: asOf))]
+    var result = [
+      (
+        date: shut.lowerBound,
+        lines: shutEvent(branch, title: title, days: shut, closesForGoodOn: shutDays.closesForGoodOn, asOf: asOf)
+      )
+    ]
     for date in dates where !shut.contains(date) {
       result.append((date, closingDay.event(on: date)))
     }
@@ -125,13 +129,13 @@ public enum ICalendar {
   }
 
   /// One all-day event over a shut store's shut days; for a store that closes for good on an
-  /// announced day, one event on that day alone.
+  /// announced day (`closesForGoodOn`, ``ShutDays/closesForGoodOn``), one event on that day alone.
   static func shutEvent(
-    _ branch: Branch, title: String, days: ClosedRange<CalendarDate>, asOf: CalendarDate
+    _ branch: Branch, title: String, days: ClosedRange<CalendarDate>, closesForGoodOn: CalendarDate?,
+    asOf: CalendarDate
   ) -> [String] {
-    let closesOn = branch.storeStatus.state == .trading ? branch.storeStatus.closesOn : nil
     let what = branch.storeStatus.state == .temporarilyClosed ? "임시휴업" : "영업종료"
-    let last = closesOn ?? days.upperBound
+    let last = closesForGoodOn ?? days.upperBound
     var lines = [
       "BEGIN:VEVENT",
       "UID:\(branch.id)-shut@mart-holiday",

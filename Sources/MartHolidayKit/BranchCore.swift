@@ -17,7 +17,7 @@ struct BranchCore: Hashable, Sendable {
   var expectedInWindow: Set<CalendarDate> = []
 
   func status(on day: CalendarDate) -> MartDayStatus {
-    if storeStatus.shutDays(from: day, through: day, asOf: asOf) != nil { return .shut }
+    if ShutDays(storeStatus, asOf: asOf).contains(day) { return .shut }
     if day < window.from { return .unknown }
     if day <= window.through {
       if closedInWindow.contains(day) { return .closed }

@@ -75,3 +75,27 @@ public struct NormalizeStage: Sendable {
     return "\(site) and no provider found the address (tried: \(outcome.queriesTried.joined(separator: "; ")))"
   }
 }
+
+extension BranchNormalizer {
+  /// Normalizes one branch (``BranchNormalizer/normalize(_:)``), its problems added to
+  /// `problems` as warnings naming the branch; returns the branch and its parsed address.
+  public func normalize(_ raw: RawBranch, problems: inout RunProblems) -> (Branch, KoreanAddress?) {
+    let normalized = normalize(raw)
+    for problem in normalized.problems {
+      problems.warn(RunProblem.Kind(problem.kind), problem.message, branch: problem.branch)
+    }
+    return (normalized.branch, normalized.address)
+  }
+}
+
+extension RunProblem.Kind {
+  /// The run-report kind of a normalizer's problem.
+  init(_ kind: NormalizationProblem.Kind) {
+    switch kind {
+    case .address: self = .address
+    case .phone: self = .phone
+    case .closingDays: self = .closingDays
+    case .storeStatus: self = .storeStatus
+    }
+  }
+}

@@ -180,9 +180,9 @@ public struct BranchClosing: Hashable, Sendable, Codable {
   public var expected: ExpectedClosing?
 
   /// The schedule's dates and unknown ranges within `window`, plus the days `storeStatus` shuts
-  /// the store there (see ``StoreStatus/shutDays(from:through:asOf:)``), which are closed days and
-  /// so never unknown. A store shut on some day of the window has status `closures` whatever its
-  /// schedule says. `asOf` is the day a shut store is known to be shut from.
+  /// the store there (``ShutDays``), which are closed days and so never unknown. A store shut on
+  /// some day of the window has status `closures` whatever its schedule says. `asOf` is the day a
+  /// shut store is known to be shut from.
   public init(
     schedule: ClosingSchedule, window: DateWindow, storeStatus: StoreStatus = .trading, asOf: CalendarDate? = nil
   ) {
@@ -190,28 +190,14 @@ public struct BranchClosing: Hashable, Sendable, Codable {
     var dates = schedule.closedDates(from: window.from, through: window.through)
     var unknownRanges = schedule.unknownRanges(from: window.from, through: window.through)
     var knownThrough = schedule.knownThrough(from: window.from, through: window.through)
-    if let shut = storeStatus.shutDays(from: window.from, through: window.through, asOf: asOf ?? window.from) {
-      var day = shut.lowerBound
-      var all = Set(dates)
-      while day <= shut.upperBound {
-        all.insert(day)
-        day = day.adding(days: 1)
-      }
-      dates = all.sorted()
-      // A shut day is known: closed.
-      unknownRanges = unknownRanges.flatMap { range -> [DateWindow] in
-        var parts: [DateWindow] = []
-        if range.from < shut.lowerBound {
-          parts.append(DateWindow(from: range.from, through: min(range.through, shut.lowerBound.adding(days: -1))))
-        }
-        if range.through > shut.upperBound {
-          parts.append(DateWindow(from: max(range.from, shut.upperBound.adding(days: 1)), through: range.through))
-        }
-        return parts
-      }
+    let shut = ShutDays(storeStatus, asOf: asOf ?? window.from)
+    if let shutRange = shut.range(in: window) {
+      // A shut day is closed, and known.
+      dates = Set(dates).union(shut.days(in: window)).sorted()
+      unknownRanges = shut.removed(from: unknownRanges, in: window)
       self.status = .closures
       // The shut days are known, so the schedule is known through them at least.
-      if let known = knownThrough, known < shut.upperBound { knownThrough = shut.upperBound }
+      if let known = knownThrough, known < shutRange.upperBound { knownThrough = shutRange.upperBound }
     }
     self.knownThrough = knownThrough
     self.dates = dates
@@ -225,7 +211,7 @@ public struct BranchClosing: Hashable, Sendable, Codable {
 
   /// Reads a branch closing; bundles written before `unknownRanges`, `knownThrough` or `expected` existed
   /// decode with no unknown range and `knownThrough` `nil`, and the pipeline recomputes both for
-  /// its window (`BranchNormalizer.refresh`).
+  /// its window (``BranchNormalizer/refresh(_:)``).
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     status = try container.decode(ClosingStatus.self, forKey: .status)

@@ -40,21 +40,10 @@ public struct StoreStatus: Hashable, Sendable {
   public var isTrading: Bool { state == .trading }
 
   /// The days of `from...through` on which this status shuts the store, as a range, or `nil`
-  /// when it shuts none. A store closed for good, or closed temporarily, is shut from the as-of
-  /// date (the source does not say since when, so the days before are not claimed) through
-  /// `through`, or through `until` for a temporary closure that says when it ends (its usual
-  /// closing days follow). A trading store with `closesOn` is shut from that day on.
+  /// when it shuts none: ``ShutDays/range(in:)`` of ``ShutDays/init(_:asOf:)``, where the rule
+  /// lives.
   public func shutDays(from: CalendarDate, through: CalendarDate, asOf: CalendarDate) -> ClosedRange<CalendarDate>? {
-    let first: CalendarDate
-    let last: CalendarDate
-    switch state {
-    case .trading:
-      guard let closesOn else { return nil }
-      (first, last) = (max(from, closesOn), through)
-    case .closed: (first, last) = (max(from, asOf), through)
-    case .temporarilyClosed: (first, last) = (max(from, asOf), min(until ?? through, through))
-    }
-    return first <= last ? first...last : nil
+    ShutDays(self, asOf: asOf).range(in: DateWindow(from: from, through: through))
   }
 }
 

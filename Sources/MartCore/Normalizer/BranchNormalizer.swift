@@ -1,0 +1,153 @@
+/// Turns a raw branch into the exported form: cleaned text, formatted phone, canonical
+/// address, closing schedule and dates. Pure: coordinates are added by the geocoding stage, and
+/// what it could not take as published comes back as ``NormalizationProblem`` values.
+public struct BranchNormalizer: Sendable {
+  /// The day the run is made as of: a shut store is shut from it.
+  public let asOf: CalendarDate
+  /// The days the closing dates are expanded for.
+  public let window: DateWindow
+
+  public init(asOf: CalendarDate, window: DateWindow) {
+    self.asOf = asOf
+    self.window = window
+  }
+
+  /// Normalizes one branch: the branch, the parsed address the geocoding stage builds its
+  /// queries from, and the problems worth reporting, in the order they were met.
+  public func normalize(_ raw: RawBranch) -> NormalizedBranch {
+    var problems: [NormalizationProblem] = []
+    func problem(_ kind: NormalizationProblem.Kind, _ message: String) {
+      problems.append(NormalizationProblem(branch: raw.id, kind: kind, message: message))
+    }
+    let published = TextCleanup.field(raw.address)
+    let lotPublished = TextCleanup.field(raw.lotAddress)
+    let parsed = (published ?? lotPublished).map { KoreanAddress(parsing: $0, lotAddress: lotPublished) }
+    if let parsed, !parsed.unparsed.isEmpty {
+      problem(.address, "address parts not understood: \(parsed.unparsed.joined(separator: ", "))")
+    }
+    let phonePublished = TextCleanup.field(raw.phone)
+    let phone = PhoneNumber.format(phonePublished)
+    if let phonePublished, phone == nil {
+      problem(.phone, "phone \"\(phonePublished)\" is not a Korean phone number")
+    }
+    let closingText = TextCleanup.field(raw.closingText)
+    var schedule = ClosingSchedule.published(
+      text: closingText, dates: raw.closingDates, asOf: asOf, coverage: raw.closingCoverage)
+    var openingHours = TextCleanup.field(raw.openingHours)
+    let reading = StoreStatus.read(
+      statusText: raw.statusText, openingHours: openingHours, closingText: closingText, asOf: asOf)
+    // `openingHours` holds hours only: a notice published in the hours field (`마트 임시휴업.
+    // 몰영업시간 …`, `… 영업종료로 단골매장을 변경해주세요.`) is the store status's text instead.
+    if let text = reading.status.text, text == openingHours,
+      !reading.status.isTrading || reading.upcomingShutdown != nil
+    {
+      openingHours = nil
+    }
+    // A store shut with no closing days of its own is listed as not trading, not as a
+    // closing-day problem.
+    if reading.status.isTrading || schedule.status != .unknown {
+      for warning in schedule.warnings { problem(.closingDays, warning) }
+    }
+    var status = reading.status
+    if let upcoming = reading.upcomingShutdown {
+      let text = reading.status.text ?? ""
+      if let through = upcoming.through {
+        problem(.storeStatus, "shuts from \(upcoming.from) through \(through), as published: \"\(text)\"")
+      } else {
+        problem(.storeStatus, "closes for good on \(upcoming.from), as published: \"\(text)\"")
+      }
+      addUpcomingShutdown(upcoming, to: &schedule, status: &status)
+    }
+    let branch = Branch(
+      id: raw.id,
+      banner: TextCleanup.field(raw.banner),
+      name: TextCleanup.field(raw.name) ?? raw.id.storeID,
+      namePublished: TextCleanup.field(raw.publishedName),
+      address: BranchAddress(published: published, lotPublished: lotPublished, parsed: parsed),
+      phone: phone,
+      phonePublished: phonePublished,
+      openingHours: openingHours,
+      // A shut store's hours text is a notice (or the mall's hours), never its own.
+      hours: reading.status.isTrading ? OpeningHours.parse(openingHours) : nil,
+      coordinate: nil,
+      closing: BranchClosing(schedule: schedule, window: window, storeStatus: status, asOf: asOf),
+      storeStatus: status,
+      sourceURL: raw.sourceURL,
+      pageURL: raw.pageURL)
+    return NormalizedBranch(branch: branch, address: parsed, problems: problems)
+  }
+
+  /// A shutdown the source announces for a later day: the store trades now. Closing for good
+  /// becomes the status's `closesOn` (one day, not a run of daily closures); the days of a
+  /// temporary closure within the window (``ShutDays/init(from:through:)``) join the schedule's
+  /// explicit dates (so they survive a carry-over).
+  private func addUpcomingShutdown(
+    _ upcoming: UpcomingShutdown, to schedule: inout ClosingSchedule, status: inout StoreStatus
+  ) {
+    guard let through = upcoming.through else {
+      status.closesOn = upcoming.from
+      return
+    }
+    let shut = ShutDays(from: upcoming.from, through: through).days(in: window)
+    guard !shut.isEmpty else { return }
+    schedule.dates = Array(Set(schedule.dates + shut)).sorted()
+    schedule.status = .closures
+  }
+
+  /// Re-expands a carried-over branch's schedule for this run's window. Its store status is
+  /// the one its source last published: a carry-over never invents one.
+  public func refresh(_ branch: Branch) -> Branch {
+    var copy = branch
+    copy.closing = BranchClosing(
+      schedule: branch.closing.schedule, window: window, storeStatus: branch.storeStatus, asOf: asOf)
+    return copy
+  }
+}
+
+/// One branch as ``BranchNormalizer/normalize(_:)`` made it.
+public struct NormalizedBranch: Hashable, Sendable {
+  /// The branch, without coordinates.
+  public var branch: Branch
+  /// The published address as parsed, from which the geocoding stage builds its queries; `nil`
+  /// when the source published none.
+  public var address: KoreanAddress?
+  /// What in the branch's published record could not be taken as it stands, in the order met.
+  public var problems: [NormalizationProblem]
+
+  public init(branch: Branch, address: KoreanAddress?, problems: [NormalizationProblem]) {
+    self.branch = branch
+    self.address = address
+    self.problems = problems
+  }
+}
+
+/// Something in one branch's published record that the normalizer could not take as it
+/// stands, or that an operator should know: worth a look, never a reason to drop the branch.
+public struct NormalizationProblem: Hashable, Sendable, CustomStringConvertible {
+  /// Which part of the record the problem is in.
+  public enum Kind: String, Hashable, Sendable, CaseIterable {
+    /// Parts of the address were not understood.
+    case address
+    /// The published phone is not a Korean phone number.
+    case phone
+    /// Part of the closing-day text was not understood.
+    case closingDays = "closing-days"
+    /// The source announces that the trading store shuts on a later day.
+    case storeStatus = "store-status"
+  }
+
+  /// The branch the problem is in.
+  public var branch: BranchID
+  public var kind: Kind
+  /// What the problem is, with the published text concerned.
+  public var message: String
+
+  public init(branch: BranchID, kind: Kind, message: String) {
+    self.branch = branch
+    self.kind = kind
+    self.message = message
+  }
+
+  /// `<branch>: <message>`.
+  public var description: String { "\(branch): \(message)" }
+}
