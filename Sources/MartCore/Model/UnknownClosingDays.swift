@@ -5,7 +5,7 @@
 /// A day of the window is unknown when it lies in the branch's `closing.unknownRanges`, or
 /// when its `closing.status` is `unknown` (every day: bundles written before `unknownRanges`
 /// existed say no more than that). `unknownRanges` never hold a closing date or a day a shut
-/// store is shut. Unknown is never open.
+/// store is shut (``ShutDays``, the one meaning of "shut"). Unknown is never open.
 public struct UnknownClosingDays: Hashable, Sendable {
   /// How much of the window is unknown.
   public enum Extent: String, Hashable, Sendable {
