@@ -135,7 +135,8 @@ struct ShutDaysTests {
       phonePublished: nil, openingHours: nil, coordinate: nil,
       closing: BranchClosing(schedule: schedule, window: Self.window, storeStatus: status, asOf: Self.asOf),
       storeStatus: status, sourceURL: "https://example.com/")
-    #expect(branch.listedClosingDates.map(\.iso) == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2026-12-31"])
+    #expect(
+      branch.listedClosingDates.map(\.iso) == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2026-12-31"])
     var trading = branch
     trading.storeStatus = .trading
     #expect(trading.listedClosingDates == trading.closing.dates)
