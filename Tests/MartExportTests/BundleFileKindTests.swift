@@ -45,4 +45,17 @@ import Testing
     #expect(shut.brand == "lottemart")
     #expect(shut.description == "\(shut.path): \(shut.message)")
   }
+
+  @Test func aClosuresFindingNamesTheBranchItConcerns() throws {
+    let (output, pointer) = try ExportFixtures.publish(branches)
+    // 2026-11-08 is the 2nd Sunday of November: both branches close; drop the Lotte Mart one.
+    try BundleValidatorTests().rewrite(ClosuresFileKind.name, in: output, pointer: pointer) {
+      $0 = $0.replacingOccurrences(of: #"["emart-1059","lottemart-0100161"]"#, with: #"["emart-1059"]"#)
+    }
+    let lotte = BranchID(brand: "lottemart", storeID: "0100161")
+    let findings = BundleValidator(directory: output).validate().problems
+    let lacking = try #require(findings.first { $0.message.contains("lacks \(lotte)") })
+    #expect(lacking.branch == lotte)
+    #expect(lacking.path == "\(pointer.bundle)/\(ClosuresFileKind.name)")
+  }
 }

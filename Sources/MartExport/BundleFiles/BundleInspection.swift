@@ -22,9 +22,10 @@ struct BundleInspection {
     self.root = root
   }
 
-  /// Reports what is wrong with `path` (relative to the checked directory).
-  mutating func report(_ path: String, _ message: String, brand: BrandSlug? = nil) {
-    findings.append(BundleFinding(path: path, message: message, brand: brand))
+  /// Reports what is wrong with `path` (relative to the checked directory), concerning
+  /// `branch` or `brand` when given (the message does not name them: the path may).
+  mutating func report(_ path: String, _ message: String, branch: BranchID? = nil, brand: BrandSlug? = nil) {
+    findings.append(BundleFinding(path: path, message: message, branch: branch, brand: brand))
   }
 
   /// Reports what is wrong with one branch in `path`: `<id>: <detail>`.

@@ -28,7 +28,7 @@ enum CalendarFilesKind: BundleFileKind {
       guard let data = inspection.listedData(relative, in: bundle.bundle) else { continue }
       checkCalendar(
         data, expected: ICalendar.coveredDays(of: branch), tentative: branch.closing.expected?.dates ?? [],
-        path: bundle.path(relative), &inspection)
+        path: bundle.path(relative), branch: branch.id, &inspection)
     }
     for brand in bundle.brands {
       let relative = path(of: brand)
@@ -36,31 +36,31 @@ enum CalendarFilesKind: BundleFileKind {
       let branches = bundle.byBrand[brand] ?? []
       checkCalendar(
         data, expected: branches.flatMap(ICalendar.coveredDays(of:)),
-        tentative: branches.flatMap { $0.closing.expected?.dates ?? [] }, path: bundle.path(relative), &inspection)
+        tentative: branches.flatMap { $0.closing.expected?.dates ?? [] }, path: bundle.path(relative), brand: brand,
+        &inspection)
     }
   }
 
   /// The RFC 5545 rules the writer follows, all-day events covering exactly the expected
   /// dates, and tentative events on exactly the expected days of `closing.expected`
-  /// (``ICalendarReader``).
+  /// (``ICalendarReader``); the findings concern `branch` or `brand`, whose calendar it is.
   static func checkCalendar(
-    _ data: Data, expected: [CalendarDate], tentative: [CalendarDate], path: String,
-    _ inspection: inout BundleInspection
+    _ data: Data, expected: [CalendarDate], tentative: [CalendarDate], path: String, branch: BranchID? = nil,
+    brand: BrandSlug? = nil, _ inspection: inout BundleInspection
   ) {
     let reading = ICalendarReader.read(data)
-    for message in reading.problems { inspection.report(path, message) }
+    for message in reading.problems { inspection.report(path, message, branch: branch, brand: brand) }
     if reading.covered != nil, reading.tentative.sorted() != tentative.sorted() {
       inspection.report(
         path,
         "tentative events on \(reading.tentative.count) days do not match the \(tentative.count) expected days"
-          + " in \(BranchesFileKind.name)")
+          + " in \(BranchesFileKind.name)", branch: branch, brand: brand)
     }
     if let covered = reading.covered, covered.sorted() != expected.sorted() {
       inspection.report(
         path,
         "\(reading.events) events covering \(covered.count) days do not match the \(expected.count) closing dates"
-          + " in \(BranchesFileKind.name)"
-      )
+          + " in \(BranchesFileKind.name)", branch: branch, brand: brand)
     }
   }
 }

@@ -50,10 +50,11 @@ enum ClosuresFileKind: BundleFileKind {
         inspection.report(path, "\(day): ids are not sorted and unique")
       }
       for id in Set(listed).subtracting(wanted).sorted() {
-        inspection.report(path, "\(day): lists \(id), which \(BranchesFileKind.name) does not close that day")
+        inspection.report(
+          path, "\(day): lists \(id), which \(BranchesFileKind.name) does not close that day", branch: id)
       }
       for id in Set(wanted).subtracting(listed).sorted() {
-        inspection.report(path, "\(day): lacks \(id), which \(BranchesFileKind.name) closes that day")
+        inspection.report(path, "\(day): lacks \(id), which \(BranchesFileKind.name) closes that day", branch: id)
       }
       if listed.isEmpty, closures.dates[day] != nil { inspection.report(path, "\(day): lists no branch") }
     }
