@@ -13,8 +13,9 @@ struct BuiltBundle {
   var branches: BranchesFile
 }
 
-/// Makes every file of a bundle in one pass over the branches, composing one exporter per kind
-/// of file (``BundleExporter``: branches, brand files, calendars, index, closures, districts):
+/// Makes every file of a bundle in one pass over the branches, composing the exporter of each
+/// kind of file (``BundleFileKinds/all``: branches, brand files, index, closures, districts,
+/// calendars):
 /// each branch is encoded once, by ``CanonicalJSONWriter``, and its bytes go both to
 /// `branches.json` and to its brand's file; the SHA-256 and the gzip copy of each file are
 /// computed on the bytes as they are made. The bytes are those of the `CanonicalJSON` encoding
@@ -60,16 +61,11 @@ enum BundleBuilder {
     let staleSince = summaries.staleSince
 
     let output = BundleOutput(sink: sink)
-    let frame = BranchListFrame(asOf: asOf, window: window)
-    var exporters: [any BundleExporter] = [
-      BranchesExporter(frame: frame, removed: removed),
-      BrandFilesExporter(frame: frame, brands: brandSlugs, removed: removed),
-      CalendarsExporter(asOf: asOf, brands: brandSlugs, brandName: name, staleSince: { staleSince[$0] }),
-      IndexExporter(),
-      ClosuresExporter(branches: branches, asOf: asOf, window: window),
-      DistrictsExporter(
-        file: districts ?? DistrictsFile(branches: branches, window: window, exempt: summaries.exemptFromDesignation)),
-    ]
+    let input = BundleExportInput(
+      branches: branches, removed: removed, summaries: summaries, brands: brandSlugs, asOf: asOf, window: window,
+      districts: districts, frame: BranchListFrame(asOf: asOf, window: window), brandName: name,
+      staleSince: { staleSince[$0] })
+    var exporters = BundleFileKinds.all.compactMap { $0.exporter(input) }
     for index in exporters.indices { try exporters[index].begin(output) }
     // A brand's files are finished as soon as its last branch is written, so that only the
     // brands in progress (one, when ids keep a brand together) are held in memory.
@@ -80,7 +76,7 @@ enum BundleBuilder {
       if index % 256 == 0, shouldStop() { return nil }
       writer.bytes.removeAll(keepingCapacity: true)
       do { try writer.branch(branch) } catch {
-        throw ExportError(path: "branches.json", message: "encoding failed: \(error)")
+        throw ExportError(path: BranchesFileKind.name, message: "encoding failed: \(error)")
       }
       let exported = ExportedBranch(
         branch: branch, json: writer.bytes[...], brandName: name(branch.brand),
@@ -97,16 +93,8 @@ enum BundleBuilder {
     // The version hashes everything the manifest says except the version itself.
     var manifest = BundleManifest(
       schemaVersion: bundleSchemaVersion, version: "", asOf: asOf, window: window, brands: summaries, files: listed)
-    func encoded(_ manifest: BundleManifest) throws(ExportError) -> Data {
-      var writer = CanonicalJSONWriter(capacity: 128 * listed.count + 4096)
-      do { try writer.manifest(manifest) } catch {
-        throw ExportError(path: OutputLayout.manifestName, message: "encoding failed: \(error)")
-      }
-      writer.bytes.append(0x0A)
-      return Data(writer.bytes)
-    }
-    manifest.version = "\(asOf.iso)-\(SHA256.hex(try encoded(manifest)).prefix(12))"
-    let manifestData = try encoded(manifest)
+    manifest.version = "\(asOf.iso)-\(SHA256.hex(try ManifestFileKind.encode(manifest)).prefix(12))"
+    let manifestData = try ManifestFileKind.encode(manifest)
     return BuiltBundle(
       manifest: manifest, manifestData: manifestData,
       branches: BranchesFile(
@@ -169,7 +157,7 @@ final class BundleOutput {
     copies.async { [compressed] in
       let data = Gzip.compress(finished.data)
       let copy = BundleFileStream.Finished(
-        path: finished.path + ".gz", sha256: SHA256.hex(data), bytes: data.count, data: data)
+        path: GzipCopiesKind.path(of: finished.path), sha256: SHA256.hex(data), bytes: data.count, data: data)
       compressed.files.withLock { $0.append(copy) }
     }
   }

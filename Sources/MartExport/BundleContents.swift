@@ -56,35 +56,36 @@ public struct BundleContents: Sendable {
     func addJSON(_ path: String, _ value: some Encodable) throws {
       let data = try BundleJSON.encode(value)
       files.append((path, data))
-      files.append((path + ".gz", Gzip.compress(data)))
+      files.append((GzipCopiesKind.path(of: path), Gzip.compress(data)))
     }
     try addJSON(
-      "branches.json",
+      BranchesFileKind.name,
       BranchesFile(
         schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches, removed: removed))
     let names = Dictionary(summaries.map { ($0.slug, $0.name) }, uniquingKeysWith: { first, _ in first })
     func name(_ slug: BrandSlug) -> String { names[slug] ?? slug.rawValue }
     for slug in brandSlugs {
       try addJSON(
-        "brands/\(slug.rawValue).json",
+        BrandFilesKind.path(of: slug),
         BrandFile(
           schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: byBrand[slug] ?? [],
           removed: removed.filter { $0.brand == slug }))
       files.append(
         (
-          "calendars/brands/\(slug.rawValue).ics",
+          CalendarFilesKind.path(of: slug),
           ICalendar.brandCalendar(
             brandName: name(slug), branches: byBrand[slug] ?? [], asOf: asOf, staleSince: summaries.staleSince[slug])
         ))
     }
-    try addJSON("index.json", IndexFile(branches: branches))
-    try addJSON("closures.json", ClosuresFile(branches: branches, window: window, asOf: asOf))
+    try addJSON(IndexFileKind.name, IndexFile(branches: branches))
+    try addJSON(ClosuresFileKind.name, ClosuresFile(branches: branches, window: window, asOf: asOf))
     try addJSON(
-      "districts.json", DistrictsFile(branches: branches, window: window, exempt: summaries.exemptFromDesignation))
+      DistrictsFileKind.name,
+      DistrictsFile(branches: branches, window: window, exempt: summaries.exemptFromDesignation))
     for branch in branches {
       files.append(
         (
-          "calendars/branches/\(branch.id).ics",
+          CalendarFilesKind.path(of: branch.id),
           ICalendar.branchCalendar(
             branch, brandName: name(branch.brand), asOf: asOf, staleSince: summaries.staleSince[branch.brand])
         ))

@@ -129,7 +129,7 @@ public struct BundleStore: Sendable {
         throw ExportError(path: url.path, message: "size or SHA-256 does not match manifest.json")
       }
     }
-    let branches = try store.decode(BranchesFile.self, at: directory.appendingPathComponent("branches.json"))
+    let branches = try store.decode(BranchesFile.self, at: directory.appendingPathComponent(BranchesFileKind.name))
     return PublishedBundle(pointer: pointer, manifest: manifest, branches: branches, directory: directory)
   }
 
@@ -239,7 +239,7 @@ public struct BundleStore: Sendable {
   public func freeSpaceNeeded() -> Int64 {
     var last: Int64 = 0
     if let pointer = try? layout.readLatest(),
-      let data = PlainFiles.contents(of: outputDirectory.appendingPathComponent(pointer.bundle).path + "/manifest.json"),
+      let data = PlainFiles.contents(of: outputDirectory.appendingPathComponent(pointer.bundle).path + "/" + OutputLayout.manifestName),
       let manifest = try? BundleJSON.decode(BundleManifest.self, from: data)
     {
       last = manifest.files.reduce(Int64(data.count)) { $0 + Int64($1.bytes) }

@@ -68,11 +68,11 @@ public struct CurrentDirectory: Sendable {
         try encode(
           CurrentBranchFile(
             asOf: latest.manifest.asOf, window: latest.manifest.window, listed: true, branch: branch)))
-      let calendar = "calendars/branches/\(branch.id).ics"
+      let calendar = CalendarFilesKind.path(of: branch.id)
       try add(calendar, .sameAs(bundleFile: "\(bundlePath)/\(calendar)"))
     }
     for brand in Set(latest.branches.branches.map(\.brand)).sorted() {
-      let calendar = "calendars/brands/\(brand.rawValue).ics"
+      let calendar = CalendarFilesKind.path(of: brand)
       try add(calendar, .sameAs(bundleFile: "\(bundlePath)/\(calendar)"))
     }
     // Branches the kept bundles had that the current one does not: each one's last record.
@@ -92,7 +92,7 @@ public struct CurrentDirectory: Sendable {
             asOf: latest.manifest.asOf, window: latest.manifest.window, listed: false,
             lastListedIn: last.manifest.version, branch: last.branch)))
       try add(
-        "calendars/branches/\(id).ics",
+        CalendarFilesKind.path(of: id),
         ICalendar.unlistedBranchCalendar(
           last.branch, brandName: last.brandName, lastListedAsOf: last.manifest.asOf, asOf: latest.manifest.asOf))
     }
@@ -228,9 +228,9 @@ public struct CurrentDirectory: Sendable {
         return data
       }
       func branches() -> [Branch] {
-        verified("branches.json").flatMap { try? BundleJSON.decode(BranchesFile.self, from: $0) }?.branches ?? []
+        verified(BranchesFileKind.name).flatMap { try? BundleJSON.decode(BranchesFile.self, from: $0) }?.branches ?? []
       }
-      if let index = verified("index.json").flatMap({ try? BundleJSON.decode(IndexFile.self, from: $0) }) {
+      if let index = verified(IndexFileKind.name).flatMap({ try? BundleJSON.decode(IndexFile.self, from: $0) }) {
         guard index.branches.contains(where: { !listed.contains($0.id) }) else { return nil }
         return (manifest, branches)
       }

@@ -39,7 +39,7 @@ public struct OutputLayout: Sendable, Hashable {
   /// The run report's page's name.
   public static let reportPageName = "report.html"
   /// The name of a bundle's manifest, in the bundle's directory.
-  public static let manifestName = "manifest.json"
+  public static let manifestName = ManifestFileKind.name
 
   /// `latest.json`.
   public var latest: URL { root.appendingPathComponent(Self.latestName) }

@@ -1,0 +1,86 @@
+import Foundation
+import MartCore
+import MartDigest
+
+/// `manifest.json`: every other file of the bundle with its size and SHA-256, the brands, the
+/// as-of date, the window and the version (not listed in itself). ``BundleBuilder`` encodes it
+/// once the other files are made; the validator reads it first, and every listed file with it.
+enum ManifestFileKind {
+  /// The manifest's name, in the bundle's directory.
+  static let name = "manifest.json"
+
+  /// The manifest's bytes: canonical JSON with a final newline.
+  static func encode(_ manifest: BundleManifest) throws(ExportError) -> Data {
+    var writer = CanonicalJSONWriter(capacity: 128 * manifest.files.count + 4096)
+    do { try writer.manifest(manifest) } catch {
+      throw ExportError(path: name, message: "encoding failed: \(error)")
+    }
+    writer.bytes.append(0x0A)
+    return Data(writer.bytes)
+  }
+
+  /// Reads the manifest of the bundle at `prefix` (relative to the checked directory) and checks
+  /// it against `pointer` (the `latest.json` that named it, if any), then every file it lists:
+  /// there, of its size and digest, listed once, and nothing unlisted on disk. `nil` when the
+  /// manifest cannot be read.
+  static func read(
+    prefix: String, pointer: LatestPointer?, _ inspection: inout BundleInspection
+  ) -> ListedBundle? {
+    let manifestPath = prefix + name
+    guard let manifestData = inspection.read(manifestPath) else { return nil }
+    if let pointer, SHA256.hex(manifestData) != pointer.manifestSHA256 {
+      inspection.report(manifestPath, "SHA-256 does not match manifestSHA256 in \(OutputLayout.latestName)")
+    }
+    guard let manifest = inspection.decode(BundleManifest.self, manifestData, manifestPath, as: "manifest") else {
+      return nil
+    }
+    if manifest.schemaVersion != bundleSchemaVersion {
+      inspection.report(manifestPath, "schemaVersion \(manifest.schemaVersion) is not \(bundleSchemaVersion)")
+    }
+    if let pointer {
+      if manifest.version != pointer.version {
+        inspection.report(
+          manifestPath, "version \(manifest.version) differs from \(OutputLayout.latestName)'s \(pointer.version)")
+      }
+      if manifest.asOf != pointer.asOf {
+        inspection.report(
+          manifestPath, "asOf \(manifest.asOf) differs from \(OutputLayout.latestName)'s \(pointer.asOf)")
+      }
+    }
+    if !manifest.version.hasPrefix(manifest.asOf.iso + "-") {
+      inspection.report(
+        manifestPath, "version \(manifest.version) does not start with the as-of date \(manifest.asOf)")
+    }
+    let window = manifest.window
+    if window.from > window.through {
+      inspection.report(manifestPath, "window from \(window.from) is after through \(window.through)")
+    }
+
+    // Every listed file: present, right size and digest; nothing unlisted.
+    var contents: [String: Data] = [:]
+    var listed = Set<String>()
+    for file in manifest.files {
+      let path = prefix + file.path
+      guard BundleInspection.isSafe(file.path) else {
+        inspection.report(manifestPath, "file path \"\(file.path)\" is not inside the bundle")
+        continue
+      }
+      guard listed.insert(file.path).inserted else {
+        inspection.report(manifestPath, "\(file.path) is listed twice")
+        continue
+      }
+      guard let data = inspection.read(path) else { continue }
+      if data.count != file.bytes {
+        inspection.report(path, "\(data.count) bytes, \(name) says \(file.bytes)")
+      } else if SHA256.hex(data) != file.sha256 {
+        inspection.report(path, "SHA-256 does not match \(name)")
+      }
+      contents[file.path] = data
+    }
+    for unlisted in inspection.entriesOnDisk(under: prefix).subtracting(listed).subtracting([name]).sorted() {
+      inspection.report(prefix + unlisted, "not listed in \(name)")
+    }
+    return ListedBundle(
+      prefix: prefix, manifestPath: manifestPath, manifest: manifest, contents: contents, listed: listed)
+  }
+}
