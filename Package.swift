@@ -49,7 +49,7 @@ let package = Package(
     .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch", "MartFiles", "MartDigest", "MartExport"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
-    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset", "MartReplay"]),
+    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "MartSQLite"]),
     .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "MartFiles", "CZlib", "CLibDeflate"]),
     // report.html: a self-contained page of a run (map, brands, calendar, changes).
