@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartDigest
+import MartGzip
 import MartFiles
 
 /// One thing wrong with a bundle on disk: the file, relative to the directory that was checked
