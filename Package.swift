@@ -43,15 +43,17 @@ let package = Package(
     // I/O edges.
     .target(name: "MartSQLite", dependencies: ["CSQLite"]),
     .target(name: "MartDigest", dependencies: ["COpenSSLCrypto"]),
+    // gzip: libdeflate compresses (deterministic members), zlib reads.
+    .target(name: "MartGzip", dependencies: ["CZlib", "CLibDeflate"]),
     .target(name: "MartFetch", dependencies: ["CCurl", "MartCore", "MartSQLite", "MartDigest"]),
     // Every file written, renamed, flushed or removed: one owner of the disk.
     .target(name: "MartFiles", dependencies: ["MartCore", "CFileSync"]),
-    .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch", "MartFiles", "MartDigest", "MartExport"]),
+    .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch", "MartFiles", "MartDigest", "MartGzip"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
-    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset", "MartReplay"]),
+    .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "MartSQLite"]),
-    .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "MartFiles", "CZlib", "CLibDeflate"]),
+    .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "MartFiles", "MartGzip"]),
     // report.html: a self-contained page of a run (map, brands, calendar, changes).
     .target(name: "MartReport", dependencies: ["MartCore", "MartExport", "MartFiles"]),
     .target(
@@ -105,9 +107,10 @@ let package = Package(
       name: "MartFetchTests",
       dependencies: [
         "MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite", "MartExport", "ReplayTestSupport",
-        "TestSupport",
+        "TestSupport", "MartGzip",
       ]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "MartCharset", "TestSupport"]),
+    .testTarget(name: "MartGzipTests", dependencies: ["MartGzip"]),
     .testTarget(
       name: "MartBrandsTests",
       dependencies: [
@@ -117,7 +120,8 @@ let package = Package(
       name: "MartGeocodingTests",
       dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
     .testTarget(
-      name: "MartExportTests", dependencies: ["MartExport", "MartCore", "MartDigest", "MartFiles", "TestSupport"]),
+      name: "MartExportTests",
+      dependencies: ["MartExport", "MartCore", "MartDigest", "MartFiles", "MartGzip", "TestSupport"]),
     .testTarget(name: "MartReportTests", dependencies: ["MartReport", "MartCore", "MartExport"]),
     // The CLI tests run the built `mart-holiday` binary; the dependency only builds it.
     .testTarget(

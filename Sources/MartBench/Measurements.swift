@@ -2,6 +2,7 @@ import CLibXML2
 import Foundation
 import MartBrands
 import MartCore
+import MartFetch
 import MartReplay
 
 #if canImport(Glibc)

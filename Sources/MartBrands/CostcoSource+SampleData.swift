@@ -1,7 +1,6 @@
 import Foundation
 import MartCore
 import MartFetch
-import MartReplay
 
 /// Sample data for the bench: 코스트코 as its OCC API answers (every warehouse on one page, the
 /// closing rules in the HTML `warehouseInformation`) and as its store finder, the fallback,

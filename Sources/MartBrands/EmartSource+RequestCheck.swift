@@ -3,16 +3,34 @@ import MartCore
 import MartFetch
 
 extension EmartSource {
-  /// Why `list` is not the store list of `searchType` (`EM`, `TR`, `NO`), or nil when it may
-  /// be: a list whose stores are all of other brands is another search's answer.
-  static func storeListMismatch(_ list: HTTPResponse, searchType: String) -> String? {
-    guard let asked = brands.first(where: { Self.searchType(for: $0) == searchType }) else { return nil }
-    let branches: [RawBranch]
-    do {
-      branches = try parseStoreList(list.body, url: list.requestURL)
-    } catch {
-      return nil
+  /// `searchType`'s store list (`EM`, `TR`, `NO`) in the as-of month, checked by
+  /// ``storeListMismatch(_:searchType:)``. Each answer is read once: the reading that passed the
+  /// check is the list returned, with the rows it skipped.
+  static func storeList(searchType: String, _ session: SourceSession) async throws(SourceError) -> BranchList {
+    let list = "the store list (searchType=\(searchType))"
+    func read(_ answer: HTTPResponse) -> Result<BranchList, SourceError> {
+      do throws(SourceError) {
+        return .success(try readStoreList(answer.body, url: answer.requestURL, list: list))
+      } catch {
+        return .failure(error)
+      }
     }
+    var lastReading: Result<BranchList, SourceError>?
+    let response = try await session.postForm(
+      storeListPath, fields: storeListFields(searchType: searchType, asOf: session.asOf)
+    ) { answer in
+      let reading = read(answer)
+      lastReading = reading
+      return storeListMismatch(try? reading.get().branches, searchType: searchType)
+    }
+    return try (lastReading ?? read(response)).get()
+  }
+
+  /// Why a store list whose branches are `branches` is not the list of `searchType` (`EM`, `TR`,
+  /// `NO`), or nil when it may be: a list whose stores are all of other brands is another
+  /// search's answer. A list that does not read (`nil`) passes; its reader says what is wrong.
+  static func storeListMismatch(_ branches: [RawBranch]?, searchType: String) -> String? {
+    guard let asked = brands.first(where: { Self.searchType(for: $0) == searchType }), let branches else { return nil }
     guard let other = branches.first?.id.brand, !branches.contains(where: { $0.id.brand == asked }) else { return nil }
     return "the list's \(branches.count) stores are not \(asked.rawValue) (the first is \(other.rawValue))"
   }

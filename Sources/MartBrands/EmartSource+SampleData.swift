@@ -1,7 +1,6 @@
 import Foundation
 import MartCore
 import MartFetch
-import MartReplay
 
 /// Sample data for the bench: 이마트, 트레이더스, 노브랜드 and 에브리데이 as `store.emart.com` serves them: the three store lists, three months of per-area holiday lists and the 노브랜드 store pages, with other kinds of store mixed into the feeds.
 ///

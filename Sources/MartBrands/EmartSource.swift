@@ -1,7 +1,6 @@
 import Foundation
 import MartCore
 import MartFetch
-import MartHTML
 
 /// E-mart's store site, which serves four brands from the same feeds: 이마트 (`.emart`),
 /// 이마트 트레이더스 (`.traders`), 노브랜드 (`.nobrand`) and 이마트 에브리데이 (`.everyday`).
@@ -66,122 +65,6 @@ public struct EmartSource: BrandSource {
     }
   }
 
-  /// The brand of a `STORE_TP` code: `E`/`A` 이마트, `T` 트레이더스, `S` 노브랜드; `nil` for other
-  /// codes, whose rows are classified by name.
-  static func brand(forStoreType storeType: String) -> BrandSlug? {
-    switch storeType.uppercased() {
-    case "E", "A": .emart
-    case "T": .traders
-    case "S": .nobrand
-    default: nil
-    }
-  }
-
-  /// Words that mark a store of another kind sharing the feeds or their banners (이마트24, SSG
-  /// 푸드마켓, Boots, 일렉트로마트, 몰리스, 토이킹덤, 베이비서클, …): such rows are never a branch.
-  static let otherStoreMarkers = ["이마트24", "SSG", "Boots", "BOOTS", "부츠", "일렉트로마트", "몰리스", "토이킹덤", "베이비서클", "PK마켓"]
-
-  /// The brand of a feed row: none for the other kinds of store, else by `STORE_TP` where it is
-  /// a known code, else by the banner the name starts with (`이마트`, `트레이더스 홀세일 클럽`,
-  /// `에브리데이`, `노브랜드`, the misspelling `노브렌드`, and the newer E-mart banners
-  /// `스타필드 마켓`, `이마트 푸드마켓`), written with or without a space after it or inside it
-  /// (`노브랜드예천호명점`, `스타필드마켓 일산점`), as 2026 feeds write them; no 2026 client reads
-  /// `STORE_TP`, so a row whose code is missing or unseen is placed by its name. `nil` when
-  /// neither says.
-  public static func classify(storeType: String?, name: String) -> BrandSlug? {
-    let jamo = hasConjoiningJamo(name)
-    if otherStoreMarkers.contains(where: { contains(name, $0, hasConjoiningJamo: jamo) }) { return nil }
-    // The 에브리데이 banner wins over any store type: the all-format list may file its rows
-    // under a hypermarket code.
-    func startsWithPrefix(of brand: BrandSlug) -> Bool {
-      namePrefixes(for: brand).contains { rest(of: name, after: $0, hasConjoiningJamo: jamo) != nil }
-    }
-    if startsWithPrefix(of: .everyday) { return .everyday }
-    if let brand = storeType.flatMap(brand(forStoreType:)) { return brand }
-    let order: [BrandSlug] = [.everyday, .traders, .nobrand, .emart]
-    for brand in order where startsWithPrefix(of: brand) { return brand }
-    if banner(of: name) != nil { return .emart }
-    return nil
-  }
-
-  /// Whether `marker` occurs in `name`: byte for byte as UTF-8, and through Foundation's
-  /// canonical comparison only for a name with conjoining jamo (the one way a name can spell a
-  /// marker's Hangul differently), so the common case makes no trip through NSString.
-  static func contains(_ name: String, _ marker: String, hasConjoiningJamo: Bool? = nil) -> Bool {
-    if utf8(of: name, contains: marker) { return true }
-    return (hasConjoiningJamo ?? Self.hasConjoiningJamo(name)) && name.contains(marker)
-  }
-
-  /// What follows banner `word` at the start of `name`, spaces skipped, when `name` starts with
-  /// it written as it is or without its spaces (`스타필드 마켓`, `스타필드마켓`) and something
-  /// follows: `노브랜드예천호명점` after `노브랜드` is `예천호명점`. Byte for byte unless the name has
-  /// conjoining jamo.
-  static func rest(of name: String, after word: String, hasConjoiningJamo: Bool? = nil) -> Substring? {
-    let jamo = hasConjoiningJamo ?? Self.hasConjoiningJamo(name)
-    let closed = word.filter { $0 != " " }
-    for spelling in closed == word ? [word] : [word, closed] {
-      let rest: Substring
-      if jamo {
-        guard name.hasPrefix(spelling) else { continue }
-        rest = name.dropFirst(spelling.count)
-      } else {
-        guard name.utf8.starts(with: spelling.utf8) else { continue }
-        rest = Substring(name.utf8.dropFirst(spelling.utf8.count))
-      }
-      let trimmed = rest.drop { $0.isWhitespace }
-      if !trimmed.isEmpty { return trimmed }
-    }
-    return nil
-  }
-
-  /// Whether `name` spells Hangul with conjoining jamo (ᄀ…, ꥠ…, ힰ…), which compare equal to
-  /// precomposed syllables without being the same bytes.
-  static func hasConjoiningJamo(_ name: String) -> Bool {
-    // U+1100–11FF is E1 84–87 xx in UTF-8, U+A960–A97F EA A5 A0–BF, U+D7B0–D7FF ED 9E B0–BF or
-    // ED 9F xx: told from the lead and next bytes, without decoding a scalar.
-    var bytes = name.utf8.makeIterator()
-    var (lead, second): (UInt8, UInt8) = (0, 0)
-    while let byte = bytes.next() {
-      if (lead == 0xE1 && (0x84...0x87).contains(second)) || (lead == 0xEA && second == 0xA5 && byte >= 0xA0)
-        || (lead == 0xED && ((second == 0x9E && byte >= 0xB0) || second == 0x9F))
-      {
-        return true
-      }
-      (lead, second) = (second, byte)
-    }
-    return false
-  }
-
-
-  /// Whether `needle`'s UTF-8 bytes occur in `haystack`'s. A plain loop over the bytes: a store
-  /// name is a few dozen bytes, and the standard library's generic `firstRange(of:)` (a Z-array
-  /// built per call) made this check most of the time spent reading E-mart's store lists.
-  static func utf8(of haystack: String, contains needle: String) -> Bool {
-    var haystack = haystack
-    var needle = needle
-    return haystack.withUTF8 { text in
-      needle.withUTF8 { marker in
-        guard let first = marker.first else { return true }
-        guard text.count >= marker.count else { return false }
-        for start in 0...(text.count - marker.count) where text[start] == first {
-          if text[start..<(start + marker.count)].elementsEqual(marker) { return true }
-        }
-        return false
-      }
-    }
-  }
-
-  /// The name prefixes each brand carries in `NAME`, longest first.
-  static func namePrefixes(for brand: BrandSlug) -> [String] {
-    switch brand {
-    case .emart: ["이마트"]
-    case .traders: ["이마트 트레이더스 홀세일 클럽", "트레이더스 홀세일 클럽", "이마트 트레이더스", "트레이더스"]
-    case .nobrand: ["노브랜드", "노브렌드"]
-    case .everyday: ["이마트 에브리데이", "이마트에브리데이", "에브리데이"]
-    default: []
-    }
-  }
-
   static let holidayListPath = "/branch/holidayList.do"
 
   /// The area letters of the 2025 holiday list, in the order they are requested: A 서울,
@@ -222,10 +105,9 @@ public struct EmartSource: BrandSource {
     var seenStoreIDs = Set<String>()
     let searchTypes = brands.filter { session.brands.contains($0) }.compactMap { Self.searchType(for: $0) }
     var branches = try await session.sideBySide(searchTypes) { session, searchType throws(SourceError) in
-      let response = try await session.postForm(
-        Self.storeListPath, fields: Self.storeListFields(searchType: searchType, asOf: session.asOf)
-      ) { Self.storeListMismatch($0, searchType: searchType) }
-      return try Self.parseStoreList(response.body, url: response.requestURL)
+      let list = try await Self.storeList(searchType: searchType, session)
+      session.warn(skipped: list.skipped)
+      return list.branches
     }.flatMap { $0 }
     let requested = brands.filter { session.brands.contains($0) }
     guard !requested.isEmpty else { return [] }
@@ -251,9 +133,13 @@ public struct EmartSource: BrandSource {
         closingDays[storeID, default: []].append(contentsOf: days)
       }
       if session.brands.contains(.everyday) {
-        for branch in Self.stores(in: feed.rows, feedURL: feed.url)
-        where branch.id.brand == .everyday && seenStoreIDs.insert(branch.id.storeID).inserted {
-          branches.append(branch)
+        for page in feed.pages {
+          let stores = Self.stores(in: page.rows, feedURL: feed.url, list: page.list)
+          session.warn(skipped: stores.skipped)
+          for branch in stores.branches
+          where branch.id.brand == .everyday && seenStoreIDs.insert(branch.id.storeID).inserted {
+            branches.append(branch)
+          }
         }
       }
     }
@@ -301,20 +187,6 @@ public struct EmartSource: BrandSource {
     ]
   }
 
-  /// Where a store is, as a store list row or a store page publishes it.
-  public struct StorePlace: Hashable, Sendable {
-    public var address: String?
-    public var lotAddress: String?
-    public var phone: String?
-    public var openingHours: String?
-    public var coordinate: GeoPoint?
-    /// The URL it was read from.
-    public var url: String
-
-    /// Whether it says where the store is.
-    var placesTheStore: Bool { address != nil || lotAddress != nil || coordinate != nil }
-  }
-
   /// Gives the 에브리데이 branches, which the holiday lists name without a place, their address,
   /// phone, hours and coordinates: from the all-format store list when it places them, else from
   /// each store's page. Neither failing costs the brand: a branch left without a place is
@@ -323,7 +195,9 @@ public struct EmartSource: BrandSource {
     var listed: [String: StorePlace] = [:]
     do {
       let response = try await session.postForm(storeListPath, fields: allFormatsFields(asOf: session.asOf))
-      for branch in try parseStoreList(response.body, url: response.requestURL) where branch.id.brand == .everyday {
+      let list = try readStoreList(response.body, url: response.requestURL, list: "the all-format store list")
+      session.warn(skipped: list.skipped)
+      for branch in list.branches where branch.id.brand == .everyday {
         listed[branch.id.storeID] = StorePlace(
           address: branch.address, lotAddress: branch.lotAddress, phone: branch.phone,
           openingHours: branch.openingHours, coordinate: branch.coordinate, url: branch.sourceURL)
@@ -374,77 +248,6 @@ public struct EmartSource: BrandSource {
     return merged
   }
 
-  /// Reads a store page's place (the 2026 form): the road-name and lot-number addresses
-  /// from the `dd.data` of the elements classed `road-name` and `lot-number` (or their first
-  /// `dd`, or the element itself when it is the `dd`), the point from the first element that
-  /// carries both `data-x` (latitude) and `data-y` (longitude), and the phone from
-  /// `.intro-wrap > ul > li:nth-child(3) > p`. What the page lacks is `nil`.
-  public static func parseStorePlace(
-    _ data: Data, url: String, charset: String? = nil
-  ) throws(SourceError) -> StorePlace {
-    do {
-      let document = try HTMLDocument(data: data, url: url, charset: charset)
-      // One walk: the first element of each kind in document order.
-      var roadName: HTMLElement?
-      var lotNumber: HTMLElement?
-      var pointHolder: HTMLElement?
-      var phoneCell: HTMLElement?
-      for element in document.elements {
-        if roadName == nil, element.hasClass("road-name") { roadName = element }
-        if lotNumber == nil, element.hasClass("lot-number") { lotNumber = element }
-        if pointHolder == nil, element.hasAttribute("data-x"), element.hasAttribute("data-y") { pointHolder = element }
-        if phoneCell == nil, isIntroPhoneCell(element) { phoneCell = element }
-      }
-      func address(_ holder: HTMLElement?) -> String? {
-        guard let holder else { return nil }
-        let cell = holder.name == "dd" ? holder : addressCell(in: holder) ?? holder
-        return cell.text.isEmpty ? nil : cell.text
-      }
-      var coordinate: GeoPoint?
-      if let pointHolder, let latitude = pointHolder.attribute("data-x"),
-        let longitude = pointHolder.attribute("data-y")
-      {
-        coordinate = ["x": JSONScalar.string(latitude), "y": .string(longitude)].point(latitude: "x", longitude: "y")
-      }
-      let phone = phoneCell?.text
-      return StorePlace(
-        address: address(roadName), lotAddress: address(lotNumber),
-        phone: phone?.isEmpty == false ? phone : nil, coordinate: coordinate, url: url)
-    } catch {
-      throw SourceError(source: name, url: url, reason: .unexpectedContent("\(error)"))
-    }
-  }
-
-  /// The first `dd.data` below `holder`, else its first `dd`.
-  private static func addressCell(in holder: HTMLElement) -> HTMLElement? {
-    var firstCell: HTMLElement?
-    for element in holder.descendants where element.hasName("dd") {
-      if element.hasClass("data") { return element }
-      if firstCell == nil { firstCell = element }
-    }
-    return firstCell
-  }
-
-  /// Whether `element` is the phone's place, `.intro-wrap > ul > li:nth-child(3) > p` (as the
-  /// XPath `//*[hasClass('intro-wrap')]/ul/*[3][self::li]/p` selects it).
-  static func isIntroPhoneCell(_ element: HTMLElement) -> Bool {
-    guard element.hasName("p"), let item = element.parent, item.hasName("li"), let list = item.parent,
-      list.hasName("ul"), let intro = list.parent, intro.hasClass("intro-wrap")
-    else { return false }
-    let items = list.children
-    return items.count >= 3 && items[2] == item
-  }
-
-  /// The phone of an `.intro-wrap` block: `./ul/*[3][self::li]/p`, the first in document order.
-  static func introPhoneCell(in intro: HTMLElement) -> HTMLElement? {
-    for list in intro.children where list.hasName("ul") {
-      let items = list.children
-      guard items.count >= 3, items[2].hasName("li") else { continue }
-      if let cell = items[2].children.first(where: { $0.hasName("p") }) { return cell }
-    }
-    return nil
-  }
-
   // MARK: - Holiday lists
 
   /// The two request forms of `holidayList.do`.
@@ -457,8 +260,19 @@ public struct EmartSource: BrandSource {
 
   /// One month of the holiday list: the rows of every area, and a URL that served them.
   struct HolidayListFeed {
-    var rows: [[String: JSONScalar]]
+    /// Each answer's rows, in request order.
+    var pages: [HolidayListPage]
     var url: String
+
+    /// The rows of every page, in order.
+    var rows: [[String: JSONScalar]] { pages.flatMap(\.rows) }
+  }
+
+  /// The rows of one holiday-list answer, and how a message names that list (`the holiday list
+  /// of 2026-11, area A`).
+  struct HolidayListPage {
+    var list: String
+    var rows: [[String: JSONScalar]]
   }
 
   /// Fetches `month`'s holiday list in `form`. When `probing` (the first month) and the per-area
@@ -472,28 +286,30 @@ public struct EmartSource: BrandSource {
   ) async throws(SourceError) -> HolidayListFeed {
     let monthText = "\(month.year)-\(paddedMonth(month))"
     if form == .perArea {
-      @Sendable func areaRows(_ area: String, _ session: SourceSession) async throws(SourceError) -> [[String: JSONScalar]] {
+      @Sendable func areaRows(_ area: String, _ session: SourceSession) async throws(SourceError) -> HolidayListPage {
         let response = try await holidayList(area: area, month: month, session)
-        return try decodeHolidayRows(response.body, url: response.requestURL)
+        return HolidayListPage(
+          list: "the holiday list of \(monthText), area \(area)",
+          rows: try decodeHolidayRows(response.body, url: response.requestURL))
       }
-      var rows: [[String: JSONScalar]] = []
+      var pages: [HolidayListPage] = []
       var notServed: String?
       var otherAreas = areaCodes[...]
       if probing, let firstArea = otherAreas.popFirst() {
         // The first area's answer tells whether the form is served at all.
         do throws(SourceError) {
-          rows = try await areaRows(firstArea, session)
+          pages = [try await areaRows(firstArea, session)]
         } catch {
           guard meansFormNotServed(error) else { throw error }
           notServed = "\(error)"
         }
       }
       if notServed == nil {
-        rows += try await session.sideBySide(Array(otherAreas)) { session, area throws(SourceError) in
+        pages += try await session.sideBySide(Array(otherAreas)) { session, area throws(SourceError) in
           try await areaRows(area, session)
-        }.flatMap { $0 }
+        }
       }
-      if notServed == nil, probing, !rows.contains(where: { $0.text("JIJUM_ID") != nil }) {
+      if notServed == nil, probing, !pages.contains(where: { $0.rows.contains { $0.text("JIJUM_ID") != nil } }) {
         notServed = "no area listed a store for \(monthText)"
       }
       if let notServed {
@@ -503,12 +319,13 @@ public struct EmartSource: BrandSource {
             + "(\(notServed)); the holiday lists are requested with the older form GET ?year=YYYY&month=MM "
             + "(all areas at once)")
       } else {
-        return try requiringStores(HolidayListFeed(rows: rows, url: session.url(holidayListPath)), month: monthText)
+        return try requiringStores(HolidayListFeed(pages: pages, url: session.url(holidayListPath)), month: monthText)
       }
     }
     let response = try await session.get(holidayListPath(for: month)) { holidayListMismatch($0, month: month) }
-    let rows = try decodeHolidayRows(response.body, url: response.requestURL)
-    return try requiringStores(HolidayListFeed(rows: rows, url: response.requestURL), month: monthText)
+    let page = HolidayListPage(
+      list: "the holiday list of \(monthText)", rows: try decodeHolidayRows(response.body, url: response.requestURL))
+    return try requiringStores(HolidayListFeed(pages: [page], url: response.requestURL), month: monthText)
   }
 
   /// Whether the first per-area request's failure means the site does not serve that form (and
@@ -535,176 +352,6 @@ public struct EmartSource: BrandSource {
     return feed
   }
 
-  // MARK: - Parsing
-
-  private struct StoreListBody: Decodable {
-    let dataList: [[String: JSONScalar]]
-  }
-
-  private struct HolidayListBody: Decodable {
-    let dateList: [[String: JSONScalar]]
-  }
-
-  /// Reads a `searchList.do` answer into branches of the covered store types, in feed order,
-  /// without closing days (those come from `holidayList.do`). `url` is the endpoint: it names
-  /// the endpoint in errors and is each branch's `sourceURL`; `pageURL` is the store page
-  /// (`/branch/view.do?id=<ID>`) on the same site.
-  ///
-  /// Throws `SourceError.unexpectedContent` when there is no `dataList` or no row has an `ID`
-  /// and a `NAME`.
-  public static func parseStoreList(_ data: Data, url: String) throws(SourceError) -> [RawBranch] {
-    let rows =
-      try decodeRows(
-        data, key: "dataList", url: url, expecting: "a \"dataList\" array", fallback: StoreListBody.self,
-        rows: \.dataList)
-      ?? []
-    var branches: [RawBranch] = []
-    var identifiedRows = 0
-    // Each store's page is on the site that served the feed.
-    let origin = URLParts(url).origin
-    for row in rows {
-      guard let storeID = row.text("ID"), let fullName = row.text("NAME") else { continue }
-      identifiedRows += 1
-      guard let brand = classify(storeType: row.text("STORE_TP"), name: fullName) else { continue }
-      let coordinate = row.point(latitude: "MAP_X", longitude: "MAP_Y")
-      branches.append(
-        RawBranch(
-          id: BranchID(brand: brand, storeID: storeID),
-          name: strippingBrandPrefix(fullName, brand: brand),
-          banner: banner(of: fullName),
-          address: row.text("ADDRESS1") ?? row.text("ADDRESS3"),
-          lotAddress: row.text("ADDRESS3"),
-          phone: row.text("TEL"),
-          openingHours: openingHours(of: row),
-          coordinate: coordinate,
-          closingText: nil,
-          sourceURL: url,
-          pageURL: origin + detailPath(storeID: storeID)))
-    }
-    guard identifiedRows > 0 else {
-      throw SourceError(
-        source: name, url: url,
-        reason: .unexpectedContent("\"dataList\" has \(rows.count) rows but none with an ID and a NAME"))
-    }
-    return branches
-  }
-
-  /// Reads a `holidayList.do` answer: each `JIJUM_ID`'s closing dates as `YYYYMMDD`, in slot
-  /// order. Slots that are not a full eight-digit date (the site sends `YYYYMM` for "none") are
-  /// dropped; a store with no real date maps to an empty list. Both request forms answer in this
-  /// shape; a per-area answer holds only that area's stores.
-  ///
-  /// Throws `SourceError.unexpectedContent` when there is no `dateList` or it has no rows (an
-  /// area without stores is fine in `collect`, which checks the month as a whole).
-  public static func parseHolidayList(_ data: Data, url: String) throws(SourceError) -> [String: [String]] {
-    let rows = try decodeHolidayRows(data, url: url)
-    let days = closingDays(in: rows)
-    guard !days.isEmpty else {
-      throw SourceError(
-        source: name, url: url,
-        reason: .unexpectedContent("\"dateList\" has \(rows.count) rows but none with a JIJUM_ID"))
-    }
-    return days
-  }
-
-  /// Reads the stores of a `holidayList.do` answer that are branches of a covered brand, by the
-  /// banner in `NAME`: id `JIJUM_ID`, name without the banner, phone `TEL`, no closing days (see
-  /// `parseHolidayList`); `sourceURL` is the feed, `pageURL` the store page, as in `parseStoreList`. Rows of other kinds of store
-  /// (SSG, Boots, …) and unprefixed names are skipped. An empty `dateList` gives no branch.
-  public static func parseHolidayListStores(_ data: Data, url: String) throws(SourceError) -> [RawBranch] {
-    stores(in: try decodeHolidayRows(data, url: url), feedURL: url)
-  }
-
-  /// The `dateList` rows of a `holidayList.do` answer, possibly none.
-  static func decodeHolidayRows(_ data: Data, url: String) throws(SourceError) -> [[String: JSONScalar]] {
-    try decodeRows(
-      data, key: "dateList", url: url, expecting: "a \"dateList\" array", fallback: HolidayListBody.self,
-      rows: \.dateList) ?? []
-  }
-
-  /// Each `JIJUM_ID`'s full `YYYYMMDD` dates in `rows`, in row and slot order.
-  static func closingDays(in rows: [[String: JSONScalar]]) -> [String: [String]] {
-    var days: [String: [String]] = [:]
-    for row in rows {
-      guard let storeID = row.text("JIJUM_ID") else { continue }
-      let valid = (1...3).compactMap { slot in row.text("HOLIDAY_DAY\(slot)_YMD") }
-        .filter { CalendarDate(compact: $0) != nil }
-      days[storeID, default: []].append(contentsOf: valid)
-    }
-    return days
-  }
-
-  /// The branches of a covered brand among `rows`, each id once (see `parseHolidayListStores`).
-  static func stores(in rows: [[String: JSONScalar]], feedURL url: String) -> [RawBranch] {
-    var branches: [RawBranch] = []
-    var seen = Set<String>()
-    // Each store's page is on the site that served the feed.
-    let origin = URLParts(url).origin
-    for row in rows {
-      guard let storeID = row.text("JIJUM_ID"), let fullName = row.text("NAME"),
-        let brand = classify(storeType: nil, name: fullName), seen.insert(storeID).inserted
-      else { continue }
-      branches.append(
-        RawBranch(
-          id: BranchID(brand: brand, storeID: storeID),
-          name: strippingBrandPrefix(fullName, brand: brand),
-          banner: banner(of: fullName),
-          phone: row.text("TEL"),
-          sourceURL: url,
-          pageURL: origin + detailPath(storeID: storeID)))
-    }
-    return branches
-  }
-
-  /// Reads the phone number from a store page (`.intro-wrap > ul > li:nth-child(3) > p`).
-  /// Returns `nil` when the page has no such line or it is blank; throws when the page does not
-  /// have the `intro-wrap` block at all (a redesign).
-  public static func parseDetailPhone(
-    _ data: Data, url: String, charset: String? = nil
-  ) throws(SourceError) -> String? {
-    do {
-      let document = try HTMLDocument(data: data, url: url, charset: charset)
-      guard let intro = document.firstElement(where: { $0.hasClass("intro-wrap") }) else {
-        throw SourceError(source: name, url: url, reason: .unexpectedContent("no .intro-wrap block"))
-      }
-      let phone = introPhoneCell(in: intro)?.text
-      return phone?.isEmpty == false ? phone : nil
-    } catch let error as SourceError {
-      throw error
-    } catch {
-      throw SourceError(source: name, url: url, reason: .unexpectedContent("\(error)"))
-    }
-  }
-
-  /// Store formats of 이마트 that the feeds name before the branch (`스타필드 마켓 월계점`,
-  /// `이마트 푸드마켓 고덕점`): the branch stays an 이마트 and carries the format as its banner.
-  static let banners = ["스타필드 마켓", "이마트 푸드마켓"]
-
-  /// The banner `name` starts with, if any, as `banners` spells it (`스타필드마켓 일산점` →
-  /// `스타필드 마켓`).
-  public static func banner(of name: String) -> String? {
-    let jamo = hasConjoiningJamo(name)
-    return banners.first { rest(of: name, after: $0, hasConjoiningJamo: jamo) != nil }
-  }
-
-  /// `name` without its brand prefix or banner, written with or without a space (`트레이더스
-  /// 고양점` → `고양점`, `스타필드마켓 일산점` → `일산점`, `노브랜드예천호명점` → `예천호명점`).
-  static func strippingBrandPrefix(_ name: String, brand: BrandSlug) -> String {
-    let jamo = hasConjoiningJamo(name)
-    for prefix in banners + namePrefixes(for: brand) {
-      if let rest = rest(of: name, after: prefix, hasConjoiningJamo: jamo) { return rest.trimmingSpaces() }
-    }
-    return name
-  }
-
-  /// `STORE_SHOPPING_TIME`, else `OPEN_SHOPPING_TIME ~ CLOSE_SHOPPING_TIME`.
-  private static func openingHours(of row: [String: JSONScalar]) -> String? {
-    if let hours = row.text("STORE_SHOPPING_TIME") { return hours }
-    guard let open = row.text("OPEN_SHOPPING_TIME"), let close = row.text("CLOSE_SHOPPING_TIME") else {
-      return nil
-    }
-    return "\(open) ~ \(close)"
-  }
 }
 
 extension BrandSlug {

@@ -1,7 +1,6 @@
 import Foundation
 import MartCore
 import MartFetch
-import MartReplay
 
 /// Sample data for the bench: GS THE FRESH as its paginated store search answers, three stores a page.
 ///

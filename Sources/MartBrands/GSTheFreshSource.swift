@@ -95,6 +95,7 @@ public struct GSTheFreshSource: BrandSource {
       guard !page.stores.isEmpty || pagination.currentPage == pagination.numberOfPages - 1 else {
         throw inconsistent("page \(pageNumber) of \(pagination.numberOfPages) has no stores")
       }
+      session.warn(skipped: page.skipped)
       for store in page.stores where seenCodes.insert(store.shopCode).inserted {
         stores.append((store, url))
       }
@@ -155,6 +156,8 @@ public struct GSTheFreshSource: BrandSource {
   public struct Page: Sendable {
     public var stores: [Store]
     public var pagination: Pagination
+    /// The rows skipped for lack of a `shopCode` or a `shopName`.
+    public var skipped: [SkippedRow] = []
   }
 
   /// One store as published.
@@ -230,7 +233,8 @@ public struct GSTheFreshSource: BrandSource {
     return (body.results, counters.compactMapValues { $0 })
   }
 
-  /// Reads one page of the list. Rows without a `shopCode` or `shopName` are skipped.
+  /// Reads one page of the list. Rows without a `shopCode` or `shopName` are skipped and listed
+  /// in the page's `skipped`.
   ///
   /// Throws `SourceError.unexpectedContent` when there is no `results` array or no
   /// `pagination` with whole-number counters.
@@ -247,8 +251,14 @@ public struct GSTheFreshSource: BrandSource {
     let pagination = Pagination(
       pageSize: try counter("pageSize"), currentPage: try counter("currentPage"),
       totalNumberOfResults: try counter("totalNumberOfResults"), numberOfPages: try counter("numberOfPages"))
-    let stores = body.results.compactMap { row -> Store? in
-      guard let code = row.text("shopCode"), let shopName = row.text("shopName") else { return nil }
+    var skipped: [SkippedRow] = []
+    let stores = body.results.enumerated().compactMap { index, row -> Store? in
+      guard let code = row.text("shopCode"), let shopName = row.text("shopName") else {
+        skipped.append(
+          SkippedRow(
+            row, at: index, of: "the store list", url: url, lacking: [["shopCode"], ["shopName"]], nameKey: "shopName"))
+        return nil
+      }
       return Store(
         shopCode: code, shopName: shopName, phone: row.text("phone"), address: row.text("address"),
         openingHours: openingHours(of: row),
@@ -260,7 +270,7 @@ public struct GSTheFreshSource: BrandSource {
         closingDays: (1...4).compactMap { row.text("closedDate\($0)") },
         shutDownDate: row.text("shutDownDate"))
     }
-    return Page(stores: stores, pagination: pagination)
+    return Page(stores: stores, pagination: pagination, skipped: skipped)
   }
 
   /// `03월 08일`, `3월8일` → (3, 8); `nil` for anything else. Spaces may surround every part;

@@ -1,7 +1,6 @@
 import Foundation
 import MartCore
 import MartFetch
-import MartReplay
 
 /// Sample data for the bench: 홈플러스 (스페셜 among them) and 익스프레스 as `my.homeplus.co.kr` serves them: the store list and one page per store.
 ///

@@ -69,8 +69,9 @@ public struct HomeplusSource: BrandSource {
     guard Self.brands.contains(where: session.brands.contains) else { return [] }
     let response = try await session.send(
       .postForm(session.url(Self.storeListPath), fields: Self.storeListFields, headers: Self.storeListHeaders))
-    let listed = try Self.parseStoreList(response.body, url: response.requestURL, origin: session.baseURL)
-      .filter { session.brands.contains($0.id.brand) }
+    let list = try Self.readStoreList(response.body, url: response.requestURL, origin: session.baseURL)
+    session.warn(skipped: list.skipped)
+    let listed = list.branches.filter { session.brands.contains($0.id.brand) }
 
     /// What a store page made of its branch.
     enum Outcome {
@@ -138,6 +139,14 @@ public struct HomeplusSource: BrandSource {
   public static func parseStoreList(
     _ data: Data, url: String, origin: String = origin
   ) throws(SourceError) -> [RawBranch] {
+    try readStoreList(data, url: url, origin: origin).branches
+  }
+
+  /// ``parseStoreList(_:url:origin:)``, with the rows skipped for lack of a `storId` (or
+  /// `storCd`) or a `storKorNm`.
+  public static func readStoreList(
+    _ data: Data, url: String, origin: String = origin
+  ) throws(SourceError) -> BranchList {
     let found = try decodeRows(
       data, key: "data", url: url, expecting: "a \"data\" array", fallback: StoreListBody.self,
       rows: { $0.data ?? $0.rows })
@@ -146,12 +155,19 @@ public struct HomeplusSource: BrandSource {
         source: Self.name, url: url, reason: .unexpectedContent("no \"data\" or \"rows\" array, nor any array of rows"))
     }
     var branches: [RawBranch] = []
+    var skipped: [SkippedRow] = []
     var seen = Set<BranchID>()
     var identifiedRows = 0
-    for row in rows {
+    for (index, row) in rows.enumerated() {
       guard let storeID = row.text("storId") ?? row.text("storCd"),
         let fullName = row.text("storKorNm")
-      else { continue }
+      else {
+        skipped.append(
+          SkippedRow(
+            row, at: index, of: "the store list", url: url, lacking: [["storId", "storCd"], ["storKorNm"]],
+            nameKey: "storKorNm"))
+        continue
+      }
       identifiedRows += 1
       guard let brand = row.text("storDivCd").flatMap(brand(forStoreType:)) else { continue }
       let id = BranchID(brand: brand, storeID: storeID)
@@ -175,7 +191,7 @@ public struct HomeplusSource: BrandSource {
         source: Self.name, url: url,
         reason: .unexpectedContent("\(rows.count) rows but none with a storId and a storKorNm"))
     }
-    return branches
+    return BranchList(branches: branches, skipped: skipped)
   }
 
   /// The non-empty array of objects among the top-level members of a JSON object (the key of

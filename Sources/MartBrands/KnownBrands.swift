@@ -1,15 +1,16 @@
 import MartCore
 
-/// The brands the pipeline knows, one line each: slug, Korean name and the source that
-/// publishes it. Adding a brand means its source file (with its slug and its data generator),
-/// one line here, and its fixtures under `fixtures/web/`; `docs/architecture.md` ("Adding a
-/// brand") walks through it.
+/// The brands the pipeline knows, one line each: slug, Korean name, size and designation. The
+/// source that publishes a brand is not repeated here: it is the one of ``BrandSources/all``
+/// whose `brands` names the slug. Adding a brand means its slug in its source's `brands` (with
+/// its data generator), one line here, and its fixtures under `fixtures/web/`;
+/// `docs/architecture.md` ("Adding a brand") walks through it.
 public enum KnownBrands {
   /// One registered brand.
   public struct Entry: Sendable {
     public let brand: Brand
     /// The source that yields the brand's branches (its `sampleGenerator` writes them for the
-    /// bench).
+    /// bench): the one of ``BrandSources/all`` whose `brands` names the slug.
     public let source: any BrandSource.Type
     /// About how many stores the chain has (2025–2026), for sample data in real proportions.
     public let nationalShare: Double
@@ -20,7 +21,10 @@ public enum KnownBrands {
     /// the manifest's `designated`.
     public let designated: Bool
 
-    init(_ slug: BrandSlug, _ koreanName: String, source: any BrandSource.Type, stores: Double, designated: Bool = true) {
+    init(_ slug: BrandSlug, _ koreanName: String, stores: Double, designated: Bool = true) {
+      guard let source = BrandSources.source(of: slug) else {
+        preconditionFailure("no source of BrandSources.all yields the registered brand \(slug)")
+      }
       self.brand = Brand(slug: slug, koreanName: koreanName)
       self.source = source
       self.nationalShare = stores
@@ -35,21 +39,21 @@ public enum KnownBrands {
   /// the press describe them (한국경제 2019-04-28: the big three, their SSMs and "코스트코 역시 일부";
   /// 트레이더스 keeps the designation like 이마트, e.g. its 2023-04 closing days by store).
   public static let entries: [Entry] = [
-    Entry(.emart, "이마트", source: EmartSource.self, stores: 130),
-    Entry(.traders, "이마트 트레이더스", source: EmartSource.self, stores: 22),
-    Entry(.nobrand, "노브랜드", source: EmartSource.self, stores: 230),
-    Entry(.everyday, "이마트 에브리데이", source: EmartSource.self, stores: 250),
-    Entry(.homeplus, "홈플러스", source: HomeplusSource.self, stores: 126),
-    Entry(.homeplusExpress, "홈플러스 익스프레스", source: HomeplusSource.self, stores: 300),
-    Entry(.lottemart, "롯데마트", source: LotteMartSource.self, stores: 110),
-    Entry(.lotteMaxx, "롯데마트 맥스", source: LotteDowaSource.self, stores: 8),
-    Entry(.toysrus, "토이저러스", source: LotteDowaSource.self, stores: 35, designated: false),
-    Entry(.grandGrocery, "그랑그로서리", source: LotteDowaSource.self, stores: 3),
-    Entry(.bottleBunker, "보틀벙커", source: LotteDowaSource.self, stores: 9, designated: false),
-    Entry(.lotteSuper, "롯데슈퍼", source: LotteSuperSource.self, stores: 240),
-    Entry(.megamart, "메가마트", source: MegamartSource.self, stores: 11),
-    Entry(.costco, "코스트코", source: CostcoSource.self, stores: 20),
-    Entry(.gsTheFresh, "GS더프레시", source: GSTheFreshSource.self, stores: 520),
+    Entry(.emart, "이마트", stores: 130),
+    Entry(.traders, "이마트 트레이더스", stores: 22),
+    Entry(.nobrand, "노브랜드", stores: 230),
+    Entry(.everyday, "이마트 에브리데이", stores: 250),
+    Entry(.homeplus, "홈플러스", stores: 126),
+    Entry(.homeplusExpress, "홈플러스 익스프레스", stores: 300),
+    Entry(.lottemart, "롯데마트", stores: 110),
+    Entry(.lotteMaxx, "롯데마트 맥스", stores: 8),
+    Entry(.toysrus, "토이저러스", stores: 35, designated: false),
+    Entry(.grandGrocery, "그랑그로서리", stores: 3),
+    Entry(.bottleBunker, "보틀벙커", stores: 9, designated: false),
+    Entry(.lotteSuper, "롯데슈퍼", stores: 240),
+    Entry(.megamart, "메가마트", stores: 11),
+    Entry(.costco, "코스트코", stores: 20),
+    Entry(.gsTheFresh, "GS더프레시", stores: 520),
   ]
 
   /// Whether the known brand `slug` is subject to the designation (``Entry/designated``); `nil`

@@ -1,7 +1,6 @@
 import Foundation
 import MartCore
 import MartFetch
-import MartReplay
 
 /// Sample data for the bench: the Lotte Mart family (롯데마트 맥스, 토이저러스, 그랑그로서리,
 /// 보틀벙커) as the 도와센터 store search lists it, one page per area, with 롯데마트 and Mealguru

@@ -1,7 +1,6 @@
 import Foundation
 import MartCore
 import MartFetch
-import MartReplay
 
 /// Sample data for the bench: 롯데마트 as its store search page lists it: every store on one page, day-off texts in the wordings store staff type, phones in several formats.
 ///

@@ -1,7 +1,6 @@
 import Foundation
 import MartCore
 import MartFetch
-import MartReplay
 
 /// Sample data for the bench: 롯데슈퍼 as Lotte ON serves it: store list pages until an empty one,
 /// and one holiday list per store with the ids it needs (a few stores have none, a few answer an

@@ -1,7 +1,6 @@
 import Foundation
 import MartCore
 import MartFetch
-import MartReplay
 
 /// Sample data for the bench: 메가마트's store query, every store in one top-level JSON array,
 /// closing days as text (some stores publish none), coordinates as strings that may be `"0"`

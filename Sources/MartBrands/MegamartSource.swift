@@ -28,7 +28,9 @@ public struct MegamartSource: BrandSource {
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
     guard session.brands.contains(.megamart) else { return [] }
     let response = try await session.postForm(Self.queryPath, fields: Self.queryFields)
-    return try Self.parseStores(response.body, url: response.requestURL)
+    let list = try Self.readStores(response.body, url: response.requestURL)
+    session.warn(skipped: list.skipped)
+    return list.branches
   }
 
   /// Reads the store array into branches, in its order; a repeated `storeCode` keeps its first
@@ -37,13 +39,25 @@ public struct MegamartSource: BrandSource {
   /// Throws `SourceError.unexpectedContent` when the body is not a JSON array of objects or no
   /// record has a code and a name.
   public static func parseStores(_ data: Data, url: String) throws(SourceError) -> [RawBranch] {
+    try readStores(data, url: url).branches
+  }
+
+  /// ``parseStores(_:url:)``, with the records skipped for lack of a `storeCode` or a
+  /// `storeName`.
+  public static func readStores(_ data: Data, url: String) throws(SourceError) -> BranchList {
     let records = try decodeRows(data, url: url, expecting: "a top-level array")
     var branches: [RawBranch] = []
+    var skipped: [SkippedRow] = []
     var seen = Set<String>()
-    for record in records {
-      guard let code = record.text("storeCode"), let published = record.text("storeName"),
-        seen.insert(code).inserted
-      else { continue }
+    for (index, record) in records.enumerated() {
+      guard let code = record.text("storeCode"), let published = record.text("storeName") else {
+        skipped.append(
+          SkippedRow(
+            record, at: index, of: "the store query", url: url, lacking: [["storeCode"], ["storeName"]],
+            nameKey: "storeName"))
+        continue
+      }
+      guard seen.insert(code).inserted else { continue }
       let name = displayName(published)
       branches.append(
         RawBranch(
@@ -58,7 +72,7 @@ public struct MegamartSource: BrandSource {
         source: Self.name, url: url,
         reason: .unexpectedContent("\(records.count) records but none with a storeCode and a storeName"))
     }
-    return branches
+    return BranchList(branches: branches, skipped: skipped)
   }
 
   /// The point of `lat`/`lon`; `nil` when either is missing, blank, not a number or zero.

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartDigest
+import MartGzip
 import Synchronization
 
 /// What ``BundleBuilder/build(branches:brands:asOf:window:removed:districts:into:shouldStop:)`` made: the

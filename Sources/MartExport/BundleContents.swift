@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartDigest
+import MartGzip
 
 /// Every file of one bundle, computed in memory from the branches (no I/O; ``BundleStore``
 /// streams the same files to disk instead), with the manifest that lists them. Equal input gives equal bytes and the same version.

@@ -1,5 +1,5 @@
 import Foundation
-import MartExport
+import MartGzip
 import MartFetch
 
 /// The HTTP messages inside WARC `request` and `response` records: written from the exchanges a

@@ -1,7 +1,7 @@
 import Foundation
 import MartCore
 import MartDigest
-import MartExport
+import MartGzip
 import MartFetch
 
 /// Reads a WARC file (1.0 or 1.1, gzip members or plain) into the exchanges a replay serves: each

@@ -1,7 +1,7 @@
 import Foundation
 import MartCore
 import MartDigest
-import MartExport
+import MartGzip
 import MartFetch
 import MartFiles
 import Synchronization

@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartFetch
 import MartReplay
 import TestSupport
 import Testing

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartExport
+import MartGzip
 import Testing
 
 @Suite struct BundleContentsTests {

@@ -1,7 +1,6 @@
 import Foundation
 import MartCore
 import MartFetch
-import MartReplay
 
 /// Writes one source's sites at any scale, for the bench: the same endpoints, keys, markup and
 /// quirks as the recorded fixtures, with seeded random data. Each source has one, in a file

@@ -1,8 +1,9 @@
 extension String {
   /// Whether `word` occurs in the text, compared byte for byte as UTF-8 (the wording tables are
   /// precomposed Hangul, as the cleaned texts are); cheaper than Foundation's `contains`, which
-  /// goes through NSString on Linux. The one byte search of the core.
-  func containsText(_ word: String) -> Bool {
+  /// goes through NSString on Linux. The one byte search of the package: the core's wording
+  /// tables and the brand sources' name checks use it alike.
+  public func containsText(_ word: String) -> Bool {
     var text = self
     var word = word
     return text.withUTF8 { haystack in

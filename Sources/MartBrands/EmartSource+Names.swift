@@ -1,0 +1,125 @@
+import Foundation
+import MartCore
+
+/// How E-mart's feeds name a store: the banner or brand prefix a `NAME` starts with, the store
+/// type code, and the markers of other kinds of store sharing the feeds.
+extension EmartSource {
+  /// The brand of a `STORE_TP` code: `E`/`A` 이마트, `T` 트레이더스, `S` 노브랜드; `nil` for other
+  /// codes, whose rows are classified by name.
+  static func brand(forStoreType storeType: String) -> BrandSlug? {
+    switch storeType.uppercased() {
+    case "E", "A": .emart
+    case "T": .traders
+    case "S": .nobrand
+    default: nil
+    }
+  }
+
+  /// Words that mark a store of another kind sharing the feeds or their banners (이마트24, SSG
+  /// 푸드마켓, Boots, 일렉트로마트, 몰리스, 토이킹덤, 베이비서클, …): such rows are never a branch.
+  static let otherStoreMarkers = ["이마트24", "SSG", "Boots", "BOOTS", "부츠", "일렉트로마트", "몰리스", "토이킹덤", "베이비서클", "PK마켓"]
+
+  /// The brand of a feed row: none for the other kinds of store, else by `STORE_TP` where it is
+  /// a known code, else by the banner the name starts with (`이마트`, `트레이더스 홀세일 클럽`,
+  /// `에브리데이`, `노브랜드`, the misspelling `노브렌드`, and the newer E-mart banners
+  /// `스타필드 마켓`, `이마트 푸드마켓`), written with or without a space after it or inside it
+  /// (`노브랜드예천호명점`, `스타필드마켓 일산점`), as 2026 feeds write them; no 2026 client reads
+  /// `STORE_TP`, so a row whose code is missing or unseen is placed by its name. `nil` when
+  /// neither says.
+  public static func classify(storeType: String?, name: String) -> BrandSlug? {
+    let jamo = hasConjoiningJamo(name)
+    if otherStoreMarkers.contains(where: { contains(name, $0, hasConjoiningJamo: jamo) }) { return nil }
+    // The 에브리데이 banner wins over any store type: the all-format list may file its rows
+    // under a hypermarket code.
+    func startsWithPrefix(of brand: BrandSlug) -> Bool {
+      namePrefixes(for: brand).contains { rest(of: name, after: $0, hasConjoiningJamo: jamo) != nil }
+    }
+    if startsWithPrefix(of: .everyday) { return .everyday }
+    if let brand = storeType.flatMap(brand(forStoreType:)) { return brand }
+    let order: [BrandSlug] = [.everyday, .traders, .nobrand, .emart]
+    for brand in order where startsWithPrefix(of: brand) { return brand }
+    if banner(of: name) != nil { return .emart }
+    return nil
+  }
+
+  /// Whether `marker` occurs in `name`: byte for byte as UTF-8, and through Foundation's
+  /// canonical comparison only for a name with conjoining jamo (the one way a name can spell a
+  /// marker's Hangul differently), so the common case makes no trip through NSString.
+  static func contains(_ name: String, _ marker: String, hasConjoiningJamo: Bool? = nil) -> Bool {
+    if name.containsText(marker) { return true }
+    return (hasConjoiningJamo ?? Self.hasConjoiningJamo(name)) && name.contains(marker)
+  }
+
+  /// What follows banner `word` at the start of `name`, spaces skipped, when `name` starts with
+  /// it written as it is or without its spaces (`스타필드 마켓`, `스타필드마켓`) and something
+  /// follows: `노브랜드예천호명점` after `노브랜드` is `예천호명점`. Byte for byte unless the name has
+  /// conjoining jamo.
+  static func rest(of name: String, after word: String, hasConjoiningJamo: Bool? = nil) -> Substring? {
+    let jamo = hasConjoiningJamo ?? Self.hasConjoiningJamo(name)
+    let closed = word.filter { $0 != " " }
+    for spelling in closed == word ? [word] : [word, closed] {
+      let rest: Substring
+      if jamo {
+        guard name.hasPrefix(spelling) else { continue }
+        rest = name.dropFirst(spelling.count)
+      } else {
+        guard name.utf8.starts(with: spelling.utf8) else { continue }
+        rest = Substring(name.utf8.dropFirst(spelling.utf8.count))
+      }
+      let trimmed = rest.drop { $0.isWhitespace }
+      if !trimmed.isEmpty { return trimmed }
+    }
+    return nil
+  }
+
+  /// Whether `name` spells Hangul with conjoining jamo (ᄀ…, ꥠ…, ힰ…), which compare equal to
+  /// precomposed syllables without being the same bytes.
+  static func hasConjoiningJamo(_ name: String) -> Bool {
+    // U+1100–11FF is E1 84–87 xx in UTF-8, U+A960–A97F EA A5 A0–BF, U+D7B0–D7FF ED 9E B0–BF or
+    // ED 9F xx: told from the lead and next bytes, without decoding a scalar.
+    var bytes = name.utf8.makeIterator()
+    var (lead, second): (UInt8, UInt8) = (0, 0)
+    while let byte = bytes.next() {
+      if (lead == 0xE1 && (0x84...0x87).contains(second)) || (lead == 0xEA && second == 0xA5 && byte >= 0xA0)
+        || (lead == 0xED && ((second == 0x9E && byte >= 0xB0) || second == 0x9F))
+      {
+        return true
+      }
+      (lead, second) = (second, byte)
+    }
+    return false
+  }
+
+
+  /// The name prefixes each brand carries in `NAME`, longest first.
+  static func namePrefixes(for brand: BrandSlug) -> [String] {
+    switch brand {
+    case .emart: ["이마트"]
+    case .traders: ["이마트 트레이더스 홀세일 클럽", "트레이더스 홀세일 클럽", "이마트 트레이더스", "트레이더스"]
+    case .nobrand: ["노브랜드", "노브렌드"]
+    case .everyday: ["이마트 에브리데이", "이마트에브리데이", "에브리데이"]
+    default: []
+    }
+  }
+
+  /// Store formats of 이마트 that the feeds name before the branch (`스타필드 마켓 월계점`,
+  /// `이마트 푸드마켓 고덕점`): the branch stays an 이마트 and carries the format as its banner.
+  static let banners = ["스타필드 마켓", "이마트 푸드마켓"]
+
+  /// The banner `name` starts with, if any, as `banners` spells it (`스타필드마켓 일산점` →
+  /// `스타필드 마켓`).
+  public static func banner(of name: String) -> String? {
+    let jamo = hasConjoiningJamo(name)
+    return banners.first { rest(of: name, after: $0, hasConjoiningJamo: jamo) != nil }
+  }
+
+  /// `name` without its brand prefix or banner, written with or without a space (`트레이더스
+  /// 고양점` → `고양점`, `스타필드마켓 일산점` → `일산점`, `노브랜드예천호명점` → `예천호명점`).
+  static func strippingBrandPrefix(_ name: String, brand: BrandSlug) -> String {
+    let jamo = hasConjoiningJamo(name)
+    for prefix in banners + namePrefixes(for: brand) {
+      if let rest = rest(of: name, after: prefix, hasConjoiningJamo: jamo) { return rest.trimmingSpaces() }
+    }
+    return name
+  }
+}
