@@ -104,10 +104,14 @@ let package = Package(
     .testTarget(
       name: "MartFetchTests",
       dependencies: [
-        "MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite", "MartExport", "ReplayTestSupport",
+        "MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite", "ReplayTestSupport",
         "TestSupport",
       ]),
-    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "MartCharset", "TestSupport"]),
+    .testTarget(name: "MartFilesTests", dependencies: ["MartFiles", "MartCore"]),
+    .testTarget(
+      name: "MartReplayTests", dependencies: ["MartReplay", "MartFetch", "MartCore", "MartExport"]),
+    .testTarget(name: "MartCharsetTests", dependencies: ["MartCharset", "TestSupport"]),
+    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "TestSupport"]),
     .testTarget(
       name: "MartBrandsTests",
       dependencies: [

@@ -34,22 +34,22 @@ enum BundleBuilder {
     branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
     removed unsortedRemoved: [RemovedBranch] = [], districts: DistrictsFile? = nil,
     into sink: (any BundleFileSink)? = nil, shouldStop: () -> Bool = { false }
-  ) throws(ExportError) -> BuiltBundle? {
+  ) throws(FileError) -> BuiltBundle? {
     let branches = unsorted.sorted { $0.id < $1.id }
     let removed = unsortedRemoved.sorted { $0.id < $1.id }
     // Ids are compared as text: they name files, and clients store them as text.
     var seen = Set<String>()
     for branch in branches {
       guard BranchIDFormat.isWellFormed(branch.id) else {
-        throw ExportError(path: "branches", message: "branch id \"\(branch.id)\" cannot name a file")
+        throw FileError(.invalid, path: "branches", message: "branch id \"\(branch.id)\" cannot name a file")
       }
       guard seen.insert(branch.id.description).inserted else {
-        throw ExportError(path: "branches", message: "branch id \(branch.id) occurs twice")
+        throw FileError(.invalid, path: "branches", message: "branch id \(branch.id) occurs twice")
       }
     }
     for entry in removed {
       guard seen.insert(entry.id.description).inserted else {
-        throw ExportError(path: "branches", message: "removed branch id \(entry.id) is listed or occurs twice")
+        throw FileError(.invalid, path: "branches", message: "removed branch id \(entry.id) is listed or occurs twice")
       }
     }
     seen = []
@@ -80,7 +80,7 @@ enum BundleBuilder {
       if index % 256 == 0, shouldStop() { return nil }
       writer.bytes.removeAll(keepingCapacity: true)
       do { try writer.branch(branch) } catch {
-        throw ExportError(path: "branches.json", message: "encoding failed: \(error)")
+        throw FileError(.encode, path: "branches.json", message: "encoding failed: \(error)")
       }
       let exported = ExportedBranch(
         branch: branch, json: writer.bytes[...], brandName: name(branch.brand),
@@ -97,10 +97,10 @@ enum BundleBuilder {
     // The version hashes everything the manifest says except the version itself.
     var manifest = BundleManifest(
       schemaVersion: bundleSchemaVersion, version: "", asOf: asOf, window: window, brands: summaries, files: listed)
-    func encoded(_ manifest: BundleManifest) throws(ExportError) -> Data {
+    func encoded(_ manifest: BundleManifest) throws(FileError) -> Data {
       var writer = CanonicalJSONWriter(capacity: 128 * listed.count + 4096)
       do { try writer.manifest(manifest) } catch {
-        throw ExportError(path: OutputLayout.manifestName, message: "encoding failed: \(error)")
+        throw FileError(.encode, path: OutputLayout.manifestName, message: "encoding failed: \(error)")
       }
       writer.bytes.append(0x0A)
       return Data(writer.bytes)
@@ -118,7 +118,7 @@ enum BundleBuilder {
 /// memory (``KeptBundleFiles``), or a staging directory (``BundleStore``). A file is handed
 /// over once, with the entry the manifest lists for it; what the sink does not keep is freed.
 protocol BundleFileSink: AnyObject {
-  func put(_ file: BundleManifest.File, _ data: Data) throws(ExportError)
+  func put(_ file: BundleManifest.File, _ data: Data) throws(FileError)
 }
 
 /// Keeps every file of a bundle in memory: ``BundleContents``, for tests and tools.
@@ -161,7 +161,7 @@ final class BundleOutput {
   }
 
   /// Finishes `file`, lists it and hands it over; its `.gz` copy follows (``finishCopies()``).
-  func close(_ file: BundleFileStream) throws(ExportError) {
+  func close(_ file: BundleFileStream) throws(FileError) {
     let finished = file.finish()
     try add(finished)
     try takeCopies()
@@ -175,18 +175,18 @@ final class BundleOutput {
   }
 
   /// Waits for the gzip copies of the closed files, and lists and hands over them.
-  func finishCopies() throws(ExportError) {
+  func finishCopies() throws(FileError) {
     copies.sync {}
     try takeCopies()
   }
 
   /// Adds a file made whole in memory.
-  func whole(_ path: String, _ data: Data) throws(ExportError) {
+  func whole(_ path: String, _ data: Data) throws(FileError) {
     try add(BundleFileStream.Finished(path: path, sha256: SHA256.hex(data), bytes: data.count, data: data))
   }
 
   /// Lists and hands over the gzip copies made so far.
-  private func takeCopies() throws(ExportError) {
+  private func takeCopies() throws(FileError) {
     let made = compressed.files.withLock { files in
       defer { files = [] }
       return files
@@ -194,7 +194,7 @@ final class BundleOutput {
     for copy in made { try add(copy) }
   }
 
-  private func add(_ finished: BundleFileStream.Finished) throws(ExportError) {
+  private func add(_ finished: BundleFileStream.Finished) throws(FileError) {
     let file = BundleManifest.File(path: finished.path, sha256: finished.sha256, bytes: finished.bytes)
     listed.append(file)
     try sink?.put(file, finished.data)

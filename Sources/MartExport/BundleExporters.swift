@@ -6,9 +6,9 @@ import MartCore
 /// closes what is left. ``BundleBuilder`` composes them over one pass of the branches; the gzip
 /// copy of a file is made by the file itself as it is written (``BundleOutput/open(_:gzip:)``).
 protocol BundleExporter {
-  mutating func begin(_ output: BundleOutput) throws(ExportError)
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError)
-  mutating func finish(_ output: BundleOutput) throws(ExportError)
+  mutating func begin(_ output: BundleOutput) throws(FileError)
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError)
+  mutating func finish(_ output: BundleOutput) throws(FileError)
 }
 
 /// A branch as the exporters see it: its canonical JSON, encoded once for every file that lists
@@ -69,19 +69,19 @@ struct BranchesExporter: BundleExporter {
     self.removed = removed
   }
 
-  mutating func begin(_ output: BundleOutput) throws(ExportError) {
+  mutating func begin(_ output: BundleOutput) throws(FileError) {
     let file = output.open("branches.json", gzip: true)
     file.write(frame.head)
     self.file = file
   }
 
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {
     if count > 0 { file?.write(BranchListFrame.comma) }
     file?.write(branch.json)
     count += 1
   }
 
-  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+  mutating func finish(_ output: BundleOutput) throws(FileError) {
     guard let file else { return }
     file.write(frame.tail(removed: removed))
     try output.close(file)
@@ -104,7 +104,7 @@ struct BrandFilesExporter: BundleExporter {
     self.removed = Dictionary(grouping: removed, by: \.brand)
   }
 
-  mutating func begin(_ output: BundleOutput) throws(ExportError) {
+  mutating func begin(_ output: BundleOutput) throws(FileError) {
     for brand in brands {
       let file = output.open("brands/\(brand.rawValue).json", gzip: true)
       file.write(frame.head)
@@ -112,7 +112,7 @@ struct BrandFilesExporter: BundleExporter {
     }
   }
 
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {
     let brand = branch.branch.brand
     guard let entry = open[brand] else { return }
     if !entry.empty { entry.file.write(BranchListFrame.comma) }
@@ -121,11 +121,11 @@ struct BrandFilesExporter: BundleExporter {
     if branch.lastOfBrand { try close(brand, output) }
   }
 
-  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+  mutating func finish(_ output: BundleOutput) throws(FileError) {
     for brand in brands { try close(brand, output) }
   }
 
-  private mutating func close(_ brand: BrandSlug, _ output: BundleOutput) throws(ExportError) {
+  private mutating func close(_ brand: BrandSlug, _ output: BundleOutput) throws(FileError) {
     guard let file = open.removeValue(forKey: brand)?.file else { return }
     file.write(frame.tail(removed: removed[brand] ?? []))
     try output.close(file)
@@ -154,9 +154,9 @@ struct CalendarsExporter: BundleExporter {
     self.staleSince = staleSince
   }
 
-  mutating func begin(_ output: BundleOutput) throws(ExportError) {}
+  mutating func begin(_ output: BundleOutput) throws(FileError) {}
 
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {
     let events = ICalendar.serialized(ICalendar.events(of: branch.branch, brandName: branch.brandName, asOf: asOf))
     building[branch.branch.brand, default: ICalendar.BrandCalendarBuilder()].add(events)
     try output.whole(
@@ -167,11 +167,11 @@ struct CalendarsExporter: BundleExporter {
     if branch.lastOfBrand { try finishBrand(branch.branch.brand, output) }
   }
 
-  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+  mutating func finish(_ output: BundleOutput) throws(FileError) {
     for brand in brands { try finishBrand(brand, output) }
   }
 
-  private mutating func finishBrand(_ brand: BrandSlug, _ output: BundleOutput) throws(ExportError) {
+  private mutating func finishBrand(_ brand: BrandSlug, _ output: BundleOutput) throws(FileError) {
     guard finished.insert(brand).inserted else { return }
     try output.whole(
       "calendars/brands/\(brand.rawValue).ics",
@@ -186,16 +186,16 @@ struct IndexExporter: BundleExporter {
   private var writer = CanonicalJSONWriter(capacity: 1 << 17)
   private var count = 0
 
-  mutating func begin(_ output: BundleOutput) throws(ExportError) {
+  mutating func begin(_ output: BundleOutput) throws(FileError) {
     file = output.open("index.json", gzip: true)
     writer.raw(#"{"branches":["#)
   }
 
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {
     if count > 0 { writer.bytes.append(0x2C) }
     count += 1
     do { try writer.indexRow(IndexFile.Row(branch.branch)) } catch {
-      throw ExportError(path: "index.json", message: "encoding failed: \(error)")
+      throw FileError(.encode, path: "index.json", message: "encoding failed: \(error)")
     }
     if writer.bytes.count >= 1 << 16 {
       file?.write(writer.bytes)
@@ -203,7 +203,7 @@ struct IndexExporter: BundleExporter {
     }
   }
 
-  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+  mutating func finish(_ output: BundleOutput) throws(FileError) {
     guard let file else { return }
     writer.raw(#"],"schemaVersion":"#)
     writer.int(bundleSchemaVersion)
@@ -222,11 +222,11 @@ struct ClosuresExporter: BundleExporter {
   let asOf: CalendarDate
   let window: DateWindow
 
-  mutating func begin(_ output: BundleOutput) throws(ExportError) {}
+  mutating func begin(_ output: BundleOutput) throws(FileError) {}
 
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {}
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {}
 
-  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+  mutating func finish(_ output: BundleOutput) throws(FileError) {
     var writer = CanonicalJSONWriter(capacity: 1 << 16)
     writer.closures(ClosuresFile(branches: branches, window: window, asOf: asOf))
     writer.bytes.append(0x0A)
@@ -242,14 +242,14 @@ struct DistrictsExporter: BundleExporter {
   /// `districts.json` as it is written.
   let file: DistrictsFile
 
-  mutating func begin(_ output: BundleOutput) throws(ExportError) {}
+  mutating func begin(_ output: BundleOutput) throws(FileError) {}
 
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {}
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {}
 
-  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+  mutating func finish(_ output: BundleOutput) throws(FileError) {
     let data: Data
     do { data = try BundleJSON.encode(file) } catch {
-      throw ExportError(path: "districts.json", message: "encoding failed: \(error)")
+      throw FileError(.encode, path: "districts.json", message: "encoding failed: \(error)")
     }
     let file = output.open("districts.json", gzip: true)
     file.write(ArraySlice(data))

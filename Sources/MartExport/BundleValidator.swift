@@ -46,7 +46,7 @@ private struct Check {
   }
 
   mutating func problem(_ path: String, _ message: String) {
-    problems.append(BundleProblem(path: path, message: message))
+    problems.append(BundleProblem(.malformed, path: path, message: message))
   }
 
   func exists(_ relative: String) -> Bool {
@@ -106,7 +106,7 @@ private struct Check {
     case .bundle:
       // A bundle named directly (`validate output/bundles/<v>`, with or without a trailing `/`
       // or `/.`) is a link when its own name is: a bundle holds only its own directory.
-      if let name = Self.ownName(of: root.path), Files.kind(at: name) == Files.symbolicLinkKind {
+      if let name = Self.ownName(of: root.path), Files.kind(at: name) == .symbolicLink {
         problem(".", "is a symbolic link; a bundle holds only regular files and directories")
         return nil
       }
@@ -355,8 +355,8 @@ private struct Check {
     var found = Set<String>()
     for entry in PlainFiles.entries(under: root.appendingPathComponent(prefix).path) {
       switch entry.kind {
-      case Files.regularFileKind: found.insert(entry.path)
-      case Files.symbolicLinkKind:
+      case .regularFile: found.insert(entry.path)
+      case .symbolicLink:
         if reportedLinks.insert(prefix + entry.path).inserted {
           problem(prefix + entry.path, "is a symbolic link; a bundle holds only regular files and directories")
         }
@@ -375,7 +375,7 @@ private struct Check {
       problem(path, "left by an interrupted run (a hidden temporary name); the next run removes it")
     }
     let current = OutputLayout.currentName
-    if Files.kind(at: root.appendingPathComponent(current).path) == Files.directoryKind {
+    if Files.kind(at: root.appendingPathComponent(current).path) == .directory {
       for entry in PlainFiles.foreignEntries(under: root.appendingPathComponent(current).path)
       where !entry.path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
         _ = followsNoLink("\(current)/\(entry.path)")
