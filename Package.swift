@@ -111,6 +111,7 @@ let package = Package(
     .testTarget(
       name: "MartReplayTests", dependencies: ["MartReplay", "MartFetch", "MartCore", "MartExport"]),
     .testTarget(name: "MartCharsetTests", dependencies: ["MartCharset", "TestSupport"]),
+    .testTarget(name: "MartSQLiteTests", dependencies: ["MartSQLite"]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "TestSupport"]),
     .testTarget(
       name: "MartBrandsTests",

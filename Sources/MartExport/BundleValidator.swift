@@ -336,9 +336,8 @@ private struct Check {
     var prefix = ""
     for component in relative.split(separator: "/") {
       prefix += prefix.isEmpty ? String(component) : "/\(component)"
-      var status = stat()
-      guard lstat(root.appendingPathComponent(prefix).path, &status) == 0 else { return true }
-      if status.st_mode & S_IFMT == S_IFLNK {
+      guard let kind = Files.kind(at: root.appendingPathComponent(prefix).path) else { return true }
+      if kind == .symbolicLink {
         if !reportedLinks.contains(prefix) {
           reportedLinks.insert(prefix)
           problem(prefix, "is a symbolic link; a bundle holds only regular files and directories")

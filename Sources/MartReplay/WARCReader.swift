@@ -3,6 +3,7 @@ import MartCore
 import MartDigest
 import MartExport
 import MartFetch
+import MartFiles
 
 /// Reads a WARC file (1.0 or 1.1, gzip members or plain) into the exchanges a replay serves: each
 /// `response` record holding an HTTP message (`Content-Type: application/http…`), with the method
@@ -32,7 +33,7 @@ public enum WARCReader {
     let size: Int
     do {
       let attributes = try FileManager.default.attributesOfItem(atPath: path)
-      guard attributes[.type] as? FileAttributeType == .typeRegular else {
+      guard Files.kind(at: path) == .regularFile else {
         throw FileError(.foreign, path: path, message: "is not a regular file")
       }
       size = (attributes[.size] as? NSNumber)?.intValue ?? 0
