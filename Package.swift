@@ -106,10 +106,15 @@ let package = Package(
     .testTarget(
       name: "MartFetchTests",
       dependencies: [
-        "MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite", "MartExport", "ReplayTestSupport",
-        "TestSupport", "MartGzip",
+        "MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite", "ReplayTestSupport",
+        "TestSupport",
       ]),
-    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "MartCharset", "TestSupport"]),
+    .testTarget(name: "MartFilesTests", dependencies: ["MartFiles", "MartCore"]),
+    .testTarget(
+      name: "MartReplayTests", dependencies: ["MartReplay", "MartFetch", "MartCore", "MartExport", "MartGzip"]),
+    .testTarget(name: "MartCharsetTests", dependencies: ["MartCharset", "TestSupport"]),
+    .testTarget(name: "MartSQLiteTests", dependencies: ["MartSQLite"]),
+    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "TestSupport"]),
     .testTarget(name: "MartGzipTests", dependencies: ["MartGzip"]),
     .testTarget(
       name: "MartBrandsTests",

@@ -37,7 +37,7 @@ public struct SourceDataGenerator: Sendable {
 
   /// Writes `replay.json` and every exchange into `directory`; returns the number of exchanges.
   @discardableResult
-  public func write(to directory: URL) throws(ReplayError) -> Int {
+  public func write(to directory: URL) throws(FileError) -> Int {
     try ReplayArchive.writeManifest(
       recordedOn: asOf.iso,
       description:

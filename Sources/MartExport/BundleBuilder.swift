@@ -36,22 +36,22 @@ enum BundleBuilder {
     branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
     removed unsortedRemoved: [RemovedBranch] = [], districts: DistrictsFile? = nil,
     into sink: (any BundleFileSink)? = nil, shouldStop: () -> Bool = { false }
-  ) throws(ExportError) -> BuiltBundle? {
+  ) throws(FileError) -> BuiltBundle? {
     let branches = unsorted.sorted { $0.id < $1.id }
     let removed = unsortedRemoved.sorted { $0.id < $1.id }
     // Ids are compared as text: they name files, and clients store them as text.
     var seen = Set<String>()
     for branch in branches {
       guard BranchIDFormat.isWellFormed(branch.id) else {
-        throw ExportError(path: "branches", message: "branch id \"\(branch.id)\" cannot name a file")
+        throw FileError(.invalid, path: "branches", message: "branch id \"\(branch.id)\" cannot name a file")
       }
       guard seen.insert(branch.id.description).inserted else {
-        throw ExportError(path: "branches", message: "branch id \(branch.id) occurs twice")
+        throw FileError(.invalid, path: "branches", message: "branch id \(branch.id) occurs twice")
       }
     }
     for entry in removed {
       guard seen.insert(entry.id.description).inserted else {
-        throw ExportError(path: "branches", message: "removed branch id \(entry.id) is listed or occurs twice")
+        throw FileError(.invalid, path: "branches", message: "removed branch id \(entry.id) is listed or occurs twice")
       }
     }
     seen = []
@@ -77,7 +77,7 @@ enum BundleBuilder {
       if index % 256 == 0, shouldStop() { return nil }
       writer.bytes.removeAll(keepingCapacity: true)
       do { try writer.branch(branch) } catch {
-        throw ExportError(path: BranchesFileKind.name, message: "encoding failed: \(error)")
+        throw FileError(.encode, path: BranchesFileKind.name, message: "encoding failed: \(error)")
       }
       let exported = ExportedBranch(
         branch: branch, json: writer.bytes[...], brandName: name(branch.brand),
@@ -107,7 +107,7 @@ enum BundleBuilder {
 /// memory (``KeptBundleFiles``), or a staging directory (``BundleStore``). A file is handed
 /// over once, with the entry the manifest lists for it; what the sink does not keep is freed.
 protocol BundleFileSink: AnyObject {
-  func put(_ file: BundleManifest.File, _ data: Data) throws(ExportError)
+  func put(_ file: BundleManifest.File, _ data: Data) throws(FileError)
 }
 
 /// Keeps every file of a bundle in memory: ``BundleContents``, for tests and tools.
@@ -150,7 +150,7 @@ final class BundleOutput {
   }
 
   /// Finishes `file`, lists it and hands it over; its `.gz` copy follows (``finishCopies()``).
-  func close(_ file: BundleFileStream) throws(ExportError) {
+  func close(_ file: BundleFileStream) throws(FileError) {
     let finished = file.finish()
     try add(finished)
     try takeCopies()
@@ -164,18 +164,18 @@ final class BundleOutput {
   }
 
   /// Waits for the gzip copies of the closed files, and lists and hands over them.
-  func finishCopies() throws(ExportError) {
+  func finishCopies() throws(FileError) {
     copies.sync {}
     try takeCopies()
   }
 
   /// Adds a file made whole in memory.
-  func whole(_ path: String, _ data: Data) throws(ExportError) {
+  func whole(_ path: String, _ data: Data) throws(FileError) {
     try add(BundleFileStream.Finished(path: path, sha256: SHA256.hex(data), bytes: data.count, data: data))
   }
 
   /// Lists and hands over the gzip copies made so far.
-  private func takeCopies() throws(ExportError) {
+  private func takeCopies() throws(FileError) {
     let made = compressed.files.withLock { files in
       defer { files = [] }
       return files
@@ -183,7 +183,7 @@ final class BundleOutput {
     for copy in made { try add(copy) }
   }
 
-  private func add(_ finished: BundleFileStream.Finished) throws(ExportError) {
+  private func add(_ finished: BundleFileStream.Finished) throws(FileError) {
     let file = BundleManifest.File(path: finished.path, sha256: finished.sha256, bytes: finished.bytes)
     listed.append(file)
     try sink?.put(file, finished.data)

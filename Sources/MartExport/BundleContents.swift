@@ -31,7 +31,7 @@ public struct BundleContents: Sendable {
   public init(
     branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
     removed: [RemovedBranch] = []
-  ) throws(ExportError) {
+  ) throws(FileError) {
     let kept = KeptBundleFiles()
     // Never stopped, so always built.
     let built = try BundleBuilder.build(

@@ -10,7 +10,6 @@ import MartFiles
 #endif
 
 /// An export failed: what, and where on disk.
-public typealias ExportError = FileError
 
 /// A published bundle: as read back from disk (and verified), or as just written.
 public struct PublishedBundle: Sendable {
@@ -26,7 +25,7 @@ public enum PublishResult: Sendable {
   /// `latest.json` names `bundle`, given as it was written (no need to read it back).
   /// `latestChanged` is `false` when it already did; `repaired` says what was wrong with a
   /// copy of this bundle that was found damaged on disk and written again.
-  case published(PublishedBundle, latestChanged: Bool, repaired: ExportError?)
+  case published(PublishedBundle, latestChanged: Bool, repaired: FileError?)
   /// Asked to stop before `latest.json` was replaced: nothing new became current.
   case stopped
 
@@ -66,10 +65,10 @@ public struct BundleStore: Sendable {
 
   /// Reads and verifies the bundle `latest.json` points to; `nil` when there is none yet.
   /// Throws when a bundle is referenced but missing or does not match its manifest.
-  public func latest() throws(ExportError) -> PublishedBundle? {
+  public func latest() throws(FileError) -> PublishedBundle? {
     guard let pointer = try layout.readLatest() else { return nil }
     guard let directory = BundleDirectory.confinedURL(pointer.bundle, in: outputDirectory) else {
-      throw ExportError(
+      throw FileError(.foreign,
         path: layout.latest.path, message: "bundle \"\(pointer.bundle)\" leads outside \(outputDirectory.path)")
     }
     return try Self.read(directory: directory, pointer: pointer)
@@ -87,14 +86,14 @@ public struct BundleStore: Sendable {
 
   /// Reads and verifies a published bundle, given either an output directory (the bundle
   /// `latest.json` names) or a bundle directory (the one holding `manifest.json`).
-  public static func readBundle(at directory: URL) throws(ExportError) -> PublishedBundle {
+  public static func readBundle(at directory: URL) throws(FileError) -> PublishedBundle {
     let store = BundleStore(outputDirectory: directory)
     switch BundleDirectory(directory) {
     case .unusable(let problem):
-      throw ExportError(path: directory.path, message: problem)
+      throw FileError(.foreign, path: directory.path, message: problem)
     case .output:
       guard let bundle = try store.latest() else {
-        throw ExportError(path: store.latestURL.path, message: "cannot read")
+        throw FileError(.read, path: store.latestURL.path, message: "cannot read")
       }
       return bundle
     case .bundle:
@@ -110,23 +109,23 @@ public struct BundleStore: Sendable {
     return try read(directory: directory, pointer: pointer)
   }
 
-  private static func read(directory: URL, pointer: LatestPointer) throws(ExportError) -> PublishedBundle {
+  private static func read(directory: URL, pointer: LatestPointer) throws(FileError) -> PublishedBundle {
     let store = BundleStore(outputDirectory: directory)
     guard let manifestURL = BundleDirectory.confinedURL(OutputLayout.manifestName, in: directory) else {
-      throw ExportError(path: directory.path, message: "manifest.json leads outside the bundle")
+      throw FileError(.foreign, path: directory.path, message: "manifest.json leads outside the bundle")
     }
     let manifestData = try store.read(manifestURL)
     guard SHA256.hex(manifestData) == pointer.manifestSHA256 else {
-      throw ExportError(path: manifestURL.path, message: "SHA-256 does not match latest.json")
+      throw FileError(.mismatch, path: manifestURL.path, message: "SHA-256 does not match latest.json")
     }
     let manifest = try store.decode(BundleManifest.self, data: manifestData, at: manifestURL)
     for file in manifest.files {
       guard let url = BundleDirectory.confinedURL(file.path, in: directory) else {
-        throw ExportError(path: manifestURL.path, message: "file \"\(file.path)\" leads outside the bundle")
+        throw FileError(.foreign, path: manifestURL.path, message: "file \"\(file.path)\" leads outside the bundle")
       }
       let data = try store.read(url)
       guard data.count == file.bytes, SHA256.hex(data) == file.sha256 else {
-        throw ExportError(path: url.path, message: "size or SHA-256 does not match manifest.json")
+        throw FileError(.mismatch, path: url.path, message: "size or SHA-256 does not match manifest.json")
       }
     }
     let branches = try store.decode(BranchesFile.self, at: directory.appendingPathComponent(BranchesFileKind.name))
@@ -170,9 +169,9 @@ public struct BundleStore: Sendable {
   public func publish(
     branches: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
     removed: [RemovedBranch] = [], districts inference: DistrictInference? = nil, shouldStop: () -> Bool = { false }
-  ) throws(ExportError) -> PublishResult {
+  ) throws(FileError) -> PublishResult {
     guard !branches.isEmpty else {
-      throw ExportError(path: outputDirectory.path, message: "refusing to publish an empty dataset")
+      throw FileError(.invalid, path: outputDirectory.path, message: "refusing to publish an empty dataset")
     }
     // A link as bundles/ would send the bundle elsewhere: nothing is written through one.
     try Files.checkNothingForeign(below: outputDirectory.path, to: bundlesURL.path)
@@ -185,10 +184,10 @@ public struct BundleStore: Sendable {
     // Pass 1, digests only: is this version already on disk? Only its manifest's bytes are kept
     // for pass 2 to match.
     var expected: Data?
-    var repaired: ExportError?
+    var repaired: FileError?
     if mayHoldBundle(asOf: asOf) {
       let digests: BuiltBundle
-      do throws(ExportError) {
+      do throws(FileError) {
         guard let made = try input.build(into: nil, shouldStop: shouldStop), !shouldStop() else { return .stopped }
         digests = made
       } catch {
@@ -196,7 +195,7 @@ public struct BundleStore: Sendable {
       }
       let directory = layout.bundle(version: digests.manifest.version)
       if Files.kind(at: directory.path) != nil {
-        do throws(ExportError) {
+        do throws(FileError) {
           try Self.checkHolds(directory, digests)
         } catch {
           // A damaged copy of this very bundle: never point at it again; write it anew.
@@ -219,7 +218,7 @@ public struct BundleStore: Sendable {
     layout.removeLeftovers(onlyOfEndedProcesses: true, includingCurrent: false)
     guard let staged = try stage(input, matching: expected, shouldStop: shouldStop) else { return .stopped }
     let finalDirectory = layout.bundle(version: staged.bundle.manifest.version)
-    do throws(ExportError) {
+    do throws(FileError) {
       try Files.rename(staged.directory.path, to: finalDirectory.path)
     } catch {
       Files.remove(staged.directory.path)
@@ -249,11 +248,11 @@ public struct BundleStore: Sendable {
 
   /// Refuses to stage a bundle the disk has no room for (``freeSpaceNeeded()``), before
   /// anything is written, so that a full disk leaves the output as it was and says so.
-  func checkFreeSpace() throws(ExportError) {
+  func checkFreeSpace() throws(FileError) {
     let needed = freeSpaceNeeded()
     guard let free = Files.availableBytes(at: outputDirectory.path), free < needed else { return }
     func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
-    throw ExportError(
+    throw FileError(.noSpace,
       path: outputDirectory.path,
       message:
         "not enough free disk space to stage a new bundle: \(megabytes(free)) free, \(megabytes(needed)) needed"
@@ -272,7 +271,7 @@ public struct BundleStore: Sendable {
     /// `districts.json`, worked out once for both passes.
     var districts: DistrictsFile
 
-    func build(into sink: (any BundleFileSink)?, shouldStop: () -> Bool) throws(ExportError) -> BuiltBundle? {
+    func build(into sink: (any BundleFileSink)?, shouldStop: () -> Bool) throws(FileError) -> BuiltBundle? {
       try BundleBuilder.build(
         branches: branches, brands: brands, asOf: asOf, window: window, removed: removed, districts: districts,
         into: sink, shouldStop: shouldStop)
@@ -281,24 +280,24 @@ public struct BundleStore: Sendable {
 
   /// A problem with the data, which names a file of the bundle relative to it, as an error
   /// naming that file in the output directory.
-  private func dataError(_ error: ExportError) -> ExportError {
-    ExportError(path: outputDirectory.appendingPathComponent(error.path).path, message: error.message)
+  private func dataError(_ error: FileError) -> FileError {
+    FileError(error.code, path: outputDirectory.appendingPathComponent(error.path).path, message: error.message)
   }
 
   /// Whether `bundles/` may already hold the bundle of `asOf`: a bundle's name begins with its
   /// as-of date (`<as-of>-<hash>`), so when no entry there does, whatever this run builds is new.
   private func mayHoldBundle(asOf: CalendarDate) -> Bool {
     let prefix = "\(asOf.iso)-"
-    return OutputLayout.contents(of: bundlesURL).contains { $0.hasPrefix(prefix) }
+    return PlainFiles.names(in: bundlesURL.path).contains { $0.hasPrefix(prefix) }
   }
 
   /// Points `latest.json` at `built`, in `directory`, unless it already does or `shouldStop`
   /// answers `true` (then a directory this call wrote is removed: nothing refers to it; a
   /// reused one stays for whoever names it).
   private func point(
-    at built: BuiltBundle, in directory: URL, wroteDirectory: Bool, repaired: ExportError?,
+    at built: BuiltBundle, in directory: URL, wroteDirectory: Bool, repaired: FileError?,
     shouldStop: () -> Bool
-  ) throws(ExportError) -> PublishResult {
+  ) throws(FileError) -> PublishResult {
     let version = built.manifest.version
     let pointer = LatestPointer(
       schemaVersion: bundleSchemaVersion, version: version, bundle: OutputLayout.bundlePath(version: version),
@@ -326,11 +325,11 @@ public struct BundleStore: Sendable {
   /// written (a problem with the data names the file in the output directory).
   private func stage(
     _ input: BundleInput, matching expected: Data?, shouldStop: () -> Bool
-  ) throws(ExportError) -> (directory: URL, bundle: BuiltBundle)? {
+  ) throws(FileError) -> (directory: URL, bundle: BuiltBundle)? {
     let staging = layout.newStagingDirectory(asOf: input.asOf)
     Files.remove(staging.path)
     let files = StagedBundleFiles(directory: staging.path, linkable: linkableFiles())
-    do throws(ExportError) {
+    do throws(FileError) {
       try createDirectory(staging)
       guard let built = try input.build(into: files, shouldStop: shouldStop), !shouldStop() else {
         Files.remove(staging.path)
@@ -339,7 +338,7 @@ public struct BundleStore: Sendable {
       if let expected, built.manifestData != expected {
         let first = try? BundleJSON.decode(BundleManifest.self, from: expected)
         let differing = zip(built.manifest.files, first?.files ?? []).first { $0 != $1 }?.0.path
-        throw ExportError(
+        throw FileError(.mismatch,
           path: staging.path + "/" + (differing ?? OutputLayout.manifestName),
           message: "the second pass made other bytes than the first (a bug: nothing is published)")
       }
@@ -372,22 +371,22 @@ public struct BundleStore: Sendable {
   /// Throws unless `directory` holds exactly the bundle `built`: its manifest's bytes, each file
   /// the manifest lists with the listed size and SHA-256, and nothing else
   /// (``checkHoldsOnlyListed(_:manifest:)``). Files are read one at a time, a piece at a time.
-  static func checkHolds(_ directory: URL, _ built: BuiltBundle) throws(ExportError) {
+  static func checkHolds(_ directory: URL, _ built: BuiltBundle) throws(FileError) {
     try checkHoldsOnlyListed(directory, manifest: built.manifest)
     let manifest = directory.appendingPathComponent(OutputLayout.manifestName)
     guard let existing = PlainFiles.contents(of: manifest.path) else {
-      throw ExportError(path: manifest.path, message: "missing or unreadable")
+      throw FileError(.read, path: manifest.path, message: "missing or unreadable")
     }
     guard existing == built.manifestData else {
-      throw ExportError(path: manifest.path, message: "is not the manifest of this bundle")
+      throw FileError(.mismatch, path: manifest.path, message: "is not the manifest of this bundle")
     }
     for file in built.manifest.files {
       let url = directory.appendingPathComponent(file.path)
       guard let digest = fileDigest(at: url.path) else {
-        throw ExportError(path: url.path, message: "missing or unreadable")
+        throw FileError(.read, path: url.path, message: "missing or unreadable")
       }
       guard digest.bytes == file.bytes, digest.sha256 == file.sha256 else {
-        throw ExportError(path: url.path, message: "size or SHA-256 does not match manifest.json")
+        throw FileError(.mismatch, path: url.path, message: "size or SHA-256 does not match manifest.json")
       }
     }
   }
@@ -396,17 +395,17 @@ public struct BundleStore: Sendable {
   /// as regular files in real folders: the directory itself not a symbolic link, no link,
   /// device or pipe inside it, no file the manifest does not list (hidden names included). What
   /// `validate` rejects in a bundle's layout, a run does not reuse.
-  static func checkHoldsOnlyListed(_ directory: URL, manifest: BundleManifest) throws(ExportError) {
-    if let kind = Files.kind(at: directory.path), kind != Files.directoryKind {
-      throw ExportError(path: directory.path, message: "is \(kind), not a bundle directory")
+  static func checkHoldsOnlyListed(_ directory: URL, manifest: BundleManifest) throws(FileError) {
+    if let kind = Files.kind(at: directory.path), kind != .directory {
+      throw FileError(.foreign, path: directory.path, message: "is \(kind), not a bundle directory")
     }
     let listed = Set(manifest.files.map(\.path) + [OutputLayout.manifestName])
     for entry in PlainFiles.entries(under: directory.path) {
-      if entry.kind != Files.regularFileKind {
-        throw ExportError(path: directory.appendingPathComponent(entry.path).path, message: "is \(entry.kind)")
+      if entry.kind != .regularFile {
+        throw FileError(.foreign, path: directory.appendingPathComponent(entry.path).path, message: "is \(entry.kind)")
       }
       if !listed.contains(entry.path) {
-        throw ExportError(
+        throw FileError(.foreign,
           path: directory.appendingPathComponent(entry.path).path, message: "not listed in manifest.json")
       }
     }
@@ -414,29 +413,29 @@ public struct BundleStore: Sendable {
 
   // MARK: - File primitives
 
-  private func encode(_ value: some Encodable) throws(ExportError) -> Data {
+  private func encode(_ value: some Encodable) throws(FileError) -> Data {
     do { return try BundleJSON.encode(value) } catch {
-      throw ExportError(path: outputDirectory.path, message: "encoding failed: \(error)")
+      throw FileError(.encode, path: outputDirectory.path, message: "encoding failed: \(error)")
     }
   }
 
-  private func read(_ url: URL) throws(ExportError) -> Data {
+  private func read(_ url: URL) throws(FileError) -> Data {
     do { return try Data(contentsOf: url) } catch {
-      throw ExportError(path: url.path, message: "cannot read: \(error.localizedDescription)")
+      throw FileError(.read, path: url.path, message: "cannot read: \(error.localizedDescription)")
     }
   }
 
-  private func decode<T: Decodable>(_ type: T.Type, at url: URL) throws(ExportError) -> T {
+  private func decode<T: Decodable>(_ type: T.Type, at url: URL) throws(FileError) -> T {
     try decode(type, data: try read(url), at: url)
   }
 
-  private func decode<T: Decodable>(_ type: T.Type, data: Data, at url: URL) throws(ExportError) -> T {
+  private func decode<T: Decodable>(_ type: T.Type, data: Data, at url: URL) throws(FileError) -> T {
     do { return try BundleJSON.decode(type, from: data) } catch {
-      throw ExportError(path: url.path, message: "not a valid \(T.self): \(error)")
+      throw FileError(.malformed, path: url.path, message: "not a valid \(T.self): \(error)")
     }
   }
 
-  private func createDirectory(_ url: URL) throws(ExportError) {
+  private func createDirectory(_ url: URL) throws(FileError) {
     try Files.createDirectory(url.path)
   }
 }
@@ -463,7 +462,7 @@ final class StagedBundleFiles: BundleFileSink {
   /// The staging directory and every folder made in it.
   var folders: [String] { Array(madeFolders) }
 
-  func put(_ file: BundleManifest.File, _ data: Data) throws(ExportError) {
+  func put(_ file: BundleManifest.File, _ data: Data) throws(FileError) {
     let path = directory + "/" + file.path
     let folder = String(path[..<path.lastIndex(of: "/")!])
     if madeFolders.insert(folder).inserted { try Files.createDirectory(folder) }

@@ -46,7 +46,7 @@ public struct BundleValidator {
     case .bundle:
       // A bundle named directly (`validate output/bundles/<v>`, with or without a trailing `/`
       // or `/.`) is a link when its own name is: a bundle holds only its own directory.
-      if let name = ownName(of: root.path), Files.kind(at: name) == Files.symbolicLinkKind {
+      if let name = ownName(of: root.path), Files.kind(at: name) == .symbolicLink {
         inspection.report(".", "is a symbolic link; a bundle holds only regular files and directories")
         return nil
       }
@@ -119,7 +119,7 @@ public struct BundleValidator {
       inspection.report(path, "left by an interrupted run (a hidden temporary name); the next run removes it")
     }
     let current = OutputLayout.currentName
-    if Files.kind(at: root.appendingPathComponent(current).path) == Files.directoryKind {
+    if Files.kind(at: root.appendingPathComponent(current).path) == .directory {
       for entry in PlainFiles.foreignEntries(under: root.appendingPathComponent(current).path)
       where !entry.path.split(separator: "/").contains(where: { $0.hasPrefix(".") }) {
         _ = inspection.followsNoLink("\(current)/\(entry.path)")

@@ -34,7 +34,7 @@ public struct CurrentDirectory: Sendable {
     case sameAs(bundleFile: String)
 
     /// The bytes themselves, read from the bundle when the file is one of its own.
-    func contents() throws(ExportError) -> Data {
+    func contents() throws(FileError) -> Data {
       switch self {
       case .bytes(let data): data
       case .sameAs(let bundleFile): try PlainFiles.contentsOrError(of: bundleFile)
@@ -49,14 +49,14 @@ public struct CurrentDirectory: Sendable {
   /// - Parameter named: the bundle `latest.json` names, when the caller has it in memory
   ///   (just published); otherwise it is read from disk and verified.
   public func forEachExpectedFile(
-    latest named: PublishedBundle? = nil, _ body: (String, ExpectedFile) throws(ExportError) -> Void
-  ) throws(ExportError) -> Set<String>? {
+    latest named: PublishedBundle? = nil, _ body: (String, ExpectedFile) throws(FileError) -> Void
+  ) throws(FileError) -> Set<String>? {
     let fromDisk: PublishedBundle? =
       if named == nil { try BundleStore(outputDirectory: outputDirectory).latest() } else { nil }
     guard let latest = named ?? fromDisk else { return nil }
     var paths = Set<String>()
-    func add(_ path: String, _ data: Data) throws(ExportError) { try add(path, .bytes(data)) }
-    func add(_ path: String, _ file: ExpectedFile) throws(ExportError) {
+    func add(_ path: String, _ data: Data) throws(FileError) { try add(path, .bytes(data)) }
+    func add(_ path: String, _ file: ExpectedFile) throws(FileError) {
       paths.insert(path)
       try body(path, file)
     }
@@ -110,13 +110,13 @@ public struct CurrentDirectory: Sendable {
   /// - Returns: the relative paths written and removed, and what was in the way (a path and
   ///   what it was).
   @discardableResult
-  public func synchronize(latest: PublishedBundle? = nil) throws(ExportError) -> (
+  public func synchronize(latest: PublishedBundle? = nil) throws(FileError) -> (
     written: [String], removed: [String], repaired: [String]
   ) {
     var written: [String] = []
     var repaired: [String] = []
     /// Removes what is at `relative` (inside `current/`) unless it is of `kind`.
-    func clear(_ relative: String, unless kind: String) {
+    func clear(_ relative: String, unless kind: FileKind) {
       let path = currentURL.path + "/" + relative
       guard let found = Files.kind(at: path), found != kind, Files.remove(path) else { return }
       repaired.append("\(OutputLayout.currentName)/\(relative): \(found) where \(kind) belongs, removed")
@@ -132,7 +132,7 @@ public struct CurrentDirectory: Sendable {
     guard
       let expected = try forEachExpectedFile(
         latest: latest,
-        { (relative, file) throws(ExportError) in
+        { (relative, file) throws(FileError) in
           let path = root + "/" + relative
           let isThere = existing.contains(relative)
           if isThere, try Self.holds(path, file) { return }
@@ -141,13 +141,13 @@ public struct CurrentDirectory: Sendable {
             var parent = ""
             for component in relative.split(separator: "/").dropLast() {
               parent += parent.isEmpty ? String(component) : "/" + component
-              clear(parent, unless: Files.directoryKind)
+              clear(parent, unless: .directory)
             }
             // A link on the way (current/ or a folder in it) would send the files elsewhere.
             try Files.checkNothingForeign(below: outputDirectory.path, to: folder)
             try Files.createDirectory(folder)
           }
-          if !isThere { clear(relative, unless: Files.regularFileKind) }
+          if !isThere { clear(relative, unless: .regularFile) }
           written.append(relative)
           switch file {
           case .bytes(let data):
@@ -165,14 +165,14 @@ public struct CurrentDirectory: Sendable {
     for relative in existing.sorted() where !expected.contains(relative) {
       // A file that stood where a folder now is was removed above; the folder stays.
       let path = root + "/" + relative
-      if Files.kind(at: path) == Files.regularFileKind, Files.remove(path) { removed.append(relative) }
+      if Files.kind(at: path) == .regularFile, Files.remove(path) { removed.append(relative) }
     }
     return (written, removed, repaired)
   }
 
   /// Whether the file at `path` already holds what `file` says: the bundle's own file (the same
   /// inode, nothing read), or the same bytes.
-  private static func holds(_ path: String, _ file: ExpectedFile) throws(ExportError) -> Bool {
+  private static func holds(_ path: String, _ file: ExpectedFile) throws(FileError) -> Bool {
     switch file {
     case .bytes(let data):
       return PlainFiles.contents(of: path) == data
@@ -185,10 +185,10 @@ public struct CurrentDirectory: Sendable {
 
   /// How `current/` differs from what `latest.json` calls for: one line per file missing,
   /// different or unexpected, sorted by path. Empty when it follows.
-  public func mismatches() throws(ExportError) -> [String] {
+  public func mismatches() throws(FileError) -> [String] {
     let root = currentURL.path
     var problems: [(path: String, problem: String)] = []
-    let expected = try forEachExpectedFile { (path, file) throws(ExportError) in
+    let expected = try forEachExpectedFile { (path, file) throws(FileError) in
       guard let existing = PlainFiles.contents(of: root + "/" + path) else {
         problems.append((path, "missing"))
         return
@@ -214,7 +214,7 @@ public struct CurrentDirectory: Sendable {
     excluding excluded: String, notListed listed: Set<BranchID>
   ) -> [(manifest: BundleManifest, branches: () -> [Branch])] {
     let bundles = OutputLayout(outputDirectory).bundles
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: bundles.path)) ?? []
+    let names = PlainFiles.names(in: bundles.path)
     return names.filter { !$0.hasPrefix(".") && $0 != excluded }.sorted().compactMap { name in
       let directory = bundles.appendingPathComponent(name)
       guard let manifestData = PlainFiles.contents(of: directory.appendingPathComponent(OutputLayout.manifestName).path),
@@ -241,10 +241,10 @@ public struct CurrentDirectory: Sendable {
     }
   }
 
-  private func encode(_ value: CurrentBranchFile) throws(ExportError) -> Data {
+  private func encode(_ value: CurrentBranchFile) throws(FileError) -> Data {
     var writer = CanonicalJSONWriter(capacity: 4096)
     do { try writer.currentBranch(value) } catch {
-      throw ExportError(path: currentURL.path, message: "encoding failed: \(error)")
+      throw FileError(.encode, path: currentURL.path, message: "encoding failed: \(error)")
     }
     writer.bytes.append(0x0A)
     return Data(writer.bytes)

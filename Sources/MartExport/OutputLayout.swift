@@ -69,8 +69,8 @@ public struct OutputLayout: Sendable, Hashable {
   /// is. A run would write through it (a link to a folder elsewhere) or replace it, so it
   /// refuses to start over any of them. (A bundle directory that is a link is a damaged
   /// bundle instead: it is never written through, only set aside.)
-  public func foreignEntries() -> [(path: String, kind: String)] {
-    var found: [(path: String, kind: String)] = []
+  public func foreignEntries() -> [(path: String, kind: FileKind)] {
+    var found: [(path: String, kind: FileKind)] = []
     for name in Self.folders + Self.files {
       if let kind = Files.foreignKind(at: root.appendingPathComponent(name).path) { found.append((name, kind)) }
     }
@@ -84,15 +84,15 @@ public struct OutputLayout: Sendable, Hashable {
 
   /// The pointer `latest.json` holds: `nil` when there is none yet; an error naming the file
   /// when it cannot be read or is not a pointer. The one reader of `latest.json`.
-  public func readLatest() throws(ExportError) -> LatestPointer? {
+  public func readLatest() throws(FileError) -> LatestPointer? {
     guard let data = latestBytes() else {
       guard !FileManager.default.fileExists(atPath: latest.path) else {
-        throw ExportError(path: latest.path, message: "cannot read")
+        throw FileError(.read, path: latest.path, message: "cannot read")
       }
       return nil
     }
     do { return try BundleJSON.decode(LatestPointer.self, from: data) } catch {
-      throw ExportError(path: latest.path, message: "not a valid LatestPointer: \(error)")
+      throw FileError(.malformed, path: latest.path, message: "not a valid LatestPointer: \(error)")
     }
   }
 
@@ -138,21 +138,18 @@ public struct OutputLayout: Sendable, Hashable {
   /// (which removes them) follow.
   public func leftovers(includingCurrent: Bool = true) -> [String] {
     var found: [String] = []
-    for name in Self.contents(of: root) where name.hasPrefix(".") {
+    for name in PlainFiles.names(in: root.path) where name.hasPrefix(".") {
       if Self.files.contains(where: { name.hasPrefix(".\($0).") }) { found.append(name) }
     }
-    for name in Self.contents(of: bundles) where name.hasPrefix(".") { found.append("\(Self.bundlesName)/\(name)") }
-    if includingCurrent, Files.kind(at: current.path) == Files.directoryKind {
-      var folders = [""]
-      while let folder = folders.popLast() {
-        for name in Self.contents(of: folder.isEmpty ? current : current.appendingPathComponent(folder)) {
-          let relative = folder.isEmpty ? name : "\(folder)/\(name)"
-          if name.hasPrefix(".") {
-            found.append("\(Self.currentName)/\(relative)")
-          } else if Files.kind(at: current.appendingPathComponent(relative).path) == Files.directoryKind {
-            folders.append(relative)
-          }
-        }
+    for name in PlainFiles.names(in: bundles.path) where name.hasPrefix(".") {
+      found.append("\(Self.bundlesName)/\(name)")
+    }
+    if includingCurrent, Files.kind(at: current.path) == .directory {
+      PlainFiles.walk(current.path) { relative, _ in
+        // A hidden folder is one leftover: what it holds is not listed on its own.
+        guard relative.split(separator: "/").last?.hasPrefix(".") == true else { return true }
+        found.append("\(Self.currentName)/\(relative)")
+        return false
       }
     }
     return found.sorted()
@@ -186,7 +183,7 @@ public struct OutputLayout: Sendable, Hashable {
   /// The names of the bundles under `bundles/` (real folders, not hidden), newest first: by
   /// modification time, equal times by name, as ``pruneBundles(keep:)`` orders them.
   public func keptBundles() -> [String] {
-    Self.newestFirst(in: bundles).filter { Files.kind(at: bundles.appendingPathComponent($0).path) == Files.directoryKind }
+    Self.newestFirst(in: bundles).filter { Files.kind(at: bundles.appendingPathComponent($0).path) == .directory }
   }
 
   /// Keeps the newest `keep` bundles (by modification time), and the one `latest.json` names
@@ -215,7 +212,8 @@ public struct OutputLayout: Sendable, Hashable {
   /// The folders directly in `parent` (reached through links too), not hidden ones, newest
   /// first: by modification time, equal times by name, newest name first.
   static func newestFirst(in parent: URL) -> [String] {
-    let entries = contents(of: parent).filter { !$0.hasPrefix(".") }.compactMap { name -> (String, Date)? in
+    let names = PlainFiles.names(in: parent.path).filter { !$0.hasPrefix(".") }
+    let entries = names.compactMap { name -> (String, Date)? in
       let url = parent.appendingPathComponent(name)
       guard let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .contentModificationDateKey]),
         values.isDirectory == true
@@ -223,9 +221,5 @@ public struct OutputLayout: Sendable, Hashable {
       return (name, values.contentModificationDate ?? .distantPast)
     }
     return entries.sorted { ($0.1, $0.0) > ($1.1, $1.0) }.map(\.0)
-  }
-
-  static func contents(of directory: URL) -> [String] {
-    (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
   }
 }

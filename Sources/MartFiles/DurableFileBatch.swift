@@ -78,13 +78,13 @@ public final class DurableFileBatch {
         let file = WritableFile(descriptor: descriptor, path: path)
         do throws(FileError) { try file.write(data) } catch {
           // Only what is named is there: the unnamed file goes with its descriptor.
-          throw FileError(path: path, message: "not written: \(error.message)", errorNumber: error.errorNumber)
+          throw FileError(error.code, path: path, message: "not written: \(error.message)", cause: error.cause)
         }
         try queue(Pending(path: path, unnamed: file))
         return
       }
       guard [EOPNOTSUPP, ENOTSUP, EISDIR, EINVAL].contains(errno) else {
-        throw Files.failure(path, "cannot create")
+        throw Files.failure(.create, path, "cannot create")
       }
       foldersWithoutUnnamedFiles.insert(folder)
     }
@@ -133,11 +133,11 @@ public final class DurableFileBatch {
     if let unnamed = file.unnamed {
       defer { try? unnamed.close() }
       if mart_link_unnamed(unnamed.descriptor, file.path) == 0 { return }
-      guard errno == EEXIST else { throw Files.failure(file.path, "cannot create") }
+      guard errno == EEXIST else { throw Files.failure(.create, file.path, "cannot create") }
       // The name is taken: a temporary name first, then a rename over it.
       let temporary = Files.temporaryPath(beside: file.path)
       guard mart_link_unnamed(unnamed.descriptor, temporary) == 0 else {
-        throw Files.failure(file.path, "cannot create \(temporary)")
+        throw Files.failure(.create, file.path, "cannot create \(temporary)")
       }
       try rename(temporary, to: file.path)
     } else if let temporary = file.temporary {

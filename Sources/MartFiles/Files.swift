@@ -53,7 +53,7 @@ public enum Files {
         if lstat(path, &status) == 0, status.st_dev == identity.device, status.st_ino == identity.inode { return true }
         unlink(path)
       } else if errno == EEXIST {
-        throw failure(path, "cannot create")
+        throw failure(.create, path, "cannot create")
       }
     }
     let file = try WritableFile(creatingNew: path)
@@ -71,21 +71,21 @@ public enum Files {
     guard link(source, path) == 0 else {
       switch errno {
       case EXDEV, EPERM, ENOTSUP, EOPNOTSUPP, EMLINK: return false
-      default: throw failure(path, "cannot link to \(source)")
+      default: throw failure(.link, path, "cannot link to \(source)")
       }
     }
     var status = stat()
-    if lstat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG { return true }
+    if lstat(path, &status) == 0, FileKind(mode: status.st_mode) == .regularFile { return true }
     unlink(path)
-    throw FileError(path: source, message: "cannot link: not a regular file")
+    throw FileError(.foreign, path: source, message: "cannot link: not a regular file")
   }
 
   /// ``hardLink(_:to:)``, or, where no link can be made, a new file at `path` with a copy of
   /// `source`'s bytes.
   public static func linkOrCopy(_ source: String, to path: String) throws(FileError) {
     if try hardLink(source, to: path) { return }
-    guard kind(at: source) == regularFileKind, let data = PlainFiles.contents(of: source) else {
-      throw FileError(path: source, message: "cannot read: missing, not a regular file, or unreadable")
+    guard kind(at: source) == .regularFile, let data = PlainFiles.contents(of: source) else {
+      throw FileError(.read, path: source, message: "cannot read: missing, not a regular file, or unreadable")
     }
     let file = try WritableFile(creatingNew: path)
     try file.write(data)
@@ -135,13 +135,13 @@ public enum Files {
     switch error {
     case EEXIST:
       var status = stat()
-      if stat(path, &status) == 0, (status.st_mode & S_IFMT) == S_IFDIR { return }
-      throw FileError(path: path, message: "cannot create directory: a file is in the way", errorNumber: ENOTDIR)
+      if stat(path, &status) == 0, FileKind(mode: status.st_mode) == .directory { return }
+      throw FileError(.foreign, path: path, message: "cannot create directory: a file is in the way", cause: ENOTDIR)
     case ENOENT where path.contains("/") && parent(of: path) != path:
       try createDirectory(parent(of: path))
-      guard mkdir(path, 0o777) == 0 || errno == EEXIST else { throw failure(path, "cannot create directory") }
+      guard mkdir(path, 0o777) == 0 || errno == EEXIST else { throw failure(.create, path, "cannot create directory") }
     default:
-      throw FileError(path: path, message: "cannot create directory: \(describe(error))", errorNumber: error)
+      throw FileError(.create, path: path, message: "cannot create directory: \(describe(error))", cause: error)
     }
   }
 
@@ -150,23 +150,24 @@ public enum Files {
   /// at `destination` is refused (``foreignKind(at:)``), so a file the pipeline writes never
   /// replaces something it did not write.
   public static func rename(_ source: String, to destination: String) throws(FileError) {
-    if let kind = kind(at: destination), kind != regularFileKind {
-      throw FileError(
-        path: destination, message: "is \(kind), not a regular file: nothing is renamed over it", errorNumber: EEXIST)
+    if let kind = kind(at: destination), kind != .regularFile {
+      throw FileError(.foreign,
+        path: destination, message: "is \(kind), not a regular file: nothing is renamed over it", cause: EEXIST)
     }
     #if canImport(Glibc)
       let renamed = Glibc.rename(source, destination)
     #else
       let renamed = Darwin.rename(source, destination)
     #endif
-    guard renamed == 0 else { throw failure(destination, "rename from \(source) failed") }
+    guard renamed == 0 else { throw failure(.rename, destination, "rename from \(source) failed") }
   }
 
   /// Moves `source` to `destination`: a rename, or a copy and removal across filesystems.
   public static func move(_ source: String, to destination: String) throws(FileError) {
-    do throws(FileError) { try rename(source, to: destination) } catch where error.errorNumber == EXDEV {
+    do throws(FileError) { try rename(source, to: destination) } catch where error.cause == EXDEV {
       do { try FileManager.default.moveItem(atPath: source, toPath: destination) } catch {
-        throw FileError(path: destination, message: "move from \(source) failed: \(error.localizedDescription)")
+        throw FileError(
+          .rename, path: destination, message: "move from \(source) failed: \(error.localizedDescription)")
       }
     }
   }
@@ -203,19 +204,13 @@ public enum Files {
     }
     var files: [String] = []
     var folders = [root]
-    var pending = [root]
-    while let folder = pending.popLast() {
-      for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] {
-        let path = folder + "/" + name
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { continue }
-        if isDirectory.boolValue {
-          folders.append(path)
-          pending.append(path)
-        } else {
-          files.append(path)
-        }
+    PlainFiles.walk(root) { relative, kind in
+      switch kind {
+      case .directory: folders.append(root + "/" + relative)
+      case .regularFile: files.append(root + "/" + relative)
+      case .symbolicLink, .device, .pipeOrSocket: break
       }
+      return true
     }
     try makeDurable(root: root, files: files, directories: folders)
   }
@@ -223,35 +218,35 @@ public enum Files {
   /// Flushes the file at `path` to disk (`fsync`).
   public static func syncFile(_ path: String) throws(FileError) {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw failure(path, "cannot open") }
+    guard fd >= 0 else { throw failure(.open, path, "cannot open") }
     defer { close(fd) }
-    guard fsync(fd) == 0 else { throw failure(path, "fsync failed") }
+    guard fsync(fd) == 0 else { throw failure(.flush, path, "fsync failed") }
   }
 
   /// Flushes the folder at `path` — its entries, such as a file just renamed into it (`fsync`).
   public static func syncDirectory(_ path: String) throws(FileError) {
     let fd = open(path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-    guard fd >= 0 else { throw failure(path, "cannot open directory") }
+    guard fd >= 0 else { throw failure(.open, path, "cannot open directory") }
     defer { close(fd) }
-    guard fsync(fd) == 0 else { throw failure(path, "fsync failed") }
+    guard fsync(fd) == 0 else { throw failure(.flush, path, "fsync failed") }
   }
 
   /// Flushes every dirty file and folder of the filesystem holding `path` (`syncfs`).
   public static func syncFilesystem(of path: String) throws(FileError) {
     let fd = open(path, O_RDONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw failure(path, "cannot open") }
+    guard fd >= 0 else { throw failure(.open, path, "cannot open") }
     defer { close(fd) }
-    guard mart_syncfs(fd) == 0 else { throw failure(path, "syncfs failed") }
+    guard mart_syncfs(fd) == 0 else { throw failure(.flush, path, "syncfs failed") }
   }
 
   // MARK: What is there
 
-  /// What is at `path` when it is neither missing, nor a regular file, nor a folder: `"a symbolic
-  /// link"`, `"a device"` or `"a pipe or a socket"` (`lstat`: a link is never followed). Such a
-  /// thing inside a tree the pipeline writes was not written by it, and nothing is written
-  /// through it or over it.
-  public static func foreignKind(at path: String) -> String? {
-    guard let kind = kind(at: path), kind != regularFileKind, kind != directoryKind else { return nil }
+  /// What is at `path` when it is neither missing, nor a regular file, nor a folder: a symbolic
+  /// link, a device, a pipe or a socket (`lstat`: a link is never followed). Such a thing inside
+  /// a tree the pipeline writes was not written by it, and nothing is written through it or
+  /// over it.
+  public static func foreignKind(at path: String) -> FileKind? {
+    guard let kind = kind(at: path), kind.isForeign else { return nil }
     return kind
   }
 
@@ -263,31 +258,12 @@ public enum Files {
     return Int64(stats.f_bavail) * Int64(stats.f_frsize)
   }
 
-  /// What is at `path`, a link not followed: ``regularFileKind``, ``directoryKind``, `"a symbolic
-  /// link"`, `"a device"` or `"a pipe or a socket"`; `nil` when nothing is there.
-  public static func kind(at path: String) -> String? {
+  /// What is at `path`, a link not followed; `nil` when nothing is there.
+  public static func kind(at path: String) -> FileKind? {
     var status = stat()
     guard lstat(path, &status) == 0 else { return nil }
-    return kind(of: status.st_mode)
+    return FileKind(mode: status.st_mode)
   }
-
-  /// The words for a file type (`st_mode & S_IFMT`).
-  static func kind(of mode: mode_t) -> String {
-    switch mode & S_IFMT {
-    case S_IFREG: regularFileKind
-    case S_IFDIR: directoryKind
-    case S_IFLNK: symbolicLinkKind
-    case S_IFCHR, S_IFBLK: "a device"
-    default: "a pipe or a socket"
-    }
-  }
-
-  /// What ``kind(at:)`` says of a regular file.
-  public static let regularFileKind = "a regular file"
-  /// What ``kind(at:)`` says of a folder.
-  public static let directoryKind = "a directory"
-  /// What ``kind(at:)`` says of a symbolic link.
-  public static let symbolicLinkKind = "a symbolic link"
 
   /// Throws when a component of `path` below `root` (`path` itself included) is not a real
   /// folder or file: a symbolic link, a device, a pipe or a socket. `root` itself may be reached
@@ -301,9 +277,9 @@ public enum Files {
     for component in path.dropFirst(prefix.count).split(separator: "/") {
       current += "/" + component
       guard let kind = kind(at: current) else { return }
-      if kind != regularFileKind, kind != directoryKind {
-        throw FileError(
-          path: current, message: "is \(kind): nothing is written through it inside \(root)", errorNumber: ELOOP)
+      if kind.isForeign {
+        throw FileError(.foreign,
+          path: current, message: "is \(kind): nothing is written through it inside \(root)", cause: ELOOP)
       }
     }
   }
@@ -351,15 +327,15 @@ public enum Files {
   public static func describe(_ errorNumber: Int32) -> String { String(cString: strerror(errorNumber)) }
 
   /// The error of a system call on `path` that just failed: `"<what>: <strerror(errno)>"`.
-  static func failure(_ path: String, _ what: String) -> FileError {
+  static func failure(_ code: FileError.Code, _ path: String, _ what: String) -> FileError {
     let error = errno
-    return FileError(path: path, message: "\(what): \(describe(error))", errorNumber: error)
+    return FileError(code, path: path, message: "\(what): \(describe(error))", cause: error)
   }
 }
 
 extension FileError {
   /// Whether the disk (or the user's quota on it) was full: `ENOSPC` or `EDQUOT`.
-  public var isOutOfSpace: Bool { errorNumber == ENOSPC || errorNumber == EDQUOT }
+  public var isOutOfSpace: Bool { cause == ENOSPC || cause == EDQUOT }
 
   /// This error told of `destination`, when it names the temporary file or folder `temporary`
   /// that `destination` was being written as and that is removed on failure: an error names
@@ -370,6 +346,6 @@ extension FileError {
   {
     guard path == temporary || path.hasPrefix(temporary + "/") else { return self }
     let inside = path == temporary ? "" : " (at \(path.dropFirst(temporary.count + 1)))"
-    return FileError(path: destination, message: "\(what)\(inside): \(message)", errorNumber: errorNumber)
+    return FileError(code, path: destination, message: "\(what)\(inside): \(message)", cause: cause)
   }
 }

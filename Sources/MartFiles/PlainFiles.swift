@@ -19,7 +19,7 @@ public enum PlainFiles {
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var status = stat()
-    guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+    guard fstat(fd, &status) == 0, FileKind(mode: status.st_mode) == .regularFile else { return nil }
     var data = Data(count: Int(status.st_size))
     var total = 0
     let complete = data.withUnsafeMutableBytes { buffer -> Bool in
@@ -62,7 +62,7 @@ public enum PlainFiles {
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var status = stat()
-    guard fstat(fd, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+    guard fstat(fd, &status) == 0, FileKind(mode: status.st_mode) == .regularFile else { return nil }
     let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, pieceSize), alignment: 1)
     defer { buffer.deallocate() }
     var total = 0
@@ -89,82 +89,104 @@ public enum PlainFiles {
   /// The bytes of the regular file at `path`, or an error naming it.
   public static func contentsOrError(of path: String) throws(FileError) -> Data {
     guard let data = contents(of: path) else {
-      throw FileError(path: path, message: "cannot read: missing, not a file, or unreadable")
+      throw FileError(.read, path: path, message: "cannot read: missing, not a file, or unreadable")
     }
     return data
   }
 
-  /// Every regular file below `root`, as paths relative to it (`calendars/brands/emart.ics`),
-  /// leaving out hidden names (temporary files); with `hidden`, the hidden regular files alone
-  /// (in folders that are not hidden). Empty when `root` does not exist.
-  public static func regularFiles(under root: String, hidden: Bool = false) -> [String] {
-    var found: [String] = []
+  // MARK: Listing and walking
+
+  /// The names in the folder at `directory` (hidden ones included, `.` and `..` left out), in
+  /// the order the filesystem gives them; empty when it is missing or cannot be read. The one
+  /// listing of a folder.
+  public static func names(in directory: String) -> [String] {
+    var names: [String] = []
+    forEachEntry(in: directory) { name, _ in names.append(name) }
+    return names
+  }
+
+  /// Visits every entry at any depth below `root` once — folders before what they hold — with
+  /// its path relative to `root` (`calendars/brands/emart.ics`) and what it is (a symbolic link
+  /// is reported as one, never followed). `visit` answers, for a folder, whether to go into it;
+  /// for anything else its answer is not asked for. Nothing is visited when `root` is missing or
+  /// cannot be read; a folder below it that cannot be read is passed over. The one walk of a tree.
+  public static func walk(_ root: String, _ visit: (_ path: String, _ kind: FileKind) -> Bool) {
     var folders = [""]
     while let relative = folders.popLast() {
-      guard let directory = opendir(relative.isEmpty ? root : root + "/" + relative) else { continue }
-      defer { closedir(directory) }
-      while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-          String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        guard name != ".", name != ".." else { continue }
-        let isHidden = name.hasPrefix(".")
+      forEachEntry(in: relative.isEmpty ? root : root + "/" + relative) { name, kind in
         let path = relative.isEmpty ? name : relative + "/" + name
-        switch Int32(entry.pointee.d_type) {
-        case Int32(DT_DIR): if !isHidden { folders.append(path) }
-        case Int32(DT_REG): if isHidden == hidden { found.append(path) }
-        default:
-          // The filesystem did not say (DT_UNKNOWN), or a link: a link to a file counts as
-          // the file, a link to a folder is not followed.
-          var status = stat()
-          guard lstat(root + "/" + path, &status) == 0 else { continue }
-          switch status.st_mode & S_IFMT {
-          case S_IFDIR: if !isHidden { folders.append(path) }
-          case S_IFREG: if isHidden == hidden { found.append(path) }
-          case S_IFLNK:
-            if isHidden == hidden, stat(root + "/" + path, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG {
-              found.append(path)
-            }
-          default: break
-          }
-        }
+        // The filesystem did not say what the entry is (`DT_UNKNOWN`): ask, a link not followed.
+        guard let kind = kind ?? Files.kind(at: root + "/" + path) else { return }
+        if visit(path, kind), kind == .directory { folders.append(path) }
       }
+    }
+  }
+
+  /// Calls `body` with the name of each entry of the folder at `directory` (`.` and `..` left
+  /// out) and what the directory entry says it is (`nil` where the filesystem does not say).
+  private static func forEachEntry(in directory: String, _ body: (String, FileKind?) -> Void) {
+    guard let stream = opendir(directory) else { return }
+    defer { closedir(stream) }
+    while let entry = readdir(stream) {
+      let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+        String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+      }
+      guard name != ".", name != ".." else { continue }
+      body(name, kind(ofEntryType: Int32(entry.pointee.d_type)))
+    }
+  }
+
+  /// What a directory entry's type (`d_type`) says, or `nil` for `DT_UNKNOWN`.
+  private static func kind(ofEntryType type: Int32) -> FileKind? {
+    switch type {
+    case Int32(DT_REG): .regularFile
+    case Int32(DT_DIR): .directory
+    case Int32(DT_LNK): .symbolicLink
+    case Int32(DT_CHR), Int32(DT_BLK): .device
+    case Int32(DT_FIFO), Int32(DT_SOCK): .pipeOrSocket
+    default: nil
+    }
+  }
+
+  /// Every regular file below `root`, as paths relative to it (`calendars/brands/emart.ics`),
+  /// leaving out hidden names (temporary files); with `hidden`, the hidden regular files alone
+  /// (in folders that are not hidden). A symbolic link to a regular file counts as the file; a
+  /// link to a folder is not followed. Empty when `root` does not exist.
+  public static func regularFiles(under root: String, hidden: Bool = false) -> [String] {
+    var found: [String] = []
+    walk(root) { path, kind in
+      let isHidden = (path.lastIndex(of: "/").map { path[path.index(after: $0)...] } ?? path[...]).hasPrefix(".")
+      switch kind {
+      case .directory: return !isHidden
+      case .regularFile: if isHidden == hidden { found.append(path) }
+      case .symbolicLink:
+        var status = stat()
+        if isHidden == hidden, stat(root + "/" + path, &status) == 0, FileKind(mode: status.st_mode) == .regularFile {
+          found.append(path)
+        }
+      case .device, .pipeOrSocket: break
+      }
+      return false
     }
     return found
   }
 
   /// Every entry at any depth below `root` but folders, hidden names and the contents of
-  /// hidden folders included, as its path relative to `root` and what it is
-  /// (``Files/kind(at:)``: a regular file, a symbolic link — not followed —, a device, a pipe or
-  /// a socket), sorted by path. Empty when `root` does not exist.
-  public static func entries(under root: String) -> [(path: String, kind: String)] {
-    var found: [(path: String, kind: String)] = []
-    var folders = [""]
-    while let relative = folders.popLast() {
-      guard let directory = opendir(relative.isEmpty ? root : root + "/" + relative) else { continue }
-      defer { closedir(directory) }
-      while let entry = readdir(directory) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-          String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        guard name != ".", name != ".." else { continue }
-        let path = relative.isEmpty ? name : relative + "/" + name
-        switch Int32(entry.pointee.d_type) {
-        case Int32(DT_DIR): folders.append(path)
-        case Int32(DT_REG): found.append((path, Files.regularFileKind))
-        default:
-          // A link, something else, or a filesystem that did not say (DT_UNKNOWN).
-          guard let kind = Files.kind(at: root + "/" + path) else { continue }
-          if kind == Files.directoryKind { folders.append(path) } else { found.append((path, kind)) }
-        }
-      }
+  /// hidden folders included, as its path relative to `root` and what it is (a regular file, a
+  /// symbolic link — not followed —, a device, a pipe or a socket), sorted by path. Empty when
+  /// `root` does not exist.
+  public static func entries(under root: String) -> [(path: String, kind: FileKind)] {
+    var found: [(path: String, kind: FileKind)] = []
+    walk(root) { path, kind in
+      if kind != .directory { found.append((path, kind)) }
+      return true
     }
     return found.sorted { $0.path < $1.path }
   }
 
   /// The entries of ``entries(under:)`` that are not regular files: symbolic links, devices,
   /// pipes and sockets.
-  public static func foreignEntries(under root: String) -> [(path: String, kind: String)] {
-    entries(under: root).filter { $0.kind != Files.regularFileKind }
+  public static func foreignEntries(under root: String) -> [(path: String, kind: FileKind)] {
+    entries(under: root).filter { $0.kind != .regularFile }
   }
 }

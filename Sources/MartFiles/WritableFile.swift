@@ -22,9 +22,9 @@ public final class WritableFile {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
     guard fd >= 0 else {
       if errno == ELOOP {
-        throw FileError(path: path, message: "cannot create: is a symbolic link, not followed", errorNumber: ELOOP)
+        throw FileError(.foreign, path: path, message: "cannot create: is a symbolic link, not followed", cause: ELOOP)
       }
-      throw Files.failure(path, "cannot create")
+      throw Files.failure(.create, path, "cannot create")
     }
     self.path = path
     self.descriptor = fd
@@ -34,7 +34,7 @@ public final class WritableFile {
   /// existing file (which may have other names: a hard link) is never written in place.
   public init(creatingNew path: String) throws(FileError) {
     let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-    guard fd >= 0 else { throw Files.failure(path, "cannot create") }
+    guard fd >= 0 else { throw Files.failure(.create, path, "cannot create") }
     self.path = path
     self.descriptor = fd
   }
@@ -57,10 +57,10 @@ public final class WritableFile {
   public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
     guard bytes.count > 0 else { return }
     guard descriptor >= 0 else {
-      throw FileError(path: path, message: "write failed: already closed", errorNumber: EBADF)
+      throw FileError(.invalid, path: path, message: "write failed: already closed", cause: EBADF)
     }
     guard mart_write_all(descriptor, bytes.baseAddress, bytes.count) == 0 else {
-      throw Files.failure(path, "write failed")
+      throw Files.failure(.write, path, "write failed")
     }
   }
 
@@ -77,13 +77,13 @@ public final class WritableFile {
   /// that failed half-way left after them is gone.
   public func cut(to length: Int) throws(FileError) {
     guard ftruncate(descriptor, off_t(length)) == 0, lseek(descriptor, off_t(length), SEEK_SET) >= 0 else {
-      throw Files.failure(path, "cannot cut back to \(length) bytes")
+      throw Files.failure(.write, path, "cannot cut back to \(length) bytes")
     }
   }
 
   /// Flushes what was written to disk (`fsync`).
   public func flush() throws(FileError) {
-    guard fsync(descriptor) == 0 else { throw Files.failure(path, "fsync failed") }
+    guard fsync(descriptor) == 0 else { throw Files.failure(.flush, path, "fsync failed") }
   }
 
   /// Closes the file; a failure (a write the kernel could not complete) is thrown.
@@ -96,6 +96,6 @@ public final class WritableFile {
     #else
       let closed = Darwin.close(fd)
     #endif
-    guard closed == 0 else { throw Files.failure(path, "close failed") }
+    guard closed == 0 else { throw Files.failure(.close, path, "close failed") }
   }
 }

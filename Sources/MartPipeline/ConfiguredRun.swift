@@ -129,7 +129,7 @@ extension Pipeline {
   /// where the archive is, if anywhere.
   static func finishArchive(_ resources: RunResources, cancelled: Bool, logger: Logger) -> URL? {
     guard let archive = resources.archive, let plan = resources.archivePlan else { return nil }
-    do throws(ReplayError) { try archive.finish() } catch {
+    do throws(FileError) { try archive.finish() } catch {
       logger.warning("archive: could not flush \(archive.location.path) to disk: \(error)")
     }
     if cancelled, !plan.isWARC {

@@ -57,7 +57,7 @@ extension Pipeline {
           $0.current = problem
           $0.repairs = repairs
         }
-      } else if !keepingPage || Files.kind(at: OutputLayout(output).reportPage.path) != Files.regularFileKind {
+      } else if !keepingPage || Files.kind(at: OutputLayout(output).reportPage.path) != .regularFile {
         let problem = writeReportPage(
           output: output, report: outcome.report, latest: latest, previous: outcome.previous)
         parts.withLock { $0.page = problem }
@@ -99,7 +99,7 @@ extension Pipeline {
     } catch {
       let page = OutputLayout(output).reportPage.path
       let failure = "report.html could not be written: \(error)"
-      guard Files.kind(at: page) == Files.regularFileKind, let old = PlainFiles.contents(of: page) else {
+      guard Files.kind(at: page) == .regularFile, let old = PlainFiles.contents(of: page) else {
         return RunProblem(kind: .report, message: failure)
       }
       let marked = ReportPage.markedOld(

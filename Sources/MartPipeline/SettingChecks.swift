@@ -18,7 +18,7 @@ enum SettingChecks {
   static func prepare(_ url: URL, setting: String) throws(RunSetupError) {
     try checkCanBeDirectory(url, setting: setting)
     do throws(FileError) { try Files.createDirectory(url.path) } catch {
-      let reason = error.errorNumber.map(Files.describe) ?? error.message
+      let reason = error.cause.map(Files.describe) ?? error.message
       throw RunSetupError(setting: setting, message: "cannot create the directory \(url.path): \(reason)")
     }
   }
@@ -82,7 +82,7 @@ enum SettingChecks {
   /// `StateLayout.foreignEntries()`) name something a run did not write where it writes in
   /// `root`: one line naming the first, and how many more there are. Touches nothing.
   static func checkNothingForeign(
-    _ entries: [(path: String, kind: String)], in root: URL, setting: String
+    _ entries: [(path: String, kind: FileKind)], in root: URL, setting: String
   ) throws(RunSetupError) {
     guard let first = entries.first else { return }
     let more = entries.count > 1 ? " (and \(entries.count - 1) more)" : ""
@@ -108,19 +108,14 @@ enum SettingChecks {
     if FileManager.default.fileExists(atPath: url.appendingPathComponent("replay.json").path) { return }
     // Recordings sit in the folder or one host folder down (docs/recordings.md); a folder that
     // merely contains a recording somewhere deeper (the repository root) is not one.
-    for entry in contents(of: url) {
+    for entry in PlainFiles.names(in: url.path) {
       if entry.hasSuffix(".exchange.json") { return }
-      if contents(of: url.appendingPathComponent(entry)).contains(where: { $0.hasSuffix(".exchange.json") }) { return }
+      let inside = PlainFiles.names(in: url.appendingPathComponent(entry).path)
+      if inside.contains(where: { $0.hasSuffix(".exchange.json") }) { return }
     }
     throw RunSetupError(
       setting: setting,
       message:
         "\(url.path): holds no recordings (neither replay.json nor *.exchange.json files, directly or one folder down)")
-  }
-}
-
-extension SettingChecks {
-  fileprivate static func contents(of directory: URL) -> [String] {
-    (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
   }
 }

@@ -41,9 +41,9 @@ struct StateLayout {
   /// regular file (a symbolic link, a device, a pipe or a socket as `cache/`, `raw/`, the run
   /// lock or a cache file), each with its path relative to the state directory and what it is:
   /// a run would write the lock, the caches or the archive through it, so it refuses to start.
-  func foreignEntries() -> [(path: String, kind: String)] {
+  func foreignEntries() -> [(path: String, kind: FileKind)] {
     let names = Self.folders + [Self.runLockName, Self.validatorStoreName, Self.geocodingCacheName]
-    var found: [(path: String, kind: String)] = []
+    var found: [(path: String, kind: FileKind)] = []
     for name in names where !found.contains(where: { name.hasPrefix($0.path + "/") }) {
       if let kind = Files.foreignKind(at: root.appendingPathComponent(name).path) { found.append((name, kind)) }
     }
@@ -83,17 +83,18 @@ struct StateLayout {
       guard manager.fileExists(atPath: old.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
       let new = root.appendingPathComponent(folder)
       try? Files.createDirectory(new.path)
-      for name in Self.contents(of: old) where !manager.fileExists(atPath: new.appendingPathComponent(name).path) {
+      for name in PlainFiles.names(in: old.path)
+      where !manager.fileExists(atPath: new.appendingPathComponent(name).path) {
         try? Files.move(old.appendingPathComponent(name).path, to: new.appendingPathComponent(name).path)
       }
       // What could not be moved (a name the state directory already had) is kept aside there.
-      for name in Self.contents(of: old) {
+      for name in PlainFiles.names(in: old.path) {
         let aside = new.appendingPathComponent("\(name).from-output")
         if !manager.fileExists(atPath: aside.path) {
           try? Files.move(old.appendingPathComponent(name).path, to: aside.path)
         }
       }
-      if Self.contents(of: old).isEmpty, Files.remove(old.path) { moved.append("\(folder)/") }
+      if PlainFiles.names(in: old.path).isEmpty, Files.remove(old.path) { moved.append("\(folder)/") }
     }
     for name in OutputLayout.formerPrivateFiles where manager.fileExists(atPath: output.appendingPathComponent(name).path) {
       Files.remove(root.appendingPathComponent(name).path)
@@ -110,7 +111,7 @@ struct StateLayout {
   /// Removes raw archives that were never finished (their run was killed). Only called while
   /// holding the run lock. Returns the paths removed, relative to the state directory.
   func removeUnfinishedArchives() -> [String] {
-    Self.contents(of: archives).filter { $0.hasPrefix(Self.partialArchivePrefix) }.compactMap { name in
+    PlainFiles.names(in: archives.path).filter { $0.hasPrefix(Self.partialArchivePrefix) }.compactMap { name in
       Files.remove(archives.appendingPathComponent(name).path) ? "raw/\(name)" : nil
     }
   }
@@ -120,7 +121,7 @@ struct StateLayout {
   /// rest. Hidden names are not archives (see ``removeUnfinishedArchives()``). Returns the paths
   /// removed, relative to the state directory.
   func pruneArchives(keep: Int) -> [String] {
-    let archivesFirstNewest = Self.contents(of: archives).filter { !$0.hasPrefix(".") }.compactMap {
+    let archivesFirstNewest = PlainFiles.names(in: archives.path).filter { !$0.hasPrefix(".") }.compactMap {
       name -> (String, Date)? in
       let url = archives.appendingPathComponent(name)
       guard let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .contentModificationDateKey]),
@@ -131,9 +132,5 @@ struct StateLayout {
     return archivesFirstNewest.dropFirst(max(0, keep)).compactMap { name, _ in
       Files.remove(archives.appendingPathComponent(name).path) ? "raw/\(name)" : nil
     }
-  }
-
-  private static func contents(of directory: URL) -> [String] {
-    (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MartCore
 import MartFetch
 import Synchronization
 
@@ -19,7 +20,7 @@ public final class ArchivingFetcher: HTTPFetching {
 
   /// Keeps responses in a recording folder: creates `directory` and its `replay.json`, dated
   /// `recordedOn` (`YYYY-MM-DD`).
-  public init(wrapping upstream: any HTTPFetching, directory: URL, recordedOn: String) throws(ReplayError) {
+  public init(wrapping upstream: any HTTPFetching, directory: URL, recordedOn: String) throws(FileError) {
     self.upstream = upstream
     self.location = directory
     warc = nil
@@ -30,7 +31,7 @@ public final class ArchivingFetcher: HTTPFetching {
   /// Keeps responses in the WARC file `warcFile`, created now with its `warcinfo` record dated
   /// `recordedOn`; `userAgent` is what the transport sends with every request.
   public init(wrapping upstream: any HTTPFetching, warcFile: URL, recordedOn: String, userAgent: String?)
-    throws(ReplayError)
+    throws(FileError)
   {
     self.upstream = upstream
     self.location = warcFile
@@ -58,7 +59,7 @@ public final class ArchivingFetcher: HTTPFetching {
 
   /// Makes what was kept durable, once, when the run ends: the WARC file flushed and closed, or
   /// the recording folder flushed with one barrier.
-  public func finish() throws(ReplayError) {
+  public func finish() throws(FileError) {
     if let warc {
       try warc.finish()
     } else {

@@ -15,7 +15,6 @@ extension RecordedExchange {
 }
 
 /// A failure reading or writing a recording, naming the file.
-public typealias ReplayError = FileError
 
 /// A folder of recorded exchanges, as used for `fixtures/web` and run archives.
 public struct ReplayArchive: Sendable {
@@ -35,7 +34,7 @@ public struct ReplayArchive: Sendable {
 
   /// Loads `replay.json` (optional) and every `*.exchange.json` below `directory`; or, when
   /// `directory` is a file, the WARC file it is (``WARCReader``).
-  public static func load(from directory: URL) throws(ReplayError) -> ReplayArchive {
+  public static func load(from directory: URL) throws(FileError) -> ReplayArchive {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
       return try WARCReader.load(from: directory)
@@ -45,12 +44,12 @@ public struct ReplayArchive: Sendable {
     if FileManager.default.fileExists(atPath: manifestURL.path) {
       manifest = try decode(Manifest.self, from: manifestURL)
     }
-    guard let enumerator = FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil) else {
-      throw ReplayError(path: directory.path, message: "cannot list the recording folder")
+    var exchangeFiles: [URL] = []
+    PlainFiles.walk(directory.path) { relative, _ in
+      if relative.hasSuffix(".exchange.json") { exchangeFiles.append(directory.appendingPathComponent(relative)) }
+      return true
     }
-    let exchangeFiles = enumerator.compactMap { $0 as? URL }
-      .filter { $0.lastPathComponent.hasSuffix(".exchange.json") }
-      .sorted { RecordingOrder.precedes($0.path, $1.path) }
+    exchangeFiles.sort { RecordingOrder.precedes($0.path, $1.path) }
     var exchanges: [RecordedExchange] = []
     for file in exchangeFiles {
       exchanges.append(try readExchange(file, within: directory))
@@ -65,7 +64,7 @@ public struct ReplayArchive: Sendable {
   }
 
   /// Writes `replay.json` into `directory`, creating the folder if needed.
-  public static func writeManifest(recordedOn: String, description: String, to directory: URL) throws(ReplayError) {
+  public static func writeManifest(recordedOn: String, description: String, to directory: URL) throws(FileError) {
     try createDirectory(directory)
     try write(
       encode(Manifest(recordedOn: recordedOn, description: description)),
@@ -76,11 +75,11 @@ public struct ReplayArchive: Sendable {
   /// `<name>.body.<ext>` beside it (`ext` from the Content-Type: json, html, xml or txt).
   /// Returns the exchange file's URL.
   @discardableResult
-  public static func write(_ exchange: RecordedExchange, name: String, to directory: URL) throws(ReplayError) -> URL {
+  public static func write(_ exchange: RecordedExchange, name: String, to directory: URL) throws(FileError) -> URL {
     let host = exchange.parsedURL.host
-    guard !host.isEmpty else { throw ReplayError(path: exchange.url, message: "the recorded URL has no host") }
+    guard !host.isEmpty else { throw FileError(.invalid, path: exchange.url, message: "the recorded URL has no host") }
     guard !name.isEmpty, !name.contains("/") else {
-      throw ReplayError(path: name, message: "an exchange name must be non-empty and contain no '/'")
+      throw FileError(.invalid, path: name, message: "an exchange name must be non-empty and contain no '/'")
     }
     let folder = directory.appendingPathComponent(host)
     try createDirectory(folder)
@@ -102,12 +101,12 @@ public struct ReplayArchive: Sendable {
   /// Makes everything written under `directory` durable with one barrier (see
   /// ``Files/makeTreeDurable(_:)``). ``write(_:name:to:)`` does not flush what it writes; an
   /// archive is made durable once, when its run ends.
-  public static func makeDurable(_ directory: URL) throws(ReplayError) {
+  public static func makeDurable(_ directory: URL) throws(FileError) {
     try Files.makeTreeDurable(directory.path)
   }
 
   /// Writes `data` to a new file without flushing it (see ``makeDurable(_:)``).
-  private static func writeUnsynced(_ data: Data, to file: URL) throws(ReplayError) {
+  private static func writeUnsynced(_ data: Data, to file: URL) throws(FileError) {
     try Files.write(data, to: file.path)
   }
 
@@ -161,16 +160,16 @@ public struct ReplayArchive: Sendable {
   /// (default: the exchange file's folder), as written and with symbolic links resolved: a
   /// `bodyFile` that is absolute, has a `..` component or is a link leading out is refused, so
   /// that a foreign recording cannot bring another file into a bundle.
-  public static func readExchange(_ file: URL, within recording: URL? = nil) throws(ReplayError) -> RecordedExchange {
+  public static func readExchange(_ file: URL, within recording: URL? = nil) throws(FileError) -> RecordedExchange {
     let root = recording ?? file.deletingLastPathComponent()
     guard isInside(file, root) else {
-      throw ReplayError(path: file.path, message: "leads outside the recording \(root.path) (a symbolic link)")
+      throw FileError(.foreign, path: file.path, message: "leads outside the recording \(root.path) (a symbolic link)")
     }
     let exchangeFile = try decode(ExchangeFile.self, from: file)
     var headers: [HTTPHeader] = []
     for pair in exchangeFile.response.headers {
       guard pair.count == 2 else {
-        throw ReplayError(path: file.path, message: "a header must be a [name, value] pair, found \(pair)")
+        throw FileError(.malformed, path: file.path, message: "a header must be a [name, value] pair, found \(pair)")
       }
       headers.append(HTTPHeader(pair[0], pair[1]))
     }
@@ -181,14 +180,14 @@ public struct ReplayArchive: Sendable {
       guard !bodyFile.hasPrefix("/"), !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
         isInside(bodyURL, root)
       else {
-        throw ReplayError(
+        throw FileError(.foreign,
           path: file.path,
           message: "response.bodyFile \"\(bodyFile)\" leads outside the recording \(root.path); it must name a file beside the exchange")
       }
       do {
         body = try Data(contentsOf: bodyURL)
       } catch {
-        throw ReplayError(
+        throw FileError(.read,
           path: file.path, message: "cannot read body file \(bodyURL.path): \(error.localizedDescription)")
       }
     }
@@ -204,35 +203,35 @@ public struct ReplayArchive: Sendable {
     return resolved.hasPrefix(base.hasSuffix("/") ? base : base + "/")
   }
 
-  private static func decode<Value: Decodable>(_ type: Value.Type, from file: URL) throws(ReplayError) -> Value {
+  private static func decode<Value: Decodable>(_ type: Value.Type, from file: URL) throws(FileError) -> Value {
     let data: Data
     do {
       data = try Data(contentsOf: file)
     } catch {
-      throw ReplayError(path: file.path, message: "cannot read: \(error.localizedDescription)")
+      throw FileError(.read, path: file.path, message: "cannot read: \(error.localizedDescription)")
     }
     do {
       return try JSONDecoder().decode(type, from: data)
     } catch {
-      throw ReplayError(path: file.path, message: "malformed JSON: \(error)")
+      throw FileError(.malformed, path: file.path, message: "malformed JSON: \(error)")
     }
   }
 
-  private static func encode<Value: Encodable>(_ value: Value) throws(ReplayError) -> Data {
+  private static func encode<Value: Encodable>(_ value: Value) throws(FileError) -> Data {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
     do {
       return try encoder.encode(value) + Data("\n".utf8)
     } catch {
-      throw ReplayError(path: "\(Value.self)", message: "cannot encode: \(error)")
+      throw FileError(.encode, path: "\(Value.self)", message: "cannot encode: \(error)")
     }
   }
 
-  private static func write(_ data: Data, to file: URL) throws(ReplayError) {
+  private static func write(_ data: Data, to file: URL) throws(FileError) {
     try Files.replace(file.path, with: data)
   }
 
-  private static func createDirectory(_ directory: URL) throws(ReplayError) {
+  private static func createDirectory(_ directory: URL) throws(FileError) {
     try Files.createDirectory(directory.path)
   }
 

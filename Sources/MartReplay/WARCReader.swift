@@ -3,6 +3,7 @@ import MartCore
 import MartDigest
 import MartGzip
 import MartFetch
+import MartFiles
 
 /// Reads a WARC file (1.0 or 1.1, gzip members or plain) into the exchanges a replay serves: each
 /// `response` record holding an HTTP message (`Content-Type: application/http…`), with the method
@@ -27,24 +28,26 @@ public enum WARCReader {
   }
 
   /// The exchanges of the WARC file at `file`.
-  public static func load(from file: URL) throws(ReplayError) -> ReplayArchive {
+  public static func load(from file: URL) throws(FileError) -> ReplayArchive {
     let path = file.path
     let size: Int
     do {
       let attributes = try FileManager.default.attributesOfItem(atPath: path)
-      guard attributes[.type] as? FileAttributeType == .typeRegular else {
-        throw ReplayError(path: path, message: "is not a regular file")
+      guard Files.kind(at: path) == .regularFile else {
+        throw FileError(.foreign, path: path, message: "is not a regular file")
       }
       size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-    } catch let error as ReplayError {
+    } catch let error as FileError {
       throw error
     } catch {
-      throw ReplayError(path: path, message: "cannot read: \(error.localizedDescription)")
+      throw FileError(.read, path: path, message: "cannot read: \(error.localizedDescription)")
     }
-    guard size <= fileLimit else { throw ReplayError(path: path, message: "is larger than \(fileLimit >> 30) GiB") }
+    guard size <= fileLimit else {
+      throw FileError(.read, path: path, message: "is larger than \(fileLimit >> 30) GiB")
+    }
     let data: Data
     do { data = try Data(contentsOf: file) } catch {
-      throw ReplayError(path: path, message: "cannot read: \(error.localizedDescription)")
+      throw FileError(.read, path: path, message: "cannot read: \(error.localizedDescription)")
     }
     var stream = data
     if data.starts(with: [0x1F, 0x8B]) {
@@ -52,13 +55,13 @@ public enum WARCReader {
         stream = Data()
         for member in try Gzip.members(data, atMost: memberLimit) { stream.append(member) }
       } catch {
-        throw ReplayError(path: path, message: "not a readable WARC file: \(error)")
+        throw FileError(.malformed, path: path, message: "not a readable WARC file: \(error)")
       }
     }
     do {
       return try exchanges(of: records(in: [UInt8](stream)))
     } catch {
-      throw ReplayError(path: path, message: error.message)
+      throw FileError(.malformed, path: path, message: error.message)
     }
   }
 

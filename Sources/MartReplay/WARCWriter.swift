@@ -58,7 +58,7 @@ public final class WARCWriter: Sendable {
   /// Creates `file` (emptying one that is there; a symbolic link is not followed) and writes its
   /// `warcinfo` record: the software, the format, and `recordedOn` (`YYYY-MM-DD`, the run's
   /// date in Korea, which a replay without `--as-of` uses).
-  public init(creating file: URL, recordedOn: String, userAgent: String? = nil) throws(ReplayError) {
+  public init(creating file: URL, recordedOn: String, userAgent: String? = nil) throws(FileError) {
     self.file = file
     self.userAgent = userAgent
     warcinfoID = Self.newRecordID()
@@ -81,7 +81,7 @@ public final class WARCWriter: Sendable {
   /// Appends the `request` and `response` records of one exchange, as two gzip members written
   /// together, so the records of concurrent exchanges never interleave.
   public func append(_ request: HTTPRequest, _ response: HTTPResponse, receivedAt date: Date = Date())
-    throws(ReplayError)
+    throws(FileError)
   {
     let requestID = Self.newRecordID()
     let responseID = Self.newRecordID()
@@ -106,8 +106,8 @@ public final class WARCWriter: Sendable {
 
   /// Writes what is pending, flushes the file to disk and closes it. Call once, when the run
   /// ends.
-  public func finish() throws(ReplayError) {
-    try output.withLock { (output: inout Output) throws(ReplayError) in
+  public func finish() throws(FileError) {
+    try output.withLock { (output: inout Output) throws(FileError) in
       guard let open = output.file else { return }
       output.file = nil
       Self.writePending(&output, to: open)
@@ -140,15 +140,15 @@ public final class WARCWriter: Sendable {
   /// Compresses `records` (outside the file's lock) and appends them together, so the records
   /// of concurrent exchanges never interleave; a full chunk is written. `exchange` is the URI
   /// of the exchange they keep, if any.
-  private func write(exchange: String? = nil, _ records: [WARCRecord]) throws(ReplayError) {
+  private func write(exchange: String? = nil, _ records: [WARCRecord]) throws(FileError) {
     var members = Data()
     let serialized = records.map { $0.serialized() }
     compressor.withLock { compressor in
       for record in serialized { members += compressor.compress(record) }
     }
-    try output.withLock { (output: inout Output) throws(ReplayError) in
+    try output.withLock { (output: inout Output) throws(FileError) in
       guard let file = output.file else {
-        throw ReplayError(path: self.file.path, message: "write failed: already finished")
+        throw FileError(.invalid, path: self.file.path, message: "write failed: already finished")
       }
       output.pending += members
       if let exchange { output.pendingExchanges.append(exchange) }

@@ -37,7 +37,7 @@ public enum ReportFiles {
     guard report != nil || bundle != nil else {
       var isDirectory: ObjCBool = false
       let exists = FileManager.default.fileExists(atPath: outputDirectory.path, isDirectory: &isDirectory)
-      throw FileError(
+      throw FileError(.read,
         path: outputDirectory.path,
         message: !exists
           ? "no such directory"
@@ -95,10 +95,19 @@ public enum ReportFiles {
 
   /// Renders the page of `outputDirectory` (see ``render(outputDirectory:previous:)``) and writes
   /// it atomically to `file`, by default `report.html` in the output directory.
+  ///
+  /// The page is written beside its target and renamed over it, which would replace a device, a
+  /// directory or a symbolic link with a regular file (`--output /dev/full`): anything there that
+  /// is not a regular file is refused before anything is read.
   /// - Returns: the file written.
   @discardableResult
   public static func write(outputDirectory: URL, previous: URL? = nil, to file: URL? = nil) throws(FileError) -> URL {
     let target = file ?? OutputLayout(outputDirectory).reportPage
+    if let kind = Files.kind(at: target.path), kind != .regularFile {
+      throw FileError(.foreign,
+        path: target.path,
+        message: "is \(kind), not a regular file; the page is written only over a regular file or a new one")
+    }
     let html = try render(outputDirectory: outputDirectory, previous: previous)
     try Files.replace(target.path, with: Data(html.utf8))
     return target

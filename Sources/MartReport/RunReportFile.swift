@@ -85,7 +85,7 @@ public struct RunReportFile: Decodable, Sendable {
   public static func read(_ url: URL) throws(FileError) -> RunReportFile {
     let data: Data
     do { data = try Data(contentsOf: url) } catch {
-      throw FileError(path: url.path, message: "cannot read: \(error.localizedDescription)")
+      throw FileError(.read, path: url.path, message: "cannot read: \(error.localizedDescription)")
     }
     return try decode(data, path: url.path)
   }
@@ -93,7 +93,7 @@ public struct RunReportFile: Decodable, Sendable {
   /// Decodes the bytes of `report.json`; `path` names them in the error.
   static func decode(_ data: Data, path: String) throws(FileError) -> RunReportFile {
     do { return try JSONDecoder().decode(RunReportFile.self, from: data) } catch {
-      throw FileError(path: path, message: "not a run report: \(error)")
+      throw FileError(.malformed, path: path, message: "not a run report: \(error)")
     }
   }
 

@@ -36,9 +36,6 @@ struct ReportCommand: ParsableCommand {
 
   func run() throws {
     do {
-      let target = file.map { URL(fileURLWithPath: $0) }
-        ?? OutputLayout(URL(fileURLWithPath: output)).reportPage
-      try Self.refuseToReplace(target)
       let written = try ReportFiles.write(
         outputDirectory: URL(fileURLWithPath: output), previous: previous.map { URL(fileURLWithPath: $0) },
         to: file.map { URL(fileURLWithPath: $0) })
@@ -46,25 +43,6 @@ struct ReportCommand: ParsableCommand {
     } catch {
       StandardStreams.err("error: \(error)\n")
       throw ExitCode(1)
-    }
-  }
-
-  /// The page is written beside `target` and renamed over it, which would replace a device, a
-  /// directory or a symbolic link with a regular file (`--output /dev/full`): anything there
-  /// that is not a regular file is refused.
-  private static func refuseToReplace(_ target: URL) throws(FileError) {
-    var status = stat()
-    guard lstat(target.path, &status) == 0 else { return }
-    let kind: String? =
-      switch status.st_mode & S_IFMT {
-      case S_IFREG: nil
-      case S_IFDIR: "a directory"
-      case S_IFLNK: "a symbolic link"
-      case S_IFCHR, S_IFBLK: "a device"
-      default: "a pipe or a socket"
-      }
-    if let kind {
-      throw FileError(path: target.path, message: "is \(kind), not a regular file; the page is written only over a regular file or a new one")
     }
   }
 }

@@ -81,7 +81,7 @@ import Testing
 
   @Test func refusesIdsThatCannotNameAFile() {
     let bad = ExportFixtures.branch(.emart, "../etc", text: "")
-    #expect(throws: ExportError.self) {
+    #expect(throws: FileError.self) {
       try BundleContents(
         branches: [bad], brands: ExportFixtures.summaries([bad]), asOf: ExportFixtures.asOf,
         window: ExportFixtures.window)

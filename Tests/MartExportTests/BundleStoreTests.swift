@@ -81,7 +81,7 @@ import Testing
     let pointer = try store.publish(
       branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window
     ).pointer!
-    #expect(throws: ExportError.self) {
+    #expect(throws: FileError.self) {
       try store.publish(branches: [], brands: [], asOf: asOf, window: window)
     }
     #expect(try store.latest()?.pointer == pointer)
@@ -97,7 +97,7 @@ import Testing
     var data = try Data(contentsOf: file)
     data.append(contentsOf: Array(" ".utf8))
     try data.write(to: file)
-    #expect(throws: ExportError.self) { try store.latest() }
+    #expect(throws: FileError.self) { try store.latest() }
   }
 
   @Test func aNewVersionLeavesTheOldBundleInPlace() throws {
@@ -222,7 +222,7 @@ import Testing
   func aDamagedCurrentBundleIsWrittenAgainNotRepublished(_ damage: Damage) throws {
     let (output, first) = try ExportFixtures.publish(branches)
     try damage.apply(output.appendingPathComponent("\(first.bundle)/\(damage.file)"))
-    #expect(throws: ExportError.self) { try BundleStore(outputDirectory: output).latest() }
+    #expect(throws: FileError.self) { try BundleStore(outputDirectory: output).latest() }
 
     let result = try publishAgain(output)
     guard case .published(let bundle, _, let repaired) = result else {

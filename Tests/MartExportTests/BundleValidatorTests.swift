@@ -150,6 +150,6 @@ import Testing
     let file = empty.appendingPathComponent("file.json")
     try Data("{}".utf8).write(to: file)
     #expect(problems(file) == [".: is a file, not a directory"])
-    #expect(throws: ExportError.self) { try BundleStore.readBundle(at: file) }
+    #expect(throws: FileError.self) { try BundleStore.readBundle(at: file) }
   }
 }

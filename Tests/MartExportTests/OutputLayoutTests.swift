@@ -19,7 +19,7 @@ import TestSupport
     #expect(pointer.bundle == OutputLayout.bundlePath(version: pointer.version))
 
     try Data(#"{"bundle":"bund"#.utf8).write(to: layout.latest)
-    #expect(throws: ExportError.self) { try layout.readLatest() }
+    #expect(throws: FileError.self) { try layout.readLatest() }
   }
 
   /// A kill -9 between writing a `current/` file beside its place and renaming it leaves a

@@ -14,7 +14,7 @@ struct GeocodingReplay {
     let directory = FixturePaths.fixtures.appendingPathComponent("web")
     archive = try ReplayArchive.load(from: directory)
     guard !archive.exchanges.isEmpty else {
-      throw ReplayError(path: directory.path, message: "no recorded exchanges")
+      throw FileError(.read, path: directory.path, message: "no recorded exchanges")
     }
     server = try ReplayServer.start(archive: archive)
   }

@@ -29,7 +29,7 @@ actor PublishedFixtures {
       RunConfiguration(
         outputDirectory: output, replayDirectory: FixturePaths.web, asOf: asOf, geocodingRetryPolicy: .immediate))
     guard result.report.outcome == .published else {
-      throw FileError(path: output.path, message: "the fixture run did not publish: \(result.report.outcome)")
+      throw FileError(.write, path: output.path, message: "the fixture run did not publish: \(result.report.outcome)")
     }
     return output
   }

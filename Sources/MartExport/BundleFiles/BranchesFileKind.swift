@@ -205,19 +205,19 @@ struct BranchesExporter: BundleExporter {
     self.removed = removed
   }
 
-  mutating func begin(_ output: BundleOutput) throws(ExportError) {
+  mutating func begin(_ output: BundleOutput) throws(FileError) {
     let file = output.open(BranchesFileKind.name, gzip: true)
     file.write(frame.head)
     self.file = file
   }
 
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {
     if count > 0 { file?.write(BranchListFrame.comma) }
     file?.write(branch.json)
     count += 1
   }
 
-  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+  mutating func finish(_ output: BundleOutput) throws(FileError) {
     guard let file else { return }
     file.write(frame.tail(removed: removed))
     try output.close(file)

@@ -78,7 +78,7 @@ struct BrandFilesExporter: BundleExporter {
     self.removed = Dictionary(grouping: removed, by: \.brand)
   }
 
-  mutating func begin(_ output: BundleOutput) throws(ExportError) {
+  mutating func begin(_ output: BundleOutput) throws(FileError) {
     for brand in brands {
       let file = output.open(BrandFilesKind.path(of: brand), gzip: true)
       file.write(frame.head)
@@ -86,7 +86,7 @@ struct BrandFilesExporter: BundleExporter {
     }
   }
 
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {
     let brand = branch.branch.brand
     guard let entry = open[brand] else { return }
     if !entry.empty { entry.file.write(BranchListFrame.comma) }
@@ -95,11 +95,11 @@ struct BrandFilesExporter: BundleExporter {
     if branch.lastOfBrand { try close(brand, output) }
   }
 
-  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+  mutating func finish(_ output: BundleOutput) throws(FileError) {
     for brand in brands { try close(brand, output) }
   }
 
-  private mutating func close(_ brand: BrandSlug, _ output: BundleOutput) throws(ExportError) {
+  private mutating func close(_ brand: BrandSlug, _ output: BundleOutput) throws(FileError) {
     guard let file = open.removeValue(forKey: brand)?.file else { return }
     file.write(frame.tail(removed: removed[brand] ?? []))
     try output.close(file)

@@ -68,14 +68,14 @@ struct BundleExportInput {
 /// closes what is left. ``BundleBuilder`` composes them over one pass of the branches; the gzip
 /// copy of a file is made by the file itself as it is written (``BundleOutput/open(_:gzip:)``).
 protocol BundleExporter {
-  mutating func begin(_ output: BundleOutput) throws(ExportError)
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError)
-  mutating func finish(_ output: BundleOutput) throws(ExportError)
+  mutating func begin(_ output: BundleOutput) throws(FileError)
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError)
+  mutating func finish(_ output: BundleOutput) throws(FileError)
 }
 
 extension BundleExporter {
-  mutating func begin(_ output: BundleOutput) throws(ExportError) {}
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {}
+  mutating func begin(_ output: BundleOutput) throws(FileError) {}
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {}
 }
 
 /// A branch as the exporters see it: its canonical JSON, encoded once for every file that lists

@@ -102,9 +102,8 @@ struct BundleInspection {
     var prefix = ""
     for component in relative.split(separator: "/") {
       prefix += prefix.isEmpty ? String(component) : "/\(component)"
-      var status = stat()
-      guard lstat(root.appendingPathComponent(prefix).path, &status) == 0 else { return true }
-      if status.st_mode & S_IFMT == S_IFLNK {
+      guard let kind = Files.kind(at: root.appendingPathComponent(prefix).path) else { return true }
+      if kind == .symbolicLink {
         if !reportedLinks.contains(prefix) {
           reportedLinks.insert(prefix)
           report(prefix, "is a symbolic link; a bundle holds only regular files and directories")
@@ -121,8 +120,8 @@ struct BundleInspection {
     var found = Set<String>()
     for entry in PlainFiles.entries(under: root.appendingPathComponent(prefix).path) {
       switch entry.kind {
-      case Files.regularFileKind: found.insert(entry.path)
-      case Files.symbolicLinkKind:
+      case .regularFile: found.insert(entry.path)
+      case .symbolicLink:
         if reportedLinks.insert(prefix + entry.path).inserted {
           report(prefix + entry.path, "is a symbolic link; a bundle holds only regular files and directories")
         }

@@ -87,7 +87,7 @@ struct CalendarsExporter: BundleExporter {
     self.staleSince = staleSince
   }
 
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {
     let events = ICalendar.serialized(ICalendar.events(of: branch.branch, brandName: branch.brandName, asOf: asOf))
     building[branch.branch.brand, default: ICalendar.BrandCalendarBuilder()].add(events)
     try output.whole(
@@ -98,11 +98,11 @@ struct CalendarsExporter: BundleExporter {
     if branch.lastOfBrand { try finishBrand(branch.branch.brand, output) }
   }
 
-  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+  mutating func finish(_ output: BundleOutput) throws(FileError) {
     for brand in brands { try finishBrand(brand, output) }
   }
 
-  private mutating func finishBrand(_ brand: BrandSlug, _ output: BundleOutput) throws(ExportError) {
+  private mutating func finishBrand(_ brand: BrandSlug, _ output: BundleOutput) throws(FileError) {
     guard finished.insert(brand).inserted else { return }
     try output.whole(
       CalendarFilesKind.path(of: brand),

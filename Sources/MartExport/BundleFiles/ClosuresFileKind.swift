@@ -89,7 +89,7 @@ struct ClosuresExporter: BundleExporter {
   let asOf: CalendarDate
   let window: DateWindow
 
-  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+  mutating func finish(_ output: BundleOutput) throws(FileError) {
     var writer = CanonicalJSONWriter(capacity: 1 << 16)
     writer.closures(ClosuresFile(branches: branches, window: window, asOf: asOf))
     writer.bytes.append(0x0A)

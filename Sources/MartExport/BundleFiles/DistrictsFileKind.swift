@@ -90,10 +90,10 @@ struct DistrictsExporter: BundleExporter {
   /// `districts.json` as it is written.
   let file: DistrictsFile
 
-  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+  mutating func finish(_ output: BundleOutput) throws(FileError) {
     let data: Data
     do { data = try BundleJSON.encode(file) } catch {
-      throw ExportError(path: DistrictsFileKind.name, message: "encoding failed: \(error)")
+      throw FileError(.encode, path: DistrictsFileKind.name, message: "encoding failed: \(error)")
     }
     let file = output.open(DistrictsFileKind.name, gzip: true)
     file.write(ArraySlice(data))

@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartGzip
 
 /// The gzip copy of every JSON file (`<path>.gz`), compressed by ``Gzip`` as each file is
 /// closed (``BundleOutput/close(_:)``), so it has no exporter of its own.

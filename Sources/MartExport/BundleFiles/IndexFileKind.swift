@@ -45,16 +45,16 @@ struct IndexExporter: BundleExporter {
   private var writer = CanonicalJSONWriter(capacity: 1 << 17)
   private var count = 0
 
-  mutating func begin(_ output: BundleOutput) throws(ExportError) {
+  mutating func begin(_ output: BundleOutput) throws(FileError) {
     file = output.open(IndexFileKind.name, gzip: true)
     writer.raw(#"{"branches":["#)
   }
 
-  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(ExportError) {
+  mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {
     if count > 0 { writer.bytes.append(0x2C) }
     count += 1
     do { try writer.indexRow(IndexFile.Row(branch.branch)) } catch {
-      throw ExportError(path: IndexFileKind.name, message: "encoding failed: \(error)")
+      throw FileError(.encode, path: IndexFileKind.name, message: "encoding failed: \(error)")
     }
     if writer.bytes.count >= 1 << 16 {
       file?.write(writer.bytes)
@@ -62,7 +62,7 @@ struct IndexExporter: BundleExporter {
     }
   }
 
-  mutating func finish(_ output: BundleOutput) throws(ExportError) {
+  mutating func finish(_ output: BundleOutput) throws(FileError) {
     guard let file else { return }
     writer.raw(#"],"schemaVersion":"#)
     writer.int(bundleSchemaVersion)

@@ -10,10 +10,10 @@ enum ManifestFileKind {
   static let name = "manifest.json"
 
   /// The manifest's bytes: canonical JSON with a final newline.
-  static func encode(_ manifest: BundleManifest) throws(ExportError) -> Data {
+  static func encode(_ manifest: BundleManifest) throws(FileError) -> Data {
     var writer = CanonicalJSONWriter(capacity: 128 * manifest.files.count + 4096)
     do { try writer.manifest(manifest) } catch {
-      throw ExportError(path: name, message: "encoding failed: \(error)")
+      throw FileError(.encode, path: name, message: "encoding failed: \(error)")
     }
     writer.bytes.append(0x0A)
     return Data(writer.bytes)

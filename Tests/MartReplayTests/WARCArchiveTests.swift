@@ -157,7 +157,7 @@ import Testing
     for (name, data, expected) in cases {
       let file = folder.appendingPathComponent(name)
       try data.write(to: file)
-      let error = #expect(throws: ReplayError.self) { try ReplayArchive.load(from: file) }
+      let error = #expect(throws: FileError.self) { try ReplayArchive.load(from: file) }
       #expect(error?.path == file.path, "\(name)")
       #expect(error?.description.contains(expected) == true, "\(name): \(error?.description ?? "")")
     }

@@ -95,7 +95,7 @@ import Testing
     let error = #expect(throws: FileError.self) { try batch.finish() }
     #expect(error?.path == root + "/branch.json")
     #expect(PlainFiles.contents(of: outside + "/secret") == Data("private".utf8))
-    #expect(Files.kind(at: root + "/branch.json") == Files.symbolicLinkKind)
+    #expect(Files.kind(at: root + "/branch.json") == .symbolicLink)
     #expect(try names(root) == ["branch.json"])
   }
 

@@ -220,7 +220,7 @@ struct ReplayServerTests {
   @Test func aMalformedExchangeFileIsNamed() throws {
     let bad = folder.url.appendingPathComponent("store.example.com/broken.exchange.json")
     try Data("{ \"request\": ".utf8).write(to: bad)
-    let error = #expect(throws: ReplayError.self) { try ReplayArchive.load(from: folder.url) }
+    let error = #expect(throws: FileError.self) { try ReplayArchive.load(from: folder.url) }
     #expect(error?.path.hasSuffix("store.example.com/broken.exchange.json") == true)
     #expect(error?.message.contains("malformed JSON") == true)
   }
@@ -228,7 +228,7 @@ struct ReplayServerTests {
   @Test func aMissingBodyFileIsNamed() throws {
     let body = folder.url.appendingPathComponent("store.example.com/branchList.body.json")
     try FileManager.default.removeItem(at: body)
-    let error = #expect(throws: ReplayError.self) { try ReplayArchive.load(from: folder.url) }
+    let error = #expect(throws: FileError.self) { try ReplayArchive.load(from: folder.url) }
     #expect(error?.path.hasSuffix("branchList.exchange.json") == true)
     #expect(error?.message.contains("branchList.body.json") == true)
   }
