@@ -106,10 +106,10 @@ struct ProbeCommand: AsyncParsableCommand {
         obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(1),
         trustedCertificates: try certificates.trustedCertificates()))
     let results: [SourceProbeResult]
-    do {
+    do throws(RunSetupError) {
       results = try await Pipeline.probe(configuration)
     } catch {
-      StandardStreams.err("error: \(error)\n")
+      StandardStreams.err("error: \(error.commandLineText)\n")
       throw ExitCode(2)
     }
     if format == "json" {
