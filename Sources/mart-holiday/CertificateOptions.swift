@@ -17,7 +17,7 @@ struct CertificateOptions: ParsableArguments {
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> TrustedCertificates {
     do {
-      return try TrustedCertificates.resolve(option: caBundle, environment: environment)
+      return try TrustedCertificates.resolve(option: caBundle, optionName: "--ca-bundle", environment: environment)
     } catch {
       throw ValidationError(error.description)
     }
