@@ -99,6 +99,7 @@ public struct RunConfiguration: Sendable {
       client.totalTimeout = requests.timeout
       if let userAgent = requests.userAgent { client.userAgent = userAgent }
       client.trustedCertificates = requests.trustedCertificates
+      client.certificateOption = requests.certificateOption
       self.client = client
       self.politeness = PolitenessPolicy(
         maxConcurrentRequestsPerHost: requests.maxPerHost, minimumDelay: requests.requestDelay,
@@ -186,6 +187,8 @@ public struct RequestSettings: Sendable, Hashable {
   public var retryDelay: Duration
   /// The certificate authorities HTTPS servers are checked against.
   public var trustedCertificates: TrustedCertificates
+  /// The option that names other authorities, for the error of a server they do not trust.
+  public var certificateOption: String?
 
   /// `mart-holiday/<version> (+…)`.
   public static var defaultUserAgent: String { MartVersion.userAgent }
@@ -196,8 +199,10 @@ public struct RequestSettings: Sendable, Hashable {
   public init(
     userAgent: String? = nil, timeout: Duration = .seconds(30), maxPerHost: Int = 1,
     requestDelay: Duration = .seconds(1), obeysRobotsTxt: Bool = true, retries: Int = 3,
-    retryDelay: Duration = .seconds(1), trustedCertificates: TrustedCertificates = .system
+    retryDelay: Duration = .seconds(1), trustedCertificates: TrustedCertificates = .system,
+    certificateOption: String? = nil
   ) {
+    self.certificateOption = certificateOption
     self.userAgent = userAgent
     self.timeout = timeout
     self.maxPerHost = maxPerHost

@@ -238,7 +238,8 @@ struct RunCommand: AsyncParsableCommand {
       requests: RequestSettings(
         userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: maxPerHost, requestDelay: .seconds(requestDelay),
         obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(retryDelay),
-        trustedCertificates: try certificates.trustedCertificates()),
+        trustedCertificates: try certificates.trustedCertificates(),
+        certificateOption: CertificateOptions.optionName),
       acceptShrink: Set(acceptShrink), settingNames: { SettingOptions.name($0) })
 
     let runTask = Task { () async throws(RunSetupError) -> RunResult in try await Pipeline.run(configuration) }
