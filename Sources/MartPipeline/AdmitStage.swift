@@ -116,7 +116,8 @@ public struct AdmitStage: Sendable {
           return carryOver(brand, failure: failure, previous: previous, problems: problems)
         }
         problems.warn(
-          .shrinkAccepted, "\(shrink): published as fetched, as \(settingNames(.acceptShrink)) \(brand.rawValue) asks", brand: brand)
+          .shrinkAccepted, "\(shrink): published as fetched, as \(settingNames(.acceptShrink)) \(brand.rawValue) asks",
+          brand: brand)
         return (.fresh(admitted), problems)
       } else {
         return (.fresh(admitted), problems)

@@ -59,7 +59,9 @@ public struct RunPlan: Sendable {
     }
     try SettingChecks.checkPrivateApart(
       output: output,
-      private: [(state, .state), (configuration.archiveDirectory, .archive), (configuration.geocodingCache, .geocodingCache)])
+      private: [
+        (state, .state), (configuration.archiveDirectory, .archive), (configuration.geocodingCache, .geocodingCache),
+      ])
     try SettingChecks.checkCanBeDirectory(state, setting: .state)
     for folder in StateLayout.folders {
       try SettingChecks.checkCanBeDirectory(state.appendingPathComponent(folder), setting: .state)
@@ -69,9 +71,10 @@ public struct RunPlan: Sendable {
     }
     let routes = try Self.routes(configuration)
     // A validator store is a file of the state the run keeps.
-    for (file, setting) in [(configuration.geocodingCache, RunSetting.geocodingCache), (configuration.validatorStore, .state)]
-      + OutputLayout.files.map({ (output.appendingPathComponent($0), RunSetting.output) })
-    {
+    let files: [(URL?, RunSetting)] =
+      [(configuration.geocodingCache, .geocodingCache), (configuration.validatorStore, .state)]
+      + OutputLayout.files.map { (output.appendingPathComponent($0), .output) }
+    for (file, setting) in files {
       if let file { try SettingChecks.checkCanBeFile(file, setting: setting) }
     }
     // The clock is input: a day the engine cannot speak of stops the run before anything is touched.
@@ -214,7 +217,8 @@ extension RunPlan {
     if !configuration.allowsEarlierAsOf { try checkNotBeforePublished() }
     if let validatorStore { try SettingChecks.prepare(validatorStore.deletingLastPathComponent(), setting: .state) }
     if let archive {
-      try SettingChecks.prepare(archive.isWARC ? archive.writing.deletingLastPathComponent() : archive.writing, setting: .archive)
+      let folder = archive.isWARC ? archive.writing.deletingLastPathComponent() : archive.writing
+      try SettingChecks.prepare(folder, setting: .archive)
     }
     if let cache = geocodingCache, !cache.readOnly {
       try SettingChecks.prepare(cache.file.deletingLastPathComponent(), setting: .geocodingCache)
@@ -233,7 +237,8 @@ extension RunPlan {
       case .cannotOpenDirectory(let failure):
         throw RunSetupError(setting: .output, message: "cannot open \(output.path): \(Self.reason(failure))")
       case .cannotOpenFile(let failure):
-        throw RunSetupError(setting: .state, message: "cannot create the lock file \(failure.path): \(Self.reason(failure))")
+        throw RunSetupError(
+          setting: .state, message: "cannot create the lock file \(failure.path): \(Self.reason(failure))")
       case .held(let file, let process):
         throw busy("process \(process.map(String.init) ?? "unknown"), lock file \(file)")
       case .directoryHeld:

@@ -24,7 +24,9 @@ import Testing
         OriginRoutes.Site(brands: [lottemart], origin: "https://company.lottemart.com"),
         OriginRoutes.Site(brands: [emart], origin: "https://store.emart.com"),
       ])
-    let replay = ["https://company.lottemart.com": "http://127.0.0.1:1", "https://store.emart.com": "http://127.0.0.1:2"]
+    let replay = [
+      "https://company.lottemart.com": "http://127.0.0.1:1", "https://store.emart.com": "http://127.0.0.1:2",
+    ]
     #expect(
       routes.overrides(over: replay)
         == ["https://company.lottemart.com": "http://127.0.0.1:9000", "https://store.emart.com": "http://127.0.0.1:2"])
