@@ -9,10 +9,13 @@ import MartReplay
 /// The `bench` command's work: generated recordings at each scale, a measured pipeline run in a
 /// child process per scale, and the stage benchmarks.
 public enum Bench {
-  /// Runs every scale and the stage benchmarks. `executable` is this program, started as
-  /// `EXECUTABLE bench-run …` for each measured run; `keep` keeps the recordings and outputs.
+  /// Runs every scale and the stage benchmarks. `executable` is this program, started with the
+  /// arguments `arguments` gives for each measured run (a child that calls
+  /// ``measuredRun(output:asOf:overrides:)`` and prints its result as JSON); `keep` keeps the
+  /// recordings and outputs.
   public static func run(
-    scales: [Int], seed: UInt64, keep: URL?, executable: URL, log: (String) -> Void
+    scales: [Int], seed: UInt64, keep: URL?, executable: URL, arguments: (MeasuredRun) -> [String],
+    log: (String) -> Void
   ) async throws -> BenchResult {
     let workDirectory =
       keep ?? FileManager.default.temporaryDirectory.appendingPathComponent("mart-holiday-bench-\(getpid())")
@@ -28,7 +31,8 @@ public enum Bench {
       let exchanges = try generator.write(to: recording)
       log("scale \(branches): \(exchanges) exchanges recorded; running the pipeline")
       let result = try runChild(
-        executable: executable, recording: recording, output: directory.appendingPathComponent("output"))
+        executable: executable, arguments: arguments, recording: recording,
+        output: directory.appendingPathComponent("output"))
       guard result.branches == branches else {
         throw BenchError("scale \(branches): the run published \(result.branches) branches, expected \(branches)")
       }
@@ -93,18 +97,17 @@ public enum Bench {
       cpuSeconds: after.cpuSeconds - before.cpuSeconds, peakMemoryBytes: after.peakMemoryBytes)
   }
 
-  private static func runChild(executable: URL, recording: URL, output: URL) throws -> BenchResult.ScaleResult {
+  private static func runChild(
+    executable: URL, arguments: (MeasuredRun) -> [String], recording: URL, output: URL
+  ) throws -> BenchResult.ScaleResult {
     let archive = try ReplayArchive.load(from: recording)
     let server = try ReplayServer.startForRun(archive, sources: BrandSources.all)
     defer { server.stop() }
-    let overrides = server.baseURLOverrides
-    var arguments = ["bench-run", "--output", output.path, "--as-of", archive.recordedOn ?? "2026-11-20"]
-    for (origin, baseURL) in overrides.sorted(by: { $0.key < $1.key }) {
-      arguments += ["--origin", "\(origin)=\(baseURL)"]
-    }
+    let run = MeasuredRun(
+      output: output, asOf: archive.recordedOn ?? "2026-11-20", overrides: server.baseURLOverrides)
     let process = Process()
     process.executableURL = executable
-    process.arguments = arguments
+    process.arguments = arguments(run)
     let pipe = Pipe()
     process.standardOutput = pipe
     try process.run()
@@ -136,6 +139,16 @@ public enum Bench {
   }
 
   static func fixed(_ value: Double, _ digits: Int) -> String { String(format: "%.\(digits)f", value) }
+}
+
+/// What one measured run is asked to do, for the command line to turn into a child's arguments.
+public struct MeasuredRun: Sendable, Hashable {
+  /// Where the run publishes.
+  public var output: URL
+  /// The run's as-of (YYYY-MM-DD): the day the recording was made.
+  public var asOf: String
+  /// Real origin to the replay server's listener standing in for it.
+  public var overrides: [String: String]
 }
 
 /// A benchmark could not be run or its run did not publish what it should have.

@@ -15,7 +15,7 @@ extension BundleDiff {
     public var minimum: Int
 
     public var description: String {
-      "--max-bytes \(maxBytes) cannot hold the header of the diff (\(minimum) bytes at least)"
+      "a limit of \(maxBytes) bytes cannot hold the header of the diff (\(minimum) bytes at least)"
     }
   }
 
@@ -31,8 +31,9 @@ extension BundleDiff {
   /// ids), and a closing note says exactly what was left out; the JSON diff has everything.
   /// Throws ``MarkdownLimitTooSmall`` when `maxBytes` cannot hold even the shortest head and
   /// that note (a limit from 1,000 bytes up holds it, but for dozens of brands with removals or
-  /// stale at once).
-  public func markdown(maxBytes: Int = defaultMarkdownMaxBytes) throws -> String {
+  /// stale at once). `jsonOption`, when given, is how the note tells to ask for the JSON diff
+  /// (the command line's option).
+  public func markdown(maxBytes: Int = defaultMarkdownMaxBytes, jsonOption: String? = nil) throws -> String {
     let heads = [MarkdownHead()] + MarkdownHead.steps(districts: districts.count, removals: removed.count)
     if isEmpty {
       for head in heads {
@@ -47,14 +48,17 @@ extension BundleDiff {
     for head in heads {
       let header = markdownHeader(head)
       let notes = head.leftOut(self)
-      if let text = Self.shortened(header: header, sections: sections, notes: notes, maxBytes: maxBytes) {
+      if let text = Self.shortened(
+        header: header, sections: sections, notes: notes, maxBytes: maxBytes, jsonOption: jsonOption)
+      {
         return text
       }
       let bare = MarkdownLimits(ids: 0, groups: 0, sections: 0, collapse: true)
       least = min(
         least,
-        Self.renderMarkdown(header: header, sections: sections, limits: bare, maxBytes: maxBytes, notes: notes)
-          .utf8.count)
+        Self.renderMarkdown(
+          header: header, sections: sections, limits: bare, maxBytes: maxBytes, notes: notes, jsonOption: jsonOption
+        ).utf8.count)
     }
     throw MarkdownLimitTooSmall(maxBytes: maxBytes, minimum: least)
   }
@@ -63,10 +67,11 @@ extension BundleDiff {
   /// as it takes: the largest collapsed, then fewer branches listed per group, fewer groups per
   /// brand, fewer brands; `nil` when even the header and the closing note do not fit.
   static func shortened(
-    header: String, sections: [MarkdownSection], notes: [String], maxBytes: Int
+    header: String, sections: [MarkdownSection], notes: [String], maxBytes: Int, jsonOption: String?
   ) -> String? {
     func render(_ limits: MarkdownLimits) -> String {
-      renderMarkdown(header: header, sections: sections, limits: limits, maxBytes: maxBytes, notes: notes)
+      renderMarkdown(
+        header: header, sections: sections, limits: limits, maxBytes: maxBytes, notes: notes, jsonOption: jsonOption)
     }
     func fits(_ limits: MarkdownLimits) -> Bool { render(limits).utf8.count <= maxBytes }
     var limits = MarkdownLimits()
@@ -166,7 +171,8 @@ extension BundleDiff {
 
   /// The report with `sections` shortened to `limits`.
   static func renderMarkdown(
-    header: String, sections: [MarkdownSection], limits: MarkdownLimits, maxBytes: Int, notes: [String] = []
+    header: String, sections: [MarkdownSection], limits: MarkdownLimits, maxBytes: Int, notes: [String] = [],
+    jsonOption: String? = nil
   ) -> String {
     var out = header
     var leftOutEntries = 0
@@ -238,7 +244,7 @@ extension BundleDiff {
       if !notes.isEmpty { said += (said.isEmpty ? "" : "; ") + "left out: " + notes.joined(separator: ", ") }
       out +=
         "_Shortened to stay within \(maxBytes) bytes: \(said). "
-        + "The JSON diff (`--format json`) has every change._\n"
+        + "The JSON diff\(jsonOption.map { " (`\($0)`)" } ?? "") has every change._\n"
     }
     while out.hasSuffix("\n\n") { out.removeLast() }
     return out

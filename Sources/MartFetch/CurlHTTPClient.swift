@@ -27,6 +27,9 @@ public struct HTTPClientConfiguration: Sendable {
   public var defaultHeaders: [HTTPHeader]
   /// The certificate authorities HTTPS servers are checked against.
   public var trustedCertificates: TrustedCertificates
+  /// The option that names other certificate authorities, which the error of a server they do
+  /// not trust mentions; `nil` mentions none.
+  public var certificateOption: String?
 
   public init(
     userAgent: String = MartVersion.userAgent,
@@ -37,8 +40,10 @@ public struct HTTPClientConfiguration: Sendable {
     maxBodyBytes: Int = 20 * 1024 * 1024,
     maxRedirects: Int = 5,
     defaultHeaders: [HTTPHeader] = [],
-    trustedCertificates: TrustedCertificates = .system
+    trustedCertificates: TrustedCertificates = .system,
+    certificateOption: String? = nil
   ) {
+    self.certificateOption = certificateOption
     self.userAgent = userAgent
     self.connectTimeout = connectTimeout
     self.totalTimeout = totalTimeout
@@ -323,6 +328,7 @@ private final class CurlTransfer {
   private let errorBuffer: UnsafeMutablePointer<CChar>
   private let maxBodyBytes: Int
   private let trustedCertificates: TrustedCertificates
+  private let certificateOption: String?
 
   private var body = Data()
   private var statusLine: String?
@@ -336,6 +342,7 @@ private final class CurlTransfer {
     continuation = submission.continuation
     maxBodyBytes = submission.configuration.maxBodyBytes
     trustedCertificates = submission.configuration.trustedCertificates
+    certificateOption = submission.configuration.certificateOption
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
   }
@@ -514,7 +521,8 @@ private final class CurlTransfer {
       // Not worth another attempt: the same certificate fails the same check.
       return FetchError(
         .transport, url: url,
-        message: "\(message) (checked against \(trustedCertificates); --ca-bundle names other authorities)")
+        message:
+          "\(message) (checked against \(trustedCertificates)\(certificateOption.map { "; \($0) names other authorities" } ?? ""))")
     case CURLE_TOO_MANY_REDIRECTS:
       return FetchError(.redirect, url: url, message: message)
     case CURLE_UNSUPPORTED_PROTOCOL where redirectCount > 0:

@@ -4,7 +4,7 @@ import Foundation
 ///
 /// A run trusts libcurl's system bundle unless the operator names other authorities, for a
 /// mirror with a private CA or a company proxy that inspects TLS. `resolve(option:environment:)`
-/// follows the order curl and OpenSSL tools use: the command line's `--ca-bundle`, then
+/// follows the order curl and OpenSSL tools use: the command line's option, then
 /// `CURL_CA_BUNDLE`, then `SSL_CERT_FILE` (a PEM file each), then `SSL_CERT_DIR` (a directory
 /// prepared with `openssl rehash`), then the system bundle. A named file replaces the system
 /// bundle; it does not add to it.
@@ -22,11 +22,11 @@ public enum TrustedCertificates: Sendable, Hashable, CustomStringConvertible {
   /// The environment variables read, in order, when no option names a bundle.
   public static let environmentVariables = ["CURL_CA_BUNDLE", "SSL_CERT_FILE", "SSL_CERT_DIR"]
 
-  /// The authorities `option` (the value of `--ca-bundle`) or else `environment` names, checked
-  /// so that a wrong name fails here, before any request, rather than as a TLS error per host.
-  /// An empty variable counts as unset.
+  /// The authorities `option` (the value of the command line's option, named `optionName` in
+  /// errors and logs) or else `environment` names, checked so that a wrong name fails here,
+  /// before any request, rather than as a TLS error per host. An empty variable counts as unset.
   public static func resolve(
-    option: String?, optionName: String = "--ca-bundle", environment: [String: String]
+    option: String?, optionName: String, environment: [String: String]
   ) throws(TrustedCertificatesError) -> TrustedCertificates {
     if let option {
       return try checkedBundle(path: option, namedBy: optionName)
@@ -39,7 +39,7 @@ public enum TrustedCertificates: Sendable, Hashable, CustomStringConvertible {
     return .system
   }
 
-  /// Where the authorities came from, for logs and errors: the system's, or `--ca-bundle /path`.
+  /// Where the authorities came from, for logs and errors: the system's, or `<option> /path`.
   public var description: String {
     switch self {
     case .system: "the system's certificate authorities"
@@ -101,7 +101,7 @@ public enum TrustedCertificates: Sendable, Hashable, CustomStringConvertible {
 
 /// The certificate authorities named by an option or an environment variable cannot be used.
 public struct TrustedCertificatesError: Error, Sendable, CustomStringConvertible {
-  /// `--ca-bundle`, or the environment variable that named the path.
+  /// The option or the environment variable that named the path.
   public var setting: String
   public var path: String
   /// What is wrong with it: "does not exist", "cannot be read (Permission denied)", …

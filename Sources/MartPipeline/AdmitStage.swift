@@ -77,13 +77,20 @@ public struct AdmitStage: Sendable {
   /// A brand whose branch count falls below this fraction of the last bundle's count is
   /// treated as failed (a page that lost most of its rows is more likely broken than real).
   public var minimumRetainedFraction: Double
-  /// The brands whose fresh result is admitted even below that fraction (`--accept-shrink`):
-  /// the operator has checked that the chain really closed those stores.
+  /// The brands whose fresh result is admitted even below that fraction
+  /// (``RunSetting/acceptShrink``): the operator has checked that the chain really closed those
+  /// stores.
   public var acceptShrink: Set<BrandSlug>
+  /// How a brand's error and warnings name the setting that accepts a shrink.
+  public var settingNames: SettingNames
 
-  public init(minimumRetainedFraction: Double = 0.5, acceptShrink: Set<BrandSlug> = []) {
+  public init(
+    minimumRetainedFraction: Double = 0.5, acceptShrink: Set<BrandSlug> = [],
+    settingNames: @escaping SettingNames = { $0.description }
+  ) {
     self.minimumRetainedFraction = minimumRetainedFraction
     self.acceptShrink = acceptShrink
+    self.settingNames = settingNames
   }
 
   /// Admits `result` for `brand`, or falls back on `previous`.
@@ -105,11 +112,12 @@ public struct AdmitStage: Sendable {
         guard acceptShrink.contains(brand) else {
           failure =
             "\(shrink) (less than \(Int(minimumRetainedFraction * 100))% is taken for a broken page; if the chain"
-            + " really closed those stores, run once with --accept-shrink \(brand.rawValue))"
+            + " really closed those stores, run once with \(settingNames(.acceptShrink)) \(brand.rawValue))"
           return carryOver(brand, failure: failure, previous: previous, problems: problems)
         }
         problems.warn(
-          .shrinkAccepted, "\(shrink): published as fetched, as --accept-shrink \(brand.rawValue) asks", brand: brand)
+          .shrinkAccepted, "\(shrink): published as fetched, as \(settingNames(.acceptShrink)) \(brand.rawValue) asks",
+          brand: brand)
         return (.fresh(admitted), problems)
       } else {
         return (.fresh(admitted), problems)

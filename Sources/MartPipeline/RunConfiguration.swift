@@ -23,7 +23,7 @@ public struct RunConfiguration: Sendable {
   /// The day the run treats as today. Default: the recordings' date on a replay, otherwise
   /// today in Korea.
   public let asOf: CalendarDate?
-  /// Whether the run may publish over a bundle of a later as-of (`--allow-earlier-as-of`);
+  /// Whether the run may publish over a bundle of a later as-of (``RunSetting/allowEarlierAsOf``);
   /// otherwise such a run stops before anything is touched.
   public let allowsEarlierAsOf: Bool
   /// The brands to fetch; empty means every brand the sources offer.
@@ -58,10 +58,13 @@ public struct RunConfiguration: Sendable {
   /// Where the sources' requests are counted while the run goes on, for progress lines.
   public let progress: RunProgress?
   /// The brands admitted as fetched even when they lost more than half their branches
-  /// (`--accept-shrink`), each with a `shrink-accepted` warning.
+  /// (``RunSetting/acceptShrink``), each with a `shrink-accepted` warning.
   public let acceptShrink: Set<BrandSlug>
   /// Where the run logs what it does (setup, takeovers, housekeeping, store problems).
   public let logger: Logger
+  /// How log lines and `report.json` name the run's settings (the command line's options);
+  /// by default ``RunSetting/description``.
+  public let settingNames: SettingNames
 
   /// A configuration, fixed once made. `requests`, when given, sets `client`'s timeout and
   /// User-Agent, `politeness` and `retry` from the command line's plain numbers.
@@ -74,8 +77,9 @@ public struct RunConfiguration: Sendable {
     client: HTTPClientConfiguration = HTTPClientConfiguration(), politeness: PolitenessPolicy = PolitenessPolicy(),
     retry: FetchRetryPolicy = FetchRetryPolicy(), validatorStore: URL? = nil, keep: Int? = nil,
     progress: RunProgress? = nil, logger: Logger = Logger(label: "mart-holiday.run"), requests: RequestSettings? = nil,
-    acceptShrink: Set<BrandSlug> = []
+    acceptShrink: Set<BrandSlug> = [], settingNames: @escaping SettingNames = { $0.description }
   ) {
+    self.settingNames = settingNames
     self.acceptShrink = acceptShrink
     self.outputDirectory = outputDirectory
     self.stateDirectory = stateDirectory ?? Self.defaultStateDirectory(for: outputDirectory)
@@ -95,6 +99,7 @@ public struct RunConfiguration: Sendable {
       client.totalTimeout = requests.timeout
       if let userAgent = requests.userAgent { client.userAgent = userAgent }
       client.trustedCertificates = requests.trustedCertificates
+      client.certificateOption = requests.certificateOption
       self.client = client
       self.politeness = PolitenessPolicy(
         maxConcurrentRequestsPerHost: requests.maxPerHost, minimumDelay: requests.requestDelay,
@@ -124,8 +129,8 @@ extension RunConfiguration {
 /// What a configured run did: the report, and what the fetch stack noticed on the way.
 public struct RunResult: Sendable {
   public var report: RunReport
-  /// Where this run's responses were kept, if they were: the WARC file, or the `--archive`
-  /// folder (removed again when cancelled).
+  /// Where this run's responses were kept, if they were: the WARC file, or the configured
+  /// archive folder (removed again when cancelled).
   public var archiveDirectory: URL?
   /// Responses the archive could not keep, with the reason. When there are any, the archive
   /// cannot replay the run (the default one is named `<as-of>-<time>.incomplete.warc.gz`).
@@ -143,17 +148,24 @@ public struct RunResult: Sendable {
 }
 
 /// A run could not be set up: no fetch was made and nothing was written.
-public struct RunSetupError: Error, Sendable, CustomStringConvertible {
-  /// The setting at fault, e.g. `--replay`.
-  public var setting: String
-  public var message: String
+public struct RunSetupError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// The setting at fault.
+  public var setting: RunSetting
+  /// What is wrong with it, naming other settings where it helps.
+  public var message: SettingText
 
-  public init(setting: String, message: String) {
+  public init(setting: RunSetting, message: SettingText) {
     self.setting = setting
     self.message = message
   }
 
-  public var description: String { "\(setting): \(message)" }
+  /// `<setting>: <message>`, with each setting named by `name` (the command line's options).
+  public func worded(_ name: (RunSetting) -> String) -> String {
+    "\(name(setting)): \(message.worded(name))"
+  }
+
+  /// The error with the settings' plain names.
+  public var description: String { worded(\.description) }
 }
 
 /// How a run's requests behave, in the command line's own terms (seconds and counts); the
@@ -175,15 +187,22 @@ public struct RequestSettings: Sendable, Hashable {
   public var retryDelay: Duration
   /// The certificate authorities HTTPS servers are checked against.
   public var trustedCertificates: TrustedCertificates
+  /// The option that names other authorities, for the error of a server they do not trust.
+  public var certificateOption: String?
 
   /// `mart-holiday/<version> (+…)`.
   public static var defaultUserAgent: String { MartVersion.userAgent }
 
+  /// Why `userAgent` cannot be sent in a header (a control character, …), or `nil` when it can.
+  public static func problem(inUserAgent userAgent: String) -> String? { HTTPHeader.problem(inValue: userAgent) }
+
   public init(
     userAgent: String? = nil, timeout: Duration = .seconds(30), maxPerHost: Int = 1,
     requestDelay: Duration = .seconds(1), obeysRobotsTxt: Bool = true, retries: Int = 3,
-    retryDelay: Duration = .seconds(1), trustedCertificates: TrustedCertificates = .system
+    retryDelay: Duration = .seconds(1), trustedCertificates: TrustedCertificates = .system,
+    certificateOption: String? = nil
   ) {
+    self.certificateOption = certificateOption
     self.userAgent = userAgent
     self.timeout = timeout
     self.maxPerHost = maxPerHost

@@ -8,7 +8,7 @@ import MartGeocoding
 /// validator store, the raw archive, the geocoding cache and keys, and the fetch stack itself.
 /// `run --replay` and the bench both get their fetch stack here.
 public enum RunMode: Sendable, Hashable {
-  /// The real sites or `--source` mirrors: polite, retried, revalidated, archived, cached.
+  /// The real sites or mirrors of them: polite, retried, revalidated, archived, cached.
   case live
   /// Recordings served by our own replay server: it answers what was recorded, so no delays,
   /// no robots.txt, no retries (a recorded failure answers the same every time), no
@@ -55,11 +55,12 @@ public enum RunMode: Sendable, Hashable {
     self == .live ? configured : GeocodingChain.replayEnvironment
   }
 
-  /// Where the run keeps its responses: `--archive DIR` as given, a recording folder; otherwise,
-  /// on a live run, a WARC file written as `<state>/raw/.partial-<as-of>-<HHmmss>.warc.gz`, so a
-  /// killed run's archive is a leftover, never one of the kept archives, and renamed when the
-  /// run ends to `<as-of>-<HHmmss>.warc.gz`, or `<as-of>-<HHmmss>.incomplete.warc.gz` when it
-  /// cannot replay the run; none on a replay.
+  /// Where the run keeps its responses: the configured archive folder as given, a recording
+  /// folder; otherwise, on a live run, a WARC file written as
+  /// `<state>/raw/.partial-<as-of>-<HHmmss>.warc.gz`, so a killed run's archive is a leftover,
+  /// never one of the kept archives, and renamed when the run ends to
+  /// `<as-of>-<HHmmss>.warc.gz`, or `<as-of>-<HHmmss>.incomplete.warc.gz` when it cannot replay
+  /// the run; none on a replay.
   public func archive(configured: URL?, state: URL, asOf: CalendarDate) -> ArchivePlan? {
     if let configured { return ArchivePlan(writing: configured, finished: nil, incomplete: nil, isWARC: false) }
     guard self == .live else { return nil }

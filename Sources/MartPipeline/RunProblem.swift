@@ -12,7 +12,7 @@ public struct RunProblem: Codable, Hashable, Sendable, CustomStringConvertible {
     /// A brand's source failed; its branches were carried over from the last good bundle.
     case brandStale = "brand-stale"
     /// A brand lost more than half its branches and was published as fetched all the same, as
-    /// the run's `--accept-shrink` asked (a chain closing many stores).
+    /// the run accepted its shrink (`RunSetting.acceptShrink`: a chain closing many stores).
     case shrinkAccepted = "shrink-accepted"
     /// A source met a problem that did not stop it (e.g. a broken detail page).
     case source

@@ -15,7 +15,7 @@ import MartReplay
 enum SettingChecks {
   /// Makes sure `url` is a directory, creating it and any missing parents. A regular file
   /// anywhere on the way is one clear error naming `setting`, the path and the file.
-  static func prepare(_ url: URL, setting: String) throws(RunSetupError) {
+  static func prepare(_ url: URL, setting: RunSetting) throws(RunSetupError) {
     try checkCanBeDirectory(url, setting: setting)
     do throws(FileError) { try Files.createDirectory(url.path) } catch {
       let reason = error.cause.map(Files.describe) ?? error.message
@@ -25,7 +25,7 @@ enum SettingChecks {
 
   /// Throws unless `url` is a directory or could be created as one: no component of the path
   /// may be an existing file that is not a directory. Touches nothing.
-  static func checkCanBeDirectory(_ url: URL, setting: String) throws(RunSetupError) {
+  static func checkCanBeDirectory(_ url: URL, setting: RunSetting) throws(RunSetupError) {
     var path = url.standardizedFileURL.path
     while !path.isEmpty, path != "/" {
       var isDirectory: ObjCBool = false
@@ -43,7 +43,7 @@ enum SettingChecks {
 
   /// Throws when `url` is a directory, or a folder on its way is a file: where a run must write
   /// a file (`latest.json`, a cache). Touches nothing.
-  static func checkCanBeFile(_ url: URL, setting: String) throws(RunSetupError) {
+  static func checkCanBeFile(_ url: URL, setting: RunSetting) throws(RunSetupError) {
     var isDirectory: ObjCBool = false
     if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
       throw RunSetupError(setting: setting, message: "\(url.path): is a directory, not a file")
@@ -52,11 +52,11 @@ enum SettingChecks {
   }
 
   /// Throws unless what must not be served lies outside the output directory, and the output
-  /// directory outside each of them: the state directory, `--archive` and `--geocoding-cache`,
+  /// directory outside each of them: the state directory, the archive folder and the geocoding cache,
   /// each resolved to its real path first
   /// (``Files/realPath(_:)``), so that no link carries caches or raw responses into the served
   /// directory. One line naming both paths. Touches nothing.
-  static func checkPrivateApart(output: URL, private settings: [(url: URL?, setting: String)]) throws(RunSetupError) {
+  static func checkPrivateApart(output: URL, private settings: [(url: URL?, setting: RunSetting)]) throws(RunSetupError) {
     let served = Files.realPath(output.path)
     func named(_ url: URL, _ real: String) -> String {
       real == url.standardizedFileURL.path ? url.path : "\(url.path) (really \(real))"
@@ -82,7 +82,7 @@ enum SettingChecks {
   /// `StateLayout.foreignEntries()`) name something a run did not write where it writes in
   /// `root`: one line naming the first, and how many more there are. Touches nothing.
   static func checkNothingForeign(
-    _ entries: [(path: String, kind: FileKind)], in root: URL, setting: String
+    _ entries: [(path: String, kind: FileKind)], in root: URL, setting: RunSetting
   ) throws(RunSetupError) {
     guard let first = entries.first else { return }
     let more = entries.count > 1 ? " (and \(entries.count - 1) more)" : ""
@@ -95,7 +95,7 @@ enum SettingChecks {
 
   /// Throws unless `url` is a directory holding recordings (`replay.json` or at least one
   /// `*.exchange.json`) or a file named as a WARC file (`*.warc.gz`, `*.warc`). Touches nothing.
-  static func checkRecordings(_ url: URL, setting: String) throws(RunSetupError) {
+  static func checkRecordings(_ url: URL, setting: RunSetting) throws(RunSetupError) {
     var isDirectory: ObjCBool = false
     guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
       throw RunSetupError(setting: setting, message: "\(url.path): no such directory")

@@ -37,28 +37,18 @@ extension Pipeline {
   /// `mirrors` for the brands given): each requests only the pages its parser depends on and
   /// counts what it reads there. Writes nothing: no output, no state, no archive, no validators.
   public static func probe(_ configuration: RunConfiguration) async throws(RunSetupError) -> [SourceProbeResult] {
-    if let replay = configuration.replayDirectory {
-      try SettingChecks.checkRecordings(replay, setting: "--replay")
-      if !configuration.mirrors.isEmpty {
-        throw RunSetupError(setting: "--source", message: "cannot be combined with --replay")
-      }
-    }
-    try checkMirrors(configuration.mirrors, sources: configuration.sources)
-    let replay = try loadRecordings(configuration.replayDirectory)
-    let asOf = try resolveAsOf(configuration.asOf, replay: replay, directory: configuration.replayDirectory)
+    let plan = try RunPlan(probing: configuration)
     var server: ReplayServer?
-    if let replay {
-      do { server = try ReplayServer.startForRun(replay, sources: configuration.sources) } catch {
-        throw RunSetupError(setting: "--replay", message: "cannot serve the recordings: \(error)")
+    if let recordings = plan.recordings {
+      do { server = try ReplayServer.startForRun(recordings, sources: configuration.sources) } catch {
+        throw RunSetupError(setting: .replay, message: "cannot serve the recordings: \(error)")
       }
     }
     defer { server?.stop() }
-    let mode: RunMode = server == nil ? .live : .replay
-    let overrides = RunResources.sourceOverrides(
-      server?.baseURLOverrides ?? [:], mirrors: configuration.mirrors, sources: configuration.sources)
-    let stack = mode.fetchStack(
-      client: configuration.client, overrides: overrides, politeness: configuration.politeness,
-      retry: configuration.retry, validators: nil)
+    let asOf = plan.asOf
+    let stack = plan.mode.fetchStack(
+      client: configuration.client, overrides: plan.routes.overrides(over: server?.baseURLOverrides ?? [:]),
+      politeness: configuration.politeness, retry: configuration.retry, validators: nil)
     let selection = BrandSelection(asked: configuration.brands, sources: configuration.sources)
     var results: [SourceProbeResult] = []
     for source in configuration.sources {

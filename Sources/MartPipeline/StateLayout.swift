@@ -8,7 +8,7 @@ import MartFiles
 /// old ones.
 ///
 /// ```
-/// state/run.lock                      the run lock (RunLock)
+/// state/run.lock                      the run lock (a FileLock, taken by RunPlan.prepare())
 /// state/cache/http-validators.sqlite  ETag / Last-Modified of each URL
 /// state/cache/geocoding.sqlite        geocoders' answers
 /// state/raw/<as-of>-<HHmmss>.warc.gz  a run's raw archive (WARC); `.partial-…` while being

@@ -63,6 +63,7 @@ struct BenchCommand: AsyncParsableCommand {
       executable: URL(
         fileURLWithPath: (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
           ?? CommandLine.arguments[0]),
+      arguments: BenchRunCommand.arguments(for:),
       log: { StandardStreams.err("bench: \($0)\n") })
     switch format {
     case .json: StandardStreams.outLine(result.json)

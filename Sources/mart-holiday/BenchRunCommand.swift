@@ -13,6 +13,15 @@ struct BenchRunCommand: AsyncParsableCommand {
   @Option(name: .customLong("as-of")) var asOf: CalendarDate
   @Option(name: .customLong("origin")) var origins: [String] = []
 
+  /// The arguments that start this command for `run`.
+  static func arguments(for run: MeasuredRun) -> [String] {
+    var arguments = ["bench-run", "--output", run.output.path, "--as-of", run.asOf]
+    for (origin, baseURL) in run.overrides.sorted(by: { $0.key < $1.key }) {
+      arguments += ["--origin", "\(origin)=\(baseURL)"]
+    }
+    return arguments
+  }
+
   func validate() throws {
     try SupportedPaths.checkNotEmpty(output, option: "--output")
     try SupportedDates.checkAsOf(asOf, option: "--as-of")

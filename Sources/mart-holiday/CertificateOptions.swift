@@ -4,6 +4,9 @@ import MartFetch
 
 /// `--ca-bundle FILE`, shared by every command that fetches.
 struct CertificateOptions: ParsableArguments {
+  /// The option's name, which errors of untrusted servers mention.
+  static let optionName = "--ca-bundle"
+
   @Option(
     name: .customLong("ca-bundle"),
     help: ArgumentHelp(
@@ -17,7 +20,7 @@ struct CertificateOptions: ParsableArguments {
     environment: [String: String] = ProcessInfo.processInfo.environment
   ) throws -> TrustedCertificates {
     do {
-      return try TrustedCertificates.resolve(option: caBundle, environment: environment)
+      return try TrustedCertificates.resolve(option: caBundle, optionName: Self.optionName, environment: environment)
     } catch {
       throw ValidationError(error.description)
     }

@@ -87,7 +87,13 @@ struct DiffCommand: ParsableCommand {
       BundleDiff.brandErrors(inOutput: URL(fileURLWithPath: new), version: after.manifest.version))
     switch format {
     case "json": StandardStreams.out(String(decoding: try diff.json(), as: UTF8.self))
-    case "markdown": StandardStreams.out(try diff.markdown(maxBytes: maxBytes))
+    case "markdown":
+      do {
+        StandardStreams.out(try diff.markdown(maxBytes: maxBytes, jsonOption: "--format json"))
+      } catch let error as BundleDiff.MarkdownLimitTooSmall {
+        throw UsageProblem(
+          description: "--max-bytes \(error.maxBytes) cannot hold the header of the diff (\(error.minimum) bytes at least)")
+      }
     default: StandardStreams.outLine(diff.text())
     }
     if !diff.kinds.isDisjoint(with: failing) { throw ExitCode(1) }

@@ -54,7 +54,9 @@ struct FetchCommand: AsyncParsableCommand {
         method: .post, url: url, headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
         body: Data((data ?? "").utf8))
     }
-    let stack = FetchStack(client: HTTPClientConfiguration(trustedCertificates: try certificates.trustedCertificates()))
+    let stack = FetchStack(
+      client: HTTPClientConfiguration(
+        trustedCertificates: try certificates.trustedCertificates(), certificateOption: CertificateOptions.optionName))
     let response: HTTPResponse
     do {
       response = try await stack.fetcher.fetch(request)

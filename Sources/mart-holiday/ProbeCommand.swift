@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import MartCore
 import MartExport
-import MartFetch
 import MartPipeline
 
 /// `mart-holiday probe`: whether each source's pages still hold what its parser reads.
@@ -86,7 +85,7 @@ struct ProbeCommand: AsyncParsableCommand {
     }
     if let asOf { try SupportedDates.checkAsOf(asOf, option: "--as-of") }
     if let replayDirectory { try SupportedPaths.checkNotEmpty(replayDirectory, option: "--replay") }
-    if let userAgent, userAgent.isEmpty || HTTPHeader.problem(inValue: userAgent) != nil {
+    if let userAgent, userAgent.isEmpty || RequestSettings.problem(inUserAgent: userAgent) != nil {
       throw ValidationError("--user-agent must be a non-empty text without control characters")
     }
     if replayDirectory != nil, let first = sourceOverrides.first {
@@ -104,12 +103,13 @@ struct ProbeCommand: AsyncParsableCommand {
       requests: RequestSettings(
         userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: 1, requestDelay: .seconds(requestDelay),
         obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(1),
-        trustedCertificates: try certificates.trustedCertificates()))
+        trustedCertificates: try certificates.trustedCertificates(),
+        certificateOption: CertificateOptions.optionName))
     let results: [SourceProbeResult]
-    do {
+    do throws(RunSetupError) {
       results = try await Pipeline.probe(configuration)
     } catch {
-      StandardStreams.err("error: \(error)\n")
+      StandardStreams.err("error: \(error.commandLineText)\n")
       throw ExitCode(2)
     }
     if format == "json" {

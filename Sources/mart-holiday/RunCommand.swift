@@ -3,7 +3,6 @@ import Foundation
 import Logging
 import MartCore
 import MartExport
-import MartFetch
 import MartPipeline
 
 #if canImport(Glibc)
@@ -203,7 +202,7 @@ struct RunCommand: AsyncParsableCommand {
     }
     if let userAgent {
       if userAgent.isEmpty { throw ValidationError("--user-agent must not be empty") }
-      if let problem = HTTPHeader.problem(inValue: userAgent) {
+      if let problem = RequestSettings.problem(inUserAgent: userAgent) {
         throw ValidationError("--user-agent \(problem): it cannot be sent in a header")
       }
     }
@@ -239,8 +238,9 @@ struct RunCommand: AsyncParsableCommand {
       requests: RequestSettings(
         userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: maxPerHost, requestDelay: .seconds(requestDelay),
         obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(retryDelay),
-        trustedCertificates: try certificates.trustedCertificates()),
-      acceptShrink: Set(acceptShrink))
+        trustedCertificates: try certificates.trustedCertificates(),
+        certificateOption: CertificateOptions.optionName),
+      acceptShrink: Set(acceptShrink), settingNames: { SettingOptions.name($0) })
 
     let runTask = Task { () async throws(RunSetupError) -> RunResult in try await Pipeline.run(configuration) }
     let signals = SignalCancellation { runTask.cancel() }
@@ -259,7 +259,7 @@ struct RunCommand: AsyncParsableCommand {
     switch outcome {
     case .success(let finished): result = finished
     case .failure(let error):
-      logger.error("\(error)")
+      logger.error("\((error as? RunSetupError)?.commandLineText ?? "\(error)")")
       throw ExitCode(1)
     }
     if result.report.outcome == .cancelled {

@@ -355,9 +355,11 @@ import Testing
 
   @Test func aLimitTooSmallForTheHeaderIsAnError() throws {
     let result = BundleDiff(old: Self.large.old, new: Self.large.new)
-    let problem = try #require(throws: BundleDiff.MarkdownLimitTooSmall.self) { try result.markdown(maxBytes: 100) }
+    let problem = try #require(throws: BundleDiff.MarkdownLimitTooSmall.self) {
+      try result.markdown(maxBytes: 100, jsonOption: "--format json")
+    }
     #expect(problem.minimum > 100)
-    let least = try result.markdown(maxBytes: problem.minimum)
+    let least = try result.markdown(maxBytes: problem.minimum, jsonOption: "--format json")
     #expect(least.utf8.count <= problem.minimum)
     #expect(
       least.contains("… and the changes of 2 more brands (802 groups of changes, 800 branches) (see the JSON diff)."))
@@ -365,6 +367,8 @@ import Testing
       least.hasSuffix(
         "802 of 802 groups of changes not shown; left out: the table of brands."
           + " The JSON diff (`--format json`) has every change._\n"))
-    #expect(throws: BundleDiff.MarkdownLimitTooSmall.self) { try result.markdown(maxBytes: problem.minimum - 1) }
+    #expect(throws: BundleDiff.MarkdownLimitTooSmall.self) {
+      try result.markdown(maxBytes: problem.minimum - 1, jsonOption: "--format json")
+    }
   }
 }

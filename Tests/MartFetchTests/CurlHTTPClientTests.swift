@@ -372,7 +372,8 @@ struct CurlHTTPClientTests {
     let site = try site(.https)
     let terminator = try #require(site.terminator)
     // The system's authorities did not sign the test CA's certificate.
-    let error = try #require(await failure(of: .get(site.url("/echo")), using: CurlHTTPClient()))
+    let client = CurlHTTPClient(configuration: HTTPClientConfiguration(certificateOption: "--ca-bundle"))
+    let error = try #require(await failure(of: .get(site.url("/echo")), using: client))
     #expect(error.code == .transport)
     #expect(error.message.contains("--ca-bundle"))
     #expect(error.message.contains("the system's certificate authorities"))

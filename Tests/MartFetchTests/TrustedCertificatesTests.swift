@@ -20,35 +20,35 @@ import Testing
   }
 
   @Test func nothingNamedMeansTheSystemAuthorities() throws {
-    #expect(try TrustedCertificates.resolve(option: nil, environment: [:]) == .system)
-    #expect(try TrustedCertificates.resolve(option: nil, environment: ["CURL_CA_BUNDLE": ""]) == .system)
+    #expect(try TrustedCertificates.resolve(option: nil, optionName: "--ca-bundle", environment: [:]) == .system)
+    #expect(try TrustedCertificates.resolve(option: nil, optionName: "--ca-bundle", environment: ["CURL_CA_BUNDLE": ""]) == .system)
   }
 
   @Test func theOptionComesBeforeEveryVariable() throws {
     let environment = ["CURL_CA_BUNDLE": otherBundle.path, "SSL_CERT_FILE": otherBundle.path]
     #expect(
-      try TrustedCertificates.resolve(option: bundle.path, environment: environment)
+      try TrustedCertificates.resolve(option: bundle.path, optionName: "--ca-bundle", environment: environment)
         == .bundle(path: bundle.path, namedBy: "--ca-bundle"))
   }
 
   @Test func variablesAreReadInCurlsOrder() throws {
     #expect(
       try TrustedCertificates.resolve(
-        option: nil, environment: ["SSL_CERT_FILE": otherBundle.path, "CURL_CA_BUNDLE": bundle.path])
+        option: nil, optionName: "--ca-bundle", environment: ["SSL_CERT_FILE": otherBundle.path, "CURL_CA_BUNDLE": bundle.path])
         == .bundle(path: bundle.path, namedBy: "CURL_CA_BUNDLE"))
     #expect(
       try TrustedCertificates.resolve(
-        option: nil, environment: ["SSL_CERT_DIR": directory.path, "SSL_CERT_FILE": bundle.path])
+        option: nil, optionName: "--ca-bundle", environment: ["SSL_CERT_DIR": directory.path, "SSL_CERT_FILE": bundle.path])
         == .bundle(path: bundle.path, namedBy: "SSL_CERT_FILE"))
     #expect(
-      try TrustedCertificates.resolve(option: nil, environment: ["SSL_CERT_DIR": directory.path])
+      try TrustedCertificates.resolve(option: nil, optionName: "--ca-bundle", environment: ["SSL_CERT_DIR": directory.path])
         == .directory(path: directory.path, namedBy: "SSL_CERT_DIR"))
   }
 
   @Test func aMissingFileIsNamedWithTheSettingThatNamedIt() throws {
     let missing = directory.appendingPathComponent("missing.pem").path
     let error = try #require(throws: TrustedCertificatesError.self) {
-      try TrustedCertificates.resolve(option: nil, environment: ["SSL_CERT_FILE": missing])
+      try TrustedCertificates.resolve(option: nil, optionName: "--ca-bundle", environment: ["SSL_CERT_FILE": missing])
     }
     #expect(error.setting == "SSL_CERT_FILE")
     #expect(error.description == "SSL_CERT_FILE \(missing) does not exist: no HTTPS request can be checked against it")
@@ -56,17 +56,17 @@ import Testing
 
   @Test func aDirectoryOrAFileWithoutCertificatesIsNoBundle() throws {
     let notADirectory = try #require(throws: TrustedCertificatesError.self) {
-      try TrustedCertificates.resolve(option: directory.path, environment: [:])
+      try TrustedCertificates.resolve(option: directory.path, optionName: "--ca-bundle", environment: [:])
     }
     #expect(notADirectory.problem.contains("is a directory"))
     let text = directory.appendingPathComponent("notes.txt")
     try "not a certificate".write(to: text, atomically: true, encoding: .utf8)
     let noCertificate = try #require(throws: TrustedCertificatesError.self) {
-      try TrustedCertificates.resolve(option: text.path, environment: [:])
+      try TrustedCertificates.resolve(option: text.path, optionName: "--ca-bundle", environment: [:])
     }
     #expect(noCertificate.problem.contains("holds no PEM certificate"))
     let fileAsDirectory = try #require(throws: TrustedCertificatesError.self) {
-      try TrustedCertificates.resolve(option: nil, environment: ["SSL_CERT_DIR": bundle.path])
+      try TrustedCertificates.resolve(option: nil, optionName: "--ca-bundle", environment: ["SSL_CERT_DIR": bundle.path])
     }
     #expect(fileAsDirectory.problem == "is not a directory")
   }
