@@ -48,6 +48,6 @@ import Testing
       return
     }
     #expect(failure.path == missing)
-    #expect(failure.errorNumber == ENOENT)
+    #expect(failure.cause == ENOENT)
   }
 }
