@@ -129,13 +129,15 @@ public enum ICalendar {
   }
 
   /// One all-day event over a shut store's shut days; for a store that closes for good on an
-  /// announced day (`closesForGoodOn`, ``ShutDays/closesForGoodOn``), one event on that day alone.
+  /// announced day among them (`closesForGoodOn`, ``ShutDays/closesForGoodOn``), one event on
+  /// that day alone. A day announced before them (a branch carried over past it) has passed: the
+  /// event spans the shut days, as a closed store's does.
   static func shutEvent(
     _ branch: Branch, title: String, days: ClosedRange<CalendarDate>, closesForGoodOn: CalendarDate?,
     asOf: CalendarDate
   ) -> [String] {
     let what = branch.storeStatus.state == .temporarilyClosed ? "임시휴업" : "영업종료"
-    let last = closesForGoodOn ?? days.upperBound
+    let last = closesForGoodOn.flatMap { days.contains($0) ? $0 : nil } ?? days.upperBound
     var lines = [
       "BEGIN:VEVENT",
       "UID:\(branch.id)-shut@mart-holiday",

@@ -47,4 +47,21 @@ import Testing
     #expect(text.contains("DTSTAMP:20261119T150000Z\r\n"))
     #expect(ICalendar.branchCalendar(branch, brandName: "이마트", asOf: ExportFixtures.asOf) == Data(text.utf8))
   }
+
+  @Test func aClosingDayThatHasPassedSpansTheShutDaysAndNeverEndsBeforeItStarts() throws {
+    // Announced to close for good on 2026-10-25 and carried over into a bundle as of
+    // 2026-11-20, whose window is November through January: shut on every day of it,
+    // 2026-11-01 through 2027-01-31, so the event ends on 2027-02-01 (DTEND is exclusive).
+    let status = StoreStatus(state: .trading, closesOn: CalendarDate(iso: "2026-10-25")!)
+    var branch = ExportFixtures.branch("1059", text: "매월 둘째·넷째 일요일")
+    branch.storeStatus = status
+    branch.closing = BranchClosing(
+      schedule: .parse("매월 둘째·넷째 일요일", asOf: ExportFixtures.asOf), window: ExportFixtures.window,
+      storeStatus: status, asOf: ExportFixtures.asOf)
+    let text = String(
+      decoding: ICalendar.branchCalendar(branch, brandName: "이마트", asOf: ExportFixtures.asOf), as: UTF8.self)
+    #expect(text.components(separatedBy: "BEGIN:VEVENT").count - 1 == 1)
+    #expect(text.contains("UID:emart-1059-shut@mart-holiday\r\n"))
+    #expect(text.contains("DTSTART;VALUE=DATE:20261101\r\nDTEND;VALUE=DATE:20270201\r\n"))
+  }
 }
