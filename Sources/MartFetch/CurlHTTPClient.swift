@@ -76,7 +76,6 @@ public final class CurlHTTPClient: HTTPFetching {
 
   /// One transfer of `request` through the engine.
   private func transfer(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
-    let url = request.url
     let engine = self.engine
     let id = engine.nextID()
     let submission = { (continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>) in

@@ -1,4 +1,5 @@
 import Foundation
+import MartFetch
 import MartReplay
 import Testing
 import TestSupport

@@ -70,7 +70,7 @@ import Testing
     clean.forEach { $0.stop() }
     #expect(
       first.brands.allSatisfy { $0.status == .fresh },
-      "\(first.brands.map { "\($0.slug): \($0.status) \($0.error ?? "")" }) \(first.errors.prefix(3))")
+      "\(first.brands.map { "\($0.slug): \(String(describing: $0.status)) \($0.error ?? "")" }) \(first.errors.prefix(3))")
     let expected = try closingDays(output)
 
     let repeating = try servers(repeating: true)
@@ -79,7 +79,7 @@ import Testing
     // Every brand is fresh (its pages proved themselves, or were asked again) or kept stale.
     #expect(
       second.brands.allSatisfy { [.fresh, .stale].contains($0.status) },
-      "\(second.brands.map { "\($0.slug): \($0.status)" })")
+      "\(second.brands.map { "\($0.slug): \(String(describing: $0.status))" })")
     let published = try closingDays(output)
     #expect(
       Set(published.keys) == Set(expected.keys),
