@@ -283,31 +283,8 @@ import Testing
   @Test func aSecondSignalStillWritesTheReportAsCancelled() async throws {
     let output = try safety.publishedOutput("second-signal")
     let before = try safety.latest(output)
-    let reached = Mutex(false)
-    // Signalled from the server's thread: a wait on it is not delayed by other tests' work on
-    // the cooperative threads, so the signals reach the run while its transfer is running.
-    let reachedSignal = DispatchSemaphore(value: 0)
-    let slow = try LocalHTTPServer { request in
-      if request.path == "/robots.txt" { return .text("no robots here", status: 404) }
-      reached.withLock { $0 = true }
-      reachedSignal.signal()
-      return ServerResponse(
-        status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(repeating: 0x20, count: 400),
-        delivery: .slow(chunkSize: 1, pause: .milliseconds(100)))
-    }
+    let (process, stderr, slow) = try safety.startRunAgainstASlowServer(output: output)
     defer { slow.stop() }
-    let process = Process()
-    process.executableURL = CommandLineContractTests.binary
-    process.arguments = [
-      "run", "--brand", "costco", "--source", "costco=\(slow.baseURL)", "--request-delay", "0", "--output",
-      output.path, "--as-of", "2026-11-21",
-    ]
-    let stderr = Pipe()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = stderr
-    try process.run()
-    _ = reachedSignal.wait(timeout: .now() + 20)
-    try #require(reached.withLock { $0 }, "the run never reached the slow server")
     kill(process.processIdentifier, SIGTERM)
     // The second signal while the run stops: it must not cut the report short.
     usleep(300_000)

@@ -352,32 +352,8 @@ import Testing
     let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
     let output = try publishedOutput("sigint")
     let before = try latest(output)
-    let reached = Mutex(false)
-    // Signalled from the server's thread: the wait below needs no turn of the test's executor,
-    // which other tests' blocking work can hold up on two cores.
-    let reachedSignal = DispatchSemaphore(value: 0)
-    let slow = try LocalHTTPServer { request in
-      if request.path == "/robots.txt" { return .text("no robots here", status: 404) }
-      reached.withLock { $0 = true }
-      reachedSignal.signal()
-      return ServerResponse(
-        status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(repeating: 0x20, count: 400),
-        delivery: .slow(chunkSize: 1, pause: .milliseconds(100)))
-    }
+    let (process, stderr, slow) = try startRunAgainstASlowServer(output: output)
     defer { slow.stop() }
-
-    let process = Process()
-    process.executableURL = CommandLineContractTests.binary
-    process.arguments = [
-      "run", "--brand", "costco", "--source", "costco=\(slow.baseURL)", "--request-delay", "0", "--output",
-      output.path, "--as-of", "2026-11-21",
-    ]
-    let stderr = Pipe()
-    process.standardOutput = FileHandle.nullDevice
-    process.standardError = stderr
-    try process.run()
-    _ = reachedSignal.wait(timeout: .now() + 20)
-    try #require(reached.withLock { $0 }, "the run never reached the slow server")
     let signalled = ContinuousClock.now
     kill(process.processIdentifier, signal)
     let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
@@ -400,5 +376,44 @@ import Testing
     let page = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
     #expect(page.contains("This run published nothing (cancelled)"))
     #expect(!FileManager.default.fileExists(atPath: state(output).appendingPathComponent("run.lock").path))
+  }
+}
+
+extension RunSafetyTests {
+  /// Starts `run` of Costco into `output` against a server that sends its answer one byte
+  /// every 100 ms, and returns once the run's transfer is under way, for a test to signal it.
+  /// The caller stops the server.
+  func startRunAgainstASlowServer(output: URL) throws -> (process: Process, stderr: Pipe, server: LocalHTTPServer) {
+    let reached = Mutex(false)
+    // Signalled from the server's thread: the wait below needs no turn of the test's executor,
+    // which other tests' blocking work can hold up on two cores.
+    let reachedSignal = DispatchSemaphore(value: 0)
+    let slow = try LocalHTTPServer { request in
+      if request.path == "/robots.txt" { return .text("no robots here", status: 404) }
+      reached.withLock { $0 = true }
+      reachedSignal.signal()
+      return ServerResponse(
+        status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(repeating: 0x20, count: 400),
+        delivery: .slow(chunkSize: 1, pause: .milliseconds(100)))
+    }
+    let process = Process()
+    process.executableURL = CommandLineContractTests.binary
+    process.arguments = [
+      "run", "--brand", "costco", "--source", "costco=\(slow.baseURL)", "--request-delay", "0", "--output",
+      output.path, "--as-of", "2026-11-21",
+    ]
+    let stderr = Pipe()
+    process.standardOutput = FileHandle.nullDevice
+    process.standardError = stderr
+    do {
+      try process.run()
+      _ = reachedSignal.wait(timeout: .now() + 20)
+      try #require(reached.withLock { $0 }, "the run never reached the slow server")
+    } catch {
+      if process.isRunning { process.terminate() }
+      slow.stop()
+      throw error
+    }
+    return (process, stderr, slow)
   }
 }
