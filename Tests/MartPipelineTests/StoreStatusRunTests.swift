@@ -12,13 +12,9 @@ import Testing
 @Suite(.serialized) struct StoreStatusRunTests {
   let asOf = CalendarDate(iso: "2026-11-20")!
 
+  /// A replayed run as of `asOf`, as ``PipelineRunTests`` makes one.
   func run(recordings: URL = FixturePaths.web, output: URL) async throws -> RunReport {
-    let result = try await Pipeline.run(
-      RunConfiguration(
-        outputDirectory: output, replayDirectory: recordings, asOf: asOf, geocodingRetryPolicy: .immediate))
-    #expect(
-      result.unmatchedReplayRequests.isEmpty, "requests without a recording: \(result.unmatchedReplayRequests)")
-    return result.report
+    try await PipelineRunTests().run(recordings: recordings, output: output)
   }
 
   func scratch(_ prefix: String) -> URL {
