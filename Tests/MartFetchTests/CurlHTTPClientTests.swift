@@ -338,7 +338,7 @@ struct CurlHTTPClientTests {
   func aQueuedTransferCancelledAmongOthersLeavesThemRunning(over transport: Transport) async throws {
     let site = try site(transport)
     let client = site.client()
-    let slow = site.url("/delay?ms=3000&id=slow")
+    let slow = site.url("/delay?ms=10000&id=slow")
     let cancelled = Task { () -> FetchError? in
       do throws(FetchError) {
         _ = try await client.fetch(.get(slow))
@@ -353,8 +353,9 @@ struct CurlHTTPClientTests {
     cancelled.cancel()
     let fast = try await client.fetch(.get(site.url("/delay?ms=1&id=fast")))
     #expect(await cancelled.value?.code == .cancelled)
-    // The cancelled transfer stops at once, not when the server answers three seconds later.
-    #expect(clock.now - start < .seconds(2))
+    // The cancelled transfer stops at once, not when the server answers ten seconds later (the
+    // bound leaves room for a busy machine).
+    #expect(clock.now - start < .seconds(8))
     #expect(String(decoding: fast.body, as: UTF8.self) == "delayed fast")
   }
 

@@ -213,9 +213,10 @@ import Testing
     task.cancel()
     let error = await task.value
     #expect(error?.code == .cancelled)
-    // The slow body would take thirty seconds; the transfer stops within about a second (the
-    // bound leaves room for a busy machine running the other suites at the same time).
-    #expect(clock.now - cancelled < .seconds(15))
+    // The slow body would take thirty seconds (and end without an error); the transfer stops
+    // within about a second. The bound leaves room for a machine so busy running the other
+    // suites and builds at the same time that a thread waits many seconds for its turn.
+    #expect(clock.now - cancelled < .seconds(25))
   }
 
   // MARK: Charset
@@ -522,8 +523,9 @@ import Testing
 
   @Test func theDelayRunsFromStartToStartAndOverlapsTheAnswer() async throws {
     // 4 s between starts, each answer held 3 s by the server. Counted from the answer, the wait
-    // after each answer would be the whole 4 s; counted from the start it is the 1 s left. The
-    // bound in between leaves two seconds of slack for a machine so loaded that a task waits
+    // after each answer would be the whole 4 s at least; counted from the start it is the 1 s
+    // left. The bound is the delay itself: anything under it was not counted from the answer,
+    // and the three seconds above the 1 s are slack for a machine so loaded that a task waits
     // that long for a thread (the whole suite runs side by side on two cores).
     let (turns, maxConcurrent) = try await turnsAtOneHost(
       requests: 3, latency: .milliseconds(3000), delay: .milliseconds(4000))
@@ -534,7 +536,7 @@ import Testing
       // At one per host the previous request has finished first...
       #expect(next.started >= previous.finished)
       // ...and the delay ran while it was answered.
-      #expect(next.started - previous.finished < .milliseconds(3000))
+      #expect(next.started - previous.finished < .milliseconds(4000))
     }
   }
 
