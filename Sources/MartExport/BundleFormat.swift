@@ -369,7 +369,7 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
       for range in branch.unknownClosingDays(in: window).ranges {
         for day in range.from.dayNumber...range.through.dayNumber { unknown[day, default: []].append(branch.id) }
       }
-      let shutDays = branch.storeStatus.shutDays(from: window.from, through: window.through, asOf: asOf)
+      let shutDays = ShutDays(branch.storeStatus, asOf: asOf).range(in: window)
       if !branch.storeStatus.isTrading {
         shut.append(branch.id)
       } else if let closesOn = branch.storeStatus.closesOn {

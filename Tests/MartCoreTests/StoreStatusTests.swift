@@ -200,7 +200,7 @@ struct StoreStatusTests {
       closing.dates.prefix(5).map(\.iso) == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2026-12-31"])
     #expect(closing.dates.count == 4 + 32)
     #expect(
-      status.shutDays(from: Self.window.from, through: Self.window.through, asOf: Self.asOf)?.lowerBound.iso
+      ShutDays(status, asOf: Self.asOf).range(in: Self.window)?.lowerBound.iso
         == "2026-12-31")
   }
 
@@ -217,7 +217,7 @@ struct StoreStatusTests {
     #expect(closing.dates.first?.iso == "2026-11-08")
     #expect(closing.dates.suffix(3).map(\.iso) == ["2026-12-31", "2027-01-10", "2027-01-24"])
     #expect(
-      status.shutDays(from: Self.window.from, through: Self.window.through, asOf: Self.asOf)?.upperBound.iso
+      ShutDays(status, asOf: Self.asOf).range(in: Self.window)?.upperBound.iso
         == "2026-12-31")
   }
 

@@ -38,13 +38,6 @@ public struct StoreStatus: Hashable, Sendable {
 
   /// `true` when the branch trades (its closing days alone say when it is shut).
   public var isTrading: Bool { state == .trading }
-
-  /// The days of `from...through` on which this status shuts the store, as a range, or `nil`
-  /// when it shuts none: ``ShutDays/range(in:)`` of ``ShutDays/init(_:asOf:)``, where the rule
-  /// lives.
-  public func shutDays(from: CalendarDate, through: CalendarDate, asOf: CalendarDate) -> ClosedRange<CalendarDate>? {
-    ShutDays(self, asOf: asOf).range(in: DateWindow(from: from, through: through))
-  }
 }
 
 extension StoreStatus: Codable {

@@ -110,7 +110,7 @@ enum BranchesFileKind: BundleFileKind {
           path, branch: id, "coordinate (\(coordinate.latitude), \(coordinate.longitude)) is outside Korea")
       }
       // A store that is not trading is closed every day it is shut, so no client shows it open.
-      if let shut = branch.storeStatus.shutDays(from: window.from, through: window.through, asOf: asOf) {
+      if let shut = ShutDays(branch.storeStatus, asOf: asOf).range(in: window) {
         let closed = Set(dates)
         var day = shut.lowerBound
         while day <= shut.upperBound, closed.contains(day) { day = day.adding(days: 1) }
