@@ -56,6 +56,8 @@ let package = Package(
     .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "MartFiles", "MartGzip"]),
     // report.html: a self-contained page of a run (map, brands, calendar, changes).
     .target(name: "MartReport", dependencies: ["MartCore", "MartExport", "MartFiles"]),
+    // The public site: a page per brand, district and branch, from a published bundle.
+    .target(name: "MartSite", dependencies: ["MartCore", "MartExport", "MartFiles", "MartReport"]),
     .target(
       name: "MartPipeline",
       dependencies: [
@@ -79,7 +81,7 @@ let package = Package(
     .executableTarget(
       name: "mart-holiday",
       dependencies: [
-        "MartCore", "MartPipeline", "MartExport", "MartReport", "MartFetch", "MartCharset", "MartBench",
+        "MartCore", "MartPipeline", "MartExport", "MartReport", "MartSite", "MartFetch", "MartCharset", "MartBench",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -128,6 +130,7 @@ let package = Package(
       name: "MartExportTests",
       dependencies: ["MartExport", "MartCore", "MartDigest", "MartFiles", "MartGzip", "TestSupport"]),
     .testTarget(name: "MartReportTests", dependencies: ["MartReport", "MartCore", "MartExport"]),
+    .testTarget(name: "MartSiteTests", dependencies: ["MartSite", "MartCore", "MartExport", "TestSupport"]),
     // The CLI tests run the built `mart-holiday` binary; the dependency only builds it.
     .testTarget(
       name: "MartCLITests",

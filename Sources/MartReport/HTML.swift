@@ -1,10 +1,10 @@
-/// Escaping for the text and attribute values the report page writes.
-enum HTML {
+/// Escaping for the text and attribute values the report page and the site write.
+public enum HTML {
   /// `text` safe as element content or inside a double-quoted attribute value.
   ///
   /// Works on the UTF-8 bytes: the five characters escaped are ASCII, so no byte of another
   /// character can be taken for one, and text without them (most of it) is returned as it is.
-  static func escape(_ text: String) -> String {
+  public static func escape(_ text: String) -> String {
     let utf8 = text.utf8
     guard utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
       return text

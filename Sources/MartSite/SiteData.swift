@@ -1,0 +1,84 @@
+import MartCore
+import MartExport
+
+/// Everything the pages are rendered from: one published bundle, read and checked, arranged by
+/// brand and district. Pure data; nothing here reads or writes a file.
+public struct SiteData: Sendable {
+  /// The bundle's version, as-of day and window.
+  let version: String
+  let asOf: CalendarDate
+  let window: DateWindow
+  /// The manifest's brands, in its order.
+  let brands: [BrandSummary]
+  /// Every published branch, sorted by id, with its days.
+  let branches: [BranchDays]
+  /// Each district's pattern (`districts.json`), by district.
+  let patterns: [District: DistrictsFile.Entry]
+  /// The calendars to publish beside the pages: site path → bytes of the bundle's `.ics`.
+  let calendars: [String: [UInt8]]
+  /// The absolute URL the site is served under, ending in `/`, or `nil`.
+  let baseURL: String?
+
+  /// - Parameters:
+  ///   - calendars: each branch's and brand's `.ics` by bundle path (`calendars/branches/<id>.ics`).
+  ///   - baseURL: where the site is served (canonical links and `sitemap.xml`); a `/` is added
+  ///     when missing.
+  public init(
+    bundle: PublishedBundle, districts: DistrictsFile?, calendars: [String: [UInt8]], baseURL: String?
+  ) {
+    version = bundle.manifest.version
+    asOf = bundle.manifest.asOf
+    window = bundle.manifest.window
+    brands = bundle.manifest.brands
+    branches = bundle.branches.branches.sorted { $0.id < $1.id }.map {
+      BranchDays($0, asOf: bundle.manifest.asOf, window: bundle.manifest.window)
+    }
+    var patterns: [District: DistrictsFile.Entry] = [:]
+    for entry in districts?.districts ?? [] {
+      patterns[District(sido: entry.sido, sigungu: entry.sigungu)] = entry
+    }
+    self.patterns = patterns
+    self.calendars = calendars
+    self.baseURL = baseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+  }
+
+  var tomorrow: CalendarDate { asOf.adding(days: 1) }
+
+  func brandName(_ slug: BrandSlug) -> String {
+    brands.first { $0.slug == slug }?.name ?? slug.rawValue
+  }
+
+  func summary(of slug: BrandSlug) -> BrandSummary? { brands.first { $0.slug == slug } }
+
+  func branches(of slug: BrandSlug) -> [BranchDays] { branches.filter { $0.branch.brand == slug } }
+
+  /// The branches of each district, districts sorted by 시도 then 시·군·구.
+  var districts: [(district: District, branches: [BranchDays])] {
+    var grouped: [District: [BranchDays]] = [:]
+    for days in branches {
+      if let district = District(days.branch.address) { grouped[district, default: []].append(days) }
+    }
+    return grouped.keys.sorted().map { ($0, grouped[$0]!) }
+  }
+
+  /// The name a person knows a branch by: `이마트 창원점`, `홈플러스 스페셜 광주하남점`.
+  func displayName(_ branch: Branch) -> String {
+    "\(branch.banner ?? brandName(branch.brand)) \(branch.name)"
+  }
+
+  /// Up to `count` trading branches within `radius` metres of `days`' branch that are open on
+  /// `day`, nearest first (ties by id).
+  func nearbyOpen(to days: BranchDays, on day: CalendarDate, count: Int = 5, radius: Double = 10_000)
+    -> [(branch: BranchDays, metres: Double)]
+  {
+    guard let origin = days.branch.coordinate?.point else { return [] }
+    var found: [(branch: BranchDays, metres: Double)] = []
+    for other in branches where other.branch.id != days.branch.id {
+      guard let point = other.branch.coordinate?.point else { continue }
+      let metres = origin.distance(to: point)
+      if metres <= radius, other.status(on: day) == .open { found.append((other, metres)) }
+    }
+    return Array(
+      found.sorted { ($0.metres, $0.branch.branch.id) < ($1.metres, $1.branch.branch.id) }.prefix(count))
+  }
+}
