@@ -12,6 +12,9 @@
 #   ALLOW_STALE   1: a brand kept from an earlier bundle (stale) or missing is no failure (exit 0)
 #   STALE_DAYS    a brand stale for this many days or more escalates to exit 3, ALLOW_STALE=1
 #                 or not (default 7; 0 never escalates)
+#   SITE_DIR      when set, the public site of the validated bundle is written there after the
+#                 run (`mart-holiday site`, docs/site.md); SITE_BASE_URL, when set, is its
+#                 --base-url (canonical links and sitemap.xml)
 # With --log-format json among the run options, every line this script writes on stdout and
 # stderr is one JSON object (time, level, message and fields), like the run's own.
 # Exit status: 0 a valid bundle is current, every brand fresh (or ALLOW_STALE=1);
@@ -20,7 +23,7 @@
 #              3 as 2, and a brand has been stale for STALE_DAYS days or more: its site needs
 #                a look, its users see data that old;
 #              1 the run published nothing or left current/ or a report unwritten, the bundle
-#                is invalid, or the diff failed.
+#                is invalid, the diff failed, or the site (SITE_DIR) could not be written.
 set -euo pipefail
 
 output=${1:?usage: scheduled-run.sh OUTPUT_DIR [run options …]}
@@ -164,5 +167,10 @@ if [ -n "$previous" ] && [ "$previous" != "$current" ] && [ -d "$work/previous" 
     1) say info "changes since $previous: $state/diff.$ext" diff "$state/diff.$ext" ;;
     *) say error "diff against $previous failed"; exit 1 ;;
   esac
+fi
+if [ -n "${SITE_DIR:-}" ]; then
+  base=()
+  [ -z "${SITE_BASE_URL:-}" ] || base=(--base-url "$SITE_BASE_URL")
+  relay - "$bin" site "$output" --to "$SITE_DIR" ${base[@]+"${base[@]}"} || { say error "the site could not be written to $SITE_DIR"; exit 1; }
 fi
 exit $stale

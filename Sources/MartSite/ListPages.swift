@@ -88,18 +88,36 @@ enum ListPages {
   static func home(site: SiteData) -> String {
     let path = SitePaths.index
     var body = "<h1>오늘 마트 휴무일</h1>\n<p>\(site.asOf.koreanTextWithYear) 기준.</p>\n"
+    body += "<table><caption>브랜드별 휴무 매장 수</caption><thead><tr><th scope=\"col\">브랜드</th>"
+    body += "<th scope=\"col\">오늘 \(site.asOf.month)/\(site.asOf.day) 휴무</th>"
+    body += "<th scope=\"col\">내일 \(site.tomorrow.month)/\(site.tomorrow.day) 휴무</th>"
+    body += "<th scope=\"col\">오늘 알 수 없음</th></tr></thead><tbody>"
+    func cell(_ branches: [BranchDays], _ day: CalendarDate) -> String {
+      let expected = count(branches, .expected, day)
+      return "<td>\(count(branches, .closed, day))곳\(expected > 0 ? " (예상 \(expected)곳)" : "")</td>"
+    }
+    for summary in site.brands {
+      let branches = site.branches(of: summary.slug)
+      guard !branches.isEmpty else { continue }
+      body += "<tr><th scope=\"row\"><a href=\"\(SitePaths.href(from: path, to: SitePaths.brand(summary.slug)))\">\(HTML.escape(summary.name))</a></th>"
+      body += cell(branches, site.asOf) + cell(branches, site.tomorrow)
+      body += "<td>\(count(branches, .unknown, site.asOf))곳</td></tr>"
+    }
+    body += "</tbody></table>\n"
     for (label, day) in [("오늘", site.asOf), ("내일", site.tomorrow)] {
       body += "<h2>\(label) \(day.koreanText) 쉬는 매장</h2>\n"
-      body += "<table><caption>\(label) 브랜드별 휴무 매장 수</caption><thead><tr><th scope=\"col\">브랜드</th>"
-      body += "<th scope=\"col\">휴무</th><th scope=\"col\">휴무 예상</th><th scope=\"col\">알 수 없음</th></tr></thead><tbody>"
+      var any = false
       for summary in site.brands {
-        let branches = site.branches(of: summary.slug)
-        guard !branches.isEmpty else { continue }
-        body += "<tr><th scope=\"row\"><a href=\"\(SitePaths.href(from: path, to: SitePaths.brand(summary.slug)))\">\(HTML.escape(summary.name))</a></th>"
-        body += "<td>\(count(branches, .closed, day))곳</td><td>\(count(branches, .expected, day))곳</td>"
-        body += "<td>\(count(branches, .unknown, day))곳</td></tr>"
+        let closed = site.branches(of: summary.slug).filter { $0.status(on: day) == .closed }
+        guard !closed.isEmpty else { continue }
+        any = true
+        body += "<details><summary>\(HTML.escape(summary.name)) \(closed.count)곳</summary><ul class=\"cols\">"
+        for days in closed {
+          body += "<li><a href=\"\(SitePaths.href(from: path, to: SitePaths.branch(days.branch.id)))\">\(HTML.escape(days.branch.name))</a></li>"
+        }
+        body += "</ul></details>\n"
       }
-      body += "</tbody></table>\n"
+      if !any { body += "<p>이날 쉰다고 밝힌 매장이 없습니다. 알 수 없는 매장은 위 표에 있습니다.</p>\n" }
     }
     body += "<h2>매장 찾기</h2>\n<form id=\"find\" role=\"search\" hidden><label for=\"q\">매장 이름이나 시·군·구</label>"
     body += "<input id=\"q\" type=\"search\" autocomplete=\"off\" placeholder=\"예: 창원점, 송파구\"><ul id=\"hits\" aria-live=\"polite\"></ul></form>\n"

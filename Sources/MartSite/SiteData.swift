@@ -39,7 +39,11 @@ public struct SiteData: Sendable {
     }
     self.patterns = patterns
     self.calendars = calendars
-    self.baseURL = baseURL.map { $0.hasSuffix("/") ? $0 : $0 + "/" }
+    self.baseURL = baseURL.map { base in
+      // Non-ASCII characters percent-encoded, as a sitemap's URLs must be (sitemaps.org, "Entity escaping").
+      let encoded = base.unicodeScalars.map { $0.isASCII ? String($0) : SitePaths.encode(String($0)) }.joined()
+      return encoded.hasSuffix("/") ? encoded : encoded + "/"
+    }
   }
 
   var tomorrow: CalendarDate { asOf.adding(days: 1) }

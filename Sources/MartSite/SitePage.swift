@@ -68,6 +68,7 @@ struct SitePage {
     dt{font-weight:700}
     dd{margin:0}
     ul.cols{columns:14rem;padding-left:1.2rem}
+    summary{cursor:pointer;padding:.25rem 0}
     label{display:block;font-weight:700;margin:.5rem 0 .25rem}
     input[type=search]{width:100%;font-size:1rem;padding:.5rem;border:1px solid #555;border-radius:4px}
     footer{margin-top:2rem;border-top:1px solid #ccc;font-size:.85rem;color:#444}

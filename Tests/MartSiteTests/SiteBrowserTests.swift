@@ -1,0 +1,55 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The site in a real browser: `scripts/site-browser-check.py` serves the bootstrap site on
+/// 127.0.0.1 and checks its pages in headless Chromium at 1280 and 390 pixels (layout without
+/// overlap, an axe-style check of headings, labels, tables, links and contrast, JSON-LD that
+/// parses, links that resolve, a search that finds a branch). Skipped, saying why, only when
+/// no Chromium is installed (scripts/setup.sh installs it).
+@Suite struct SiteBrowserTests {
+  static let chromium: String? = ["chromium", "chromium-browser", "google-chrome", "google-chrome-stable"]
+    .lazy.compactMap { name in
+      (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+        .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }.first
+
+  @Test(
+    .enabled(if: chromium != nil, "chromium is not installed (scripts/setup.sh installs it): the browser checks are skipped"),
+    .timeLimit(.minutes(10)))
+  func pagesRenderAndPassTheChecksInChromium() throws {
+    let site = try SiteFixture.bootstrapSite.get()
+    let script = FixturePaths.repositoryRoot.appendingPathComponent("scripts/site-browser-check.py").path
+    // Every page kind, and an even sample of 60 branch pages beside them.
+    let outcome = try ProcessRunner.run(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, site.path, "--pages", "100"],
+      in: FixturePaths.repositoryRoot)
+    #expect(outcome.status == 0, "\(outcome.stderrText)")
+    #expect(outcome.stdoutText.contains("1280 px: 100 pages checked, 0 failures"), "\(outcome.stdoutText)")
+    #expect(outcome.stdoutText.contains("390 px: 100 pages checked, 0 failures"), "\(outcome.stdoutText)")
+  }
+
+  /// The checks can fail: a page whose text overlaps, whose field has no label, whose contrast
+  /// is too low and whose link leads nowhere fails each of them.
+  @Test(.enabled(if: chromium != nil, "chromium is not installed: the browser checks are skipped"))
+  func theChecksFailABrokenPage() throws {
+    let work = try SiteFixture.temporaryDirectory()
+    let site = work.appendingPathComponent("site")
+    try FileManager.default.copyItem(at: SiteFixture.bootstrapSite.get(), to: site)
+    let css = site.appendingPathComponent("style.css")
+    try (try Data(contentsOf: css) + Data("footer{color:#bbb}h2{margin-top:-2.5rem}\n".utf8)).write(to: css)
+    let index = site.appendingPathComponent("index.html")
+    let broken = try String(contentsOf: index, encoding: .utf8)
+      .replacingOccurrences(of: "<label for=\"q\">", with: "<span>").replacingOccurrences(of: "</label>", with: "</span>")
+      .replacingOccurrences(of: "href=\"emart/index.html\"", with: "href=\"emart/missing.html\"")
+    try Data(broken.utf8).write(to: index)
+    let script = FixturePaths.repositoryRoot.appendingPathComponent("scripts/site-browser-check.py").path
+    let outcome = try ProcessRunner.run(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, site.path, "--pages", "1"],
+      in: FixturePaths.repositoryRoot)
+    #expect(outcome.status == 1)
+    for failure in ["overlap at 390 px", "overlap at 1280 px", "form field without a label", "contrast", "emart/missing.html answers 404"] {
+      #expect(outcome.stderrText.contains(failure), "\(failure) not reported: \(outcome.stderrText.prefix(2000))")
+    }
+  }
+}
