@@ -45,7 +45,7 @@ enum BranchPage {
     body += "<p><a href=\"\(link(SitePaths.branchCalendar(branch.id)))\">휴무일 캘린더 구독 (.ics)</a>: 캘린더 앱에 이 주소를 구독으로 추가하면 휴무일이 바뀔 때 따라 바뀝니다.</p>\n"
 
     body += "<h2>매장 정보</h2>\n<dl>"
-    body += "<dt>주소</dt><dd>\(address(branch))</dd>"
+    body += "<dt>주소</dt><dd>\(address(branch, name: name))</dd>"
     body += "<dt>전화</dt><dd>\(phone(branch))</dd>"
     body += "<dt>영업시간</dt><dd>\(HTML.escape(branch.openingHours ?? "매장 사이트에 없음"))</dd>"
     if let page = branch.pageURL {
@@ -97,23 +97,25 @@ enum BranchPage {
     }
   }
 
-  static func address(_ branch: Branch) -> String {
+  static func address(_ branch: Branch, name: String) -> String {
     let text = branch.address.road ?? branch.address.jibun ?? branch.address.published
     guard let text else { return "매장 사이트에 없음" }
     var html = HTML.escape(text)
     if let published = branch.address.published, published != text {
       html += "<br>게시된 주소: \(HTML.escape(published))"
     }
-    html += " <a href=\"\(HTML.escape(mapLink(branch, address: text)))\" rel=\"nofollow\">지도</a>"
+    html += " <a href=\"\(HTML.escape(mapLink(branch, name: name, address: text)))\" rel=\"nofollow\">지도</a>"
     return html
   }
 
-  /// A link to the branch on Kakao Map: its point when known, else a search for its address
-  /// (`map.kakao.com/link/map/<name>,<lat>,<lng>`, `map.kakao.com/link/search/<query>`: Kakao
-  /// Maps' URL scheme, apis.map.kakao.com/web/guide/#bigmapurl).
-  static func mapLink(_ branch: Branch, address: String) -> String {
+  /// A link to the branch on Kakao Map, a map most people in Korea use: its point with its name
+  /// when the point is known, else a search for its address. Kakao Map's web links
+  /// `map.kakao.com/link/map/<name>,<lat>,<lng>` and `map.kakao.com/link/search/<query>` (as
+  /// the kakaomap_webview package on pub.dev and lustre_kakaomap on hexdocs.pm build them, read
+  /// 2026-12-02). A link only: nothing of the map is loaded by the page.
+  static func mapLink(_ branch: Branch, name: String, address: String) -> String {
     if let point = branch.coordinate {
-      return "https://map.kakao.com/link/map/\(SitePaths.encode(branch.name.replacingOccurrences(of: ",", with: " "))),\(point.latitude),\(point.longitude)"
+      return "https://map.kakao.com/link/map/\(SitePaths.encode(name.replacingOccurrences(of: ",", with: " "))),\(point.latitude),\(point.longitude)"
     }
     return "https://map.kakao.com/link/search/\(SitePaths.encode(address))"
   }
