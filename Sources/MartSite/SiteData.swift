@@ -18,6 +18,9 @@ public struct SiteData: Sendable {
   let calendars: [String: [UInt8]]
   /// The absolute URL the site is served under, ending in `/`, or `nil`.
   let baseURL: String?
+  /// The positions in ``branches`` of the branches with a coordinate, by latitude: the nearby
+  /// branches of one are found among a band of latitudes, not among all.
+  private let byLatitude: [(latitude: Double, position: Int)]
 
   /// - Parameters:
   ///   - calendars: each branch's and brand's `.ics` by bundle path (`calendars/branches/<id>.ics`).
@@ -38,6 +41,9 @@ public struct SiteData: Sendable {
       patterns[District(sido: entry.sido, sigungu: entry.sigungu)] = entry
     }
     self.patterns = patterns
+    byLatitude = branches.enumerated().compactMap { position, days in
+      days.branch.coordinate.map { ($0.latitude, position) }
+    }.sorted { ($0.latitude, $0.position) < ($1.latitude, $1.position) }
     self.calendars = calendars
     self.baseURL = baseURL.map { base in
       // Non-ASCII characters percent-encoded, as a sitemap's URLs must be (sitemaps.org, "Entity escaping").
@@ -76,9 +82,19 @@ public struct SiteData: Sendable {
     -> [(branch: BranchDays, metres: Double)]
   {
     guard let origin = days.branch.coordinate?.point else { return [] }
+    // A degree of latitude is about 111 km everywhere; the band is a little wider than the radius.
+    let band = radius / 110_000
+    var low = 0
+    var high = byLatitude.count
+    while low < high {
+      let middle = (low + high) / 2
+      if byLatitude[middle].latitude < origin.latitude - band { low = middle + 1 } else { high = middle }
+    }
     var found: [(branch: BranchDays, metres: Double)] = []
-    for other in branches where other.branch.id != days.branch.id {
-      guard let point = other.branch.coordinate?.point else { continue }
+    for entry in byLatitude[low...] {
+      guard entry.latitude <= origin.latitude + band else { break }
+      let other = branches[entry.position]
+      guard other.branch.id != days.branch.id, let point = other.branch.coordinate?.point else { continue }
       let metres = origin.distance(to: point)
       if metres <= radius, other.status(on: day) == .open { found.append((other, metres)) }
     }
