@@ -41,7 +41,7 @@ enum BranchPage {
     }
 
     body += "<h2>휴무일 달력</h2>\n" + MonthCalendar.legend
-    for month in MonthCalendar.months(of: site.window) { body += MonthCalendar.render(month: month, days) }
+    for month in site.window.months { body += MonthCalendar.render(month: month, days) }
     body += "<p><a href=\"\(link(SitePaths.branchCalendar(branch.id)))\">휴무일 캘린더 구독 (.ics)</a>: 캘린더 앱에 이 주소를 구독으로 추가하면 휴무일이 바뀔 때 따라 바뀝니다.</p>\n"
 
     body += "<h2>매장 정보</h2>\n<dl>"

@@ -37,15 +37,4 @@ enum MonthCalendar {
     html += "</tr></tbody></table>\n"
     return html
   }
-
-  /// The first day of each month of `window`.
-  static func months(of window: DateWindow) -> [CalendarDate] {
-    var months: [CalendarDate] = []
-    var month = window.from.firstOfMonth()
-    while month <= window.through {
-      months.append(month)
-      month = month.firstOfMonth(addingMonths: 1)
-    }
-    return months
-  }
 }

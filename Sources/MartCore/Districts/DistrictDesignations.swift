@@ -251,17 +251,6 @@ struct StoreDays {
 
   var days: Days { Days(closed: closed, unknown: unknown) }
 
-  /// The months of the window, by their first day.
-  static func months(_ window: DateWindow) -> [CalendarDate] {
-    var months: [CalendarDate] = []
-    var month = window.from.firstOfMonth()
-    while month <= window.through {
-      months.append(month)
-      month = month.firstOfMonth(addingMonths: 1)
-    }
-    return months
-  }
-
   /// The days it closes on in more than half of the months where it speaks of them, each as an
   /// nth weekday and as a day of the month, sorted.
   func ownPattern(window: DateWindow) -> [DesignatedDay] {
@@ -269,7 +258,7 @@ struct StoreDays {
     return candidates.filter { day in
       var spoken = 0
       var kept = 0
-      for month in Self.months(window) {
+      for month in window.months {
         guard let date = day.date(inMonthStarting: month), window.contains(date), speaks(of: date) else { continue }
         spoken += 1
         if closed.contains(date) { kept += 1 }
@@ -283,7 +272,7 @@ struct StoreDays {
   /// How it follows `pattern` (its swaps), or `nil` when it breaks it.
   func follows(_ pattern: [DesignatedDay], window: DateWindow) -> Following? {
     var swaps: [Following.Swap] = []
-    for month in Self.months(window) {
+    for month in window.months {
       let patternDays = Set(
         pattern.compactMap { $0.date(inMonthStarting: month) }.filter { window.contains($0) && speaks(of: $0) })
       let next = month.firstOfMonth(addingMonths: 1)

@@ -249,4 +249,15 @@ public struct DateWindow: Hashable, Sendable, Codable {
   public static func threeMonths(startingAt asOf: CalendarDate) -> DateWindow {
     DateWindow(from: asOf.firstOfMonth(), through: asOf.firstOfMonth(addingMonths: 2).lastOfMonth)
   }
+
+  /// The months the window touches, by their first day, in order.
+  public var months: [CalendarDate] {
+    var months: [CalendarDate] = []
+    var month = from.firstOfMonth()
+    while month <= through {
+      months.append(month)
+      month = month.firstOfMonth(addingMonths: 1)
+    }
+    return months
+  }
 }
