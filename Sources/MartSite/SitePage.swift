@@ -44,7 +44,7 @@ struct SitePage {
   /// text colour on its background), cells that carry a word and not only a colour.
   static let stylesheet = """
     *{box-sizing:border-box}
-    body{margin:0 auto;max-width:52rem;padding:0 1rem 2rem;font:16px/1.55 system-ui,sans-serif;color:#1a1a1a;background:#fff;overflow-wrap:anywhere}
+    body{margin:0 auto;max-width:52rem;padding:0 1rem 2rem;font:16px/1.55 system-ui,sans-serif;color:#1a1a1a;background:#fff;word-break:keep-all;overflow-wrap:anywhere}
     header{padding:.75rem 0;border-bottom:1px solid #ccc}
     header a{font-weight:700;text-decoration:none;color:#1a1a1a}
     a{color:#0645ad}
