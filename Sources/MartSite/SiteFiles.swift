@@ -78,6 +78,7 @@ public enum SiteFiles {
     try Files.createDirectory(parent.isEmpty ? "." : parent)
     let staging = "\(parent)/.\(name).\(getpid())"
     let old = "\(parent)/.\(name).old.\(getpid())"
+    removeLeftovers(of: name, in: parent)
     Files.remove(staging)
     do throws(FileError) {
       try Files.createDirectory(staging)
@@ -97,6 +98,18 @@ public enum SiteFiles {
     } catch {
       Files.remove(staging)
       throw error
+    }
+  }
+
+  /// Removes what an earlier build of the site `name` left in `parent` when it was killed: its
+  /// hidden `.<name>.<process id>` and `.<name>.old.<process id>` folders, once that process is
+  /// gone.
+  static func removeLeftovers(of name: String, in parent: String) {
+    for entry in PlainFiles.names(in: parent) {
+      guard let (file, process) = Files.temporaryProcess(entry), file == name || file == "\(name).old",
+        kill(process, 0) != 0, errno == ESRCH
+      else { continue }
+      Files.remove("\(parent)/\(entry)")
     }
   }
 
