@@ -141,7 +141,16 @@ public final class PoliteFetcher: HTTPFetching {
       robots.withLock { tasks in
         if tasks[origin] == task { tasks[origin] = nil }
       }
-      throw FetchError(error.code, url: url, message: "\(origin)/robots.txt could not be read: \(error.message)")
+      switch error.code {
+      case .connection, .timeout, .transport:
+        // The site did not answer at all: say so of the host, not of its robots.txt, which
+        // merely happens to be the first request.
+        let parts = URLParts(origin)
+        let host = parts.host.isEmpty ? origin : parts.hostAndPort
+        throw FetchError(error.code, url: url, message: "\(host) could not be reached: \(error.message)")
+      default:
+        throw FetchError(error.code, url: url, message: "\(origin)/robots.txt could not be read: \(error.message)")
+      }
     }
   }
 

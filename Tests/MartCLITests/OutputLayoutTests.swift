@@ -65,6 +65,59 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: output.path))
   }
 
+  /// A second output tree inside a published one, or one holding it, or an archive inside
+  /// another run's state: refused with one `error:` line, nothing written anywhere.
+  @Test func aPlaceInsideAnotherRunsOutputOrStateIsRefusedWithNothingWritten() throws {
+    let output = try safety.publishedOutput("nested")
+    let state = safety.state(output)
+    let before = try TreeSnapshot(output)
+    let stateBefore = try TreeSnapshot(state)
+    let elsewhere = output.deletingLastPathComponent().appendingPathComponent("elsewhere-\(UUID().uuidString)")
+    let cases: [(arguments: [String], setting: String, says: String)] = [
+      (
+        ["--output", output.appendingPathComponent("bundles").path], "--output",
+        "is inside \(output.path), the output directory of another run"
+      ),
+      (
+        ["--output", output.appendingPathComponent("fresh").path], "--output",
+        "is inside \(output.path), the output directory of another run"
+      ),
+      (
+        ["--output", elsewhere.path, "--state", state.appendingPathComponent("inner").path], "--state",
+        "the state directory of another run"
+      ),
+      (
+        ["--output", elsewhere.path, "--archive", state.appendingPathComponent("raw/mine").path], "--archive",
+        "the state directory of another run"
+      ),
+    ]
+    for (arguments, setting, says) in cases {
+      let run = try cli.run(["run", "--replay", "fixtures/web", "--as-of", "2026-11-21"] + arguments)
+      #expect(run.status == 1, "\(arguments): \(run.stderr)")
+      let errors = safety.lines(run.stderr).filter { $0.hasPrefix("error: ") }
+      #expect(errors.count == 1, "\(arguments): \(run.stderr)")
+      #expect(errors.first?.hasPrefix("error: \(setting):") == true, "\(arguments): \(run.stderr)")
+      #expect(errors.first?.contains(says) == true, "\(arguments): \(run.stderr)")
+      #expect(try TreeSnapshot(output) == before, "\(arguments) wrote into the published output")
+      #expect(try TreeSnapshot(state) == stateBefore, "\(arguments) wrote into the state")
+    }
+    #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
+    // Either way round: an output directory that holds a published one.
+    let holder = FileManager.default.temporaryDirectory.appendingPathComponent("holder-\(UUID().uuidString)")
+    let inner = holder.appendingPathComponent("output")
+    let first = try cli.run(["run", "--replay", "fixtures/web", "--output", inner.path])
+    #expect(first.status == 0, "\(first.stderr)")
+    let innerBefore = try TreeSnapshot(holder)
+    let holding = try cli.run([
+      "run", "--replay", "fixtures/web", "--as-of", "2026-11-21", "--output", holder.path, "--state",
+      elsewhere.path,
+    ])
+    #expect(holding.status == 1, "\(holding.stderr)")
+    #expect(holding.stderr.contains("error: --output: \(holder.path) holds"), "\(holding.stderr)")
+    #expect(try TreeSnapshot(holder) == innerBefore)
+    #expect(try TreeSnapshot(output) == before)
+  }
+
   @Test func currentFilesFollowLatestAndChangeOnlyWithTheirContent() throws {
     let output = try safety.publishedOutput("current")
     let current = output.appendingPathComponent("current")
@@ -163,10 +216,20 @@ import Testing
     #expect(finishedLine["branches"] as? Int == (try FixturePaths.branchTotal()))
     #expect(lines.contains { $0["brands"] as? [String] == ["costco"] && $0["requests"] as? Int == 1 })
 
-    // A later as-of date makes a new bundle, and says how it differs.
+    // A later as-of date makes a new bundle, and says how it differs with the counts `diff` gives.
+    let earlier = try #require(try BundleStore(outputDirectory: output).latest())
     let later = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-25"])
     #expect(later.stdout.contains("published new bundle \(output.path)/bundles/2026-11-25-"), "stdout: \(later.stdout)")
-    #expect(later.stdout.contains("closing days changed"))
+    let diff = try cli.run(["diff", earlier.directory.path, output.path, "--format", "json"])
+    let diffJSON = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
+    let counts = try #require(diffJSON["summary"] as? [String: Any])
+    let numbers = ["added", "removed", "changed"].map { counts[$0] as? Int ?? -1 }
+    let said =
+      numbers == [0, 0, 0]
+      ? "no branch changed"
+      : "branches \(numbers[0]) added, \(numbers[1]) removed, \(numbers[2]) changed (mart-holiday diff says which)"
+    #expect(later.stdout.contains("against \(earlier.manifest.version): \(said)\n"), "\(later.stdout)")
+    #expect(!later.stdout.contains("closing days changed"))
     #expect(later.stdout.contains("warnings: "))
   }
 
