@@ -288,6 +288,30 @@ import Testing
     }
     // diff keeps diff(1)'s 2 for trouble.
     #expect(try cli.run(["diff", "only-one"]).status == 2)
+    // A command that does not exist is said to be one, not an option of it.
+    let unknown = try cli.run(["frobnicate", "--output", "x"])
+    #expect(unknown.status == 1)
+    #expect(unknown.stdout.isEmpty)
+    #expect(
+      unknown.stderr.hasPrefix("error: unknown subcommand 'frobnicate' (the commands: run, rule, "), "\(unknown.stderr)")
+    #expect(unknown.stderr.split(separator: "\n").count == 1, "\(unknown.stderr)")
+    #expect(!unknown.stderr.contains("--output"), "\(unknown.stderr)")
+  }
+
+  /// Recordings whose `replay.json` lists no exchange (and no exchange file beside it): one
+  /// `error:` line naming the folder, and nothing created.
+  @Test func aReplayFolderWithoutExchangesIsOneErrorAndCreatesNothing() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-exchanges-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data(#"{"recordedOn": "2026-11-20", "exchanges": []}"#.utf8).write(to: folder.appendingPathComponent("replay.json"))
+    let output = folder.deletingLastPathComponent().appendingPathComponent("out-\(UUID().uuidString)")
+    let run = try cli.run(["run", "--replay", folder.path, "--output", output.path])
+    #expect(run.status == 1)
+    let lines = safety.lines(run.stderr)
+    #expect(lines.count == 1, "\(run.stderr)")
+    #expect(lines.first?.hasPrefix("error: --replay: \(folder.path): holds no recorded exchange") == true, "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: output.path))
+    #expect(!FileManager.default.fileExists(atPath: output.path + "-state"))
   }
 
   /// `scripts/scheduled-run.sh output arguments…` with the built binary and `KEEP=1`: its status
