@@ -143,11 +143,9 @@ public final class PoliteFetcher: HTTPFetching {
       }
       switch error.code {
       case .connection, .timeout, .transport:
-        // The site did not answer at all: say so of the host, not of its robots.txt, which
-        // merely happens to be the first request.
-        let parts = URLParts(origin)
-        let host = parts.host.isEmpty ? origin : parts.hostAndPort
-        throw FetchError(error.code, url: url, message: "\(host) could not be reached: \(error.message)")
+        // The site did not answer at all: say so of the site (`fetching https://host failed:
+        // <the connection error>`), not of its robots.txt, which merely is the first request.
+        throw FetchError(error.code, url: origin, message: error.message)
       default:
         throw FetchError(error.code, url: url, message: "\(origin)/robots.txt could not be read: \(error.message)")
       }
