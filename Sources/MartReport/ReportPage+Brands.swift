@@ -77,8 +77,8 @@ extension ReportPage {
         \(HTML.escape(summary.name)) <code>\(HTML.escape(slug.rawValue))</code>\
         \(summary.dataSource.map { "<br><small class=\"data-source\">data from \(HTML.escape($0))</small>" } ?? "")</th>\
         <td class="status \(statusClass)">\(HTML.escape(status))</td>\
-        <td class="freshness">\(HTML.escape(summary.freshness.rawValue))\
-        \(summary.freshness != .fresh ? (Self.staleness(summary) ?? summary.lastFetchedAsOf.map { "last fetched \($0.iso)" }).map { "<br><small>\($0)</small>" } ?? "" : "")</td>\
+        <td class="freshness"><span>\(HTML.escape(summary.freshness.rawValue))\
+        \(summary.freshness != .fresh ? (Self.staleness(summary) ?? summary.lastFetchedAsOf.map { "last fetched \($0.iso)" }).map { "<br><small>\($0)</small>" } ?? "" : "")</span></td>\
         <td class="num branches">\(summary.branchCount)</td>\
         <td class="num change">\(change(for: slug, count: summary.branchCount))</td>\
         <td class="num with-coordinates">\(summary.branchCount - without)</td>\
