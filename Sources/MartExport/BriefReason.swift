@@ -4,13 +4,12 @@ public enum BriefReason {
   /// The most characters of a brief reason.
   public static let limit = 200
 
-  /// `text` on one line (runs of white space as one space), without its leading
-  /// `<brand>: ` (the brand is named beside it everywhere it is shown), with a clause that
-  /// repeats the one before it (`a: a: b`, `x; x`) said once, and cut to ``limit`` characters
-  /// at a word, ending in `…`.
-  public static func brief(_ text: String, brand: String? = nil) -> String {
+  /// `text` on one line (runs of white space as one space), with a clause that repeats the one
+  /// before it (`a: a: b`, `x; x`) said once, and cut to ``limit`` characters at a word, ending
+  /// in `…`. A leading `<source>: ` stays: it says which source failed, which for a brand that
+  /// shares its source (`everyday` of `emart`) is not the brand's own name.
+  public static func brief(_ text: String) -> String {
     var line = text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
-    if let brand, line.hasPrefix(brand + ": ") { line.removeFirst(brand.count + 2) }
     for separator in [": ", "; "] {
       var clauses: [Substring] = []
       for clause in line.split(separator: separator, omittingEmptySubsequences: false) where clauses.last != clause {

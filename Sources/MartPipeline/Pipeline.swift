@@ -120,7 +120,7 @@ public struct Pipeline: Sendable {
           BrandSummary(
             slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: carried.count,
             freshness: .stale, lastFetchedAsOf: lastFetchedAsOf, designated: Self.designated(brand, previous: previous),
-            status: .stale, error: BriefReason.brief(reason, brand: brand.rawValue)),
+            status: .stale, error: reason),
           branches: carried.map(normalizer.refresh))
       case .missing(let reason):
         draft.add(Self.missing(brand, previous: previous, reason: reason), branches: [])
@@ -168,7 +168,6 @@ public struct Pipeline: Sendable {
   private static func missing(_ brand: BrandSlug, previous: PreviousBundle, reason: String) -> BrandSummary {
     BrandSummary(
       slug: brand, name: koreanName(brand, previous: previous), branchCount: 0, freshness: .missing,
-      lastFetchedAsOf: nil, designated: designated(brand, previous: previous), status: .missing,
-      error: BriefReason.brief(reason, brand: brand.rawValue))
+      lastFetchedAsOf: nil, designated: designated(brand, previous: previous), status: .missing, error: reason)
   }
 }

@@ -75,7 +75,7 @@ extension ReportPage {
         <tr data-brand="\(HTML.escape(slug.rawValue))">\
         <th scope="row">\(palette.swatch(slug, size: 12)) \
         \(HTML.escape(summary.name)) <code>\(HTML.escape(slug.rawValue))</code>\
-        \(summary.dataSource.map { "<br><small class=\"data-source\">data from \(HTML.escape($0))</small>" } ?? "")</th>\
+        \(summary.dataSource.map { "<small class=\"data-source\">data from \(HTML.escape($0))</small>" } ?? "")</th>\
         <td class="status \(statusClass)">\(HTML.escape(status))</td>\
         <td class="freshness"><span>\(HTML.escape(summary.freshness.rawValue))\
         \(summary.freshness != .fresh ? (Self.staleness(summary) ?? summary.lastFetchedAsOf.map { "last fetched \($0.iso)" }).map { "<br><small>\($0)</small>" } ?? "" : "")</span></td>\

@@ -3,12 +3,9 @@ import Testing
 
 /// A brand's reason: one line of at most 200 characters, no clause said twice.
 @Suite struct BriefReasonTests {
-  @Test func theBrandsOwnNameAndRepeatedClausesGo() {
-    #expect(
-      BriefReason.brief("emart: fetching https://store.emart.com/x failed: answered HTTP/1.1 503", brand: "emart")
-        == "fetching https://store.emart.com/x failed: answered HTTP/1.1 503")
-    // Another brand of the same source keeps the source's name: it says where the failure was.
-    #expect(BriefReason.brief("emart: fetching failed", brand: "traders") == "emart: fetching failed")
+  @Test func repeatedClausesGoAndTheSourceStays() {
+    // The source's name says where the failure was (for `traders`, E-mart's source).
+    #expect(BriefReason.brief("emart: emart: fetching failed") == "emart: fetching failed")
     #expect(BriefReason.brief("a page failed: a page failed: HTTP 503") == "a page failed: HTTP 503")
     #expect(BriefReason.brief("timed out; timed out; gave up") == "timed out; gave up")
     #expect(BriefReason.brief("line one\n  line two\tend") == "line one line two end")

@@ -24,6 +24,11 @@ import Testing
     try await Self.publish(output, asOf: "2026-11-20")
     let first = try RawBundle(output: output)
     let shutBefore = try #require(first.closures["shut"] as? [String])
+    // A day the source stated before the first as-of day (진해점's "11/8(일요일)") is known from
+    // the first bundle on, and kept by the next; the days it did not state stay unknown.
+    let jinhae = try #require(try MartBundle(contentsOf: output).branch(id: "lottemart-진해점"))
+    #expect(jinhae.status(on: try #require(MartDay(iso: "2026-11-08"))) == .closed)
+    #expect(jinhae.status(on: try #require(MartDay(iso: "2026-11-09"))) == .unknown)
     try await Self.publish(output, asOf: "2026-11-25")
     let raw = try RawBundle(output: output)
     #expect(raw.asOf == "2026-11-25")
@@ -54,6 +59,7 @@ import Testing
     }
     #expect(
       bundle.branch(id: "gs-thefresh-11759")?.status(on: try #require(MartDay(iso: "2026-11-22"))) == .shut)
+    #expect(bundle.branch(id: "lottemart-진해점")?.status(on: try #require(MartDay(iso: "2026-11-08"))) == .closed)
     #expect(
       bundle.branchesClosed(on: try #require(MartDay(iso: "2026-11-22"))).allSatisfy { !shut.contains($0.id) })
   }
