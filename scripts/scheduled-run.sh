@@ -23,7 +23,10 @@
 #              3 as 2, and a brand has been stale for STALE_DAYS days or more: its site needs
 #                a look, its users see data that old;
 #              1 the run published nothing or left current/ or a report unwritten, the bundle
-#                is invalid, the diff failed, or the site (SITE_DIR) could not be written.
+#                is invalid, the diff failed (then no diff.<ext> is left; 3 still wins), or the
+#                site (SITE_DIR) could not be written.
+# A markdown diff always fits DIFF_MAX_BYTES from a few hundred bytes up: it gives up detail,
+# then lists, down to the counts and the stale brands, and says what it left out.
 set -euo pipefail
 
 output=${1:?usage: scheduled-run.sh OUTPUT_DIR [run options …]}
@@ -165,7 +168,14 @@ if [ -n "$previous" ] && [ "$previous" != "$current" ] && [ -d "$work/previous" 
   case $diff_status in
     0) say info "no changes since $previous" ;;
     1) say info "changes since $previous: $state/diff.$ext" diff "$state/diff.$ext" ;;
-    *) say error "diff against $previous failed"; exit 1 ;;
+    *)
+      # No empty or partial diff file outlives the failure; a stale brand's escalation (3)
+      # still wins over it, so the days stale are never hidden behind a diff that failed.
+      rm -f "$state/diff.$ext"
+      say error "diff against $previous failed (exit $diff_status): see the error: line above"
+      [ "$stale" = 3 ] && exit 3
+      exit 1
+      ;;
   esac
 fi
 if [ -n "${SITE_DIR:-}" ]; then

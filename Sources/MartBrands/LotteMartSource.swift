@@ -103,10 +103,18 @@ public struct LotteMartSource: BrandSource {
     case (.failure(let error), .success(let branches)):
       session.usedFallback(Self.allFormatsData, primaryFailure: error)
       return branches
-    case (.failure(let error), .failure(let second)):
-      throw SourceError(
-        source: Self.name, url: error.url,
-        reason: .unexpectedContent("\(error); the all-format list failed too: \(second)"))
+    case (.failure(let error), .failure):
+      // The request that failed first says what failed where; the second is only counted, so
+      // the reason stays one short sentence (a site that is down fails both the same way).
+      var first = error
+      switch first.reason {
+      case .fetch(var fetch):
+        fetch.message += "; the all-format list failed too"
+        first.reason = .fetch(fetch)
+      case .unexpectedContent(let detail):
+        first.reason = .unexpectedContent("\(detail); the all-format list failed too")
+      }
+      throw first
     }
   }
 

@@ -27,8 +27,10 @@ extension BundleDiff {
   /// identical changes. When everything does not fit, the branches' detail gives way first (the
   /// largest sections collapsed into `<details>`, then shorter lists, fewer groups, fewer
   /// brands), then the head (the table, the note on the days new in the window, the length of
-  /// the stale brands' errors, district names, the removed branches' names, and last their
-  /// ids), and a closing note says exactly what was left out; the JSON diff has everything.
+  /// the stale brands' errors, district names, the removed branches' names and their ids), then
+  /// its lists (the districts, the freshness changes, the removals as one count, the window),
+  /// down to the counts and one short line per stale brand; a closing note says exactly what
+  /// was left out; the JSON diff has everything.
   /// Throws ``MarkdownLimitTooSmall`` when `maxBytes` cannot hold even the shortest head and
   /// that note (a limit from 1,000 bytes up holds it, but for dozens of brands with removals or
   /// stale at once). `jsonOption`, when given, is how the note tells to ask for the JSON diff

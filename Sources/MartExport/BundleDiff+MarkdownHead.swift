@@ -20,6 +20,17 @@ extension BundleDiff {
     var removalNames = true
     /// Removed branches listed; the rest are counted.
     var removals = Int.max
+    /// Whether the districts that changed closing days get a line per change (else the summary
+    /// counts them).
+    var districtLines = true
+    /// Whether the brands whose freshness changed (to other than stale) get a line each.
+    var freshnessLines = true
+    /// Whether the removed branches get a line per brand (else one line counts them).
+    var removalLines = true
+    /// Whether the window's move is said in a line of its own.
+    var windowLine = true
+    /// Whether a stale brand's line is only its slug, since when and for how many days.
+    var compactStale = false
 
     /// The heads to try once the branches' detail no longer fits, each shorter than the last.
     static func steps(districts: Int, removals: Int) -> [MarkdownHead] {
@@ -36,6 +47,12 @@ extension BundleDiff {
       add { $0.reasonCharacters = 0 }
       add { $0.removalNames = false }
       for count in [100, 50, 20, 10, 5, 0] where count < removals { add { $0.removals = count } }
+      // Then the lists give way, down to the counts and the stale brands.
+      add { $0.districtLines = false }
+      add { $0.freshnessLines = false }
+      add { $0.removalLines = false }
+      add { $0.windowLine = false }
+      add { $0.compactStale = true }
       return steps
     }
 
@@ -54,7 +71,17 @@ extension BundleDiff {
         parts.append("the end of why the stale brands failed")
       }
       if !removalNames, !diff.removed.isEmpty { parts.append("the names of the removed branches") }
-      if diff.removed.count > removals { parts.append("the ids of \(diff.removed.count - removals) removed branches") }
+      if !removalLines, !diff.removed.isEmpty {
+        parts.append("the list of removed branches")
+      } else if diff.removed.count > removals {
+        parts.append("the ids of \(diff.removed.count - removals) removed branches")
+      }
+      if !districtLines, !diff.districts.isEmpty { parts.append("the districts that changed closing days") }
+      if !freshnessLines, diff.brands.contains(where: { $0.new?.freshness != .stale }) {
+        parts.append("the brands whose freshness changed")
+      }
+      if !windowLine, diff.windowChanged { parts.append("the window") }
+      if compactStale, !diff.staleBrands.isEmpty { parts.append("the stale brands' names") }
       return parts
     }
   }
@@ -95,11 +122,11 @@ extension BundleDiff {
     }
     lines += [summary, ""]
     var first = removalLines(head) + stale
-    for change in brands where change.new?.freshness != .stale {
+    for change in brands where head.freshnessLines && change.new?.freshness != .stale {
       first.append(
         "- **brand-freshness** \(Self.cell(change.name)) (`\(change.brand.rawValue)`): \(Self.freshness(change))")
     }
-    for group in districtGroups {
+    for group in districtGroups where head.districtLines {
       let names = group.districts.prefix(head.districtNames).map(Self.cell)
       let rest = group.districts.count - names.count
       let list =
@@ -109,7 +136,7 @@ extension BundleDiff {
       first.append("- **district-pattern** \(Self.cell(group.change)): \(list)")
     }
     if !first.isEmpty { lines += first + [""] }
-    if windowChanged {
+    if windowChanged, head.windowLine {
       let compared =
         comparedDays.map { "closing dates and unknown days compared on \(DisplayText.range($0, long: true))" }
         ?? "the windows share no day"
@@ -140,6 +167,12 @@ extension BundleDiff {
   /// One line per brand with removed branches, naming each (or only its id) up to
   /// `head.removals` in all.
   func removalLines(_ head: MarkdownHead) -> [String] {
+    if !head.removalLines, !removed.isEmpty {
+      let brands = Set(removed.map(\.brand)).count
+      return [
+        "- **removed**: \(DisplayText.branches(removed.count)) of \(DisplayText.count(brands, "brand")) (see the JSON diff)"
+      ]
+    }
     var lines: [String] = []
     var budget = head.removals
     for (brand, branches) in Dictionary(grouping: removed, by: \.brand).sorted(by: { $0.key < $1.key }) {
@@ -164,6 +197,10 @@ extension BundleDiff {
         entry.lastError = head.reasonCharacters == 0 ? nil : error.prefix(head.reasonCharacters) + "…"
       }
       let word = newlyStale.contains(stale.brand) ? "newly stale" : "still stale"
+      if head.compactStale {
+        let since = stale.staleSince.map { " since \($0.iso)" } ?? ", never fetched"
+        return "- **\(word)** `\(stale.brand.rawValue)`\(since)\(stale.daysStale.map { " (\(DisplayText.count($0, "day")))" } ?? "")"
+      }
       return "- **\(word)** \(Self.cell(stale.name)) (`\(stale.brand.rawValue)`): \(Self.cell(Self.staleText(entry)))"
     }
   }

@@ -369,7 +369,7 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
       for range in branch.unknownClosingDays(in: window).ranges {
         for day in range.from.dayNumber...range.through.dayNumber { unknown[day, default: []].append(branch.id) }
       }
-      let shutDays = ShutDays(branch.storeStatus, asOf: asOf).range(in: window)
+      let shutDays = branch.shutDays(asOf: asOf).range(in: window)
       if !branch.storeStatus.isTrading {
         shut.append(branch.id)
       } else if let closesOn = branch.storeStatus.closesOn {

@@ -141,7 +141,14 @@ public final class PoliteFetcher: HTTPFetching {
       robots.withLock { tasks in
         if tasks[origin] == task { tasks[origin] = nil }
       }
-      throw FetchError(error.code, url: url, message: "\(origin)/robots.txt could not be read: \(error.message)")
+      switch error.code {
+      case .connection, .timeout, .transport:
+        // The site did not answer at all: say so of the site (`fetching https://host failed:
+        // <the connection error>`), not of its robots.txt, which merely is the first request.
+        throw FetchError(error.code, url: origin, message: error.message)
+      default:
+        throw FetchError(error.code, url: url, message: "\(origin)/robots.txt could not be read: \(error.message)")
+      }
     }
   }
 

@@ -15,9 +15,12 @@ struct BranchCore: Hashable, Sendable {
   var knownThrough: CalendarDate?
   /// The days within the window the branch is expected to close (`closing.expected`).
   var expectedInWindow: Set<CalendarDate> = []
+  /// The days the store does not trade, past days included (``Branch/shutDays(asOf:)``), as
+  /// `closures.json` lists the store under `shut` instead of on those days.
+  var shutDays: ShutDays
 
   func status(on day: CalendarDate) -> MartDayStatus {
-    if ShutDays(storeStatus, asOf: asOf).contains(day) { return .shut }
+    if shutDays.contains(day) { return .shut }
     if day < window.from { return .unknown }
     if day <= window.through {
       if closedInWindow.contains(day) { return .closed }

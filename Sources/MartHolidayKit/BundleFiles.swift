@@ -165,6 +165,7 @@ extension MartBranch {
     self.core = BranchCore(
       asOf: asOf, window: window, storeStatus: storeStatus, schedule: closing.schedule,
       closedInWindow: Set(closing.dates.filter { window.contains($0) }), unknownInWindow: closing.unknownRanges,
-      knownThrough: knownThrough, expectedInWindow: Set((closing.expected?.dates ?? []).filter { window.contains($0) }))
+      knownThrough: knownThrough, expectedInWindow: Set((closing.expected?.dates ?? []).filter { window.contains($0) }),
+      shutDays: ShutDays(storeStatus, asOf: asOf, closingDates: closing.dates))
   }
 }

@@ -101,7 +101,8 @@ public struct AdmitStage: Sendable {
     let failure: String
     switch result {
     case .failure(let error):
-      failure = error.description
+      // One line of at most about 200 characters: the reason every report, diff and log gives.
+      failure = BriefReason.brief(error.description)
     case .success(let branches):
       let admitted = Self.deduplicated(branches, problems: &problems)
       let previousCount = previous.branches[brand]?.count ?? 0

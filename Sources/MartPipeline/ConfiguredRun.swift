@@ -58,10 +58,16 @@ extension Pipeline {
         for path in pruned { logger.info("removed \(path) (\(configuration.settingNames(.keep)) \(keep))") }
       }
     }
+    var changes: BundleDiff.BrandCounts?
+    if report.change?.bundle == .new, let latest = outcome.latest, let previous = outcome.previous {
+      let diff = BundleDiff(old: previous, new: latest)
+      changes = BundleDiff.BrandCounts(added: diff.added.count, removed: diff.removed.count, changed: diff.changed.count)
+    }
     return RunResult(
       report: report, archiveDirectory: archiveDirectory, archiveFailures: resources.archive?.writeFailures ?? [],
       unmatchedReplayRequests: resources.replayServer?.unmatchedRequests ?? [],
-      validatorStoreFailures: resources.stack.conditional?.storeFailures ?? [], pruned: pruned, migrated: migrated)
+      validatorStoreFailures: resources.stack.conditional?.storeFailures ?? [], pruned: pruned, migrated: migrated,
+      changes: changes)
   }
 }
 

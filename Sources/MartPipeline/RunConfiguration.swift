@@ -2,6 +2,7 @@ import Foundation
 import Logging
 import MartBrands
 import MartCore
+import MartExport
 import MartFetch
 import MartGeocoding
 
@@ -145,6 +146,10 @@ public struct RunResult: Sendable {
   /// What an output directory of the old layout (caches, archives and locks among the served
   /// files) had moved to the state directory in this run, relative to the output directory.
   public var migrated: [String]
+  /// The published bundle against the one `latest.json` named before the run, as `diff`
+  /// counts it (branches added, removed and changed); `nil` when the run published no new
+  /// bundle or there was none before.
+  public var changes: BundleDiff.BrandCounts? = nil
 }
 
 /// A run could not be set up: no fetch was made and nothing was written.

@@ -63,7 +63,17 @@ extension Pipeline {
         parts.withLock { $0.page = problem }
       }
     }
-    return parts.withLock { $0 }
+    var following = parts.withLock { $0 }
+    // The page was made side by side with current/: when current/ failed or needed repairs, it
+    // is made again with them, so that it states the run's outcome as report.json and the exit
+    // status do.
+    if following.page == nil, following.current != nil || !following.repairs.isEmpty {
+      var report = outcome.report
+      report.errors += [following.current].compactMap { $0 }
+      report.warnings += following.repairs
+      following.page = writeReportPage(output: output, report: report, latest: latest, previous: outcome.previous)
+    }
+    return following
   }
 
   /// Brings `current/` in line with `latest.json` (whose bundle is `latest`, when given);

@@ -15,7 +15,8 @@ import MartReplay
 ///
 /// The checks, in order: the replay folder holds recordings; nothing that must be a directory
 /// is a file; the state directory, the archive folder and the geocoding cache, resolved through
-/// their links, lie outside the output directory and it outside them; brands that share a
+/// their links, lie outside the output directory and it outside them; no place of the run lies
+/// inside another run's output or state directory, nor holds one; brands that share a
 /// source share a mirror; nothing that must be a file is a directory; the clock gives a day the
 /// engine can speak of; no symbolic link, device or pipe stands where the run writes in the
 /// output or state directory; the recordings load and give a date; and the as-of is not before
@@ -62,6 +63,9 @@ public struct RunPlan: Sendable {
       private: [
         (state, .state), (configuration.archiveDirectory, .archive), (configuration.geocodingCache, .geocodingCache),
       ])
+    try SettingChecks.checkNotNested(
+      output: output, state: state,
+      others: [(configuration.archiveDirectory, .archive), (configuration.geocodingCache, .geocodingCache)])
     try SettingChecks.checkCanBeDirectory(state, setting: .state)
     for folder in StateLayout.folders {
       try SettingChecks.checkCanBeDirectory(state.appendingPathComponent(folder), setting: .state)
@@ -136,9 +140,19 @@ extension RunPlan {
   /// The recordings of the replay folder, when one is given.
   static func loadRecordings(_ directory: URL?) throws(RunSetupError) -> ReplayArchive? {
     guard let directory else { return nil }
-    do { return try ReplayArchive.load(from: directory) } catch {
+    let archive: ReplayArchive
+    do { archive = try ReplayArchive.load(from: directory) } catch {
       throw RunSetupError(setting: .replay, message: SettingText(error.description))
     }
+    // Nothing to replay is bad input, not a run in which every brand fails.
+    guard !archive.exchanges.isEmpty else {
+      let what =
+        ReplayArchive.isRecordingFolder(directory)
+        ? "\(directory.path): holds no recorded exchange (no *.exchange.json file beside replay.json)"
+        : "\(directory.path): holds no recorded response"
+      throw RunSetupError(setting: .replay, message: "\(what): nothing to replay")
+    }
+    return archive
   }
 
   /// The setting the as-of comes from.

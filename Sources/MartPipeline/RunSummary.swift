@@ -9,7 +9,10 @@ extension RunReport {
   /// a new bundle or found the same one already published, how many closing days changed, the
   /// warnings by kind, and what follows `latest.json` that could not be written, with paths
   /// under `outputDirectory` as the user wrote it.
-  public func summary(outputDirectory: String) -> String {
+  ///
+  /// `changes` are the branches added, removed and changed against the previous bundle as
+  /// `mart-holiday diff` counts them (``RunResult/changes``); without them the line names no count.
+  public func summary(outputDirectory: String, changes: BundleDiff.BrandCounts? = nil) -> String {
     var lines = ["as of \(asOf), closing dates \(window.from) … \(window.through)"]
     for brand in brands {
       let status = brand.status?.rawValue ?? brand.freshness.rawValue
@@ -40,8 +43,13 @@ extension RunReport {
         lines.append("unchanged: \(bundle) is already current (same content as before)")
       default:
         var line = "published new bundle \(bundle) (\(outputDirectory)/latest.json)"
-        if let change, let previous = change.previousVersion {
-          line += "; against \(previous): \(DisplayText.count(change.closingDaysChanged, "closing day")) changed"
+        if let change, let previous = change.previousVersion, let changes {
+          line +=
+            changes == BundleDiff.BrandCounts()
+            ? "; against \(previous): no branch changed"
+            : "; against \(previous): branches "
+              + DisplayText.counts(added: changes.added, removed: changes.removed, changed: changes.changed)
+              + " (mart-holiday diff says which)"
         }
         lines.append(line)
       }

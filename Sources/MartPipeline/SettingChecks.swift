@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartExport
 import MartFiles
 import MartReplay
 
@@ -74,6 +75,54 @@ enum SettingChecks {
           setting: setting,
           message:
             "the output directory \(named(output, served)) is inside \(named(url, real)), which must not be served: choose places apart")
+      }
+    }
+  }
+
+  /// Throws when a place of the run (the output and state directories, the archive folder, the
+  /// geocoding cache) lies inside the output or state directory of another run, or the output
+  /// or state directory holds one (either way round): `run --output output/bundles` would put a
+  /// second output tree, and its state, inside the one that is served. A folder is another
+  /// run's output directory when it holds `latest.json` or `bundles/`, its state directory when
+  /// it holds the run lock or a cache of a run, or is an output directory's default state
+  /// directory (`<output>-state`), and it is not this run's own. Paths are compared as real paths
+  /// (``Files/realPath(_:)``). One line naming both. Touches nothing.
+  static func checkNotNested(output: URL, state: URL, others: [(url: URL?, setting: RunSetting)]) throws(RunSetupError) {
+    let own = [Files.realPath(output.path), Files.realPath(state.path)]
+    func isOutput(_ folder: String) -> Bool {
+      Files.kind(at: folder + "/" + OutputLayout.latestName) == .regularFile
+        || Files.kind(at: folder + "/" + OutputLayout.bundlesName) == .directory
+    }
+    func anotherRuns(_ folder: String) -> String? {
+      guard !own.contains(folder) else { return nil }
+      if isOutput(folder) { return "the output directory of another run" }
+      let stateFiles = [StateLayout.runLockName, StateLayout.validatorStoreName, StateLayout.geocodingCacheName]
+      if stateFiles.contains(where: { Files.kind(at: folder + "/" + $0) != nil })
+        || (folder.hasSuffix("-state") && isOutput(String(folder.dropLast("-state".count))))
+      {
+        return "the state directory of another run"
+      }
+      return nil
+    }
+    let places = [(url: Optional(output), setting: RunSetting.output), (state, .state)] + others
+    for case let (url?, setting) in places {
+      let real = Files.realPath(url.path)
+      var folder = (real as NSString).deletingLastPathComponent
+      while folder != "/", !folder.isEmpty {
+        if let kind = anotherRuns(folder) {
+          throw RunSetupError(
+            setting: setting, message: "\(url.path) is inside \(folder), \(kind): choose a place outside it")
+        }
+        folder = (folder as NSString).deletingLastPathComponent
+      }
+    }
+    for case let (url, setting) in [(output, RunSetting.output), (state, .state)] {
+      let real = Files.realPath(url.path)
+      for name in PlainFiles.names(in: real).sorted() where Files.kind(at: real + "/" + name) == .directory {
+        if let kind = anotherRuns(real + "/" + name) {
+          throw RunSetupError(
+            setting: setting, message: "\(url.path) holds \(real)/\(name), \(kind): choose a place apart from it")
+        }
       }
     }
   }

@@ -41,6 +41,7 @@ extension ReportPage {
     table.brands,table.problems{width:100%}.brands td.error,.problems td.message{min-width:10em;overflow-wrap:anywhere}
     thead th{background:var(--panel);text-align:left}.num{text-align:right;font-variant-numeric:tabular-nums}
     .brands th[scope=row]{text-align:left}.brands th[scope=row] code{display:inline-block}
+    .brands .data-source{display:block;font-weight:400;color:var(--muted);overflow-wrap:anywhere}
     .brands thead th,.problems thead th{font-size:.85rem}.brands td{font-size:.95rem}
     .status.good{color:var(--good)}.status.warn{color:var(--warn);font-weight:700}
     .status.bad{color:var(--bad);font-weight:700}.kind{white-space:nowrap;margin-right:6px}

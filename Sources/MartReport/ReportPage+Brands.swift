@@ -74,10 +74,11 @@ extension ReportPage {
       html += """
         <tr data-brand="\(HTML.escape(slug.rawValue))">\
         <th scope="row">\(palette.swatch(slug, size: 12)) \
-        \(HTML.escape(summary.name)) <code>\(HTML.escape(slug.rawValue))</code></th>\
+        \(HTML.escape(summary.name)) <code>\(HTML.escape(slug.rawValue))</code>\
+        \(summary.dataSource.map { "<small class=\"data-source\">data from \(HTML.escape($0))</small>" } ?? "")</th>\
         <td class="status \(statusClass)">\(HTML.escape(status))</td>\
-        <td class="freshness">\(HTML.escape(summary.freshness.rawValue))\
-        \(summary.freshness != .fresh ? (Self.staleness(summary) ?? summary.lastFetchedAsOf.map { "last fetched \($0.iso)" }).map { "<br><small>\($0)</small>" } ?? "" : "")</td>\
+        <td class="freshness"><span>\(HTML.escape(summary.freshness.rawValue))\
+        \(summary.freshness != .fresh ? (Self.staleness(summary) ?? summary.lastFetchedAsOf.map { "last fetched \($0.iso)" }).map { "<br><small>\($0)</small>" } ?? "" : "")</span></td>\
         <td class="num branches">\(summary.branchCount)</td>\
         <td class="num change">\(change(for: slug, count: summary.branchCount))</td>\
         <td class="num with-coordinates">\(summary.branchCount - without)</td>\
@@ -86,8 +87,7 @@ extension ReportPage {
         <td class="num unknown-every-day">\(unknownDays[slug]?.every ?? 0)</td>\
         <td class="num shut">\(notTrading[slug] ?? 0)</td>\
         <td class="warnings">\(kinds.isEmpty ? "—" : kinds.joined(separator: " "))</td>\
-        <td class="error">\(summary.error.map(HTML.escape) ?? "")\
-        \(summary.dataSource.map { "<small class=\"data-source\">data from \(HTML.escape($0))</small>" } ?? "")</td></tr>
+        <td class="error">\(summary.error.map(HTML.escape) ?? "")</td></tr>
 
         """
     }

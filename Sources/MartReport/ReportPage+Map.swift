@@ -15,10 +15,10 @@ extension ReportPage {
     "\(title(branch)) (\(branch.id)) · \(name(branch.brand)) · \(nextClosing(branch))"
   }
 
-  /// `next closing day 2026-11-22(일)`, `shut (closed)`, `closing days unknown`, ….
+  /// `next closing day 2026-11-22(일)`, `shut (폐점, closed for good)`, `closing days unknown`, ….
   func nextClosing(_ branch: Branch) -> String {
     if !branch.storeStatus.isTrading {
-      let state = branch.storeStatus.state == .closed ? "closed for good" : "temporarily closed"
+      let state = branch.storeStatus.state == .closed ? "폐점, closed for good" : "임시휴업, temporarily closed"
       return "shut (\(state)" + (branch.storeStatus.until.map { " until \(DisplayText.long($0))" } ?? "") + ")"
     }
     if branch.closing.status == .unknown { return "closing days unknown" }

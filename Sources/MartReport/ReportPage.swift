@@ -156,11 +156,18 @@ public struct ReportPage {
   func headerBody() -> String {
     var parts: [String] = []
     if let report {
-      let outcomeClass = report.didPublish ? (report.outcome == "published" ? "good" : "warn") : "bad"
+      let unfinished = report.unfinishedSteps
+      let outcomeClass =
+        report.didPublish && unfinished.isEmpty ? (report.outcome == "published" ? "good" : "warn") : "bad"
+      let outcome = report.didPublish && !unfinished.isEmpty ? "\(report.outcome), unfinished" : report.outcome
       parts.append(
-        "<p class=\"outcome \(outcomeClass)\" id=\"outcome\">Outcome: <strong>\(HTML.escape(report.outcome))</strong>"
+        "<p class=\"outcome \(outcomeClass)\" id=\"outcome\">Outcome: <strong>\(HTML.escape(outcome))</strong>"
           + (report.change.map { " · bundle: <strong>\(HTML.escape($0.bundle))</strong>" } ?? "") + "</p>")
-      if !report.didPublish { parts.append(nothingPublished(report)) }
+      if !report.didPublish {
+        parts.append(nothingPublished(report))
+      } else if !unfinished.isEmpty {
+        parts.append(unfinishedRun(report, unfinished))
+      }
     } else {
       parts.append(
         "<p class=\"banner warn\">This output has no <code>report.json</code>: the brand table shows the bundle's manifest.</p>"
@@ -220,6 +227,17 @@ public struct ReportPage {
     return
       "<div class=\"banner bad\" role=\"alert\"><p>This run published nothing (\(HTML.escape(report.outcome))). \(kept)</p>"
       + (reasons.isEmpty ? "" : "<p>Why:</p><ul>\(reasons.joined())</ul>") + "<p>What to do: \(advice)</p></div>"
+  }
+
+  /// The banner of a run that published a bundle but did not write all that follows it
+  /// (`current/`, the reports): which step failed and why, and that the run exits 1.
+  func unfinishedRun(_ report: RunReportFile, _ steps: [RunReportFile.Problem]) -> String {
+    let version = report.published.map { " <code>\(HTML.escape($0.version))</code>" } ?? ""
+    let items = steps.map { "<li><strong>\(HTML.escape(RunReportFile.step(of: $0)))</strong>: \(HTML.escape($0.message))</li>" }
+    return
+      "<div class=\"banner bad\" role=\"alert\" id=\"unfinished\"><p>This run published\(version) but did not finish"
+      + " (exit status 1): not written:</p><ul>\(items.joined())</ul>"
+      + "<p>What to do: fix the cause the error names (a full disk needs space freed first) and run again; the next run finishes it.</p></div>"
   }
 
   /// The brands that are stale or missing, each with its reason and what to do.

@@ -100,6 +100,15 @@ public struct RunReportFile: Decodable, Sendable {
   /// Whether the run made a bundle current (with or without stale or missing brands).
   public var didPublish: Bool { outcome.hasPrefix("published") }
 
+  /// The errors of what follows `latest.json` that the run could not write (kinds `current`
+  /// and `report`): a run with any exits 1 though it published.
+  public var unfinishedSteps: [Problem] { errors.filter { $0.kind == "current" || $0.kind == "report" } }
+
+  /// The step an unfinished-output error names: `current/`, or `report.json and report.html`.
+  static func step(of problem: Problem) -> String {
+    problem.kind == "current" ? "current/" : "the report"
+  }
+
   /// The brand of a branch id written in the report, among `brands` (slugs may hold hyphens: the
   /// longest slug that prefixes the id wins).
   static func brand(of id: String, among brands: [BrandSlug]) -> BrandSlug? {

@@ -22,6 +22,11 @@ struct MartHoliday: AsyncParsableCommand {
   /// crashes the process (see `StandardStreams` and ``finish(_:)``).
   static func main() async {
     StandardStreams.ignoreBrokenPipes()
+    if let unknown = unknownSubcommand {
+      let names = configuration.subcommands.map { $0._commandName }.joined(separator: ", ")
+      StandardStreams.err("error: unknown subcommand '\(unknown)' (the commands: \(names); see mart-holiday --help)\n")
+      finish(1)
+    }
     do {
       var command = try parseAsRoot()
       if var asyncCommand = command as? any AsyncParsableCommand {
@@ -44,6 +49,14 @@ struct MartHoliday: AsyncParsableCommand {
       finish(isDiff ? 2 : status == .validationFailure ? 1 : status.rawValue)
     }
     finish(0)
+  }
+
+  /// The first argument, when it is no option and names no command (nor `help`): an unknown
+  /// subcommand, which is said as such rather than as an unexpected argument.
+  private static var unknownSubcommand: String? {
+    guard let first = CommandLine.arguments.dropFirst().first, !first.hasPrefix("-") else { return nil }
+    let known = Set(configuration.subcommands.map { $0._commandName } + ["help"])
+    return known.contains(first) ? nil : first
   }
 
   /// Whether the command is `diff` or `probe`, whose trouble status is 2.

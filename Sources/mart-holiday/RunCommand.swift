@@ -302,7 +302,7 @@ struct RunCommand: AsyncParsableCommand {
     if let version = report.published?.version { finished["version"] = .string(version) }
     logger.info("run finished: \(report.outcome.rawValue)", metadata: finished)
 
-    StandardStreams.outLine(report.summary(outputDirectory: outputDirectory))
+    StandardStreams.outLine(report.summary(outputDirectory: outputDirectory, changes: result.changes))
     if let archive = result.archiveDirectory {
       if result.archiveFailures.isEmpty {
         StandardStreams.outLine("responses kept in \(archive.path) (replay with --replay)")

@@ -79,8 +79,12 @@ import Testing
       let asOf = firstAsOf.adding(days: days)
       let outcome = try scheduled(
         output, ["--replay", failing.path, "--as-of", asOf.iso, "--log-format", "json"],
-        environment: ["STALE_DAYS": "3"])
+        environment: ["STALE_DAYS": "3", "DIFF_FORMAT": "markdown", "DIFF_MAX_BYTES": "1000"])
       #expect(outcome.status == (days < 3 ? 2 : 3), "stderr: \(outcome.stderrText)")
+      // The Markdown diff fits its limit: never empty, never a failure that hides the status.
+      let diff = try Data(contentsOf: safety.state(output).appendingPathComponent("diff.md"))
+      #expect(!diff.isEmpty && diff.count <= 1000, "diff.md: \(diff.count) bytes")
+      #expect(String(decoding: diff, as: UTF8.self).contains("`lottemart`"))
       // Nothing but JSON on either stream.
       let logged = try jsonLines(outcome.stdoutText) + jsonLines(outcome.stderrText)
       let stale = try #require(

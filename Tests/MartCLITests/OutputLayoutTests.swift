@@ -65,6 +65,59 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: output.path))
   }
 
+  /// A second output tree inside a published one, or one holding it, or an archive inside
+  /// another run's state: refused with one `error:` line, nothing written anywhere.
+  @Test func aPlaceInsideAnotherRunsOutputOrStateIsRefusedWithNothingWritten() throws {
+    let output = try safety.publishedOutput("nested")
+    let state = safety.state(output)
+    let before = try TreeSnapshot(output)
+    let stateBefore = try TreeSnapshot(state)
+    let elsewhere = output.deletingLastPathComponent().appendingPathComponent("elsewhere-\(UUID().uuidString)")
+    let cases: [(arguments: [String], setting: String, says: String)] = [
+      (
+        ["--output", output.appendingPathComponent("bundles").path], "--output",
+        "is inside \(output.path), the output directory of another run"
+      ),
+      (
+        ["--output", output.appendingPathComponent("fresh").path], "--output",
+        "is inside \(output.path), the output directory of another run"
+      ),
+      (
+        ["--output", elsewhere.path, "--state", state.appendingPathComponent("inner").path], "--state",
+        "the state directory of another run"
+      ),
+      (
+        ["--output", elsewhere.path, "--archive", state.appendingPathComponent("raw/mine").path], "--archive",
+        "the state directory of another run"
+      ),
+    ]
+    for (arguments, setting, says) in cases {
+      let run = try cli.run(["run", "--replay", "fixtures/web", "--as-of", "2026-11-21"] + arguments)
+      #expect(run.status == 1, "\(arguments): \(run.stderr)")
+      let errors = safety.lines(run.stderr).filter { $0.hasPrefix("error: ") }
+      #expect(errors.count == 1, "\(arguments): \(run.stderr)")
+      #expect(errors.first?.hasPrefix("error: \(setting):") == true, "\(arguments): \(run.stderr)")
+      #expect(errors.first?.contains(says) == true, "\(arguments): \(run.stderr)")
+      #expect(try TreeSnapshot(output) == before, "\(arguments) wrote into the published output")
+      #expect(try TreeSnapshot(state) == stateBefore, "\(arguments) wrote into the state")
+    }
+    #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
+    // Either way round: an output directory that holds a published one.
+    let holder = FileManager.default.temporaryDirectory.appendingPathComponent("holder-\(UUID().uuidString)")
+    let inner = holder.appendingPathComponent("output")
+    let first = try cli.run(["run", "--replay", "fixtures/web", "--output", inner.path])
+    #expect(first.status == 0, "\(first.stderr)")
+    let innerBefore = try TreeSnapshot(holder)
+    let holding = try cli.run([
+      "run", "--replay", "fixtures/web", "--as-of", "2026-11-21", "--output", holder.path, "--state",
+      elsewhere.path,
+    ])
+    #expect(holding.status == 1, "\(holding.stderr)")
+    #expect(holding.stderr.contains("error: --output: \(holder.path) holds"), "\(holding.stderr)")
+    #expect(try TreeSnapshot(holder) == innerBefore)
+    #expect(try TreeSnapshot(output) == before)
+  }
+
   @Test func currentFilesFollowLatestAndChangeOnlyWithTheirContent() throws {
     let output = try safety.publishedOutput("current")
     let current = output.appendingPathComponent("current")
@@ -163,10 +216,20 @@ import Testing
     #expect(finishedLine["branches"] as? Int == (try FixturePaths.branchTotal()))
     #expect(lines.contains { $0["brands"] as? [String] == ["costco"] && $0["requests"] as? Int == 1 })
 
-    // A later as-of date makes a new bundle, and says how it differs.
+    // A later as-of date makes a new bundle, and says how it differs with the counts `diff` gives.
+    let earlier = try #require(try BundleStore(outputDirectory: output).latest())
     let later = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-25"])
     #expect(later.stdout.contains("published new bundle \(output.path)/bundles/2026-11-25-"), "stdout: \(later.stdout)")
-    #expect(later.stdout.contains("closing days changed"))
+    let diff = try cli.run(["diff", earlier.directory.path, output.path, "--format", "json"])
+    let diffJSON = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
+    let counts = try #require(diffJSON["summary"] as? [String: Any])
+    let numbers = ["added", "removed", "changed"].map { counts[$0] as? Int ?? -1 }
+    let said =
+      numbers == [0, 0, 0]
+      ? "no branch changed"
+      : "branches \(numbers[0]) added, \(numbers[1]) removed, \(numbers[2]) changed (mart-holiday diff says which)"
+    #expect(later.stdout.contains("against \(earlier.manifest.version): \(said)\n"), "\(later.stdout)")
+    #expect(!later.stdout.contains("closing days changed"))
     #expect(later.stdout.contains("warnings: "))
   }
 
@@ -225,6 +288,30 @@ import Testing
     }
     // diff keeps diff(1)'s 2 for trouble.
     #expect(try cli.run(["diff", "only-one"]).status == 2)
+    // A command that does not exist is said to be one, not an option of it.
+    let unknown = try cli.run(["frobnicate", "--output", "x"])
+    #expect(unknown.status == 1)
+    #expect(unknown.stdout.isEmpty)
+    #expect(
+      unknown.stderr.hasPrefix("error: unknown subcommand 'frobnicate' (the commands: run, rule, "), "\(unknown.stderr)")
+    #expect(unknown.stderr.split(separator: "\n").count == 1, "\(unknown.stderr)")
+    #expect(!unknown.stderr.contains("--output"), "\(unknown.stderr)")
+  }
+
+  /// Recordings whose `replay.json` lists no exchange (and no exchange file beside it): one
+  /// `error:` line naming the folder, and nothing created.
+  @Test func aReplayFolderWithoutExchangesIsOneErrorAndCreatesNothing() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-exchanges-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try Data(#"{"recordedOn": "2026-11-20", "exchanges": []}"#.utf8).write(to: folder.appendingPathComponent("replay.json"))
+    let output = folder.deletingLastPathComponent().appendingPathComponent("out-\(UUID().uuidString)")
+    let run = try cli.run(["run", "--replay", folder.path, "--output", output.path])
+    #expect(run.status == 1)
+    let lines = safety.lines(run.stderr)
+    #expect(lines.count == 1, "\(run.stderr)")
+    #expect(lines.first?.hasPrefix("error: --replay: \(folder.path): holds no recorded exchange") == true, "\(run.stderr)")
+    #expect(!FileManager.default.fileExists(atPath: output.path))
+    #expect(!FileManager.default.fileExists(atPath: output.path + "-state"))
   }
 
   /// `scripts/scheduled-run.sh output arguments…` with the built binary and `KEEP=1`: its status

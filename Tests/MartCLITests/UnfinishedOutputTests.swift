@@ -85,6 +85,15 @@ import Testing
     #expect(
       errors(written).contains { $0.kind == "current" && $0.message.contains(reason) },
       "\(errors(written))")
+    // The page says what the run and report.json say: published but unfinished, the failed
+    // step at the top, and the error counted.
+    let page = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
+    #expect(page.contains("Outcome: <strong>published, unfinished</strong>"), "the page's outcome")
+    let banner = try #require(page.firstRange(of: "id=\"unfinished\""), "the page has no unfinished banner")
+    #expect(page[banner.upperBound...].prefix(600).contains("<strong>current/</strong>: current/ could not follow latest.json"))
+    #expect(page[banner.upperBound...].prefix(900).contains(reason))
+    #expect(!page.contains("<dt>Errors</dt><dd>0</dd>"), "the page counts no error")
+    #expect(page.range(of: "id=\"unfinished\"")!.lowerBound < page.range(of: "<main")!.lowerBound)
   }
 
   /// The next run, with room again, finishes the job: the same bundle (unchanged), `current/`

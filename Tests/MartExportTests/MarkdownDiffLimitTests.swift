@@ -76,4 +76,58 @@ import Testing
       #expect(markdown.contains("left out: "))
     }
   }
+
+  /// A bad day: a hundred branches changed (five kinds of new closing days), three removed,
+  /// and four brands stale with long reasons.
+  static func badDay() -> BundleDiff {
+    let texts = ["매월 둘째·넷째 수요일", "매월 둘째·넷째 월요일", "매월 둘째 일요일", "매월 10일", "매월 넷째 일요일"]
+    var old: [Branch] = []
+    var new: [Branch] = []
+    for index in 0..<100 {
+      old.append(ExportFixtures.branch("\(1000 + index)", name: "가상\(index)점", text: "매월 둘째·넷째 일요일"))
+      new.append(ExportFixtures.branch("\(1000 + index)", name: "가상\(index)점", text: texts[index % texts.count]))
+    }
+    for index in 0..<3 {
+      old.append(ExportFixtures.branch("\(2000 + index)", name: "사라질\(index)점", text: "매월 둘째·넷째 일요일"))
+    }
+    let yesterday = ExportFixtures.asOf.adding(days: -1)
+    let stale: [(BrandSlug, String)] = [
+      ("lottemart", "롯데마트"), ("homeplus", "홈플러스"), ("megamart", "메가마트"), ("costco", "코스트코"),
+    ]
+    let fresh = BrandSummary(slug: "emart", name: "이마트", branchCount: 100, freshness: .fresh, lastFetchedAsOf: nil)
+    let before = [fresh] + stale.map {
+      BrandSummary(slug: $0.0, name: $0.1, branchCount: 10, freshness: .fresh, lastFetchedAsOf: yesterday)
+    }
+    let now = [fresh] + stale.map {
+      BrandSummary(
+        slug: $0.0, name: $0.1, branchCount: 10, freshness: .stale, lastFetchedAsOf: ExportFixtures.asOf.adding(days: -9))
+    }
+    let reason = String(repeating: "the site answered a page that is not its store list; ", count: 10)
+    return BundleDiff(
+      old: .init(version: "v", asOf: yesterday, window: ExportFixtures.window, brands: before), oldBranches: old,
+      new: .init(version: "w", asOf: ExportFixtures.asOf, window: ExportFixtures.window, brands: now),
+      newBranches: new, brandNames: Dictionary(uniqueKeysWithValues: stale) .merging(["emart": "이마트"]) { first, _ in first }
+    ).withStaleBrandErrors(Dictionary(uniqueKeysWithValues: stale.map { ($0.0, "\($0.0): \(reason)") }))
+  }
+
+  /// As the limit shrinks, the diff keeps the counts and every stale brand, and says what it
+  /// left out: down to 1,000 bytes and below (this day needs about 810 at the least).
+  @Test(arguments: [850, 1_000, 1_500, 3_000])
+  func aBadDayFitsDownToItsCountsAndStaleBrands(maxBytes: Int) throws {
+    let diff = Self.badDay()
+    #expect(diff.changed.count == 100 && diff.removed.count == 3 && diff.staleBrands.count == 4)
+    let markdown = try diff.markdown(maxBytes: maxBytes, jsonOption: "--format json")
+    #expect(markdown.utf8.count <= maxBytes, "\(markdown.utf8.count) bytes: \(markdown)")
+    #expect(markdown.contains("**0 added, 3 removed, 100 changed**"), "\(markdown)")
+    for slug in ["lottemart", "homeplus", "megamart", "costco"] {
+      #expect(markdown.contains("`\(slug)`"), "\(slug) in \(markdown)")
+    }
+    #expect(markdown.contains("stale since 2026-11-11") || markdown.contains("since 2026-11-11 (9 days)"))
+    #expect(markdown.contains("_Shortened to stay within \(maxBytes) bytes: "), "\(markdown)")
+    #expect(markdown.contains("(`--format json`) has every change"))
+    if maxBytes <= 1_000 {
+      #expect(markdown.contains("left out: "), "\(markdown)")
+      #expect(markdown.contains("why the stale brands failed"), "\(markdown)")
+    }
+  }
 }

@@ -112,3 +112,21 @@ func favouriteLine(id: String, in bundle: MartBundle) -> String {
   }
 }
 // end of block 7
+
+// docs/client-kit.md block 8
+/// A branch's month, how fresh its data is and its next closing day, in the app's language.
+func branchCard(id: String, in bundle: MartBundle, today: MartDay, language: MartLanguage = .korean) -> [String] {
+  guard case .listed(let branch) = bundle.lookup(id: id) else {
+    return [language == .korean ? "\(id): 목록에 없는 매장" : "\(id): not listed"]
+  }
+  var lines = ["\(branch.displayName) · \(branch.freshness.displayText(language))"]
+  for day in today.firstOfMonth.days(through: today.lastOfMonth) {
+    switch branch.status(on: day) {
+    case .open: continue                                      // list only the days to mind
+    default: lines.append("\(day.displayText(language)) \(branch.dayText(on: day, language))")
+    }
+  }
+  lines.append(branch.nextClosingText(after: today, language))
+  return lines
+}
+// end of block 8

@@ -51,7 +51,7 @@ import Testing
   @Test func everyCompiledBlockOfThePageIsInDocExamples() throws {
     let page = try Self.pageBlocks()
     let compiled = try Self.compiledBlocks()
-    #expect(page.count == 7)
+    #expect(page.count == 8)
     #expect(page.filter { !$0.compiled }.count == 1, "only the Package.swift excerpt goes uncompiled")
     for (offset, block) in page.enumerated() {
       let number = offset + 1
@@ -70,6 +70,9 @@ import Testing
   @Test func theManifestExcerptNamesThisPackage() throws {
     let excerpt = try #require(try Self.pageBlocks().first { !$0.compiled }).text
     #expect(excerpt.contains(#".product(name: "MartHolidayKit", package: "mart-holiday")"#))
+    // `package:` is the identity SwiftPM takes from the last component of the URL or path.
+    #expect(excerpt.contains(#".package(url: "https://github.com/<owner>/mart-holiday", branch: "main")"#))
+    #expect(excerpt.contains(#".package(path: "../mart-holiday")"#))
     let manifest = try String(
       contentsOf: FixturePaths.repositoryRoot.appendingPathComponent("Package.swift"), encoding: .utf8)
     #expect(manifest.contains(#"name: "mart-holiday","#))

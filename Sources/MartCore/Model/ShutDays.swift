@@ -4,7 +4,9 @@
 ///
 /// - A store closed for good, or closed for a while, is shut from the as-of date on (its source
 ///   does not say since when, so the days before are not claimed), through `until` for a
-///   temporary closure that says when it ends (its usual closing days follow).
+///   temporary closure that says when it ends (its usual closing days follow). A bundle's
+///   branch is shut from earlier when the days leading up to the as-of date are closing dates
+///   (earlier bundles knew it shut then): ``Branch/shutDays(asOf:)``.
 /// - A trading store announced to close for good (`closesOn`) is shut from that day on. Where
 ///   days are listed one by one, that day stands for all of them (``closesForGoodOn``).
 /// - A trading store's announced temporary closure (``init(from:through:)``) is shut from its
@@ -42,6 +44,22 @@ public struct ShutDays: Hashable, Sendable {
     case .closed: self.init(first: asOf, last: nil, closesForGoodOn: nil)
     case .temporarilyClosed: self.init(first: asOf, last: status.until, closesForGoodOn: nil)
     }
+  }
+
+  /// The days `status` shuts the store, for a bundle made as of `asOf` whose closing dates are
+  /// `closingDates`: as ``init(_:asOf:)``, except that a store that does not trade is shut
+  /// from the first of the unbroken run of closing dates that leads up to the as-of date. Those
+  /// are the past days an earlier bundle knew the store shut (a bundle keeps what it knew of
+  /// its past days, ``BranchClosing/keepingPastDays(of:previousWindow:before:window:)``): the
+  /// store has been closed every day since, so they are shut days, never daily closures.
+  public init(_ status: StoreStatus, asOf: CalendarDate, closingDates: [CalendarDate]) {
+    self.init(status, asOf: asOf)
+    guard status.state != .trading, let first, first == asOf else { return }
+    let closed = Set(closingDates.map(\.dayNumber))
+    var start = first.dayNumber
+    while closed.contains(start - 1) { start -= 1 }
+    guard start < first.dayNumber else { return }
+    self.init(first: CalendarDate(dayNumber: start), last: last, closesForGoodOn: nil)
   }
 
   /// The days of an announced temporary closure, `from` through `through`; none when `through`
@@ -98,8 +116,12 @@ public struct ShutDays: Hashable, Sendable {
 
 extension Branch {
   /// The days the branch's store status shuts it, for a bundle made as of `asOf` (see
-  /// ``ShutDays``).
-  public func shutDays(asOf: CalendarDate) -> ShutDays { ShutDays(storeStatus, asOf: asOf) }
+  /// ``ShutDays``), past days included: a store that does not trade is shut through the
+  /// unbroken run of its closing dates that leads up to the as-of date
+  /// (``ShutDays/init(_:asOf:closingDates:)``).
+  public func shutDays(asOf: CalendarDate) -> ShutDays {
+    ShutDays(storeStatus, asOf: asOf, closingDates: closing.dates)
+  }
 
   /// The closing dates as they are listed day by day (a calendar's events): every closing date,
   /// except that a store announced to close for good is listed on that day alone, not on each
