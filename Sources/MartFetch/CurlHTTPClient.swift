@@ -492,7 +492,7 @@ private final class CurlTransfer {
       // Failures of the connection or its framing: worth another attempt.
       return FetchError(.connection, url: url, message: message)
     case CURLE_PARTIAL_FILE:
-      return FetchError(.bodyCutShort, url: url, message: message)
+      return FetchError(.bodyCutShort, url: url, message: "body cut short of its declared length (\(message))")
     case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
       // Not worth another attempt: the same certificate fails the same check.
       return FetchError(

@@ -84,6 +84,10 @@ import Testing
     #expect(diff.countsByKind[.missingFromSource] == 2)
     #expect(diff.text().contains("missing-from-source"), "\(diff.text())")
     #expect(try diff.markdown().contains("missing-from-source"))
+    let page = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
+    #expect(page.contains("missing-from-source"))
+    let reportJSON = try String(contentsOf: output.appendingPathComponent("report.json"), encoding: .utf8)
+    #expect(reportJSON.contains("\"branchesMissingFromSource\""))
     #expect(BundleValidator(directory: output).validate().problems.isEmpty)
 
     // The second run still keeps them, since the first day they were missing.
