@@ -511,7 +511,11 @@ private final class CurlTransfer {
       let target = [effective, next].compactMap { $0.map { String(cString: $0) } }.first {
         $0.lowercased().hasPrefix("http://")
       }
-      guard let target else { return FetchError(.invalidURL, url: url, message: message) }
+      guard let target else {
+        return redirectCount > 0
+          ? FetchError(.redirect, url: url, message: "refused redirect: \(message)")
+          : FetchError(.invalidURL, url: url, message: message)
+      }
       return FetchError(
         .redirect, url: url,
         message: CurlHTTPClient.insecureRedirectRefusal(from: url, to: target, option: insecureRedirectOption))

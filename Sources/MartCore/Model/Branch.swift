@@ -123,7 +123,8 @@ public struct Branch: Hashable, Sendable, Codable {
     try container.encode(sourceURL, forKey: .sourceURL)
     try container.encode(pageURL, forKey: .pageURL)  // explicit null: "no page of its own"
     if !formerIDs.isEmpty { try container.encode(formerIDs.map(\.description), forKey: .formerIDs) }
-    try container.encodeIfPresent(missingFromSource, forKey: .missingFromSource)
+    // Absent, not null, while the source lists the branch.
+    if let missingFromSource { try container.encode(missingFromSource, forKey: .missingFromSource) }
   }
 }
 
