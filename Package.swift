@@ -45,7 +45,7 @@ let package = Package(
     .target(name: "MartDigest", dependencies: ["COpenSSLCrypto"]),
     // gzip: libdeflate compresses (deterministic members), zlib reads.
     .target(name: "MartGzip", dependencies: ["CZlib", "CLibDeflate"]),
-    .target(name: "MartFetch", dependencies: ["CCurl", "MartCore", "MartSQLite", "MartDigest"]),
+    .target(name: "MartFetch", dependencies: ["CCurl", "COpenSSLCrypto", "MartCore", "MartSQLite", "MartDigest"]),
     // Every file written, renamed, flushed or removed: one owner of the disk.
     .target(name: "MartFiles", dependencies: ["MartCore", "CFileSync"]),
     .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch", "MartFiles", "MartDigest", "MartGzip"]),

@@ -69,6 +69,11 @@ extension BundleDiff {
       return parts.joined(separator: "; ")
     case .coordinates:
       return "\(render(old)) → \(render(new))" + (distance(old, new).map { " (moved \($0))" } ?? "")
+    case .missingFromSource:
+      // Missing from the source's answer, or listed by it again.
+      if case .text(let since) = new { return "not in the source's answer \(since); kept with its last data" }
+      if case .text(let since) = old { return "listed by the source again (missing \(since))" }
+      return "\(render(old)) → \(render(new))"
     default:
       return "\(render(old)) → \(render(new))"
     }

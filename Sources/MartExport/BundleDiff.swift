@@ -8,6 +8,10 @@ public enum ChangeKind: String, CaseIterable, Codable, Sendable, Comparable {
   case added
   /// A branch only in the old bundle.
   case removed
+  /// A branch its source's answer stopped listing, kept with its last data
+  /// (`missingFromSource`; new value `since <date>`), or listed again (new value `null`): not
+  /// removed, told apart from `removed`.
+  case missingFromSource = "missing-from-source"
   /// `storeStatus.state` (`trading`, `temporarily-closed`, `closed`): a store closing or reopening.
   case storeStatus = "store-status"
   case name
@@ -289,6 +293,9 @@ public struct BundleDiff: Sendable {
     func statusText(_ status: StoreStatus) -> String {
       status.state.rawValue + (status.state == .trading ? status.closesOn.map { " (closes on \($0.iso))" } ?? "" : "")
     }
+    compare(
+      .missingFromSource, was.missingFromSource.map { "since \($0.since.iso)" },
+      now.missingFromSource.map { "since \($0.since.iso)" })
     compare(.storeStatus, statusText(was.storeStatus), statusText(now.storeStatus))
     compare(.name, was.name, now.name)
     compare(.address, addressText(was.address), addressText(now.address))

@@ -196,6 +196,13 @@ struct CanonicalJSONWriter {
     }
     raw(#","id":"#)
     string(branch.id.description)
+    if let missing = branch.missingFromSource {
+      raw(#","missingFromSource":{"runs":"#)
+      int(missing.runs)
+      raw(#","since":"#)
+      date(missing.since)
+      bytes.append(0x7D)
+    }
     raw(#","name":"#)
     string(branch.name)
     raw(#","namePublished":"#)

@@ -105,21 +105,37 @@ public struct CurrentDirectory: Sendable {
   /// What stands in the way inside `current/` is removed first, so that one stray entry never
   /// holds the rest back: a folder (or a pipe, a device, a link) where a file of `current/`
   /// belongs, and anything but a folder where a folder of `current/` belongs. Only paths inside
-  /// `current/` that it owns are removed, and each is listed in `repaired`.
+  /// `current/` that it owns are removed, and each is listed in `repaired`. What cannot be
+  /// removed (a mount point, a folder holding an immutable file) is listed in `blocked`, and
+  /// the files it stands for are skipped: every other file is written all the same.
   /// - Parameter latest: the bundle `latest.json` names, when the caller has it in memory.
-  /// - Returns: the relative paths written and removed, and what was in the way (a path and
-  ///   what it was).
+  /// - Returns: the relative paths written and removed, what was in the way and removed (a path
+  ///   and what it was), and what is in the way and could not be removed (a sentence each,
+  ///   naming the path and saying that it must be removed by hand).
   @discardableResult
   public func synchronize(latest: PublishedBundle? = nil) throws(FileError) -> (
-    written: [String], removed: [String], repaired: [String]
+    written: [String], removed: [String], repaired: [String], blocked: [String]
   ) {
     var written: [String] = []
     var repaired: [String] = []
-    /// Removes what is at `relative` (inside `current/`) unless it is of `kind`.
-    func clear(_ relative: String, unless kind: FileKind) {
+    var blocked: [String] = []
+    var blockedPaths = Set<String>()
+    /// Removes what is at `relative` (inside `current/`) unless it is of `kind`; whether the
+    /// path is free for it now.
+    func clear(_ relative: String, unless kind: FileKind) -> Bool {
       let path = currentURL.path + "/" + relative
-      guard let found = Files.kind(at: path), found != kind, Files.remove(path) else { return }
-      repaired.append("\(OutputLayout.currentName)/\(relative): \(found) where \(kind) belongs, removed")
+      guard let found = Files.kind(at: path), found != kind else { return true }
+      if Files.remove(path) {
+        repaired.append("\(OutputLayout.currentName)/\(relative): \(found) where \(kind) belongs, removed")
+        return true
+      }
+      let reason = String(cString: strerror(errno))
+      if blockedPaths.insert(relative).inserted {
+        blocked.append(
+          "\(OutputLayout.currentName)/\(relative): \(found) where \(kind) belongs, and it cannot be removed"
+            + " (\(reason)); the files it stands for are not written until it is removed by hand")
+      }
+      return false
     }
     // Every changed file appears whole at its place once all are durable: never a file per
     // flush, never a name on bytes not flushed.
@@ -141,13 +157,16 @@ public struct CurrentDirectory: Sendable {
             var parent = ""
             for component in relative.split(separator: "/").dropLast() {
               parent += parent.isEmpty ? String(component) : "/" + component
-              clear(parent, unless: .directory)
+              guard clear(parent, unless: .directory) else { break }
             }
-            // A link on the way (current/ or a folder in it) would send the files elsewhere.
-            try Files.checkNothingForeign(below: outputDirectory.path, to: folder)
-            try Files.createDirectory(folder)
+            if !blockedFolders(of: relative, blockedPaths) {
+              // A link on the way (current/ or a folder in it) would send the files elsewhere.
+              try Files.checkNothingForeign(below: outputDirectory.path, to: folder)
+              try Files.createDirectory(folder)
+            }
           }
-          if !isThere { clear(relative, unless: .regularFile) }
+          if blockedFolders(of: relative, blockedPaths) { return }
+          if !isThere, !clear(relative, unless: .regularFile) { return }
           written.append(relative)
           switch file {
           case .bytes(let data):
@@ -159,7 +178,7 @@ public struct CurrentDirectory: Sendable {
             try batch.add(path, sameAs: bundleFile)
           }
         })
-    else { return ([], [], []) }
+    else { return ([], [], [], []) }
     try batch.finish()
     var removed: [String] = []
     for relative in existing.sorted() where !expected.contains(relative) {
@@ -167,7 +186,19 @@ public struct CurrentDirectory: Sendable {
       let path = root + "/" + relative
       if Files.kind(at: path) == .regularFile, Files.remove(path) { removed.append(relative) }
     }
-    return (written, removed, repaired)
+    return (written, removed, repaired, blocked)
+  }
+
+  /// Whether a folder on the way to `relative` is among `blocked` (something that is not a
+  /// folder and could not be removed).
+  private func blockedFolders(of relative: String, _ blocked: Set<String>) -> Bool {
+    guard !blocked.isEmpty else { return false }
+    var parent = ""
+    for component in relative.split(separator: "/").dropLast() {
+      parent += parent.isEmpty ? String(component) : "/" + component
+      if blocked.contains(parent) { return true }
+    }
+    return false
   }
 
   /// Whether the file at `path` already holds what `file` says: the bundle's own file (the same

@@ -51,8 +51,10 @@ public final class CurlHTTPClient: HTTPFetching {
     // libcurl may follow a redirect on a kept-alive connection even in a fresh transfer, so a
     // fresh request's redirects are followed here, each on a fresh connection of its own.
     var current = request
+    var plainAfterSecure = false
     for _ in 0...max(0, configuration.maxRedirects) {
       var response = try await transfer(current)
+      response.cameOverPlainHTTP = response.cameOverPlainHTTP || plainAfterSecure
       guard [301, 302, 303, 307, 308].contains(response.status),
         let location = response.headers.value(named: "Location"),
         let next = URL(string: location, relativeTo: URL(string: current.url))?.absoluteString
@@ -63,6 +65,14 @@ public final class CurlHTTPClient: HTTPFetching {
       guard ["http://", "https://"].contains(where: next.lowercased().hasPrefix) else {
         throw FetchError(.redirect, url: request.url, message: "refused redirect to \(next)")
       }
+      if Self.isDowngrade(from: current.url, to: next) {
+        guard configuration.allowsInsecureRedirects else {
+          throw FetchError(
+            .redirect, url: request.url,
+            message: Self.insecureRedirectRefusal(from: current.url, to: next, option: configuration.insecureRedirectOption))
+        }
+        plainAfterSecure = true
+      }
       // As libcurl does: 303, and 301 or 302 after a POST, turn into a GET.
       if response.status == 303 || (current.method == .post && [301, 302].contains(response.status)) {
         current.method = .get
@@ -72,6 +82,17 @@ public final class CurlHTTPClient: HTTPFetching {
       current.url = next
     }
     throw FetchError(.redirect, url: request.url, message: "more than \(configuration.maxRedirects) redirects")
+  }
+
+  /// Whether a redirect from `url` to `next` leaves HTTPS for plain HTTP.
+  static func isDowngrade(from url: String, to next: String) -> Bool {
+    url.lowercased().hasPrefix("https://") && next.lowercased().hasPrefix("http://")
+  }
+
+  /// The message of a refused redirect from HTTPS to plain HTTP, naming both URLs.
+  static func insecureRedirectRefusal(from url: String, to next: String, option: String?) -> String {
+    "refused redirect from \(url) to \(next): an HTTPS source is not read over plain HTTP"
+      + (option.map { " (\($0) allows it)" } ?? "")
   }
 
   /// One transfer of `request` through the engine.
@@ -275,6 +296,8 @@ private final class CurlTransfer {
   private let maxBodyBytes: Int
   private let trustedCertificates: TrustedCertificates
   private let certificateOption: String?
+  private let allowsInsecureRedirects: Bool
+  private let insecureRedirectOption: String?
 
   private var body = Data()
   private var statusLine: String?
@@ -289,6 +312,8 @@ private final class CurlTransfer {
     maxBodyBytes = submission.configuration.maxBodyBytes
     trustedCertificates = submission.configuration.trustedCertificates
     certificateOption = submission.configuration.certificateOption
+    allowsInsecureRedirects = submission.configuration.allowsInsecureRedirects
+    insecureRedirectOption = submission.configuration.insecureRedirectOption
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
   }
@@ -337,6 +362,7 @@ private final class CurlTransfer {
     // After redirects the final answer may have come on a kept-alive connection even when the
     // first one was new.
     response.cameOnReusedConnection = newConnections == 0 || redirects > 0
+    response.cameOverPlainHTTP = CurlHTTPClient.isDowngrade(from: url, to: finalURL)
     return .success(response)
   }
 
@@ -358,7 +384,11 @@ private final class CurlTransfer {
       check(mart_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1), "FORBID_REUSE")
     }
     check(mart_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
-    check(mart_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, "http,https"), "REDIR_PROTOCOLS_STR")
+    // A redirect from HTTPS to plain HTTP fails the transfer unless allowed (see `error(for:url:)`).
+    let refusesPlainHTTP = request.url.lowercased().hasPrefix("https://") && !configuration.allowsInsecureRedirects
+    check(
+      mart_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, refusesPlainHTTP ? "https" : "http,https"),
+      "REDIR_PROTOCOLS_STR")
     // A fresh request's redirects are followed by `CurlHTTPClient.fetch`, each on a new connection.
     check(mart_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.freshConnection ? 0 : 1), "FOLLOWLOCATION")
     check(mart_curl_setopt_long(handle, CURLOPT_MAXREDIRS, max(0, configuration.maxRedirects)), "MAXREDIRS")
@@ -462,7 +492,7 @@ private final class CurlTransfer {
       // Failures of the connection or its framing: worth another attempt.
       return FetchError(.connection, url: url, message: message)
     case CURLE_PARTIAL_FILE:
-      return FetchError(.bodyCutShort, url: url, message: message)
+      return FetchError(.bodyCutShort, url: url, message: "body cut short of its declared length (\(message))")
     case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
       // Not worth another attempt: the same certificate fails the same check.
       return FetchError(
@@ -471,6 +501,24 @@ private final class CurlTransfer {
           "\(message) (checked against \(trustedCertificates)\(certificateOption.map { "; \($0) names other authorities" } ?? ""))")
     case CURLE_TOO_MANY_REDIRECTS:
       return FetchError(.redirect, url: url, message: message)
+    case CURLE_UNSUPPORTED_PROTOCOL where url.lowercased().hasPrefix("https://") && !allowsInsecureRedirects:
+      // Refused by the redirect protocols (https only): libcurl then gives the refused
+      // plain-HTTP URL as the effective one; the HTTPS request led to it.
+      var effective: UnsafePointer<CChar>?
+      var next: UnsafePointer<CChar>?
+      _ = mart_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
+      _ = mart_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &next)
+      let target = [effective, next].compactMap { $0.map { String(cString: $0) } }.first {
+        $0.lowercased().hasPrefix("http://")
+      }
+      guard let target else {
+        return redirectCount > 0
+          ? FetchError(.redirect, url: url, message: "refused redirect: \(message)")
+          : FetchError(.invalidURL, url: url, message: message)
+      }
+      return FetchError(
+        .redirect, url: url,
+        message: CurlHTTPClient.insecureRedirectRefusal(from: url, to: target, option: insecureRedirectOption))
     case CURLE_UNSUPPORTED_PROTOCOL where redirectCount > 0:
       return FetchError(.redirect, url: url, message: "refused redirect: \(message)")
     case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:

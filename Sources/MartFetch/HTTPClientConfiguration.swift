@@ -28,6 +28,14 @@ public struct HTTPClientConfiguration: Sendable {
   /// The option that names other certificate authorities, which the error of a server they do
   /// not trust mentions; `nil` mentions none.
   public var certificateOption: String?
+  /// Whether a redirect from an `https` URL to an `http` one is followed. When it is not (the
+  /// default), such a redirect fails the request with `FetchError.Code.redirect` naming both
+  /// URLs: an HTTPS source is not read over plain HTTP unless the operator says so. A response
+  /// read after such a redirect says so (``HTTPResponse/cameOverPlainHTTP``).
+  public var allowsInsecureRedirects: Bool
+  /// The option that allows such redirects, which the error of a refused one mentions; `nil`
+  /// mentions none.
+  public var insecureRedirectOption: String?
 
   public init(
     userAgent: String = MartVersion.userAgent,
@@ -39,9 +47,13 @@ public struct HTTPClientConfiguration: Sendable {
     maxRedirects: Int = 5,
     defaultHeaders: [HTTPHeader] = [],
     trustedCertificates: TrustedCertificates = .system,
-    certificateOption: String? = nil
+    certificateOption: String? = nil,
+    allowsInsecureRedirects: Bool = false,
+    insecureRedirectOption: String? = nil
   ) {
     self.certificateOption = certificateOption
+    self.allowsInsecureRedirects = allowsInsecureRedirects
+    self.insecureRedirectOption = insecureRedirectOption
     self.userAgent = userAgent
     self.connectTimeout = connectTimeout
     self.totalTimeout = totalTimeout

@@ -169,6 +169,10 @@ public struct HTTPResponse: Sendable, Hashable {
   /// answer can be a leftover copy of another request's (see `HTTPRequest.ConnectionChoice`).
   /// It says how the answer arrived, not what it is, so equality and hashing ignore it.
   public var cameOnReusedConnection = false
+  /// Whether the answer was read over plain HTTP after a redirect from an HTTPS URL (allowed
+  /// only by ``HTTPClientConfiguration/allowsInsecureRedirects``). Like
+  /// ``cameOnReusedConnection``, equality and hashing ignore it.
+  public var cameOverPlainHTTP = false
 
   public init(
     requestURL: String, finalURL: String, status: Int, headers: [HTTPHeader], body: Data, statusLine: String? = nil

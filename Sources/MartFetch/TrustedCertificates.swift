@@ -1,3 +1,4 @@
+import COpenSSLCrypto
 import Foundation
 
 /// The certificate authorities an HTTPS server's certificate is checked against.
@@ -59,6 +60,20 @@ public enum TrustedCertificates: Sendable, Hashable, CustomStringConvertible {
       throw TrustedCertificatesError(
         setting: name, path: path, problem: "is a directory, not a PEM file of certificates")
     }
+    // A FIFO or a device is not opened: reading one could wait for ever.
+    var status = stat()
+    if stat(path, &status) == 0, status.st_mode & S_IFMT != S_IFREG {
+      let kind =
+        switch status.st_mode & S_IFMT {
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR: "a character device"
+        case S_IFBLK: "a block device"
+        case S_IFSOCK: "a socket"
+        default: "not a file"
+        }
+      throw TrustedCertificatesError(
+        setting: name, path: path, problem: "is not a regular file (\(kind)), not a PEM file of certificates")
+    }
     let contents: Data
     do {
       contents = try Data(contentsOf: URL(fileURLWithPath: path))
@@ -69,6 +84,16 @@ public enum TrustedCertificates: Sendable, Hashable, CustomStringConvertible {
     guard contents.range(of: Data("-----BEGIN CERTIFICATE-----".utf8)) != nil else {
       throw TrustedCertificatesError(
         setting: name, path: path, problem: "holds no PEM certificate (-----BEGIN CERTIFICATE-----)")
+    }
+    // Each certificate parsed as the TLS library will parse it: one damaged body would fail
+    // every request.
+    let checked = contents.withUnsafeBytes { mart_pem_certificates_check($0.baseAddress, $0.count) }
+    if checked <= 0 {
+      throw TrustedCertificatesError(
+        setting: name, path: path,
+        problem: checked == 0
+          ? "holds no PEM certificate that can be read"
+          : "holds a certificate that cannot be read (certificate \(-checked) of the file is damaged)")
     }
     return .bundle(path: path, namedBy: name)
   }

@@ -158,6 +158,10 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   /// carrying what its id was made from; ``MartBundle/branch(id:)`` finds the branch by any of
   /// them, so a favourite saved under one still works (store ``id`` in its place).
   public let formerIDs: [String]
+  /// The first day the branch's source did not list it, while it is kept with its last data
+  /// (for two runs, then removed); `nil` while the source lists it. A branch missing from its
+  /// source may have closed: say so beside its closing days.
+  public let missingFromSourceSince: MartDay?
   /// How current its brand's data is in the bundle (``MartBundle/freshness(ofBrand:)`` for
   /// ``brand``): check it before announcing a closing day.
   public let freshness: MartBrandFreshness

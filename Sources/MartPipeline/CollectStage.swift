@@ -1,6 +1,8 @@
 import MartBrands
 import MartCore
 import MartFetch
+import Synchronization
+import MartExport
 
 /// The brands a run asks for, split by whether a source offers them. The one place where
 /// requested brands are matched to sources.
@@ -65,7 +67,8 @@ public struct CollectStage: Sendable {
           } else {
             fetcher
           }
-        let session = SourceSession(for: type(of: source), fetcher: sourceFetcher, asOf: asOf, brands: Set(brands))
+        let watch = PlainHTTPWatch(upstream: sourceFetcher)
+        let session = SourceSession(for: type(of: source), fetcher: watch, asOf: asOf, brands: Set(brands))
         let progress = progress
         group.addTask {
           defer { if let progress, let index { progress.update(index) { $0.done = true } } }
@@ -76,7 +79,10 @@ public struct CollectStage: Sendable {
               branch.closingCoverage = source.closingDateCoverage
               return branch
             }
-            return (order, brands, .success(branches), session.warnings, session.fallbackUsed ?? source.primaryData)
+            return (
+              order, brands, .success(branches), session.warnings,
+              watch.described(session.fallbackUsed ?? source.primaryData)
+            )
           } catch {
             return (order, brands, .failure(session.described(error)), session.warnings, source.primaryData)
           }
@@ -98,5 +104,28 @@ public struct CollectStage: Sendable {
       }
     }
     return (results, problems, dataSources)
+  }
+}
+
+/// Notes whether a source read any answer over plain HTTP after a redirect from HTTPS (allowed
+/// only when the operator says so), so that the brand's `dataSource` says it and never names
+/// the HTTPS API alone for such an answer.
+final class PlainHTTPWatch: HTTPFetching {
+  let upstream: any HTTPFetching
+  private let plainURLs = Mutex<[String]>([])
+
+  init(upstream: any HTTPFetching) { self.upstream = upstream }
+
+  func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+    let response = try await upstream.fetch(request)
+    if response.cameOverPlainHTTP { plainURLs.withLock { $0.append(request.url) } }
+    return response
+  }
+
+  /// `dataSource` as the source named it, with what was read over plain HTTP.
+  func described(_ dataSource: String) -> String {
+    let count = plainURLs.withLock { $0.count }
+    guard count > 0 else { return dataSource }
+    return "\(dataSource) (read over plain HTTP after a redirect: \(DisplayText.count(count, "answer")))"
   }
 }

@@ -104,7 +104,12 @@ public struct Pipeline: Sendable {
       switch admission {
       case .fresh(let raw):
         let (normalized, normalizeProblems) = await normalizeStage.normalize(raw)
-        let branches = FormerIDs.following(normalized, previous: previous.branches[brand] ?? [])
+        let following = FormerIDs.following(normalized, previous: previous.branches[brand] ?? [])
+        let branches =
+          following
+          + MissingBranches.kept(
+            brand, fresh: following, previous: previous.branches[brand] ?? [], asOf: asOf,
+            removeAtOnce: self.admission.acceptShrink.contains(brand), refresh: normalizer.refresh, problems: &problems)
         if Task.isCancelled {
           return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
         }

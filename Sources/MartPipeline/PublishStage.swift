@@ -110,6 +110,9 @@ public struct PublishStage: Sendable {
         RunReport.NotTradingBranch(id: $0.id, state: $0.storeStatus.state, until: $0.storeStatus.until)
       },
       warnings: problems.warnings, errors: problems.errors, fetch: fetch)
+    report.branchesMissingFromSource = draft.branches.compactMap { branch in
+      branch.missingFromSource.map { RunReport.MissingBranch(id: branch.id, since: $0.since, runs: $0.runs) }
+    }.sorted { $0.id < $1.id }
     var latest = previous.bundle
 
     if draft.hasFreshBrand {

@@ -101,6 +101,8 @@ public struct RunConfiguration: Sendable {
       if let userAgent = requests.userAgent { client.userAgent = userAgent }
       client.trustedCertificates = requests.trustedCertificates
       client.certificateOption = requests.certificateOption
+      client.allowsInsecureRedirects = requests.allowsInsecureRedirects
+      client.insecureRedirectOption = requests.insecureRedirectOption
       self.client = client
       self.politeness = PolitenessPolicy(
         maxConcurrentRequestsPerHost: requests.maxPerHost, minimumDelay: requests.requestDelay,
@@ -194,6 +196,11 @@ public struct RequestSettings: Sendable, Hashable {
   public var trustedCertificates: TrustedCertificates
   /// The option that names other authorities, for the error of a server they do not trust.
   public var certificateOption: String?
+  /// Whether a redirect from HTTPS to plain HTTP is followed
+  /// (``HTTPClientConfiguration/allowsInsecureRedirects``); refused by default.
+  public var allowsInsecureRedirects: Bool
+  /// The option that allows it, for the error of a refused one.
+  public var insecureRedirectOption: String?
 
   /// `mart-holiday/<version> (+…)`.
   public static var defaultUserAgent: String { MartVersion.userAgent }
@@ -205,9 +212,11 @@ public struct RequestSettings: Sendable, Hashable {
     userAgent: String? = nil, timeout: Duration = .seconds(30), maxPerHost: Int = 1,
     requestDelay: Duration = .seconds(1), obeysRobotsTxt: Bool = true, retries: Int = 3,
     retryDelay: Duration = .seconds(1), trustedCertificates: TrustedCertificates = .system,
-    certificateOption: String? = nil
+    certificateOption: String? = nil, allowsInsecureRedirects: Bool = false, insecureRedirectOption: String? = nil
   ) {
     self.certificateOption = certificateOption
+    self.allowsInsecureRedirects = allowsInsecureRedirects
+    self.insecureRedirectOption = insecureRedirectOption
     self.userAgent = userAgent
     self.timeout = timeout
     self.maxPerHost = maxPerHost

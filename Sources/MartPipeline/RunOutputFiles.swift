@@ -80,8 +80,16 @@ extension Pipeline {
   /// the problem when it could not, and what stood in the way and was removed.
   static func synchronizeCurrent(output: URL, latest: PublishedBundle?) -> (RunProblem?, [RunProblem]) {
     do {
-      let repaired = try CurrentDirectory(outputDirectory: output).synchronize(latest: latest).repaired
-      return (nil, repaired.map { RunProblem(kind: .current, message: $0) })
+      let done = try CurrentDirectory(outputDirectory: output).synchronize(latest: latest)
+      // A path that cannot be cleared holds back its own files only; no later run clears it.
+      let blocked =
+        done.blocked.isEmpty
+        ? nil
+        : RunProblem(
+          kind: .current,
+          message: "current/ follows latest.json but for what stands in the way: "
+            + done.blocked.joined(separator: "; ") + "; every other file was written")
+      return (blocked, done.repaired.map { RunProblem(kind: .current, message: $0) })
     } catch {
       return (
         RunProblem(kind: .current, message: "current/ could not follow latest.json: \(error); the next run finishes it"),

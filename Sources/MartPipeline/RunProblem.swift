@@ -27,6 +27,9 @@ public struct RunProblem: Codable, Hashable, Sendable, CustomStringConvertible {
     /// A store's confirmed closing days break the pattern its district's other stores keep
     /// (``DistrictDesignations``): worth a look, never a change to its data.
     case designationMismatch = "designation-mismatch"
+    /// Branches the source's answer no longer lists: kept with their last data, marked missing,
+    /// or removed once missing for longer than the grace period (``MissingFromSource``).
+    case missingFromSource = "missing-from-source"
     /// A source announces that a trading store shuts on a later day.
     case storeStatus = "store-status"
     /// A coordinate was rejected or repaired, or geocoding failed.

@@ -72,6 +72,22 @@ public struct RunReport: Codable, Sendable {
     }
   }
 
+  /// A branch its source's answer no longer lists, kept with its last data
+  /// (``Branch/missingFromSource``).
+  public struct MissingBranch: Codable, Sendable, Hashable {
+    public var id: BranchID
+    /// The as-of date of the first run that did not find it.
+    public var since: CalendarDate
+    /// The runs in a row that did not find it, this one included.
+    public var runs: Int
+
+    public init(id: BranchID, since: CalendarDate, runs: Int) {
+      self.id = id
+      self.since = since
+      self.runs = runs
+    }
+  }
+
   public var asOf: CalendarDate
   public var window: DateWindow
   public var outcome: Outcome
@@ -90,6 +106,10 @@ public struct RunReport: Codable, Sendable {
   public var branchesWithEveryDayUnknown: [BranchID] = []
   /// Branches that are temporarily closed or closed for good, sorted by id.
   public var branchesNotTrading: [NotTradingBranch]
+  /// Branches missing from their source's answer and kept with their last data, sorted by id;
+  /// not among the removed branches (a branch is removed once missing for longer than
+  /// ``MissingFromSource/graceRuns`` runs).
+  public var branchesMissingFromSource: [MissingBranch] = []
   /// Everything worth a human's attention, each naming the brand or branch.
   public var warnings: [RunProblem]
   /// Failures: brands that could not be fetched, and anything that stopped publishing.

@@ -58,7 +58,8 @@ extension RunReport {
     if !unfinished.isEmpty {
       lines.append(
         "unfinished: \(Set(unfinished.map { $0.kind == .current ? "current/" : "the report" }).sorted().joined(separator: " and ")) not written (see the errors);"
-          + " the next run finishes the job")
+          + (unfinished.allSatisfy { $0.message.contains("removed by hand") }
+            ? " what stands in the way must be removed by hand" : " the next run finishes the job"))
     }
     return lines.joined(separator: "\n")
   }

@@ -130,15 +130,22 @@ public enum WARCReader {
     return records
   }
 
-  /// Throws unless the record's block has its `WARC-Block-Digest` and its payload (the bytes
-  /// after the HTTP header of an `application/http` block, not chunked) its
-  /// `WARC-Payload-Digest`, where it carries them: an edited or decayed archive must not
-  /// replay into other closing days. A digest of an algorithm other than SHA-256 or SHA-1, or
-  /// written unreadably, is an error too, since it cannot vouch for anything.
+  /// Throws unless the record's block has its `WARC-Block-Digest` and a response's payload (the
+  /// bytes after the HTTP header of an `application/http` block, not chunked) its
+  /// `WARC-Payload-Digest`: an edited or decayed archive must not replay into other closing
+  /// days. A digest is required, not only checked where present: the writer (like wget's and
+  /// warcio's) gives every record a block digest and every response a payload digest, so a
+  /// record without one has had its digest lines deleted, and could carry an edited body. A
+  /// digest of an algorithm other than SHA-256 or SHA-1, or written unreadably, is an error too,
+  /// since it cannot vouch for anything.
   static func verifyDigests(of record: Record) throws(ReadError) {
+    let uri = record.field("WARC-Target-URI").map { " for \($0)" } ?? ""
     func check(_ field: String, _ bytes: ArraySlice<UInt8>) throws(ReadError) {
-      guard let label = record.field(field) else { return }
-      let uri = record.field("WARC-Target-URI").map { " for \($0)" } ?? ""
+      guard let label = record.field(field) else {
+        throw ReadError(
+          "record \(record.number)\(uri): it has no \(field), so nothing vouches for its"
+            + " \(field == "WARC-Block-Digest" ? "block" : "payload"); the archive was changed or damaged")
+      }
       guard let digest = LabeledDigest(label) else {
         throw ReadError("record \(record.number)\(uri): \(field) \(label) is not a SHA-256 or SHA-1 digest")
       }
@@ -148,7 +155,8 @@ public enum WARCReader {
       }
     }
     try check("WARC-Block-Digest", record.block)
-    guard record.field("WARC-Payload-Digest") != nil,
+    let isResponse = record.field("WARC-Type") == "response"
+    guard isResponse || record.field("WARC-Payload-Digest") != nil,
       record.field("Content-Type")?.lowercased().hasPrefix("application/http") == true,
       let headerEnd = record.block.firstRange(of: [13, 10, 13, 10])
     else { return }

@@ -56,7 +56,9 @@ struct FetchCommand: AsyncParsableCommand {
     }
     let stack = FetchStack(
       client: HTTPClientConfiguration(
-        trustedCertificates: try certificates.trustedCertificates(), certificateOption: CertificateOptions.optionName))
+        trustedCertificates: try certificates.trustedCertificates(), certificateOption: CertificateOptions.optionName,
+        allowsInsecureRedirects: certificates.allowInsecureRedirects,
+        insecureRedirectOption: CertificateOptions.insecureRedirectOptionName))
     let response: HTTPResponse
     do {
       response = try await stack.fetcher.fetch(request)

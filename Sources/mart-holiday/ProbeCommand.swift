@@ -104,7 +104,8 @@ struct ProbeCommand: AsyncParsableCommand {
         userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: 1, requestDelay: .seconds(requestDelay),
         obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(1),
         trustedCertificates: try certificates.trustedCertificates(),
-        certificateOption: CertificateOptions.optionName))
+        certificateOption: CertificateOptions.optionName, allowsInsecureRedirects: certificates.allowInsecureRedirects,
+        insecureRedirectOption: CertificateOptions.insecureRedirectOptionName))
     let results: [SourceProbeResult]
     do throws(RunSetupError) {
       results = try await Pipeline.probe(configuration)

@@ -66,7 +66,7 @@ struct RunCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("accept-shrink"),
     help: ArgumentHelp(
-      "Publish this brand as fetched even if it lost more than half its branches since the last bundle (repeatable): for a chain that really closed many stores. Logged as a shrink-accepted warning. Without it, such a drop is taken for a broken page and the brand stays stale.",
+      "Publish this brand as fetched even if it lost more than half its branches since the last bundle (repeatable): for a chain that really closed many stores. Logged as a shrink-accepted warning. Without it, such a drop is taken for a broken page and the brand stays stale. Also removes at once the branches missing from its answer, which are otherwise kept, marked missing, for two runs.",
       valueName: "slug"))
   var acceptShrink: [BrandSlug] = []
 
@@ -239,7 +239,8 @@ struct RunCommand: AsyncParsableCommand {
         userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: maxPerHost, requestDelay: .seconds(requestDelay),
         obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(retryDelay),
         trustedCertificates: try certificates.trustedCertificates(),
-        certificateOption: CertificateOptions.optionName),
+        certificateOption: CertificateOptions.optionName, allowsInsecureRedirects: certificates.allowInsecureRedirects,
+        insecureRedirectOption: CertificateOptions.insecureRedirectOptionName),
       acceptShrink: Set(acceptShrink), settingNames: { SettingOptions.name($0) })
 
     let runTask = Task { () async throws(RunSetupError) -> RunResult in try await Pipeline.run(configuration) }

@@ -145,7 +145,9 @@ import Testing
     #expect(rerun.status == 0)
     #expect(try FileManager.default.attributesOfItem(atPath: calendar.path)[.systemFileNumber] as? UInt64 == inode)
 
-    // A branch that disappears from its source keeps a final calendar and JSON saying so.
+    // A branch that disappears from its source is kept with its last data, marked missing, and
+    // is removed once the operator says the chain closed it (or after the grace period); then
+    // it keeps a final calendar and JSON saying so.
     let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
     let page = recordings.appendingPathComponent("www.costco.co.kr")
@@ -157,12 +159,20 @@ import Testing
     rows.removeAll { $0["name"] as? String == "Daejeon" }
     records["stores"] = rows
     try JSONSerialization.data(withJSONObject: records).write(to: page.appendingPathComponent(feed))
-    let later = try cli.run(["run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-21"])
+    let missing = try cli.run(["run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-21"])
+    #expect(missing.status == 0, "stderr: \(missing.stderr)")
+    let kept = try BundleJSON.decode(
+      CurrentBranchFile.self, from: Data(contentsOf: current.appendingPathComponent("branches/costco-Daejeon.json")))
+    #expect(kept.listed)
+    #expect(kept.branch.missingFromSource == MissingFromSource(since: CalendarDate(year: 2026, month: 11, day: 21)!, runs: 1))
+    let later = try cli.run([
+      "run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-21", "--accept-shrink", "costco",
+    ])
     #expect(later.status == 0, "stderr: \(later.stderr)")
     let gone = try BundleJSON.decode(
       CurrentBranchFile.self, from: Data(contentsOf: current.appendingPathComponent("branches/costco-Daejeon.json")))
     #expect(!gone.listed)
-    #expect(gone.lastListedIn == first.pointer.version)
+    #expect(gone.lastListedIn != first.pointer.version && gone.branch.missingFromSource != nil)
     let finalCalendar = try String(
       contentsOf: current.appendingPathComponent("calendars/branches/costco-Daejeon.ics"), encoding: .utf8)
     #expect(finalCalendar.contains("UID:costco-Daejeon-unlisted@mart-holiday"))

@@ -68,4 +68,25 @@ import Testing
       try JSONSerialization.jsonObject(with: Data(contentsOf: latest)) as? [String: Any])
     #expect(pointer["asOf"] as? String == "2026-11-02")
   }
+
+  /// A day the calendar does not have is an error, never rolled into the next month; and the
+  /// error for a far year says what the clock read, in words.
+  @Test func aClockOnADayThatDoesNotExistIsAnErrorWithAMessage() throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("clock-\(UUID().uuidString)/output")
+    for (clock, says) in [
+      ("2027-02-29T09:00:00Z", "2027-02-29 is not a day of the calendar"),
+      ("2026-11-31T09:00:00+09:00", "2026-11-31 is not a day of the calendar"),
+      ("2026-11-20T24:30:00Z", "24:30:00 is not a time of day"),
+      ("9999-12-31T23:00:00Z", "9999-12-31T23:00:00Z"),
+    ] {
+      let outcome = try run(["run", "--output", output.path, "--brand", "emart"], clock: clock)
+      #expect(outcome.status == 1, "\(clock): \(outcome.stderrText)")
+      let errors = errorLines(outcome)
+      #expect(errors.count == 1, "\(clock): \(outcome.stderrText)")
+      #expect(errors.first?.contains("MART_HOLIDAY_CLOCK") == true, "\(clock): \(errors)")
+      #expect(errors.first?.contains(says) == true, "\(clock): \(errors)")
+      #expect(errors.first?.contains("description unavailable") == false, "\(clock): \(errors)")
+      #expect(!FileManager.default.fileExists(atPath: output.path), "\(clock): nothing is written")
+    }
+  }
 }

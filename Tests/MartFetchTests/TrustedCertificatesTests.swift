@@ -1,5 +1,6 @@
 import Foundation
 import MartFetch
+import TestSupport
 import Testing
 
 /// Which certificate authorities the option and the environment name, in curl's order, and the
@@ -12,7 +13,8 @@ import Testing
   init() throws {
     directory = FileManager.default.temporaryDirectory.appendingPathComponent("trusted-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    let pem = "-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n"
+    // A real certificate: each one in a named file is parsed before it is accepted.
+    let pem = try String(contentsOf: TLSTerminator.certificateAuthorityFile(), encoding: .utf8)
     bundle = directory.appendingPathComponent("a.pem")
     otherBundle = directory.appendingPathComponent("b.pem")
     try pem.write(to: bundle, atomically: true, encoding: .utf8)

@@ -42,11 +42,13 @@ import Testing
     }
   }
 
-  func run(_ recordings: URL, output: URL, asOf: String) async throws -> RunReport {
+  func run(
+    _ recordings: URL, output: URL, asOf: String, acceptShrink: Set<BrandSlug> = []
+  ) async throws -> RunReport {
     let result = try await Pipeline.run(
       RunConfiguration(
         outputDirectory: output, replayDirectory: recordings, asOf: CalendarDate(iso: asOf)!,
-        geocodingRetryPolicy: .immediate))
+        geocodingRetryPolicy: .immediate, acceptShrink: acceptShrink))
     return result.report
   }
 
@@ -64,9 +66,12 @@ import Testing
     #expect(try removed(output).isEmpty)
     #expect(try MartBundle(contentsOf: output).lookup(id: "costco-Daejeon") != .unknown)
 
-    // The next day Costco no longer lists 대전점: removed, last listed by the 2026-11-20 bundle.
+    // The next day Costco no longer lists 대전점, and the operator says the chain closed it
+    // (`--accept-shrink`; otherwise it is kept, marked missing, for two runs): removed, last
+    // listed by the 2026-11-20 bundle.
     let withoutDaejeon = try recordingsWithoutDaejeon()
-    #expect(try await run(withoutDaejeon, output: output, asOf: "2026-11-21").outcome == .published)
+    #expect(
+      try await run(withoutDaejeon, output: output, asOf: "2026-11-21", acceptShrink: ["costco"]).outcome == .published)
     let entry: [String: String?] = ["id": "costco-Daejeon", "brand": "costco", "lastListed": "2026-11-20"]
     #expect(try removed(output) == [entry])
     #expect(try removed(output, file: "brands/costco.json") == [entry])

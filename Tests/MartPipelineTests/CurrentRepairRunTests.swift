@@ -48,4 +48,54 @@ import Testing
       try FileManager.default.contentsOfDirectory(atPath: current.appendingPathComponent("branches").path).sorted()
         == branchFiles)
   }
+
+  /// `chattr` with `args` on `path`; whether it worked (it needs root and a filesystem that keeps
+  /// the attribute).
+  static func chattr(_ args: [String], _ path: String) -> Bool {
+    let chattr = URL(fileURLWithPath: "/usr/bin/chattr")
+    guard FileManager.default.isExecutableFile(atPath: chattr.path),
+      let outcome = try? ProcessRunner.run(chattr, args + [path])
+    else { return false }
+    return outcome.status == 0
+  }
+
+  /// What cannot be removed (a folder holding an immutable file, made with `chattr +i`: root
+  /// ignores permission bits, so only an attribute or a mount really refuses) holds back its
+  /// own file only: every other file is written, and the error names the path and says it must
+  /// be removed by hand, not that the next run finishes it.
+  @Test func whatCannotBeRemovedHoldsBackOnlyItsOwnFile() async throws {
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("current-\(UUID().uuidString)/output")
+    _ = try await run(output)
+    let current = output.appendingPathComponent("current")
+    let branchFiles = try FileManager.default.contentsOfDirectory(atPath: current.appendingPathComponent("branches").path)
+      .sorted()
+    let blocked = try #require(branchFiles.first)
+    let folder = current.appendingPathComponent("branches/\(blocked)")
+    try FileManager.default.removeItem(at: folder)
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let immutable = folder.appendingPathComponent("immutable")
+    try Data("stray".utf8).write(to: immutable)
+    try #require(
+      Self.chattr(["+i"], immutable.path),
+      "chattr +i is not available here (needs root and ext4 or a like filesystem), so nothing can refuse removal")
+    defer { _ = Self.chattr(["-i"], immutable.path) }
+    // Every other file of current/ is stale: a run as of another day changes them all.
+    let report = try await Pipeline.run(
+      RunConfiguration(
+        outputDirectory: output, replayDirectory: FixturePaths.web, asOf: CalendarDate(iso: "2026-11-21")!,
+        geocodingRetryPolicy: .immediate)
+    ).report
+    #expect(report.outcome == .published)
+    #expect(report.exitCode == 1)
+    let errors = report.errors.filter { $0.kind == .current }
+    #expect(errors.count == 1, "\(report.errors)")
+    let message = try #require(errors.first?.message)
+    #expect(message.contains("current/branches/\(blocked)") && message.contains("removed by hand"), "\(message)")
+    #expect(!message.contains("next run"), "\(message)")
+    #expect(report.summary(outputDirectory: output.path).contains("removed by hand"))
+    let mismatches = try CurrentDirectory(outputDirectory: output).mismatches()
+    // Only the blocked path (and the file stuck inside it) differ from what latest.json calls for.
+    #expect(mismatches.contains("current/branches/\(blocked): missing"), "\(mismatches.prefix(5))")
+    #expect(mismatches.allSatisfy { $0.hasPrefix("current/branches/\(blocked)") }, "\(mismatches.prefix(5))")
+  }
 }

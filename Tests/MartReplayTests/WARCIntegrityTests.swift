@@ -61,6 +61,30 @@ import Testing
     }
   }
 
+  /// Deleting the digest lines does not make an edited record believed: the writer always
+  /// writes them, so a record without them is refused, naming the record and its URI.
+  @Test(arguments: [["WARC-Payload-Digest"], ["WARC-Block-Digest"], ["WARC-Block-Digest", "WARC-Payload-Digest"]])
+  func anEditedRecordWithoutItsDigestLinesIsRefused(deleted: [String]) throws {
+    var text = String(decoding: try replaceFirst("11/25", with: "11/26", in: try plainArchive()), as: UTF8.self)
+    // The third record, the response, loses the lines named (each `Name: value\r\n`).
+    let responseStart = try #require(text.range(of: "WARC-Type: response"))
+    for name in deleted {
+      let line = try #require(
+        text.range(of: "\(name): [^\r]*\r\n", options: .regularExpression, range: responseStart.lowerBound..<text.endIndex))
+      text.removeSubrange(line)
+    }
+    let file = try scratch("stripped.warc")
+    try Data(text.utf8).write(to: file)
+    do {
+      let archive = try ReplayArchive.load(from: file)
+      Issue.record("an edited archive without digests was read: \(archive.exchanges.map(\.body))")
+    } catch {
+      #expect(error.message.contains("record 3"), "\(error)")
+      #expect(error.message.contains(url), "\(error)")
+      #expect(error.message.contains("Digest"), "\(error)")
+    }
+  }
+
   @Test func aWriterThatCannotWriteCountsEveryExchangeItLost() throws {
     // /dev/full takes the file's creation and refuses every write (ENOSPC).
     let writer = try WARCWriter(creating: URL(fileURLWithPath: "/dev/full"), recordedOn: "2026-11-20")

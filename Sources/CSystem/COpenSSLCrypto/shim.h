@@ -1,6 +1,10 @@
 #ifndef MART_COPENSSLCRYPTO_SHIM_H
 #define MART_COPENSSLCRYPTO_SHIM_H
+#include <limits.h>
+#include <openssl/err.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
+#include <openssl/x509.h>
 
 /// One-shot SHA-256 of a buffer; writes 32 bytes to `digest`. Returns 1 on success.
 static inline int mart_sha256(const void *data, size_t length, unsigned char digest[32]) {
@@ -37,4 +41,27 @@ static inline int mart_sha256_final(EVP_MD_CTX *context, unsigned char digest[32
 
 /// Releases a context made by `mart_sha256_new`.
 static inline void mart_sha256_free(EVP_MD_CTX *context) { EVP_MD_CTX_free(context); }
+/// Reads every PEM certificate in a buffer, as libcurl's TLS library will. Returns the number
+/// read when all of them parse and the rest holds no other certificate, or minus the 1-based
+/// position of the first certificate that does not parse.
+static inline long mart_pem_certificates_check(const void *data, size_t length) {
+  if (length > INT_MAX) return -1;
+  BIO *bio = BIO_new_mem_buf(data, (int)length);
+  if (!bio) return -1;
+  ERR_clear_error();
+  long count = 0;
+  for (;;) {
+    X509 *certificate = PEM_read_bio_X509_AUX(bio, NULL, NULL, NULL);
+    if (!certificate) break;
+    X509_free(certificate);
+    count += 1;
+  }
+  unsigned long error = ERR_peek_last_error();
+  BIO_free(bio);
+  ERR_clear_error();
+  // The end of the buffer: no further "-----BEGIN" line.
+  if (ERR_GET_LIB(error) == ERR_LIB_PEM && ERR_GET_REASON(error) == PEM_R_NO_START_LINE) return count;
+  return -(count + 1);
+}
+
 #endif

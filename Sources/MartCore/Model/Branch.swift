@@ -40,6 +40,11 @@ public struct Branch: Hashable, Sendable, Codable {
   /// under one of them belongs to this branch. Each former id is listed by one branch only and
   /// is no branch's id; omitted from the JSON when empty.
   public var formerIDs: [BranchID] = []
+  /// Set while the branch's source no longer lists it: the branch is kept with its last data
+  /// for a grace period (``MissingFromSource/graceRuns`` runs) before it is removed, so that a
+  /// source answering with fewer stores for a day loses none of them. `nil` (absent from the
+  /// JSON) while the source lists the branch.
+  public var missingFromSource: MissingFromSource?
 
   public init(
     id: BranchID, banner: String? = nil, name: String, namePublished: String? = nil, address: BranchAddress,
@@ -69,6 +74,7 @@ public struct Branch: Hashable, Sendable, Codable {
       closing, storeStatus
     case sourceURL, pageURL
     case formerIDs = "formerIds"
+    case missingFromSource
   }
 
   public init(from decoder: any Decoder) throws {
@@ -96,6 +102,7 @@ public struct Branch: Hashable, Sendable, Codable {
       }
       return former
     }
+    missingFromSource = try container.decodeIfPresent(MissingFromSource.self, forKey: .missingFromSource)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -116,6 +123,26 @@ public struct Branch: Hashable, Sendable, Codable {
     try container.encode(sourceURL, forKey: .sourceURL)
     try container.encode(pageURL, forKey: .pageURL)  // explicit null: "no page of its own"
     if !formerIDs.isEmpty { try container.encode(formerIDs.map(\.description), forKey: .formerIDs) }
+    // Absent, not null, while the source lists the branch.
+    if let missingFromSource { try container.encode(missingFromSource, forKey: .missingFromSource) }
+  }
+}
+
+/// A branch its source stopped listing, kept with its last data: since when, and for how many
+/// runs that fetched its brand fresh.
+public struct MissingFromSource: Hashable, Sendable, Codable {
+  /// How many runs in a row a branch may be missing from its source's answer and still be
+  /// kept: the third run that does not find it removes it.
+  public static let graceRuns = 2
+
+  /// The as-of date of the first run whose answer did not list the branch.
+  public var since: CalendarDate
+  /// The runs in a row (1 or 2) whose answer did not list it, this one included.
+  public var runs: Int
+
+  public init(since: CalendarDate, runs: Int) {
+    self.since = since
+    self.runs = runs
   }
 }
 

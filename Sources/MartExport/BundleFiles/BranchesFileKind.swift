@@ -105,6 +105,16 @@ enum BranchesFileKind: BundleFileKind {
           inspection.report(path, branch: id, "days after knownThrough \(known) are not all in unknownRanges")
         }
       }
+      if let missing = branch.missingFromSource {
+        if missing.since > asOf {
+          inspection.report(path, branch: id, "missing from its source since \(missing.since), after the as-of date")
+        }
+        if !(1...MissingFromSource.graceRuns).contains(missing.runs) {
+          inspection.report(
+            path, branch: id,
+            "missing from its source for \(missing.runs) runs; kept for 1 to \(MissingFromSource.graceRuns) only")
+        }
+      }
       if let coordinate = branch.coordinate, !CoordinateValidation.isDomestic(coordinate.point) {
         inspection.report(
           path, branch: id, "coordinate (\(coordinate.latitude), \(coordinate.longitude)) is outside Korea")
