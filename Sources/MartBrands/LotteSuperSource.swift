@@ -16,8 +16,9 @@ import MartFetch
 /// (`E다산역점`, `G속초조양점`, `(백)일산점`) or lack `점` (`남양주도곡`); the branch keeps the
 /// published name beside a display name without the prefix.
 ///
-/// A holiday answer names its store in each row (`strCd`) and is checked against the store
-/// asked for (`holidayListMismatch`); list pages name no page number, so a page repeating only
+/// A holiday answer names no store (its rows hold only `holidayDate`): it is compared with the
+/// run's other answers, and when every store got one answer none is believed (the brand keeps
+/// its last data); list pages name no page number, so a page repeating only
 /// stores already read is asked again on a fresh connection before it ends the list.
 public struct LotteSuperSource: BrandSource {
   public static let name = "lotte-super"
@@ -86,16 +87,18 @@ public struct LotteSuperSource: BrandSource {
         source: session.sourceName, url: session.url(Self.listPath(page: 0)),
         reason: .unexpectedContent("the store list has no store with an sstrCd"))
     }
-    let branches = await session.sideBySide(stores) { session, listed -> RawBranch in
+    let read = await session.sideBySide(stores) { session, listed -> (branch: RawBranch, answer: Data?) in
       let (store, pageURL) = listed
       // The record is the list row; the holiday answer only adds its dates.
       var branch = store.rawBranch(listURL: pageURL)
       guard let path = Self.holidayPath(for: store) else {
         session.warn("no trNo to ask for closing days; closing days unknown", branch: branch.id)
-        return branch
+        return (branch, nil)
       }
+      var answer: Data?
       do throws(SourceError) {
         let response = try await Self.holidayList(at: path, of: store, session)
+        answer = response.body
         let holidays = try Self.parseHolidayList(response.body, url: response.requestURL)
         branch.closingDates = holidays.dates
         for text in holidays.unreadable {
@@ -107,9 +110,18 @@ public struct LotteSuperSource: BrandSource {
       } catch {
         session.warn("closing days not read (\(error)); closing days unknown", branch: branch.id)
       }
-      return branch
+      return (branch, answer)
     }
-    return branches
+    // Holiday answers name no store: when every store got one and the same answer (a cache
+    // that ignores the query string), none can be told to be its store's.
+    let answers = read.compactMap(\.answer)
+    if AnswerChecks.allAlike(answers) {
+      throw SourceError(
+        source: session.sourceName, url: session.url(Self.holidayPath),
+        reason: .unexpectedContent(
+          "all \(answers.count) stores' holiday lists are one answer, which names no store: none is believed"))
+    }
+    return read.map(\.branch)
   }
 
   // MARK: - Parsing
