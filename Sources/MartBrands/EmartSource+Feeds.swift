@@ -197,8 +197,7 @@ extension EmartSource {
   /// from the `dd.data` of the elements classed `road-name` and `lot-number` (or their first
   /// `dd`, or the element itself when it is the `dd`), the point from the first element that
   /// carries both `data-x` (latitude) and `data-y` (longitude), the phone from
-  /// `.intro-wrap > ul > li:nth-child(3) > p`, and the hours from the `dd` after the `dt`
-  /// `영업시간`. A class on a label (`<dt class="road-name">도로명</dt>`) reads the `dd` after it;
+  /// `.intro-wrap > ul > li:nth-child(3) > p`. A class on a label (`<dt class="road-name">도로명</dt>`) reads the `dd` after it;
   /// a label is never an address. What the page lacks is `nil`.
   public static func parseStorePlace(
     _ data: Data, url: String, charset: String? = nil
@@ -213,13 +212,11 @@ extension EmartSource {
       var lotNumber: HTMLElement?
       var pointHolder: HTMLElement?
       var phoneCell: HTMLElement?
-      var hoursLabel: HTMLElement?
       for element in document.elements {
         if roadName == nil, element.hasClass("road-name") { roadName = element }
         if lotNumber == nil, element.hasClass("lot-number") { lotNumber = element }
         if pointHolder == nil, element.hasAttribute("data-x"), element.hasAttribute("data-y") { pointHolder = element }
         if phoneCell == nil, isIntroPhoneCell(element) { phoneCell = element }
-        if hoursLabel == nil, element.hasName("dt"), element.text == "영업시간" { hoursLabel = element }
       }
       func address(_ holder: HTMLElement?) -> String? {
         guard let holder, let cell = holder.name == "dd" ? holder : addressCell(in: holder) ?? cellAfter(holder)
@@ -234,11 +231,9 @@ extension EmartSource {
         coordinate = ["x": JSONScalar.string(latitude), "y": .string(longitude)].point(latitude: "x", longitude: "y")
       }
       let phone = phoneCell?.text
-      let hours = hoursLabel.flatMap(cellAfter)?.text
       return StorePlace(
         address: address(roadName), lotAddress: address(lotNumber),
-        phone: phone?.isEmpty == false ? phone : nil, openingHours: hours?.isEmpty == false ? hours : nil,
-        coordinate: coordinate, url: url)
+        phone: phone?.isEmpty == false ? phone : nil, coordinate: coordinate, url: url)
     } catch {
       throw SourceError(source: name, url: url, reason: .unexpectedContent("\(error)"))
     }
@@ -247,10 +242,12 @@ extension EmartSource {
   /// The labels a page writes before its addresses (`도로명`, `지번`): never an address.
   static let addressLabels: Set<String> = ["도로명", "지번", "도로명주소", "지번주소", "주소"]
 
-  /// The `dd` that follows `label` among its siblings (a `dt`'s value), if any.
+  /// The element right after `label` among its siblings when it is a `dd` (a `dt`'s value).
   static func cellAfter(_ label: HTMLElement) -> HTMLElement? {
-    guard let siblings = label.parent?.children, let index = siblings.firstIndex(of: label) else { return nil }
-    return siblings[(index + 1)...].first { $0.hasName("dd") }
+    guard let siblings = label.parent?.children, let index = siblings.firstIndex(of: label),
+      index + 1 < siblings.count, siblings[index + 1].hasName("dd")
+    else { return nil }
+    return siblings[index + 1]
   }
 
   /// The first `dd.data` below `holder`, else its first `dd`.

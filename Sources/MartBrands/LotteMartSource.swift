@@ -152,18 +152,21 @@ public struct LotteMartSource: BrandSource {
   public static func parseStoreList(
     _ data: Data, url: String, charset: String? = nil
   ) throws(SourceError) -> [RawBranch] {
-    // Every row holds a `span.day-off`; the row (a `tr` in 2026, an `li` in 2022) of the last
-    // one must end.
-    if let cut = AnswerChecks.cutShort(data, after: "day-off", closing: ["tr", "li"]) {
-      throw SourceError(source: Self.name, url: url, reason: .unexpectedContent(cut))
-    }
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
       let rows = storeRows(in: document)
-      guard !rows.isEmpty else {
+      guard let lastRow = rows.last else {
         throw SourceError(
           source: Self.name, url: url,
           reason: .unexpectedContent("no store rows (no span.day-off, div.address, span.time or span.call)"))
+      }
+      // Every row holds a `span.day-off`: the row of the last one (a `tr` in 2026, an `li` in
+      // 2022, whatever element holds it) must end.
+      // (A page of one row and no container holds it in the document itself: not judged.)
+      if !["html", "body"].contains(lastRow.name),
+        let cut = AnswerChecks.cutShort(data, after: "day-off", closing: [lastRow.name])
+      {
+        throw SourceError(source: Self.name, url: url, reason: .unexpectedContent(cut))
       }
       var branches: [RawBranch] = []
       var seenStoreIDs = Set<String>()

@@ -33,6 +33,10 @@ public struct LotteSuperSource: BrandSource {
   static let holidayPath = "/p/lotteplus/holiday/selectHolidayList"
   /// No run reads more list pages than this, whatever the site answers.
   static let maximumPages = 500
+  /// How many holiday answers, all one, make a run's answers a cache's rather than stores that
+  /// share their days: most stores close on the 2nd and 4th Sunday, but among twenty some lie
+  /// in districts that close on weekdays (대구, 청주, 서초, …); the real list has about 240.
+  static let storesToTellACache = 20
 
   /// Path and query of list page `index` (`scrollIndex`, from 0).
   static func listPath(page index: Int) -> String {
@@ -112,10 +116,12 @@ public struct LotteSuperSource: BrandSource {
       }
       return (branch, answer)
     }
-    // Holiday answers name no store: when every store got one and the same answer (a cache
-    // that ignores the query string), none can be told to be its store's.
+    // Holiday answers name no store: when every store of a run of many got one and the same
+    // answer (a cache that ignores the query string), none can be told to be its store's. A few
+    // stores may all close on the same days (one district's designation); a run of
+    // ``storesToTellACache`` or more across districts does not.
     let answers = read.compactMap(\.answer)
-    if AnswerChecks.allAlike(answers) {
+    if answers.count >= Self.storesToTellACache, AnswerChecks.allAlike(answers) {
       throw SourceError(
         source: session.sourceName, url: session.url(Self.holidayPath),
         reason: .unexpectedContent(

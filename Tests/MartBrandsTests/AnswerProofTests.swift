@@ -161,14 +161,33 @@ struct AnswerProofTests {
 
   // MARK: Lotte ON
 
+  /// A server for a generated Lotte ON web of `stores` stores, answering by path alone when
+  /// `ignoringQuery`.
+  static func lotteOnServer(stores: Int, ignoringQuery: Bool) throws -> LocalHTTPServer {
+    let generator = LotteSuperSampleGenerator(mix: BrandMix(counts: [.lotteSuper: stores]), asOf: asOf)
+    var random = SeededRandom(seed: 7)
+    let index = RecordingIndex(ReplayArchive(exchanges: generator.exchanges(&random).map(\.exchange)))
+    let cache = Mutex<[String: ServerResponse]>([:])
+    return try LocalHTTPServer { request in
+      if ignoringQuery, let cached = cache.withLock({ $0[request.path] }) { return cached }
+      guard let exchange = index.match(request, host: "www.lotteon.com") else { return .text("none\n", status: 404) }
+      let response = ServerResponse(status: exchange.status, headers: exchange.headers, body: exchange.body)
+      if ignoringQuery, request.path.hasSuffix("selectHolidayList") {
+        cache.withLock { $0[request.path] = $0[request.path] ?? response }
+      }
+      return response
+    }
+  }
+
   @Test func lotteSuperHolidayListsThatAreAllOneAnswerFailTheSource() async throws {
-    let clean = try Self.server(host: "www.lotteon.com", ignoringQuery: false)
+    let clean = try Self.lotteOnServer(stores: 40, ignoringQuery: false)
     let cleanRead = await Self.collect(LotteSuperSource(), brands: [.lotteSuper], from: clean)
     clean.stop()
-    // The recordings' holiday lists differ between stores: a clean read believes them.
+    // Forty stores' holiday lists differ somewhere (weekday districts): a clean read believes them.
     let cleanBranches = try cleanRead.branches.get()
-    #expect(cleanBranches.first { $0.id.storeID == "5044" }?.closingDates.map(\.iso) == ["2026-11-11", "2026-11-25"])
-    let cached = try Self.server(host: "www.lotteon.com", ignoringQuery: true)
+    #expect(cleanBranches.count == 40)
+    #expect(Set(cleanBranches.map(\.closingDates)).count > 1)
+    let cached = try Self.lotteOnServer(stores: 40, ignoringQuery: true)
     defer { cached.stop() }
     let cachedRead = await Self.collect(LotteSuperSource(), brands: [.lotteSuper], from: cached)
     guard case .failure(let error) = cachedRead.branches else {
@@ -176,6 +195,16 @@ struct AnswerProofTests {
       return
     }
     #expect(error.description.contains("one answer"), "\(error)")
+  }
+
+  @Test func lotteSuperStoresSharingTheirDaysAreBelieved() async throws {
+    // The recordings' seven stores: three share one answer, two another.
+    let server = try Self.server(host: "www.lotteon.com", ignoringQuery: false)
+    defer { server.stop() }
+    let branches = try await Self.collect(LotteSuperSource(), brands: [.lotteSuper], from: server).branches.get()
+    for id in ["5010", "5023", "5031"] {
+      #expect(branches.first { $0.id.storeID == id }?.closingDates.map(\.iso) == ["2026-11-08", "2026-11-22"], "\(id)")
+    }
   }
 
   @Test func lotteOnHolidayRowsCarryNoStoreCode() throws {

@@ -124,12 +124,11 @@ struct EmartAnswerProofTests {
       """
     let place = try EmartSource.parseStorePlace(Data(labelled.utf8), url: url)
     #expect(place.address == "서울특별시 송파구 동남로 1" && place.lotAddress == "서울특별시 송파구 가락동 1")
-    #expect(place.openingHours == "10:00 ~ 23:00")
     let bare = """
       <html><body><span class="road-name">도로명</span><span class="lot-number">지번</span></body></html>
       """
     let none = try EmartSource.parseStorePlace(Data(bare.utf8), url: url)
-    #expect(none.address == nil && none.lotAddress == nil && none.openingHours == nil)
+    #expect(none.address == nil && none.lotAddress == nil)
   }
 
   // MARK: Area checks
