@@ -51,15 +51,17 @@ extension EmartSource {
   ]
 
   /// `month`'s holiday list of `area` (the per-area form), checked by
-  /// ``holidayListMismatch(_:month:)`` and ``holidayListMismatch(_:area:)``; a list without
-  /// stores shows neither, so it is compared with the run's other answers.
+  /// ``holidayListMismatch(_:month:)`` and ``holidayListMismatch(_:area:)``. Neither can tell
+  /// the two letters of a pair apart (nor a list without stores from another), so every list is
+  /// also compared with the run's other answers.
   static func holidayList(
-    area: String, month: CalendarDate, _ session: SourceSession
+    area: String, month: CalendarDate, fresh: Bool = false, _ session: SourceSession
   ) async throws(SourceError) -> HTTPResponse {
-    try await session.postForm(
-      holidayListPath, fields: holidayListFields(area: area, month: month),
-      answering: { holidayListMismatch($0, month: month) ?? holidayListMismatch($0, area: area) },
-      unproven: { list in !list.body.contains(Data("JIJUM_ID".utf8)) })
+    var request = HTTPRequest.postForm(session.url(holidayListPath), fields: holidayListFields(area: area, month: month))
+    if fresh { request.connection = .fresh }
+    return try await session.send(
+      request, answering: { holidayListMismatch($0, month: month) ?? holidayListMismatch($0, area: area) },
+      unproven: { _ in true })
   }
 
   /// Why `page` is not the store page of `storeID`, or nil when it may be: a store page links

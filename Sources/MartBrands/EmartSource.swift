@@ -320,6 +320,20 @@ public struct EmartSource: BrandSource {
     /// Why the answer was not believed (it was another area's or month's each time it was
     /// asked), when it was not: its stores have no days from this month's list.
     var dropped: String?
+    /// The area letter asked for (the per-area form).
+    var area: String?
+    /// The answer as received.
+    var body: Data?
+  }
+
+  /// The areas of `pages` whose answers, listing stores, are byte-equal to another area's.
+  static func repeatedAreas(_ pages: [HolidayListPage]) -> [String] {
+    var areasByBody: [Data: [String]] = [:]
+    for page in pages where page.dropped == nil && !page.rows.isEmpty {
+      guard let body = page.body, let area = page.area else { continue }
+      areasByBody[body, default: []].append(area)
+    }
+    return areasByBody.values.filter { $0.count > 1 }.flatMap { $0 }.sorted()
   }
 
   /// Fetches `month`'s holiday list in `form`. When `probing` (the first month) and the per-area
@@ -333,19 +347,22 @@ public struct EmartSource: BrandSource {
   ) async throws(SourceError) -> HolidayListFeed {
     let monthText = "\(month.year)-\(paddedMonth(month))"
     if form == .perArea {
-      @Sendable func areaRows(_ area: String, _ session: SourceSession) async throws(SourceError) -> HolidayListPage {
+      @Sendable func areaRows(
+        _ area: String, fresh: Bool = false, _ session: SourceSession
+      ) async throws(SourceError) -> HolidayListPage {
         let list = "the holiday list of \(monthText), area \(area)"
         let response: HTTPResponse
         do throws(SourceError) {
-          response = try await holidayList(area: area, month: month, session)
+          response = try await holidayList(area: area, month: month, fresh: fresh, session)
         } catch let error where error.isMismatch {
           // An unsure check costs that one answer: the area's stores keep their last data.
           session.warn("\(list) was not believed and is left out: \(error)")
-          return HolidayListPage(list: list, rows: [], dropped: "\(error)")
+          return HolidayListPage(list: list, rows: [], dropped: "\(error)", area: area)
         }
         return HolidayListPage(
           list: list,
-          rows: rowsOfMonth(try decodeHolidayRows(response.body, url: response.requestURL), month: month, list: list, session))
+          rows: rowsOfMonth(try decodeHolidayRows(response.body, url: response.requestURL), month: month, list: list, session),
+          area: area, body: response.body)
       }
       var pages: [HolidayListPage] = []
       var notServed: String?
@@ -362,6 +379,24 @@ public struct EmartSource: BrandSource {
       if notServed == nil {
         pages += try await session.sideBySide(Array(otherAreas)) { session, area throws(SourceError) in
           try await areaRows(area, session)
+        }
+        // Two areas never list the same stores: areas whose answers are one (a leftover taken
+        // before its own request's answer was noted, a cache) are asked again on fresh
+        // connections, and what still repeats is left out.
+        let repeated = Self.repeatedAreas(pages)
+        if !repeated.isEmpty {
+          let again = try await session.sideBySide(repeated) { session, area throws(SourceError) in
+            try await areaRows(area, fresh: true, session)
+          }
+          for page in again {
+            if let index = pages.firstIndex(where: { $0.area == page.area }) { pages[index] = page }
+          }
+          for area in Self.repeatedAreas(pages) {
+            guard let index = pages.firstIndex(where: { $0.area == area }) else { continue }
+            session.warn("\(pages[index].list) is the same answer as another area's, asked again; left out")
+            pages[index] = HolidayListPage(
+              list: pages[index].list, rows: [], dropped: "the same answer as another area's", area: area)
+          }
         }
       }
       if notServed == nil, probing, !pages.contains(where: { $0.rows.contains { $0.text("JIJUM_ID") != nil } }) {

@@ -4,21 +4,17 @@ import MartFetch
 
 extension HomeplusSource {
   /// The store page of `branch` at `url`, checked by ``storePageMismatch(_:listed:)``. A page
-  /// whose title names the listed store proves itself; one that carries the closing days and
-  /// names no store is compared with the run's other answers, and asked again on a fresh
-  /// connection only when it repeats another request's answer. A page without the days (a
+  /// whose title names the listed store proves itself; one that names no store (a
   /// client-rendered shell, the store finder a store that no longer exists leads to, a blank
-  /// page) has nothing to believe, and is not asked again.
-  static func storePage(at url: String, of branch: RawBranch, _ session: SourceSession) async throws(SourceError)
-    -> HTTPResponse
-  {
+  /// page) is compared with the run's other answers, and asked again on a fresh connection
+  /// only when it repeats another request's answer that came on a reused connection (it may be
+  /// that request's leftover, and taking it would cost this store its page).
+  static func storePage(
+    at url: String, of branch: RawBranch, fresh: Bool = false, _ session: SourceSession
+  ) async throws(SourceError) -> HTTPResponse {
     try await session.send(
-      .get(url), answering: { storePageMismatch($0, listed: branch) },
-      unproven: { page in
-        // A page without the closing days has nothing to believe, so nothing to prove.
-        page.body.range(of: Data("shop_detail_01".utf8)) != nil
-          && titleStoreName(in: page.body).map { !sameName($0, branch.name) } ?? true
-      })
+      fresh ? HTTPRequest.get(url).onFreshConnection : .get(url), answering: { storePageMismatch($0, listed: branch) },
+      unproven: { titleStoreName(in: $0.body).map { !sameName($0, branch.name) } ?? true })
   }
 
   /// Why `page` is not the store page of `branch`, or nil when it may be: a JSON answer (the

@@ -80,20 +80,34 @@ public struct HomeplusSource: BrandSource {
     // Store pages that carry no store data (client-rendered shells, the 2026 site) are not asked
     // for every store: when the first few all carry nothing, the list's next closing days stand
     // in for the run, said once. A later run tries the pages again.
-    if firstOutcomes.count == pages, firstOutcomes.allSatisfy(\.carriesNothing), case .unreadable(_, let error, _)? = firstOutcomes.first {
+    if firstOutcomes.count == pages, firstOutcomes.allSatisfy(\.carriesNothing), case .unreadable(_, let error, _, _)? = firstOutcomes.first {
       session.usedFallback(
         "\(Self.storeListData), for all \(listed.count) stores: the first \(pages) store pages carry no store"
           + " data, so the others were not asked this run",
         primaryFailure: error)
       return listed
     }
-    let outcomes = firstOutcomes + (await session.sideBySide(Array(listed.dropFirst(pages)), Self.readStorePage))
+    var outcomes = firstOutcomes + (await session.sideBySide(Array(listed.dropFirst(pages)), Self.readStorePage))
+    // A page taken as another request's leftover before that request's answer was noted shows
+    // now that every answer is in: one equal to another request's answer is asked again, once,
+    // on a fresh connection.
+    let repeating = outcomes.indices.filter { index in
+      guard let page = outcomes[index].answer else { return false }
+      return session.answers.repeats(page.body, answering: .get(page.requestURL))
+    }
+    if !repeating.isEmpty {
+      let again = await session.sideBySide(repeating.map { listed[$0] }) { session, branch in
+        await Self.readStorePage(session, branch, fresh: true)
+      }
+      for (index, outcome) in zip(repeating, again) { outcomes[index] = outcome }
+    }
     var branches: [RawBranch] = []
     var unreadable: [(id: BranchID, error: SourceError)] = []
     // A page that carries a store's days, phone and address is never another store's page
     // byte for byte: pages that are one answer (a cache that ignores the query string) say
     // nothing of whose they are, none of them is believed, and the list stands in for each.
     let answers = outcomes.compactMap(\.page).reduce(into: [Data: Int]()) { $0[$1.body, default: 0] += 1 }
+
     for (outcome, branch) in zip(outcomes, listed) {
       switch outcome {
       case .merged(let merged, let page) where answers[page.body] == 1: branches.append(merged)
@@ -107,7 +121,7 @@ public struct HomeplusSource: BrandSource {
                 "the same answer as \((answers[page.body] ?? 0) - 1) other store pages, which cannot say whose it is"))
           ))
         branches.append(branch)
-      case .unreadable(let branch, let error, _):
+      case .unreadable(let branch, let error, _, _):
         unreadable.append((branch.id, error))
         branches.append(branch)
       }
@@ -133,13 +147,21 @@ public struct HomeplusSource: BrandSource {
   enum PageOutcome: Sendable {
     /// The list row completed by its page, and the page.
     case merged(RawBranch, HTTPResponse)
-    /// The page could not be read or carries no store data (`carriesNothing`): the branch as
-    /// listed, and why.
-    case unreadable(RawBranch, SourceError, carriesNothing: Bool)
+    /// The page could not be read or carries no store data (`carriesNothing`, the page then
+    /// given): the branch as listed, and why.
+    case unreadable(RawBranch, SourceError, carriesNothing: Bool, page: HTTPResponse? = nil)
 
     var carriesNothing: Bool {
-      if case .unreadable(_, _, let nothing) = self { return nothing }
+      if case .unreadable(_, _, let nothing, _) = self { return nothing }
       return false
+    }
+
+    /// The answer the outcome was made of, when one came.
+    var answer: HTTPResponse? {
+      switch self {
+      case .merged(_, let page): page
+      case .unreadable(_, _, _, let page): page
+      }
     }
 
     var page: HTTPResponse? {
@@ -152,10 +174,15 @@ public struct HomeplusSource: BrandSource {
   /// the brand; a blank page (where the site sends a store it no longer shows) keeps the branch
   /// as listed: the list, not a blank page, says which stores exist.
   @Sendable static func readStorePage(_ session: SourceSession, _ branch: RawBranch) async -> PageOutcome {
+    await readStorePage(session, branch, fresh: false)
+  }
+
+  /// ``readStorePage(_:_:)``, on a fresh connection when `fresh`.
+  static func readStorePage(_ session: SourceSession, _ branch: RawBranch, fresh: Bool) async -> PageOutcome {
     let detailURL = session.url(detailPath(storeID: branch.id.storeID))
     let page: HTTPResponse
     do throws(SourceError) {
-      page = try await storePage(at: detailURL, of: branch, session)
+      page = try await storePage(at: detailURL, of: branch, fresh: fresh, session)
     } catch {
       return .unreadable(branch, session.described(error), carriesNothing: false)
     }
@@ -163,13 +190,13 @@ public struct HomeplusSource: BrandSource {
       guard let detail = try parseDetail(page.body, url: detailURL, charset: page.charset) else {
         let error = SourceError(
           source: name, url: detailURL, reason: .unexpectedContent("a page without content, no store data"))
-        return .unreadable(branch, session.described(error), carriesNothing: true)
+        return .unreadable(branch, session.described(error), carriesNothing: true, page: page)
       }
       var merged = merging(detail, into: branch)
       merged.sourceURL = detailURL
       return .merged(merged, page)
     } catch {
-      return .unreadable(branch, session.described(error), carriesNothing: true)
+      return .unreadable(branch, session.described(error), carriesNothing: true, page: page)
     }
   }
 
