@@ -156,6 +156,14 @@ public struct EmartSource: BrandSource {
             branches.append(branch)
           }
         }
+      } else {
+        // A row without a JIJUM_ID gives its days to no store: said, not dropped quietly.
+        for page in feed.pages {
+          for (index, row) in page.rows.enumerated() where row.text("JIJUM_ID") == nil {
+            session.warn(
+              skipped: [SkippedRow(row, at: index, of: page.list, url: feed.url, lacking: [["JIJUM_ID"]], nameKey: "NAME")])
+          }
+        }
       }
     }
     if session.brands.contains(.everyday) {
