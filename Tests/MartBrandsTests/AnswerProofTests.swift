@@ -100,6 +100,21 @@ struct AnswerProofTests {
     #expect(requests.count == 1 + 40, "\(requests.map(\.url))")
   }
 
+  @Test func homeplusPagesKeepTheirKeptAliveConnections() async throws {
+    // 41 requests (the list and forty pages) on kept-alive connections: nothing is asked again
+    // on a fresh one, so at most one connection per four requests.
+    // Four requests to the host at a time, as a run allows.
+    let server = try Self.server(host: "my.homeplus.co.kr", ignoringQuery: false)
+    defer { server.stop() }
+    let fetcher = PoliteFetcher(
+      wrapping: OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: [HomeplusSource.origin: server.baseURL]),
+      policy: PolitenessPolicy(maxConcurrentRequestsPerHost: 4, minimumDelay: .zero, jitter: .zero, obeysRobotsTxt: false))
+    let session = SourceSession(
+      for: HomeplusSource.self, fetcher: fetcher, asOf: Self.asOf, brands: [.homeplus, .homeplusExpress])
+    _ = try await HomeplusSource().collect(session)
+    #expect(server.acceptedConnections * 4 <= 41, "\(server.acceptedConnections) connections")
+  }
+
   @Test func homeplusBlankPageKeepsTheListedStore() async throws {
     let (result, _, warnings) = try await HomeplusSourceTests.collect(brands: [.homeplus])
     let branches = try result.get()
