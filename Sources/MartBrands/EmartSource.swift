@@ -16,8 +16,13 @@ import MartFetch
 /// - `POST /branch/holidayList.do`, form `areaCd=<letter>&year=YYYY&month=MM&keyword=` (the 2025
 ///   form), one request per area letter `A C I F Q O N D K J G B M L E H P`, for the as-of
 ///   month and the next two (17 × 3 requests): each store's closing dates (`dateList`), joined on
-///   `JIJUM_ID` = `ID`. The rows of all areas are merged; a store listed in two areas counts once,
-///   and an area without stores answers an empty `dateList`. The feed lists every store, named
+///   `JIJUM_ID` = `ID`. The as-of month and the next are required (2025–26 clients read those
+///   two); the month after is read when served, and its failure leaves its days unknown. The
+///   rows of all areas are merged; a store listed in two areas counts once, and an area without
+///   stores answers an empty `dateList`. Each answer is checked by its month and by the region
+///   its letter stands for (docs/checks.md); an answer that fails its check is left out with a
+///   warning, and the stores in no believed list of that month are not published from the run;
+///   a row dated outside its month is left out with a warning. The feed lists every store, named
 ///   with its banner (`에브리데이 가락동점`); 에브리데이 has no `searchType`, so its branches are
 ///   the rows of this feed (id, name, `TEL`, dates).
 ///
