@@ -92,6 +92,25 @@ struct AnswerProofTests {
     #expect(warning.contains("HTML page titled '홈플러스'"), "\(warning)")
   }
 
+  @Test func homeplusProbeSaysWhenTheFirstPagesCarryNothing() async throws {
+    let folder = try Self.copyOfRecordings("my.homeplus.co.kr")
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let site = folder.appendingPathComponent("my.homeplus.co.kr")
+    let shell = Data(#"<html><head><title>홈플러스</title></head><body><div id="app"></div></body></html>"#.utf8)
+    for name in try FileManager.default.contentsOfDirectory(atPath: site.path)
+    where name.hasPrefix("store_detail-") && name.hasSuffix(".body.html") {
+      try shell.write(to: site.appendingPathComponent(name))
+    }
+    let server = try Self.server(host: "my.homeplus.co.kr", folder: folder, ignoringQuery: false)
+    defer { server.stop() }
+    let fetcher = OriginRedirectingFetcher(wrapping: CurlHTTPClient(), overrides: [HomeplusSource.origin: server.baseURL])
+    let session = SourceSession(for: HomeplusSource.self, fetcher: fetcher, asOf: Self.asOf, brands: [.homeplus])
+    let pages = await HomeplusSource().probe(session)
+    let summary = try #require(pages.last)
+    #expect(summary.problem?.contains("carry no store data") == true, "\(summary)")
+    #expect(summary.problem?.contains("HTML page titled '홈플러스'") == true, "\(summary)")
+  }
+
   @Test func homeplusPagesThatCarryTheDaysAreEachAskedOnce() async throws {
     let (result, requests, _) = try await HomeplusSourceTests.collect(brands: [.homeplus, .homeplusExpress])
     _ = try result.get()
