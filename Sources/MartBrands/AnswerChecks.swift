@@ -75,7 +75,21 @@ enum AnswerChecks {
 /// that carries nothing of its request is compared with the others (``SourceSession/send(_:answering:unproven:)``).
 /// One ledger is shared by a session and the item sessions of its ``SourceSession/sideBySide(_:_:)``.
 final class AnswerLedger: Sendable {
-  private let requestsByBody = Mutex<[Data: Set<String>]>([:])
+  /// A body as the ledger keeps it: its length and a 64-bit hash (the run keeps no bodies; two
+  /// bodies alike in both and different in content would only cost one more asking).
+  private struct Fingerprint: Hashable {
+    var count: Int
+    var hash: Int
+    init(_ body: Data) {
+      count = body.count
+      // Every byte (`Data`'s own hash reads only the first ones).
+      var hasher = Hasher()
+      body.withUnsafeBytes { hasher.combine(bytes: $0) }
+      hash = hasher.finalize()
+    }
+  }
+
+  private let requestsByBody = Mutex<[Fingerprint: Set<String>]>([:])
 
   /// How a request is told from another: method, URL and body.
   private static func key(_ request: HTTPRequest) -> String {
@@ -85,12 +99,14 @@ final class AnswerLedger: Sendable {
   /// Notes that `body` answered `request`.
   func record(_ body: Data, answering request: HTTPRequest) {
     let key = Self.key(request)
-    requestsByBody.withLock { _ = $0[body, default: []].insert(key) }
+    let print = Fingerprint(body)
+    requestsByBody.withLock { _ = $0[print, default: []].insert(key) }
   }
 
   /// Whether `body` also answered a request other than `request` in this run.
   func repeats(_ body: Data, answering request: HTTPRequest) -> Bool {
     let key = Self.key(request)
-    return requestsByBody.withLock { $0[body]?.contains { $0 != key } ?? false }
+    let print = Fingerprint(body)
+    return requestsByBody.withLock { $0[print]?.contains { $0 != key } ?? false }
   }
 }

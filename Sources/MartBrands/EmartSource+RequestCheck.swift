@@ -170,6 +170,44 @@ extension EmartSource {
     return "all \(provinces.count) stores lie in \(first.officialName): one area's list, not every area's"
   }
 
+  /// `feeds` (the holiday lists of `months`, in order) with each area that lists stores in one
+  /// month and none in another asked again for the empty month, once, on a fresh connection: an
+  /// empty list proves nothing of its area, and may be an empty area's answer taken as a leftover.
+  /// An answer that is still another area's or month's is left out (``HolidayListPage/dropped``).
+  static func reaskingEmptyAreas(
+    _ feeds: [HolidayListFeed], months: [CalendarDate], _ session: SourceSession
+  ) async throws(SourceError) -> [HolidayListFeed] {
+    let listing = Set(feeds.flatMap { $0.pages.filter { !$0.rows.isEmpty }.compactMap(\.area) })
+    var targets: [(feed: Int, page: Int, area: String)] = []
+    for (feedIndex, feed) in feeds.enumerated() {
+      for (pageIndex, page) in feed.pages.enumerated() where page.rows.isEmpty && page.dropped == nil {
+        if let area = page.area, listing.contains(area) { targets.append((feedIndex, pageIndex, area)) }
+      }
+    }
+    guard !targets.isEmpty else { return feeds }
+    let again = try await session.sideBySide(targets) {
+      session, target throws(SourceError) -> [[String: JSONScalar]]? in
+      let month = months[target.feed]
+      let list = feeds[target.feed].pages[target.page].list
+      do throws(SourceError) {
+        let response = try await holidayList(area: target.area, month: month, fresh: true, session)
+        return rowsOfMonth(try decodeHolidayRows(response.body, url: response.requestURL), month: month, list: list, session)
+      } catch let error where error.isMismatch {
+        session.warn("\(list) was not believed and is left out: \(error)")
+        return nil
+      }
+    }
+    var result = feeds
+    for (target, rows) in zip(targets, again) {
+      if let rows {
+        result[target.feed].pages[target.page].rows = rows
+      } else {
+        result[target.feed].pages[target.page].dropped = "another area's or month's answer"
+      }
+    }
+    return result
+  }
+
   /// The store page (`view.do?id=`) of `branch`, checked by ``storePageMismatch(_:storeID:)``. A
   /// page that does not carry the store's name proves nothing of whose it is: it is compared
   /// with the run's other answers, and asked again on a fresh connection only when it repeats

@@ -140,7 +140,8 @@ public struct EmartSource: BrandSource {
         return nil
       }
     }
-    let feeds = [firstFeed] + laterFeeds.compactMap { $0 }
+    let months = ([0] + [1, 2].filter { laterFeeds[$0 - 1] != nil }).map { session.asOf.firstOfMonth(addingMonths: $0) }
+    let feeds = try await Self.reaskingEmptyAreas([firstFeed] + laterFeeds.compactMap { $0 }, months: months, session)
     // Stores in no believed list of a month whose list lost an answer may be that answer's:
     // they are left out this run rather than published without the days they have.
     var inDroppedArea = Set<String>()

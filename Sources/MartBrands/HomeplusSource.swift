@@ -89,10 +89,10 @@ public struct HomeplusSource: BrandSource {
     }
     var outcomes = firstOutcomes + (await session.sideBySide(Array(listed.dropFirst(pages)), Self.readStorePage))
     // A page taken as another request's leftover before that request's answer was noted shows
-    // now that every answer is in: one equal to another request's answer is asked again, once,
-    // on a fresh connection.
+    // now that every answer is in: one that came on a reused connection and equals another
+    // request's answer is asked again, once, on a fresh connection.
     let repeating = outcomes.indices.filter { index in
-      guard let page = outcomes[index].answer else { return false }
+      guard let page = outcomes[index].answer, page.cameOnReusedConnection else { return false }
       return session.answers.repeats(page.body, answering: .get(page.requestURL))
     }
     if !repeating.isEmpty {

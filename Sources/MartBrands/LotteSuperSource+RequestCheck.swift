@@ -9,10 +9,12 @@ extension LotteSuperSource {
   /// connection when it repeats another store's answer), and a run whose holiday answers are
   /// all one answer believes none of them (``collect(_:)``).
   static func holidayList(
-    at pathAndQuery: String, of store: Store, _ session: SourceSession
+    at pathAndQuery: String, of store: Store, fresh: Bool = false, _ session: SourceSession
   ) async throws(SourceError) -> HTTPResponse {
-    try await session.get(
-      pathAndQuery, answering: { holidayListMismatch($0, store: store) }, unproven: { _ in true })
+    let request = HTTPRequest.get(session.url(pathAndQuery))
+    return try await session.send(
+      fresh ? request.onFreshConnection : request, answering: { holidayListMismatch($0, store: store) },
+      unproven: { _ in true })
   }
 
   /// Why `answer` is not the holiday list of `store`, or nil when it may be: a store list page
