@@ -1,11 +1,112 @@
 import Foundation
+import MartFetch
+import Synchronization
 
 /// What the request checks of the sources (`<Source>+RequestCheck.swift`) share.
+///
+/// Each request kind of each source says what in its answer ties it to the request: an id, a
+/// name, a page number, an area, a month (its `answering:` check, a mismatch). Where an answer
+/// can carry nothing of its request (a client-rendered shell, a list without its query), it is
+/// compared with the other answers of the run instead (``AnswerLedger``, ``allAlike(_:)``).
+/// docs/checks.md lists the evidence each check rests on.
 enum AnswerChecks {
   /// Whether the body, after leading whitespace, opens a JSON object or array: an answer that
   /// cannot be an HTML page.
   static func isJSON(_ body: Data) -> Bool {
     guard let first = body.first(where: { !($0 == 0x20 || (0x09...0x0D).contains($0)) }) else { return false }
     return first == UInt8(ascii: "{") || first == UInt8(ascii: "[")
+  }
+
+  /// Why an HTML answer is cut short, or nil when the element the parser reads is complete:
+  /// after the last `marker` (a class the element or its content carries), an element named one
+  /// of `elements` that is open there (the marker inside it) must be closed (`</li>`), counting
+  /// the same elements opened and closed on the way. A page cut mid-row (a right Content-Length,
+  /// a body that stops) lacks that end; libxml2 would close it silently and the row would be read
+  /// without its address, or with its closing text cut. Tag names are matched without regard to
+  /// case; a body without the marker is not judged here (its parser says what it lacks).
+  static func cutShort(_ body: Data, after marker: String, closing elements: [String]) -> String? {
+    guard let found = body.range(of: Data(marker.utf8), options: .backwards) else { return nil }
+    let tail = body[found.upperBound...].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
+    for element in elements where closes(element, in: tail) { return nil }
+    return "the page is cut short: no </\(elements.joined(separator: "> or </"))> closes the element of its last"
+      + " \"\(marker)\""
+  }
+
+  /// Whether an `element` open at the start of `bytes` (lowercased) is closed in them.
+  private static func closes(_ element: String, in bytes: [UInt8]) -> Bool {
+    let open = Array("<\(element)".utf8)
+    let close = Array("</\(element)".utf8)
+    var depth = 1
+    var index = 0
+    func nameEnds(at position: Int) -> Bool {
+      guard position < bytes.count else { return false }
+      let byte = bytes[position]
+      return byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == 0x20 || (0x09...0x0D).contains(byte)
+    }
+    while index < bytes.count {
+      if bytes[index] == UInt8(ascii: "<") {
+        if bytes[index...].starts(with: close), nameEnds(at: index + close.count) {
+          depth -= 1
+          if depth == 0 { return true }
+          index += close.count
+          continue
+        }
+        if bytes[index...].starts(with: open), nameEnds(at: index + open.count) {
+          depth += 1
+          index += open.count
+          continue
+        }
+      }
+      index += 1
+    }
+    return false
+  }
+
+  /// Whether two or more answers are all byte-equal: what a cache that ignores the query string
+  /// gives every request of a kind. Such answers cannot tell whose they are, and none of them is
+  /// believed; different requests of a real site answer differently somewhere in a run.
+  static func allAlike(_ bodies: [Data]) -> Bool {
+    guard let first = bodies.first, bodies.count >= 2 else { return false }
+    return bodies.dropFirst().allSatisfy { $0 == first }
+  }
+}
+
+/// The answers a source's run received, by body, and which requests each answered: an answer
+/// that carries nothing of its request is compared with the others (``SourceSession/send(_:answering:unproven:)``).
+/// One ledger is shared by a session and the item sessions of its ``SourceSession/sideBySide(_:_:)``.
+final class AnswerLedger: Sendable {
+  /// A body as the ledger keeps it: its length and a 64-bit hash (the run keeps no bodies; two
+  /// bodies alike in both and different in content would only cost one more asking).
+  private struct Fingerprint: Hashable {
+    var count: Int
+    var hash: Int
+    init(_ body: Data) {
+      count = body.count
+      // Every byte (`Data`'s own hash reads only the first ones).
+      var hasher = Hasher()
+      body.withUnsafeBytes { hasher.combine(bytes: $0) }
+      hash = hasher.finalize()
+    }
+  }
+
+  private let requestsByBody = Mutex<[Fingerprint: Set<String>]>([:])
+
+  /// How a request is told from another: method, URL and body.
+  private static func key(_ request: HTTPRequest) -> String {
+    "\(request.method.rawValue) \(request.url) \(String(decoding: request.body ?? Data(), as: UTF8.self))"
+  }
+
+  /// Notes that `body` answered `request`.
+  func record(_ body: Data, answering request: HTTPRequest) {
+    let key = Self.key(request)
+    let print = Fingerprint(body)
+    requestsByBody.withLock { _ = $0[print, default: []].insert(key) }
+  }
+
+  /// Whether `body` also answered a request other than `request` in this run.
+  func repeats(_ body: Data, answering request: HTTPRequest) -> Bool {
+    let key = Self.key(request)
+    let print = Fingerprint(body)
+    return requestsByBody.withLock { $0[print]?.contains { $0 != key } ?? false }
   }
 }

@@ -99,16 +99,27 @@ public final class SourceSession: Sendable {
   /// content type, and its body), so that an error about its content can say what it answered.
   private let responses = Mutex<[String: (facts: String, body: String)]>([:])
   private let fallbackLog = Mutex<String?>(nil)
+  /// Every answer of this session and of its item sessions (``sideBySide(_:_:)``), by body.
+  let answers: AnswerLedger
 
-  public init(
+  public convenience init(
     baseURL: String, fetcher: any HTTPFetching, asOf: CalendarDate, brands: Set<BrandSlug>,
     sourceName: String
+  ) {
+    self.init(
+      baseURL: baseURL, fetcher: fetcher, asOf: asOf, brands: brands, sourceName: sourceName, answers: AnswerLedger())
+  }
+
+  init(
+    baseURL: String, fetcher: any HTTPFetching, asOf: CalendarDate, brands: Set<BrandSlug>,
+    sourceName: String, answers: AnswerLedger
   ) {
     self.baseURL = baseURL.hasSuffix("/") ? String(baseURL.dropLast()) : baseURL
     self.fetcher = fetcher
     self.asOf = asOf
     self.brands = brands
     self.sourceName = sourceName
+    self.answers = answers
   }
 
   /// A session for `source` at its real origin.
@@ -179,7 +190,7 @@ public final class SourceSession: Sendable {
         let (index, item) = (started, items[started])
         started += 1
         let itemSession = SourceSession(
-          baseURL: baseURL, fetcher: fetcher, asOf: asOf, brands: brands, sourceName: sourceName)
+          baseURL: baseURL, fetcher: fetcher, asOf: asOf, brands: brands, sourceName: sourceName, answers: answers)
         group.addTask {
           do throws(Failure) {
             return (index, .success(try await work(itemSession, item)), itemSession)
@@ -217,31 +228,43 @@ public final class SourceSession: Sendable {
   /// one twice); HTTP/1.1 cannot tell, so the page itself must. A mismatching answer is never
   /// data: it is warned about and the request is asked again on a fresh connection, up to
   /// ``askingsPerMismatchedAnswer`` times in all, after which the request fails with
-  /// `SourceError.Reason.unexpectedContent` naming the URL and the mismatch. An answer that
-  /// cannot show whose it is (`unproven`: a blank page, an empty list) and came on a reused
-  /// connection is asked again on a fresh one, which no leftover can reach.
+  /// `SourceError.Reason.unexpectedContent` naming the URL and the mismatch.
+  ///
+  /// An answer that carries nothing of its request (`unproven`: a client-rendered shell, a list
+  /// without its query) is compared with the other answers of the run instead: one equal to
+  /// another request's answer that came on a reused connection may be that request's leftover,
+  /// and is asked again once on a fresh connection, which no leftover can reach. An answer that
+  /// differs from every other is believed as it came: nothing is asked twice because a marker is
+  /// missing. What the run's answers say together (every one alike: a cache that ignores the
+  /// query) is the source's to judge, with ``AnswerChecks/allAlike(_:)``.
   public func send(
     _ request: HTTPRequest, answering mismatch: (HTTPResponse) -> String?,
     unproven: (HTTPResponse) -> Bool = { _ in false }
   ) async throws(SourceError) -> HTTPResponse {
     var request = request
     var problem = ""
+    var askedAgainForARepeat = false
     for _ in 0..<Self.askingsPerMismatchedAnswer {
       let response = try await send(request)
       if let found = mismatch(response) {
         problem = found
         warn("\(request.url): the answer is not the page asked for (\(found)); asked again on a fresh connection")
         request.connection = .freshAfterMismatch
-      } else if response.cameOnReusedConnection, unproven(response) {
+      } else if !askedAgainForARepeat, response.cameOnReusedConnection, unproven(response),
+        answers.repeats(response.body, answering: request)
+      {
+        askedAgainForARepeat = true
         request.connection = .fresh
       } else {
         return response
       }
     }
-    throw SourceError(
+    var error = SourceError(
       source: sourceName, url: request.url,
       reason: .unexpectedContent(
         "the answer is not the page asked for, \(Self.askingsPerMismatchedAnswer) times: \(problem)"))
+    error.isMismatch = true
+    throw error
   }
 
   /// GETs `pathAndQuery`, requiring a 2xx status and the page asked for (``send(_:answering:unproven:)``).
@@ -271,6 +294,7 @@ public final class SourceSession: Sendable {
     }
     let described = (ResponseDescription.facts(response), ResponseDescription.body(response))
     responses.withLock { $0[request.url] = described }
+    answers.record(response.body, answering: request)
     if let label = response.charset, CharsetDecoder.encodingName(forLabel: label) == nil {
       warn("\(request.url): unknown charset \"\(label)\" in the Content-Type header; the encoding was sniffed")
     }
@@ -312,6 +336,10 @@ public struct SourceError: Error, Sendable, CustomStringConvertible {
   /// For unexpected content, the response's status and content type (`HTTP 200, text/html;
   /// charset=utf-8`), when the session that received it knows.
   public var responseFacts: String?
+  /// Whether the request failed because every answer was another request's (a request check
+  /// failed each time), not because the site failed or the answer did not read: a source drops
+  /// that one answer (its area, month or page) rather than fail.
+  public var isMismatch = false
 
   public init(source: String, url: String, reason: Reason, answered: String? = nil, responseFacts: String? = nil) {
     self.source = source

@@ -84,7 +84,10 @@ public struct CostcoSource: BrandSource {
     var page = 0
     var pageCount = 1
     while page < pageCount {
-      let response = try await session.get(storesPath(page: page))
+      let asked = page
+      let response = try await session.get(
+        storesPath(page: page), answering: { pageMismatch($0, page: asked) },
+        unproven: { answeredPage(in: $0.body) == nil })
       let answer = try parseStores(response.body, url: response.requestURL, origin: session.baseURL)
       for branch in answer.branches where seen.insert(branch.id.storeID).inserted {
         branches.append(branch)
@@ -106,6 +109,28 @@ public struct CostcoSource: BrandSource {
   }
 
   // MARK: - OCC API
+
+  private struct PaginationOnly: Decodable {
+    struct Pagination: Decodable { var currentPage: JSONScalar? }
+    var pagination: Pagination?
+  }
+
+  /// The page an API answer says it is (`pagination.currentPage`), when it says.
+  static func answeredPage(in body: Data) -> Int? {
+    guard let read = try? JSONDecoder().decode(PaginationOnly.self, from: body),
+      let number = read.pagination?.currentPage?.number
+    else { return nil }
+    return Int(number)
+  }
+
+  /// Why an API answer is not page `page` of the store list, or nil when it may be: its
+  /// `pagination.currentPage` (the page it is, as the OCC API and 2026 clients that page with
+  /// `currentPage` read it) names another page. An answer that does not say passes, compared
+  /// with the run's other answers instead.
+  static func pageMismatch(_ answer: HTTPResponse, page: Int) -> String? {
+    guard let answered = answeredPage(in: answer.body), answered != page else { return nil }
+    return "the answer is page \(answered) of the store list, not page \(page)"
+  }
 
   /// One page of the API's store list.
   public struct StoresPage: Sendable {
@@ -146,7 +171,10 @@ public struct CostcoSource: BrandSource {
       var openingHours: OpeningHours?
       var warehouseInformation: JSONScalar?
     }
-    struct Pagination: Decodable { var totalPages: JSONScalar? }
+    struct Pagination: Decodable {
+      var totalPages: JSONScalar?
+      var currentPage: JSONScalar?
+    }
     var stores: [Store]
     var pagination: Pagination?
   }

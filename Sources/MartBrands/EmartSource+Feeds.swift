@@ -152,6 +152,9 @@ extension EmartSource {
   public static func parseDetailPhone(
     _ data: Data, url: String, charset: String? = nil
   ) throws(SourceError) -> String? {
+    if let cut = AnswerChecks.cutShort(data, after: "<body", closing: ["body", "html"]) {
+      throw SourceError(source: name, url: url, reason: .unexpectedContent(cut))
+    }
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
       guard let intro = document.firstElement(where: { $0.hasClass("intro-wrap") }) else {
@@ -193,11 +196,15 @@ extension EmartSource {
   /// Reads a store page's place (the 2026 form): the road-name and lot-number addresses
   /// from the `dd.data` of the elements classed `road-name` and `lot-number` (or their first
   /// `dd`, or the element itself when it is the `dd`), the point from the first element that
-  /// carries both `data-x` (latitude) and `data-y` (longitude), and the phone from
-  /// `.intro-wrap > ul > li:nth-child(3) > p`. What the page lacks is `nil`.
+  /// carries both `data-x` (latitude) and `data-y` (longitude), the phone from
+  /// `.intro-wrap > ul > li:nth-child(3) > p`. A class on a label (`<dt class="road-name">도로명</dt>`) reads the `dd` after it;
+  /// a label is never an address. What the page lacks is `nil`.
   public static func parseStorePlace(
     _ data: Data, url: String, charset: String? = nil
   ) throws(SourceError) -> StorePlace {
+    if let cut = AnswerChecks.cutShort(data, after: "<body", closing: ["body", "html"]) {
+      throw SourceError(source: name, url: url, reason: .unexpectedContent(cut))
+    }
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
       // One walk: the first element of each kind in document order.
@@ -212,9 +219,10 @@ extension EmartSource {
         if phoneCell == nil, isIntroPhoneCell(element) { phoneCell = element }
       }
       func address(_ holder: HTMLElement?) -> String? {
-        guard let holder else { return nil }
-        let cell = holder.name == "dd" ? holder : addressCell(in: holder) ?? holder
-        return cell.text.isEmpty ? nil : cell.text
+        guard let holder, let cell = holder.name == "dd" ? holder : addressCell(in: holder) ?? cellAfter(holder)
+        else { return nil }
+        let text = cell.text
+        return text.isEmpty || addressLabels.contains(text.filter { !$0.isWhitespace }) ? nil : text
       }
       var coordinate: GeoPoint?
       if let pointHolder, let latitude = pointHolder.attribute("data-x"),
@@ -229,6 +237,17 @@ extension EmartSource {
     } catch {
       throw SourceError(source: name, url: url, reason: .unexpectedContent("\(error)"))
     }
+  }
+
+  /// The labels a page writes before its addresses (`도로명`, `지번`): never an address.
+  static let addressLabels: Set<String> = ["도로명", "지번", "도로명주소", "지번주소", "주소"]
+
+  /// The element right after `label` among its siblings when it is a `dd` (a `dt`'s value).
+  static func cellAfter(_ label: HTMLElement) -> HTMLElement? {
+    guard let siblings = label.parent?.children, let index = siblings.firstIndex(of: label),
+      index + 1 < siblings.count, siblings[index + 1].hasName("dd")
+    else { return nil }
+    return siblings[index + 1]
   }
 
   /// The first `dd.data` below `holder`, else its first `dd`.

@@ -35,23 +35,33 @@ extension EmartSource {
     return "the list's \(branches.count) stores are not \(asked.rawValue) (the first is \(other.rawValue))"
   }
 
-  /// The provinces of the holiday list's area letters (`areaCd`), as its rows name them
-  /// (`AREA`); letters not listed are not checked.
-  static let areaProvinces: [String: Province] = [
-    "A": .seoul, "B": .busan, "C": .incheon, "D": .daegu, "E": .jeonnamGwangju, "F": .daejeon, "G": .ulsan,
-    "H": .gangwon, "I": .gyeonggi, "J": .gyeongnam, "M": .jeonbuk, "N": .chungnam, "O": .chungbuk, "P": .jeju,
+  /// What each area letter (`areaCd`) of the holiday list stands for, as its rows' `AREA` name
+  /// it: the provinces a row of that area may lie in. Letters in pairs stand for a region, not a
+  /// province: the one 2025 client maps O/N to 충청, K/J to 경상 and M/L to 전라, and nothing shows
+  /// which letter of a pair is 북 and which 남 (brand-sources.md §11.3), so a pair's check
+  /// accepts either province of its region. E (광주) lies in 전남광주통합특별시 since 2026-07-01
+  /// (the special act of 2026-03; news1.kr/local/gwangju-jeonnam/6087136, brand-sources.md §9.6),
+  /// the province of L/M's 전남 too: its rows are told apart by the words, not the province
+  /// (``holidayListMismatch(_:area:)``).
+  static let areaProvinces: [String: Set<Province>] = [
+    "A": [.seoul], "B": [.busan], "C": [.incheon], "D": [.daegu], "E": [.jeonnamGwangju], "F": [.daejeon],
+    "G": [.ulsan], "H": [.gangwon], "I": [.gyeonggi], "J": [.gyeongbuk, .gyeongnam], "K": [.gyeongbuk, .gyeongnam],
+    "L": [.jeonbuk, .jeonnamGwangju], "M": [.jeonbuk, .jeonnamGwangju], "N": [.chungbuk, .chungnam],
+    "O": [.chungbuk, .chungnam], "P": [.jeju], "Q": [.sejong],
   ]
 
   /// `month`'s holiday list of `area` (the per-area form), checked by
-  /// ``holidayListMismatch(_:month:)``; a list without stores shows no month, so it is
-  /// believed only from a fresh connection.
+  /// ``holidayListMismatch(_:month:)`` and ``holidayListMismatch(_:area:)``. Neither can tell
+  /// the two letters of a pair apart (nor a list without stores from another), so every list is
+  /// also compared with the run's other answers.
   static func holidayList(
-    area: String, month: CalendarDate, _ session: SourceSession
+    area: String, month: CalendarDate, fresh: Bool = false, _ session: SourceSession
   ) async throws(SourceError) -> HTTPResponse {
-    try await session.postForm(
-      holidayListPath, fields: holidayListFields(area: area, month: month),
-      answering: { holidayListMismatch($0, month: month) ?? holidayListMismatch($0, area: area) },
-      unproven: { list in !list.body.contains(Data("JIJUM_ID".utf8)) })
+    var request = HTTPRequest.postForm(session.url(holidayListPath), fields: holidayListFields(area: area, month: month))
+    if fresh { request.connection = .fresh }
+    return try await session.send(
+      request, answering: { holidayListMismatch($0, month: month) ?? holidayListMismatch($0, area: area) },
+      unproven: { _ in true })
   }
 
   /// Why `page` is not the store page of `storeID`, or nil when it may be: a store page links
@@ -66,12 +76,13 @@ extension EmartSource {
     return linked.isEmpty || linked == storeID ? nil : "the page links the map of store \(linked), not \(storeID)"
   }
 
-  /// Why `answer` is not the holiday list of `month`, or nil when it may be: each row's
-  /// `HOLIDAY_DAYn_YMD` slots start with their month (`20261108`, or `202611` when empty), and a
-  /// slot of another month, or a store list (`dataList`) instead, is a mismatch.
-  /// The area is not checked: rows name it in Korean
-  /// (`AREA`), the request by a letter (`areaCd`). An answer that does not read passes (its
-  /// reader then says what is wrong).
+  /// Why `answer` is not the holiday list of `month`, or nil when it may be: a store list
+  /// (`dataList`) instead, or a list whose dated rows are all of another month (each row's
+  /// `HOLIDAY_DAYn_YMD` slots start with their month: `20261108`, or `202611` when empty). A
+  /// single row dated outside the month does not make the list another month's: that row is
+  /// dropped when the list is read (``rowsOfMonth(_:month:list:_:)``). The area is checked by
+  /// ``holidayListMismatch(_:area:)``. An answer that does not read passes (its reader then says
+  /// what is wrong).
   static func holidayListMismatch(_ answer: HTTPResponse, month: CalendarDate) -> String? {
     if case .absent? = JSONRowReader.rows(in: answer.body, key: "dateList"),
       case .rows? = JSONRowReader.rows(in: answer.body, key: "dataList")
@@ -84,20 +95,43 @@ extension EmartSource {
     } catch {
       return nil
     }
-    let monthText = "\(month.year)\(paddedMonth(month))"
-    for row in rows {
-      for slot in 1...3 {
-        guard let value = row.text("HOLIDAY_DAY\(slot)_YMD"), value.count >= 6, !value.hasPrefix(monthText) else {
-          continue
-        }
-        return "store \(row.text("JIJUM_ID") ?? "?") has the day \(value), not in \(monthText)"
-      }
-    }
-    return nil
+    let dated = rows.filter { !slots(of: $0).isEmpty }
+    guard let first = dated.first, dated.allSatisfy({ outsideSlot(of: $0, month: month) != nil }) else { return nil }
+    return "every dated row is of another month than \(month.year)\(paddedMonth(month)) (the first, store"
+      + " \(first.text("JIJUM_ID") ?? "?"), has \(outsideSlot(of: first, month: month) ?? "?"))"
   }
 
-  /// Why `answer` is not the holiday list of `area` (an `areaCd` letter), or nil when it may
-  /// be: a row whose `AREA` names another province than the letter's (``areaProvinces``).
+  /// The `HOLIDAY_DAYn_YMD` values of a row that name at least a month.
+  private static func slots(of row: [String: JSONScalar]) -> [String] {
+    (1...3).compactMap { row.text("HOLIDAY_DAY\($0)_YMD") }.filter { $0.count >= 6 }
+  }
+
+  /// A slot of `row` that is not in `month`, if any.
+  static func outsideSlot(of row: [String: JSONScalar], month: CalendarDate) -> String? {
+    let monthText = "\(month.year)\(paddedMonth(month))"
+    return slots(of: row).first { !$0.hasPrefix(monthText) }
+  }
+
+  /// `rows` without those dated outside `month`, each dropped with a warning naming `list`: one
+  /// stray row costs that row, not the list.
+  static func rowsOfMonth(
+    _ rows: [[String: JSONScalar]], month: CalendarDate, list: String, _ session: SourceSession
+  ) -> [[String: JSONScalar]] {
+    rows.filter { row in
+      guard let slot = outsideSlot(of: row, month: month) else { return true }
+      session.warn(
+        "\(sourceName): \(list): store \(row.text("JIJUM_ID") ?? "?") has the day \(slot), not in"
+          + " \(month.year)-\(paddedMonth(month)); that row is left out")
+      return false
+    }
+  }
+
+  private static var sourceName: String { name }
+
+  /// Why `answer` is not the holiday list of `area` (an `areaCd` letter), or nil when it may be:
+  /// a row whose `AREA` lies outside the letter's provinces (``areaProvinces``), or, for E
+  /// (광주), a row that names 전남 rather than 광주 (one province since 2026-07, two areas of the
+  /// list). Rows whose `AREA` names no province pass.
   static func holidayListMismatch(_ answer: HTTPResponse, area: String) -> String? {
     guard let asked = areaProvinces[area] else { return nil }
     let rows: [[String: JSONScalar]]
@@ -107,9 +141,81 @@ extension EmartSource {
       return nil
     }
     for row in rows {
-      guard let name = row.text("AREA"), let province = Province(alias: name), province != asked else { continue }
-      return "store \(row.text("JIJUM_ID") ?? "?") is in \(name), not in area \(area) (\(asked.officialName))"
+      guard let name = row.text("AREA"), let province = Province(alias: name) else { continue }
+      let outside = !asked.contains(province) || (area == "E" && namesJeonnamAlone(name))
+      guard outside else { continue }
+      return "store \(row.text("JIJUM_ID") ?? "?") is in \(name), not in area \(area)"
+        + " (\(asked.map(\.officialName).sorted().joined(separator: " or ")))"
     }
     return nil
+  }
+
+  /// Whether an `AREA` word names 전남 and not 광주 (`전남`, `전라남도`); the merged province's
+  /// names (`전남광주통합특별시`, `광주특별시`) name 광주 too.
+  static func namesJeonnamAlone(_ word: String) -> Bool {
+    (word.hasPrefix("전남") || word.hasPrefix("전라남")) && !word.contains("광주")
+  }
+
+  /// Why `answer` is not the holiday list of every area (the older all-area form), or nil when
+  /// it may be: a list of two or more rows that all lie in one region is one area's list.
+  static func allAreasMismatch(_ answer: HTTPResponse) -> String? {
+    let rows: [[String: JSONScalar]]
+    do {
+      rows = try decodeHolidayRows(answer.body, url: answer.requestURL)
+    } catch {
+      return nil
+    }
+    let provinces = rows.compactMap { $0.text("AREA").flatMap(Province.init(alias:)) }
+    guard provinces.count >= 2, let first = provinces.first, provinces.allSatisfy({ $0 == first }) else { return nil }
+    return "all \(provinces.count) stores lie in \(first.officialName): one area's list, not every area's"
+  }
+
+  /// `feeds` (the holiday lists of `months`, in order) with each area that lists stores in one
+  /// month and none in another asked again for the empty month, once, on a fresh connection: an
+  /// empty list proves nothing of its area, and may be an empty area's answer taken as a leftover.
+  /// An answer that is still another area's or month's is left out (``HolidayListPage/dropped``).
+  static func reaskingEmptyAreas(
+    _ feeds: [HolidayListFeed], months: [CalendarDate], _ session: SourceSession
+  ) async throws(SourceError) -> [HolidayListFeed] {
+    let listing = Set(feeds.flatMap { $0.pages.filter { !$0.rows.isEmpty }.compactMap(\.area) })
+    var targets: [(feed: Int, page: Int, area: String)] = []
+    for (feedIndex, feed) in feeds.enumerated() {
+      for (pageIndex, page) in feed.pages.enumerated() where page.rows.isEmpty && page.dropped == nil {
+        if let area = page.area, listing.contains(area) { targets.append((feedIndex, pageIndex, area)) }
+      }
+    }
+    guard !targets.isEmpty else { return feeds }
+    let again = try await session.sideBySide(targets) {
+      session, target throws(SourceError) -> [[String: JSONScalar]]? in
+      let month = months[target.feed]
+      let list = feeds[target.feed].pages[target.page].list
+      do throws(SourceError) {
+        let response = try await holidayList(area: target.area, month: month, fresh: true, session)
+        return rowsOfMonth(try decodeHolidayRows(response.body, url: response.requestURL), month: month, list: list, session)
+      } catch let error where error.isMismatch {
+        session.warn("\(list) was not believed and is left out: \(error)")
+        return nil
+      }
+    }
+    var result = feeds
+    for (target, rows) in zip(targets, again) {
+      if let rows {
+        result[target.feed].pages[target.page].rows = rows
+      } else {
+        result[target.feed].pages[target.page].dropped = "another area's or month's answer"
+      }
+    }
+    return result
+  }
+
+  /// The store page (`view.do?id=`) of `branch`, checked by ``storePageMismatch(_:storeID:)``. A
+  /// page that does not carry the store's name proves nothing of whose it is: it is compared
+  /// with the run's other answers, and asked again on a fresh connection only when it repeats
+  /// another request's answer.
+  static func storePage(of branch: RawBranch, _ session: SourceSession) async throws(SourceError) -> HTTPResponse {
+    let name = Data(branch.name.utf8)
+    return try await session.get(detailPath(storeID: branch.id.storeID)) {
+      storePageMismatch($0, storeID: branch.id.storeID)
+    } unproven: { !$0.body.contains(name) }
   }
 }

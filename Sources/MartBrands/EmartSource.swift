@@ -16,8 +16,13 @@ import MartFetch
 /// - `POST /branch/holidayList.do`, form `areaCd=<letter>&year=YYYY&month=MM&keyword=` (the 2025
 ///   form), one request per area letter `A C I F Q O N D K J G B M L E H P`, for the as-of
 ///   month and the next two (17 × 3 requests): each store's closing dates (`dateList`), joined on
-///   `JIJUM_ID` = `ID`. The rows of all areas are merged; a store listed in two areas counts once,
-///   and an area without stores answers an empty `dateList`. The feed lists every store, named
+///   `JIJUM_ID` = `ID`. The as-of month and the next are required (2025–26 clients read those
+///   two); the month after is read when served, and its failure leaves its days unknown. The
+///   rows of all areas are merged; a store listed in two areas counts once, and an area without
+///   stores answers an empty `dateList`. Each answer is checked by its month and by the region
+///   its letter stands for (docs/checks.md); an answer that fails its check is left out with a
+///   warning, and the stores in no believed list of that month are not published from the run;
+///   a row dated outside its month is left out with a warning. The feed lists every store, named
 ///   with its banner (`에브리데이 가락동점`); 에브리데이 has no `searchType`, so its branches are
 ///   the rows of this feed (id, name, `TEL`, dates).
 ///
@@ -123,12 +128,28 @@ public struct EmartSource: BrandSource {
     var form = HolidayListForm.perArea
     let firstFeed = try await Self.holidayList(for: session.asOf.firstOfMonth(addingMonths: 0), form: &form, probing: true, session)
     let servedForm = form
-    let laterFeeds = try await session.sideBySide([1, 2]) { session, offset throws(SourceError) in
+    // The current and the next month are required (what 2025–26 clients fetch); the month after
+    // is read when served, and its failure leaves its days unknown.
+    let laterFeeds = try await session.sideBySide([1, 2]) { session, offset throws(SourceError) -> HolidayListFeed? in
       var form = servedForm
-      return try await Self.holidayList(
-        for: session.asOf.firstOfMonth(addingMonths: offset), form: &form, probing: false, session)
+      let month = session.asOf.firstOfMonth(addingMonths: offset)
+      do throws(SourceError) {
+        return try await Self.holidayList(for: month, form: &form, probing: false, session)
+      } catch let error where offset == Self.optionalMonthOffset {
+        session.warn("the holiday list of \(month.year)-\(Self.paddedMonth(month)) not read; its days are unknown: \(error)")
+        return nil
+      }
     }
-    for feed in [firstFeed] + laterFeeds {
+    let months = ([0] + [1, 2].filter { laterFeeds[$0 - 1] != nil }).map { session.asOf.firstOfMonth(addingMonths: $0) }
+    let feeds = try await Self.reaskingEmptyAreas([firstFeed] + laterFeeds.compactMap { $0 }, months: months, session)
+    // Stores in no believed list of a month whose list lost an answer may be that answer's:
+    // they are left out this run rather than published without the days they have.
+    var inDroppedArea = Set<String>()
+    for feed in feeds where feed.pages.contains(where: { $0.dropped != nil }) {
+      let listed = Set(feed.rows.compactMap { $0.text("JIJUM_ID") })
+      for branch in branches where !listed.contains(branch.id.storeID) { inDroppedArea.insert(branch.id.storeID) }
+    }
+    for feed in feeds {
       for (storeID, days) in Self.closingDays(in: feed.rows) {
         closingDays[storeID, default: []].append(contentsOf: days)
       }
@@ -139,6 +160,14 @@ public struct EmartSource: BrandSource {
           for branch in stores.branches
           where branch.id.brand == .everyday && seenStoreIDs.insert(branch.id.storeID).inserted {
             branches.append(branch)
+          }
+        }
+      } else {
+        // A row without a JIJUM_ID gives its days to no store: said, not dropped quietly.
+        for page in feed.pages {
+          for (index, row) in page.rows.enumerated() where row.text("JIJUM_ID") == nil {
+            session.warn(
+              skipped: [SkippedRow(row, at: index, of: page.list, url: feed.url, lacking: [["JIJUM_ID"]], nameKey: "NAME")])
           }
         }
       }
@@ -152,6 +181,14 @@ public struct EmartSource: BrandSource {
       await Self.placeEveryday(&branches, session)
     }
 
+    if !inDroppedArea.isEmpty {
+      branches.removeAll { branch in
+        guard inDroppedArea.contains(branch.id.storeID) else { return false }
+        session.warn(
+          "in no believed holiday list (an area's list was left out); not published from this run", branch: branch.id)
+        return true
+      }
+    }
     for index in branches.indices {
       let storeID = branches[index].id.storeID
       // Dates stay dates: the site publishes no closing-day text, so none is made up.
@@ -159,25 +196,36 @@ public struct EmartSource: BrandSource {
         .sorted()
     }
     let nobrandIndices = session.brands.contains(.nobrand) ? branches.indices.filter { branches[$0].id.brand == .nobrand } : []
-    let phones = await session.sideBySide(nobrandIndices.map { branches[$0].id }) { session, id -> String? in
+    let pages = await session.sideBySide(nobrandIndices.map { branches[$0] }) {
+      session, branch -> (phone: String?, page: Data?) in
       // A broken detail page costs only the phone number, not the brand.
       do throws(SourceError) {
-        let response = try await session.get(Self.detailPath(storeID: id.storeID)) {
-          Self.storePageMismatch($0, storeID: id.storeID)
-        }
-        return try Self.parseDetailPhone(response.body, url: response.requestURL, charset: response.charset)
+        let response = try await Self.storePage(of: branch, session)
+        return (try Self.parseDetailPhone(response.body, url: response.requestURL, charset: response.charset), response.body)
       } catch {
-        session.warn("phone not read from the store page: \(error)", branch: id)
-        return nil
+        session.warn("phone not read from the store page: \(error)", branch: branch.id)
+        return (nil, nil)
       }
     }
-    for (index, phone) in zip(nobrandIndices, phones) {
-      if let phone { branches[index].phone = phone }
+    // Pages that are all one answer (a cache that ignores the query string) cannot say whose
+    // they are: no phone is taken from them.
+    let read = pages.compactMap { $0.page }
+    if read.count == pages.count, AnswerChecks.allAlike(read) {
+      session.warn(
+        "\(session.url(Self.detailPath(storeID: ""))): all \(read.count) 노브랜드 store pages are one answer,"
+          + " which cannot say whose it is; no phone taken from them")
+    } else {
+      for (index, page) in zip(nobrandIndices, pages) {
+        if let phone = page.phone { branches[index].phone = phone }
+      }
     }
     return branches
   }
 
   // MARK: - 에브리데이 places
+
+  /// The offset of the month after next: its holiday list is read when served, not required.
+  static let optionalMonthOffset = 2
 
   /// The all-format store-list form of 2026 (no `searchType`; the month not zero-padded).
   static func allFormatsFields(asOf: CalendarDate) -> [(name: String, value: String)] {
@@ -189,8 +237,8 @@ public struct EmartSource: BrandSource {
 
   /// Gives the 에브리데이 branches, which the holiday lists name without a place, their address,
   /// phone, hours and coordinates: from the all-format store list when it places them, else from
-  /// each store's page. Neither failing costs the brand: a branch left without a place is
-  /// exported as it is (with a warning), and the geocoding stage reports it without coordinates.
+  /// each store's page. Neither failing costs the brand: a branch left without an address is
+  /// not published from this run (with a warning); a field neither gives is nil, never a label.
   static func placeEveryday(_ branches: inout [RawBranch], _ session: SourceSession) async {
     var listed: [String: StorePlace] = [:]
     do {
@@ -214,11 +262,10 @@ public struct EmartSource: BrandSource {
       }
     }
     // Each page's failure is a warning, not an error.
-    let pagePlaces = await session.sideBySide(unplaced.map { branches[$0].id }) { session, id -> StorePlace? in
+    let pagePlaces = await session.sideBySide(unplaced.map { branches[$0] }) { session, branch -> StorePlace? in
+      let id = branch.id
       do throws(SourceError) {
-        let response = try await session.get(detailPath(storeID: id.storeID)) {
-          storePageMismatch($0, storeID: id.storeID)
-        }
+        let response = try await storePage(of: branch, session)
         let place = try parseStorePlace(response.body, url: response.requestURL, charset: response.charset)
         guard place.placesTheStore else {
           session.warn("neither the store list nor the store page gives its place", branch: id)
@@ -230,8 +277,19 @@ public struct EmartSource: BrandSource {
         return nil
       }
     }
+    var withoutPlace = Set<Int>()
     for (index, place) in zip(unplaced, pagePlaces) {
-      if let place { branches[index] = merging(place, into: branches[index]) }
+      if let place, place.address != nil || place.lotAddress != nil {
+        branches[index] = merging(place, into: branches[index])
+      } else {
+        withoutPlace.insert(index)
+      }
+    }
+    // A branch without an address is not published from this run: a later run (or the last
+    // bundle) places it.
+    for index in withoutPlace.sorted(by: >) {
+      session.warn("no address from the store list or the store page; not published from this run", branch: branches[index].id)
+      branches.remove(at: index)
     }
   }
 
@@ -273,6 +331,23 @@ public struct EmartSource: BrandSource {
   struct HolidayListPage {
     var list: String
     var rows: [[String: JSONScalar]]
+    /// Why the answer was not believed (it was another area's or month's each time it was
+    /// asked), when it was not: its stores have no days from this month's list.
+    var dropped: String?
+    /// The area letter asked for (the per-area form).
+    var area: String?
+    /// The answer as received.
+    var body: Data?
+  }
+
+  /// The areas of `pages` whose answers, listing stores, are byte-equal to another area's.
+  static func repeatedAreas(_ pages: [HolidayListPage]) -> [String] {
+    var areasByBody: [Data: [String]] = [:]
+    for page in pages where page.dropped == nil && !page.rows.isEmpty {
+      guard let body = page.body, let area = page.area else { continue }
+      areasByBody[body, default: []].append(area)
+    }
+    return areasByBody.values.filter { $0.count > 1 }.flatMap { $0 }.sorted()
   }
 
   /// Fetches `month`'s holiday list in `form`. When `probing` (the first month) and the per-area
@@ -286,11 +361,22 @@ public struct EmartSource: BrandSource {
   ) async throws(SourceError) -> HolidayListFeed {
     let monthText = "\(month.year)-\(paddedMonth(month))"
     if form == .perArea {
-      @Sendable func areaRows(_ area: String, _ session: SourceSession) async throws(SourceError) -> HolidayListPage {
-        let response = try await holidayList(area: area, month: month, session)
+      @Sendable func areaRows(
+        _ area: String, fresh: Bool = false, _ session: SourceSession
+      ) async throws(SourceError) -> HolidayListPage {
+        let list = "the holiday list of \(monthText), area \(area)"
+        let response: HTTPResponse
+        do throws(SourceError) {
+          response = try await holidayList(area: area, month: month, fresh: fresh, session)
+        } catch let error where error.isMismatch {
+          // An unsure check costs that one answer: the area's stores keep their last data.
+          session.warn("\(list) was not believed and is left out: \(error)")
+          return HolidayListPage(list: list, rows: [], dropped: "\(error)", area: area)
+        }
         return HolidayListPage(
-          list: "the holiday list of \(monthText), area \(area)",
-          rows: try decodeHolidayRows(response.body, url: response.requestURL))
+          list: list,
+          rows: rowsOfMonth(try decodeHolidayRows(response.body, url: response.requestURL), month: month, list: list, session),
+          area: area, body: response.body)
       }
       var pages: [HolidayListPage] = []
       var notServed: String?
@@ -308,6 +394,24 @@ public struct EmartSource: BrandSource {
         pages += try await session.sideBySide(Array(otherAreas)) { session, area throws(SourceError) in
           try await areaRows(area, session)
         }
+        // Two areas never list the same stores: areas whose answers are one (a leftover taken
+        // before its own request's answer was noted, a cache) are asked again on fresh
+        // connections, and what still repeats is left out.
+        let repeated = Self.repeatedAreas(pages)
+        if !repeated.isEmpty {
+          let again = try await session.sideBySide(repeated) { session, area throws(SourceError) in
+            try await areaRows(area, fresh: true, session)
+          }
+          for page in again {
+            if let index = pages.firstIndex(where: { $0.area == page.area }) { pages[index] = page }
+          }
+          for area in Self.repeatedAreas(pages) {
+            guard let index = pages.firstIndex(where: { $0.area == area }) else { continue }
+            session.warn("\(pages[index].list) is the same answer as another area's, asked again; left out")
+            pages[index] = HolidayListPage(
+              list: pages[index].list, rows: [], dropped: "the same answer as another area's", area: area)
+          }
+        }
       }
       if notServed == nil, probing, !pages.contains(where: { $0.rows.contains { $0.text("JIJUM_ID") != nil } }) {
         notServed = "no area listed a store for \(monthText)"
@@ -322,9 +426,13 @@ public struct EmartSource: BrandSource {
         return try requiringStores(HolidayListFeed(pages: pages, url: session.url(holidayListPath)), month: monthText)
       }
     }
-    let response = try await session.get(holidayListPath(for: month)) { holidayListMismatch($0, month: month) }
+    let response = try await session.get(holidayListPath(for: month)) {
+      holidayListMismatch($0, month: month) ?? allAreasMismatch($0)
+    }
+    let list = "the holiday list of \(monthText)"
     let page = HolidayListPage(
-      list: "the holiday list of \(monthText)", rows: try decodeHolidayRows(response.body, url: response.requestURL))
+      list: list,
+      rows: rowsOfMonth(try decodeHolidayRows(response.body, url: response.requestURL), month: month, list: list, session))
     return try requiringStores(HolidayListFeed(pages: [page], url: response.requestURL), month: monthText)
   }
 

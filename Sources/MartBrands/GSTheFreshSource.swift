@@ -53,6 +53,7 @@ public struct GSTheFreshSource: BrandSource {
     // pages are numbered that way from then on. Every page 0..<numberOfPages is read once.
     var pageNumberOffset: Int?
     var pagesRead = Set<Int>()
+    var drifted = false
     /// Checks one answer against the pages read before and keeps its stores.
     func take(_ page: Page, asked pageNumber: Int, url: String) throws(SourceError) {
       func inconsistent(_ detail: String) -> SourceError {
@@ -68,12 +69,16 @@ public struct GSTheFreshSource: BrandSource {
       }
       pageNumberOffset = offset
       if let expected {
-        guard expected.numberOfPages == pagination.numberOfPages,
-          expected.totalNumberOfResults == pagination.totalNumberOfResults
-        else {
-          throw inconsistent(
-            "page \(pageNumber) reports \(pagination.totalNumberOfResults) stores on \(pagination.numberOfPages) pages, "
-              + "the first page read reported \(expected.totalNumberOfResults) on \(expected.numberOfPages)")
+        // A list of ~170 pages read over minutes can gain or lose a store meanwhile: the count
+        // drifting is said once, and each page still proves its number (`currentPage`).
+        if expected.numberOfPages != pagination.numberOfPages
+          || expected.totalNumberOfResults != pagination.totalNumberOfResults, !drifted
+        {
+          drifted = true
+          session.warn(
+            "\(Self.name): \(url): page \(pageNumber) reports \(pagination.totalNumberOfResults) stores on"
+              + " \(pagination.numberOfPages) pages, the first page read reported \(expected.totalNumberOfResults) on"
+              + " \(expected.numberOfPages); the list changed while it was read")
         }
       } else {
         guard pagination.numberOfPages <= Self.maximumPages else {
@@ -92,7 +97,9 @@ public struct GSTheFreshSource: BrandSource {
         }
         expected = pagination
       }
-      guard !page.stores.isEmpty || pagination.currentPage == pagination.numberOfPages - 1 else {
+      guard !page.stores.isEmpty || pagination.currentPage >= pagination.numberOfPages - 1
+        || pagination.currentPage == (expected?.numberOfPages ?? 0) - 1
+      else {
         throw inconsistent("page \(pageNumber) of \(pagination.numberOfPages) has no stores")
       }
       session.warn(skipped: page.skipped)
@@ -100,11 +107,20 @@ public struct GSTheFreshSource: BrandSource {
         stores.append((store, url))
       }
     }
-    @Sendable func read(_ pageNumber: Int, _ session: SourceSession) async throws(SourceError) -> (Page, url: String) {
-      let response = try await session.get(Self.listPath(pageNumber: pageNumber))
+    /// Page `pageNumber`, which must say it is page `page` (0-based `currentPage`) when that is
+    /// known: another page's answer is asked again on a fresh connection.
+    @Sendable func read(
+      _ pageNumber: Int, page: Int?, _ session: SourceSession
+    ) async throws(SourceError) -> (Page, url: String) {
+      let response = try await session.get(Self.listPath(pageNumber: pageNumber)) { answer in
+        guard let page, let read = try? Self.parsePage(answer.body, url: answer.requestURL),
+          read.pagination.currentPage != page
+        else { return nil }
+        return "the answer is page \(read.pagination.currentPage) (0-based), not page \(page)"
+      }
       return (try Self.parsePage(response.body, url: response.requestURL), response.requestURL)
     }
-    let (firstPage, firstURL) = try await read(1, session)
+    let (firstPage, firstURL) = try await read(1, page: nil, session)
     try take(firstPage, asked: 1, url: firstURL)
     // The first page gives the page count and numbering: the others are asked for together
     // and checked in order, as if read one after another.
@@ -112,7 +128,8 @@ public struct GSTheFreshSource: BrandSource {
     let otherPageNumbers = (0..<pageCount).filter { !pagesRead.contains($0) }.map { $0 + offset }
     let otherPages = await session.sideBySide(otherPageNumbers) { session, pageNumber in
       do throws(SourceError) {
-        return Result<(Page, url: String), SourceError>.success(try await read(pageNumber, session))
+        return Result<(Page, url: String), SourceError>.success(
+          try await read(pageNumber, page: pageNumber - offset, session))
       } catch {
         return .failure(error)
       }

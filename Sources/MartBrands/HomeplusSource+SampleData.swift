@@ -65,7 +65,6 @@ public struct HomeplusSampleGenerator: SourceSampleGenerator {
             <div class="store_detail">
               <div class="shop_tit">
                 <span class="logo">\(brand == .homeplusExpress ? "홈플러스 익스프레스" : "홈플러스")</span>
-                <h3 class="name">\(name)</h3>
                 <a href=" /store " class="btn_list">목록</a>
               </div>
               <dl class="shop_detail_01">
@@ -73,8 +72,7 @@ public struct HomeplusSampleGenerator: SourceSampleGenerator {
                 <dt>휴점일</dt><dd>\(closing)</dd>
                 <dt>전화번호</dt><dd>\(phone)</dd>
                 <dt>주차</dt><dd>\(brand == .homeplusExpress ? "무료 1시간 (구매 고객)" : "무료 3시간 (구매 고객)")</dd>
-                <dt>주소</dt><dd>\(HTMLText.escape(place.roadAddress)) <a href="
-                    /store/store_map?storId=\(id) " class="btn_route">길 찾기</a></dd>
+                <dt>주소</dt><dd>\(HTMLText.escape(place.roadAddress)) <a href="#" class="btn_route">길 찾기</a></dd>
               </dl>
             </div>
           </div>

@@ -13,12 +13,14 @@ import MartHTML
 ///   Every 2026 client reads it.
 /// - `GET /store/store_detail?storId=<id>`: the store's page, whose `dl.shop_detail_01` holds
 ///   the closing-day rule with its dates (`매월 둘째, 넷째 일요일 (11/8, 11/22)`) in the second
-///   `dd`. A store that no longer exists redirects to a page with an empty body. No 2026 client
-///   reads these pages (the last one is from 2025-11), so they are expected to move: a store
-///   whose page is unreadable keeps the list's next closing day (`storDayoffCntt`) as its
-///   closing text, and the days the list does not speak of are unknown. Its `sourceURL` says
-///   which gave its days: the store page, or the list. When most pages are unreadable, the brand
-///   is still published, with a warning that its days came from the list.
+///   `dd`. A store the site no longer shows may redirect to a page without content. No 2026
+///   client reads these pages (the last one is from 2025-11), so they are expected to move: a
+///   store whose page is unreadable or blank keeps the list's next closing day
+///   (`storDayoffCntt`) as its closing text (the list, not a blank page, says which stores
+///   exist), and the days the list does not speak of are unknown. Its `sourceURL` says which
+///   gave its days: the store page, or the list. When most pages are unreadable, the brand is
+///   still published, with a warning that its days came from the list; when the first three
+///   pages all carry no store data (client-rendered shells), the others are not asked that run.
 ///
 /// A store that stopped trading says so only in its hours text (`마트 임시휴업. 몰영업시간
 /// 10:00~21:00`, `계룡점 영업종료로 단골매장을 변경해주세요.`); such rows are kept with that text
@@ -73,41 +75,55 @@ public struct HomeplusSource: BrandSource {
     session.warn(skipped: list.skipped)
     let listed = list.branches.filter { session.brands.contains($0.id.brand) }
 
-    /// What a store page made of its branch.
-    enum Outcome {
-      case merged(RawBranch)
-      /// The page could not be read: the branch as listed, and why.
-      case unreadable(RawBranch, SourceError)
-      /// The page is empty: the store no longer exists.
-      case gone
+    let pages = Self.pagesBeforeStopping
+    let firstOutcomes = await session.sideBySide(Array(listed.prefix(pages)), Self.readStorePage)
+    // Store pages that carry no store data (client-rendered shells, the 2026 site) are not asked
+    // for every store: when the first few all carry nothing, the list's next closing days stand
+    // in for the run, said once. A later run tries the pages again.
+    if firstOutcomes.count == pages, firstOutcomes.allSatisfy(\.carriesNothing), case .unreadable(_, let error, _, _)? = firstOutcomes.first {
+      session.usedFallback(
+        "\(Self.storeListData), for all \(listed.count) stores: the first \(pages) store pages carry no store"
+          + " data, so the others were not asked this run",
+        primaryFailure: error)
+      return listed
     }
-    let outcomes = await session.sideBySide(listed) { session, branch -> Outcome in
-      let detailURL = session.url(Self.detailPath(storeID: branch.id.storeID))
-      let detail: StoreDetail?
-      do throws(SourceError) {
-        let page = try await Self.storePage(at: detailURL, of: branch, session)
-        detail = try Self.parseDetail(page.body, url: detailURL, charset: page.charset)
-      } catch {
-        // One broken page costs that branch its detail text, not the brand.
-        return .unreadable(branch, error)
+    var outcomes = firstOutcomes + (await session.sideBySide(Array(listed.dropFirst(pages)), Self.readStorePage))
+    // A page taken as another request's leftover before that request's answer was noted shows
+    // now that every answer is in: one that came on a reused connection and equals another
+    // request's answer is asked again, once, on a fresh connection.
+    let repeating = outcomes.indices.filter { index in
+      guard let page = outcomes[index].answer, page.cameOnReusedConnection else { return false }
+      return session.answers.repeats(page.body, answering: .get(page.requestURL))
+    }
+    if !repeating.isEmpty {
+      let again = await session.sideBySide(repeating.map { listed[$0] }) { session, branch in
+        await Self.readStorePage(session, branch, fresh: true)
       }
-      guard let detail else {
-        session.warn("\(detailURL) is empty (the store no longer exists); left out", branch: branch.id)
-        return .gone
-      }
-      var merged = Self.merging(detail, into: branch)
-      merged.sourceURL = detailURL
-      return .merged(merged)
+      for (index, outcome) in zip(repeating, again) { outcomes[index] = outcome }
     }
     var branches: [RawBranch] = []
     var unreadable: [(id: BranchID, error: SourceError)] = []
-    for outcome in outcomes {
+    // A page that carries a store's days, phone and address is never another store's page
+    // byte for byte: pages that are one answer (a cache that ignores the query string) say
+    // nothing of whose they are, none of them is believed, and the list stands in for each.
+    let answers = outcomes.compactMap(\.page).reduce(into: [Data: Int]()) { $0[$1.body, default: 0] += 1 }
+
+    for (outcome, branch) in zip(outcomes, listed) {
       switch outcome {
-      case .merged(let branch): branches.append(branch)
-      case .unreadable(let branch, let error):
+      case .merged(let merged, let page) where answers[page.body] == 1: branches.append(merged)
+      case .merged(_, let page):
+        unreadable.append(
+          (
+            branch.id,
+            SourceError(
+              source: Self.name, url: page.requestURL,
+              reason: .unexpectedContent(
+                "the same answer as \((answers[page.body] ?? 0) - 1) other store pages, which cannot say whose it is"))
+          ))
+        branches.append(branch)
+      case .unreadable(let branch, let error, _, _):
         unreadable.append((branch.id, error))
         branches.append(branch)
-      case .gone: break
       }
     }
     // A few bad pages are warned about one by one; most pages unreadable is a redesign or an
@@ -121,6 +137,67 @@ public struct HomeplusSource: BrandSource {
       }
     }
     return branches
+  }
+
+  /// How many store pages are asked first: when each of them carries no store data, the rest
+  /// are not asked that run.
+  static let pagesBeforeStopping = 3
+
+  /// What a store page made of its branch.
+  enum PageOutcome: Sendable {
+    /// The list row completed by its page, and the page.
+    case merged(RawBranch, HTTPResponse)
+    /// The page could not be read or carries no store data (`carriesNothing`, the page then
+    /// given): the branch as listed, and why.
+    case unreadable(RawBranch, SourceError, carriesNothing: Bool, page: HTTPResponse? = nil)
+
+    var carriesNothing: Bool {
+      if case .unreadable(_, _, let nothing, _) = self { return nothing }
+      return false
+    }
+
+    /// The answer the outcome was made of, when one came.
+    var answer: HTTPResponse? {
+      switch self {
+      case .merged(_, let page): page
+      case .unreadable(_, _, _, let page): page
+      }
+    }
+
+    var page: HTTPResponse? {
+      if case .merged(_, let page) = self { return page }
+      return nil
+    }
+  }
+
+  /// Reads `branch`'s store page. A page that cannot be read costs that branch its page, not
+  /// the brand; a blank page (where the site sends a store it no longer shows) keeps the branch
+  /// as listed: the list, not a blank page, says which stores exist.
+  @Sendable static func readStorePage(_ session: SourceSession, _ branch: RawBranch) async -> PageOutcome {
+    await readStorePage(session, branch, fresh: false)
+  }
+
+  /// ``readStorePage(_:_:)``, on a fresh connection when `fresh`.
+  static func readStorePage(_ session: SourceSession, _ branch: RawBranch, fresh: Bool) async -> PageOutcome {
+    let detailURL = session.url(detailPath(storeID: branch.id.storeID))
+    let page: HTTPResponse
+    do throws(SourceError) {
+      page = try await storePage(at: detailURL, of: branch, fresh: fresh, session)
+    } catch {
+      return .unreadable(branch, session.described(error), carriesNothing: false)
+    }
+    do throws(SourceError) {
+      guard let detail = try parseDetail(page.body, url: detailURL, charset: page.charset) else {
+        let error = SourceError(
+          source: name, url: detailURL, reason: .unexpectedContent("a page without content, no store data"))
+        return .unreadable(branch, session.described(error), carriesNothing: true, page: page)
+      }
+      var merged = merging(detail, into: branch)
+      merged.sourceURL = detailURL
+      return .merged(merged, page)
+    } catch {
+      return .unreadable(branch, session.described(error), carriesNothing: true, page: page)
+    }
   }
 
   // MARK: - Store list
@@ -232,6 +309,9 @@ public struct HomeplusSource: BrandSource {
     _ data: Data, url: String, charset: String? = nil
   ) throws(SourceError) -> StoreDetail? {
     if isBlank(data) { return nil }
+    if let cut = AnswerChecks.cutShort(data, after: "shop_detail_01", closing: ["dl"]) {
+      throw SourceError(source: Self.name, url: url, reason: .unexpectedContent(cut))
+    }
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
       guard let list = document.firstElement(where: { $0.hasName("dl") && $0.hasClass("shop_detail_01") }) else {
@@ -346,10 +426,12 @@ extension HomeplusSource {
     }
     var pages = [list]
     var withDays = 0
-    let sampled = listed.prefix(3)
+    var described: [String] = []
+    let sampled = listed.prefix(Self.pagesBeforeStopping)
     for branch in sampled {
       let url = session.url(Self.detailPath(storeID: branch.id.storeID))
       let page = await session.probe(.get(url)) { response throws(SourceError) in
+        described.append(ResponseDescription.body(response))
         let detail = try Self.parseDetail(response.body, url: url, charset: response.charset)
         return [
           ProbeCount("dl.shop_detail_01 with a closing-day dd", found: detail?.closingText == nil ? 0 : 1, needed: 0)
@@ -364,9 +446,14 @@ extension HomeplusSource {
         ProbePage(url: page.url, status: page.status, problem: page.reached ? nil : page.problem, counts: counts))
     }
     if !sampled.isEmpty {
+      // What a run does when the first pages carry nothing, said where the probe reports it.
+      let stopping =
+        withDays == 0 && sampled.count == Self.pagesBeforeStopping && described.count == sampled.count
+        ? "the first \(sampled.count) store pages carry no store data (\(Set(described).sorted().joined(separator: "; ")));"
+          + " a run asks no other store page and reads the list's next closing days (storDayoffCntt)" : nil
       pages.append(
         ProbePage(
-          url: session.url("/store/store_detail"), status: 200,
+          url: session.url("/store/store_detail"), status: 200, problem: stopping,
           counts: [ProbeCount("of \(sampled.count) store pages, those carrying the closing days", found: withDays)]))
     }
     return pages

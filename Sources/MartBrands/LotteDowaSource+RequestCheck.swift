@@ -43,10 +43,13 @@ extension LotteDowaSource {
   }
 
   /// The area a word names as the area picker tells them apart: its province, but 광주 and 전남
-  /// apart (one province since 2026-07-01, two areas of the picker); nil for other words.
+  /// apart (one province since 2026-07-01, two areas of the picker); nil for other words, and for
+  /// the merged province's own names (`전남광주통합특별시`, `전남광주특별시`, `광주특별시`), which
+  /// an address of either area may be written with.
   static func region(_ word: String) -> String? {
     guard let province = Province(alias: word) else { return nil }
     guard province == .jeonnamGwangju else { return province.officialName }
+    if word.hasPrefix("전남광주") || word.hasPrefix("광주전남") || word.hasPrefix("광주특별시") { return nil }
     return word.hasPrefix("광주") ? "광주" : "전남"
   }
 }

@@ -114,6 +114,10 @@ public struct LotteDowaSource: BrandSource {
   /// The store rows of one search page, in page order. Text before the markup is ignored; a page
   /// without rows is empty (an area without stores).
   public static func parseSearchPage(_ data: Data, url: String, charset: String? = nil) throws(SourceError) -> [Store] {
+    // Each store is an `li` holding its `shop-tit`: the last one must end.
+    if let cut = AnswerChecks.cutShort(data, after: "shop-tit", closing: ["li"]) {
+      throw SourceError(source: name, url: url, reason: .unexpectedContent(cut))
+    }
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
       var stores: [Store] = []

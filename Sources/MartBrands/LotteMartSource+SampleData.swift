@@ -128,12 +128,13 @@ public struct LotteMartSampleGenerator: SourceSampleGenerator {
           method: "POST", url: "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=",
           status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=UTF-8")], body: Data(page.utf8))
       ),
-      // The all-format list holds the same 롯데마트 rows.
+      // The all-format list holds the same 롯데마트 rows, on a page of its own.
       (
         "shop_search-all",
         RecordedExchange(
           method: "GET", url: "http://company.lottemart.com/shop/shop_search.asp?page=1&list_num=500",
-          status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=UTF-8")], body: Data(page.utf8))
+          status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=UTF-8")],
+          body: Data(page.replacingOccurrences(of: "<title>롯데마트 - 매장찾기</title>", with: "<title>롯데마트 - 전체 매장</title>").utf8))
       ),
     ]
   }

@@ -81,16 +81,21 @@ public struct LotteMartSource: BrandSource {
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
     guard session.brands.contains(.lottemart) else { return [] }
     let searched: Result<[RawBranch], SourceError>
+    var searchAnswer: Data?
     do throws(SourceError) {
       let response = try await session.send(HTTPRequest(method: .post, url: session.url(Self.storeListPath)))
+      searchAnswer = response.body
       searched = .success(try Self.parseStoreList(response.body, url: response.requestURL, charset: response.charset))
     } catch {
       searched = .failure(error)
     }
     let allFormats: Result<[RawBranch], SourceError>
     do throws(SourceError) {
-      let response = try await session.get(Self.allFormatsPath)
-      allFormats = .success(try Self.parseStoreList(response.body, url: response.requestURL, charset: response.charset))
+      allFormats = .success(try await Self.allFormatsList(searchAnswer: searchAnswer, session))
+    } catch let error where error.isMismatch {
+      // Its stores (제타플렉스 잠실점, 서울역점) are listed nowhere else: the brand keeps its last
+      // data rather than lose them.
+      throw error
     } catch {
       allFormats = .failure(error)
     }
@@ -116,6 +121,18 @@ public struct LotteMartSource: BrandSource {
       }
       throw first
     }
+  }
+
+  /// The all-format list's 롯데마트 branches. The list names no query and shares rows with the
+  /// store search (롯데마트 rows, and in some answers rows of other banners), so nothing in it is
+  /// its own: an answer byte-equal to the search's (`searchAnswer`) is the search's, a mismatch,
+  /// and the list is compared with the run's other answers too.
+  static func allFormatsList(searchAnswer: Data?, _ session: SourceSession) async throws(SourceError) -> [RawBranch] {
+    let response = try await session.get(allFormatsPath) { answer in
+      guard let searchAnswer, answer.body == searchAnswer else { return nil }
+      return "the store search's answer, not the list of every format"
+    } unproven: { _ in true }
+    return try parseStoreList(response.body, url: response.requestURL, charset: response.charset)
   }
 
   /// `branches` followed by the branches of `more` whose id and name none of them has, in
@@ -146,10 +163,18 @@ public struct LotteMartSource: BrandSource {
     do {
       let document = try HTMLDocument(data: data, url: url, charset: charset)
       let rows = storeRows(in: document)
-      guard !rows.isEmpty else {
+      guard let lastRow = rows.last else {
         throw SourceError(
           source: Self.name, url: url,
           reason: .unexpectedContent("no store rows (no span.day-off, div.address, span.time or span.call)"))
+      }
+      // Every row holds a `span.day-off`: the row of the last one (a `tr` in 2026, an `li` in
+      // 2022, whatever element holds it) must end.
+      // (A page of one row and no container holds it in the document itself: not judged.)
+      if !["html", "body"].contains(lastRow.name),
+        let cut = AnswerChecks.cutShort(data, after: "day-off", closing: [lastRow.name])
+      {
+        throw SourceError(source: Self.name, url: url, reason: .unexpectedContent(cut))
       }
       var branches: [RawBranch] = []
       var seenStoreIDs = Set<String>()
@@ -301,8 +326,13 @@ public struct LotteMartSource: BrandSource {
     return (nil, name)
   }
 
+  /// How a branch name may end: `점`, and, as a 2026 collector also accepts, `역` and `스`
+  /// (brand-sources.md §11.3).
+  static let nameEndings = ["점", "역", "스"]
+
   /// The branch name: the row's `.name` element, else its `brnchCd` link text, else the first
-  /// text outside the fields that ends in `점` (as the page shows `LOTTE Mart | 제주점 | 영업중 …`)
+  /// text outside the fields that ends in `점`, `역` or `스` (``nameEndings``; the page shows
+  /// `LOTTE Mart | 제주점 | 영업중 …`)
   /// and has no space but after a banner. `named` is the row's first `.name` element, `link` its
   /// first `brnchCd` link.
   private static func name(of row: HTMLElement, named: HTMLElement?, link: HTMLElement?) throws(HTMLError) -> String? {
@@ -312,7 +342,7 @@ public struct LotteMartSource: BrandSource {
       .joined(separator: " or ")
     for node in try row.select(".//text()[not(\(outsideFields))]") {
       let text = node.text
-      if text.hasSuffix("점"), !splittingBanner(text).1.contains(" ") { return text }
+      if nameEndings.contains(where: text.hasSuffix), !splittingBanner(text).1.contains(" ") { return text }
     }
     return nil
   }

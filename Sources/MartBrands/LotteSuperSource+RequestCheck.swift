@@ -4,36 +4,27 @@ import MartFetch
 
 extension LotteSuperSource {
   /// The holiday answer of `store` at `pathAndQuery`, checked by
-  /// ``holidayListMismatch(_:store:)``; an empty list shows no store, so it is believed only
-  /// from a fresh connection.
+  /// ``holidayListMismatch(_:store:)``. Its rows carry only dates (`holidayDate`): nothing names
+  /// the store, so the answer is compared with the run's others (asked again on a fresh
+  /// connection when it repeats another store's answer), and a run whose holiday answers are
+  /// all one answer believes none of them (``collect(_:)``).
   static func holidayList(
-    at pathAndQuery: String, of store: Store, _ session: SourceSession
+    at pathAndQuery: String, of store: Store, fresh: Bool = false, _ session: SourceSession
   ) async throws(SourceError) -> HTTPResponse {
-    try await session.get(
-      pathAndQuery, answering: { holidayListMismatch($0, store: store) },
-      unproven: { answer in !answer.body.contains(Data("strCd".utf8)) })
+    let request = HTTPRequest.get(session.url(pathAndQuery))
+    return try await session.send(
+      fresh ? request.onFreshConnection : request, answering: { holidayListMismatch($0, store: store) },
+      unproven: { _ in true })
   }
 
-  /// Why `answer` is not the holiday list of `store`, or nil when it may be: each row names its
-  /// store (`strCd`, the list's `sstrCd`), and a row naming another store, or a store list page
-  /// (`storeInfo`), is a mismatch. Rows without a `strCd`, and an answer that does not read,
-  /// pass (its reader then says what is wrong).
+  /// Why `answer` is not the holiday list of `store`, or nil when it may be: a store list page
+  /// (`storeInfo`) is a mismatch. The rows name no store (the 2026 client reads `holidayDate`
+  /// alone), so nothing else is checked; an answer that does not read passes (its reader then
+  /// says what is wrong).
   static func holidayListMismatch(_ answer: HTTPResponse, store: Store) -> String? {
     if case .rows? = JSONRowReader.rows(in: answer.body, key: "storeInfo") {
       return "a store list page, not the holiday list of store \(store.code)"
     }
-    let rows: [[String: JSONScalar]]
-    do {
-      rows =
-        try decodeRows(
-          answer.body, key: "holidayList", url: answer.requestURL, expecting: "a \"holidayList\" array",
-          fallback: HolidayListBody.self, rows: \.holidayList) ?? []
-    } catch {
-      return nil
-    }
-    guard let other = rows.lazy.compactMap({ $0.text("strCd") }).first(where: { $0 != store.code }) else {
-      return nil
-    }
-    return "the list is of store \(other), not \(store.code)"
+    return nil
   }
 }

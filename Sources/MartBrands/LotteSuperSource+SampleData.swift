@@ -43,7 +43,7 @@ public struct LotteSuperSampleGenerator: SourceSampleGenerator {
       stores.append(JSONText.object(fields))
       guard hasIDs else { continue }
       let dates = random.chance(0.03) ? [] : closingDays(place.closingWeekday)[0].map(Self.compact)
-      let holidays = dates.map { JSONText.object([("holidayDate", .string($0)), ("strCd", .string(code))]) }
+      let holidays = dates.map { JSONText.object([("holidayDate", .string($0))]) }
       let fieldsOfRequest = [("trNo", "LS\(code)"), ("lrtrNo", "LR\(code)"), ("oflnAfflCd", "01"), ("strKndCd", "01")]
       output.append(
         (

@@ -16,8 +16,9 @@ import MartFetch
 /// (`E다산역점`, `G속초조양점`, `(백)일산점`) or lack `점` (`남양주도곡`); the branch keeps the
 /// published name beside a display name without the prefix.
 ///
-/// A holiday answer names its store in each row (`strCd`) and is checked against the store
-/// asked for (`holidayListMismatch`); list pages name no page number, so a page repeating only
+/// A holiday answer names no store (its rows hold only `holidayDate`): it is compared with the
+/// run's other answers, and when every store got one answer none is believed (the brand keeps
+/// its last data); list pages name no page number, so a page repeating only
 /// stores already read is asked again on a fresh connection before it ends the list.
 public struct LotteSuperSource: BrandSource {
   public static let name = "lotte-super"
@@ -32,6 +33,10 @@ public struct LotteSuperSource: BrandSource {
   static let holidayPath = "/p/lotteplus/holiday/selectHolidayList"
   /// No run reads more list pages than this, whatever the site answers.
   static let maximumPages = 500
+  /// How many holiday answers, all one, make a run's answers a cache's rather than stores that
+  /// share their days: most stores close on the 2nd and 4th Sunday, but among twenty some lie
+  /// in districts that close on weekdays (대구, 청주, 서초, …); the real list has about 240.
+  static let storesToTellACache = 20
 
   /// Path and query of list page `index` (`scrollIndex`, from 0).
   static func listPath(page index: Int) -> String {
@@ -86,30 +91,63 @@ public struct LotteSuperSource: BrandSource {
         source: session.sourceName, url: session.url(Self.listPath(page: 0)),
         reason: .unexpectedContent("the store list has no store with an sstrCd"))
     }
-    let branches = await session.sideBySide(stores) { session, listed -> RawBranch in
-      let (store, pageURL) = listed
-      // The record is the list row; the holiday answer only adds its dates.
-      var branch = store.rawBranch(listURL: pageURL)
-      guard let path = Self.holidayPath(for: store) else {
-        session.warn("no trNo to ask for closing days; closing days unknown", branch: branch.id)
-        return branch
-      }
-      do throws(SourceError) {
-        let response = try await Self.holidayList(at: path, of: store, session)
-        let holidays = try Self.parseHolidayList(response.body, url: response.requestURL)
-        branch.closingDates = holidays.dates
-        for text in holidays.unreadable {
-          session.warn("holidayDate \"\(text)\" is not a YYYYMMDD date", branch: branch.id)
-        }
-        if holidays.dates.isEmpty {
-          session.warn("the holiday list is empty; closing days unknown", branch: branch.id)
-        }
-      } catch {
-        session.warn("closing days not read (\(error)); closing days unknown", branch: branch.id)
-      }
-      return branch
+    var read = await session.sideBySide(stores) { session, listed in
+      await Self.readHolidays(of: listed.store, listURL: listed.pageURL, fresh: false, session)
     }
-    return branches
+    // An answer taken as another store's leftover before that store's answer was noted shows
+    // now that every answer is in: one that came on a reused connection and equals another
+    // request's answer is asked again, once, on a fresh connection.
+    let repeating = read.indices.filter { index in
+      guard let answer = read[index].answer, answer.cameOnReusedConnection else { return false }
+      return session.answers.repeats(answer.body, answering: .get(answer.requestURL))
+    }
+    if !repeating.isEmpty {
+      let again = await session.sideBySide(repeating.map { stores[$0] }) { session, listed in
+        await Self.readHolidays(of: listed.store, listURL: listed.pageURL, fresh: true, session)
+      }
+      for (index, reread) in zip(repeating, again) { read[index] = reread }
+    }
+    // Holiday answers name no store: when every store of a run of many got one and the same
+    // answer (a cache that ignores the query string), none can be told to be its store's. A few
+    // stores may all close on the same days (one district's designation); a run of
+    // ``storesToTellACache`` or more across districts does not.
+    let answers = read.compactMap { $0.answer?.body }
+    if answers.count >= Self.storesToTellACache, AnswerChecks.allAlike(answers) {
+      throw SourceError(
+        source: session.sourceName, url: session.url(Self.holidayPath),
+        reason: .unexpectedContent(
+          "all \(answers.count) stores' holiday lists are one answer, which names no store: none is believed"))
+    }
+    return read.map(\.branch)
+  }
+
+  /// `store` as a branch, with the closing days its holiday answer gives, and that answer; on
+  /// a fresh connection when `fresh`. A failed answer costs only that store's days.
+  static func readHolidays(
+    of store: Store, listURL: String, fresh: Bool, _ session: SourceSession
+  ) async -> (branch: RawBranch, answer: HTTPResponse?) {
+    // The record is the list row; the holiday answer only adds its dates.
+    var branch = store.rawBranch(listURL: listURL)
+    guard let path = holidayPath(for: store) else {
+      session.warn("no trNo to ask for closing days; closing days unknown", branch: branch.id)
+      return (branch, nil)
+    }
+    var answer: HTTPResponse?
+    do throws(SourceError) {
+      let response = try await holidayList(at: path, of: store, fresh: fresh, session)
+      answer = response
+      let holidays = try parseHolidayList(response.body, url: response.requestURL)
+      branch.closingDates = holidays.dates
+      for text in holidays.unreadable {
+        session.warn("holidayDate \"\(text)\" is not a YYYYMMDD date", branch: branch.id)
+      }
+      if holidays.dates.isEmpty {
+        session.warn("the holiday list is empty; closing days unknown", branch: branch.id)
+      }
+    } catch {
+      session.warn("closing days not read (\(error)); closing days unknown", branch: branch.id)
+    }
+    return (branch, answer)
   }
 
   // MARK: - Parsing

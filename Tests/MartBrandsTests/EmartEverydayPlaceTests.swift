@@ -52,22 +52,20 @@ struct EmartEverydayPlaceTests {
       ])
   }
 
-  @Test func aSiteWithoutTheAllFormatListPlacesEveryStoreFromItsPageOrWarns() async throws {
+  @Test func aSiteWithoutTheAllFormatListPlacesEveryStoreFromItsPageOrLeavesItOut() async throws {
     let fetcher = try ScriptedFetcher { request in
       request.url == Self.storeListURL && request.formField("searchType") == nil
         ? reply(to: request, status: 404, Data("not found".utf8), contentType: "text/html") : nil
     }
     let (branches, warnings) = try await EmartHolidayListTests.collect(fetcher, brands: [.everyday])
-    // Every store is still exported; only the three with a recorded page are placed.
-    #expect(branches.count == 17)
-    #expect(Set(branches.filter { $0.address != nil }.map(\.id.storeID)) == ["4744", "4764", "4781"])
+    // Only the three stores with a recorded page are placed, and only they are published: a
+    // branch without an address is not published from this run (its last data stays).
+    #expect(Set(branches.map(\.id.storeID)) == ["4744", "4764", "4781"])
+    #expect(branches.allSatisfy { $0.address != nil && $0.lotAddress != nil })
     #expect(warnings.contains { $0.contains("not placed from the all-format store list") })
-    // The others' pages answered 404: each is named, with no place made up.
+    // The others' pages answered 404: each is named, with no place made up, and left out.
     #expect(warnings.filter { $0.contains("no place for this store") }.count == 14)
-    #expect(
-      branches.filter { $0.address == nil }.allSatisfy {
-        $0.coordinate == nil && $0.sourceURL.hasSuffix("holidayList.do")
-      })
+    #expect(warnings.filter { $0.contains("not published from this run") }.count == 14)
   }
 
   /// A store page and the place read from it, named in the test log.

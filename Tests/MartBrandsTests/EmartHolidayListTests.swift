@@ -288,8 +288,9 @@ struct EmartHolidayListTests {
   }
 
   @Test func aLaterMonthWithoutAnyStoreIsAnError() async throws {
+    // The next month is required (2025–26 clients read the current and the next).
     let fetcher = try ScriptedFetcher { request in
-      guard request.isPerAreaHolidayList, request.formField("month") == "01" else { return nil }
+      guard request.isPerAreaHolidayList, request.formField("month") == "12" else { return nil }
       return reply(to: request, Data(#"{"dateList":[]}"#.utf8))
     }
     let error = await #expect(throws: SourceError.self) { try await Self.collect(fetcher, brands: [.everyday]) }
@@ -297,7 +298,16 @@ struct EmartHolidayListTests {
       Issue.record("expected unexpectedContent, got \(String(describing: error))")
       return
     }
-    #expect(detail.contains("2027-01"))
+    #expect(detail.contains("2026-12"))
+
+    // The month after is read when served: without any store, its days are unknown.
+    let later = try ScriptedFetcher { request in
+      guard request.isPerAreaHolidayList, request.formField("month") == "01" else { return nil }
+      return reply(to: request, Data(#"{"dateList":[]}"#.utf8))
+    }
+    let (branches, warnings) = try await Self.collect(later, brands: [.everyday])
+    #expect(!branches.isEmpty && branches.allSatisfy { $0.closingDates.allSatisfy { $0.year == 2026 } })
+    #expect(warnings.contains { $0.contains("2027-01 not read") }, "\(warnings)")
     #expect(await fetcher.requests.count == 51)
   }
 

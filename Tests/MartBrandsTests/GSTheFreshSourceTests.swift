@@ -126,11 +126,14 @@ struct GSTheFreshSourceTests {
   }
 
   @Test func inconsistentPaginationStopsWithAnError() async throws {
-    // Page 2 claims to be page 1 again: the source must not loop or publish a part. The first
-    // page gives the count (3); the other two are asked for together, each once.
+    // Pages 2 and 3 claim to be page 1 again: the source must not loop or publish a part. The
+    // first page gives the count (3); the other two are asked for together, each asked again
+    // while its answer names another page (this fetcher has no more pages then), and the
+    // source fails.
     let repeating = PagesFetcher(pages: [0, 0, 0].map { Self.pageBody(currentPage: $0, total: 9, pages: 3) })
     await #expect(throws: SourceError.self) { try await Self.collect(with: repeating) }
-    #expect(await repeating.requestCount == 3)
+    let asked = await repeating.requestCount
+    #expect((3...(1 + 2 * SourceSession.askingsPerMismatchedAnswer)).contains(asked), "\(asked)")
 
     // A page count too high for the total is refused before any second request.
     let inflated = PagesFetcher(pages: [Self.pageBody(currentPage: 0, total: 2, pages: 50_000)])

@@ -157,10 +157,10 @@ struct HomeplusSourceTests {
     #expect(detail.closingText == "매월 둘째, 넷째 일요일 (11/8, 11/22)")
     #expect(detail.openingHours == "10:00 ~ 24:00")
     #expect(detail.phone == "055-270-8000")
-    // The address cell ends with a "길 찾기" link whose relative href is padded with newlines
-    // and spaces; only the address text is kept.
+    // The address cell ends with a "길 찾기" link (no map link with the store's id: no evidenced
+    // page carries one); only the address text is kept.
     let raw = String(decoding: try FixturePaths.data("\(Self.folder)/store_detail-595.body.html"), as: UTF8.self)
-    #expect(raw.contains("href=\"\n          /store/store_map?storId=595 \""))
+    #expect(raw.contains("<a href=\"#\" class=\"btn_route\">길 찾기</a>") && !raw.contains("store_map"))
     #expect(detail.address == "경상남도 창원시 성산구 원이대로 682")
   }
 
@@ -293,18 +293,16 @@ struct HomeplusSourceTests {
     #expect(fields.first { $0.name == "viewExpress" }?.value == "E")
     #expect(fields.first { $0.name == "viewSpecial" }?.value == "S")
     #expect(fields.first { $0.name == "viewPlus" }?.value == "")
-    // One page per listed store. A page that cannot show whose it is (648's, reached by a
-    // redirect, names no store; so do the redesigned pages without a map link) is asked once
-    // more on a fresh connection when it came on a kept-alive one, which depends on timing.
+    // One page per listed store, each asked once: every page's title names its store, or it
+    // repeats no other answer.
     let pages = requests.dropFirst().map(\.url)
-    #expect(Set(pages).count == 40)
-    #expect(Dictionary(grouping: pages, by: { $0 }).values.allSatisfy { $0.count <= 2 })
-    #expect(pages.filter { $0.hasSuffix("storId=648") }.count == 2)
+    #expect(pages.count == 40 && Set(pages).count == 40)
     #expect(requests.dropFirst().allSatisfy { $0.method == .get && $0.url.contains("/store/store_detail?storId=") })
 
-    // 동김해점 (648) redirects to an empty page: left out, with a warning.
-    #expect(!branches.contains { $0.id.storeID == "648" })
-    #expect(warnings.contains { $0.hasPrefix("homeplus-648:") && $0.contains("no longer exists") })
+    // 동김해점 (648) redirects to a page without content: the list still lists it, so it is kept
+    // with the list's next closing day, with a warning.
+    #expect(try #require(branches.first { $0.id.storeID == "648" }).sourceURL == Self.listURL)
+    #expect(warnings.contains { $0.hasPrefix("homeplus-648:") && $0.contains("no store data") })
     // 평촌점 (1207)'s page answers 500: kept with the list's next closing day, with a warning.
     let pyeongchon = try #require(branches.first { $0.id.description == "homeplus-express-1207" })
     #expect(pyeongchon.closingText == "11/25(수)")
@@ -319,7 +317,7 @@ struct HomeplusSourceTests {
     }
     #expect(warnings.count == 5)
 
-    #expect(Dictionary(grouping: branches, by: \.id.brand).mapValues(\.count) == [.homeplus: 19, .homeplusExpress: 20])
+    #expect(Dictionary(grouping: branches, by: \.id.brand).mapValues(\.count) == [.homeplus: 20, .homeplusExpress: 20])
     let changwon = try #require(branches.first { $0.id.description == "homeplus-595" })
     #expect(changwon.closingText == "매월 둘째, 넷째 일요일 (11/8, 11/22)")
     #expect(changwon.sourceURL == "https://my.homeplus.co.kr/store/store_detail?storId=595")
@@ -332,9 +330,9 @@ struct HomeplusSourceTests {
     let (result, requests, _) = try await Self.collect(brands: [.homeplusExpress])
     let branches = try result.get()
     #expect(branches.count == 20 && branches.allSatisfy { $0.id.brand == .homeplusExpress })
-    // One list, then one page per listed Express store (some asked twice, see above).
+    // One list, then one page per listed Express store, each once.
     #expect(Set(requests.dropFirst().map(\.url)).count == 20)
-    #expect(requests.count <= 1 + 2 * 20)
+    #expect(requests.count == 1 + 20)
     #expect(!requests.contains { $0.url.hasSuffix("storId=595") })
   }
 
@@ -356,16 +354,19 @@ struct HomeplusSourceTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("homeplus-\(UUID().uuidString)")
     let site = folder.appendingPathComponent("my.homeplus.co.kr")
     try FileManager.default.copyItem(at: FixturePaths.web.appendingPathComponent("my.homeplus.co.kr"), to: site)
-    let redesigned = try Data(contentsOf: site.appendingPathComponent("store_detail-616.body.html"))
+    // The redesigned page without its title: a page that names no store and carries no days.
+    let redesigned = Data(
+      try String(contentsOf: site.appendingPathComponent("store_detail-616.body.html"), encoding: .utf8)
+        .replacingOccurrences(of: "<title>홈플러스 중계점 | 매장안내 | 홈플러스</title>", with: "<title>홈플러스</title>").utf8)
     for name in try FileManager.default.contentsOfDirectory(atPath: site.path)
     where name.hasPrefix("store_detail-") && name.hasSuffix(".body.html") {
       try redesigned.write(to: site.appendingPathComponent(name))
     }
     let (result, _, warnings) = try await Self.collect(brands: [.homeplus, .homeplusExpress], folder: folder)
     let branches = try result.get()
-    #expect(Dictionary(grouping: branches, by: \.id.brand).mapValues(\.count) == [.homeplus: 19, .homeplusExpress: 20])
-    #expect(branches.filter { $0.sourceURL == Self.listURL }.count == 39)
-    #expect(warnings.contains { $0.contains("39 of 40") }, "\(warnings)")
+    #expect(Dictionary(grouping: branches, by: \.id.brand).mapValues(\.count) == [.homeplus: 20, .homeplusExpress: 20])
+    #expect(branches.filter { $0.sourceURL == Self.listURL }.count == 40)
+    #expect(warnings.count == 1 && warnings.contains { $0.contains("carry no store data") }, "\(warnings)")
   }
 
   @Test func rowsUnderAnotherArrayKeyAreRead() throws {

@@ -85,7 +85,7 @@ struct RepeatedAnswerSourceTests {
       body: page)
     let listed = RawBranch(id: BranchID(brand: .homeplusExpress, storeID: "1202"), name: "상도점", sourceURL: "")
     let mismatch = try #require(HomeplusSource.storePageMismatch(response, listed: listed))
-    #expect(mismatch.contains("1201"))
+    #expect(mismatch.contains("망원점"))
     let own = RawBranch(id: BranchID(brand: .homeplusExpress, storeID: "1201"), name: "망원점", sourceURL: "")
     #expect(HomeplusSource.storePageMismatch(response, listed: own) == nil)
   }

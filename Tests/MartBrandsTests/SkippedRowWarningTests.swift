@@ -57,7 +57,8 @@ struct SkippedRowWarningTests {
       ])
   }
 
-  @Test func emartHolidayListRowWithoutAJIJUMIDIsWarnedForEachMonthItIsIn() async throws {
+  @Test(arguments: [BrandSlug.everyday, .emart])
+  func emartHolidayListRowWithoutAJIJUMIDIsWarnedForEachMonthItIsIn(brand: BrandSlug) async throws {
     let fetcher = try ScriptedFetcher { request in
       guard request.isPerAreaHolidayList, request.formField("areaCd") == "A",
         let month = request.formField("month"), let year = request.formField("year")
@@ -69,7 +70,9 @@ struct SkippedRowWarningTests {
         requestURL: request.url, finalURL: request.url, status: 200,
         headers: [HTTPHeader("Content-Type", "application/json")], body: body)
     }
-    let session = SourceSession(for: EmartSource.self, fetcher: fetcher, asOf: Self.asOf, brands: [.everyday])
+    // Whether or not 에브리데이 (read from these lists) is asked for, the row gives its days to
+    // no store, and says so.
+    let session = SourceSession(for: EmartSource.self, fetcher: fetcher, asOf: Self.asOf, brands: [brand])
     let branches = try await EmartSource().collect(session)
 
     #expect(!branches.isEmpty)

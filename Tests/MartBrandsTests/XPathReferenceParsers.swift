@@ -141,10 +141,14 @@ enum XPathReference {
     let document = try HTMLDocument(data: data, url: url, charset: charset)
     func address(_ className: String) throws -> String? {
       guard let holder = try document.first("//*[\(XPath.hasClass(className))]") else { return nil }
-      let cell =
-        holder.name == "dd"
-        ? holder : try holder.first(".//dd[\(XPath.hasClass("data"))]") ?? holder.first(".//dd") ?? holder
-      return text(cell).isEmpty ? nil : text(cell)
+      guard
+        let cell = holder.name == "dd"
+          ? holder
+          : try holder.first(".//dd[\(XPath.hasClass("data"))]") ?? holder.first(".//dd")
+            ?? holder.first("following-sibling::*[1][self::dd]")
+      else { return nil }
+      let value = text(cell)
+      return value.isEmpty || EmartSource.addressLabels.contains(value.filter { !$0.isWhitespace }) ? nil : value
     }
     var coordinate: GeoPoint?
     if let holder = try document.first("//*[@data-x and @data-y]"),

@@ -84,8 +84,9 @@ import Testing
     // 1207's page answered 500: its record came from the list, which is what it cites.
     #expect(try branch("homeplus-express-1207").sourceURL == "https://my.homeplus.co.kr/store/get_list")
     #expect(try branch("homeplus-express-1207").pageURL == "https://my.homeplus.co.kr/store/store_detail?storId=1207")
-    // The store whose page redirects to an empty page is gone; the broken page costs only its rule.
-    #expect(!branches.contains { $0.id.description == "homeplus-648" })
+    // The store whose page redirects to a page without content is still listed: it keeps the
+    // list's next closing day, with a warning; the broken page costs only its rule.
+    #expect(try branch("homeplus-648").sourceURL == "https://my.homeplus.co.kr/store/get_list")
     #expect(report.warnings.contains { $0.branch?.description == "homeplus-648" && $0.kind == .source })
     #expect(try branch("homeplus-express-1207").closing.dates.map(\.iso) == ["2026-11-25"])
   }
@@ -124,7 +125,7 @@ import Testing
     #expect(report.brands.first { $0.slug == .homeplusExpress }?.status == .stale)
     #expect(report.brands.first { $0.slug == .lottemart }?.status == .fresh)
     let latest = try latestBranches(output)
-    #expect(latest.filter { $0.brand == .homeplus }.count == 19)
+    #expect(latest.filter { $0.brand == .homeplus }.count == 20)
     #expect(latest.filter { $0.brand == .homeplusExpress }.count == 20)
   }
 }

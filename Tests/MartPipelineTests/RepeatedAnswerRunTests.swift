@@ -85,6 +85,8 @@ import Testing
       Set(published.keys) == Set(expected.keys),
       "only now: \(Set(published.keys).subtracting(expected.keys).sorted()), gone: \(Set(expected.keys).subtracting(published.keys).sorted()), warnings: \(second.warnings.map(\.description).filter { $0.contains("asked") }.prefix(5))")
     let differing = published.filter { expected[$0.key] != $0.value }.keys.sorted()
-    #expect(differing.isEmpty, "published with other days: \(differing)")
+    #expect(
+      differing.isEmpty,
+      "published with other days: \(differing.map { "\($0): \(published[$0] ?? []) for \(expected[$0] ?? [])" }); \(second.warnings.map(\.description).filter { $0.contains("emart") || $0.contains("area") }.prefix(8))")
   }
 }
