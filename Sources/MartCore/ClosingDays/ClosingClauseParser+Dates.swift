@@ -31,15 +31,52 @@ extension ClosingClauseParser {
     guard let month = tokens.number(at: monthIndex), month.digits <= 2, (1...12).contains(month.value),
       tokens.keyword(at: monthIndex + 1) == .month
     else { return nil }
-    var end = monthIndex + 2
-    if let start = readAppliesFromMonth(WrittenMonth(year: year, month: month.value), from: index, end: end) {
-      return start
+    return nameMonth(WrittenMonth(year: year, month: month.value), from: index, end: monthIndex + 2)
+  }
+
+  /// Reads a month named relative to the notice's date (the as-of date): `이달`, `이번 달`, `금월`
+  /// (its month), `내달`, `다음 달`, `익월` (the next), `지난달` (the one before), and `같은 달`
+  /// (the month named last, else the as-of month), as `12월` is read.
+  mutating func readRelativeMonth(_ offset: Int?, at index: Int) -> Int {
+    let month: WrittenMonth
+    if let offset {
+      let first = asOf.firstOfMonth(addingMonths: offset)
+      month = WrittenMonth(year: first.year, month: first.month)
+    } else {
+      month = namedMonth?.month ?? WrittenMonth(year: asOf.year, month: asOf.month)
     }
+    return nameMonth(month, from: index, end: index + 1)
+  }
+
+  /// Names `month`, written from `index` to `end`: `12월부터` is the day a change applies from;
+  /// otherwise its particle, a closing noun (`12월 휴무일은`) and a colon are read with it, and
+  /// days written alone a few words later fall in it. With a closing noun or a colon the words
+  /// head the month's closing days (`12월 휴무일: 13일, 27일`, `이달 휴무일은 13일과 27일`): the
+  /// days listed right after them are all the month's, so the month is known.
+  mutating func nameMonth(_ month: WrittenMonth, from index: Int, end start: Int) -> Int {
+    if let applies = readAppliesFromMonth(month, from: index, end: start) { return applies }
+    var end = start
+    var whole = false
     if tokens.isParticle(at: end) { end += 1 }
-    // 12월 휴무일 : 둘째·넷째 일요일: the heading's noun.
-    if tokens.keyword(at: end) == .closure, tokens.keyword(at: end + 1) != ClosingKeyword.none { end += 1 }
-    if tokens.symbol(at: end) == ":" { end += 1 }
-    namedMonth = (WrittenMonth(year: year, month: month.value), end)
+    // 5월 대부분 마트의 휴점일은 12일과 26일이다: up to three words before the heading's noun.
+    var noun = end
+    while noun - end < 3, tokens.indices.contains(noun), tokens[noun].kind == .other { noun += 1 }
+    if noun > end, tokens.keyword(at: noun) == .closure,
+      tokens.isParticle(at: noun + 1) || tokens.isTopicParticle(at: noun + 1) || tokens.symbol(at: noun + 1) == ":"
+    {
+      end = noun
+    }
+    // 12월 휴무일 : 둘째·넷째 일요일: the heading's noun, maybe with a particle (`휴무일은`).
+    if tokens.keyword(at: end) == .closure, tokens.keyword(at: end + 1) != ClosingKeyword.none {
+      end += 1
+      whole = true
+      if tokens.isParticle(at: end) || tokens.isTopicParticle(at: end) { end += 1 }
+    }
+    if tokens.symbol(at: end) == ":" {
+      end += 1
+      whole = true
+    }
+    namedMonth = (month, end, whole)
     return end
   }
 
@@ -298,11 +335,15 @@ extension ClosingClauseParser {
     _ items: [ScannedDate], from index: Int, to next: Int, label: LunarClosing? = nil, asRuleDates: Bool = false
   ) {
     let withHours = tokens.hoursFollow(at: next)
+    // 12월 휴무일: 13일, 27일 and 9월 의무휴업안내(9/13, 9/22): the month's closing days, all of them.
+    let headedMonth = namedMonth.flatMap { named in
+      named.whole && (named.end...(named.end + 3)).contains(index) ? named.month : nil
+    }
     // 1/1 in a list of holidays (`1/1, 설날, 추석`) is New Year's Day every year.
     let inHolidayList =
       tokens.isHolidayWord(at: next) || (tokens.isListSeparator(at: next) && tokens.isHolidayWord(at: next + 1))
       || (tokens.isListSeparator(at: index - 1) && tokens.isHolidayWord(at: index - 2))
-    var list = WrittenDateList(entries: [])
+    var list = WrittenDateList(entries: [], wholeMonth: headedMonth)
     for item in items {
       let isNewYearsDay = item.start.year == nil && item.start.month == 1 && item.start.day == 1
       if isNewYearsDay, item.end == nil, item.startHints.isEmpty, inHolidayList, !withHours {
