@@ -225,11 +225,25 @@ extension ClosingClauseParser {
   /// Reads `13일` a few words after a month named alone (`12월 휴무일: 13일`) as a day of that
   /// month. Further on, a day alone is not taken to be in that month (`31일까지 세일`).
   func readNamedMonthDay(at index: Int) -> (WrittenDate, Int)? {
-    guard let named = namedMonth, (named.end...(named.end + 3)).contains(index),
+    guard let named = namedMonth, (named.end...(named.end + 3)).contains(index) || isKeptDay(at: index),
       let day = tokens.number(at: index), day.digits <= 2, tokens.keyword(at: index + 1) == .day,
       CalendarDate(year: named.month.year ?? 2000, month: named.month.month, day: day.value) != nil
     else { return nil }
     return (WrittenDate(year: named.month.year, month: named.month.month, day: day.value), index + 2)
+  }
+
+  /// Words that say a day stays as it was (`기존과 동일하게 13일`, `27일은 기존과 동일`, `13일을
+  /// 그대로 유지`): the day is a closing day, and a day alone among them is in the month named
+  /// last, however far back.
+  static let keepWords = ["동일", "동일하게", "동일합니다", "그대로", "유지", "유지한다", "유지합니다", "변동없음", "변동없이", "현행"]
+
+  /// Whether the day at `index` (a number and 일) has words of keeping right before or after it.
+  func isKeptDay(at index: Int) -> Bool {
+    guard tokens.number(at: index) != nil, tokens.keyword(at: index + 1) == .day else { return false }
+    let around = Array(max(0, index - 3)..<index) + Array((index + 2)..<min(tokens.count, index + 6))
+    return around.contains { probe in
+      tokens.keyword(at: probe) == .previous || tokens.isWord(at: probe, in: Self.keepWords)
+    }
   }
 
   /// Whether `index` holds a day written alone after a date of the same month: `27` in

@@ -192,7 +192,7 @@ enum ClosingTextScanner {
       ("단축", .notClosure(trading: true)), ("재오픈", .notClosure(trading: true)),
       ("오픈", .notClosure(trading: true)),
       ("변경", .change), ("기존", .previous), ("적용", .apply), ("포함", .including),
-      ("연중무휴", .openAllYear), ("의무휴업", .closure), ("의무휴무", .closure),
+      ("연중무휴", .openAllYear), ("의무휴업일", .closure), ("의무휴업", .closure), ("의무휴무", .closure),
       ("휴무일", .closure), ("휴점일", .closure), ("휴업일", .closure),
       ("휴무", .closure), ("휴점", .closure), ("휴업", .closure), ("휴일", .closure), ("휴관", .closure),
       ("쉽니다", .closure),
