@@ -56,6 +56,24 @@ struct ClosingDaySentenceTests {
     Case(
       "이달 휴무일은 13일과 27일", asOf: "2026-12-01", window: "2026-12-01"..."2027-01-31",
       dates: ["2026-12-13", "2026-12-27"], unknown: ["2027-01-01"..."2027-01-31"]),
+    // A change notice that moves one closure and keeps the other gives both.
+    Case(
+      "이달 의무휴업일은 13일에서 16일로 변경되며, 27일은 기존과 동일하게 휴무합니다", asOf: "2026-12-01",
+      window: "2026-12-01"..."2026-12-31", dates: ["2026-12-16", "2026-12-27"]),
+    Case(
+      "12월 둘째 일요일 의무휴업일을 13일에서 16일로 변경하고, 현행 의무휴업일인 넷째 일요일 27일은 그대로 유지한다",
+      asOf: "2026-12-01", window: "2026-12-01"..."2026-12-31", dates: ["2026-12-16", "2026-12-27"]),
+    Case(
+      "내달 의무휴업일은 10일에서 7일로 변경하고 24일은 기존과 동일", asOf: "2026-12-01",
+      window: "2027-01-01"..."2027-01-31", dates: ["2027-01-07", "2027-01-24"]),
+    Case(
+      "12월 의무휴업일은 기존과 동일하게 13일, 27일입니다", asOf: "2026-12-01", window: "2026-12-01"..."2026-12-31",
+      dates: ["2026-12-13", "2026-12-27"]),
+    // 이데일리 (뉴스픽) 2025-09-01: the day moved from (10-08) is no closure; the day moved to is
+    // written without its month and is not guessed.
+    Case(
+      "경기 과천시는 다음달 8일 예정됐던 대형마트와 SSM의 의무휴업일을 추석 당일인 6일로 한시 조정했다.", asOf: "2025-09-01",
+      window: "2025-10-01"..."2025-10-31", status: .unknown, dates: [], unknown: ["2025-10-01"..."2025-10-31"]),
     // A weekday alone in a note, hours around it: every Wednesday.
     Case(
       "영업시간 10:00~22:00 ※수요일 휴점", asOf: "2026-11-20", window: "2026-11-01"..."2026-11-30",

@@ -225,7 +225,9 @@ extension ClosingClauseParser {
   /// Reads `13일` a few words after a month named alone (`12월 휴무일: 13일`) as a day of that
   /// month. Further on, a day alone is not taken to be in that month (`31일까지 세일`).
   func readNamedMonthDay(at index: Int) -> (WrittenDate, Int)? {
-    guard let named = namedMonth, (named.end...(named.end + 3)).contains(index) || isKeptDay(at: index),
+    // In a notice (변경, 기존, 에서 after a day) a day alone is in the month it names, however far
+    // on: `12월 의무휴업일을 … 13일에서 16일로 변경하고, … 27일은 그대로 유지`.
+    guard let named = namedMonth, (named.end...(named.end + 3)).contains(index) || isKeptDay(at: index) || hasNoticeWords,
       let day = tokens.number(at: index), day.digits <= 2, tokens.keyword(at: index + 1) == .day,
       CalendarDate(year: named.month.year ?? 2000, month: named.month.month, day: day.value) != nil
     else { return nil }

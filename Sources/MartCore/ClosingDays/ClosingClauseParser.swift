@@ -123,6 +123,9 @@ struct ClosingClauseParser {
         warn("a notice about \(facilityBefore(index) ?? "a facility"), not the store's closure", index, index + 1)
         pending.removeAll()
         next = index + 1
+      case .keyword(.closure) where !pending.isEmpty && tokens.isWord(at: index + 1, in: Self.nounParticles):
+        // 다음달 8일 예정됐던 … 의무휴업일을 6일로 조정했다: the noun of a sentence, not its verb.
+        next = index + 2
       case .keyword(.closure): next = readVerb(.closed, at: index, end: index + 1)
       case .keyword(.openAllYear):
         syntax.append(.openAllYear)
@@ -164,6 +167,10 @@ struct ClosingClauseParser {
     return syntax
   }
 
+  /// Particles after a closing noun that make it a subject or object (`의무휴업일을`, `휴무일이`),
+  /// not the verb of the clause.
+  static let nounParticles = ["을", "를", "이", "가", "의"]
+
   /// Copulas and endings that may follow the days of a clause without a verb and leave them its
   /// closing days: `이달 휴무일은 13일과 27일이다`.
   static let copulas = ["이다", "입니다", "이며", "이고", "이에요", "예정", "예정이다", "예정입니다", "등"]
@@ -185,7 +192,8 @@ struct ClosingClauseParser {
     guard clauseDefault == .closed, !clauseLabelled, change == nil, !pending.isEmpty, pendingEnd < end else { return }
     // A predicate after the dates makes the clause a sentence: `행정예고하고`, `수렴합니다`.
     let words = (pendingEnd..<end).filter { tokens[$0].kind == .other && !tokens.isParticle(at: $0) }
-    guard let first = words.first(where: { isPredicate($0) && !tokens.isWord(at: $0, in: Self.copulas) }) else {
+    let keeps = words.contains { tokens.isWord(at: $0, in: Self.keepWords) }
+    guard !keeps, let first = words.first(where: { isPredicate($0) && !tokens.isWord(at: $0, in: Self.copulas) }) else {
       return
     }
     let start = lastRunStart()
