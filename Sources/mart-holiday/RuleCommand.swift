@@ -88,8 +88,11 @@ struct RuleCommand: ParsableCommand {
     let from: CalendarDate?
     let until: CalendarDate?
     let text: String?
+    /// The as-of date: a shut store whose text gives no first day is shut from it.
+    let asOf: CalendarDate
 
     init(_ reading: StoreStatusReading?, asOf: CalendarDate) {
+      self.asOf = asOf
       if let reading, let span = reading.shutSpan {
         (state, from, until, text) = (span.state, span.from, span.until, reading.status.text)
       } else {
@@ -108,10 +111,10 @@ struct RuleCommand: ParsableCommand {
     }
 
     /// The shut days within `from...through` and the span they make; `nil` when none. A
-    /// closure the text gives no first day for shuts from the window's start.
+    /// closure the text gives no first day for shuts from the as-of date.
     func shutDays(from start: CalendarDate, through end: CalendarDate) -> (days: [CalendarDate], span: DateWindow)? {
       guard state != .trading else { return nil }
-      let first = max(from ?? start, start)
+      let first = max(from ?? asOf, start)
       let last = min(until ?? end, end)
       guard first <= last else { return nil }
       let span = DateWindow(from: first, through: last)

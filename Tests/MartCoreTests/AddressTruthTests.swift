@@ -30,9 +30,9 @@ struct AddressTruthTests {
     Expected(input: "서울 강남구 도산대로 45길12", sido: "서울특별시", sigungu: "강남구", road: "도산대로45길", number: 12),
     // 이마트 신제주점 (제주특별자치도 제주시 1100로 3348): a road named by its number.
     Expected(input: "제주특별자치도 제주시 1100로 3348", sido: "제주특별자치도", sigungu: "제주시", road: "1100로", number: 3348),
-    // 인천 서구 after 2026-07-01, decided by the road: 청라 roads are 서해구, 검단신도시 roads 검단구
-    // (미디어인천신문 2020-07-28: 이음대로, 서로1로, 검마루로 …).
-    Expected(input: "인천 서구 청라커낼로 252", sido: "인천광역시", sigungu: "서해구", road: "청라커낼로", number: 252),
+    // 인천 서구 after 2026-07-01, decided by the road: 검단신도시 roads are 검단구 (미디어인천신문
+    // 2020-07-28: 이음대로, 서로1로, 검마루로 …).
+    Expected(input: "인천 서구 서로1로 10", sido: "인천광역시", sigungu: "검단구", road: "서로1로", number: 10),
     Expected(input: "인천광역시 서구 이음대로 378", sido: "인천광역시", sigungu: "검단구", road: "이음대로", number: 378),
     // A province word that names no province gives no district, not `광역시`.
     Expected(input: "서울광역시 강남구 테헤란로 152", sido: nil, sigungu: "강남구", road: "테헤란로", number: 152),

@@ -63,10 +63,6 @@ enum IncheonReform {
     "이음대로", "이음1로", "이음2로", "이음3로", "서로1로", "서로2로", "서로3로", "검마루로", "갈메울로", "당곡로", "검단로",
     "완정로", "원당대로",
   ]
-  /// How the roads of 청라국제도시 (청라동, south of the 경인아라뱃길: 서해구) begin: `청라대로`,
-  /// `청라커낼로`, `청라에메랄드로`.
-  static let seohaeRoadPrefix = "청라"
-
   /// 법정동 and 행정동 of the rest of 서구 (서해구).
   static let restOfSeoguDongs: Set<String> = [
     "백석동", "시천동", "검암동", "경서동", "공촌동", "연희동", "심곡동", "가정동", "신현동", "석남동", "원창동",
@@ -105,7 +101,7 @@ enum IncheonReform {
       let road = address.roadName
       if decides(geomdanDongs) || (address.dongRi == nil && road.map(geomdanRoads.contains) == true) {
         address.sigungu = "검단구"
-      } else if decides(restOfSeoguDongs) || (address.dongRi == nil && road?.hasPrefix(seohaeRoadPrefix) == true) {
+      } else if decides(restOfSeoguDongs) {
         address.sigungu = "서해구"
       } else {
         address.warnings.append(
