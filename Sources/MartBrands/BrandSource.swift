@@ -23,6 +23,11 @@ public protocol BrandSource: Sendable {
   /// the as-of date through the last date listed. Days they do not cover are unknown unless a
   /// rule of the same text covers them (see docs/closing-days.md).
   static var closingDateCoverage: DateCoverage { get }
+  /// What the explicit dates of the source's closing-day text speak of when the text itself
+  /// does not say (a month label such as `12월 휴무일:` does): `wholeMonths` only for a field
+  /// whose lists are known to give every closing day of their months, with the evidence beside
+  /// it; a list of next closing days is `asOfThroughLastListed` (see docs/closing-days.md).
+  static var closingTextCoverage: DateCoverage { get }
   /// The path under `origin` that holds everything this source requests (e.g. `/mobiledowa`),
   /// when another source reads other parts of the same site; empty for the whole site. A mirror
   /// given for this source's brands replaces `origin + scope` only.
@@ -55,6 +60,8 @@ extension BrandSource {
   public var primaryData: String { Self.primaryData }
   /// `Self.closingDateCoverage`, through an existential.
   public var closingDateCoverage: DateCoverage { Self.closingDateCoverage }
+  /// `Self.closingTextCoverage`, through an existential.
+  public var closingTextCoverage: DateCoverage { Self.closingTextCoverage }
 
   /// Decodes a JSON body; when it does not fit, the error names the source, the URL, the
   /// shape that was expected (e.g. `a "data" array`) and what the body is instead, in a person's

@@ -40,6 +40,8 @@ public struct CostcoSource: BrandSource {
   /// The text is the warehouse's rules; a date in it is a notice about that day alone
   /// (`2월 13일 정상영업`), and so is each named closure of the API's special days.
   public static let closingDateCoverage = DateCoverage.listedDaysOnly
+  /// The text's dates are notices about one day each (`2월 13일 정상영업`), never a month's list.
+  public static let closingTextCoverage = DateCoverage.listedDaysOnly
 
   public init() {}
 

@@ -55,6 +55,11 @@ public struct EmartSource: BrandSource {
   public static let origin = "https://store.emart.com"
   /// `HOLIDAY_DAYn` slots hold every closing day of their month, fetched for three months.
   public static let closingDateCoverage = DateCoverage.wholeMonths
+  /// No closing-day text is read: the dates come from `holidayList.do`, one month per request.
+  /// The store page's `휴점일` line is no month's list: it gives the rest of this month and only
+  /// the first closure of next month (on E-mart's own calendar every one of 132 stores of
+  /// 2026-10 has a second closure in 2026-11), so a text from it is read as next closing days.
+  public static let closingTextCoverage = DateCoverage.asOfThroughLastListed
 
   public init() {}
 

@@ -22,6 +22,8 @@ public struct GSTheFreshSource: BrandSource {
   /// `closedDate1…4` hold two months' closing days, the current month's ones already past
   /// included (`11월 08일`, `11월 22일`, `12월 13일`, `12월 27일` as of 11/20).
   public static let closingDateCoverage = DateCoverage.wholeMonths
+  /// Slots that are no `MM월 DD일` date are kept as text: nothing says they list a month.
+  public static let closingTextCoverage = DateCoverage.asOfThroughLastListed
 
   public init() {}
 

@@ -31,6 +31,8 @@ public struct HomeplusSource: BrandSource {
   public static let origin = "https://my.homeplus.co.kr"
   /// `storDayoffCntt` holds the next closing day or two (`11/22(일)`); a store page adds the rule.
   public static let closingDateCoverage = DateCoverage.asOfThroughLastListed
+  /// `storDayoffCntt` is a text of the next closing day or two (`09/28(월)`), not a month's list.
+  public static let closingTextCoverage = DateCoverage.asOfThroughLastListed
   public static let primaryData = "homeplus store pages (/store/store_detail) over the store list (/store/get_list)"
   /// The fallback, as reports name it: the list alone.
   public static let storeListData = "homeplus store list's next closing days (/store/get_list storDayoffCntt)"

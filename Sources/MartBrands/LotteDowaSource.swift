@@ -30,6 +30,10 @@ public struct LotteDowaSource: BrandSource {
   public static let origin = "http://company.lottemart.com"
   /// 휴점일 lists this month's closing days: the months its dates fall in are covered.
   public static let closingDateCoverage = DateCoverage.wholeMonths
+  /// 휴점일 is the text, and it lists every closing day of this month (`03/08(일), 03/22(일)`:
+  /// the 2nd and 4th Sundays of 2020-03, both of the month's; brand-sources.md §9.1), so its
+  /// dates cover their months.
+  public static let closingTextCoverage = DateCoverage.wholeMonths
   public static let scope = "/mobiledowa"
 
   public init() {}

@@ -39,6 +39,8 @@ public struct LotteMartSource: BrandSource {
   public static let origin = "http://company.lottemart.com"
   /// A day-off cell lists the next closing days (`11/22(일)`, `12/13,/27`), or a rule.
   public static let closingDateCoverage = DateCoverage.asOfThroughLastListed
+  /// The day-off cell is the text: the next closing days (`09/13(일), 09/27(일)`), not a month's.
+  public static let closingTextCoverage = DateCoverage.asOfThroughLastListed
   public static let primaryData = "lottemart store search (/shop/shop_search_type.asp)"
   /// The second list, as reports name it when it stood in for the search.
   public static let allFormatsData = "lottemart all-format list (/shop/shop_search.asp)"

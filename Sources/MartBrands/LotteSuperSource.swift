@@ -26,6 +26,8 @@ public struct LotteSuperSource: BrandSource {
   public static let origin = "https://www.lotteon.com"
   /// `holidayList` answers the current month's closing days: the months its dates fall in are covered.
   public static let closingDateCoverage = DateCoverage.wholeMonths
+  /// No closing-day text is read; were one read, nothing says it lists a month.
+  public static let closingTextCoverage = DateCoverage.asOfThroughLastListed
 
   public init() {}
 

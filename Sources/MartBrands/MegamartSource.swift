@@ -17,6 +17,8 @@ public struct MegamartSource: BrandSource {
   public static let origin = "https://home.megamart.com"
   /// Dates inside the `holiday` text are read as the next closing days (the site says nothing more about them).
   public static let closingDateCoverage = DateCoverage.asOfThroughLastListed
+  /// The `holiday` text: its dates are the next closing days.
+  public static let closingTextCoverage = DateCoverage.asOfThroughLastListed
 
   public init() {}
 

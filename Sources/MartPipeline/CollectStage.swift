@@ -77,6 +77,7 @@ public struct CollectStage: Sendable {
             let branches = try await source.collect(session).map { branch in
               var branch = branch
               branch.closingCoverage = source.closingDateCoverage
+              branch.closingTextCoverage = source.closingTextCoverage
               return branch
             }
             return (

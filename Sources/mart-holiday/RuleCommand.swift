@@ -32,10 +32,11 @@ struct RuleCommand: ParsableCommand {
 
   @Option(
     help: """
-      What the text's dates speak of: whole-months, as-of-through-last-listed (a source's next \
-      closing days) or listed-days-only.
+      What the text's dates speak of where the text does not say: as-of-through-last-listed \
+      (a list of next closing days, known through its last date), whole-months (a source whose \
+      lists give every closing day of their months) or listed-days-only.
       """)
-  var coverage: DateCoverage = .wholeMonths
+  var coverage: DateCoverage = .asOfThroughLastListed
 
   @Argument(help: "The closing-day text.")
   var text: String
@@ -56,13 +57,82 @@ struct RuleCommand: ParsableCommand {
 
   func run() throws {
     let window = try window()
-    let (schedule, changes) = ClosingSchedule.parseExplained(text, asOf: window.asOf, coverage: coverage)
-    let dates = schedule.closedDates(from: window.from, through: window.through)
-    let unknown = schedule.unknownRanges(from: window.from, through: window.through)
-    let knownThrough = schedule.knownThrough(from: window.from, through: window.through)
+    var (schedule, changes) = ClosingSchedule.parseExplained(text, asOf: window.asOf, coverage: coverage)
+    var dates = schedule.closedDates(from: window.from, through: window.through)
+    var unknown = schedule.unknownRanges(from: window.from, through: window.through)
+    var knownThrough = schedule.knownThrough(from: window.from, through: window.through)
+    // 11월 16일부터 … 점포가 문을 닫는다: a store status, whose shut days are closed whatever
+    // the closing days say.
+    let status = StatusOutput(StoreStatus.read(text, asOf: window.asOf), asOf: window.asOf)
+    if let shut = status.shutDays(from: window.from, through: window.through) {
+      dates = Array(Set(dates).union(shut.days)).sorted()
+      unknown = DateWindow.removing(shut.span, from: unknown)
+      if let known = knownThrough, shut.span.through > known { knownThrough = shut.span.through }
+      if schedule.status != .closures {
+        schedule.status = .closures
+      }
+    }
     switch format {
-    case .json: StandardStreams.outLine(try json(schedule, changes, dates, unknown, knownThrough, window))
-    case .text: StandardStreams.outLine(summary(schedule, changes, dates, unknown, knownThrough, window))
+    case .json:
+      StandardStreams.outLine(try json(schedule, changes, dates, unknown, knownThrough, status, window))
+    case .text:
+      StandardStreams.outLine(summary(schedule, changes, dates, unknown, knownThrough, status, window))
+    }
+  }
+
+  /// The store status the text tells, as `rule` prints it (`storeStatus` in JSON): what the
+  /// store is from `from` (`closed`, `temporarily-closed`, or `trading` when nothing shuts it)
+  /// through `until` (`null`: every later day), and the published text it was read from.
+  struct StatusOutput: Encodable {
+    let state: StoreStatus.State
+    let from: CalendarDate?
+    let until: CalendarDate?
+    let text: String?
+    /// The as-of date: a shut store whose text gives no first day is shut from it.
+    let asOf: CalendarDate
+
+    init(_ reading: StoreStatusReading?, asOf: CalendarDate) {
+      self.asOf = asOf
+      if let reading, let span = reading.shutSpan {
+        (state, from, until, text) = (span.state, span.from, span.until, reading.status.text)
+      } else {
+        (state, from, until, text) = (.trading, nil, nil, reading?.status.text)
+      }
+    }
+
+    enum CodingKeys: String, CodingKey { case state, from, until, text }
+
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(state, forKey: .state)
+      try container.encode(from, forKey: .from)  // null: the text gives no first day
+      try container.encode(until, forKey: .until)  // null: every later day
+      try container.encode(text, forKey: .text)
+    }
+
+    /// The shut days within `from...through` and the span they make; `nil` when none. A
+    /// closure the text gives no first day for shuts from the as-of date.
+    func shutDays(from start: CalendarDate, through end: CalendarDate) -> (days: [CalendarDate], span: DateWindow)? {
+      guard state != .trading else { return nil }
+      let first = max(from ?? asOf, start)
+      let last = min(until ?? end, end)
+      guard first <= last else { return nil }
+      let span = DateWindow(from: first, through: last)
+      var days: [CalendarDate] = []
+      var day = first
+      while day <= last {
+        days.append(day)
+        day = day.adding(days: 1)
+      }
+      return (days, span)
+    }
+
+    /// One line for the text output.
+    var summary: String? {
+      guard state != .trading else { return nil }
+      let since = from.map { "from \($0.iso)" } ?? "now"
+      let end = until.map { "through \($0.iso)" } ?? "(every later day shut)"
+      return "store status: \(state.rawValue) \(since) \(end)"
     }
   }
 
@@ -102,6 +172,8 @@ struct RuleCommand: ParsableCommand {
     let holidayMoves: [MovedDay]
     /// The change notices applied: dates moved, rules replaced from a day on.
     let changes: [ClosingChange]
+    /// The store status the text tells.
+    let storeStatus: StatusOutput
 
     /// A moved or opened closing day of the window, with why.
     struct MovedDay: Encodable {
@@ -120,7 +192,7 @@ struct RuleCommand: ParsableCommand {
 
     enum CodingKeys: String, CodingKey {
       case status, asOf = "as-of", from, to, dates, unknownRanges, knownThrough, warnings, schedule, holidayMoves,
-        publicHolidays, changes
+        publicHolidays, changes, storeStatus
     }
 
     func encode(to encoder: any Encoder) throws {
@@ -137,12 +209,13 @@ struct RuleCommand: ParsableCommand {
       try container.encode(holidayMoves, forKey: .holidayMoves)
       try container.encode(PublicHolidayTable(), forKey: .publicHolidays)
       try container.encode(changes, forKey: .changes)
+      try container.encode(storeStatus, forKey: .storeStatus)
     }
   }
 
   private func json(
     _ schedule: ClosingSchedule, _ changes: [ClosingChange], _ dates: [CalendarDate], _ unknown: [DateWindow],
-    _ knownThrough: CalendarDate?,
+    _ knownThrough: CalendarDate?, _ status: StatusOutput,
     _ window: Window
   ) throws -> String {
     let encoder = JSONEncoder()
@@ -153,13 +226,13 @@ struct RuleCommand: ParsableCommand {
       holidayMoves: Self.moves(of: schedule, in: window).map {
         Output.MovedDay(from: $0.from, to: $0.to, holiday: $0.holiday, why: $0.explanation)
       },
-      changes: changes)
+      changes: changes, storeStatus: status)
     return String(decoding: try encoder.encode(output), as: UTF8.self)
   }
 
   private func summary(
     _ schedule: ClosingSchedule, _ changes: [ClosingChange], _ dates: [CalendarDate], _ unknown: [DateWindow],
-    _ knownThrough: CalendarDate?,
+    _ knownThrough: CalendarDate?, _ status: StatusOutput,
     _ window: Window
   ) -> String {
     var lines = [
@@ -184,6 +257,7 @@ struct RuleCommand: ParsableCommand {
     lines.append(
       "known through: "
         + (knownThrough.map { "\($0.iso) (every later day is unknown)" } ?? "no end (a recurring rule)"))
+    if let line = status.summary { lines.append(line) }
     for move in Self.moves(of: schedule, in: window) { lines.append("moved: \(move.explanation)") }
     lines += changes.map(Self.explanation)
     for warning in schedule.warnings { lines.append("warning: \(warning)") }

@@ -64,7 +64,7 @@ import Testing
     #expect(
       json.keys.sorted() == [
         "as-of", "changes", "dates", "from", "holidayMoves", "knownThrough", "publicHolidays", "schedule", "status",
-        "to", "unknownRanges", "warnings",
+        "storeStatus", "to", "unknownRanges", "warnings",
       ])
     #expect(json["dates"] as? [String] == ["2026-12-13", "2026-12-27", "2027-01-13", "2027-01-27"])
     let changes = try #require(json["changes"] as? [[String: Any]])
@@ -142,7 +142,7 @@ import Testing
   }
 
   @Test func ruleJSONNamesTheDaysItDoesNotKnow() throws {
-    // Dates of December alone: December is known, the rest of the window is not.
+    // A bare list is the next closing days: known from the as-of date through its last date.
     let outcome = try run([
       "rule", "--as-of", "2026-11-20", "--from", "2026-11-15", "--to", "2027-02-10", "--format", "json",
       "12/28~12/30 재고조사 휴점",
@@ -151,7 +151,7 @@ import Testing
     let json = try outcome.json()
     #expect(json["status"] as? String == "closures")
     #expect(json["dates"] as? [String] == ["2026-12-28", "2026-12-29", "2026-12-30"])
-    #expect(try unknownRanges(json) == ["2026-11-15…2026-11-30", "2027-01-01…2027-02-10"])
+    #expect(try unknownRanges(json) == ["2026-11-15…2026-11-19", "2026-12-31…2027-02-10"])
   }
 
   @Test func ruleTextNamesTheDaysItDoesNotKnow() throws {
@@ -159,7 +159,7 @@ import Testing
       "rule", "--as-of", "2026-11-20", "--from", "2026-11-01", "--to", "2027-01-31", "12/13,/27",
     ])
     #expect(outcome.status == 0)
-    #expect(outcome.stdout.contains("unknown: 2026-11-01 … 2026-11-30, 2027-01-01 … 2027-01-31"))
+    #expect(outcome.stdout.contains("unknown: 2026-11-01 … 2026-11-19, 2026-12-28 … 2027-01-31"))
   }
 
   @Test(arguments: ["", "휴무일 정보가 없습니다", "연중무휴"])

@@ -306,7 +306,7 @@ struct ClosingDayCorpusTests {
     #expect(schedule.warnings.contains { $0.contains("11/12(월)") && $0.contains("2026-11-12 is left unknown") })
   }
 
-  @Test("parts not understood are named in warnings", arguments: ["2/30 휴무", "둘째주 휴무", "일요일 휴무"])
+  @Test("parts not understood are named in warnings", arguments: ["2/30 휴무", "둘째주 휴무", "일요일은 쉬지 않고"])
   func warnings(_ text: String) {
     let schedule = ClosingSchedule.parse(text, asOf: CalendarDate(year: 2026, month: 11, day: 22)!)
     #expect(schedule.status == .unknown)

@@ -122,10 +122,15 @@ struct ClosingDayCoverageTests {
       unknown: ["2026-11-01…2026-11-19", "2026-12-28…2027-01-31"], knownThrough: "2026-12-27"),
     // A listed day before the as-of date is known; the days around it are not.
     Case(
-      text: "11월 의무휴업안내(11/8(일요일),11/22(일요일)", coverage: .asOfThroughLastListed,
+      text: "11/8(일요일),11/22(일요일)", coverage: .asOfThroughLastListed,
       dates: ["2026-11-08", "2026-11-22"],
       unknown: ["2026-11-01…2026-11-07", "2026-11-09…2026-11-19", "2026-11-23…2027-01-31"],
       knownThrough: "2026-11-22"),
+    // Headed by its month (`11월 의무휴업안내`), the list is November's, whatever the source's
+    // coverage: November is known, the months after it are not.
+    Case(
+      text: "11월 의무휴업안내(11/8(일요일),11/22(일요일)", coverage: .asOfThroughLastListed,
+      dates: ["2026-11-08", "2026-11-22"], unknown: ["2026-12-01…2027-01-31"], knownThrough: "2026-11-30"),
     // A rule in the same text covers every day.
     Case(
       text: "매월 둘째, 넷째주 일요일 ( 11/8, 11/22 )", coverage: .asOfThroughLastListed,

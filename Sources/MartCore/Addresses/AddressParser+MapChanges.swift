@@ -56,6 +56,13 @@ enum IncheonReform {
     "마전동", "당하동", "원당동", "불로동", "대곡동", "금곡동", "오류동", "왕길동", "검단동", "불로대곡동",
     "오류왕길동", "아라동",
   ]
+  /// Roads that run only north of the 경인아라뱃길 (검단구): the roads of 검단신도시 named on
+  /// 2020-07-20 (이음대로, 이음1~3로, 서로1~3로, 검마루로, 갈메울로, 당곡로; 미디어인천신문
+  /// 2020-07-28, read 2026-12-02) and the older 검단 roads 검단로, 완정로, 원당대로.
+  static let geomdanRoads: Set<String> = [
+    "이음대로", "이음1로", "이음2로", "이음3로", "서로1로", "서로2로", "서로3로", "검마루로", "갈메울로", "당곡로", "검단로",
+    "완정로", "원당대로",
+  ]
   /// 법정동 and 행정동 of the rest of 서구 (서해구).
   static let restOfSeoguDongs: Set<String> = [
     "백석동", "시천동", "검암동", "경서동", "공촌동", "연희동", "심곡동", "가정동", "신현동", "석남동", "원창동",
@@ -91,13 +98,14 @@ enum IncheonReform {
           "인천 중구 was abolished on 2026-07-01 (제물포구, 영종구): kept as published, its 동 or road does not say which")
       }
     case "서구":
-      if decides(geomdanDongs) {
+      let road = address.roadName
+      if decides(geomdanDongs) || (address.dongRi == nil && road.map(geomdanRoads.contains) == true) {
         address.sigungu = "검단구"
       } else if decides(restOfSeoguDongs) {
         address.sigungu = "서해구"
       } else {
         address.warnings.append(
-          "인천 서구 was split on 2026-07-01 (검단구, 서해구): kept as published, its 동 does not say which")
+          "인천 서구 was split on 2026-07-01 (검단구, 서해구): kept as published, its 동 or road does not say which")
       }
     default:
       break

@@ -41,6 +41,10 @@ extension AddressParser {
     if word.elementsEqual("번지".unicodeScalars) { return .lotSuffix }
     if isFloorOrUnit(word) { return .floorOrUnit }
     if isRoadNameSuffix(word) { return .roadNameSuffix }
+    // 서울광역시, 부산특별시: a province word that names no province is no 시 either.
+    if provinceEndings.contains(where: { word.count >= $0.count && word.suffix($0.count).elementsEqual($0) }) {
+      return nil
+    }
     if let last = word.last, word.count >= 2, word.count <= 8, word.allSatisfy(\.isHangulSyllable) {
       if "시군구".unicodeScalars.contains(last) { return .sigungu }
       if "읍면".unicodeScalars.contains(last) { return .eupMyeon }
@@ -48,6 +52,12 @@ extension AddressParser {
     if isDongRi(word) { return .dongRi }
     if isRoadName(word) { return .roadName }
     return nil
+  }
+
+  /// How the names of provinces end (`광역시`, `특별시`, `특별자치시`, `특별자치도`): a word ending so that
+  /// is no province alias (`서울광역시`) is a wrong province word, not a 시.
+  static let provinceEndings: [Scalars] = ["광역시", "특별시", "특별자치시", "특별자치도", "통합특별시"].map {
+    Array($0.unicodeScalars)[...]
   }
 
   /// `3층`, `B1층`, `지하1층`, `2~3F`, `B1`, `301호`, `101동`, `지하층`, `옥상`.
@@ -110,6 +120,9 @@ extension AddressParser {
     guard let last = word.last, last == "로" || last == "길" else { return false }
     let digitsEnd = word.skippingDigits(from: word.startIndex)
     guard digitsEnd < word.endIndex, word[digitsEnd].isHangulSyllable else { return false }
+    // 1100로, 516로 (제주): a road named by its number alone, of three digits or more (`6로`
+    // alone is the end of a name written apart, `3공단 6로`).
+    if digitsEnd == word.endIndex - 1 { return last == "로" && digitsEnd - word.startIndex >= 3 }
     let middle = word[(digitsEnd + 1)..<max(digitsEnd + 1, word.endIndex - 1)]
     return word.endIndex - 1 > digitsEnd && middle.count <= 14
       && middle.allSatisfy { $0.isHangulSyllable || $0.isASCIILetterOrDigit || $0 == "·" || $0 == "." }

@@ -84,6 +84,7 @@ enum AddressParser {
     var index = 0
     var unparsed: [String] = []
     var floors: [Word] = []
+    var undecidedRoad: String?
     func next() -> WordKind? { index + 1 < words.count ? words[index + 1].kind : nil }
 
     while index < words.count {
@@ -103,10 +104,28 @@ enum AddressParser {
         words[index] = joined
         words.remove(at: index + 1)
       }
+      // The first part of a road name written apart (`파주 금촌동 새꽃 순환로 20`, `센텀 남대로`): the
+      // road is the two read as one, never its last word alone (another road, somewhere else).
+      if index + 1 < words.count, address.roadName == nil, address.buildingNumber == nil, words[index].kind == nil,
+        words[index + 1].kind == .roadName, bareCity(words[index], before: words[index + 1], in: address) == nil
+      {
+        if isRoadNamePart(words[index].scalars) {
+          words[index] = Word((Array(words[index].scalars) + words[index + 1].scalars)[...])
+          words.remove(at: index + 1)
+        } else {
+          undecidedRoad = "\(words[index].text) \(words[index + 1].text)"
+        }
+      }
       let word = words[index]
       if isComplete(address, before: word) { break }
 
       switch word.kind {
+      case nil where bareCity(word, before: index + 1 < words.count ? words[index + 1] : nil, in: address) != nil:
+        // 파주 금촌동 …: a city written without 시 before its 동, 읍/면, 구 or road.
+        let province = bareCity(word, before: index + 1 < words.count ? words[index + 1] : nil, in: address)!
+        address.province = address.province ?? province
+        address.sigungu = word.text + "시"
+
       case .province(let province) where address.province == nil && address.sigungu == nil:
         address.province = province
 
@@ -149,6 +168,10 @@ enum AddressParser {
         }
         address.roadName = name
 
+      case .roadName where address.buildingNumber == nil:
+        // 중앙로 평화길 12: two roads and one number; which one it is on is not written.
+        undecidedRoad = "\(address.roadName ?? "") \(word.text)"
+
       case .underground where address.roadName != nil:
         if case .number(let main, let sub) = next() {
           index += 1
@@ -188,8 +211,37 @@ enum AddressParser {
     }
 
     address.unparsed = unparsed
+    if let undecidedRoad, address.roadName != nil {
+      // No road rather than a guessed one: a wrong road geocodes somewhere else.
+      address.warnings.append("road name not decided (\"\(undecidedRoad)\"): no road address given")
+      address.roadName = nil
+      address.buildingNumber = nil
+    }
     return (floors, Array(words[index...]))
   }
+
+  /// Whether `word` can be the first part of a road name written apart: syllables (and digits
+  /// after the first), at most eight, as in `새꽃 순환로`, `센텀 남대로`.
+  static func isRoadNamePart(_ word: Scalars) -> Bool {
+    guard let first = word.first, first.isHangulSyllable, word.count <= 8 else { return false }
+    return word.allSatisfy { $0.isHangulSyllable || $0.isDigit }
+  }
+
+  /// The province of a city written without 시 (`파주`, `김해`), when `word` is one and stands
+  /// where the city can still come, before a 동, 리, 읍, 면, 구 or road (`파주 금촌동`); `nil`
+  /// otherwise. 광주 and 제주 are provinces as well and are read as such.
+  static func bareCity(_ word: Word, before next: Word?, in address: KoreanAddress) -> Province? {
+    guard word.kind == nil, address.sigungu == nil, address.eupMyeon == nil, address.dongRi == nil,
+      address.roadName == nil, let province = citiesWithoutSuffix[word.text]
+    else { return nil }
+    guard address.province == nil || address.province == province else { return nil }
+    switch next?.kind {
+    case .dongRi?, .eupMyeon?, .roadName?: return province
+    case .sigungu? where next?.scalars.last == "구": return province
+    default: return nil
+    }
+  }
+
 
   /// The words after the first comma that go on with the address, read as if the comma were a
   /// space: a road name and building number after a lot number (`중동 1129, 길주로 100`), or the

@@ -99,8 +99,10 @@ struct GluedWordSplitter {
     let numberStart = (word.lastIndex(where: { !$0.isDigit && $0 != "-" }) ?? word.startIndex - 1) + 1
     let roadName = word[..<numberStart]
     if roadName.last == "로" || roadName.last == "길", AddressParser.isBuildingNumber(word[numberStart...]),
-      AddressParser.kind(of: roadName) == .roadName
+      AddressParser.kind(of: roadName) == .roadName || AddressParser.kind(of: roadName) == .roadNameSuffix
     {
+      // 올림픽로300, and `101번길1` after `○○로`: the side road 101번길, number 1 (not the main
+      // road's number 101).
       return [roadName, word[numberStart...]]
     }
     if let dongEnd = word.lastIndex(where: { "동리가".unicodeScalars.contains($0) }).map({ $0 + 1 }),

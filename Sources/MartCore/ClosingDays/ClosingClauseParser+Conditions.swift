@@ -80,6 +80,25 @@ extension ClosingClauseParser {
   /// are trading days, and so are the rules just before them (`일요일·공휴일 10:00~20:00`).
   mutating func readPublicHolidays(at index: Int) -> Int {
     let end = clauseEnd(from: index)
+    var after = index + 1
+    if tokens.isParticle(at: after) { after += 1 }
+    if tokens.symbol(at: after) == ":" { after += 1 }
+    if case .notClosure(trading: true)? = tokens.keyword(at: after) {
+      // 주말, 공휴일 영업시간 10:00~22:00: an hours line, whatever rule stands beside it.
+      warn("opening hours on public holidays, neither a closure nor a day off", index, end)
+      return end
+    }
+    let nounOfASentence =
+      isSeasonWord(before: index + 1)
+      || (tokens.keyword(at: index + 1) == .closure && tokens.indices.contains(index + 2)
+        && tokens[index + 2].kind == .other && !tokens.isParticle(at: index + 2)
+        && !tokens.isWord(at: index + 2, in: Self.copulas))
+    if nounOfASentence, !tokens.isListSeparator(at: index - 1) {
+      // 공휴일 의무휴업 원칙을 폐지하는, 공휴일에만 문을 닫아야 한다: public holidays as a word of a
+      // sentence, not the days a store closes.
+      warn("public holidays named in a sentence, not read as closures", index, end)
+      return end
+    }
     if tokens.hoursFollow(at: tokens.symbol(at: index + 1) == ":" ? index + 2 : index + 1) {
       if pendingEnd == index - 1, let last = pending.last, last.phrase.isRecurring {
         openRulesAsTradingDays(index, end)

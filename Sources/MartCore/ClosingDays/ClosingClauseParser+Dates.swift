@@ -31,15 +31,52 @@ extension ClosingClauseParser {
     guard let month = tokens.number(at: monthIndex), month.digits <= 2, (1...12).contains(month.value),
       tokens.keyword(at: monthIndex + 1) == .month
     else { return nil }
-    var end = monthIndex + 2
-    if let start = readAppliesFromMonth(WrittenMonth(year: year, month: month.value), from: index, end: end) {
-      return start
+    return nameMonth(WrittenMonth(year: year, month: month.value), from: index, end: monthIndex + 2)
+  }
+
+  /// Reads a month named relative to the notice's date (the as-of date): `이달`, `이번 달`, `금월`
+  /// (its month), `내달`, `다음 달`, `익월` (the next), `지난달` (the one before), and `같은 달`
+  /// (the month named last, else the as-of month), as `12월` is read.
+  mutating func readRelativeMonth(_ offset: Int?, at index: Int) -> Int {
+    let month: WrittenMonth
+    if let offset {
+      let first = asOf.firstOfMonth(addingMonths: offset)
+      month = WrittenMonth(year: first.year, month: first.month)
+    } else {
+      month = namedMonth?.month ?? WrittenMonth(year: asOf.year, month: asOf.month)
     }
+    return nameMonth(month, from: index, end: index + 1)
+  }
+
+  /// Names `month`, written from `index` to `end`: `12월부터` is the day a change applies from;
+  /// otherwise its particle, a closing noun (`12월 휴무일은`) and a colon are read with it, and
+  /// days written alone a few words later fall in it. With a closing noun or a colon the words
+  /// head the month's closing days (`12월 휴무일: 13일, 27일`, `이달 휴무일은 13일과 27일`): the
+  /// days listed right after them are all the month's, so the month is known.
+  mutating func nameMonth(_ month: WrittenMonth, from index: Int, end start: Int) -> Int {
+    if let applies = readAppliesFromMonth(month, from: index, end: start) { return applies }
+    var end = start
+    var whole = false
     if tokens.isParticle(at: end) { end += 1 }
-    // 12월 휴무일 : 둘째·넷째 일요일: the heading's noun.
-    if tokens.keyword(at: end) == .closure, tokens.keyword(at: end + 1) != ClosingKeyword.none { end += 1 }
-    if tokens.symbol(at: end) == ":" { end += 1 }
-    namedMonth = (WrittenMonth(year: year, month: month.value), end)
+    // 5월 대부분 마트의 휴점일은 12일과 26일이다: up to three words before the heading's noun.
+    var noun = end
+    while noun - end < 3, tokens.indices.contains(noun), tokens[noun].kind == .other { noun += 1 }
+    if noun > end, tokens.keyword(at: noun) == .closure,
+      tokens.isParticle(at: noun + 1) || tokens.isTopicParticle(at: noun + 1) || tokens.symbol(at: noun + 1) == ":"
+    {
+      end = noun
+    }
+    // 12월 휴무일 : 둘째·넷째 일요일: the heading's noun, maybe with a particle (`휴무일은`).
+    if tokens.keyword(at: end) == .closure, tokens.keyword(at: end + 1) != ClosingKeyword.none {
+      end += 1
+      whole = true
+      if tokens.isParticle(at: end) || tokens.isTopicParticle(at: end) { end += 1 }
+    }
+    if tokens.symbol(at: end) == ":" {
+      end += 1
+      whole = true
+    }
+    namedMonth = (month, end, whole)
     return end
   }
 
@@ -188,11 +225,27 @@ extension ClosingClauseParser {
   /// Reads `13일` a few words after a month named alone (`12월 휴무일: 13일`) as a day of that
   /// month. Further on, a day alone is not taken to be in that month (`31일까지 세일`).
   func readNamedMonthDay(at index: Int) -> (WrittenDate, Int)? {
-    guard let named = namedMonth, (named.end...(named.end + 3)).contains(index),
+    // In a notice (변경, 기존, 에서 after a day) a day alone is in the month it names, however far
+    // on: `12월 의무휴업일을 … 13일에서 16일로 변경하고, … 27일은 그대로 유지`.
+    guard let named = namedMonth, (named.end...(named.end + 3)).contains(index) || isKeptDay(at: index) || hasNoticeWords,
       let day = tokens.number(at: index), day.digits <= 2, tokens.keyword(at: index + 1) == .day,
       CalendarDate(year: named.month.year ?? 2000, month: named.month.month, day: day.value) != nil
     else { return nil }
     return (WrittenDate(year: named.month.year, month: named.month.month, day: day.value), index + 2)
+  }
+
+  /// Words that say a day stays as it was (`기존과 동일하게 13일`, `27일은 기존과 동일`, `13일을
+  /// 그대로 유지`): the day is a closing day, and a day alone among them is in the month named
+  /// last, however far back.
+  static let keepWords = ["동일", "동일하게", "동일합니다", "그대로", "유지", "유지한다", "유지합니다", "변동없음", "변동없이", "현행"]
+
+  /// Whether the day at `index` (a number and 일) has words of keeping right before or after it.
+  func isKeptDay(at index: Int) -> Bool {
+    guard tokens.number(at: index) != nil, tokens.keyword(at: index + 1) == .day else { return false }
+    let around = Array(max(0, index - 3)..<index) + Array((index + 2)..<min(tokens.count, index + 6))
+    return around.contains { probe in
+      tokens.keyword(at: probe) == .previous || tokens.isWord(at: probe, in: Self.keepWords)
+    }
   }
 
   /// Whether `index` holds a day written alone after a date of the same month: `27` in
@@ -298,11 +351,15 @@ extension ClosingClauseParser {
     _ items: [ScannedDate], from index: Int, to next: Int, label: LunarClosing? = nil, asRuleDates: Bool = false
   ) {
     let withHours = tokens.hoursFollow(at: next)
+    // 12월 휴무일: 13일, 27일 and 9월 의무휴업안내(9/13, 9/22): the month's closing days, all of them.
+    let headedMonth = namedMonth.flatMap { named in
+      named.whole && (named.end...(named.end + 3)).contains(index) ? named.month : nil
+    }
     // 1/1 in a list of holidays (`1/1, 설날, 추석`) is New Year's Day every year.
     let inHolidayList =
       tokens.isHolidayWord(at: next) || (tokens.isListSeparator(at: next) && tokens.isHolidayWord(at: next + 1))
       || (tokens.isListSeparator(at: index - 1) && tokens.isHolidayWord(at: index - 2))
-    var list = WrittenDateList(entries: [])
+    var list = WrittenDateList(entries: [], wholeMonth: headedMonth)
     for item in items {
       let isNewYearsDay = item.start.year == nil && item.start.month == 1 && item.start.day == 1
       if isNewYearsDay, item.end == nil, item.startHints.isEmpty, inHolidayList, !withHours {

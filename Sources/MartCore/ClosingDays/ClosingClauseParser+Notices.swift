@@ -21,7 +21,7 @@ extension ClosingClauseParser {
       change = (old: [last.phrase], newFrom: syntax.statements.count)
       if case .phrase(.dates(let list)) = syntax.statements[last.phrase], let entry = list.entries.last {
         let day = entry.end ?? entry.start
-        namedMonth = (WrittenMonth(year: day.year, month: day.month), index + 1)
+        namedMonth = (WrittenMonth(year: day.year, month: day.month), index + 1, false)
       }
       return index + 1
     }

@@ -86,7 +86,7 @@ extension ClosingClauseParser {
     if let named = namedMonth, named.end == index, dates.firstDay(of: named.month) != nil {
       append(.monthRule(named.month, ordinals: ordinals, weekdays: weekdays.days), end: weekdays.end)
       // 12월 휴무일 : 둘째·넷째 일요일(13일, 27일): days alone in brackets right after are in the month.
-      if tokens.symbol(at: weekdays.end) == "(" { namedMonth = (named.month, weekdays.end + 1) }
+      if tokens.symbol(at: weekdays.end) == "(" { namedMonth = (named.month, weekdays.end + 1, named.whole) }
     } else {
       append(.nthWeekday(ordinals: ordinals, weekdays: weekdays.days), end: weekdays.end)
     }
@@ -228,9 +228,73 @@ extension ClosingClauseParser {
     {
       return end
     }
+    if isSeasonWord(before: next) {
+      // 설 명절을 앞두고, 명절 휴식권, 추석 대목: the season, not a day the store closes.
+      warn("a holiday season named without a day, not a closure", index, next + 2)
+      return next
+    }
     if !holidays.isEmpty { append(.lunar(holidays, offsets: offsets.isEmpty ? [0] : offsets), end: next) }
     if newYear { append(.newYear, end: next) }
     return next
+  }
+
+  /// Reads weekdays named alone right before a closing verb (`※수요일 휴점`, `일요일은 휴무`) or
+  /// right after a closing label (`정기휴무: 수요일`): every such weekday closes, as after `매주`.
+  /// `nil` when no closing word stands beside them.
+  mutating func readBareWeekdayClosure(at index: Int) -> Int? {
+    let weekdays = readWeekdays(at: index)
+    guard !weekdays.days.isEmpty else { return nil }
+    var after = weekdays.end
+    if tokens.isParticle(at: after) { after += 1 }
+    let verbAfter = tokens.keyword(at: after) == .closure && tokens.keyword(at: after + 1) != ClosingKeyword.none
+    var before = index - 1
+    if tokens.symbol(at: before) == ":" { before -= 1 }
+    let labelBefore = tokens.keyword(at: before) == .closure && pending.isEmpty
+    guard verbAfter || labelBefore else { return nil }
+    append(.weekly(weekdays.days), end: weekdays.end)
+    return weekdays.end
+  }
+
+  /// Words of facilities inside or beside a store whose closures are not the store's.
+  static let facilityWords = [
+    "푸드코트", "문화센터", "주차장", "약국", "식당가", "푸드홀", "키즈카페", "미용실", "안경점", "세탁소", "병원", "은행",
+    "영화관", "서점", "테넌트", "임대매장", "입점매장", "전문점", "스포츠센터", "헬스", "수영장", "주유소", "세차장",
+    "배송", "택배", "온라인몰", "고객센터", "상담센터", "콜센터", "화장실", "엘리베이터", "에스컬레이터", "수선실",
+  ]
+
+  /// The facility word in the clause before the verb at `index` (`11/30 푸드코트 휴무`,
+  /// `문화센터는 12/24 휴관`), looking back to the clause's start, at most twelve words.
+  func facilityBefore(_ index: Int) -> String? {
+    var probe = index - 1
+    while probe >= 0, index - probe <= 12 {
+      if let symbol = tokens.symbol(at: probe), Self.clauseBreaks.contains(symbol) { return nil }
+      if tokens[probe].kind == .other {
+        let word = String(String.UnicodeScalarView(tokens.scalars[tokens[probe].start..<tokens[probe].end]))
+        if let found = Self.facilityWords.first(where: { word.contains($0) }) { return found }
+      }
+      probe -= 1
+    }
+    return nil
+  }
+
+  /// Particles a holiday word may take in a sentence, besides those of ``ClosingTokens/isParticle(at:)``.
+  static let sentenceParticles = ["도", "로", "으로", "인", "이면", "에만", "에도", "엔", "만", "과", "와"]
+
+  /// Words after a noun that leave it a noun of the sentence: `기간`, `중`.
+  static let spanNouns = ["기간", "기간중", "기간에", "중", "동안", "내내"]
+
+  /// Whether the holiday words ending before `index` name a season rather than days: a word of
+  /// the sentence follows them (`설 명절을 앞두고`, `명절 휴식권`, `추석 대목`, `추석 선물`), maybe after
+  /// a particle, instead of a verb, a list, a bracket, a date or the end of the clause (`추석
+  /// 휴무`, `설날, 추석`, `추석에는 휴무`, `1/1, 설날, 추석 (전일은 …)`).
+  func isSeasonWord(before index: Int) -> Bool {
+    var probe = index
+    if tokens.isParticle(at: probe) || tokens.isTopicParticle(at: probe) || tokens.isWord(at: probe, in: Self.sentenceParticles) {
+      probe += 1
+    }
+    if tokens.isWord(at: probe, in: Self.spanNouns) { probe += 1 }
+    guard tokens.indices.contains(probe), tokens[probe].kind == .other else { return false }
+    return !tokens.isParticle(at: probe)
   }
 
   /// Whether the words after a 전일/당일 up to the end of the clause speak of opening hours.

@@ -45,8 +45,9 @@ struct ClosingClauseParser {
   var clauseLabelled = false
   /// The month named last without a day (`12월 휴무일: 13일, 27일`), and the token after it and
   /// its particle: `13일` a few words later falls in it, and a rule starting right there is
-  /// scoped to it.
-  var namedMonth: (month: WrittenMonth, end: Int)?
+  /// scoped to it. `whole` when the words name the month's closing days as a whole (`12월
+  /// 휴무일:`, `이달 휴무일은`): the days listed after them are all the month's.
+  var namedMonth: (month: WrittenMonth, end: Int, whole: Bool)?
   /// The last date list (its phrase) and the token after it, for `12/27 대신 12/25`.
   var lastDateList: (phrase: Int, end: Int)?
   /// How far the words after `start` were looked at for hours, and the first hours word found.
@@ -105,19 +106,33 @@ struct ClosingClauseParser {
         .keyword(.restless):
         // 휴무 없음, 쉬지 않습니다: the days before it are open; alone, the store never closes.
         let end = tokens.keyword(at: index) == .restless ? index + 1 : index + 2
-        if pending.isEmpty && labelEnd(at: index, end: end) == nil {
+        let aboutAWeekday = (1...2).contains { tokens.weekday(at: index - $0) != nil }
+        if pending.isEmpty && aboutAWeekday {
+          // 일요일도 쉬지 않고 영업하게 된다: a sentence about a weekday, not a store never closed.
+          warn("a weekday without a date or rule, not read", index - 2, end)
+          next = end
+        } else if pending.isEmpty && labelEnd(at: index, end: end) == nil {
           syntax.append(.openAllYear)
           saysOpenAllYear = true
           next = end
         } else {
           next = readVerb(.open, at: index, end: end)
         }
+      case .keyword(.closure) where facilityBefore(index) != nil:
+        // 11/30 푸드코트 휴무, 문화센터 휴관: a facility's notice, not the store's closure.
+        warn("a notice about \(facilityBefore(index) ?? "a facility"), not the store's closure", index, index + 1)
+        pending.removeAll()
+        next = index + 1
+      case .keyword(.closure) where !pending.isEmpty && tokens.isWord(at: index + 1, in: Self.nounParticles):
+        // 다음달 8일 예정됐던 … 의무휴업일을 6일로 조정했다: the noun of a sentence, not its verb.
+        next = index + 2
       case .keyword(.closure): next = readVerb(.closed, at: index, end: index + 1)
       case .keyword(.openAllYear):
         syntax.append(.openAllYear)
         saysOpenAllYear = true
         next = index + 1
       case .keyword(.however): next = endClause(at: index)
+      case .keyword(.relativeMonth(let offset)): next = readRelativeMonth(offset, at: index)
       case .keyword(.instead), .symbol("→"), .keyword(.changeFrom): next = readChange(at: index)
       case .keyword(.change): next = readChangeWord(at: index)
       case .keyword(.previous): next = readPrevious(at: index)
@@ -136,6 +151,8 @@ struct ClosingClauseParser {
       case .keyword(.weekday):
         if let end = readWeekdayFirstRule(at: index) {
           next = end
+        } else if let end = readBareWeekdayClosure(at: index) {
+          next = end
         } else {
           warn("weekday without an ordinal or 매주 ignored", index, index + 1)
           next = index + 1
@@ -144,9 +161,45 @@ struct ClosingClauseParser {
       }
       index = max(next, index + 1)
     }
+    dropDatesOfASentence(before: tokens.count)
     commit(clauseDefault)
     finishChange()
     return syntax
+  }
+
+  /// Particles after a closing noun that make it a subject or object (`의무휴업일을`, `휴무일이`),
+  /// not the verb of the clause.
+  static let nounParticles = ["을", "를", "이", "가", "의"]
+
+  /// Copulas and endings that may follow the days of a clause without a verb and leave them its
+  /// closing days: `이달 휴무일은 13일과 27일이다`.
+  static let copulas = ["이다", "입니다", "이며", "이고", "이에요", "예정", "예정이다", "예정입니다", "등"]
+
+  /// Whether the word at `index` ends as a Korean predicate does (`…하고`, `…합니다`, `…했다`,
+  /// `…하며`): the words are a sentence, not a label such as `재고조사` or `쿠폰 증정`.
+  func isPredicate(_ index: Int) -> Bool {
+    guard let last = tokens.scalars[tokens[index].start..<tokens[index].end].last else { return false }
+    return ["다", "고", "며", "요", "서", "면"].contains { $0.unicodeScalars.first == last }
+      && tokens[index].end - tokens[index].start >= 2
+  }
+
+  /// A clause without a closing verb whose dates are followed by other words (`1월 13일부터 2월
+  /// 2일까지 행정예고하고`) names them for something the engine does not read: they are not
+  /// closing days. A clause of dates alone (`11/12(수), 11/26(수)`) or ending in a copula (`…
+  /// 27일이다`) closes them.
+  mutating func dropDatesOfASentence(before end: Int) {
+    // In a change notice the words after the new days are the notice's (`12/16(수)로 변경`).
+    guard clauseDefault == .closed, !clauseLabelled, change == nil, !pending.isEmpty, pendingEnd < end else { return }
+    // A predicate after the dates makes the clause a sentence: `행정예고하고`, `수렴합니다`.
+    let words = (pendingEnd..<end).filter { tokens[$0].kind == .other && !tokens.isParticle(at: $0) }
+    let keeps = words.contains { tokens.isWord(at: $0, in: Self.keepWords) }
+    guard !keeps, let first = words.first(where: { isPredicate($0) && !tokens.isWord(at: $0, in: Self.copulas) }) else {
+      return
+    }
+    let start = lastRunStart()
+    guard !pending[start].phrase.isRecurring else { return }
+    warn("dates in a sentence without a closing verb, not read as closures", pendingEnd - 1, first + 1)
+    pending.removeSubrange(start...)
   }
 
   // MARK: - Clauses and verbs
@@ -154,6 +207,7 @@ struct ClosingClauseParser {
   /// Ends a clause: its phrases take the clause's default polarity.
   mutating func endClause(at index: Int) -> Int {
     let count = syntax.statements.count
+    dropDatesOfASentence(before: index)
     commit(clauseDefault)
     if syntax.statements.count > count, case .verdict? = syntax.statements.last {
       lastBreakVerdict = (syntax.statements.count - 1, index)

@@ -106,11 +106,12 @@ extension ClosingResolver {
     if !traded.isEmpty { schedule.exceptions = Set(schedule.exceptions).union(traded).sorted() }
     if schedule.status == .closures, !schedule.coversEveryDay, coverage != .wholeMonths {
       // Explicit dates of a source that lists its next closing days speak of those days only; a
-      // month's own rule speaks of its month.
-      let scopedMonths = Set(closed.monthScoped.keys).union(opened.monthScoped.keys)
+      // month's own rule, or a list the text heads as a month's (`12월 휴무일: 13일, 27일`),
+      // speaks of its month.
+      let scopedMonths = Set(closed.monthScoped.keys).union(opened.monthScoped.keys).union(reading.wholeMonths)
         .map { DateWindow(from: $0, through: $0.lastOfMonth) }
-      schedule.coverage = DateWindow.merged(
-        coverage.ranges(for: schedule.dates + schedule.exceptions, asOf: asOf) + scopedMonths)
+      let listed = (schedule.dates + schedule.exceptions).filter { !reading.wholeMonthDates.contains($0) }
+      schedule.coverage = DateWindow.merged(coverage.ranges(for: listed, asOf: asOf) + scopedMonths)
     }
     if schedule.status == .unknown {
       addOpenedRuleDays(opened, to: &schedule)

@@ -110,6 +110,11 @@ struct ClosingResolver {
     var warnings = Warnings()
     /// Written days whose weekday or holiday fits no year near the as-of date: unknown.
     var misplacedDays: Set<CalendarDate> = []
+    /// Months whose closing days the text lists in full (`12월 휴무일: 13일, 27일`), by first
+    /// day: known, whatever the source's dates cover.
+    var wholeMonths: Set<CalendarDate> = []
+    /// The dates of those lists: they speak of their months, not of the days from the as-of date.
+    var wholeMonthDates: Set<CalendarDate> = []
   }
 
   /// Adds up the statements in order: each phrase's days as read, each verdict's sides.
@@ -124,6 +129,11 @@ struct ClosingResolver {
         switch phrase {
         case .dates(let list), .ruleDates(let list): reading.misplacedDays.formUnion(dates.misplacedDays(of: list))
         default: break
+        }
+        if case .dates(let list) = phrase, let month = list.wholeMonth, case .dates(let values)? = named[index] {
+          let inMonth = values.filter { $0.month == month.month }
+          reading.wholeMonths.formUnion(inMonth.map { $0.firstOfMonth() })
+          reading.wholeMonthDates.formUnion(inMonth)
         }
       case .verdict(let closed, let opened):
         for phrase in closed { if let days = named[phrase] { reading.closed.add(days) } }

@@ -132,7 +132,11 @@ public struct ClosingSchedule: Hashable, Sendable {
   }
 
   /// Parses a closing-day text relative to the as-of date (used to infer missing years).
-  /// `coverage` says what the text's explicit dates speak of when no recurring rule does.
+  /// `coverage` says what the text's explicit dates speak of when no recurring rule does and the
+  /// text does not say (`12월 휴무일: 13일, 27일` knows December whatever it is). A text whose
+  /// source is not known to list whole months is read with `.asOfThroughLastListed`: a bare list
+  /// (`9/27(일), 10/11(일)`) is then the next closing days, known through its last date; `mart-holiday
+  /// rule` and ``published(text:dates:asOf:coverage:textCoverage:)`` read so by default.
   public static func parse(
     _ text: String, asOf: CalendarDate, coverage: DateCoverage = .wholeMonths
   ) -> ClosingSchedule {
@@ -282,10 +286,12 @@ public struct ClosingSchedule: Hashable, Sendable {
   ///   the other months. Where the text gives other dates for such a month, a warning says so.
   /// - Neither: `unknown`.
   ///
-  /// `coverage` is what the source's dates (published ones and the text's explicit ones) speak
-  /// of; a recurring rule of the text speaks of every day whatever it is.
+  /// `coverage` is what the source's published dates speak of, `textCoverage` what the text's
+  /// explicit dates speak of where the text does not say; a recurring rule of the text speaks of
+  /// every day whatever they are.
   public static func published(
-    text: String?, dates: [CalendarDate], asOf: CalendarDate, coverage: DateCoverage = .wholeMonths
+    text: String?, dates: [CalendarDate], asOf: CalendarDate, coverage: DateCoverage = .wholeMonths,
+    textCoverage: DateCoverage = .asOfThroughLastListed
   ) -> ClosingSchedule {
     let official = Set(dates).sorted()
     guard let text else {
@@ -296,7 +302,7 @@ public struct ClosingSchedule: Hashable, Sendable {
         status: .closures, dates: official, text: nil,
         coverage: coverage == .wholeMonths ? nil : coverage.ranges(for: official, asOf: asOf))
     }
-    let parsed = parse(text, asOf: asOf, coverage: coverage)
+    let parsed = parse(text, asOf: asOf, coverage: textCoverage)
     guard !official.isEmpty else { return parsed }
     var merged = parsed.overridden(byOfficialDates: official)
     if parsed.coverage != nil || (coverage != .wholeMonths && !parsed.coversEveryDay) {

@@ -110,6 +110,10 @@ struct WrittenDateEntry {
 /// Dates and ranges written as one list: `11/12(수), 11/26(수)`, `12/24~12/26`.
 struct WrittenDateList {
   var entries: [WrittenDateEntry]
+  /// The month whose closing days the list gives in full, when words before it say so (`12월
+  /// 휴무일: 13일, 27일`, `이달 휴무일은 13일과 27일`): that month is known whatever the source's
+  /// dates cover. `nil` for a bare list, which speaks of the days its source's coverage gives.
+  var wholeMonth: WrittenMonth? = nil
 }
 
 /// The holidays a condition speaks of.

@@ -38,6 +38,9 @@ enum ClosingKeyword: Hashable {
   case apply  // 적용: `(12월부터 적용)`
   case changeFrom  // 에서 right after a day or rule: `10일에서 7일로`, `일요일에서 수요일로`
   case including  // 포함: `연중무휴 (명절 당일 포함)`
+  /// 이달, 이번 달, 금월 (0), 내달, 다음 달, 익월 (+1), 지난달 (−1): a month named relative to the
+  /// notice's date; `nil` for 같은 달, the month named last.
+  case relativeMonth(Int?)
 }
 
 /// One token of closing-day text; `start..<end` are offsets into the normalized scalars.
@@ -189,7 +192,7 @@ enum ClosingTextScanner {
       ("단축", .notClosure(trading: true)), ("재오픈", .notClosure(trading: true)),
       ("오픈", .notClosure(trading: true)),
       ("변경", .change), ("기존", .previous), ("적용", .apply), ("포함", .including),
-      ("연중무휴", .openAllYear), ("의무휴업", .closure), ("의무휴무", .closure),
+      ("연중무휴", .openAllYear), ("의무휴업일", .closure), ("의무휴업", .closure), ("의무휴무", .closure),
       ("휴무일", .closure), ("휴점일", .closure), ("휴업일", .closure),
       ("휴무", .closure), ("휴점", .closure), ("휴업", .closure), ("휴일", .closure), ("휴관", .closure),
       ("쉽니다", .closure),
@@ -315,6 +318,35 @@ enum ClosingTextScanner {
     return false
   }
 
+  /// The words before 달 (a space may come between) that name a month relative to the
+  /// notice's date, and the words of one syllable before 월 that do: `이달`, `다음 달`, `금월`.
+  private static let relativeMonthStems: [([Unicode.Scalar], Int?)] = [
+    (["이", "번"], 0), (["이"], 0), (["내"], 1), (["다", "음"], 1), (["지", "난"], -1), (["같", "은"], nil),
+    (["그", "다", "음"], 1),
+  ]
+  private static let relativeMonthWords: [([Unicode.Scalar], Int)] = [
+    (["금", "월"], 0), (["당", "월"], 0), (["익", "월"], 1), (["차", "월"], 1), (["전", "월"], -1),
+  ]
+
+  /// A month named relative to the notice's date at `index`, as a word of its own (not 사이달,
+  /// 달력, 전월세), and where it ends.
+  private static func relativeMonth(
+    _ scalars: [Unicode.Scalar], at index: Int, previous: ClosingToken?
+  ) -> (Int?, Int)? {
+    guard index == 0 || !isHangulSyllable(scalars[index - 1]) else { return nil }
+    for (word, offset) in relativeMonthWords where matches(scalars, word, at: index) {
+      if isWordEnd(scalars, at: index + word.count) { return (offset, index + word.count) }
+    }
+    for (stem, offset) in relativeMonthStems where matches(scalars, stem, at: index) {
+      let month = skipSpaces(scalars, from: index + stem.count)
+      guard month - (index + stem.count) <= 1, matches(scalars, ["달"], at: month),
+        isWordEnd(scalars, at: month + 1)
+      else { continue }
+      return (offset, month + 1)
+    }
+    return nil
+  }
+
   private static func matchKeyword(
     _ scalars: [Unicode.Scalar], at index: Int, previous: ClosingToken?
   ) -> (ClosingKeyword, Int)? {
@@ -339,6 +371,9 @@ enum ClosingTextScanner {
         }
       }
       if value == 1, matches(scalars, ["주"], at: index + 1) { return (.ordinal(1), index + 1) }
+    }
+    if let (offset, end) = relativeMonth(scalars, at: index, previous: previous) {
+      return (.relativeMonth(offset), end)
     }
     if let candidates = entries[scalar] {
       for entry in candidates where matches(scalars, entry.scalars, at: index) {

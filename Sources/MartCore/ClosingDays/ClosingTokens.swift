@@ -70,6 +70,20 @@ struct ClosingTokens {
     return ["은", "는", "에", "에는", "의", "중"].contains { word.elementsEqual($0.unicodeScalars) }
   }
 
+  /// Whether `index` holds a topic or object particle after a noun: `휴무일은`, `휴무일을`.
+  func isTopicParticle(at index: Int) -> Bool {
+    guard tokens.indices.contains(index), tokens[index].kind == .other else { return false }
+    let word = scalars[tokens[index].start..<tokens[index].end]
+    return ["은", "는", "을", "를", "이", "가"].contains { word.elementsEqual($0.unicodeScalars) }
+  }
+
+  /// Whether `index` holds one of `words` as a whole token.
+  func isWord(at index: Int, in words: [String]) -> Bool {
+    guard tokens.indices.contains(index), tokens[index].kind == .other else { return false }
+    let word = scalars[tokens[index].start..<tokens[index].end]
+    return words.contains { word.elementsEqual($0.unicodeScalars) }
+  }
+
   /// Whether `index` holds 시 or 분 after a number, rather than 오전 or 오후.
   func isClockUnit(at index: Int) -> Bool {
     keyword(at: index) == .time && tokens[index].end - tokens[index].start == 1

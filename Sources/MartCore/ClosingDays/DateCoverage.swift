@@ -48,6 +48,19 @@ extension DateWindow {
     return result
   }
 
+  /// `ranges` (sorted and apart) without the days of `removed`.
+  public static func removing(_ removed: DateWindow, from ranges: [DateWindow]) -> [DateWindow] {
+    ranges.flatMap { range -> [DateWindow] in
+      guard range.from <= removed.through, removed.from <= range.through else { return [range] }
+      var parts: [DateWindow] = []
+      if range.from < removed.from { parts.append(DateWindow(from: range.from, through: removed.from.adding(days: -1))) }
+      if removed.through < range.through {
+        parts.append(DateWindow(from: removed.through.adding(days: 1), through: range.through))
+      }
+      return parts
+    }
+  }
+
   /// Whether `date` lies in this range.
   public func contains(_ date: CalendarDate) -> Bool { from <= date && date <= through }
 

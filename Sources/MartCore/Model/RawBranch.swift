@@ -41,9 +41,13 @@ public struct RawBranch: Hashable, Sendable {
   public var closingText: String?
   /// Closing dates the source publishes as data (not text), e.g. E-mart's YYYYMMDD slots. Empty when none.
   public var closingDates: [CalendarDate]
-  /// What the source's closing dates (`closingDates` and the explicit dates of `closingText`)
-  /// speak of; the pipeline sets it from `BrandSource.closingDateCoverage`.
+  /// What the source's published closing dates (`closingDates`) speak of; the pipeline sets it
+  /// from `BrandSource.closingDateCoverage`.
   public var closingCoverage: DateCoverage = .wholeMonths
+  /// What the explicit dates of `closingText` speak of when the text does not say (a bare list
+  /// such as `9/27(일), 10/11(일)` is the next closing days, not whole months); the pipeline sets
+  /// it from `BrandSource.closingTextCoverage`.
+  public var closingTextCoverage: DateCoverage = .asOfThroughLastListed
   /// What the source publishes about the store trading, when it has a field of its own for
   /// it: a state cell (Lotte Mart's `영업중`, `임시휴업`, `영업종료`) or a shut-down date (GS THE
   /// FRESH's `shutDownDate`, e.g. `20250831`, the day the store closes for good). `nil` when the

@@ -34,14 +34,14 @@ struct StatusClause {
   static let extraBreaks: Set<Unicode.Scalar> = ["{", "}", "|", "。"]
 
   /// The clauses of a text, left to right; clauses with no words are left out.
-  static func clauses(of tokens: ClosingTokens) -> [StatusClause] {
+  static func clauses(of tokens: ClosingTokens, asOf: CalendarDate? = nil) -> [StatusClause] {
     var clauses: [StatusClause] = []
     var current = StatusClause()
     var index = 0
     while index < tokens.count {
       if let end = weekdayInParentheses(in: tokens, at: index) {
         index = end
-      } else if let (mention, end) = mention(in: tokens, at: index) {
+      } else if let (mention, end) = mention(in: tokens, at: index) ?? dayAlone(in: tokens, at: index, asOf: asOf) {
         if let mention { current.mentions.append(mention) }
         current.append(tokens, index..<end)
         index = end
@@ -104,6 +104,48 @@ struct StatusClause {
     }
     while let after = weekdayInParentheses(in: tokens, at: end) { end = after }
     guard (1...12).contains(written.month), (1...31).contains(written.day) else { return (nil, end) }
+    return (StatusDateMention(date: written, suffix: suffix(in: tokens, at: end)), end)
+  }
+
+  /// A day written alone as the press writes it, relative to the as-of date: `지난달 16일`,
+  /// `내달 1일`, `이달 30일` (the month named relative to the as-of date), `오는 16일` (the next
+  /// such day on or after the as-of date), `지난 16일` (the last one before it). `nil` when no such
+  /// day starts at `index` or no as-of date is given.
+  static func dayAlone(in tokens: ClosingTokens, at index: Int, asOf: CalendarDate?) -> (
+    mention: StatusDateMention?, end: Int
+  )? {
+    guard let asOf else { return nil }
+    var dayIndex = index
+    var month: CalendarDate?
+    var direction = 0
+    if case .relativeMonth(let offset?)? = tokens.keyword(at: index) {
+      month = asOf.firstOfMonth(addingMonths: offset)
+      dayIndex = index + 1
+    } else if tokens.isWord(at: index, in: ["오는"]) {
+      direction = 1
+      dayIndex = index + 1
+    } else if tokens.isWord(at: index, in: ["지난"]) {
+      direction = -1
+      dayIndex = index + 1
+    } else {
+      return nil
+    }
+    guard let day = tokens.number(at: dayIndex), day.digits <= 2, tokens.keyword(at: dayIndex + 1) == .day else {
+      return nil
+    }
+    if month == nil {
+      let thisMonth = asOf.firstOfMonth()
+      switch direction {
+      case 1: month = day.value >= asOf.day ? thisMonth : thisMonth.firstOfMonth(addingMonths: 1)
+      default: month = day.value < asOf.day ? thisMonth : thisMonth.firstOfMonth(addingMonths: -1)
+      }
+    }
+    var end = dayIndex + 2
+    while let after = weekdayInParentheses(in: tokens, at: end) { end = after }
+    guard let month, CalendarDate(year: month.year, month: month.month, day: day.value) != nil else {
+      return (nil, end)
+    }
+    let written = WrittenDate(year: month.year, month: month.month, day: day.value)
     return (StatusDateMention(date: written, suffix: suffix(in: tokens, at: end)), end)
   }
 

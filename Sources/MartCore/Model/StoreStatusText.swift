@@ -20,10 +20,28 @@ public struct StoreStatusReading: Hashable, Sendable {
   public var status: StoreStatus
   /// A shutdown announced for a day after the as-of date (`status` is then `trading`).
   public var upcomingShutdown: UpcomingShutdown?
+  /// The first shut day of a closure already under way on the as-of date, when the text gives
+  /// it (`지난달 16일 영업을 중단했다`); `nil` otherwise.
+  public var shutSince: CalendarDate?
 
-  public init(status: StoreStatus, upcomingShutdown: UpcomingShutdown? = nil) {
+  public init(status: StoreStatus, upcomingShutdown: UpcomingShutdown? = nil, shutSince: CalendarDate? = nil) {
     self.status = status
     self.upcomingShutdown = upcomingShutdown
+    self.shutSince = shutSince
+  }
+
+  /// The shut days the reading gives: from the first shut day (`from`, `nil` when the text does
+  /// not say: from the as-of date at the latest) through the last (`until`, `nil`: every later
+  /// day), and what the store is then (`closed` or `temporarily-closed`); `nil` when the store
+  /// trades with no shutdown announced.
+  public var shutSpan: (state: StoreStatus.State, from: CalendarDate?, until: CalendarDate?)? {
+    if let upcoming = upcomingShutdown {
+      return (upcoming.through == nil ? .closed : .temporarilyClosed, upcoming.from, upcoming.through)
+    }
+    switch status.state {
+    case .trading: return nil
+    case .closed, .temporarilyClosed: return (status.state, shutSince, status.until)
+    }
   }
 
   /// Trading, with nothing published about it.
@@ -95,7 +113,7 @@ extension StoreStatus {
     guard StoreStatusText.mayTellAStatus(published) else { return nil }
     let reader = StoreStatusText(published: published, asOf: asOf)
     var best: StoreStatusReading?
-    let clauses = StatusClause.clauses(of: ClosingTokens(published))
+    let clauses = StatusClause.clauses(of: ClosingTokens(published), asOf: asOf)
     let reopening = StoreStatusText.reopeningDay(in: clauses)
     for clause in clauses {
       guard let reading = reader.read(clause, reopening: reopening) else { continue }
@@ -111,6 +129,15 @@ extension StoreStatus {
 struct StoreStatusText {
   /// Closed for good.
   static let closedWords = ["영업종료", "영업을종료", "영업이종료", "폐점", "폐업", "운영종료"]
+  /// Closed for good when a first day comes with them (`11월 16일부터 … 점포가 문을 닫는다`); alone
+  /// they may be a closing day (`14일은 대형마트가 문을 닫는다`).
+  static let closedFromWords = ["문을닫", "문닫"]
+  /// A verb that stops trading on the one day named with it (`지난달 16일 영업을 중단했다`, `오는
+  /// 16일 영업을 중단할 예정`): that day is the first shut day.
+  static let stoppedWords = [
+    "중단했", "중단한", "중단할", "중단된", "중단됐", "중단하", "중단돼", "종료했", "종료한", "종료할", "종료된", "종료됐", "종료하",
+    "닫았", "닫는", "닫을", "닫기로", "닫게",
+  ]
   /// What may follow a closed word when it names a time or a sale, not a closure.
   static let closedWordTimeFollowers = ["시간", "시각", "전", "후", "정리", "세일", "시"]
   /// Temporarily closed, on their own.
@@ -163,7 +190,7 @@ struct StoreStatusText {
   /// word, or `영업중`); texts without one, most hours and closing texts, are no status.
   static func mayTellAStatus(_ text: String) -> Bool {
     let compact = String(text.filter { !$0.isWhitespace })
-    return [closedWords, temporaryWords, worksWords, shutWords, ["영업중"]].contains { words in
+    return [closedWords, closedFromWords, temporaryWords, worksWords, shutWords, ["영업중"]].contains { words in
       words.contains(where: compact.containsText)
     }
   }
@@ -194,9 +221,10 @@ struct StoreStatusText {
 
     if Self.isTemporaryClosure(clause.compact) {
       guard !singleDay else { return nil }
-      return readTemporary(clause.mentions, reopening: reopening)
+      return readTemporary(clause.mentions, reopening: reopening, stopsTrading: contains(Self.stoppedWords))
     }
-    if Self.hasClosedWord(clause.compact) {
+    let closedFrom = contains(Self.closedFromWords) && clause.mentions.contains { $0.suffix == .from }
+    if Self.hasClosedWord(clause.compact) || closedFrom {
       guard !singleDay, !clause.namesTimeOfDay else { return nil }
       return readClosed(clause.mentions, compact: clause.compact)
     }
@@ -212,7 +240,9 @@ struct StoreStatusText {
     forward ? dates.dayFromAsOfMonth(mention.date) : dates.nearestDay(mention.date)
   }
 
-  func readTemporary(_ found: [StatusDateMention], reopening: StatusDateMention?) -> StoreStatusReading? {
+  func readTemporary(
+    _ found: [StatusDateMention], reopening: StatusDateMention?, stopsTrading: Bool = false
+  ) -> StoreStatusReading? {
     func closedNow(until: CalendarDate?) -> StoreStatusReading {
       if let until, until < asOf {
         // The closure the text announces is over.
@@ -236,13 +266,20 @@ struct StoreStatusText {
     if let reopening, found.allSatisfy({ $0.date == reopening.date }), let day = resolve(reopening, forward: true) {
       return closedNow(until: day.adding(days: -1))
     }
-    if let start = found.first(where: { $0.suffix == .from }) {
+    // 지난달 16일 영업을 중단했다, 오는 16일 영업을 중단할 예정: the one day named with the verb
+    // that stops trading is the first shut day.
+    let start =
+      found.first(where: { $0.suffix == .from })
+      ?? (found.count == 1 && stopsTrading ? found[0] : nil)
+    if let start {
       guard let day = resolve(start, forward: false) else { return nil }
       if day > asOf {
         return StoreStatusReading(
           status: StoreStatus(state: .trading, text: published), upcomingShutdown: UpcomingShutdown(from: day))
       }
-      return closedNow(until: nil)
+      var reading = closedNow(until: nil)
+      if !reading.status.isTrading { reading.shutSince = day }
+      return reading
     }
     // A date on its own names the closing day(s) of a notice, not a store status.
     guard found.isEmpty else { return nil }
@@ -267,7 +304,7 @@ struct StoreStatusText {
       // Announced without a day: the store still trades.
       return StoreStatusReading(status: StoreStatus(state: .trading, text: published))
     }
-    return StoreStatusReading(status: StoreStatus(state: .closed, text: published))
+    return StoreStatusReading(status: StoreStatus(state: .closed, text: published), shutSince: firstShutDay)
   }
 }
 

@@ -32,7 +32,8 @@ public struct BranchNormalizer: Sendable {
     }
     let closingText = TextCleanup.field(raw.closingText)
     var schedule = ClosingSchedule.published(
-      text: closingText, dates: raw.closingDates, asOf: asOf, coverage: raw.closingCoverage)
+      text: closingText, dates: raw.closingDates, asOf: asOf, coverage: raw.closingCoverage,
+      textCoverage: raw.closingTextCoverage)
     var openingHours = TextCleanup.field(raw.openingHours)
     let reading = StoreStatus.read(
       statusText: raw.statusText, openingHours: openingHours, closingText: closingText, asOf: asOf)
