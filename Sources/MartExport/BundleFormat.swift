@@ -80,6 +80,11 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   /// manifest only; an entry without it (a bundle made before the field existed, a report) reads
   /// as `true`.
   public var designated: Bool
+  /// The class of store a designated brand's stores are (대규모점포 `hypermarket` or 준대규모점포
+  /// `ssm`): the designation they keep is their class's in their district. Written in the
+  /// manifest only, `null` for a brand not designated; an entry without it (a bundle made before
+  /// the field existed) reads as `hypermarket` when designated, one pattern per district as then.
+  public var storeClass: StoreClass?
   /// For a stale brand, the as-of date of its last good fetch (``lastFetchedAsOf``); `nil`
   /// otherwise. Only in run reports.
   public var staleSince: CalendarDate?
@@ -90,7 +95,8 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   /// A brand's summary; `name` is its Korean name (the slug when none is known).
   public init(
     slug: BrandSlug, name: String, branchCount: Int, freshness: Freshness, lastFetchedAsOf: CalendarDate?,
-    designated: Bool = true, status: Status? = nil, error: String? = nil, dataSource: String? = nil
+    designated: Bool = true, storeClass: StoreClass? = nil, status: Status? = nil, error: String? = nil,
+    dataSource: String? = nil
   ) {
     self.slug = slug
     self.name = name
@@ -98,13 +104,15 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     self.freshness = freshness
     self.lastFetchedAsOf = lastFetchedAsOf
     self.designated = designated
+    self.storeClass = designated ? storeClass ?? .hypermarket : nil
     self.status = status
     self.error = error
     self.dataSource = dataSource
   }
 
   private enum CodingKeys: String, CodingKey {
-    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, status, error, staleSince, daysStale, dataSource
+    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, storeClass, status, error, staleSince, daysStale
+    case dataSource
   }
 
   /// Reads an entry; one without `designated` reads as designated.
@@ -116,6 +124,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     freshness = try container.decode(Freshness.self, forKey: .freshness)
     lastFetchedAsOf = try container.decodeIfPresent(CalendarDate.self, forKey: .lastFetchedAsOf)
     designated = try container.decodeIfPresent(Bool.self, forKey: .designated) ?? true
+    storeClass = designated ? try container.decodeIfPresent(StoreClass.self, forKey: .storeClass) ?? .hypermarket : nil
     status = try container.decodeIfPresent(Status.self, forKey: .status)
     error = try container.decodeIfPresent(String.self, forKey: .error)
     staleSince = try container.decodeIfPresent(CalendarDate.self, forKey: .staleSince)
@@ -146,6 +155,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
       if let dataSource { try container.encode(dataSource, forKey: .dataSource) } else { try container.encodeNil(forKey: .dataSource) }
     } else {
       try container.encode(designated, forKey: .designated)
+      try container.encode(storeClass, forKey: .storeClass)
     }
   }
 
@@ -178,6 +188,11 @@ extension Sequence<BrandSummary> {
   /// summary is subject to it.
   public var exemptFromDesignation: Set<BrandSlug> {
     Set(filter { !$0.designated || $0.freshness == .stale }.map(\.slug))
+  }
+
+  /// The class of each designated brand's stores (``BrandSummary/storeClass``).
+  public var storeClasses: [BrandSlug: StoreClass] {
+    Dictionary(compactMap { summary in summary.storeClass.map { (summary.slug, $0) } }, uniquingKeysWith: { first, _ in first })
   }
 
   /// For each stale brand, the as-of date of its last good fetch (``BrandSummary/lastFetchedAsOf``).
@@ -408,10 +423,12 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
   }
 }
 
-/// `districts.json`: the closing days each district keeps, as its stores show them
-/// (``DistrictDesignations``), one entry per district with a pattern, sorted by 시도 then 시·군·구.
+/// `districts.json`: the closing days each district keeps per store class, as its stores show
+/// them now or last did (``DistrictDesignations``), one entry per district and class with a
+/// pattern, sorted by 시도, 시·군·구, then class (`hypermarket` before `ssm`).
 public struct DistrictsFile: Codable, Hashable, Sendable {
-  /// One district: `{"agreeing","evidence","pattern","sido","sigungu","stores","swaps"}`.
+  /// One designation: `{"agreeing","evidence","exceptions","firstConfirmed","lastConfirmed",
+  /// "pattern","sido","sigungu","storeClass","stores","swaps"}`.
   public struct Entry: Codable, Hashable, Sendable {
     /// `{"ordinal": 2, "weekday": "wednesday"}` (an nth weekday) or `{"dayOfMonth": 10}`.
     public struct Day: Codable, Hashable, Sendable {
@@ -441,6 +458,13 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
         }
       }
 
+      /// The day it names, or `nil` when it names none.
+      public var designatedDay: DesignatedDay? {
+        if let dayOfMonth { return DesignatedDay(code: "\(dayOfMonth)") }
+        guard let ordinal, let weekday else { return nil }
+        return DesignatedDay(code: "\(ordinal):\(weekday)")
+      }
+
       /// `2nd wednesday`, `10th of the month`.
       public var description: String {
         if let dayOfMonth { return "\(DesignatedDay.ordinalName(dayOfMonth)) of the month" }
@@ -453,23 +477,61 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
       public var ids: [BranchID]
     }
 
+    /// A store of the class that keeps days of its own, and has since `since` (a standing
+    /// exception: not a mismatch, and its days are the ones expected of it).
+    public struct Exception: Codable, Hashable, Sendable {
+      public var branch: BranchID
+      public var pattern: [Day]
+      public var since: CalendarDate
+    }
+
     public var sido: String
     public var sigungu: String
+    /// `hypermarket` (대규모점포) or `ssm` (준대규모점포).
+    public var storeClass: StoreClass
     public var pattern: [Day]
+    /// The stores that followed it when it was last confirmed.
     public var evidence: [BranchID]
     public var agreeing: Int
     public var stores: Int
     public var swaps: [Swap]
+    /// The as-of date of the first run whose stores showed this pattern.
+    public var firstConfirmed: CalendarDate
+    /// The as-of date of the last run whose stores showed it; before the bundle's as-of date
+    /// when the pattern is kept without fresh evidence (a stale brand, a split district).
+    public var lastConfirmed: CalendarDate
+    public var exceptions: [Exception]
 
     public init(_ district: DistrictPattern) {
       sido = district.district.sido
       sigungu = district.district.sigungu
+      storeClass = district.storeClass
       pattern = district.pattern.map(Day.init)
       evidence = district.evidence
       agreeing = district.agreeing
       stores = district.stores
       swaps = district.swaps.map { Swap(date: $0.date, ids: $0.ids) }
+      firstConfirmed = district.firstConfirmed
+      lastConfirmed = district.lastConfirmed
+      exceptions = district.exceptions.map { Exception(branch: $0.branch, pattern: $0.pattern.map(Day.init), since: $0.since) }
     }
+
+    /// Which designation it is.
+    public var key: DesignationKey {
+      DesignationKey(district: District(sido: sido, sigungu: sigungu), storeClass: storeClass)
+    }
+
+    /// What a run learned of it, as the next run would start from it; `nil` when a day of its
+    /// pattern names no day.
+    public var remembered: RememberedDesignation? {
+      let days = pattern.compactMap(\.designatedDay)
+      guard days.count == pattern.count, !days.isEmpty else { return nil }
+      return RememberedDesignation(
+        pattern: days, firstConfirmed: firstConfirmed, lastConfirmed: lastConfirmed, evidence: evidence)
+    }
+
+    /// `<name> (<class>)`: `서울특별시 관악구 (ssm)`.
+    public var title: String { "\(name) (\(storeClass.rawValue))" }
 
     /// `<sido> <sigungu>`; `세종특별자치시` alone.
     public var name: String { sido == sigungu ? sido : "\(sido) \(sigungu)" }
@@ -482,9 +544,34 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
   public var window: DateWindow
   public var districts: [Entry]
 
-  /// The districts `branches` support within `window`, the branches of `exempt` brands left out.
-  public init(branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>) {
-    self.init(window: window, inference: DistrictDesignations.infer(from: branches, window: window, exempt: exempt))
+  /// The districts `branches` support within `window`, the branches of `exempt` brands left out,
+  /// each brand's stores in its class of `storeClasses`, with what `memory` (earlier runs)
+  /// knew.
+  public init(
+    branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>, storeClasses: [BrandSlug: StoreClass] = [:],
+    asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory()
+  ) {
+    self.init(
+      window: window,
+      inference: DistrictDesignations.infer(
+        from: branches, window: window, exempt: exempt, storeClasses: storeClasses, asOf: asOf, memory: memory))
+  }
+
+  /// What a run that wrote this file knew of the designations it lists, and of their standing
+  /// store exceptions: inferring again from the bundle's branches with it gives the same file.
+  public var memory: DesignationMemory {
+    var memory = DesignationMemory()
+    for entry in districts {
+      guard let remembered = entry.remembered else { continue }
+      memory.designations[entry.key] = remembered
+      for exception in entry.exceptions {
+        let days = exception.pattern.compactMap(\.designatedDay)
+        guard days.count == exception.pattern.count else { continue }
+        memory.exceptions[exception.branch] = StoreException(
+          branch: exception.branch, key: entry.key, pattern: days, since: exception.since)
+      }
+    }
+    return memory
   }
 
   /// The districts `inference` found within `window`: what ``init(branches:window:exempt:)``

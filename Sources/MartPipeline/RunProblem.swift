@@ -27,6 +27,15 @@ public struct RunProblem: Codable, Hashable, Sendable, CustomStringConvertible {
     /// A store's confirmed closing days break the pattern its district's other stores keep
     /// (``DistrictDesignations``): worth a look, never a change to its data.
     case designationMismatch = "designation-mismatch"
+    /// Fresh stores of at least two independent sources, a majority of their class in the
+    /// district, replaced the designation earlier runs had confirmed (both patterns, the stores).
+    case designationChange = "designation-change"
+    /// The cited table of designations (`data/designations.json`) and the stores disagree on a
+    /// district's days: both sides are named, neither overrides the other.
+    case designationContradiction = "designation-contradiction"
+    /// What earlier runs learned of the designations (`<state>/designations.sqlite`) could not
+    /// be read or written.
+    case designationState = "designation-state"
     /// A source announces that a trading store shuts on a later day.
     case storeStatus = "store-status"
     /// A coordinate was rejected or repaired, or geocoding failed.

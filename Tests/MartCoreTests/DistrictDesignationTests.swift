@@ -64,7 +64,7 @@ struct DistrictDesignationTests {
     #expect(inference.mismatches.isEmpty)
     // 2nd/4th Wednesdays: 11-11, 11-25, 12-09, 12-23, 01-13, 01-27.
     #expect(
-      inference.expectedDates[district.district]
+      inference.expectedDates[district.key]
         == ["2026-11-11", "2026-11-25", "2026-12-09", "2026-12-23", "2027-01-13", "2027-01-27"].map(Self.day))
   }
 
@@ -202,7 +202,7 @@ struct DistrictDesignationTests {
     #expect(district.swaps == [DistrictSwap(date: Self.day("2026-12-25"), ids: district.evidence)])
     // Every store that speaks of 12-27 closed 12-25 instead, so the expected day moves with them.
     #expect(
-      inference.expectedDates[district.district]
+      inference.expectedDates[district.key]
         == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-25", "2027-01-10", "2027-01-24"].map(Self.day))
   }
 
