@@ -475,6 +475,8 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
     public struct Swap: Codable, Hashable, Sendable {
       public var date: CalendarDate
       public var ids: [BranchID]
+      /// The pattern day it replaced; absent in bundles made before it was written.
+      public var replaces: CalendarDate?
     }
 
     /// A store of the class that keeps days of its own, and has since `since` (a standing
@@ -510,7 +512,7 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
       evidence = district.evidence
       agreeing = district.agreeing
       stores = district.stores
-      swaps = district.swaps.map { Swap(date: $0.date, ids: $0.ids) }
+      swaps = district.swaps.map { Swap(date: $0.date, ids: $0.ids, replaces: $0.replaces) }
       firstConfirmed = district.firstConfirmed
       lastConfirmed = district.lastConfirmed
       exceptions = district.exceptions.map { Exception(branch: $0.branch, pattern: $0.pattern.map(Day.init), since: $0.since) }
@@ -527,7 +529,8 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
       let days = pattern.compactMap(\.designatedDay)
       guard days.count == pattern.count, !days.isEmpty else { return nil }
       return RememberedDesignation(
-        pattern: days, firstConfirmed: firstConfirmed, lastConfirmed: lastConfirmed, evidence: evidence)
+        pattern: days, firstConfirmed: firstConfirmed, lastConfirmed: lastConfirmed, evidence: evidence,
+        swaps: swaps.map { DistrictSwap(date: $0.date, ids: $0.ids, replaces: $0.replaces) })
     }
 
     /// `<name> (<class>)`: `서울특별시 관악구 (ssm)`.

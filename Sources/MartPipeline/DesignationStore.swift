@@ -25,6 +25,7 @@ public final class DesignationStore: Sendable {
         first_confirmed TEXT NOT NULL,
         last_confirmed TEXT NOT NULL,
         evidence TEXT NOT NULL,
+        swaps TEXT NOT NULL,
         PRIMARY KEY (sido, sigungu, store_class)
       ) WITHOUT ROWID
       """)
@@ -49,7 +50,7 @@ public final class DesignationStore: Sendable {
     var memory = DesignationMemory()
     var unreadable: [String] = []
     for row in try database.rows(
-      "SELECT sido, sigungu, store_class, pattern, first_confirmed, last_confirmed, evidence FROM designation")
+      "SELECT sido, sigungu, store_class, pattern, first_confirmed, last_confirmed, evidence, swaps FROM designation")
     {
       let texts = row.map { $0.text ?? "" }
       guard let key = Self.key(texts[0], texts[1], texts[2]), let pattern = Self.pattern(texts[3]),
@@ -59,7 +60,8 @@ public final class DesignationStore: Sendable {
         continue
       }
       memory.designations[key] = RememberedDesignation(
-        pattern: pattern, firstConfirmed: first, lastConfirmed: last, evidence: Self.ids(texts[6]))
+        pattern: pattern, firstConfirmed: first, lastConfirmed: last, evidence: Self.ids(texts[6]),
+        swaps: Self.swaps(texts[7]))
     }
     for row in try database.rows(
       "SELECT brand, store_id, sido, sigungu, store_class, pattern, since FROM store_exception")
@@ -85,11 +87,12 @@ public final class DesignationStore: Sendable {
       try database.run("DELETE FROM store_exception")
       for (key, designation) in memory.designations.sorted(by: { $0.key < $1.key }) {
         try database.run(
-          "INSERT INTO designation VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+          "INSERT INTO designation VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
           [
             .text(key.district.sido), .text(key.district.sigungu), .text(key.storeClass.rawValue),
             .text(designation.pattern.map(\.code).joined(separator: " ")), .text(designation.firstConfirmed.iso),
             .text(designation.lastConfirmed.iso), .text(designation.evidence.map(Self.idText).joined(separator: "\n")),
+            .text(designation.swaps.map(Self.swapText).joined(separator: "\n\n")),
           ])
       }
       for (id, exception) in memory.exceptions.sorted(by: { $0.key < $1.key }) {
@@ -121,6 +124,23 @@ public final class DesignationStore: Sendable {
 
   /// `<brand>\t<store id>`: store ids may hold hyphens and spaces, never tabs or line breaks.
   private static func idText(_ id: BranchID) -> String { "\(id.brand.rawValue)\t\(id.storeID)" }
+
+  /// `<date>\t<replaced day>` and its ids on the lines after it; swaps apart by an empty line.
+  private static func swapText(_ swap: DistrictSwap) -> String {
+    (["\(swap.date.iso)\t\(swap.replaces?.iso ?? "")"] + swap.ids.map(idText)).joined(separator: "\n")
+  }
+
+  private static func swaps(_ text: String) -> [DistrictSwap] {
+    text.components(separatedBy: "\n\n").compactMap { block in
+      let lines = block.split(separator: "\n", maxSplits: 1)
+      guard let head = lines.first else { return nil }
+      let days = head.split(separator: "\t", omittingEmptySubsequences: false)
+      guard let date = days.first.flatMap({ CalendarDate(iso: $0) }) else { return nil }
+      return DistrictSwap(
+        date: date, ids: lines.count > 1 ? ids(String(lines[1])) : [],
+        replaces: days.count > 1 ? CalendarDate(iso: days[1]) : nil)
+    }
+  }
 
   private static func ids(_ text: String) -> [BranchID] {
     text.split(separator: "\n").compactMap { line in

@@ -84,7 +84,7 @@ struct DistrictDesignationTests {
       expected.expected
         == ExpectedClosing(
           dates: ["2026-11-11", "2026-11-25", "2026-12-09", "2026-12-23", "2027-01-13", "2027-01-27"].map(Self.day),
-          district: "충청북도 청주시"))
+          district: "충청북도 청주시", storeClass: .hypermarket))
     #expect(expected.dates.isEmpty)
     #expect(expected.status == .unknown)
     #expect(expected.unknownRanges == silent.closing.unknownRanges)
@@ -199,7 +199,7 @@ struct DistrictDesignationTests {
     #expect(district.pattern == [DesignatedDay(ordinal: 2, weekday: .sunday), DesignatedDay(ordinal: 4, weekday: .sunday)])
     #expect(district.agreeing == 3)
     #expect(inference.mismatches.isEmpty)
-    #expect(district.swaps == [DistrictSwap(date: Self.day("2026-12-25"), ids: district.evidence)])
+    #expect(district.swaps == [DistrictSwap(date: Self.day("2026-12-25"), ids: district.evidence, replaces: Self.day("2026-12-27"))])
     // Every store that speaks of 12-27 closed 12-25 instead, so the expected day moves with them.
     #expect(
       inference.expectedDates[district.key]

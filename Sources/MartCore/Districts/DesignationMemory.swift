@@ -35,12 +35,20 @@ public struct RememberedDesignation: Hashable, Sendable {
   public var lastConfirmed: CalendarDate
   /// The stores that followed it on ``lastConfirmed``, sorted.
   public var evidence: [BranchID]
+  /// The days its stores closed instead of a pattern day (a 설, 추석 or 성탄절 move), each with
+  /// the day it replaced: they still move the expected days when the stores that made them are
+  /// stale, in date order.
+  public var swaps: [DistrictSwap]
 
-  public init(pattern: [DesignatedDay], firstConfirmed: CalendarDate, lastConfirmed: CalendarDate, evidence: [BranchID]) {
+  public init(
+    pattern: [DesignatedDay], firstConfirmed: CalendarDate, lastConfirmed: CalendarDate, evidence: [BranchID],
+    swaps: [DistrictSwap] = []
+  ) {
     self.pattern = pattern
     self.firstConfirmed = firstConfirmed
     self.lastConfirmed = lastConfirmed
     self.evidence = evidence
+    self.swaps = swaps
   }
 }
 

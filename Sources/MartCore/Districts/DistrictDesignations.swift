@@ -81,7 +81,7 @@ public enum DistrictDesignations {
     for key in Set(byKey.keys).union(memory.designations.keys).sorted() {
       let stores = (byKey[key] ?? []).sorted { $0.id < $1.id }
       let remembered = memory.designations[key]
-      let designation: RememberedDesignation
+      var designation: RememberedDesignation
       let followers: [Following]
       if let found = bestPattern(stores, window: window), qualifies(found.followers, among: stores) {
         followers = found.followers
@@ -100,14 +100,28 @@ public enum DistrictDesignations {
       } else {
         continue
       }
-      result.memory.designations[key] = designation
-      var swaps: [CalendarDate: [BranchID]] = [:]
+      var swaps: [Following.Swap: [BranchID]] = [:]
       for follower in followers {
-        for swap in follower.swaps { swaps[swap.date, default: []].append(follower.store.id) }
+        for swap in follower.swaps { swaps[swap, default: []].append(follower.store.id) }
       }
+      var districtSwaps = swaps.keys.map { DistrictSwap(date: $0.date, ids: swaps[$0]!.sorted(), replaces: $0.replaces) }
+      // A swap earlier runs saw stands for a pattern day no store following it now speaks of
+      // (the stores that made it are stale or silent).
+      if let remembered, remembered.pattern == designation.pattern {
+        for swap in remembered.swaps {
+          guard let replaced = swap.replaces, window.contains(replaced),
+            !followers.contains(where: { $0.store.speaks(of: replaced) }),
+            !districtSwaps.contains(where: { $0.replaces == replaced })
+          else { continue }
+          districtSwaps.append(swap)
+        }
+      }
+      districtSwaps.sort { ($0.date, $0.replaces ?? $0.date) < ($1.date, $1.replaces ?? $1.date) }
+      designation.swaps = districtSwaps
+      result.memory.designations[key] = designation
       let pattern = DistrictPattern(
         district: key.district, pattern: designation.pattern, evidence: designation.evidence, stores: stores.count,
-        swaps: swaps.keys.sorted().map { DistrictSwap(date: $0, ids: swaps[$0]!.sorted()) }, storeClass: key.storeClass,
+        swaps: districtSwaps, storeClass: key.storeClass,
         firstConfirmed: designation.firstConfirmed, lastConfirmed: designation.lastConfirmed)
       result.expectedDates[key] = expectedDates(pattern, followers: followers, window: window)
       let following = Set(followers.map(\.store.id))
@@ -199,6 +213,7 @@ public enum DistrictDesignations {
   {
     let dates = pattern.patternDates(in: window).map { day -> CalendarDate in
       let speaking = followers.filter { $0.store.speaks(of: day) }
+      if speaking.isEmpty, let kept = pattern.swaps.first(where: { $0.replaces == day }) { return kept.date }
       let replacements = Set(speaking.map { following in following.swaps.first { $0.replaces == day }?.date })
       if replacements.count == 1, let only = replacements.first, let replacement = only { return replacement }
       return day
@@ -294,7 +309,7 @@ struct StoreDays {
 
 /// A store that follows a pattern, and the days it closed instead of pattern days.
 struct Following {
-  struct Swap {
+  struct Swap: Hashable {
     var date: CalendarDate
     var replaces: CalendarDate
   }

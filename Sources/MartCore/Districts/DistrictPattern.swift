@@ -153,10 +153,13 @@ public struct DistrictSwap: Hashable, Sendable {
   public var date: CalendarDate
   /// Sorted.
   public var ids: [BranchID]
+  /// The pattern day it replaced; `nil` in bundles made before it was kept.
+  public var replaces: CalendarDate?
 
-  public init(date: CalendarDate, ids: [BranchID]) {
+  public init(date: CalendarDate, ids: [BranchID], replaces: CalendarDate? = nil) {
     self.date = date
     self.ids = ids
+    self.replaces = replaces
   }
 }
 
