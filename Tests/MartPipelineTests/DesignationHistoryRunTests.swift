@@ -49,15 +49,18 @@ import Testing
     let before = try #require(try BundleStore(outputDirectory: output).latest())
     let districtsBefore = try #require(before.districtsFile())
     #expect(!districtsBefore.districts.isEmpty)
-    // The recorded 하남 stores still close on Sundays, where the researched table has the
-    // hypermarkets on Wednesdays since 2014: a warning with both sides, and the stores' days stand.
-    let hanam = try #require(
-      first.warnings.first { $0.kind == .designationContradiction && $0.message.hasPrefix("경기도 하남시 (hypermarket)") })
-    #expect(hanam.message.contains("the stores show 2nd sunday, 4th sunday"))
-    #expect(hanam.message.contains("the table says 2nd wednesday, 4th wednesday since 2014-05-12"))
-    #expect(
-      districtsBefore.districts.first { $0.title == "경기도 하남시 (hypermarket)" }?.patternDescription
-        == "2nd sunday, 4th sunday")
+    // The recordings follow 2026's designations (fixtures/README.md): no district contradicts the
+    // researched table, and the districts whose stores confirm a pattern carry the table's days.
+    #expect(first.warnings.filter { $0.kind == .designationContradiction }.map(\.message) == [])
+    let wednesdays = "2nd wednesday, 4th wednesday"
+    let confirmed = [
+      ("강원특별자치도 원주시 (ssm)", wednesdays), ("경기도 고양시 (ssm)", wednesdays),
+      ("경기도 남양주시 (ssm)", wednesdays), ("부산광역시 해운대구 (ssm)", "2nd monday, 4th monday"),
+    ]
+    for (title, days) in confirmed {
+      #expect(districtsBefore.districts.first { $0.title == title }?.patternDescription == days, "\(title)")
+    }
+    #expect(!districtsBefore.districts.contains { $0.patternDescription == "2nd sunday, 4th sunday" && $0.title.contains("하남시") })
     // A run with no history confirms what it infers on its own day.
     #expect(districtsBefore.districts.allSatisfy { $0.firstConfirmed == firstDay && $0.lastConfirmed == firstDay })
     #expect(
