@@ -19,46 +19,63 @@ public enum KnownBrands {
     /// pattern, and a store publishing no days can be given its district's as expected days
     /// (``DistrictInference``). Specialty stores (토이저러스, 보틀벙커) are not. Bundles keep it as
     /// the manifest's `designated`.
-    public let designated: Bool
+    public var designated: Bool { storeClass != nil }
+    /// The class of store the brand's stores are, whose designation they keep in their
+    /// district (유통산업발전법 제12조의2: 대규모점포 and 준대규모점포 are designated apart, and may
+    /// close on different days); `nil` for a brand not designated. Bundles keep it as the
+    /// manifest's `storeClass`.
+    public let storeClass: StoreClass?
 
-    init(_ slug: BrandSlug, _ koreanName: String, stores: Double, designated: Bool = true) {
+    init(_ slug: BrandSlug, _ koreanName: String, stores: Double, _ storeClass: StoreClass?) {
       guard let source = BrandSources.source(of: slug) else {
         preconditionFailure("no source of BrandSources.all yields the registered brand \(slug)")
       }
       self.brand = Brand(slug: slug, koreanName: koreanName)
       self.source = source
       self.nationalShare = stores
-      self.designated = designated
+      self.storeClass = storeClass
     }
 
     public var slug: BrandSlug { brand.slug }
   }
 
-  /// Designated: 대형마트 (이마트, 트레이더스, 홈플러스, 롯데마트 and its formats, 메가마트, 코스트코) and
-  /// SSMs (노브랜드, 에브리데이, 홈플러스 익스프레스, 롯데슈퍼, GS더프레시), as 유통산업발전법 §12-2 and
-  /// the press describe them (한국경제 2019-04-28: the big three, their SSMs and "코스트코 역시 일부";
-  /// 트레이더스 keeps the designation like 이마트, e.g. its 2023-04 closing days by store).
+  /// Designated brands and their class, as 유통산업발전법 제2조 (대규모점포, 준대규모점포) and
+  /// §12-2, the national register (LOCALDATA 대규모점포, brand-sources.md §11.1) and the press
+  /// describe them (한국경제 2019-04-28: the big three, their SSMs and "코스트코 역시 일부"):
+  ///
+  /// - `hypermarket` (대규모점포, registered as 대형마트 or 그 밖의 대규모점포): 이마트; 트레이더스 and
+  ///   코스트코 (warehouse clubs, 대규모점포 of their own); 홈플러스; 롯데마트 and the Lotte formats
+  ///   that trade as or inside a hypermarket (롯데마트 맥스, 그랑그로서리); 메가마트.
+  /// - `ssm` (준대규모점포: supermarkets of a large retailer or its affiliates): 이마트 에브리데이,
+  ///   홈플러스 익스프레스, 롯데슈퍼, GS더프레시, and 노브랜드 (E-mart's stand-alone No Brand shops
+  ///   register as 준대규모점포; the No Brand corners inside an 이마트 are not listed as branches
+  ///   of their own).
+  /// - not designated: the specialty stores 토이저러스 and 보틀벙커, which choose their own days.
   public static let entries: [Entry] = [
-    Entry(.emart, "이마트", stores: 130),
-    Entry(.traders, "이마트 트레이더스", stores: 22),
-    Entry(.nobrand, "노브랜드", stores: 230),
-    Entry(.everyday, "이마트 에브리데이", stores: 250),
-    Entry(.homeplus, "홈플러스", stores: 126),
-    Entry(.homeplusExpress, "홈플러스 익스프레스", stores: 300),
-    Entry(.lottemart, "롯데마트", stores: 110),
-    Entry(.lotteMaxx, "롯데마트 맥스", stores: 8),
-    Entry(.toysrus, "토이저러스", stores: 35, designated: false),
-    Entry(.grandGrocery, "그랑그로서리", stores: 3),
-    Entry(.bottleBunker, "보틀벙커", stores: 9, designated: false),
-    Entry(.lotteSuper, "롯데슈퍼", stores: 240),
-    Entry(.megamart, "메가마트", stores: 11),
-    Entry(.costco, "코스트코", stores: 20),
-    Entry(.gsTheFresh, "GS더프레시", stores: 520),
+    Entry(.emart, "이마트", stores: 130, .hypermarket),
+    Entry(.traders, "이마트 트레이더스", stores: 22, .hypermarket),
+    Entry(.nobrand, "노브랜드", stores: 230, .ssm),
+    Entry(.everyday, "이마트 에브리데이", stores: 250, .ssm),
+    Entry(.homeplus, "홈플러스", stores: 126, .hypermarket),
+    Entry(.homeplusExpress, "홈플러스 익스프레스", stores: 300, .ssm),
+    Entry(.lottemart, "롯데마트", stores: 110, .hypermarket),
+    Entry(.lotteMaxx, "롯데마트 맥스", stores: 8, .hypermarket),
+    Entry(.toysrus, "토이저러스", stores: 35, nil),
+    Entry(.grandGrocery, "그랑그로서리", stores: 3, .hypermarket),
+    Entry(.bottleBunker, "보틀벙커", stores: 9, nil),
+    Entry(.lotteSuper, "롯데슈퍼", stores: 240, .ssm),
+    Entry(.megamart, "메가마트", stores: 11, .hypermarket),
+    Entry(.costco, "코스트코", stores: 20, .hypermarket),
+    Entry(.gsTheFresh, "GS더프레시", stores: 520, .ssm),
   ]
 
   /// Whether the known brand `slug` is subject to the designation (``Entry/designated``); `nil`
   /// for a brand not known.
   public static func isDesignated(_ slug: BrandSlug) -> Bool? { entries.first { $0.slug == slug }?.designated }
+
+  /// The class of the known brand `slug`'s stores (``Entry/storeClass``): `.some(nil)` for a
+  /// brand not designated, `nil` for a brand not known.
+  public static func storeClass(_ slug: BrandSlug) -> StoreClass?? { entries.first { $0.slug == slug }.map(\.storeClass) }
 
   /// Every known brand, sorted by slug.
   public static var all: [Brand] { entries.map(\.brand).sorted { $0.slug < $1.slug } }

@@ -82,7 +82,9 @@ public struct BundleContents: Sendable {
     try addJSON(ClosuresFileKind.name, ClosuresFile(branches: branches, window: window, asOf: asOf))
     try addJSON(
       DistrictsFileKind.name,
-      DistrictsFile(branches: branches, window: window, exempt: summaries.exemptFromDesignation))
+      DistrictsFile(
+        branches: branches, window: window, exempt: summaries.exemptFromDesignation,
+        storeClasses: summaries.storeClasses, asOf: asOf))
     for branch in branches {
       files.append(
         (

@@ -94,7 +94,7 @@ extension BundleDiff {
     for district in districts {
       let change = Self.pattern(district)
       if members[change] == nil { order.append(change) }
-      members[change, default: []].append(district.district)
+      members[change, default: []].append(district.title)
     }
     return order.map { ($0, members[$0]!) }
   }

@@ -21,7 +21,7 @@ extension BundleDiff {
       lines.append("brand-freshness  \(brand.name) (\(brand.brand.rawValue))  \(Self.freshness(brand))")
     }
     for district in districts {
-      lines.append("district-pattern  \(district.district)  \(Self.pattern(district))")
+      lines.append("district-pattern  \(district.title)  \(Self.pattern(district))")
     }
     let groups = groups
     for brand in Self.orderedBrands(groups) {

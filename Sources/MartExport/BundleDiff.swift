@@ -168,16 +168,23 @@ public struct BundleDiff: Sendable {
     public var new: BrandState?
   }
 
-  /// A district whose pattern changed, or that has one in one bundle only (`old` or `new` is
-  /// `nil`), as each bundle's branches support it (``DistrictDesignations``).
+  /// A designation (a district's pattern for one store class) that changed, or that one bundle
+  /// only has (`old` or `new` is `nil`), as each bundle's `districts.json` says (a bundle without
+  /// one: as its branches support it, ``DistrictDesignations``). A designation kept without
+  /// fresh evidence is no change.
   public struct DistrictChange: Hashable, Sendable, Encodable {
     /// `<sido> <sigungu>`.
     public var district: String
+    /// `hypermarket` or `ssm`: the class of store whose designation changed.
+    public var storeClass: StoreClass
     /// The pattern, e.g. `2nd sunday, 4th sunday`.
     public var old: String?
     public var new: String?
     /// The stores following the new pattern (the old one's when the district lost its pattern).
     public var evidence: [BranchID]
+
+    /// `<sido> <sigungu> (<class>)`.
+    public var title: String { "\(district) (\(storeClass.rawValue))" }
   }
 
   public var old: Side
@@ -215,11 +222,15 @@ public struct BundleDiff: Sendable {
         brands: new.manifest.brands),
       newBranches: new.branches.branches,
       brandNames: Dictionary(
-        (old.manifest.brands + new.manifest.brands).map { ($0.slug, $0.name) }, uniquingKeysWith: { _, last in last }))
+        (old.manifest.brands + new.manifest.brands).map { ($0.slug, $0.name) }, uniquingKeysWith: { _, last in last }),
+      oldDistricts: old.districtsFile()?.districts, newDistricts: new.districtsFile()?.districts)
   }
 
+  /// Compares two bundles' branches; `oldDistricts` and `newDistricts` are their `districts.json`
+  /// entries when they have one, else the designations are inferred from their branches.
   public init(
-    old: Side, oldBranches: [Branch], new: Side, newBranches: [Branch], brandNames: [BrandSlug: String] = [:]
+    old: Side, oldBranches: [Branch], new: Side, newBranches: [Branch], brandNames: [BrandSlug: String] = [:],
+    oldDistricts: [DistrictsFile.Entry]? = nil, newDistricts: [DistrictsFile.Entry]? = nil
   ) {
     self.old = old
     self.new = new
@@ -260,26 +271,27 @@ public struct BundleDiff: Sendable {
       if !days.isEmpty { unknown[branch.brand, default: []].append(branch.id) }
     }
     unknownOnAddedDays = unknown
+    func inferred(_ side: Side, _ branches: [Branch]) -> [DistrictsFile.Entry] {
+      DistrictDesignations.infer(
+        from: branches, window: side.window, exempt: side.brands.exemptFromDesignation,
+        storeClasses: side.brands.storeClasses, asOf: side.asOf
+      ).districts.map(DistrictsFile.Entry.init)
+    }
     districts = Self.districtChanges(
-      old: DistrictDesignations.infer(
-        from: oldBranches, window: old.window, exempt: old.brands.exemptFromDesignation
-      ).districts,
-      new: DistrictDesignations.infer(
-        from: newBranches, window: new.window, exempt: new.brands.exemptFromDesignation
-      ).districts)
+      old: oldDistricts ?? inferred(old, oldBranches), new: newDistricts ?? inferred(new, newBranches))
   }
 
-  /// The districts whose pattern differs between `old` and `new`.
-  static func districtChanges(old: [DistrictPattern], new: [DistrictPattern]) -> [DistrictChange] {
-    let before = Dictionary(old.map { ($0.district, $0) }, uniquingKeysWith: { first, _ in first })
-    let after = Dictionary(new.map { ($0.district, $0) }, uniquingKeysWith: { first, _ in first })
-    return Set(before.keys).union(after.keys).sorted().compactMap { district in
-      let was = before[district]
-      let now = after[district]
+  /// The designations whose pattern differs between `old` and `new`.
+  static func districtChanges(old: [DistrictsFile.Entry], new: [DistrictsFile.Entry]) -> [DistrictChange] {
+    let before = Dictionary(old.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    let after = Dictionary(new.map { ($0.key, $0) }, uniquingKeysWith: { first, _ in first })
+    return Set(before.keys).union(after.keys).sorted().compactMap { key in
+      let was = before[key]
+      let now = after[key]
       guard was?.pattern != now?.pattern else { return nil }
       return DistrictChange(
-        district: district.description, old: was?.patternDescription, new: now?.patternDescription,
-        evidence: (now ?? was)?.evidence ?? [])
+        district: key.district.description, storeClass: key.storeClass, old: was?.patternDescription,
+        new: now?.patternDescription, evidence: (now ?? was)?.evidence ?? [])
     }
   }
 

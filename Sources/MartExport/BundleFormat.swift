@@ -80,6 +80,11 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   /// manifest only; an entry without it (a bundle made before the field existed, a report) reads
   /// as `true`.
   public var designated: Bool
+  /// The class of store a designated brand's stores are (대규모점포 `hypermarket` or 준대규모점포
+  /// `ssm`): the designation they keep is their class's in their district. Written in the
+  /// manifest only, `null` for a brand not designated; an entry without it (a bundle made before
+  /// the field existed) reads as `hypermarket` when designated, one pattern per district as then.
+  public var storeClass: StoreClass?
   /// For a stale brand, the as-of date of its last good fetch (``lastFetchedAsOf``); `nil`
   /// otherwise. Only in run reports.
   public var staleSince: CalendarDate?
@@ -90,7 +95,8 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   /// A brand's summary; `name` is its Korean name (the slug when none is known).
   public init(
     slug: BrandSlug, name: String, branchCount: Int, freshness: Freshness, lastFetchedAsOf: CalendarDate?,
-    designated: Bool = true, status: Status? = nil, error: String? = nil, dataSource: String? = nil
+    designated: Bool = true, storeClass: StoreClass? = nil, status: Status? = nil, error: String? = nil,
+    dataSource: String? = nil
   ) {
     self.slug = slug
     self.name = name
@@ -98,13 +104,15 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     self.freshness = freshness
     self.lastFetchedAsOf = lastFetchedAsOf
     self.designated = designated
+    self.storeClass = designated ? storeClass ?? .hypermarket : nil
     self.status = status
     self.error = error
     self.dataSource = dataSource
   }
 
   private enum CodingKeys: String, CodingKey {
-    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, status, error, staleSince, daysStale, dataSource
+    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, storeClass, status, error, staleSince, daysStale
+    case dataSource
   }
 
   /// Reads an entry; one without `designated` reads as designated.
@@ -116,6 +124,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
     freshness = try container.decode(Freshness.self, forKey: .freshness)
     lastFetchedAsOf = try container.decodeIfPresent(CalendarDate.self, forKey: .lastFetchedAsOf)
     designated = try container.decodeIfPresent(Bool.self, forKey: .designated) ?? true
+    storeClass = designated ? try container.decodeIfPresent(StoreClass.self, forKey: .storeClass) ?? .hypermarket : nil
     status = try container.decodeIfPresent(Status.self, forKey: .status)
     error = try container.decodeIfPresent(String.self, forKey: .error)
     staleSince = try container.decodeIfPresent(CalendarDate.self, forKey: .staleSince)
@@ -146,6 +155,7 @@ public struct BrandSummary: Codable, Hashable, Sendable {
       if let dataSource { try container.encode(dataSource, forKey: .dataSource) } else { try container.encodeNil(forKey: .dataSource) }
     } else {
       try container.encode(designated, forKey: .designated)
+      try container.encode(storeClass, forKey: .storeClass)
     }
   }
 
@@ -178,6 +188,11 @@ extension Sequence<BrandSummary> {
   /// summary is subject to it.
   public var exemptFromDesignation: Set<BrandSlug> {
     Set(filter { !$0.designated || $0.freshness == .stale }.map(\.slug))
+  }
+
+  /// The class of each designated brand's stores (``BrandSummary/storeClass``).
+  public var storeClasses: [BrandSlug: StoreClass] {
+    Dictionary(compactMap { summary in summary.storeClass.map { (summary.slug, $0) } }, uniquingKeysWith: { first, _ in first })
   }
 
   /// For each stale brand, the as-of date of its last good fetch (``BrandSummary/lastFetchedAsOf``).
@@ -405,95 +420,6 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
     closingForGood = try container.decodeIfPresent([String: [BranchID]].self, forKey: .closingForGood) ?? [:]
     unknown = try container.decodeIfPresent([String: [BranchID]].self, forKey: .unknown) ?? [:]
     expected = try container.decodeIfPresent([String: [BranchID]].self, forKey: .expected) ?? [:]
-  }
-}
-
-/// `districts.json`: the closing days each district keeps, as its stores show them
-/// (``DistrictDesignations``), one entry per district with a pattern, sorted by 시도 then 시·군·구.
-public struct DistrictsFile: Codable, Hashable, Sendable {
-  /// One district: `{"agreeing","evidence","pattern","sido","sigungu","stores","swaps"}`.
-  public struct Entry: Codable, Hashable, Sendable {
-    /// `{"ordinal": 2, "weekday": "wednesday"}` (an nth weekday) or `{"dayOfMonth": 10}`.
-    public struct Day: Codable, Hashable, Sendable {
-      /// 1 to 5, for an nth weekday.
-      public var ordinal: Int?
-      /// `sunday` … `saturday`, for an nth weekday.
-      public var weekday: String?
-      /// 1 to 31, for a day of the month.
-      public var dayOfMonth: Int?
-
-      init(_ day: DesignatedDay) {
-        ordinal = day.ordinal
-        weekday = day.weekday?.englishName
-        dayOfMonth = day.dayOfMonth
-      }
-
-      private enum CodingKeys: String, CodingKey { case ordinal, weekday, dayOfMonth }
-
-      /// Writes the keys of its kind only.
-      public func encode(to encoder: any Encoder) throws {
-        var container = encoder.container(keyedBy: CodingKeys.self)
-        if let dayOfMonth {
-          try container.encode(dayOfMonth, forKey: .dayOfMonth)
-        } else {
-          try container.encode(ordinal, forKey: .ordinal)
-          try container.encode(weekday, forKey: .weekday)
-        }
-      }
-
-      /// `2nd wednesday`, `10th of the month`.
-      public var description: String {
-        if let dayOfMonth { return "\(DesignatedDay.ordinalName(dayOfMonth)) of the month" }
-        return "\(ordinal.map(DesignatedDay.ordinalName) ?? "?") \(weekday ?? "?")"
-      }
-    }
-
-    public struct Swap: Codable, Hashable, Sendable {
-      public var date: CalendarDate
-      public var ids: [BranchID]
-    }
-
-    public var sido: String
-    public var sigungu: String
-    public var pattern: [Day]
-    public var evidence: [BranchID]
-    public var agreeing: Int
-    public var stores: Int
-    public var swaps: [Swap]
-
-    public init(_ district: DistrictPattern) {
-      sido = district.district.sido
-      sigungu = district.district.sigungu
-      pattern = district.pattern.map(Day.init)
-      evidence = district.evidence
-      agreeing = district.agreeing
-      stores = district.stores
-      swaps = district.swaps.map { Swap(date: $0.date, ids: $0.ids) }
-    }
-
-    /// `<sido> <sigungu>`; `세종특별자치시` alone.
-    public var name: String { sido == sigungu ? sido : "\(sido) \(sigungu)" }
-
-    /// `2nd wednesday, 4th sunday`, `4th sunday, 10th of the month`.
-    public var patternDescription: String { pattern.map(\.description).joined(separator: ", ") }
-  }
-
-  public var schemaVersion: Int
-  public var window: DateWindow
-  public var districts: [Entry]
-
-  /// The districts `branches` support within `window`, the branches of `exempt` brands left out.
-  public init(branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>) {
-    self.init(window: window, inference: DistrictDesignations.infer(from: branches, window: window, exempt: exempt))
-  }
-
-  /// The districts `inference` found within `window`: what ``init(branches:window:exempt:)``
-  /// says when `inference` is that of the same branches, window and exempt brands (before or
-  /// after their expected days were set: expected days are no evidence).
-  public init(window: DateWindow, inference: DistrictInference) {
-    schemaVersion = bundleSchemaVersion
-    self.window = window
-    districts = inference.districts.map(Entry.init)
   }
 }
 

@@ -18,6 +18,15 @@ public struct PublishedBundle: Sendable {
   public var branches: BranchesFile
   /// The bundle directory.
   public var directory: URL
+
+  /// Its `districts.json`, when it has one that can be read (bundles made before it existed
+  /// have none).
+  public func districtsFile() -> DistrictsFile? {
+    guard let data = PlainFiles.contents(of: directory.appendingPathComponent(DistrictsFileKind.name).path) else {
+      return nil
+    }
+    return try? BundleJSON.decode(DistrictsFile.self, from: data, brands: manifest.brands.map(\.slug))
+  }
 }
 
 /// What ``BundleStore/publish(branches:brands:asOf:window:removed:districts:shouldStop:)`` did.
@@ -177,7 +186,9 @@ public struct BundleStore: Sendable {
     try Files.checkNothingForeign(below: outputDirectory.path, to: bundlesURL.path)
     let districts =
       inference.map { DistrictsFile(window: window, inference: $0) }
-      ?? DistrictsFile(branches: branches, window: window, exempt: brands.map(\.manifestEntry).exemptFromDesignation)
+      ?? DistrictsFile(
+        branches: branches, window: window, exempt: brands.map(\.manifestEntry).exemptFromDesignation,
+        storeClasses: brands.storeClasses, asOf: asOf)
     let input = BundleInput(
       branches: branches, brands: brands, asOf: asOf, window: window, removed: removed, districts: districts)
 

@@ -261,6 +261,10 @@ struct CanonicalJSONWriter {
       dates(expected.dates)
       raw(#","district":"#)
       string(expected.district)
+      if let storeClass = expected.storeClass {
+        raw(#","storeClass":"#)
+        string(storeClass.rawValue)
+      }
       bytes.append(0x7D)
     } else {
       null()

@@ -29,9 +29,24 @@ extension Pipeline {
     let pipeline = Pipeline(
       sources: configuration.sources, fetcher: resources.sourceFetcher, geocoding: resources.geocoding,
       statistics: resources.stack.statistics, progress: configuration.progress,
-      admission: AdmitStage(acceptShrink: configuration.acceptShrink, settingNames: configuration.settingNames))
+      admission: AdmitStage(acceptShrink: configuration.acceptShrink, settingNames: configuration.settingNames),
+      designations: resources.designations, reference: reference(configuration))
     let outcome = await pipeline.runOnce(asOf: plan.asOf, brands: configuration.brands, outputDirectory: plan.output)
     return finish(outcome, plan: plan, resources: resources, migrated: prepared.migrated)
+  }
+
+  /// The researched designations the run checks its stores against: the configured table, else
+  /// the repository's `data/designations.json` when there is one; a table that cannot be used
+  /// is a warning in the log, and no check.
+  static func reference(_ configuration: RunConfiguration) -> DesignationReference? {
+    let url = configuration.designationReference ?? DesignationReferenceFile.inRepository
+    guard configuration.designationReference != nil || FileManager.default.fileExists(atPath: url.path) else {
+      return nil
+    }
+    do throws(DesignationReferenceError) { return try DesignationReferenceFile.read(url) } catch {
+      configuration.logger.warning("\(error): the designations are not checked against it")
+      return nil
+    }
   }
 
   /// Ends a run once the pipeline has run: old bundles pruned (`keep`), the stable files of

@@ -4,6 +4,7 @@ import MartCore
 import MartExport
 import MartFetch
 import MartGeocoding
+import MartSQLite
 
 /// Collect → admit or carry over → normalize and locate → publish, for every requested brand.
 ///
@@ -26,6 +27,13 @@ public struct Pipeline: Sendable {
   public let statistics: FetchStatistics?
   /// Where the sources' requests are counted while the run goes on.
   public let progress: RunProgress?
+  /// What earlier runs of the output learned of the designations, read before the districts
+  /// are inferred and replaced once the bundle is published; `nil`: every run infers from its
+  /// stores alone.
+  public let designations: DesignationStore?
+  /// The researched designations (`data/designations.json`) the stores are checked against;
+  /// `nil`: no check.
+  public let reference: DesignationReference?
 
   /// - Parameters:
   ///   - geocoding: the chain to locate branches with; by default only the sources' own
@@ -35,8 +43,11 @@ public struct Pipeline: Sendable {
   public init(
     sources: [any BrandSource], fetcher: any HTTPFetching,
     geocoding: GeocodingChain = GeocodingChain(geocoders: [], cache: nil), statistics: FetchStatistics? = nil,
-    progress: RunProgress? = nil, admission: AdmitStage = AdmitStage()
+    progress: RunProgress? = nil, admission: AdmitStage = AdmitStage(), designations: DesignationStore? = nil,
+    reference: DesignationReference? = nil
   ) {
+    self.designations = designations
+    self.reference = reference
     self.admission = admission
     self.sources = sources
     self.fetcher = fetcher
@@ -118,6 +129,7 @@ public struct Pipeline: Sendable {
           BrandSummary(
             slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: branches.count,
             freshness: .fresh, lastFetchedAsOf: asOf, designated: Self.designated(brand, previous: previous),
+            storeClass: Self.storeClass(brand, previous: previous),
             status: .fresh, dataSource: dataSources[brand]),
           branches: branches)
       case .carriedOver(let carried, let lastFetchedAsOf, let reason):
@@ -125,6 +137,7 @@ public struct Pipeline: Sendable {
           BrandSummary(
             slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: carried.count,
             freshness: .stale, lastFetchedAsOf: lastFetchedAsOf, designated: Self.designated(brand, previous: previous),
+            storeClass: Self.storeClass(brand, previous: previous),
             status: .stale, error: reason),
           branches: carried.map(normalizer.refresh))
       case .missing(let reason):
@@ -136,6 +149,7 @@ public struct Pipeline: Sendable {
       var kept = summary
       kept.status = .kept
       kept.designated = Self.designated(brand, previous: previous)
+      kept.storeClass = Self.storeClass(brand, previous: previous)
       draft.add(kept, branches: (previous.branches[brand] ?? []).map(normalizer.refresh))
     }
     if Task.isCancelled {
@@ -143,10 +157,42 @@ public struct Pipeline: Sendable {
     }
     draft.keepPastDays(of: previous.bundle, asOf: asOf, window: window)
     draft.markStaleness(asOf: asOf)
-    problems.append(draft.inferDistricts(window: window, brandName: { Self.koreanName($0, previous: previous) }))
-    return publishStage.publish(
+    let memory = rememberedDesignations(&problems)
+    problems.append(
+      draft.inferDistricts(
+        window: window, asOf: asOf, memory: memory, reference: reference, brandName: { Self.koreanName($0, previous: previous) }))
+    let outcome = publishStage.publish(
       draft, problems: problems, asOf: asOf, window: window,
       fetch: statistics.map(FetchReport.init) ?? FetchReport())
+    return remember(draft, outcome: outcome)
+  }
+
+  /// What earlier runs learned of the designations; empty without a store, and (with a
+  /// warning) when it cannot be read.
+  private func rememberedDesignations(_ problems: inout RunProblems) -> DesignationMemory {
+    guard let designations else { return DesignationMemory() }
+    do {
+      let (memory, unreadable) = try designations.load()
+      for row in unreadable {
+        problems.warn(.designationState, "\(designations.path): \(row) could not be read and is forgotten")
+      }
+      return memory
+    } catch {
+      problems.warn(.designationState, "\(error): the designations are inferred from this run's stores alone")
+      return DesignationMemory()
+    }
+  }
+
+  /// Replaces what the store knows with what the published run learned (nothing when the run
+  /// published nothing); a failure is one more warning of the report.
+  private func remember(_ draft: BundleDraft, outcome: PipelineOutcome) -> PipelineOutcome {
+    guard let designations, outcome.report.published != nil, let memory = draft.districts?.memory else { return outcome }
+    var outcome = outcome
+    do throws(SQLiteError) { try designations.save(memory) } catch {
+      outcome.report.warnings.append(
+        RunProblem(kind: .designationState, message: "\(error): the next run will not know this run's designations"))
+    }
+    return outcome
   }
 
   private static func cancelled(asOf: CalendarDate, window: DateWindow, problems: RunProblems) -> RunReport {
@@ -170,9 +216,17 @@ public struct Pipeline: Sendable {
     KnownBrands.isDesignated(brand) ?? previous.summaries[brand]?.designated ?? true
   }
 
+  /// The class of a designated brand's stores: as the registry says, else as the last bundle's
+  /// manifest said, else a hypermarket; `nil` for a brand not designated.
+  static func storeClass(_ brand: BrandSlug, previous: PreviousBundle) -> StoreClass? {
+    guard designated(brand, previous: previous) else { return nil }
+    return KnownBrands.storeClass(brand) ?? previous.summaries[brand]?.storeClass ?? .hypermarket
+  }
+
   private static func missing(_ brand: BrandSlug, previous: PreviousBundle, reason: String) -> BrandSummary {
     BrandSummary(
       slug: brand, name: koreanName(brand, previous: previous), branchCount: 0, freshness: .missing,
-      lastFetchedAsOf: nil, designated: designated(brand, previous: previous), status: .missing, error: reason)
+      lastFetchedAsOf: nil, designated: designated(brand, previous: previous),
+      storeClass: storeClass(brand, previous: previous), status: .missing, error: reason)
   }
 }

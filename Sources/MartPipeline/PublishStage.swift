@@ -43,8 +43,18 @@ public struct BundleDraft: Sendable {
   /// district's pattern as `designation-mismatch` warnings. Nothing else of a branch changes.
   /// The brands' summaries say which are designated (``BrandSummary/designated``), as the
   /// bundle's manifest will, so that `validate` infers the same districts from it.
-  public mutating func inferDistricts(window: DateWindow, brandName: (BrandSlug) -> String) -> RunProblems {
-    let inference = DistrictDesignations.infer(from: branches, window: window, exempt: brands.exemptFromDesignation)
+  ///
+  /// `memory` is what earlier runs learned (``DistrictDesignations``): a designation no fresh
+  /// store confirms is kept, and one the stores replace is reported as a `designation-change`.
+  /// A designation the stores confirm with other days than `reference` (the researched table)
+  /// is a `designation-contradiction`, with both sides.
+  public mutating func inferDistricts(
+    window: DateWindow, asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory(),
+    reference: DesignationReference? = nil, brandName: (BrandSlug) -> String
+  ) -> RunProblems {
+    let inference = DistrictDesignations.infer(
+      from: branches, window: window, exempt: brands.exemptFromDesignation, storeClasses: brands.storeClasses,
+      asOf: asOf, memory: memory)
     branches = inference.withExpectedDays(branches)
     districts = inference
     var problems = RunProblems()
@@ -54,6 +64,12 @@ public struct BundleDraft: Sendable {
       problems.warn(
         .designationMismatch, "\(brandName(branch.brand)) \(names[branch] ?? branch.storeID): \(mismatch.message)",
         branch: branch)
+    }
+    for change in inference.changes {
+      problems.warn(.designationChange, "designation changed: \(change.message)")
+    }
+    for contradiction in reference.map(inference.contradictions(with:)) ?? [] {
+      problems.warn(.designationContradiction, contradiction.message)
     }
     return problems
   }

@@ -66,6 +66,9 @@ public struct RunConfiguration: Sendable {
   /// How log lines and `report.json` name the run's settings (the command line's options);
   /// by default ``RunSetting/description``.
   public let settingNames: SettingNames
+  /// The researched designations to check the stores against (``DesignationReferenceFile``);
+  /// `nil`: the repository's `data/designations.json` when there is one.
+  public let designationReference: URL?
 
   /// A configuration, fixed once made. `requests`, when given, sets `client`'s timeout and
   /// User-Agent, `politeness` and `retry` from the command line's plain numbers.
@@ -78,9 +81,11 @@ public struct RunConfiguration: Sendable {
     client: HTTPClientConfiguration = HTTPClientConfiguration(), politeness: PolitenessPolicy = PolitenessPolicy(),
     retry: FetchRetryPolicy = FetchRetryPolicy(), validatorStore: URL? = nil, keep: Int? = nil,
     progress: RunProgress? = nil, logger: Logger = Logger(label: "mart-holiday.run"), requests: RequestSettings? = nil,
-    acceptShrink: Set<BrandSlug> = [], settingNames: @escaping SettingNames = { $0.description }
+    acceptShrink: Set<BrandSlug> = [], settingNames: @escaping SettingNames = { $0.description },
+    designationReference: URL? = nil
   ) {
     self.settingNames = settingNames
+    self.designationReference = designationReference
     self.acceptShrink = acceptShrink
     self.outputDirectory = outputDirectory
     self.stateDirectory = stateDirectory ?? Self.defaultStateDirectory(for: outputDirectory)

@@ -45,6 +45,9 @@ public struct RunPlan: Sendable {
   public var output: URL { configuration.outputDirectory }
   /// The state directory: what must not be served.
   public var state: URL { configuration.stateDirectory }
+  /// What the runs of this output learned of the closing-day designations: live or replayed,
+  /// a run reads and replaces `<state>/designations.sqlite`.
+  public var designationStore: URL { StateLayout(state).designationStore }
 
   /// Plans a run that publishes: checks every setting of `configuration` and resolves what the
   /// run will use, touching nothing.

@@ -30,6 +30,15 @@ public struct RunProblem: Codable, Hashable, Sendable, CustomStringConvertible {
     /// Branches the source's answer no longer lists: kept with their last data, marked missing,
     /// or removed once missing for longer than the grace period (``MissingFromSource``).
     case missingFromSource = "missing-from-source"
+    /// Fresh stores of at least two independent sources, a majority of their class in the
+    /// district, replaced the designation earlier runs had confirmed (both patterns, the stores).
+    case designationChange = "designation-change"
+    /// The cited table of designations (`data/designations.json`) and the stores disagree on a
+    /// district's days: both sides are named, neither overrides the other.
+    case designationContradiction = "designation-contradiction"
+    /// What earlier runs learned of the designations (`<state>/designations.sqlite`) could not
+    /// be read or written.
+    case designationState = "designation-state"
     /// A source announces that a trading store shuts on a later day.
     case storeStatus = "store-status"
     /// A coordinate was rejected or repaired, or geocoding failed.

@@ -22,6 +22,8 @@ struct RunResources {
   /// What sources use: the stack, through the archive when there is one.
   var sourceFetcher: any HTTPFetching { archive ?? stack.fetcher }
   let geocoding: GeocodingChain
+  /// What the runs of the output learned of the designations.
+  let designations: DesignationStore
 
   /// Opens what `plan` names, whose folders ``RunPlan/prepare()`` has created: the replay
   /// server for its recordings, the validator store, the fetch stack routed by its origin
@@ -79,6 +81,9 @@ struct RunResources {
         geocodeCache = try Self.openCache(cache, setting: .geocodingCache, logger: configuration.logger) {
           path throws(SQLiteError) in try GeocodeCache(path: path)
         }
+      }
+      designations = try Self.openCache(plan.designationStore, setting: .state, logger: configuration.logger) {
+        path throws(SQLiteError) in try DesignationStore(path: path)
       }
       geocoding = GeocodingChain.fromEnvironment(
         cache: geocodeCache, fetcher: stack.politeNetwork,

@@ -11,6 +11,7 @@ import MartFiles
 /// state/run.lock                      the run lock (a FileLock, taken by RunPlan.prepare())
 /// state/cache/http-validators.sqlite  ETag / Last-Modified of each URL
 /// state/cache/geocoding.sqlite        geocoders' answers
+/// state/designations.sqlite           what the runs learned of the closing-day designations
 /// state/raw/<as-of>-<HHmmss>.warc.gz  a run's raw archive (WARC); `.partial-…` while being
 ///                                     written, `….incomplete.warc.gz` when it cannot replay its run
 /// state/raw/<as-of>-<HHmmss>/         an archive of an older version (a recording folder)
@@ -31,7 +32,11 @@ struct StateLayout {
   /// The default geocoding cache.
   var geocodingCache: URL { root.appendingPathComponent(Self.geocodingCacheName) }
 
+  /// What the runs learned of the designations (`DesignationStore`): knowledge, not a cache.
+  var designationStore: URL { root.appendingPathComponent(Self.designationStoreName) }
+
   static let runLockName = "run.lock"
+  static let designationStoreName = "designations.sqlite"
   static let validatorStoreName = "cache/http-validators.sqlite"
   static let geocodingCacheName = "cache/geocoding.sqlite"
   /// The folder of raw archives.
@@ -42,7 +47,8 @@ struct StateLayout {
   /// lock or a cache file), each with its path relative to the state directory and what it is:
   /// a run would write the lock, the caches or the archive through it, so it refuses to start.
   func foreignEntries() -> [(path: String, kind: FileKind)] {
-    let names = Self.folders + [Self.runLockName, Self.validatorStoreName, Self.geocodingCacheName]
+    let names =
+      Self.folders + [Self.runLockName, Self.validatorStoreName, Self.geocodingCacheName, Self.designationStoreName]
     var found: [(path: String, kind: FileKind)] = []
     for name in names where !found.contains(where: { name.hasPrefix($0.path + "/") }) {
       if let kind = Files.foreignKind(at: root.appendingPathComponent(name).path) { found.append((name, kind)) }

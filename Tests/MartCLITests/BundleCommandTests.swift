@@ -202,8 +202,15 @@ import Testing
     }
     editBrands(&brands)
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("diff-new-\(UUID().uuidString)")
+    // As a run of the same output would: starting from what the bundle's districts.json knew, so
+    // a designation no fresh store confirms is kept.
+    let districts = DistrictDesignations.infer(
+      from: branches, window: bundle.manifest.window, exempt: brands.exemptFromDesignation,
+      storeClasses: brands.storeClasses, asOf: bundle.manifest.asOf,
+      memory: try #require(bundle.districtsFile()).memory)
     try BundleStore(outputDirectory: output).publish(
-      branches: branches, brands: brands, asOf: bundle.manifest.asOf, window: bundle.manifest.window)
+      branches: branches, brands: brands, asOf: bundle.manifest.asOf, window: bundle.manifest.window,
+      districts: districts)
     let valid = try cli.run(["validate", output.path])
     try #require(valid.status == 0, "the edited bundle must itself be valid: \(valid.stderr)")
     return output
@@ -371,9 +378,8 @@ import Testing
   @Test func aBrandGoingStaleIsAChangeOnItsOwn() throws {
     let (old, bundle) = try baseline()
     // The run failed for 그랑그로서리: its branches are carried over unchanged, fetched on 11-19(목).
-    // A stale brand's stores are no evidence for their districts; these decide no pattern (구리
-    // and 은평 have no other store, 수원, 유성구 and 수성구 enough without them), so nothing else
-    // changes.
+    // A stale brand's stores are no evidence for their districts, but the designations they
+    // confirmed are kept (수원's and 유성구's hypermarkets), so nothing else changes.
     let new = try edited(
       bundle,
       brands: { brands in

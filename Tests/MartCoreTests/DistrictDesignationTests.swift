@@ -64,7 +64,7 @@ struct DistrictDesignationTests {
     #expect(inference.mismatches.isEmpty)
     // 2nd/4th Wednesdays: 11-11, 11-25, 12-09, 12-23, 01-13, 01-27.
     #expect(
-      inference.expectedDates[district.district]
+      inference.expectedDates[district.key]
         == ["2026-11-11", "2026-11-25", "2026-12-09", "2026-12-23", "2027-01-13", "2027-01-27"].map(Self.day))
   }
 
@@ -84,7 +84,7 @@ struct DistrictDesignationTests {
       expected.expected
         == ExpectedClosing(
           dates: ["2026-11-11", "2026-11-25", "2026-12-09", "2026-12-23", "2027-01-13", "2027-01-27"].map(Self.day),
-          district: "충청북도 청주시"))
+          district: "충청북도 청주시", storeClass: .hypermarket))
     #expect(expected.dates.isEmpty)
     #expect(expected.status == .unknown)
     #expect(expected.unknownRanges == silent.closing.unknownRanges)
@@ -199,10 +199,10 @@ struct DistrictDesignationTests {
     #expect(district.pattern == [DesignatedDay(ordinal: 2, weekday: .sunday), DesignatedDay(ordinal: 4, weekday: .sunday)])
     #expect(district.agreeing == 3)
     #expect(inference.mismatches.isEmpty)
-    #expect(district.swaps == [DistrictSwap(date: Self.day("2026-12-25"), ids: district.evidence)])
+    #expect(district.swaps == [DistrictSwap(date: Self.day("2026-12-25"), ids: district.evidence, replaces: Self.day("2026-12-27"))])
     // Every store that speaks of 12-27 closed 12-25 instead, so the expected day moves with them.
     #expect(
-      inference.expectedDates[district.district]
+      inference.expectedDates[district.key]
         == ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-25", "2027-01-10", "2027-01-24"].map(Self.day))
   }
 

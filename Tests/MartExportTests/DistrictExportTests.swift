@@ -60,7 +60,7 @@ import Testing
       $0 = $0.replacingOccurrences(of: #""weekday":"wednesday""#, with: #""weekday":"sunday""#)
     }
     let found = validator.problems(output)
-    #expect(found.contains { $0.hasPrefix("\(pointer.bundle)/districts.json: 충청북도 청주시: differs from what branches.json supports") })
+    #expect(found.contains { $0.hasPrefix("\(pointer.bundle)/districts.json: 충청북도 청주시 (hypermarket): differs from what branches.json supports") })
   }
 
   /// `branches()` and a 토이저러스 in 청주시 closing the same 2nd/4th Wednesdays: a specialty
@@ -118,7 +118,7 @@ import Testing
     }
     #expect(
       validator.problems(output).contains {
-        $0.hasPrefix("\(pointer.bundle)/districts.json: 충청북도 청주시: differs from what branches.json supports")
+        $0.hasPrefix("\(pointer.bundle)/districts.json: 충청북도 청주시 (hypermarket): differs from what branches.json supports")
       })
   }
 
@@ -144,7 +144,7 @@ import Testing
     }
     #expect(
       BundleValidator(directory: toyOutput).validate().problems.map(\.description).contains {
-        $0.hasPrefix("\(toyPointer.bundle)/districts.json: 충청북도 청주시: differs from what branches.json supports")
+        $0.hasPrefix("\(toyPointer.bundle)/districts.json: 충청북도 청주시 (hypermarket): differs from what branches.json supports")
       })
   }
 

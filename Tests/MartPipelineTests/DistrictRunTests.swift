@@ -44,10 +44,11 @@ import Testing
     // The manifest says which brands keep their district's days: all but the specialty stores.
     #expect(published.manifest.brands.filter { !$0.designated }.map(\.slug) == ["bottle-bunker", "toysrus"])
 
-    // 춘천시 keeps the 2nd/4th Sunday. The E-mart holiday feed gives 이마트 춘천점 and 노브랜드
-    // 춘천석사점 12-25 instead of 12-27 (the 4th Sunday): a swap to a public holiday, reported
-    // with both ids. 토이저러스 춘천점 closes on those Sundays too, but is a specialty store: not
-    // evidence, not one of the district's stores.
+    // 춘천시's hypermarkets keep the 2nd/4th Sunday. The E-mart holiday feed gives 이마트 춘천점
+    // (and the SSM 노브랜드 춘천석사점) 12-25 instead of 12-27 (the 4th Sunday): a swap to a public
+    // holiday, reported with the id. 토이저러스 춘천점 closes on those Sundays too, but is a
+    // specialty store: not evidence, not one of the district's stores. 노브랜드 is the city's one
+    // SSM that publishes days: its class has no pattern there.
     let districts = try read(DistrictsFile.self, "districts.json")
     // The run writes districts.json from the inference it made for the expected days; inferring
     // again from the branches as published (expected days set) gives the same file.
@@ -55,16 +56,17 @@ import Testing
       districts
         == DistrictsFile(
           branches: published.branches.branches, window: published.manifest.window,
-          exempt: published.manifest.brands.exemptFromDesignation))
+          exempt: published.manifest.brands.exemptFromDesignation, storeClasses: published.manifest.brands.storeClasses,
+          asOf: asOf))
     let chuncheon = try #require(districts.districts.first { $0.name == "강원특별자치도 춘천시" })
+    #expect(chuncheon.storeClass == .hypermarket)
+    #expect(!districts.districts.contains { $0.name == "강원특별자치도 춘천시" && $0.storeClass == .ssm })
     #expect(chuncheon.patternDescription == "2nd sunday, 4th sunday")
-    #expect(
-      chuncheon.evidence.map(\.description) == [
-        "emart-1073", "lottemart-석사점", "lottemart-춘천점", "nobrand-4055",
-      ])
-    #expect(chuncheon.stores == 4)
+    #expect(chuncheon.evidence.map(\.description) == ["emart-1073", "lottemart-석사점", "lottemart-춘천점"])
+    #expect(chuncheon.stores == 3)
+    #expect(chuncheon.firstConfirmed == asOf && chuncheon.lastConfirmed == asOf)
     #expect(chuncheon.swaps.map(\.date.iso) == ["2026-12-25"])
-    #expect(chuncheon.swaps.first?.ids.map(\.description) == ["emart-1073", "nobrand-4055"])
+    #expect(chuncheon.swaps.first?.ids.map(\.description) == ["emart-1073"])
     #expect(districts.districts.filter { !$0.swaps.isEmpty }.map(\.name) == ["강원특별자치도 춘천시"])
     let specialty: Set<BrandSlug> = ["toysrus", "bottle-bunker"]
     #expect(districts.districts.allSatisfy { $0.evidence.allSatisfy { !specialty.contains($0.brand) } })
@@ -79,16 +81,20 @@ import Testing
     let megamart = try #require(byID["megamart-1011"])
     #expect(megamart.closing.status == .unknown)
     #expect(megamart.closing.dates.isEmpty)
-    #expect(megamart.closing.expected == ExpectedClosing(dates: swapped, district: "강원특별자치도 춘천시"))
+    #expect(
+      megamart.closing.expected
+        == ExpectedClosing(dates: swapped, district: "강원특별자치도 춘천시", storeClass: .hypermarket))
     let closures = try read(ClosuresFile.self, "closures.json")
     #expect(closures.expected["2026-12-25"]?.contains(megamart.id) == true)
     #expect(closures.expected["2026-12-27"]?.contains(megamart.id) != true)
     // 코스트코 세종점 too: its special days swap its 4th Sunday (12-27) for 12-25.
     #expect(closures.dates["2026-12-25"]?.map(\.description) == ["costco-Sejong", "emart-1073", "nobrand-4055"])
 
-    // No specialty store is flagged against its district.
+    // No store is flagged against its district: the recordings follow 2026's designations
+    // (fixtures/README.md), and a specialty store (토이저러스 춘천점, in a district of Sundays) is
+    // neither evidence nor a mismatch.
     let mismatches = report.warnings.filter { $0.kind == .designationMismatch }
-    #expect(!mismatches.isEmpty)
+    #expect(mismatches.map(\.message) == [])
     #expect(mismatches.allSatisfy { $0.brand.map { !specialty.contains($0) } ?? true })
 
     #expect(BundleValidator(directory: output).validate().problems.map(\.description) == [])

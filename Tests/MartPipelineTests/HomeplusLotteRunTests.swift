@@ -97,7 +97,8 @@ import Testing
     let lotte = try latestBranches(output).filter { $0.brand == .lottemart }
     let wonju = try #require(lotte.first { $0.id.description == "lottemart-원주점" })
     #expect(wonju.phone == "033-769-2500")
-    #expect(wonju.closing.dates.map(\.iso) == ["2026-11-22"])
+    // Its next day off after 2026-11-20: the 4th Wednesday, 11-25 (원주시, Wednesdays).
+    #expect(wonju.closing.dates.map(\.iso) == ["2026-11-25"])
     #expect(lotte.first { $0.id.description == "lottemart-구미점" }?.phone == "054-450-2500")
     #expect(lotte.filter { $0.name == "잠실점" }.count == 1)
     // The day-off cells follow their districts: 동래점 (부산 동래구) states the rule of the 2nd and

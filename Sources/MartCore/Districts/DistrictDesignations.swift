@@ -50,48 +50,123 @@ public enum DistrictDesignations {
     }
   }
 
-  /// The districts the branches support, and the stores that break them. `exempt` are the
-  /// brands not subject to the designation: their branches are left out, and given no expected
-  /// days.
-  public static func infer(from branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>) -> DistrictInference {
-    var byDistrict: [District: [StoreDays]] = [:]
+  /// Calendar months a store keeps days of its own before it is a standing exception.
+  public static let exceptionAfterMonths = 2
+
+  /// The designations the branches support, per district and store class, and the stores that
+  /// break them. `exempt` are the brands not subject to the designation: their branches are left
+  /// out, and given no expected days. `storeClasses` gives each designated brand's class (a brand
+  /// it does not name is a hypermarket, so that without it there is one pattern per district).
+  ///
+  /// `memory` is what earlier runs of the same output learned (empty for one without history):
+  /// a designation no fresh store confirms now is kept as it was, with the day it was last
+  /// confirmed; only stores that qualify as above agreeing on another pattern replace it (a
+  /// ``DistrictInference/changes`` entry). `asOf` is the run's as-of date (by default the
+  /// window's first day).
+  public static func infer(
+    from branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>, storeClasses: [BrandSlug: StoreClass] = [:],
+    asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory()
+  ) -> DistrictInference {
+    let asOf = asOf ?? window.from
+    var byKey: [DesignationKey: [StoreDays]] = [:]
     for branch in branches where !exempt.contains(branch.brand) {
       guard let store = StoreDays(branch, window: window), let district = District(branch.address) else { continue }
-      byDistrict[district, default: []].append(store)
+      byKey[DesignationKey(district: district, storeClass: storeClasses[branch.brand] ?? .hypermarket), default: []]
+        .append(store)
     }
-    var districts: [DistrictPattern] = []
-    var mismatches: [DesignationMismatch] = []
-    var expected: [District: [CalendarDate]] = [:]
-    for district in byDistrict.keys.sorted() {
-      let stores = byDistrict[district]!.sorted { $0.id < $1.id }
-      guard let found = bestPattern(stores, window: window) else { continue }
-      let followers = found.followers
-      let sources = Set(followers.map { source(of: $0.store.id.brand) })
-      guard followers.count >= minimumAgreeing, sources.count >= minimumSources,
-        followers.count * 100 > stores.count * minimumSharePercent
-      else { continue }
-      var swaps: [CalendarDate: [BranchID]] = [:]
-      for follower in followers {
-        for swap in follower.swaps { swaps[swap.date, default: []].append(follower.store.id) }
+    var result = DistrictInference(
+      districts: [], mismatches: [], expectedDates: [:], exempt: exempt, storeClasses: storeClasses, asOf: asOf)
+    result.memory.exceptions = memory.exceptions
+    result.window = window
+    for key in Set(byKey.keys).union(memory.designations.keys).sorted() {
+      let stores = (byKey[key] ?? []).sorted { $0.id < $1.id }
+      let remembered = memory.designations[key]
+      var designation: RememberedDesignation
+      let followers: [Following]
+      if let found = bestPattern(stores, window: window), qualifies(found.followers, among: stores) {
+        followers = found.followers
+        let evidence = followers.map(\.store.id)
+        if let remembered, remembered.pattern != found.pattern {
+          result.changes.append(DesignationChange(key: key, old: remembered, new: found.pattern, evidence: evidence))
+        }
+        designation = RememberedDesignation(
+          pattern: found.pattern,
+          firstConfirmed: remembered?.pattern == found.pattern ? remembered!.firstConfirmed : asOf,
+          lastConfirmed: asOf, evidence: evidence)
+      } else if let remembered {
+        // No fresh evidence either way (a stale brand, a split district): the ordinance stands.
+        designation = remembered
+        followers = stores.compactMap { $0.follows(remembered.pattern, window: window) }
+      } else {
+        continue
       }
+      var swaps: [Following.Swap: [BranchID]] = [:]
+      for follower in followers {
+        for swap in follower.swaps { swaps[swap, default: []].append(follower.store.id) }
+      }
+      var districtSwaps = swaps.keys.map { DistrictSwap(date: $0.date, ids: swaps[$0]!.sorted(), replaces: $0.replaces) }
+      // A swap earlier runs saw stands for a pattern day no store following it now speaks of
+      // (the stores that made it are stale or silent).
+      if let remembered, remembered.pattern == designation.pattern {
+        for swap in remembered.swaps {
+          guard let replaced = swap.replaces, window.contains(replaced),
+            !followers.contains(where: { $0.store.speaks(of: replaced) }),
+            !districtSwaps.contains(where: { $0.replaces == replaced })
+          else { continue }
+          districtSwaps.append(swap)
+        }
+      }
+      districtSwaps.sort { ($0.date, $0.replaces ?? $0.date) < ($1.date, $1.replaces ?? $1.date) }
+      designation.swaps = districtSwaps
+      result.memory.designations[key] = designation
       let pattern = DistrictPattern(
-        district: district, pattern: found.pattern, evidence: followers.map(\.store.id), stores: stores.count,
-        swaps: swaps.keys.sorted().map { DistrictSwap(date: $0, ids: swaps[$0]!.sorted()) })
-      districts.append(pattern)
-      expected[district] = expectedDates(pattern, followers: followers, window: window)
+        district: key.district, pattern: designation.pattern, evidence: designation.evidence, stores: stores.count,
+        swaps: districtSwaps, storeClass: key.storeClass,
+        firstConfirmed: designation.firstConfirmed, lastConfirmed: designation.lastConfirmed)
+      result.expectedDates[key] = expectedDates(pattern, followers: followers, window: window)
       let following = Set(followers.map(\.store.id))
-      for store in stores where !following.contains(store.id) {
+      var exceptions: [StoreException] = []
+      for store in stores {
+        if following.contains(store.id) {
+          result.memory.exceptions[store.id] = nil
+          continue
+        }
+        let own = store.ownPattern(window: window)
+        if !own.isEmpty {
+          let earlier = memory.exceptions[store.id]
+          let exception = StoreException(
+            branch: store.id, key: key, pattern: own,
+            since: earlier.map { $0.key == key && $0.pattern == own ? $0.since : asOf } ?? asOf)
+          result.memory.exceptions[store.id] = exception
+          if exception.isStanding(asOf: asOf) {
+            exceptions.append(exception)
+            continue
+          }
+        } else {
+          result.memory.exceptions[store.id] = nil
+        }
         let patternDays = Set(pattern.patternDates(in: window))
         let knownOpen = patternDays.subtracting(store.closed).filter { day in
           !store.unknown.contains { $0.contains(day) }
         }
-        mismatches.append(
+        result.mismatches.append(
           DesignationMismatch(
             branch: store.id, dates: store.closed.sorted(), district: pattern,
             closedOffPattern: store.closed.subtracting(patternDays).sorted(), openOnPatternDays: knownOpen.sorted()))
       }
+      var withExceptions = pattern
+      withExceptions.exceptions = exceptions
+      result.districts.append(withExceptions)
     }
-    return DistrictInference(districts: districts, mismatches: mismatches, expectedDates: expected, exempt: exempt)
+    return result
+  }
+
+  /// Whether `followers` may claim a pattern for `stores`: at least ``minimumAgreeing`` stores
+  /// from ``minimumSources`` independent sources, more than ``minimumSharePercent`` % of them.
+  private static func qualifies(_ followers: [Following], among stores: [StoreDays]) -> Bool {
+    let sources = Set(followers.map { source(of: $0.store.id.brand) })
+    return followers.count >= minimumAgreeing && sources.count >= minimumSources
+      && followers.count * 100 > stores.count * minimumSharePercent
   }
 
   /// The store pattern most stores follow (ties: fewer days, then the earlier days), with its
@@ -138,6 +213,7 @@ public enum DistrictDesignations {
   {
     let dates = pattern.patternDates(in: window).map { day -> CalendarDate in
       let speaking = followers.filter { $0.store.speaks(of: day) }
+      if speaking.isEmpty, let kept = pattern.swaps.first(where: { $0.replaces == day }) { return kept.date }
       let replacements = Set(speaking.map { following in following.swaps.first { $0.replaces == day }?.date })
       if replacements.count == 1, let only = replacements.first, let replacement = only { return replacement }
       return day
@@ -146,81 +222,6 @@ public enum DistrictDesignations {
   }
 
   static func isPublicHoliday(_ date: CalendarDate) -> Bool { KoreanPublicHolidays.holiday(on: date) != nil }
-}
-
-/// What ``DistrictDesignations/infer(from:window:exempt:)`` found.
-public struct DistrictInference: Sendable {
-  /// One per district with a pattern, sorted by district.
-  public var districts: [DistrictPattern]
-  /// The stores of those districts whose published days break the pattern, by district then id.
-  public var mismatches: [DesignationMismatch]
-  /// Each district's expected days within the window: its pattern's days, with the swaps all
-  /// its evidence made.
-  public var expectedDates: [District: [CalendarDate]]
-  /// The brands not subject to the designation, whose branches the inference left out.
-  public var exempt: Set<BrandSlug>
-
-  /// The expected closing days of `branch` when it is subject to the designation (its brand is
-  /// not in ``exempt``), trades, its source publishes no days (status `unknown`) and its
-  /// district has a pattern; `nil` otherwise.
-  public func expected(for branch: Branch) -> ExpectedClosing? {
-    guard !exempt.contains(branch.brand), branch.storeStatus.isTrading, branch.closing.status == .unknown,
-      let district = District(branch.address), let dates = expectedDates[district]
-    else { return nil }
-    return ExpectedClosing(dates: dates, district: district.description)
-  }
-
-  /// `branches` with `closing.expected` set as ``expected(for:)`` says (and cleared elsewhere);
-  /// nothing else changes.
-  public func withExpectedDays(_ branches: [Branch]) -> [Branch] {
-    branches.map { branch in
-      var branch = branch
-      branch.closing.expected = expected(for: branch)
-      return branch
-    }
-  }
-}
-
-/// A store whose confirmed closing days break its district's pattern: worth a look (a parsing or
-/// source error, or a known exception), never a reason to change its data.
-public struct DesignationMismatch: Hashable, Sendable {
-  public var branch: BranchID
-  /// Its closing days within the window.
-  public var dates: [CalendarDate]
-  /// The district's pattern and its evidence.
-  public var district: DistrictPattern
-  /// The days within the window it closes and the pattern does not.
-  public var closedOffPattern: [CalendarDate]
-  /// The pattern's days within the window it is known to open (days its source says nothing
-  /// about are left out).
-  public var openOnPatternDays: [CalendarDate]
-
-  public init(
-    branch: BranchID, dates: [CalendarDate], district: DistrictPattern, closedOffPattern: [CalendarDate] = [],
-    openOnPatternDays: [CalendarDate] = []
-  ) {
-    self.branch = branch
-    self.dates = dates
-    self.district = district
-    self.closedOffPattern = closedOffPattern
-    self.openOnPatternDays = openOnPatternDays
-  }
-
-  /// Names the days that disagree: `closes 2026-11-08, 2026-11-22, which the district does not;
-  /// opens 2026-11-11, 2026-11-25, which it closes; 충청북도 청주시 keeps 2nd wednesday, 4th
-  /// wednesday (evidence: …)`.
-  public var message: String {
-    var parts: [String] = []
-    if !closedOffPattern.isEmpty {
-      parts.append("closes \(closedOffPattern.map(\.iso).joined(separator: ", ")), which the district does not")
-    }
-    if !openOnPatternDays.isEmpty {
-      parts.append("opens \(openOnPatternDays.map(\.iso).joined(separator: ", ")), which it closes")
-    }
-    if parts.isEmpty { parts.append("closes \(dates.isEmpty ? "no day" : dates.map(\.iso).joined(separator: ", "))") }
-    return parts.joined(separator: "; ") + "; \(district.district) keeps \(district.patternDescription) "
-      + "(evidence: \(district.evidence.map(\.description).joined(separator: ", ")))"
-  }
 }
 
 /// A store's confirmed days within the window, as the inference reads them.
@@ -297,7 +298,7 @@ struct StoreDays {
 
 /// A store that follows a pattern, and the days it closed instead of pattern days.
 struct Following {
-  struct Swap {
+  struct Swap: Hashable {
     var date: CalendarDate
     var replaces: CalendarDate
   }

@@ -97,6 +97,29 @@ public struct DesignatedDay: Hashable, Comparable, Sendable {
     }
   }
 
+  /// A short stable form for storage: `2:wednesday` (an nth weekday), `10` (a day of the month).
+  public var code: String {
+    switch kind {
+    case .nthWeekday(let ordinal, let weekday): "\(ordinal):\(weekday.englishName)"
+    case .dayOfMonth(let day): "\(day)"
+    }
+  }
+
+  /// The day ``code`` gives, or `nil` when it names none (an ordinal outside 1…5, a day outside
+  /// 1…31, a weekday not spelled as in ``Weekday/englishName``).
+  public init?(code: some StringProtocol) {
+    let parts = code.split(separator: ":", omittingEmptySubsequences: false)
+    if parts.count == 1, let day = Int(parts[0]), (1...31).contains(day) {
+      self.init(dayOfMonth: day)
+    } else if parts.count == 2, let ordinal = Int(parts[0]), (1...5).contains(ordinal),
+      let weekday = Weekday.allCases.first(where: { $0.englishName == parts[1] })
+    {
+      self.init(ordinal: ordinal, weekday: weekday)
+    } else {
+      return nil
+    }
+  }
+
   /// `2nd wednesday`, `10th of the month`.
   public var description: String {
     switch kind {
@@ -130,49 +153,83 @@ public struct DistrictSwap: Hashable, Sendable {
   public var date: CalendarDate
   /// Sorted.
   public var ids: [BranchID]
+  /// The pattern day it replaced; `nil` in bundles made before it was kept.
+  public var replaces: CalendarDate?
 
-  public init(date: CalendarDate, ids: [BranchID]) {
+  public init(date: CalendarDate, ids: [BranchID], replaces: CalendarDate? = nil) {
     self.date = date
     self.ids = ids
+    self.replaces = replaces
   }
 }
 
-/// The closing days a district keeps, as its stores that publish theirs show them: one entry of
-/// `districts.json`. See ``DistrictDesignations`` for how it is inferred.
+/// The closing days one store class keeps in a district, as its stores that publish theirs
+/// show them, now or when they last did: one entry of `districts.json`. See
+/// ``DistrictDesignations`` for how it is inferred and kept.
 public struct DistrictPattern: Hashable, Sendable {
   public var district: District
+  /// The class of store the designation binds.
+  public var storeClass: StoreClass
   /// The days of every month, sorted by ordinal then weekday.
   public var pattern: [DesignatedDay]
-  /// The stores that follow the pattern, sorted.
+  /// The stores that followed the pattern when it was last confirmed, sorted.
   public var evidence: [BranchID]
-  /// How many stores of the district publish closing days for the window.
+  /// How many stores of the class in the district publish closing days for the window now.
   public var stores: Int
-  /// Days agreeing stores closed instead of a pattern day, in date order.
+  /// Days the stores following it closed instead of a pattern day, in date order.
   public var swaps: [DistrictSwap]
+  /// The as-of date of the first run whose stores showed this pattern.
+  public var firstConfirmed: CalendarDate
+  /// The as-of date of the last run whose stores showed it: the run's own when its stores
+  /// confirm it, an earlier one when it is kept without fresh evidence.
+  public var lastConfirmed: CalendarDate
+  /// The stores of the class in the district that keep days of their own and have for
+  /// ``DistrictDesignations/exceptionAfterMonths`` months (standing exceptions), sorted by id.
+  public var exceptions: [StoreException]
 
-  public init(district: District, pattern: [DesignatedDay], evidence: [BranchID], stores: Int, swaps: [DistrictSwap]) {
+  public init(
+    district: District, pattern: [DesignatedDay], evidence: [BranchID], stores: Int, swaps: [DistrictSwap],
+    storeClass: StoreClass = .hypermarket, firstConfirmed: CalendarDate = CalendarDate(dayNumber: 0),
+    lastConfirmed: CalendarDate = CalendarDate(dayNumber: 0), exceptions: [StoreException] = []
+  ) {
     self.district = district
+    self.storeClass = storeClass
     self.pattern = pattern
     self.evidence = evidence
     self.stores = stores
     self.swaps = swaps
+    self.firstConfirmed = firstConfirmed
+    self.lastConfirmed = lastConfirmed
+    self.exceptions = exceptions
   }
+
+  /// Which designation it is.
+  public var key: DesignationKey { DesignationKey(district: district, storeClass: storeClass) }
 
   /// How many stores follow the pattern (the evidence).
   public var agreeing: Int { evidence.count }
 
+  /// How many days before `asOf` it was last confirmed (0 when confirmed by the run of `asOf`).
+  public func daysSinceConfirmed(asOf: CalendarDate) -> Int { max(0, asOf.dayNumber - lastConfirmed.dayNumber) }
+
   /// `2nd wednesday, 4th wednesday`.
-  public var patternDescription: String { pattern.map(\.description).joined(separator: ", ") }
+  public var patternDescription: String { Self.describe(pattern) }
+
+  /// `2nd wednesday, 4th wednesday`.
+  public static func describe(_ pattern: [DesignatedDay]) -> String { pattern.map(\.description).joined(separator: ", ") }
 
   /// The pattern's days within `window`, sorted.
-  public func patternDates(in window: DateWindow) -> [CalendarDate] {
+  public func patternDates(in window: DateWindow) -> [CalendarDate] { Self.dates(of: pattern, in: window) }
+
+  /// The days of `pattern` within `window`, sorted.
+  public static func dates(of pattern: [DesignatedDay], in window: DateWindow) -> [CalendarDate] {
     var dates: [CalendarDate] = []
     var month = window.from.firstOfMonth()
     while month <= window.through {
       dates += pattern.compactMap { $0.date(inMonthStarting: month) }.filter(window.contains)
       month = month.firstOfMonth(addingMonths: 1)
     }
-    return dates.sorted()
+    return Set(dates).sorted()
   }
 }
 
@@ -181,14 +238,24 @@ public struct DistrictPattern: Hashable, Sendable {
 public struct ExpectedClosing: Hashable, Sendable, Codable {
   /// Within the bundle's window, sorted.
   public var dates: [CalendarDate]
-  /// What the days are inferred from; `district` (the stores of the branch's district).
+  /// What the days are inferred from: `district` (its class's pattern in the branch's
+  /// district) or `store-exception` (the days the store kept on its own, as a standing
+  /// exception, while it published them).
   public var basis: String
   /// `<sido> <sigungu>` of the district whose pattern gave the days.
   public var district: String
+  /// The class of store whose designation gave the days; `nil` in bundles made before classes.
+  public var storeClass: StoreClass?
 
-  public init(dates: [CalendarDate], basis: String = "district", district: String) {
+  /// ``basis`` of days from the district's pattern.
+  public static let districtBasis = "district"
+  /// ``basis`` of days from a standing store exception.
+  public static let storeExceptionBasis = "store-exception"
+
+  public init(dates: [CalendarDate], basis: String = districtBasis, district: String, storeClass: StoreClass? = nil) {
     self.dates = dates
     self.basis = basis
     self.district = district
+    self.storeClass = storeClass
   }
 }

@@ -10,7 +10,8 @@ enum DistrictsFileKind: BundleFileKind {
     DistrictsExporter(
       file: input.districts
         ?? DistrictsFile(
-          branches: input.branches, window: input.window, exempt: input.summaries.exemptFromDesignation))
+          branches: input.branches, window: input.window, exempt: input.summaries.exemptFromDesignation,
+          storeClasses: input.summaries.storeClasses, asOf: input.asOf))
   }
 
   static func check(_ bundle: BundleReference, _ inspection: inout BundleInspection) {
@@ -19,16 +20,18 @@ enum DistrictsFileKind: BundleFileKind {
         DistrictsFile.self, listed: name, in: bundle.bundle, as: "districts file", brands: bundle.brands)
     else { return }
     checkDistricts(
-      districts, branches: bundle.branches, window: bundle.window,
-      exempt: bundle.manifest.brands.exemptFromDesignation, path: bundle.path(name), &inspection)
+      districts, branches: bundle.branches, window: bundle.window, asOf: bundle.bundle.manifest.asOf,
+      brands: bundle.bundle.manifest.brands, path: bundle.path(name), &inspection)
   }
 
-  /// `districts.json` against the inference made again from `\(BranchesFileKind.name)` (leaving out the
-  /// branches of `exempt` brands, which the manifest marks `designated: false` or `stale`), and
-  /// every branch's expected days against its district's.
+  /// `districts.json` against the inference made again from `\(BranchesFileKind.name)` (leaving
+  /// out the branches of the brands the manifest marks `designated: false` or `stale`, each
+  /// brand's stores in the manifest's `storeClass`) with what the file itself says earlier runs
+  /// knew (``DistrictsFile/memory``: designations kept without fresh evidence, standing store
+  /// exceptions), and every branch's expected days against that inference's.
   static func checkDistricts(
-    _ file: DistrictsFile, branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>, path: String,
-    _ inspection: inout BundleInspection
+    _ file: DistrictsFile, branches: [Branch], window: DateWindow, asOf: CalendarDate, brands: [BrandSummary],
+    path: String, _ inspection: inout BundleInspection
   ) {
     if file.schemaVersion != bundleSchemaVersion {
       inspection.report(path, "schemaVersion \(file.schemaVersion) is not \(bundleSchemaVersion)")
@@ -36,49 +39,59 @@ enum DistrictsFileKind: BundleFileKind {
     if file.window != window {
       inspection.report(path, "window \(file.window.from)…\(file.window.through) differs from the manifest's")
     }
-    let names = file.districts.map(\.name)
-    if names != names.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) || Set(names).count != names.count {
-      inspection.report(path, "districts are not sorted and unique")
+    let keys = file.districts.map(\.key)
+    if keys != keys.sorted() || Set(keys).count != keys.count {
+      inspection.report(path, "districts are not sorted and unique by district and store class")
     }
-    let inference = DistrictDesignations.infer(from: branches, window: window, exempt: exempt)
+    for entry in file.districts where entry.lastConfirmed > asOf || entry.firstConfirmed > entry.lastConfirmed {
+      inspection.report(path, "\(entry.title): confirmed \(entry.firstConfirmed.iso)…\(entry.lastConfirmed.iso), not by \(asOf.iso)")
+    }
+    let exempt = brands.exemptFromDesignation
+    let inference = DistrictDesignations.infer(
+      from: branches, window: window, exempt: exempt, storeClasses: brands.storeClasses, asOf: asOf,
+      memory: file.memory)
     let inferred = Dictionary(
-      inference.districts.map { (DistrictsFile.Entry($0).name, DistrictsFile.Entry($0)) },
-      uniquingKeysWith: { a, _ in a })
-    let listed = Dictionary(file.districts.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
-    for name in Set(inferred.keys).union(listed.keys).sorted() {
-      switch (listed[name], inferred[name]) {
-      case (nil, _?):
-        inspection.report(path, "\(name): lacks this district, which the branches of \(BranchesFileKind.name) support")
-      case (_?, nil):
-        inspection.report(path, "\(name): the branches of \(BranchesFileKind.name) support no pattern here")
+      inference.districts.map { ($0.key, DistrictsFile.Entry($0)) }, uniquingKeysWith: { a, _ in a })
+    let listed = Dictionary(file.districts.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
+    for key in Set(inferred.keys).union(listed.keys).sorted() {
+      switch (listed[key], inferred[key]) {
+      case (nil, let wanted?):
+        inspection.report(path, "\(wanted.title): lacks this designation, which the branches of \(BranchesFileKind.name) support")
+      case (let entry?, nil):
+        inspection.report(path, "\(entry.title): the branches of \(BranchesFileKind.name) support no pattern here")
       case (let entry?, let wanted?) where entry != wanted:
         inspection.report(
           path,
-          "\(name): differs from what \(BranchesFileKind.name) supports (\(wanted.patternDescription), evidence \(wanted.evidence.map(\.description)))"
+          "\(entry.title): differs from what \(BranchesFileKind.name) supports (\(wanted.patternDescription), evidence \(wanted.evidence.map(\.description)))"
         )
       default: break
       }
     }
-    let expectedDates = Dictionary(
-      inference.expectedDates.map { ($0.key.description, $0.value) }, uniquingKeysWith: { a, _ in a })
     for branch in branches {
       guard let expected = branch.closing.expected else { continue }
       if exempt.contains(branch.brand) {
         inspection.report(
           path, branch: branch.id,
           "has closing.expected, but the manifest says \(branch.brand) is not designated or is stale")
-      }
-      if expected.basis != "district" {
-        inspection.report(path, branch: branch.id, "closing.expected.basis is \"\(expected.basis)\", not \"district\"")
-      }
-      guard let wanted = expectedDates[expected.district] else {
-        inspection.report(
-          path, branch: branch.id, "closing.expected names \(expected.district), which has no pattern here")
         continue
       }
-      if expected.dates != wanted {
+      if expected.basis != ExpectedClosing.districtBasis && expected.basis != ExpectedClosing.storeExceptionBasis {
+        inspection.report(
+          path, branch: branch.id,
+          "closing.expected.basis is \"\(expected.basis)\", not \"\(ExpectedClosing.districtBasis)\" or \"\(ExpectedClosing.storeExceptionBasis)\"")
+      }
+      guard let wanted = inference.expected(for: branch) else {
+        inspection.report(
+          path, branch: branch.id, "closing.expected names \(expected.district), which has no pattern here for its class")
+        continue
+      }
+      if expected.dates != wanted.dates {
         inspection.report(
           path, branch: branch.id, "closing.expected.dates are not the expected days of \(expected.district)")
+      } else if expected != wanted {
+        inspection.report(
+          path, branch: branch.id,
+          "closing.expected differs from what \(name) gives it (\(wanted.basis), \(wanted.storeClass?.rawValue ?? "no class"))")
       }
     }
   }
