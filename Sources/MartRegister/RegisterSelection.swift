@@ -79,7 +79,8 @@ public struct RegisterSelector {
   /// Rows of one store lie at most this far apart (metres).
   public static let sameStoreDistance = 30.0
 
-  private let catalog: StoreNameCatalog
+  /// How names are read.
+  public let catalog: StoreNameCatalog
   private let converter: RegisterCoordinateConverter
 
   public init(catalog: StoreNameCatalog = .brands, converter: RegisterCoordinateConverter) {
