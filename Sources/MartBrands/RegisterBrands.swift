@@ -19,12 +19,21 @@ public enum RegisterBrands {
   /// One brand of register stores.
   public struct Entry: Sendable {
     public let brand: Brand
+    /// Banners: a 대규모점포 row whose name holds one is a mart of the brand.
     public let registerNames: [String]
+    /// Operators that run other kinds of store too (이랜드리테일 also runs NC백화점 and
+    /// 뉴코아아울렛; a 농협 also runs 로컬푸드 shops): a row whose name holds one is of the brand,
+    /// but a mart only when its 업태 says 대형마트.
+    public let hostNames: [String]
     public let closingDays: ClosingDays
 
-    init(_ slug: BrandSlug, _ koreanName: String, registerNames: [String], closingDays: ClosingDays = .districtPattern) {
+    init(
+      _ slug: BrandSlug, _ koreanName: String, registerNames: [String], hostNames: [String] = [],
+      closingDays: ClosingDays = .districtPattern
+    ) {
       brand = Brand(slug: slug, koreanName: koreanName)
       self.registerNames = registerNames
+      self.hostNames = hostNames
       self.closingDays = closingDays
     }
 
@@ -35,9 +44,11 @@ public enum RegisterBrands {
   /// 부산·경남), 킴스클럽 (listed under its host, `(주)이랜드리테일 강남점`), and one brand for the
   /// independent marts (골드마트, 다농엘마트, 홈마트, …), which the bare word 마트 marks.
   public static let entries: [Entry] = [
-    Entry("nonghyup-hanaro", "농협 하나로마트", registerNames: ["하나로마트", "하나로클럽", "농협"], closingDays: .unknown),
-    Entry("topmart", "탑마트", registerNames: ["탑마트", "서원유통"]),
-    Entry("kimsclub", "킴스클럽", registerNames: ["킴스클럽", "이랜드리테일"]),
+    Entry(
+      "nonghyup-hanaro", "농협 하나로마트", registerNames: ["하나로마트", "하나로클럽"], hostNames: ["농협"],
+      closingDays: .unknown),
+    Entry("topmart", "탑마트", registerNames: ["탑마트"], hostNames: ["서원유통"]),
+    Entry("kimsclub", "킴스클럽", registerNames: ["킴스클럽"], hostNames: ["이랜드리테일"]),
     Entry("independent-mart", "그 밖의 대형마트", registerNames: ["마트"]),
   ]
 

@@ -72,6 +72,11 @@ public struct RegisterListing: Sendable, Hashable {
   /// By 관리번호.
   public var stores: [RegisterStore]
   public var skipped: [RegisterSkipReason: Int]
+
+  public init(stores: [RegisterStore], skipped: [RegisterSkipReason: Int]) {
+    self.stores = stores
+    self.skipped = skipped
+  }
 }
 
 /// Picks the stores the closing-day law binds from register rows and places them.

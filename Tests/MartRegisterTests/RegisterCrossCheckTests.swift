@@ -90,3 +90,20 @@ struct RegisterCrossCheckTests {
     #expect(RegisterExpectedDays.expectedClosing(for: try store("2011469010807500001"), districtDays: days) == nil)
   }
 }
+
+/// The gate before a fetched register replaces the last good one.
+@Suite("Register: sanity gate")
+struct RegisterSanityTests {
+  @Test func aRegisterThatLostMostOfItsStoresIsRefused() throws {
+    let rows = try RegisterReader.rows(try FixturePaths.data("register/register-2026.csv"))
+    let listing = RegisterSelector(converter: try RegisterCoordinateConverter()).select(rows)
+    // The fixture lists 20 open stores (21, one not yet open).
+    try RegisterSanity.check(listing, lastGoodOpenStores: 25)
+    try RegisterSanity.check(listing, lastGoodOpenStores: nil)
+    #expect(throws: RegisterSanity.Refusal(openStores: 20, lastGoodOpenStores: 26)) {
+      try RegisterSanity.check(listing, lastGoodOpenStores: 26)
+    }
+    let empty = RegisterListing(stores: [], skipped: [:])
+    #expect(throws: RegisterSanity.Refusal.self) { try RegisterSanity.check(empty, lastGoodOpenStores: nil) }
+  }
+}

@@ -110,5 +110,11 @@ struct RegisterListingTests {
     #expect(catalog.owner(of: "광장시장") == nil)
     #expect(!catalog.isMartName("롯데하이마트 명동점"))
     #expect(catalog.isMartName("탑마트 구포점"))
+    // 킴스클럽 under its host is of the brand, but the host's name alone makes no mart: it runs
+    // NC백화점 too, which only a 대형마트 업태 would admit.
+    #expect(catalog.owner(of: "(주)이랜드리테일 강남점") == .registerBrand("kimsclub"))
+    #expect(!catalog.isMartName("(주)이랜드리테일 NC강서점"))
+    #expect(catalog.owner(of: "서울농협 로컬푸드직매장") == .registerBrand("nonghyup-hanaro"))
+    #expect(!catalog.isMartName("서울농협 로컬푸드직매장"))
   }
 }
