@@ -67,11 +67,15 @@ struct RegisterHeader: Sendable {
   private var positions: [RegisterColumn: Int] = [:]
   /// How many fields a record has: the header's names, less a trailing empty one.
   let width: Int
+  /// Whether the header ends with a comma (the 2025 layout): then every row does too, and a row
+  /// without it was cut off inside its last value.
+  let endsWithComma: Bool
 
   /// Finds the columns in `names`; throws the missing required columns, by their 2026 names.
   init(_ names: [String]) throws(RegisterError) {
     var names = names
     // The 2025 layout ends every line with a comma: an empty last column, ignored.
+    endsWithComma = names.count > 1 && names.last?.trimmingCharacters(in: .whitespaces).isEmpty == true
     while let last = names.last, last.trimmingCharacters(in: .whitespaces).isEmpty { names.removeLast() }
     width = names.count
     let keys = names.map(RegisterColumn.key)

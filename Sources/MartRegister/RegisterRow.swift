@@ -103,12 +103,14 @@ public enum RegisterReader {
     rows.reserveCapacity(records.count)
     for record in records.dropFirst() {
       var fields = record.fields
-      if fields.count == header.width + 1, fields.last?.trimmingCharacters(in: .whitespaces).isEmpty == true {
-        fields.removeLast()
-      }
-      guard fields.count == header.width else {
+      let hasTrailingComma =
+        fields.count == header.width + 1 && fields.last?.trimmingCharacters(in: .whitespaces).isEmpty == true
+      if hasTrailingComma { fields.removeLast() }
+      guard fields.count == header.width, hasTrailingComma || !header.endsWithComma else {
+        let count = record.fields.count
+        let expected = header.width + (header.endsWithComma ? 1 : 0)
         throw .malformed(
-          "line \(record.line): \(fields.count) fields where the header has \(header.width) (a cut-off row?)")
+          "line \(record.line): \(count) fields where the header has \(expected) (a cut-off row?)")
       }
       rows.append(row(fields, header: header, line: record.line))
     }

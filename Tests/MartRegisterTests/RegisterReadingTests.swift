@@ -70,6 +70,21 @@ struct RegisterReadingTests {
     }
   }
 
+  /// The 2025 layout ends every line with a comma: a last row without it was cut off after its
+  /// last quote, which RFC 4180 alone cannot tell.
+  @Test func a2025RowWithoutItsTrailingCommaIsCutOff() throws {
+    let full = try FixturePaths.data("register/register-2025.csv")
+    #expect(full.suffix(3) == Data(",\r\n".utf8))
+    let complete = try RegisterReader.rows(full)
+    #expect(try RegisterReader.rows(full.dropLast(2)) == complete)
+    #expect(throws: RegisterError.self) { try RegisterReader.rows(full.dropLast(3)) }
+    do {
+      _ = try RegisterReader.rows(full.dropLast(3))
+    } catch {
+      #expect(error.description.contains("29 fields where the header has 30"), "\(error)")
+    }
+  }
+
   @Test func bytesOfNoKoreanEncodingAreAnError() {
     #expect(throws: RegisterError.notText) {
       try RegisterReader.rows(Data(Self.header2026.utf8) + Data([0x0A, 0xFF, 0xFE, 0xFF, 0x0A]))
