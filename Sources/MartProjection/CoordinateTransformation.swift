@@ -14,7 +14,9 @@ public final class CoordinateTransformation {
   /// The source and target systems as PROJ strings or authority codes (`EPSG:4326`). The result
   /// takes and gives easting (or longitude) first, whatever the systems' axis order.
   public init(from source: String, to target: String) throws(ProjectionError) {
-    guard let context = proj_context_create() else { throw ProjectionError(source: source, target: target, reason: "no PROJ context") }
+    guard let context = proj_context_create() else {
+      throw ProjectionError(source: source, target: target, reason: "no PROJ context")
+    }
     // Nothing on stderr: a failure is thrown, with PROJ's words.
     proj_log_level(context, PJ_LOG_NONE)
     guard let created = proj_create_crs_to_crs(context, source, target, nil) else {
@@ -49,7 +51,9 @@ public final class CoordinateTransformation {
   }
 
   private static func errorText(context: OpaquePointer, code: Int32) -> String {
-    guard code != 0, let text = proj_context_errno_string(context, code) else { return "PROJ could not make the transformation" }
+    guard code != 0, let text = proj_context_errno_string(context, code) else {
+      return "PROJ could not make the transformation"
+    }
     return String(cString: text)
   }
 }

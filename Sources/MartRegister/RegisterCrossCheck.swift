@@ -88,7 +88,9 @@ public struct RegisterCrossCheck: Sendable, Hashable {
           since: row.state == .closed ? row.closedDate : row.suspensionStart,
           until: row.state == .suspended ? row.suspensionEnd : nil)
         // The latest record of the branch's store speaks.
-        if let current = shut[branch.id], (current.since?.dayNumber ?? .min) >= (finding.since?.dayNumber ?? .min) { continue }
+        if let current = shut[branch.id], (current.since?.dayNumber ?? .min) >= (finding.since?.dayNumber ?? .min) {
+          continue
+        }
         shut[branch.id] = finding
       }
     }

@@ -11,7 +11,9 @@ extension RegisterSelector {
       var token: String
       var owner: StoreNameCatalog.Owner?
     }
-    let groups = Dictionary(grouping: stores.indices) { GroupKey(token: nameToken(stores[$0].name), owner: stores[$0].owner) }
+    let groups = Dictionary(grouping: stores.indices) {
+      GroupKey(token: nameToken(stores[$0].name), owner: stores[$0].owner)
+    }
     let roadKeys = stores.map { $0.roadAddress.flatMap(roadKey) }
     var parent = Array(stores.indices)
     func root(_ index: Int) -> Int {
@@ -43,7 +45,8 @@ extension RegisterSelector {
     return (kept, stores.count - kept.count)
   }
 
-  private static func isOneStore(_ stores: [RegisterStore], _ roadKeys: [String?], _ first: Int, _ second: Int) -> Bool {
+  private static func isOneStore(_ stores: [RegisterStore], _ roadKeys: [String?], _ first: Int, _ second: Int) -> Bool
+  {
     if let key = roadKeys[first], key == roadKeys[second] { return true }
     guard let a = stores[first].point, let b = stores[second].point else { return false }
     return a.distance(to: b) <= sameStoreDistance

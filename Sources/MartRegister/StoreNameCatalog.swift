@@ -26,7 +26,8 @@ public struct StoreNameCatalog: Sendable {
   public init(
     names: [(name: String, owner: Owner)], hostNames: [(name: String, owner: Owner)] = [], notMartNames: [String]
   ) {
-    self.names = (names.map { (Self.key($0.name), $0.owner, false) } + hostNames.map { (Self.key($0.name), $0.owner, true) })
+    self.names =
+      (names.map { (Self.key($0.name), $0.owner, false) } + hostNames.map { (Self.key($0.name), $0.owner, true) })
       .sorted { $0.key.count > $1.key.count }
     self.notMartNames = notMartNames.map(Self.key)
   }
@@ -35,7 +36,8 @@ public struct StoreNameCatalog: Sendable {
   public static let brands = StoreNameCatalog(
     names: KnownBrands.entries.flatMap { entry in entry.registerNames.map { ($0, Owner.covered(entry.slug)) } }
       + RegisterBrands.entries.flatMap { entry in entry.registerNames.map { ($0, Owner.registerBrand(entry.slug)) } },
-    hostNames: RegisterBrands.entries.flatMap { entry in entry.hostNames.map { ($0, Owner.registerBrand(entry.slug)) } },
+    hostNames: RegisterBrands.entries.flatMap { entry in entry.hostNames.map { ($0, Owner.registerBrand(entry.slug)) }
+    },
     notMartNames: RegisterBrands.notMartNames)
 
   /// The brand whose name `storeName` holds (the longest name found), `nil` for none.

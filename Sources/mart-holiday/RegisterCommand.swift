@@ -61,7 +61,8 @@ struct RegisterCommand: ParsableCommand {
       ].joined(separator: "\t")
     }
     let skipped = listing.skipped.sorted { $0.key < $1.key }.map { "\($0.key.rawValue) \($0.value)" }
-    lines.append("\(listing.stores.count) stores" + (skipped.isEmpty ? "" : "; skipped: " + skipped.joined(separator: ", ")))
+    lines.append(
+      "\(listing.stores.count) stores" + (skipped.isEmpty ? "" : "; skipped: " + skipped.joined(separator: ", ")))
     return lines.joined(separator: "\n") + "\n"
   }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import MartCore
 import MartProjection
-import Testing
 import TestSupport
+import Testing
 
 @Suite("PROJ: the register's EPSG:5174 to WGS84")
 struct CoordinateTransformationTests {

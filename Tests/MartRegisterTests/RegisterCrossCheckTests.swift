@@ -3,8 +3,8 @@ import MartBrands
 import MartCore
 import MartProjection
 import MartRegister
-import Testing
 import TestSupport
+import Testing
 
 /// The register read against published branches (the fixture stores of `fixtures/web/`, as a
 /// replayed run publishes them), and the days expected of stores outside the brands.
@@ -81,7 +81,8 @@ struct RegisterCrossCheckTests {
     // 서초구: the 2nd and 4th Wednesdays of 2026-12 (the calendar: 12-09 and 12-23 are Wednesdays).
     let wednesdays = [try #require(CalendarDate(iso: "2026-12-09")), try #require(CalendarDate(iso: "2026-12-23"))]
     let days = [District(sido: "서울특별시", sigungu: "서초구"): wednesdays]
-    let kims = try #require(RegisterExpectedDays.expectedClosing(for: try store("2003322010807500004"), districtDays: days))
+    let kims = try #require(
+      RegisterExpectedDays.expectedClosing(for: try store("2003322010807500004"), districtDays: days))
     #expect(kims.dates == wednesdays)
     #expect(kims.district == "서울특별시 서초구")
     // 하나로마트 양재점, in the same district: its exemption is decided store by store.

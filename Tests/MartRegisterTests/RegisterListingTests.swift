@@ -3,8 +3,8 @@ import MartBrands
 import MartCore
 import MartProjection
 import MartRegister
-import Testing
 import TestSupport
+import Testing
 
 /// The register recordings of `fixtures/register/` read end to end: the stores the law binds,
 /// exactly, in both layouts.
@@ -22,28 +22,55 @@ struct RegisterListingTests {
   }
 
   static let stores2026: [String: Expected] = [
-    "2001323010807500009": Expected(kind: .hypermarket, status: .open, brand: "homeplus", sido: "서울특별시", sigungu: "송파구", point: (37.509, 127.0996)),
-    "2002370010807500002": Expected(kind: .hypermarket, status: .open, brand: "emart", sido: "울산광역시", sigungu: "남구", point: (35.539205, 129.338556)),
-    "2003322010807500004": Expected(kind: .hypermarket, status: .open, brand: nil, sido: "서울특별시", sigungu: "서초구", point: (37.5087, 127.0105)),
-    "2003650010107500001": Expected(kind: .hypermarket, status: .open, brand: "emart", sido: "제주특별자치도", sigungu: "제주시", point: (33.516541, 126.526451)),
-    "2005331010807500001": Expected(kind: .hypermarket, status: .open, brand: "megamart", sido: "부산광역시", sigungu: "동래구", point: (35.2043, 129.078)),
-    "2005651010107500003": Expected(kind: .hypermarket, status: .open, brand: "homeplus", sido: "제주특별자치도", sigungu: "서귀포시", point: (33.2531, 126.5631)),
-    "2006336010807500001": Expected(kind: .hypermarket, status: .open, brand: "costco", sido: "부산광역시", sigungu: "수영구", point: (35.172538, 129.105213)),
-    "2008301010007500002": Expected(kind: .hypermarket, status: .open, brand: "emart", sido: "서울특별시", sigungu: "중구", point: (37.570978, 127.021434)),
-    "2008321010807500005": Expected(kind: .hypermarket, status: .open, brand: nil, sido: "서울특별시", sigungu: "서초구", point: (37.4622, 127.0438)),
-    "2009310010807500001": Expected(kind: .hypermarket, status: .open, brand: "emart", sido: "서울특별시", sigungu: "도봉구", point: (37.652381, 127.047465)),
-    "2010329010807500002": Expected(kind: .hypermarket, status: .open, brand: nil, sido: "부산광역시", sigungu: "남구", point: (35.1370, 129.0998)),
-    "2011323020207500003": Expected(kind: .ssm, status: .open, brand: "lotte-super", sido: "서울특별시", sigungu: "송파구", point: (37.511221, 127.098044)),
-    "2011469010807500001": Expected(kind: .hypermarket, status: .open, brand: nil, sido: "경기도", sigungu: "광주시", point: (37.4095, 127.2570)),
-    "2012405010807500007": Expected(kind: .hypermarket, status: .open, brand: "traders", sido: "경기도", sigungu: "용인시 기흥구", point: (37.298593, 127.103547)),
-    "2012505010807500001": Expected(kind: .hypermarket, status: .open, brand: "lottemart", sido: "경상북도", sigungu: "구미시", point: (36.121756, 128.342517)),
-    "2013313020207500011": Expected(kind: .ssm, status: .open, brand: "homeplus-express", sido: "서울특별시", sigungu: "마포구", point: (37.5563, 126.9043)),
-    "2015416010807500003": Expected(kind: .hypermarket, status: .open, brand: nil, sido: "대전광역시", sigungu: "대덕구", point: nil),
-    "2016321020207500004": Expected(kind: .ssm, status: .open, brand: "gs-thefresh", sido: "서울특별시", sigungu: "서초구", point: (37.48712345, 126.99012345)),
-    "2019333020207500001": Expected(kind: .ssm, status: .open, brand: nil, sido: "부산광역시", sigungu: "해운대구", point: (35.2050, 129.1220)),
+    "2001323010807500009": Expected(
+      kind: .hypermarket, status: .open, brand: "homeplus", sido: "서울특별시", sigungu: "송파구", point: (37.509, 127.0996)),
+    "2002370010807500002": Expected(
+      kind: .hypermarket, status: .open, brand: "emart", sido: "울산광역시", sigungu: "남구", point: (35.539205, 129.338556)),
+    "2003322010807500004": Expected(
+      kind: .hypermarket, status: .open, brand: nil, sido: "서울특별시", sigungu: "서초구", point: (37.5087, 127.0105)),
+    "2003650010107500001": Expected(
+      kind: .hypermarket, status: .open, brand: "emart", sido: "제주특별자치도", sigungu: "제주시", point: (33.516541, 126.526451)
+    ),
+    "2005331010807500001": Expected(
+      kind: .hypermarket, status: .open, brand: "megamart", sido: "부산광역시", sigungu: "동래구", point: (35.2043, 129.078)),
+    "2005651010107500003": Expected(
+      kind: .hypermarket, status: .open, brand: "homeplus", sido: "제주특별자치도", sigungu: "서귀포시", point: (33.2531, 126.5631)
+    ),
+    "2006336010807500001": Expected(
+      kind: .hypermarket, status: .open, brand: "costco", sido: "부산광역시", sigungu: "수영구", point: (35.172538, 129.105213)),
+    "2008301010007500002": Expected(
+      kind: .hypermarket, status: .open, brand: "emart", sido: "서울특별시", sigungu: "중구", point: (37.570978, 127.021434)),
+    "2008321010807500005": Expected(
+      kind: .hypermarket, status: .open, brand: nil, sido: "서울특별시", sigungu: "서초구", point: (37.4622, 127.0438)),
+    "2009310010807500001": Expected(
+      kind: .hypermarket, status: .open, brand: "emart", sido: "서울특별시", sigungu: "도봉구", point: (37.652381, 127.047465)),
+    "2010329010807500002": Expected(
+      kind: .hypermarket, status: .open, brand: nil, sido: "부산광역시", sigungu: "남구", point: (35.1370, 129.0998)),
+    "2011323020207500003": Expected(
+      kind: .ssm, status: .open, brand: "lotte-super", sido: "서울특별시", sigungu: "송파구", point: (37.511221, 127.098044)),
+    "2011469010807500001": Expected(
+      kind: .hypermarket, status: .open, brand: nil, sido: "경기도", sigungu: "광주시", point: (37.4095, 127.2570)),
+    "2012405010807500007": Expected(
+      kind: .hypermarket, status: .open, brand: "traders", sido: "경기도", sigungu: "용인시 기흥구",
+      point: (37.298593, 127.103547)),
+    "2012505010807500001": Expected(
+      kind: .hypermarket, status: .open, brand: "lottemart", sido: "경상북도", sigungu: "구미시",
+      point: (36.121756, 128.342517)),
+    "2013313020207500011": Expected(
+      kind: .ssm, status: .open, brand: "homeplus-express", sido: "서울특별시", sigungu: "마포구", point: (37.5563, 126.9043)),
+    "2015416010807500003": Expected(
+      kind: .hypermarket, status: .open, brand: nil, sido: "대전광역시", sigungu: "대덕구", point: nil),
+    "2016321020207500004": Expected(
+      kind: .ssm, status: .open, brand: "gs-thefresh", sido: "서울특별시", sigungu: "서초구", point: (37.48712345, 126.99012345)
+    ),
+    "2019333020207500001": Expected(
+      kind: .ssm, status: .open, brand: nil, sido: "부산광역시", sigungu: "해운대구", point: (35.2050, 129.1220)),
     // brand-sources.md §11.1's verbatim row: the point PROJ's cs2cs gives for its X and Y.
-    "2022300020207500001": Expected(kind: .ssm, status: .open, brand: "gs-thefresh", sido: "서울특별시", sigungu: "종로구", point: (37.575381, 126.960805)),
-    "2026350010807500001": Expected(kind: .hypermarket, status: .notYetOpen, brand: "traders", sido: "서울특별시", sigungu: "강서구", point: (37.5602, 126.8256)),
+    "2022300020207500001": Expected(
+      kind: .ssm, status: .open, brand: "gs-thefresh", sido: "서울특별시", sigungu: "종로구", point: (37.575381, 126.960805)),
+    "2026350010807500001": Expected(
+      kind: .hypermarket, status: .notYetOpen, brand: "traders", sido: "서울특별시", sigungu: "강서구",
+      point: (37.5602, 126.8256)),
   ]
 
   func listing(_ file: String) throws -> RegisterListing {
@@ -62,8 +89,11 @@ struct RegisterListingTests {
       #expect(store.sigungu == want.sigungu, "\(store.id)")
       if let point = want.point {
         let limit = 1e-4
-        #expect(abs((store.point?.latitude ?? 0) - point.latitude) < limit, "\(store.id) \(String(describing: store.point))")
-        #expect(abs((store.point?.longitude ?? 0) - point.longitude) < limit, "\(store.id) \(String(describing: store.point))")
+        #expect(
+          abs((store.point?.latitude ?? 0) - point.latitude) < limit, "\(store.id) \(String(describing: store.point))")
+        #expect(
+          abs((store.point?.longitude ?? 0) - point.longitude) < limit, "\(store.id) \(String(describing: store.point))"
+        )
       } else {
         #expect(store.point == nil, "\(store.id)")
       }

@@ -2,8 +2,8 @@ import Foundation
 import MartCharset
 import MartCore
 import MartRegister
-import Testing
 import TestSupport
+import Testing
 
 /// Reading register files: RFC 4180, both encodings, both layouts, and the files that are no
 /// register at all.
@@ -43,7 +43,8 @@ struct RegisterReadingTests {
 
   /// The older layout spells the coordinates `좌표정보(x)`, `좌표정보(y)`; compact dates read too.
   @Test func olderCoordinateNamesAndCompactDates() throws {
-    let header = Self.header2026.replacingOccurrences(of: "(X)", with: "(x)").replacingOccurrences(of: "(Y)", with: "(y)")
+    let header = Self.header2026.replacingOccurrences(of: "(X)", with: "(x)").replacingOccurrences(
+      of: "(Y)", with: "(y)")
     let row = Self.row2026.replacingOccurrences(of: "2008-06-26", with: "20080626")
     let rows = try RegisterReader.rows(Data((header + "\n" + row + "\n").utf8))
     #expect(rows.first?.x == 201823.908977364)
