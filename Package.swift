@@ -67,7 +67,7 @@ let package = Package(
       name: "MartPipeline",
       dependencies: [
         "MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport", "MartSQLite", "MartReport",
-        "MartFiles", .product(name: "Logging", package: "swift-log"),
+        "MartFiles", "MartRegister", "MartProjection", .product(name: "Logging", package: "swift-log"),
       ]),
 
     // The client kit apps depend on: loads and verifies bundles, answers closing-day questions.
@@ -149,7 +149,7 @@ let package = Package(
       name: "MartPipelineTests",
       dependencies: [
         "MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "MartReplay",
-        "ReplayTestSupport", "TestSupport",
+        "MartRegister", "ReplayTestSupport", "TestSupport",
       ]),
     .testTarget(
       name: "MartHolidayKitTests",

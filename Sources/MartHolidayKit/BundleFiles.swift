@@ -130,6 +130,7 @@ struct BranchRecord: Decodable, Sendable {
   var storeStatus: StoreStatus?
   var pageURL: String?
   var formerIds: [String]?
+  var registerId: String?
 }
 
 extension MartBranch {
@@ -162,6 +163,7 @@ extension MartBranch {
       expectedDays: (closing.expected?.dates ?? []).map(MartDay.init), expectedFrom: closing.expected?.district)
     self.pageURL = record.pageURL.flatMap(URL.init(string:))
     self.formerIDs = record.formerIds ?? []
+    self.registerID = record.registerId
     self.core = BranchCore(
       asOf: asOf, window: window, storeStatus: storeStatus, schedule: closing.schedule,
       closedInWindow: Set(closing.dates.filter { window.contains($0) }), unknownInWindow: closing.unknownRanges,

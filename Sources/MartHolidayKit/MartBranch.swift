@@ -158,6 +158,9 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   /// carrying what its id was made from; ``MartBundle/branch(id:)`` finds the branch by any of
   /// them, so a favourite saved under one still works (store ``id`` in its place).
   public let formerIDs: [String]
+  /// The 관리번호 of the national register of large stores' entry the branch is, when the run
+  /// that published it matched one; `nil` otherwise.
+  public let registerID: String?
   /// How current its brand's data is in the bundle (``MartBundle/freshness(ofBrand:)`` for
   /// ``brand``): check it before announcing a closing day.
   public let freshness: MartBrandFreshness

@@ -4,6 +4,7 @@ import MartCore
 import MartExport
 import MartFetch
 import MartGeocoding
+import MartRegister
 
 /// Collect → admit or carry over → normalize and locate → publish, for every requested brand.
 ///
@@ -26,6 +27,8 @@ public struct Pipeline: Sendable {
   public let statistics: FetchStatistics?
   /// Where the sources' requests are counted while the run goes on.
   public let progress: RunProgress?
+  /// Reads the national register of large stores after the brands, when the run reads it.
+  public let register: RegisterStage?
 
   /// - Parameters:
   ///   - geocoding: the chain to locate branches with; by default only the sources' own
@@ -35,8 +38,9 @@ public struct Pipeline: Sendable {
   public init(
     sources: [any BrandSource], fetcher: any HTTPFetching,
     geocoding: GeocodingChain = GeocodingChain(geocoders: [], cache: nil), statistics: FetchStatistics? = nil,
-    progress: RunProgress? = nil, admission: AdmitStage = AdmitStage()
+    progress: RunProgress? = nil, admission: AdmitStage = AdmitStage(), register: RegisterStage? = nil
   ) {
+    self.register = register
     self.admission = admission
     self.sources = sources
     self.fetcher = fetcher
@@ -83,9 +87,12 @@ public struct Pipeline: Sendable {
           branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
           errors: problems.errors))
     }
-    var (collected, collectProblems, dataSources) = await CollectStage(sources: sources, fetcher: fetcher, progress: progress)
-      .collect(selection, asOf: asOf)
+    var (collected, collectProblems, dataSources) = await CollectStage(
+      sources: sources, fetcher: fetcher, progress: progress
+    )
+    .collect(selection, asOf: asOf)
     problems.append(collectProblems)
+    let registerReading = await register?.read(problems: &problems)
     if Task.isCancelled {
       return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
     }
@@ -139,9 +146,17 @@ public struct Pipeline: Sendable {
     draft.keepPastDays(of: previous.bundle, asOf: asOf, window: window)
     draft.markStaleness(asOf: asOf)
     problems.append(draft.inferDistricts(window: window, brandName: { Self.koreanName($0, previous: previous) }))
-    return publishStage.publish(
+    let registerCheck = registerReading.flatMap {
+      RegisterStage.crossCheck($0, branches: draft.branches, asOf: asOf)
+    }
+    if let registerCheck { draft.setRegisterIDs(registerCheck.registerIDs) }
+    var outcome = publishStage.publish(
       draft, problems: problems, asOf: asOf, window: window,
       fetch: statistics.map(FetchReport.init) ?? FetchReport())
+    if let registerReading, let registerCheck {
+      outcome.report.register = RegisterSummary(registerReading, check: registerCheck)
+    }
+    return outcome
   }
 
   private static func cancelled(asOf: CalendarDate, window: DateWindow, problems: RunProblems) -> RunReport {

@@ -11,6 +11,7 @@ import MartFiles
 /// state/run.lock                      the run lock (a FileLock, taken by RunPlan.prepare())
 /// state/cache/http-validators.sqlite  ETag / Last-Modified of each URL
 /// state/cache/geocoding.sqlite        geocoders' answers
+/// state/cache/register.csv            the last good national register of large stores
 /// state/raw/<as-of>-<HHmmss>.warc.gz  a run's raw archive (WARC); `.partial-…` while being
 ///                                     written, `….incomplete.warc.gz` when it cannot replay its run
 /// state/raw/<as-of>-<HHmmss>/         an archive of an older version (a recording folder)
@@ -31,7 +32,11 @@ struct StateLayout {
   /// The default geocoding cache.
   var geocodingCache: URL { root.appendingPathComponent(Self.geocodingCacheName) }
 
+  /// The last good national register of large stores (``RegisterStage``).
+  var lastGoodRegister: URL { root.appendingPathComponent(Self.lastGoodRegisterName) }
+
   static let runLockName = "run.lock"
+  static let lastGoodRegisterName = "cache/register.csv"
   static let validatorStoreName = "cache/http-validators.sqlite"
   static let geocodingCacheName = "cache/geocoding.sqlite"
   /// The folder of raw archives.

@@ -104,7 +104,7 @@ struct ProbeCommand: AsyncParsableCommand {
         userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: 1, requestDelay: .seconds(requestDelay),
         obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(1),
         trustedCertificates: try certificates.trustedCertificates(),
-        certificateOption: CertificateOptions.optionName))
+        certificateOption: CertificateOptions.optionName), readsRegister: true)
     let results: [SourceProbeResult]
     do throws(RunSetupError) {
       results = try await Pipeline.probe(configuration)

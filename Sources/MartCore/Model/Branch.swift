@@ -40,6 +40,9 @@ public struct Branch: Hashable, Sendable, Codable {
   /// under one of them belongs to this branch. Each former id is listed by one branch only and
   /// is no branch's id; omitted from the JSON when empty.
   public var formerIDs: [BranchID] = []
+  /// The 관리번호 of the national register of large stores' entry this branch is (same brand,
+  /// within 150 m or at one road address); `nil` (absent in JSON) when the run matched none.
+  public var registerID: String?
 
   public init(
     id: BranchID, banner: String? = nil, name: String, namePublished: String? = nil, address: BranchAddress,
@@ -69,6 +72,7 @@ public struct Branch: Hashable, Sendable, Codable {
       closing, storeStatus
     case sourceURL, pageURL
     case formerIDs = "formerIds"
+    case registerID = "registerId"
   }
 
   public init(from decoder: any Decoder) throws {
@@ -96,6 +100,7 @@ public struct Branch: Hashable, Sendable, Codable {
       }
       return former
     }
+    registerID = try container.decodeIfPresent(String.self, forKey: .registerID)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -116,6 +121,8 @@ public struct Branch: Hashable, Sendable, Codable {
     try container.encode(sourceURL, forKey: .sourceURL)
     try container.encode(pageURL, forKey: .pageURL)  // explicit null: "no page of its own"
     if !formerIDs.isEmpty { try container.encode(formerIDs.map(\.description), forKey: .formerIDs) }
+    // Absent, not null, when unmatched: bundles before the register read the same.
+    if let registerID { try container.encode(registerID, forKey: .registerID) }
   }
 }
 
