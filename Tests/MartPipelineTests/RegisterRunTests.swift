@@ -51,7 +51,7 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("cache/register.csv").path))
   }
 
-  @Test func aRegisterWithFarFewerOpenStoresIsRefusedAndTheLastGoodOneKept() async throws {
+  @Test func aRegisterWithFarFewerOpenStoresOrAPageIsRefusedAndTheLastGoodOneKept() async throws {
     let full = try FixturePaths.data("register/register-2026.csv")
     // The header and the first row: one open store where the last good register had twenty.
     let lines = full.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
@@ -61,6 +61,10 @@ import Testing
     let server = try LocalHTTPServer { request in
       referers.withLock { $0.append(request.headers.first { $0.name.lowercased() == "referer" }?.value) }
       let count = served.wrappingAdd(1, ordering: .relaxed).newValue
+      if count == 3 {
+        // The site's page instead of the file (a lost session, a redesign).
+        return .text("<!DOCTYPE html><html><body>로그인이 필요합니다</body></html>", contentType: "text/html")
+      }
       return ServerResponse(
         status: 200, headers: [HTTPHeader("Content-Type", "text/csv")], body: count == 1 ? full : cut)
     }
@@ -90,6 +94,12 @@ import Testing
     let warning = try #require(second.warnings.first { $0.kind == .register })
     #expect(warning.message.contains("1 open stores where the last good one listed 20"))
     #expect(try Data(contentsOf: kept) == full)
-    #expect(referers.withLock { $0 } == [RegisterDownload.referer, RegisterDownload.referer])
+
+    let third = try await run()
+    #expect(third.register?.origin == .kept)
+    #expect(third.register?.openStores == 20)
+    #expect(third.warnings.filter { $0.kind == .register }.count == 1)
+    #expect(try Data(contentsOf: kept) == full)
+    #expect(referers.withLock { $0 } == Array(repeating: RegisterDownload.referer, count: 3))
   }
 }
