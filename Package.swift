@@ -36,6 +36,9 @@ let package = Package(
     .systemLibrary(
       name: "CLibDeflate", path: "Sources/CSystem/CLibDeflate", pkgConfig: "libdeflate",
       providers: [.apt(["libdeflate-dev"])]),
+    .systemLibrary(
+      name: "CProj", path: "Sources/CSystem/CProj", pkgConfig: "proj",
+      providers: [.apt(["libproj-dev"])]),
 
     // Pure core: domain model, closing-day engine, address normalizer. No I/O but reading the clock.
     .target(name: "MartCore"),
@@ -50,6 +53,10 @@ let package = Package(
     .target(name: "MartFiles", dependencies: ["MartCore", "CFileSync"]),
     .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch", "MartFiles", "MartDigest", "MartGzip"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
+    // Coordinate transformations by PROJ (the register's EPSG:5174 to WGS84).
+    .target(name: "MartProjection", dependencies: ["CProj", "MartCore"]),
+    // The national register of large stores (LOCALDATA 대규모점포): reading, selecting, placing.
+    .target(name: "MartRegister", dependencies: ["MartCore", "MartCharset", "MartProjection", "MartBrands"]),
     .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "MartSQLite"]),
@@ -62,7 +69,7 @@ let package = Package(
       name: "MartPipeline",
       dependencies: [
         "MartCore", "MartFetch", "MartReplay", "MartBrands", "MartGeocoding", "MartExport", "MartSQLite", "MartReport",
-        "MartFiles", .product(name: "Logging", package: "swift-log"),
+        "MartFiles", "MartRegister", "MartProjection", .product(name: "Logging", package: "swift-log"),
       ]),
 
     // The client kit apps depend on: loads and verifies bundles, answers closing-day questions.
@@ -82,6 +89,7 @@ let package = Package(
       name: "mart-holiday",
       dependencies: [
         "MartCore", "MartPipeline", "MartExport", "MartReport", "MartSite", "MartFetch", "MartCharset", "MartBench",
+        "MartRegister",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],
@@ -116,6 +124,9 @@ let package = Package(
       name: "MartReplayTests", dependencies: ["MartReplay", "MartFetch", "MartCore", "MartExport", "MartGzip"]),
     .testTarget(name: "MartCharsetTests", dependencies: ["MartCharset", "TestSupport"]),
     .testTarget(name: "MartSQLiteTests", dependencies: ["MartSQLite"]),
+    .testTarget(name: "MartProjectionTests", dependencies: ["MartProjection", "MartCore", "TestSupport"]),
+    .testTarget(
+      name: "MartRegisterTests", dependencies: ["MartRegister", "MartProjection", "MartBrands", "MartCore", "TestSupport"]),
     .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "TestSupport"]),
     .testTarget(name: "MartGzipTests", dependencies: ["MartGzip"]),
     .testTarget(
@@ -141,7 +152,7 @@ let package = Package(
       name: "MartPipelineTests",
       dependencies: [
         "MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "MartReplay",
-        "ReplayTestSupport", "TestSupport",
+        "MartRegister", "ReplayTestSupport", "TestSupport",
       ]),
     .testTarget(
       name: "MartHolidayKitTests",

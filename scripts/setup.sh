@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the C libraries the package links against, when they are missing.
-# Debian/Ubuntu: libcurl, libxml2, SQLite, OpenSSL's libcrypto, zlib, libdeflate and jemalloc development files, the
+# Debian/Ubuntu: libcurl, libxml2, SQLite, OpenSSL's libcrypto, zlib, libdeflate, PROJ and jemalloc development files
+# (and PROJ's cs2cs, against which the tests check the register's coordinates), the
 # Python packages the test suite checks bundles with (scripts/requirements-test.txt), and
 # Chromium, in which the test suite renders report.html (without it that test is skipped), with a
 # Korean font (Noto CJK).
@@ -15,6 +16,8 @@ pkg-config --exists libcrypto 2>/dev/null || missing+=(libssl-dev)
 pkg-config --exists zlib 2>/dev/null || missing+=(zlib1g-dev)
 pkg-config --exists libdeflate 2>/dev/null || missing+=(libdeflate-dev)
 pkg-config --exists jemalloc 2>/dev/null || missing+=(libjemalloc-dev)
+pkg-config --exists proj 2>/dev/null || missing+=(libproj-dev)
+command -v cs2cs >/dev/null 2>&1 || missing+=(proj-bin)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 command -v python3 >/dev/null 2>&1 || missing+=(python3)
 # OpenSSL's command line, with which the HTTPS tests and Benchmarks/latency.sh make a test CA.

@@ -26,7 +26,15 @@ public enum KnownBrands {
     /// manifest's `storeClass`.
     public let storeClass: StoreClass?
 
-    init(_ slug: BrandSlug, _ koreanName: String, stores: Double, _ storeClass: StoreClass?) {
+    /// The banners its stores carry in the national register of large stores (사업장명 of
+    /// LOCALDATA 대규모점포, brand-sources.md §11.1), written without spaces: a register row whose
+    /// name holds one is a branch of the brand (the longest banner found decides, so
+    /// `이마트에브리데이` is not `이마트`). Empty for brands the register does not hold.
+    public let registerNames: [String]
+
+    init(
+      _ slug: BrandSlug, _ koreanName: String, stores: Double, _ storeClass: StoreClass?, registerNames: [String] = []
+    ) {
       guard let source = BrandSources.source(of: slug) else {
         preconditionFailure("no source of BrandSources.all yields the registered brand \(slug)")
       }
@@ -34,6 +42,7 @@ public enum KnownBrands {
       self.source = source
       self.nationalShare = stores
       self.storeClass = storeClass
+      self.registerNames = registerNames
     }
 
     public var slug: BrandSlug { brand.slug }
@@ -52,21 +61,23 @@ public enum KnownBrands {
   ///   of their own).
   /// - not designated: the specialty stores 토이저러스 and 보틀벙커, which choose their own days.
   public static let entries: [Entry] = [
-    Entry(.emart, "이마트", stores: 130, .hypermarket),
-    Entry(.traders, "이마트 트레이더스", stores: 22, .hypermarket),
-    Entry(.nobrand, "노브랜드", stores: 230, .ssm),
-    Entry(.everyday, "이마트 에브리데이", stores: 250, .ssm),
-    Entry(.homeplus, "홈플러스", stores: 126, .hypermarket),
-    Entry(.homeplusExpress, "홈플러스 익스프레스", stores: 300, .ssm),
-    Entry(.lottemart, "롯데마트", stores: 110, .hypermarket),
-    Entry(.lotteMaxx, "롯데마트 맥스", stores: 8, .hypermarket),
+    Entry(.emart, "이마트", stores: 130, .hypermarket, registerNames: ["이마트"]),
+    Entry(.traders, "이마트 트레이더스", stores: 22, .hypermarket, registerNames: ["트레이더스"]),
+    Entry(.nobrand, "노브랜드", stores: 230, .ssm, registerNames: ["노브랜드"]),
+    Entry(.everyday, "이마트 에브리데이", stores: 250, .ssm, registerNames: ["이마트에브리데이", "에브리데이리테일"]),
+    Entry(.homeplus, "홈플러스", stores: 126, .hypermarket, registerNames: ["홈플러스"]),
+    Entry(.homeplusExpress, "홈플러스 익스프레스", stores: 300, .ssm, registerNames: ["홈플러스익스프레스"]),
+    Entry(.lottemart, "롯데마트", stores: 110, .hypermarket, registerNames: ["롯데마트", "제타플렉스"]),
+    Entry(.lotteMaxx, "롯데마트 맥스", stores: 8, .hypermarket, registerNames: ["롯데마트맥스", "빅마켓"]),
     Entry(.toysrus, "토이저러스", stores: 35, nil),
-    Entry(.grandGrocery, "그랑그로서리", stores: 3, .hypermarket),
+    Entry(.grandGrocery, "그랑그로서리", stores: 3, .hypermarket, registerNames: ["그랑그로서리"]),
     Entry(.bottleBunker, "보틀벙커", stores: 9, nil),
-    Entry(.lotteSuper, "롯데슈퍼", stores: 240, .ssm),
-    Entry(.megamart, "메가마트", stores: 11, .hypermarket),
-    Entry(.costco, "코스트코", stores: 20, .hypermarket),
-    Entry(.gsTheFresh, "GS더프레시", stores: 520, .ssm),
+    Entry(.lotteSuper, "롯데슈퍼", stores: 240, .ssm, registerNames: ["롯데슈퍼", "롯데프레시"]),
+    Entry(.megamart, "메가마트", stores: 11, .hypermarket, registerNames: ["메가마트"]),
+    Entry(.costco, "코스트코", stores: 20, .hypermarket, registerNames: ["코스트코"]),
+    Entry(
+      .gsTheFresh, "GS더프레시", stores: 520, .ssm,
+      registerNames: ["GSTHEFRESH", "GS더프레시", "지에스더프레시", "GS수퍼마켓", "GS슈퍼마켓"]),
   ]
 
   /// Whether the known brand `slug` is subject to the designation (``Entry/designated``); `nil`

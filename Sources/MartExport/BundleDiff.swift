@@ -31,6 +31,9 @@ public enum ChangeKind: String, CaseIterable, Codable, Sendable, Comparable {
   case unknownDays = "unknown-days"
   /// `closing.status` (`closures`, `open-all-year`, `unknown`).
   case closingStatus = "closing-status"
+  /// `registerId`: the branch's entry in the national register of large stores (관리번호)
+  /// appeared, vanished or changed — the register found the store, or no longer lists it open.
+  case registerID = "register-id"
   /// A brand's freshness in the manifest (`fresh`, `stale`, `missing`) changed, or the brand
   /// appeared in or vanished from the manifest. A change of a brand, not of a branch.
   case brandFreshness = "brand-freshness"
@@ -313,6 +316,7 @@ public struct BundleDiff: Sendable {
     compare(.address, addressText(was.address), addressText(now.address))
     compare(.phone, was.phone ?? was.phonePublished, now.phone ?? now.phonePublished)
     compare(.hours, was.openingHours, now.openingHours)
+    compare(.registerID, was.registerID, now.registerID)
 
     switch (was.coordinate, now.coordinate) {
     case (nil, nil): break

@@ -215,6 +215,10 @@ struct CanonicalJSONWriter {
     string(branch.phone)
     raw(#","phonePublished":"#)
     string(branch.phonePublished)
+    if let registerID = branch.registerID {
+      raw(#","registerId":"#)
+      string(registerID)
+    }
     raw(#","sourceURL":"#)
     string(branch.sourceURL)
     raw(#","storeStatus":"#)

@@ -131,6 +131,7 @@ struct BranchRecord: Decodable, Sendable {
   var pageURL: String?
   var formerIds: [String]?
   var missingFromSource: MissingFromSource?
+  var registerId: String?
 }
 
 extension MartBranch {
@@ -164,6 +165,7 @@ extension MartBranch {
     self.pageURL = record.pageURL.flatMap(URL.init(string:))
     self.formerIDs = record.formerIds ?? []
     self.missingFromSourceSince = record.missingFromSource.map { MartDay($0.since) }
+    self.registerID = record.registerId
     self.core = BranchCore(
       asOf: asOf, window: window, storeStatus: storeStatus, schedule: closing.schedule,
       closedInWindow: Set(closing.dates.filter { window.contains($0) }), unknownInWindow: closing.unknownRanges,

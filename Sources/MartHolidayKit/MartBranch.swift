@@ -162,6 +162,9 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   /// (for two runs, then removed); `nil` while the source lists it. A branch missing from its
   /// source may have closed: say so beside its closing days.
   public let missingFromSourceSince: MartDay?
+  /// The 관리번호 of the national register of large stores' entry the branch is, when the run
+  /// that published it matched one; `nil` otherwise.
+  public let registerID: String?
   /// How current its brand's data is in the bundle (``MartBundle/freshness(ofBrand:)`` for
   /// ``brand``): check it before announcing a closing day.
   public let freshness: MartBrandFreshness

@@ -30,7 +30,13 @@ extension Pipeline {
       sources: configuration.sources, fetcher: resources.sourceFetcher, geocoding: resources.geocoding,
       statistics: resources.stack.statistics, progress: configuration.progress,
       admission: AdmitStage(acceptShrink: configuration.acceptShrink, settingNames: configuration.settingNames),
-      designations: resources.designations, reference: reference(configuration))
+      designations: resources.designations, reference: reference(configuration),
+      register: configuration.readsRegister
+        ? RegisterStage(
+          fetcher: resources.sourceFetcher,
+          // A replay keeps no register: replayed answers must not become the last good one.
+          lastGoodFile: plan.recordings == nil ? StateLayout(plan.state).lastGoodRegister : nil)
+        : nil)
     let outcome = await pipeline.runOnce(asOf: plan.asOf, brands: configuration.brands, outputDirectory: plan.output)
     return finish(outcome, plan: plan, resources: resources, migrated: prepared.migrated)
   }
@@ -115,12 +121,15 @@ extension Pipeline {
 
 extension ReplayServer {
   /// Serves `archive` for a run of `sources`, with a listener for every origin the run may
-  /// contact, the sources' and the geocoding providers' alike, so a replayed run never reaches
+  /// contact, the sources', the register's and the geocoding providers' alike, so a replayed run never reaches
   /// the network and a request without a recording is reported under its own host.
   /// `baseURLOverrides` of the result sends each of those origins to its listener.
   public static func startForRun(
-    _ archive: ReplayArchive, sources: [any BrandSource]
+    _ archive: ReplayArchive, sources: [any BrandSource], readsRegister: Bool = false
   ) throws(LocalHTTPServerError) -> ReplayServer {
-    try start(archive: archive, unrecordedOrigins: sources.map(\.origin) + GeocodingChain.providerOrigins)
+    try start(
+      archive: archive,
+      unrecordedOrigins: sources.map(\.origin) + (readsRegister ? [RegisterStage.origin] : [])
+        + GeocodingChain.providerOrigins)
   }
 }

@@ -5,6 +5,7 @@ import MartExport
 import MartFetch
 import MartGeocoding
 import MartSQLite
+import MartRegister
 
 /// Collect → admit or carry over → normalize and locate → publish, for every requested brand.
 ///
@@ -34,6 +35,8 @@ public struct Pipeline: Sendable {
   /// The researched designations (`data/designations.json`) the stores are checked against;
   /// `nil`: no check.
   public let reference: DesignationReference?
+  /// Reads the national register of large stores after the brands, when the run reads it.
+  public let register: RegisterStage?
 
   /// - Parameters:
   ///   - geocoding: the chain to locate branches with; by default only the sources' own
@@ -44,10 +47,11 @@ public struct Pipeline: Sendable {
     sources: [any BrandSource], fetcher: any HTTPFetching,
     geocoding: GeocodingChain = GeocodingChain(geocoders: [], cache: nil), statistics: FetchStatistics? = nil,
     progress: RunProgress? = nil, admission: AdmitStage = AdmitStage(), designations: DesignationStore? = nil,
-    reference: DesignationReference? = nil
+    reference: DesignationReference? = nil, register: RegisterStage? = nil
   ) {
     self.designations = designations
     self.reference = reference
+    self.register = register
     self.admission = admission
     self.sources = sources
     self.fetcher = fetcher
@@ -94,9 +98,12 @@ public struct Pipeline: Sendable {
           branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
           errors: problems.errors))
     }
-    var (collected, collectProblems, dataSources) = await CollectStage(sources: sources, fetcher: fetcher, progress: progress)
-      .collect(selection, asOf: asOf)
+    var (collected, collectProblems, dataSources) = await CollectStage(
+      sources: sources, fetcher: fetcher, progress: progress
+    )
+    .collect(selection, asOf: asOf)
     problems.append(collectProblems)
+    let registerReading = await register?.read(problems: &problems)
     if Task.isCancelled {
       return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
     }
@@ -161,9 +168,16 @@ public struct Pipeline: Sendable {
     problems.append(
       draft.inferDistricts(
         window: window, asOf: asOf, memory: memory, reference: reference, brandName: { Self.koreanName($0, previous: previous) }))
-    let outcome = publishStage.publish(
+    let registerCheck = registerReading.flatMap {
+      RegisterStage.crossCheck($0, branches: draft.branches, asOf: asOf)
+    }
+    if let registerCheck { draft.setRegisterIDs(registerCheck.registerIDs) }
+    var outcome = publishStage.publish(
       draft, problems: problems, asOf: asOf, window: window,
       fetch: statistics.map(FetchReport.init) ?? FetchReport())
+    if let registerReading, let registerCheck {
+      outcome.report.register = RegisterSummary(registerReading, check: registerCheck)
+    }
     return remember(draft, outcome: outcome)
   }
 

@@ -17,6 +17,12 @@ public struct BundleDraft: Sendable {
     self.branches += branches
   }
 
+  /// Gives each branch in `registerIDs` its register entry's 관리번호, and takes it from the
+  /// others (``RegisterCrossCheck/registerIDs``).
+  public mutating func setRegisterIDs(_ registerIDs: [BranchID: String]) {
+    for index in branches.indices { branches[index].registerID = registerIDs[branches[index].id] }
+  }
+
   /// Says of every stale brand since when and for how many days up to `asOf` it has been
   /// stale (``BrandSummary/withStaleness(asOf:)``), for the run's report and log.
   public mutating func markStaleness(asOf: CalendarDate) {

@@ -63,6 +63,9 @@ public struct RunConfiguration: Sendable {
   public let acceptShrink: Set<BrandSlug>
   /// Where the run logs what it does (setup, takeovers, housekeeping, store problems).
   public let logger: Logger
+  /// Whether the run reads the national register of large stores (``RegisterStage``) after the
+  /// brands, for the cross-checks in `report.json`.
+  public let readsRegister: Bool
   /// How log lines and `report.json` name the run's settings (the command line's options);
   /// by default ``RunSetting/description``.
   public let settingNames: SettingNames
@@ -81,9 +84,10 @@ public struct RunConfiguration: Sendable {
     client: HTTPClientConfiguration = HTTPClientConfiguration(), politeness: PolitenessPolicy = PolitenessPolicy(),
     retry: FetchRetryPolicy = FetchRetryPolicy(), validatorStore: URL? = nil, keep: Int? = nil,
     progress: RunProgress? = nil, logger: Logger = Logger(label: "mart-holiday.run"), requests: RequestSettings? = nil,
-    acceptShrink: Set<BrandSlug> = [], settingNames: @escaping SettingNames = { $0.description },
-    designationReference: URL? = nil
+    acceptShrink: Set<BrandSlug> = [], readsRegister: Bool = false,
+    settingNames: @escaping SettingNames = { $0.description }, designationReference: URL? = nil
   ) {
+    self.readsRegister = readsRegister
     self.settingNames = settingNames
     self.designationReference = designationReference
     self.acceptShrink = acceptShrink

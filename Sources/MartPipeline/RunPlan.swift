@@ -134,7 +134,9 @@ extension RunPlan {
   /// for all of them.
   static func routes(_ configuration: RunConfiguration) throws(RunSetupError) -> OriginRoutes {
     do {
-      return try OriginRoutes(mirrors: configuration.mirrors, sites: configuration.sources.map(\.site))
+      return try OriginRoutes(
+        mirrors: configuration.mirrors,
+        sites: configuration.sources.map(\.site) + (configuration.readsRegister ? [RegisterStage.site] : []))
     } catch {
       throw RunSetupError(setting: .source, message: SettingText(error.description))
     }

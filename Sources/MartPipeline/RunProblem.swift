@@ -43,6 +43,9 @@ public struct RunProblem: Codable, Hashable, Sendable, CustomStringConvertible {
     case storeStatus = "store-status"
     /// A coordinate was rejected or repaired, or geocoding failed.
     case location
+    /// The national register of large stores could not be fetched, read or trusted (the last
+    /// good one was kept, when there is one).
+    case register
     /// The last published bundle could not be read; nothing was carried over.
     case previousBundle = "previous-bundle"
     /// The bundle could not be published, or no brand produced fresh data.

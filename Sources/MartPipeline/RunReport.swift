@@ -116,6 +116,9 @@ public struct RunReport: Codable, Sendable {
   public var errors: [RunProblem]
   /// What the fetcher layers did, per host of the real sites and in total.
   public var fetch: FetchReport = FetchReport()
+  /// What the national register of large stores says of the published branches, when the run
+  /// read one (absent otherwise).
+  public var register: RegisterSummary? = nil
 
   /// The process exit status for this outcome: 0 published, 2 published with stale or
   /// missing brands, 1 nothing published, or published but what follows `latest.json`

@@ -32,7 +32,8 @@ struct RunResources {
     let configuration = plan.configuration
     if let recordings = plan.recordings {
       let server: ReplayServer
-      do { server = try ReplayServer.startForRun(recordings, sources: configuration.sources) } catch {
+      do { server = try ReplayServer.startForRun(
+          recordings, sources: configuration.sources, readsRegister: configuration.readsRegister) } catch {
         throw RunSetupError(setting: .replay, message: "cannot serve the recordings: \(error)")
       }
       replayServer = server

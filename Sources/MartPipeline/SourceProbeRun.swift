@@ -32,7 +32,8 @@ public struct SourceProbeResult: Sendable, Hashable, Codable {
 }
 
 extension Pipeline {
-  /// Probes the sources of `configuration.brands` (every source when empty) through the run's
+  /// Probes the sources of `configuration.brands` (every source when empty; the register too when
+  /// the configuration reads it and `register` is among the brands or none is named) through the run's
   /// fetch stack (its client, politeness and retries; the replay server for `replayDirectory`,
   /// `mirrors` for the brands given): each requests only the pages its parser depends on and
   /// counts what it reads there. Writes nothing: no output, no state, no archive, no validators.
@@ -40,7 +41,10 @@ extension Pipeline {
     let plan = try RunPlan(probing: configuration)
     var server: ReplayServer?
     if let recordings = plan.recordings {
-      do { server = try ReplayServer.startForRun(recordings, sources: configuration.sources) } catch {
+      do {
+        server = try ReplayServer.startForRun(
+          recordings, sources: configuration.sources, readsRegister: configuration.readsRegister)
+      } catch {
         throw RunSetupError(setting: .replay, message: "cannot serve the recordings: \(error)")
       }
     }
@@ -56,6 +60,12 @@ extension Pipeline {
       guard !brands.isEmpty else { continue }
       let session = SourceSession(for: type(of: source), fetcher: stack.fetcher, asOf: asOf, brands: Set(brands))
       results.append(SourceProbeResult(source: source.name, brands: brands, pages: await source.probe(session)))
+    }
+    if configuration.readsRegister, configuration.brands.isEmpty || configuration.brands.contains(RegisterStage.slug) {
+      results.append(
+        SourceProbeResult(
+          source: "register", brands: [RegisterStage.slug],
+          pages: [await RegisterStage(fetcher: stack.fetcher, lastGoodFile: nil).probe()]))
     }
     return results
   }

@@ -12,6 +12,7 @@ import MartFiles
 /// state/cache/http-validators.sqlite  ETag / Last-Modified of each URL
 /// state/cache/geocoding.sqlite        geocoders' answers
 /// state/designations.sqlite           what the runs learned of the closing-day designations
+/// state/cache/register.csv            the last good national register of large stores
 /// state/raw/<as-of>-<HHmmss>.warc.gz  a run's raw archive (WARC); `.partial-…` while being
 ///                                     written, `….incomplete.warc.gz` when it cannot replay its run
 /// state/raw/<as-of>-<HHmmss>/         an archive of an older version (a recording folder)
@@ -35,8 +36,12 @@ struct StateLayout {
   /// What the runs learned of the designations (`DesignationStore`): knowledge, not a cache.
   var designationStore: URL { root.appendingPathComponent(Self.designationStoreName) }
 
+  /// The last good national register of large stores (``RegisterStage``).
+  var lastGoodRegister: URL { root.appendingPathComponent(Self.lastGoodRegisterName) }
+
   static let runLockName = "run.lock"
   static let designationStoreName = "designations.sqlite"
+  static let lastGoodRegisterName = "cache/register.csv"
   static let validatorStoreName = "cache/http-validators.sqlite"
   static let geocodingCacheName = "cache/geocoding.sqlite"
   /// The folder of raw archives.

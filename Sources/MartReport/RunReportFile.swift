@@ -55,10 +55,13 @@ public struct RunReportFile: Decodable, Sendable {
   public var branchesNotTrading: [NotTrading]
   public var warnings: [Problem]
   public var errors: [Problem]
+  /// What the national register of large stores said, when the run read one.
+  public var register: RegisterFindings?
 
   private enum CodingKeys: String, CodingKey {
     case toolVersion, startedAt, finishedAt, asOf, window, outcome, published, change, brands
     case branchesWithoutCoordinates, branchesWithUnknownClosingDays, branchesNotTrading, warnings, errors
+    case register
   }
 
   public init(from decoder: any Decoder) throws {
@@ -79,6 +82,7 @@ public struct RunReportFile: Decodable, Sendable {
     branchesNotTrading = try container.decodeIfPresent([NotTrading].self, forKey: .branchesNotTrading) ?? []
     warnings = try container.decodeIfPresent([Problem].self, forKey: .warnings) ?? []
     errors = try container.decodeIfPresent([Problem].self, forKey: .errors) ?? []
+    register = try container.decodeIfPresent(RegisterFindings.self, forKey: .register)
   }
 
   /// Reads `report.json`.

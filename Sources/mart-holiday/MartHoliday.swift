@@ -10,7 +10,7 @@ struct MartHoliday: AsyncParsableCommand {
     version: MartVersion.current,
     subcommands: [
       RunCommand.self, RuleCommand.self, AddressCommand.self, FetchCommand.self, ValidateCommand.self, DiffCommand.self,
-      ReportCommand.self, SiteCommand.self, ProbeCommand.self,
+      ReportCommand.self, SiteCommand.self, ProbeCommand.self, RegisterCommand.self,
       BenchCommand.self, BenchRunCommand.self, BenchServeCommand.self,
     ])
 

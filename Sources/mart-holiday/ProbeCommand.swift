@@ -105,7 +105,7 @@ struct ProbeCommand: AsyncParsableCommand {
         obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(1),
         trustedCertificates: try certificates.trustedCertificates(),
         certificateOption: CertificateOptions.optionName, allowsInsecureRedirects: certificates.allowInsecureRedirects,
-        insecureRedirectOption: CertificateOptions.insecureRedirectOptionName))
+        insecureRedirectOption: CertificateOptions.insecureRedirectOptionName), readsRegister: true)
     let results: [SourceProbeResult]
     do throws(RunSetupError) {
       results = try await Pipeline.probe(configuration)

@@ -80,13 +80,14 @@ struct RunCommand: AsyncParsableCommand {
   @Flag(
     name: .customLong("allow-earlier-as-of"),
     help:
-      "Publish even when the run's as-of is before that of the bundle latest.json names (without it, such a run publishes nothing and exits 1).")
+      "Publish even when the run's as-of is before that of the bundle latest.json names (without it, such a run publishes nothing and exits 1)."
+  )
   var allowEarlierAsOf = false
 
   @Option(
     name: .customLong("source"),
     help: ArgumentHelp(
-      "Send a brand's requests to another scheme://host:port (repeatable), for mirrors and tests; not with --replay.",
+      "Send a brand's requests (or the national register's: register=URL) to another scheme://host:port (repeatable), for mirrors and tests; not with --replay.",
       valueName: "slug=baseurl"))
   var sourceOverrides: [SourceOverride] = []
 
@@ -146,7 +147,8 @@ struct RunCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("timeout"), parsing: .unconditional,
     help: ArgumentHelp(
-      "Longest time for one transfer, in seconds (more than 0, at most \(Self.secondsLimitText)).", valueName: "seconds"))
+      "Longest time for one transfer, in seconds (more than 0, at most \(Self.secondsLimitText)).", valueName: "seconds"
+    ))
   var timeout = 30.0
 
   @Option(
@@ -209,11 +211,13 @@ struct RunCommand: AsyncParsableCommand {
     _ = try certificates.trustedCertificates()
     if !brands.isEmpty, let stray = acceptShrink.first(where: { !brands.contains($0) }) {
       throw ValidationError(
-        "--accept-shrink \(stray.rawValue) names a brand this run does not fetch (--brand \(brands.map(\.rawValue).joined(separator: ", ")))")
+        "--accept-shrink \(stray.rawValue) names a brand this run does not fetch (--brand \(brands.map(\.rawValue).joined(separator: ", ")))"
+      )
     }
     if replayDirectory != nil, let first = sourceOverrides.first {
       throw ValidationError(
-        "--replay and --source \(first.brand.rawValue)=… cannot be used together: a replay sends every request to its recordings")
+        "--replay and --source \(first.brand.rawValue)=… cannot be used together: a replay sends every request to its recordings"
+      )
     }
     for (brand, overrides) in Dictionary(grouping: sourceOverrides, by: \.brand)
     where Set(overrides.map(\.baseURL)).count > 1 {
@@ -241,7 +245,7 @@ struct RunCommand: AsyncParsableCommand {
         trustedCertificates: try certificates.trustedCertificates(),
         certificateOption: CertificateOptions.optionName, allowsInsecureRedirects: certificates.allowInsecureRedirects,
         insecureRedirectOption: CertificateOptions.insecureRedirectOptionName),
-      acceptShrink: Set(acceptShrink), settingNames: { SettingOptions.name($0) })
+      acceptShrink: Set(acceptShrink), readsRegister: true, settingNames: { SettingOptions.name($0) })
 
     let runTask = Task { () async throws(RunSetupError) -> RunResult in try await Pipeline.run(configuration) }
     let signals = SignalCancellation { runTask.cancel() }
@@ -342,14 +346,15 @@ extension RunCommand {
   }
 }
 
-/// `--source SLUG=BASEURL`.
+/// `--source SLUG=BASEURL`: a brand's slug, or `register` for the national register of large stores.
 struct SourceOverride: ExpressibleByArgument {
   var brand: BrandSlug
   var baseURL: String
 
   init?(argument: String) {
     let parts = argument.split(separator: "=", maxSplits: 1)
-    guard parts.count == 2, let brand = BrandSlug(argument: String(parts[0])),
+    guard parts.count == 2,
+      let brand = parts[0] == RegisterStage.slug.rawValue ? RegisterStage.slug : BrandSlug(argument: String(parts[0])),
       let url = URL(string: String(parts[1])), ["http", "https"].contains(url.scheme ?? ""), url.host != nil
     else { return nil }
     self.brand = brand

@@ -45,6 +45,9 @@ public struct Branch: Hashable, Sendable, Codable {
   /// source answering with fewer stores for a day loses none of them. `nil` (absent from the
   /// JSON) while the source lists the branch.
   public var missingFromSource: MissingFromSource?
+  /// The 관리번호 of the national register of large stores' entry this branch is (same brand,
+  /// within 150 m or at one road address); `nil` (absent in JSON) when the run matched none.
+  public var registerID: String?
 
   public init(
     id: BranchID, banner: String? = nil, name: String, namePublished: String? = nil, address: BranchAddress,
@@ -75,6 +78,7 @@ public struct Branch: Hashable, Sendable, Codable {
     case sourceURL, pageURL
     case formerIDs = "formerIds"
     case missingFromSource
+    case registerID = "registerId"
   }
 
   public init(from decoder: any Decoder) throws {
@@ -103,6 +107,7 @@ public struct Branch: Hashable, Sendable, Codable {
       return former
     }
     missingFromSource = try container.decodeIfPresent(MissingFromSource.self, forKey: .missingFromSource)
+    registerID = try container.decodeIfPresent(String.self, forKey: .registerID)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -143,6 +148,8 @@ public struct MissingFromSource: Hashable, Sendable, Codable {
   public init(since: CalendarDate, runs: Int) {
     self.since = since
     self.runs = runs
+    // Absent, not null, when unmatched: bundles before the register read the same.
+    if let registerID { try container.encode(registerID, forKey: .registerID) }
   }
 }
 
