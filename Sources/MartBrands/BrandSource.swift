@@ -356,6 +356,21 @@ public struct SourceError: Error, Sendable, CustomStringConvertible {
     self.responseFacts = responseFacts
   }
 
+  /// This error, the request that failed first, with `fallback` said to have failed too: the
+  /// reason stays one short sentence about what failed where (a site that is down fails its
+  /// fallback the same way), rather than one failure nested in another.
+  public func withFallbackFailed(_ fallback: String) -> SourceError {
+    var first = self
+    switch first.reason {
+    case .fetch(var fetch):
+      fetch.message += "; \(fallback) failed too"
+      first.reason = .fetch(fetch)
+    case .unexpectedContent(let detail):
+      first.reason = .unexpectedContent("\(detail); \(fallback) failed too")
+    }
+    return first
+  }
+
   public var description: String {
     switch reason {
     case .fetch(let error): return "\(source): \(error)"

@@ -66,9 +66,7 @@ public struct CostcoSource: BrandSource {
         let response = try await session.get(Self.storeFinderPath)
         fallback = try Self.parseStoreFinder(response.body, url: response.requestURL, origin: session.baseURL)
       } catch {
-        throw SourceError(
-          source: Self.name, url: primaryError.url,
-          reason: .unexpectedContent("\(primaryError); the store finder fallback failed too: \(error)"))
+        throw primaryError.withFallbackFailed("the store finder fallback")
       }
       session.usedFallback(Self.storeFinderSource, primaryFailure: primaryError)
       return fallback

@@ -111,17 +111,7 @@ public struct LotteMartSource: BrandSource {
       session.usedFallback(Self.allFormatsData, primaryFailure: error)
       return branches
     case (.failure(let error), .failure):
-      // The request that failed first says what failed where; the second is only counted, so
-      // the reason stays one short sentence (a site that is down fails both the same way).
-      var first = error
-      switch first.reason {
-      case .fetch(var fetch):
-        fetch.message += "; the all-format list failed too"
-        first.reason = .fetch(fetch)
-      case .unexpectedContent(let detail):
-        first.reason = .unexpectedContent("\(detail); the all-format list failed too")
-      }
-      throw first
+      throw error.withFallbackFailed("the all-format list")
     }
   }
 

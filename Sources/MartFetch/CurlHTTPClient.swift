@@ -69,7 +69,8 @@ public final class CurlHTTPClient: HTTPFetching {
         guard configuration.allowsInsecureRedirects else {
           throw FetchError(
             .redirect, url: request.url,
-            message: Self.insecureRedirectRefusal(from: current.url, to: next, option: configuration.insecureRedirectOption))
+            message: Self.insecureRedirectRefusal(
+              from: current.url == request.url ? nil : current.url, to: next, option: configuration.insecureRedirectOption))
         }
         plainAfterSecure = true
       }
@@ -89,10 +90,11 @@ public final class CurlHTTPClient: HTTPFetching {
     url.lowercased().hasPrefix("https://") && next.lowercased().hasPrefix("http://")
   }
 
-  /// The message of a refused redirect from HTTPS to plain HTTP, naming both URLs.
-  static func insecureRedirectRefusal(from url: String, to next: String, option: String?) -> String {
-    "refused redirect from \(url) to \(next): an HTTPS source is not read over plain HTTP"
-      + (option.map { " (\($0) allows it)" } ?? "")
+  /// The message of a refused redirect from HTTPS to plain HTTP, naming the plain URL, and the
+  /// HTTPS one it came from when that is not the request's own (which the error names already).
+  static func insecureRedirectRefusal(from url: String?, to next: String, option: String?) -> String {
+    (url.map { "refused redirect from \($0) to plain HTTP at \(next)" } ?? "refused redirect to plain HTTP at \(next)")
+      + ": an HTTPS source is not read over plain HTTP" + (option.map { " (\($0) allows it)" } ?? "")
   }
 
   /// One transfer of `request` through the engine.
@@ -518,7 +520,7 @@ private final class CurlTransfer {
       }
       return FetchError(
         .redirect, url: url,
-        message: CurlHTTPClient.insecureRedirectRefusal(from: url, to: target, option: insecureRedirectOption))
+        message: CurlHTTPClient.insecureRedirectRefusal(from: nil, to: target, option: insecureRedirectOption))
     case CURLE_UNSUPPORTED_PROTOCOL where redirectCount > 0:
       return FetchError(.redirect, url: url, message: "refused redirect: \(message)")
     case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:

@@ -80,7 +80,7 @@ import Testing
     #expect(error.contains("https://") && error.contains("http://127.0.0.1:\(server.port)/plain/"), "\(error)")
     let refusedBrand = try Self.costco(inReportOf: output)
     #expect(refusedBrand["status"] as? String == "stale" && refusedBrand["dataSource"] is NSNull, "\(refusedBrand)")
-    #expect((refusedBrand["error"] as? String)?.contains("refused redirect from https://") == true, "\(refusedBrand)")
+    #expect((refusedBrand["error"] as? String)?.contains("refused redirect to plain HTTP at http://127.0.0.1:\(server.port)/plain/") == true, "\(refusedBrand)")
     let stale = try #require(try store.latest())
     #expect(stale.manifest.version == before.manifest.version)
     #expect(stale.branches.branches == before.branches.branches)

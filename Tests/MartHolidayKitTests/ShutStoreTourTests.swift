@@ -25,10 +25,11 @@ import Testing
     let first = try RawBundle(output: output)
     let shutBefore = try #require(first.closures["shut"] as? [String])
     // A day the source stated before the first as-of day (진해점's "11/8(일요일)") is known from
-    // the first bundle on, and kept by the next; the days it did not state stay unknown.
+    // the first bundle on, and kept by the next; its text names its month ("11월 의무휴업안내"),
+    // so the other days of November are known open.
     let jinhae = try #require(try MartBundle(contentsOf: output).branch(id: "lottemart-진해점"))
     #expect(jinhae.status(on: try #require(MartDay(iso: "2026-11-08"))) == .closed)
-    #expect(jinhae.status(on: try #require(MartDay(iso: "2026-11-09"))) == .unknown)
+    #expect(jinhae.status(on: try #require(MartDay(iso: "2026-11-09"))) == .open)
     try await Self.publish(output, asOf: "2026-11-25")
     let raw = try RawBundle(output: output)
     #expect(raw.asOf == "2026-11-25")

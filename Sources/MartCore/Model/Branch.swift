@@ -130,6 +130,8 @@ public struct Branch: Hashable, Sendable, Codable {
     if !formerIDs.isEmpty { try container.encode(formerIDs.map(\.description), forKey: .formerIDs) }
     // Absent, not null, while the source lists the branch.
     if let missingFromSource { try container.encode(missingFromSource, forKey: .missingFromSource) }
+    // Absent, not null, when unmatched: bundles before the register read the same.
+    if let registerID { try container.encode(registerID, forKey: .registerID) }
   }
 }
 
@@ -148,8 +150,6 @@ public struct MissingFromSource: Hashable, Sendable, Codable {
   public init(since: CalendarDate, runs: Int) {
     self.since = since
     self.runs = runs
-    // Absent, not null, when unmatched: bundles before the register read the same.
-    if let registerID { try container.encode(registerID, forKey: .registerID) }
   }
 }
 
