@@ -66,7 +66,7 @@ public struct CostcoSource: BrandSource {
         let response = try await session.get(Self.storeFinderPath)
         fallback = try Self.parseStoreFinder(response.body, url: response.requestURL, origin: session.baseURL)
       } catch {
-        throw primaryError.withFallbackFailed("the store finder fallback")
+        throw primaryError.withFallbackFailed("the fallback, the \(Self.storeFinderSource),")
       }
       session.usedFallback(Self.storeFinderSource, primaryFailure: primaryError)
       return fallback

@@ -234,12 +234,16 @@ struct AnswerProofTests {
   }
 
   @Test func lotteSuperStoresSharingTheirDaysAreBelieved() async throws {
-    // The recordings' seven stores: three share one answer, two another.
+    // The recordings' seven stores: three share one answer (2nd/4th Wednesday), two another
+    // (2nd/4th Sunday).
     let server = try Self.server(host: "www.lotteon.com", ignoringQuery: false)
     defer { server.stop() }
     let branches = try await Self.collect(LotteSuperSource(), brands: [.lotteSuper], from: server).branches.get()
-    for id in ["5010", "5023", "5031"] {
+    for id in ["5010", "5031"] {
       #expect(branches.first { $0.id.storeID == id }?.closingDates.map(\.iso) == ["2026-11-08", "2026-11-22"], "\(id)")
+    }
+    for id in ["5023", "5044", "5089"] {
+      #expect(branches.first { $0.id.storeID == id }?.closingDates.map(\.iso) == ["2026-11-11", "2026-11-25"], "\(id)")
     }
   }
 
