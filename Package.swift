@@ -89,7 +89,7 @@ let package = Package(
       name: "mart-holiday",
       dependencies: [
         "MartCore", "MartPipeline", "MartExport", "MartReport", "MartSite", "MartFetch", "MartCharset", "MartBench",
-        "MartRegister",
+        "MartRegister", "MartFiles",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "Logging", package: "swift-log"),
       ],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MartCore
+import MartFiles
 import MartProjection
 import MartRegister
 
@@ -33,6 +34,11 @@ struct RegisterCommand: ParsableCommand {
   }
 
   func run() throws {
+    switch Files.kind(at: file) {
+    case nil: throw FileError(.read, path: file, message: "does not exist")
+    case .regularFile?, .symbolicLink?: break
+    case let kind?: throw FileError(.read, path: file, message: "is \(kind), not a register file")
+    }
     let data: Data
     do {
       data = try Data(contentsOf: URL(fileURLWithPath: file))
