@@ -12,19 +12,12 @@ import Testing
 /// list's place, E-mart area and month lists of the wrong kind, pages cut mid-row.
 @Suite(.serialized)
 struct PagedAnswerProofTests {
-  static let asOf = CalendarDate(year: 2026, month: 11, day: 20)!
-
+  /// What `source` reads of `brands` from `server`, and its warnings (as ``AnswerProofTests``
+  /// reads it).
   static func collect(
     _ source: any BrandSource, brands: Set<BrandSlug>, from server: LocalHTTPServer
   ) async -> (branches: Result<[RawBranch], SourceError>, warnings: [String]) {
-    let fetcher = OriginRedirectingFetcher(
-      wrapping: CurlHTTPClient(), overrides: [type(of: source).origin: server.baseURL])
-    let session = SourceSession(for: type(of: source), fetcher: fetcher, asOf: asOf, brands: brands)
-    do {
-      return (.success(try await source.collect(session)), session.warnings.map(\.description))
-    } catch {
-      return (.failure(error), session.warnings.map(\.description))
-    }
+    await AnswerProofTests.collect(source, brands: brands, from: server)
   }
 
   static func json(_ response: ServerResponse) -> ServerResponse {
