@@ -110,3 +110,38 @@ final class AnswerLedger: Sendable {
     return requestsByBody.withLock { $0[print]?.contains { $0 != key } ?? false }
   }
 }
+
+extension SourceSession {
+  /// `items` with every answer that is not yet proven asked again, once, on a fresh connection,
+  /// until none is left: an answer that came on a reused connection and equals another
+  /// request's answer may be that request's leftover, and is never believed as it came.
+  ///
+  /// One pass is not enough. A server or proxy that sends an answer twice shifts every later
+  /// answer on that connection by one: the request after the copy reads the answer of the
+  /// request before it, whose own answer no request had noted yet (that request read the copy).
+  /// Asking that request again notes its own answer, and only then does the shifted answer equal
+  /// another request's; so the answers are compared again after every round of asking, until a
+  /// round asks nothing. An answer on a fresh connection is its request's (no leftover reaches a
+  /// new connection), and may equal another's legitimately (stores of one district share their
+  /// days): it is believed. Each item is asked again at most once; `reused` gives the request and
+  /// the answer's body of an item whose answer came on a reused connection (nil for one whose
+  /// answer came on a fresh connection, or that holds none), `again` asks an item's request
+  /// again on a fresh connection.
+  func reaskingRepeats<Item: Sendable>(
+    _ items: [Item], reused: (Item) -> (request: HTTPRequest, body: Data)?,
+    again: @escaping @Sendable (SourceSession, Item) async -> Item
+  ) async -> [Item] {
+    var items = items
+    var askedAgain = Set<Int>()
+    while true {
+      let repeating = items.indices.filter { index in
+        guard !askedAgain.contains(index), let (request, body) = reused(items[index]) else { return false }
+        return answers.repeats(body, answering: request)
+      }
+      guard !repeating.isEmpty else { return items }
+      askedAgain.formUnion(repeating)
+      let reread = await sideBySide(repeating.map { items[$0] }, again)
+      for (index, item) in zip(repeating, reread) { items[index] = item }
+    }
+  }
+}

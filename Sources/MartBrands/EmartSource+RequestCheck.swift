@@ -185,26 +185,54 @@ extension EmartSource {
       }
     }
     guard !targets.isEmpty else { return feeds }
-    let again = try await session.sideBySide(targets) {
-      session, target throws(SourceError) -> [[String: JSONScalar]]? in
-      let month = months[target.feed]
-      let list = feeds[target.feed].pages[target.page].list
-      do throws(SourceError) {
-        let response = try await holidayList(area: target.area, month: month, fresh: true, session)
-        return rowsOfMonth(try decodeHolidayRows(response.body, url: response.requestURL), month: month, list: list, session)
-      } catch let error where error.isMismatch {
-        session.warn("\(list) was not believed and is left out: \(error)")
-        return nil
-      }
+    let again = try await session.sideBySide(targets) { session, target throws(SourceError) in
+      try await areaPage(target.area, month: months[target.feed], fresh: true, session)
     }
     var result = feeds
-    for (target, rows) in zip(targets, again) {
-      if let rows {
-        result[target.feed].pages[target.page].rows = rows
-      } else {
-        result[target.feed].pages[target.page].dropped = "another area's or month's answer"
+    for (target, page) in zip(targets, again) { result[target.feed].pages[target.page] = page }
+    return result
+  }
+
+  /// `feeds` (the holiday lists of `months`, in order) with every area's answer that came on a
+  /// reused connection and equals another request's answer asked again on a fresh connection,
+  /// round after round (``SourceSession/reaskingRepeats(_:answer:again:)``): the area check
+  /// cannot tell the two letters of a pair apart, so a leftover of O's list read as N's would
+  /// give N's stores no days. An answer asked again that fails, or is another area's or month's,
+  /// is left out (its area's stores keep their last data).
+  static func reaskingRepeatedAreas(
+    _ feeds: [HolidayListFeed], months: [CalendarDate], _ session: SourceSession
+  ) async -> [HolidayListFeed] {
+    struct Asked: Sendable {
+      var feed: Int
+      var index: Int
+      var month: CalendarDate
+      var page: HolidayListPage
+    }
+    var asked: [Asked] = []
+    for (feedIndex, feed) in feeds.enumerated() {
+      for (index, page) in feed.pages.enumerated() {
+        asked.append(Asked(feed: feedIndex, index: index, month: months[feedIndex], page: page))
       }
     }
+    let url = session.url(holidayListPath)
+    let reread = await session.reaskingRepeats(asked) { item -> (request: HTTPRequest, body: Data)? in
+      guard item.page.dropped == nil, item.page.cameOnReusedConnection, let area = item.page.area,
+        let body = item.page.body
+      else { return nil }
+      return (.postForm(url, fields: holidayListFields(area: area, month: item.month)), body)
+    } again: { session, item in
+      var item = item
+      guard let area = item.page.area else { return item }
+      do throws(SourceError) {
+        item.page = try await areaPage(area, month: item.month, fresh: true, session)
+      } catch {
+        session.warn("\(item.page.list) repeats another request's answer and was not read again; left out: \(error)")
+        item.page = HolidayListPage(list: item.page.list, rows: [], dropped: "\(error)", area: area)
+      }
+      return item
+    }
+    var result = feeds
+    for item in reread { result[item.feed].pages[item.index] = item.page }
     return result
   }
 

@@ -146,7 +146,9 @@ public struct EmartSource: BrandSource {
       }
     }
     let months = ([0] + [1, 2].filter { laterFeeds[$0 - 1] != nil }).map { session.asOf.firstOfMonth(addingMonths: $0) }
-    let feeds = try await Self.reaskingEmptyAreas([firstFeed] + laterFeeds.compactMap { $0 }, months: months, session)
+    let feeds = await Self.reaskingRepeatedAreas(
+      try await Self.reaskingEmptyAreas([firstFeed] + laterFeeds.compactMap { $0 }, months: months, session),
+      months: months, session)
     // Stores in no believed list of a month whose list lost an answer may be that answer's:
     // they are left out this run rather than published without the days they have.
     var inDroppedArea = Set<String>()
@@ -343,6 +345,8 @@ public struct EmartSource: BrandSource {
     var area: String?
     /// The answer as received.
     var body: Data?
+    /// Whether the answer came on a reused connection, where it may be another request's leftover.
+    var cameOnReusedConnection = false
   }
 
   /// The areas of `pages` whose answers, listing stores, are byte-equal to another area's.
@@ -369,19 +373,7 @@ public struct EmartSource: BrandSource {
       @Sendable func areaRows(
         _ area: String, fresh: Bool = false, _ session: SourceSession
       ) async throws(SourceError) -> HolidayListPage {
-        let list = "the holiday list of \(monthText), area \(area)"
-        let response: HTTPResponse
-        do throws(SourceError) {
-          response = try await holidayList(area: area, month: month, fresh: fresh, session)
-        } catch let error where error.isMismatch {
-          // An unsure check costs that one answer: the area's stores keep their last data.
-          session.warn("\(list) was not believed and is left out: \(error)")
-          return HolidayListPage(list: list, rows: [], dropped: "\(error)", area: area)
-        }
-        return HolidayListPage(
-          list: list,
-          rows: rowsOfMonth(try decodeHolidayRows(response.body, url: response.requestURL), month: month, list: list, session),
-          area: area, body: response.body)
+        try await areaPage(area, month: month, fresh: fresh, session)
       }
       var pages: [HolidayListPage] = []
       var notServed: String?
@@ -439,6 +431,27 @@ public struct EmartSource: BrandSource {
       list: list,
       rows: rowsOfMonth(try decodeHolidayRows(response.body, url: response.requestURL), month: month, list: list, session))
     return try requiringStores(HolidayListFeed(pages: [page], url: response.requestURL), month: monthText)
+  }
+
+  /// The page of `area`'s holiday list of `month` (the per-area form), on a fresh connection
+  /// when `fresh`. An answer that is another area's or month's each time it is asked is left
+  /// out (``HolidayListPage/dropped``): an unsure check costs that one answer, and the area's
+  /// stores keep their last data.
+  static func areaPage(
+    _ area: String, month: CalendarDate, fresh: Bool, _ session: SourceSession
+  ) async throws(SourceError) -> HolidayListPage {
+    let list = "the holiday list of \(month.year)-\(paddedMonth(month)), area \(area)"
+    let response: HTTPResponse
+    do throws(SourceError) {
+      response = try await holidayList(area: area, month: month, fresh: fresh, session)
+    } catch let error where error.isMismatch {
+      session.warn("\(list) was not believed and is left out: \(error)")
+      return HolidayListPage(list: list, rows: [], dropped: "\(error)", area: area)
+    }
+    return HolidayListPage(
+      list: list,
+      rows: rowsOfMonth(try decodeHolidayRows(response.body, url: response.requestURL), month: month, list: list, session),
+      area: area, body: response.body, cameOnReusedConnection: response.cameOnReusedConnection)
   }
 
   /// Whether the first per-area request's failure means the site does not serve that form (and

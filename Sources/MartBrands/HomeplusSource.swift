@@ -89,20 +89,16 @@ public struct HomeplusSource: BrandSource {
         primaryFailure: error)
       return listed
     }
-    var outcomes = firstOutcomes + (await session.sideBySide(Array(listed.dropFirst(pages)), Self.readStorePage))
+    let firstRead = zip(listed, firstOutcomes + (await session.sideBySide(Array(listed.dropFirst(pages)), Self.readStorePage)))
     // A page taken as another request's leftover before that request's answer was noted shows
-    // now that every answer is in: one that came on a reused connection and equals another
-    // request's answer is asked again, once, on a fresh connection.
-    let repeating = outcomes.indices.filter { index in
-      guard let page = outcomes[index].answer, page.cameOnReusedConnection else { return false }
-      return session.answers.repeats(page.body, answering: .get(page.requestURL))
-    }
-    if !repeating.isEmpty {
-      let again = await session.sideBySide(repeating.map { listed[$0] }) { session, branch in
-        await Self.readStorePage(session, branch, fresh: true)
-      }
-      for (index, outcome) in zip(repeating, again) { outcomes[index] = outcome }
-    }
+    // now that every answer is in, or once the pages asked again are: each that came on a reused
+    // connection and equals another request's answer is asked again on a fresh connection.
+    let outcomes = await session.reaskingRepeats(Array(firstRead)) { item in
+      guard let answer = item.1.answer, answer.cameOnReusedConnection else { return nil }
+      return (.get(answer.requestURL), answer.body)
+    } again: { session, item in
+      (item.0, await Self.readStorePage(session, item.0, fresh: true))
+    }.map(\.1)
     var branches: [RawBranch] = []
     var unreadable: [(id: BranchID, error: SourceError)] = []
     // A page that carries a store's days, phone and address is never another store's page

@@ -93,22 +93,18 @@ public struct LotteSuperSource: BrandSource {
         source: session.sourceName, url: session.url(Self.listPath(page: 0)),
         reason: .unexpectedContent("the store list has no store with an sstrCd"))
     }
-    var read = await session.sideBySide(stores) { session, listed in
-      await Self.readHolidays(of: listed.store, listURL: listed.pageURL, fresh: false, session)
+    let firstRead = await session.sideBySide(stores) { session, listed in
+      (listed, await Self.readHolidays(of: listed.store, listURL: listed.pageURL, fresh: false, session))
     }
     // An answer taken as another store's leftover before that store's answer was noted shows
-    // now that every answer is in: one that came on a reused connection and equals another
-    // request's answer is asked again, once, on a fresh connection.
-    let repeating = read.indices.filter { index in
-      guard let answer = read[index].answer, answer.cameOnReusedConnection else { return false }
-      return session.answers.repeats(answer.body, answering: .get(answer.requestURL))
-    }
-    if !repeating.isEmpty {
-      let again = await session.sideBySide(repeating.map { stores[$0] }) { session, listed in
-        await Self.readHolidays(of: listed.store, listURL: listed.pageURL, fresh: true, session)
-      }
-      for (index, reread) in zip(repeating, again) { read[index] = reread }
-    }
+    // now that every answer is in, or once the answers asked again are: each that came on a
+    // reused connection and equals another request's answer is asked again on a fresh one.
+    let read = await session.reaskingRepeats(firstRead) { item in
+      guard let answer = item.1.answer, answer.cameOnReusedConnection else { return nil }
+      return (.get(answer.requestURL), answer.body)
+    } again: { session, item in
+      (item.0, await Self.readHolidays(of: item.0.store, listURL: item.0.pageURL, fresh: true, session))
+    }.map(\.1)
     // Holiday answers name no store: when every store of a run of many got one and the same
     // answer (a cache that ignores the query string), none can be told to be its store's. A few
     // stores may all close on the same days (one district's designation); a run of

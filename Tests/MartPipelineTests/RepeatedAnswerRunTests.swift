@@ -85,13 +85,8 @@ import Testing
       Set(published.keys) == Set(expected.keys),
       "only now: \(Set(published.keys).subtracting(expected.keys).sorted()), gone: \(Set(expected.keys).subtracting(published.keys).sorted()), warnings: \(second.warnings.map(\.description).filter { $0.contains("asked") }.prefix(5))")
     let differing = published.filter { expected[$0.key] != $0.value }.keys.sorted()
-    // Known intermittent failure, not yet explained: about one run in several publishes one or
-    // two stores (seen: traders-1408 and everyday-4781, lotte-super-5089) with days that are not
-    // their own. Recorded as a known issue so that it shows in every run until it is found.
-    withKnownIssue("a repeated answer occasionally reaches a store's days", isIntermittent: true) {
-      #expect(
-        differing.isEmpty,
-        "published with other days: \(differing.map { "\($0): \(published[$0] ?? []) for \(expected[$0] ?? [])" }); \(second.warnings.map(\.description).filter { $0.contains("emart") || $0.contains("area") || $0.contains("lotteon") }.prefix(8))")
-    }
+    #expect(
+      differing.isEmpty,
+      "published with other days: \(differing.map { "\($0): \(published[$0] ?? []) for \(expected[$0] ?? [])" }); \(second.warnings.map(\.description).filter { $0.contains("emart") || $0.contains("area") || $0.contains("lotteon") }.prefix(8))")
   }
 }
