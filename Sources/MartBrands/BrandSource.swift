@@ -106,6 +106,7 @@ public final class SourceSession: Sendable {
   /// content type, and its body), so that an error about its content can say what it answered.
   private let responses = Mutex<[String: (facts: String, body: String)]>([:])
   private let fallbackLog = Mutex<String?>(nil)
+  private let completeLog = Mutex<[BrandSlug: String]>([:])
   /// Every answer of this session and of its item sessions (``sideBySide(_:_:)``), by body.
   let answers: AnswerLedger
 
@@ -153,6 +154,17 @@ public final class SourceSession: Sendable {
   /// The fallback the data came from, when ``usedFallback(_:primaryFailure:)`` was called;
   /// `nil` when it came from the primary pages.
   public var fallbackUsed: String? { fallbackLog.withLock { $0 } }
+
+  /// Records that the answer lists every store of `brand`: it states how many stores it holds
+  /// (`stated`, e.g. `the OCC API states 19 stores (pagination.totalResults)`) and the run read
+  /// that many. A branch missing from a complete answer is removed at once, not kept for the
+  /// grace period (``MissingFromSource``): nothing was lost on the way.
+  public func listedEveryStore(of brand: BrandSlug, stated: String) {
+    completeLog.withLock { $0[brand] = stated }
+  }
+
+  /// The brands whose answer proved complete (``listedEveryStore(of:stated:)``), with what it stated.
+  public var completeAnswers: [BrandSlug: String] { completeLog.withLock { $0 } }
 
   /// Everything passed to `warn(_:branch:)` so far, in order.
   public var warnings: [SourceWarning] { warningLog.withLock { $0 } }

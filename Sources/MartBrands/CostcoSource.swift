@@ -83,6 +83,9 @@ public struct CostcoSource: BrandSource {
     var seen = Set<String>()
     var page = 0
     var pageCount = 1
+    var statedTotal: Int?
+    var rowsRead = 0
+    var everyRowRead = true
     while page < pageCount {
       let asked = page
       let response = try await session.get(
@@ -92,9 +95,13 @@ public struct CostcoSource: BrandSource {
       for branch in answer.branches where seen.insert(branch.id.storeID).inserted {
         branches.append(branch)
       }
+      rowsRead += answer.rowCount
+      everyRowRead = everyRowRead && answer.unreadRows == 0
       if page == 0 {
         pageCount = min(max(answer.totalPages ?? 1, 1), maximumPages)
+        statedTotal = answer.totalResults
         if let total = answer.totalPages, total > maximumPages {
+          everyRowRead = false
           session.warn("\(response.requestURL): \(total) pages announced; the first \(maximumPages) read")
         }
       }
@@ -104,6 +111,13 @@ public struct CostcoSource: BrandSource {
       throw SourceError(
         source: Self.name, url: session.url(storesPath(page: 0)),
         reason: .unexpectedContent("no page listed a warehouse with a warehouseCode, a name and a displayName"))
+    }
+    // The answer states how many stores it matched (`pagination.totalResults`, the OCC API's
+    // pagination; the announced warehouses without a code among them): when the pages held that
+    // many rows and every warehouse of them was read, the answer is complete.
+    if let statedTotal, everyRowRead, rowsRead == statedTotal {
+      session.listedEveryStore(
+        of: .costco, stated: "the OCC API states \(statedTotal) stores (pagination.totalResults) and its pages list them all")
     }
     return branches
   }
@@ -138,6 +152,12 @@ public struct CostcoSource: BrandSource {
     public var branches: [RawBranch]
     /// `pagination.totalPages`, when published.
     public var totalPages: Int?
+    /// `pagination.totalResults` (every store the API matched, on all pages), when published.
+    public var totalResults: Int? = nil
+    /// The page's `stores` rows, the announced warehouses without a `warehouseCode` included.
+    public var rowCount = 0
+    /// Rows with a `warehouseCode` that were not read (no `name` or `displayName`, a name repeated).
+    public var unreadRows = 0
   }
 
   private struct StoresBody: Decodable {
@@ -174,6 +194,7 @@ public struct CostcoSource: BrandSource {
     struct Pagination: Decodable {
       var totalPages: JSONScalar?
       var currentPage: JSONScalar?
+      var totalResults: JSONScalar?
     }
     var stores: [Store]
     var pagination: Pagination?
@@ -215,7 +236,11 @@ public struct CostcoSource: BrandSource {
           pageURL: storePage(store.url?.text, origin: origin)))
     }
     let totalPages = body.pagination?.totalPages?.number.map { Int($0) }
-    return StoresPage(branches: branches, totalPages: totalPages)
+    let coded = body.stores.filter { $0.warehouseCode?.text != nil }.count
+    return StoresPage(
+      branches: branches, totalPages: totalPages,
+      totalResults: body.pagination?.totalResults?.number.map { Int($0) }, rowCount: body.stores.count,
+      unreadRows: coded - branches.count)
   }
 
   /// The closures among special days `(date, closed, name)`: a `closed` entry with a name, its

@@ -143,6 +143,12 @@ public struct GSTheFreshSource: BrandSource {
     if let expected, stores.count != expected.totalNumberOfResults {
       session.warn(
         "\(Self.name): the list reported \(expected.totalNumberOfResults) stores, its pages held \(stores.count)")
+    } else if let expected, !drifted {
+      // Every page stated the same count (`totalNumberOfResults`), and the pages held that many
+      // stores: the answer is complete.
+      session.listedEveryStore(
+        of: .gsTheFresh,
+        stated: "the list states \(expected.totalNumberOfResults) stores (totalNumberOfResults) and its pages hold them all")
     }
     return stores.map { store, pageURL in
       let branch = store.rawBranch(asOf: session.asOf, sourceURL: pageURL)

@@ -55,8 +55,13 @@ public struct CollectStage: Sendable {
   /// back in the sources' order, so reports do not depend on which finished first.
   public func collect(
     _ selection: BrandSelection, asOf: CalendarDate
-  ) async -> (results: [BrandSlug: BrandResult], problems: RunProblems, dataSources: [BrandSlug: String]) {
-    let finished = await withTaskGroup(of: (Int, [BrandSlug], BrandResult, [SourceWarning], String).self) { group in
+  ) async -> (
+    results: [BrandSlug: BrandResult], problems: RunProblems, dataSources: [BrandSlug: String],
+    completeAnswers: [BrandSlug: String]
+  ) {
+    let finished = await withTaskGroup(
+      of: (Int, [BrandSlug], BrandResult, [SourceWarning], String, [BrandSlug: String]).self
+    ) { group in
       for (order, source) in sources.enumerated() {
         let brands = selection.brands(of: source)
         guard !brands.isEmpty else { continue }
@@ -82,29 +87,31 @@ public struct CollectStage: Sendable {
             }
             return (
               order, brands, .success(branches), session.warnings,
-              watch.described(session.fallbackUsed ?? source.primaryData)
+              watch.described(session.fallbackUsed ?? source.primaryData), session.completeAnswers
             )
           } catch {
-            return (order, brands, .failure(session.described(error)), session.warnings, source.primaryData)
+            return (order, brands, .failure(session.described(error)), session.warnings, source.primaryData, [:])
           }
         }
       }
-      var finished: [(Int, [BrandSlug], BrandResult, [SourceWarning], String)] = []
+      var finished: [(Int, [BrandSlug], BrandResult, [SourceWarning], String, [BrandSlug: String])] = []
       for await result in group { finished.append(result) }
       return finished.sorted { $0.0 < $1.0 }
     }
 
     var results: [BrandSlug: BrandResult] = [:]
     var dataSources: [BrandSlug: String] = [:]
+    var completeAnswers: [BrandSlug: String] = [:]
     var problems = RunProblems()
-    for (_, brands, result, warnings, dataSource) in finished {
+    for (_, brands, result, warnings, dataSource, complete) in finished {
+      completeAnswers.merge(complete.filter { brands.contains($0.key) }) { first, _ in first }
       for warning in warnings { problems.warn(.source, warning.message, branch: warning.branch) }
       for brand in brands {
         results[brand] = result.map { branches in branches.filter { $0.id.brand == brand } }
         dataSources[brand] = dataSource
       }
     }
-    return (results, problems, dataSources)
+    return (results, problems, dataSources, completeAnswers)
   }
 }
 

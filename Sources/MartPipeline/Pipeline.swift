@@ -98,7 +98,7 @@ public struct Pipeline: Sendable {
           branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
           errors: problems.errors))
     }
-    var (collected, collectProblems, dataSources) = await CollectStage(
+    var (collected, collectProblems, dataSources, completeAnswers) = await CollectStage(
       sources: sources, fetcher: fetcher, progress: progress
     )
     .collect(selection, asOf: asOf)
@@ -127,7 +127,8 @@ public struct Pipeline: Sendable {
           following
           + MissingBranches.kept(
             brand, fresh: following, previous: previous.branches[brand] ?? [], asOf: asOf,
-            removeAtOnce: self.admission.acceptShrink.contains(brand), refresh: normalizer.refresh, problems: &problems)
+            removeAtOnce: self.admission.acceptShrink.contains(brand), completeAnswer: completeAnswers[brand],
+            refresh: normalizer.refresh, problems: &problems)
         if Task.isCancelled {
           return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
         }

@@ -13,10 +13,12 @@ import Testing
 @Suite(.serialized) struct MissingFromSourceRunTests {
   static let feedFolder = "www.costco.co.kr"
 
-  func run(_ recordings: URL, output: URL, asOf: String, acceptShrink: Set<BrandSlug> = []) async throws -> RunReport {
+  func run(
+    _ recordings: URL, output: URL, asOf: String, brand: BrandSlug = "costco", acceptShrink: Set<BrandSlug> = []
+  ) async throws -> RunReport {
     try await Pipeline.run(
       RunConfiguration(
-        outputDirectory: output, replayDirectory: recordings, asOf: CalendarDate(iso: asOf)!, brands: ["costco"],
+        outputDirectory: output, replayDirectory: recordings, asOf: CalendarDate(iso: asOf)!, brands: [brand],
         geocodingRetryPolicy: .immediate, acceptShrink: acceptShrink)
     ).report
   }
@@ -25,8 +27,9 @@ import Testing
     FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
   }
 
-  /// A copy of the recordings whose Costco feed `edit` changed.
-  func recordings(_ edit: (inout [[String: Any]]) throws -> Void) throws -> URL {
+  /// A copy of the recordings whose Costco feed `edit` changed, stating `totalResults` stores
+  /// when given (the recording states 20).
+  func recordings(totalResults: Int? = nil, _ edit: (inout [[String: Any]]) throws -> Void) throws -> URL {
     let copy = scratch("web")
     try FileManager.default.copyItem(at: FixturePaths.web, to: copy)
     let folder = copy.appendingPathComponent(Self.feedFolder)
@@ -37,6 +40,11 @@ import Testing
     var rows = try #require(records["stores"] as? [[String: Any]])
     try edit(&rows)
     records["stores"] = rows
+    if let totalResults {
+      var pagination = try #require(records["pagination"] as? [String: Any])
+      pagination["totalResults"] = totalResults
+      records["pagination"] = pagination
+    }
     try JSONSerialization.data(withJSONObject: records).write(to: folder.appendingPathComponent(feed))
     return copy
   }
@@ -140,6 +148,76 @@ import Testing
     let bundle = try latest(output)
     #expect(branch("costco-Daejeon", in: bundle) == nil)
     #expect(bundle.branches.removed.map(\.id.description) == ["costco-Daejeon"])
+  }
+
+  /// An answer that states how many stores it holds (the OCC API's `pagination.totalResults`)
+  /// and lists that many is complete: a store missing from it is removed at once. One that
+  /// states more than it lists keeps the grace period.
+  @Test func aStoreMissingFromAnAnswerThatStatesItsCountIsRemovedAtOnce() async throws {
+    let output = scratch("complete")
+    #expect(try await run(FixturePaths.web, output: output, asOf: "2026-11-20").outcome == .published)
+    let clean = try latest(output)
+
+    // 20 rows, 20 stated (one of them an announced warehouse without a code); 대전점 goes and the
+    // answer states 19.
+    let complete = try recordings(totalResults: 19) { rows in rows.removeAll { $0["name"] as? String == "Daejeon" } }
+    let report = try await run(complete, output: output, asOf: "2026-11-21")
+    #expect(report.outcome == .published && report.exitCode == 0)
+    #expect(report.brands.first { $0.slug == "costco" }?.status == .fresh)
+    let bundle = try latest(output)
+    #expect(branch("costco-Daejeon", in: bundle) == nil)
+    #expect(bundle.branches.removed.map(\.id.description) == ["costco-Daejeon"])
+    #expect(report.branchesMissingFromSource.isEmpty)
+    let warning = try #require(report.warnings.first { $0.kind == .missingFromSource && $0.brand == "costco" })
+    #expect(warning.message.contains("removed at once") && warning.message.contains("costco-Daejeon"), "\(warning.message)")
+    let diff = BundleDiff(old: clean, new: bundle)
+    #expect(diff.removed.map(\.id.description) == ["costco-Daejeon"])
+    #expect(diff.countsByKind[.missingFromSource] == nil)
+    // Every other warehouse is exactly the clean run's.
+    #expect(
+      bundle.branches.branches.filter { $0.brand == "costco" }
+        == clean.branches.branches.filter { $0.brand == "costco" && $0.id.description != "costco-Daejeon" })
+    #expect(BundleValidator(directory: output).validate().problems.isEmpty)
+
+    // The count not reached (19 rows, 20 stated: a page lost a row): the grace period stands.
+    let short = scratch("short")
+    #expect(try await run(FixturePaths.web, output: short, asOf: "2026-11-20").outcome == .published)
+    let fewer = try recordings(totalResults: 20) { rows in rows.removeAll { $0["name"] as? String == "Daejeon" } }
+    let kept = try await run(fewer, output: short, asOf: "2026-11-21")
+    #expect(kept.branchesMissingFromSource.map(\.id.description) == ["costco-Daejeon"])
+    #expect(try latest(short).branches.removed.isEmpty)
+  }
+
+  /// GS THE FRESH's list states its count on every page (`totalNumberOfResults`): a store gone
+  /// from a list that states one fewer and holds them all is removed at once.
+  @Test func aStoreMissingFromGSListThatStatesItsCountIsRemovedAtOnce() async throws {
+    let output = scratch("gs-complete")
+    #expect(try await run(FixturePaths.web, output: output, asOf: "2026-11-20", brand: "gs-thefresh").outcome == .published)
+    let copy = scratch("gs-web")
+    try FileManager.default.copyItem(at: FixturePaths.web, to: copy)
+    let folder = copy.appendingPathComponent("gsthefresh.gsretail.com")
+    var goneID = ""
+    for number in 1...6 {
+      let file = folder.appendingPathComponent("find-storelist-page-\(number).body.json")
+      var page = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
+      var pagination = try #require(page["pagination"] as? [String: Any])
+      pagination["totalNumberOfResults"] = 17
+      page["pagination"] = pagination
+      if number == 6 {
+        // 창원상남점 goes (김해내동점, the last, is shut: it would go at once anyway).
+        var results = try #require(page["results"] as? [[String: Any]])
+        goneID = "gs-thefresh-\(try #require(results.removeFirst()["shopCode"] as? String))"
+        page["results"] = results
+      }
+      try JSONSerialization.data(withJSONObject: page).write(to: file)
+    }
+    let report = try await run(copy, output: output, asOf: "2026-11-21", brand: "gs-thefresh")
+    #expect(report.outcome == .published && report.exitCode == 0)
+    let bundle = try latest(output)
+    #expect(branch(goneID, in: bundle) == nil)
+    #expect(bundle.branches.removed.map(\.id.description) == [goneID])
+    #expect(report.branchesMissingFromSource.isEmpty)
+    #expect(report.warnings.contains { $0.kind == .missingFromSource && $0.message.contains("removed at once") })
   }
 
   /// A new store of a gone store's name: the same name in another city is another store.
