@@ -255,4 +255,42 @@ struct AnswerProofTests {
       #expect(body.range(of: Data("strCd".utf8)) == nil, "\(file)")
     }
   }
+
+  // MARK: E-mart
+
+  /// 노브랜드 store pages (`view.do?id=`) carry no name of their store that the check can rest
+  /// on: behind a cache that answers every store page with the first one, no store takes
+  /// another store's phone, and every store's days are the clean read's.
+  @Test func nobrandStorePagesBehindACacheIgnoringTheQueryGiveNoStoreAnotherStoresPhone() async throws {
+    let clean = try Self.server(host: "store.emart.com", ignoringQuery: false)
+    let cleanRead = await Self.collect(EmartSource(), brands: [.nobrand], from: clean)
+    clean.stop()
+    let index = RecordingIndex(try ReplayArchive.load(from: FixturePaths.web).restricted(toHosts: ["store.emart.com"]))
+    let firstPage = Mutex<ServerResponse?>(nil)
+    let cached = try LocalHTTPServer { request in
+      let isStorePage = request.path.hasSuffix("/branch/view.do")
+      if isStorePage, let page = firstPage.withLock({ $0 }) { return page }
+      guard let exchange = index.match(request, host: "store.emart.com") else { return .text("no recording\n", status: 404) }
+      let response = ServerResponse(
+        status: exchange.status, headers: exchange.headers.filter { $0.name.lowercased() != "content-encoding" },
+        body: exchange.body)
+      if isStorePage { firstPage.withLock { $0 = $0 ?? response } }
+      return response
+    }
+    let cachedRead = await Self.collect(EmartSource(), brands: [.nobrand], from: cached)
+    cached.stop()
+    let cleanBranches = try cleanRead.branches.get()
+    let branches = try cachedRead.branches.get()
+    #expect(branches.map(\.id) == cleanBranches.map(\.id))
+    #expect(cleanBranches.filter { $0.phone != nil }.count >= 2)
+    let cleanByID = Dictionary(uniqueKeysWithValues: cleanBranches.map { ($0.id, $0) })
+    // The first page answers for its own store alone: every other store's phone is its own
+    // (from its list row) or none.
+    for branch in branches {
+      #expect(branch.phone == nil || branch.phone == cleanByID[branch.id]?.phone, "\(branch.id): \(branch.phone ?? "")")
+      #expect(branch.closingDates == cleanByID[branch.id]?.closingDates, "\(branch.id)")
+    }
+    #expect(branches.filter { $0.phone == nil }.count >= branches.count - cleanBranches.filter { $0.phone != nil }.count)
+    #expect(cachedRead.warnings.contains { $0.contains("phone not read") }, "\(cachedRead.warnings)")
+  }
 }

@@ -190,9 +190,10 @@ import Testing
 
   /// GS THE FRESH's list states its count on every page (`totalNumberOfResults`): a store gone
   /// from a list that states one fewer and holds them all is removed at once.
-  @Test func aStoreMissingFromGSListThatStatesItsCountIsRemovedAtOnce() async throws {
-    let output = scratch("gs-complete")
-    #expect(try await run(FixturePaths.web, output: output, asOf: "2026-11-20", brand: "gs-thefresh").outcome == .published)
+  /// A copy of the recordings in which GS THE FRESH's list states `total` stores on every page
+  /// (`page3Total` on page 3, when given: the count drifting while the list is read) and
+  /// 창원상남점 is gone from page 6; and the id of the store gone.
+  func gsRecordings(total: Int, page3Total: Int? = nil) throws -> (URL, String) {
     let copy = scratch("gs-web")
     try FileManager.default.copyItem(at: FixturePaths.web, to: copy)
     let folder = copy.appendingPathComponent("gsthefresh.gsretail.com")
@@ -201,7 +202,7 @@ import Testing
       let file = folder.appendingPathComponent("find-storelist-page-\(number).body.json")
       var page = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: file)) as? [String: Any])
       var pagination = try #require(page["pagination"] as? [String: Any])
-      pagination["totalNumberOfResults"] = 17
+      pagination["totalNumberOfResults"] = number == 3 ? page3Total ?? total : total
       page["pagination"] = pagination
       if number == 6 {
         // 창원상남점 goes (김해내동점, the last, is shut: it would go at once anyway).
@@ -211,6 +212,15 @@ import Testing
       }
       try JSONSerialization.data(withJSONObject: page).write(to: file)
     }
+    return (copy, goneID)
+  }
+
+  /// GS THE FRESH's list states its count on every page (`totalNumberOfResults`): a store gone
+  /// from a list that states one fewer and holds them all is removed at once.
+  @Test func aStoreMissingFromGSListThatStatesItsCountIsRemovedAtOnce() async throws {
+    let output = scratch("gs-complete")
+    #expect(try await run(FixturePaths.web, output: output, asOf: "2026-11-20", brand: "gs-thefresh").outcome == .published)
+    let (copy, goneID) = try gsRecordings(total: 17)
     let report = try await run(copy, output: output, asOf: "2026-11-21", brand: "gs-thefresh")
     #expect(report.outcome == .published && report.exitCode == 0)
     let bundle = try latest(output)
@@ -218,6 +228,20 @@ import Testing
     #expect(bundle.branches.removed.map(\.id.description) == [goneID])
     #expect(report.branchesMissingFromSource.isEmpty)
     #expect(report.warnings.contains { $0.kind == .missingFromSource && $0.message.contains("removed at once") })
+  }
+
+  /// Counts that drift while the ~170-page list is read are a warning, not a failure: the brand
+  /// is fresh, and a list whose count moved proves nothing complete, so the grace stands.
+  @Test func gsCountsDriftingWhileTheListIsReadWarnAndKeepTheGrace() async throws {
+    let output = scratch("gs-drift")
+    #expect(try await run(FixturePaths.web, output: output, asOf: "2026-11-20", brand: "gs-thefresh").outcome == .published)
+    let (copy, goneID) = try gsRecordings(total: 17, page3Total: 18)
+    let report = try await run(copy, output: output, asOf: "2026-11-21", brand: "gs-thefresh")
+    #expect(report.outcome == .published && report.exitCode == 0)
+    #expect(report.brands.first { $0.slug == "gs-thefresh" }?.status == .fresh)
+    #expect(report.warnings.contains { $0.message.contains("the list changed while it was read") })
+    #expect(report.branchesMissingFromSource.map(\.id.description) == [goneID])
+    #expect(try latest(output).branches.removed.isEmpty)
   }
 
   /// A new store of a gone store's name: the same name in another city is another store.
