@@ -15,7 +15,8 @@ public struct NaverGeocoder: Geocoder {
   private let transport: ProviderTransport
 
   public init(
-    clientID: String, clientSecret: String, fetcher: any HTTPFetching, retryPolicy: FetchRetryPolicy = .geocoding, clock: any FetchClock = SystemFetchClock()
+    clientID: String, clientSecret: String, fetcher: any HTTPFetching, retryPolicy: FetchRetryPolicy = .geocoding,
+    clock: any FetchClock = SystemFetchClock()
   ) {
     self.clientID = clientID
     self.clientSecret = clientSecret
