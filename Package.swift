@@ -136,7 +136,9 @@ let package = Package(
       ]),
     .testTarget(
       name: "MartGeocodingTests",
-      dependencies: ["MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "TestSupport"]),
+      dependencies: [
+        "MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "ReplayTestSupport", "TestSupport",
+      ]),
     .testTarget(
       name: "MartExportTests",
       dependencies: ["MartExport", "MartCore", "MartDigest", "MartFiles", "MartGzip", "TestSupport"]),

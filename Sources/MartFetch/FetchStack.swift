@@ -5,6 +5,10 @@
 ///
 /// Retries pass through politeness, so a retry waits its turn like any request; robots.txt
 /// and per-host limits see the real sites' URLs; the statistics count per real host.
+///
+/// Every layer that waits (per-host turns, `Retry-After` pauses, retry backoffs) waits on the
+/// stack's one `clock`, which it also hands to the geocoders' retries and to whatever else of
+/// the run measures time; tests give a `ManualClock` and assert the waits exactly.
 public struct FetchStack: Sendable {
   /// The top of the stack: what brand sources use.
   public let fetcher: any HTTPFetching
@@ -17,29 +21,34 @@ public struct FetchStack: Sendable {
   public let statistics: FetchStatistics
   /// The conditional layer, when a validator store was given (for its `storeFailures`).
   public let conditional: ConditionalRequestFetcher?
+  /// The one clock every layer waits on.
+  public let clock: any FetchClock
 
   /// Builds the stack.
   /// - Parameters:
   ///   - client: libcurl limits and User-Agent.
   ///   - overrides: real origin → replacement base URL (see `OriginRedirectingFetcher`).
   ///   - validators: where ETags and Last-Modified dates are kept; nil sends no conditional requests.
+  ///   - clock: what every layer waits on (libcurl's own timeouts keep real time).
   public init(
     client: HTTPClientConfiguration = HTTPClientConfiguration(), overrides: [String: String] = [:],
     politeness: PolitenessPolicy = PolitenessPolicy(), retry: FetchRetryPolicy = FetchRetryPolicy(),
-    validators: HTTPValidatorStore? = nil, statistics: FetchStatistics = FetchStatistics()
+    validators: HTTPValidatorStore? = nil, statistics: FetchStatistics = FetchStatistics(),
+    clock: any FetchClock = SystemFetchClock()
   ) {
     var network: any HTTPFetching = CurlHTTPClient(configuration: client)
     if !overrides.isEmpty { network = OriginRedirectingFetcher(wrapping: network, overrides: overrides) }
-    let polite = PoliteFetcher(wrapping: network, policy: politeness)
-    let retrying = RetryingFetcher(wrapping: polite, policy: retry, statistics: statistics)
+    let polite = PoliteFetcher(wrapping: network, policy: politeness, clock: clock)
+    let retrying = RetryingFetcher(wrapping: polite, policy: retry, statistics: statistics, clock: clock)
     let conditional = validators.map {
       ConditionalRequestFetcher(wrapping: retrying, store: $0, statistics: statistics)
     }
     self.fetcher = conditional ?? retrying
     var apiPoliteness = politeness
     apiPoliteness.obeysRobotsTxt = false
-    self.politeNetwork = PoliteFetcher(wrapping: network, policy: apiPoliteness)
+    self.politeNetwork = PoliteFetcher(wrapping: network, policy: apiPoliteness, clock: clock)
     self.statistics = statistics
     self.conditional = conditional
+    self.clock = clock
   }
 }

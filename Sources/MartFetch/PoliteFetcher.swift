@@ -65,6 +65,8 @@ public final class PoliteFetcher: HTTPFetching {
 
   public let upstream: any HTTPFetching
   public let policy: PolitenessPolicy
+  /// What turns are counted on and waited for.
+  public let clock: any FetchClock
   private let observeTurn: (@Sendable (Turn) -> Void)?
   private let hosts = Mutex<[String: HostState]>([:])
   private let robots = Mutex<[String: Task<Result<RobotsRules, FetchError>, Never>]>([:])
@@ -73,14 +75,16 @@ public final class PoliteFetcher: HTTPFetching {
   /// - Parameters:
   ///   - upstream: what sends the requests once they are let through.
   ///   - policy: limits and delays per host, and whether robots.txt is obeyed.
+  ///   - clock: what turns are counted on and waited for (`FetchStack` hands out the run's one).
   ///   - observeTurn: called once a request let through has finished, with its turn (not for
   ///     robots.txt, refused or cancelled requests); for measuring the politeness a run keeps.
   public init(
     wrapping upstream: any HTTPFetching, policy: PolitenessPolicy = PolitenessPolicy(),
-    observeTurn: (@Sendable (Turn) -> Void)? = nil
+    clock: any FetchClock = SystemFetchClock(), observeTurn: (@Sendable (Turn) -> Void)? = nil
   ) {
     self.upstream = upstream
     self.policy = policy
+    self.clock = clock
     self.observeTurn = observeTurn
   }
 
@@ -108,14 +112,14 @@ public final class PoliteFetcher: HTTPFetching {
     do {
       response = try await upstream.fetch(request)
     } catch {
-      observeTurn?(Turn(url: request.url, host: host, started: started, finished: .now))
+      observeTurn?(Turn(url: request.url, host: host, started: started, finished: clock.now))
       leave(host, pause: nil)
       throw error
     }
-    observeTurn?(Turn(url: request.url, host: host, started: started, finished: .now))
+    observeTurn?(Turn(url: request.url, host: host, started: started, finished: clock.now))
     var pause: Duration?
     if response.status == 429 || response.status == 503 {
-      pause = response.headers.value(named: "Retry-After").flatMap { RetryAfter.delay($0) }
+      pause = response.headers.value(named: "Retry-After").flatMap { RetryAfter.delay($0, now: clock.date) }
         .map { min($0, policy.maxHostPause) }
     }
     leave(host, pause: pause)
@@ -251,14 +255,14 @@ public final class PoliteFetcher: HTTPFetching {
     while true {
       // (now, nil) when the start is claimed now; otherwise when to look again.
       let (now, next) = hosts.withLock { hosts -> (ContinuousClock.Instant, ContinuousClock.Instant?) in
-        let now = ContinuousClock.now
+        let now = clock.now
         if let next = hosts[host]?.nextStart, next > now { return (now, next) }
         hosts[host]?.nextStart = now + spacing + jitter
         return (now, nil)
       }
       guard let next else { return now }
       do {
-        try await Task.sleep(until: next, clock: .continuous)
+        try await clock.sleep(until: next)
       } catch {
         leave(host, pause: nil)
         throw FetchError(.cancelled, url: url, message: "cancelled while waiting for its turn at \(host)")
@@ -272,7 +276,7 @@ public final class PoliteFetcher: HTTPFetching {
     hosts.withLock { hosts in
       guard hosts[host] != nil else { return }
       if let pause {
-        let now = ContinuousClock.now
+        let now = clock.now
         hosts[host]!.nextStart = max(hosts[host]!.nextStart ?? now, now + pause)
       }
       if let next = hosts[host]!.waiters.removeFirst() {

@@ -32,6 +32,16 @@ public struct FetchRetryPolicy: Sendable, Hashable {
     self.retryBudget = retryBudget
   }
 
+  /// No waiting between attempts, and no `Retry-After` honoured (tests of what is retried).
+  public static let immediate = FetchRetryPolicy(
+    maxAttempts: 3, initialDelay: .zero, maxDelay: .zero, jitter: 0, maxRetryAfter: .zero, retryBudget: nil)
+
+  /// The geocoding APIs' retries: three attempts, 0.5 s then 1 s apart (no jitter: one lookup
+  /// at a time), a `Retry-After` of up to 10 s waited out, no shared budget.
+  public static let geocoding = FetchRetryPolicy(
+    maxAttempts: 3, initialDelay: .milliseconds(500), maxDelay: .seconds(10), jitter: 0,
+    maxRetryAfter: .seconds(10), retryBudget: nil)
+
   /// The backoff before retry number `retry` (1 for the first retry), jitter applied.
   public func backoff(beforeRetry retry: Int) -> Duration {
     let exponent = min(max(0, retry - 1), 30)
@@ -59,7 +69,7 @@ public struct FetchRetryPolicy: Sendable, Hashable {
 public enum RetryAfter {
   /// The wait a `Retry-After` value asks for, measured from `now`; nil when unreadable. A date
   /// in the past is zero.
-  public static func delay(_ value: String, now: Date = Date()) -> Duration? {
+  public static func delay(_ value: String, now: Date) -> Duration? {
     let trimmed = value.trimmingCharacters(in: .whitespaces)
     if let seconds = Int(trimmed) { return seconds >= 0 ? .seconds(seconds) : nil }
     for format in ["EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy"] {
@@ -81,37 +91,54 @@ public enum RetryAfter {
 /// Other statuses (2xx–4xx) are returned at once.
 ///
 /// When the attempts or the shared retry budget are used up, it throws a `FetchError` naming the
-/// URL, the last cause and the number of attempts (for a status: `.httpStatus`). Records requests,
-/// retries, bytes and failures in `statistics`.
+/// URL, the last cause and the number of attempts (for a status: `.httpStatus`), or gives back
+/// the last answer when asked to (``fetch(_:retryingAnswers:returningTheLastAnswer:)``). Records
+/// requests, retries, bytes and failures in `statistics`. Waits on `clock`.
 public struct RetryingFetcher: HTTPFetching {
   public let upstream: any HTTPFetching
   public let policy: FetchRetryPolicy
   public let statistics: FetchStatistics
+  /// What backoffs and `Retry-After` waits are waited on.
+  public let clock: any FetchClock
   private let budget: RetryBudget
 
   public init(wrapping upstream: any HTTPFetching, policy: FetchRetryPolicy = FetchRetryPolicy(),
-    statistics: FetchStatistics = FetchStatistics()
+    statistics: FetchStatistics = FetchStatistics(), clock: any FetchClock = SystemFetchClock()
   ) {
     self.upstream = upstream
     self.policy = policy
     self.statistics = statistics
+    self.clock = clock
     self.budget = RetryBudget(policy.retryBudget)
   }
 
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
+    try await fetch(
+      request, retryingAnswers: { FetchRetryPolicy.isRetryable(status: $0.status) }, returningTheLastAnswer: false)
+  }
+
+  /// Fetches `request`, asking again after the retryable failures and after the answers
+  /// `isRetryable` says are worth asking again for (an API's throttle, told from its used-up
+  /// quota by its body). When no retry is left for such an answer, it is returned if
+  /// `returningTheLastAnswer` (for a caller that reads the answer's own error), else thrown.
+  public func fetch(
+    _ request: HTTPRequest, retryingAnswers isRetryable: (HTTPResponse) -> Bool, returningTheLastAnswer: Bool
+  ) async throws(FetchError) -> HTTPResponse {
     var attempt = 1
     while true {
       let cause: FetchError
       var retryAfter: Duration?
+      var answer: HTTPResponse?
       statistics.record(url: request.url) { $0.requests += 1 }
       do {
         let response = try await upstream.fetch(request)
         statistics.record(url: request.url) { $0.bytes += response.body.count }
-        guard FetchRetryPolicy.isRetryable(status: response.status) else {
+        guard isRetryable(response) else {
           if response.status >= 400 { statistics.record(url: request.url) { $0.failures += 1 } }
           return response
         }
-        retryAfter = response.headers.value(named: "Retry-After").flatMap { RetryAfter.delay($0) }
+        answer = response
+        retryAfter = response.headers.value(named: "Retry-After").flatMap { RetryAfter.delay($0, now: clock.date) }
         cause = FetchError(
           .httpStatus(response.status), url: request.url,
           message: response.statusLine.map { "answered \($0)" } ?? "answered HTTP \(response.status)")
@@ -135,13 +162,14 @@ public struct RetryingFetcher: HTTPFetching {
         }
       if let refusal {
         statistics.record(url: request.url) { $0.failures += 1 }
+        if returningTheLastAnswer, let answer { return answer }
         throw FetchError(cause.code, url: request.url, message: "\(cause.message); \(refusal)")
       }
       let wait = max(policy.backoff(beforeRetry: attempt), retryAfter ?? .zero)
       attempt += 1
       statistics.record(url: request.url) { $0.retries += 1 }
       do {
-        try await Task.sleep(for: wait)
+        try await clock.sleep(for: wait)
       } catch {
         throw FetchError(.cancelled, url: request.url, message: "cancelled while waiting to retry after: \(cause.message)")
       }

@@ -121,39 +121,23 @@ public protocol Geocoder: Sendable {
   func geocode(_ query: GeocodingQuery) async throws(GeocodingError) -> GeocodeMatch?
 }
 
-/// How often and how patiently a geocoder retries rate-limited and failed requests.
-public struct RetryPolicy: Sendable, Hashable {
-  /// Attempts in all, the first included.
-  public var maxAttempts: Int
-  /// Wait before the second attempt; doubled for each further one.
-  public var initialDelay: Duration
-  /// Longest wait. A `Retry-After` asking for more ends the retries instead.
-  public var maxDelay: Duration
-
-  public init(maxAttempts: Int = 3, initialDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(10)) {
-    self.maxAttempts = max(1, maxAttempts)
-    self.initialDelay = initialDelay
-    self.maxDelay = maxDelay
-  }
-
-  /// No waiting between attempts (tests).
-  public static let immediate = RetryPolicy(maxAttempts: 3, initialDelay: .zero, maxDelay: .zero)
-
-  /// The wait before `attempt` (2 for the first retry): the backoff, or the server's
-  /// `Retry-After` (seconds or an HTTP date) when that is longer; nil when the server asks for
-  /// more than `maxDelay`.
-  func delay(beforeAttempt attempt: Int, retryAfter: String?) -> Duration? {
-    let backoff = min(initialDelay * (1 << min(30, max(0, attempt - 2))), maxDelay)
-    guard let retryAfter, let asked = RetryAfter.delay(retryAfter) else { return backoff }
-    return asked > maxDelay ? nil : max(backoff, asked)
-  }
-}
-
 /// The HTTP exchange shared by the providers: fetch, classify the status, retry when sensible.
+/// Retries are the fetch layers' own (`RetryingFetcher`): the one backoff, waited on the run's
+/// one clock; what is worth asking again is the provider's to say (a throttle is, a used-up
+/// quota is not).
 struct ProviderTransport: Sendable {
   var provider: CoordinateSource
-  var fetcher: any HTTPFetching
-  var retryPolicy: RetryPolicy
+  var retrying: RetryingFetcher
+
+  /// - Parameters:
+  ///   - fetcher: the polite network (`FetchStack.politeNetwork`).
+  ///   - retryPolicy: attempts, backoff and the longest `Retry-After` waited out
+  ///     (`FetchRetryPolicy.geocoding` by default).
+  ///   - clock: what the backoffs wait on (`FetchStack.clock`).
+  init(provider: CoordinateSource, fetcher: any HTTPFetching, retryPolicy: FetchRetryPolicy, clock: any FetchClock) {
+    self.provider = provider
+    self.retrying = RetryingFetcher(wrapping: fetcher, policy: retryPolicy, clock: clock)
+  }
 
   /// Performs `request` and hands 2xx responses to `decode`; maps other statuses with `classify`
   /// (which reads the provider's error body). Retries retryable failures, waiting between attempts.
@@ -162,41 +146,31 @@ struct ProviderTransport: Sendable {
     classify: (HTTPResponse) -> GeocodingError,
     decode: (HTTPResponse) throws(GeocodingError) -> Result
   ) async throws(GeocodingError) -> Result {
-    var attempt = 1
-    while true {
-      let outcome: Swift.Result<Result, GeocodingError>
-      var retryAfter: String?
-      do {
-        let response = try await fetcher.fetch(request)
-        retryAfter = response.headers.value(named: "Retry-After")
-        if response.isSuccess {
-          do throws(GeocodingError) { outcome = .success(try decode(response)) } catch { outcome = .failure(error) }
-        } else {
-          outcome = .failure(classify(response))
-        }
-      } catch {
-        outcome = .failure(GeocodingError(.transport, provider: provider, query: query, message: error.description))
+    func outcome(_ response: HTTPResponse) -> Swift.Result<Result, GeocodingError> {
+      guard response.isSuccess else { return .failure(classify(response)) }
+      do throws(GeocodingError) { return .success(try decode(response)) } catch { return .failure(error) }
+    }
+    let response: HTTPResponse
+    do {
+      response = try await retrying.fetch(
+        request,
+        retryingAnswers: { answer in
+          if case .failure(let error) = outcome(answer) { error.isRetryable } else { false }
+        }, returningTheLastAnswer: true)
+    } catch {
+      throw GeocodingError(.transport, provider: provider, query: query, message: error.description)
+    }
+    switch outcome(response) {
+    case .success(let value):
+      return value
+    case .failure(var error):
+      let policy = retrying.policy
+      if error.isRetryable, let retryAfter = response.headers.value(named: "Retry-After"),
+        let asked = RetryAfter.delay(retryAfter, now: retrying.clock.date), asked > policy.maxRetryAfter
+      {
+        error.message += "; Retry-After \(retryAfter) is longer than the \(policy.maxRetryAfter) allowed"
       }
-      switch outcome {
-      case .success(let value):
-        return value
-      case .failure(let error) where error.isRetryable && attempt < retryPolicy.maxAttempts:
-        guard let delay = retryPolicy.delay(beforeAttempt: attempt + 1, retryAfter: retryAfter) else {
-          var waitTooLong = error
-          waitTooLong.message += "; Retry-After \(retryAfter ?? "") is longer than the \(retryPolicy.maxDelay) allowed"
-          throw waitTooLong
-        }
-        attempt += 1
-        if delay > .zero {
-          do {
-            try await Task.sleep(for: delay)
-          } catch {
-            throw GeocodingError(.transport, provider: provider, query: query, message: "cancelled while backing off")
-          }
-        }
-      case .failure(let error):
-        throw error
-      }
+      throw error
     }
   }
 

@@ -86,18 +86,18 @@ public final class GeocodingChain: Sendable {
   public static func fromEnvironment(
     cachePath: String?, fetcher: any HTTPFetching,
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    retryPolicy: RetryPolicy = RetryPolicy()
+    retryPolicy: FetchRetryPolicy = .geocoding, clock: any FetchClock = SystemFetchClock()
   ) throws(GeocodeCacheError) -> GeocodingChain {
     fromEnvironment(
       cache: try cachePath.map { path throws(GeocodeCacheError) in try GeocodeCache(path: path) }, fetcher: fetcher,
-      environment: environment, retryPolicy: retryPolicy)
+      environment: environment, retryPolicy: retryPolicy, clock: clock)
   }
 
   /// The chain the environment asks for (see above), over an open cache (`nil`: none).
   public static func fromEnvironment(
     cache: GeocodeCache?, fetcher: any HTTPFetching,
     environment: [String: String] = ProcessInfo.processInfo.environment,
-    retryPolicy: RetryPolicy = RetryPolicy()
+    retryPolicy: FetchRetryPolicy = .geocoding, clock: any FetchClock = SystemFetchClock()
   ) -> GeocodingChain {
     func value(_ name: String) -> String? {
       environment[name].map { $0.trimmingCharacters(in: .whitespaces) }.flatMap { $0.isEmpty ? nil : $0 }
@@ -113,20 +113,20 @@ public final class GeocodingChain: Sendable {
         if let key = value("KAKAO_REST_API_KEY") {
           geocoders.append(
             KakaoGeocoder(
-              restAPIKey: key, fetcher: fetcher, retryPolicy: retryPolicy))
+              restAPIKey: key, fetcher: fetcher, retryPolicy: retryPolicy, clock: clock))
         }
       case .naver:
         if let id = value("NAVER_CLIENT_ID"), let secret = value("NAVER_CLIENT_SECRET") {
           geocoders.append(
             NaverGeocoder(
               clientID: id, clientSecret: secret, fetcher: fetcher,
-              retryPolicy: retryPolicy))
+              retryPolicy: retryPolicy, clock: clock))
         }
       case .vworld:
         if let key = value("VWORLD_API_KEY") {
           geocoders.append(
             VWorldGeocoder(
-              key: key, fetcher: fetcher, retryPolicy: retryPolicy))
+              key: key, fetcher: fetcher, retryPolicy: retryPolicy, clock: clock))
         }
       case .site:
         continue

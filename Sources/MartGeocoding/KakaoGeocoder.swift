@@ -15,10 +15,10 @@ public struct KakaoGeocoder: Geocoder {
 
   public init(
     restAPIKey: String, fetcher: any HTTPFetching,
-    retryPolicy: RetryPolicy = RetryPolicy()
+    retryPolicy: FetchRetryPolicy = .geocoding, clock: any FetchClock = SystemFetchClock()
   ) {
     self.restAPIKey = restAPIKey
-    self.transport = ProviderTransport(provider: .kakao, fetcher: fetcher, retryPolicy: retryPolicy)
+    self.transport = ProviderTransport(provider: .kakao, fetcher: fetcher, retryPolicy: retryPolicy, clock: clock)
   }
 
   public func geocode(_ query: GeocodingQuery) async throws(GeocodingError) -> GeocodeMatch? {

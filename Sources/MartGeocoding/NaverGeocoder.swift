@@ -15,11 +15,12 @@ public struct NaverGeocoder: Geocoder {
   private let transport: ProviderTransport
 
   public init(
-    clientID: String, clientSecret: String, fetcher: any HTTPFetching, retryPolicy: RetryPolicy = RetryPolicy()
+    clientID: String, clientSecret: String, fetcher: any HTTPFetching, retryPolicy: FetchRetryPolicy = .geocoding,
+    clock: any FetchClock = SystemFetchClock()
   ) {
     self.clientID = clientID
     self.clientSecret = clientSecret
-    self.transport = ProviderTransport(provider: .naver, fetcher: fetcher, retryPolicy: retryPolicy)
+    self.transport = ProviderTransport(provider: .naver, fetcher: fetcher, retryPolicy: retryPolicy, clock: clock)
   }
 
   public func geocode(_ query: GeocodingQuery) async throws(GeocodingError) -> GeocodeMatch? {

@@ -18,10 +18,10 @@ public struct VWorldGeocoder: Geocoder {
 
   public init(
     key: String, fetcher: any HTTPFetching,
-    retryPolicy: RetryPolicy = RetryPolicy()
+    retryPolicy: FetchRetryPolicy = .geocoding, clock: any FetchClock = SystemFetchClock()
   ) {
     self.key = key
-    self.transport = ProviderTransport(provider: .vworld, fetcher: fetcher, retryPolicy: retryPolicy)
+    self.transport = ProviderTransport(provider: .vworld, fetcher: fetcher, retryPolicy: retryPolicy, clock: clock)
   }
 
   public func geocode(_ query: GeocodingQuery) async throws(GeocodingError) -> GeocodeMatch? {

@@ -37,7 +37,7 @@ public struct RunConfiguration: Sendable {
   /// here that exists, and creates none).
   public let geocodingCache: URL?
   /// How geocoders retry rate-limited and failed requests.
-  public let geocodingRetryPolicy: RetryPolicy
+  public let geocodingRetryPolicy: FetchRetryPolicy
   /// Where to keep every response of the run in the recording format. Default:
   /// `<state>/raw/<as-of>-<HHmmss>` for runs that are not replays, none for replays.
   public let archiveDirectory: URL?
@@ -72,6 +72,10 @@ public struct RunConfiguration: Sendable {
   /// The researched designations to check the stores against (``DesignationReferenceFile``);
   /// `nil`: the repository's `data/designations.json` when there is one.
   public let designationReference: URL?
+  /// The run's one clock: the fetch layers' turns, pauses and backoffs, the geocoders' retries
+  /// and the progress lines wait on it (`FetchStack` hands it out). libcurl's timeouts and the
+  /// report's timestamps keep real time.
+  public let clock: any FetchClock
 
   /// A configuration, fixed once made. `requests`, when given, sets `client`'s timeout and
   /// User-Agent, `politeness` and `retry` from the command line's plain numbers.
@@ -79,14 +83,16 @@ public struct RunConfiguration: Sendable {
     outputDirectory: URL, stateDirectory: URL? = nil, replayDirectory: URL? = nil, mirrors: [BrandSlug: String] = [:],
     asOf: CalendarDate? = nil, allowsEarlierAsOf: Bool = false, brands: Set<BrandSlug> = [],
     geocodingEnvironment: [String: String] = ProcessInfo.processInfo.environment,
-    geocodingCache: URL? = nil, geocodingRetryPolicy: RetryPolicy = RetryPolicy(),
+    geocodingCache: URL? = nil, geocodingRetryPolicy: FetchRetryPolicy = .geocoding,
     archiveDirectory: URL? = nil, sources: [any BrandSource] = BrandSources.all,
     client: HTTPClientConfiguration = HTTPClientConfiguration(), politeness: PolitenessPolicy = PolitenessPolicy(),
     retry: FetchRetryPolicy = FetchRetryPolicy(), validatorStore: URL? = nil, keep: Int? = nil,
     progress: RunProgress? = nil, logger: Logger = Logger(label: "mart-holiday.run"), requests: RequestSettings? = nil,
     acceptShrink: Set<BrandSlug> = [], readsRegister: Bool = false,
-    settingNames: @escaping SettingNames = { $0.description }, designationReference: URL? = nil
+    settingNames: @escaping SettingNames = { $0.description }, designationReference: URL? = nil,
+    clock: any FetchClock = SystemFetchClock()
   ) {
+    self.clock = clock
     self.readsRegister = readsRegister
     self.settingNames = settingNames
     self.designationReference = designationReference

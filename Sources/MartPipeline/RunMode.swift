@@ -71,11 +71,11 @@ public enum RunMode: Sendable, Hashable {
   /// The fetch stack of this mode over `client`, sending origins where `overrides` says.
   public func fetchStack(
     client: HTTPClientConfiguration, overrides: [String: String], politeness: PolitenessPolicy,
-    retry: FetchRetryPolicy, validators: HTTPValidatorStore?
+    retry: FetchRetryPolicy, validators: HTTPValidatorStore?, clock: any FetchClock = SystemFetchClock()
   ) -> FetchStack {
     FetchStack(
       client: client, overrides: overrides, politeness: self.politeness(politeness), retry: self.retry(retry),
-      validators: validators)
+      validators: validators, clock: clock)
   }
 }
 

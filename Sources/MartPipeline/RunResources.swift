@@ -53,7 +53,7 @@ struct RunResources {
       }
       stack = mode.fetchStack(
         client: configuration.client, overrides: overrides, politeness: configuration.politeness,
-        retry: configuration.retry, validators: validators)
+        retry: configuration.retry, validators: validators, clock: configuration.clock)
 
       archivePlan = plan.archive
       if let archivePlan {
@@ -89,7 +89,7 @@ struct RunResources {
       geocoding = GeocodingChain.fromEnvironment(
         cache: geocodeCache, fetcher: stack.politeNetwork,
         environment: mode.geocodingEnvironment(configured: configuration.geocodingEnvironment),
-        retryPolicy: configuration.geocodingRetryPolicy)
+        retryPolicy: configuration.geocodingRetryPolicy, clock: stack.clock)
     } catch {
       replayServer?.stop()
       throw error

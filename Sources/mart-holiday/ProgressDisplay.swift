@@ -1,5 +1,6 @@
 import Foundation
 import Logging
+import MartFetch
 import MartPipeline
 
 #if canImport(Glibc)
@@ -19,6 +20,8 @@ struct ProgressDisplay {
   let live: Bool
   /// Whether log lines pad the brands into a column (text); JSON messages are not padded.
   let padded: Bool
+  /// What the lines are spaced on: the run's clock.
+  let clock: any FetchClock
 
   /// Runs until cancelled, then draws the last state once more.
   func run() async {
@@ -46,7 +49,7 @@ struct ProgressDisplay {
         }
       }
       if cancelled { return }
-      do { try await Task.sleep(for: live ? .milliseconds(200) : interval) } catch {}
+      do { try await clock.sleep(for: live ? .milliseconds(200) : interval) } catch {}
     }
   }
 

@@ -253,7 +253,8 @@ struct RunCommand: AsyncParsableCommand {
     let display = Task {
       await ProgressDisplay(
         progress: progress, logger: logger, interval: .seconds(progressInterval),
-        live: logFormat == .text && ProgressDisplay.standardErrorIsTerminal, padded: logFormat == .text
+        live: logFormat == .text && ProgressDisplay.standardErrorIsTerminal, padded: logFormat == .text,
+        clock: configuration.clock
       ).run()
     }
     let outcome = await runTask.result

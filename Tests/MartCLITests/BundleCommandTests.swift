@@ -10,8 +10,12 @@ import Testing
 @Suite struct BundleCommandTests {
   let cli = CommandLineContractTests()
 
-  /// A fresh output directory with one replayed run published into it.
-  func publishedRun(_ label: String = "bundle") throws -> URL {
+  /// A fresh output directory with one replayed run published into it: a private copy of
+  /// `PublishedOutput`.
+  func publishedRun(_ label: String = "bundle") throws -> URL { try PublishedOutput.copy(label) }
+
+  /// A new output directory published into by the binary now, for the tests of publishing.
+  func freshRun(_ label: String = "bundle") throws -> URL {
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
     let outcome = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
     try #require(outcome.status == 0, "stderr: \(outcome.stderr)")
@@ -44,8 +48,8 @@ import Testing
   @Test func twoRunsWriteIdenticalBytes() throws {
     // Everything clients read; report.json and report.html are for operators and carry the run's
     // times and the replay server's port, which differ from run to run.
-    var first = try tree(try publishedRun())
-    var second = try tree(try publishedRun())
+    var first = try tree(try PublishedOutput.directory())
+    var second = try tree(try freshRun())
     for name in ["report.json", "report.html"] {
       #expect(first.removeValue(forKey: name) != nil)
       #expect(second.removeValue(forKey: name) != nil)
@@ -180,9 +184,7 @@ import Testing
 
   /// The replayed run's output directory and its branches.
   func baseline() throws -> (URL, PublishedBundle) {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("diff-old-\(UUID().uuidString)")
-    let outcome = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
-    try #require(outcome.status == 0, "stderr: \(outcome.stderr)")
+    let output = try PublishedOutput.copy("diff-old")
     return (output, try #require(try BundleStore(outputDirectory: output).latest()))
   }
 

@@ -20,12 +20,7 @@ import Testing
   }()
 
   /// An output directory with the bootstrap run (the recorded fixtures) published into it.
-  func bootstrapOutput(_ label: String) throws -> URL {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
-    let outcome = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
-    try #require(outcome.status == 0, "stderr: \(outcome.stderr)")
-    return output
-  }
+  func bootstrapOutput(_ label: String) throws -> URL { try PublishedOutput.copy(label) }
 
   func json(_ url: URL) throws -> [String: Any] {
     try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as? [String: Any])

@@ -17,12 +17,7 @@ import Testing
   }
 
   /// An output directory holding the bundle of a replay of the recordings.
-  func publishedOutput() throws -> URL {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("clock-\(UUID().uuidString)/output")
-    let outcome = try run(["run", "--replay", FixturePaths.web.path, "--output", output.path])
-    #expect(outcome.status == 0, "\(outcome.stderrText)")
-    return output
-  }
+  func publishedOutput() throws -> URL { try PublishedOutput.copy("clock") }
 
   func errorLines(_ outcome: ProcessRunner.Outcome) -> [String] {
     outcome.stderrText.split(separator: "\n").map(String.init).filter { $0.hasPrefix("error:") }

@@ -22,13 +22,9 @@ import Testing
 @Suite struct RunSafetyTests {
   let cli = CommandLineContractTests()
 
-  /// A fresh output directory with one bundle published from `fixtures/web` (as of 2026-11-20).
-  func publishedOutput(_ label: String) throws -> URL {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
-    let first = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
-    try #require(first.status == 0, "stderr: \(first.stderr)")
-    return output
-  }
+  /// A fresh output directory with one bundle published from `fixtures/web` (as of 2026-11-20):
+  /// a private copy of `PublishedOutput`.
+  func publishedOutput(_ label: String) throws -> URL { try PublishedOutput.copy(label) }
 
   /// The state directory a run uses by default for `output`: `<output>-state` beside it.
   func state(_ output: URL) -> URL {

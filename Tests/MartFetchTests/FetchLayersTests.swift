@@ -9,14 +9,19 @@ import Synchronization
 import Testing
 
 /// The fetcher stack (libcurl, politeness, retries, revalidation) against a local server that
-/// injects faults. Delays are configured small so the suite stays fast.
+/// injects faults. The layers wait on a `ManualClock`: waits are asserted exactly and take no
+/// real time (libcurl's own timeouts keep real time, configured small).
 @Suite struct FetchLayersTests {
-  /// The stack with fast policies; the validator store is optional.
+  /// Retries as a run makes them (1 s, doubled), without jitter, so that waits are exact.
+  static let retry = FetchRetryPolicy(
+    maxAttempts: 3, initialDelay: .seconds(1), maxDelay: .seconds(30), jitter: 0, maxRetryAfter: .seconds(10))
+
+  /// The stack over `clock`; the validator store is optional.
   func stack(
     client: HTTPClientConfiguration = FastPolicies.client, politeness: PolitenessPolicy = FastPolicies.politeness,
-    retry: FetchRetryPolicy = FastPolicies.retry, validators: HTTPValidatorStore? = nil
+    retry: FetchRetryPolicy = Self.retry, validators: HTTPValidatorStore? = nil, clock: ManualClock = ManualClock()
   ) -> FetchStack {
-    FetchStack(client: client, politeness: politeness, retry: retry, validators: validators)
+    FetchStack(client: client, politeness: politeness, retry: retry, validators: validators, clock: clock)
   }
 
   /// The error `request` fails with; records an issue if it succeeds.
@@ -36,11 +41,13 @@ import Testing
     let server = try FaultServer { _, earlier in
       earlier == 0 ? .text("busy", status: 503) : .text("fresh page")
     }
-    let stack = stack()
+    let clock = ManualClock()
+    let stack = stack(clock: clock)
     let response = try await stack.fetcher.fetch(.get(server.url("/page")))
     #expect(response.status == 200)
     #expect(String(decoding: response.body, as: UTF8.self) == "fresh page")
     #expect(server.count("/page") == 2)
+    #expect(clock.pauses == [.seconds(1)])
     let counts = try #require(stack.statistics.byHost["127.0.0.1:\(server.server.port)"])
     #expect(counts.requests == 2)
     #expect(counts.retries == 1)
@@ -55,14 +62,14 @@ import Testing
       response.headers.append(HTTPHeader("Retry-After", "3"))
       return response
     }
-    let clock = ContinuousClock()
-    let started = clock.now
-    let response = try await stack().fetcher.fetch(.get(server.url("/limited")))
-    let arrivals = server.arrivals
+    let clock = ManualClock()
+    let response = try await stack(clock: clock).fetcher.fetch(.get(server.url("/limited")))
     #expect(response.status == 200)
-    #expect(arrivals.count == 2)
-    if arrivals.count == 2 { #expect(arrivals[1] - arrivals[0] >= .seconds(3)) }
-    #expect(clock.now - started >= .seconds(3))
+    #expect(server.arrivals.count == 2)
+    // The server's 3 s, longer than the 1 s backoff: the host's next turn and the retry both
+    // wait for it, and the retry's turn comes at once after the retry's own wait.
+    #expect(clock.pauses == [.seconds(3)])
+    #expect(clock.elapsed == .seconds(3))
   }
 
   @Test func a404FailsAtOnceWithOneRequest() async throws {
@@ -79,7 +86,8 @@ import Testing
 
   @Test func lastingFailuresEndInAClearErrorAfterTheAllowedAttempts() async throws {
     let server = try FaultServer { _, _ in .text("down", status: 503) }
-    let stack = stack()
+    let clock = ManualClock()
+    let stack = stack(clock: clock)
     let url = server.url("/down")
     let error = try #require(await failure(of: .get(url), using: stack.fetcher))
     #expect(error.code == .httpStatus(503))
@@ -89,6 +97,8 @@ import Testing
     #expect(error.message.contains("gave up after 3 attempts"))
     #expect(server.count("/down") == 3)
     #expect(stack.statistics.total.failures == 1)
+    // The backoff doubles: 1 s before the second attempt, 2 s before the third.
+    #expect(clock.pauses == [.seconds(1), .seconds(2)])
   }
 
   @Test func theSharedRetryBudgetRunsOut() async throws {
@@ -411,16 +421,19 @@ import Testing
     let server = try FaultServer(robots: "User-agent: *\nCrawl-delay: 0.3\n") { _, _ in .text("ok") }
     var politeness = FastPolicies.politeness
     politeness.minimumDelay = .milliseconds(100)
-    let (fetcher, turns) = politeFetcher(politeness)
+    let clock = ManualClock()
+    let (fetcher, turns) = politeFetcher(politeness, clock: clock)
     for index in 0..<3 { _ = try await fetcher.fetch(.get(server.url("/page/\(index)"))) }
     #expect(server.arrivals.count == 3)
-    // robots.txt's Crawl-delay of 0.3 s raises the 100 ms minimum: the pages start at least
-    // 300 ms apart at the client (robots.txt itself is fetched before the first, outside the turns).
+    // robots.txt's Crawl-delay of 0.3 s raises the 100 ms minimum: the pages start 300 ms apart
+    // at the client (robots.txt itself is fetched before the first, outside the turns), the
+    // answers taking no time on the clock.
     let started = turns.inOrderOfStart.map(\.started)
     #expect(started.count == 3)
     for (earlier, later) in zip(started, started.dropFirst()) {
-      #expect(later - earlier >= .milliseconds(300))
+      #expect(later - earlier == .milliseconds(300))
     }
+    #expect(clock.pauses == [.milliseconds(300), .milliseconds(300)])
   }
 
   @Test func oneRequestAtATimePerHostWhileHostsRunInParallel() async throws {
@@ -441,8 +454,6 @@ import Testing
       return .text("second")
     }
     let fetcher = stack().fetcher
-    let clock = ContinuousClock()
-    let started = clock.now
     try await withThrowingTaskGroup(of: Void.self) { group in
       for server in [first, second] {
         for index in 0..<4 {
@@ -458,8 +469,6 @@ import Testing
     #expect(second.maxConcurrent == 1)
     #expect(first.arrivals.count == 4)
     #expect(second.arrivals.count == 4)
-    // One at a time per host: four answers of 150 ms each, one after another.
-    #expect(clock.now - started >= hold * 4)
   }
 
   @Test func twoAtATimeWhenConfigured() async throws {
@@ -495,22 +504,27 @@ import Testing
   /// A polite fetcher straight over libcurl (no retries) and the turns it gives, as it measured
   /// them: delays are counted at the client, where a server's view of them would also include
   /// connection setup and the load on the machine.
-  private func politeFetcher(_ politeness: PolitenessPolicy) -> (PoliteFetcher, TurnLog) {
+  private func politeFetcher(_ politeness: PolitenessPolicy, clock: ManualClock) -> (PoliteFetcher, TurnLog) {
     let turns = TurnLog()
     let fetcher = PoliteFetcher(
-      wrapping: CurlHTTPClient(configuration: FastPolicies.client), policy: politeness, observeTurn: turns.record)
+      wrapping: CurlHTTPClient(configuration: FastPolicies.client), policy: politeness, clock: clock,
+      observeTurn: turns.record)
     return (fetcher, turns)
   }
 
-  /// Requests issued together to one host, answered `latency` after they arrive, with `delay`
-  /// between starts: each request's turn in order of start, and how many the server answered at once.
+  /// Requests issued together to one host, each answer taking `latency` on `clock` (the server
+  /// moves the clock on before answering), with `delay` between starts: each request's turn in
+  /// order of start, and how many the server answered at once.
   private func turnsAtOneHost(
-    requests: Int, latency: Duration, delay: Duration
+    requests: Int, latency: Duration, delay: Duration, clock: ManualClock
   ) async throws -> (turns: [PoliteFetcher.Turn], maxConcurrent: Int) {
-    let server = try FaultServer(hold: latency) { _, _ in .text("ok") }
+    let server = try FaultServer { _, _ in
+      clock.advance(by: latency)
+      return .text("ok")
+    }
     var politeness = FastPolicies.politeness
     politeness.minimumDelay = delay
-    let (fetcher, turns) = politeFetcher(politeness)
+    let (fetcher, turns) = politeFetcher(politeness, clock: clock)
     try await withThrowingTaskGroup(of: Void.self) { group in
       for index in 0..<requests {
         group.addTask { _ = try await fetcher.fetch(.get(server.url("/p/\(index)"))) }
@@ -522,34 +536,36 @@ import Testing
   }
 
   @Test func theDelayRunsFromStartToStartAndOverlapsTheAnswer() async throws {
-    // 4 s between starts, each answer held 3 s by the server. Counted from the answer, the wait
-    // after each answer would be the whole 4 s at least; counted from the start it is the 1 s
-    // left. The bound is the delay itself: anything under it was not counted from the answer,
-    // and the three seconds above the 1 s are slack for a machine so loaded that a task waits
-    // that long for a thread (the whole suite runs side by side on two cores).
+    // 4 s between starts, each answer taking 3 s. Counted from the answer, the wait after each
+    // answer would be the whole 4 s; counted from the start it is the 1 s left.
+    let clock = ManualClock()
     let (turns, maxConcurrent) = try await turnsAtOneHost(
-      requests: 3, latency: .milliseconds(3000), delay: .milliseconds(4000))
+      requests: 3, latency: .seconds(3), delay: .seconds(4), clock: clock)
     #expect(turns.count == 3)
     #expect(maxConcurrent == 1)
     for (previous, next) in zip(turns, turns.dropFirst()) {
-      #expect(next.started - previous.started >= .milliseconds(4000))
-      // At one per host the previous request has finished first...
-      #expect(next.started >= previous.finished)
-      // ...and the delay ran while it was answered.
-      #expect(next.started - previous.finished < .milliseconds(4000))
+      #expect(previous.finished - previous.started == .seconds(3))
+      #expect(next.started - previous.started == .seconds(4))
+      // The previous request had finished, and the delay ran while it was answered.
+      #expect(next.started - previous.finished == .seconds(1))
     }
+    #expect(clock.pauses == [.seconds(1), .seconds(1)])
   }
 
   @Test func atOneAtATimeAnAnswerSlowerThanTheDelayHoldsTheNextStart() async throws {
     // 100 ms between starts, 350 ms to answer: the previous request must finish first, so
     // starts are at least the 350 ms the server holds each request apart.
-    let (turns, maxConcurrent) = try await turnsAtOneHost(requests: 4, latency: .milliseconds(350), delay: .milliseconds(100))
+    let clock = ManualClock()
+    let (turns, maxConcurrent) = try await turnsAtOneHost(
+      requests: 4, latency: .milliseconds(350), delay: .milliseconds(100), clock: clock)
     #expect(turns.count == 4)
     #expect(maxConcurrent == 1)
     for (previous, next) in zip(turns, turns.dropFirst()) {
-      #expect(next.started >= previous.finished)
-      #expect(next.started - previous.started >= .milliseconds(350))
+      #expect(next.started == previous.finished)
+      #expect(next.started - previous.started == .milliseconds(350))
     }
+    // The delay had always passed by the time the slot was free: nothing waited for it.
+    #expect(clock.pauses.isEmpty)
   }
 }
 

@@ -2,6 +2,7 @@ import Foundation
 import MartFetch
 import MartReplay
 import ReplayTestSupport
+import Synchronization
 
 /// What the test server saw, sent back as JSON by the `/echo` route.
 struct Echo: Codable {
@@ -56,6 +57,11 @@ enum TestServerRoutes {
       // The handler runs on the connection's thread: waiting here delays the answer.
       Thread.sleep(forTimeInterval: Double(milliseconds) / 1000)
       return .text("delayed \(query["id"] ?? "")")
+    case "held":
+      // Answered only once the test releases it (or after a minute), on the connection's thread.
+      let id = query["id"] ?? ""
+      HeldAnswers.shared.wait(for: id)
+      return .text("held \(id)")
     case "bytes":
       let count = Int(query["count"] ?? "") ?? 0
       return ServerResponse(body: Data(repeating: UInt8(ascii: "x"), count: count))
@@ -91,5 +97,26 @@ extension Data {
       index = next
     }
     self.init(bytes)
+  }
+}
+
+/// The answers of the `/held` route, each held until a test releases it by its id: a test can
+/// then say what happened while the server had not answered, without measuring time.
+final class HeldAnswers: Sendable {
+  static let shared = HeldAnswers()
+
+  private let released = Mutex<Set<String>>([])
+  private let answered = Mutex<Set<String>>([])
+
+  /// Lets the answer `id` go.
+  func release(_ id: String) { _ = released.withLock { $0.insert(id) } }
+
+  /// Whether the server has sent the answer `id`.
+  func hasAnswered(_ id: String) -> Bool { answered.withLock { $0.contains(id) } }
+
+  /// Holds the calling (server) thread until `id` is released, a minute at most.
+  func wait(for id: String) {
+    for _ in 0..<6000 where !released.withLock({ $0.contains(id) }) { Thread.sleep(forTimeInterval: 0.01) }
+    _ = answered.withLock { $0.insert(id) }
   }
 }

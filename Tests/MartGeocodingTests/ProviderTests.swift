@@ -3,6 +3,7 @@ import MartCore
 import MartFetch
 import MartGeocoding
 import MartReplay
+import ReplayTestSupport
 import TestSupport
 import Testing
 
@@ -90,7 +91,7 @@ struct ProviderTests {
     #expect(sequence.requestCount == 1)
   }
 
-  @Test("Kakao: a 429 with Retry-After is a throttle: waited out, retried, and the answer used")
+  @Test("Kakao: a 429 with Retry-After is a throttle: waited out on the run's clock, retried, and the answer used")
   func kakaoThrottledThenSuccess() async throws {
     let success = try GeocodingReplay.exchange(host: "dapi.kakao.com", name: "search-429-2")
     var throttle = success
@@ -98,13 +99,12 @@ struct ProviderTests {
     throttle.headers = [HTTPHeader("Content-Type", "application/json;charset=UTF-8"), HTTPHeader("Retry-After", "1")]
     throttle.body = Data(#"{"errorType":"TooManyRequests","message":"slow down"}"#.utf8)
     let sequence = try SequenceServer([throttle, success])
+    let clock = ManualClock()
     let geocoder = KakaoGeocoder(
-      restAPIKey: "replay-kakao-key", fetcher: kakaoFetcher(sequence.server.baseURL),
-      retryPolicy: RetryPolicy(maxAttempts: 3, initialDelay: .zero, maxDelay: .seconds(5)))
-    let clock = ContinuousClock()
-    let started = clock.now
+      restAPIKey: "replay-kakao-key", fetcher: kakaoFetcher(sequence.server.baseURL), clock: clock)
     let match = try #require(try await geocoder.geocode(GeocodingQuery("부산광역시 부산진구 가야대로 506", kind: .road)))
-    #expect(clock.now - started >= .seconds(1))
+    // The backoff before the first retry is 0.5 s; the server asked for 1 s, the longer wait.
+    #expect(clock.waits == [.seconds(1)])
     #expect(match.point == GeoPoint(latitude: 35.1612070, longitude: 129.0576340))
     #expect(sequence.requestCount == 2)
   }
@@ -266,7 +266,7 @@ struct ProviderTests {
   @Test("a provider that cannot be reached is a transport error")
   func unreachable() async throws {
     let geocoder = KakaoGeocoder(
-      restAPIKey: "k", fetcher: kakaoFetcher("http://127.0.0.1:9"), retryPolicy: RetryPolicy(maxAttempts: 1))
+      restAPIKey: "k", fetcher: kakaoFetcher("http://127.0.0.1:9"), retryPolicy: FetchRetryPolicy(maxAttempts: 1))
     let error = await #expect(throws: GeocodingError.self) {
       try await geocoder.geocode(GeocodingQuery("서울특별시 송파구 올림픽로 240", kind: .road))
     }

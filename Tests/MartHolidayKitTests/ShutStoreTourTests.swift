@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartFetch
 import MartGeocoding
 import MartHolidayKit
 import MartPipeline

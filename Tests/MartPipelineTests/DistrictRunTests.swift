@@ -2,6 +2,7 @@ import Foundation
 import MartBrands
 import MartCore
 import MartExport
+import MartFetch
 import MartGeocoding
 import MartPipeline
 import TestSupport

@@ -2,6 +2,17 @@ import Foundation
 
 /// Locations of the repository's fixtures, found from this source file so tests run from any
 /// working directory.
+///
+/// Published fixtures: a test that starts from "an output directory with the recordings
+/// published" takes a copy of one publishing run per test process instead of publishing again.
+/// The command-line tests call `PublishedOutput.copy("label")` (MartCLITests/PublishedOutput.swift:
+/// the built binary's `run --replay fixtures/web`, the state directory copied beside the output);
+/// the kit's tests `PublishedFixtures.shared.copy()` (MartHolidayKitTests). Only a test of
+/// publishing itself runs the publishing command from scratch.
+///
+/// Time: the fetch layers wait on a `FetchClock` (`FetchStack(clock:)`); tests give them a
+/// `ManualClock` (ReplayTestSupport), whose waits return at once and are recorded, and assert
+/// the waits exactly instead of sleeping on the real clock.
 public enum FixturePaths {
   /// The repository root (the folder holding Package.swift).
   public static let repositoryRoot: URL = URL(fileURLWithPath: #filePath)

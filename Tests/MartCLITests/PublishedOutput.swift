@@ -1,0 +1,69 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The output of `mart-holiday run --replay fixtures/web --output DIR` (as of the recordings'
+/// date, 2026-11-20), published once per test process by the built binary, with its state
+/// directory `DIR-state` beside it; tests take a private copy of both.
+///
+/// A test that needs "an output directory with one bundle published" as its starting point
+/// calls `try PublishedOutput.copy("label")` instead of running the binary itself: the copy is
+/// an output directory under the temporary directory, named `label-<UUID>`, with
+/// `label-<UUID>-state` beside it, exactly as a run into that directory would have left them.
+/// It is the test's to change, rerun over or damage. Only a test of publishing itself (two runs
+/// writing the same bytes, a run into a new directory, the sample) runs the publishing command
+/// from scratch; ``directory()`` is the shared original, for reading only.
+enum PublishedOutput {
+  /// The one publishing run of this process; a failure is kept and thrown to every caller.
+  private static let published = Result<URL, any Error> { try publish() }
+
+  /// The shared published output directory (read only: take a ``copy(_:)`` to change anything).
+  static func directory() throws -> URL { try published.get() }
+
+  /// A private copy of the published output directory and its state directory beside it.
+  /// - Parameter label: the start of the copy's directory name, for reading leftovers.
+  static func copy(_ label: String) throws -> URL {
+    try copy(to: FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)"))
+  }
+
+  /// A private copy of the published output directory at `output` (which must not exist; its
+  /// parent must), with the state directory beside it.
+  @discardableResult
+  static func copy(to output: URL) throws -> URL {
+    let original = try directory()
+    try copyTree(original, to: output)
+    try copyTree(stateDirectory(of: original), to: stateDirectory(of: output))
+    return output
+  }
+
+  /// `cp -a`: the files under `current/` are hard links to the current bundle's, which a run
+  /// checks and keeps, and a copy keeps them so (as it keeps times, modes and links).
+  private static func copyTree(_ source: URL, to target: URL) throws {
+    let copied = try ProcessRunner.run(URL(fileURLWithPath: "/bin/cp"), ["-a", source.path, target.path])
+    guard copied.status == 0 else { throw PublishingFailed(status: copied.status, stderr: copied.stderrText) }
+  }
+
+  /// The state directory a run uses by default for `output`: `<output>-state` beside it.
+  static func stateDirectory(of output: URL) -> URL {
+    URL(fileURLWithPath: output.standardizedFileURL.path + "-state")
+  }
+
+  private static func publish() throws -> URL {
+    let output = FileManager.default.temporaryDirectory
+      .appendingPathComponent("published-\(UUID().uuidString)/output")
+    let outcome = try ProcessRunner.run(
+      CommandLineContractTests.binary, ["run", "--replay", "fixtures/web", "--output", output.path],
+      in: FixturePaths.repositoryRoot)
+    guard outcome.status == 0 else {
+      throw PublishingFailed(status: outcome.status, stderr: outcome.stderrText)
+    }
+    return output
+  }
+
+  /// The publishing run, or a copy of its output, did not exit 0.
+  struct PublishingFailed: Error, CustomStringConvertible {
+    var status: Int32
+    var stderr: String
+    var description: String { "publishing or copying the replay of fixtures/web exited \(status): \(stderr)" }
+  }
+}
