@@ -10,7 +10,7 @@ import Testing
 /// 2026 starts on a Tuesday (Sundays 6 13 20 27), October 2026 on a Thursday (Sundays 4 11 18
 /// 25), November 2026 on a Sunday (Sundays 1 8 15 22 29, Wednesdays 4 11 18 25), December 2026
 /// on a Tuesday (Sundays 6 13 20 27), January 2027 on a Friday (Sundays 3 10 17 24 31), June 2020
-/// on a Monday (Sundays 7 14 21 28), December 2020 on a Tuesday (Sundays 6 13 20 27), May 2024 on
+/// on a Monday (Sundays 7 14 21 28), November 2019 on a Friday (Sundays 3 10 17 24), December 2020 on a Tuesday (Sundays 6 13 20 27), May 2024 on
 /// a Wednesday (Sundays 5 12 19 26).
 @Suite("Closing days in sentences")
 struct ClosingDaySentenceTests {
@@ -74,6 +74,46 @@ struct ClosingDaySentenceTests {
     Case(
       "경기 과천시는 다음달 8일 예정됐던 대형마트와 SSM의 의무휴업일을 추석 당일인 6일로 한시 조정했다.", asOf: "2025-09-01",
       window: "2025-10-01"..."2025-10-31", status: .unknown, dates: [], unknown: ["2025-10-01"..."2025-10-31"]),
+    // A day with no month named anywhere stays unknown; a month the text grounds it in gives it.
+    // 매일신문 2020-06-14 (the lead sentence): "6월 둘째 주 일요일인 14일은 … 의무휴업한다." The
+    // ordinal describes the day; it is no rule for June, whose other closure is not named here.
+    Case(
+      "6월 둘째 주 일요일인 14일은 이마트·홈플러스·롯데마트 등 대형마트 업체 대부분 점포가 의무휴업한다.",
+      asOf: "2020-06-14", window: "2020-06-01"..."2020-06-30", dates: ["2020-06-14"],
+      unknown: ["2020-06-01"..."2020-06-13", "2020-06-15"..."2020-06-30"]),
+    // 아주경제 2019-11-24: "11월 넷째 주 일요일인 24일에는 … ‘의무 휴업’한다."
+    Case(
+      "11월 넷째 주 일요일인 24일에는 이마트·홈플러스·롯데마트 등 대형마트 업체 대부분 점포가 ‘의무 휴업’한다.",
+      asOf: "2019-11-24", window: "2019-11-01"..."2019-11-30", dates: ["2019-11-24"],
+      unknown: ["2019-11-01"..."2019-11-23", "2019-11-25"..."2019-11-30"]),
+    // The same description with no month: the day is not guessed, and no monthly rule is read.
+    Case(
+      "둘째 일요일인 13일 휴무", asOf: "2026-12-02", window: "2026-12-01"..."2026-12-31", status: .unknown,
+      dates: [], unknown: ["2026-12-01"..."2026-12-31"]),
+    // 연합뉴스TV (서초구, 2023-01): "오는 28일부터" is the day a change applies from, no closure.
+    Case(
+      "서울 서초구의 대형마트가 오는 28일부터 의무휴업일을 둘째 주와 넷째 주 일요일에서 해당 주 수요일로 전환합니다.",
+      asOf: "2023-01-20", window: "2023-01-01"..."2023-02-28", status: .unknown, dates: [],
+      unknown: ["2023-01-01"..."2023-02-28"]),
+    // A day alone, no month anywhere: unknown, whatever the as-of month.
+    Case(
+      "매장 사정으로 14일 휴무합니다", asOf: "2026-12-02", window: "2026-12-01"..."2026-12-31", status: .unknown,
+      dates: [], unknown: ["2026-12-01"..."2026-12-31"]),
+    // `오는 N일`: the next such day from the notice's date (this month, else the next).
+    Case(
+      "오는 14일 휴무합니다", asOf: "2026-12-02", window: "2026-12-01"..."2026-12-31", dates: ["2026-12-14"],
+      unknown: ["2026-12-01"..."2026-12-01", "2026-12-15"..."2026-12-31"]),
+    Case(
+      "오는 1일 휴무합니다", asOf: "2026-12-20", window: "2026-12-01"..."2027-01-31", dates: ["2027-01-01"],
+      unknown: ["2026-12-01"..."2026-12-19", "2027-01-02"..."2027-01-31"]),
+    // A heading naming the notice before its colon (`12월 정기휴무 안내:`) heads the month's days,
+    // and a day alone with a closing word under it is one of them, not left out and so open.
+    Case(
+      "12월 정기휴무 안내: 13일(일), 27일(일)", asOf: "2026-12-02", window: "2026-12-01"..."2027-01-31",
+      dates: ["2026-12-13", "2026-12-27"], unknown: ["2027-01-01"..."2027-01-31"]),
+    Case(
+      "12월 휴무일: 13일 휴무, 27일 휴무", asOf: "2026-12-02", window: "2026-12-01"..."2027-01-31",
+      dates: ["2026-12-13", "2026-12-27"], unknown: ["2027-01-01"..."2027-01-31"]),
     // A weekday alone in a note, hours around it: every Wednesday.
     Case(
       "영업시간 10:00~22:00 ※수요일 휴점", asOf: "2026-11-20", window: "2026-11-01"..."2026-11-30",

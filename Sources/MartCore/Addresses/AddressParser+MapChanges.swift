@@ -63,6 +63,21 @@ enum IncheonReform {
     "이음대로", "이음1로", "이음2로", "이음3로", "서로1로", "서로2로", "서로3로", "검마루로", "갈메울로", "당곡로", "검단로",
     "완정로", "원당대로",
   ]
+  /// Roads that run only in 청라, south of the 경인아라뱃길 (서해구): 청라국제도시 (법정동
+  /// 청라동) is bounded north by the 아라뱃길; its main roads were named in 2011 after its three
+  /// zones and given the prefix 청라 about 2014 (청라에메랄드로, 청라루비로, 청라사파이어로: 경인일보
+  /// 2018-08-07, read 2026-12-02), beside 청라대로 (the 인천경제청's 청라 office, 청라대로 46) and
+  /// 청라커낼로 (보틀벙커 청라점, 청라커낼로 252). Every road of 서구 whose name begins with
+  /// 청라 is read so (`seohaeRoadPrefix`).
+  static let seohaeRoads: Set<String> = ["청라대로", "청라커낼로", "청라에메랄드로", "청라루비로", "청라사파이어로"]
+  /// The name 청라's roads begin with.
+  static let seohaeRoadPrefix = "청라"
+
+  /// Whether `road` runs only in 청라 (서해구).
+  static func isSeohaeRoad(_ road: String) -> Bool {
+    seohaeRoads.contains(road) || (road.hasPrefix(seohaeRoadPrefix) && road.count > seohaeRoadPrefix.count + 1)
+  }
+
   /// 법정동 and 행정동 of the rest of 서구 (서해구).
   static let restOfSeoguDongs: Set<String> = [
     "백석동", "시천동", "검암동", "경서동", "공촌동", "연희동", "심곡동", "가정동", "신현동", "석남동", "원창동",
@@ -98,11 +113,13 @@ enum IncheonReform {
           "인천 중구 was abolished on 2026-07-01 (제물포구, 영종구): kept as published, its 동 or road does not say which")
       }
     case "서구":
-      let road = address.roadName
-      if decides(geomdanDongs) || (address.dongRi == nil && road.map(geomdanRoads.contains) == true) {
-        address.sigungu = "검단구"
-      } else if decides(restOfSeoguDongs) {
-        address.sigungu = "서해구"
+      // The 동 first (the legal 동 of the building), else the road.
+      let byDong = decides(geomdanDongs) ? "검단구" : decides(restOfSeoguDongs) ? "서해구" : nil
+      let byRoad = address.roadName.flatMap { road in
+        geomdanRoads.contains(road) ? "검단구" : isSeohaeRoad(road) ? "서해구" : nil
+      }
+      if let successor = byDong ?? byRoad {
+        address.sigungu = successor
       } else {
         address.warnings.append(
           "인천 서구 was split on 2026-07-01 (검단구, 서해구): kept as published, its 동 or road does not say which")

@@ -4,16 +4,23 @@ extension KoreanAddress {
   /// Parses an address as store pages publish it. Never fails: what is not understood is listed in
   /// `unparsed`.
   public init(parsing text: String) {
-    self = AddressParser.parse(text)
+    self = AddressParser.parse(text, knownRoads: .bundled)
+  }
+
+  /// Parses an address, joining a road name written apart (`센텀 남대로 35`) only when the joined
+  /// name is one of `knownRoads` or its last word cannot be a road on its own (`와석 순환로`);
+  /// otherwise the road is left undecided, with a warning, rather than guessed.
+  public init(parsing text: String, knownRoads: KnownRoads) {
+    self = AddressParser.parse(text, knownRoads: knownRoads)
   }
 
   /// Parses a road-name address published together with a separate lot-number address (as
   /// E-mart's `ADDRESS1`/`ADDRESS3` or Lotte Mart's `newAddress`/`oldAddress`): parts missing from
   /// `text` are taken from `lotAddress` when both name the same area. `raw` stays `text`.
-  public init(parsing text: String, lotAddress: String?) {
-    self = AddressParser.parse(text)
+  public init(parsing text: String, lotAddress: String?, knownRoads: KnownRoads = .bundled) {
+    self = AddressParser.parse(text, knownRoads: knownRoads)
     guard let lotAddress else { return }
-    let other = AddressParser.parse(lotAddress)
+    let other = AddressParser.parse(lotAddress, knownRoads: knownRoads)
     func compatible<Value: Equatable>(_ mine: Value?, _ theirs: Value?) -> Bool {
       mine == nil || theirs == nil || mine == theirs
     }
@@ -41,7 +48,7 @@ extension KoreanAddress {
 enum AddressParser {
   typealias Scalars = ArraySlice<Unicode.Scalar>
 
-  static func parse(_ raw: String) -> KoreanAddress {
+  static func parse(_ raw: String, knownRoads: KnownRoads) -> KoreanAddress {
     var address = KoreanAddress(raw: raw)
     let (outside, parenthesized) = splitParentheses(clean(raw))
 
@@ -53,12 +60,12 @@ enum AddressParser {
     }
 
     var words = main.split(separator: " ").flatMap(splitGlued).map(Word.init)
-    if let continuation = continuation(of: words, in: afterComma) {
+    if let continuation = continuation(of: words, in: afterComma, knownRoads: knownRoads) {
       words += continuation.words
       afterComma = continuation.rest
     }
     var detail: [String] = afterComma.isEmpty ? [] : [string(afterComma)]
-    var (floors, trailing) = readWords(words, into: &address)
+    var (floors, trailing) = readWords(words, into: &address, knownRoads: knownRoads)
     var references = parenthesized
     if let reference = takeTrailingReference(from: &trailing, after: address) {
       references.insert(reference, at: 0)
@@ -79,7 +86,9 @@ enum AddressParser {
 
   /// Reads the address words in order into `address`. Returns the floors read before the end of
   /// the address and the words after it (building names, floors), which belong to the detail.
-  static func readWords(_ input: [Word], into address: inout KoreanAddress) -> (floors: [Word], trailing: [Word]) {
+  static func readWords(
+    _ input: [Word], into address: inout KoreanAddress, knownRoads: KnownRoads
+  ) -> (floors: [Word], trailing: [Word]) {
     var words = input
     var index = 0
     var unparsed: [String] = []
@@ -104,17 +113,31 @@ enum AddressParser {
         words[index] = joined
         words.remove(at: index + 1)
       }
-      // The first part of a road name written apart (`파주 금촌동 새꽃 순환로 20`, `센텀 남대로`): the
-      // road is the two read as one, never its last word alone (another road, somewhere else).
+      // A word before a road name (`센텀 남대로`, `와석 순환로`, `잠실 올림픽로`): the first part of
+      // the name when the two read as one are a road it knows or the last word cannot be a road on
+      // its own; else a place or building word, or a part: the road is undecided. Never the last
+      // word alone, which may be another road, somewhere else.
       if index + 1 < words.count, address.roadName == nil, address.buildingNumber == nil, words[index].kind == nil,
         words[index + 1].kind == .roadName, bareCity(words[index], before: words[index + 1], in: address) == nil
       {
-        if isRoadNamePart(words[index].scalars) {
-          words[index] = Word((Array(words[index].scalars) + words[index + 1].scalars)[...])
+        let joined = Word((Array(words[index].scalars) + words[index + 1].scalars)[...])
+        if isRoadNamePart(words[index].scalars), joined.kind == .roadName,
+          knownRoads.contains(joined.text)
+            || KnownRoads.suffixesDemandingAFirstPart.contains(words[index + 1].text)
+        {
+          words[index] = joined
           words.remove(at: index + 1)
         } else {
           undecidedRoad = "\(words[index].text) \(words[index + 1].text)"
         }
+      }
+      // A 동 word before a last word that cannot be a road on its own is the road's first part
+      // (`좌동 순환로` → `좌동순환로`), not a 동 and a road `순환로`.
+      if index + 1 < words.count, address.roadName == nil, address.buildingNumber == nil,
+        words[index].kind == .dongRi, KnownRoads.suffixesDemandingAFirstPart.contains(words[index + 1].text)
+      {
+        words[index] = Word((Array(words[index].scalars) + words[index + 1].scalars)[...])
+        words.remove(at: index + 1)
       }
       let word = words[index]
       if isComplete(address, before: word) { break }
@@ -161,6 +184,8 @@ enum AddressParser {
         address.dongRi = word.text
 
       case .roadName where address.roadName == nil:
+        // `대로 12` alone: the first part of the name is not written.
+        if KnownRoads.suffixesDemandingAFirstPart.contains(word.text) { undecidedRoad = word.text }
         var name = word.text
         if next() == .roadNameSuffix {
           index += 1
@@ -247,12 +272,12 @@ enum AddressParser {
   /// space: a road name and building number after a lot number (`중동 1129, 길주로 100`), or the
   /// legal 동 after a building number (`연북로 1, 노형동`). Returns those words (up to the next
   /// comma) and the text after them; `nil` when the text after the comma is a detail.
-  static func continuation(of words: [Word], in text: Scalars) -> (words: [Word], rest: Scalars)? {
+  static func continuation(of words: [Word], in text: Scalars, knownRoads: KnownRoads) -> (words: [Word], rest: Scalars)? {
     let segmentEnd = text.firstIndex(of: ",") ?? text.endIndex
     let segment = text[..<segmentEnd].split(separator: " ").flatMap(splitGlued).map(Word.init)
     guard let first = segment.first else { return nil }
     var address = KoreanAddress(raw: "")
-    guard readWords(words, into: &address).trailing.isEmpty else { return nil }
+    guard readWords(words, into: &address, knownRoads: knownRoads).trailing.isEmpty else { return nil }
     let continues =
       switch first.kind {
       case .dongRi?: address.buildingNumber != nil

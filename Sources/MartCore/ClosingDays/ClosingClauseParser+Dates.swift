@@ -63,6 +63,7 @@ extension ClosingClauseParser {
     while noun - end < 3, tokens.indices.contains(noun), tokens[noun].kind == .other { noun += 1 }
     if noun > end, tokens.keyword(at: noun) == .closure,
       tokens.isParticle(at: noun + 1) || tokens.isTopicParticle(at: noun + 1) || tokens.symbol(at: noun + 1) == ":"
+        || (tokens.isWord(at: noun + 1, in: Self.headingWords) && tokens.symbol(at: noun + 2) == ":")
     {
       end = noun
     }
@@ -71,6 +72,12 @@ extension ClosingClauseParser {
       end += 1
       whole = true
       if tokens.isParticle(at: end) || tokens.isTopicParticle(at: end) { end += 1 }
+    }
+    // 12월 정기휴무 안내: 14일, 28일: the heading's noun and a word naming the notice before its colon.
+    if tokens.keyword(at: end) == .closure, tokens.isWord(at: end + 1, in: Self.headingWords),
+      tokens.symbol(at: end + 2) == ":"
+    {
+      end += 2
     }
     if tokens.symbol(at: end) == ":" {
       end += 1
@@ -222,12 +229,29 @@ extension ClosingClauseParser {
     return (hints, next)
   }
 
+  /// Words that name a notice after its heading's noun (`12월 정기휴무 안내:`).
+  static let headingWords = ["안내", "공지", "알림", "일정", "안내드립니다"]
+
   /// Reads `13일` a few words after a month named alone (`12월 휴무일: 13일`) as a day of that
-  /// month. Further on, a day alone is not taken to be in that month (`31일까지 세일`).
+  /// month. Further on, a day alone is not taken to be in that month (`31일까지 세일`). `오는 14일`
+  /// is the next 14th on or after the notice's date (the as-of date), as the press writes it.
   func readNamedMonthDay(at index: Int) -> (WrittenDate, Int)? {
+    if index > 0, tokens.isWord(at: index - 1, in: ["오는"]), let day = tokens.number(at: index), day.digits <= 2,
+      tokens.keyword(at: index + 1) == .day
+    {
+      let thisMonth = asOf.firstOfMonth()
+      let month = day.value >= asOf.day ? thisMonth : thisMonth.firstOfMonth(addingMonths: 1)
+      guard CalendarDate(year: month.year, month: month.month, day: day.value) != nil else { return nil }
+      return (WrittenDate(year: month.year, month: month.month, day: day.value), index + 2)
+    }
     // In a notice (변경, 기존, 에서 after a day) a day alone is in the month it names, however far
     // on: `12월 의무휴업일을 … 13일에서 16일로 변경하고, … 27일은 그대로 유지`.
-    guard let named = namedMonth, (named.end...(named.end + 3)).contains(index) || isKeptDay(at: index) || hasNoticeWords,
+    // Under a heading that lists the month's closing days (`12월 휴무일: 14일 휴무, 28일 휴무`), a
+    // day alone that a closing word follows is one of them: the month is known, so leaving it out
+    // would publish it open.
+    guard let named = namedMonth,
+      (named.end...(named.end + 3)).contains(index) || isKeptDay(at: index) || hasNoticeWords
+        || (named.whole && tokens.keyword(at: index + 2) == .closure),
       let day = tokens.number(at: index), day.digits <= 2, tokens.keyword(at: index + 1) == .day,
       CalendarDate(year: named.month.year ?? 2000, month: named.month.month, day: day.value) != nil
     else { return nil }

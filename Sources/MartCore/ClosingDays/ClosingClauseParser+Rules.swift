@@ -83,6 +83,14 @@ extension ClosingClauseParser {
       }
       return next
     }
+    // 6월 둘째 주 일요일인 14일은 …: the ordinal describes the day written after it, which is what
+    // the text says; no rule for the month (its other closures are not named) or for every month.
+    if tokens.isWord(at: weekdays.end, in: ["인"]), tokens.number(at: weekdays.end + 1) != nil,
+      tokens.keyword(at: weekdays.end + 2) == .day
+    {
+      if let named = namedMonth, named.end == index { namedMonth = (named.month, weekdays.end + 1, false) }
+      return weekdays.end + 1
+    }
     if let named = namedMonth, named.end == index, dates.firstDay(of: named.month) != nil {
       append(.monthRule(named.month, ordinals: ordinals, weekdays: weekdays.days), end: weekdays.end)
       // 12월 휴무일 : 둘째·넷째 일요일(13일, 27일): days alone in brackets right after are in the month.
