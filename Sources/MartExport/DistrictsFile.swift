@@ -5,8 +5,8 @@ import MartCore
 /// them now or last did (``DistrictDesignations``), one entry per district and class with a
 /// pattern, sorted by 시도, 시·군·구, then class (`hypermarket` before `ssm`).
 public struct DistrictsFile: Codable, Hashable, Sendable {
-  /// One designation: `{"agreeing","evidence","exceptions","firstConfirmed","lastConfirmed",
-  /// "pattern","sido","sigungu","storeClass","stores","swaps"}`.
+  /// One designation: `{"agreeing","basis","citation","evidence","exceptions","firstConfirmed",
+  /// "lastConfirmed","pattern","sido","sigungu","storeClass","stores","swaps"}`.
   public struct Entry: Codable, Hashable, Sendable {
     /// `{"ordinal": 2, "weekday": "wednesday"}` (an nth weekday) or `{"dayOfMonth": 10}`.
     public struct Day: Codable, Hashable, Sendable {
@@ -75,12 +75,61 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
     public var agreeing: Int
     public var stores: Int
     public var swaps: [Swap]
-    /// The as-of date of the first run whose stores showed this pattern.
-    public var firstConfirmed: CalendarDate
+    /// The as-of date of the first run whose stores showed this pattern; `null` when it is
+    /// cited.
+    public var firstConfirmed: CalendarDate?
     /// The as-of date of the last run whose stores showed it; before the bundle's as-of date
-    /// when the pattern is kept without fresh evidence (a stale brand, a split district).
-    public var lastConfirmed: CalendarDate
+    /// when the pattern is kept without fresh evidence (a stale brand, a split district); `null`
+    /// when it is cited.
+    public var lastConfirmed: CalendarDate?
     public var exceptions: [Exception]
+    /// What the pattern rests on: `learned` (stores established it, ``firstConfirmed`` …
+    /// ``lastConfirmed``) or `cited` (the researched table, ``citation``; ``evidence`` are the
+    /// stores that follow it). Bundles made before it was written read as `learned`.
+    public var basis: DesignationBasis
+    /// The table's source of a cited pattern (`{"since","source","sourceDate"}`); `null` when
+    /// learned.
+    public var citation: DesignationCitation?
+
+    private enum CodingKeys: String, CodingKey {
+      case sido, sigungu, storeClass, pattern, evidence, agreeing, stores, swaps, firstConfirmed, lastConfirmed,
+        exceptions, basis, citation
+    }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      sido = try container.decode(String.self, forKey: .sido)
+      sigungu = try container.decode(String.self, forKey: .sigungu)
+      storeClass = try container.decode(StoreClass.self, forKey: .storeClass)
+      pattern = try container.decode([Day].self, forKey: .pattern)
+      evidence = try container.decode([BranchID].self, forKey: .evidence)
+      agreeing = try container.decode(Int.self, forKey: .agreeing)
+      stores = try container.decode(Int.self, forKey: .stores)
+      swaps = try container.decode([Swap].self, forKey: .swaps)
+      firstConfirmed = try container.decodeIfPresent(CalendarDate.self, forKey: .firstConfirmed)
+      lastConfirmed = try container.decodeIfPresent(CalendarDate.self, forKey: .lastConfirmed)
+      exceptions = try container.decode([Exception].self, forKey: .exceptions)
+      basis = try container.decodeIfPresent(DesignationBasis.self, forKey: .basis) ?? .learned
+      citation = try container.decodeIfPresent(DesignationCitation.self, forKey: .citation)
+    }
+
+    /// Every key, `null` where there is no value.
+    public func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: CodingKeys.self)
+      try container.encode(sido, forKey: .sido)
+      try container.encode(sigungu, forKey: .sigungu)
+      try container.encode(storeClass, forKey: .storeClass)
+      try container.encode(pattern, forKey: .pattern)
+      try container.encode(evidence, forKey: .evidence)
+      try container.encode(agreeing, forKey: .agreeing)
+      try container.encode(stores, forKey: .stores)
+      try container.encode(swaps, forKey: .swaps)
+      try container.encode(firstConfirmed, forKey: .firstConfirmed)
+      try container.encode(lastConfirmed, forKey: .lastConfirmed)
+      try container.encode(exceptions, forKey: .exceptions)
+      try container.encode(basis, forKey: .basis)
+      try container.encode(citation, forKey: .citation)
+    }
 
     public init(_ district: DistrictPattern) {
       sido = district.district.sido
@@ -93,6 +142,8 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
       swaps = district.swaps.map { Swap(date: $0.date, ids: $0.ids, replaces: $0.replaces) }
       firstConfirmed = district.firstConfirmed
       lastConfirmed = district.lastConfirmed
+      basis = district.basis
+      citation = district.citation
       exceptions = district.exceptions.map { Exception(branch: $0.branch, pattern: $0.pattern.map(Day.init), since: $0.since) }
     }
 
@@ -106,9 +157,13 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
     public var remembered: RememberedDesignation? {
       let days = pattern.compactMap(\.designatedDay)
       guard days.count == pattern.count, !days.isEmpty else { return nil }
+      let swaps = swaps.map { DistrictSwap(date: $0.date, ids: $0.ids, replaces: $0.replaces) }
+      if basis == .cited, let citation {
+        return RememberedDesignation(cited: days, citation: citation, evidence: evidence, swaps: swaps)
+      }
+      guard let firstConfirmed, let lastConfirmed else { return nil }
       return RememberedDesignation(
-        pattern: days, firstConfirmed: firstConfirmed, lastConfirmed: lastConfirmed, evidence: evidence,
-        swaps: swaps.map { DistrictSwap(date: $0.date, ids: $0.ids, replaces: $0.replaces) })
+        pattern: days, firstConfirmed: firstConfirmed, lastConfirmed: lastConfirmed, evidence: evidence, swaps: swaps)
     }
 
     /// `<name> (<class>)`: `서울특별시 관악구 (ssm)`.
@@ -127,15 +182,16 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
 
   /// The districts `branches` support within `window`, the branches of `exempt` brands left out,
   /// each brand's stores in its class of `storeClasses`, with what `memory` (earlier runs)
-  /// knew.
+  /// knew and what `reference` (the researched table) cites.
   public init(
     branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>, storeClasses: [BrandSlug: StoreClass] = [:],
-    asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory()
+    asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory(), reference: DesignationReference? = nil
   ) {
     self.init(
       window: window,
       inference: DistrictDesignations.infer(
-        from: branches, window: window, exempt: exempt, storeClasses: storeClasses, asOf: asOf, memory: memory))
+        from: branches, window: window, exempt: exempt, storeClasses: storeClasses, asOf: asOf, memory: memory,
+        reference: reference))
   }
 
   /// What a run that wrote this file knew of the designations it lists, and of their standing

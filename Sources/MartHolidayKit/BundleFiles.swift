@@ -36,8 +36,33 @@ struct ManifestFile: Decodable, Hashable, Sendable {
     /// field existed, which means they do.
     var designated: Bool?
 
+    /// `hypermarket` or `ssm`; `null` for specialty stores; absent in bundles made before
+    /// classes, which means `hypermarket`.
+    var storeClass: String??
+
+    private enum CodingKeys: String, CodingKey { case slug, name, freshness, lastFetchedAsOf, designated, storeClass }
+
+    init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      slug = try container.decode(String.self, forKey: .slug)
+      name = try container.decodeIfPresent(String.self, forKey: .name)
+      freshness = try container.decodeIfPresent(String.self, forKey: .freshness)
+      lastFetchedAsOf = try container.decodeIfPresent(CalendarDate.self, forKey: .lastFetchedAsOf)
+      designated = try container.decodeIfPresent(Bool.self, forKey: .designated)
+      storeClass =
+        container.contains(.storeClass) ? .some(try container.decodeIfPresent(String.self, forKey: .storeClass)) : nil
+    }
+
     /// The brand as the kit shows it.
-    var martBrand: MartBrand { MartBrand(slug: slug, name: name ?? slug, isDesignated: designated ?? true) }
+    var martBrand: MartBrand {
+      let storeClass: MartStoreClass? =
+        switch self.storeClass {
+        case nil: .hypermarket
+        case .some(nil): nil
+        case .some(let value?): MartStoreClass(rawValue: value)
+        }
+      return MartBrand(slug: slug, name: name ?? slug, isDesignated: designated ?? true, storeClass: storeClass)
+    }
   }
 
   var schemaVersion: Int
@@ -91,6 +116,9 @@ struct BranchRecord: Decodable, Sendable {
     struct Expected: Decodable, Sendable {
       var dates: [CalendarDate]
       var district: String
+      /// `learned`, `cited` or `store-exception` (`district` before `cited` existed).
+      var basis: String?
+      var storeClass: String?
     }
 
     var status: ClosingStatus
@@ -161,7 +189,9 @@ extension MartBranch {
       closingDays: closing.dates.map(MartDay.init),
       unknownRanges: closing.unknownRanges.map { MartDay($0.from)...MartDay($0.through) },
       knownThrough: knownThrough.map(MartDay.init), text: closing.schedule.text, warnings: closing.schedule.warnings,
-      expectedDays: (closing.expected?.dates ?? []).map(MartDay.init), expectedFrom: closing.expected?.district)
+      expectedDays: (closing.expected?.dates ?? []).map(MartDay.init), expectedFrom: closing.expected?.district,
+      expectedBasis: closing.expected.flatMap { MartExpectedBasis(bundleValue: $0.basis ?? "district") },
+      expectedStoreClass: closing.expected?.storeClass.flatMap(MartStoreClass.init(rawValue:)))
     self.pageURL = record.pageURL.flatMap(URL.init(string:))
     self.formerIDs = record.formerIds ?? []
     self.missingFromSourceSince = record.missingFromSource.map { MartDay($0.since) }

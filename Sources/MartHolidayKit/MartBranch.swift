@@ -12,12 +12,17 @@ public struct MartBrand: Hashable, Sendable {
   /// their 시·군·구 designates; `false` for specialty stores (토이저러스, 보틀벙커), which choose
   /// their own. The manifest's `designated`; `true` when a bundle does not say.
   public var isDesignated: Bool
+  /// The class of store its branches are for the designation (the manifest's `storeClass`):
+  /// `nil` for specialty stores; ``MartStoreClass/hypermarket`` when a bundle made before
+  /// classes does not say.
+  public var storeClass: MartStoreClass?
 
   /// A brand from its slug and Korean name.
-  public init(slug: String, name: String, isDesignated: Bool = true) {
+  public init(slug: String, name: String, isDesignated: Bool = true, storeClass: MartStoreClass? = .hypermarket) {
     self.slug = slug
     self.name = name
     self.isDesignated = isDesignated
+    self.storeClass = isDesignated ? storeClass : nil
   }
 }
 
@@ -120,8 +125,15 @@ public struct MartSchedule: Hashable, Sendable {
   /// none, so they come from its district's other stores (``MartDayStatus/expectedClosed``);
   /// never confirmed closing days. Empty for most branches.
   public var expectedDays: [MartDay] = []
-  /// The district (`<sido> <sigungu>`) whose stores ``expectedDays`` come from, or `nil`.
+  /// The district (`<sido> <sigungu>`) whose designation ``expectedDays`` come from, or `nil`.
   public var expectedFrom: String?
+  /// What ``expectedDays`` rest on (the district's stores, the researched table, or the
+  /// store's own standing exception); `nil` when there are none. They stay expected days
+  /// whatever it is.
+  public var expectedBasis: MartExpectedBasis?
+  /// The class of store whose designation gave ``expectedDays``; `nil` when there are none or
+  /// the bundle does not say.
+  public var expectedStoreClass: MartStoreClass?
 }
 
 /// One branch of a bundle, with the answers apps need: is it closed on a day, when does it
@@ -134,6 +146,9 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   public let id: String
   /// The brand.
   public let brand: MartBrand
+  /// The class of store it is for its district's designation (its brand's); `nil` for a
+  /// specialty store, which keeps days of its own choosing.
+  public var storeClass: MartStoreClass? { brand.storeClass }
   /// The banner the branch trades under when the bundle gives one, e.g. a store format.
   public let banner: String?
   /// The branch name without the brand, e.g. `창원점`.

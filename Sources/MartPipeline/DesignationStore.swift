@@ -5,9 +5,11 @@ import MartSQLite
 /// What the runs of one output have learned of the closing-day designations
 /// (``DesignationMemory``), in an embedded SQLite database of the state directory
 /// (`<state>/designations.sqlite`): each district's pattern per store class with the days it was
-/// first and last confirmed and the stores that last did, and the stores keeping days of their
-/// own. A run reads it before inferring the districts and replaces it after publishing, in one
-/// transaction, so a killed run leaves what the last published run knew.
+/// first and last confirmed and the stores that last did (or, for a designation cited from the
+/// researched table that no stores have established, its source and the stores following it),
+/// and the stores keeping days of their own. A run reads it before inferring the districts and
+/// replaces it after publishing, in one transaction, so a killed run leaves what the last
+/// published run knew.
 public final class DesignationStore: Sendable {
   private let database: SQLiteConnection
   public var path: String { database.path }
@@ -24,6 +26,21 @@ public final class DesignationStore: Sendable {
         pattern TEXT NOT NULL,
         first_confirmed TEXT NOT NULL,
         last_confirmed TEXT NOT NULL,
+        evidence TEXT NOT NULL,
+        swaps TEXT NOT NULL,
+        PRIMARY KEY (sido, sigungu, store_class)
+      ) WITHOUT ROWID
+      """)
+    try database.run(
+      """
+      CREATE TABLE IF NOT EXISTS cited_designation (
+        sido TEXT NOT NULL,
+        sigungu TEXT NOT NULL,
+        store_class TEXT NOT NULL,
+        pattern TEXT NOT NULL,
+        source TEXT NOT NULL,
+        source_date TEXT NOT NULL,
+        since TEXT,
         evidence TEXT NOT NULL,
         swaps TEXT NOT NULL,
         PRIMARY KEY (sido, sigungu, store_class)
@@ -64,6 +81,19 @@ public final class DesignationStore: Sendable {
         swaps: Self.swaps(texts[7]))
     }
     for row in try database.rows(
+      "SELECT sido, sigungu, store_class, pattern, source, source_date, since, evidence, swaps FROM cited_designation")
+    {
+      let texts = row.map { $0.text ?? "" }
+      guard let key = Self.key(texts[0], texts[1], texts[2]), let pattern = Self.pattern(texts[3]), !texts[4].isEmpty
+      else {
+        unreadable.append("cited designation \(texts.prefix(3).joined(separator: " "))")
+        continue
+      }
+      let citation = DesignationCitation(source: texts[4], sourceDate: texts[5], since: row[6].text)
+      memory.designations[key] = RememberedDesignation(
+        cited: pattern, citation: citation, evidence: Self.ids(texts[7]), swaps: Self.swaps(texts[8]))
+    }
+    for row in try database.rows(
       "SELECT brand, store_id, sido, sigungu, store_class, pattern, since FROM store_exception")
     {
       let texts = row.map { $0.text ?? "" }
@@ -84,16 +114,28 @@ public final class DesignationStore: Sendable {
     try database.run("BEGIN IMMEDIATE")
     do throws(SQLiteError) {
       try database.run("DELETE FROM designation")
+      try database.run("DELETE FROM cited_designation")
       try database.run("DELETE FROM store_exception")
       for (key, designation) in memory.designations.sorted(by: { $0.key < $1.key }) {
+        let keyValues: [SQLiteValue] = [
+          .text(key.district.sido), .text(key.district.sigungu), .text(key.storeClass.rawValue),
+          .text(designation.pattern.map(\.code).joined(separator: " ")),
+        ]
+        let evidenceAndSwaps: [SQLiteValue] = [
+          .text(designation.evidence.map(Self.idText).joined(separator: "\n")),
+          .text(designation.swaps.map(Self.swapText).joined(separator: "\n\n")),
+        ]
+        guard let first = designation.firstConfirmed, let last = designation.lastConfirmed else {
+          let citation = designation.citation ?? DesignationCitation(source: "", sourceDate: "")
+          try database.run(
+            "INSERT INTO cited_designation VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
+            keyValues + [.text(citation.source), .text(citation.sourceDate), citation.since.map { .text($0) } ?? .null]
+              + evidenceAndSwaps)
+          continue
+        }
         try database.run(
           "INSERT INTO designation VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
-          [
-            .text(key.district.sido), .text(key.district.sigungu), .text(key.storeClass.rawValue),
-            .text(designation.pattern.map(\.code).joined(separator: " ")), .text(designation.firstConfirmed.iso),
-            .text(designation.lastConfirmed.iso), .text(designation.evidence.map(Self.idText).joined(separator: "\n")),
-            .text(designation.swaps.map(Self.swapText).joined(separator: "\n\n")),
-          ])
+          keyValues + [.text(first.iso), .text(last.iso)] + evidenceAndSwaps)
       }
       for (id, exception) in memory.exceptions.sorted(by: { $0.key < $1.key }) {
         try database.run(

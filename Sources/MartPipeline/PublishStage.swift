@@ -52,15 +52,16 @@ public struct BundleDraft: Sendable {
   ///
   /// `memory` is what earlier runs learned (``DistrictDesignations``): a designation no fresh
   /// store confirms is kept, and one the stores replace is reported as a `designation-change`.
-  /// A designation the stores confirm with other days than `reference` (the researched table)
-  /// is a `designation-contradiction`, with both sides.
+  /// `reference` (the researched table) gives the designation of a class in a district where
+  /// neither `memory` nor the stores give one (``DesignationBasis/cited``); a designation the
+  /// stores confirm with other days than it is a `designation-contradiction`, with both sides.
   public mutating func inferDistricts(
     window: DateWindow, asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory(),
     reference: DesignationReference? = nil, brandName: (BrandSlug) -> String
   ) -> RunProblems {
     let inference = DistrictDesignations.infer(
       from: branches, window: window, exempt: brands.exemptFromDesignation, storeClasses: brands.storeClasses,
-      asOf: asOf, memory: memory)
+      asOf: asOf, memory: memory, reference: reference)
     branches = inference.withExpectedDays(branches)
     districts = inference
     var problems = RunProblems()

@@ -100,6 +100,20 @@ extension ReportPage {
   /// stays readable (and small) at any scale; `closures.json` has every branch.
   static let dayListLimit = 200
 
+  /// `expected from its district's ssm designation as cited, not confirmed`: what a branch's
+  /// expected days rest on (its class, and `learned`, `cited` or `store-exception`).
+  static func expectedBasis(_ expected: ExpectedClosing?) -> String {
+    let designation = "its district's " + (expected?.storeClass.map { "\($0.rawValue) " } ?? "") + "designation"
+    let basis =
+      switch expected?.basis {
+      case ExpectedClosing.citedBasis: "\(designation) as cited"
+      case ExpectedClosing.storeExceptionBasis: "the store's own standing exception"
+      case nil: "its district"
+      default: "\(designation) as its stores show it"
+      }
+    return "expected from \(basis), not confirmed"
+  }
+
   func dayCell(_ day: CalendarDate, inWindow: Bool, unknown: [Int: Int], most: Int) -> String {
     guard inWindow else { return "<td class=\"outside\"><span class=\"day\">\(day.day)</span></td>" }
     let ids = closures?.dates[day.iso] ?? []
@@ -138,7 +152,8 @@ extension ReportPage {
         let branch = branch(withID: id)
         cell +=
           "<li class=\"expected\" data-brand=\"\(HTML.escape(id.brand.rawValue))\">"
-          + "\(branch.map { HTML.escape(title($0)) } ?? HTML.escape(id.description)) (expected, not confirmed)</li>"
+          + "\(branch.map { HTML.escape(title($0)) } ?? HTML.escape(id.description)) "
+          + "(\(HTML.escape(Self.expectedBasis(branch?.closing.expected))))</li>"
       }
       cell += "</ul></div></details>"
     }

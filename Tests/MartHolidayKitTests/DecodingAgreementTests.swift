@@ -41,6 +41,10 @@ import Testing
     #expect(kit.schedule.text == branch.closing.schedule.text, "\(context)")
     #expect(kit.schedule.warnings == branch.closing.schedule.warnings, "\(context)")
     #expect(kit.core.schedule == branch.closing.schedule, "\(context)")
+    // Expected days keep what they rest on and the class whose designation gave them.
+    #expect(kit.schedule.expectedDays.map(\.iso) == (branch.closing.expected?.dates ?? []).map(\.iso), "\(context)")
+    #expect(kit.schedule.expectedBasis?.rawValue == branch.closing.expected?.basis, "\(context)")
+    #expect(kit.schedule.expectedStoreClass?.rawValue == branch.closing.expected?.storeClass?.rawValue, "\(context)")
     #expect(kit.core.storeStatus == branch.storeStatus, "\(context)")
   }
 
@@ -58,6 +62,10 @@ import Testing
     #expect(bundle.brands.map(\.isDesignated) == published.manifest.brands.map(\.designated))
     // The registry's specialty stores are the ones the manifest marks not designated.
     #expect(bundle.brands.filter { !$0.isDesignated }.map(\.slug) == ["bottle-bunker", "toysrus"])
+    // Each brand's store class as the manifest says it; none for the specialty stores.
+    #expect(bundle.brands.map(\.storeClass?.rawValue) == published.manifest.brands.map(\.storeClass?.rawValue))
+    #expect(bundle.brands.first { $0.slug == "everyday" }?.storeClass == .ssm)
+    #expect(bundle.brands.first { $0.slug == "toysrus" }?.storeClass == nil)
     let names = Dictionary(uniqueKeysWithValues: published.manifest.brands.map { ($0.slug.rawValue, $0.name) })
     // The fixtures' run read every brand, so every branch the kit builds is fresh.
     for brand in published.manifest.brands {
@@ -66,7 +74,9 @@ import Testing
     }
     let brands = Dictionary(
       uniqueKeysWithValues: published.manifest.brands.map { summary in
-        let brand = MartBrand(slug: summary.slug.rawValue, name: summary.name, isDesignated: summary.designated)
+        let brand = MartBrand(
+          slug: summary.slug.rawValue, name: summary.name, isDesignated: summary.designated,
+          storeClass: summary.storeClass.flatMap { MartStoreClass(rawValue: $0.rawValue) })
         return (summary.slug.rawValue, (brand: brand, freshness: MartBrandFreshness.fresh))
       })
     let window = published.manifest.window

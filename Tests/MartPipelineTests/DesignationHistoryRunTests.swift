@@ -62,8 +62,14 @@ import Testing
       #expect(districtsBefore.districts.first { $0.title == title }?.patternDescription == days, "\(title)")
     }
     #expect(!districtsBefore.districts.contains { $0.patternDescription == "2nd sunday, 4th sunday" && $0.title.contains("하남시") })
-    // A run with no history confirms what it infers on its own day.
-    #expect(districtsBefore.districts.allSatisfy { $0.firstConfirmed == firstDay && $0.lastConfirmed == firstDay })
+    // A run with no history confirms what it infers on its own day; the rest is cited from the
+    // researched table, confirmed by no run.
+    let learned = districtsBefore.districts.filter { $0.basis == .learned }
+    #expect(!learned.isEmpty)
+    #expect(learned.allSatisfy { $0.firstConfirmed == firstDay && $0.lastConfirmed == firstDay })
+    let cited = districtsBefore.districts.filter { $0.basis == .cited }
+    #expect(!cited.isEmpty)
+    #expect(cited.allSatisfy { $0.firstConfirmed == nil && $0.lastConfirmed == nil && $0.citation != nil })
     #expect(
       FileManager.default.fileExists(
         atPath: RunConfiguration(outputDirectory: output).stateDirectory.appendingPathComponent("designations.sqlite").path))
@@ -83,7 +89,7 @@ import Testing
     for entry in districtsBefore.districts {
       let kept = try #require(now[entry.key], "\(entry.title) was lost")
       #expect(kept.pattern == entry.pattern, "\(entry.title)")
-      #expect(kept.firstConfirmed == firstDay, "\(entry.title)")
+      #expect(kept.firstConfirmed == entry.firstConfirmed && kept.basis == entry.basis, "\(entry.title)")
     }
     #expect(districtsAfter.districts.contains { $0.lastConfirmed == firstDay })
     #expect(BundleDiff(old: before, new: after).districts.isEmpty)

@@ -26,19 +26,24 @@ extension StoreClass {
 
 /// A designation learned from the stores: its days, when the stores first and last confirmed it,
 /// and the stores that last did. An ordinance does not lapse because a website failed: a run
-/// without fresh evidence for it keeps it as it was.
+/// without fresh evidence for it keeps it as it was. Or one cited from the researched table
+/// (``DesignationReference/seed(for:)``), which no run's stores have established: it has a
+/// ``citation`` and no confirmation dates, and the stores of a run that qualify replace it.
 public struct RememberedDesignation: Hashable, Sendable {
   public var pattern: [DesignatedDay]
-  /// The as-of date of the first run whose stores showed this pattern.
-  public var firstConfirmed: CalendarDate
-  /// The as-of date of the last run whose stores showed it.
-  public var lastConfirmed: CalendarDate
-  /// The stores that followed it on ``lastConfirmed``, sorted.
+  /// The as-of date of the first run whose stores showed this pattern; `nil` when cited.
+  public var firstConfirmed: CalendarDate?
+  /// The as-of date of the last run whose stores showed it; `nil` when cited.
+  public var lastConfirmed: CalendarDate?
+  /// The stores that followed it on ``lastConfirmed``, sorted (for a cited designation, the
+  /// stores that follow it now).
   public var evidence: [BranchID]
   /// The days its stores closed instead of a pattern day (a 설, 추석 or 성탄절 move), each with
   /// the day it replaced: they still move the expected days when the stores that made them are
   /// stale, in date order.
   public var swaps: [DistrictSwap]
+  /// The researched source of a cited designation; `nil` when the stores established it.
+  public var citation: DesignationCitation?
 
   public init(
     pattern: [DesignatedDay], firstConfirmed: CalendarDate, lastConfirmed: CalendarDate, evidence: [BranchID],
@@ -49,6 +54,24 @@ public struct RememberedDesignation: Hashable, Sendable {
     self.lastConfirmed = lastConfirmed
     self.evidence = evidence
     self.swaps = swaps
+  }
+
+  /// A designation from the researched table, which no stores have confirmed: `evidence` are
+  /// the stores that follow it.
+  public init(cited pattern: [DesignatedDay], citation: DesignationCitation, evidence: [BranchID] = [], swaps: [DistrictSwap] = []) {
+    self.pattern = pattern
+    self.citation = citation
+    self.evidence = evidence
+    self.swaps = swaps
+  }
+
+  /// `cited` when it comes from the researched table, `learned` when stores established it.
+  public var basis: DesignationBasis { citation == nil ? .learned : .cited }
+
+  /// `confirmed 2026-10-01…2026-11-19`, or `cited since 2014-05 (경기일보, 2014-05-01)`.
+  public var confirmation: String {
+    if let citation { return "cited \(citation)" }
+    return "confirmed \(firstConfirmed?.iso ?? "?")…\(lastConfirmed?.iso ?? "?")"
   }
 }
 
@@ -111,9 +134,10 @@ public struct DesignationChange: Hashable, Sendable {
   public var evidence: [BranchID]
 
   /// `서울특별시 관악구 (hypermarket): 2nd sunday, 4th sunday (confirmed 2026-10-01…2026-11-19)
-  /// → 2nd wednesday, 4th wednesday (evidence: …)`.
+  /// → 2nd wednesday, 4th wednesday (evidence: …)`; a cited designation names its source instead
+  /// of its confirmation.
   public var message: String {
-    "\(key): \(DistrictPattern.describe(old.pattern)) (confirmed \(old.firstConfirmed.iso)…\(old.lastConfirmed.iso))"
+    "\(key): \(DistrictPattern.describe(old.pattern)) (\(old.confirmation))"
       + " → \(DistrictPattern.describe(new)) (evidence: \(evidence.map(\.description).joined(separator: ", ")))"
   }
 }

@@ -10,6 +10,8 @@ public struct DesignationReference: Codable, Hashable, Sendable {
     public struct StoreException: Codable, Hashable, Sendable {
       /// The store as the source names it (`코스트코 의정부점`).
       public var store: String
+      /// Its branch id (`costco-Uijeongbu`) when it is a store of a brand the project reads.
+      public var branch: String?
       /// Its days, in the form of ``DesignatedDay/code`` (`2:sunday`); empty when the source
       /// names no days.
       public var pattern: [String]
@@ -27,7 +29,7 @@ public struct DesignationReference: Codable, Hashable, Sendable {
     public var since: String?
     /// The notice or report, with its date.
     public var source: String
-    /// `YYYY-MM-DD`: when the source was published.
+    /// When the source was published: `YYYY-MM-DD`, or `YYYY-MM` when the day is not known.
     public var sourceDate: String
     public var note: String?
     public var storeExceptions: [StoreException]?
@@ -39,6 +41,11 @@ public struct DesignationReference: Codable, Hashable, Sendable {
     }
 
     public var district: District { District(sido: sido, sigungu: sigungu) }
+
+    /// Where the designation is written: its source, the source's date and since when.
+    public var citation: DesignationCitation {
+      DesignationCitation(source: source, sourceDate: sourceDate, since: since)
+    }
   }
 
   /// What the table covers and how it was made.
@@ -51,6 +58,55 @@ public struct DesignationReference: Codable, Hashable, Sendable {
   public func entry(for district: District, storeClass: StoreClass) -> Entry? {
     designations.first { $0.district == district && $0.storeClasses.contains(storeClass) }
   }
+
+  /// Whether the table names `branch` as a store of `key` keeping `pattern` of its own (코스트코
+  /// 의정부점 on Sundays in a city of Wednesdays): breaking the designation so is what the
+  /// source says it does, not a mismatch.
+  public func namesException(_ branch: BranchID, key: DesignationKey, pattern: [DesignatedDay]) -> Bool {
+    guard let entry = entry(for: key.district, storeClass: key.storeClass) else { return false }
+    return (entry.storeExceptions ?? []).contains { exception in
+      exception.branch == branch.description
+        && exception.pattern.compactMap { DesignatedDay(code: $0) }.sorted() == pattern
+    }
+  }
+
+  /// The designation the table gives `key` as a starting point: its days with its citation, never
+  /// confirmed by stores; `nil` when the table has no entry, the entry designates no day (부산
+  /// 강서구) or one of its days is not read.
+  public func seed(for key: DesignationKey) -> RememberedDesignation? {
+    guard let entry = entry(for: key.district, storeClass: key.storeClass), let days = entry.days, !days.isEmpty
+    else { return nil }
+    return RememberedDesignation(cited: days, citation: entry.citation)
+  }
+}
+
+/// The researched source of a designation (an entry of `data/designations.json`).
+public struct DesignationCitation: Codable, Hashable, Sendable, CustomStringConvertible {
+  /// The notice or report.
+  public var source: String
+  /// When the source was published: `YYYY-MM-DD`, or `YYYY-MM` when the day is not known.
+  public var sourceDate: String
+  /// From when the designation applies (`YYYY-MM-DD` or `YYYY-MM`), when the source says.
+  public var since: String?
+
+  public init(source: String, sourceDate: String, since: String? = nil) {
+    self.source = source
+    self.sourceDate = sourceDate
+    self.since = since
+  }
+
+  /// `since 2014-05 (경기일보, 2014-05-01)`.
+  public var description: String { (since.map { "since \($0) " } ?? "") + "(\(source), \(sourceDate))" }
+}
+
+/// What a designation's days rest on.
+public enum DesignationBasis: String, Codable, Hashable, Sendable, CaseIterable {
+  /// The researched table (`data/designations.json`): no run's stores have established it yet
+  /// (too few stores, one source alone, none at all), though some may follow it.
+  case cited
+  /// The stores: fresh stores of at least two independent sources, a majority of the class in
+  /// the district, showed it (now, or on ``DistrictPattern/lastConfirmed``).
+  case learned
 }
 
 /// A designation the stores confirmed this run whose days differ from the researched table's:

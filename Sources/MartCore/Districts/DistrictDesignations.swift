@@ -63,24 +63,46 @@ public enum DistrictDesignations {
   /// confirmed; only stores that qualify as above agreeing on another pattern replace it (a
   /// ``DistrictInference/changes`` entry). `asOf` is the run's as-of date (by default the
   /// window's first day).
+  ///
+  /// `reference` is the researched table (`data/designations.json`): where the branches include
+  /// a trading store of a class in a district that `memory` gives no learned designation, the
+  /// table's entry for it is the designation (``DesignationBasis/cited``; one `memory` cited
+  /// follows the table as it is now, and is kept where the run has no such store), with
+  /// the stores that follow it as its evidence. Stores that qualify as above replace it (a
+  /// ``DistrictInference/changes`` entry, and a contradiction of the table); stores that break
+  /// it are mismatches, the table's source named, unless the table names the store as keeping
+  /// those days of its own (``DesignationReference/namesException(_:key:pattern:)``).
   public static func infer(
     from branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>, storeClasses: [BrandSlug: StoreClass] = [:],
-    asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory()
+    asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory(), reference: DesignationReference? = nil
   ) -> DistrictInference {
     let asOf = asOf ?? window.from
     var byKey: [DesignationKey: [StoreDays]] = [:]
+    var remembered = memory.designations
     for branch in branches where !exempt.contains(branch.brand) {
-      guard let store = StoreDays(branch, window: window), let district = District(branch.address) else { continue }
-      byKey[DesignationKey(district: district, storeClass: storeClasses[branch.brand] ?? .hypermarket), default: []]
-        .append(store)
+      guard let district = District(branch.address) else { continue }
+      let key = DesignationKey(district: district, storeClass: storeClasses[branch.brand] ?? .hypermarket)
+      if let reference, branch.storeStatus.isTrading, remembered[key]?.basis != .learned,
+        let seed = reference.seed(for: key)
+      {
+        // The table as it is now: a cited designation remembered from it follows its changes.
+        if var cited = remembered[key], cited.pattern == seed.pattern {
+          cited.citation = seed.citation
+          remembered[key] = cited
+        } else {
+          remembered[key] = seed
+        }
+      }
+      guard let store = StoreDays(branch, window: window) else { continue }
+      byKey[key, default: []].append(store)
     }
     var result = DistrictInference(
       districts: [], mismatches: [], expectedDates: [:], exempt: exempt, storeClasses: storeClasses, asOf: asOf)
     result.memory.exceptions = memory.exceptions
     result.window = window
-    for key in Set(byKey.keys).union(memory.designations.keys).sorted() {
+    for key in Set(byKey.keys).union(remembered.keys).sorted() {
       let stores = (byKey[key] ?? []).sorted { $0.id < $1.id }
-      let remembered = memory.designations[key]
+      let remembered = remembered[key]
       var designation: RememberedDesignation
       let followers: [Following]
       if let found = bestPattern(stores, window: window), qualifies(found.followers, among: stores) {
@@ -89,14 +111,15 @@ public enum DistrictDesignations {
         if let remembered, remembered.pattern != found.pattern {
           result.changes.append(DesignationChange(key: key, old: remembered, new: found.pattern, evidence: evidence))
         }
+        let kept = remembered?.pattern == found.pattern ? remembered?.firstConfirmed : nil
         designation = RememberedDesignation(
-          pattern: found.pattern,
-          firstConfirmed: remembered?.pattern == found.pattern ? remembered!.firstConfirmed : asOf,
-          lastConfirmed: asOf, evidence: evidence)
+          pattern: found.pattern, firstConfirmed: kept ?? asOf, lastConfirmed: asOf, evidence: evidence)
       } else if let remembered {
         // No fresh evidence either way (a stale brand, a split district): the ordinance stands.
         designation = remembered
         followers = stores.compactMap { $0.follows(remembered.pattern, window: window) }
+        // A cited designation's evidence is the stores that follow it now.
+        if remembered.citation != nil { designation.evidence = followers.map(\.store.id) }
       } else {
         continue
       }
@@ -122,7 +145,8 @@ public enum DistrictDesignations {
       let pattern = DistrictPattern(
         district: key.district, pattern: designation.pattern, evidence: designation.evidence, stores: stores.count,
         swaps: districtSwaps, storeClass: key.storeClass,
-        firstConfirmed: designation.firstConfirmed, lastConfirmed: designation.lastConfirmed)
+        firstConfirmed: designation.firstConfirmed, lastConfirmed: designation.lastConfirmed,
+        citation: designation.citation)
       result.expectedDates[key] = expectedDates(pattern, followers: followers, window: window)
       let following = Set(followers.map(\.store.id))
       var exceptions: [StoreException] = []
@@ -142,6 +166,8 @@ public enum DistrictDesignations {
             exceptions.append(exception)
             continue
           }
+          // A store the researched table names as keeping these days is no news either.
+          if reference?.namesException(store.id, key: key, pattern: own) == true { continue }
         } else {
           result.memory.exceptions[store.id] = nil
         }

@@ -50,8 +50,9 @@ public struct DistrictInference: Sendable {
 
   /// The expected closing days of `branch` when it is subject to the designation (its brand is
   /// not in ``exempt``), trades and its source publishes no days (status `unknown`): its own
-  /// days when it is a standing store exception, else its class's pattern in its district;
-  /// `nil` when neither is known.
+  /// days when it is a standing store exception (`store-exception`), else its class's pattern
+  /// in its district (`learned` or `cited`, ``expectedClosing(for:storeClass:)``); `nil` when
+  /// neither is known.
   public func expected(for branch: Branch) -> ExpectedClosing? {
     guard !exempt.contains(branch.brand), branch.storeStatus.isTrading, branch.closing.status == .unknown,
       let district = District(branch.address)
@@ -64,8 +65,16 @@ public struct DistrictInference: Sendable {
         dates: exception.dates(in: window), basis: ExpectedClosing.storeExceptionBasis, district: district.description,
         storeClass: key.storeClass)
     }
-    guard let dates = expectedDates[key] else { return nil }
-    return ExpectedClosing(dates: dates, district: district.description, storeClass: key.storeClass)
+    return expectedClosing(for: district, storeClass: key.storeClass)
+  }
+
+  /// What a store of `storeClass` in `district` that publishes no days is expected to close
+  /// on: ``expectedDays(for:storeClass:)`` with what they rest on (`basis` `learned` or
+  /// `cited`, ``DistrictPattern/basis``); `nil` when the class has no pattern in the district.
+  public func expectedClosing(for district: District, storeClass: StoreClass) -> ExpectedClosing? {
+    guard let dates = expectedDays(for: district, storeClass: storeClass) else { return nil }
+    let basis = pattern(for: district, storeClass: storeClass)?.basis ?? .learned
+    return ExpectedClosing(dates: dates, basis: basis.rawValue, district: district.description, storeClass: storeClass)
   }
 
   /// The window the inference read, as its patterns' days show it.
@@ -109,7 +118,7 @@ public struct DesignationMismatch: Hashable, Sendable {
 
   /// Names the days that disagree: `closes 2026-11-08, 2026-11-22, which the district does not;
   /// opens 2026-11-11, 2026-11-25, which it closes; 충청북도 청주시 keeps 2nd wednesday, 4th
-  /// wednesday (evidence: …)`.
+  /// wednesday (evidence: …)`, with the table's source first when the pattern is cited.
   public var message: String {
     var parts: [String] = []
     if !closedOffPattern.isEmpty {
@@ -120,7 +129,7 @@ public struct DesignationMismatch: Hashable, Sendable {
     }
     if parts.isEmpty { parts.append("closes \(dates.isEmpty ? "no day" : dates.map(\.iso).joined(separator: ", "))") }
     return parts.joined(separator: "; ") + "; \(district.district) keeps \(district.patternDescription) "
-      + "(evidence: \(district.evidence.map(\.description).joined(separator: ", ")))"
+      + "(\(district.basisDescription))"
   }
 }
 

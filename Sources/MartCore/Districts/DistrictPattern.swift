@@ -178,20 +178,25 @@ public struct DistrictPattern: Hashable, Sendable {
   public var stores: Int
   /// Days the stores following it closed instead of a pattern day, in date order.
   public var swaps: [DistrictSwap]
-  /// The as-of date of the first run whose stores showed this pattern.
-  public var firstConfirmed: CalendarDate
+  /// The as-of date of the first run whose stores showed this pattern; `nil` when it is cited.
+  public var firstConfirmed: CalendarDate?
   /// The as-of date of the last run whose stores showed it: the run's own when its stores
-  /// confirm it, an earlier one when it is kept without fresh evidence.
-  public var lastConfirmed: CalendarDate
+  /// confirm it, an earlier one when it is kept without fresh evidence; `nil` when it is cited.
+  public var lastConfirmed: CalendarDate?
+  /// The researched source of a cited pattern (``DesignationBasis/cited``: from
+  /// `data/designations.json`, no run's stores have established it); `nil` when learned.
+  public var citation: DesignationCitation?
   /// The stores of the class in the district that keep days of their own and have for
   /// ``DistrictDesignations/exceptionAfterMonths`` months (standing exceptions), sorted by id.
   public var exceptions: [StoreException]
 
   public init(
     district: District, pattern: [DesignatedDay], evidence: [BranchID], stores: Int, swaps: [DistrictSwap],
-    storeClass: StoreClass = .hypermarket, firstConfirmed: CalendarDate = CalendarDate(dayNumber: 0),
-    lastConfirmed: CalendarDate = CalendarDate(dayNumber: 0), exceptions: [StoreException] = []
+    storeClass: StoreClass = .hypermarket, firstConfirmed: CalendarDate? = CalendarDate(dayNumber: 0),
+    lastConfirmed: CalendarDate? = CalendarDate(dayNumber: 0), exceptions: [StoreException] = [],
+    citation: DesignationCitation? = nil
   ) {
+    self.citation = citation
     self.district = district
     self.storeClass = storeClass
     self.pattern = pattern
@@ -209,8 +214,19 @@ public struct DistrictPattern: Hashable, Sendable {
   /// How many stores follow the pattern (the evidence).
   public var agreeing: Int { evidence.count }
 
-  /// How many days before `asOf` it was last confirmed (0 when confirmed by the run of `asOf`).
-  public func daysSinceConfirmed(asOf: CalendarDate) -> Int { max(0, asOf.dayNumber - lastConfirmed.dayNumber) }
+  /// `cited` when its days come from the researched table, `learned` when stores established them.
+  public var basis: DesignationBasis { citation == nil ? .learned : .cited }
+
+  /// How many days before `asOf` it was last confirmed (0 when confirmed by the run of `asOf`);
+  /// `nil` when it is cited and no stores have confirmed it.
+  public func daysSinceConfirmed(asOf: CalendarDate) -> Int? { lastConfirmed.map { max(0, asOf.dayNumber - $0.dayNumber) } }
+
+  /// What the pattern rests on, for messages: `evidence: <ids>`, and for a cited pattern
+  /// `cited since 2014-05 (경기일보, 2014-05-01)` first.
+  public var basisDescription: String {
+    let stores = "evidence: " + (evidence.isEmpty ? "no store" : evidence.map(\.description).joined(separator: ", "))
+    return citation.map { "cited \($0); \(stores)" } ?? stores
+  }
 
   /// `2nd wednesday, 4th wednesday`.
   public var patternDescription: String { Self.describe(pattern) }
@@ -238,17 +254,25 @@ public struct DistrictPattern: Hashable, Sendable {
 public struct ExpectedClosing: Hashable, Sendable, Codable {
   /// Within the bundle's window, sorted.
   public var dates: [CalendarDate]
-  /// What the days are inferred from: `district` (its class's pattern in the branch's
-  /// district) or `store-exception` (the days the store kept on its own, as a standing
-  /// exception, while it published them).
+  /// What the days are inferred from: `learned` (its class's pattern in the branch's district,
+  /// as the district's stores established it), `cited` (its class's designation in the
+  /// researched table, `data/designations.json`, which the stores have not established) or
+  /// `store-exception` (the days the store kept on its own, as a standing exception, while it
+  /// published them). Bundles made before `cited` existed wrote `district` for `learned`.
   public var basis: String
   /// `<sido> <sigungu>` of the district whose pattern gave the days.
   public var district: String
   /// The class of store whose designation gave the days; `nil` in bundles made before classes.
   public var storeClass: StoreClass?
 
-  /// ``basis`` of days from the district's pattern.
-  public static let districtBasis = "district"
+  /// ``basis`` of days from the district's pattern as its stores established it.
+  public static let learnedBasis = DesignationBasis.learned.rawValue
+  /// ``basis`` of days from the researched table's designation for the class in the district.
+  public static let citedBasis = DesignationBasis.cited.rawValue
+  /// ``basis`` of days from the district's pattern, whatever it rests on: ``learnedBasis``.
+  public static let districtBasis = learnedBasis
+  /// What bundles made before ``citedBasis`` existed wrote for ``learnedBasis``.
+  public static let legacyDistrictBasis = "district"
   /// ``basis`` of days from a standing store exception.
   public static let storeExceptionBasis = "store-exception"
 

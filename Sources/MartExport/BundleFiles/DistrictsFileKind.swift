@@ -43,8 +43,18 @@ enum DistrictsFileKind: BundleFileKind {
     if keys != keys.sorted() || Set(keys).count != keys.count {
       inspection.report(path, "districts are not sorted and unique by district and store class")
     }
-    for entry in file.districts where entry.lastConfirmed > asOf || entry.firstConfirmed > entry.lastConfirmed {
-      inspection.report(path, "\(entry.title): confirmed \(entry.firstConfirmed.iso)…\(entry.lastConfirmed.iso), not by \(asOf.iso)")
+    for entry in file.districts {
+      switch (entry.basis, entry.firstConfirmed, entry.lastConfirmed) {
+      case (.learned, let first?, let last?) where last > asOf || first > last:
+        inspection.report(path, "\(entry.title): confirmed \(first.iso)…\(last.iso), not by \(asOf.iso)")
+      case (.learned, nil, _), (.learned, _, nil):
+        inspection.report(path, "\(entry.title): learned, but firstConfirmed or lastConfirmed is null")
+      case (.cited, _, _) where entry.citation == nil || entry.firstConfirmed != nil || entry.lastConfirmed != nil:
+        inspection.report(path, "\(entry.title): cited, but without a citation or with confirmation dates")
+      case (.learned, _, _) where entry.citation != nil:
+        inspection.report(path, "\(entry.title): learned, but with a citation")
+      default: break
+      }
     }
     let exempt = brands.exemptFromDesignation
     let inference = DistrictDesignations.infer(
@@ -75,10 +85,11 @@ enum DistrictsFileKind: BundleFileKind {
           "has closing.expected, but the manifest says \(branch.brand) is not designated or is stale")
         continue
       }
-      if expected.basis != ExpectedClosing.districtBasis && expected.basis != ExpectedClosing.storeExceptionBasis {
+      let bases = [ExpectedClosing.learnedBasis, ExpectedClosing.citedBasis, ExpectedClosing.storeExceptionBasis]
+      if !bases.contains(expected.basis) {
         inspection.report(
           path, branch: branch.id,
-          "closing.expected.basis is \"\(expected.basis)\", not \"\(ExpectedClosing.districtBasis)\" or \"\(ExpectedClosing.storeExceptionBasis)\"")
+          "closing.expected.basis is \"\(expected.basis)\", not one of \(bases.map { "\"\($0)\"" }.joined(separator: ", "))")
       }
       guard let wanted = inference.expected(for: branch) else {
         inspection.report(
