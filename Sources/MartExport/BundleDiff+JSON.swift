@@ -5,7 +5,9 @@ import MartCore
 extension BundleDiff {
   /// The machine-readable form, stable (canonical JSON, everything sorted):
   /// `{"old", "new", "window", "brands", "staleBrands": [{"brand", "name", "staleSince", "daysStale",
-  /// "lastError"}], "districts": [{"district", "old", "new", "evidence"}], "added", "removed",
+  /// "lastError"}], "districts": [{"district", "old", "new", "evidence"}], "register": [{"kind",
+  /// "registerId", "branch", "name", "brand", "state", "since", "until", "permitDate", "district"}],
+  /// "added", "removed",
   /// "addedBranches", "removedBranches",
   /// "changed": [{"id", "name", "brand", "brandName", "banner", "changes": [{"field", "old", "new", "sourceText"}]}],
   /// "groups", "summary": {"added", "removed", "changed", "groups", "kinds": {kind: count},
@@ -72,6 +74,7 @@ extension BundleDiff {
       var brands: [BrandEntry]
       var staleBrands: [StaleBrand]
       var districts: [DistrictChange]
+      var register: [RegisterFinding]
       var added: [BranchID]
       var removed: [BranchID]
       var addedBranches: [BranchInfo]
@@ -93,6 +96,7 @@ extension BundleDiff {
       brands: brands.map { BrandEntry(brand: $0.brand, brandName: $0.name, old: $0.old, new: $0.new) },
       staleBrands: staleBrands,
       districts: districts,
+      register: registerFindings,
       added: added.map(\.id), removed: removed.map(\.id),
       addedBranches: added.map(info), removedBranches: removed.map(info),
       changed: changed.map {

@@ -117,6 +117,9 @@ extension BundleDiff {
       summary += " · freshness changed for \(brands.count) brand\(brands.count == 1 ? "" : "s")"
     }
     if windowChanged { summary += " · the window moved" }
+    if !registerFindings.isEmpty {
+      summary += " · \(registerFindings.count) new finding\(registerFindings.count == 1 ? "" : "s") of the register"
+    }
     if !districts.isEmpty {
       summary += " · \(districts.count) district\(districts.count == 1 ? "" : "s") changed closing days"
     }
@@ -135,6 +138,7 @@ extension BundleDiff {
         : names.joined(separator: ", ") + (rest > 0 ? ", … and \(rest) more" : "")
       first.append("- **district-pattern** \(Self.cell(group.change)): \(list)")
     }
+    first += registerLines(markdown: true, limit: head.removalLines ? 5 : 0)
     if !first.isEmpty { lines += first + [""] }
     if windowChanged, head.windowLine {
       let compared =

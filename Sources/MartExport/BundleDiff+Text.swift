@@ -23,6 +23,7 @@ extension BundleDiff {
     for district in districts {
       lines.append("district-pattern  \(district.title)  \(Self.pattern(district))")
     }
+    lines += registerLines(markdown: false)
     let groups = groups
     for brand in Self.orderedBrands(groups) {
       let counts = countsByBrand[brand] ?? .init()

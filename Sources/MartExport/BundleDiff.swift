@@ -42,12 +42,22 @@ public enum ChangeKind: String, CaseIterable, Codable, Sendable, Comparable {
   /// The closing-day pattern a district's stores keep (`districts.json`) changed, appeared or
   /// vanished: news, since a district moved its 의무휴업일. A change of a district, not of a branch.
   case districtPattern = "district-pattern"
+  /// A branch its brand lists as trading that the national register of large stores records as
+  /// 폐업 or 휴업 (with its dates), newly reported by the run that made the new bundle.
+  case registerShut = "register-shut"
+  /// An open register store of a covered brand that its source does not list, newly reported.
+  case registerUnlisted = "register-unlisted"
+  /// A permit of a store not yet trading (영업개시전) from eight weeks before the as-of date to
+  /// eight weeks after, newly reported.
+  case registerNewPermit = "register-new-permit"
 
   /// Whether the kind is a change of one branch, as opposed to a branch added or removed, a
   /// brand's freshness or the window.
   public var isBranchField: Bool {
     switch self {
-    case .added, .removed, .brandFreshness, .window, .districtPattern: false
+    case .added, .removed, .brandFreshness, .window, .districtPattern, .registerShut, .registerUnlisted,
+      .registerNewPermit:
+      false
     default: true
     }
   }
@@ -212,6 +222,9 @@ public struct BundleDiff: Sendable {
   public var unknownOnAddedDays: [BrandSlug: [BranchID]]
   /// The Korean name of each brand, as the bundles' manifests give them (the new one wins).
   public var brandNames: [BrandSlug: String]
+  /// The register's cross-checks the new bundle's run reported and the old one's did not
+  /// (``withRegisterFindings(new:old:)``), sorted by kind, branch and 관리번호.
+  public var registerFindings: [RegisterFinding] = []
 
   /// Compares two bundles' branches.
   public init(old: PublishedBundle, new: PublishedBundle) {
@@ -424,9 +437,10 @@ public struct BundleDiff: Sendable {
   }
 
   /// Whether nothing changed: no branch added, removed or changed, no brand's freshness, not the
-  /// window, no district's pattern.
+  /// window, no district's pattern, no new finding of the register.
   public var isEmpty: Bool {
     added.isEmpty && removed.isEmpty && changed.isEmpty && brands.isEmpty && !windowChanged && districts.isEmpty
+      && registerFindings.isEmpty
   }
 
   /// Every kind of change present.
@@ -444,6 +458,7 @@ public struct BundleDiff: Sendable {
     if !brands.isEmpty { counts[.brandFreshness] = brands.count }
     if windowChanged { counts[.window] = 1 }
     if !districts.isEmpty { counts[.districtPattern] = districts.count }
+    for finding in registerFindings { counts[finding.kind, default: 0] += 1 }
     return counts
   }
 

@@ -219,8 +219,16 @@ struct CanonicalJSONWriter {
       raw(#","registerId":"#)
       string(registerID)
     }
+    if let source = branch.source {
+      raw(#","source":"#)
+      string(source.rawValue)
+    }
     raw(#","sourceURL":"#)
     string(branch.sourceURL)
+    if let storeClass = branch.storeClass {
+      raw(#","storeClass":"#)
+      string(storeClass.rawValue)
+    }
     raw(#","storeStatus":"#)
     storeStatus(branch.storeStatus)
     bytes.append(0x7D)

@@ -160,6 +160,8 @@ struct BranchRecord: Decodable, Sendable {
   var formerIds: [String]?
   var missingFromSource: MissingFromSource?
   var registerId: String?
+  var source: String?
+  var storeClass: String?
 }
 
 extension MartBranch {
@@ -196,6 +198,8 @@ extension MartBranch {
     self.formerIDs = record.formerIds ?? []
     self.missingFromSourceSince = record.missingFromSource.map { MartDay($0.since) }
     self.registerID = record.registerId
+    self.isFromRegister = record.source == "register"
+    self.storeClass = record.storeClass
     self.core = BranchCore(
       asOf: asOf, window: window, storeStatus: storeStatus, schedule: closing.schedule,
       closedInWindow: Set(closing.dates.filter { window.contains($0) }), unknownInWindow: closing.unknownRanges,

@@ -180,6 +180,15 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   /// The 관리번호 of the national register of large stores' entry the branch is, when the run
   /// that published it matched one; `nil` otherwise.
   public let registerID: String?
+  /// Whether the branch is a store the national register of large stores alone lists (a branch
+  /// of a register brand such as `nonghyup-hanaro` or `independent-mart`, the bundle's `source`
+  /// `register`): its name, address, point and phone are the register's, and it publishes no
+  /// closing days: its days are ``MartSchedule/expectedDays`` where its district's pattern is
+  /// known, and unknown otherwise, never confirmed.
+  public let isFromRegister: Bool
+  /// `hypermarket` or `ssm` when the bundle gives the branch's own store class (a register
+  /// store: 대규모점포 or 준대규모점포); `nil` when the branch is of its brand's class.
+  public let storeClass: String?
   /// How current its brand's data is in the bundle (``MartBundle/freshness(ofBrand:)`` for
   /// ``brand``): check it before announcing a closing day.
   public let freshness: MartBrandFreshness

@@ -152,8 +152,15 @@ public struct Pipeline: Sendable {
         draft.add(Self.missing(brand, previous: previous, reason: reason), branches: [])
       }
     }
+    // The stores of the register brands, when the run reads the register for every brand.
+    let registerBrands =
+      register != nil && selection.coversEveryBrand
+      ? RegisterStage.brands(from: registerReading, previous: previous, asOf: asOf, normalizer: normalizer) : []
+    for (summary, branches) in registerBrands { draft.add(summary, branches: branches) }
+    let published = Set(registerBrands.map(\.summary.slug))
     // Brands not requested this time stay as they were.
-    for (brand, summary) in previous.summaries.sorted(by: { $0.key < $1.key }) where !selection.contains(brand) {
+    for (brand, summary) in previous.summaries.sorted(by: { $0.key < $1.key })
+    where !selection.contains(brand) && !published.contains(brand) {
       var kept = summary
       kept.status = .kept
       kept.designated = Self.designated(brand, previous: previous)

@@ -18,9 +18,12 @@ public struct BundleDraft: Sendable {
   }
 
   /// Gives each branch in `registerIDs` its register entry's 관리번호, and takes it from the
-  /// others (``RegisterCrossCheck/registerIDs``).
+  /// other branches of the brands' sources (``RegisterCrossCheck/registerIDs``); a register
+  /// store's branch keeps its own.
   public mutating func setRegisterIDs(_ registerIDs: [BranchID: String]) {
-    for index in branches.indices { branches[index].registerID = registerIDs[branches[index].id] }
+    for index in branches.indices where branches[index].source != .register {
+      branches[index].registerID = registerIDs[branches[index].id]
+    }
   }
 
   /// Says of every stale brand since when and for how many days up to `asOf` it has been

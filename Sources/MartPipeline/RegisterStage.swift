@@ -125,7 +125,8 @@ public struct RegisterStage: Sendable {
   /// (``RegisterCrossCheck/check(branches:rows:listing:selector:asOf:)``).
   public static func crossCheck(_ reading: Reading, branches: [Branch], asOf: CalendarDate) -> RegisterCrossCheck? {
     guard let converter = try? RegisterCoordinateConverter() else { return nil }
-    let published = branches.map { branch in
+    // A register store's branch is the register's own: only the brands' sources are checked.
+    let published = branches.filter { $0.source != .register }.map { branch in
       PublishedBranch(
         id: branch.id,
         point: branch.coordinate.map { GeoPoint(latitude: $0.latitude, longitude: $0.longitude) },

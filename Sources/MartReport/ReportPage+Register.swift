@@ -38,8 +38,13 @@ extension ReportPage {
   /// The register's cross-checks, when the run read a register: branches it closed or
   /// suspended, open stores of covered brands their sources do not list, and new permits.
   func registerSection() -> String {
-    guard let register = report?.register else { return "" }
+    let stores = branches.filter { $0.source == .register }
+    guard let register = report?.register else {
+      return stores.isEmpty ? "" : "<section id=\"register\"><h2>National register of large stores</h2>\n"
+        + registerStores(stores) + "</section>\n"
+    }
     var html = "<section id=\"register\"><h2>National register of large stores</h2>\n"
+    html += registerStores(stores)
     let origin = register.origin == "kept" ? "the last good register (this run's was refused)" : "fetched in this run"
     html +=
       "<p>\(register.openStores) open stores and \(register.notYetOpenStores) not yet open, \(HTML.escape(origin)); "
@@ -55,6 +60,33 @@ extension ReportPage {
     html += "<h3>New permits, not yet open</h3>\n"
     html += list(register.newPermits) { store($0) + ($0.permitDate.map { " · permit \($0.iso)" } ?? "") }
     return html + "</section>\n"
+  }
+
+  /// The stores no brand source covers, published from the register (`source: register`): by
+  /// brand, each with its district, class and expected days, or unknown. They are also on the
+  /// map, each register brand a layer of its own.
+  private func registerStores(_ stores: [Branch]) -> String {
+    guard !stores.isEmpty else { return "" }
+    let expected = stores.filter { $0.closing.expected != nil }.count
+    var html = "<h3>Stores outside the brands, from the register</h3>\n"
+    html +=
+      "<p>\(stores.count) stores no brand source covers, published from the register: \(expected) with days "
+      + "<em>expected</em> from their district's pattern for their class, \(stores.count - expected) unknown "
+      + "(no pattern established there, or a 농협 하나로마트, whose exemption is decided store by store). "
+      + "None publishes days of its own.</p>\n"
+    html += "<table><thead><tr><th>Brand</th><th>Store</th><th>District</th><th>Class</th><th>Expected closing days</th>"
+      + "</tr></thead><tbody>\n"
+    for branch in stores.sorted(by: { ($0.brand, $0.id) < ($1.brand, $1.id) }) {
+      let district = [branch.address.sido, branch.address.sigungu].compactMap { $0 }.joined(separator: " ")
+      let days =
+        branch.closing.expected.map { "expected " + $0.dates.map(\.iso).joined(separator: ", ") } ?? "unknown"
+      html +=
+        "<tr data-brand=\"\(HTML.escape(branch.brand.rawValue))\"><td>\(HTML.escape(name(branch.brand)))</td>"
+        + "<td>\(HTML.escape(title(branch))) <code>\(HTML.escape(branch.id.description))</code></td>"
+        + "<td>\(HTML.escape(district))</td><td>\(HTML.escape(branch.storeClass?.rawValue ?? ""))</td>"
+        + "<td>\(HTML.escape(days))</td></tr>\n"
+    }
+    return html + "</tbody></table>\n"
   }
 
   private func store(_ store: RegisterFindings.Store) -> String {

@@ -124,7 +124,7 @@ public struct ReportPage {
       </header>
       <nav aria-label="Sections"><ul>
       <li><a href="#map">Map</a></li><li><a href="#brands">Brands</a></li><li><a href="#calendar">Calendar</a></li>
-      <li><a href="#changes">Changes</a></li>\(report?.register == nil ? "" : "<li><a href=\"#register\">Register</a></li>")<li><a href="#problems">Warnings and errors</a></li>
+      <li><a href="#changes">Changes</a></li>\(report?.register == nil && !branches.contains { $0.source == .register } ? "" : "<li><a href=\"#register\">Register</a></li>")<li><a href="#problems">Warnings and errors</a></li>
       </ul>
       \(brandFilter())
       </nav>

@@ -8,7 +8,7 @@ struct DiffCommand: ParsableCommand {
     commandName: "diff",
     abstract: "Shows the branches added, removed and changed, brand freshness and the window between two bundles.",
     discussion: """
-      OLD and NEW are output directories (the bundles their latest.json names) or bundle directories. Branches are matched by id. Changes of a branch: \(ChangeKind.allCases.filter(\.isBranchField).map(\.rawValue).joined(separator: ", ")). Coordinates count as moved beyond \(Int(BundleDiff.movedThresholdMeters)) m; closing dates and unknown days are compared on the days both bundles' windows cover from the later as-of date on (the days before it are history: a site that lists only upcoming days, or a store shut since, says nothing new of them). Besides branches: brand-freshness (a brand's freshness in the manifest changed, or the brand appeared or vanished) window (the window moved) and district-pattern (the closing days a district's stores keep changed, appeared or vanished). Every brand stale in NEW is listed with the day of its last good fetch, the days since and, when NEW is an output directory whose report.json is of the run that made its bundle, the error that run gave it; a brand that stays stale is no change. Identical changes within a brand are grouped; dates show their weekday.
+      OLD and NEW are output directories (the bundles their latest.json names) or bundle directories. Branches are matched by id. Changes of a branch: \(ChangeKind.allCases.filter(\.isBranchField).map(\.rawValue).joined(separator: ", ")). Coordinates count as moved beyond \(Int(BundleDiff.movedThresholdMeters)) m; closing dates and unknown days are compared on the days both bundles' windows cover from the later as-of date on (the days before it are history: a site that lists only upcoming days, or a store shut since, says nothing new of them). Besides branches: brand-freshness (a brand's freshness in the manifest changed, or the brand appeared or vanished) window (the window moved) and district-pattern (the closing days a district's stores keep changed, appeared or vanished). When NEW is an output directory whose report.json is of the run that made its bundle and read the national register of large stores, its cross-checks that OLD's report (read the same way; none when OLD has no such report) did not give are changes too: register-shut (a branch listed as trading that the register records as closed or suspended, with dates), register-unlisted (an open register store of a covered brand its source does not list), register-new-permit (a store permitted and not yet open). Every brand stale in NEW is listed with the day of its last good fetch, the days since and, when NEW is an output directory whose report.json is of the run that made its bundle, the error that run gave it; a brand that stays stale is no change. Identical changes within a brand are grouped; dates show their weekday.
 
       Formats: text (default, for people), json (stable, for programs), markdown (a pull-request comment or CI job summary, at most --max-bytes bytes: long sections are collapsed and lists shortened, saying what was left out).
 
@@ -84,7 +84,10 @@ struct DiffCommand: ParsableCommand {
     let before = try BundleStore.readBundle(at: URL(fileURLWithPath: old))
     let after = try BundleStore.readBundle(at: URL(fileURLWithPath: new))
     let diff = BundleDiff(old: before, new: after).withStaleBrandErrors(
-      BundleDiff.brandErrors(inOutput: URL(fileURLWithPath: new), version: after.manifest.version))
+      BundleDiff.brandErrors(inOutput: URL(fileURLWithPath: new), version: after.manifest.version)
+    ).withRegisterFindings(
+      new: BundleDiff.registerFindings(inOutput: URL(fileURLWithPath: new), version: after.manifest.version),
+      old: BundleDiff.registerFindings(inOutput: URL(fileURLWithPath: old), version: before.manifest.version))
     switch format {
     case "json": StandardStreams.out(String(decoding: try diff.json(), as: UTF8.self))
     case "markdown":

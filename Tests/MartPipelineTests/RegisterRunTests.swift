@@ -51,6 +51,54 @@ import Testing
     #expect(!FileManager.default.fileExists(atPath: state.appendingPathComponent("cache/register.csv").path))
   }
 
+  /// The bootstrap run (every brand, replayed): the open stores no brand source covers
+  /// (fixtures/README.md: 하나로마트 양재, 탑마트 대연, 킴스클럽 under its host, 골드마트 광주, 다농엘마트
+  /// 회덕, 해피마트 반여) are branches of the register brands, with expected or unknown days only.
+  @Test func aRunOfEveryBrandPublishesTheStoresOutsideTheBrands() async throws {
+    let output = temporaryOutput("outside")
+    let result = try await Pipeline.run(
+      RunConfiguration(
+        outputDirectory: output, replayDirectory: FixturePaths.web, asOf: asOf, geocodingEnvironment: [:],
+        readsRegister: true))
+    #expect(result.report.published != nil)
+    let bundle = try #require(try BundleStore(outputDirectory: output).latest())
+    let stores = bundle.branches.branches.filter { $0.source == .register }
+    #expect(
+      stores.map(\.id.description).sorted() == [
+        "independent-mart-2011469010807500001", "independent-mart-2015416010807500003",
+        "independent-mart-2019333020207500001", "kimsclub-2003322010807500004", "nonghyup-hanaro-2008321010807500005",
+        "topmart-2010329010807500002",
+      ])
+    for store in stores {
+      // Never a plain closure: no day of their own, only expected days or unknown ones.
+      #expect(store.closing.status == .unknown)
+      #expect(store.closing.dates.isEmpty)
+      #expect(store.closing.unknownRanges == [bundle.manifest.window])
+      #expect(store.registerID == store.id.storeID)
+    }
+    #expect(stores.first { $0.brand == "nonghyup-hanaro" }?.closing.expected == nil)
+    #expect(stores.first { $0.id.storeID == "2019333020207500001" }?.storeClass == .ssm)
+    // Each store with expected days has its own class's pattern in its district.
+    let districts = try #require(bundle.districtsFile())
+    for store in stores {
+      guard let expected = store.closing.expected else { continue }
+      #expect(expected.storeClass == store.storeClass)
+      #expect(
+        districts.districts.contains {
+          "\($0.sido) \($0.sigungu)" == expected.district && $0.storeClass == store.storeClass
+        })
+    }
+    let brands = Dictionary(uniqueKeysWithValues: bundle.manifest.brands.map { ($0.slug, $0) })
+    for slug: BrandSlug in ["nonghyup-hanaro", "topmart", "kimsclub", "independent-mart"] {
+      #expect(brands[slug]?.freshness == .fresh)
+    }
+    #expect(brands["nonghyup-hanaro"]?.designated == false)
+    #expect(brands["topmart"]?.designated == true)
+    // No register store duplicates a covered brand's branch: they are that brand's.
+    #expect(!stores.contains { RegisterBrands.entry($0.brand) == nil })
+    #expect(BundleValidator(directory: output).validate().problems.map(\.description) == [])
+  }
+
   @Test func aRegisterWithFarFewerOpenStoresOrAPageIsRefusedAndTheLastGoodOneKept() async throws {
     let full = try FixturePaths.data("register/register-2026.csv")
     // The header and the first row: one open store where the last good register had twenty.

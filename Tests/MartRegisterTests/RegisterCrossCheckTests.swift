@@ -74,21 +74,91 @@ struct RegisterCrossCheckTests {
     #expect(check.newPermits.map(\.id) == ["2026350010807500001"])
   }
 
-  @Test func expectedDaysComeFromTheDistrictPatternOrAreUnknown() throws {
+  /// The open stores no brand source covers, as branches of the register brands: fixtures/README.md
+  /// names 하나로마트 양재, 탑마트 대연, 킴스클럽 under its host, 골드마트 광주, 다농엘마트 회덕 (0, 0) and
+  /// the SSM 해피마트 반여.
+  @Test func storesOutsideTheBrandsAreBranchesOfTheRegisterBrands() throws {
     let rows = try RegisterReader.rows(try FixturePaths.data("register/register-2026.csv"))
-    let stores = RegisterSelector(converter: try RegisterCoordinateConverter()).select(rows).stores
-    func store(_ id: String) throws -> RegisterStore { try #require(stores.first { $0.id == id }) }
-    // 서초구: the 2nd and 4th Wednesdays of 2026-12 (the calendar: 12-09 and 12-23 are Wednesdays).
+    let listing = RegisterSelector(converter: try RegisterCoordinateConverter()).select(rows)
+    let asOf = try #require(CalendarDate(iso: "2026-11-20"))
+    let normalizer = BranchNormalizer(asOf: asOf, window: .threeMonths(startingAt: asOf))
+    let brands = RegisterBranches.branches(of: listing, normalizer: normalizer)
+    let ids = brands.mapValues { $0.map(\.id.description) }
+    #expect(
+      ids == [
+        "nonghyup-hanaro": ["nonghyup-hanaro-2008321010807500005"], "topmart": ["topmart-2010329010807500002"],
+        "kimsclub": ["kimsclub-2003322010807500004"],
+        "independent-mart": [
+          "independent-mart-2011469010807500001", "independent-mart-2015416010807500003",
+          "independent-mart-2019333020207500001",
+        ],
+      ])
+    let branches = Dictionary(uniqueKeysWithValues: brands.values.joined().map { ($0.id.description, $0) })
+    let kims = try #require(branches["kimsclub-2003322010807500004"])
+    #expect(kims.name == "강남점")
+    #expect(kims.banner == nil)
+    #expect(kims.namePublished == "(주)이랜드리테일 강남점")
+    #expect(kims.address.sido == "서울특별시")
+    #expect(kims.address.sigungu == "서초구")
+    #expect(kims.source == .register)
+    #expect(kims.registerID == "2003322010807500004")
+    #expect(kims.storeClass == .hypermarket)
+    #expect(kims.sourceURL == RegisterDownload.url)
+    // No days of its own: unknown over the whole window, never a plain closure.
+    #expect(kims.closing.status == .unknown)
+    #expect(kims.closing.dates.isEmpty)
+    #expect(kims.closing.unknownRanges == [normalizer.window])
+    #expect(kims.storeStatus.isTrading)
+    let gold = try #require(branches["independent-mart-2011469010807500001"])
+    #expect(gold.banner == "골드마트")
+    #expect(gold.name == "광주점")
+    #expect(gold.coordinate?.source == .site)
+    let happy = try #require(branches["independent-mart-2019333020207500001"])
+    #expect(happy.storeClass == .ssm)
+    #expect(happy.banner == "해피마트")
+    // (0, 0) in the register: no point, never 33.48 N 124.85 E.
+    #expect(branches["independent-mart-2015416010807500003"]?.coordinate == nil)
+  }
+
+  /// A register store's expected days are its class's pattern in its district (its own class,
+  /// not its brand's), and none for 농협 하나로마트, whose exemption is decided store by store.
+  @Test func expectedDaysComeFromTheDistrictPatternForTheStoresClassOrAreUnknown() throws {
+    let rows = try RegisterReader.rows(try FixturePaths.data("register/register-2026.csv"))
+    let listing = RegisterSelector(converter: try RegisterCoordinateConverter()).select(rows)
+    let asOf = try #require(CalendarDate(iso: "2026-11-20"))
+    let window = DateWindow.threeMonths(startingAt: asOf)
+    let brands = RegisterBranches.branches(of: listing, normalizer: BranchNormalizer(asOf: asOf, window: window))
+    // 서초구 hypermarkets: the 2nd and 4th Wednesdays of 2026-12 (12-09 and 12-23 are
+    // Wednesdays in the calendar); 해운대구 SSMs: the 2nd and 4th Sundays (12-13, 12-27).
     let wednesdays = [try #require(CalendarDate(iso: "2026-12-09")), try #require(CalendarDate(iso: "2026-12-23"))]
-    let days = [District(sido: "서울특별시", sigungu: "서초구"): wednesdays]
-    let kims = try #require(
-      RegisterExpectedDays.expectedClosing(for: try store("2003322010807500004"), districtDays: days))
+    let sundays = [try #require(CalendarDate(iso: "2026-12-13")), try #require(CalendarDate(iso: "2026-12-27"))]
+    let seocho = District(sido: "서울특별시", sigungu: "서초구")
+    let haeundae = District(sido: "부산광역시", sigungu: "해운대구")
+    let exempt = Set(RegisterBrands.entries.filter { !$0.designated }.map(\.slug))
+    let inference = DistrictInference(
+      districts: [], mismatches: [],
+      expectedDates: [
+        DesignationKey(district: seocho, storeClass: .hypermarket): wednesdays,
+        DesignationKey(district: haeundae, storeClass: .ssm): sundays,
+        // The hypermarkets' days in 해운대구, which its SSM must not take.
+        DesignationKey(district: haeundae, storeClass: .hypermarket): wednesdays,
+      ],
+      exempt: exempt, storeClasses: [:], asOf: asOf)
+    let expected = Dictionary(
+      uniqueKeysWithValues: inference.withExpectedDays(Array(brands.values.joined())).map {
+        ($0.id.description, $0.closing.expected)
+      })
+    let kims = try #require(expected["kimsclub-2003322010807500004"] ?? nil)
     #expect(kims.dates == wednesdays)
     #expect(kims.district == "서울특별시 서초구")
-    // 하나로마트 양재점, in the same district: its exemption is decided store by store.
-    #expect(RegisterExpectedDays.expectedClosing(for: try store("2008321010807500005"), districtDays: days) == nil)
+    #expect(kims.storeClass == .hypermarket)
+    let happy = try #require(expected["independent-mart-2019333020207500001"] ?? nil)
+    #expect(happy.dates == sundays)
+    #expect(happy.storeClass == .ssm)
+    // 하나로마트 양재점, in 서초구 too: unknown, never expected.
+    #expect(expected["nonghyup-hanaro-2008321010807500005"] == .some(nil))
     // 골드마트 (경기 광주시): no pattern there.
-    #expect(RegisterExpectedDays.expectedClosing(for: try store("2011469010807500001"), districtDays: days) == nil)
+    #expect(expected["independent-mart-2011469010807500001"] == .some(nil))
   }
 }
 

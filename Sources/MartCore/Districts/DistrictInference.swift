@@ -51,13 +51,13 @@ public struct DistrictInference: Sendable {
   /// The expected closing days of `branch` when it is subject to the designation (its brand is
   /// not in ``exempt``), trades and its source publishes no days (status `unknown`): its own
   /// days when it is a standing store exception (`store-exception`), else its class's pattern
-  /// in its district (`learned` or `cited`, ``expectedClosing(for:storeClass:)``); `nil` when
-  /// neither is known.
+  /// in its district (its own ``Branch/storeClass`` when it has one, else its brand's; `learned`
+  /// or `cited`, ``expectedClosing(for:storeClass:)``); `nil` when neither is known.
   public func expected(for branch: Branch) -> ExpectedClosing? {
     guard !exempt.contains(branch.brand), branch.storeStatus.isTrading, branch.closing.status == .unknown,
       let district = District(branch.address)
     else { return nil }
-    let key = DesignationKey(district: district, storeClass: storeClass(of: branch.brand))
+    let key = DesignationKey(district: district, storeClass: branch.storeClass ?? storeClass(of: branch.brand))
     if let exception = memory.exceptions[branch.id], exception.key == key, exception.isStanding(asOf: asOf),
       let window = window
     {

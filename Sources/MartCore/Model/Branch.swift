@@ -48,6 +48,14 @@ public struct Branch: Hashable, Sendable, Codable {
   /// The 관리번호 of the national register of large stores' entry this branch is (same brand,
   /// within 150 m or at one road address); `nil` (absent in JSON) when the run matched none.
   public var registerID: String?
+  /// Where the branch comes from when not from its brand's own source: ``BranchSource/register``
+  /// for a store the national register of large stores alone lists (a branch of a register
+  /// brand); `nil` (absent in JSON) for a branch its brand's source lists.
+  public var source: BranchSource?
+  /// The class of store the branch is when it differs from store to store within its brand (a
+  /// register brand's stores are 대규모점포 or 준대규모점포 as the register lists them); `nil`
+  /// (absent in JSON) when the branch is of its brand's class (the manifest's `storeClass`).
+  public var storeClass: StoreClass?
 
   public init(
     id: BranchID, banner: String? = nil, name: String, namePublished: String? = nil, address: BranchAddress,
@@ -79,6 +87,7 @@ public struct Branch: Hashable, Sendable, Codable {
     case formerIDs = "formerIds"
     case missingFromSource
     case registerID = "registerId"
+    case source, storeClass
   }
 
   public init(from decoder: any Decoder) throws {
@@ -108,6 +117,8 @@ public struct Branch: Hashable, Sendable, Codable {
     }
     missingFromSource = try container.decodeIfPresent(MissingFromSource.self, forKey: .missingFromSource)
     registerID = try container.decodeIfPresent(String.self, forKey: .registerID)
+    source = try container.decodeIfPresent(BranchSource.self, forKey: .source)
+    storeClass = try container.decodeIfPresent(StoreClass.self, forKey: .storeClass)
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -132,7 +143,18 @@ public struct Branch: Hashable, Sendable, Codable {
     if let missingFromSource { try container.encode(missingFromSource, forKey: .missingFromSource) }
     // Absent, not null, when unmatched: bundles before the register read the same.
     if let registerID { try container.encode(registerID, forKey: .registerID) }
+    // Absent, not null, for a branch of a brand's own source and of its brand's class.
+    if let source { try container.encode(source, forKey: .source) }
+    if let storeClass { try container.encode(storeClass, forKey: .storeClass) }
   }
+}
+
+/// Where a branch comes from when not from its brand's own source.
+public enum BranchSource: String, Hashable, Sendable, Codable {
+  /// The national register of large stores (LOCALDATA 대규모점포): a store no brand source covers,
+  /// published with the register's name, address, point and phone, and closing days expected
+  /// from its district or unknown, never published ones.
+  case register
 }
 
 /// A branch its source stopped listing, kept with its last data: since when, and for how many
