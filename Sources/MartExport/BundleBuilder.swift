@@ -64,7 +64,7 @@ enum BundleBuilder {
     let output = BundleOutput(sink: sink)
     let input = BundleExportInput(
       branches: branches, removed: removed, summaries: summaries, brands: brandSlugs, asOf: asOf, window: window,
-      districts: districts, frame: BranchListFrame(asOf: asOf, window: window), brandName: name,
+      districts: districts, frame: BranchListFrame(window: window), brandName: name,
       staleSince: { staleSince[$0] })
     var exporters = BundleFileKinds.all.compactMap { $0.exporter(input) }
     for index in exporters.indices { try exporters[index].begin(output) }
@@ -99,7 +99,7 @@ enum BundleBuilder {
     return BuiltBundle(
       manifest: manifest, manifestData: manifestData,
       branches: BranchesFile(
-        schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches, removed: removed))
+        schemaVersion: bundleSchemaVersion, window: window, branches: branches, removed: removed))
   }
 }
 

@@ -62,14 +62,14 @@ public struct BundleContents: Sendable {
     try addJSON(
       BranchesFileKind.name,
       BranchesFile(
-        schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: branches, removed: removed))
+        schemaVersion: bundleSchemaVersion, window: window, branches: branches, removed: removed))
     let names = Dictionary(summaries.map { ($0.slug, $0.name) }, uniquingKeysWith: { first, _ in first })
     func name(_ slug: BrandSlug) -> String { names[slug] ?? slug.rawValue }
     for slug in brandSlugs {
       try addJSON(
         BrandFilesKind.path(of: slug),
         BrandFile(
-          schemaVersion: bundleSchemaVersion, asOf: asOf, window: window, branches: byBrand[slug] ?? [],
+          schemaVersion: bundleSchemaVersion, window: window, branches: byBrand[slug] ?? [],
           removed: removed.filter { $0.brand == slug }))
       files.append(
         (

@@ -2,8 +2,10 @@ import Foundation
 import MartCore
 
 /// The bundle format version. Clients check it before reading; it changes only when a
-/// field is removed or changes meaning (new optional fields do not bump it).
-public let bundleSchemaVersion = 1
+/// field is removed or changes meaning (new optional fields do not bump it). Version 2 keeps
+/// the run's day in `latest.json` and `manifest.json` alone, so that a bundle's other files
+/// keep their bytes (and are hard links of the previous bundle's) from one day to the next.
+public let bundleSchemaVersion = 2
 
 /// `output/latest.json`: the pointer clients and jobs read first.
 public struct LatestPointer: Codable, Hashable, Sendable {
@@ -207,7 +209,8 @@ extension Sequence<BrandSummary> {
 /// sources stopped listing.
 public struct BranchesFile: Codable, Hashable, Sendable {
   public var schemaVersion: Int
-  public var asOf: CalendarDate
+  /// The days every branch's closing dates cover. The as-of date is the manifest's alone
+  /// (schema version 2): a file of version 1 carries one too, which is not read.
   public var window: DateWindow
   public var branches: [Branch]
   /// The ids the sources stopped listing, sorted by id (see ``RemovedBranch``); empty when
@@ -215,22 +218,20 @@ public struct BranchesFile: Codable, Hashable, Sendable {
   public var removed: [RemovedBranch]
 
   public init(
-    schemaVersion: Int, asOf: CalendarDate, window: DateWindow, branches: [Branch], removed: [RemovedBranch] = []
+    schemaVersion: Int, window: DateWindow, branches: [Branch], removed: [RemovedBranch] = []
   ) {
     self.schemaVersion = schemaVersion
-    self.asOf = asOf
     self.window = window
     self.branches = branches
     self.removed = removed
   }
 
-  private enum CodingKeys: String, CodingKey { case schemaVersion, asOf, window, branches, removed }
+  private enum CodingKeys: String, CodingKey { case schemaVersion, window, branches, removed }
 
   /// Reads the file; one written before `removed` existed reads with none removed.
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
     schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
-    asOf = try container.decode(CalendarDate.self, forKey: .asOf)
     window = try container.decode(DateWindow.self, forKey: .window)
     branches = try container.decode([Branch].self, forKey: .branches)
     removed = try container.decodeIfPresent([RemovedBranch].self, forKey: .removed) ?? []
@@ -274,13 +275,13 @@ public struct RemovedBranch: Codable, Hashable, Sendable {
   /// `previous`'s as-of day; and each entry of `previous`'s own `removed` whose id `listed`
   /// lacks, unchanged. A brand carried over or missing removes nothing. Sorted by id.
   public static func following(
-    _ previous: BranchesFile?, freshBrands: Set<BrandSlug>, listed: Set<BranchID>
+    _ previous: PublishedBundle?, freshBrands: Set<BrandSlug>, listed: Set<BranchID>
   ) -> [RemovedBranch] {
     guard let previous else { return [] }
     var removed: [BranchID: RemovedBranch] = [:]
-    for entry in previous.removed where !listed.contains(entry.id) { removed[entry.id] = entry }
-    for branch in previous.branches where freshBrands.contains(branch.brand) && !listed.contains(branch.id) {
-      removed[branch.id] = RemovedBranch(id: branch.id, lastListed: previous.asOf)
+    for entry in previous.branches.removed where !listed.contains(entry.id) { removed[entry.id] = entry }
+    for branch in previous.branches.branches where freshBrands.contains(branch.brand) && !listed.contains(branch.id) {
+      removed[branch.id] = RemovedBranch(id: branch.id, lastListed: previous.manifest.asOf)
     }
     return removed.values.sorted { $0.id < $1.id }
   }

@@ -18,6 +18,10 @@ public struct PublishedBundle: Sendable {
   public var branches: BranchesFile
   /// The bundle directory.
   public var directory: URL
+  /// How the publish that returned this bundle put its files on disk: how many it wrote and
+  /// how many are hard links of the previous bundle's (none of either when the bundle was
+  /// already there). `nil` for a bundle read from disk.
+  public var files: BundleFileCounts? = nil
 
   /// Its `districts.json`, when it has one that can be read (bundles made before it existed
   /// have none).
@@ -26,6 +30,22 @@ public struct PublishedBundle: Sendable {
       return nil
     }
     return try? BundleJSON.decode(DistrictsFile.self, from: data, brands: manifest.brands.map(\.slug))
+  }
+}
+
+/// How many files a publish created with new bytes and how many it made hard links of the
+/// previous bundle's files (``BundleStore/publish(branches:brands:asOf:window:removed:districts:shouldStop:)``):
+/// `report.json`'s `change.files` and the run's summary line. A file the filesystem would not
+/// link is written, and counted so.
+public struct BundleFileCounts: Codable, Hashable, Sendable {
+  /// Files written with new bytes, `manifest.json` included.
+  public var written: Int
+  /// Files that are a second name (a hard link) of the previous bundle's file with the same bytes.
+  public var linked: Int
+
+  public init(written: Int = 0, linked: Int = 0) {
+    self.written = written
+    self.linked = linked
   }
 }
 
@@ -216,7 +236,9 @@ public struct BundleStore: Sendable {
           repaired = error
         }
         if repaired == nil {
-          return try point(at: digests, in: directory, wroteDirectory: false, repaired: nil, shouldStop: shouldStop)
+          return try point(
+            at: digests, in: directory, wroteDirectory: false, files: BundleFileCounts(), repaired: nil,
+            shouldStop: shouldStop)
         }
       }
       expected = digests.manifestData
@@ -237,7 +259,8 @@ public struct BundleStore: Sendable {
     }
     try Files.syncDirectory(bundlesURL.path)
     return try point(
-      at: staged.bundle, in: finalDirectory, wroteDirectory: true, repaired: repaired, shouldStop: shouldStop)
+      at: staged.bundle, in: finalDirectory, wroteDirectory: true, files: staged.files, repaired: repaired,
+      shouldStop: shouldStop)
   }
 
   /// The least free disk space a run asks for before it stages a new bundle.
@@ -306,7 +329,7 @@ public struct BundleStore: Sendable {
   /// answers `true` (then a directory this call wrote is removed: nothing refers to it; a
   /// reused one stays for whoever names it).
   private func point(
-    at built: BuiltBundle, in directory: URL, wroteDirectory: Bool, repaired: FileError?,
+    at built: BuiltBundle, in directory: URL, wroteDirectory: Bool, files: BundleFileCounts, repaired: FileError?,
     shouldStop: () -> Bool
   ) throws(FileError) -> PublishResult {
     let version = built.manifest.version
@@ -314,7 +337,7 @@ public struct BundleStore: Sendable {
       schemaVersion: bundleSchemaVersion, version: version, bundle: OutputLayout.bundlePath(version: version),
       asOf: built.manifest.asOf, manifestSHA256: SHA256.hex(built.manifestData))
     let bundle = PublishedBundle(
-      pointer: pointer, manifest: built.manifest, branches: built.branches, directory: directory)
+      pointer: pointer, manifest: built.manifest, branches: built.branches, directory: directory, files: files)
     let pointerData = try encode(pointer)
     if let current = layout.latestBytes(), current == pointerData {
       return .published(bundle, latestChanged: false, repaired: repaired)
@@ -336,7 +359,7 @@ public struct BundleStore: Sendable {
   /// written (a problem with the data names the file in the output directory).
   private func stage(
     _ input: BundleInput, matching expected: Data?, shouldStop: () -> Bool
-  ) throws(FileError) -> (directory: URL, bundle: BuiltBundle)? {
+  ) throws(FileError) -> (directory: URL, bundle: BuiltBundle, files: BundleFileCounts)? {
     let staging = layout.newStagingDirectory(asOf: input.asOf)
     Files.remove(staging.path)
     let files = StagedBundleFiles(directory: staging.path, linkable: linkableFiles())
@@ -358,7 +381,7 @@ public struct BundleStore: Sendable {
       // Linked files are as durable as the bundle they come from; the barrier covers the rest
       // and every new folder entry.
       try Files.makeDurable(root: staging.path, files: files.written + [manifest], directories: files.folders)
-      return (staging, built)
+      return (staging, built, BundleFileCounts(written: files.written.count + 1, linked: files.linked))
     } catch {
       Files.remove(staging.path)
       guard Files.isInside(error.path, staging.path) else { throw dataError(error) }
@@ -462,6 +485,8 @@ final class StagedBundleFiles: BundleFileSink {
   let linkable: (directory: String, files: [String: BundleManifest.File])?
   /// The files written, not linked, by full path.
   private(set) var written: [String] = []
+  /// How many files are hard links of the previous bundle's.
+  private(set) var linked = 0
   private var madeFolders: Set<String>
 
   init(directory: String, linkable: (directory: String, files: [String: BundleManifest.File])?) {
@@ -480,7 +505,7 @@ final class StagedBundleFiles: BundleFileSink {
     let original = linkable.flatMap { linkable in
       linkable.files[file.path].flatMap { $0 == file ? linkable.directory + "/" + file.path : nil }
     }
-    if !(try Files.create(path, with: data, linkingTo: original)) { written.append(path) }
+    if try Files.create(path, with: data, linkingTo: original) { linked += 1 } else { written.append(path) }
   }
 }
 

@@ -406,9 +406,7 @@ struct CanonicalJSONWriter {
 
   /// A `current/branches/<id>.json` file, without its final newline.
   mutating func currentBranch(_ file: CurrentBranchFile) throws {
-    raw(#"{"asOf":"#)
-    date(file.asOf)
-    raw(#","branch":"#)
+    raw(#"{"branch":"#)
     try branch(file.branch)
     raw(#","lastListedIn":"#)
     string(file.lastListedIn)

@@ -66,8 +66,7 @@ public struct CurrentDirectory: Sendable {
       try add(
         "branches/\(branch.id).json",
         try encode(
-          CurrentBranchFile(
-            asOf: latest.manifest.asOf, window: latest.manifest.window, listed: true, branch: branch)))
+          CurrentBranchFile(window: latest.manifest.window, listed: true, branch: branch)))
       let calendar = CalendarFilesKind.path(of: branch.id)
       try add(calendar, .sameAs(bundleFile: "\(bundlePath)/\(calendar)"))
     }
@@ -89,8 +88,7 @@ public struct CurrentDirectory: Sendable {
         "branches/\(id).json",
         try encode(
           CurrentBranchFile(
-            asOf: latest.manifest.asOf, window: latest.manifest.window, listed: false,
-            lastListedIn: last.manifest.version, branch: last.branch)))
+            window: latest.manifest.window, listed: false, lastListedIn: last.manifest.version, branch: last.branch)))
       try add(
         CalendarFilesKind.path(of: id),
         ICalendar.unlistedBranchCalendar(
@@ -284,10 +282,10 @@ public struct CurrentDirectory: Sendable {
 }
 
 /// `current/branches/<id>.json`: one branch as the bundle `latest.json` names has it, or, for a
-/// branch that bundle no longer lists, its last record with `listed` false.
+/// branch that bundle no longer lists, its last record with `listed` false. It carries no as-of
+/// date (`latest.json` does), so that it changes only when what it says about the store does.
 public struct CurrentBranchFile: Codable, Hashable, Sendable {
   public var schemaVersion: Int = bundleSchemaVersion
-  public var asOf: CalendarDate
   public var window: DateWindow
   /// Whether that bundle lists the branch. `false`: the store is gone from its source (closed,
   /// renamed or dropped); `branch` is its last record, from `lastListedIn`.
@@ -296,22 +294,18 @@ public struct CurrentBranchFile: Codable, Hashable, Sendable {
   public var lastListedIn: String?
   public var branch: Branch
 
-  public init(
-    asOf: CalendarDate, window: DateWindow, listed: Bool, lastListedIn: String? = nil, branch: Branch
-  ) {
-    self.asOf = asOf
+  public init(window: DateWindow, listed: Bool, lastListedIn: String? = nil, branch: Branch) {
     self.window = window
     self.listed = listed
     self.lastListedIn = lastListedIn
     self.branch = branch
   }
 
-  private enum CodingKeys: String, CodingKey { case schemaVersion, asOf, window, listed, lastListedIn, branch }
+  private enum CodingKeys: String, CodingKey { case schemaVersion, window, listed, lastListedIn, branch }
 
   public func encode(to encoder: any Encoder) throws {
     var container = encoder.container(keyedBy: CodingKeys.self)
     try container.encode(schemaVersion, forKey: .schemaVersion)
-    try container.encode(asOf, forKey: .asOf)
     try container.encode(window, forKey: .window)
     try container.encode(listed, forKey: .listed)
     try container.encode(lastListedIn, forKey: .lastListedIn)

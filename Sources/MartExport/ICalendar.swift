@@ -8,7 +8,8 @@ import MartCore
 ///
 /// The bytes depend only on the data: UIDs are `<branch id>-<YYYYMMDD>@mart-holiday` (the same
 /// closing day keeps its UID from bundle to bundle, so calendar apps update rather than
-/// duplicate it), and DTSTAMP is midnight of the as-of date in Korea, written in UTC.
+/// duplicate it), and DTSTAMP is midnight in Korea of the first day of the as-of month (the
+/// window's first day), written in UTC.
 public enum ICalendar {
   /// How often a subscribed calendar should be fetched again (`REFRESH-INTERVAL`, RFC 7986,
   /// and `X-PUBLISHED-TTL` for the apps that read only that): a day, as often as runs publish.
@@ -247,9 +248,13 @@ public enum ICalendar {
     "\(id)-\(basic(date))@mart-holiday"
   }
 
-  /// DTSTAMP for a bundle: 00:00 of the as-of date in Korea (UTC+9), i.e. 15:00 UTC the day before.
+  /// DTSTAMP for a bundle of as-of date `asOf`: 00:00 in Korea (UTC+9, so 15:00 UTC the day
+  /// before) of the first day of its month, the first day of the bundle's window. Never later
+  /// than the run that writes it, and the same for every run of the month, so a calendar whose
+  /// events did not change keeps its bytes from one day to the next (and is a hard link of the
+  /// previous bundle's); it moves when the window does, when the calendars change anyway.
   public static func timestamp(asOf: CalendarDate) -> String {
-    "\(basic(asOf.adding(days: -1)))T150000Z"
+    "\(basic(asOf.firstOfMonth().adding(days: -1)))T150000Z"
   }
 
   static func header(name: String, description: String) -> [String] {

@@ -5,8 +5,9 @@ internal import MartCore
 // statuses and closing schedules decode with the pipeline's own `Codable` types; brands are
 // plain slugs, so brands the kit has never heard of load too.
 
-/// The schema version of the bundles the kit understands.
-let supportedSchemaVersion = 1
+/// The schema versions of the bundles the kit understands: 2, and 1, whose `branches.json`
+/// also carries the as-of date the kit reads from the manifest in both.
+let supportedSchemaVersions = 1...2
 
 /// `latest.json`.
 struct LatestFile: Codable, Hashable, Sendable {
@@ -83,7 +84,6 @@ struct BranchesFileRecord: Decodable, Sendable {
   }
 
   var schemaVersion: Int
-  var asOf: CalendarDate
   var window: DateWindow
   var branches: [BranchRecord]
   /// The ids the sources stopped listing; `nil` in bundles written before the field existed.

@@ -21,10 +21,12 @@ enum BundleReader {
   /// `latest.json`, checked for a schema the kit understands and a path inside the output.
   static func pointer(from data: Data, location: String) throws(MartBundleError) -> LatestFile {
     let pointer = try decode(LatestFile.self, from: data, location: location)
-    guard pointer.schemaVersion == supportedSchemaVersion else {
+    guard supportedSchemaVersions.contains(pointer.schemaVersion) else {
       throw MartBundleError(
         .unsupportedSchema, location: location,
-        message: "schema version \(pointer.schemaVersion); this kit reads version \(supportedSchemaVersion)")
+        message:
+          "schema version \(pointer.schemaVersion); this kit reads versions \(supportedSchemaVersions.lowerBound)"
+          + " to \(supportedSchemaVersions.upperBound)")
     }
     try checkRelativePath(pointer.bundle, location: location)
     return pointer

@@ -144,7 +144,7 @@ public struct PublishStage: Sendable {
     if draft.hasFreshBrand {
       do {
         let removed = RemovedBranch.following(
-          previous.bundle?.branches, freshBrands: Set(draft.brands.filter { $0.status == .fresh }.map(\.slug)),
+          previous.bundle, freshBrands: Set(draft.brands.filter { $0.status == .fresh }.map(\.slug)),
           listed: Set(draft.branches.flatMap { [$0.id] + $0.formerIDs }))
         switch try store.publish(
           branches: draft.branches, brands: draft.brands, asOf: asOf, window: window, removed: removed,
@@ -159,6 +159,7 @@ public struct PublishStage: Sendable {
           report.published = pointer
           report.change = change(
             of: draft, window: window, latestChanged: latestChanged && pointer.version != previous.version)
+          report.change?.files = bundle.files ?? BundleFileCounts()
           if let repaired {
             report.warnings.append(
               RunProblem(

@@ -20,6 +20,32 @@ public struct RunReport: Codable, Sendable {
     public var branchCounts: [String: BranchCount]
     /// Closing days added or removed on the days both windows cover, over every branch in both.
     public var closingDaysChanged: Int
+    /// The files of the bundle the run created and those it made hard links of the previous
+    /// bundle's (``BundleFileCounts``); none of either when it wrote no bundle. A report written
+    /// before the field existed reads with none.
+    public var files = BundleFileCounts()
+
+    public init(
+      bundle: Bundle, previousVersion: String?, branchCounts: [String: BranchCount], closingDaysChanged: Int,
+      files: BundleFileCounts = BundleFileCounts()
+    ) {
+      self.bundle = bundle
+      self.previousVersion = previousVersion
+      self.branchCounts = branchCounts
+      self.closingDaysChanged = closingDaysChanged
+      self.files = files
+    }
+
+    private enum CodingKeys: String, CodingKey { case bundle, previousVersion, branchCounts, closingDaysChanged, files }
+
+    public init(from decoder: any Decoder) throws {
+      let container = try decoder.container(keyedBy: CodingKeys.self)
+      bundle = try container.decode(Bundle.self, forKey: .bundle)
+      previousVersion = try container.decodeIfPresent(String.self, forKey: .previousVersion)
+      branchCounts = try container.decode([String: BranchCount].self, forKey: .branchCounts)
+      closingDaysChanged = try container.decode(Int.self, forKey: .closingDaysChanged)
+      files = try container.decodeIfPresent(BundleFileCounts.self, forKey: .files) ?? BundleFileCounts()
+    }
 
     public struct BranchCount: Codable, Sendable, Hashable {
       public var previous: Int

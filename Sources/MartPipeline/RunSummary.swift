@@ -6,7 +6,8 @@ import MartFetch
 extension RunReport {
   /// The human-readable end-of-run summary: the window, one line per brand with its branch
   /// count (and its change against the previous bundle), the fetch totals, whether the run made
-  /// a new bundle or found the same one already published, how many closing days changed, the
+  /// a new bundle (and how many of its files it wrote and how many it hard-linked to the previous
+  /// bundle's) or found the same one already published, how many closing days changed, the
   /// warnings by kind, and what follows `latest.json` that could not be written, with paths
   /// under `outputDirectory` as the user wrote it.
   ///
@@ -43,6 +44,10 @@ extension RunReport {
         lines.append("unchanged: \(bundle) is already current (same content as before)")
       default:
         var line = "published new bundle \(bundle) (\(outputDirectory)/latest.json)"
+        if let files = change?.files, files.written + files.linked > 0 {
+          line +=
+            ": \(DisplayText.count(files.written, "file")) written, \(files.linked) linked to the previous bundle's"
+        }
         if let change, let previous = change.previousVersion, let changes {
           line +=
             changes == BundleDiff.BrandCounts()

@@ -46,7 +46,7 @@ import Testing
     let text = String(decoding: data, as: UTF8.self)
     #expect(!text.contains("\n  "), "compact, not pretty-printed")
     let object = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
-    #expect(object["schemaVersion"] as? Int == 1)
+    #expect(object["schemaVersion"] as? Int == 2)
     let rows = try #require(object["branches"] as? [[String: Any]])
     #expect(rows.map { $0["id"] as? String } == ["emart-1059", "emart-1099", "lottemart-0100161"])
     #expect(rows[0]["latitude"] as? Double == 35.2353)

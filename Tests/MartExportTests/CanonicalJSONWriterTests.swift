@@ -108,7 +108,7 @@ import Testing
   @Test func currentBranchFilesAreWrittenAsTheEncoderWritesThem() throws {
     for (index, branch) in try (Self.awkwardBranches() + Self.sampleBranches()).enumerated() {
       let file = CurrentBranchFile(
-        asOf: Fixtures.asOf, window: Fixtures.window, listed: index % 2 == 0,
+        window: Fixtures.window, listed: index % 2 == 0,
         lastListedIn: index % 2 == 0 ? nil : "2026-11-19-ba9876543210", branch: branch)
       var writer = CanonicalJSONWriter()
       try writer.currentBranch(file)

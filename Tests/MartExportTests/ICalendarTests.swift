@@ -43,8 +43,13 @@ import Testing
     #expect(text.components(separatedBy: "BEGIN:VEVENT").count - 1 == 2)
     #expect(text.contains("UID:emart-1059-20261108@mart-holiday\r\n"))
     #expect(text.contains("DTSTART;VALUE=DATE:20261122\r\nDTEND;VALUE=DATE:20261123\r\n"))
-    // Midnight of 2026-11-20 in Korea (UTC+9) is 15:00 UTC on the 19th.
-    #expect(text.contains("DTSTAMP:20261119T150000Z\r\n"))
+    // The first day of the as-of month: midnight of 2026-11-01 in Korea (UTC+9) is 15:00 UTC
+    // on October 31, for every as-of date of November.
+    #expect(text.contains("DTSTAMP:20261031T150000Z\r\n"))
+    for day in [1, 30] {
+      let asOf = try #require(CalendarDate(year: 2026, month: 11, day: day))
+      #expect(ICalendar.branchCalendar(branch, brandName: "이마트", asOf: asOf) == Data(text.utf8), "as of \(asOf)")
+    }
     #expect(ICalendar.branchCalendar(branch, brandName: "이마트", asOf: ExportFixtures.asOf) == Data(text.utf8))
   }
 

@@ -72,7 +72,7 @@ import Testing
       output, _ in
       let url = output.appendingPathComponent("latest.json")
       var latest = try RawBundle.object(url)
-      latest["schemaVersion"] = 2
+      latest["schemaVersion"] = 3
       try JSONSerialization.data(withJSONObject: latest).write(to: url)
     },
     Damage(description: "latest.json missing", file: "../../latest.json", code: .missingFile) { output, _ in

@@ -184,7 +184,7 @@ import Testing
     #expect(report.outcome == .published)
     let latest = try #require(try BundleStore(outputDirectory: output).latest())
     let window = latest.branches.window
-    let asOf = latest.branches.asOf
+    let asOf = latest.manifest.asOf
     #expect(!latest.branches.branches.isEmpty)
     let nextDaysBrands: Set<BrandSlug> = [.lottemart, .homeplus, .homeplusExpress]
     for branch in latest.branches.branches {

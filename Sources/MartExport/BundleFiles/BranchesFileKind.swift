@@ -25,18 +25,16 @@ enum BranchesFileKind: BundleFileKind {
     let path = bundle.path(name)
     checkHeader(bundle.branchesFile, manifest: bundle.manifest, path: path, &inspection)
     checkBranches(bundle.branches, window: bundle.window, asOf: bundle.manifest.asOf, path: path, &inspection)
-    checkRemoved(bundle.branchesFile, path: path, &inspection)
+    checkRemoved(bundle.branchesFile, asOf: bundle.manifest.asOf, path: path, &inspection)
   }
 
-  /// The schema version, as-of date and window of a file in the frame of `branches.json`.
+  /// The schema version and window of a file in the frame of `branches.json` (the as-of date is
+  /// the manifest's alone).
   static func checkHeader(
     _ file: BranchesFile, manifest: BundleManifest, path: String, _ inspection: inout BundleInspection
   ) {
     if file.schemaVersion != bundleSchemaVersion {
       inspection.report(path, "schemaVersion \(file.schemaVersion) is not \(bundleSchemaVersion)")
-    }
-    if file.asOf != manifest.asOf {
-      inspection.report(path, "asOf \(file.asOf) differs from the manifest's \(manifest.asOf)")
     }
     if file.window != manifest.window {
       inspection.report(path, "window \(file.window.from)…\(file.window.through) differs from the manifest's")
@@ -135,7 +133,9 @@ enum BranchesFileKind: BundleFileKind {
   /// `removed`: sorted by id and unique, ids of their brand that the file does not list, each
   /// last listed no later than the as-of day. Former ids: well-formed, of the branch's brand,
   /// no branch's id and listed by one branch once, and never removed.
-  static func checkRemoved(_ file: BranchesFile, path: String, _ inspection: inout BundleInspection) {
+  static func checkRemoved(
+    _ file: BranchesFile, asOf: CalendarDate, path: String, _ inspection: inout BundleInspection
+  ) {
     let listed = Set(file.branches.map(\.id))
     var formerOwner: [BranchID: BranchID] = [:]
     for branch in file.branches {
@@ -162,25 +162,23 @@ enum BranchesFileKind: BundleFileKind {
       if !BranchIDFormat.isWellFormed(id) { inspection.report(path, "removed \(id): id is not well-formed") }
       if listed.contains(id) { inspection.report(path, "removed \(id): the branch is listed") }
       if let owner = formerOwner[id] { inspection.report(path, "removed \(id): a former id of \(owner)") }
-      if let lastListed = entry.lastListed, lastListed > file.asOf {
-        inspection.report(path, "removed \(id): lastListed \(lastListed) is after the as-of date \(file.asOf)")
+      if let lastListed = entry.lastListed, lastListed > asOf {
+        inspection.report(path, "removed \(id): lastListed \(lastListed) is after the as-of date \(asOf)")
       }
     }
   }
 }
 
-/// `{"asOf":…,"branches":[` … `],"removed":[…],"schemaVersion":1,"window":{…}}` with a final
+/// `{"branches":[` … `],"removed":[…],"schemaVersion":2,"window":{…}}` with a final
 /// newline: the frame of `branches.json` and of each brand's file.
 struct BranchListFrame {
   let head: [UInt8]
   /// What follows `removed`'s list.
   private let end: [UInt8]
 
-  init(asOf: CalendarDate, window: DateWindow) {
+  init(window: DateWindow) {
     var head = CanonicalJSONWriter(capacity: 64)
-    head.raw(#"{"asOf":"#)
-    head.date(asOf)
-    head.raw(#","branches":["#)
+    head.raw(#"{"branches":["#)
     var end = CanonicalJSONWriter(capacity: 128)
     end.raw(#","schemaVersion":"#)
     end.int(bundleSchemaVersion)
