@@ -267,12 +267,13 @@ enum AddressParser {
     }
   }
 
-
   /// The words after the first comma that go on with the address, read as if the comma were a
   /// space: a road name and building number after a lot number (`중동 1129, 길주로 100`), or the
   /// legal 동 after a building number (`연북로 1, 노형동`). Returns those words (up to the next
   /// comma) and the text after them; `nil` when the text after the comma is a detail.
-  static func continuation(of words: [Word], in text: Scalars, knownRoads: KnownRoads) -> (words: [Word], rest: Scalars)? {
+  static func continuation(
+    of words: [Word], in text: Scalars, knownRoads: KnownRoads
+  ) -> (words: [Word], rest: Scalars)? {
     let segmentEnd = text.firstIndex(of: ",") ?? text.endIndex
     let segment = text[..<segmentEnd].split(separator: " ").flatMap(splitGlued).map(Word.init)
     guard let first = segment.first else { return nil }
