@@ -36,4 +36,8 @@ extension FixturePaths {
 
   /// The branches a replay of `fixtures/web/` publishes: the sum of ``branchCounts()``.
   public static func branchTotal() throws -> Int { try branchCounts().values.reduce(0, +) }
+
+  /// The stores outside the brands that a replay of every brand publishes from the register
+  /// recording (`fixtures/README.md`, `register/`), by register brand.
+  public static let registerStoreCounts = ["independent-mart": 3, "kimsclub": 1, "nonghyup-hanaro": 1, "topmart": 1]
 }
