@@ -318,7 +318,7 @@ extension CommandLineContractTests {
       return result
     }
     let original = try closings("a")
-    #expect(original.count == (try FixturePaths.branchTotal()) + FixturePaths.registerStoreCounts.values.reduce(0, +))
+    #expect(original.count == (try FixturePaths.replayTotal()))
     #expect(try closings("b") == original)
   }
 }
