@@ -100,12 +100,14 @@ extension BundleDiff {
   }
 
   /// This diff with the register's cross-checks of the new bundle's run (`new`) that the old
-  /// one's (`old`) did not report, as changes of their kinds; every one of `new` when the old
-  /// run's are not known (`nil`).
+  /// one's (`old`) did not report, as changes of their kinds; none when either run's are not
+  /// known (`nil`: a bundle directory, a report of another run), since what is new cannot be
+  /// told then.
   public func withRegisterFindings(new: [RegisterFinding]?, old: [RegisterFinding]?) -> BundleDiff {
     var copy = self
-    let before = Set(old ?? [])
-    copy.registerFindings = (new ?? []).filter { !before.contains($0) }.sorted()
+    guard let new, let old else { return copy }
+    let before = Set(old)
+    copy.registerFindings = new.filter { !before.contains($0) }.sorted()
     return copy
   }
 

@@ -74,6 +74,7 @@ extension ReportPage {
       + "<em>expected</em> from their district's pattern for their class, \(stores.count - expected) unknown "
       + "(no pattern established there, or a 농협 하나로마트, whose exemption is decided store by store). "
       + "None publishes days of its own.</p>\n"
+    html += "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Stores outside the brands\">\n"
     html += "<table><thead><tr><th>Brand</th><th>Store</th><th>District</th><th>Class</th><th>Expected closing days</th>"
       + "</tr></thead><tbody>\n"
     for branch in stores.sorted(by: { ($0.brand, $0.id) < ($1.brand, $1.id) }) {
@@ -81,12 +82,12 @@ extension ReportPage {
       let days =
         branch.closing.expected.map { "expected " + $0.dates.map(\.iso).joined(separator: ", ") } ?? "unknown"
       html +=
-        "<tr data-brand=\"\(HTML.escape(branch.brand.rawValue))\"><td>\(HTML.escape(name(branch.brand)))</td>"
+        "<tr><td>\(HTML.escape(name(branch.brand)))</td>"
         + "<td>\(HTML.escape(title(branch))) <code>\(HTML.escape(branch.id.description))</code></td>"
         + "<td>\(HTML.escape(district))</td><td>\(HTML.escape(branch.storeClass?.rawValue ?? ""))</td>"
         + "<td>\(HTML.escape(days))</td></tr>\n"
     }
-    return html + "</tbody></table>\n"
+    return html + "</tbody></table></div>\n"
   }
 
   private func store(_ store: RegisterFindings.Store) -> String {

@@ -317,7 +317,7 @@ extension CommandLineContractTests {
       return result
     }
     let original = try closings("a")
-    #expect(original.count == (try FixturePaths.branchTotal()))
+    #expect(original.count == (try FixturePaths.replayTotal()))
     #expect(try closings("b") == original)
   }
 }

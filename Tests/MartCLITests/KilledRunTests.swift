@@ -42,7 +42,7 @@ import Testing
       kill(process.processIdentifier, SIGKILL)
       process.waitUntilExit()
       let latest = try #require(try store.latest(), "after a kill during the run for \(asOf)")
-      #expect(latest.branches.branches.count == (try FixturePaths.branchTotal()))
+      #expect(latest.branches.branches.count == (try FixturePaths.replayTotal()))
       published.insert(latest.pointer.version)
     }
     // Whatever was published is one of the complete bundles; staging leftovers are never used.

@@ -226,7 +226,7 @@ import Testing
     }
     let finishedLine = try #require(lines.first { ($0["message"] as? String)?.hasPrefix("run finished") == true })
     #expect(finishedLine["bundle"] as? String == "unchanged")
-    #expect(finishedLine["branches"] as? Int == (try FixturePaths.branchTotal()))
+    #expect(finishedLine["branches"] as? Int == (try FixturePaths.replayTotal()))
     #expect(lines.contains { $0["brands"] as? [String] == ["costco"] && $0["requests"] as? Int == 1 })
 
     // A later as-of date makes a new bundle, and says how it differs with the counts `diff` gives.

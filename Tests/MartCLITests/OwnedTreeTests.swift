@@ -182,8 +182,8 @@ import Testing
   /// is damaged does not stand in.
   @Test func aMissingPointerFallsBackOnTheNewestIntactBundle() throws {
     let output = try safety.publishedOutput("owned-pointer")
-    let brands = try FixturePaths.branchCounts()
-    let total = try FixturePaths.branchTotal()
+    let brands = try FixturePaths.replayCounts()
+    let total = try FixturePaths.replayTotal()
     let intact = try foreign.currentBundle(output)
     // A newer bundle (one day later), damaged: it cannot stand in.
     let newer = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"])

@@ -256,7 +256,7 @@ import Testing
     var tableCounts: [String: Int] = [:]
     for row in rows { tableCounts[row[0]] = Int(row[1]) }
     #expect(tableCounts == expectedCounts)
-    #expect(expectedCounts == (try FixturePaths.branchCounts()))
+    #expect(expectedCounts == (try FixturePaths.replayCounts()))
 
     // The calendar's counts are closures.json's, on every day of the window.
     let closures = try json(bundle.appendingPathComponent("closures.json"))

@@ -47,4 +47,17 @@ extension FixturePaths {
 
   /// The branches a replay of `fixtures/web/` publishes: the sum of ``branchCounts()``.
   public static func branchTotal() throws -> Int { try branchCounts().values.reduce(0, +) }
+
+  /// The stores outside the brands that a replay of every brand publishes from the register
+  /// recording (`fixtures/README.md`, `register/`), by register brand.
+  public static let registerStoreCounts = ["independent-mart": 3, "kimsclub": 1, "nonghyup-hanaro": 1, "topmart": 1]
+
+  /// What a replay of every brand that reads the register recording publishes, by brand: the
+  /// brands' branches and the register stores.
+  public static func replayCounts() throws -> [String: Int] {
+    try branchCounts().merging(registerStoreCounts) { first, _ in first }
+  }
+
+  /// The sum of ``replayCounts()``.
+  public static func replayTotal() throws -> Int { try replayCounts().values.reduce(0, +) }
 }
