@@ -183,6 +183,9 @@ public struct ReportPage {
     if let version = previous?.manifest.version ?? report?.change?.previousVersion {
       facts.append(("Previous bundle", "<code>\(HTML.escape(version))</code>"))
     }
+    if let change = report?.change, change.bundle == "new", let files = change.files {
+      facts.append(("Bundle files", "\(files.written) written, \(files.linked) linked to the previous bundle's"))
+    }
     if let started = report?.startedAt { facts.append(("Started", HTML.escape(KoreanTime.text(started)))) }
     if let finished = report?.finishedAt { facts.append(("Finished", HTML.escape(KoreanTime.text(finished)))) }
     let withCoordinates = branches.filter { $0.coordinate != nil }.count

@@ -31,6 +31,9 @@ public struct RunReportFile: Decodable, Sendable {
     /// Slug → counts, for the brands whose count changed.
     public var branchCounts: [String: BranchCount]
     public var closingDaysChanged: Int
+    /// The bundle files the run wrote and those it hard-linked to the previous bundle's; absent
+    /// in reports written before the field existed.
+    public var files: BundleFileCounts?
   }
 
   /// A branch that does not trade.

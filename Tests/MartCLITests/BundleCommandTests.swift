@@ -131,7 +131,7 @@ import Testing
        "window":{"from":"2026-11-01","through":"2027-01-31"},
        "toolVersion":"0.9.0","startedAt":"2026-11-20T01:00:00Z","finishedAt":"2026-11-20T01:02:00Z",
        "change":{"bundle":"new","previousVersion":null,"branchCounts":{"costco":{"previous":19,"now":0}},
-                 "closingDaysChanged":0}}
+                 "closingDaysChanged":0,"files":{"linked":0,"written":254}}}
       """#
     let good = directory.appendingPathComponent("report.json")
     try Data(report.utf8).write(to: good)

@@ -70,6 +70,8 @@ import Testing
     #expect(
       second.stdout.contains("\(counts.written) files written, \(counts.linked) linked to the previous bundle's"),
       "\(second.stdout)")
+    let page = try String(contentsOf: output.appendingPathComponent("report.html"), encoding: .utf8)
+    #expect(page.contains("\(counts.written) written, \(counts.linked) linked to the previous bundle"))
 
     // Deterministic: a fresh output given the same two days (a bundle keeps what the one before
     // knew of the past days, so the day before is input too) gets the very same bytes.

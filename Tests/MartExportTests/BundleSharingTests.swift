@@ -44,6 +44,7 @@ import Testing
     let before = try TreeSnapshot(output)
     let again = try publish(branches.reversed(), into: output)
     #expect(again.pointer == first)
+    #expect(again.bundle?.files == BundleFileCounts(written: 0, linked: 0))
     let after = try TreeSnapshot(output)
     #expect(after == before, "changed: \(after.differences(from: before))")
     #expect(after.inodeCount == before.inodeCount)
@@ -53,7 +54,8 @@ import Testing
     let (output, first) = try ExportFixtures.publish(branches, label: "shared")
     let old = output.appendingPathComponent(first.bundle)
     let before = try TreeSnapshot(output)
-    let second = try #require(try publish(oneBranchChanged, into: output).pointer)
+    let published = try #require(try publish(oneBranchChanged, into: output).bundle)
+    let second = published.pointer
     #expect(second != first)
     let new = output.appendingPathComponent(second.bundle)
     #expect(files(new) == files(old))
@@ -74,6 +76,8 @@ import Testing
     // Exactly those are new files; every other one is a second name of the old bundle's file.
     let created = try TreeSnapshot(output).newFiles(since: before)
     #expect(created == Set(differing.map { "\(second.bundle)/\($0)" }).union(["latest.json"]))
+    // The publish counts them so.
+    #expect(published.files == BundleFileCounts(written: differing.count, linked: files(new).count - differing.count))
     let snapshot = try TreeSnapshot(output)
     for path in files(new) where !differing.contains(path) {
       let shared = snapshot.entries["\(second.bundle)/\(path)"]
@@ -113,10 +117,12 @@ import Testing
     let probe = output.appendingPathComponent("probe").path
     #expect(link(old.appendingPathComponent("branches.json").path, probe) == -1 && errno == EPERM)
 
-    let second = try #require(try publish(oneBranchChanged, into: output).pointer)
+    let result = try #require(try publish(oneBranchChanged, into: output).bundle)
+    let second = result.pointer
     let new = output.appendingPathComponent(second.bundle)
     let snapshot = try TreeSnapshot(new)
     #expect(snapshot.entries.filter { $0.value.isRegularFile }.allSatisfy { $0.value.links == 1 })
+    #expect(result.files == BundleFileCounts(written: files(new).count, linked: 0))
     #expect(try BundleStore(outputDirectory: output).latest()?.pointer == second)
     for path in files(new) where path != "manifest.json" {
       let bytes = try Data(contentsOf: new.appendingPathComponent(path))
