@@ -12,6 +12,9 @@
 #   - 8 per host, no delay: `run` no slower than the spiders over the same pages, over HTTP and
 #     over HTTPS;
 #   - at most one connection per four requests, over HTTP and over HTTPS;
+#   - Homeplus and Express alone: at most one request per store and 15 more where the store
+#     pages carry the days, and at most 12 requests where they are client-rendered shells (a
+#     copy of the sites with every store page replaced by one, served by a second server);
 #   - a run over HTTPS at most 1.5 times the CPU time of the same run over HTTP;
 #   - 1 per host with a delay D (HTTP): the run within 4 % (+2 s) of the sum of its delays.
 #
@@ -66,19 +69,33 @@ trap cleanup EXIT
 PIDS+=($!)
 for _ in $(seq 100); do [ -s "$WORK/origins.txt" ] && break; sleep 0.1; done
 
+# The same sites with every Homeplus store page a client-rendered shell (what the site serves
+# in 2026: a page that carries no store data), served by a second server.
+SHELLS="$WORK/bench/$SCALE/shells"
+rm -rf "$SHELLS"
+cp -r "$RECORDING" "$SHELLS"
+for page in "$SHELLS"/my.homeplus.co.kr/store_detail-*.body.html; do
+  printf '%s\n' '<!DOCTYPE html><html lang="ko"><head><meta charset="UTF-8"><title>홈플러스</title>' \
+    '<script src="/resources/js/store.js"></script></head><body><div id="app"></div></body></html>' >"$page"
+done
+"$BIN" bench-serve "$SHELLS" >"$WORK/shell-origins.txt" 2>"$WORK/shell-serve.txt" &
+PIDS+=($!)
+for _ in $(seq 100); do [ -s "$WORK/shell-origins.txt" ] && break; sleep 0.1; done
+ORIGINS="$WORK/origins.txt"
+
 # Each measured command runs alone through a proxy of its own, so the counts are its own.
 # The proxied base URL of an origin is $(via ORIGIN), over $SCHEME.
 PROXY_MAP=""
 SCHEME=http
 via() {
   local port
-  port=$(awk -v origin="$1" '$1 == origin { sub(".*:", "", $2); print $2 }' "$WORK/origins.txt")
+  port=$(awk -v origin="$1" '$1 == origin { sub(".*:", "", $2); print $2 }' "$ORIGINS")
   echo "$SCHEME://127.0.0.1:$(awk -v port="$port" '$1 == port { print $2 }' "$PROXY_MAP")"
 }
 # start_proxy RTT_MS NAME: a proxy for every origin, speaking $SCHEME.
 start_proxy() {
   local rtt=$1 name=$2 targets=() tls=()
-  for port in $(awk '{ sub(".*:", "", $2); print $2 }' "$WORK/origins.txt" | sort -u); do
+  for port in $(awk '{ sub(".*:", "", $2); print $2 }' "$ORIGINS" | sort -u); do
     targets+=(--target "127.0.0.1:$port")
   done
   [ "$SCHEME" = https ] && tls=(--tls-cert "$TLS/server.pem" --tls-key "$TLS/server.key")
@@ -138,6 +155,17 @@ for SCHEME in http https; do
       --as-of "$AS_OF" --output "$WORK/scrapy-$SCHEME-$rtt-branches.json" >"$WORK/scrapy-$SCHEME-$rtt.log" 2>&1
     stop_proxy
 
+    # Homeplus and Express alone: one list and a page per store where the pages carry the days;
+    # where they are shells, the list and the first pages only.
+    start_proxy "$rtt" "ours-homeplus-$SCHEME-$rtt"
+    ours "ours-homeplus-$SCHEME-$rtt" 8 0 "${HOMEPLUS_BRANDS[@]}"
+    stop_proxy
+    ORIGINS="$WORK/shell-origins.txt"
+    start_proxy "$rtt" "ours-shells-$SCHEME-$rtt"
+    ours "ours-shells-$SCHEME-$rtt" 8 0 "${HOMEPLUS_BRANDS[@]}"
+    stop_proxy
+    ORIGINS="$WORK/origins.txt"
+
     start_proxy "$rtt" "ours-all-8-$SCHEME-$rtt"
     ours "ours-all-8-$SCHEME-$rtt" 8 0 "${ALL_BRANDS[@]}"
     stop_proxy
@@ -151,13 +179,15 @@ for SCHEME in http https; do
   done
 done
 
-kill -INT "${PIDS[0]}"
-wait "${PIDS[0]}" 2>/dev/null || true
+kill -INT "${PIDS[0]}" "${PIDS[1]}"
+wait "${PIDS[0]}" "${PIDS[1]}" 2>/dev/null || true
 
 status=0
-python3 - "$WORK" "$DELAY" <<'PY' || status=$?
-import json, sys
-work, delay = sys.argv[1], float(sys.argv[2])
+python3 - "$WORK" "$DELAY" "$RECORDING" <<'PY' || status=$?
+import glob, json, sys
+work, delay, recording = sys.argv[1], float(sys.argv[2]), sys.argv[3]
+# The Homeplus and Express stores of the sites: one store page each.
+homeplus_stores = len(glob.glob(f"{recording}/my.homeplus.co.kr/store_detail-*.exchange.json"))
 
 def measured(name):
     user, system, wall = open(f"{work}/{name}.time").read().split()[-3:]
@@ -167,6 +197,8 @@ def measured(name):
 rows = [
     ("run, E-mart + Homeplus, 8 per host, no delay", "ours-8", ("http", "https")),
     ("Scrapy + lxml, same pages", "scrapy", ("http", "https")),
+    ("run, Homeplus + Express, 8 per host", "ours-homeplus", ("http", "https")),
+    ("same, store pages are shells", "ours-shells", ("http", "https")),
     ("run, nine sources, 8 per host, no delay", "ours-all-8", ("http", "https")),
     (f"run, Homeplus, 1 per host, delay {delay:g} s", "ours-polite", ("http",)),
 ]
@@ -186,12 +218,20 @@ for scheme in ("http", "https"):
     checks.append((f"8 per host at 40 ms over {scheme}: run {ours['wall']:.2f} s <= Scrapy {scrapy['wall']:.2f} s",
                    ours["wall"] <= scrapy["wall"]))
 for key, label, scheme in (("ours-8", "E-mart + Homeplus", "http"), ("ours-all-8", "nine sources", "http"),
+                           ("ours-homeplus", "Homeplus + Express", "http"), ("ours-homeplus", "Homeplus + Express", "https"),
                            ("ours-polite", "polite Homeplus", "http"), ("ours-8", "E-mart + Homeplus", "https"),
                            ("ours-all-8", "nine sources", "https")):
     m = results[(key, scheme, 40)]
     kind = "TLS" if scheme == "https" else "TCP"
     checks.append((f"{kind} connections at 40 ms, {label}: {m['connections']} <= {m['requests']} requests / 4",
                    m["connections"] * 4 <= m["requests"]))
+for scheme in ("http", "https"):
+    pages, shells = results[("ours-homeplus", scheme, 40)], results[("ours-shells", scheme, 40)]
+    stores = homeplus_stores
+    checks.append((f"Homeplus + Express over {scheme}, {stores} stores whose pages carry the days: "
+                   f"{pages['requests']} requests <= {stores} + 15", pages["requests"] <= stores + 15))
+    checks.append((f"Homeplus + Express over {scheme}, store pages are shells: {shells['requests']} requests <= 12",
+                   shells["requests"] <= 12))
 for key, label in (("ours-8", "E-mart + Homeplus"), ("ours-all-8", "nine sources")):
     plain, tls = results[(key, "http", 40)], results[(key, "https", 40)]
     checks.append((f"CPU at 40 ms, {label}: HTTPS {tls['cpu']:.2f} s <= 1.5 x HTTP {plain['cpu']:.2f} s",

@@ -102,9 +102,9 @@ public final class SourceSession: Sendable {
   /// The source's name, for error messages.
   public let sourceName: String
   private let warningLog = Mutex<[SourceWarning]>([])
-  /// Per URL, what the last response from it was (``ResponseDescription``: its status and
-  /// content type, and its body), so that an error about its content can say what it answered.
-  private let responses = Mutex<[String: (facts: String, body: String)]>([:])
+  /// Per URL, the last response from it, as much as ``ResponseDescription`` reads, so that an
+  /// error about its content can say what it answered. Described only when an error asks.
+  private let responses = Mutex<[String: AnswerHead]>([:])
   private let fallbackLog = Mutex<String?>(nil)
   private let completeLog = Mutex<[BrandSlug: String]>([:])
   /// Every answer of this session and of its item sessions (``sideBySide(_:_:)``), by body.
@@ -202,9 +202,10 @@ public final class SourceSession: Sendable {
   public func sideBySide<Item: Sendable, Output: Sendable, Failure: Error>(
     _ items: [Item], _ work: @escaping @Sendable (SourceSession, Item) async throws(Failure) -> Output
   ) async throws(Failure) -> [Output] {
-    let outcomes = await withTaskGroup(of: (Int, Result<Output, Failure>, SourceSession).self) { group in
+    // Each item's session is let go with its work: only its warnings are kept.
+    let outcomes = await withTaskGroup(of: (Int, Result<Output, Failure>, [SourceWarning]).self) { group in
       var started = 0
-      func start(_ group: inout TaskGroup<(Int, Result<Output, Failure>, SourceSession)>) {
+      func start(_ group: inout TaskGroup<(Int, Result<Output, Failure>, [SourceWarning])>) {
         guard started < items.count else { return }
         let (index, item) = (started, items[started])
         started += 1
@@ -212,25 +213,24 @@ public final class SourceSession: Sendable {
           baseURL: baseURL, fetcher: fetcher, asOf: asOf, brands: brands, sourceName: sourceName, answers: answers)
         group.addTask {
           do throws(Failure) {
-            return (index, .success(try await work(itemSession, item)), itemSession)
+            return (index, .success(try await work(itemSession, item)), itemSession.warnings)
           } catch {
-            return (index, .failure(error), itemSession)
+            return (index, .failure(error), itemSession.warnings)
           }
         }
       }
       for _ in 0..<Self.itemsInFlight { start(&group) }
-      var outcomes = [(Result<Output, Failure>, SourceSession)?](repeating: nil, count: items.count)
-      for await (index, result, itemSession) in group {
-        outcomes[index] = (result, itemSession)
+      var outcomes = [(Result<Output, Failure>, [SourceWarning])?](repeating: nil, count: items.count)
+      for await (index, result, warnings) in group {
+        outcomes[index] = (result, warnings)
         start(&group)
       }
       return outcomes
     }
     var results: [Output] = []
     results.reserveCapacity(items.count)
-    for case let (result, itemSession)? in outcomes {
-      let warnings = itemSession.warnings
-      warningLog.withLock { $0 += warnings }
+    for case let (result, warnings)? in outcomes {
+      if !warnings.isEmpty { warningLog.withLock { $0 += warnings } }
       results.append(try result.get())
     }
     return results
@@ -311,8 +311,8 @@ public final class SourceSession: Sendable {
     } catch {
       throw SourceError(source: sourceName, url: request.url, reason: .fetch(error))
     }
-    let described = (ResponseDescription.facts(response), ResponseDescription.body(response))
-    responses.withLock { $0[request.url] = described }
+    let head = AnswerHead(response)
+    responses.withLock { $0[request.url] = head }
     answers.record(response.body, answering: request)
     if let label = response.charset, CharsetDecoder.encodingName(forLabel: label) == nil {
       warn("\(request.url): unknown charset \"\(label)\" in the Content-Type header; the encoding was sniffed")
@@ -324,7 +324,10 @@ public final class SourceSession: Sendable {
 extension SourceSession {
   /// What the last response from `url` was: its status and content type (`HTTP 200,
   /// text/html`) and its body (`an HTML page titled '…'`), when this session received one.
-  public func response(from url: String) -> (facts: String, body: String)? { responses.withLock { $0[url] } }
+  public func response(from url: String) -> (facts: String, body: String)? {
+    guard let head = responses.withLock({ $0[url] }) else { return nil }
+    return (ResponseDescription.facts(head.response), ResponseDescription.body(head.response))
+  }
 
   /// `error` with what its URL answered (``SourceError/answered``, ``SourceError/responseFacts``),
   /// when it is about unexpected content and this session received the response.
@@ -334,6 +337,21 @@ extension SourceSession {
     described.responseFacts = known.facts
     if described.answered == nil { described.answered = known.body }
     return described
+  }
+}
+
+/// What ``ResponseDescription`` reads of a response, kept by a session until an error asks:
+/// the status, the headers and the body's first ``ResponseDescription/prefixBytes`` bytes, copied
+/// (a session keeps no whole bodies).
+struct AnswerHead: Sendable {
+  var response: HTTPResponse
+
+  init(_ response: HTTPResponse) {
+    var head = response
+    if head.body.count > ResponseDescription.prefixBytes {
+      head.body = Data(head.body.prefix(ResponseDescription.prefixBytes))
+    }
+    self.response = head
   }
 }
 

@@ -56,12 +56,57 @@ extension EmartSource {
   /// also compared with the run's other answers.
   static func holidayList(
     area: String, month: CalendarDate, fresh: Bool = false, _ session: SourceSession
-  ) async throws(SourceError) -> HTTPResponse {
+  ) async throws(SourceError) -> HolidayListAnswer {
     var request = HTTPRequest.postForm(session.url(holidayListPath), fields: holidayListFields(area: area, month: month))
     if fresh { request.connection = .fresh }
-    return try await session.send(
-      request, answering: { holidayListMismatch($0, month: month) ?? holidayListMismatch($0, area: area) },
-      unproven: { _ in true })
+    return try await holidayList(request, unproven: true, session) {
+      holidayListMismatch($0, month: month) ?? holidayListMismatch($0, area: area)
+    }
+  }
+
+  /// A holiday list's answer and its `dateList` rows, read once.
+  struct HolidayListAnswer {
+    var response: HTTPResponse
+    var rows: [[String: JSONScalar]]
+  }
+
+  /// Sends `request` for a holiday list, checked by `mismatch` (and, when `unproven`, compared
+  /// with the run's other answers). Each answer is read once: the reading that passed the check
+  /// gives the rows returned.
+  static func holidayList(
+    _ request: HTTPRequest, unproven: Bool, _ session: SourceSession, mismatch: (HolidayListReading) -> String?
+  ) async throws(SourceError) -> HolidayListAnswer {
+    var lastReading: HolidayListReading?
+    let response = try await session.send(
+      request,
+      answering: { answer in
+        let reading = HolidayListReading(answer)
+        lastReading = reading
+        return mismatch(reading)
+      }, unproven: { _ in unproven })
+    return HolidayListAnswer(response: response, rows: try (lastReading ?? HolidayListReading(response)).rows.get())
+  }
+
+  /// A holiday list's answer read once for its checks and its rows: its `dateList` rows (or why
+  /// they do not read), and whether it is a store list (`dataList`) instead.
+  struct HolidayListReading {
+    var rows: Result<[[String: JSONScalar]], SourceError>
+    /// A `dataList` of rows and no `dateList`: E-mart's store list, not a holiday list.
+    var isStoreList = false
+
+    init(_ answer: HTTPResponse) {
+      let members = JSONRowReader.members(in: answer.body, keys: ["dateList", "dataList"])
+      if let members, members["dateList"] == nil, case .rows? = members["dataList"] { isStoreList = true }
+      if case .rows(let found)? = members?["dateList"] {
+        rows = .success(found)
+        return
+      }
+      do throws(SourceError) {
+        rows = .success(try decodeHolidayRows(answer.body, url: answer.requestURL))
+      } catch {
+        rows = .failure(error)
+      }
+    }
   }
 
   /// Why `page` is not the store page of `storeID`, or nil when it may be: a store page links
@@ -83,18 +128,9 @@ extension EmartSource {
   /// dropped when the list is read (``rowsOfMonth(_:month:list:_:)``). The area is checked by
   /// ``holidayListMismatch(_:area:)``. An answer that does not read passes (its reader then says
   /// what is wrong).
-  static func holidayListMismatch(_ answer: HTTPResponse, month: CalendarDate) -> String? {
-    if case .absent? = JSONRowReader.rows(in: answer.body, key: "dateList"),
-      case .rows? = JSONRowReader.rows(in: answer.body, key: "dataList")
-    {
-      return "a store list (\"dataList\"), not a holiday list"
-    }
-    let rows: [[String: JSONScalar]]
-    do {
-      rows = try decodeHolidayRows(answer.body, url: answer.requestURL)
-    } catch {
-      return nil
-    }
+  static func holidayListMismatch(_ answer: HolidayListReading, month: CalendarDate) -> String? {
+    if answer.isStoreList { return "a store list (\"dataList\"), not a holiday list" }
+    guard case .success(let rows) = answer.rows else { return nil }
     let dated = rows.filter { !slots(of: $0).isEmpty }
     guard let first = dated.first, dated.allSatisfy({ outsideSlot(of: $0, month: month) != nil }) else { return nil }
     return "every dated row is of another month than \(month.year)\(paddedMonth(month)) (the first, store"
@@ -132,14 +168,8 @@ extension EmartSource {
   /// a row whose `AREA` lies outside the letter's provinces (``areaProvinces``), or, for E
   /// (광주), a row that names 전남 rather than 광주 (one province since 2026-07, two areas of the
   /// list). Rows whose `AREA` names no province pass.
-  static func holidayListMismatch(_ answer: HTTPResponse, area: String) -> String? {
-    guard let asked = areaProvinces[area] else { return nil }
-    let rows: [[String: JSONScalar]]
-    do {
-      rows = try decodeHolidayRows(answer.body, url: answer.requestURL)
-    } catch {
-      return nil
-    }
+  static func holidayListMismatch(_ answer: HolidayListReading, area: String) -> String? {
+    guard let asked = areaProvinces[area], case .success(let rows) = answer.rows else { return nil }
     for row in rows {
       guard let name = row.text("AREA"), let province = Province(alias: name) else { continue }
       let outside = !asked.contains(province) || (area == "E" && namesJeonnamAlone(name))
@@ -158,13 +188,8 @@ extension EmartSource {
 
   /// Why `answer` is not the holiday list of every area (the older all-area form), or nil when
   /// it may be: a list of two or more rows that all lie in one region is one area's list.
-  static func allAreasMismatch(_ answer: HTTPResponse) -> String? {
-    let rows: [[String: JSONScalar]]
-    do {
-      rows = try decodeHolidayRows(answer.body, url: answer.requestURL)
-    } catch {
-      return nil
-    }
+  static func allAreasMismatch(_ answer: HolidayListReading) -> String? {
+    guard case .success(let rows) = answer.rows else { return nil }
     let provinces = rows.compactMap { $0.text("AREA").flatMap(Province.init(alias:)) }
     guard provinces.count >= 2, let first = provinces.first, provinces.allSatisfy({ $0 == first }) else { return nil }
     return "all \(provinces.count) stores lie in \(first.officialName): one area's list, not every area's"

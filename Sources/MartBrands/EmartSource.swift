@@ -423,14 +423,12 @@ public struct EmartSource: BrandSource {
         return try requiringStores(HolidayListFeed(pages: pages, url: session.url(holidayListPath)), month: monthText)
       }
     }
-    let response = try await session.get(holidayListPath(for: month)) {
+    let answer = try await holidayList(.get(session.url(holidayListPath(for: month))), unproven: false, session) {
       holidayListMismatch($0, month: month) ?? allAreasMismatch($0)
     }
     let list = "the holiday list of \(monthText)"
-    let page = HolidayListPage(
-      list: list,
-      rows: rowsOfMonth(try decodeHolidayRows(response.body, url: response.requestURL), month: month, list: list, session))
-    return try requiringStores(HolidayListFeed(pages: [page], url: response.requestURL), month: monthText)
+    let page = HolidayListPage(list: list, rows: rowsOfMonth(answer.rows, month: month, list: list, session))
+    return try requiringStores(HolidayListFeed(pages: [page], url: answer.response.requestURL), month: monthText)
   }
 
   /// The page of `area`'s holiday list of `month` (the per-area form), on a fresh connection
@@ -441,17 +439,16 @@ public struct EmartSource: BrandSource {
     _ area: String, month: CalendarDate, fresh: Bool, _ session: SourceSession
   ) async throws(SourceError) -> HolidayListPage {
     let list = "the holiday list of \(month.year)-\(paddedMonth(month)), area \(area)"
-    let response: HTTPResponse
+    let answer: HolidayListAnswer
     do throws(SourceError) {
-      response = try await holidayList(area: area, month: month, fresh: fresh, session)
+      answer = try await holidayList(area: area, month: month, fresh: fresh, session)
     } catch let error where error.isMismatch {
       session.warn("\(list) was not believed and is left out: \(error)")
       return HolidayListPage(list: list, rows: [], dropped: "\(error)", area: area)
     }
     return HolidayListPage(
-      list: list,
-      rows: rowsOfMonth(try decodeHolidayRows(response.body, url: response.requestURL), month: month, list: list, session),
-      area: area, body: response.body, cameOnReusedConnection: response.cameOnReusedConnection)
+      list: list, rows: rowsOfMonth(answer.rows, month: month, list: list, session),
+      area: area, body: answer.response.body, cameOnReusedConnection: answer.response.cameOnReusedConnection)
   }
 
   /// Whether the first per-area request's failure means the site does not serve that form (and

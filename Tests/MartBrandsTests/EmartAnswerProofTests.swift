@@ -133,11 +133,13 @@ struct EmartAnswerProofTests {
 
   // MARK: Area checks
 
-  static func answer(_ rows: [(area: String, id: String)]) -> HTTPResponse {
+  /// A holiday list answer of `rows`, read as the checks read it.
+  static func answer(_ rows: [(area: String, id: String)]) -> EmartSource.HolidayListReading {
     let body = rows.map { #"{"JIJUM_ID":"\#($0.id)","AREA":"\#($0.area)","HOLIDAY_DAY1_YMD":"20261108"}"# }
-    return HTTPResponse(
-      requestURL: "https://store.emart.com/branch/holidayList.do", finalURL: "", status: 200, headers: [],
-      body: Data(#"{"dateList":[\#(body.joined(separator: ","))]}"#.utf8))
+    return EmartSource.HolidayListReading(
+      HTTPResponse(
+        requestURL: "https://store.emart.com/branch/holidayList.do", finalURL: "", status: 200, headers: [],
+        body: Data(#"{"dateList":[\#(body.joined(separator: ","))]}"#.utf8)))
   }
 
   @Test(arguments: ["O", "N"]) func aPairOfLettersStandsForARegion(letter: String) {
