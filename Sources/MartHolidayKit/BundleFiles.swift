@@ -199,7 +199,7 @@ extension MartBranch {
     self.missingFromSourceSince = record.missingFromSource.map { MartDay($0.since) }
     self.registerID = record.registerId
     self.isFromRegister = record.source == "register"
-    self.storeClass = record.storeClass
+    self.ownStoreClass = record.storeClass.flatMap(MartStoreClass.init(rawValue:))
     self.core = BranchCore(
       asOf: asOf, window: window, storeStatus: storeStatus, schedule: closing.schedule,
       closedInWindow: Set(closing.dates.filter { window.contains($0) }), unknownInWindow: closing.unknownRanges,

@@ -146,9 +146,10 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   public let id: String
   /// The brand.
   public let brand: MartBrand
-  /// The class of store it is for its district's designation (its brand's); `nil` for a
-  /// specialty store, which keeps days of its own choosing.
-  public var storeClass: MartStoreClass? { brand.storeClass }
+  /// The class of store it is for its district's designation: its own when the bundle gives
+  /// one (a register store, as the register lists it), else its brand's; `nil` for a specialty
+  /// store, which keeps days of its own choosing.
+  public var storeClass: MartStoreClass? { ownStoreClass ?? brand.storeClass }
   /// The banner the branch trades under when the bundle gives one, e.g. a store format.
   public let banner: String?
   /// The branch name without the brand, e.g. `창원점`.
@@ -186,9 +187,9 @@ public struct MartBranch: Hashable, Sendable, Identifiable {
   /// closing days: its days are ``MartSchedule/expectedDays`` where its district's pattern is
   /// known, and unknown otherwise, never confirmed.
   public let isFromRegister: Bool
-  /// `hypermarket` or `ssm` when the bundle gives the branch's own store class (a register
-  /// store: 대규모점포 or 준대규모점포); `nil` when the branch is of its brand's class.
-  public let storeClass: String?
+  /// The branch's own store class when the bundle gives one (a register store: 대규모점포 or
+  /// 준대규모점포); `nil` when the branch is of its brand's class.
+  let ownStoreClass: MartStoreClass?
   /// How current its brand's data is in the bundle (``MartBundle/freshness(ofBrand:)`` for
   /// ``brand``): check it before announcing a closing day.
   public let freshness: MartBrandFreshness

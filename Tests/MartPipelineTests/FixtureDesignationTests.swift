@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartExport
+import MartFetch
 import MartGeocoding
 import MartPipeline
 import TestSupport
