@@ -31,7 +31,7 @@ import Testing
     "부산광역시 연제구": "트레이더스 연산점 only; as 기장군",
     "울산광역시 울주군": "메가마트 언양점 only, publishing no days; no designation found",
     "인천광역시 남동구": "노브랜드 인천구월점 only; no designation found",
-    "인천광역시 서구": "코스트코 청라점 only; no designation found",
+    "인천광역시 서해구": "코스트코 청라점 only (청라, 서구 until 2026-06-30); no designation found",
     "인천광역시 제물포구": "트레이더스 송림점 only; a 구 formed 2026-07-01, no designation of its own found",
     "전남광주통합특별시 목포시": "롯데마트 맥스 목포점 only; no designation found",
     "전북특별자치도 군산시": "롯데마트 군산점 only; no designation found",
