@@ -35,7 +35,8 @@ struct RepeatedStorePageTests {
   }
 
   /// A server for the recordings in `folder`; with `repeatingFirstStorePage`, the first store
-  /// page's answer is sent twice, the copy 30 ms later (after the client's next request).
+  /// page's answer is sent twice, the copy 30 ms later (after the client's next request), and
+  /// every later store page 30 ms late.
   static func server(folder: URL, repeatingFirstStorePage: Bool) throws -> LocalHTTPServer {
     let index = RecordingIndex(try ReplayArchive.load(from: folder).restricted(toHosts: ["store.emart.com"]))
     let repeated = Atomic(false)
@@ -44,9 +45,13 @@ struct RepeatedStorePageTests {
       let response = ServerResponse(
         status: exchange.status, headers: exchange.headers.filter { $0.name.lowercased() != "content-encoding" },
         body: exchange.body)
-      guard repeatingFirstStorePage, request.path.hasSuffix("/branch/view.do"),
-        !repeated.exchange(true, ordering: .relaxed)
-      else { return response }
+      guard repeatingFirstStorePage, request.path.hasSuffix("/branch/view.do") else { return response }
+      // Every later page comes a little late, so that the client has sent its next request on
+      // the connection by then, and reads there the answer of the request before it.
+      guard !repeated.exchange(true, ordering: .relaxed) else {
+        Thread.sleep(forTimeInterval: 0.03)
+        return response
+      }
       return response.delivered(by: RepeatedAnswer(delay: .milliseconds(30)))
     }
   }
