@@ -265,10 +265,43 @@ extension EmartSource {
   /// page that does not carry the store's name proves nothing of whose it is: it is compared
   /// with the run's other answers, and asked again on a fresh connection only when it repeats
   /// another request's answer.
-  static func storePage(of branch: RawBranch, _ session: SourceSession) async throws(SourceError) -> HTTPResponse {
+  static func storePage(
+    of branch: RawBranch, fresh: Bool = false, _ session: SourceSession
+  ) async throws(SourceError) -> HTTPResponse {
     let name = Data(branch.name.utf8)
-    return try await session.get(detailPath(storeID: branch.id.storeID)) {
+    var request = HTTPRequest.get(session.url(detailPath(storeID: branch.id.storeID)))
+    if fresh { request.connection = .fresh }
+    return try await session.send(request) {
       storePageMismatch($0, storeID: branch.id.storeID)
     } unproven: { !$0.body.contains(name) }
+  }
+
+  /// The store pages of `branches` (``storePage(of:fresh:_:)``), in order, each its page or why
+  /// it failed, once every page is in and every page that came on a reused connection and equals
+  /// another request's answer was asked again on a fresh connection, round after round
+  /// (``SourceSession/reaskingRepeats(_:reused:again:)``): a page taken as another store's
+  /// leftover before that store's own page was noted shows as a repeat only then, and would
+  /// give this store the other's phone or place.
+  static func storePages(
+    of branches: [RawBranch], _ session: SourceSession
+  ) async -> [Result<HTTPResponse, SourceError>] {
+    typealias Asked = (branch: RawBranch, page: Result<HTTPResponse, SourceError>)
+    let firstRead = await session.sideBySide(branches) { session, branch -> Asked in
+      do throws(SourceError) {
+        return (branch, .success(try await storePage(of: branch, session)))
+      } catch {
+        return (branch, .failure(error))
+      }
+    }
+    return await session.reaskingRepeats(firstRead) { item -> (request: HTTPRequest, body: Data)? in
+      guard case .success(let page) = item.page, page.cameOnReusedConnection else { return nil }
+      return (.get(page.requestURL), page.body)
+    } again: { session, item -> Asked in
+      do throws(SourceError) {
+        return (item.branch, .success(try await storePage(of: item.branch, fresh: true, session)))
+      } catch {
+        return (item.branch, .failure(error))
+      }
+    }.map(\.page)
   }
 }

@@ -203,14 +203,14 @@ public struct EmartSource: BrandSource {
         .sorted()
     }
     let nobrandIndices = session.brands.contains(.nobrand) ? branches.indices.filter { branches[$0].id.brand == .nobrand } : []
-    let pages = await session.sideBySide(nobrandIndices.map { branches[$0] }) {
-      session, branch -> (phone: String?, page: Data?) in
+    let nobrandPages = await Self.storePages(of: nobrandIndices.map { branches[$0] }, session)
+    let pages = zip(nobrandIndices, nobrandPages).map { index, page -> (phone: String?, page: Data?) in
       // A broken detail page costs only the phone number, not the brand.
       do throws(SourceError) {
-        let response = try await Self.storePage(of: branch, session)
+        let response = try page.get()
         return (try Self.parseDetailPhone(response.body, url: response.requestURL, charset: response.charset), response.body)
       } catch {
-        session.warn("phone not read from the store page: \(error)", branch: branch.id)
+        session.warn("phone not read from the store page: \(error)", branch: branches[index].id)
         return (nil, nil)
       }
     }
@@ -269,10 +269,11 @@ public struct EmartSource: BrandSource {
       }
     }
     // Each page's failure is a warning, not an error.
-    let pagePlaces = await session.sideBySide(unplaced.map { branches[$0] }) { session, branch -> StorePlace? in
-      let id = branch.id
+    let unplacedPages = await storePages(of: unplaced.map { branches[$0] }, session)
+    let pagePlaces = zip(unplaced, unplacedPages).map { index, page -> StorePlace? in
+      let id = branches[index].id
       do throws(SourceError) {
-        let response = try await storePage(of: branch, session)
+        let response = try page.get()
         let place = try parseStorePlace(response.body, url: response.requestURL, charset: response.charset)
         guard place.placesTheStore else {
           session.warn("neither the store list nor the store page gives its place", branch: id)

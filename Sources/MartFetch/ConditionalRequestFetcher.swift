@@ -166,6 +166,10 @@ public final class ConditionalRequestFetcher: HTTPFetching {
       statistics.record(url: request.url) { $0.notModifiedReuses += 1 }
       var reused = stored.response
       reused.requestURL = request.url
+      // A 304 proves no more of its request than a 200 on the same connection: on a reused
+      // connection it may be another request's leftover (that page unchanged, not this one), and
+      // the stored body is compared with the run's other answers like any answer that came there.
+      reused.cameOnReusedConnection = response.cameOnReusedConnection
       // A 304 may carry updated validators; keep them for next time.
       var changed = false
       for name in ["ETag", "Last-Modified"] {
