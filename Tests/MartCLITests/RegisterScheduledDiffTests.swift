@@ -1,7 +1,4 @@
 import Foundation
-import MartFetch
-import MartReplay
-import Synchronization
 import TestSupport
 import Testing
 
@@ -27,33 +24,31 @@ import Testing
     let full = try FixturePaths.data("register/register-2026.csv")
     let first = try Self.register(without: [unlisted, permit])
     try #require(first.count < full.count)
-    let body = Mutex(first)
-    let server = try LocalHTTPServer { request in
-      guard request.path == "/file/download/large_scale_retail_stores/info" else {
-        return .text("no such page", status: 404)
-      }
-      return ServerResponse(
-        status: 200, headers: [HTTPHeader("Content-Type", "text/csv")], body: body.withLock { $0 })
-    }
-    defer { server.stop() }
     let root = FileManager.default.temporaryDirectory.appendingPathComponent("register-scheduled-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: root) }
+    // The recordings of the first day: the fixtures' with the register lacking the two rows.
+    let recordings = root.appendingPathComponent("web")
+    try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+    try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
+    let body = recordings.appendingPathComponent("file.localdata.go.kr/register.body.csv")
+    try #require(try Data(contentsOf: body) == full)
+    try FileManager.default.removeItem(at: body)
+    try first.write(to: body)
     let output = root.appendingPathComponent("output")
     let state = root.appendingPathComponent("output-state")
     let script = FixturePaths.repositoryRoot.appendingPathComponent("scripts/scheduled-run.sh").path
-    func scheduled(asOf: String) throws -> ProcessRunner.Outcome {
+    func scheduled(asOf: String, replay: URL) throws -> ProcessRunner.Outcome {
       try ProcessRunner.run(
         URL(fileURLWithPath: "/usr/bin/env"),
         [
           "MART_HOLIDAY=\(CommandLineContractTests.binary.path)", "KEEP=1", "ALLOW_STALE=1", "bash", script,
-          output.path, "--replay", "fixtures/web", "--source", "register=\(server.baseURL)", "--as-of", asOf,
+          output.path, "--replay", replay.path, "--as-of", asOf,
         ], in: FixturePaths.repositoryRoot)
     }
 
-    let day1 = try scheduled(asOf: "2026-11-20")
+    let day1 = try scheduled(asOf: "2026-11-20", replay: recordings)
     #expect(day1.status == 0, "stderr: \(day1.stderrText)")
-    body.withLock { $0 = full }
-    let day2 = try scheduled(asOf: "2026-11-21")
+    let day2 = try scheduled(asOf: "2026-11-21", replay: FixturePaths.web)
     #expect(day2.status == 0, "stderr: \(day2.stderrText)")
     let diff = try String(contentsOf: state.appendingPathComponent("diff.txt"), encoding: .utf8)
     // The two stores the first register lacked are new findings; those both runs reported are not.
