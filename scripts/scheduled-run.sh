@@ -120,11 +120,16 @@ bundle_of() { sed -n 's/.*"bundle":"\([^"]*\)".*/\1/p' "$1/latest.json" 2>/dev/n
 previous=$(bundle_of "$output")
 # A diff describes one run: the last one's must not outlive it.
 rm -f "$state"/diff.txt "$state"/diff.json "$state"/diff.md
-# The run's --keep may remove the previous bundle (KEEP=1 always does): compare against a copy.
+# The run's --keep may remove the previous bundle (KEEP=1 always does): compare against a copy,
+# an output directory of that bundle, its latest.json and the report.json of the run that made
+# it, so that the diff tells the register's cross-checks this run found and that one did not.
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 if [ -n "$previous" ] && [ -d "$output/$previous" ]; then
-  cp -R "$output/$previous" "$work/previous"
+  mkdir -p "$work/previous/$(dirname "$previous")"
+  cp -R "$output/$previous" "$work/previous/$previous"
+  cp "$output/latest.json" "$work/previous/latest.json"
+  [ ! -f "$output/report.json" ] || cp "$output/report.json" "$work/previous/report.json"
 fi
 
 status=0

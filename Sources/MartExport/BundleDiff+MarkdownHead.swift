@@ -25,7 +25,8 @@ extension BundleDiff {
     var districtLines = true
     /// Whether the brands whose freshness changed (to other than stale) get a line each.
     var freshnessLines = true
-    /// Whether the removed branches get a line per brand (else one line counts them).
+    /// Whether the removed branches get a line per brand (else one line counts them), and the
+    /// register's findings a line each for the first five of each kind (else a count per kind).
     var removalLines = true
     /// Whether the window's move is said in a line of its own.
     var windowLine = true
@@ -76,6 +77,7 @@ extension BundleDiff {
       } else if diff.removed.count > removals {
         parts.append("the ids of \(diff.removed.count - removals) removed branches")
       }
+      if !removalLines, !diff.registerFindings.isEmpty { parts.append("the list of the register's findings") }
       if !districtLines, !diff.districts.isEmpty { parts.append("the districts that changed closing days") }
       if !freshnessLines, diff.brands.contains(where: { $0.new?.freshness != .stale }) {
         parts.append("the brands whose freshness changed")

@@ -112,7 +112,8 @@ extension BundleDiff {
   }
 
   /// The register's findings as lines (`- **register-shut** …` in Markdown), at most `limit`
-  /// of each kind, with how many more.
+  /// of each kind, with how many more (`… and 35 more register-shut`, or with none shown
+  /// `40 register-shut`).
   func registerLines(markdown: Bool, limit: Int = .max) -> [String] {
     var lines: [String] = []
     for (kind, findings) in Dictionary(grouping: registerFindings, by: \.kind).sorted(by: { $0.key < $1.key }) {
@@ -120,7 +121,10 @@ extension BundleDiff {
         lines.append(markdown ? "- **\(kind.rawValue)** \(Self.cell(finding.text))" : "\(kind.rawValue)  \(finding.text)")
       }
       if findings.count > limit {
-        let more = "… and \(findings.count - limit) more \(kind.rawValue) (see the JSON diff)"
+        let rest = findings.count - limit
+        let more =
+          limit == 0
+          ? "\(rest) \(kind.rawValue) (see the JSON diff)" : "… and \(rest) more \(kind.rawValue) (see the JSON diff)"
         lines.append(markdown ? "- \(more)" : "  \(more)")
       }
     }

@@ -18,9 +18,8 @@ extension RegisterStage {
   ) -> [(summary: BrandSummary, branches: [Branch])] {
     let fromRegister = reading.map { RegisterBranches.branches(of: $0.listing, normalizer: normalizer) } ?? [:]
     let why =
-      reading == nil
-      ? "the register could not be read: its stores are kept from the last bundle"
-      : "the register of this run was not trusted: the last good one stands"
+      reading.map { "the register of this run was refused (\($0.refusal ?? "not fetched")): the last good one stands" }
+      ?? "the register could not be read: its stores are kept from the last bundle"
     return RegisterBrands.entries.compactMap { entry in
       func summary(_ count: Int, fresh: Bool, lastFetched: CalendarDate?) -> BrandSummary {
         BrandSummary(

@@ -47,6 +47,8 @@ public struct RegisterStage: Sendable {
     public var listing: RegisterListing
     /// Whether the register was fetched in this run (`fetched`) or is the last good one (`kept`).
     public var origin: RegisterSummary.Origin
+    /// Why this run's register was refused, when the last good one is read instead.
+    public var refusal: String? = nil
   }
 
   /// The register of this run: the fetched one when it reads and passes ``RegisterSanity``,
@@ -67,7 +69,9 @@ public struct RegisterStage: Sendable {
     func keptInstead(_ why: String) -> Reading? {
       let kept = lastGoodReading == nil ? "no register read" : "kept the last good register"
       problems.warn(.register, "\(RegisterDownload.url): \(why): \(kept)")
-      return lastGoodReading
+      var reading = lastGoodReading
+      reading?.refusal = why
+      return reading
     }
 
     let response: HTTPResponse

@@ -17,7 +17,7 @@ public enum RegisterSanity {
 
     public var description: String {
       "the register lists \(openStores) open stores where the last good one listed \(lastGoodOpenStores) "
-        + "(fewer than \(RegisterSanity.minimumSharePercent) %): kept the last good register"
+        + "(fewer than \(RegisterSanity.minimumSharePercent) %)"
     }
   }
 
