@@ -97,9 +97,10 @@ struct CostcoAPITests {
   }
 
   @Test func theSpecialDayListAgreesWithANoticeOfThisWarehouse() throws {
-    // 일산점: 2nd/4th Wednesdays (Nov 11, 25; Dec 9, 23), 12-23 open by its notice and absent from its list.
+    // 일산점: 2nd/4th Wednesdays (Nov 11, 25; Dec 9, 23). Its notice opens 2027-02-10, the 2nd
+    // Wednesday of 설's month (고양시 moves one day of a 명절's month to the 명절), after the window.
     let closed = Self.closedDates(try Self.branch("Ilsan"))
-    #expect(closed.filter { $0 < "2027-01-01" } == ["2026-11-11", "2026-11-25", "2026-12-09"])
+    #expect(closed.filter { $0 < "2027-01-01" } == ["2026-11-11", "2026-11-25", "2026-12-09", "2026-12-23"])
   }
 
   @Test func namedClosuresNeedClosedAndAName() {

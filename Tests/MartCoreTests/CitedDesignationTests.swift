@@ -65,6 +65,20 @@ struct CitedDesignationTests {
     #expect(inference.contradictions(with: Self.table).isEmpty)
   }
 
+  @Test("a store announced to close for good is held to the table's days only up to the day before")
+  func aStoreClosingForGoodIsCheckedUpToTheDayBefore() throws {
+    let closesOn = try #require(CalendarDate(iso: "2026-12-15"))
+    var store = Self.branch("emart", "1", "매월 둘째, 넷째 수요일 휴무")
+    // Shut every day from 12-15 through the window's end, as a run lists a closing store's days.
+    let shut = (closesOn.dayNumber...Memory.window.through.dayNumber).map { CalendarDate(dayNumber: $0) }
+    store.closing.dates = store.closing.dates.filter { $0 < closesOn } + shut
+    store.storeStatus.closesOn = closesOn
+    #expect(Self.infer([store]).mismatches.isEmpty)
+    // The same days without the announcement break the designation.
+    store.storeStatus.closesOn = nil
+    #expect(Self.infer([store]).mismatches.map(\.branch.description) == ["emart-1"])
+  }
+
   @Test("stores of two sources on the table's days make it learned, confirmed today")
   func qualifyingStoresConfirmIt() throws {
     let inference = Self.infer([

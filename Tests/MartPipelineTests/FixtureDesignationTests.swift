@@ -18,26 +18,13 @@ import Testing
   /// Districts with a fixture store that the table does not cite yet, each with why: no 2026
   /// designation was found for them by 2026-12-02 (see fixtures/README.md).
   static let uncited: [String: String] = [
-    "강원특별자치도 강릉시": "홈플러스 강릉점 only; no designation found",
-    "강원특별자치도 속초시": "롯데슈퍼 속초조양점 only; no designation found",
-    "경기도 구리시": "그랑그로서리 구리점 only; no designation found",
-    "경기도 안성시": "트레이더스 안성점 only; 2020 reports have 안성 stores open on a 4th Sunday, no notice found",
-    "경상남도 양산시": "메가마트 덕계점 only; the 2012 ordinance (양산시민신문) is all that was found",
-    "경상북도 경주시": "메가마트 외동점 only; no designation found",
-    "경상북도 포항시": "GS THE FRESH 포항죽도점 only; no designation found",
-    "부산광역시 기장군": "메가마트 기장점 only; 부산's 2024-07 move to Mondays is not confirmed district by district",
-    "부산광역시 남구": "메가마트 문현점 only, publishing no days; as 기장군",
-    "부산광역시 북구": "메가마트 덕천점 only; as 기장군",
-    "부산광역시 연제구": "트레이더스 연산점 only; as 기장군",
-    "울산광역시 울주군": "메가마트 언양점 only, publishing no days; no designation found",
-    "인천광역시 남동구": "노브랜드 인천구월점 only; no designation found",
-    "인천광역시 서해구": "코스트코 청라점 only (청라, 서구 until 2026-06-30); no designation found",
+    "강원특별자치도 강릉시":
+      "홈플러스 강릉점 only; reports of 2015-2024 have 강릉's hypermarkets on Wednesdays (홈플러스 and 이마트 강릉점 open on 2nd Sundays), the recording shows Sundays, no notice found",
+    "경기도 구리시":
+      "그랑그로서리 구리점 only; 2019 reports have 롯데마트 구리점 and 노브랜드 구리 stores open on a 2nd Sunday, the recording shows Sundays, no notice found",
+    "울산광역시 울주군": "메가마트 언양점 only, publishing no days; a 2017 proposal of Wednesdays (경상일보) is all that was found",
     "인천광역시 제물포구": "트레이더스 송림점 only; a 구 formed 2026-07-01, no designation of its own found",
-    "전남광주통합특별시 목포시": "롯데마트 맥스 목포점 only; no designation found",
-    "전북특별자치도 군산시": "롯데마트 군산점 only; no designation found",
-    "전북특별자치도 김제시": "홈플러스 김제점 only; no designation found",
-    "충청남도 계룡시": "홈플러스 계룡점 only; no designation found",
-    "충청남도 아산시": "트레이더스 천안아산점 only; no designation found",
+    "전북특별자치도 김제시": "홈플러스 김제점 only, closed; no designation found",
   ]
 
   @Test func everyFixtureDistrictHasACitedDesignationOrASaidReason() async throws {

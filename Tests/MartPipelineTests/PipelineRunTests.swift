@@ -237,10 +237,10 @@ import Testing
       }
     }
 
-    // 롯데마트 판교점 publishes its next closing days "12/13,/27" (as of 2026-11-20): the days from
-    // 11-20 through 12-27 are known, the days before the as-of date and after 12-27 are not.
+    // 롯데마트 판교점 publishes its next closing days "11/22,12/13,/27" (as of 2026-11-20): the days
+    // from 11-20 through 12-27 are known, the days before the as-of date and after 12-27 are not.
     let pangyo = try #require(latest.branches.branches.first { $0.id.description == "lottemart-판교점" })
-    #expect(pangyo.closing.dates.map(\.iso) == ["2026-12-13", "2026-12-27"])
+    #expect(pangyo.closing.dates.map(\.iso) == ["2026-11-22", "2026-12-13", "2026-12-27"])
     #expect(
       pangyo.closing.unknownRanges.map { "\($0.from.iso)…\($0.through.iso)" } == [
         "2026-11-01…2026-11-19", "2026-12-28…2027-01-31",

@@ -264,8 +264,15 @@ struct StoreDays {
     let unknownDays = unknown.reduce(0) { $0 + max(0, $1.through.dayNumber - $1.from.dayNumber + 1) }
     guard unknownDays < window.through.dayNumber - window.from.dayNumber + 1 else { return nil }
     self.id = branch.id
-    self.closed = Set(branch.closing.dates.filter(window.contains))
-    self.unknown = unknown
+    // A store announced to close for good (GS THE FRESH 세종도담점 from 2026-12-15) is bound by no
+    // designation from that day on: its shut days say nothing of the district's days.
+    if let closesOn = ShutDays.closingForGoodDay(of: branch.storeStatus), window.contains(closesOn) {
+      self.closed = Set(branch.closing.dates.filter { window.contains($0) && $0 < closesOn })
+      self.unknown = unknown + [DateWindow(from: closesOn, through: window.through)]
+    } else {
+      self.closed = Set(branch.closing.dates.filter(window.contains))
+      self.unknown = unknown
+    }
   }
 
   func speaks(of day: CalendarDate) -> Bool { !unknown.contains { $0.contains(day) } }
