@@ -123,6 +123,23 @@ struct ClosingDaySentenceTests {
       dates: ["2026-11-04", "2026-11-11", "2026-11-18", "2026-11-25"]),
   ]
 
+  /// A notice that moves a closure says the day it gave up is open (`27일 휴무, 28일 정상영업`):
+  /// a day alone with its own verb after a date is in that date's month, and read, not left
+  /// unknown. December 2026: the 13th and 27th are Sundays, the 14th and 28th Mondays.
+  static let dayAfterADateCases: [Case] = [
+    Case(
+      "12월 27일 휴무, 28일 정상영업", asOf: "2026-12-02", window: "2026-12-01"..."2026-12-31",
+      dates: ["2026-12-27"], unknown: ["2026-12-01"..."2026-12-01", "2026-12-29"..."2026-12-31"]),
+    Case(
+      "12/27(일) 휴무, 28일 정상 영업", asOf: "2026-12-02", window: "2026-12-01"..."2026-12-31",
+      dates: ["2026-12-27"], unknown: ["2026-12-01"..."2026-12-01", "2026-12-29"..."2026-12-31"]),
+    Case(
+      "12월 13일 정상영업, 14일 휴무", asOf: "2026-12-02", window: "2026-12-01"..."2026-12-31",
+      dates: ["2026-12-14"], unknown: ["2026-12-01"..."2026-12-01", "2026-12-15"..."2026-12-31"]),
+  ]
+
+  @Test func aDayWithItsOwnVerbAfterADateIsRead() { forEachCase(Self.dayAfterADateCases, Self.check) }
+
   @Test func aListIsKnownThroughItsLastDate() { forEachCase(Self.listCases, Self.check) }
   @Test func sentences() { forEachCase(Self.sentenceCases, Self.check) }
 
