@@ -229,6 +229,10 @@ extension ClosingClauseParser {
     return (hints, next)
   }
 
+  /// How far ahead `오는 N일` may roll over into next month (a notice of the month's last weeks
+  /// speaks of the next month's first days).
+  static let nearFutureDays = 14
+
   /// Words that name a notice after its heading's noun (`12월 정기휴무 안내:`).
   static let headingWords = ["안내", "공지", "알림", "일정", "안내드립니다"]
 
@@ -243,7 +247,10 @@ extension ClosingClauseParser {
       if !hasNoticeWords, isSpanEnd(at: index + 2) { return nil }
       let thisMonth = asOf.firstOfMonth()
       let month = day.value >= asOf.day ? thisMonth : thisMonth.firstOfMonth(addingMonths: 1)
-      guard CalendarDate(year: month.year, month: month.month, day: day.value) != nil else { return nil }
+      guard let date = CalendarDate(year: month.year, month: month.month, day: day.value) else { return nil }
+      // A day already past rolls over to next month only when that is near: a notice read weeks
+      // after it was written (`오는 5일` as of the 11th) names a day of its own month, now unknown.
+      guard date <= asOf.adding(days: Self.nearFutureDays) else { return nil }
       return (WrittenDate(year: month.year, month: month.month, day: day.value), index + 2)
     }
     if let day = readDayAfterADate(at: index) { return day }
