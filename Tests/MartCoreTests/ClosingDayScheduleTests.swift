@@ -110,10 +110,11 @@ struct ClosingDayScheduleTests {
   @Test("explicit dates know the months they fall in, cut to the window")
   func datesKnowTheirMonths() {
     // 12/13 in December 2026; the window starts and ends mid-month.
-    let schedule = ClosingSchedule.parse("12/13", asOf: Self.asOf)
+    // Read as from a source whose dates are whole months (`.wholeMonths`).
+    let schedule = ClosingSchedule.parse("12/13", asOf: Self.asOf, coverage: .wholeMonths)
     #expect(Self.ranges(schedule, "2026-11-15", "2027-01-10") == ["2026-11-15…2026-11-30", "2027-01-01…2027-01-10"])
     // Two months apart: the month between is unknown, as are the ends.
-    let apart = ClosingSchedule.parse("11/8, 1/10", asOf: Self.asOf)
+    let apart = ClosingSchedule.parse("11/8, 1/10", asOf: Self.asOf, coverage: .wholeMonths)
     #expect(
       Self.ranges(apart, "2026-10-01", "2027-02-28") == [
         "2026-10-01…2026-10-31", "2026-12-01…2026-12-31", "2027-02-01…2027-02-28",

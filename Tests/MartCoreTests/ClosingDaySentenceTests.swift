@@ -106,6 +106,16 @@ struct ClosingDaySentenceTests {
     Case(
       "오는 1일 휴무합니다", asOf: "2026-12-20", window: "2026-12-01"..."2027-01-31", dates: ["2027-01-01"],
       unknown: ["2026-12-01"..."2026-12-19", "2027-01-02"..."2027-01-31"]),
+    // A day already past by weeks does not roll over: as of 2026-12-20 `오는 5일` is no day of
+    // January (the notice was written before the 5th of its month).
+    Case(
+      "오는 5일 휴무합니다", asOf: "2026-12-20", window: "2026-12-01"..."2027-01-31", status: .unknown,
+      dates: [], unknown: ["2026-12-01"..."2027-01-31"]),
+    // 브릿지경제 via 뉴스픽, 2023-11-11: "… 의무휴업일을 오는 5일로 앞당기며 12일은 정상 영업에 들어간다."
+    // Read on the 11th, the 5th is past; December 5th would be a wrong day.
+    Case(
+      "마트별로는 이마트가 서울 7개점의 의무휴업일을 오는 5일로 앞당기며 12일은 정상 영업에 들어간다.", asOf: "2023-11-11",
+      window: "2023-11-01"..."2023-12-31", status: .unknown, dates: [], unknown: ["2023-11-01"..."2023-12-31"]),
     // A heading naming the notice before its colon (`12월 정기휴무 안내:`) heads the month's days,
     // and a day alone with a closing word under it is one of them, not left out and so open.
     Case(
@@ -122,6 +132,23 @@ struct ClosingDaySentenceTests {
       "정기휴무: 수요일", asOf: "2026-11-20", window: "2026-11-01"..."2026-11-30",
       dates: ["2026-11-04", "2026-11-11", "2026-11-18", "2026-11-25"]),
   ]
+
+  /// A notice that moves a closure says the day it gave up is open (`27일 휴무, 28일 정상영업`):
+  /// a day alone with its own verb after a date is in that date's month, and read, not left
+  /// unknown. December 2026: the 13th and 27th are Sundays, the 14th and 28th Mondays.
+  static let dayAfterADateCases: [Case] = [
+    Case(
+      "12월 27일 휴무, 28일 정상영업", asOf: "2026-12-02", window: "2026-12-01"..."2026-12-31",
+      dates: ["2026-12-27"], unknown: ["2026-12-01"..."2026-12-01", "2026-12-29"..."2026-12-31"]),
+    Case(
+      "12/27(일) 휴무, 28일 정상 영업", asOf: "2026-12-02", window: "2026-12-01"..."2026-12-31",
+      dates: ["2026-12-27"], unknown: ["2026-12-01"..."2026-12-01", "2026-12-29"..."2026-12-31"]),
+    Case(
+      "12월 13일 정상영업, 14일 휴무", asOf: "2026-12-02", window: "2026-12-01"..."2026-12-31",
+      dates: ["2026-12-14"], unknown: ["2026-12-01"..."2026-12-01", "2026-12-15"..."2026-12-31"]),
+  ]
+
+  @Test func aDayWithItsOwnVerbAfterADateIsRead() { forEachCase(Self.dayAfterADateCases, Self.check) }
 
   @Test func aListIsKnownThroughItsLastDate() { forEachCase(Self.listCases, Self.check) }
   @Test func sentences() { forEachCase(Self.sentenceCases, Self.check) }

@@ -89,6 +89,32 @@ struct NonClosureCorpusTests {
     // 매일경제, 2024-01-04.
     Sentence("대형마트의 자세한 휴무 일정은 각 회사 홈페이지를 통해 참고하면 된다.", asOf: "2024-01-04"),
     Sentence("다만 각 업체별 휴무일은 지자체 협의나 지역 점포별에 따라 다를 수 있다.", asOf: "2024-01-04"),
+    // Sales and events that run until a day or from a day: the day bounds a sale, not a closure.
+    // 뉴스투데이, 2023-01-17 (article 20230117500244).
+    Sentence(
+      "먼저 이마트는 2월 1일까지 제수용 먹거리 간편 트렌드에 발맞춰 피코크 간편식과 즉석조리 먹거리 행사를 진행한다.",
+      asOf: "2023-01-17"),
+    // 뉴스투데이, 2025-01-03 (article 20250103500006).
+    Sentence("홈플러스에서는 오는 8일까지 올해 첫 할인 프로모션을 진행한다.", asOf: "2025-01-03"),
+    Sentence(
+      "먼저, 오는 5일까지 ‘보먹돼 삼겹살/목심(100g)’을 1300원에 판매하고, ‘농협안심한우 국거리/불고기(100g)’는 50% 할인, ‘딸기(500g)’는 행사카드 결제 시 9990원에 판다.",
+      asOf: "2025-01-03"),
+    // 뉴스투데이, 2025-02-14 (article 20250214500086).
+    Sentence(
+      "롯데마트는 오는 19일까지 ‘더 핫’ 프로모션을 진행하고, ‘정갈한 쌀(10㎏/국산)’을 행사 카드(롯데/신한/NH농협/삼성카드) 결제 시 5000원 할인 혜택을 제공해 2만 1900원에 판매한다.",
+      asOf: "2025-02-14"),
+    // 여성경제신문 (ygosunews article 389063), 2024-05-26.
+    Sentence(
+      "한편 롯데마트와 슈퍼는 오는 29일까지 핫프라이스 상품으로 ‘간편식 냉면’을 선정해 합리적인 가격에 판매한다.",
+      asOf: "2024-05-26"),
+    // 포인트데일리 (idxno=157735), 2023-06-04.
+    Sentence("이마트는 이날까지 '2023년 상반기 고객감사 세일'을 진행한다.", asOf: "2023-06-04"),
+    // bnt뉴스, 2022-12-02 (bnt202212020054).
+    Sentence("사전예약 기간은 내년 1월11일까지다.", asOf: "2022-12-02"),
+    // 이뉴스투데이 (idxno=1231760), 2018-09-16.
+    Sentence(
+      "이마트가 추석을 7일 앞둔 17일부터 27일까지 11일 간 차례에 필요한 각종 제수용품부터 제철 신선식품, 주요 생필품 등 총 800여개 품목을 모아 대규모 할인행사를 펼친다고 16일 밝혔다.",
+      asOf: "2018-09-16"),
     // Sentences built around the season words the issue quotes (`…명절을 앞두고…`, `…명절 휴식권…`).
     Sentence("설 명절을 앞두고 대형마트 의무휴업일 조정 여부에 관심이 쏠린다", asOf: "2026-01-20"),
     Sentence("마트 노동자의 명절 휴식권을 보장하라", asOf: "2026-01-20"),
@@ -110,6 +136,27 @@ struct NonClosureCorpusTests {
 
   @Test func theCorpusIsLargeEnough() {
     #expect(Self.sentences.count >= 40)
+  }
+
+  /// A day that ends or starts a sale a few words after a month's closing-day heading is not one
+  /// of the month's closing days: December 2026 is known, the 13th (and the 27th) closed, the
+  /// sale's days open.
+  @Test func theBoundOfASaleIsNoClosure() throws {
+    let asOf = try #require(CalendarDate(iso: "2026-12-02"))
+    let from = try #require(CalendarDate(iso: "2026-12-01"))
+    let through = try #require(CalendarDate(iso: "2026-12-31"))
+    let cases: [(text: String, closed: [String])] = [
+      ("12월 휴무일: 13일. 31일까지 세일", ["2026-12-13"]),
+      ("12월 휴무일: 13일. 20일부터 행사", ["2026-12-13"]),
+      ("12월 휴무일: 13일, 27일. 24일부터 할인", ["2026-12-13", "2026-12-27"]),
+      // A range of days is read whole: its first day is no sale's bound.
+      ("12월 휴무일: 27일부터 29일까지", ["2026-12-27", "2026-12-28", "2026-12-29"]),
+    ]
+    for (text, closed) in cases {
+      let schedule = ClosingSchedule.parse(text, asOf: asOf, coverage: .asOfThroughLastListed)
+      #expect(schedule.closedDates(from: from, through: through).map(\.iso) == closed, Comment(rawValue: text))
+      #expect(schedule.unknownRanges(from: from, through: through).isEmpty, Comment(rawValue: text))
+    }
   }
 
   /// Hours lines beside a weekly rule: the rule closes, public holidays do not.

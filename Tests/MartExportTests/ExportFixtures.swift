@@ -23,7 +23,9 @@ enum ExportFixtures {
     Branch(
       id: BranchID(brand: brand, storeID: storeID), name: name, address: address,
       phone: phone, phonePublished: phone, openingHours: "10:00 ~ 23:00", coordinate: coordinate,
-      closing: BranchClosing(schedule: .parse(text, asOf: asOf), window: window),
+      // The texts are E-mart-style date lists (`20261122, 20261213`), whole months as E-mart's
+      // `HOLIDAY_DAYn` slots are.
+      closing: BranchClosing(schedule: .parse(text, asOf: asOf, coverage: .wholeMonths), window: window),
       sourceURL: "https://store.emart.com/branch/searchList.do")
   }
 

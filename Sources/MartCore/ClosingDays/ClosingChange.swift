@@ -52,7 +52,7 @@ extension ClosingSchedule {
   /// Parses a closing-day text as ``parse(_:asOf:coverage:)`` does, and says which change
   /// notices it applied: dates moved, and rules replaced from a day on.
   public static func parseExplained(
-    _ text: String, asOf: CalendarDate, coverage: DateCoverage = .wholeMonths
+    _ text: String, asOf: CalendarDate, coverage: DateCoverage = .asOfThroughLastListed
   ) -> (schedule: ClosingSchedule, changes: [ClosingChange]) {
     let syntax = ClosingClauseParser(tokens: ClosingTokens(text), asOf: asOf).parse()
     return ClosingResolver(asOf: asOf, coverage: coverage).resolve(syntax, text: text)

@@ -229,6 +229,10 @@ extension ClosingClauseParser {
     return (hints, next)
   }
 
+  /// How far ahead `오는 N일` may roll over into next month (a notice of the month's last weeks
+  /// speaks of the next month's first days).
+  static let nearFutureDays = 14
+
   /// Words that name a notice after its heading's noun (`12월 정기휴무 안내:`).
   static let headingWords = ["안내", "공지", "알림", "일정", "안내드립니다"]
 
@@ -239,23 +243,78 @@ extension ClosingClauseParser {
     if index > 0, tokens.isWord(at: index - 1, in: ["오는"]), let day = tokens.number(at: index), day.digits <= 2,
       tokens.keyword(at: index + 1) == .day
     {
+      // 오는 8일까지 할인 프로모션을 진행한다: the last day of a sale, not a closure.
+      if !hasNoticeWords, isSpanEnd(at: index + 2) { return nil }
       let thisMonth = asOf.firstOfMonth()
       let month = day.value >= asOf.day ? thisMonth : thisMonth.firstOfMonth(addingMonths: 1)
-      guard CalendarDate(year: month.year, month: month.month, day: day.value) != nil else { return nil }
+      guard let date = CalendarDate(year: month.year, month: month.month, day: day.value) else { return nil }
+      // A day already past rolls over to next month only when that is near: a notice read weeks
+      // after it was written (`오는 5일` as of the 11th) names a day of its own month, now unknown.
+      guard date <= asOf.adding(days: Self.nearFutureDays) else { return nil }
       return (WrittenDate(year: month.year, month: month.month, day: day.value), index + 2)
     }
+    if let day = readDayAfterADate(at: index) { return day }
     // In a notice (변경, 기존, 에서 after a day) a day alone is in the month it names, however far
     // on: `12월 의무휴업일을 … 13일에서 16일로 변경하고, … 27일은 그대로 유지`.
     // Under a heading that lists the month's closing days (`12월 휴무일: 14일 휴무, 28일 휴무`), a
     // day alone that a closing word follows is one of them: the month is known, so leaving it out
     // would publish it open.
     guard let named = namedMonth,
-      (named.end...(named.end + 3)).contains(index) || isKeptDay(at: index) || hasNoticeWords
-        || (named.whole && tokens.keyword(at: index + 2) == .closure),
+      isKeptDay(at: index) || hasNoticeWords
+        || (!isSpanBound(at: index)
+          && ((named.end...(named.end + 3)).contains(index)
+            || (named.whole && tokens.keyword(at: index + 2) == .closure))),
       let day = tokens.number(at: index), day.digits <= 2, tokens.keyword(at: index + 1) == .day,
       CalendarDate(year: named.month.year ?? 2000, month: named.month.month, day: day.value) != nil
     else { return nil }
     return (WrittenDate(year: named.month.year, month: named.month.month, day: day.value), index + 2)
+  }
+
+  /// Reads `28일` in `12월 27일 휴무, 28일 정상영업` (a notice moving a closure): a day alone with
+  /// its own verb (정상영업, 정상 영업, 휴무) a few words after a date list is in the month of that
+  /// list's last day. The text states it, so it is read: open or closed, not unknown.
+  func readDayAfterADate(at index: Int) -> (WrittenDate, Int)? {
+    guard let last = lastListedDay, index > last.end, index - last.end <= 3,
+      let day = tokens.number(at: index), day.digits <= 2, tokens.keyword(at: index + 1) == .day
+    else { return nil }
+    var verb = index + 2
+    if tokens.isParticle(at: verb) || tokens.isTopicParticle(at: verb) { verb += 1 }
+    switch tokens.keyword(at: verb) {
+    case .normalOpen?, .closure?: break
+    case .normal? where tokens.keyword(at: verb + 1) == .business: break
+    default: return nil
+    }
+    guard CalendarDate(year: last.month.year ?? 2000, month: last.month.month, day: day.value) != nil else { return nil }
+    return (WrittenDate(year: last.month.year, month: last.month.month, day: day.value), index + 2)
+  }
+
+  /// Whether `index` holds `까지` after a single day with no closing verb right after it: the
+  /// day ends a span of something else (`31일까지 세일`, `1월11일까지다`), while `12/31까지 휴점`
+  /// still closes through it.
+  func isSpanEnd(at index: Int) -> Bool {
+    tokens.keyword(at: index) == .until && tokens.keyword(at: index + 1) != .closure
+  }
+
+  /// Whether the day alone at `index` (a number and 일) bounds a span of something other than
+  /// a closure: `31일까지 세일` (the span's last day, its first unwritten) or `20일부터 행사` (its
+  /// first day, with no last day written after it). Such a day is not one of the month's
+  /// closing days however near its heading (`12월 휴무일: 13일. 31일까지 세일`); a range of days
+  /// (`28일부터 30일까지`) is read whole and never asks.
+  func isSpanBound(at index: Int) -> Bool {
+    guard tokens.number(at: index) != nil, tokens.keyword(at: index + 1) == .day else { return false }
+    var after = index + 2
+    if tokens.isParticle(at: after) { after += 1 }
+    switch tokens.keyword(at: after) {
+    case .until?:
+      // 31일까지 휴무: the span is the closure, whose first day is unwritten: still not known.
+      return true
+    case .since?:
+      var next = after + 1
+      if tokens.symbol(at: next) == "~" || tokens.symbol(at: next) == "-" { next += 1 }
+      return tokens.number(at: next) == nil
+    default:
+      return false
+    }
   }
 
   /// Words that say a day stays as it was (`기존과 동일하게 13일`, `27일은 기존과 동일`, `13일을
@@ -298,6 +357,11 @@ extension ClosingClauseParser {
   /// days with other hours, not closures.
   mutating func readDateList(at index: Int, label: LunarClosing? = nil) -> Int? {
     guard let (items, end) = scanDateList(at: index) else { return nil }
+    if items.count == 1, items[0].end == nil, isSpanEnd(at: end) {
+      // 사전예약 기간은 내년 1월11일까지다: the last day of something else, not a closure.
+      warn("the last day of a span, not a closure", index, end + 1)
+      return end + 1
+    }
     if hasNoticeWords, items.count == 1, items[0].end == nil, tokens.keyword(at: end) == .since {
       // 2027년 1월 1일부터 … 변경: the day a change applies from, not a closure.
       appendAppliesFrom(items[0].start, items[0].startHints, from: index, to: end + 1)
@@ -353,7 +417,8 @@ extension ClosingClauseParser {
       if let (date, afterDate) = readDate(at: probe) {
         current = date
         next = afterDate
-      } else if probe > next, isBareDay(at: probe), let day = tokens.number(at: probe) {
+      } else if probe > next, isBareDay(at: probe), hasNoticeWords || !isSpanBound(at: probe),
+        let day = tokens.number(at: probe) {
         let base = rangeEnd ?? current
         current = WrittenDate(year: base.year, month: base.month, day: day.value)
         next = tokens.keyword(at: probe + 1) == .day ? probe + 2 : probe + 1
@@ -364,6 +429,10 @@ extension ClosingClauseParser {
       } else {
         break
       }
+    }
+    if let last = items.last {
+      let day = last.end ?? last.start
+      lastListedDay = (WrittenMonth(year: day.year, month: day.month), next)
     }
     return (items, next)
   }

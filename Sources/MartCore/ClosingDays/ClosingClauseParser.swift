@@ -48,6 +48,9 @@ struct ClosingClauseParser {
   /// scoped to it. `whole` when the words name the month's closing days as a whole (`12월
   /// 휴무일:`, `이달 휴무일은`): the days listed after them are all the month's.
   var namedMonth: (month: WrittenMonth, end: Int, whole: Bool)?
+  /// The month of the last day a date list read, and the token after that list: a day alone
+  /// with its own verb right after it is in that month (`12월 27일 휴무, 28일 정상영업`).
+  var lastListedDay: (month: WrittenMonth, end: Int)?
   /// The last date list (its phrase) and the token after it, for `12/27 대신 12/25`.
   var lastDateList: (phrase: Int, end: Int)?
   /// How far the words after `start` were looked at for hours, and the first hours word found.

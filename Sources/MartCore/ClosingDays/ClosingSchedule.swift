@@ -133,12 +133,13 @@ public struct ClosingSchedule: Hashable, Sendable {
 
   /// Parses a closing-day text relative to the as-of date (used to infer missing years).
   /// `coverage` says what the text's explicit dates speak of when no recurring rule does and the
-  /// text does not say (`12월 휴무일: 13일, 27일` knows December whatever it is). A text whose
-  /// source is not known to list whole months is read with `.asOfThroughLastListed`: a bare list
-  /// (`9/27(일), 10/11(일)`) is then the next closing days, known through its last date; `mart-holiday
-  /// rule` and ``published(text:dates:asOf:coverage:textCoverage:)`` read so by default.
+  /// text does not say (`12월 휴무일: 13일, 27일` knows December whatever it is). By default, as
+  /// for a text whose source is not known to list whole months, it is `.asOfThroughLastListed`:
+  /// a bare list (`9/27(일), 10/11(일)`) is the next closing days, known through its last date;
+  /// `mart-holiday rule` and ``published(text:dates:asOf:coverage:textCoverage:)`` read so too.
+  /// Pass `.wholeMonths` for a source whose texts list whole months.
   public static func parse(
-    _ text: String, asOf: CalendarDate, coverage: DateCoverage = .wholeMonths
+    _ text: String, asOf: CalendarDate, coverage: DateCoverage = .asOfThroughLastListed
   ) -> ClosingSchedule {
     let syntax = ClosingClauseParser(tokens: ClosingTokens(text), asOf: asOf).parse()
     return ClosingResolver(asOf: asOf, coverage: coverage).schedule(for: syntax, text: text)

@@ -30,7 +30,7 @@ enum ClosingKeyword: Hashable {
   case publicHoliday  // 공휴일, 법정공휴일, 국경일
   case alternateWeeks  // 격주: every other week, which one unknown
   case condition  // 경우, 겹치는, 겹칠: a condition (`공휴일인 경우 익일`)
-  /// 행사, 할인 (`trading: false`): the days before it are named for a sale, not a closure;
+  /// 행사, 할인, 세일 (`trading: false`): the days before it are named for a sale, not a closure;
   /// 단축, 오픈, 재오픈, 영업시간 (`trading: true`): they are trading days with other hours.
   case notClosure(trading: Bool)
   case change  // 변경: a change notice (`A에서 B로 변경`, `기존 A → 변경 B`)
@@ -189,6 +189,7 @@ enum ClosingTextScanner {
       ("정상영업", .normalOpen), ("정상운영", .normalOpen), ("정상", .normal),
       ("영업시간", .notClosure(trading: true)), ("영업", .business), ("운영", .business),
       ("행사", .notClosure(trading: false)), ("할인", .notClosure(trading: false)),
+      ("세일", .notClosure(trading: false)),
       ("단축", .notClosure(trading: true)), ("재오픈", .notClosure(trading: true)),
       ("오픈", .notClosure(trading: true)),
       ("변경", .change), ("기존", .previous), ("적용", .apply), ("포함", .including),
