@@ -58,9 +58,9 @@ import Testing
         #expect(Set(expected).isDisjoint(with: special.compactMap { $0["validFrom"] as? String }))
       }
     }
-    // Four branches of the brands publish no days in a district whose class has a pattern,
-    // learned or cited, and two register stores (킴스클럽 강남, 해피마트 반여) are in one.
-    #expect(checkedExpected == 6)
+    // Five branches of the brands publish no days in a district whose class has a pattern,
+    // learned or cited, and three register stores (킴스클럽 강남, 해피마트 반여, 탑마트 대연) are in one.
+    #expect(checkedExpected == 8)
   }
 
   @Test func everyRelativeLinkResolvesAndNothingIsLoadedFromAnotherSite() throws {
