@@ -7,14 +7,8 @@ import Testing
 /// warning.
 @Suite("Korean address normalizer, known roads")
 struct AddressKnownRoadsTests {
-  struct Expected: CustomTestStringConvertible, Sendable {
-    var input: String
-    var sigungu: String?
-    var road: String?
-    var number: Int?
-    var warns = false
-    var testDescription: String { input }
-  }
+  /// An input and what it must give (the `sido` is not checked here).
+  typealias Expected = AddressTruthTests.Expected
 
   static let cases: [Expected] = [
     // 보틀벙커 청라점, 인천 서구 청라커낼로 252 (its recorded Lotte page), written apart: a road
