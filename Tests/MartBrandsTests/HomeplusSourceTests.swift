@@ -180,11 +180,12 @@ struct HomeplusSourceTests {
   }
 
   @Test func blankClosingCellIsNil() throws {
-    // 강릉점's page leaves the closing cell empty; the list's "11/22(일)" is used instead.
+    // 강릉점's page leaves the closing cell empty; the list's "11/25(수)" is used instead (강릉시's
+    // 4th Wednesday of November 2026).
     let detail = try #require(try Self.detail("658"))
     #expect(detail.closingText == nil)
     let merged = HomeplusSource.merging(detail, into: try Self.listed("homeplus-658"))
-    #expect(merged.closingText == "11/22(일)")
+    #expect(merged.closingText == "11/25(수)")
     #expect(merged.openingHours == "10:00~24:00")
   }
 

@@ -112,7 +112,8 @@ struct LotteDowaSourceTests {
     #expect(
       schedule.closedDates(from: Self.asOf.firstOfMonth(), through: Self.asOf.lastOfMonth).map(\.iso)
         == ["2026-11-14", "2026-11-28"])
-    #expect(try branch("grand-grocery-2405").closingText == "매월 둘째, 넷째 일요일")
+    // 구리시: the 2nd/4th Wednesday (data/designations.json).
+    #expect(try branch("grand-grocery-2405").closingText == "매월 둘째, 넷째 수요일")
     #expect(branches.allSatisfy { $0.coordinate == nil && $0.banner == nil })
   }
 

@@ -87,9 +87,10 @@ import Testing
     ("costco-Busan", "2027-01-31", .closing(martDay("2027-02-07"))),
     ("costco-Busan", "2027-09-12", .closing(martDay("2027-09-15"))),
     ("costco-Busan", "2027-12-26", .closing(martDay("2028-01-01"))),
-    // Next closing days listed up to 11/22, nothing known after.
-    ("homeplus-658", "2026-11-20", .closing(martDay("2026-11-22"))),
-    ("homeplus-658", "2026-11-22", .unknownFrom(martDay("2026-11-23"))),
+    // Next closing day listed up to 11/25 (the 4th Wednesday: 2026-11-01 is a Sunday), nothing
+    // known after.
+    ("homeplus-658", "2026-11-20", .closing(martDay("2026-11-25"))),
+    ("homeplus-658", "2026-11-25", .unknownFrom(martDay("2026-11-26"))),
     // Unknown closing days: no promise at all, from the next day on.
     ("emart-1099", "2026-11-20", .unknownFrom(martDay("2026-11-21"))),
     // Temporarily closed through 2026-12-31: the shut days are passed over, and the answer is

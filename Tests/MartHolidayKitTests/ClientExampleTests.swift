@@ -23,7 +23,7 @@ import Testing
 
   @Test func printsTheMonthWithClosedAndUnknownDays() async throws {
     let output = try await PublishedFixtures.shared.output()
-    // homeplus-658 lists 11/22 only: known from the as-of day (11-20) through 11-22.
+    // homeplus-658 lists 11/25 only (the 4th Wednesday): known from the as-of day (11-20) through 11-25.
     let (status, text, _) = try Self.runExample([output.path, "homeplus-658", "2026-11-20"])
     #expect(status == 0)
     let lines = text.split(separator: "\n").map(String.init)
@@ -31,17 +31,17 @@ import Testing
     // November 2026 starts on a Sunday (python3: calendar.monthrange(2026, 11) == (6, 30)).
     #expect(lines.contains("  1?   2?   3?   4?   5?   6?   7? "), "\(text)")
     #expect(lines.contains(" 15?  16?  17?  18?  19?  20   21  "), "\(text)")
-    #expect(lines.contains("[22]  23?  24?  25?  26?  27?  28? "), "\(text)")
+    #expect(lines.contains(" 22   23   24  [25]  26?  27?  28? "), "\(text)")
     #expect(lines.contains("data: fresh as of 2026-11-20"), "\(text)")
-    #expect(lines.last == "next closing day after 2026-11-20: 2026-11-22")
+    #expect(lines.last == "next closing day after 2026-11-20: 2026-11-25")
   }
 
   @Test func saysFromWhichDayNothingIsKnown() async throws {
     let output = try await PublishedFixtures.shared.output()
-    // After 11-22 homeplus-658's source says nothing: 11-23 is the first unknown day.
-    let (status, text, _) = try Self.runExample([output.path, "homeplus-658", "2026-11-22"])
+    // After 11-25 homeplus-658's source says nothing: 11-26 is the first unknown day.
+    let (status, text, _) = try Self.runExample([output.path, "homeplus-658", "2026-11-25"])
     #expect(status == 0)
-    #expect(text.hasSuffix("next closing day after 2026-11-22: not known (unknown from 2026-11-23)\n"), "\(text)")
+    #expect(text.hasSuffix("next closing day after 2026-11-25: not known (unknown from 2026-11-26)\n"), "\(text)")
   }
 
   @Test func tellsARemovedBranchFromAnUnknownId() async throws {

@@ -45,10 +45,11 @@ import Testing
     #expect(emart.dayText(on: martDay("2026-11-21")) == "영업")
     #expect(emart.nextClosingText(after: martDay("2026-11-20")) == "다음 휴무일 11월 22일(일)")
     #expect(emart.nextClosingText(after: martDay("2026-11-20"), .english) == "next closing day Sun 22 Nov")
-    // Listed up to 11/22, nothing known after.
+    // Listed up to 11/25 (the 4th Wednesday), nothing known after.
     let gangneung = try #require(bundle.branch(id: "homeplus-658"))
-    #expect(gangneung.dayText(on: martDay("2026-11-23")) == "정보 없음")
-    #expect(gangneung.nextClosingText(after: martDay("2026-11-22")) == "다음 휴무일 알 수 없음")
+    #expect(gangneung.dayText(on: martDay("2026-11-25")) == "휴무")
+    #expect(gangneung.dayText(on: martDay("2026-11-26")) == "정보 없음")
+    #expect(gangneung.nextClosingText(after: martDay("2026-11-25")) == "다음 휴무일 알 수 없음")
     // Closed for good: 폐점, not 휴무, on every day from the as-of day.
     let closed = try #require(bundle.branch(id: "gs-thefresh-11759"))
     #expect(closed.dayText(on: martDay("2026-11-22")) == "폐점")

@@ -15,16 +15,11 @@ import Testing
 @Suite(.serialized) struct FixtureDesignationTests {
   let asOf = CalendarDate(iso: "2026-11-20")!
 
-  /// Districts with a fixture store that the table does not cite yet, each with why: no 2026
-  /// designation was found for them by 2026-12-02 (see fixtures/README.md).
+  /// Districts with a fixture store that the table does not cite, each with why: no designation
+  /// was found for them by 2026-12-02 (the search is in fixtures/README.md).
   static let uncited: [String: String] = [
-    "강원특별자치도 강릉시":
-      "홈플러스 강릉점 only; reports of 2015-2024 have 강릉's hypermarkets on Wednesdays (홈플러스 and 이마트 강릉점 open on 2nd Sundays), the recording shows Sundays, no notice found",
-    "경기도 구리시":
-      "그랑그로서리 구리점 only; 2019 reports have 롯데마트 구리점 and 노브랜드 구리 stores open on a 2nd Sunday, the recording shows Sundays, no notice found",
-    "울산광역시 울주군": "메가마트 언양점 only, publishing no days; a 2017 proposal of Wednesdays (경상일보) is all that was found",
-    "인천광역시 제물포구": "트레이더스 송림점 only; a 구 formed 2026-07-01, no designation of its own found",
-    "전북특별자치도 김제시": "홈플러스 김제점 only, closed; no designation found",
+    "울산광역시 울주군":
+      "메가마트 언양점 only, publishing no days; a 2017 bill of 2nd/4th Wednesdays (울산뉴스투데이, 2017-08-28; 경상일보) and its dispute (울산MBC) are all that was found, not its outcome"
   ]
 
   @Test func everyFixtureDistrictHasACitedDesignationOrASaidReason() async throws {
@@ -37,7 +32,9 @@ import Testing
     let table = try DesignationReferenceFile.read(DesignationReferenceFile.inRepository)
     let exempt = published.manifest.brands.exemptFromDesignation
     var districts: Set<District> = []
-    for branch in published.branches.branches where !exempt.contains(branch.brand) {
+    // A store closed for good (홈플러스 김제점, `영업종료`) is bound by no designation: its
+    // district has no open fixture store.
+    for branch in published.branches.branches where !exempt.contains(branch.brand) && branch.storeStatus.state != .closed {
       if let district = District(branch.address) { districts.insert(district) }
     }
     #expect(districts.count > 60, "the fixtures' districts: \(districts.count)")
@@ -62,6 +59,7 @@ import Testing
       ("경기도 의정부시", .ssm, wednesdays), ("경기도 하남시", .hypermarket, wednesdays),
       ("부산광역시 부산진구", .hypermarket, mondays), ("부산광역시 부산진구", .ssm, mondays),
       ("부산광역시 해운대구", .hypermarket, mondays), ("부산광역시 해운대구", .ssm, mondays),
+      ("강원특별자치도 강릉시", .hypermarket, wednesdays), ("경기도 구리시", .hypermarket, wednesdays),
     ]
     for (name, storeClass, days) in wanted {
       let entry = file.districts.first { $0.name == name && $0.storeClass == storeClass }
