@@ -138,7 +138,7 @@ struct DesignationMemoryTests {
 
   @Test("a store keeping its own days is a mismatch until it has kept them two months, then an exception")
   func standingException() throws {
-    // 의정부시: Wednesdays, Costco on Sundays (경기북부이슈, 2019-06-18).
+    // 의정부시: Wednesdays, Costco on Sundays (브릿지경제, 2024-06-18).
     func store(_ brand: BrandSlug, _ id: String, _ text: String?) -> Branch {
       DistrictDesignationTests.branch(brand, id, sido: "경기도", sigungu: "의정부시", text: text)
     }
