@@ -90,9 +90,13 @@ import Testing
     #expect(
       tomorrowNotice(for: emart, in: bundle, today: martDay("2026-11-30"))
         == "내일은 이마트 창원점 영업일입니다. (2026-11-20 기준 정보)")
-    // homeplus-658 lists 11/25 (the 4th Wednesday) only: 11-26 is unknown, never open.
+    // homeplus-658 lists 11/25 (the 4th Wednesday) only: 11-26 is unknown, never open, and
+    // five days after the as-of day the answer says how old it is.
     let homeplus = try #require(bundle.branch(id: "homeplus-658"))
-    #expect(tomorrowNotice(for: homeplus, in: bundle, today: martDay("2026-11-25")).hasSuffix("휴무 여부는 알 수 없습니다."))
+    #expect(
+      tomorrowNotice(for: homeplus, in: bundle, today: martDay("2026-11-25"))
+        == "내일 홈플러스 강릉점의 휴무 여부는 알 수 없습니다. (2026-11-20 기준 정보)")
+    #expect(tomorrowNotice(for: homeplus, in: bundle, today: martDay("2026-11-21")) == "내일은 홈플러스 강릉점 영업일입니다.")
     // Closed for good from the as-of day: its status text, not a closing day.
     let shut = try #require(bundle.branch(id: "homeplus-655"))
     let text = try #require(shut.storeStatus.text)
