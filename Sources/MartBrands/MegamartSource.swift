@@ -22,8 +22,8 @@ public struct MegamartSource: BrandSource {
 
   public init() {}
 
-  static let queryPath = "/boardApi/query"
-  static let queryFields: [(name: String, value: String)] = [
+  package static let queryPath = "/boardApi/query"
+  package static let queryFields: [(name: String, value: String)] = [
     ("method", "store.selectStore"), ("applyCamelCase", "true"),
   ]
 

@@ -1,4 +1,5 @@
 import Foundation
+import MartBench
 import MartBrands
 import MartCore
 import MartFetch
@@ -18,8 +19,8 @@ struct GeneratedFetcher: HTTPFetching {
   }
 }
 
-/// Every registered brand's source has a generator beside it, and what the generator writes is
-/// what the source reads: each brand's branches, as many as asked for.
+/// What the bench's generators write is what the sources read: each brand's branches, as many
+/// as asked for.
 @Suite("Sample data")
 struct SampleDataTests {
   static let asOf = CalendarDate(year: 2026, month: 11, day: 20)!
@@ -27,9 +28,9 @@ struct SampleDataTests {
   @Test func everySourceReadsBackWhatItsGeneratorWrote() async throws {
     let mix = BrandMix(counts: Dictionary(uniqueKeysWithValues: KnownBrands.entries.map { ($0.slug, 7) }))
     var random = SeededRandom(seed: 42)
-    for source in BrandSources.all {
-      let generator = type(of: source).sampleGenerator.init(mix: mix, asOf: Self.asOf)
-      let exchanges = generator.exchanges(&random).map(\.exchange)
+    for generatorType in SampleGenerators.all {
+      let source = try #require(BrandSources.all.first { $0.name == generatorType.source.name })
+      let exchanges = generatorType.init(mix: mix, asOf: Self.asOf).exchanges(&random).map(\.exchange)
       let fetcher = GeneratedFetcher(archive: ReplayArchive(exchanges: exchanges))
       let session = SourceSession(
         for: type(of: source), fetcher: fetcher, asOf: Self.asOf, brands: Set(source.brands))

@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -9,6 +10,8 @@ import MartFetch
 /// The same endpoints, keys, markup and quirks as the recorded fixtures, at any scale, with
 /// seeded random names, places, phones and closing days.
 public struct CostcoSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = CostcoSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -91,8 +94,4 @@ public struct CostcoSampleGenerator: SourceSampleGenerator {
       ),
     ]
   }
-}
-
-extension CostcoSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = CostcoSampleGenerator.self
 }

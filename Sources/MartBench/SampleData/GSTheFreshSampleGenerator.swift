@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -7,6 +8,8 @@ import MartFetch
 /// The same endpoints, keys, markup and quirks as the recorded fixtures, at any scale, with
 /// seeded random names, places, phones and closing days.
 public struct GSTheFreshSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = GSTheFreshSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -102,8 +105,4 @@ public struct GSTheFreshSampleGenerator: SourceSampleGenerator {
     }
     return output
   }
-}
-
-extension GSTheFreshSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = GSTheFreshSampleGenerator.self
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -7,6 +8,8 @@ import MartFetch
 /// The same endpoints, keys, markup and quirks as the recorded fixtures, at any scale, with
 /// seeded random names, places, phones and closing days.
 public struct HomeplusSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = HomeplusSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -102,8 +105,4 @@ public struct HomeplusSampleGenerator: SourceSampleGenerator {
       ), at: 0)
     return output
   }
-}
-
-extension HomeplusSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = HomeplusSampleGenerator.self
 }

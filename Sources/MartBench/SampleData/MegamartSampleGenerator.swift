@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -6,6 +7,8 @@ import MartFetch
 /// closing days as text (some stores publish none), coordinates as strings that may be `"0"`
 /// or empty, codes as strings or numbers.
 public struct MegamartSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = MegamartSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -43,8 +46,4 @@ public struct MegamartSampleGenerator: SourceSampleGenerator {
       )
     ]
   }
-}
-
-extension MegamartSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = MegamartSampleGenerator.self
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -7,6 +8,8 @@ import MartFetch
 /// The same endpoints, keys, markup and quirks as the recorded fixtures, at any scale, with
 /// seeded random names, places, phones and closing days.
 public struct EmartSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = EmartSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -185,8 +188,4 @@ public struct EmartSampleGenerator: SourceSampleGenerator {
 
       """
   }
-}
-
-extension EmartSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = EmartSampleGenerator.self
 }
