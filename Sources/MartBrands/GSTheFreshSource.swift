@@ -36,7 +36,7 @@ public struct GSTheFreshSource: BrandSource {
   /// Path and query of page `pageNumber` (1-based, as the site's own pager counts, unless the
   /// site says otherwise; see `collect`) of the
   /// unfiltered list.
-  static func listPath(pageNumber: Int) -> String {
+  package static func listPath(pageNumber: Int) -> String {
     let fields: [(String, String)] = [
       ("searchType", ""), ("pageNum", String(pageNumber)), ("listCnt", String(pageSize)),
       ("pagingCnt", "10"), ("pagingNowIdx", "1"), ("totlPageNum", "1"), ("stb1", ""), ("stb2", ""),

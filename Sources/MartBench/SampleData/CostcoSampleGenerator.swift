@@ -81,7 +81,7 @@ public struct CostcoSampleGenerator: SourceSampleGenerator {
       (
         "occ-stores-0",
         RecordedExchange(
-          method: "GET", url: "https://www.costco.co.kr/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=0",
+          method: "GET", url: CostcoSource.origin + CostcoSource.storesPath(page: 0),
           status: 200, headers: Self.jsonHeaders,
           body: Data(
             "{\"pagination\":{\"currentPage\":0,\"totalPages\":1},\"stores\":[\(stores.joined(separator: ","))]}".utf8))
@@ -89,7 +89,7 @@ public struct CostcoSampleGenerator: SourceSampleGenerator {
       (
         "store-finder-search",
         RecordedExchange(
-          method: "GET", url: "https://www.costco.co.kr/store-finder/search?q=Korea%2C+Republic+of&page=0", status: 200,
+          method: "GET", url: CostcoSource.origin + CostcoSource.storeFinderPath, status: 200,
           headers: Self.jsonHeaders, body: Data("{\"data\":[\(records.joined(separator: ","))]}".utf8))
       ),
     ]

@@ -86,7 +86,7 @@ public struct GSTheFreshSampleGenerator: SourceSampleGenerator {
           ("shopName", .string(name)), ("closedDate1", .string(days[0])),
         ]))
     }
-    let pageSize = 3
+    let pageSize = GSTheFreshSource.pageSize
     let pages = max(1, (stores.count + pageSize - 1) / pageSize)
     var output: [(name: String, exchange: RecordedExchange)] = []
     for page in 0..<pages {
@@ -97,10 +97,7 @@ public struct GSTheFreshSampleGenerator: SourceSampleGenerator {
         (
           "find-storelist-page-\(page + 1)",
           RecordedExchange(
-            method: "GET",
-            url:
-              "http://gsthefresh.gsretail.com/thefresh/ko/market-info/find-storelist?searchType=&pageNum=\(page + 1)&listCnt=3&pagingCnt=10&pagingNowIdx=1&totlPageNum=1&stb1=&stb2=&searchShopName=",
-            status: 200, headers: Self.jsonHeaders, body: Data(body.utf8))
+            method: "GET", url: GSTheFreshSource.origin + GSTheFreshSource.listPath(pageNumber: page + 1), status: 200, headers: Self.jsonHeaders, body: Data(body.utf8))
         ))
     }
     return output

@@ -20,7 +20,7 @@ public struct HomeplusSampleGenerator: SourceSampleGenerator {
     var names: [BrandSlug: NameBook] = [:]
     var rows: [String] = []
     var output: [(name: String, exchange: RecordedExchange)] = []
-    let origin = "https://my.homeplus.co.kr"
+    let origin = HomeplusSource.origin
     var nextID = 500
     for brand in [BrandSlug.homeplus, .homeplusExpress] {
       for _ in 0..<mix.count(brand) {
@@ -87,7 +87,8 @@ public struct HomeplusSampleGenerator: SourceSampleGenerator {
           (
             "store_detail-\(id)",
             RecordedExchange(
-              method: "GET", url: origin + "/store/store_detail?storId=\(id)", status: 200, headers: Self.htmlHeaders,
+              method: "GET", url: origin + HomeplusSource.detailPath(storeID: String(id)), status: 200,
+              headers: Self.htmlHeaders,
               body: Data(page.utf8))
           ))
       }
@@ -98,9 +99,8 @@ public struct HomeplusSampleGenerator: SourceSampleGenerator {
       (
         "get_list",
         RecordedExchange(
-          method: "POST", url: origin + "/store/get_list",
-          requestBody:
-            "viewHomeplus=H&viewExpress=E&viewPlus=&viewSpecial=S&draw=1&pageSize=999&sortFlag=N&searchRegion=&locatePage=N&searchStoreNm=",
+          method: "POST", url: origin + HomeplusSource.storeListPath,
+          requestBody: FormEncoding.encode(HomeplusSource.storeListFields),
           status: 200, headers: Self.jsonHeaders, body: Data(list.utf8))
       ), at: 0)
     return output

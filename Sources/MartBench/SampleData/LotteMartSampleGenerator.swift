@@ -128,14 +128,14 @@ public struct LotteMartSampleGenerator: SourceSampleGenerator {
       (
         "shop_search_type-01",
         RecordedExchange(
-          method: "POST", url: "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=",
+          method: "POST", url: LotteMartSource.origin + LotteMartSource.storeListPath,
           status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=UTF-8")], body: Data(page.utf8))
       ),
       // The all-format list holds the same 롯데마트 rows, on a page of its own.
       (
         "shop_search-all",
         RecordedExchange(
-          method: "GET", url: "http://company.lottemart.com/shop/shop_search.asp?page=1&list_num=500",
+          method: "GET", url: LotteMartSource.origin + LotteMartSource.allFormatsPath,
           status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=UTF-8")],
           body: Data(page.replacingOccurrences(of: "<title>롯데마트 - 매장찾기</title>", with: "<title>롯데마트 - 전체 매장</title>").utf8))
       ),
