@@ -63,6 +63,7 @@ public struct EmartSource: BrandSource {
 
   public init() {}
 
+  /// The store lists' path (a POST form: ``storeListFields(searchType:asOf:)``, ``allFormatsFields(asOf:)``).
   package static let storeListPath = "/branch/searchList.do"
 
   /// The `searchType` that lists `brand`'s stores.
@@ -75,6 +76,7 @@ public struct EmartSource: BrandSource {
     }
   }
 
+  /// The holiday lists' path (a POST form per area and month: ``holidayListFields(area:month:)``).
   package static let holidayListPath = "/branch/holidayList.do"
 
   /// The area letters of the 2025 holiday list, in the order they are requested: A 서울,

@@ -39,6 +39,7 @@ public struct HomeplusSource: BrandSource {
 
   public init() {}
 
+  /// The store list's path (a POST form: ``storeListFields``).
   package static let storeListPath = "/store/get_list"
 
   /// The store-finder form: every covered store type (`H` 홈플러스, `S` 스페셜, `E` 익스프레스) in

@@ -32,6 +32,7 @@ public struct LotteSuperSource: BrandSource {
   public init() {}
 
   static let storeListPath = "/p/lotteplus/offlinestore/selectStoreSearchList"
+  /// A store's holiday list's path (its query: ``holidayPath(for:)``).
   package static let holidayPath = "/p/lotteplus/holiday/selectHolidayList"
   /// No run reads more list pages than this, whatever the site answers.
   package static let maximumPages = 500

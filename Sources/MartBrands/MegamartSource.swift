@@ -22,7 +22,9 @@ public struct MegamartSource: BrandSource {
 
   public init() {}
 
+  /// The store query's path, a POST of ``queryFields``.
   package static let queryPath = "/boardApi/query"
+  /// The form that asks the store query for every store.
   package static let queryFields: [(name: String, value: String)] = [
     ("method", "store.selectStore"), ("applyCamelCase", "true"),
   ]

@@ -25,6 +25,15 @@ struct GeneratedFetcher: HTTPFetching {
 struct SampleDataTests {
   static let asOf = CalendarDate(year: 2026, month: 11, day: 20)!
 
+  /// Each generator writes a listed source's sites, and no source has two.
+  @Test func everyGeneratorWritesOneListedSource() {
+    let names = SampleGenerators.all.map { $0.source.name }
+    #expect(Set(names).count == names.count)
+    #expect(names == BrandSources.all.map(\.name).filter(names.contains))
+    #expect(SampleGenerators.generator(for: .costco)?.source.name == CostcoSource.name)
+    #expect(SampleGenerators.generator(for: "nowhere") == nil)
+  }
+
   @Test func everySourceReadsBackWhatItsGeneratorWrote() async throws {
     let mix = BrandMix(counts: Dictionary(uniqueKeysWithValues: KnownBrands.entries.map { ($0.slug, 7) }))
     var random = SeededRandom(seed: 42)
@@ -42,11 +51,12 @@ struct SampleDataTests {
     }
   }
 
-  @Test func theNationalMixCoversEveryRegisteredBrand() {
+  @Test func theNationalMixCoversEveryBrandOfTheBench() {
     let mix = BrandMix.national(total: 10_000)
     #expect(mix.total == 10_000)
-    forEachCase(KnownBrands.entries, named: \.slug.rawValue) { entry, comment in
-      #expect(mix.count(entry.slug) >= 1, comment)
+    #expect(Set(mix.counts.keys) == Set(SampleGenerators.brands))
+    forEachCase(SampleGenerators.brands, named: \.rawValue) { brand, comment in
+      #expect(mix.count(brand) >= 1, comment)
     }
     // Proportions follow the registry: 롯데슈퍼 (about 240 stores) outnumbers 메가마트 (about 11).
     #expect(mix.count(.lotteSuper) > 10 * mix.count(.megamart))
