@@ -33,7 +33,7 @@ public struct CostcoSampleGenerator: SourceSampleGenerator {
       let displayName = names.name(near: place)
       let city = Self.romanizedCities[index % Self.romanizedCities.count]
       let englishName = index < Self.romanizedCities.count ? city : "\(city) \(index / Self.romanizedCities.count + 1)"
-      let weekdayName = ["일", "월", "화", "수", "목", "금", "토"][place.closingWeekday.rawValue - 1] + "요일"
+      let weekdayName = place.closingWeekday.koreanShortName + "요일"
       let rule = "매월 둘째, 넷째 \(weekdayName) 의무 휴무"
       let notice = random.chance(0.4) ? " ※ 일산점은 12월 23일 (수요일) 정상영업 합니다." : ""
       let content =
@@ -41,7 +41,7 @@ public struct CostcoSampleGenerator: SourceSampleGenerator {
         ? "<h3 class='headline'>영업시간</h3><p style='font-size: 20px;'>오전 10:00 - 오후 10:00</p><p style='padding-top:10px;'>정부시책에 의거 유통산업 발전법에 따라 <span style='color:red;'>\(rule)</span>합니다.<br />*휴무일: 1/1, 설날, 추석 (전일은 오후 7시까지 영업)</p> </body> </html>\(notice)"
         : "<h3 class='headline'>영업시간</h3><p><font>오전 10:00 - 오후 10:00</font></p><p>*휴무일: 1/1, 설날, 추석 (전일은 오후 7시까지 영업)</p><p>정부시책에 의거 유통산업 발전법에 따라 <span style='color:red;'>\(rule)</span>합니다.</p> </body> </html>\(notice)"
       let lot = place.lotAddress.split(separator: " ").suffix(2).joined(separator: " ")
-      let openings = ["일", "월", "화", "수", "목", "금", "토"].map {
+      let openings = Weekday.allCases.map(\.koreanShortName).map {
         "\"\($0)\" : {\n      \"individual\" : \"오전 10:00 - 오후 10:00\"\n    }"
       }.joined(separator: ",\n    ")
       let fields: [(String, JSONText.Value)] = [

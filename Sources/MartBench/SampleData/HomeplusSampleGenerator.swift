@@ -53,7 +53,7 @@ public struct HomeplusSampleGenerator: SourceSampleGenerator {
           ]))
         let months = closingDays(place.closingWeekday)
         let ruleDays = months[0].allSatisfy { $0 >= asOf } ? months[0] : [months[0][1], months[1][0]]
-        let weekdayName = ["일", "월", "화", "수", "목", "금", "토"][place.closingWeekday.rawValue - 1] + "요일"
+        let weekdayName = place.closingWeekday.koreanShortName + "요일"
         let closing = stopped ? "" : "매월 둘째, 넷째 \(weekdayName) (\(ruleDays.map(Self.monthDay).joined(separator: ", ")))"
         let page = """
           <!DOCTYPE html>

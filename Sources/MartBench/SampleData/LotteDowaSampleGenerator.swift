@@ -78,7 +78,7 @@ public struct LotteDowaSampleGenerator: SourceSampleGenerator {
         closingDays(weekday)[0].map { String(format: "%02d/%02d", $0.month, $0.day) + "(\(weekday.koreanShortName))" }
           .joined(separator: ", ")
       } else {
-        "매월 둘째, 넷째 \(["일", "월", "화", "수", "목", "금", "토"][weekday.rawValue - 1])요일"
+        "매월 둘째, 넷째 \(weekday.koreanShortName)요일"
       }
     let phone = KoreanPlaces.phone(place.province, using: &random)
     let link =

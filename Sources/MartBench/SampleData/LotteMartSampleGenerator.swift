@@ -35,7 +35,7 @@ public struct LotteMartSampleGenerator: SourceSampleGenerator {
       let months = closingDays(weekday)
       let next = nextClosingDay(weekday)
       let ruleDays = months[0].allSatisfy { $0 >= asOf } ? months[0] : [months[0][1], months[1][0]]
-      let weekdayName = ["일", "월", "화", "수", "목", "금", "토"][weekday.rawValue - 1] + "요일"
+      let weekdayName = weekday.koreanShortName + "요일"
       var dayOff: String
       switch Int.random(in: 0..<10, using: &random) {
       case 0, 1, 2:

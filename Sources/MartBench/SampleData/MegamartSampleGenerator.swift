@@ -18,7 +18,7 @@ public struct MegamartSampleGenerator: SourceSampleGenerator {
     var records: [String] = []
     for index in 0..<mix.count(.megamart) {
       let place = PlaceSample.random(using: &random)
-      let weekday = ["일", "월", "화", "수", "목", "금", "토"][place.closingWeekday.rawValue - 1]
+      let weekday = place.closingWeekday.koreanShortName
       let holiday = random.chance(0.2) ? "" : "매월 둘째, 넷째 \(weekday)요일"
       let (latitude, longitude): (String, String) =
         switch Int.random(in: 0..<10, using: &random) {
