@@ -133,6 +133,8 @@ let package = Package(
       name: "MartBrandsTests",
       dependencies: [
         "MartBrands", "MartCore", "MartFetch", "MartReplay", "MartHTML", "ReplayTestSupport", "TestSupport",
+        // The bench's generators write sites at any scale for the parsers to read.
+        "MartBench",
       ]),
     .testTarget(
       name: "MartGeocodingTests",

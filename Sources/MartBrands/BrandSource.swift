@@ -35,8 +35,6 @@ public protocol BrandSource: Sendable {
   /// What a run reads from the site when nothing fails, as reports name it (e.g.
   /// `costco OCC API (/rest/v2/korea/stores)`); the source's `name` unless it says more.
   static var primaryData: String { get }
-  /// Writes this source's sites at any scale for the bench (`<Source>+SampleData.swift`).
-  static var sampleGenerator: any SourceSampleGenerator.Type { get }
   /// Fetches and parses the branches of `session.brands`. Keeping only the requested brands'
   /// rows and dropping repeated ids is the pipeline's job, not the source's.
   func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch]

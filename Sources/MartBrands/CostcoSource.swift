@@ -46,7 +46,7 @@ public struct CostcoSource: BrandSource {
   public init() {}
 
   /// The OCC API's store list, page `page` (counted from 0).
-  static func storesPath(page: Int) -> String {
+  package static func storesPath(page: Int) -> String {
     "/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=\(page)"
   }
 
@@ -54,7 +54,7 @@ public struct CostcoSource: BrandSource {
   static let maximumPages = 20
 
   /// The search listing every Korean warehouse (the fallback).
-  static let storeFinderPath = "/store-finder/search?q=Korea%2C+Republic+of&page=0"
+  package static let storeFinderPath = "/store-finder/search?q=Korea%2C+Republic+of&page=0"
 
   public func collect(_ session: SourceSession) async throws(SourceError) -> [RawBranch] {
     guard session.brands.contains(.costco) else { return [] }

@@ -63,10 +63,11 @@ public struct EmartSource: BrandSource {
 
   public init() {}
 
-  static let storeListPath = "/branch/searchList.do"
+  /// The store lists' path (a POST form: ``storeListFields(searchType:asOf:)``, ``allFormatsFields(asOf:)``).
+  package static let storeListPath = "/branch/searchList.do"
 
   /// The `searchType` that lists `brand`'s stores.
-  static func searchType(for brand: BrandSlug) -> String? {
+  package static func searchType(for brand: BrandSlug) -> String? {
     switch brand {
     case .emart: "EM"
     case .traders: "TR"
@@ -75,7 +76,8 @@ public struct EmartSource: BrandSource {
     }
   }
 
-  static let holidayListPath = "/branch/holidayList.do"
+  /// The holiday lists' path (a POST form per area and month: ``holidayListFields(area:month:)``).
+  package static let holidayListPath = "/branch/holidayList.do"
 
   /// The area letters of the 2025 holiday list, in the order they are requested: A 서울,
   /// C 인천, I 경기, F 대전, Q 세종, O/N 충청, D 대구, K/J 경상, G 울산, B 부산, M/L 전라, E 광주,
@@ -83,12 +85,12 @@ public struct EmartSource: BrandSource {
   public static let areaCodes = ["A", "C", "I", "F", "Q", "O", "N", "D", "K", "J", "G", "B", "M", "L", "E", "H", "P"]
 
   /// `month`'s month, zero-padded (`03`).
-  static func paddedMonth(_ month: CalendarDate) -> String {
+  package static func paddedMonth(_ month: CalendarDate) -> String {
     month.month < 10 ? "0\(month.month)" : "\(month.month)"
   }
 
   /// The store-list form for `searchType` in the month of `asOf` (the 2021–2022 form).
-  static func storeListFields(searchType: String, asOf: CalendarDate) -> [(name: String, value: String)] {
+  package static func storeListFields(searchType: String, asOf: CalendarDate) -> [(name: String, value: String)] {
     [
       ("srchMode", "jijum"), ("year", "\(asOf.year)"), ("month", paddedMonth(asOf)), ("jMode", "true"),
       ("strConfirmYN", "N"), ("searchType", searchType), ("keyword", ""),
@@ -96,7 +98,7 @@ public struct EmartSource: BrandSource {
   }
 
   /// The holiday-list form for one area and `month` (the 2025 form).
-  static func holidayListFields(area: String, month: CalendarDate) -> [(name: String, value: String)] {
+  package static func holidayListFields(area: String, month: CalendarDate) -> [(name: String, value: String)] {
     [("areaCd", area), ("year", "\(month.year)"), ("month", paddedMonth(month)), ("keyword", "")]
   }
 
@@ -106,7 +108,7 @@ public struct EmartSource: BrandSource {
   }
 
   /// Path and query of a store's detail page.
-  static func detailPath(storeID: String) -> String {
+  package static func detailPath(storeID: String) -> String {
     "/branch/view.do?id=\(FormEncoding.escape(storeID))"
   }
 
@@ -235,7 +237,7 @@ public struct EmartSource: BrandSource {
   static let optionalMonthOffset = 2
 
   /// The all-format store-list form of 2026 (no `searchType`; the month not zero-padded).
-  static func allFormatsFields(asOf: CalendarDate) -> [(name: String, value: String)] {
+  package static func allFormatsFields(asOf: CalendarDate) -> [(name: String, value: String)] {
     [
       ("srchMode", "jijum"), ("year", "\(asOf.year)"), ("month", "\(asOf.month)"), ("areaId", ""),
       ("jMode", "true"), ("strConfirmYN", "N"),

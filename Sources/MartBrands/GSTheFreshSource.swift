@@ -29,14 +29,14 @@ public struct GSTheFreshSource: BrandSource {
 
   static let storeListPath = "/thefresh/ko/market-info/find-storelist"
   /// Stores per page, as the site pages them.
-  static let pageSize = 3
+  package static let pageSize = 3
   /// No run requests more pages than this, whatever the site says (about 3,000 stores).
-  static let maximumPages = 1000
+  package static let maximumPages = 1000
 
   /// Path and query of page `pageNumber` (1-based, as the site's own pager counts, unless the
   /// site says otherwise; see `collect`) of the
   /// unfiltered list.
-  static func listPath(pageNumber: Int) -> String {
+  package static func listPath(pageNumber: Int) -> String {
     let fields: [(String, String)] = [
       ("searchType", ""), ("pageNum", String(pageNumber)), ("listCnt", String(pageSize)),
       ("pagingCnt", "10"), ("pagingNowIdx", "1"), ("totlPageNum", "1"), ("stb1", ""), ("stb2", ""),

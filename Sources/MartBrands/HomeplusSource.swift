@@ -39,11 +39,12 @@ public struct HomeplusSource: BrandSource {
 
   public init() {}
 
-  static let storeListPath = "/store/get_list"
+  /// The store list's path (a POST form: ``storeListFields``).
+  package static let storeListPath = "/store/get_list"
 
   /// The store-finder form: every covered store type (`H` 홈플러스, `S` 스페셜, `E` 익스프레스) in
   /// one answer; an empty `viewPlus` leaves out 365플러스, which publishes no closing days.
-  static let storeListFields: [(name: String, value: String)] = [
+  package static let storeListFields: [(name: String, value: String)] = [
     ("viewHomeplus", "H"), ("viewExpress", "E"), ("viewPlus", ""), ("viewSpecial", "S"),
     ("draw", "1"), ("pageSize", "999"), ("sortFlag", "N"), ("searchRegion", ""),
     ("locatePage", "N"), ("searchStoreNm", ""),
@@ -55,7 +56,7 @@ public struct HomeplusSource: BrandSource {
   ]
 
   /// Path and query of a store's detail page.
-  static func detailPath(storeID: String) -> String {
+  package static func detailPath(storeID: String) -> String {
     "/store/store_detail?storId=\(FormEncoding.escape(storeID))"
   }
 

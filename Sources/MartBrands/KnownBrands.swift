@@ -2,17 +2,18 @@ import MartCore
 
 /// The brands the pipeline knows, one line each: slug, Korean name, size and designation. The
 /// source that publishes a brand is not repeated here: it is the one of ``BrandSources/all``
-/// whose `brands` names the slug. Adding a brand means its slug in its source's `brands` (with
-/// its data generator), one line here, and its fixtures under `fixtures/web/`;
+/// whose `brands` names the slug. Adding a brand means its slug in its source's `brands`, one
+/// line here, and its fixtures under `fixtures/web/`;
 /// `docs/architecture.md` ("Adding a brand") walks through it.
 public enum KnownBrands {
   /// One registered brand.
   public struct Entry: Sendable {
     public let brand: Brand
-    /// The source that yields the brand's branches (its `sampleGenerator` writes them for the
-    /// bench): the one of ``BrandSources/all`` whose `brands` names the slug.
+    /// The source that yields the brand's branches: the one of ``BrandSources/all`` whose
+    /// `brands` names the slug.
     public let source: any BrandSource.Type
-    /// About how many stores the chain has (2025–2026), for sample data in real proportions.
+    /// About how many stores the chain has (2025–2026), for the bench's sample data in real
+    /// proportions.
     public let nationalShare: Double
     /// Whether its stores are hypermarkets or SSMs that keep the closing days their 시·군·구
     /// designates (의무휴업일, 유통산업발전법 §12-2): they are evidence for their district's

@@ -43,7 +43,8 @@ public struct LotteDowaSource: BrandSource {
     "서울", "경기", "인천", "강원", "충북", "충남", "대전", "경북", "경남", "대구", "부산", "울산", "전북", "전남", "광주", "기타",
   ]
 
-  static let searchPath = "/mobiledowa/market/search_shop.asp"
+  /// The 도와센터 store search's path (a POST form of one `m_area` of ``areas``).
+  package static let searchPath = "/mobiledowa/market/search_shop.asp"
 
   /// Name prefixes and the brand they mark, longest first within a brand.
   static let brandPrefixes: [(prefix: String, brand: BrandSlug)] = [

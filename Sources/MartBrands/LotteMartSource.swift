@@ -48,10 +48,10 @@ public struct LotteMartSource: BrandSource {
   public init() {}
 
   /// Path and query of the search listing every Lotte Mart store (`schType=01` is 롯데마트).
-  static let storeListPath = "/shop/shop_search_type.asp?schArea=&schType=01&schWord="
+  package static let storeListPath = "/shop/shop_search_type.asp?schArea=&schType=01&schWord="
 
   /// Path and query of the list of every store of every format on one page.
-  static let allFormatsPath = "/shop/shop_search.asp?page=1&list_num=500"
+  package static let allFormatsPath = "/shop/shop_search.asp?page=1&list_num=500"
 
   /// The classes of the four fields every store row carries, as `(element, class)`; a row holds
   /// at most one of each, except `div.address`, which 2026 rows hold in parts.

@@ -32,16 +32,17 @@ public struct LotteSuperSource: BrandSource {
   public init() {}
 
   static let storeListPath = "/p/lotteplus/offlinestore/selectStoreSearchList"
-  static let holidayPath = "/p/lotteplus/holiday/selectHolidayList"
+  /// A store's holiday list's path (its query: ``holidayPath(for:)``).
+  package static let holidayPath = "/p/lotteplus/holiday/selectHolidayList"
   /// No run reads more list pages than this, whatever the site answers.
-  static let maximumPages = 500
+  package static let maximumPages = 500
   /// How many holiday answers, all one, make a run's answers a cache's rather than stores that
   /// share their days: most stores close on the 2nd and 4th Sunday, but among twenty some lie
   /// in districts that close on weekdays (대구, 청주, 서초, …); the real list has about 240.
   static let storesToTellACache = 20
 
   /// Path and query of list page `index` (`scrollIndex`, from 0).
-  static func listPath(page index: Int) -> String {
+  package static func listPath(page index: Int) -> String {
     let fields: [(String, String)] = [
       ("mallNo", "1"), ("oflnMallNo", "5"), ("mbNo", ""), ("area1", ""), ("area2", ""), ("strNm", ""),
       ("scrollIndex", String(index)), ("strKndCd", ""), ("osDvsCd", "W"), ("fromMallNo", ""),

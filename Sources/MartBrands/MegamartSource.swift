@@ -22,8 +22,10 @@ public struct MegamartSource: BrandSource {
 
   public init() {}
 
-  static let queryPath = "/boardApi/query"
-  static let queryFields: [(name: String, value: String)] = [
+  /// The store query's path, a POST of ``queryFields``.
+  package static let queryPath = "/boardApi/query"
+  /// The form that asks the store query for every store.
+  package static let queryFields: [(name: String, value: String)] = [
     ("method", "store.selectStore"), ("applyCamelCase", "true"),
   ]
 

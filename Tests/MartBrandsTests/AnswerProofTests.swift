@@ -1,5 +1,6 @@
 import Foundation
 @testable import MartBrands
+import MartBench
 import MartCore
 import MartFetch
 import MartReplay

@@ -1,4 +1,5 @@
 import Foundation
+import MartBench
 import MartCore
 import MartFetch
 import MartReplay
@@ -101,8 +102,11 @@ import Testing
     let mix = BrandMix(counts: [.gsTheFresh: count, .lotteSuper: count, .megamart: count])
     var random = SeededRandom(seed: seed)
     var feeds: [Feed] = []
-    for source in [GSTheFreshSource.self, LotteSuperSource.self, MegamartSource.self] as [any BrandSource.Type] {
-      let generator = source.sampleGenerator.init(mix: mix, asOf: CalendarDate(year: 2026, month: 11, day: 20)!)
+    let generators: [any SourceSampleGenerator.Type] = [
+      GSTheFreshSampleGenerator.self, LotteSuperSampleGenerator.self, MegamartSampleGenerator.self,
+    ]
+    for generatorType in generators {
+      let generator = generatorType.init(mix: mix, asOf: CalendarDate(year: 2026, month: 11, day: 20)!)
       for (name, exchange) in generator.exchanges(&random) {
         if let feed = feed(url: exchange.url, name: "\(count)/\(seed)/\(name)", body: exchange.body) {
           feeds.append(feed)

@@ -1,4 +1,5 @@
 import Foundation
+import MartBench
 import MartCore
 import MartFetch
 import MartReplay
@@ -199,9 +200,8 @@ import Testing
     }
     let mix = BrandMix(counts: Dictionary(uniqueKeysWithValues: KnownBrands.entries.map { ($0.slug, 40) }))
     var random = SeededRandom(seed: 7)
-    for source in BrandSources.all {
-      let generator = type(of: source).sampleGenerator.init(
-        mix: mix, asOf: CalendarDate(year: 2026, month: 11, day: 20)!)
+    for generatorType in SampleGenerators.all {
+      let generator = generatorType.init(mix: mix, asOf: CalendarDate(year: 2026, month: 11, day: 20)!)
       for exchange in generator.exchanges(&random).map(\.exchange)
       where exchange.headers.value(named: "Content-Type")?.contains("json") == true {
         bodies.append(exchange.body)

@@ -1,4 +1,5 @@
 import Foundation
+import MartBench
 import MartBrands
 import MartCore
 import MartFetch
@@ -18,18 +19,27 @@ struct GeneratedFetcher: HTTPFetching {
   }
 }
 
-/// Every registered brand's source has a generator beside it, and what the generator writes is
-/// what the source reads: each brand's branches, as many as asked for.
+/// What the bench's generators write is what the sources read: each brand's branches, as many
+/// as asked for.
 @Suite("Sample data")
 struct SampleDataTests {
   static let asOf = CalendarDate(year: 2026, month: 11, day: 20)!
 
+  /// Each generator writes a listed source's sites, and no source has two.
+  @Test func everyGeneratorWritesOneListedSource() {
+    let names = SampleGenerators.all.map { $0.source.name }
+    #expect(Set(names).count == names.count)
+    #expect(names == BrandSources.all.map(\.name).filter(names.contains))
+    #expect(SampleGenerators.generator(for: .costco)?.source.name == CostcoSource.name)
+    #expect(SampleGenerators.generator(for: "nowhere") == nil)
+  }
+
   @Test func everySourceReadsBackWhatItsGeneratorWrote() async throws {
     let mix = BrandMix(counts: Dictionary(uniqueKeysWithValues: KnownBrands.entries.map { ($0.slug, 7) }))
     var random = SeededRandom(seed: 42)
-    for source in BrandSources.all {
-      let generator = type(of: source).sampleGenerator.init(mix: mix, asOf: Self.asOf)
-      let exchanges = generator.exchanges(&random).map(\.exchange)
+    for generatorType in SampleGenerators.all {
+      let source = try #require(BrandSources.all.first { $0.name == generatorType.source.name })
+      let exchanges = generatorType.init(mix: mix, asOf: Self.asOf).exchanges(&random).map(\.exchange)
       let fetcher = GeneratedFetcher(archive: ReplayArchive(exchanges: exchanges))
       let session = SourceSession(
         for: type(of: source), fetcher: fetcher, asOf: Self.asOf, brands: Set(source.brands))
@@ -41,11 +51,12 @@ struct SampleDataTests {
     }
   }
 
-  @Test func theNationalMixCoversEveryRegisteredBrand() {
+  @Test func theNationalMixCoversEveryBrandOfTheBench() {
     let mix = BrandMix.national(total: 10_000)
     #expect(mix.total == 10_000)
-    forEachCase(KnownBrands.entries, named: \.slug.rawValue) { entry, comment in
-      #expect(mix.count(entry.slug) >= 1, comment)
+    #expect(Set(mix.counts.keys) == Set(SampleGenerators.brands))
+    forEachCase(SampleGenerators.brands, named: \.rawValue) { brand, comment in
+      #expect(mix.count(brand) >= 1, comment)
     }
     // Proportions follow the registry: 롯데슈퍼 (about 240 stores) outnumbers 메가마트 (about 11).
     #expect(mix.count(.lotteSuper) > 10 * mix.count(.megamart))

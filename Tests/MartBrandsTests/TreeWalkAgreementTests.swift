@@ -1,4 +1,5 @@
 import Foundation
+import MartBench
 import MartCore
 import MartFetch
 import MartReplay
@@ -16,9 +17,8 @@ struct TreeWalkAgreementTests {
     var random = SeededRandom(seed: 20_261_120)
     let asOf = CalendarDate(year: 2026, month: 11, day: 20)!
     var generated: [RecordedExchange] = []
-    for source in BrandSources.all {
-      generated += type(of: source).sampleGenerator.init(mix: .national(total: 1_000), asOf: asOf)
-        .exchanges(&random).map(\.exchange)
+    for generator in SampleGenerators.all {
+      generated += generator.init(mix: .national(total: 1_000), asOf: asOf).exchanges(&random).map(\.exchange)
     }
     var archives = [(name: "generated", archive: ReplayArchive(exchanges: generated))]
     if let recorded = try? ReplayArchive.load(from: FixturePaths.web) {

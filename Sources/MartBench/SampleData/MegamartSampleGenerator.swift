@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -6,6 +7,8 @@ import MartFetch
 /// closing days as text (some stores publish none), coordinates as strings that may be `"0"`
 /// or empty, codes as strings or numbers.
 public struct MegamartSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = MegamartSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -15,7 +18,7 @@ public struct MegamartSampleGenerator: SourceSampleGenerator {
     var records: [String] = []
     for index in 0..<mix.count(.megamart) {
       let place = PlaceSample.random(using: &random)
-      let weekday = ["일", "월", "화", "수", "목", "금", "토"][place.closingWeekday.rawValue - 1]
+      let weekday = place.closingWeekday.koreanShortName
       let holiday = random.chance(0.2) ? "" : "매월 둘째, 넷째 \(weekday)요일"
       let (latitude, longitude): (String, String) =
         switch Int.random(in: 0..<10, using: &random) {
@@ -43,8 +46,4 @@ public struct MegamartSampleGenerator: SourceSampleGenerator {
       )
     ]
   }
-}
-
-extension MegamartSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = MegamartSampleGenerator.self
 }

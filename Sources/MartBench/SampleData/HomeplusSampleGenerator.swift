@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -7,6 +8,8 @@ import MartFetch
 /// The same endpoints, keys, markup and quirks as the recorded fixtures, at any scale, with
 /// seeded random names, places, phones and closing days.
 public struct HomeplusSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = HomeplusSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -17,7 +20,7 @@ public struct HomeplusSampleGenerator: SourceSampleGenerator {
     var names: [BrandSlug: NameBook] = [:]
     var rows: [String] = []
     var output: [(name: String, exchange: RecordedExchange)] = []
-    let origin = "https://my.homeplus.co.kr"
+    let origin = HomeplusSource.origin
     var nextID = 500
     for brand in [BrandSlug.homeplus, .homeplusExpress] {
       for _ in 0..<mix.count(brand) {
@@ -50,7 +53,7 @@ public struct HomeplusSampleGenerator: SourceSampleGenerator {
           ]))
         let months = closingDays(place.closingWeekday)
         let ruleDays = months[0].allSatisfy { $0 >= asOf } ? months[0] : [months[0][1], months[1][0]]
-        let weekdayName = ["일", "월", "화", "수", "목", "금", "토"][place.closingWeekday.rawValue - 1] + "요일"
+        let weekdayName = place.closingWeekday.koreanShortName + "요일"
         let closing = stopped ? "" : "매월 둘째, 넷째 \(weekdayName) (\(ruleDays.map(Self.monthDay).joined(separator: ", ")))"
         let page = """
           <!DOCTYPE html>
@@ -84,7 +87,8 @@ public struct HomeplusSampleGenerator: SourceSampleGenerator {
           (
             "store_detail-\(id)",
             RecordedExchange(
-              method: "GET", url: origin + "/store/store_detail?storId=\(id)", status: 200, headers: Self.htmlHeaders,
+              method: "GET", url: origin + HomeplusSource.detailPath(storeID: String(id)), status: 200,
+              headers: Self.htmlHeaders,
               body: Data(page.utf8))
           ))
       }
@@ -95,15 +99,10 @@ public struct HomeplusSampleGenerator: SourceSampleGenerator {
       (
         "get_list",
         RecordedExchange(
-          method: "POST", url: origin + "/store/get_list",
-          requestBody:
-            "viewHomeplus=H&viewExpress=E&viewPlus=&viewSpecial=S&draw=1&pageSize=999&sortFlag=N&searchRegion=&locatePage=N&searchStoreNm=",
+          method: "POST", url: origin + HomeplusSource.storeListPath,
+          requestBody: FormEncoding.encode(HomeplusSource.storeListFields),
           status: 200, headers: Self.jsonHeaders, body: Data(list.utf8))
       ), at: 0)
     return output
   }
-}
-
-extension HomeplusSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = HomeplusSampleGenerator.self
 }

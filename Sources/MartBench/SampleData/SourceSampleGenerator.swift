@@ -1,11 +1,14 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
 /// Writes one source's sites at any scale, for the bench: the same endpoints, keys, markup and
-/// quirks as the recorded fixtures, with seeded random data. Each source has one, in a file
-/// beside it (`<Source>+SampleData.swift`), named by `BrandSource.sampleGenerator`.
+/// quirks as the recorded fixtures, with seeded random data. A source the bench covers has one,
+/// in a file of its own (`<Name>SampleGenerator.swift`), listed in ``SampleGenerators``.
 public protocol SourceSampleGenerator: Sendable {
+  /// The source whose sites this writes: its brands are the ones the generator makes stores of.
+  static var source: any BrandSource.Type { get }
   /// A generator for the request's counts of this source's brands, closing days around its day.
   init(_ request: SampleRequest)
   var request: SampleRequest { get }
@@ -84,13 +87,16 @@ public struct BrandMix: Sendable, Hashable {
 
   public init(counts: [BrandSlug: Int]) { self.counts = counts }
 
-  /// The chains' relative sizes, from the registry (`KnownBrands`).
-  public static var nationalShares: [(BrandSlug, Double)] { KnownBrands.entries.map { ($0.slug, $0.nationalShare) } }
+  /// The relative sizes of the chains in the bench (those with a generator), from the registry
+  /// (`KnownBrands`).
+  public static var nationalShares: [(BrandSlug, Double)] {
+    KnownBrands.entries.filter { SampleGenerators.generator(for: $0.slug) != nil }.map { ($0.slug, $0.nationalShare) }
+  }
 
-  /// The most branches of a brand a run can read, from the sources' generators.
+  /// The most branches of a brand a run can read, from the generators.
   public static var limits: [BrandSlug: Int] {
-    BrandSources.all.reduce(into: [:]) { limits, source in
-      limits.merge(type(of: source).sampleGenerator.maximumBranches) { min($0, $1) }
+    SampleGenerators.all.reduce(into: [:]) { limits, generator in
+      limits.merge(generator.maximumBranches) { min($0, $1) }
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -9,6 +10,8 @@ import MartFetch
 /// The same endpoints, keys, markup and quirks as the recorded fixtures, at any scale, with
 /// seeded random names, places, phones and closing days.
 public struct CostcoSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = CostcoSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -30,7 +33,7 @@ public struct CostcoSampleGenerator: SourceSampleGenerator {
       let displayName = names.name(near: place)
       let city = Self.romanizedCities[index % Self.romanizedCities.count]
       let englishName = index < Self.romanizedCities.count ? city : "\(city) \(index / Self.romanizedCities.count + 1)"
-      let weekdayName = ["일", "월", "화", "수", "목", "금", "토"][place.closingWeekday.rawValue - 1] + "요일"
+      let weekdayName = place.closingWeekday.koreanShortName + "요일"
       let rule = "매월 둘째, 넷째 \(weekdayName) 의무 휴무"
       let notice = random.chance(0.4) ? " ※ 일산점은 12월 23일 (수요일) 정상영업 합니다." : ""
       let content =
@@ -38,7 +41,7 @@ public struct CostcoSampleGenerator: SourceSampleGenerator {
         ? "<h3 class='headline'>영업시간</h3><p style='font-size: 20px;'>오전 10:00 - 오후 10:00</p><p style='padding-top:10px;'>정부시책에 의거 유통산업 발전법에 따라 <span style='color:red;'>\(rule)</span>합니다.<br />*휴무일: 1/1, 설날, 추석 (전일은 오후 7시까지 영업)</p> </body> </html>\(notice)"
         : "<h3 class='headline'>영업시간</h3><p><font>오전 10:00 - 오후 10:00</font></p><p>*휴무일: 1/1, 설날, 추석 (전일은 오후 7시까지 영업)</p><p>정부시책에 의거 유통산업 발전법에 따라 <span style='color:red;'>\(rule)</span>합니다.</p> </body> </html>\(notice)"
       let lot = place.lotAddress.split(separator: " ").suffix(2).joined(separator: " ")
-      let openings = ["일", "월", "화", "수", "목", "금", "토"].map {
+      let openings = Weekday.allCases.map(\.koreanShortName).map {
         "\"\($0)\" : {\n      \"individual\" : \"오전 10:00 - 오후 10:00\"\n    }"
       }.joined(separator: ",\n    ")
       let fields: [(String, JSONText.Value)] = [
@@ -78,7 +81,7 @@ public struct CostcoSampleGenerator: SourceSampleGenerator {
       (
         "occ-stores-0",
         RecordedExchange(
-          method: "GET", url: "https://www.costco.co.kr/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=0",
+          method: "GET", url: CostcoSource.origin + CostcoSource.storesPath(page: 0),
           status: 200, headers: Self.jsonHeaders,
           body: Data(
             "{\"pagination\":{\"currentPage\":0,\"totalPages\":1},\"stores\":[\(stores.joined(separator: ","))]}".utf8))
@@ -86,13 +89,9 @@ public struct CostcoSampleGenerator: SourceSampleGenerator {
       (
         "store-finder-search",
         RecordedExchange(
-          method: "GET", url: "https://www.costco.co.kr/store-finder/search?q=Korea%2C+Republic+of&page=0", status: 200,
+          method: "GET", url: CostcoSource.origin + CostcoSource.storeFinderPath, status: 200,
           headers: Self.jsonHeaders, body: Data("{\"data\":[\(records.joined(separator: ","))]}".utf8))
       ),
     ]
   }
-}
-
-extension CostcoSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = CostcoSampleGenerator.self
 }

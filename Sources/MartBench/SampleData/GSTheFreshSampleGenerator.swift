@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -7,6 +8,8 @@ import MartFetch
 /// The same endpoints, keys, markup and quirks as the recorded fixtures, at any scale, with
 /// seeded random names, places, phones and closing days.
 public struct GSTheFreshSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = GSTheFreshSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -83,7 +86,7 @@ public struct GSTheFreshSampleGenerator: SourceSampleGenerator {
           ("shopName", .string(name)), ("closedDate1", .string(days[0])),
         ]))
     }
-    let pageSize = 3
+    let pageSize = GSTheFreshSource.pageSize
     let pages = max(1, (stores.count + pageSize - 1) / pageSize)
     var output: [(name: String, exchange: RecordedExchange)] = []
     for page in 0..<pages {
@@ -94,16 +97,9 @@ public struct GSTheFreshSampleGenerator: SourceSampleGenerator {
         (
           "find-storelist-page-\(page + 1)",
           RecordedExchange(
-            method: "GET",
-            url:
-              "http://gsthefresh.gsretail.com/thefresh/ko/market-info/find-storelist?searchType=&pageNum=\(page + 1)&listCnt=3&pagingCnt=10&pagingNowIdx=1&totlPageNum=1&stb1=&stb2=&searchShopName=",
-            status: 200, headers: Self.jsonHeaders, body: Data(body.utf8))
+            method: "GET", url: GSTheFreshSource.origin + GSTheFreshSource.listPath(pageNumber: page + 1), status: 200, headers: Self.jsonHeaders, body: Data(body.utf8))
         ))
     }
     return output
   }
-}
-
-extension GSTheFreshSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = GSTheFreshSampleGenerator.self
 }

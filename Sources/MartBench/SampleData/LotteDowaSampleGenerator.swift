@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -7,6 +8,8 @@ import MartFetch
 /// rows among them (never exported), codes from detail links or `goClick('…')`, junk before
 /// some pages, and two 보틀벙커 stores sharing a code.
 public struct LotteDowaSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = LotteDowaSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -75,7 +78,7 @@ public struct LotteDowaSampleGenerator: SourceSampleGenerator {
         closingDays(weekday)[0].map { String(format: "%02d/%02d", $0.month, $0.day) + "(\(weekday.koreanShortName))" }
           .joined(separator: ", ")
       } else {
-        "매월 둘째, 넷째 \(["일", "월", "화", "수", "목", "금", "토"][weekday.rawValue - 1])요일"
+        "매월 둘째, 넷째 \(weekday.koreanShortName)요일"
       }
     let phone = KoreanPlaces.phone(place.province, using: &random)
     let link =
@@ -93,8 +96,4 @@ public struct LotteDowaSampleGenerator: SourceSampleGenerator {
 
       """
   }
-}
-
-extension LotteDowaSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = LotteDowaSampleGenerator.self
 }

@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -7,6 +8,8 @@ import MartFetch
 /// The same endpoints, keys, markup and quirks as the recorded fixtures, at any scale, with
 /// seeded random names, places, phones and closing days.
 public struct EmartSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = EmartSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -60,9 +63,9 @@ public struct EmartSampleGenerator: SourceSampleGenerator {
       prefix: { $0.pick(["SSG ", "일렉트로마트 ", "Boots ", "몰리스 ", "토이킹덤 "]) })
 
     var output: [(name: String, exchange: RecordedExchange)] = []
-    let origin = "https://store.emart.com"
-    let asOfMonth = asOf.month < 10 ? "0\(asOf.month)" : "\(asOf.month)"
-    for (searchType, brand) in [("EM", BrandSlug.emart), ("TR", .traders), ("NO", .nobrand)] {
+    let origin = EmartSource.origin
+    for brand in [BrandSlug.emart, .traders, .nobrand] {
+      guard let searchType = EmartSource.searchType(for: brand) else { continue }
       var rows: [String] = []
       for store in stores where store.brand == brand || (brand == .emart && store.storeType == "M") {
         rows.append(masterRow(store, &random))
@@ -71,9 +74,8 @@ public struct EmartSampleGenerator: SourceSampleGenerator {
         (
           "searchList-\(searchType)",
           RecordedExchange(
-            method: "POST", url: origin + "/branch/searchList.do",
-            requestBody:
-              "srchMode=jijum&year=\(asOf.year)&month=\(asOfMonth)&jMode=true&strConfirmYN=N&searchType=\(searchType)&keyword=",
+            method: "POST", url: origin + EmartSource.storeListPath,
+            requestBody: FormEncoding.encode(EmartSource.storeListFields(searchType: searchType, asOf: asOf)),
             status: 200, headers: Self.jsonHeaders, body: Data("{\"dataList\":[\(rows.joined(separator: ","))]}".utf8))
         ))
     }
@@ -85,8 +87,8 @@ public struct EmartSampleGenerator: SourceSampleGenerator {
       (
         "searchList-all",
         RecordedExchange(
-          method: "POST", url: origin + "/branch/searchList.do",
-          requestBody: "srchMode=jijum&year=\(asOf.year)&month=\(asOf.month)&areaId=&jMode=true&strConfirmYN=N",
+          method: "POST", url: origin + EmartSource.storeListPath,
+          requestBody: FormEncoding.encode(EmartSource.allFormatsFields(asOf: asOf)),
           status: 200, headers: Self.jsonHeaders,
           body: Data(
             "{\"dataList\":[\(stores.filter { $0.brand == .everyday || $0.brand == nil }.map { masterRow($0, &random) }.joined(separator: ","))]}"
@@ -95,7 +97,7 @@ public struct EmartSampleGenerator: SourceSampleGenerator {
     // The holiday lists, one POST per area letter and month, as the site's 2025 form asks.
     for offset in 0..<3 {
       let month = asOf.firstOfMonth(addingMonths: offset)
-      let padded = month.month < 10 ? "0\(month.month)" : "\(month.month)"
+      let padded = EmartSource.paddedMonth(month)
       let truncated = "\(month.year)\(padded)"
       var rowsByArea: [String: [String]] = [:]
       for store in stores {
@@ -114,8 +116,8 @@ public struct EmartSampleGenerator: SourceSampleGenerator {
           (
             "holidayList-\(month.year)-\(padded)-\(area)",
             RecordedExchange(
-              method: "POST", url: origin + "/branch/holidayList.do",
-              requestBody: "areaCd=\(area)&year=\(month.year)&month=\(padded)&keyword=", status: 200,
+              method: "POST", url: origin + EmartSource.holidayListPath,
+              requestBody: FormEncoding.encode(EmartSource.holidayListFields(area: area, month: month)), status: 200,
               headers: Self.jsonHeaders,
               body: Data("{\"dateList\":[\((rowsByArea[area] ?? []).joined(separator: ","))]}".utf8))
           ))
@@ -126,7 +128,8 @@ public struct EmartSampleGenerator: SourceSampleGenerator {
         (
           "view-\(store.id)",
           RecordedExchange(
-            method: "GET", url: origin + "/branch/view.do?id=\(store.id)", status: 200, headers: Self.htmlHeaders,
+            method: "GET", url: origin + EmartSource.detailPath(storeID: String(store.id)), status: 200,
+            headers: Self.htmlHeaders,
             body: Data(noBrandPage(store).utf8))
         ))
     }
@@ -185,8 +188,4 @@ public struct EmartSampleGenerator: SourceSampleGenerator {
 
       """
   }
-}
-
-extension EmartSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = EmartSampleGenerator.self
 }

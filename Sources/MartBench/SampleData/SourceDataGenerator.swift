@@ -1,5 +1,4 @@
 import Foundation
-import MartBrands
 import MartCore
 import MartFetch
 import MartReplay
@@ -28,9 +27,9 @@ public struct SourceDataGenerator: Sendable {
   public func exchanges() -> [(name: String, exchange: RecordedExchange)] {
     var random = SeededRandom(seed: seed)
     var output: [(name: String, exchange: RecordedExchange)] = []
-    // Each source's own generator, in the sources' order, drawing from one random stream.
-    for source in BrandSources.all {
-      output += type(of: source).sampleGenerator.init(mix: mix, asOf: asOf).exchanges(&random)
+    // Each generator, in the sources' order, drawing from one random stream.
+    for generator in SampleGenerators.all {
+      output += generator.init(mix: mix, asOf: asOf).exchanges(&random)
     }
     return output
   }
@@ -41,7 +40,7 @@ public struct SourceDataGenerator: Sendable {
     try ReplayArchive.writeManifest(
       recordedOn: asOf.iso,
       description:
-        "Generated source data (seed \(seed)): \(mix.total) branches of \(KnownBrands.entries.count) brands in each site's format.",
+        "Generated source data (seed \(seed)): \(mix.total) branches of \(SampleGenerators.brands.count) brands in each site's format.",
       to: directory)
     let all = exchanges()
     for (name, exchange) in all {

@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -7,6 +8,8 @@ import MartFetch
 /// The same endpoints, keys, markup and quirks as the recorded fixtures, at any scale, with
 /// seeded random names, places, phones and closing days.
 public struct LotteMartSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = LotteMartSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -32,7 +35,7 @@ public struct LotteMartSampleGenerator: SourceSampleGenerator {
       let months = closingDays(weekday)
       let next = nextClosingDay(weekday)
       let ruleDays = months[0].allSatisfy { $0 >= asOf } ? months[0] : [months[0][1], months[1][0]]
-      let weekdayName = ["일", "월", "화", "수", "목", "금", "토"][weekday.rawValue - 1] + "요일"
+      let weekdayName = weekday.koreanShortName + "요일"
       var dayOff: String
       switch Int.random(in: 0..<10, using: &random) {
       case 0, 1, 2:
@@ -125,21 +128,17 @@ public struct LotteMartSampleGenerator: SourceSampleGenerator {
       (
         "shop_search_type-01",
         RecordedExchange(
-          method: "POST", url: "http://company.lottemart.com/shop/shop_search_type.asp?schArea=&schType=01&schWord=",
+          method: "POST", url: LotteMartSource.origin + LotteMartSource.storeListPath,
           status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=UTF-8")], body: Data(page.utf8))
       ),
       // The all-format list holds the same 롯데마트 rows, on a page of its own.
       (
         "shop_search-all",
         RecordedExchange(
-          method: "GET", url: "http://company.lottemart.com/shop/shop_search.asp?page=1&list_num=500",
+          method: "GET", url: LotteMartSource.origin + LotteMartSource.allFormatsPath,
           status: 200, headers: [HTTPHeader("Content-Type", "text/html; charset=UTF-8")],
           body: Data(page.replacingOccurrences(of: "<title>롯데마트 - 매장찾기</title>", with: "<title>롯데마트 - 전체 매장</title>").utf8))
       ),
     ]
   }
-}
-
-extension LotteMartSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = LotteMartSampleGenerator.self
 }

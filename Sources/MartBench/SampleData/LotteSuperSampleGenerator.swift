@@ -1,4 +1,5 @@
 import Foundation
+import MartBrands
 import MartCore
 import MartFetch
 
@@ -6,6 +7,8 @@ import MartFetch
 /// and one holiday list per store with the ids it needs (a few stores have none, a few answer an
 /// empty list); names with format prefixes (`E…`, `G…`, `(백)…`) or without `점`.
 public struct LotteSuperSampleGenerator: SourceSampleGenerator {
+  /// The source whose sites this writes.
+  public static let source: any BrandSource.Type = LotteSuperSource.self
   public let request: SampleRequest
 
   public init(_ request: SampleRequest) { self.request = request }
@@ -69,8 +72,4 @@ public struct LotteSuperSampleGenerator: SourceSampleGenerator {
     }
     return output
   }
-}
-
-extension LotteSuperSource {
-  public static let sampleGenerator: any SourceSampleGenerator.Type = LotteSuperSampleGenerator.self
 }
