@@ -3,6 +3,7 @@ import MartBrands
 import MartCore
 import MartExport
 import MartFetch
+import MartFiles
 import MartPipeline
 import MartReplay
 
@@ -271,11 +272,10 @@ extension Bench {
     /// when `directory` is missing or holds no recorded exchange: serving nothing would only
     /// make every request of the other program fail.
     public init(recording directory: URL) throws {
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
+      guard let kind = Files.kind(at: directory.path, followingLinks: true) else {
         throw BenchError("\(directory.path): no such directory")
       }
-      guard isDirectory.boolValue else { throw BenchError("\(directory.path): is a file, not a directory") }
+      guard kind == .directory else { throw BenchError("\(directory.path): is a file, not a directory") }
       let archive = try ReplayArchive.load(from: directory)
       guard !archive.exchanges.isEmpty else {
         throw BenchError("\(directory.path): holds no recordings (no *.exchange.json files)")

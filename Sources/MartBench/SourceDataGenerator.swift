@@ -2,6 +2,7 @@ import Foundation
 import MartBrands
 import MartCore
 import MartFetch
+import MartFiles
 import MartReplay
 
 /// Writes a recording (the replay format of `fixtures/web`) of every brand site at any scale:

@@ -86,13 +86,13 @@ public struct OutputLayout: Sendable, Hashable {
   /// when it cannot be read or is not a pointer. The one reader of `latest.json`.
   public func readLatest() throws(FileError) -> LatestPointer? {
     guard let data = latestBytes() else {
-      guard !FileManager.default.fileExists(atPath: latest.path) else {
+      guard !Files.exists(latest.path) else {
         throw FileError(.read, path: latest.path, message: "cannot read")
       }
       return nil
     }
     do { return try BundleJSON.decode(LatestPointer.self, from: data) } catch {
-      throw FileError(.malformed, path: latest.path, message: "not a valid LatestPointer: \(error)")
+      throw FileError(.malformed, path: latest.path, message: "not a valid LatestPointer", cause: error)
     }
   }
 

@@ -28,12 +28,12 @@ public final class FileLock {
     var directoryFD: Int32 = -1
     if let directory {
       directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      guard directoryFD >= 0 else { throw .cannotOpenDirectory(Self.failure(.open, directory, "cannot open")) }
+      guard directoryFD >= 0 else { throw .cannotOpenDirectory(Files.failure(.open, directory, "cannot open")) }
     }
     while true {
       let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
       guard fd >= 0 else {
-        let failure = Self.failure(.create, path, "cannot create the lock file")
+        let failure = Files.failure(.create, path, "cannot create the lock file")
         if directoryFD >= 0 { close(directoryFD) }
         throw .cannotOpenFile(failure)
       }
@@ -84,11 +84,6 @@ public final class FileLock {
     let count = pread(fd, &buffer, buffer.count, 0)
     guard count > 0 else { return nil }
     return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
-  }
-
-  private static func failure(_ code: FileError.Code, _ path: String, _ what: String) -> FileError {
-    let number = errno
-    return FileError(code, path: path, message: "\(what): \(Files.describe(number))", cause: number)
   }
 }
 
