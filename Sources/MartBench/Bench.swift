@@ -276,10 +276,11 @@ extension Bench {
         throw BenchError("\(directory.path): no such directory")
       }
       guard kind == .directory else { throw BenchError("\(directory.path): is a file, not a directory") }
+      let noRecordings = BenchError("\(directory.path): holds no recordings (no *.exchange.json files)")
+      // A folder that is no recording folder (the repository root) is not walked for one.
+      guard ReplayArchive.isRecordingFolder(directory) else { throw noRecordings }
       let archive = try ReplayArchive.load(from: directory)
-      guard !archive.exchanges.isEmpty else {
-        throw BenchError("\(directory.path): holds no recordings (no *.exchange.json files)")
-      }
+      guard !archive.exchanges.isEmpty else { throw noRecordings }
       server = try ReplayServer.startForRun(archive, sources: BrandSources.all)
       baseURLs = server.baseURLOverrides
     }

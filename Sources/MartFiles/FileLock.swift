@@ -106,3 +106,31 @@ public enum FileLockError: Error, Sendable, Hashable, CustomStringConvertible {
     }
   }
 }
+
+extension FileLockError: LocatedError {
+  /// The lock file or the guarded directory.
+  public var location: String {
+    switch self {
+    case .cannotOpenDirectory(let error), .cannotOpenFile(let error): error.location
+    case .held(let file, _): file
+    case .directoryHeld(let directory): directory
+    }
+  }
+
+  /// What failed: the lock could not be opened, or another process holds it.
+  public var message: String {
+    switch self {
+    case .cannotOpenDirectory, .cannotOpenFile: "the lock cannot be taken"
+    case .held(_, let process): "is held by process \(process.map(String.init) ?? "unknown")"
+    case .directoryHeld: "is held by a process with another lock file"
+    }
+  }
+
+  /// The failure to open, when the lock could not be opened.
+  public var cause: (any Error)? {
+    switch self {
+    case .cannotOpenDirectory(let error), .cannotOpenFile(let error): error
+    case .held, .directoryHeld: nil
+    }
+  }
+}

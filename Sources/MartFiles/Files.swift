@@ -136,9 +136,9 @@ public enum Files {
     let error = errno
     switch error {
     case EEXIST:
-      var status = stat()
       if kind(at: path, followingLinks: true) == .directory { return }
-      throw FileError(.foreign, path: path, message: "cannot create directory: a file is in the way")
+      throw FileError(
+        .foreign, path: path, message: "cannot create directory: a file is in the way", cause: Errno.notDirectory)
     case ENOENT where path.contains("/") && parent(of: path) != path:
       try createDirectory(parent(of: path))
       guard mkdir(path, 0o777) == 0 || errno == EEXIST else { throw failure(.create, path, "cannot create directory") }
