@@ -52,7 +52,8 @@ let package = Package(
     .target(name: "MartFetch", dependencies: ["CCurl", "COpenSSLCrypto", "MartCore", "MartSQLite", "MartDigest"]),
     // Every file written, renamed, flushed or removed: one owner of the disk.
     .target(
-      name: "MartFiles", dependencies: ["MartCore", "CFileSync", .product(name: "SystemPackage", package: "swift-system")]),
+      name: "MartFiles",
+      dependencies: ["MartCore", "CFileSync", .product(name: "SystemPackage", package: "swift-system")]),
     .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch", "MartFiles", "MartDigest", "MartGzip"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     // Coordinate transformations by PROJ (the register's EPSG:5174 to WGS84).

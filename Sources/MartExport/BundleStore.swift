@@ -315,7 +315,9 @@ public struct BundleStore: Sendable {
   /// A problem with the data, which names a file of the bundle relative to it, as an error
   /// naming that file in the output directory.
   private func dataError(_ error: FileError) -> FileError {
-    FileError(error.code, path: outputDirectory.appendingPathComponent(error.location).path, message: error.message, cause: error.cause)
+    FileError(
+      error.code, path: outputDirectory.appendingPathComponent(error.location).path, message: error.message,
+      cause: error.cause)
   }
 
   /// Whether `bundles/` may already hold the bundle of `asOf`: a bundle's name begins with its

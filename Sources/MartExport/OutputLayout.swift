@@ -212,14 +212,6 @@ public struct OutputLayout: Sendable, Hashable {
   /// The folders directly in `parent` (reached through links too), not hidden ones, newest
   /// first: by modification time, equal times by name, newest name first.
   static func newestFirst(in parent: URL) -> [String] {
-    let names = PlainFiles.names(in: parent.path).filter { !$0.hasPrefix(".") }
-    let entries = names.compactMap { name -> (String, Date)? in
-      let url = parent.appendingPathComponent(name)
-      guard let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .contentModificationDateKey]),
-        values.isDirectory == true
-      else { return nil }
-      return (name, values.contentModificationDate ?? .distantPast)
-    }
-    return entries.sorted { ($0.1, $0.0) > ($1.1, $1.0) }.map(\.0)
+    PlainFiles.newestFirst(in: parent.path).filter { $0.kind == .directory }.map(\.name)
   }
 }

@@ -153,7 +153,8 @@ public enum Files {
   /// replaces something it did not write.
   public static func rename(_ source: String, to destination: String) throws(FileError) {
     if let kind = kind(at: destination), kind != .regularFile {
-      throw FileError(.foreign, path: destination, message: "is \(kind), not a regular file: nothing is renamed over it")
+      throw FileError(
+        .foreign, path: destination, message: "is \(kind), not a regular file: nothing is renamed over it")
     }
     #if canImport(Glibc)
       let renamed = Glibc.rename(source, destination)

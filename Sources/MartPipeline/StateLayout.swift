@@ -130,14 +130,9 @@ struct StateLayout {
   /// rest. Hidden names are not archives (see ``removeUnfinishedArchives()``). Returns the paths
   /// removed, relative to the state directory.
   func pruneArchives(keep: Int) -> [String] {
-    let archivesFirstNewest = PlainFiles.names(in: archives.path).filter { !$0.hasPrefix(".") }.compactMap {
-      name -> (String, Date)? in
-      let url = archives.appendingPathComponent(name)
-      guard let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .contentModificationDateKey]),
-        values.isDirectory == true || name.hasSuffix(Self.archiveExtension)
-      else { return nil }
-      return (name, values.contentModificationDate ?? .distantPast)
-    }.sorted { ($0.1, $0.0) > ($1.1, $1.0) }
+    let archivesFirstNewest = PlainFiles.newestFirst(in: archives.path).filter {
+      $0.kind == .directory || $0.name.hasSuffix(Self.archiveExtension)
+    }
     return archivesFirstNewest.dropFirst(max(0, keep)).compactMap { name, _ in
       Files.remove(archives.appendingPathComponent(name).path) ? "raw/\(name)" : nil
     }

@@ -5,7 +5,8 @@ import ArgumentParser
 /// which command it runs.
 struct ExitStatuses: Sendable, Equatable {
   /// The status of bad usage and of trouble (an error, a result that could not be written to
-  /// standard output). Every status below it is a result.
+  /// standard output); a result that did not reach standard output ends with it in place of a
+  /// lower status.
   let trouble: Int32
   /// Whether the status says what the command did even when its summary could not be written to
   /// standard output: then a warning says so, and the status stays.
