@@ -13,6 +13,7 @@ let package = Package(
   dependencies: [
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-system", from: "1.4.0"),
   ],
   targets: [
     // C libraries, each behind a module map and a shim of typed wrappers.
@@ -50,7 +51,9 @@ let package = Package(
     .target(name: "MartGzip", dependencies: ["CZlib", "CLibDeflate"]),
     .target(name: "MartFetch", dependencies: ["CCurl", "COpenSSLCrypto", "MartCore", "MartSQLite", "MartDigest"]),
     // Every file written, renamed, flushed or removed: one owner of the disk.
-    .target(name: "MartFiles", dependencies: ["MartCore", "CFileSync"]),
+    .target(
+      name: "MartFiles",
+      dependencies: ["MartCore", "CFileSync", .product(name: "SystemPackage", package: "swift-system")]),
     .target(name: "MartReplay", dependencies: ["MartCore", "MartFetch", "MartFiles", "MartDigest", "MartGzip"]),
     .target(name: "MartCharset", dependencies: ["CIconv"]),
     // Coordinate transformations by PROJ (the register's EPSG:5174 to WGS84).
@@ -80,7 +83,7 @@ let package = Package(
     .target(
       name: "MartBench",
       dependencies: [
-        "MartCore", "MartFetch", "MartReplay", "MartBrands", "MartExport", "MartPipeline", "CLibXML2",
+        "MartCore", "MartFetch", "MartFiles", "MartReplay", "MartBrands", "MartExport", "MartPipeline", "CLibXML2",
         .product(name: "Logging", package: "swift-log"),
       ]),
 
@@ -119,9 +122,12 @@ let package = Package(
         "MartCore", "MartFetch", "MartReplay", "MartCharset", "MartHTML", "MartSQLite", "ReplayTestSupport",
         "TestSupport",
       ]),
-    .testTarget(name: "MartFilesTests", dependencies: ["MartFiles", "MartCore"]),
     .testTarget(
-      name: "MartReplayTests", dependencies: ["MartReplay", "MartFetch", "MartCore", "MartExport", "MartGzip"]),
+      name: "MartFilesTests",
+      dependencies: ["MartFiles", "MartCore", .product(name: "SystemPackage", package: "swift-system")]),
+    .testTarget(
+      name: "MartReplayTests",
+      dependencies: ["MartReplay", "MartFetch", "MartFiles", "MartCore", "MartExport", "MartGzip"]),
     .testTarget(name: "MartCharsetTests", dependencies: ["MartCharset", "TestSupport"]),
     .testTarget(name: "MartSQLiteTests", dependencies: ["MartSQLite"]),
     .testTarget(name: "MartProjectionTests", dependencies: ["MartProjection", "MartCore", "TestSupport"]),
@@ -139,7 +145,8 @@ let package = Package(
     .testTarget(
       name: "MartGeocodingTests",
       dependencies: [
-        "MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartReplay", "ReplayTestSupport", "TestSupport",
+        "MartGeocoding", "MartSQLite", "MartCore", "MartFetch", "MartFiles", "MartReplay", "ReplayTestSupport",
+        "TestSupport",
       ]),
     .testTarget(
       name: "MartExportTests",
@@ -162,7 +169,7 @@ let package = Package(
       name: "MartHolidayKitTests",
       dependencies: [
         "MartHolidayKit", "MartPipeline", "MartExport", "MartDigest", "MartCore", "MartReplay", "MartFetch",
-        "MartGeocoding", "TestSupport",
+        "MartGeocoding", "MartFiles", "TestSupport",
         // Only builds the example, which a test runs.
         "mart-holiday-client-example",
       ]),

@@ -3,6 +3,7 @@ import MartBrands
 import MartCore
 import MartExport
 import MartFetch
+import MartFiles
 import MartPipeline
 import MartReplay
 
@@ -271,15 +272,15 @@ extension Bench {
     /// when `directory` is missing or holds no recorded exchange: serving nothing would only
     /// make every request of the other program fail.
     public init(recording directory: URL) throws {
-      var isDirectory: ObjCBool = false
-      guard FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory) else {
+      guard let kind = Files.kind(at: directory.path, followingLinks: true) else {
         throw BenchError("\(directory.path): no such directory")
       }
-      guard isDirectory.boolValue else { throw BenchError("\(directory.path): is a file, not a directory") }
+      guard kind == .directory else { throw BenchError("\(directory.path): is a file, not a directory") }
+      let noRecordings = BenchError("\(directory.path): holds no recordings (no *.exchange.json files)")
+      // A folder that is no recording folder (the repository root) is not walked for one.
+      guard ReplayArchive.isRecordingFolder(directory) else { throw noRecordings }
       let archive = try ReplayArchive.load(from: directory)
-      guard !archive.exchanges.isEmpty else {
-        throw BenchError("\(directory.path): holds no recordings (no *.exchange.json files)")
-      }
+      guard !archive.exchanges.isEmpty else { throw noRecordings }
       server = try ReplayServer.startForRun(archive, sources: BrandSources.all)
       baseURLs = server.baseURLOverrides
     }

@@ -354,7 +354,7 @@ struct AnswerHead: Sendable {
 }
 
 /// A brand source failed: which source, which URL, and why.
-public struct SourceError: Error, Sendable, CustomStringConvertible {
+public struct SourceError: LocatedError, Sendable {
   public enum Reason: Sendable {
     /// The request failed or returned a non-2xx status.
     case fetch(FetchError)
@@ -397,6 +397,23 @@ public struct SourceError: Error, Sendable, CustomStringConvertible {
       first.reason = .unexpectedContent("\(detail); \(fallback) failed too")
     }
     return first
+  }
+
+  /// The page requested.
+  public var location: String { url }
+
+  /// What failed: the request, or the content the page answered with.
+  public var message: String {
+    switch reason {
+    case .fetch: "fetching failed"
+    case .unexpectedContent(let detail): "unexpected content: \(detail)"
+    }
+  }
+
+  /// The failed request, when the request failed.
+  public var cause: (any Error)? {
+    guard case .fetch(let error) = reason else { return nil }
+    return error
   }
 
   public var description: String {

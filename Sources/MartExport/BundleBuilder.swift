@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartDigest
+import MartFiles
 import MartGzip
 import Synchronization
 
@@ -77,7 +78,7 @@ enum BundleBuilder {
       if index % 256 == 0, shouldStop() { return nil }
       writer.bytes.removeAll(keepingCapacity: true)
       do { try writer.branch(branch) } catch {
-        throw FileError(.encode, path: BranchesFileKind.name, message: "encoding failed: \(error)")
+        throw FileError(.encode, path: BranchesFileKind.name, message: "encoding failed", cause: error)
       }
       let exported = ExportedBranch(
         branch: branch, json: writer.bytes[...], brandName: name(branch.brand),

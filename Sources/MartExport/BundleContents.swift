@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartDigest
+import MartFiles
 import MartGzip
 
 /// Every file of one bundle, computed in memory from the branches (no I/O; ``BundleStore``

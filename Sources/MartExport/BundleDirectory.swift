@@ -1,4 +1,5 @@
 import Foundation
+import MartFiles
 
 /// What a directory given to `validate` or `diff` holds: the one place that tells an output
 /// directory from a bundle directory.
@@ -12,15 +13,14 @@ enum BundleDirectory: Equatable {
   case unusable(String)
 
   init(_ directory: URL) {
-    var isDirectory: ObjCBool = false
-    let manager = FileManager.default
-    if !manager.fileExists(atPath: directory.path, isDirectory: &isDirectory) {
+    let kind = Files.kind(at: directory.path, followingLinks: true)
+    if kind == nil {
       self = .unusable("no such directory")
-    } else if !isDirectory.boolValue {
+    } else if kind != .directory {
       self = .unusable("is a file, not a directory")
-    } else if manager.fileExists(atPath: directory.appendingPathComponent(OutputLayout.latestName).path) {
+    } else if Files.exists(directory.appendingPathComponent(OutputLayout.latestName).path) {
       self = .output
-    } else if manager.fileExists(atPath: directory.appendingPathComponent(OutputLayout.manifestName).path) {
+    } else if Files.exists(directory.appendingPathComponent(OutputLayout.manifestName).path) {
       self = .bundle
     } else {
       self = .unusable("neither an output directory (no latest.json) nor a bundle (no manifest.json)")

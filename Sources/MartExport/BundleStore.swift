@@ -315,7 +315,9 @@ public struct BundleStore: Sendable {
   /// A problem with the data, which names a file of the bundle relative to it, as an error
   /// naming that file in the output directory.
   private func dataError(_ error: FileError) -> FileError {
-    FileError(error.code, path: outputDirectory.appendingPathComponent(error.path).path, message: error.message)
+    FileError(
+      error.code, path: outputDirectory.appendingPathComponent(error.location).path, message: error.message,
+      cause: error.cause)
   }
 
   /// Whether `bundles/` may already hold the bundle of `asOf`: a bundle's name begins with its
@@ -384,7 +386,7 @@ public struct BundleStore: Sendable {
       return (staging, built, BundleFileCounts(written: files.written.count + 1, linked: files.linked))
     } catch {
       Files.remove(staging.path)
-      guard Files.isInside(error.path, staging.path) else { throw dataError(error) }
+      guard Files.isInside(error.location, staging.path) else { throw dataError(error) }
       throw error.naming(bundlesURL.path, insteadOf: staging.path, saying: "the new bundle was not written")
     }
   }
@@ -449,7 +451,7 @@ public struct BundleStore: Sendable {
 
   private func encode(_ value: some Encodable) throws(FileError) -> Data {
     do { return try BundleJSON.encode(value) } catch {
-      throw FileError(.encode, path: outputDirectory.path, message: "encoding failed: \(error)")
+      throw FileError(.encode, path: outputDirectory.path, message: "encoding failed", cause: error)
     }
   }
 
@@ -465,7 +467,7 @@ public struct BundleStore: Sendable {
 
   private func decode<T: Decodable>(_ type: T.Type, data: Data, at url: URL) throws(FileError) -> T {
     do { return try BundleJSON.decode(type, from: data) } catch {
-      throw FileError(.malformed, path: url.path, message: "not a valid \(T.self): \(error)")
+      throw FileError(.malformed, path: url.path, message: "not a valid \(T.self)", cause: error)
     }
   }
 

@@ -273,7 +273,7 @@ public struct CurrentDirectory: Sendable {
   private func encode(_ value: CurrentBranchFile) throws(FileError) -> Data {
     var writer = CanonicalJSONWriter(capacity: 4096)
     do { try writer.currentBranch(value) } catch {
-      throw FileError(.encode, path: currentURL.path, message: "encoding failed: \(error)")
+      throw FileError(.encode, path: currentURL.path, message: "encoding failed", cause: error)
     }
     writer.bytes.append(0x0A)
     return Data(writer.bytes)

@@ -86,13 +86,13 @@ public struct OutputLayout: Sendable, Hashable {
   /// when it cannot be read or is not a pointer. The one reader of `latest.json`.
   public func readLatest() throws(FileError) -> LatestPointer? {
     guard let data = latestBytes() else {
-      guard !FileManager.default.fileExists(atPath: latest.path) else {
+      guard !Files.exists(latest.path) else {
         throw FileError(.read, path: latest.path, message: "cannot read")
       }
       return nil
     }
     do { return try BundleJSON.decode(LatestPointer.self, from: data) } catch {
-      throw FileError(.malformed, path: latest.path, message: "not a valid LatestPointer: \(error)")
+      throw FileError(.malformed, path: latest.path, message: "not a valid LatestPointer", cause: error)
     }
   }
 
@@ -212,14 +212,6 @@ public struct OutputLayout: Sendable, Hashable {
   /// The folders directly in `parent` (reached through links too), not hidden ones, newest
   /// first: by modification time, equal times by name, newest name first.
   static func newestFirst(in parent: URL) -> [String] {
-    let names = PlainFiles.names(in: parent.path).filter { !$0.hasPrefix(".") }
-    let entries = names.compactMap { name -> (String, Date)? in
-      let url = parent.appendingPathComponent(name)
-      guard let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .contentModificationDateKey]),
-        values.isDirectory == true
-      else { return nil }
-      return (name, values.contentModificationDate ?? .distantPast)
-    }
-    return entries.sorted { ($0.1, $0.0) > ($1.1, $1.0) }.map(\.0)
+    PlainFiles.newestFirst(in: parent.path).filter { $0.kind == .directory }.map(\.name)
   }
 }

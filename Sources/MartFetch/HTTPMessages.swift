@@ -1,4 +1,5 @@
 import Foundation
+import MartCore
 
 /// The HTTP methods the pipeline uses.
 public enum HTTPMethod: String, Sendable, Codable, Hashable {
@@ -231,8 +232,8 @@ public protocol HTTPFetching: Sendable {
   func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse
 }
 
-/// A failed fetch: what went wrong, for which URL.
-public struct FetchError: Error, Hashable, Sendable, CustomStringConvertible {
+/// A failed fetch: what went wrong, for which URL (a ``LocatedError`` at ``url``).
+public struct FetchError: LocatedError, Hashable, Sendable {
   /// The kind of failure.
   public enum Code: Hashable, Sendable {
     /// A response arrived with a status that the caller does not accept.
@@ -268,6 +269,9 @@ public struct FetchError: Error, Hashable, Sendable, CustomStringConvertible {
     self.url = url
     self.message = message
   }
+
+  /// The requested URL.
+  public var location: String { url }
 
   public var description: String { "fetching \(url) failed: \(message)" }
 }

@@ -28,12 +28,12 @@ public final class FileLock {
     var directoryFD: Int32 = -1
     if let directory {
       directoryFD = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-      guard directoryFD >= 0 else { throw .cannotOpenDirectory(Self.failure(.open, directory, "cannot open")) }
+      guard directoryFD >= 0 else { throw .cannotOpenDirectory(Files.failure(.open, directory, "cannot open")) }
     }
     while true {
       let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o644)
       guard fd >= 0 else {
-        let failure = Self.failure(.create, path, "cannot create the lock file")
+        let failure = Files.failure(.create, path, "cannot create the lock file")
         if directoryFD >= 0 { close(directoryFD) }
         throw .cannotOpenFile(failure)
       }
@@ -85,11 +85,6 @@ public final class FileLock {
     guard count > 0 else { return nil }
     return Int32(String(decoding: buffer[..<count], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
   }
-
-  private static func failure(_ code: FileError.Code, _ path: String, _ what: String) -> FileError {
-    let number = errno
-    return FileError(code, path: path, message: "\(what): \(Files.describe(number))", cause: number)
-  }
 }
 
 /// A ``FileLock`` could not be taken.
@@ -108,6 +103,34 @@ public enum FileLockError: Error, Sendable, Hashable, CustomStringConvertible {
     case .cannotOpenDirectory(let error), .cannotOpenFile(let error): error.description
     case .held(let file, let process): "\(file) is held by process \(process.map(String.init) ?? "unknown")"
     case .directoryHeld(let directory): "\(directory) is held by a process with another lock file"
+    }
+  }
+}
+
+extension FileLockError: LocatedError {
+  /// The lock file or the guarded directory.
+  public var location: String {
+    switch self {
+    case .cannotOpenDirectory(let error), .cannotOpenFile(let error): error.location
+    case .held(let file, _): file
+    case .directoryHeld(let directory): directory
+    }
+  }
+
+  /// What failed: the lock could not be opened, or another process holds it.
+  public var message: String {
+    switch self {
+    case .cannotOpenDirectory, .cannotOpenFile: "the lock cannot be taken"
+    case .held(_, let process): "is held by process \(process.map(String.init) ?? "unknown")"
+    case .directoryHeld: "is held by a process with another lock file"
+    }
+  }
+
+  /// The failure to open, when the lock could not be opened.
+  public var cause: (any Error)? {
+    switch self {
+    case .cannotOpenDirectory(let error), .cannotOpenFile(let error): error
+    case .held, .directoryHeld: nil
     }
   }
 }

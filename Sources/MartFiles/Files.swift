@@ -1,6 +1,7 @@
 import CFileSync
 import Foundation
 import MartCore
+import SystemPackage
 
 #if canImport(Glibc)
   import Glibc
@@ -11,7 +12,8 @@ import MartCore
 /// The one owner of writing to disk: every file written, renamed, removed or flushed by the
 /// pipeline (bundles, `current/`, reports, `latest.json`, recordings and archives) goes through
 /// here, and every failure is a ``FileError`` naming the path and carrying the system's error
-/// number, so that a full disk (`ENOSPC`) reads differently from a permission problem (`EACCES`).
+/// number (an `Errno`) as its cause, so that a full disk (`ENOSPC`) reads differently from a
+/// permission problem (`EACCES`).
 ///
 /// Durability is made in two steps: files are written without a flush each, and one barrier
 /// (``makeDurable(root:files:directories:)``) then flushes them all — `syncfs` of the filesystem
@@ -134,14 +136,14 @@ public enum Files {
     let error = errno
     switch error {
     case EEXIST:
-      var status = stat()
-      if stat(path, &status) == 0, FileKind(mode: status.st_mode) == .directory { return }
-      throw FileError(.foreign, path: path, message: "cannot create directory: a file is in the way", cause: ENOTDIR)
+      if kind(at: path, followingLinks: true) == .directory { return }
+      throw FileError(
+        .foreign, path: path, message: "cannot create directory: a file is in the way", cause: Errno.notDirectory)
     case ENOENT where path.contains("/") && parent(of: path) != path:
       try createDirectory(parent(of: path))
       guard mkdir(path, 0o777) == 0 || errno == EEXIST else { throw failure(.create, path, "cannot create directory") }
     default:
-      throw FileError(.create, path: path, message: "cannot create directory: \(describe(error))", cause: error)
+      throw FileError(.create, path: path, message: "cannot create directory", cause: Errno(rawValue: error))
     }
   }
 
@@ -151,8 +153,8 @@ public enum Files {
   /// replaces something it did not write.
   public static func rename(_ source: String, to destination: String) throws(FileError) {
     if let kind = kind(at: destination), kind != .regularFile {
-      throw FileError(.foreign,
-        path: destination, message: "is \(kind), not a regular file: nothing is renamed over it", cause: EEXIST)
+      throw FileError(
+        .foreign, path: destination, message: "is \(kind), not a regular file: nothing is renamed over it")
     }
     #if canImport(Glibc)
       let renamed = Glibc.rename(source, destination)
@@ -164,7 +166,7 @@ public enum Files {
 
   /// Moves `source` to `destination`: a rename, or a copy and removal across filesystems.
   public static func move(_ source: String, to destination: String) throws(FileError) {
-    do throws(FileError) { try rename(source, to: destination) } catch where error.cause == EXDEV {
+    do throws(FileError) { try rename(source, to: destination) } catch where error.errno == .improperLink {
       do { try FileManager.default.moveItem(atPath: source, toPath: destination) } catch {
         throw FileError(
           .rename, path: destination, message: "move from \(source) failed: \(error.localizedDescription)")
@@ -258,11 +260,25 @@ public enum Files {
     return Int64(stats.f_bavail) * Int64(stats.f_frsize)
   }
 
-  /// What is at `path`, a link not followed; `nil` when nothing is there.
-  public static func kind(at path: String) -> FileKind? {
+  /// What is at `path` (`lstat`: a symbolic link is said as one, never followed), or with
+  /// `followingLinks` what it leads to (`stat`: where the operator may have put a link, such as
+  /// a folder named by an option); `nil` when nothing is there, or a link leads nowhere. The one
+  /// answer to "what is at this path" for every module.
+  public static func kind(at path: String, followingLinks: Bool = false) -> FileKind? {
     var status = stat()
-    guard lstat(path, &status) == 0 else { return nil }
+    guard (followingLinks ? stat(path, &status) : lstat(path, &status)) == 0 else { return nil }
     return FileKind(mode: status.st_mode)
+  }
+
+  /// Whether anything is at `path`, a link followed (a link that leads nowhere is nothing).
+  public static func exists(_ path: String) -> Bool { kind(at: path, followingLinks: true) != nil }
+
+  /// What is at `path` (a link not followed) and its size in bytes, or an error naming it when
+  /// nothing can be found there.
+  public static func status(at path: String) throws(FileError) -> (kind: FileKind, size: Int) {
+    var status = stat()
+    guard lstat(path, &status) == 0 else { throw failure(.read, path, "cannot read") }
+    return (FileKind(mode: status.st_mode), Int(status.st_size))
   }
 
   /// Throws when a component of `path` below `root` (`path` itself included) is not a real
@@ -279,7 +295,7 @@ public enum Files {
       guard let kind = kind(at: current) else { return }
       if kind.isForeign {
         throw FileError(.foreign,
-          path: current, message: "is \(kind): nothing is written through it inside \(root)", cause: ELOOP)
+          path: current, message: "is \(kind): nothing is written through it inside \(root)")
       }
     }
   }
@@ -323,19 +339,16 @@ public enum Files {
     return slash == path.startIndex ? "/" : String(path[..<slash])
   }
 
-  /// The text of a system error number (`strerror`).
-  public static func describe(_ errorNumber: Int32) -> String { String(cString: strerror(errorNumber)) }
-
-  /// The error of a system call on `path` that just failed: `"<what>: <strerror(errno)>"`.
-  static func failure(_ code: FileError.Code, _ path: String, _ what: String) -> FileError {
-    let error = errno
-    return FileError(code, path: path, message: "\(what): \(describe(error))", cause: error)
+  /// The error of a system call on `path` that just failed: `what`, caused by `errno`
+  /// (`"<path>: <what>: <strerror(errno)>"`).
+  public static func failure(_ code: FileError.Code, _ path: String, _ what: String) -> FileError {
+    FileError(code, path: path, message: what, cause: Errno(rawValue: errno))
   }
 }
 
 extension FileError {
   /// Whether the disk (or the user's quota on it) was full: `ENOSPC` or `EDQUOT`.
-  public var isOutOfSpace: Bool { cause == ENOSPC || cause == EDQUOT }
+  public var isOutOfSpace: Bool { errno == .noSpace || errno == .diskQuotaExceeded }
 
   /// This error told of `destination`, when it names the temporary file or folder `temporary`
   /// that `destination` was being written as and that is removed on failure: an error names
@@ -344,8 +357,9 @@ extension FileError {
   public func naming(_ destination: String, insteadOf temporary: String, saying what: String = "not written")
     -> FileError
   {
-    guard path == temporary || path.hasPrefix(temporary + "/") else { return self }
-    let inside = path == temporary ? "" : " (at \(path.dropFirst(temporary.count + 1)))"
+    let written = location
+    guard written == temporary || written.hasPrefix(temporary + "/") else { return self }
+    let inside = written == temporary ? "" : " (at \(written.dropFirst(temporary.count + 1)))"
     return FileError(code, path: destination, message: "\(what)\(inside): \(message)", cause: cause)
   }
 }

@@ -171,6 +171,25 @@ public enum PlainFiles {
     return found
   }
 
+  /// The names directly in `folder`, hidden ones left out, with what each leads to (a symbolic
+  /// link followed; a name that leads nowhere is left out), newest first: by modification time,
+  /// equal times by name, newest name first. The one "newest first" of a folder's entries.
+  public static func newestFirst(in folder: String) -> [(name: String, kind: FileKind)] {
+    var entries: [(name: String, kind: FileKind, seconds: Int, nanoseconds: Int)] = []
+    for name in names(in: folder) where !name.hasPrefix(".") {
+      var status = stat()
+      guard stat(folder + "/" + name, &status) == 0 else { continue }
+      #if canImport(Darwin)
+        let modified = status.st_mtimespec
+      #else
+        let modified = status.st_mtim
+      #endif
+      entries.append((name, FileKind(mode: status.st_mode), Int(modified.tv_sec), Int(modified.tv_nsec)))
+    }
+    return entries.sorted { ($0.seconds, $0.nanoseconds, $0.name) > ($1.seconds, $1.nanoseconds, $1.name) }
+      .map { ($0.name, $0.kind) }
+  }
+
   /// Every entry at any depth below `root` but folders, hidden names and the contents of
   /// hidden folders included, as its path relative to `root` and what it is (a regular file, a
   /// symbolic link — not followed —, a device, a pipe or a socket), sorted by path. Empty when

@@ -22,7 +22,7 @@ public final class WritableFile {
     let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0o644)
     guard fd >= 0 else {
       if errno == ELOOP {
-        throw FileError(.foreign, path: path, message: "cannot create: is a symbolic link, not followed", cause: ELOOP)
+        throw FileError(.foreign, path: path, message: "cannot create: is a symbolic link, not followed")
       }
       throw Files.failure(.create, path, "cannot create")
     }
@@ -57,7 +57,7 @@ public final class WritableFile {
   public func write(_ bytes: UnsafeRawBufferPointer) throws(FileError) {
     guard bytes.count > 0 else { return }
     guard descriptor >= 0 else {
-      throw FileError(.invalid, path: path, message: "write failed: already closed", cause: EBADF)
+      throw FileError(.invalid, path: path, message: "write failed: already closed")
     }
     guard mart_write_all(descriptor, bytes.baseAddress, bytes.count) == 0 else {
       throw Files.failure(.write, path, "write failed")

@@ -61,7 +61,7 @@ public struct GeocodeMatch: Hashable, Sendable {
 }
 
 /// A geocoding request that failed: which provider, which query, why.
-public struct GeocodingError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct GeocodingError: LocatedError, Hashable, Sendable {
   public enum Kind: Hashable, Sendable {
     /// The key is missing, wrong or not enabled for this API (HTTP 401/403 or the provider's code).
     case unauthorized
@@ -109,6 +109,9 @@ public struct GeocodingError: Error, Hashable, Sendable, CustomStringConvertible
     default: false
     }
   }
+
+  /// The query that failed.
+  public var location: String { query }
 
   public var description: String { "\(provider.rawValue) geocoding of \"\(query)\" failed: \(message)" }
 }

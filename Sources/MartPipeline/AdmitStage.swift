@@ -2,6 +2,7 @@ import Foundation
 import MartBrands
 import MartCore
 import MartExport
+import MartFiles
 
 /// The last published bundle, as far as carrying branches over needs it.
 public struct PreviousBundle: Sendable {

@@ -46,7 +46,7 @@ extension Pipeline {
   /// is a warning in the log, and no check.
   static func reference(_ configuration: RunConfiguration) -> DesignationReference? {
     let url = configuration.designationReference ?? DesignationReferenceFile.inRepository
-    guard configuration.designationReference != nil || FileManager.default.fileExists(atPath: url.path) else {
+    guard configuration.designationReference != nil || Files.exists(url.path) else {
       return nil
     }
     do throws(DesignationReferenceError) { return try DesignationReferenceFile.read(url) } catch {

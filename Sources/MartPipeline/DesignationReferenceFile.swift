@@ -27,8 +27,10 @@ public enum DesignationReferenceFile {
 }
 
 /// `data/designations.json` could not be used: which file, and why.
-public struct DesignationReferenceError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct DesignationReferenceError: LocatedError, Hashable, Sendable {
   public var path: String
+  /// The table's path.
+  public var location: String { path }
   public var message: String
   public var description: String { "\(path) \(message)" }
 }

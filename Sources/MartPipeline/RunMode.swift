@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartFetch
+import MartFiles
 import MartGeocoding
 
 /// Whether a run talks to the sites (or mirrors of them) or to recordings served on 127.0.0.1,
@@ -46,7 +47,7 @@ public enum RunMode: Sendable, Hashable {
   /// on, and a replay creates no cache file).
   public func geocodingCache(configured: URL?, state: URL) -> (file: URL, readOnly: Bool)? {
     guard self == .replay else { return (configured ?? StateLayout(state).geocodingCache, false) }
-    guard let configured, FileManager.default.fileExists(atPath: configured.path) else { return nil }
+    guard let configured, Files.exists(configured.path) else { return nil }
     return (configured, true)
   }
 

@@ -254,10 +254,10 @@ extension RunPlan {
     } catch {
       switch error {
       case .cannotOpenDirectory(let failure):
-        throw RunSetupError(setting: .output, message: "cannot open \(output.path): \(Self.reason(failure))")
+        throw RunSetupError(setting: .output, message: "cannot open \(output.path): \(failure.reason)")
       case .cannotOpenFile(let failure):
         throw RunSetupError(
-          setting: .state, message: "cannot create the lock file \(failure.path): \(Self.reason(failure))")
+          setting: .state, message: "cannot create the lock file \(failure.location): \(failure.reason)")
       case .held(let file, let process):
         throw busy("process \(process.map(String.init) ?? "unknown"), lock file \(file)")
       case .directoryHeld:
@@ -269,10 +269,6 @@ extension RunPlan {
   private func busy(_ which: String) -> RunSetupError {
     RunSetupError(
       setting: .output, message: "\(output.path) is in use by another run (\(which)); wait for it to finish")
-  }
-
-  private static func reason(_ failure: FileError) -> String {
-    failure.cause.map(Files.describe) ?? failure.message
   }
 }
 

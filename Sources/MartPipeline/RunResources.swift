@@ -3,6 +3,7 @@ import Logging
 import MartBrands
 import MartCore
 import MartFetch
+import MartFiles
 import MartGeocoding
 import MartReplay
 import MartSQLite

@@ -19,8 +19,7 @@ enum SettingChecks {
   static func prepare(_ url: URL, setting: RunSetting) throws(RunSetupError) {
     try checkCanBeDirectory(url, setting: setting)
     do throws(FileError) { try Files.createDirectory(url.path) } catch {
-      let reason = error.cause.map(Files.describe) ?? error.message
-      throw RunSetupError(setting: setting, message: "cannot create the directory \(url.path): \(reason)")
+      throw RunSetupError(setting: setting, message: "cannot create the directory \(url.path): \(error.reason)")
     }
   }
 
@@ -29,9 +28,8 @@ enum SettingChecks {
   static func checkCanBeDirectory(_ url: URL, setting: RunSetting) throws(RunSetupError) {
     var path = url.standardizedFileURL.path
     while !path.isEmpty, path != "/" {
-      var isDirectory: ObjCBool = false
-      if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-        guard isDirectory.boolValue else {
+      if let kind = Files.kind(at: path, followingLinks: true) {
+        guard kind == .directory else {
           let detail =
             path == url.standardizedFileURL.path ? "is a file, not a directory" : "\(path) is a file, not a directory"
           throw RunSetupError(setting: setting, message: "\(url.path): \(detail)")
@@ -45,8 +43,7 @@ enum SettingChecks {
   /// Throws when `url` is a directory, or a folder on its way is a file: where a run must write
   /// a file (`latest.json`, a cache). Touches nothing.
   static func checkCanBeFile(_ url: URL, setting: RunSetting) throws(RunSetupError) {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), isDirectory.boolValue {
+    if Files.kind(at: url.path, followingLinks: true) == .directory {
       throw RunSetupError(setting: setting, message: "\(url.path): is a directory, not a file")
     }
     try checkCanBeDirectory(url.deletingLastPathComponent(), setting: setting)
@@ -142,26 +139,18 @@ enum SettingChecks {
         + " real folders in \(root.path), never through or over anything else: remove it")
   }
 
-  /// Throws unless `url` is a directory holding recordings (`replay.json` or at least one
-  /// `*.exchange.json`) or a file named as a WARC file (`*.warc.gz`, `*.warc`). Touches nothing.
+  /// Throws unless `url` is a recording folder (``ReplayArchive/isRecordingFolder(_:)``) or a
+  /// file named as a WARC file (`*.warc.gz`, `*.warc`). Touches nothing.
   static func checkRecordings(_ url: URL, setting: RunSetting) throws(RunSetupError) {
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+    guard let kind = Files.kind(at: url.path, followingLinks: true) else {
       throw RunSetupError(setting: setting, message: "\(url.path): no such directory")
     }
-    guard isDirectory.boolValue else {
+    guard kind == .directory else {
       if WARCReader.isWARCName(url) { return }
       throw RunSetupError(
         setting: setting, message: "\(url.path): is a file, not a directory of recordings or a .warc.gz file")
     }
-    if FileManager.default.fileExists(atPath: url.appendingPathComponent("replay.json").path) { return }
-    // Recordings sit in the folder or one host folder down (docs/recordings.md); a folder that
-    // merely contains a recording somewhere deeper (the repository root) is not one.
-    for entry in PlainFiles.names(in: url.path) {
-      if entry.hasSuffix(".exchange.json") { return }
-      let inside = PlainFiles.names(in: url.appendingPathComponent(entry).path)
-      if inside.contains(where: { $0.hasSuffix(".exchange.json") }) { return }
-    }
+    if ReplayArchive.isRecordingFolder(url) { return }
     throw RunSetupError(
       setting: setting,
       message:

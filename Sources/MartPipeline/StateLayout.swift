@@ -87,33 +87,31 @@ struct StateLayout {
   /// removed, relative to the output directory.
   func moveFromOldLayout(of output: URL) -> [String] {
     var moved: [String] = []
-    let manager = FileManager.default
     for folder in OutputLayout.formerPrivateFolders {
       let old = output.appendingPathComponent(folder)
-      var isDirectory: ObjCBool = false
-      guard manager.fileExists(atPath: old.path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+      guard Files.kind(at: old.path, followingLinks: true) == .directory else { continue }
       let new = root.appendingPathComponent(folder)
       try? Files.createDirectory(new.path)
       for name in PlainFiles.names(in: old.path)
-      where !manager.fileExists(atPath: new.appendingPathComponent(name).path) {
+      where !Files.exists(new.appendingPathComponent(name).path) {
         try? Files.move(old.appendingPathComponent(name).path, to: new.appendingPathComponent(name).path)
       }
       // What could not be moved (a name the state directory already had) is kept aside there.
       for name in PlainFiles.names(in: old.path) {
         let aside = new.appendingPathComponent("\(name).from-output")
-        if !manager.fileExists(atPath: aside.path) {
+        if !Files.exists(aside.path) {
           try? Files.move(old.appendingPathComponent(name).path, to: aside.path)
         }
       }
       if PlainFiles.names(in: old.path).isEmpty, Files.remove(old.path) { moved.append("\(folder)/") }
     }
-    for name in OutputLayout.formerPrivateFiles where manager.fileExists(atPath: output.appendingPathComponent(name).path) {
+    for name in OutputLayout.formerPrivateFiles where Files.exists(output.appendingPathComponent(name).path) {
       Files.remove(root.appendingPathComponent(name).path)
       if (try? Files.move(output.appendingPathComponent(name).path, to: root.appendingPathComponent(name).path)) != nil {
         moved.append(name)
       }
     }
-    for name in OutputLayout.formerLockFiles where manager.fileExists(atPath: output.appendingPathComponent(name).path) {
+    for name in OutputLayout.formerLockFiles where Files.exists(output.appendingPathComponent(name).path) {
       if Files.remove(output.appendingPathComponent(name).path) { moved.append(name) }
     }
     return moved
@@ -132,14 +130,9 @@ struct StateLayout {
   /// rest. Hidden names are not archives (see ``removeUnfinishedArchives()``). Returns the paths
   /// removed, relative to the state directory.
   func pruneArchives(keep: Int) -> [String] {
-    let archivesFirstNewest = PlainFiles.names(in: archives.path).filter { !$0.hasPrefix(".") }.compactMap {
-      name -> (String, Date)? in
-      let url = archives.appendingPathComponent(name)
-      guard let values = try? url.resourceValues(forKeys: [.isDirectoryKey, .contentModificationDateKey]),
-        values.isDirectory == true || name.hasSuffix(Self.archiveExtension)
-      else { return nil }
-      return (name, values.contentModificationDate ?? .distantPast)
-    }.sorted { ($0.1, $0.0) > ($1.1, $1.0) }
+    let archivesFirstNewest = PlainFiles.newestFirst(in: archives.path).filter {
+      $0.kind == .directory || $0.name.hasSuffix(Self.archiveExtension)
+    }
     return archivesFirstNewest.dropFirst(max(0, keep)).compactMap { name, _ in
       Files.remove(archives.appendingPathComponent(name).path) ? "raw/\(name)" : nil
     }

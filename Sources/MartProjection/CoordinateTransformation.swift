@@ -59,7 +59,7 @@ public final class CoordinateTransformation {
 }
 
 /// PROJ could not make a transformation between two systems.
-public struct ProjectionError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct ProjectionError: LocatedError, Sendable, Hashable {
   public var source: String
   public var target: String
   /// PROJ's own words.
@@ -70,6 +70,11 @@ public struct ProjectionError: Error, Sendable, Hashable, CustomStringConvertibl
     self.target = target
     self.reason = reason
   }
+
+  /// The two systems: `<source> to <target>`.
+  public var location: String { "\(source) to \(target)" }
+  /// PROJ's own words.
+  public var message: String { reason }
 
   public var description: String { "cannot transform \(source) to \(target): \(reason)" }
 }

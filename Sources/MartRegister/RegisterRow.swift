@@ -27,7 +27,7 @@ public enum RegisterError: Error, Sendable, Hashable, CustomStringConvertible {
 }
 
 /// A register that could not be read, and which one.
-public struct RegisterFileError: Error, Sendable, Hashable, CustomStringConvertible {
+public struct RegisterFileError: LocatedError, Sendable, Hashable {
   /// The file or URL read.
   public var source: String
   public var problem: RegisterError
@@ -36,6 +36,11 @@ public struct RegisterFileError: Error, Sendable, Hashable, CustomStringConverti
     self.source = source
     self.problem = problem
   }
+
+  /// The file or URL read.
+  public var location: String { source }
+  /// What is wrong with it.
+  public var message: String { problem.description }
 
   /// `<source>: <problem>`.
   public var description: String { "\(source): \(problem)" }

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartFetch
+import MartFiles
 import Synchronization
 
 /// Wraps a fetcher and keeps every response it receives, so that a run can be parsed again later

@@ -35,18 +35,17 @@ public struct ReplayArchive: Sendable {
   /// Loads `replay.json` (optional) and every `*.exchange.json` below `directory`; or, when
   /// `directory` is a file, the WARC file it is (``WARCReader``).
   public static func load(from directory: URL) throws(FileError) -> ReplayArchive {
-    var isDirectory: ObjCBool = false
-    if FileManager.default.fileExists(atPath: directory.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+    if let kind = Files.kind(at: directory.path, followingLinks: true), kind != .directory {
       return try WARCReader.load(from: directory)
     }
-    let manifestURL = directory.appendingPathComponent("replay.json")
+    let manifestURL = directory.appendingPathComponent(manifestName)
     var manifest = Manifest()
-    if FileManager.default.fileExists(atPath: manifestURL.path) {
+    if Files.exists(manifestURL.path) {
       manifest = try decode(Manifest.self, from: manifestURL)
     }
     var exchangeFiles: [URL] = []
     PlainFiles.walk(directory.path) { relative, _ in
-      if relative.hasSuffix(".exchange.json") { exchangeFiles.append(directory.appendingPathComponent(relative)) }
+      if relative.hasSuffix(exchangeSuffix) { exchangeFiles.append(directory.appendingPathComponent(relative)) }
       return true
     }
     exchangeFiles.sort { RecordingOrder.precedes($0.path, $1.path) }
@@ -57,10 +56,24 @@ public struct ReplayArchive: Sendable {
     return ReplayArchive(exchanges: exchanges, recordedOn: manifest.recordedOn, description: manifest.description)
   }
 
-  /// Whether `url` is a folder (a recording folder, as opposed to a WARC file).
+  /// The name of a recording folder's manifest.
+  static let manifestName = "replay.json"
+  /// How the name of a recorded exchange ends.
+  static let exchangeSuffix = ".exchange.json"
+
+  /// Whether `url` is a recording folder, the one definition every reader uses: a folder
+  /// (reached through links or not) holding `replay.json` or `*.exchange.json` files, directly
+  /// or one host folder down (docs/recordings.md). A folder that merely contains a recording
+  /// somewhere deeper (the repository root) is not one, nor is a WARC file.
   public static func isRecordingFolder(_ url: URL) -> Bool {
-    var isDirectory: ObjCBool = false
-    return FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) && isDirectory.boolValue
+    guard Files.kind(at: url.path, followingLinks: true) == .directory else { return false }
+    if Files.exists(url.appendingPathComponent(manifestName).path) { return true }
+    for entry in PlainFiles.names(in: url.path) {
+      if entry.hasSuffix(exchangeSuffix) { return true }
+      let inside = PlainFiles.names(in: url.appendingPathComponent(entry).path)
+      if inside.contains(where: { $0.hasSuffix(exchangeSuffix) }) { return true }
+    }
+    return false
   }
 
   /// Writes `replay.json` into `directory`, creating the folder if needed.
@@ -68,7 +81,7 @@ public struct ReplayArchive: Sendable {
     try createDirectory(directory)
     try write(
       encode(Manifest(recordedOn: recordedOn, description: description)),
-      to: directory.appendingPathComponent("replay.json"))
+      to: directory.appendingPathComponent(manifestName))
   }
 
   /// Writes `<directory>/<host>/<name>.exchange.json` and, for a non-empty body,
@@ -93,7 +106,7 @@ public struct ReplayArchive: Sendable {
       request: .init(body: exchange.requestBody, method: exchange.method, url: exchange.url),
       response: .init(
         bodyFile: bodyFile, headers: exchange.headers.map { [$0.name, $0.value] }, status: exchange.status))
-    let exchangeURL = folder.appendingPathComponent("\(name).exchange.json")
+    let exchangeURL = folder.appendingPathComponent(name + exchangeSuffix)
     try writeUnsynced(encode(file), to: exchangeURL)
     return exchangeURL
   }
@@ -213,7 +226,7 @@ public struct ReplayArchive: Sendable {
     do {
       return try JSONDecoder().decode(type, from: data)
     } catch {
-      throw FileError(.malformed, path: file.path, message: "malformed JSON: \(error)")
+      throw FileError(.malformed, path: file.path, message: "malformed JSON", cause: error)
     }
   }
 
@@ -223,7 +236,7 @@ public struct ReplayArchive: Sendable {
     do {
       return try encoder.encode(value) + Data("\n".utf8)
     } catch {
-      throw FileError(.encode, path: "\(Value.self)", message: "cannot encode: \(error)")
+      throw FileError(.encode, path: "\(Value.self)", message: "cannot encode", cause: error)
     }
   }
 

@@ -30,18 +30,8 @@ public enum WARCReader {
   /// The exchanges of the WARC file at `file`.
   public static func load(from file: URL) throws(FileError) -> ReplayArchive {
     let path = file.path
-    let size: Int
-    do {
-      let attributes = try FileManager.default.attributesOfItem(atPath: path)
-      guard Files.kind(at: path) == .regularFile else {
-        throw FileError(.foreign, path: path, message: "is not a regular file")
-      }
-      size = (attributes[.size] as? NSNumber)?.intValue ?? 0
-    } catch let error as FileError {
-      throw error
-    } catch {
-      throw FileError(.read, path: path, message: "cannot read: \(error.localizedDescription)")
-    }
+    let (kind, size) = try Files.status(at: path)
+    guard kind == .regularFile else { throw FileError(.foreign, path: path, message: "is not a regular file") }
     guard size <= fileLimit else {
       throw FileError(.read, path: path, message: "is larger than \(fileLimit >> 30) GiB")
     }
@@ -55,7 +45,7 @@ public enum WARCReader {
         stream = Data()
         for member in try Gzip.members(data, atMost: memberLimit) { stream.append(member) }
       } catch {
-        throw FileError(.malformed, path: path, message: "not a readable WARC file: \(error)")
+        throw FileError(.malformed, path: path, message: "not a readable WARC file", cause: error)
       }
     }
     do {

@@ -15,8 +15,7 @@ public enum ReportFiles {
   /// `previous` holds no valid bundle.
   public static func render(outputDirectory: URL, previous: URL? = nil) throws(FileError) -> String {
     let layout = OutputLayout(outputDirectory)
-    let report =
-      FileManager.default.fileExists(atPath: layout.report.path) ? try RunReportFile.read(layout.report) : nil
+    let report = Files.exists(layout.report.path) ? try RunReportFile.read(layout.report) : nil
     return try render(outputDirectory: outputDirectory, report: report, previous: previous)
   }
 
@@ -35,13 +34,12 @@ public enum ReportFiles {
       bundle = nil
     }
     guard report != nil || bundle != nil else {
-      var isDirectory: ObjCBool = false
-      let exists = FileManager.default.fileExists(atPath: outputDirectory.path, isDirectory: &isDirectory)
+      let kind = Files.kind(at: outputDirectory.path, followingLinks: true)
       throw FileError(.read,
         path: outputDirectory.path,
-        message: !exists
+        message: kind == nil
           ? "no such directory"
-          : !isDirectory.boolValue
+          : kind != .directory
             ? "is a file, not a directory"
             : "not an output directory: neither report.json nor latest.json")
     }

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartExport
+import MartFiles
 
 /// `report.json` as the report page reads it: the run's outcome, brands, problems and change.
 ///
@@ -100,7 +101,7 @@ public struct RunReportFile: Decodable, Sendable {
   /// Decodes the bytes of `report.json`; `path` names them in the error.
   static func decode(_ data: Data, path: String) throws(FileError) -> RunReportFile {
     do { return try JSONDecoder().decode(RunReportFile.self, from: data) } catch {
-      throw FileError(.malformed, path: path, message: "not a run report: \(error)")
+      throw FileError(.malformed, path: path, message: "not a run report", cause: error)
     }
   }
 

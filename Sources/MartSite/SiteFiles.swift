@@ -129,8 +129,7 @@ public enum SiteFiles {
 
   private static func moveDirectory(_ source: String, to destination: String) throws(FileError) {
     guard rename(source, destination) == 0 else {
-      throw FileError(.rename,
-        path: destination, message: "rename from \(source) failed: \(Files.describe(errno))", cause: errno)
+      throw Files.failure(.rename, destination, "rename from \(source) failed")
     }
   }
 }

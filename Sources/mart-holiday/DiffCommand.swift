@@ -47,7 +47,7 @@ struct DiffCommand: ParsableCommand {
       throw code
     } catch {
       StandardStreams.err("error: \(error)\n")
-      throw ExitCode(2)
+      throw ExitCode(Self.exitStatuses.trouble)
     }
   }
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MartCore
+import MartFiles
 import MartSite
 
 /// `mart-holiday site OUTPUT --to DIR [--base-url URL]`: the public site of a published bundle.

@@ -2,6 +2,7 @@ import Foundation
 import MartCore
 import MartDigest
 import MartExport
+import MartFiles
 import TestSupport
 import Testing
 
@@ -230,7 +231,7 @@ import Testing
       return
     }
     #expect(bundle.pointer == first)
-    #expect(repaired?.path.hasSuffix(damage.file) == true, "repaired: \(String(describing: repaired))")
+    #expect(repaired?.location.hasSuffix(damage.file) == true, "repaired: \(String(describing: repaired))")
     #expect(try BundleStore(outputDirectory: output).latest()?.pointer == first)
     #expect(BundleValidator(directory: output).validate().problems.isEmpty)
     let entries = try FileManager.default.contentsOfDirectory(atPath: output.appendingPathComponent("bundles").path)

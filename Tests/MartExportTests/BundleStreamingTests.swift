@@ -154,7 +154,7 @@ import Testing
       return
     }
     #expect(bundle.pointer == first.pointer)
-    #expect(repaired?.path.hasSuffix(damage.file) == true, "repaired: \(String(describing: repaired))")
+    #expect(repaired?.location.hasSuffix(damage.file) == true, "repaired: \(String(describing: repaired))")
     #expect(repaired?.message.contains("SHA-256") == true, "repaired: \(String(describing: repaired))")
     try expectSameAsInMemory(bundle.directory, Self.branches, asOf: ExportFixtures.asOf)
     #expect(try BundleStore(outputDirectory: output).latest()?.pointer == first.pointer)

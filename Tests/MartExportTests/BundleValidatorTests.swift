@@ -2,6 +2,7 @@ import Foundation
 import MartCore
 import MartDigest
 import MartExport
+import MartFiles
 import Testing
 
 @Suite struct BundleValidatorTests {

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartExport
+import MartFiles
 import Testing
 import TestSupport
 

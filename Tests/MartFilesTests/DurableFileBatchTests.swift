@@ -93,7 +93,7 @@ import Testing
     let batch = DurableFileBatch(root: root)
     try batch.add(root + "/branch.json", with: Data("ours".utf8))
     let error = #expect(throws: FileError.self) { try batch.finish() }
-    #expect(error?.path == root + "/branch.json")
+    #expect(error?.location == root + "/branch.json")
     #expect(PlainFiles.contents(of: outside + "/secret") == Data("private".utf8))
     #expect(Files.kind(at: root + "/branch.json") == .symbolicLink)
     #expect(try names(root) == ["branch.json"])

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartFiles
+import SystemPackage
 import Testing
 
 /// One holder at a time: the lock file holds its process id, and a second taker is told who
@@ -47,7 +48,7 @@ import Testing
       Issue.record("\(error)")
       return
     }
-    #expect(failure.path == missing)
-    #expect(failure.cause == ENOENT)
+    #expect(failure.location == missing)
+    #expect(failure.errno == .noSuchFileOrDirectory)
   }
 }

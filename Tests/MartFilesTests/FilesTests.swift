@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartFiles
+import SystemPackage
 import Testing
 
 /// The files module: what a failure says (the path, and the system's error number, so a full
@@ -19,8 +20,8 @@ import Testing
       try Files.write(Data("x".utf8), to: "/dev/full")
       Issue.record("writing to a full disk did not fail")
     } catch {
-      #expect(error.path == "/dev/full")
-      #expect(error.cause == ENOSPC)
+      #expect(error.location == "/dev/full")
+      #expect(error.errno == .noSpace)
       #expect(error.isOutOfSpace)
       #expect(error.description.contains(String(cString: strerror(ENOSPC))), "\(error)")
     }
@@ -34,8 +35,8 @@ import Testing
       try Files.replace(root + "/blocker/report.html", with: Data("<html>".utf8))
       Issue.record("writing under a file did not fail")
     } catch {
-      #expect(error.path.hasPrefix(root + "/blocker"))
-      #expect(error.cause != nil)
+      #expect(error.location.hasPrefix(root + "/blocker"))
+      #expect(error.errno != nil)
       #expect(!error.isOutOfSpace)
     }
   }
@@ -79,7 +80,7 @@ import Testing
         try Files.replace(root + "/" + name, with: Data("ours".utf8))
         Issue.record("\(name) was replaced")
       } catch {
-        #expect(error.path == root + "/" + name)
+        #expect(error.location == root + "/" + name)
         #expect(error.message == "is \(kind), not a regular file: nothing is renamed over it", "\(name)")
       }
       #expect(Files.kind(at: root + "/" + name)?.description == kind)
@@ -102,7 +103,7 @@ import Testing
       try Files.write(Data("x".utf8), to: root + "/new.json")
       Issue.record("written through a link")
     } catch {
-      #expect(error.cause == ELOOP)
+      #expect(error.code == .foreign)
       #expect(error.message.contains("symbolic link"))
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere).isEmpty)
@@ -127,7 +128,7 @@ import Testing
       try Files.checkNothingForeign(below: root, to: root + "/current/calendars/brands/emart.ics")
       Issue.record("a link on the way was not found")
     } catch {
-      #expect(error.path == root + "/current/calendars")
+      #expect(error.location == root + "/current/calendars")
     }
     let found = PlainFiles.foreignEntries(under: root + "/current")
     #expect(found.map(\.path) == [".hidden/x.ics", "calendars"])
@@ -229,8 +230,8 @@ import Testing
         try Files.create(root + "/shared.ics", with: Data("ours".utf8), linkingTo: original)
         Issue.record("an existing file was written over")
       } catch {
-        #expect(error.cause == EEXIST)
-        #expect(error.path == root + "/shared.ics")
+        #expect(error.errno == .fileExists)
+        #expect(error.location == root + "/shared.ics")
       }
     }
     #expect(PlainFiles.contents(of: root + "/original.ics") == Data("theirs".utf8))
@@ -260,6 +261,6 @@ import Testing
     #expect(throws: FileError.self) { try Files.linkOrCopy(root + "/link.ics", to: root + "/through-link.ics") }
     #expect(Files.kind(at: root + "/through-link.ics") == nil)
     let taken = #expect(throws: FileError.self) { try Files.linkOrCopy(root + "/bundle.ics", to: root + "/current.ics") }
-    #expect(taken?.cause == EEXIST)
+    #expect(taken?.errno == .fileExists)
   }
 }

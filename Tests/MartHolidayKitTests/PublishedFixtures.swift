@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartFetch
+import MartFiles
 import MartGeocoding
 import MartHolidayKit
 import MartPipeline

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartFetch
+import MartFiles
 import MartReplay
 import Testing
 
@@ -221,7 +222,7 @@ struct ReplayServerTests {
     let bad = folder.url.appendingPathComponent("store.example.com/broken.exchange.json")
     try Data("{ \"request\": ".utf8).write(to: bad)
     let error = #expect(throws: FileError.self) { try ReplayArchive.load(from: folder.url) }
-    #expect(error?.path.hasSuffix("store.example.com/broken.exchange.json") == true)
+    #expect(error?.location.hasSuffix("store.example.com/broken.exchange.json") == true)
     #expect(error?.message.contains("malformed JSON") == true)
   }
 
@@ -229,7 +230,7 @@ struct ReplayServerTests {
     let body = folder.url.appendingPathComponent("store.example.com/branchList.body.json")
     try FileManager.default.removeItem(at: body)
     let error = #expect(throws: FileError.self) { try ReplayArchive.load(from: folder.url) }
-    #expect(error?.path.hasSuffix("branchList.exchange.json") == true)
+    #expect(error?.location.hasSuffix("branchList.exchange.json") == true)
     #expect(error?.message.contains("branchList.body.json") == true)
   }
 }

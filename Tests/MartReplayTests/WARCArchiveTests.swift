@@ -2,6 +2,7 @@ import Foundation
 import MartCore
 import MartExport
 import MartFetch
+import MartFiles
 import MartGzip
 import MartReplay
 import Synchronization
@@ -158,7 +159,7 @@ import Testing
       let file = folder.appendingPathComponent(name)
       try data.write(to: file)
       let error = #expect(throws: FileError.self) { try ReplayArchive.load(from: file) }
-      #expect(error?.path == file.path, "\(name)")
+      #expect(error?.location == file.path, "\(name)")
       #expect(error?.description.contains(expected) == true, "\(name): \(error?.description ?? "")")
     }
   }

@@ -2,6 +2,7 @@ import Foundation
 import MartCore
 import MartExport
 import MartFetch
+import MartFiles
 import MartGzip
 import MartReplay
 import Testing

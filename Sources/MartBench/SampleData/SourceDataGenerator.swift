@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartFetch
+import MartFiles
 import MartReplay
 
 /// Writes a recording (the replay format of `fixtures/web`) of every brand site at any scale:

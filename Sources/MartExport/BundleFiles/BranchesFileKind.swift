@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartFiles
 
 /// `branches.json` (and its gzip copy): every branch and every removed id, sorted by id; the
 /// reference every other file of the bundle is checked against.

@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartFiles
 
 /// `brands/<slug>.json` (and gzip copies): each brand's branches and removed ids in the frame of
 /// `branches.json`, one file per brand the manifest lists or a branch has; the manifest's brand

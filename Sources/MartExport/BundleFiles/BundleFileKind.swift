@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartFiles
 
 /// One kind of file in a bundle (`branches.json`, the brand files, `index.json`, …), kept in one
 /// file of its own under `BundleFiles/`: its name, the exporter that makes it and the check that

@@ -34,7 +34,7 @@ struct BundleInspection {
   }
 
   func exists(_ relative: String) -> Bool {
-    FileManager.default.fileExists(atPath: root.appendingPathComponent(relative).path)
+    Files.exists(root.appendingPathComponent(relative).path)
   }
 
   /// The bytes at `relative`; `nil`, and a finding, when a link is on the way or it cannot be

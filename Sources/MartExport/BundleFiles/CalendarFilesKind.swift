@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartFiles
 
 /// `calendars/branches/<id>.ics` and `calendars/brands/<slug>.ics`: each branch's closing days
 /// as iCalendar (``ICalendar``), and each brand's, made of its branches' events; read back by

@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartFiles
 
 /// `closures.json` (and its gzip copy): the branches closed on each day of the window, the
 /// unknown and expected days, the days branches close for good and the branches not trading,

@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartFiles
 
 /// `districts.json` (and its gzip copy): the closing days each district keeps, inferred from all
 /// the branches (``DistrictsFile``); bundles made before it existed have none.
@@ -117,7 +118,7 @@ struct DistrictsExporter: BundleExporter {
   mutating func finish(_ output: BundleOutput) throws(FileError) {
     let data: Data
     do { data = try BundleJSON.encode(file) } catch {
-      throw FileError(.encode, path: DistrictsFileKind.name, message: "encoding failed: \(error)")
+      throw FileError(.encode, path: DistrictsFileKind.name, message: "encoding failed", cause: error)
     }
     let file = output.open(DistrictsFileKind.name, gzip: true)
     file.write(ArraySlice(data))

@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import MartFiles
 
 /// `index.json` (and its gzip copy): one small row per branch (``IndexFile/Row``), for clients
 /// that list branches before they load one.
@@ -54,7 +55,7 @@ struct IndexExporter: BundleExporter {
     if count > 0 { writer.bytes.append(0x2C) }
     count += 1
     do { try writer.indexRow(IndexFile.Row(branch.branch)) } catch {
-      throw FileError(.encode, path: IndexFileKind.name, message: "encoding failed: \(error)")
+      throw FileError(.encode, path: IndexFileKind.name, message: "encoding failed", cause: error)
     }
     if writer.bytes.count >= 1 << 16 {
       file?.write(writer.bytes)

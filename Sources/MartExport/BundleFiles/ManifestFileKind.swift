@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartDigest
+import MartFiles
 
 /// `manifest.json`: every other file of the bundle with its size and SHA-256, the brands, the
 /// as-of date, the window and the version (not listed in itself). ``BundleBuilder`` encodes it
@@ -13,7 +14,7 @@ enum ManifestFileKind {
   static func encode(_ manifest: BundleManifest) throws(FileError) -> Data {
     var writer = CanonicalJSONWriter(capacity: 128 * manifest.files.count + 4096)
     do { try writer.manifest(manifest) } catch {
-      throw FileError(.encode, path: name, message: "encoding failed: \(error)")
+      throw FileError(.encode, path: name, message: "encoding failed", cause: error)
     }
     writer.bytes.append(0x0A)
     return Data(writer.bytes)
