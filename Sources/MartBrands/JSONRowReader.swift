@@ -33,6 +33,9 @@ struct JSONRowReader {
 
   private let bytes: UnsafeBufferPointer<UInt8>
   private var position = 0
+  /// The most members a row read so far had: a feed's rows share their keys, so each new row
+  /// is made with room for them at once instead of growing (and rehashing) as they come.
+  private var rowCapacity = 0
 
   private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -113,11 +116,12 @@ struct JSONRowReader {
   }
 
   private mutating func row() -> [String: JSONScalar]? {
-    var row: [String: JSONScalar] = [:]
+    var row = [String: JSONScalar](minimumCapacity: rowCapacity)
     let read = object { reader, name in
       guard let value = reader.scalar(), row.updateValue(value, forKey: name) == nil else { return false }
       return true
     }
+    rowCapacity = max(rowCapacity, row.count)
     return read ? row : nil
   }
 

@@ -13,6 +13,8 @@ struct BuiltBundle {
   var manifestData: Data
   /// `branches.json` as written: the branches and removed ids sorted by id.
   var branches: BranchesFile
+  /// `closures.json` as written.
+  var closures: ClosuresFile
 }
 
 /// Makes every file of a bundle in one pass over the branches, composing the exporter of each
@@ -65,8 +67,8 @@ enum BundleBuilder {
     let output = BundleOutput(sink: sink)
     let input = BundleExportInput(
       branches: branches, removed: removed, summaries: summaries, brands: brandSlugs, asOf: asOf, window: window,
-      districts: districts, frame: BranchListFrame(window: window), brandName: name,
-      staleSince: { staleSince[$0] })
+      districts: districts, closures: ClosuresFile(branches: branches, window: window, asOf: asOf),
+      frame: BranchListFrame(window: window), brandName: name, staleSince: { staleSince[$0] })
     var exporters = BundleFileKinds.all.compactMap { $0.exporter(input) }
     for index in exporters.indices { try exporters[index].begin(output) }
     // A brand's files are finished as soon as its last branch is written, so that only the
@@ -100,7 +102,8 @@ enum BundleBuilder {
     return BuiltBundle(
       manifest: manifest, manifestData: manifestData,
       branches: BranchesFile(
-        schemaVersion: bundleSchemaVersion, window: window, branches: branches, removed: removed))
+        schemaVersion: bundleSchemaVersion, window: window, branches: branches, removed: removed),
+      closures: input.closures)
   }
 }
 

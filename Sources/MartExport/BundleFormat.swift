@@ -376,8 +376,9 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
   public var expected: [String: [BranchID]]
 
   public init(branches: [Branch], window: DateWindow, asOf: CalendarDate) {
-    var dates: [String: [BranchID]] = [:]
-    var expected: [String: [BranchID]] = [:]
+    // Days by their number while collecting: one `YYYY-MM-DD` text per day, not per closure.
+    var dates: [Int: [BranchID]] = [:]
+    var expected: [Int: [BranchID]] = [:]
     var shut: [BranchID] = []
     var closingForGood: [String: [BranchID]] = [:]
     var unknown: [Int: [BranchID]] = [:]
@@ -393,19 +394,22 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
       }
       for date in branch.closing.dates where date >= window.from && date <= window.through {
         if let shutDays, shutDays.contains(date) { continue }
-        dates[date.iso, default: []].append(branch.id)
+        dates[date.dayNumber, default: []].append(branch.id)
       }
       for date in branch.closing.expected?.dates ?? [] where window.contains(date) {
-        expected[date.iso, default: []].append(branch.id)
+        expected[date.dayNumber, default: []].append(branch.id)
       }
     }
     self.schemaVersion = bundleSchemaVersion
     self.window = window
-    self.dates = dates.mapValues { $0.sorted() }
+    func byISODate(_ days: [Int: [BranchID]]) -> [String: [BranchID]] {
+      Dictionary(uniqueKeysWithValues: days.map { (CalendarDate(dayNumber: $0.key).iso, $0.value.sorted()) })
+    }
+    self.dates = byISODate(dates)
     self.shut = shut.sorted()
     self.closingForGood = closingForGood.mapValues { $0.sorted() }
-    self.unknown = Dictionary(uniqueKeysWithValues: unknown.map { (CalendarDate(dayNumber: $0.key).iso, $0.value.sorted()) })
-    self.expected = expected.mapValues { $0.sorted() }
+    self.unknown = byISODate(unknown)
+    self.expected = byISODate(expected)
   }
 
   private enum CodingKeys: String, CodingKey {

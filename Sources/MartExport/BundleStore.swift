@@ -18,6 +18,9 @@ public struct PublishedBundle: Sendable {
   public var branches: BranchesFile
   /// The bundle directory.
   public var directory: URL
+  /// Its `closures.json` when the publish that returned it made it in memory; `nil` for a
+  /// bundle read from disk (``ClosuresFile/init(branches:window:asOf:)`` makes it again).
+  public var closures: ClosuresFile? = nil
   /// How the publish that returned this bundle put its files on disk: how many it wrote and
   /// how many are hard links of the previous bundle's (none of either when the bundle was
   /// already there). `nil` for a bundle read from disk.
@@ -339,7 +342,8 @@ public struct BundleStore: Sendable {
       schemaVersion: bundleSchemaVersion, version: version, bundle: OutputLayout.bundlePath(version: version),
       asOf: built.manifest.asOf, manifestSHA256: SHA256.hex(built.manifestData))
     let bundle = PublishedBundle(
-      pointer: pointer, manifest: built.manifest, branches: built.branches, directory: directory, files: files)
+      pointer: pointer, manifest: built.manifest, branches: built.branches, directory: directory,
+      closures: built.closures, files: files)
     let pointerData = try encode(pointer)
     if let current = layout.latestBytes(), current == pointerData {
       return .published(bundle, latestChanged: false, repaired: repaired)

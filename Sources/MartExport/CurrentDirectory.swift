@@ -118,10 +118,11 @@ public struct CurrentDirectory: Sendable {
     var repaired: [String] = []
     var blocked: [String] = []
     var blockedPaths = Set<String>()
+    let root = currentURL.path
     /// Removes what is at `relative` (inside `current/`) unless it is of `kind`; whether the
     /// path is free for it now.
     func clear(_ relative: String, unless kind: FileKind) -> Bool {
-      let path = currentURL.path + "/" + relative
+      let path = root + "/" + relative
       guard let found = Files.kind(at: path), found != kind else { return true }
       if Files.remove(path) {
         repaired.append("\(OutputLayout.currentName)/\(relative): \(found) where \(kind) belongs, removed")
@@ -137,12 +138,13 @@ public struct CurrentDirectory: Sendable {
     }
     // Every changed file appears whole at its place once all are durable: never a file per
     // flush, never a name on bytes not flushed.
-    let root = currentURL.path
     let batch = DurableFileBatch(root: root)
     // One listing says which files are there: a file that is not needs no look before it is
     // written (on a first run, none does), and what is there but not expected goes.
     let existing = Set(PlainFiles.regularFiles(under: root))
     var folders = Set<String>()
+    // Folders this pass made: nothing stands in the way of a file in them, so no look is needed.
+    var madeFolders = Set<String>()
     guard
       let expected = try forEachExpectedFile(
         latest: latest,
@@ -160,11 +162,12 @@ public struct CurrentDirectory: Sendable {
             if !blockedFolders(of: relative, blockedPaths) {
               // A link on the way (current/ or a folder in it) would send the files elsewhere.
               try Files.checkNothingForeign(below: outputDirectory.path, to: folder)
+              if Files.kind(at: folder) == nil { madeFolders.insert(folder) }
               try Files.createDirectory(folder)
             }
           }
           if blockedFolders(of: relative, blockedPaths) { return }
-          if !isThere, !clear(relative, unless: .regularFile) { return }
+          if !isThere, !madeFolders.contains(folder), !clear(relative, unless: .regularFile) { return }
           written.append(relative)
           switch file {
           case .bytes(let data):

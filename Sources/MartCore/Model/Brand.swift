@@ -123,7 +123,18 @@ public struct BranchID: Hashable, Comparable, Sendable, Codable, CustomStringCon
     return nil
   }
 
-  public static func < (lhs: BranchID, rhs: BranchID) -> Bool { lhs.description < rhs.description }
+  /// The order of the ids' texts (``description``), without making them: ids of one brand
+  /// compare as their store ids (the texts share `<brand>-`, an ASCII prefix ending in a
+  /// character nothing combines with), and ids of brands whose slugs (lower-case ASCII) differ
+  /// within both compare at that byte. Only where one slug begins the other (`homeplus`,
+  /// `homeplus-express`) are the texts made.
+  public static func < (lhs: BranchID, rhs: BranchID) -> Bool {
+    if lhs.brand == rhs.brand { return lhs.storeID < rhs.storeID }
+    for (left, right) in zip(lhs.brand.rawValue.utf8, rhs.brand.rawValue.utf8) where left != right {
+      return left < right
+    }
+    return lhs.description < rhs.description
+  }
 
   /// Reads an id standing alone, against the brands in the decoder's ``bundleBrands``.
   public init(from decoder: any Decoder) throws {

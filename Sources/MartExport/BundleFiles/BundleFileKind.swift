@@ -56,6 +56,8 @@ struct BundleExportInput {
   var window: DateWindow
   /// `districts.json` when given; otherwise inferred from the branches.
   var districts: DistrictsFile?
+  /// `closures.json`, made from the branches once: the built bundle hands it on to the page.
+  var closures: ClosuresFile
   /// The frame of `branches.json` and of each brand's file.
   var frame: BranchListFrame
   /// The Korean name of each brand (else its slug).

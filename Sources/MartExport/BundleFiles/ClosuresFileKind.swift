@@ -11,7 +11,7 @@ enum ClosuresFileKind: BundleFileKind {
   static var requiredPaths: [String] { [name] }
 
   static func exporter(_ input: BundleExportInput) -> (any BundleExporter)? {
-    ClosuresExporter(branches: input.branches, asOf: input.asOf, window: input.window)
+    ClosuresExporter(closures: input.closures)
   }
 
   static func check(_ bundle: BundleReference, _ inspection: inout BundleInspection) {
@@ -83,16 +83,13 @@ enum ClosuresFileKind: BundleFileKind {
 }
 
 /// `closures.json` (and its gzip copy): the branches closed on each day of the window, made from
-/// all of them at the end.
+/// all of them (``BundleExportInput/closures``), written at the end.
 struct ClosuresExporter: BundleExporter {
-  /// Every branch, sorted by id (the builder's list: shared, not copied).
-  let branches: [Branch]
-  let asOf: CalendarDate
-  let window: DateWindow
+  let closures: ClosuresFile
 
   mutating func finish(_ output: BundleOutput) throws(FileError) {
     var writer = CanonicalJSONWriter(capacity: 1 << 16)
-    writer.closures(ClosuresFile(branches: branches, window: window, asOf: asOf))
+    writer.closures(closures)
     writer.bytes.append(0x0A)
     let file = output.open(ClosuresFileKind.name, gzip: true)
     file.write(writer.bytes)
