@@ -9,12 +9,23 @@ extension LotteSuperSource {
   /// connection when it repeats another store's answer), and a run whose holiday answers are
   /// all one answer believes none of them (``collect(_:)``).
   static func holidayList(
-    at pathAndQuery: String, of store: Store, fresh: Bool = false, _ session: SourceSession
+    at pathAndQuery: String, of store: Store, connection: HTTPRequest.ConnectionChoice = .keptAlive,
+    _ session: SourceSession
   ) async throws(SourceError) -> HTTPResponse {
-    let request = HTTPRequest.get(session.url(pathAndQuery))
+    var request = HTTPRequest.get(session.url(pathAndQuery))
+    request.connection = connection
     return try await session.send(
-      fresh ? request.onFreshConnection : request, answering: { holidayListMismatch($0, store: store) },
-      unproven: { _ in true })
+      request, answering: { holidayListMismatch($0, store: store) }, unproven: { _ in true })
+  }
+
+  /// What closes a lane of holiday requests asked again: the first store list page, whose
+  /// answer (a `storeInfo` list) no holiday request gives (``holidayListMismatch(_:store:)``
+  /// says so of a holiday answer).
+  static func laneProof(_ session: SourceSession) -> LaneProof {
+    LaneProof(request: .get(session.url(listPath(page: 0)))) { answer in
+      if case .rows? = JSONRowReader.rows(in: answer.body, key: "storeInfo") { return true }
+      return false
+    }
   }
 
   /// Why `answer` is not the holiday list of `store`, or nil when it may be: a store list page
