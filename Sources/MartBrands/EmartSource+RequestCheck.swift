@@ -53,14 +53,16 @@ extension EmartSource {
   /// `month`'s holiday list of `area` (the per-area form), checked by
   /// ``holidayListMismatch(_:month:)`` and ``holidayListMismatch(_:area:)``. Neither can tell
   /// the two letters of a pair apart (nor a list without stores from another), so every list is
-  /// also compared with the run's other answers.
+  /// also compared with the run's other answers, once every list is in
+  /// (``reaskingRepeatedAreas(_:months:_:)``), not as it arrives: empty areas, whose answers are
+  /// alike, would each cost a fresh connection.
   static func holidayList(
     area: String, month: CalendarDate, connection: HTTPRequest.ConnectionChoice = .keptAlive,
     _ session: SourceSession
   ) async throws(SourceError) -> HolidayListAnswer {
     var request = HTTPRequest.postForm(session.url(holidayListPath), fields: holidayListFields(area: area, month: month))
     request.connection = connection
-    return try await holidayList(request, unproven: true, session) {
+    return try await holidayList(request, unproven: false, session) {
       holidayListMismatch($0, month: month) ?? holidayListMismatch($0, area: area)
     }
   }
@@ -267,17 +269,14 @@ extension EmartSource {
 
   /// The store page (`view.do?id=`) of `branch`, checked by ``storePageMismatch(_:storeID:)``. A
   /// page that does not carry the store's name proves nothing of whose it is: it is compared
-  /// with the run's other answers, and asked again on a fresh connection only when it repeats
-  /// another request's answer.
+  /// with the run's other answers once every page is in (``storePages(of:_:)``), and asked again
+  /// only when it repeats another request's answer.
   static func storePage(
     of branch: RawBranch, connection: HTTPRequest.ConnectionChoice = .keptAlive, _ session: SourceSession
   ) async throws(SourceError) -> HTTPResponse {
-    let name = Data(branch.name.utf8)
     var request = HTTPRequest.get(session.url(detailPath(storeID: branch.id.storeID)))
     request.connection = connection
-    return try await session.send(request) {
-      storePageMismatch($0, storeID: branch.id.storeID)
-    } unproven: { !$0.body.contains(name) }
+    return try await session.send(request) { storePageMismatch($0, storeID: branch.id.storeID) }
   }
 
   /// The store pages of `branches` (``storePage(of:connection:_:)``), in order, each its page or

@@ -5,9 +5,10 @@ import MartFetch
 extension LotteSuperSource {
   /// The holiday answer of `store` at `pathAndQuery`, checked by
   /// ``holidayListMismatch(_:store:)``. Its rows carry only dates (`holidayDate`): nothing names
-  /// the store, so the answer is compared with the run's others (asked again on a fresh
-  /// connection when it repeats another store's answer), and a run whose holiday answers are
-  /// all one answer believes none of them (``collect(_:)``).
+  /// the store, so once every store's answer is in, the answer is compared with the run's others
+  /// (asked again, on one connection a round, when it repeats another store's answer), and a run
+  /// whose holiday answers are all one answer believes none of them (``collect(_:)``). It is not
+  /// compared as it arrives: stores sharing their days would each cost a fresh connection.
   static func holidayList(
     at pathAndQuery: String, of store: Store, connection: HTTPRequest.ConnectionChoice = .keptAlive,
     _ session: SourceSession
@@ -15,7 +16,7 @@ extension LotteSuperSource {
     var request = HTTPRequest.get(session.url(pathAndQuery))
     request.connection = connection
     return try await session.send(
-      request, answering: { holidayListMismatch($0, store: store) }, unproven: { _ in true })
+      request, answering: { holidayListMismatch($0, store: store) })
   }
 
   /// What closes a lane of holiday requests asked again: the first store list page, whose
