@@ -23,7 +23,8 @@ import Synchronization
 /// answer. After one asked again because an answer was another request's
 /// (`freshAfterMismatch`), so does every request to its origin: HTTP/1.1 cannot tell an answer
 /// from a leftover copy of an earlier one, so no kept-alive connection to that origin (the one
-/// the wrong answer came on included) is used again.
+/// the wrong answer came on included) is used again. A lane's requests are the exception: its
+/// connection is a new one of its own, opened after the mismatch.
 ///
 /// A request on a lane (``HTTPRequest/ConnectionChoice/lane(_:closing:)``) goes through an
 /// engine of the lane's own, whose connection cache holds the lane's one connection and nothing
