@@ -43,10 +43,16 @@ struct ConnectionLaneProofTests {
     let server = try Self.server()
     defer { server.stop() }
     let (bodies, warnings) = await Self.readLane(server)
+    // The server closes a connection after 5 idle seconds: on a machine so loaded that a pause
+    // between two of the lane's requests was longer, the lane lost its connection and proves
+    // nothing, as it must.
+    guard server.acceptedConnections == 1 else {
+      #expect(bodies == nil && warnings.isEmpty)
+      return
+    }
     #expect(bodies == (1...4).map { "days of \($0)" })
     // The work's warnings are kept with the outputs, in order.
     #expect(warnings.map(\.message) == (1...4).map { "asked store \($0)" })
-    #expect(server.acceptedConnections == 1)
   }
 
   @Test(arguments: [Duration.zero, .milliseconds(30)])

@@ -21,12 +21,18 @@ import Testing
       request.connection = .lane(lane, closing: index == 3)
       answers.append(try await client.fetch(request))
     }
+    #expect(answers.map { String(decoding: $0.body, as: UTF8.self) } == (0..<4).map { "page /lane/\($0)" })
+    // The server closes a connection after 5 idle seconds: on a machine so loaded that a pause
+    // between two of the lane's requests was longer, the lane's answers say that a new
+    // connection was opened.
+    guard server.acceptedConnections == 2 else {
+      #expect(answers.dropFirst().contains { $0.connectionsOpened == 1 && !$0.cameOnReusedConnection })
+      return
+    }
     // A new connection for the lane, though one to the same server was idle, and the lane's
     // answers all on it.
     #expect(answers.map(\.connectionsOpened) == [1, 0, 0, 0])
     #expect(answers.map(\.cameOnReusedConnection) == [false, true, true, true])
-    #expect(answers.map { String(decoding: $0.body, as: UTF8.self) } == (0..<4).map { "page /lane/\($0)" })
-    #expect(server.acceptedConnections == 2)
   }
 
   @Test func twoLanesNeverShareAConnection() async throws {
