@@ -90,6 +90,8 @@ final class AnswerLedger: Sendable {
   }
 
   private let requestsByBody = Mutex<[Fingerprint: Set<String>]>([:])
+  /// What the answers on each lane showed of its connection (``SourceSession/onOneConnection(_:closingWith:_:)``).
+  let laneRecords = Mutex<[ConnectionLane: LaneRecord]>([:])
 
   /// How a request is told from another: method, URL and body.
   private static func key(_ request: HTTPRequest) -> String {
@@ -127,9 +129,15 @@ extension SourceSession {
   /// the answer's body of an item whose answer came on a reused connection (nil for one whose
   /// answer came on a fresh connection, or that holds none), `again` asks an item's request
   /// again on a fresh connection.
+  ///
+  /// With a `proof`, a round's items are asked again one after another on one new connection,
+  /// closed by the proof's request (``onOneConnection(_:closingWith:_:)``): one connection a
+  /// round instead of one an item, and each answer believed as a fresh connection's is. When
+  /// the proof fails (its answer is not its own, a request on the lane failed or mismatched),
+  /// the round's items are asked again each on a fresh connection of its own, as without one.
   func reaskingRepeats<Item: Sendable>(
-    _ items: [Item], reused: (Item) -> (request: HTTPRequest, body: Data)?,
-    again: @escaping @Sendable (SourceSession, Item) async -> Item
+    _ items: [Item], proof: LaneProof? = nil, reused: (Item) -> (request: HTTPRequest, body: Data)?,
+    again: @escaping @Sendable (SourceSession, Item, HTTPRequest.ConnectionChoice) async -> Item
   ) async -> [Item] {
     var items = items
     var askedAgain = Set<Int>()
@@ -140,7 +148,7 @@ extension SourceSession {
       }
       guard !repeating.isEmpty else { return items }
       askedAgain.formUnion(repeating)
-      let reread = await sideBySide(repeating.map { items[$0] }, again)
+      let reread = await askingAgain(repeating.map { items[$0] }, proof: proof, again)
       for (index, item) in zip(repeating, reread) { items[index] = item }
     }
   }

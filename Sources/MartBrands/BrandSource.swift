@@ -252,7 +252,9 @@ public final class SourceSession: Sendable {
   /// another request's answer that came on a reused connection may be that request's leftover,
   /// and is asked again once on a fresh connection, which no leftover can reach. An answer that
   /// differs from every other is believed as it came: nothing is asked twice because a marker is
-  /// missing. What the run's answers say together (every one alike: a cache that ignores the
+  /// missing. An answer on a lane (``HTTPRequest/ConnectionChoice/lane(_:closing:)``) is not
+  /// compared: the lane's last answer proves or disproves all of them at once
+  /// (``onOneConnection(_:closingWith:_:)``). What the run's answers say together (every one alike: a cache that ignores the
   /// query) is the source's to judge, with ``AnswerChecks/allAlike(_:)``.
   public func send(
     _ request: HTTPRequest, answering mismatch: (HTTPResponse) -> String?,
@@ -265,9 +267,10 @@ public final class SourceSession: Sendable {
       let response = try await send(request)
       if let found = mismatch(response) {
         problem = found
+        if let lane = request.lane { answers.breakLane(lane) }
         warn("\(request.url): the answer is not the page asked for (\(found)); asked again on a fresh connection")
         request.connection = .freshAfterMismatch
-      } else if !askedAgainForARepeat, response.cameOnReusedConnection, unproven(response),
+      } else if request.lane == nil, !askedAgainForARepeat, response.cameOnReusedConnection, unproven(response),
         answers.repeats(response.body, answering: request)
       {
         askedAgainForARepeat = true
@@ -307,11 +310,13 @@ public final class SourceSession: Sendable {
     do {
       response = try await fetcher.fetch(request).requireSuccess()
     } catch {
+      if let lane = request.lane { answers.breakLane(lane) }
       throw SourceError(source: sourceName, url: request.url, reason: .fetch(error))
     }
     let head = AnswerHead(response)
     responses.withLock { $0[request.url] = head }
     answers.record(response.body, answering: request)
+    if let lane = request.lane { answers.note(response, on: lane) }
     if let label = response.charset, CharsetDecoder.encodingName(forLabel: label) == nil {
       warn("\(request.url): unknown charset \"\(label)\" in the Content-Type header; the encoding was sniffed")
     }

@@ -53,13 +53,16 @@ extension EmartSource {
   /// `month`'s holiday list of `area` (the per-area form), checked by
   /// ``holidayListMismatch(_:month:)`` and ``holidayListMismatch(_:area:)``. Neither can tell
   /// the two letters of a pair apart (nor a list without stores from another), so every list is
-  /// also compared with the run's other answers.
+  /// also compared with the run's other answers, once every list is in
+  /// (``reaskingRepeatedAreas(_:months:_:)``), not as it arrives: empty areas, whose answers are
+  /// alike, would each cost a fresh connection.
   static func holidayList(
-    area: String, month: CalendarDate, fresh: Bool = false, _ session: SourceSession
+    area: String, month: CalendarDate, connection: HTTPRequest.ConnectionChoice = .keptAlive,
+    _ session: SourceSession
   ) async throws(SourceError) -> HolidayListAnswer {
     var request = HTTPRequest.postForm(session.url(holidayListPath), fields: holidayListFields(area: area, month: month))
-    if fresh { request.connection = .fresh }
-    return try await holidayList(request, unproven: true, session) {
+    request.connection = connection
+    return try await holidayList(request, unproven: false, session) {
       holidayListMismatch($0, month: month) ?? holidayListMismatch($0, area: area)
     }
   }
@@ -196,9 +199,10 @@ extension EmartSource {
   }
 
   /// `feeds` (the holiday lists of `months`, in order) with each area that lists stores in one
-  /// month and none in another asked again for the empty month, once, on a fresh connection: an
-  /// empty list proves nothing of its area, and may be an empty area's answer taken as a leftover.
-  /// An answer that is still another area's or month's is left out (``HolidayListPage/dropped``).
+  /// month and none in another asked again for the empty month, once (``areaPagesAgain(_:_:)``):
+  /// an empty list proves nothing of its area, and may be an empty area's answer taken as a
+  /// leftover. An answer that is still another area's or month's is left out
+  /// (``HolidayListPage/dropped``).
   static func reaskingEmptyAreas(
     _ feeds: [HolidayListFeed], months: [CalendarDate], _ session: SourceSession
   ) async throws(SourceError) -> [HolidayListFeed] {
@@ -210,17 +214,16 @@ extension EmartSource {
       }
     }
     guard !targets.isEmpty else { return feeds }
-    let again = try await session.sideBySide(targets) { session, target throws(SourceError) in
-      try await areaPage(target.area, month: months[target.feed], fresh: true, session)
-    }
+    let again = try await areaPagesAgain(targets.map { ($0.area, months[$0.feed]) }, session)
     var result = feeds
     for (target, page) in zip(targets, again) { result[target.feed].pages[target.page] = page }
     return result
   }
 
   /// `feeds` (the holiday lists of `months`, in order) with every area's answer that came on a
-  /// reused connection and equals another request's answer asked again on a fresh connection,
-  /// round after round (``SourceSession/reaskingRepeats(_:answer:again:)``): the area check
+  /// reused connection and equals another request's answer asked again, round after round, each
+  /// round on one connection closed by the store list (``SourceSession/reaskingRepeats(_:proof:reused:again:)``,
+  /// ``laneProof(_:)``): the area check
   /// cannot tell the two letters of a pair apart, so a leftover of O's list read as N's would
   /// give N's stores no days. An answer asked again that fails, or is another area's or month's,
   /// is left out (its area's stores keep their last data).
@@ -240,16 +243,19 @@ extension EmartSource {
       }
     }
     let url = session.url(holidayListPath)
-    let reread = await session.reaskingRepeats(asked) { item -> (request: HTTPRequest, body: Data)? in
+    let reread = await session.reaskingRepeats(asked, proof: laneProof(session)) {
+      item -> (request: HTTPRequest, body: Data)? in
       guard item.page.dropped == nil, item.page.cameOnReusedConnection, let area = item.page.area,
         let body = item.page.body
       else { return nil }
       return (.postForm(url, fields: holidayListFields(area: area, month: item.month)), body)
-    } again: { session, item in
+    } again: { session, item, connection in
       var item = item
       guard let area = item.page.area else { return item }
       do throws(SourceError) {
-        item.page = try await areaPage(area, month: item.month, fresh: true, session)
+        item.page = try await areaPage(area, month: item.month, connection: connection, session)
+        // Asked again, its answer is believed: not compared again in a later round.
+        item.page.cameOnReusedConnection = false
       } catch {
         session.warn("\(item.page.list) repeats another request's answer and was not read again; left out: \(error)")
         item.page = HolidayListPage(list: item.page.list, rows: [], dropped: "\(error)", area: area)
@@ -263,23 +269,20 @@ extension EmartSource {
 
   /// The store page (`view.do?id=`) of `branch`, checked by ``storePageMismatch(_:storeID:)``. A
   /// page that does not carry the store's name proves nothing of whose it is: it is compared
-  /// with the run's other answers, and asked again on a fresh connection only when it repeats
-  /// another request's answer.
+  /// with the run's other answers once every page is in (``storePages(of:_:)``), and asked again
+  /// only when it repeats another request's answer.
   static func storePage(
-    of branch: RawBranch, fresh: Bool = false, _ session: SourceSession
+    of branch: RawBranch, connection: HTTPRequest.ConnectionChoice = .keptAlive, _ session: SourceSession
   ) async throws(SourceError) -> HTTPResponse {
-    let name = Data(branch.name.utf8)
     var request = HTTPRequest.get(session.url(detailPath(storeID: branch.id.storeID)))
-    if fresh { request.connection = .fresh }
-    return try await session.send(request) {
-      storePageMismatch($0, storeID: branch.id.storeID)
-    } unproven: { !$0.body.contains(name) }
+    request.connection = connection
+    return try await session.send(request) { storePageMismatch($0, storeID: branch.id.storeID) }
   }
 
-  /// The store pages of `branches` (``storePage(of:fresh:_:)``), in order, each its page or why
-  /// it failed, once every page is in and every page that came on a reused connection and equals
-  /// another request's answer was asked again on a fresh connection, round after round
-  /// (``SourceSession/reaskingRepeats(_:reused:again:)``): a page taken as another store's
+  /// The store pages of `branches` (``storePage(of:connection:_:)``), in order, each its page or
+  /// why it failed, once every page is in and every page that came on a reused connection and
+  /// equals another request's answer was asked again, round after round, each round on one
+  /// connection closed by the store list (``SourceSession/reaskingRepeats(_:proof:reused:again:)``): a page taken as another store's
   /// leftover before that store's own page was noted shows as a repeat only then, and would
   /// give this store the other's phone or place.
   static func storePages(
@@ -293,15 +296,53 @@ extension EmartSource {
         return (branch, .failure(error))
       }
     }
-    return await session.reaskingRepeats(firstRead) { item -> (request: HTTPRequest, body: Data)? in
+    return await session.reaskingRepeats(firstRead, proof: laneProof(session)) {
+      item -> (request: HTTPRequest, body: Data)? in
       guard case .success(let page) = item.page, page.cameOnReusedConnection else { return nil }
       return (.get(page.requestURL), page.body)
-    } again: { session, item -> Asked in
+    } again: { session, item, connection -> Asked in
       do throws(SourceError) {
-        return (item.branch, .success(try await storePage(of: item.branch, fresh: true, session)))
+        return (item.branch, .success(try await storePage(of: item.branch, connection: connection, session)))
       } catch {
         return (item.branch, .failure(error))
       }
     }.map(\.page)
+  }
+}
+
+extension EmartSource {
+  /// What closes a lane of holiday lists or store pages asked again: the 이마트 store list, whose
+  /// answer (a `dataList` of stores, no `dateList`) neither a holiday list nor a store page gives.
+  static func laneProof(_ session: SourceSession) -> LaneProof {
+    LaneProof(
+      request: .postForm(session.url(storeListPath), fields: storeListFields(searchType: "EM", asOf: session.asOf))
+    ) { HolidayListReading($0).isStoreList }
+  }
+
+  /// The holiday list pages of `asks` (area and month), asked again: one after another on one new
+  /// connection closed by the store list (``laneProof(_:)``) when there are several and the lane
+  /// holds, each on a fresh connection of its own otherwise. A page asked again is believed as it
+  /// came (not compared again). The first failure, in `asks`' order, is thrown.
+  static func areaPagesAgain(
+    _ asks: [(area: String, month: CalendarDate)], _ session: SourceSession
+  ) async throws(SourceError) -> [HolidayListPage] {
+    typealias Ask = (area: String, month: CalendarDate)
+    let read: @Sendable (SourceSession, Ask, HTTPRequest.ConnectionChoice) async -> Result<HolidayListPage, SourceError> = {
+      session, ask, connection in
+      do throws(SourceError) {
+        var page = try await areaPage(ask.area, month: ask.month, connection: connection, session)
+        page.cameOnReusedConnection = false
+        return .success(page)
+      } catch {
+        return .failure(error)
+      }
+    }
+    let results: [Result<HolidayListPage, SourceError>]
+    if asks.count > 1, let proved = await session.onOneConnection(asks, closingWith: laneProof(session), read) {
+      results = proved
+    } else {
+      results = await session.sideBySide(asks) { session, ask in await read(session, ask, .fresh) }
+    }
+    return try results.map { result throws(SourceError) in try result.get() }
   }
 }

@@ -373,10 +373,8 @@ public struct EmartSource: BrandSource {
   ) async throws(SourceError) -> HolidayListFeed {
     let monthText = "\(month.year)-\(paddedMonth(month))"
     if form == .perArea {
-      @Sendable func areaRows(
-        _ area: String, fresh: Bool = false, _ session: SourceSession
-      ) async throws(SourceError) -> HolidayListPage {
-        try await areaPage(area, month: month, fresh: fresh, session)
+      @Sendable func areaRows(_ area: String, _ session: SourceSession) async throws(SourceError) -> HolidayListPage {
+        try await areaPage(area, month: month, connection: .keptAlive, session)
       }
       var pages: [HolidayListPage] = []
       var notServed: String?
@@ -395,13 +393,12 @@ public struct EmartSource: BrandSource {
           try await areaRows(area, session)
         }
         // Two areas never list the same stores: areas whose answers are one (a leftover taken
-        // before its own request's answer was noted, a cache) are asked again on fresh
-        // connections, and what still repeats is left out.
+        // before its own request's answer was noted, a cache) are asked again, on one
+        // connection closed by the store list (``areaPagesAgain(_:_:)``), and what still
+        // repeats is left out.
         let repeated = Self.repeatedAreas(pages)
         if !repeated.isEmpty {
-          let again = try await session.sideBySide(repeated) { session, area throws(SourceError) in
-            try await areaRows(area, fresh: true, session)
-          }
+          let again = try await areaPagesAgain(repeated.map { ($0, month) }, session)
           for page in again {
             if let index = pages.firstIndex(where: { $0.area == page.area }) { pages[index] = page }
           }
@@ -434,17 +431,17 @@ public struct EmartSource: BrandSource {
     return try requiringStores(HolidayListFeed(pages: [page], url: answer.response.requestURL), month: monthText)
   }
 
-  /// The page of `area`'s holiday list of `month` (the per-area form), on a fresh connection
-  /// when `fresh`. An answer that is another area's or month's each time it is asked is left
+  /// The page of `area`'s holiday list of `month` (the per-area form), asked on `connection`. An
+  /// answer that is another area's or month's each time it is asked is left
   /// out (``HolidayListPage/dropped``): an unsure check costs that one answer, and the area's
   /// stores keep their last data.
   static func areaPage(
-    _ area: String, month: CalendarDate, fresh: Bool, _ session: SourceSession
+    _ area: String, month: CalendarDate, connection: HTTPRequest.ConnectionChoice, _ session: SourceSession
   ) async throws(SourceError) -> HolidayListPage {
     let list = "the holiday list of \(month.year)-\(paddedMonth(month)), area \(area)"
     let answer: HolidayListAnswer
     do throws(SourceError) {
-      answer = try await holidayList(area: area, month: month, fresh: fresh, session)
+      answer = try await holidayList(area: area, month: month, connection: connection, session)
     } catch let error where error.isMismatch {
       session.warn("\(list) was not believed and is left out: \(error)")
       return HolidayListPage(list: list, rows: [], dropped: "\(error)", area: area)

@@ -97,7 +97,8 @@ public struct HomeplusSource: BrandSource {
     let outcomes = await session.reaskingRepeats(Array(firstRead)) { item in
       guard let answer = item.1.answer, answer.cameOnReusedConnection else { return nil }
       return (.get(answer.requestURL), answer.body)
-    } again: { session, item in
+    } again: { session, item, _ in
+      // Without a lane's proof, every page asked again goes on a fresh connection.
       (item.0, await Self.readStorePage(session, item.0, fresh: true))
     }.map(\.1)
     var branches: [RawBranch] = []

@@ -95,16 +95,19 @@ public struct LotteSuperSource: BrandSource {
         reason: .unexpectedContent("the store list has no store with an sstrCd"))
     }
     let firstRead = await session.sideBySide(stores) { session, listed in
-      (listed, await Self.readHolidays(of: listed.store, listURL: listed.pageURL, fresh: false, session))
+      (listed, await Self.readHolidays(of: listed.store, listURL: listed.pageURL, connection: .keptAlive, session))
     }
     // An answer taken as another store's leftover before that store's answer was noted shows
     // now that every answer is in, or once the answers asked again are: each that came on a
-    // reused connection and equals another request's answer is asked again on a fresh one.
-    let read = await session.reaskingRepeats(firstRead) { item in
+    // reused connection and equals another request's answer is asked again, the answers of a
+    // round one after another on one new connection that the first list page closes (a store
+    // list, which no holiday request answers): stores sharing their days cost one connection a
+    // round, not one each.
+    let read = await session.reaskingRepeats(firstRead, proof: Self.laneProof(session)) { item in
       guard let answer = item.1.answer, answer.cameOnReusedConnection else { return nil }
       return (.get(answer.requestURL), answer.body)
-    } again: { session, item in
-      (item.0, await Self.readHolidays(of: item.0.store, listURL: item.0.pageURL, fresh: true, session))
+    } again: { session, item, connection in
+      (item.0, await Self.readHolidays(of: item.0.store, listURL: item.0.pageURL, connection: connection, session))
     }.map(\.1)
     // Holiday answers name no store: when every store of a run of many got one and the same
     // answer (a cache that ignores the query string), none can be told to be its store's. A few
@@ -120,10 +123,10 @@ public struct LotteSuperSource: BrandSource {
     return read.map(\.branch)
   }
 
-  /// `store` as a branch, with the closing days its holiday answer gives, and that answer; on
-  /// a fresh connection when `fresh`. A failed answer costs only that store's days.
+  /// `store` as a branch, with the closing days its holiday answer gives, and that answer, asked
+  /// on `connection`. A failed answer costs only that store's days.
   static func readHolidays(
-    of store: Store, listURL: String, fresh: Bool, _ session: SourceSession
+    of store: Store, listURL: String, connection: HTTPRequest.ConnectionChoice, _ session: SourceSession
   ) async -> (branch: RawBranch, answer: HTTPResponse?) {
     // The record is the list row; the holiday answer only adds its dates.
     var branch = store.rawBranch(listURL: listURL)
@@ -133,7 +136,7 @@ public struct LotteSuperSource: BrandSource {
     }
     var answer: HTTPResponse?
     do throws(SourceError) {
-      let response = try await holidayList(at: path, of: store, fresh: fresh, session)
+      let response = try await holidayList(at: path, of: store, connection: connection, session)
       answer = response
       let holidays = try parseHolidayList(response.body, url: response.requestURL)
       branch.closingDates = holidays.dates

@@ -136,8 +136,9 @@ public final class ConditionalRequestFetcher: HTTPFetching {
 
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
     let ownValidators = ["If-None-Match", "If-Modified-Since"].contains { request.headers.value(named: $0) != nil }
-    // A request asked again on a fresh connection wants the page itself, never a stored body.
-    guard request.method == .get, !ownValidators, !request.freshConnection else {
+    // A request asked again on a connection of its own (fresh, or a lane's) wants the page
+    // itself, never a stored body.
+    guard request.method == .get, !ownValidators, request.connection == .keptAlive else {
       return try await upstream.fetch(request)
     }
     var stored: StoredResponse?

@@ -23,17 +23,27 @@ import Synchronization
 /// answer. After one asked again because an answer was another request's
 /// (`freshAfterMismatch`), so does every request to its origin: HTTP/1.1 cannot tell an answer
 /// from a leftover copy of an earlier one, so no kept-alive connection to that origin (the one
-/// the wrong answer came on included) is used again.
+/// the wrong answer came on included) is used again. A lane's requests are the exception: its
+/// connection is a new one of its own, opened after the mismatch.
+///
+/// A request on a lane (``HTTPRequest/ConnectionChoice/lane(_:closing:)``) goes through an
+/// engine of the lane's own, whose connection cache holds the lane's one connection and nothing
+/// else; the lane's closing request closes that connection and ends the engine.
 public final class CurlHTTPClient: HTTPFetching {
   public let configuration: HTTPClientConfiguration
   private let engine: CurlMultiEngine
+  /// The engines of the lanes in use, by lane.
+  private let laneEngines = Mutex<[ConnectionLane: CurlMultiEngine]>([:])
 
   public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
     self.configuration = configuration
     engine = CurlMultiEngine()
   }
 
-  deinit { engine.stop() }
+  deinit {
+    engine.stop()
+    for laneEngine in laneEngines.withLock({ Array($0.values) }) { laneEngine.stop() }
+  }
 
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
     let url = request.url
@@ -45,15 +55,16 @@ public final class CurlHTTPClient: HTTPFetching {
     if let problem = headers.lazy.compactMap(\.problem).first {
       throw FetchError(.transport, url: url, message: "not sent: \(problem)")
     }
+    if let lane = request.lane { return try await laneTransfer(request, lane: lane) }
     var request = request
     if engine.needsFreshConnection(request), !request.freshConnection { request.connection = .fresh }
-    guard request.freshConnection else { return try await transfer(request) }
+    guard request.freshConnection else { return try await transfer(request, on: engine) }
     // libcurl may follow a redirect on a kept-alive connection even in a fresh transfer, so a
     // fresh request's redirects are followed here, each on a fresh connection of its own.
     var current = request
     var plainAfterSecure = false
     for _ in 0...max(0, configuration.maxRedirects) {
-      var response = try await transfer(current)
+      var response = try await transfer(current, on: engine)
       response.cameOverPlainHTTP = response.cameOverPlainHTTP || plainAfterSecure
       guard [301, 302, 303, 307, 308].contains(response.status),
         let location = response.headers.value(named: "Location"),
@@ -97,9 +108,25 @@ public final class CurlHTTPClient: HTTPFetching {
       + ": an HTTPS source is not read over plain HTTP" + (option.map { " (\($0) allows it)" } ?? "")
   }
 
-  /// One transfer of `request` through the engine.
-  private func transfer(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
-    let engine = self.engine
+  /// One transfer of a lane's request, through the lane's engine (made by its first request);
+  /// the lane's closing request ends the engine, its connection closed after the answer.
+  private func laneTransfer(_ request: HTTPRequest, lane: ConnectionLane) async throws(FetchError) -> HTTPResponse {
+    let laneEngine = laneEngines.withLock { engines in
+      if let existing = engines[lane] { return existing }
+      let made = CurlMultiEngine()
+      engines[lane] = made
+      return made
+    }
+    defer {
+      if case .lane(_, closing: true) = request.connection {
+        laneEngines.withLock { $0.removeValue(forKey: lane) }?.stop()
+      }
+    }
+    return try await transfer(request, on: laneEngine)
+  }
+
+  /// One transfer of `request` through `engine`.
+  private func transfer(_ request: HTTPRequest, on engine: CurlMultiEngine) async throws(FetchError) -> HTTPResponse {
     let id = engine.nextID()
     let submission = { (continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>) in
       CurlMultiEngine.Submission(
@@ -117,7 +144,7 @@ public final class CurlHTTPClient: HTTPFetching {
 }
 
 /// The result of `curl_global_init`, run once (Swift initializes globals lazily and thread-safely).
-private let curlGlobalInitResult: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
+let curlGlobalInitResult: CURLcode = curl_global_init(Int(CURL_GLOBAL_ALL))
 
 /// The queue between the tasks asking for transfers and the one thread running them.
 ///
@@ -125,7 +152,7 @@ private let curlGlobalInitResult: CURLcode = curl_global_init(Int(CURL_GLOBAL_AL
 /// exception libcurl documents as safe from any thread: `curl_multi_wakeup`. Everything else
 /// shared is in `inbox`, behind a mutex. The thread holds the engine until it ends, so the
 /// multi handle is cleaned up (in `deinit`) only once nothing can wake it any more.
-private final class CurlMultiEngine: @unchecked Sendable {
+final class CurlMultiEngine: @unchecked Sendable {
   /// A request waiting to be started on the transfer thread.
   struct Submission: Sendable {
     var id: Int
@@ -286,313 +313,3 @@ private final class CurlMultiEngine: @unchecked Sendable {
   }
 }
 
-/// One transfer: owns the easy handle, the header list and the error buffer, and collects the
-/// response while libcurl runs. Lives on the transfer thread only.
-private final class CurlTransfer {
-  let id: Int
-  let handle: UnsafeMutableRawPointer
-  let continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>
-  private let url: String
-  private var requestHeaderList: UnsafeMutablePointer<curl_slist>?
-  private let errorBuffer: UnsafeMutablePointer<CChar>
-  private let maxBodyBytes: Int
-  private let trustedCertificates: TrustedCertificates
-  private let certificateOption: String?
-  private let allowsInsecureRedirects: Bool
-  private let insecureRedirectOption: String?
-
-  private var body = Data()
-  private var statusLine: String?
-  private var responseHeaders: [HTTPHeader] = []
-  private var bodyLimitExceeded = false
-
-  private init(handle: UnsafeMutableRawPointer, submission: CurlMultiEngine.Submission) {
-    self.handle = handle
-    id = submission.id
-    url = submission.request.url
-    continuation = submission.continuation
-    maxBodyBytes = submission.configuration.maxBodyBytes
-    trustedCertificates = submission.configuration.trustedCertificates
-    certificateOption = submission.configuration.certificateOption
-    allowsInsecureRedirects = submission.configuration.allowsInsecureRedirects
-    insecureRedirectOption = submission.configuration.insecureRedirectOption
-    errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
-    errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
-  }
-
-  deinit {
-    curl_easy_cleanup(handle)
-    curl_slist_free_all(requestHeaderList)
-    errorBuffer.deallocate()
-  }
-
-  /// A configured transfer, ready to be added to the multi handle.
-  static func start(
-    _ submission: CurlMultiEngine.Submission, share: UnsafeMutableRawPointer?
-  ) -> Result<CurlTransfer, FetchError> {
-    let url = submission.request.url
-    guard let handle = curl_easy_init() else {
-      return .failure(FetchError(.transport, url: url, message: "libcurl could not create a handle"))
-    }
-    let transfer = CurlTransfer(handle: handle, submission: submission)
-    if let failure = transfer.configure(submission.request, configuration: submission.configuration, share: share) {
-      return .failure(FetchError(.transport, url: url, message: "could not configure libcurl: \(failure)"))
-    }
-    return .success(transfer)
-  }
-
-  /// The response, or the failure `code` stands for; nil `code`: the caller cancelled.
-  func result(_ code: CURLcode?) -> Result<HTTPResponse, FetchError> {
-    guard let code else {
-      return .failure(FetchError(.cancelled, url: url, message: "cancelled while the transfer was running"))
-    }
-    guard code == CURLE_OK else {
-      return .failure(error(for: code, url: url))
-    }
-    var status = 0
-    _ = mart_curl_getinfo_long(handle, CURLINFO_RESPONSE_CODE, &status)
-    var effectiveURL: UnsafePointer<CChar>?
-    _ = mart_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effectiveURL)
-    let finalURL = effectiveURL.map { String(cString: $0) } ?? url
-    var newConnections = 0
-    _ = mart_curl_getinfo_long(handle, CURLINFO_NUM_CONNECTS, &newConnections)
-    var redirects = 0
-    _ = mart_curl_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &redirects)
-    var response = HTTPResponse(
-      requestURL: url, finalURL: finalURL, status: status, headers: responseHeaders, body: body,
-      statusLine: statusLine)
-    // After redirects the final answer may have come on a kept-alive connection even when the
-    // first one was new.
-    response.cameOnReusedConnection = newConnections == 0 || redirects > 0
-    response.cameOverPlainHTTP = CurlHTTPClient.isDowngrade(from: url, to: finalURL)
-    return .success(response)
-  }
-
-  /// Sets every option; returns a description of the first option libcurl rejected, if any.
-  private func configure(
-    _ request: HTTPRequest, configuration: HTTPClientConfiguration, share: UnsafeMutableRawPointer?
-  ) -> String? {
-    var failures: [String] = []
-    func check(_ code: CURLcode, _ option: String) {
-      if code != CURLE_OK { failures.append("\(option): \(String(cString: curl_easy_strerror(code)))") }
-    }
-    let context = Unmanaged.passUnretained(self).toOpaque()
-
-    check(mart_curl_setopt_string(handle, CURLOPT_URL, request.url), "URL")
-    check(mart_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
-    check(mart_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
-    if request.freshConnection {
-      check(mart_curl_setopt_long(handle, CURLOPT_FRESH_CONNECT, 1), "FRESH_CONNECT")
-      check(mart_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1), "FORBID_REUSE")
-    }
-    check(mart_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
-    // A redirect from HTTPS to plain HTTP fails the transfer unless allowed (see `error(for:url:)`).
-    let refusesPlainHTTP = request.url.lowercased().hasPrefix("https://") && !configuration.allowsInsecureRedirects
-    check(
-      mart_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, refusesPlainHTTP ? "https" : "http,https"),
-      "REDIR_PROTOCOLS_STR")
-    // A fresh request's redirects are followed by `CurlHTTPClient.fetch`, each on a new connection.
-    check(mart_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.freshConnection ? 0 : 1), "FOLLOWLOCATION")
-    check(mart_curl_setopt_long(handle, CURLOPT_MAXREDIRS, max(0, configuration.maxRedirects)), "MAXREDIRS")
-    check(
-      mart_curl_setopt_long(handle, CURLOPT_CONNECTTIMEOUT_MS, milliseconds(configuration.connectTimeout)),
-      "CONNECTTIMEOUT_MS")
-    check(mart_curl_setopt_long(handle, CURLOPT_TIMEOUT_MS, milliseconds(configuration.totalTimeout)), "TIMEOUT_MS")
-    if configuration.lowSpeedLimit > 0 {
-      check(mart_curl_setopt_long(handle, CURLOPT_LOW_SPEED_LIMIT, configuration.lowSpeedLimit), "LOW_SPEED_LIMIT")
-      check(
-        mart_curl_setopt_long(handle, CURLOPT_LOW_SPEED_TIME, wholeSecondsRoundedUp(configuration.lowSpeedTime)),
-        "LOW_SPEED_TIME")
-    }
-    // Only the encodings whose decoded size the write callback bounds.
-    check(mart_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "gzip, deflate"), "ACCEPT_ENCODING")
-    check(mart_curl_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent), "USERAGENT")
-    check(
-      mart_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxBodyBytes)),
-      "MAXFILESIZE_LARGE")
-
-    check(mart_curl_setopt_data_callback(handle, CURLOPT_WRITEFUNCTION, curlWriteCallback), "WRITEFUNCTION")
-    check(mart_curl_setopt_pointer(handle, CURLOPT_WRITEDATA, context), "WRITEDATA")
-    check(mart_curl_setopt_data_callback(handle, CURLOPT_HEADERFUNCTION, curlHeaderCallback), "HEADERFUNCTION")
-    check(mart_curl_setopt_pointer(handle, CURLOPT_HEADERDATA, context), "HEADERDATA")
-    // HTTP/2 when TLS negotiates it (ALPN), HTTP/1.1 with keep-alive otherwise; a new transfer
-    // to an HTTPS host waits for a connection being set up to it, to multiplex over it.
-    check(mart_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)), "HTTP_VERSION")
-    if request.url.lowercased().hasPrefix("https://") {
-      check(mart_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1), "PIPEWAIT")
-    }
-    // Set for plain URLs too: a redirect may lead to HTTPS.
-    configureTrust(configuration.trustedCertificates, check: check)
-    if let share { check(mart_curl_setopt_pointer(handle, CURLOPT_SHARE, share), "SHARE") }
-
-    switch request.method {
-    case .get:
-      check(mart_curl_setopt_long(handle, CURLOPT_HTTPGET, 1), "HTTPGET")
-    case .post:
-      // The size goes first so that COPYPOSTFIELDS copies exactly these bytes, NULs included.
-      let body = request.body ?? Data()
-      check(mart_curl_setopt_long(handle, CURLOPT_POST, 1), "POST")
-      check(mart_curl_setopt_off_t(handle, CURLOPT_POSTFIELDSIZE_LARGE, curl_off_t(body.count)), "POSTFIELDSIZE_LARGE")
-      body.withUnsafeBytes { bytes in
-        // An empty body still needs a valid pointer.
-        let pointer = bytes.baseAddress ?? UnsafeRawPointer(("" as StaticString).utf8Start)
-        check(
-          mart_curl_setopt_pointer(handle, CURLOPT_COPYPOSTFIELDS, UnsafeMutableRawPointer(mutating: pointer)),
-          "COPYPOSTFIELDS")
-      }
-    }
-
-    // An empty `Expect:` stops libcurl from waiting for `100 Continue` before larger bodies.
-    var headerLines = ["Expect:"]
-    headerLines += (configuration.defaultHeaders + request.headers).map { "\($0.name): \($0.value)" }
-    for line in headerLines {
-      guard let extended = curl_slist_append(requestHeaderList, line) else {
-        failures.append("header \(line)")
-        break
-      }
-      requestHeaderList = extended
-    }
-    check(mart_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, requestHeaderList), "HTTPHEADER")
-    return failures.first
-  }
-
-  /// Names the trusted certificates so that libcurl caches them: its X509 store is kept in the
-  /// multi handle and reused by later connections only when it came from one file alone, so
-  /// the build's default certificate directory (Debian's `/etc/ssl/certs`, which holds the
-  /// same certificates as its bundle) is unset whenever a file is named.
-  private func configureTrust(_ trust: TrustedCertificates, check: (CURLcode, String) -> Void) {
-    switch trust {
-    case .system:
-      guard let bundle = systemCertificateBundle else { return }
-      check(mart_curl_setopt_string(handle, CURLOPT_CAINFO, bundle), "CAINFO")
-      check(mart_curl_setopt_string(handle, CURLOPT_CAPATH, nil), "CAPATH")
-    case .bundle(let path, _):
-      check(mart_curl_setopt_string(handle, CURLOPT_CAINFO, path), "CAINFO")
-      check(mart_curl_setopt_string(handle, CURLOPT_CAPATH, nil), "CAPATH")
-    case .directory(let path, _):
-      check(mart_curl_setopt_string(handle, CURLOPT_CAPATH, path), "CAPATH")
-      check(mart_curl_setopt_string(handle, CURLOPT_CAINFO, nil), "CAINFO")
-    }
-  }
-
-  private func error(for code: CURLcode, url: String) -> FetchError {
-    let detail = String(cString: errorBuffer)
-    let message = detail.isEmpty ? String(cString: curl_easy_strerror(code)) : detail
-    if bodyLimitExceeded || code == CURLE_FILESIZE_EXCEEDED {
-      return FetchError(
-        .bodyTooLarge(limit: maxBodyBytes), url: url,
-        message: "response body exceeds the limit of \(maxBodyBytes) bytes")
-    }
-    var redirectCount = 0
-    _ = mart_curl_getinfo_long(handle, CURLINFO_REDIRECT_COUNT, &redirectCount)
-    switch code {
-    case CURLE_OPERATION_TIMEDOUT:
-      return FetchError(.timeout, url: url, message: message)
-    case CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_CONNECT, CURLE_GOT_NOTHING,
-      CURLE_RECV_ERROR, CURLE_SEND_ERROR, CURLE_SSL_CONNECT_ERROR, CURLE_HTTP2, CURLE_HTTP2_STREAM,
-      CURLE_WEIRD_SERVER_REPLY:
-      // Failures of the connection or its framing: worth another attempt.
-      return FetchError(.connection, url: url, message: message)
-    case CURLE_PARTIAL_FILE:
-      return FetchError(.bodyCutShort, url: url, message: "body cut short of its declared length (\(message))")
-    case CURLE_PEER_FAILED_VERIFICATION, CURLE_SSL_CACERT_BADFILE:
-      // Not worth another attempt: the same certificate fails the same check.
-      return FetchError(
-        .transport, url: url,
-        message:
-          "\(message) (checked against \(trustedCertificates)\(certificateOption.map { "; \($0) names other authorities" } ?? ""))")
-    case CURLE_TOO_MANY_REDIRECTS:
-      return FetchError(.redirect, url: url, message: message)
-    case CURLE_UNSUPPORTED_PROTOCOL where url.lowercased().hasPrefix("https://") && !allowsInsecureRedirects:
-      // Refused by the redirect protocols (https only): libcurl then gives the refused
-      // plain-HTTP URL as the effective one; the HTTPS request led to it.
-      var effective: UnsafePointer<CChar>?
-      var next: UnsafePointer<CChar>?
-      _ = mart_curl_getinfo_string(handle, CURLINFO_EFFECTIVE_URL, &effective)
-      _ = mart_curl_getinfo_string(handle, CURLINFO_REDIRECT_URL, &next)
-      let target = [effective, next].compactMap { $0.map { String(cString: $0) } }.first {
-        $0.lowercased().hasPrefix("http://")
-      }
-      guard let target else {
-        return redirectCount > 0
-          ? FetchError(.redirect, url: url, message: "refused redirect: \(message)")
-          : FetchError(.invalidURL, url: url, message: message)
-      }
-      return FetchError(
-        .redirect, url: url,
-        message: CurlHTTPClient.insecureRedirectRefusal(from: nil, to: target, option: insecureRedirectOption))
-    case CURLE_UNSUPPORTED_PROTOCOL where redirectCount > 0:
-      return FetchError(.redirect, url: url, message: "refused redirect: \(message)")
-    case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:
-      return FetchError(.invalidURL, url: url, message: message)
-    default:
-      return FetchError(.transport, url: url, message: message)
-    }
-  }
-
-  fileprivate func receiveBody(_ chunk: UnsafeRawBufferPointer) -> Bool {
-    guard body.count + chunk.count <= maxBodyBytes else {
-      bodyLimitExceeded = true
-      return false
-    }
-    body.append(contentsOf: chunk)
-    return true
-  }
-
-  /// Receives one header line. A status line starts a new response (after a redirect or a
-  /// `100 Continue`), so only the final response's headers are kept.
-  fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-    var line = String(decoding: bytes, as: UTF8.self)
-    while let last = line.last, last.isNewline { line.removeLast() }
-    if line.hasPrefix("HTTP/") {
-      statusLine = line
-      responseHeaders = []
-    } else {
-      // The blank line that ends the block, or anything else that is not a field, is skipped.
-      _ = responseHeaders.appendFieldLine(line)
-    }
-  }
-}
-
-@available(*, unavailable)
-extension CurlTransfer: Sendable {}
-
-/// The CA bundle libcurl was built to use (`CURLINFO_CAINFO`), or nil when it names none (a
-/// build that trusts a directory or the TLS library's own store: left as it is).
-private let systemCertificateBundle: String? = {
-  guard curlGlobalInitResult == CURLE_OK, let handle = curl_easy_init() else { return nil }
-  defer { curl_easy_cleanup(handle) }
-  var path: UnsafePointer<CChar>?
-  guard mart_curl_getinfo_string(handle, CURLINFO_CAINFO, &path) == CURLE_OK, let path else { return nil }
-  return String(cString: path)
-}()
-
-private func wholeSecondsRoundedUp(_ duration: Duration) -> Int {
-  let (seconds, attoseconds) = duration.components
-  return max(1, Int(seconds) + (attoseconds > 0 ? 1 : 0))
-}
-
-private func milliseconds(_ duration: Duration) -> Int {
-  let (seconds, attoseconds) = duration.components
-  return max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
-}
-
-private func curlWriteCallback(
-  data: UnsafeMutablePointer<CChar>?, size: Int, count: Int, context: UnsafeMutableRawPointer?
-) -> Int {
-  guard let data, let context else { return 0 }
-  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-  let length = size * count
-  // Returning a different count makes libcurl abort the transfer with CURLE_WRITE_ERROR.
-  return transfer.receiveBody(UnsafeRawBufferPointer(start: data, count: length)) ? length : 0
-}
-
-private func curlHeaderCallback(
-  data: UnsafeMutablePointer<CChar>?, size: Int, count: Int, context: UnsafeMutableRawPointer?
-) -> Int {
-  guard let data, let context else { return 0 }
-  let transfer = Unmanaged<CurlTransfer>.fromOpaque(context).takeUnretainedValue()
-  let length = size * count
-  transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: data, count: length))
-  return length
-}

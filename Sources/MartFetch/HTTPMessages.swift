@@ -1,5 +1,6 @@
 import Foundation
 import MartCore
+import Synchronization
 
 /// The HTTP methods the pipeline uses.
 public enum HTTPMethod: String, Sendable, Codable, Hashable {
@@ -98,6 +99,19 @@ extension StringProtocol {
   }
 }
 
+/// One new connection that carries a sequence of requests and nothing else
+/// (``HTTPRequest/ConnectionChoice/lane(_:closing:)``): each lane is told from every other by
+/// its number, unique in the process.
+public struct ConnectionLane: Sendable, Hashable {
+  public let number: Int
+  private static let lanes = Atomic(0)
+
+  /// A lane no request has used yet.
+  public init() {
+    number = Self.lanes.wrappingAdd(1, ordering: .relaxed).newValue
+  }
+}
+
 /// An HTTP request as plain data: what to send, nothing about how.
 public struct HTTPRequest: Sendable, Hashable {
   public var method: HTTPMethod
@@ -120,10 +134,24 @@ public struct HTTPRequest: Sendable, Hashable {
     /// that connection by one): `CurlHTTPClient` then uses no kept-alive connection to the
     /// origin any more.
     case freshAfterMismatch
+    /// On `lane`'s one connection: a new connection opened by the lane's first request and used
+    /// by its requests alone, sent one at a time, and closed after the request marked `closing`.
+    /// No other request goes on it and its requests go on no other kept-alive connection, so
+    /// every answer on it follows the lane's own requests: when the last one's answer is its own,
+    /// no answer on the connection was a leftover (a copy shifts every later answer, the last
+    /// one's included).
+    case lane(ConnectionLane, closing: Bool)
   }
 
-  /// Whether it goes on a new connection of its own.
-  public var freshConnection: Bool { connection != .keptAlive }
+  /// Whether it goes on a new connection of its own (``ConnectionChoice/fresh`` or
+  /// ``ConnectionChoice/freshAfterMismatch``).
+  public var freshConnection: Bool { connection == .fresh || connection == .freshAfterMismatch }
+
+  /// The lane it goes on, when it goes on one (``ConnectionChoice/lane(_:closing:)``).
+  public var lane: ConnectionLane? {
+    if case .lane(let lane, _) = connection { return lane }
+    return nil
+  }
 
   public init(method: HTTPMethod = .get, url: String, headers: [HTTPHeader] = [], body: Data? = nil) {
     self.method = method
@@ -170,6 +198,10 @@ public struct HTTPResponse: Sendable, Hashable {
   /// answer can be a leftover copy of another request's (see `HTTPRequest.ConnectionChoice`).
   /// It says how the answer arrived, not what it is, so equality and hashing ignore it.
   public var cameOnReusedConnection = false
+  /// How many connections the transfer opened: 0 when it went on a kept-alive one, 1 for a new
+  /// connection; more after redirects or a broken connection. 0 when the fetcher does not say.
+  /// Like ``cameOnReusedConnection``, equality and hashing ignore it.
+  public var connectionsOpened = 0
   /// Whether the answer was read over plain HTTP after a redirect from an HTTPS URL (allowed
   /// only by ``HTTPClientConfiguration/allowsInsecureRedirects``). Like
   /// ``cameOnReusedConnection``, equality and hashing ignore it.

@@ -83,3 +83,17 @@ struct KeptConnectionTests {
     #expect(connections >= 1 && connections * 4 <= requests, "\(connections) connections for \(requests) requests")
   }
 }
+
+extension KeptConnectionTests {
+  @Test(arguments: Transport.allCases)
+  func lotteSuperKeepsItsConnections(over transport: Transport) async throws {
+    let (branches, requests, connections) = try await Self.collect(
+      LotteSuperSource(), brands: [.lotteSuper], host: "www.lotteon.com", over: transport)
+    #expect(branches > 0)
+    // Three list pages and a holiday list per store; 5023, 5044 and 5089 share their days, and
+    // their answers, which came on a reused connection, are asked again one after another on
+    // one new connection, closed by the first list page: two connections in all.
+    #expect(requests >= 10, "\(requests) requests")
+    #expect(connections >= 1 && connections * 4 <= requests, "\(connections) connections for \(requests) requests")
+  }
+}
