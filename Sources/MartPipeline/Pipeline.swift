@@ -37,6 +37,8 @@ public struct Pipeline: Sendable {
   public let reference: DesignationReference?
   /// Reads the national register of large stores after the brands, when the run reads it.
   public let register: RegisterStage?
+  /// What the report's start and end times are read from (the run's clock).
+  public let clock: any FetchClock
 
   /// - Parameters:
   ///   - geocoding: the chain to locate branches with; by default only the sources' own
@@ -47,8 +49,9 @@ public struct Pipeline: Sendable {
     sources: [any BrandSource], fetcher: any HTTPFetching,
     geocoding: GeocodingChain = GeocodingChain(geocoders: [], cache: nil), statistics: FetchStatistics? = nil,
     progress: RunProgress? = nil, admission: AdmitStage = AdmitStage(), designations: DesignationStore? = nil,
-    reference: DesignationReference? = nil, register: RegisterStage? = nil
+    reference: DesignationReference? = nil, register: RegisterStage? = nil, clock: any FetchClock = SystemFetchClock()
   ) {
+    self.clock = clock
     self.designations = designations
     self.reference = reference
     self.register = register
@@ -77,7 +80,7 @@ public struct Pipeline: Sendable {
   /// `latest.json`, and keeps in memory the bundles `current/` and `report.html` are made from
   /// (see ``finishOutput(_:output:)``, which writes them and `report.json`).
   public func runOnce(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> PipelineOutcome {
-    let startedAt = Date()
+    let startedAt = clock.date
     let window = DateWindow.threeMonths(startingAt: asOf)
     let store = BundleStore(outputDirectory: outputDirectory)
     let normalizer = BranchNormalizer(asOf: asOf, window: window)
@@ -85,7 +88,7 @@ public struct Pipeline: Sendable {
 
     let selection = BrandSelection(asked: brands, sources: sources)
     let previous = PreviousBundle.read(from: store, problems: &problems)
-    let publishStage = PublishStage(store: store, previous: previous, startedAt: startedAt)
+    let publishStage = PublishStage(store: store, previous: previous, startedAt: startedAt, clock: clock)
     if let damage = previous.damage, !selection.coversEveryBrand {
       // The brands this run does not fetch would have to come from a bundle, and none is intact.
       problems.fail(

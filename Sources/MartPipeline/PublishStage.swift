@@ -109,11 +109,17 @@ public struct PublishStage: Sendable {
   public let previous: PreviousBundle
   /// When the run started, for the report.
   public let startedAt: Date
+  /// What the run's end is read from, for the report.
+  public let clock: any FetchClock
 
-  public init(store: BundleStore, previous: PreviousBundle = PreviousBundle(), startedAt: Date = Date()) {
+  public init(
+    store: BundleStore, previous: PreviousBundle = PreviousBundle(), startedAt: Date,
+    clock: any FetchClock = SystemFetchClock()
+  ) {
     self.store = store
     self.previous = previous
     self.startedAt = startedAt
+    self.clock = clock
   }
 
   /// Publishes `draft` (unless no brand in it is fresh) and finishes the report; the outcome
@@ -228,7 +234,7 @@ public struct PublishStage: Sendable {
     var report = report
     let timestamps = ISO8601DateFormatter()
     report.startedAt = timestamps.string(from: startedAt)
-    report.finishedAt = timestamps.string(from: Date())
+    report.finishedAt = timestamps.string(from: clock.date)
     if report.change == nil {
       report.change = RunReport.Change(
         bundle: .none, previousVersion: previous.version, branchCounts: [:], closingDaysChanged: 0)
