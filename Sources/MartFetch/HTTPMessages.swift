@@ -170,7 +170,7 @@ public struct HTTPResponse: Sendable, Hashable {
   /// It says how the answer arrived, not what it is, so equality and hashing ignore it.
   public var cameOnReusedConnection = false
   /// Whether the answer was read over plain HTTP after a redirect from an HTTPS URL (allowed
-  /// only by ``HTTPClientConfiguration/allowsInsecureRedirects``). Like
+  /// only by ``HTTPSPolicy/allowsInsecureRedirects``). Like
   /// ``cameOnReusedConnection``, equality and hashing ignore it.
   public var cameOverPlainHTTP = false
 
