@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartExport
+import MartFetch
 
 /// The bundle a run is putting together: branches and one outcome per brand.
 public struct BundleDraft: Sendable {
