@@ -4,7 +4,7 @@ import MartDigest
 import MartGzip
 import Synchronization
 
-/// What ``BundleBuilder/build(branches:brands:asOf:window:removed:districts:into:shouldStop:)`` made: the
+/// What ``BundleBuilder/build(branches:brands:day:removed:districts:into:shouldStop:)`` made: the
 /// manifest (every file's path, size and SHA-256) and its bytes. The files themselves went to
 /// the ``BundleFileSink`` the build was given.
 struct BuiltBundle {
@@ -33,7 +33,7 @@ enum BundleBuilder {
   /// between files and every few hundred branches) answers `true`. Problems with the data throw
   /// an error whose path is a file of the bundle, relative to it; a sink's errors are its own.
   static func build(
-    branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
+    branches unsorted: [Branch], brands: [BrandSummary], day: RunDay,
     removed unsortedRemoved: [RemovedBranch] = [], districts: DistrictsFile? = nil,
     into sink: (any BundleFileSink)? = nil, shouldStop: () -> Bool = { false }
   ) throws(FileError) -> BuiltBundle? {
@@ -63,8 +63,8 @@ enum BundleBuilder {
 
     let output = BundleOutput(sink: sink)
     let input = BundleExportInput(
-      branches: branches, removed: removed, summaries: summaries, brands: brandSlugs, asOf: asOf, window: window,
-      districts: districts, frame: BranchListFrame(window: window), brandName: name,
+      branches: branches, removed: removed, summaries: summaries, brands: brandSlugs, day: day,
+      districts: districts, frame: BranchListFrame(window: day.window), brandName: name,
       staleSince: { staleSince[$0] })
     var exporters = BundleFileKinds.all.compactMap { $0.exporter(input) }
     for index in exporters.indices { try exporters[index].begin(output) }
@@ -93,13 +93,14 @@ enum BundleBuilder {
     let listed = output.listed.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     // The version hashes everything the manifest says except the version itself.
     var manifest = BundleManifest(
-      schemaVersion: bundleSchemaVersion, version: "", asOf: asOf, window: window, brands: summaries, files: listed)
-    manifest.version = "\(asOf.iso)-\(SHA256.hex(try ManifestFileKind.encode(manifest)).prefix(12))"
+      schemaVersion: bundleSchemaVersion, version: "", asOf: day.asOf, window: day.window, brands: summaries,
+      files: listed)
+    manifest.version = "\(day.asOf.iso)-\(SHA256.hex(try ManifestFileKind.encode(manifest)).prefix(12))"
     let manifestData = try ManifestFileKind.encode(manifest)
     return BuiltBundle(
       manifest: manifest, manifestData: manifestData,
       branches: BranchesFile(
-        schemaVersion: bundleSchemaVersion, window: window, branches: branches, removed: removed))
+        schemaVersion: bundleSchemaVersion, window: day.window, branches: branches, removed: removed))
   }
 }
 

@@ -81,9 +81,9 @@ public struct Pipeline: Sendable {
   /// (see ``finishOutput(_:output:)``, which writes them and `report.json`).
   public func runOnce(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> PipelineOutcome {
     let startedAt = clock.date
-    let window = DateWindow.threeMonths(startingAt: asOf)
+    let day = RunDay(asOf: asOf)
     let store = BundleStore(outputDirectory: outputDirectory)
-    let normalizer = BranchNormalizer(asOf: asOf, window: window)
+    let normalizer = BranchNormalizer(day: day)
     var problems = RunProblems()
 
     let selection = BrandSelection(asked: brands, sources: sources)
@@ -97,7 +97,7 @@ public struct Pipeline: Sendable {
           + " so the others cannot be kept: nothing published; run every brand to rebuild it")
       return publishStage.unpublished(
         RunReport(
-          asOf: asOf, window: window, outcome: .failed, published: nil, brands: [], branchesWithoutCoordinates: [],
+          asOf: asOf, window: day.window, outcome: .failed, published: nil, brands: [], branchesWithoutCoordinates: [],
           branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
           errors: problems.errors))
     }
@@ -108,7 +108,7 @@ public struct Pipeline: Sendable {
     problems.append(collectProblems)
     let registerReading = await register?.read(problems: &problems)
     if Task.isCancelled {
-      return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
+      return publishStage.unpublished(Self.cancelled(day: day, problems: problems))
     }
 
     let normalizeStage = NormalizeStage(normalizer: normalizer, geocoding: geocoding)
@@ -133,7 +133,7 @@ public struct Pipeline: Sendable {
             removeAtOnce: self.admission.acceptShrink.contains(brand), completeAnswer: completeAnswers[brand],
             refresh: normalizer.refresh, problems: &problems)
         if Task.isCancelled {
-          return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
+          return publishStage.unpublished(Self.cancelled(day: day, problems: problems))
         }
         problems.append(normalizeProblems)
         draft.add(
@@ -171,20 +171,20 @@ public struct Pipeline: Sendable {
       draft.add(kept, branches: (previous.branches[brand] ?? []).map(normalizer.refresh))
     }
     if Task.isCancelled {
-      return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
+      return publishStage.unpublished(Self.cancelled(day: day, problems: problems))
     }
-    draft.keepPastDays(of: previous.bundle, asOf: asOf, window: window)
+    draft.keepPastDays(of: previous.bundle, day: day)
     draft.markStaleness(asOf: asOf)
     let memory = rememberedDesignations(&problems)
     problems.append(
       draft.inferDistricts(
-        window: window, asOf: asOf, memory: memory, reference: reference, brandName: { Self.koreanName($0, previous: previous) }))
+        day: day, memory: memory, reference: reference, brandName: { Self.koreanName($0, previous: previous) }))
     let registerCheck = registerReading.flatMap {
       RegisterStage.crossCheck($0, branches: draft.branches, asOf: asOf)
     }
     if let registerCheck { draft.setRegisterIDs(registerCheck.registerIDs) }
     var outcome = publishStage.publish(
-      draft, problems: problems, asOf: asOf, window: window,
+      draft, problems: problems, day: day,
       fetch: statistics.map(FetchReport.init) ?? FetchReport())
     if let registerReading, let registerCheck {
       outcome.report.register = RegisterSummary(registerReading, check: registerCheck)
@@ -220,9 +220,10 @@ public struct Pipeline: Sendable {
     return outcome
   }
 
-  private static func cancelled(asOf: CalendarDate, window: DateWindow, problems: RunProblems) -> RunReport {
+  private static func cancelled(day: RunDay, problems: RunProblems) -> RunReport {
     RunReport(
-      asOf: asOf, window: window, outcome: .cancelled, published: nil, brands: [], branchesWithoutCoordinates: [],
+      asOf: day.asOf, window: day.window, outcome: .cancelled, published: nil, brands: [],
+      branchesWithoutCoordinates: [],
       branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
       errors: problems.errors + [PublishStage.cancellation])
   }

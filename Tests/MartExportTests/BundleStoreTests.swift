@@ -36,7 +36,7 @@ import Testing
 
     let pointer = try store.publish(
       branches: [branch("1059", text: "20261108, 20261122"), branch("1000", text: "")],
-      brands: summaries, asOf: asOf, window: window
+      brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     #expect(pointer.bundle == "bundles/\(pointer.version)")
     #expect(pointer.version.hasPrefix("2026-11-20-"))
@@ -60,10 +60,10 @@ import Testing
     let second = try temporaryDirectory()
     let branches = [branch("1059", text: "20261108"), branch("1000", text: "20261122")]
     let a = try BundleStore(outputDirectory: first).publish(
-      branches: branches, brands: summaries, asOf: asOf, window: window
+      branches: branches, brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     let b = try BundleStore(outputDirectory: second).publish(
-      branches: branches.reversed(), brands: summaries, asOf: asOf, window: window
+      branches: branches.reversed(), brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     #expect(a == b)
     let bytesA = try Data(contentsOf: first.appendingPathComponent(a.bundle + "/branches.json"))
@@ -79,10 +79,10 @@ import Testing
     let output = try temporaryDirectory()
     let store = BundleStore(outputDirectory: output)
     let pointer = try store.publish(
-      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window
+      branches: [branch("1059", text: "20261108")], brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     #expect(throws: FileError.self) {
-      try store.publish(branches: [], brands: [], asOf: asOf, window: window)
+      try store.publish(branches: [], brands: [], day: RunDay(asOf: asOf, window: window))
     }
     #expect(try store.latest()?.pointer == pointer)
   }
@@ -91,7 +91,7 @@ import Testing
     let output = try temporaryDirectory()
     let store = BundleStore(outputDirectory: output)
     let pointer = try store.publish(
-      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window
+      branches: [branch("1059", text: "20261108")], brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     let file = output.appendingPathComponent(pointer.bundle + "/branches.json")
     var data = try Data(contentsOf: file)
@@ -104,10 +104,10 @@ import Testing
     let output = try temporaryDirectory()
     let store = BundleStore(outputDirectory: output)
     let old = try store.publish(
-      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window
+      branches: [branch("1059", text: "20261108")], brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     let new = try store.publish(
-      branches: [branch("1059", text: "20261122")], brands: summaries, asOf: asOf, window: window
+      branches: [branch("1059", text: "20261122")], brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     #expect(old.version != new.version)
     #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(old.bundle).path))
@@ -140,8 +140,7 @@ import Testing
     let latest = output.appendingPathComponent("latest.json")
     let before = try FileManager.default.attributesOfItem(atPath: latest.path)
     let second = try BundleStore(outputDirectory: output).publish(
-      branches: branches, brands: ExportFixtures.summaries(branches), asOf: ExportFixtures.asOf,
-      window: ExportFixtures.window
+      branches: branches, brands: ExportFixtures.summaries(branches), day: ExportFixtures.day
     ).pointer!
     #expect(second == first)
     let after = try FileManager.default.attributesOfItem(atPath: latest.path)
@@ -175,7 +174,7 @@ import Testing
 
     let next = try store.publish(
       branches: [ExportFixtures.branch("1059", text: "20261122")], brands: ExportFixtures.summaries(branches),
-      asOf: ExportFixtures.asOf, window: ExportFixtures.window
+      day: ExportFixtures.day
     ).pointer!
     #expect(next != first)
     #expect(!FileManager.default.fileExists(atPath: staging.path))
@@ -191,8 +190,7 @@ import Testing
 
   func publishAgain(_ output: URL, shouldStop: () -> Bool = { false }) throws -> PublishResult {
     try BundleStore(outputDirectory: output).publish(
-      branches: branches, brands: ExportFixtures.summaries(branches), asOf: ExportFixtures.asOf,
-      window: ExportFixtures.window, shouldStop: shouldStop)
+      branches: branches, brands: ExportFixtures.summaries(branches), day: ExportFixtures.day, shouldStop: shouldStop)
   }
 
   /// A way to damage a published bundle, named in the test log.
@@ -254,8 +252,7 @@ import Testing
     let output = try ExportFixtures.temporaryDirectory("in-memory")
     for _ in 0..<2 {
       let result = try BundleStore(outputDirectory: output).publish(
-        branches: branches.reversed(), brands: ExportFixtures.summaries(branches), asOf: ExportFixtures.asOf,
-        window: ExportFixtures.window)
+        branches: branches.reversed(), brands: ExportFixtures.summaries(branches), day: ExportFixtures.day)
       let inMemory = try #require(result.bundle)
       let onDisk = try #require(try BundleStore(outputDirectory: output).latest())
       #expect(inMemory.pointer == onDisk.pointer)

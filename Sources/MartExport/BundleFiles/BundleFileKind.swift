@@ -41,7 +41,7 @@ enum BundleFileKinds {
 }
 
 /// What the exporters of one bundle are made from: the branches and removed ids sorted by id,
-/// the brands, the as-of date and the window.
+/// the brands, the run's day (as-of date and window).
 struct BundleExportInput {
   /// Every branch, sorted by id.
   var branches: [Branch]
@@ -51,8 +51,7 @@ struct BundleExportInput {
   var summaries: [BrandSummary]
   /// Every brand with an entry or a branch, sorted.
   var brands: [BrandSlug]
-  var asOf: CalendarDate
-  var window: DateWindow
+  var day: RunDay
   /// `districts.json` when given; otherwise inferred from the branches.
   var districts: DistrictsFile?
   /// The frame of `branches.json` and of each brand's file.

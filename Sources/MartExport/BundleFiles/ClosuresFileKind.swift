@@ -10,7 +10,7 @@ enum ClosuresFileKind: BundleFileKind {
   static var requiredPaths: [String] { [name] }
 
   static func exporter(_ input: BundleExportInput) -> (any BundleExporter)? {
-    ClosuresExporter(branches: input.branches, asOf: input.asOf, window: input.window)
+    ClosuresExporter(branches: input.branches, day: input.day)
   }
 
   static func check(_ bundle: BundleReference, _ inspection: inout BundleInspection) {
@@ -20,22 +20,22 @@ enum ClosuresFileKind: BundleFileKind {
         ClosuresFile.self, listed: name, in: bundle.bundle, as: "closures file", brands: bundle.brands)
     else { return }
     checkClosures(
-      closures, branches: bundle.branches, window: bundle.window, asOf: bundle.manifest.asOf,
+      closures, branches: bundle.branches, day: bundle.day,
       path: bundle.path(name), &inspection)
   }
 
   /// Every day's ids and the other lists against the file `branches.json` gives.
   static func checkClosures(
-    _ closures: ClosuresFile, branches: [Branch], window: DateWindow, asOf: CalendarDate, path: String,
-    _ inspection: inout BundleInspection
+    _ closures: ClosuresFile, branches: [Branch], day: RunDay, path: String, _ inspection: inout BundleInspection
   ) {
+    let window = day.window
     if closures.schemaVersion != bundleSchemaVersion {
       inspection.report(path, "schemaVersion \(closures.schemaVersion) is not \(bundleSchemaVersion)")
     }
     if closures.window != window {
       inspection.report(path, "window \(closures.window.from)…\(closures.window.through) differs from the manifest's")
     }
-    let expected = ClosuresFile(branches: branches, window: window, asOf: asOf)
+    let expected = ClosuresFile(branches: branches, day: day)
     for day in Set(closures.dates.keys).union(expected.dates.keys).sorted() {
       guard let date = CalendarDate(iso: day) else {
         inspection.report(path, "\"\(day)\" is not a YYYY-MM-DD date")
@@ -86,12 +86,11 @@ enum ClosuresFileKind: BundleFileKind {
 struct ClosuresExporter: BundleExporter {
   /// Every branch, sorted by id (the builder's list: shared, not copied).
   let branches: [Branch]
-  let asOf: CalendarDate
-  let window: DateWindow
+  let day: RunDay
 
   mutating func finish(_ output: BundleOutput) throws(FileError) {
     var writer = CanonicalJSONWriter(capacity: 1 << 16)
-    writer.closures(ClosuresFile(branches: branches, window: window, asOf: asOf))
+    writer.closures(ClosuresFile(branches: branches, day: day))
     writer.bytes.append(0x0A)
     let file = output.open(ClosuresFileKind.name, gzip: true)
     file.write(writer.bytes)
