@@ -88,6 +88,7 @@ public struct Pipeline: Sendable {
 
     let selection = BrandSelection(asked: brands, sources: sources)
     let previous = PreviousBundle.read(from: store, problems: &problems)
+    let facts = BrandFacts(previous: previous)
     let publishStage = PublishStage(store: store, previous: previous, startedAt: startedAt, clock: clock)
     if let damage = previous.damage, !selection.coversEveryBrand {
       // The brands this run does not fetch would have to come from a bundle, and none is intact.
@@ -115,7 +116,7 @@ public struct Pipeline: Sendable {
     var draft = BundleDraft()
     for brand in selection.unsourced {
       problems.fail(.noSource, "no source for this brand yet", brand: brand)
-      draft.add(Self.missing(brand, previous: previous, reason: "no source for this brand yet"), branches: [])
+      draft.add(facts.missing(brand, reason: "no source for this brand yet"), branches: [])
     }
     for brand in selection.requested {
       // Taken out, so that each brand's raw branches are freed once it is normalized.
@@ -137,22 +138,14 @@ public struct Pipeline: Sendable {
         }
         problems.append(normalizeProblems)
         draft.add(
-          BrandSummary(
-            slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: branches.count,
-            freshness: .fresh, lastFetchedAsOf: asOf, designated: Self.designated(brand, previous: previous),
-            storeClass: Self.storeClass(brand, previous: previous),
-            status: .fresh, dataSource: dataSources[brand]),
+          facts.fresh(brand, branchCount: branches.count, asOf: asOf, dataSource: dataSources[brand]),
           branches: branches)
       case .carriedOver(let carried, let lastFetchedAsOf, let reason):
         draft.add(
-          BrandSummary(
-            slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: carried.count,
-            freshness: .stale, lastFetchedAsOf: lastFetchedAsOf, designated: Self.designated(brand, previous: previous),
-            storeClass: Self.storeClass(brand, previous: previous),
-            status: .stale, error: reason),
+          facts.stale(brand, branchCount: carried.count, lastFetchedAsOf: lastFetchedAsOf, reason: reason),
           branches: carried.map(normalizer.refresh))
       case .missing(let reason):
-        draft.add(Self.missing(brand, previous: previous, reason: reason), branches: [])
+        draft.add(facts.missing(brand, reason: reason), branches: [])
       }
     }
     // The stores of the register brands, when the run reads the register for every brand.
@@ -164,11 +157,7 @@ public struct Pipeline: Sendable {
     // Brands not requested this time stay as they were.
     for (brand, summary) in previous.summaries.sorted(by: { $0.key < $1.key })
     where !selection.contains(brand) && !published.contains(brand) {
-      var kept = summary
-      kept.status = .kept
-      kept.designated = Self.designated(brand, previous: previous)
-      kept.storeClass = Self.storeClass(brand, previous: previous)
-      draft.add(kept, branches: (previous.branches[brand] ?? []).map(normalizer.refresh))
+      draft.add(facts.kept(summary), branches: (previous.branches[brand] ?? []).map(normalizer.refresh))
     }
     if Task.isCancelled {
       return publishStage.unpublished(Self.cancelled(day: day, problems: problems))
@@ -178,7 +167,7 @@ public struct Pipeline: Sendable {
     let memory = rememberedDesignations(&problems)
     problems.append(
       draft.inferDistricts(
-        day: day, memory: memory, reference: reference, brandName: { Self.koreanName($0, previous: previous) }))
+        day: day, memory: memory, reference: reference, brandName: facts.name))
     let registerCheck = registerReading.flatMap {
       RegisterStage.crossCheck($0, branches: draft.branches, asOf: asOf)
     }
@@ -230,29 +219,4 @@ public struct Pipeline: Sendable {
 
   /// Every brand the pipeline knows (the registry beside the sources), sorted by slug.
   public static var knownBrands: [Brand] { KnownBrands.all }
-
-  /// A brand's Korean name: the registry's, else the last bundle's, else the slug.
-  static func koreanName(_ brand: BrandSlug, previous: PreviousBundle) -> String {
-    KnownBrands.brand(brand)?.koreanName ?? previous.summaries[brand]?.name ?? brand.rawValue
-  }
-
-  /// Whether a brand is subject to the designation: as the registry says, else as the last
-  /// bundle's manifest said, else it is.
-  static func designated(_ brand: BrandSlug, previous: PreviousBundle) -> Bool {
-    KnownBrands.isDesignated(brand) ?? previous.summaries[brand]?.designated ?? true
-  }
-
-  /// The class of a designated brand's stores: as the registry says, else as the last bundle's
-  /// manifest said, else a hypermarket; `nil` for a brand not designated.
-  static func storeClass(_ brand: BrandSlug, previous: PreviousBundle) -> StoreClass? {
-    guard designated(brand, previous: previous) else { return nil }
-    return KnownBrands.storeClass(brand) ?? previous.summaries[brand]?.storeClass ?? .hypermarket
-  }
-
-  private static func missing(_ brand: BrandSlug, previous: PreviousBundle, reason: String) -> BrandSummary {
-    BrandSummary(
-      slug: brand, name: koreanName(brand, previous: previous), branchCount: 0, freshness: .missing,
-      lastFetchedAsOf: nil, designated: designated(brand, previous: previous),
-      storeClass: storeClass(brand, previous: previous), status: .missing, error: reason)
-  }
 }
