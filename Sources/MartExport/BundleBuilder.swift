@@ -5,7 +5,7 @@ import MartFiles
 import MartGzip
 import Synchronization
 
-/// What ``BundleBuilder/build(branches:brands:asOf:window:removed:districts:into:shouldStop:)`` made: the
+/// What ``BundleBuilder/build(branches:brands:day:removed:districts:into:shouldStop:)`` made: the
 /// manifest (every file's path, size and SHA-256) and its bytes. The files themselves went to
 /// the ``BundleFileSink`` the build was given.
 struct BuiltBundle {
@@ -36,7 +36,7 @@ enum BundleBuilder {
   /// between files and every few hundred branches) answers `true`. Problems with the data throw
   /// an error whose path is a file of the bundle, relative to it; a sink's errors are its own.
   static func build(
-    branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
+    branches unsorted: [Branch], brands: [BrandSummary], day: RunDay,
     removed unsortedRemoved: [RemovedBranch] = [], districts: DistrictsFile? = nil,
     into sink: (any BundleFileSink)? = nil, shouldStop: () -> Bool = { false }
   ) throws(FileError) -> BuiltBundle? {
@@ -66,9 +66,9 @@ enum BundleBuilder {
 
     let output = BundleOutput(sink: sink)
     let input = BundleExportInput(
-      branches: branches, removed: removed, summaries: summaries, brands: brandSlugs, asOf: asOf, window: window,
-      districts: districts, closures: ClosuresFile(branches: branches, window: window, asOf: asOf),
-      frame: BranchListFrame(window: window), brandName: name, staleSince: { staleSince[$0] })
+      branches: branches, removed: removed, summaries: summaries, brands: brandSlugs, day: day,
+      districts: districts, closures: ClosuresFile(branches: branches, day: day),
+      frame: BranchListFrame(window: day.window), brandName: name, staleSince: { staleSince[$0] })
     var exporters = BundleFileKinds.all.compactMap { $0.exporter(input) }
     for index in exporters.indices { try exporters[index].begin(output) }
     // A brand's files are finished as soon as its last branch is written, so that only the
@@ -96,13 +96,14 @@ enum BundleBuilder {
     let listed = output.listed.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
     // The version hashes everything the manifest says except the version itself.
     var manifest = BundleManifest(
-      schemaVersion: bundleSchemaVersion, version: "", asOf: asOf, window: window, brands: summaries, files: listed)
-    manifest.version = "\(asOf.iso)-\(SHA256.hex(try ManifestFileKind.encode(manifest)).prefix(12))"
+      schemaVersion: bundleSchemaVersion, version: "", asOf: day.asOf, window: day.window, brands: summaries,
+      files: listed)
+    manifest.version = "\(day.asOf.iso)-\(SHA256.hex(try ManifestFileKind.encode(manifest)).prefix(12))"
     let manifestData = try ManifestFileKind.encode(manifest)
     return BuiltBundle(
       manifest: manifest, manifestData: manifestData,
       branches: BranchesFile(
-        schemaVersion: bundleSchemaVersion, window: window, branches: branches, removed: removed),
+        schemaVersion: bundleSchemaVersion, window: day.window, branches: branches, removed: removed),
       closures: input.closures)
   }
 }

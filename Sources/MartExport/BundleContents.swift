@@ -30,13 +30,13 @@ public struct BundleContents: Sendable {
   /// branch id cannot name a file (see `BranchIDFormat`) or when an id occurs twice (listed
   /// and removed included).
   public init(
-    branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
+    branches unsorted: [Branch], brands: [BrandSummary], day: RunDay,
     removed: [RemovedBranch] = []
   ) throws(FileError) {
     let kept = KeptBundleFiles()
     // Never stopped, so always built.
     let built = try BundleBuilder.build(
-      branches: unsorted, brands: brands, asOf: asOf, window: window, removed: removed, into: kept)!
+      branches: unsorted, brands: brands, day: day, removed: removed, into: kept)!
     self.files = kept.sorted
     self.manifest = built.manifest
     self.manifestData = built.manifestData
@@ -46,9 +46,10 @@ public struct BundleContents: Sendable {
   /// ``BundleBuilder`` matches byte for byte. Every branch is encoded twice and every file held
   /// in memory; for tests.
   static func encodedByTypes(
-    branches unsorted: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
+    branches unsorted: [Branch], brands: [BrandSummary], day: RunDay,
     removed unsortedRemoved: [RemovedBranch] = []
   ) throws -> (files: [(path: String, data: Data)], manifestData: Data) {
+    let (asOf, window) = (day.asOf, day.window)
     let branches = unsorted.sorted { $0.id < $1.id }
     let removed = unsortedRemoved.sorted { $0.id < $1.id }
     let summaries = brands.map(\.manifestEntry).sorted { $0.slug < $1.slug }
@@ -80,7 +81,7 @@ public struct BundleContents: Sendable {
         ))
     }
     try addJSON(IndexFileKind.name, IndexFile(branches: branches))
-    try addJSON(ClosuresFileKind.name, ClosuresFile(branches: branches, window: window, asOf: asOf))
+    try addJSON(ClosuresFileKind.name, ClosuresFile(branches: branches, day: day))
     try addJSON(
       DistrictsFileKind.name,
       DistrictsFile(

@@ -35,6 +35,9 @@ public struct BundleManifest: Codable, Hashable, Sendable {
   public var window: DateWindow
   public var brands: [BrandSummary]
   public var files: [File]
+
+  /// The day the bundle was published for: its as-of date and window.
+  public var day: RunDay { RunDay(asOf: asOf, window: window) }
 }
 
 /// One brand's outcome: its state in a bundle's manifest, and what a run did with it in the
@@ -113,7 +116,8 @@ public struct BrandSummary: Codable, Hashable, Sendable {
   }
 
   private enum CodingKeys: String, CodingKey {
-    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, storeClass, status, error, staleSince, daysStale
+    case slug, name, branchCount, freshness, lastFetchedAsOf, designated, storeClass, status, error, staleSince,
+      daysStale
     case dataSource
   }
 
@@ -375,7 +379,8 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
   /// inferred from their district, never confirmed, so kept apart from `dates`.
   public var expected: [String: [BranchID]]
 
-  public init(branches: [Branch], window: DateWindow, asOf: CalendarDate) {
+  public init(branches: [Branch], day: RunDay) {
+    let window = day.window
     // Days by their number while collecting: one `YYYY-MM-DD` text per day, not per closure.
     var dates: [Int: [BranchID]] = [:]
     var expected: [Int: [BranchID]] = [:]
@@ -386,7 +391,7 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
       for range in branch.unknownClosingDays(in: window).ranges {
         for day in range.from.dayNumber...range.through.dayNumber { unknown[day, default: []].append(branch.id) }
       }
-      let shutDays = branch.shutDays(asOf: asOf).range(in: window)
+      let shutDays = branch.shutDays(asOf: day.asOf).range(in: window)
       if !branch.storeStatus.isTrading {
         shut.append(branch.id)
       } else if let closesOn = branch.storeStatus.closesOn {

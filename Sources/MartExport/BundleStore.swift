@@ -37,7 +37,7 @@ public struct PublishedBundle: Sendable {
 }
 
 /// How many files a publish created with new bytes and how many it made hard links of the
-/// previous bundle's files (``BundleStore/publish(branches:brands:asOf:window:removed:districts:shouldStop:)``):
+/// previous bundle's files (``BundleStore/publish(branches:brands:day:removed:districts:shouldStop:)``):
 /// `report.json`'s `change.files` and the run's summary line. A file the filesystem would not
 /// link is written, and counted so.
 public struct BundleFileCounts: Codable, Hashable, Sendable {
@@ -52,7 +52,7 @@ public struct BundleFileCounts: Codable, Hashable, Sendable {
   }
 }
 
-/// What ``BundleStore/publish(branches:brands:asOf:window:removed:districts:shouldStop:)`` did.
+/// What ``BundleStore/publish(branches:brands:day:removed:districts:shouldStop:)`` did.
 public enum PublishResult: Sendable {
   /// `latest.json` names `bundle`, given as it was written (no need to read it back).
   /// `latestChanged` is `false` when it already did; `repaired` says what was wrong with a
@@ -199,7 +199,7 @@ public struct BundleStore: Sendable {
   /// the result is ``PublishResult/stopped``.
   @discardableResult
   public func publish(
-    branches: [Branch], brands: [BrandSummary], asOf: CalendarDate, window: DateWindow,
+    branches: [Branch], brands: [BrandSummary], day: RunDay,
     removed: [RemovedBranch] = [], districts inference: DistrictInference? = nil, shouldStop: () -> Bool = { false }
   ) throws(FileError) -> PublishResult {
     guard !branches.isEmpty else {
@@ -208,18 +208,17 @@ public struct BundleStore: Sendable {
     // A link as bundles/ would send the bundle elsewhere: nothing is written through one.
     try Files.checkNothingForeign(below: outputDirectory.path, to: bundlesURL.path)
     let districts =
-      inference.map { DistrictsFile(window: window, inference: $0) }
+      inference.map { DistrictsFile(window: day.window, inference: $0) }
       ?? DistrictsFile(
-        branches: branches, window: window, exempt: brands.map(\.manifestEntry).exemptFromDesignation,
-        storeClasses: brands.storeClasses, asOf: asOf)
-    let input = BundleInput(
-      branches: branches, brands: brands, asOf: asOf, window: window, removed: removed, districts: districts)
+        branches: branches, window: day.window, exempt: brands.map(\.manifestEntry).exemptFromDesignation,
+        storeClasses: brands.storeClasses, asOf: day.asOf)
+    let input = BundleInput(branches: branches, brands: brands, day: day, removed: removed, districts: districts)
 
     // Pass 1, digests only: is this version already on disk? Only its manifest's bytes are kept
     // for pass 2 to match.
     var expected: Data?
     var repaired: FileError?
-    if mayHoldBundle(asOf: asOf) {
+    if mayHoldBundle(asOf: day.asOf) {
       let digests: BuiltBundle
       do throws(FileError) {
         guard let made = try input.build(into: nil, shouldStop: shouldStop), !shouldStop() else { return .stopped }
@@ -297,21 +296,20 @@ public struct BundleStore: Sendable {
         + " previous bundle stays current: free space, then run again")
   }
 
-  /// What a bundle is built from, as ``publish(branches:brands:asOf:window:removed:districts:shouldStop:)``
+  /// What a bundle is built from, as ``publish(branches:brands:day:removed:districts:shouldStop:)``
   /// was given it: built once or twice.
   private struct BundleInput {
     var branches: [Branch]
     var brands: [BrandSummary]
-    var asOf: CalendarDate
-    var window: DateWindow
+    var day: RunDay
     var removed: [RemovedBranch]
     /// `districts.json`, worked out once for both passes.
     var districts: DistrictsFile
 
     func build(into sink: (any BundleFileSink)?, shouldStop: () -> Bool) throws(FileError) -> BuiltBundle? {
       try BundleBuilder.build(
-        branches: branches, brands: brands, asOf: asOf, window: window, removed: removed, districts: districts,
-        into: sink, shouldStop: shouldStop)
+        branches: branches, brands: brands, day: day, removed: removed, districts: districts, into: sink,
+        shouldStop: shouldStop)
     }
   }
 
@@ -366,7 +364,7 @@ public struct BundleStore: Sendable {
   private func stage(
     _ input: BundleInput, matching expected: Data?, shouldStop: () -> Bool
   ) throws(FileError) -> (directory: URL, bundle: BuiltBundle, files: BundleFileCounts)? {
-    let staging = layout.newStagingDirectory(asOf: input.asOf)
+    let staging = layout.newStagingDirectory(asOf: input.day.asOf)
     Files.remove(staging.path)
     let files = StagedBundleFiles(directory: staging.path, linkable: linkableFiles())
     do throws(FileError) {

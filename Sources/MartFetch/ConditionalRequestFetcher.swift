@@ -80,7 +80,7 @@ public final class HTTPValidatorStore: Sendable {
   }
 
   /// Keeps `response` for `url` with its validators, replacing what was stored.
-  public func store(url: String, response: HTTPResponse, at date: Date = Date()) throws(SQLiteError) {
+  public func store(url: String, response: HTTPResponse, at date: Date) throws(SQLiteError) {
     let headers: Data
     do {
       headers = try JSONEncoder().encode(response.headers.map { [$0.name, $0.value] })
@@ -123,12 +123,18 @@ public final class ConditionalRequestFetcher: HTTPFetching {
   public let upstream: any HTTPFetching
   public let store: HTTPValidatorStore
   public let statistics: FetchStatistics
+  /// What a stored response is dated by.
+  public let clock: any FetchClock
   private let failures = Mutex<[String]>([])
 
-  public init(wrapping upstream: any HTTPFetching, store: HTTPValidatorStore, statistics: FetchStatistics) {
+  public init(
+    wrapping upstream: any HTTPFetching, store: HTTPValidatorStore, statistics: FetchStatistics,
+    clock: any FetchClock = SystemFetchClock()
+  ) {
     self.upstream = upstream
     self.store = store
     self.statistics = statistics
+    self.clock = clock
   }
 
   /// Store problems, each naming the URL and SQLite's message.
@@ -194,7 +200,7 @@ public final class ConditionalRequestFetcher: HTTPFetching {
   }
 
   private func save(_ response: HTTPResponse, for url: String) {
-    do { try store.store(url: url, response: response) } catch { note(error) }
+    do { try store.store(url: url, response: response, at: clock.date) } catch { note(error) }
   }
 
   private func note(_ error: SQLiteError) {

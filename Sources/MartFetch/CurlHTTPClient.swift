@@ -77,11 +77,11 @@ public final class CurlHTTPClient: HTTPFetching {
         throw FetchError(.redirect, url: request.url, message: "refused redirect to \(next)")
       }
       if Self.isDowngrade(from: current.url, to: next) {
-        guard configuration.allowsInsecureRedirects else {
+        guard configuration.https.allowsInsecureRedirects else {
           throw FetchError(
             .redirect, url: request.url,
             message: Self.insecureRedirectRefusal(
-              from: current.url == request.url ? nil : current.url, to: next, option: configuration.insecureRedirectOption))
+              from: current.url == request.url ? nil : current.url, to: next, option: configuration.https.insecureRedirectSetting))
         }
         plainAfterSecure = true
       }

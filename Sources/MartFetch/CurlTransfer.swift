@@ -11,10 +11,7 @@ final class CurlTransfer {
   private var requestHeaderList: UnsafeMutablePointer<curl_slist>?
   private let errorBuffer: UnsafeMutablePointer<CChar>
   private let maxBodyBytes: Int
-  private let trustedCertificates: TrustedCertificates
-  private let certificateOption: String?
-  private let allowsInsecureRedirects: Bool
-  private let insecureRedirectOption: String?
+  private let https: HTTPSPolicy
 
   private var body = Data()
   private var statusLine: String?
@@ -27,10 +24,7 @@ final class CurlTransfer {
     url = submission.request.url
     continuation = submission.continuation
     maxBodyBytes = submission.configuration.maxBodyBytes
-    trustedCertificates = submission.configuration.trustedCertificates
-    certificateOption = submission.configuration.certificateOption
-    allowsInsecureRedirects = submission.configuration.allowsInsecureRedirects
-    insecureRedirectOption = submission.configuration.insecureRedirectOption
+    https = submission.configuration.https
     errorBuffer = .allocate(capacity: Int(CURL_ERROR_SIZE))
     errorBuffer.initialize(repeating: 0, count: Int(CURL_ERROR_SIZE))
   }
@@ -105,7 +99,7 @@ final class CurlTransfer {
     }
     check(mart_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
     // A redirect from HTTPS to plain HTTP fails the transfer unless allowed (see `error(for:url:)`).
-    let refusesPlainHTTP = request.url.lowercased().hasPrefix("https://") && !configuration.allowsInsecureRedirects
+    let refusesPlainHTTP = request.url.lowercased().hasPrefix("https://") && !configuration.https.allowsInsecureRedirects
     check(
       mart_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, refusesPlainHTTP ? "https" : "http,https"),
       "REDIR_PROTOCOLS_STR")
@@ -140,7 +134,7 @@ final class CurlTransfer {
       check(mart_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1), "PIPEWAIT")
     }
     // Set for plain URLs too: a redirect may lead to HTTPS.
-    configureTrust(configuration.trustedCertificates, check: check)
+    configureTrust(configuration.https.trustedCertificates, check: check)
     if let share { check(mart_curl_setopt_pointer(handle, CURLOPT_SHARE, share), "SHARE") }
 
     switch request.method {
@@ -218,10 +212,10 @@ final class CurlTransfer {
       return FetchError(
         .transport, url: url,
         message:
-          "\(message) (checked against \(trustedCertificates)\(certificateOption.map { "; \($0) names other authorities" } ?? ""))")
+          "\(message) (checked against \(https.trustedCertificates)\(https.certificateSetting.map { "; \($0) names other authorities" } ?? ""))")
     case CURLE_TOO_MANY_REDIRECTS:
       return FetchError(.redirect, url: url, message: message)
-    case CURLE_UNSUPPORTED_PROTOCOL where url.lowercased().hasPrefix("https://") && !allowsInsecureRedirects:
+    case CURLE_UNSUPPORTED_PROTOCOL where url.lowercased().hasPrefix("https://") && !https.allowsInsecureRedirects:
       // Refused by the redirect protocols (https only): libcurl then gives the refused
       // plain-HTTP URL as the effective one; the HTTPS request led to it.
       var effective: UnsafePointer<CChar>?
@@ -238,7 +232,7 @@ final class CurlTransfer {
       }
       return FetchError(
         .redirect, url: url,
-        message: CurlHTTPClient.insecureRedirectRefusal(from: nil, to: target, option: insecureRedirectOption))
+        message: CurlHTTPClient.insecureRedirectRefusal(from: nil, to: target, option: https.insecureRedirectSetting))
     case CURLE_UNSUPPORTED_PROTOCOL where redirectCount > 0:
       return FetchError(.redirect, url: url, message: "refused redirect: \(message)")
     case CURLE_UNSUPPORTED_PROTOCOL, CURLE_URL_MALFORMAT:

@@ -41,7 +41,7 @@ public struct FetchStack: Sendable {
     let polite = PoliteFetcher(wrapping: network, policy: politeness, clock: clock)
     let retrying = RetryingFetcher(wrapping: polite, policy: retry, statistics: statistics, clock: clock)
     let conditional = validators.map {
-      ConditionalRequestFetcher(wrapping: retrying, store: $0, statistics: statistics)
+      ConditionalRequestFetcher(wrapping: retrying, store: $0, statistics: statistics, clock: clock)
     }
     self.fetcher = conditional ?? retrying
     var apiPoliteness = politeness

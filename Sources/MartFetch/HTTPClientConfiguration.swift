@@ -23,19 +23,8 @@ public struct HTTPClientConfiguration: Sendable {
   public var maxRedirects: Int
   /// Headers added to every request, before the request's own headers.
   public var defaultHeaders: [HTTPHeader]
-  /// The certificate authorities HTTPS servers are checked against.
-  public var trustedCertificates: TrustedCertificates
-  /// The option that names other certificate authorities, which the error of a server they do
-  /// not trust mentions; `nil` mentions none.
-  public var certificateOption: String?
-  /// Whether a redirect from an `https` URL to an `http` one is followed. When it is not (the
-  /// default), such a redirect fails the request with `FetchError.Code.redirect` naming both
-  /// URLs: an HTTPS source is not read over plain HTTP unless the operator says so. A response
-  /// read after such a redirect says so (``HTTPResponse/cameOverPlainHTTP``).
-  public var allowsInsecureRedirects: Bool
-  /// The option that allows such redirects, which the error of a refused one mentions; `nil`
-  /// mentions none.
-  public var insecureRedirectOption: String?
+  /// The certificate authorities trusted and whether a redirect to plain HTTP is followed.
+  public var https: HTTPSPolicy
 
   public init(
     userAgent: String = MartVersion.userAgent,
@@ -46,14 +35,9 @@ public struct HTTPClientConfiguration: Sendable {
     maxBodyBytes: Int = 20 * 1024 * 1024,
     maxRedirects: Int = 5,
     defaultHeaders: [HTTPHeader] = [],
-    trustedCertificates: TrustedCertificates = .system,
-    certificateOption: String? = nil,
-    allowsInsecureRedirects: Bool = false,
-    insecureRedirectOption: String? = nil
+    https: HTTPSPolicy = HTTPSPolicy()
   ) {
-    self.certificateOption = certificateOption
-    self.allowsInsecureRedirects = allowsInsecureRedirects
-    self.insecureRedirectOption = insecureRedirectOption
+    self.https = https
     self.userAgent = userAgent
     self.connectTimeout = connectTimeout
     self.totalTimeout = totalTimeout
@@ -62,6 +46,5 @@ public struct HTTPClientConfiguration: Sendable {
     self.maxBodyBytes = maxBodyBytes
     self.maxRedirects = maxRedirects
     self.defaultHeaders = defaultHeaders
-    self.trustedCertificates = trustedCertificates
   }
 }

@@ -203,7 +203,7 @@ public struct HTTPResponse: Sendable, Hashable {
   /// Like ``cameOnReusedConnection``, equality and hashing ignore it.
   public var connectionsOpened = 0
   /// Whether the answer was read over plain HTTP after a redirect from an HTTPS URL (allowed
-  /// only by ``HTTPClientConfiguration/allowsInsecureRedirects``). Like
+  /// only by ``HTTPSPolicy/allowsInsecureRedirects``). Like
   /// ``cameOnReusedConnection``, equality and hashing ignore it.
   public var cameOverPlainHTTP = false
 

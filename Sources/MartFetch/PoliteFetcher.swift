@@ -288,6 +288,6 @@ public final class PoliteFetcher: HTTPFetching {
   }
 
   private func randomJitter() -> Duration {
-    policy.jitter > .zero ? policy.jitter * Double.random(in: 0..<1) : .zero
+    policy.jitter > .zero ? policy.jitter * clock.jitterFraction() : .zero
   }
 }

@@ -42,11 +42,12 @@ public struct FetchRetryPolicy: Sendable, Hashable {
     maxAttempts: 3, initialDelay: .milliseconds(500), maxDelay: .seconds(10), jitter: 0,
     maxRetryAfter: .seconds(10), retryBudget: nil)
 
-  /// The backoff before retry number `retry` (1 for the first retry), jitter applied.
-  public func backoff(beforeRetry retry: Int) -> Duration {
+  /// The backoff before retry number `retry` (1 for the first retry), with `jitterFraction`
+  /// (in `0..<1`, ``FetchClock/jitterFraction()``) of the jitter taken off.
+  public func backoff(beforeRetry retry: Int, jitterFraction: Double) -> Duration {
     let exponent = min(max(0, retry - 1), 30)
     let base = min(initialDelay * (1 << exponent), maxDelay)
-    return base * (1 - jitter * Double.random(in: 0..<1))
+    return base * (1 - jitter * jitterFraction)
   }
 
   /// Whether an answer with this status is worth asking for again: 408, 429 and 5xx.
@@ -165,7 +166,7 @@ public struct RetryingFetcher: HTTPFetching {
         if returningTheLastAnswer, let answer { return answer }
         throw FetchError(cause.code, url: request.url, message: "\(cause.message); \(refusal)")
       }
-      let wait = max(policy.backoff(beforeRetry: attempt), retryAfter ?? .zero)
+      let wait = max(policy.backoff(beforeRetry: attempt, jitterFraction: clock.jitterFraction()), retryAfter ?? .zero)
       attempt += 1
       statistics.record(url: request.url) { $0.retries += 1 }
       do {

@@ -65,13 +65,19 @@ public final class GeocodingChain: Sendable {
   public let cache: GeocodeCache?
   /// How long a remembered "not found" stands before the provider is asked again.
   public let notFoundLifetime: Duration
+  /// What the cache's answers are dated by and their age counted on (the run's clock).
+  public let clock: any FetchClock
   /// Providers switched off for the rest of the run (rejected key, exhausted quota).
   private let disabledProviders = Mutex<Set<CoordinateSource>>([])
 
-  public init(geocoders: [any Geocoder], cache: GeocodeCache?, notFoundLifetime: Duration = .seconds(30 * 86_400)) {
+  public init(
+    geocoders: [any Geocoder], cache: GeocodeCache?, notFoundLifetime: Duration = .seconds(30 * 86_400),
+    clock: any FetchClock = SystemFetchClock()
+  ) {
     self.geocoders = geocoders
     self.cache = cache
     self.notFoundLifetime = notFoundLifetime
+    self.clock = clock
   }
 
   /// Builds the chain from the environment:
@@ -132,7 +138,7 @@ public final class GeocodingChain: Sendable {
         continue
       }
     }
-    return GeocodingChain(geocoders: geocoders, cache: cache)
+    return GeocodingChain(geocoders: geocoders, cache: cache, clock: clock)
   }
 
   /// The real origins of every provider the chain can ask.
@@ -195,7 +201,7 @@ public final class GeocodingChain: Sendable {
         if let found = cached.match {
           match = found
           fromCache = true
-        } else if Date().timeIntervalSince(cached.storedAt) < notFoundLifetime.seconds {
+        } else if clock.date.timeIntervalSince(cached.storedAt) < notFoundLifetime.seconds {
           outcome.attempts.append(
             GeocodingAttempt(provider: provider, query: query.text, fromCache: true, result: .notFound))
           return nil
@@ -218,7 +224,7 @@ public final class GeocodingChain: Sendable {
         return nil
       }
       do {
-        try cache?.store(provider: provider, query: query.text, match: match)
+        try cache?.store(provider: provider, query: query.text, match: match, at: clock.date)
       } catch {
         outcome.warnings.append(error.description)
       }

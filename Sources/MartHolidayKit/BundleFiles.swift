@@ -165,9 +165,10 @@ struct BranchRecord: Decodable, Sendable {
 }
 
 extension MartBranch {
-  /// The branch a record describes, in a bundle with `window` and `asOf`. A brand `brands`
-  /// does not hold is named by its slug and ``MartBrandFreshness/missing``.
-  init(record: BranchRecord, brands: BundleReader.BrandEntries, window: DateWindow, asOf: CalendarDate) {
+  /// The branch a record describes, in a bundle of `day` (its as-of and window). A brand
+  /// `brands` does not hold is named by its slug and ``MartBrandFreshness/missing``.
+  init(record: BranchRecord, brands: BundleReader.BrandEntries, day: RunDay) {
+    let (asOf, window) = (day.asOf, day.window)
     let storeStatus = record.storeStatus ?? .trading
     let closing = record.closing
     self.id = record.id

@@ -76,7 +76,7 @@ enum BundleReader {
     let file = try decode(BranchesFileRecord.self, from: branchesData, location: location)
     let brands = brandEntries(of: manifest)
     let branches = file.branches.map {
-      MartBranch(record: $0, brands: brands, window: manifest.window, asOf: manifest.asOf)
+      MartBranch(record: $0, brands: brands, day: RunDay(asOf: manifest.asOf, window: manifest.window))
     }
     return MartBundle(
       version: manifest.version, asOf: MartDay(manifest.asOf),

@@ -36,7 +36,8 @@ extension Pipeline {
           fetcher: resources.sourceFetcher,
           // A replay keeps no register: replayed answers must not become the last good one.
           lastGoodFile: plan.recordings == nil ? StateLayout(plan.state).lastGoodRegister : nil)
-        : nil)
+        : nil,
+      clock: configuration.clock)
     let outcome = await pipeline.runOnce(asOf: plan.asOf, brands: configuration.brands, outputDirectory: plan.output)
     return finish(outcome, plan: plan, resources: resources, migrated: prepared.migrated)
   }

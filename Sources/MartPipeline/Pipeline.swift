@@ -37,6 +37,8 @@ public struct Pipeline: Sendable {
   public let reference: DesignationReference?
   /// Reads the national register of large stores after the brands, when the run reads it.
   public let register: RegisterStage?
+  /// What the report's start and end times are read from (the run's clock).
+  public let clock: any FetchClock
 
   /// - Parameters:
   ///   - geocoding: the chain to locate branches with; by default only the sources' own
@@ -47,8 +49,9 @@ public struct Pipeline: Sendable {
     sources: [any BrandSource], fetcher: any HTTPFetching,
     geocoding: GeocodingChain = GeocodingChain(geocoders: [], cache: nil), statistics: FetchStatistics? = nil,
     progress: RunProgress? = nil, admission: AdmitStage = AdmitStage(), designations: DesignationStore? = nil,
-    reference: DesignationReference? = nil, register: RegisterStage? = nil
+    reference: DesignationReference? = nil, register: RegisterStage? = nil, clock: any FetchClock = SystemFetchClock()
   ) {
+    self.clock = clock
     self.designations = designations
     self.reference = reference
     self.register = register
@@ -77,15 +80,16 @@ public struct Pipeline: Sendable {
   /// `latest.json`, and keeps in memory the bundles `current/` and `report.html` are made from
   /// (see ``finishOutput(_:output:)``, which writes them and `report.json`).
   public func runOnce(asOf: CalendarDate, brands: Set<BrandSlug> = [], outputDirectory: URL) async -> PipelineOutcome {
-    let startedAt = Date()
-    let window = DateWindow.threeMonths(startingAt: asOf)
+    let startedAt = clock.date
+    let day = RunDay(asOf: asOf)
     let store = BundleStore(outputDirectory: outputDirectory)
-    let normalizer = BranchNormalizer(asOf: asOf, window: window)
+    let normalizer = BranchNormalizer(day: day)
     var problems = RunProblems()
 
     let selection = BrandSelection(asked: brands, sources: sources)
     let previous = PreviousBundle.read(from: store, problems: &problems)
-    let publishStage = PublishStage(store: store, previous: previous, startedAt: startedAt)
+    let facts = BrandFacts(previous: previous)
+    let publishStage = PublishStage(store: store, previous: previous, startedAt: startedAt, clock: clock)
     if let damage = previous.damage, !selection.coversEveryBrand {
       // The brands this run does not fetch would have to come from a bundle, and none is intact.
       problems.fail(
@@ -94,7 +98,7 @@ public struct Pipeline: Sendable {
           + " so the others cannot be kept: nothing published; run every brand to rebuild it")
       return publishStage.unpublished(
         RunReport(
-          asOf: asOf, window: window, outcome: .failed, published: nil, brands: [], branchesWithoutCoordinates: [],
+          asOf: asOf, window: day.window, outcome: .failed, published: nil, brands: [], branchesWithoutCoordinates: [],
           branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
           errors: problems.errors))
     }
@@ -105,14 +109,14 @@ public struct Pipeline: Sendable {
     problems.append(collectProblems)
     let registerReading = await register?.read(problems: &problems)
     if Task.isCancelled {
-      return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
+      return publishStage.unpublished(Self.cancelled(day: day, problems: problems))
     }
 
     let normalizeStage = NormalizeStage(normalizer: normalizer, geocoding: geocoding)
     var draft = BundleDraft()
     for brand in selection.unsourced {
       problems.fail(.noSource, "no source for this brand yet", brand: brand)
-      draft.add(Self.missing(brand, previous: previous, reason: "no source for this brand yet"), branches: [])
+      draft.add(facts.missing(brand, reason: "no source for this brand yet"), branches: [])
     }
     for brand in selection.requested {
       // Taken out, so that each brand's raw branches are freed once it is normalized.
@@ -130,26 +134,18 @@ public struct Pipeline: Sendable {
             removeAtOnce: self.admission.acceptShrink.contains(brand), completeAnswer: completeAnswers[brand],
             refresh: normalizer.refresh, problems: &problems)
         if Task.isCancelled {
-          return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
+          return publishStage.unpublished(Self.cancelled(day: day, problems: problems))
         }
         problems.append(normalizeProblems)
         draft.add(
-          BrandSummary(
-            slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: branches.count,
-            freshness: .fresh, lastFetchedAsOf: asOf, designated: Self.designated(brand, previous: previous),
-            storeClass: Self.storeClass(brand, previous: previous),
-            status: .fresh, dataSource: dataSources[brand]),
+          facts.fresh(brand, branchCount: branches.count, asOf: asOf, dataSource: dataSources[brand]),
           branches: branches)
       case .carriedOver(let carried, let lastFetchedAsOf, let reason):
         draft.add(
-          BrandSummary(
-            slug: brand, name: Self.koreanName(brand, previous: previous), branchCount: carried.count,
-            freshness: .stale, lastFetchedAsOf: lastFetchedAsOf, designated: Self.designated(brand, previous: previous),
-            storeClass: Self.storeClass(brand, previous: previous),
-            status: .stale, error: reason),
+          facts.stale(brand, branchCount: carried.count, lastFetchedAsOf: lastFetchedAsOf, reason: reason),
           branches: carried.map(normalizer.refresh))
       case .missing(let reason):
-        draft.add(Self.missing(brand, previous: previous, reason: reason), branches: [])
+        draft.add(facts.missing(brand, reason: reason), branches: [])
       }
     }
     // The stores of the register brands, when the run reads the register for every brand.
@@ -161,27 +157,23 @@ public struct Pipeline: Sendable {
     // Brands not requested this time stay as they were.
     for (brand, summary) in previous.summaries.sorted(by: { $0.key < $1.key })
     where !selection.contains(brand) && !published.contains(brand) {
-      var kept = summary
-      kept.status = .kept
-      kept.designated = Self.designated(brand, previous: previous)
-      kept.storeClass = Self.storeClass(brand, previous: previous)
-      draft.add(kept, branches: (previous.branches[brand] ?? []).map(normalizer.refresh))
+      draft.add(facts.kept(summary), branches: (previous.branches[brand] ?? []).map(normalizer.refresh))
     }
     if Task.isCancelled {
-      return publishStage.unpublished(Self.cancelled(asOf: asOf, window: window, problems: problems))
+      return publishStage.unpublished(Self.cancelled(day: day, problems: problems))
     }
-    draft.keepPastDays(of: previous.bundle, asOf: asOf, window: window)
+    draft.keepPastDays(of: previous.bundle, day: day)
     draft.markStaleness(asOf: asOf)
     let memory = rememberedDesignations(&problems)
     problems.append(
       draft.inferDistricts(
-        window: window, asOf: asOf, memory: memory, reference: reference, brandName: { Self.koreanName($0, previous: previous) }))
+        day: day, memory: memory, reference: reference, brandName: facts.name))
     let registerCheck = registerReading.flatMap {
       RegisterStage.crossCheck($0, branches: draft.branches, asOf: asOf)
     }
     if let registerCheck { draft.setRegisterIDs(registerCheck.registerIDs) }
     var outcome = publishStage.publish(
-      draft, problems: problems, asOf: asOf, window: window,
+      draft, problems: problems, day: day,
       fetch: statistics.map(FetchReport.init) ?? FetchReport())
     if let registerReading, let registerCheck {
       outcome.report.register = RegisterSummary(registerReading, check: registerCheck)
@@ -217,38 +209,14 @@ public struct Pipeline: Sendable {
     return outcome
   }
 
-  private static func cancelled(asOf: CalendarDate, window: DateWindow, problems: RunProblems) -> RunReport {
+  private static func cancelled(day: RunDay, problems: RunProblems) -> RunReport {
     RunReport(
-      asOf: asOf, window: window, outcome: .cancelled, published: nil, brands: [], branchesWithoutCoordinates: [],
+      asOf: day.asOf, window: day.window, outcome: .cancelled, published: nil, brands: [],
+      branchesWithoutCoordinates: [],
       branchesWithUnknownClosingDays: [], branchesNotTrading: [], warnings: problems.warnings,
       errors: problems.errors + [PublishStage.cancellation])
   }
 
   /// Every brand the pipeline knows (the registry beside the sources), sorted by slug.
   public static var knownBrands: [Brand] { KnownBrands.all }
-
-  /// A brand's Korean name: the registry's, else the last bundle's, else the slug.
-  static func koreanName(_ brand: BrandSlug, previous: PreviousBundle) -> String {
-    KnownBrands.brand(brand)?.koreanName ?? previous.summaries[brand]?.name ?? brand.rawValue
-  }
-
-  /// Whether a brand is subject to the designation: as the registry says, else as the last
-  /// bundle's manifest said, else it is.
-  static func designated(_ brand: BrandSlug, previous: PreviousBundle) -> Bool {
-    KnownBrands.isDesignated(brand) ?? previous.summaries[brand]?.designated ?? true
-  }
-
-  /// The class of a designated brand's stores: as the registry says, else as the last bundle's
-  /// manifest said, else a hypermarket; `nil` for a brand not designated.
-  static func storeClass(_ brand: BrandSlug, previous: PreviousBundle) -> StoreClass? {
-    guard designated(brand, previous: previous) else { return nil }
-    return KnownBrands.storeClass(brand) ?? previous.summaries[brand]?.storeClass ?? .hypermarket
-  }
-
-  private static func missing(_ brand: BrandSlug, previous: PreviousBundle, reason: String) -> BrandSummary {
-    BrandSummary(
-      slug: brand, name: koreanName(brand, previous: previous), branchCount: 0, freshness: .missing,
-      lastFetchedAsOf: nil, designated: designated(brand, previous: previous),
-      storeClass: storeClass(brand, previous: previous), status: .missing, error: reason)
-  }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartExport
+import MartFetch
 
 /// The bundle a run is putting together: branches and one outcome per brand.
 public struct BundleDraft: Sendable {
@@ -32,18 +33,18 @@ public struct BundleDraft: Sendable {
     brands = brands.map { $0.withStaleness(asOf: asOf) }
   }
 
-  /// Keeps what `previous` knew of the days before `asOf` in every branch it also holds
-  /// (``BranchClosing/keepingPastDays(of:previousWindow:before:window:)``): past days are
+  /// Keeps what `previous` knew of the days before `day`'s as-of in every branch it also holds
+  /// (``BranchClosing/keepingPastDays(of:previousWindow:before:)``): past days are
   /// history, so a later run neither forgets them nor reports them as changed. Nothing is taken
   /// from a bundle of a later as-of date.
-  public mutating func keepPastDays(of previous: PublishedBundle?, asOf: CalendarDate, window: DateWindow) {
-    guard let previous, previous.manifest.asOf <= asOf else { return }
+  public mutating func keepPastDays(of previous: PublishedBundle?, day: RunDay) {
+    guard let previous, previous.manifest.asOf <= day.asOf else { return }
     let before = Dictionary(
       previous.branches.branches.map { ($0.id, $0.closing) }, uniquingKeysWith: { first, _ in first })
     for index in branches.indices {
       guard let known = before[branches[index].id] else { continue }
       branches[index].closing = branches[index].closing.keepingPastDays(
-        of: known, previousWindow: previous.manifest.window, before: asOf, window: window)
+        of: known, previousWindow: previous.manifest.window, before: day)
     }
   }
 
@@ -59,12 +60,12 @@ public struct BundleDraft: Sendable {
   /// neither `memory` nor the stores give one (``DesignationBasis/cited``); a designation the
   /// stores confirm with other days than it is a `designation-contradiction`, with both sides.
   public mutating func inferDistricts(
-    window: DateWindow, asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory(),
+    day: RunDay, memory: DesignationMemory = DesignationMemory(),
     reference: DesignationReference? = nil, brandName: (BrandSlug) -> String
   ) -> RunProblems {
     let inference = DistrictDesignations.infer(
-      from: branches, window: window, exempt: brands.exemptFromDesignation, storeClasses: brands.storeClasses,
-      asOf: asOf, memory: memory, reference: reference)
+      from: branches, window: day.window, exempt: brands.exemptFromDesignation, storeClasses: brands.storeClasses,
+      asOf: day.asOf, memory: memory, reference: reference)
     branches = inference.withExpectedDays(branches)
     districts = inference
     var problems = RunProblems()
@@ -109,11 +110,17 @@ public struct PublishStage: Sendable {
   public let previous: PreviousBundle
   /// When the run started, for the report.
   public let startedAt: Date
+  /// What the run's end is read from, for the report.
+  public let clock: any FetchClock
 
-  public init(store: BundleStore, previous: PreviousBundle = PreviousBundle(), startedAt: Date = Date()) {
+  public init(
+    store: BundleStore, previous: PreviousBundle = PreviousBundle(), startedAt: Date,
+    clock: any FetchClock = SystemFetchClock()
+  ) {
     self.store = store
     self.previous = previous
     self.startedAt = startedAt
+    self.clock = clock
   }
 
   /// Publishes `draft` (unless no brand in it is fresh) and finishes the report; the outcome
@@ -122,12 +129,13 @@ public struct PublishStage: Sendable {
   /// Publishing stops, with nothing new made current, when `shouldStop` says so before
   /// `latest.json` is replaced; the report then says `cancelled`.
   public func publish(
-    _ draft: BundleDraft, problems: RunProblems, asOf: CalendarDate, window: DateWindow,
+    _ draft: BundleDraft, problems: RunProblems, day: RunDay,
     fetch: FetchReport = FetchReport(), shouldStop: () -> Bool = { Task.isCancelled }
   ) -> PipelineOutcome {
+    let window = day.window
     let unknown = draft.branches.map { ($0.id, $0.unknownClosingDays(in: window).extent) }
     var report = RunReport(
-      asOf: asOf, window: window, outcome: .failed, published: nil, brands: draft.brands,
+      asOf: day.asOf, window: window, outcome: .failed, published: nil, brands: draft.brands,
       branchesWithoutCoordinates: draft.branches.filter { $0.coordinate == nil }.map(\.id).sorted(),
       branchesWithUnknownClosingDays: draft.branches.filter { $0.closing.status == .unknown }.map(\.id).sorted(),
       branchesWithUnknownDays: unknown.filter { $0.1 != .none }.map(\.0).sorted(),
@@ -147,7 +155,7 @@ public struct PublishStage: Sendable {
           previous.bundle, freshBrands: Set(draft.brands.filter { $0.status == .fresh }.map(\.slug)),
           listed: Set(draft.branches.flatMap { [$0.id] + $0.formerIDs }))
         switch try store.publish(
-          branches: draft.branches, brands: draft.brands, asOf: asOf, window: window, removed: removed,
+          branches: draft.branches, brands: draft.brands, day: day, removed: removed,
           districts: draft.districts, shouldStop: shouldStop)
         {
         case .stopped:
@@ -228,7 +236,7 @@ public struct PublishStage: Sendable {
     var report = report
     let timestamps = ISO8601DateFormatter()
     report.startedAt = timestamps.string(from: startedAt)
-    report.finishedAt = timestamps.string(from: Date())
+    report.finishedAt = timestamps.string(from: clock.date)
     if report.change == nil {
       report.change = RunReport.Change(
         bundle: .none, previousVersion: previous.version, branchCounts: [:], closingDaysChanged: 0)

@@ -114,10 +114,7 @@ public struct RunConfiguration: Sendable {
       var client = client
       client.totalTimeout = requests.timeout
       if let userAgent = requests.userAgent { client.userAgent = userAgent }
-      client.trustedCertificates = requests.trustedCertificates
-      client.certificateOption = requests.certificateOption
-      client.allowsInsecureRedirects = requests.allowsInsecureRedirects
-      client.insecureRedirectOption = requests.insecureRedirectOption
+      client.https = requests.https
       self.client = client
       self.politeness = PolitenessPolicy(
         maxConcurrentRequestsPerHost: requests.maxPerHost, minimumDelay: requests.requestDelay,
@@ -207,15 +204,9 @@ public struct RequestSettings: Sendable, Hashable {
   public var retries: Int
   /// The wait before the first retry, doubled for each further one.
   public var retryDelay: Duration
-  /// The certificate authorities HTTPS servers are checked against.
-  public var trustedCertificates: TrustedCertificates
-  /// The option that names other authorities, for the error of a server they do not trust.
-  public var certificateOption: String?
-  /// Whether a redirect from HTTPS to plain HTTP is followed
-  /// (``HTTPClientConfiguration/allowsInsecureRedirects``); refused by default.
-  public var allowsInsecureRedirects: Bool
-  /// The option that allows it, for the error of a refused one.
-  public var insecureRedirectOption: String?
+  /// The certificate authorities HTTPS servers are checked against and whether a redirect from
+  /// HTTPS to plain HTTP is followed (refused by default), as the front end resolved them.
+  public var https: HTTPSPolicy
 
   /// `mart-holiday/<version> (+…)`.
   public static var defaultUserAgent: String { MartVersion.userAgent }
@@ -226,12 +217,9 @@ public struct RequestSettings: Sendable, Hashable {
   public init(
     userAgent: String? = nil, timeout: Duration = .seconds(30), maxPerHost: Int = 1,
     requestDelay: Duration = .seconds(1), obeysRobotsTxt: Bool = true, retries: Int = 3,
-    retryDelay: Duration = .seconds(1), trustedCertificates: TrustedCertificates = .system,
-    certificateOption: String? = nil, allowsInsecureRedirects: Bool = false, insecureRedirectOption: String? = nil
+    retryDelay: Duration = .seconds(1), https: HTTPSPolicy = HTTPSPolicy()
   ) {
-    self.certificateOption = certificateOption
-    self.allowsInsecureRedirects = allowsInsecureRedirects
-    self.insecureRedirectOption = insecureRedirectOption
+    self.https = https
     self.userAgent = userAgent
     self.timeout = timeout
     self.maxPerHost = maxPerHost
@@ -239,7 +227,6 @@ public struct RequestSettings: Sendable, Hashable {
     self.obeysRobotsTxt = obeysRobotsTxt
     self.retries = retries
     self.retryDelay = retryDelay
-    self.trustedCertificates = trustedCertificates
   }
 }
 

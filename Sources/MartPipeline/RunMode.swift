@@ -61,11 +61,11 @@ public enum RunMode: Sendable, Hashable {
   /// `<state>/raw/.partial-<as-of>-<HHmmss>.warc.gz`, so a killed run's archive is a leftover,
   /// never one of the kept archives, and renamed when the run ends to
   /// `<as-of>-<HHmmss>.warc.gz`, or `<as-of>-<HHmmss>.incomplete.warc.gz` when it cannot replay
-  /// the run; none on a replay.
-  public func archive(configured: URL?, state: URL, asOf: CalendarDate) -> ArchivePlan? {
+  /// the run; none on a replay. `<HHmmss>` is the time in Korea at `now`.
+  public func archive(configured: URL?, state: URL, asOf: CalendarDate, now: Date) -> ArchivePlan? {
     if let configured { return ArchivePlan(writing: configured, finished: nil, incomplete: nil, isWARC: false) }
     guard self == .live else { return nil }
-    let archive = StateLayout(state).archive(named: "\(asOf.iso)-\(KoreanCalendar.timeOfDay())")
+    let archive = StateLayout(state).archive(named: "\(asOf.iso)-\(KoreanCalendar.timeOfDay(now: now))")
     return ArchivePlan(writing: archive.writing, finished: archive.finished, incomplete: archive.incomplete, isWARC: true)
   }
 
@@ -80,7 +80,7 @@ public enum RunMode: Sendable, Hashable {
   }
 }
 
-/// Where a run keeps the responses it receives (``RunMode/archive(configured:state:asOf:)``).
+/// Where a run keeps the responses it receives (``RunMode/archive(configured:state:asOf:now:)``).
 public struct ArchivePlan: Sendable, Hashable {
   /// Where the archive is written while the run goes on.
   public var writing: URL

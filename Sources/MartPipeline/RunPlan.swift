@@ -85,7 +85,7 @@ public struct RunPlan: Sendable {
       if let file { try SettingChecks.checkCanBeFile(file, setting: setting) }
     }
     // The clock is input: a day the engine cannot speak of stops the run before anything is touched.
-    let clockAsOf = configuration.asOf == nil && configuration.replayDirectory == nil ? try RunClock.asOf() : nil
+    let clockAsOf = configuration.asOf == nil && configuration.replayDirectory == nil ? try RunClock.asOf(systemNow: configuration.clock.date) : nil
     try SettingChecks.checkNothingForeign(OutputLayout(output).foreignEntries(), in: output, setting: .output)
     try SettingChecks.checkNothingForeign(StateLayout(state).foreignEntries(), in: state, setting: .state)
 
@@ -103,7 +103,8 @@ public struct RunPlan: Sendable {
     self.routes = routes
     validatorStore = mode.validatorStore(configured: configuration.validatorStore, state: state)
     geocodingCache = mode.geocodingCache(configured: configuration.geocodingCache, state: state)
-    archive = mode.archive(configured: configuration.archiveDirectory, state: state, asOf: asOf)
+    archive = mode.archive(
+      configured: configuration.archiveDirectory, state: state, asOf: asOf, now: configuration.clock.date)
     if !configuration.allowsEarlierAsOf { try checkNotBeforePublished() }
   }
 
@@ -189,7 +190,7 @@ extension RunPlan {
       }
       return date
     }
-    return try RunClock.asOf()
+    return try RunClock.asOf(systemNow: configuration.clock.date)
   }
 
   /// Throws when the as-of is before the as-of of the bundle `latest.json` names: a clock gone

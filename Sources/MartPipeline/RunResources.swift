@@ -63,7 +63,7 @@ struct RunResources {
             archivePlan.isWARC
             ? try ArchivingFetcher(
               wrapping: stack.fetcher, warcFile: archivePlan.writing, recordedOn: plan.asOf.iso,
-              userAgent: configuration.client.userAgent)
+              userAgent: configuration.client.userAgent, clock: stack.clock)
             : try ArchivingFetcher(wrapping: stack.fetcher, directory: archivePlan.writing, recordedOn: plan.asOf.iso)
         } catch {
           throw RunSetupError(setting: .archive, message: SettingText(error.description))

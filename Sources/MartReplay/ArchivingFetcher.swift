@@ -30,13 +30,15 @@ public final class ArchivingFetcher: HTTPFetching {
   }
 
   /// Keeps responses in the WARC file `warcFile`, created now with its `warcinfo` record dated
-  /// `recordedOn`; `userAgent` is what the transport sends with every request.
-  public init(wrapping upstream: any HTTPFetching, warcFile: URL, recordedOn: String, userAgent: String?)
-    throws(FileError)
-  {
+  /// `recordedOn`; `userAgent` is what the transport sends with every request. Records are
+  /// dated by `clock` (the run's).
+  public init(
+    wrapping upstream: any HTTPFetching, warcFile: URL, recordedOn: String, userAgent: String?,
+    clock: any FetchClock = SystemFetchClock()
+  ) throws(FileError) {
     self.upstream = upstream
     self.location = warcFile
-    warc = try WARCWriter(creating: warcFile, recordedOn: recordedOn, userAgent: userAgent)
+    warc = try WARCWriter(creating: warcFile, recordedOn: recordedOn, userAgent: userAgent, clock: clock)
   }
 
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {

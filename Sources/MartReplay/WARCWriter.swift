@@ -28,6 +28,8 @@ public final class WARCWriter: Sendable {
   let warcinfoID: String
   /// The `User-Agent` the transport sends with every request (recorded in request records).
   let userAgent: String?
+  /// What the records are dated by: the run's clock.
+  let clock: any FetchClock
   private let output: Mutex<Output>
   /// One compressor for every record, its tables allocated once.
   private let compressor = Mutex(Gzip.Compressor(level: compressionLevel))
@@ -57,9 +59,12 @@ public final class WARCWriter: Sendable {
 
   /// Creates `file` (emptying one that is there; a symbolic link is not followed) and writes its
   /// `warcinfo` record: the software, the format, and `recordedOn` (`YYYY-MM-DD`, the run's
-  /// date in Korea, which a replay without `--as-of` uses).
-  public init(creating file: URL, recordedOn: String, userAgent: String? = nil) throws(FileError) {
+  /// date in Korea, which a replay without `--as-of` uses). Records are dated by `clock`.
+  public init(
+    creating file: URL, recordedOn: String, userAgent: String? = nil, clock: any FetchClock = SystemFetchClock()
+  ) throws(FileError) {
     self.file = file
+    self.clock = clock
     self.userAgent = userAgent
     warcinfoID = Self.newRecordID()
     output = Mutex(Output(file: try WritableFile(creating: file.path)))
@@ -72,20 +77,21 @@ public final class WARCWriter: Sendable {
     ]
     let record = WARCRecord(
       fields: [
-        ("WARC-Type", "warcinfo"), ("WARC-Record-ID", warcinfoID), ("WARC-Date", Self.warcDate(Date())),
+        ("WARC-Type", "warcinfo"), ("WARC-Record-ID", warcinfoID), ("WARC-Date", Self.warcDate(clock.date)),
         ("WARC-Filename", file.lastPathComponent), ("Content-Type", "application/warc-fields"),
       ], block: Data(fields.map { "\($0.0): \($0.1)\r\n" }.joined().utf8))
     try write([record])
   }
 
   /// Appends the `request` and `response` records of one exchange, as two gzip members written
-  /// together, so the records of concurrent exchanges never interleave.
-  public func append(_ request: HTTPRequest, _ response: HTTPResponse, receivedAt date: Date = Date())
+  /// together, so the records of concurrent exchanges never interleave. They are dated `date`,
+  /// by default the clock's time now.
+  public func append(_ request: HTTPRequest, _ response: HTTPResponse, receivedAt date: Date? = nil)
     throws(FileError)
   {
     let requestID = Self.newRecordID()
     let responseID = Self.newRecordID()
-    let warcDate = Self.warcDate(date)
+    let warcDate = Self.warcDate(date ?? clock.date)
     let (head, body) = WARCHTTPMessage.responseBlock(response)
     try write(exchange: request.url, [
       WARCRecord(

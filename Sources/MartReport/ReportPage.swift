@@ -58,7 +58,7 @@ public struct ReportPage {
     positionByID = Dictionary(
       branches.indices.map { (branches[$0].id.description, $0) }, uniquingKeysWith: { first, _ in first })
     closures = bundle.map {
-      $0.closures ?? ClosuresFile(branches: $0.branches.branches, window: $0.manifest.window, asOf: $0.manifest.asOf)
+      $0.closures ?? ClosuresFile(branches: $0.branches.branches, day: $0.manifest.day)
     }
   }
 

@@ -34,7 +34,7 @@ public struct SiteData: Sendable {
     window = bundle.manifest.window
     brands = bundle.manifest.brands
     branches = bundle.branches.branches.sorted { $0.id < $1.id }.map {
-      BranchDays($0, asOf: bundle.manifest.asOf, window: bundle.manifest.window)
+      BranchDays($0, day: bundle.manifest.day)
     }
     var patterns: [District: DistrictsFile.Entry] = [:]
     for entry in districts?.districts ?? [] {

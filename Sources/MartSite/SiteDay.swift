@@ -48,10 +48,11 @@ struct BranchDays: Sendable {
   private let expected: Set<CalendarDate>
   private let shut: ShutDays
 
-  init(_ branch: Branch, asOf: CalendarDate, window: DateWindow) {
+  init(_ branch: Branch, day: RunDay) {
+    let asOf = day.asOf
     self.branch = branch
     self.asOf = asOf
-    self.window = window
+    self.window = day.window
     closed = Set(branch.closing.dates)
     expected = Set(branch.closing.expected?.dates ?? [])
     shut = ShutDays(branch.storeStatus, asOf: asOf)

@@ -44,7 +44,6 @@ struct FetchCommand: AsyncParsableCommand {
 
   func validate() throws {
     if method == .get, data != nil { throw ValidationError("--data needs --method POST") }
-    _ = try certificates.trustedCertificates()
   }
 
   func run() async throws {
@@ -54,11 +53,7 @@ struct FetchCommand: AsyncParsableCommand {
         method: .post, url: url, headers: [HTTPHeader("Content-Type", "application/x-www-form-urlencoded")],
         body: Data((data ?? "").utf8))
     }
-    let stack = FetchStack(
-      client: HTTPClientConfiguration(
-        trustedCertificates: try certificates.trustedCertificates(), certificateOption: CertificateOptions.optionName,
-        allowsInsecureRedirects: certificates.allowInsecureRedirects,
-        insecureRedirectOption: CertificateOptions.insecureRedirectOptionName))
+    let stack = FetchStack(client: HTTPClientConfiguration(https: certificates.https))
     let response: HTTPResponse
     do {
       response = try await stack.fetcher.fetch(request)

@@ -91,7 +91,6 @@ struct ProbeCommand: AsyncParsableCommand {
     if replayDirectory != nil, let first = sourceOverrides.first {
       throw ValidationError("--replay and --source \(first.brand.rawValue)=… cannot be used together")
     }
-    _ = try certificates.trustedCertificates()
   }
 
   func run() async throws {
@@ -103,9 +102,7 @@ struct ProbeCommand: AsyncParsableCommand {
       requests: RequestSettings(
         userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: 1, requestDelay: .seconds(requestDelay),
         obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(1),
-        trustedCertificates: try certificates.trustedCertificates(),
-        certificateOption: CertificateOptions.optionName, allowsInsecureRedirects: certificates.allowInsecureRedirects,
-        insecureRedirectOption: CertificateOptions.insecureRedirectOptionName), readsRegister: true)
+        https: certificates.https), readsRegister: true)
     let results: [SourceProbeResult]
     do throws(RunSetupError) {
       results = try await Pipeline.probe(configuration)

@@ -208,7 +208,6 @@ struct RunCommand: AsyncParsableCommand {
         throw ValidationError("--user-agent \(problem): it cannot be sent in a header")
       }
     }
-    _ = try certificates.trustedCertificates()
     if !brands.isEmpty, let stray = acceptShrink.first(where: { !brands.contains($0) }) {
       throw ValidationError(
         "--accept-shrink \(stray.rawValue) names a brand this run does not fetch (--brand \(brands.map(\.rawValue).joined(separator: ", ")))"
@@ -242,9 +241,7 @@ struct RunCommand: AsyncParsableCommand {
       requests: RequestSettings(
         userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: maxPerHost, requestDelay: .seconds(requestDelay),
         obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(retryDelay),
-        trustedCertificates: try certificates.trustedCertificates(),
-        certificateOption: CertificateOptions.optionName, allowsInsecureRedirects: certificates.allowInsecureRedirects,
-        insecureRedirectOption: CertificateOptions.insecureRedirectOptionName),
+        https: certificates.https),
       acceptShrink: Set(acceptShrink), readsRegister: true, settingNames: { SettingOptions.name($0) })
 
     let runTask = Task { () async throws(RunSetupError) -> RunResult in try await Pipeline.run(configuration) }

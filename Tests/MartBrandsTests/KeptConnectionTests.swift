@@ -48,7 +48,7 @@ struct KeptConnectionTests {
       let tls = try TLSTerminator(targetPort: server.port)
       terminator = tls
       baseURL = tls.baseURL
-      configuration.trustedCertificates = .bundle(path: try TLSTerminator.certificateAuthorityFile().path, namedBy: "test")
+      configuration.https.trustedCertificates = .bundle(path: try TLSTerminator.certificateAuthorityFile().path, namedBy: "test")
     }
     defer { terminator?.stop() }
     let counting = CountingFetcher(

@@ -211,7 +211,7 @@ import Testing
       storeClasses: brands.storeClasses, asOf: bundle.manifest.asOf,
       memory: try #require(bundle.districtsFile()).memory)
     try BundleStore(outputDirectory: output).publish(
-      branches: branches, brands: brands, asOf: bundle.manifest.asOf, window: bundle.manifest.window,
+      branches: branches, brands: brands, day: RunDay(asOf: bundle.manifest.asOf, window: bundle.manifest.window),
       districts: districts)
     let valid = try cli.run(["validate", output.path])
     try #require(valid.status == 0, "the edited bundle must itself be valid: \(valid.stderr)")

@@ -7,7 +7,7 @@ import Testing
 @Suite("Branch normalizer problems")
 struct BranchNormalizerTests {
   static let asOf = CalendarDate(iso: "2026-11-20")!
-  let normalizer = BranchNormalizer(asOf: asOf, window: .threeMonths(startingAt: asOf))
+  let normalizer = BranchNormalizer(day: RunDay(asOf: asOf))
   let id = BranchID(brand: "emart", storeID: "1059")
 
   func raw(phone: String? = nil, closingText: String? = nil, statusText: String? = nil) -> RawBranch {

@@ -28,7 +28,8 @@ import Testing
     #expect(isUnknown(firstAsOf, in: after), "the new list alone says nothing of \(firstAsOf.iso)")
 
     let kept = after.keepingPastDays(
-      of: before, previousWindow: DateWindow.threeMonths(startingAt: firstAsOf), before: nextAsOf, window: window)
+      of: before, previousWindow: DateWindow.threeMonths(startingAt: firstAsOf),
+      before: RunDay(asOf: nextAsOf, window: window))
     #expect(kept.dates.contains(firstAsOf))
     #expect(!isUnknown(firstAsOf, in: kept))
     // The days neither list spoke of stay unknown, and the days from the as-of date on are the
@@ -46,8 +47,7 @@ import Testing
     #expect(!isUnknown(firstAsOf, in: before) && !before.dates.contains(firstAsOf))
     let after = listOnly("2026-11-22", asOf: nextAsOf)
     let kept = after.keepingPastDays(
-      of: before, previousWindow: DateWindow.threeMonths(startingAt: firstAsOf), before: nextAsOf,
-      window: DateWindow.threeMonths(startingAt: nextAsOf))
+      of: before, previousWindow: DateWindow.threeMonths(startingAt: firstAsOf), before: RunDay(asOf: nextAsOf))
     #expect(!isUnknown(firstAsOf, in: kept) && !kept.dates.contains(firstAsOf), "open, as it was known")
     #expect(kept.dates == after.dates)
   }
@@ -58,8 +58,7 @@ import Testing
       schedule: .parse("", asOf: nextAsOf), window: DateWindow.threeMonths(startingAt: nextAsOf))
     #expect(unreadable.status == .unknown)
     let kept = unreadable.keepingPastDays(
-      of: before, previousWindow: DateWindow.threeMonths(startingAt: firstAsOf), before: nextAsOf,
-      window: DateWindow.threeMonths(startingAt: nextAsOf))
+      of: before, previousWindow: DateWindow.threeMonths(startingAt: firstAsOf), before: RunDay(asOf: nextAsOf))
     #expect(kept == unreadable, "an unknown schedule lists no dates, past ones neither")
   }
 }

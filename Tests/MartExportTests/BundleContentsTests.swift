@@ -18,8 +18,7 @@ import Testing
   func contents() throws -> BundleContents {
     let branches = [jamsil, unknown, changwon]
     return try BundleContents(
-      branches: branches, brands: ExportFixtures.summaries(branches), asOf: ExportFixtures.asOf,
-      window: ExportFixtures.window)
+      branches: branches, brands: ExportFixtures.summaries(branches), day: ExportFixtures.day)
   }
 
   func file(_ path: String) throws -> Data {
@@ -73,8 +72,7 @@ import Testing
     let a = try contents()
     let reversed = [changwon, unknown, jamsil]
     let b = try BundleContents(
-      branches: reversed, brands: ExportFixtures.summaries(reversed).reversed(), asOf: ExportFixtures.asOf,
-      window: ExportFixtures.window)
+      branches: reversed, brands: ExportFixtures.summaries(reversed).reversed(), day: ExportFixtures.day)
     #expect(a.version == b.version)
     #expect(a.manifestData == b.manifestData)
     #expect(a.files.map(\.data) == b.files.map(\.data))
@@ -84,8 +82,7 @@ import Testing
     let bad = ExportFixtures.branch(.emart, "../etc", text: "")
     #expect(throws: FileError.self) {
       try BundleContents(
-        branches: [bad], brands: ExportFixtures.summaries([bad]), asOf: ExportFixtures.asOf,
-        window: ExportFixtures.window)
+        branches: [bad], brands: ExportFixtures.summaries([bad]), day: ExportFixtures.day)
     }
   }
 }

@@ -21,7 +21,7 @@ import Testing
 
   @Test func everyFileOfABundleIsNamedByItsKind() throws {
     let contents = try BundleContents(
-      branches: branches, brands: [], asOf: ExportFixtures.asOf, window: ExportFixtures.window)
+      branches: branches, brands: [], day: ExportFixtures.day)
     let brands = Set(branches.map(\.brand)).sorted()
     let unnamed = contents.files.map(\.path).filter { !isNamedByAKind($0, brands: brands, ids: branches.map(\.id)) }
     #expect(unnamed == [])

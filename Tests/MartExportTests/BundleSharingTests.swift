@@ -32,8 +32,7 @@ import Testing
 
   func publish(_ branches: [Branch], into output: URL) throws -> PublishResult {
     try BundleStore(outputDirectory: output).publish(
-      branches: branches, brands: ExportFixtures.summaries(branches), asOf: ExportFixtures.asOf,
-      window: ExportFixtures.window)
+      branches: branches, brands: ExportFixtures.summaries(branches), day: ExportFixtures.day)
   }
 
   /// The files of a bundle, relative to it.

@@ -37,7 +37,7 @@ import Testing
 
     let pointer = try store.publish(
       branches: [branch("1059", text: "20261108, 20261122"), branch("1000", text: "")],
-      brands: summaries, asOf: asOf, window: window
+      brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     #expect(pointer.bundle == "bundles/\(pointer.version)")
     #expect(pointer.version.hasPrefix("2026-11-20-"))
@@ -61,10 +61,10 @@ import Testing
     let second = try temporaryDirectory()
     let branches = [branch("1059", text: "20261108"), branch("1000", text: "20261122")]
     let a = try BundleStore(outputDirectory: first).publish(
-      branches: branches, brands: summaries, asOf: asOf, window: window
+      branches: branches, brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     let b = try BundleStore(outputDirectory: second).publish(
-      branches: branches.reversed(), brands: summaries, asOf: asOf, window: window
+      branches: branches.reversed(), brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     #expect(a == b)
     let bytesA = try Data(contentsOf: first.appendingPathComponent(a.bundle + "/branches.json"))
@@ -80,10 +80,10 @@ import Testing
     let output = try temporaryDirectory()
     let store = BundleStore(outputDirectory: output)
     let pointer = try store.publish(
-      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window
+      branches: [branch("1059", text: "20261108")], brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     #expect(throws: FileError.self) {
-      try store.publish(branches: [], brands: [], asOf: asOf, window: window)
+      try store.publish(branches: [], brands: [], day: RunDay(asOf: asOf, window: window))
     }
     #expect(try store.latest()?.pointer == pointer)
   }
@@ -92,7 +92,7 @@ import Testing
     let output = try temporaryDirectory()
     let store = BundleStore(outputDirectory: output)
     let pointer = try store.publish(
-      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window
+      branches: [branch("1059", text: "20261108")], brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     let file = output.appendingPathComponent(pointer.bundle + "/branches.json")
     var data = try Data(contentsOf: file)
@@ -105,10 +105,10 @@ import Testing
     let output = try temporaryDirectory()
     let store = BundleStore(outputDirectory: output)
     let old = try store.publish(
-      branches: [branch("1059", text: "20261108")], brands: summaries, asOf: asOf, window: window
+      branches: [branch("1059", text: "20261108")], brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     let new = try store.publish(
-      branches: [branch("1059", text: "20261122")], brands: summaries, asOf: asOf, window: window
+      branches: [branch("1059", text: "20261122")], brands: summaries, day: RunDay(asOf: asOf, window: window)
     ).pointer!
     #expect(old.version != new.version)
     #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(old.bundle).path))
@@ -141,8 +141,7 @@ import Testing
     let latest = output.appendingPathComponent("latest.json")
     let before = try FileManager.default.attributesOfItem(atPath: latest.path)
     let second = try BundleStore(outputDirectory: output).publish(
-      branches: branches, brands: ExportFixtures.summaries(branches), asOf: ExportFixtures.asOf,
-      window: ExportFixtures.window
+      branches: branches, brands: ExportFixtures.summaries(branches), day: ExportFixtures.day
     ).pointer!
     #expect(second == first)
     let after = try FileManager.default.attributesOfItem(atPath: latest.path)
@@ -176,7 +175,7 @@ import Testing
 
     let next = try store.publish(
       branches: [ExportFixtures.branch("1059", text: "20261122")], brands: ExportFixtures.summaries(branches),
-      asOf: ExportFixtures.asOf, window: ExportFixtures.window
+      day: ExportFixtures.day
     ).pointer!
     #expect(next != first)
     #expect(!FileManager.default.fileExists(atPath: staging.path))
@@ -192,8 +191,7 @@ import Testing
 
   func publishAgain(_ output: URL, shouldStop: () -> Bool = { false }) throws -> PublishResult {
     try BundleStore(outputDirectory: output).publish(
-      branches: branches, brands: ExportFixtures.summaries(branches), asOf: ExportFixtures.asOf,
-      window: ExportFixtures.window, shouldStop: shouldStop)
+      branches: branches, brands: ExportFixtures.summaries(branches), day: ExportFixtures.day, shouldStop: shouldStop)
   }
 
   /// A way to damage a published bundle, named in the test log.
@@ -255,8 +253,7 @@ import Testing
     let output = try ExportFixtures.temporaryDirectory("in-memory")
     for _ in 0..<2 {
       let result = try BundleStore(outputDirectory: output).publish(
-        branches: branches.reversed(), brands: ExportFixtures.summaries(branches), asOf: ExportFixtures.asOf,
-        window: ExportFixtures.window)
+        branches: branches.reversed(), brands: ExportFixtures.summaries(branches), day: ExportFixtures.day)
       let inMemory = try #require(result.bundle)
       let onDisk = try #require(try BundleStore(outputDirectory: output).latest())
       #expect(inMemory.pointer == onDisk.pointer)

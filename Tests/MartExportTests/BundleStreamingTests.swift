@@ -34,8 +34,7 @@ import Testing
     shouldStop: @escaping () -> Bool = { false }
   ) throws -> PublishResult {
     try BundleStore(outputDirectory: output).publish(
-      branches: branches, brands: ExportFixtures.summaries(branches), asOf: asOf,
-      window: .threeMonths(startingAt: asOf),
+      branches: branches, brands: ExportFixtures.summaries(branches), day: RunDay(asOf: asOf),
       shouldStop: {
         asked.count += 1
         return shouldStop()
@@ -47,7 +46,7 @@ import Testing
   func expectSameAsInMemory(_ directory: URL, _ branches: [Branch], asOf: CalendarDate) throws {
     let window = DateWindow.threeMonths(startingAt: asOf)
     let contents = try BundleContents(
-      branches: branches, brands: ExportFixtures.summaries(branches), asOf: asOf, window: window)
+      branches: branches, brands: ExportFixtures.summaries(branches), day: RunDay(asOf: asOf, window: window))
     var expected = Dictionary(uniqueKeysWithValues: contents.files.map { ($0.path, $0.data) })
     expected[OutputLayout.manifestName] = contents.manifestData
     let onDisk = PlainFiles.regularFiles(under: directory.path)
@@ -182,8 +181,7 @@ import Testing
     let bundles = output.appendingPathComponent(OutputLayout.bundlesName)
     let before = try TreeSnapshot(output)
     let total = try BundleContents(
-      branches: Self.branches, brands: ExportFixtures.summaries(Self.branches), asOf: ExportFixtures.asOf,
-      window: ExportFixtures.window
+      branches: Self.branches, brands: ExportFixtures.summaries(Self.branches), day: ExportFixtures.day
     ).files.count
 
     // Stop once the staging directory holds files; say how many it held then.

@@ -99,7 +99,7 @@ import Testing
       try writer.indexRow(row)
       #expect(Data(writer.bytes) == (try CanonicalJSON.encode(row)))
     }
-    let closures = ClosuresFile(branches: branches, window: Fixtures.window, asOf: Fixtures.asOf)
+    let closures = ClosuresFile(branches: branches, day: RunDay(asOf: Fixtures.asOf, window: Fixtures.window))
     var writer = CanonicalJSONWriter()
     writer.closures(closures)
     #expect(Data(writer.bytes) == (try CanonicalJSON.encode(closures)))
@@ -152,9 +152,9 @@ import Testing
       RemovedBranch(id: BranchID(brand: "old-brand", storeID: "1"), lastListed: CalendarDate(iso: "2026-10-01")),
     ]
     let built = try BundleContents(
-      branches: branches, brands: brands, asOf: Fixtures.asOf, window: Fixtures.window, removed: removed)
+      branches: branches, brands: brands, day: RunDay(asOf: Fixtures.asOf, window: Fixtures.window), removed: removed)
     let reference = try BundleContents.encodedByTypes(
-      branches: branches, brands: brands, asOf: Fixtures.asOf, window: Fixtures.window, removed: removed)
+      branches: branches, brands: brands, day: RunDay(asOf: Fixtures.asOf, window: Fixtures.window), removed: removed)
     let written = try BundleJSON.decode(
       BranchesFile.self, from: try #require(built.files.first { $0.path == "branches.json" }).data)
     #expect(written.removed.map(\.id.description) == ["costco-Ulsan", "emart-9\"9", "old-brand-1"])
@@ -172,7 +172,8 @@ import Testing
     let branches = try Self.sampleBranches()
     let brands = Fixtures.summaries(branches)
     let (output, pointer) = try Fixtures.publish(branches)
-    let contents = try BundleContents(branches: branches, brands: brands, asOf: Fixtures.asOf, window: Fixtures.window)
+    let contents = try BundleContents(
+      branches: branches, brands: brands, day: RunDay(asOf: Fixtures.asOf, window: Fixtures.window))
     #expect(pointer.version == contents.version)
     let directory = output.appendingPathComponent(pointer.bundle)
     for file in contents.files {

@@ -26,8 +26,7 @@ import Testing
 
   @Test func theBundleListsTheDistrictAndKeepsExpectedDaysApart() throws {
     let contents = try BundleContents(
-      branches: Self.branches(), brands: ExportFixtures.summaries(Self.branches()), asOf: ExportFixtures.asOf,
-      window: ExportFixtures.window)
+      branches: Self.branches(), brands: ExportFixtures.summaries(Self.branches()), day: ExportFixtures.day)
     func file(_ path: String) throws -> Data { try #require(contents.files.first { $0.path == path }?.data) }
     let districts = try BundleJSON.decode(
       DistrictsFile.self, from: file("districts.json"), brands: [.emart, .lottemart, "lotte-super"])
@@ -190,7 +189,8 @@ import Testing
       ExportFixtures.branch("homeplus", "2", name: "안산점", text: text, address: ansan),
       ExportFixtures.branch("lotte-super", "3", name: "안산점", text: "", address: ansan),
     ]
-    return DistrictDesignations.infer(from: branches, window: ExportFixtures.window, exempt: []).withExpectedDays(branches)
+    return DistrictDesignations.infer(from: branches, window: ExportFixtures.window, exempt: []).withExpectedDays(
+      branches)
   }
 
   @Test func aDayOfTheMonthIsWrittenValidatedAndExpected() throws {

@@ -7,6 +7,7 @@ import MartExport
 enum ExportFixtures {
   static let asOf = CalendarDate(iso: "2026-11-20")!
   static let window = DateWindow.threeMonths(startingAt: asOf)
+  static let day = RunDay(asOf: asOf, window: window)
 
   static func branch(
     _ storeID: String, name: String = "창원점", text: String, phone: String? = "055-211-1234",
@@ -54,7 +55,7 @@ enum ExportFixtures {
   ) {
     let output = try temporaryDirectory(label)
     let pointer = try BundleStore(outputDirectory: output).publish(
-      branches: branches, brands: summaries(branches, exempt: exempt), asOf: asOf, window: window
+      branches: branches, brands: summaries(branches, exempt: exempt), day: RunDay(asOf: asOf, window: window)
     ).pointer!
     return (output, pointer)
   }

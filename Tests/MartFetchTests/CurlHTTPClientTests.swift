@@ -45,7 +45,7 @@ struct CurlHTTPClientTests {
     /// A client configured as `configuration`, trusting the test CA.
     func client(_ configuration: HTTPClientConfiguration = HTTPClientConfiguration()) -> CurlHTTPClient {
       var configuration = configuration
-      configuration.trustedCertificates = trust
+      configuration.https.trustedCertificates = trust
       return CurlHTTPClient(configuration: configuration)
     }
   }
@@ -372,7 +372,7 @@ struct CurlHTTPClientTests {
     let site = try site(.https)
     let terminator = try #require(site.terminator)
     // The system's authorities did not sign the test CA's certificate.
-    let client = CurlHTTPClient(configuration: HTTPClientConfiguration(certificateOption: "--ca-bundle"))
+    let client = CurlHTTPClient(configuration: HTTPClientConfiguration(https: HTTPSPolicy(certificateSetting: "--ca-bundle")))
     let error = try #require(await failure(of: .get(site.url("/echo")), using: client))
     #expect(error.code == .transport)
     #expect(error.message.contains("--ca-bundle"))

@@ -55,6 +55,23 @@ import Testing
     #expect(counts.bytes == "busy".utf8.count + "fresh page".utf8.count)
   }
 
+  @Test func theClockGivesTheJitterOfBackoffsAndTurns() async throws {
+    let server = try FaultServer { _, earlier in
+      earlier == 0 ? .text("busy", status: 503) : .text("fresh page")
+    }
+    // A quarter of the jitter taken: the 1 s backoff loses a quarter of its half (0.875 s), and
+    // the host's next turn comes after its 2 s delay plus a quarter of its 1 s jitter.
+    let clock = ManualClock(jitter: 0.25)
+    var retry = Self.retry
+    retry.jitter = 0.5
+    let stack = stack(
+      politeness: PolitenessPolicy(minimumDelay: .seconds(2), jitter: .seconds(1), obeysRobotsTxt: false),
+      retry: retry, clock: clock)
+    let response = try await stack.fetcher.fetch(.get(server.url("/page")))
+    #expect(response.status == 200)
+    #expect(clock.pauses == [.milliseconds(875), .milliseconds(1375)])
+  }
+
   @Test func a429WithRetryAfterIsWaitedOut() async throws {
     let server = try FaultServer { _, earlier in
       guard earlier == 0 else { return .text("ok") }

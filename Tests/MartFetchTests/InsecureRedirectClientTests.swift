@@ -31,7 +31,7 @@ import Testing
     let plain = "http://127.0.0.1:\(server.port)/plain"
 
     let refusing = CurlHTTPClient(
-      configuration: HTTPClientConfiguration(trustedCertificates: trust, insecureRedirectOption: "--allow-it"))
+      configuration: HTTPClientConfiguration(https: HTTPSPolicy(trustedCertificates: trust, insecureRedirectSetting: "--allow-it")))
     do {
       let response = try await refusing.fetch(request)
       Issue.record("a redirect to plain HTTP was followed: \(response.status) \(response.finalURL)")
@@ -43,7 +43,7 @@ import Testing
     }
 
     let allowing = CurlHTTPClient(
-      configuration: HTTPClientConfiguration(trustedCertificates: trust, allowsInsecureRedirects: true))
+      configuration: HTTPClientConfiguration(https: HTTPSPolicy(trustedCertificates: trust, allowsInsecureRedirects: true)))
     let response = try await allowing.fetch(request)
     #expect(response.status == 200 && response.body == Data("plain answer".utf8))
     #expect(response.cameOverPlainHTTP)

@@ -90,7 +90,7 @@ import Testing
       let ours = try BundleReader.decode(BranchesFileRecord.self, from: data, location: path)
       #expect(ours.branches.count == theirs.branches.count, "\(path)")
       for (record, branch) in zip(ours.branches, theirs.branches) {
-        let kit = MartBranch(record: record, brands: brands, window: window, asOf: published.manifest.asOf)
+        let kit = MartBranch(record: record, brands: brands, day: RunDay(asOf: published.manifest.asOf, window: window))
         Self.expectAgreement(kit, branch, brandName: names[branch.brand.rawValue] ?? "", file: path)
         if path == "branches.json" {
           #expect(bundle.branch(id: kit.id) == kit, "\(path): \(kit.id)")

@@ -16,7 +16,7 @@ import Testing
   }
 
   func branch(_ brand: BrandSlug, _ storeID: String) -> Branch {
-    let normalizer = BranchNormalizer(asOf: asOf, window: .threeMonths(startingAt: asOf))
+    let normalizer = BranchNormalizer(day: RunDay(asOf: asOf))
     var problems = RunProblems()
     return normalizer.normalize(raw(brand, storeID), problems: &problems).0
   }
@@ -85,7 +85,7 @@ import Testing
     placed.coordinate = GeoPoint(latitude: 35.2, longitude: 128.6)
     let unplaced = raw(.emart, "2")
     let stage = NormalizeStage(
-      normalizer: BranchNormalizer(asOf: asOf, window: .threeMonths(startingAt: asOf)),
+      normalizer: BranchNormalizer(day: RunDay(asOf: asOf)),
       geocoding: GeocodingChain(geocoders: [], cache: nil))
     let (branches, problems) = await stage.normalize([placed, unplaced])
     #expect(branches.map(\.id.storeID) == ["1", "2"])
@@ -107,7 +107,7 @@ import Testing
         coordinate: index % 5 == 0 ? GeoPoint(latitude: 126.9, longitude: 37.5) : nil,
         closingText: texts[index % texts.count], sourceURL: "https://example.com/")
     }
-    let normalizer = BranchNormalizer(asOf: asOf, window: .threeMonths(startingAt: asOf))
+    let normalizer = BranchNormalizer(day: RunDay(asOf: asOf))
     let stage = NormalizeStage(normalizer: normalizer, geocoding: GeocodingChain(geocoders: [], cache: nil))
     let (branches, problems) = await stage.normalize(raws)
 

@@ -187,7 +187,7 @@ import Testing
   }
 
   @Test func aCarriedOverStoreKeepsItsPublishedStatusForTheNewWindow() {
-    let normalizer = BranchNormalizer(asOf: asOf, window: .threeMonths(startingAt: asOf))
+    let normalizer = BranchNormalizer(day: RunDay(asOf: asOf))
     var problems = RunProblems()
     let raw = RawBranch(
       id: BranchID(brand: .lottemart, storeID: "0100118"), name: "도봉점", statusText: "영업종료",
@@ -196,7 +196,7 @@ import Testing
     // A month later the window is 2026-12-01 … 2027-02-28, and the store is shut from the new
     // as-of date, 2026-12-20.
     let later = CalendarDate(iso: "2026-12-20")!
-    let refreshed = BranchNormalizer(asOf: later, window: .threeMonths(startingAt: later)).refresh(branch)
+    let refreshed = BranchNormalizer(day: RunDay(asOf: later)).refresh(branch)
     #expect(refreshed.storeStatus == StoreStatus(state: .closed, text: "영업종료"))
     #expect(refreshed.closing.dates.map(\.iso) == Self.days("2026-12-20", "2027-02-28"))
 
@@ -205,7 +205,7 @@ import Testing
       id: BranchID(brand: .lottemart, storeID: "0100393"), name: "제주점", closingText: "매월 둘째주 금요일, 넷째주 토요일",
       sourceURL: "http://company.lottemart.com/")
     let (tradingBranch, _) = normalizer.normalize(trading, problems: &problems)
-    let tradingRefreshed = BranchNormalizer(asOf: later, window: .threeMonths(startingAt: later)).refresh(tradingBranch)
+    let tradingRefreshed = BranchNormalizer(day: RunDay(asOf: later)).refresh(tradingBranch)
     #expect(tradingRefreshed.storeStatus == .trading)
     // The 2nd Friday and the 4th Saturday: December 2026 11, 26; January 2027 8, 23; February
     // 2027 12, 27.

@@ -81,7 +81,7 @@ struct RegisterCrossCheckTests {
     let rows = try RegisterReader.rows(try FixturePaths.data("register/register-2026.csv"))
     let listing = RegisterSelector(converter: try RegisterCoordinateConverter()).select(rows)
     let asOf = try #require(CalendarDate(iso: "2026-11-20"))
-    let normalizer = BranchNormalizer(asOf: asOf, window: .threeMonths(startingAt: asOf))
+    let normalizer = BranchNormalizer(day: RunDay(asOf: asOf))
     let brands = RegisterBranches.branches(of: listing, normalizer: normalizer)
     let ids = brands.mapValues { $0.map(\.id.description) }
     #expect(
@@ -107,7 +107,7 @@ struct RegisterCrossCheckTests {
     // No days of its own: unknown over the whole window, never a plain closure.
     #expect(kims.closing.status == .unknown)
     #expect(kims.closing.dates.isEmpty)
-    #expect(kims.closing.unknownRanges == [normalizer.window])
+    #expect(kims.closing.unknownRanges == [normalizer.day.window])
     #expect(kims.storeStatus.isTrading)
     let gold = try #require(branches["independent-mart-2011469010807500001"])
     #expect(gold.banner == "골드마트")
@@ -127,7 +127,8 @@ struct RegisterCrossCheckTests {
     let listing = RegisterSelector(converter: try RegisterCoordinateConverter()).select(rows)
     let asOf = try #require(CalendarDate(iso: "2026-11-20"))
     let window = DateWindow.threeMonths(startingAt: asOf)
-    let brands = RegisterBranches.branches(of: listing, normalizer: BranchNormalizer(asOf: asOf, window: window))
+    let brands = RegisterBranches.branches(
+      of: listing, normalizer: BranchNormalizer(day: RunDay(asOf: asOf, window: window)))
     // 서초구 hypermarkets: the 2nd and 4th Wednesdays of 2026-12 (12-09 and 12-23 are
     // Wednesdays in the calendar); 해운대구 SSMs: the 2nd and 4th Sundays (12-13, 12-27).
     let wednesdays = [try #require(CalendarDate(iso: "2026-12-09")), try #require(CalendarDate(iso: "2026-12-23"))]

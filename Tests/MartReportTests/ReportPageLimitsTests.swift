@@ -27,7 +27,7 @@ import Testing
       brands: [
         BrandSummary(slug: "emart", name: "이마트", branchCount: count, freshness: .fresh, lastFetchedAsOf: asOf)
       ],
-      asOf: asOf, window: window)
+      day: RunDay(asOf: asOf, window: window))
     return try #require(result.bundle)
   }
 

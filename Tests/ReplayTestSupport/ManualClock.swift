@@ -6,7 +6,8 @@ import Synchronization
 /// wait returns at once, moving the clock to its deadline (if that is later than now), and is
 /// recorded. The fetch layers' turns and waits can then be asserted exactly, and no test sleeps
 /// on the real clock. The time an answer takes is what the test adds with ``advance(by:)`` (a
-/// test server's handler can call it to stand for a slow answer).
+/// test server's handler can call it to stand for a slow answer). Jitter takes the same share
+/// every time (``jitter``), so a jittered wait is known too.
 public final class ManualClock: FetchClock {
   private struct State {
     var elapsed: Duration = .zero
@@ -16,12 +17,18 @@ public final class ManualClock: FetchClock {
   private let origin: ContinuousClock.Instant
   private let originDate: Date
   private let state = Mutex(State())
+  /// The share of every jitter taken (``jitterFraction()``), in `0..<1`.
+  public let jitter: Double
 
-  /// A clock at `date` (for `Retry-After` HTTP dates), with nothing waited yet.
-  public init(date: Date = Date(timeIntervalSince1970: 1_795_000_000)) {
+  /// A clock at `date` (for `Retry-After` HTTP dates, the dates stored and written), with
+  /// nothing waited yet, whose jitter always takes the share `jitter`.
+  public init(date: Date = Date(timeIntervalSince1970: 1_795_000_000), jitter: Double = 0.5) {
     origin = ContinuousClock.now
     originDate = date
+    self.jitter = jitter
   }
+
+  public func jitterFraction() -> Double { jitter }
 
   public var now: ContinuousClock.Instant { origin + state.withLock { $0.elapsed } }
 

@@ -16,6 +16,9 @@ public enum ProcessRunner {
   }
 
   /// Runs `executable` with `arguments` (in `directory`, when given) and waits for it.
+  ///
+  /// Both pipes are read at the same time: a child that fills one (a pipe holds about 64 KB)
+  /// while the other is being read to its end would otherwise wait for ever.
   public static func run(
     _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
   ) throws -> Outcome {
@@ -31,8 +34,9 @@ public enum ProcessRunner {
     process.standardOutput = stdout
     process.standardError = stderr
     try process.run()
+    let errorReader = PipeReader(stderr.fileHandleForReading)
     let out = stdout.fileHandleForReading.readDataToEndOfFile()
-    let err = stderr.fileHandleForReading.readDataToEndOfFile()
+    let err = errorReader.waitForEnd()
     process.waitUntilExit()
     return Outcome(status: process.terminationStatus, stdout: out, stderr: err)
   }
@@ -46,4 +50,25 @@ public enum ProcessRunner {
     return gone.processIdentifier
   }
 
+}
+
+/// Reads a pipe to its end on a thread of its own, while the caller reads another one.
+private final class PipeReader: @unchecked Sendable {
+  // Safe: `data` is written once, by the reading thread before it signals `finished`, and read
+  // only after waiting for that signal.
+  private var data = Data()
+  private let finished = DispatchSemaphore(value: 0)
+
+  init(_ handle: FileHandle) {
+    Thread.detachNewThread { [self] in
+      data = handle.readDataToEndOfFile()
+      finished.signal()
+    }
+  }
+
+  /// Everything the pipe carried, once its writers have closed it.
+  func waitForEnd() -> Data {
+    finished.wait()
+    return data
+  }
 }

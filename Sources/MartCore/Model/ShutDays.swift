@@ -50,7 +50,7 @@ public struct ShutDays: Hashable, Sendable {
   /// `closingDates`: as ``init(_:asOf:)``, except that a store that does not trade is shut
   /// from the first of the unbroken run of closing dates that leads up to the as-of date. Those
   /// are the past days an earlier bundle knew the store shut (a bundle keeps what it knew of
-  /// its past days, ``BranchClosing/keepingPastDays(of:previousWindow:before:window:)``): the
+  /// its past days, ``BranchClosing/keepingPastDays(of:previousWindow:before:)``): the
   /// store has been closed every day since, so they are shut days, never daily closures.
   public init(_ status: StoreStatus, asOf: CalendarDate, closingDates: [CalendarDate]) {
     self.init(status, asOf: asOf)

@@ -2,14 +2,12 @@
 /// address, closing schedule and dates. Pure: coordinates are added by the geocoding stage, and
 /// what it could not take as published comes back as ``NormalizationProblem`` values.
 public struct BranchNormalizer: Sendable {
-  /// The day the run is made as of: a shut store is shut from it.
-  public let asOf: CalendarDate
-  /// The days the closing dates are expanded for.
-  public let window: DateWindow
+  /// The run's day: a shut store is shut from its as-of date, and closing dates are expanded
+  /// for its window.
+  public let day: RunDay
 
-  public init(asOf: CalendarDate, window: DateWindow) {
-    self.asOf = asOf
-    self.window = window
+  public init(day: RunDay) {
+    self.day = day
   }
 
   /// Normalizes one branch: the branch, the parsed address the geocoding stage builds its
@@ -32,11 +30,11 @@ public struct BranchNormalizer: Sendable {
     }
     let closingText = TextCleanup.field(raw.closingText)
     var schedule = ClosingSchedule.published(
-      text: closingText, dates: raw.closingDates, asOf: asOf, coverage: raw.closingCoverage,
+      text: closingText, dates: raw.closingDates, asOf: day.asOf, coverage: raw.closingCoverage,
       textCoverage: raw.closingTextCoverage)
     var openingHours = TextCleanup.field(raw.openingHours)
     let reading = StoreStatus.read(
-      statusText: raw.statusText, openingHours: openingHours, closingText: closingText, asOf: asOf)
+      statusText: raw.statusText, openingHours: openingHours, closingText: closingText, asOf: day.asOf)
     // `openingHours` holds hours only: a notice published in the hours field (`마트 임시휴업.
     // 몰영업시간 …`, `… 영업종료로 단골매장을 변경해주세요.`) is the store status's text instead.
     if let text = reading.status.text, text == openingHours,
@@ -71,7 +69,7 @@ public struct BranchNormalizer: Sendable {
       // A shut store's hours text is a notice (or the mall's hours), never its own.
       hours: reading.status.isTrading ? OpeningHours.parse(openingHours) : nil,
       coordinate: nil,
-      closing: BranchClosing(schedule: schedule, window: window, storeStatus: status, asOf: asOf),
+      closing: BranchClosing(schedule: schedule, window: day.window, storeStatus: status, asOf: day.asOf),
       storeStatus: status,
       sourceURL: raw.sourceURL,
       pageURL: raw.pageURL)
@@ -89,7 +87,7 @@ public struct BranchNormalizer: Sendable {
       status.closesOn = upcoming.from
       return
     }
-    let shut = ShutDays(from: upcoming.from, through: through).days(in: window)
+    let shut = ShutDays(from: upcoming.from, through: through).days(in: day.window)
     guard !shut.isEmpty else { return }
     schedule.dates = Array(Set(schedule.dates + shut)).sorted()
     schedule.status = .closures
@@ -100,7 +98,7 @@ public struct BranchNormalizer: Sendable {
   public func refresh(_ branch: Branch) -> Branch {
     var copy = branch
     copy.closing = BranchClosing(
-      schedule: branch.closing.schedule, window: window, storeStatus: branch.storeStatus, asOf: asOf)
+      schedule: branch.closing.schedule, window: day.window, storeStatus: branch.storeStatus, asOf: day.asOf)
     return copy
   }
 }

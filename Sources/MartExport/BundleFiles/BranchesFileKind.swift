@@ -25,7 +25,7 @@ enum BranchesFileKind: BundleFileKind {
   static func check(_ bundle: BundleReference, _ inspection: inout BundleInspection) {
     let path = bundle.path(name)
     checkHeader(bundle.branchesFile, manifest: bundle.manifest, path: path, &inspection)
-    checkBranches(bundle.branches, window: bundle.window, asOf: bundle.manifest.asOf, path: path, &inspection)
+    checkBranches(bundle.branches, day: bundle.day, path: path, &inspection)
     checkRemoved(bundle.branchesFile, asOf: bundle.manifest.asOf, path: path, &inspection)
   }
 
@@ -45,8 +45,9 @@ enum BranchesFileKind: BundleFileKind {
   /// Every branch: ids well-formed, unique, sorted and of their brand; dates sorted, unique and
   /// inside the window; the closing state consistent; coordinates inside Korea.
   static func checkBranches(
-    _ branches: [Branch], window: DateWindow, asOf: CalendarDate, path: String, _ inspection: inout BundleInspection
+    _ branches: [Branch], day: RunDay, path: String, _ inspection: inout BundleInspection
   ) {
+    let (asOf, window) = (day.asOf, day.window)
     var seen = Set<BranchID>()
     var previous: BranchID?
     for branch in branches {

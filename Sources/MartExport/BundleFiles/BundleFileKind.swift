@@ -42,7 +42,7 @@ enum BundleFileKinds {
 }
 
 /// What the exporters of one bundle are made from: the branches and removed ids sorted by id,
-/// the brands, the as-of date and the window.
+/// the brands, the run's day (as-of date and window).
 struct BundleExportInput {
   /// Every branch, sorted by id.
   var branches: [Branch]
@@ -52,8 +52,7 @@ struct BundleExportInput {
   var summaries: [BrandSummary]
   /// Every brand with an entry or a branch, sorted.
   var brands: [BrandSlug]
-  var asOf: CalendarDate
-  var window: DateWindow
+  var day: RunDay
   /// `districts.json` when given; otherwise inferred from the branches.
   var districts: DistrictsFile?
   /// `closures.json`, made from the branches once: the built bundle hands it on to the page.

@@ -169,5 +169,7 @@ struct BundleReference {
   var branches: [Branch] { branchesFile.branches }
   var manifest: BundleManifest { bundle.manifest }
   var window: DateWindow { bundle.manifest.window }
+  /// The manifest's as-of date and window.
+  var day: RunDay { bundle.manifest.day }
   func path(_ relative: String) -> String { bundle.path(relative) }
 }

@@ -19,7 +19,7 @@ enum CalendarFilesKind: BundleFileKind {
 
   static func exporter(_ input: BundleExportInput) -> (any BundleExporter)? {
     CalendarsExporter(
-      asOf: input.asOf, brands: input.brands, brandName: input.brandName, staleSince: input.staleSince)
+      asOf: input.day.asOf, brands: input.brands, brandName: input.brandName, staleSince: input.staleSince)
   }
 
   /// Each branch's calendar against its closing days, then each brand's against its branches'.

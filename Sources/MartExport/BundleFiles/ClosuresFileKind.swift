@@ -21,22 +21,22 @@ enum ClosuresFileKind: BundleFileKind {
         ClosuresFile.self, listed: name, in: bundle.bundle, as: "closures file", brands: bundle.brands)
     else { return }
     checkClosures(
-      closures, branches: bundle.branches, window: bundle.window, asOf: bundle.manifest.asOf,
+      closures, branches: bundle.branches, day: bundle.day,
       path: bundle.path(name), &inspection)
   }
 
   /// Every day's ids and the other lists against the file `branches.json` gives.
   static func checkClosures(
-    _ closures: ClosuresFile, branches: [Branch], window: DateWindow, asOf: CalendarDate, path: String,
-    _ inspection: inout BundleInspection
+    _ closures: ClosuresFile, branches: [Branch], day: RunDay, path: String, _ inspection: inout BundleInspection
   ) {
+    let window = day.window
     if closures.schemaVersion != bundleSchemaVersion {
       inspection.report(path, "schemaVersion \(closures.schemaVersion) is not \(bundleSchemaVersion)")
     }
     if closures.window != window {
       inspection.report(path, "window \(closures.window.from)…\(closures.window.through) differs from the manifest's")
     }
-    let expected = ClosuresFile(branches: branches, window: window, asOf: asOf)
+    let expected = ClosuresFile(branches: branches, day: day)
     for day in Set(closures.dates.keys).union(expected.dates.keys).sorted() {
       guard let date = CalendarDate(iso: day) else {
         inspection.report(path, "\"\(day)\" is not a YYYY-MM-DD date")

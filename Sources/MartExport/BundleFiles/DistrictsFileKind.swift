@@ -11,8 +11,8 @@ enum DistrictsFileKind: BundleFileKind {
     DistrictsExporter(
       file: input.districts
         ?? DistrictsFile(
-          branches: input.branches, window: input.window, exempt: input.summaries.exemptFromDesignation,
-          storeClasses: input.summaries.storeClasses, asOf: input.asOf))
+          branches: input.branches, window: input.day.window, exempt: input.summaries.exemptFromDesignation,
+          storeClasses: input.summaries.storeClasses, asOf: input.day.asOf))
   }
 
   static func check(_ bundle: BundleReference, _ inspection: inout BundleInspection) {
@@ -21,7 +21,7 @@ enum DistrictsFileKind: BundleFileKind {
         DistrictsFile.self, listed: name, in: bundle.bundle, as: "districts file", brands: bundle.brands)
     else { return }
     checkDistricts(
-      districts, branches: bundle.branches, window: bundle.window, asOf: bundle.bundle.manifest.asOf,
+      districts, branches: bundle.branches, day: bundle.day,
       brands: bundle.bundle.manifest.brands, path: bundle.path(name), &inspection)
   }
 
@@ -31,9 +31,10 @@ enum DistrictsFileKind: BundleFileKind {
   /// knew (``DistrictsFile/memory``: designations kept without fresh evidence, standing store
   /// exceptions), and every branch's expected days against that inference's.
   static func checkDistricts(
-    _ file: DistrictsFile, branches: [Branch], window: DateWindow, asOf: CalendarDate, brands: [BrandSummary],
-    path: String, _ inspection: inout BundleInspection
+    _ file: DistrictsFile, branches: [Branch], day: RunDay, brands: [BrandSummary], path: String,
+    _ inspection: inout BundleInspection
   ) {
+    let (asOf, window) = (day.asOf, day.window)
     if file.schemaVersion != bundleSchemaVersion {
       inspection.report(path, "schemaVersion \(file.schemaVersion) is not \(bundleSchemaVersion)")
     }
