@@ -475,7 +475,7 @@ import Testing
   }
 
   @Test func twoAtATimeWhenConfigured() async throws {
-    let server = try FaultServer(hold: .milliseconds(150)) { _, _ in .text("ok") }
+    let server = try FaultServer(gather: 2) { _, _ in .text("ok") }
     var politeness = FastPolicies.politeness
     politeness.maxConcurrentRequestsPerHost = 2
     let fetcher = stack(politeness: politeness).fetcher
@@ -489,7 +489,7 @@ import Testing
   }
 
   @Test func eightAtATimeWhenConfigured() async throws {
-    let server = try FaultServer(hold: .milliseconds(300)) { _, _ in .text("ok") }
+    let server = try FaultServer(gather: 8) { _, _ in .text("ok") }
     var politeness = FastPolicies.politeness
     politeness.maxConcurrentRequestsPerHost = 8
     let fetcher = stack(politeness: politeness).fetcher
@@ -499,7 +499,7 @@ import Testing
       }
       try await group.waitForAll()
     }
-    // Sixteen requests held 300 ms each: eight in flight at once, never nine.
+    // Sixteen requests, each held until eight are in flight: eight at once, never nine.
     #expect(server.maxConcurrent == 8)
     #expect(server.arrivals.count == 16)
   }
