@@ -50,6 +50,14 @@ public final class WatchedSlowBody: ResponseDelivery {
     ending.withLock { [sent] in $0 = .complete(sentBytes: sent) }
   }
 
+  /// Whether the response's head went out: the transfer is under way. Without waiting, for an
+  /// async test to poll between sleeps (a blocking wait there can hold up the thread the
+  /// transfer itself needs).
+  public var hasStarted: Bool { ending.withLock { $0 != nil } || hasStarted(waitingAtMost: .seconds(0)) }
+
+  /// How the delivery ended, if it has; without waiting.
+  public var currentEnding: Ending? { ending.withLock { $0 } }
+
   /// Whether the response's head went out (waiting for at most `limit`): the transfer is under
   /// way.
   public func hasStarted(waitingAtMost limit: DispatchTimeInterval) -> Bool {
