@@ -115,6 +115,10 @@ let package = Package(
     .target(name: "TestSupport", path: "Tests/TestSupport"),
     // The faults a test server injects (truncated, slow, reset, endless responses).
     .target(name: "ReplayTestSupport", dependencies: ["MartFetch", "MartReplay"], path: "Tests/ReplayTestSupport"),
+    // One replay of fixtures/web published in process, shared by the pipeline's and the kit's tests.
+    .target(
+      name: "PipelineTestSupport", dependencies: ["MartPipeline", "MartCore", "MartFetch", "TestSupport"],
+      path: "Tests/PipelineTestSupport"),
     .testTarget(name: "MartCoreTests", dependencies: ["MartCore", "TestSupport"]),
     .testTarget(
       name: "MartFetchTests",
@@ -163,13 +167,13 @@ let package = Package(
       name: "MartPipelineTests",
       dependencies: [
         "MartPipeline", "MartBrands", "MartCore", "MartExport", "MartFetch", "MartGeocoding", "MartReplay",
-        "MartRegister", "ReplayTestSupport", "TestSupport",
+        "MartRegister", "PipelineTestSupport", "ReplayTestSupport", "TestSupport",
       ]),
     .testTarget(
       name: "MartHolidayKitTests",
       dependencies: [
         "MartHolidayKit", "MartPipeline", "MartExport", "MartDigest", "MartCore", "MartReplay", "MartFetch",
-        "MartGeocoding", "MartFiles", "TestSupport",
+        "MartGeocoding", "MartFiles", "PipelineTestSupport", "TestSupport",
         // Only builds the example, which a test runs.
         "mart-holiday-client-example",
       ]),

@@ -283,7 +283,7 @@ import Testing
   @Test func aSecondSignalStillWritesTheReportAsCancelled() async throws {
     let output = try safety.publishedOutput("second-signal")
     let before = try safety.latest(output)
-    let (process, stderr, slow) = try safety.startRunAgainstASlowServer(output: output)
+    let (process, stderr, slow, _) = try safety.startRunAgainstASlowServer(output: output)
     defer { slow.stop() }
     kill(process.processIdentifier, SIGTERM)
     // The second signal while the run stops: it must not cut the report short.

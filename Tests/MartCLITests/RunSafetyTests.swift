@@ -348,14 +348,18 @@ import Testing
     let name = signal == SIGINT ? "SIGINT" : "SIGTERM"
     let output = try publishedOutput("sigint")
     let before = try latest(output)
-    let (process, stderr, slow) = try startRunAgainstASlowServer(output: output)
+    let (process, stderr, slow, body) = try startRunAgainstASlowServer(output: output)
     defer { slow.stop() }
-    let signalled = ContinuousClock.now
     kill(process.processIdentifier, signal)
     let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
     process.waitUntilExit()
-    // The body would take 40 s; the transfer stops within libcurl's progress interval.
-    #expect(ContinuousClock.now - signalled < .seconds(10))
+    // The body would take 40 s: the run hung up before its end (a run that waited the body
+    // out would have let it complete, however busy the machine).
+    for _ in 0..<3_000 where body.currentEnding == nil { try await Task.sleep(for: .milliseconds(20)) }
+    let ending = body.currentEnding
+    #expect(
+      { if case .clientHungUp(let sent) = ending { sent < 400 } else { false } }(),
+      "the slow body's delivery: \(String(describing: ending))")
     #expect(process.terminationStatus == 128 + signal)
     let errorLines = lines(errors).filter { $0.hasPrefix("error: ") }
     #expect(errorLines == ["error: cancelled by \(name): nothing published; the previous bundle stays current"])
@@ -376,21 +380,25 @@ import Testing
 }
 
 extension RunSafetyTests {
-  /// Starts `run` of Costco into `output` against a server that sends its answer one byte
-  /// every 100 ms, and returns once the run's transfer is under way, for a test to signal it.
-  /// The caller stops the server.
-  func startRunAgainstASlowServer(output: URL) throws -> (process: Process, stderr: Pipe, server: LocalHTTPServer) {
+  /// Starts `run` of Costco into `output` against a server that sends its answer (400 bytes) one
+  /// byte every 100 ms, and returns once the run's transfer is under way, for a test to signal
+  /// it, with the answer's delivery to watch. The caller stops the server.
+  func startRunAgainstASlowServer(
+    output: URL
+  ) throws -> (process: Process, stderr: Pipe, server: LocalHTTPServer, body: WatchedSlowBody) {
     let reached = Mutex(false)
     // Signalled from the server's thread: the wait below needs no turn of the test's executor,
     // which other tests' blocking work can hold up on two cores.
     let reachedSignal = DispatchSemaphore(value: 0)
+    let body = WatchedSlowBody(chunkSize: 1, pause: .milliseconds(100))
     let slow = try LocalHTTPServer { request in
       if request.path == "/robots.txt" { return .text("no robots here", status: 404) }
       reached.withLock { $0 = true }
       reachedSignal.signal()
-      return ServerResponse(
-        status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(repeating: 0x20, count: 400),
-        delivery: .slow(chunkSize: 1, pause: .milliseconds(100)))
+      var answer = ServerResponse(
+        status: 200, headers: [HTTPHeader("Content-Type", "application/json")], body: Data(repeating: 0x20, count: 400))
+      answer.delivery = body
+      return answer
     }
     let process = Process()
     process.executableURL = CommandLineContractTests.binary
@@ -410,6 +418,6 @@ extension RunSafetyTests {
       slow.stop()
       throw error
     }
-    return (process, stderr, slow)
+    return (process, stderr, slow, body)
   }
 }

@@ -24,9 +24,13 @@ final class FaultServer: Sendable {
   let server: LocalHTTPServer
   private let box = Box()
 
-  /// - Parameter hold: how long each request keeps the server busy before it is answered.
+  /// - Parameters:
+  ///   - hold: how long each request keeps the server busy before it is answered.
+  ///   - gather: when given, each request is held until the server has answered this many at
+  ///     once (for at most ``gatherLimit``): a test of a limit on requests in flight sees them
+  ///     meet however slowly a loaded machine starts them, which a fixed hold does not promise.
   init(
-    hold: Duration = .zero, robots: String? = nil,
+    hold: Duration = .zero, gather: Int? = nil, robots: String? = nil,
     respond: @escaping @Sendable (ServerRequest, Int) -> ServerResponse
   ) throws {
     let box = self.box
@@ -44,11 +48,22 @@ final class FaultServer: Sendable {
         let (seconds, attoseconds) = hold.components
         Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
       }
+      if let gather, !isRobots {
+        let deadline = ContinuousClock.now + FaultServer.gatherLimit
+        while box.state.withLock({ $0.maxActive < gather }), ContinuousClock.now < deadline {
+          Thread.sleep(forTimeInterval: 0.005)
+        }
+      }
       box.state.withLock { $0.active -= 1 }
       if isRobots { return robots.map { .text($0) } ?? .text("no robots.txt", status: 404) }
       return respond(request, earlier)
     }
   }
+
+  /// How long a request waits for the others to gather: below the client's total timeout
+  /// (``FastPolicies/client``), so a limit that never lets them gather fails the test's count,
+  /// not the requests.
+  static let gatherLimit: Duration = .seconds(4)
 
   deinit { server.stop() }
 

@@ -220,9 +220,11 @@ import Testing
 
   @Test func cancellingTheTaskStopsARunningTransfer() async throws {
     // 200 bytes, one every 300 ms: sixty seconds unless the transfer is stopped.
+    let body = WatchedSlowBody(chunkSize: 1, pause: .milliseconds(300))
     let server = try FaultServer { _, _ in
-      ServerResponse(
-        body: Data(repeating: UInt8(ascii: "s"), count: 200), delivery: .slow(chunkSize: 1, pause: .milliseconds(300)))
+      var answer = ServerResponse(body: Data(repeating: UInt8(ascii: "s"), count: 200))
+      answer.delivery = body
+      return answer
     }
     let client = CurlHTTPClient(configuration: HTTPClientConfiguration(totalTimeout: .seconds(120)))
     let url = server.url("/slow")
@@ -234,16 +236,20 @@ import Testing
         return error
       }
     }
-    try await Task.sleep(for: .milliseconds(200))
-    let clock = ContinuousClock()
-    let cancelled = clock.now
+    // Polled between sleeps: a blocking wait would hold a thread the transfer's task needs.
+    for _ in 0..<3_000 where !body.hasStarted { try await Task.sleep(for: .milliseconds(20)) }
+    try #require(body.hasStarted, "the transfer never started")
     task.cancel()
     let error = await task.value
     #expect(error?.code == .cancelled)
-    // The slow body would take sixty seconds (and end without an error); the transfer stops
-    // within about a second. The bound leaves room for a machine so busy running the other
-    // suites and builds at the same time that a thread waits many seconds for its turn.
-    #expect(clock.now - cancelled < .seconds(45))
+    // The slow body would take sixty seconds (and end without an error): the client hung up
+    // before its end, which a transfer that ran on after the cancellation would not have done,
+    // however busy the machine.
+    for _ in 0..<4_500 where body.currentEnding == nil { try await Task.sleep(for: .milliseconds(20)) }
+    let ending = body.currentEnding
+    #expect(
+      { if case .clientHungUp(let sent) = ending { sent < 200 } else { false } }(),
+      "the slow body's delivery: \(String(describing: ending))")
   }
 
   // MARK: Charset
@@ -489,7 +495,7 @@ import Testing
   }
 
   @Test func twoAtATimeWhenConfigured() async throws {
-    let server = try FaultServer(hold: .milliseconds(150)) { _, _ in .text("ok") }
+    let server = try FaultServer(gather: 2) { _, _ in .text("ok") }
     var politeness = FastPolicies.politeness
     politeness.maxConcurrentRequestsPerHost = 2
     let fetcher = stack(politeness: politeness).fetcher
@@ -503,7 +509,7 @@ import Testing
   }
 
   @Test func eightAtATimeWhenConfigured() async throws {
-    let server = try FaultServer(hold: .milliseconds(300)) { _, _ in .text("ok") }
+    let server = try FaultServer(gather: 8) { _, _ in .text("ok") }
     var politeness = FastPolicies.politeness
     politeness.maxConcurrentRequestsPerHost = 8
     let fetcher = stack(politeness: politeness).fetcher
@@ -513,7 +519,7 @@ import Testing
       }
       try await group.waitForAll()
     }
-    // Sixteen requests held 300 ms each: eight in flight at once, never nine.
+    // Sixteen requests, each held until eight are in flight: eight at once, never nine.
     #expect(server.maxConcurrent == 8)
     #expect(server.arrivals.count == 16)
   }

@@ -5,35 +5,22 @@ import MartFiles
 import MartGeocoding
 import MartHolidayKit
 import MartPipeline
+import PipelineTestSupport
 import TestSupport
 import Testing
 
 /// The output directory of one replay of `fixtures/web`, published the way `mart-holiday run
-/// --replay` publishes it, shared by the kit's tests (which copy it before changing anything).
+/// --replay` publishes it (the process's one ``ReplayedFixtures`` run, shared with the pipeline's
+/// tests), read by the kit's tests (which copy it before changing anything).
 actor PublishedFixtures {
   static let shared = PublishedFixtures()
-  static let asOf = CalendarDate(iso: "2026-11-20")!
+  static let asOf = ReplayedFixtures.asOf
 
-  private var run: Task<URL, any Error>?
   private var loaded: MartBundle?
 
   /// The output directory, published on first use.
   func output() async throws -> URL {
-    if let run { return try await run.value }
-    let task = Task { try await Self.publish() }
-    run = task
-    return try await task.value
-  }
-
-  private static func publish() async throws -> URL {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("kit-output-\(UUID().uuidString)")
-    let result = try await Pipeline.run(
-      RunConfiguration(
-        outputDirectory: output, replayDirectory: FixturePaths.web, asOf: asOf, geocodingRetryPolicy: .immediate))
-    guard result.report.outcome == .published else {
-      throw FileError(.write, path: output.path, message: "the fixture run did not publish: \(result.report.outcome)")
-    }
-    return output
+    try await ReplayedFixtures.shared.published().output
   }
 
   /// The published bundle as the kit loads it, loaded once.

@@ -5,6 +5,7 @@ import MartFetch
 import MartGeocoding
 import MartHolidayKit
 import MartPipeline
+import PipelineTestSupport
 import TestSupport
 import Testing
 
@@ -62,8 +63,9 @@ import Testing
   }
 
   @Test func aStoreTheSourceStopsListingIsRemovedUntilItIsListedAgain() async throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("removed-\(UUID().uuidString)")
-    #expect(try await run(FixturePaths.web, output: output, asOf: "2026-11-20").outcome == .published)
+    // The first run, as of 2026-11-20: a copy of the process's one run over the fixtures.
+    #expect(ReplayedFixtures.asOf.iso == "2026-11-20")
+    let output = try await ReplayedFixtures.shared.copy("removed")
     #expect(try removed(output).isEmpty)
     #expect(try MartBundle(contentsOf: output).lookup(id: "costco-Daejeon") != .unknown)
 

@@ -4,6 +4,7 @@ import MartFetch
 import MartGeocoding
 import MartHolidayKit
 import MartPipeline
+import PipelineTestSupport
 import TestSupport
 import Testing
 
@@ -21,8 +22,9 @@ import Testing
   }
 
   @Test func aShutStoreIsNeverInTheDailyListsOnADayItIsShut() async throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("tour-\(UUID().uuidString)")
-    try await Self.publish(output, asOf: "2026-11-20")
+    // The first run, as of 2026-11-20: a copy of the process's one run over the fixtures.
+    #expect(ReplayedFixtures.asOf.iso == "2026-11-20")
+    let output = try await ReplayedFixtures.shared.copy("tour")
     let first = try RawBundle(output: output)
     let shutBefore = try #require(first.closures["shut"] as? [String])
     // A day the source stated before the first as-of day (진해점's "11/8(일요일)") is known from

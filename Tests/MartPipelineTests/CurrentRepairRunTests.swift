@@ -4,14 +4,17 @@ import MartExport
 import MartFetch
 import MartGeocoding
 import MartPipeline
+import PipelineTestSupport
 import TestSupport
 import Testing
 
 /// `current/` repairs what stands in its way: a folder where one of its files belongs, or a
 /// file where one of its folders belongs, is removed and reported, and the rest is written.
 @Suite(.serialized) struct CurrentRepairRunTests {
-  let asOf = CalendarDate(iso: "2026-11-20")!
+  let asOf = ReplayedFixtures.asOf
 
+  /// A run over `fixtures/web` into `output`, which starts as a copy of the process's one
+  /// published run (``ReplayedFixtures``) as of the same day.
   func run(_ output: URL) async throws -> RunReport {
     try await Pipeline.run(
       RunConfiguration(
@@ -20,8 +23,7 @@ import Testing
   }
 
   @Test func whatStandsInTheWayIsRemovedAndTheRunFinishesTheJob() async throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("current-\(UUID().uuidString)/output")
-    _ = try await run(output)
+    let output = try await ReplayedFixtures.shared.copy("current")
     let current = output.appendingPathComponent("current")
     let branchFiles = try FileManager.default.contentsOfDirectory(atPath: current.appendingPathComponent("branches").path)
       .sorted()
@@ -65,8 +67,7 @@ import Testing
   /// own file only: every other file is written, and the error names the path and says it must
   /// be removed by hand, not that the next run finishes it.
   @Test func whatCannotBeRemovedHoldsBackOnlyItsOwnFile() async throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("current-\(UUID().uuidString)/output")
-    _ = try await run(output)
+    let output = try await ReplayedFixtures.shared.copy("current")
     let current = output.appendingPathComponent("current")
     let branchFiles = try FileManager.default.contentsOfDirectory(atPath: current.appendingPathComponent("branches").path)
       .sorted()

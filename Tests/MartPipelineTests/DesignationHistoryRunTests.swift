@@ -5,6 +5,7 @@ import MartExport
 import MartFetch
 import MartGeocoding
 import MartPipeline
+import PipelineTestSupport
 import TestSupport
 import Testing
 
@@ -44,8 +45,10 @@ import Testing
   }
 
   @Test func aStaleBrandTheNextDayLosesNoDesignationAndNoOtherStoreItsExpectedDays() async throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("history-\(UUID().uuidString)")
-    let first = try await run(FixturePaths.web, output: output, asOf: firstDay)
+    // The first day's run: a copy of the process's one run over the fixtures as of that day.
+    #expect(ReplayedFixtures.asOf == firstDay)
+    let first = try await ReplayedFixtures.shared.published().report
+    let output = try await ReplayedFixtures.shared.copy("history")
     #expect(first.outcome == .published)
     let before = try #require(try BundleStore(outputDirectory: output).latest())
     let districtsBefore = try #require(before.districtsFile())

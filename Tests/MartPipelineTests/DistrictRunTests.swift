@@ -5,6 +5,7 @@ import MartExport
 import MartFetch
 import MartGeocoding
 import MartPipeline
+import PipelineTestSupport
 import TestSupport
 import Testing
 
@@ -16,22 +17,21 @@ import Testing
 /// (12-13, 12-27) and 12-25 (성탄절) is a Friday; 2027-01-01 is a Friday, so January's Sundays
 /// are 3, 10, 17, 24, 31 (01-10, 01-24).
 @Suite(.serialized) struct DistrictRunTests {
-  let asOf = CalendarDate(iso: "2026-11-20")!
+  let asOf = ReplayedFixtures.asOf
 
-  func run(output: URL) async throws -> RunReport {
-    let result = try await Pipeline.run(
-      RunConfiguration(
-        outputDirectory: output, replayDirectory: FixturePaths.web, asOf: asOf, geocodingRetryPolicy: .immediate))
+  /// The process's one run over `fixtures/web` (``ReplayedFixtures``): its output, read only.
+  func published() async throws -> (output: URL, report: RunReport) {
+    let published = try await ReplayedFixtures.shared.published()
     #expect(
-      result.unmatchedReplayRequests.isEmpty, "requests without a recording: \(result.unmatchedReplayRequests)")
-    return result.report
+      published.result.unmatchedReplayRequests.isEmpty,
+      "requests without a recording: \(published.result.unmatchedReplayRequests)")
+    return (published.output, published.report)
   }
 
   static func days(_ isos: [String]) -> [CalendarDate] { isos.map { CalendarDate(iso: $0)! } }
 
   @Test func theRecordedChristmasSwapIsInDistrictsJSONAndMovesTheExpectedDays() async throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("districts-\(UUID().uuidString)")
-    let report = try await run(output: output)
+    let (output, report) = try await published()
     #expect(report.outcome == .published)
     let pointer = try BundleJSON.decode(
       LatestPointer.self, from: Data(contentsOf: output.appendingPathComponent("latest.json")))

@@ -4,6 +4,7 @@ import MartExport
 import MartFetch
 import MartGeocoding
 import MartPipeline
+import PipelineTestSupport
 import TestSupport
 import Testing
 
@@ -13,7 +14,6 @@ import Testing
 /// Weekdays from the calendar: 2026-11-01 is a Sunday, so the 2nd/4th Wednesdays of November are
 /// 11-11 and 11-25 and its 2nd/4th Mondays 11-09 and 11-23.
 @Suite(.serialized) struct FixtureDesignationTests {
-  let asOf = CalendarDate(iso: "2026-11-20")!
 
   /// Districts with a fixture store that the table does not cite, each with why: no designation
   /// was found for them by 2026-12-02 (the search is in fixtures/README.md).
@@ -23,10 +23,9 @@ import Testing
   ]
 
   @Test func everyFixtureDistrictHasACitedDesignationOrASaidReason() async throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("fixture-designations-\(UUID().uuidString)")
-    let result = try await Pipeline.run(
-      RunConfiguration(
-        outputDirectory: output, replayDirectory: FixturePaths.web, asOf: asOf, geocodingRetryPolicy: .immediate))
+    // The process's one run over the fixtures (read only).
+    let shared = try await ReplayedFixtures.shared.published()
+    let (output, result) = (shared.output, shared.result)
     #expect(result.report.outcome == .published)
     let published = try #require(try BundleStore(outputDirectory: output).latest())
     let table = try DesignationReferenceFile.read(DesignationReferenceFile.inRepository)

@@ -6,13 +6,32 @@ import MartFetch
 import MartGeocoding
 import MartPipeline
 import MartReplay
+import PipelineTestSupport
 import TestSupport
 import Testing
 
 /// Whole runs over the replay server: real libcurl requests to 127.0.0.1, real parsing,
-/// real files. Each test works on its own copy of the fixtures and its own output folder.
+/// real files. A test that only reads what a run over the fixtures published reads the
+/// process's one such run (``ReplayedFixtures``); a test that reruns over it takes a copy; a test
+/// that damages recordings works on its own copy of them and its own output folder.
 @Suite(.serialized) struct PipelineRunTests {
-  let asOf = CalendarDate(iso: "2026-11-20")!
+  let asOf = ReplayedFixtures.asOf
+
+  /// The process's one run over `fixtures/web`, which every request of had a recording.
+  func published() async throws -> ReplayedFixtures.Published {
+    let published = try await ReplayedFixtures.shared.published()
+    #expect(
+      published.result.unmatchedReplayRequests.isEmpty,
+      "requests without a recording: \(published.result.unmatchedReplayRequests)")
+    #expect(published.result.archiveDirectory == nil, "a replay keeps no archive")
+    return published
+  }
+
+  /// A private copy of the output of the process's one published run over the fixtures.
+  func publishedOutput() async throws -> URL {
+    #expect(try await published().report.outcome == .published)
+    return try await ReplayedFixtures.shared.copy("output")
+  }
 
   /// A scratch copy of `fixtures/web` that a test may damage.
   func copyOfRecordings() throws -> URL {
@@ -60,8 +79,7 @@ import Testing
   }
 
   @Test func everyBranchIsPlacedAndCitesAURLTheRunRead() async throws {
-    let output = emptyOutput()
-    _ = try await run(output: output)
+    let output = try await published().output
     let branches = try latestBranches(output)
     let recorded = Set(try ReplayArchive.load(from: FixturePaths.web).exchanges.map(\.url))
     for branch in branches {
@@ -74,8 +92,8 @@ import Testing
   }
 
   @Test func publishesEveryRecordedBranch() async throws {
-    let output = emptyOutput()
-    let report = try await run(output: output)
+    let shared = try await published()
+    let (output, report) = (shared.output, shared.report)
     #expect(report.outcome == .published)
     #expect(report.exitCode == 0)
     let branches = try latestBranches(output)
@@ -180,8 +198,8 @@ import Testing
   /// days, known only from the as-of date through the last day listed. Every day after
   /// `knownThrough` is unknown.
   @Test func everyBranchSaysWhichDaysItKnows() async throws {
-    let output = emptyOutput()
-    let report = try await run(output: output)
+    let shared = try await published()
+    let (output, report) = (shared.output, shared.report)
     #expect(report.outcome == .published)
     let latest = try #require(try BundleStore(outputDirectory: output).latest())
     let window = latest.branches.window
@@ -261,9 +279,10 @@ import Testing
   }
 
   @Test func runsAreDeterministic() async throws {
-    let first = emptyOutput()
+    // The process's one run and a run of this test's own, over the same recordings.
+    let shared = try await published()
+    let (first, a) = (shared.output, shared.report)
     let second = emptyOutput()
-    let a = try await run(output: first)
     let b = try await run(output: second)
     let versionA = try #require(a.published?.version)
     #expect(versionA == b.published?.version)
@@ -276,9 +295,7 @@ import Testing
   }
 
   @Test func aFailingBrandKeepsItsLastGoodBranches() async throws {
-    let output = emptyOutput()
-    let good = try await run(output: output)
-    #expect(good.outcome == .published)
+    let output = try await publishedOutput()
 
     let broken = try copyOfRecordings()
     // Both of Lotte Mart's lists fail: the search and the all-format list that stands in for it.
@@ -302,8 +319,7 @@ import Testing
   }
 
   @Test func aRedesignedPageIsAFailureNotAnEmptyBrand() async throws {
-    let output = emptyOutput()
-    _ = try await run(output: output)
+    let output = try await publishedOutput()
     let before = try latestBranches(output)
 
     let redesigned = try copyOfRecordings()
@@ -355,8 +371,7 @@ import Testing
   }
 
   @Test func aCollapsedBranchCountIsTreatedAsFailure() async throws {
-    let output = emptyOutput()
-    _ = try await run(output: output)
+    let output = try await publishedOutput()
 
     let shrunk = try copyOfRecordings()
     let list = shrunk.appendingPathComponent("store.emart.com/searchList-EM.body.json")
@@ -433,8 +448,7 @@ import Testing
   }
 
   @Test func reportProblemsHaveBrandBranchKindAndMessage() async throws {
-    let output = emptyOutput()
-    _ = try await run(output: output)
+    let output = try await published().output
     let json = try #require(
       try JSONSerialization.jsonObject(with: Data(contentsOf: output.appendingPathComponent("report.json")))
         as? [String: Any])
@@ -475,8 +489,7 @@ import Testing
   }
 
   @Test func aSingleBrandRunKeepsTheOtherBrands() async throws {
-    let output = emptyOutput()
-    _ = try await run(output: output)
+    let output = try await publishedOutput()
     let report = try await run(output: output, brands: [.lottemart])
     #expect(report.outcome == .published)
     #expect(report.brands.first { $0.slug == .lottemart }?.status == .fresh)
@@ -485,8 +498,8 @@ import Testing
   }
 
   @Test func costcoGSAndEverydayExportWithClosingDaysHoursAndPhones() async throws {
-    let output = emptyOutput()
-    let report = try await run(output: output)
+    let shared = try await published()
+    let (output, report) = (shared.output, shared.report)
     #expect(report.outcome == .published)
     let branches = try latestBranches(output)
     for brand in [BrandSlug.costco, .gsTheFresh, .everyday] {
