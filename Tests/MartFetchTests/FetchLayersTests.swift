@@ -226,7 +226,9 @@ import Testing
       answer.delivery = body
       return answer
     }
-    let client = CurlHTTPClient(configuration: HTTPClientConfiguration(totalTimeout: .seconds(120)))
+    // No low-speed limit: the slow body would trip it after 15 s, before a cancellation that a
+    // loaded machine delays; only the cancellation may stop this transfer.
+    let client = CurlHTTPClient(configuration: HTTPClientConfiguration(totalTimeout: .seconds(120), lowSpeedLimit: 0))
     let url = server.url("/slow")
     let task = Task { () -> FetchError? in
       do throws(FetchError) {
