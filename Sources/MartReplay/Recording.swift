@@ -48,9 +48,9 @@ public struct ReplayArchive: Sendable {
       if relative.hasSuffix(exchangeSuffix) { exchangeFiles.append(directory.appendingPathComponent(relative)) }
       return true
     }
-    exchangeFiles.sort { RecordingOrder.precedes($0.path, $1.path) }
     var exchanges: [RecordedExchange] = []
-    for file in exchangeFiles {
+    for index in RecordingOrder.sorted(exchangeFiles.map(\.path)) {
+      let file = exchangeFiles[index]
       exchanges.append(try readExchange(file, within: directory))
     }
     return ReplayArchive(exchanges: exchanges, recordedOn: manifest.recordedOn, description: manifest.description)
@@ -268,7 +268,15 @@ public struct RecordingIndex: Sendable {
     var query: [[String]]
   }
 
-  private var candidates: [Key: [RecordedExchange]] = [:]
+  /// A recorded exchange with its request body read once, as text, bytes and form fields.
+  private struct Candidate: Sendable {
+    var exchange: RecordedExchange
+    var body: Data
+    var bodyLooksLikeForm: Bool
+    var bodyFields: [[String]]
+  }
+
+  private var candidates: [Key: [Candidate]] = [:]
 
   public init(_ archive: ReplayArchive) {
     for exchange in archive.exchanges {
@@ -276,38 +284,46 @@ public struct RecordingIndex: Sendable {
       let key = Key(
         host: url.host, method: exchange.method.uppercased(), path: RecordingMatcher.decodedPath(url.path),
         query: RecordingMatcher.fieldMultiset(url.query))
-      candidates[key, default: []].append(exchange)
+      let body = exchange.requestBody ?? ""
+      candidates[key, default: []].append(
+        Candidate(
+          exchange: exchange, body: Data(body.utf8), bodyLooksLikeForm: RecordingMatcher.looksLikeForm(body),
+          bodyFields: RecordingMatcher.fieldMultiset(body)))
     }
   }
 
   /// The last exchange recorded for `host` that matches `request` (see `docs/recordings.md`):
   /// for a request a run asked more than once, the answer it got last, the one it used.
+  ///
+  /// Method, path and query are the key; among the exchanges under it, the bodies decide: as
+  /// form fields when the request says it is a form or the recorded body looks like one, else
+  /// byte for byte.
   public func match(_ request: ServerRequest, host: String) -> RecordedExchange? {
     let key = Key(
       host: host.lowercased(), method: request.method.uppercased(), path: RecordingMatcher.decodedPath(request.path),
       query: RecordingMatcher.fieldMultiset(request.query))
-    return candidates[key]?.last { RecordingMatcher.matches(request, $0) }
+    guard let bucket = candidates[key] else { return nil }
+    let requestIsForm = RecordingMatcher.isForm(request)
+    var requestFields: [[String]]?
+    for candidate in bucket.reversed() {
+      if requestIsForm || candidate.bodyLooksLikeForm {
+        if requestFields == nil {
+          requestFields = RecordingMatcher.fieldMultiset(String(decoding: request.body, as: UTF8.self))
+        }
+        if requestFields == candidate.bodyFields { return candidate.exchange }
+      } else if request.body == candidate.body {
+        return candidate.exchange
+      }
+    }
+    return nil
   }
 }
 
 /// The matching rules of `docs/recordings.md`.
 enum RecordingMatcher {
-  static func matches(_ request: ServerRequest, _ exchange: RecordedExchange) -> Bool {
-    let recorded = exchange.parsedURL
-    guard request.method.uppercased() == exchange.method.uppercased(),
-      decodedPath(request.path) == decodedPath(recorded.path),
-      fieldMultiset(request.query) == fieldMultiset(recorded.query)
-    else { return false }
-    return bodiesMatch(request, recordedBody: exchange.requestBody ?? "")
-  }
-
-  private static func bodiesMatch(_ request: ServerRequest, recordedBody: String) -> Bool {
-    let requestIsForm =
-      request.headers.value(named: "Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
-    if requestIsForm || looksLikeForm(recordedBody) {
-      return fieldMultiset(String(decoding: request.body, as: UTF8.self)) == fieldMultiset(recordedBody)
-    }
-    return request.body == Data(recordedBody.utf8)
+  /// Whether the request says its body is a form (`application/x-www-form-urlencoded`).
+  static func isForm(_ request: ServerRequest) -> Bool {
+    request.headers.value(named: "Content-Type")?.lowercased().hasPrefix("application/x-www-form-urlencoded") ?? false
   }
 
   /// `a=1&b=2`: name=value pairs with no whitespace, not JSON or XML.
@@ -330,27 +346,40 @@ enum RecordingMatcher {
 /// so that an archive's `9999-…` comes before its `10000-…` and the order is the order in which
 /// the run received the answers.
 enum RecordingOrder {
-  static func precedes(_ left: String, _ right: String) -> Bool {
-    func isDigit(_ byte: UInt8) -> Bool { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte) }
-    var l = Array(left.utf8)[...]
-    var r = Array(right.utf8)[...]
-    while let a = l.first, let b = r.first {
-      guard isDigit(a), isDigit(b) else {
-        if a != b { return a < b }
-        l = l.dropFirst()
-        r = r.dropFirst()
+  /// `paths` in recording order, each path's key built once.
+  static func sorted(_ paths: [String]) -> [Int] {
+    let keys = paths.map(sortKey)
+    return paths.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+  }
+
+  /// A key whose plain lexicographic order is the recording order: a byte that is not a digit
+  /// stands for itself; a run of digits becomes `0`, the length of its number without leading
+  /// zeros, that number's digits and the run's whole length, so that a shorter number comes
+  /// first and, for equal numbers, the run with fewer leading zeros. No byte but a digit is `0`,
+  /// so a run's first element orders against another byte as any digit does.
+  static func sortKey(_ path: String) -> [UInt32] {
+    let bytes = Array(path.utf8)
+    var key: [UInt32] = []
+    key.reserveCapacity(bytes.count + 8)
+    var index = 0
+    while index < bytes.count {
+      guard isDigit(bytes[index]) else {
+        key.append(UInt32(bytes[index]))
+        index += 1
         continue
       }
-      let leftDigits = l.prefix(while: isDigit)
-      let rightDigits = r.prefix(while: isDigit)
-      let leftNumber = leftDigits.drop { $0 == UInt8(ascii: "0") }
-      let rightNumber = rightDigits.drop { $0 == UInt8(ascii: "0") }
-      if leftNumber.count != rightNumber.count { return leftNumber.count < rightNumber.count }
-      if !leftNumber.elementsEqual(rightNumber) { return leftNumber.lexicographicallyPrecedes(rightNumber) }
-      if leftDigits.count != rightDigits.count { return leftDigits.count < rightDigits.count }
-      l = l.dropFirst(leftDigits.count)
-      r = r.dropFirst(rightDigits.count)
+      var end = index
+      while end < bytes.count, isDigit(bytes[end]) { end += 1 }
+      var start = index
+      while start < end, bytes[start] == UInt8(ascii: "0") { start += 1 }
+      key.append(UInt32(UInt8(ascii: "0")))
+      key.append(UInt32(end - start))
+      for position in start..<end { key.append(UInt32(bytes[position])) }
+      key.append(UInt32(end - index))
+      index = end
     }
-    return l.isEmpty && !r.isEmpty
+    return key
   }
+
+  private static func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 }
