@@ -59,6 +59,8 @@ import Testing
       ("부산광역시 부산진구", .hypermarket, mondays), ("부산광역시 부산진구", .ssm, mondays),
       ("부산광역시 해운대구", .hypermarket, mondays), ("부산광역시 해운대구", .ssm, mondays),
       ("강원특별자치도 강릉시", .hypermarket, wednesdays), ("경기도 구리시", .hypermarket, wednesdays),
+      // 구미시's hypermarkets since 2015-11-04 (롯데마트 구미점 alone among the fixtures).
+      ("경상북도 구미시", .hypermarket, wednesdays),
     ]
     for (name, storeClass, days) in wanted {
       let entry = file.districts.first { $0.name == name && $0.storeClass == storeClass }
