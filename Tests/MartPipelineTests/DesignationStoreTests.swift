@@ -65,6 +65,10 @@ struct DesignationStoreTests {
     let gwanak = District(sido: "서울특별시", sigungu: "관악구")
     #expect(table.entry(for: gwanak, storeClass: .hypermarket)?.days == wednesdays)
     #expect(table.entry(for: gwanak, storeClass: .ssm)?.days == sundays)
+    // 구미시 splits the classes: hypermarkets on Wednesdays, SSMs on Sundays, since 2015-11-04.
+    let gumi = District(sido: "경상북도", sigungu: "구미시")
+    #expect(table.entry(for: gumi, storeClass: .hypermarket)?.days == wednesdays)
+    #expect(table.entry(for: gumi, storeClass: .ssm)?.days == sundays)
     let uijeongbu = try #require(table.entry(for: District(sido: "경기도", sigungu: "의정부시"), storeClass: .hypermarket))
     #expect(uijeongbu.storeExceptions?.first { $0.store.contains("코스트코") }?.pattern == ["2:sunday", "4:sunday"])
     let ansan = try #require(table.entry(for: District(sido: "경기도", sigungu: "안산시"), storeClass: .ssm))

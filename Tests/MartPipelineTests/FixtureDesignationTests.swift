@@ -16,10 +16,10 @@ import Testing
 @Suite(.serialized) struct FixtureDesignationTests {
 
   /// Districts with a fixture store that the table does not cite, each with why: no designation
-  /// was found for them by 2026-12-02 (the search is in fixtures/README.md).
+  /// was found for them by 2026-12-02 (the search, run twice that day, is in fixtures/README.md).
   static let uncited: [String: String] = [
     "울산광역시 울주군":
-      "메가마트 언양점 only, publishing no days; a 2017 bill of 2nd/4th Wednesdays (울산뉴스투데이, 2017-08-28; 경상일보) and its dispute (울산MBC) are all that was found, not its outcome"
+      "메가마트 언양점 only, publishing no days (nor in 메가마트's own list for 2026-10); a 2017 bill of 2nd/4th Wednesdays (울산뉴스투데이, 2017-08-28; 경상일보) and its dispute (울산MBC) are all that was found, not its outcome, nor any later designation"
   ]
 
   @Test func everyFixtureDistrictHasACitedDesignationOrASaidReason() async throws {
@@ -59,6 +59,8 @@ import Testing
       ("부산광역시 부산진구", .hypermarket, mondays), ("부산광역시 부산진구", .ssm, mondays),
       ("부산광역시 해운대구", .hypermarket, mondays), ("부산광역시 해운대구", .ssm, mondays),
       ("강원특별자치도 강릉시", .hypermarket, wednesdays), ("경기도 구리시", .hypermarket, wednesdays),
+      // 구미시's hypermarkets since 2015-11-04 (롯데마트 구미점 alone among the fixtures).
+      ("경상북도 구미시", .hypermarket, wednesdays),
     ]
     for (name, storeClass, days) in wanted {
       let entry = file.districts.first { $0.name == name && $0.storeClass == storeClass }
