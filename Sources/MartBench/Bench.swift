@@ -44,7 +44,9 @@ public enum Bench {
     }
 
     log("stage benchmarks")
-    let sample = SourceDataGenerator(mix: .national(total: 10_000), seed: seed)
+    // The sample of the largest scale asked for, at most 10,000 branches: `--scale 100` is a
+    // quick check of the whole bench, not a 10,000-branch parse.
+    let sample = SourceDataGenerator(mix: .national(total: min(scales.max() ?? 10_000, 10_000)), seed: seed)
     let parsing = StageBenchmarks.compareHTMLParsing(ReplayArchive(exchanges: sample.exchanges().map(\.exchange)))
     let closing = StageBenchmarks.closingTextRate(StageBenchmarks.closingTexts(), asOf: sample.asOf)
     let addresses = StageBenchmarks.addressRate(StageBenchmarks.addresses())
