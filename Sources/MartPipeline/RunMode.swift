@@ -72,11 +72,12 @@ public enum RunMode: Sendable, Hashable {
   /// The fetch stack of this mode over `client`, sending origins where `overrides` says.
   public func fetchStack(
     client: HTTPClientConfiguration, overrides: [String: String], politeness: PolitenessPolicy,
-    retry: FetchRetryPolicy, validators: HTTPValidatorStore?, clock: any FetchClock = SystemFetchClock()
+    retry: FetchRetryPolicy, validators: HTTPValidatorStore?, clock: any FetchClock = SystemFetchClock(),
+    archive: (any ResponseKeeping)? = nil
   ) -> FetchStack {
     FetchStack(
       client: client, overrides: overrides, politeness: self.politeness(politeness), retry: self.retry(retry),
-      validators: validators, clock: clock)
+      validators: validators, clock: clock, archive: archive)
   }
 }
 

@@ -9,19 +9,19 @@ import MartReplay
 import MartSQLite
 
 /// What one configured run talks through: the replay server when replaying, the `FetchStack`
-/// (conditional → retrying → polite → origin redirection → libcurl), the archive of source
-/// responses on top of it, and the geocoding chain over the stack's polite network. Sources
+/// (archive → conditional → retrying → polite → origin redirection → libcurl), and the geocoding chain over the stack's polite network. Sources
 /// and geocoders always name the real sites; only the redirection layer knows where requests
 /// really go, so archives and exported records cite the real URLs. Opened from a prepared
 /// ``RunPlan``: it creates no folder and checks no setting.
 struct RunResources {
   let replayServer: ReplayServer?
   let stack: FetchStack
-  let archive: ArchivingFetcher?
+  /// What writes the stack's archive layer; `nil` on a replay.
+  let archive: ArchiveWriter?
   /// Where the archive is written and where it goes when the run ends; `nil` on a replay.
   let archivePlan: ArchivePlan?
-  /// What sources use: the stack, through the archive when there is one.
-  var sourceFetcher: any HTTPFetching { archive ?? stack.fetcher }
+  /// What sources use: the top of the stack.
+  var sourceFetcher: any HTTPFetching { stack.fetcher }
   let geocoding: GeocodingChain
   /// What the runs of the output learned of the designations.
   let designations: DesignationStore
@@ -52,25 +52,24 @@ struct RunResources {
           path throws(SQLiteError) in try HTTPValidatorStore(path: path)
         }
       }
-      stack = mode.fetchStack(
-        client: configuration.client, overrides: overrides, politeness: configuration.politeness,
-        retry: configuration.retry, validators: validators, clock: configuration.clock)
-
       archivePlan = plan.archive
       if let archivePlan {
         do {
           archive =
             archivePlan.isWARC
-            ? try ArchivingFetcher(
-              wrapping: stack.fetcher, warcFile: archivePlan.writing, recordedOn: plan.asOf.iso,
-              userAgent: configuration.client.userAgent, clock: stack.clock)
-            : try ArchivingFetcher(wrapping: stack.fetcher, directory: archivePlan.writing, recordedOn: plan.asOf.iso)
+            ? try ArchiveWriter(
+              warcFile: archivePlan.writing, recordedOn: plan.asOf.iso, userAgent: configuration.client.userAgent,
+              clock: configuration.clock)
+            : try ArchiveWriter(directory: archivePlan.writing, recordedOn: plan.asOf.iso)
         } catch {
           throw RunSetupError(setting: .archive, message: SettingText(error.description))
         }
       } else {
         archive = nil
       }
+      stack = mode.fetchStack(
+        client: configuration.client, overrides: overrides, politeness: configuration.politeness,
+        retry: configuration.retry, validators: validators, clock: configuration.clock, archive: archive)
 
       var geocodeCache: GeocodeCache?
       switch plan.geocodingCache {

@@ -278,9 +278,10 @@ import Testing
     defer { site.stop() }
     let work = try scratch("archive-twice")
     let archive = work.appendingPathComponent("archive")
-    let fetcher = try ArchivingFetcher(
-      wrapping: FetchStack(overrides: ["https://www.costco.co.kr": site.baseURL]).fetcher, directory: archive,
-      recordedOn: "2026-11-20")
+    let fetcher = FetchStack(
+      overrides: ["https://www.costco.co.kr": site.baseURL],
+      archive: try ArchiveWriter(directory: archive, recordedOn: "2026-11-20")
+    ).fetcher
     let request = HTTPRequest.get("https://www.costco.co.kr/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=0")
     let empty = try await fetcher.fetch(request)
     let full = try await fetcher.fetch(request)

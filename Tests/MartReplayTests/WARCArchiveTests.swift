@@ -44,8 +44,8 @@ import Testing
     let server = try site()
     defer { server.stop() }
     let file = try scratch("warc").appendingPathComponent("run.warc.gz")
-    let archiving = try ArchivingFetcher(
-      wrapping: CurlHTTPClient(), warcFile: file, recordedOn: "2026-11-20", userAgent: "mart-holiday-test")
+    let writer = try ArchiveWriter(warcFile: file, recordedOn: "2026-11-20", userAgent: "mart-holiday-test")
+    let archiving = ArchivingFetcher(wrapping: CurlHTTPClient(), keeper: writer)
     let requests: [HTTPRequest] = [
       .get(server.baseURL + "/list?year=2026&month=11"),
       .postForm(server.baseURL + "/search", fields: [("jMode", "true"), ("searchType", "EM")]),
@@ -54,8 +54,8 @@ import Testing
     ]
     var live: [HTTPResponse] = []
     for request in requests { live.append(try await archiving.fetch(request)) }
-    try archiving.finish()
-    #expect(archiving.writeFailures.isEmpty)
+    try writer.finish()
+    #expect(writer.writeFailures.isEmpty)
     #expect(live.map(\.status) == [200, 200, 200, 404])
 
     let archive = try ReplayArchive.load(from: file)
@@ -81,9 +81,10 @@ import Testing
     let server = try site()
     defer { server.stop() }
     let file = try scratch("warc-members").appendingPathComponent("run.warc.gz")
-    let archiving = try ArchivingFetcher(wrapping: CurlHTTPClient(), warcFile: file, recordedOn: "2026-11-20", userAgent: nil)
+    let writer = try ArchiveWriter(warcFile: file, recordedOn: "2026-11-20", userAgent: nil)
+    let archiving = ArchivingFetcher(wrapping: CurlHTTPClient(), keeper: writer)
     _ = try await archiving.fetch(.get(server.baseURL + "/page"))
-    try archiving.finish()
+    try writer.finish()
     let members = try Gzip.members(Data(contentsOf: file), atMost: 1 << 20)
     // warcinfo, request, response.
     #expect(members.count == 3)
@@ -101,9 +102,10 @@ import Testing
     let server = try site()
     defer { server.stop() }
     let file = try scratch("warc-ids").appendingPathComponent("run.warc.gz")
-    let archiving = try ArchivingFetcher(wrapping: CurlHTTPClient(), warcFile: file, recordedOn: "2026-11-20", userAgent: nil)
+    let writer = try ArchiveWriter(warcFile: file, recordedOn: "2026-11-20", userAgent: nil)
+    let archiving = ArchivingFetcher(wrapping: CurlHTTPClient(), keeper: writer)
     for _ in 0..<20 { _ = try await archiving.fetch(.get(server.baseURL + "/list")) }
-    try archiving.finish()
+    try writer.finish()
     let members = try Gzip.members(Data(contentsOf: file), atMost: 1 << 20).map { String(decoding: $0, as: UTF8.self) }
     let uuidPattern = #/<urn:uuid:([0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})>/#
     let ids = try members.map { text in
@@ -125,11 +127,12 @@ import Testing
     let server = try LocalHTTPServer { _ in .text("answer \(count.next())") }
     defer { server.stop() }
     let file = try scratch("warc-twice").appendingPathComponent("run.warc.gz")
-    let archiving = try ArchivingFetcher(wrapping: CurlHTTPClient(), warcFile: file, recordedOn: "2026-11-20", userAgent: nil)
+    let writer = try ArchiveWriter(warcFile: file, recordedOn: "2026-11-20", userAgent: nil)
+    let archiving = ArchivingFetcher(wrapping: CurlHTTPClient(), keeper: writer)
     let request = HTTPRequest.get(server.baseURL + "/list")
     _ = try await archiving.fetch(request)
     let last = try await archiving.fetch(request)
-    try archiving.finish()
+    try writer.finish()
     #expect(String(decoding: last.body, as: UTF8.self) == "answer 2")
     #expect(try ReplayArchive.load(from: file).match(request)?.body == last.body)
   }
@@ -139,9 +142,10 @@ import Testing
     defer { server.stop() }
     let folder = try scratch("warc-damaged")
     let good = folder.appendingPathComponent("good.warc.gz")
-    let archiving = try ArchivingFetcher(wrapping: CurlHTTPClient(), warcFile: good, recordedOn: "2026-11-20", userAgent: nil)
+    let writer = try ArchiveWriter(warcFile: good, recordedOn: "2026-11-20", userAgent: nil)
+    let archiving = ArchivingFetcher(wrapping: CurlHTTPClient(), keeper: writer)
     _ = try await archiving.fetch(.get(server.baseURL + "/list"))
-    try archiving.finish()
+    try writer.finish()
     let bytes = try Data(contentsOf: good)
     let plain = Data(try Gzip.members(bytes, atMost: 1 << 20).joined())
     let plainText = String(decoding: plain, as: UTF8.self)

@@ -4,15 +4,13 @@ import MartFetch
 import MartFiles
 import Synchronization
 
-/// Wraps a fetcher and keeps every response it receives, so that a run can be parsed again later
-/// without the network: `mart-holiday run --replay <archive>`. A run's archive is one WARC file
-/// (``WARCWriter``); a recording folder (`replay.json` plus one folder per host, the format of
-/// `fixtures/web`) is kept when asked for (`--archive DIR`).
+/// Writes the responses a run receives (the archive layer of its ``FetchStack``), so that the run
+/// can be parsed again later without the network: `mart-holiday run --replay <archive>`. A run's
+/// archive is one WARC file (``WARCWriter``); a recording folder (`replay.json` plus one folder
+/// per host, the format of `fixtures/web`) is kept when asked for (`--archive DIR`).
 ///
-/// Archiving never fails a fetch: a response that cannot be written is still returned, and
-/// the problem is listed in `writeFailures`.
-public final class ArchivingFetcher: HTTPFetching {
-  public let upstream: any HTTPFetching
+/// Writing never fails a fetch: a response that cannot be written is listed in `writeFailures`.
+public final class ArchiveWriter: ResponseKeeping {
   /// The WARC file or the recording folder.
   public let location: URL
   private let warc: WARCWriter?
@@ -21,8 +19,7 @@ public final class ArchivingFetcher: HTTPFetching {
 
   /// Keeps responses in a recording folder: creates `directory` and its `replay.json`, dated
   /// `recordedOn` (`YYYY-MM-DD`).
-  public init(wrapping upstream: any HTTPFetching, directory: URL, recordedOn: String) throws(FileError) {
-    self.upstream = upstream
+  public init(directory: URL, recordedOn: String) throws(FileError) {
     self.location = directory
     warc = nil
     try ReplayArchive.writeManifest(
@@ -33,16 +30,13 @@ public final class ArchivingFetcher: HTTPFetching {
   /// `recordedOn`; `userAgent` is what the transport sends with every request. Records are
   /// dated by `clock` (the run's).
   public init(
-    wrapping upstream: any HTTPFetching, warcFile: URL, recordedOn: String, userAgent: String?,
-    clock: any FetchClock = SystemFetchClock()
+    warcFile: URL, recordedOn: String, userAgent: String?, clock: any FetchClock = SystemFetchClock()
   ) throws(FileError) {
-    self.upstream = upstream
     self.location = warcFile
     warc = try WARCWriter(creating: warcFile, recordedOn: recordedOn, userAgent: userAgent, clock: clock)
   }
 
-  public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
-    let response = try await upstream.fetch(request)
+  public func keep(_ request: HTTPRequest, _ response: HTTPResponse) {
     do {
       if let warc {
         try warc.append(request, response)
@@ -57,7 +51,6 @@ public final class ArchivingFetcher: HTTPFetching {
     } catch {
       failures.withLock { $0.append("\(request.url): \(error)") }
     }
-    return response
   }
 
   /// Makes what was kept durable, once, when the run ends: the WARC file flushed and closed, or
