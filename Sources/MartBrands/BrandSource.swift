@@ -54,6 +54,14 @@ extension BrandSource {
   public var brands: [BrandSlug] { Self.brands }
   /// `Self.origin`, through an existential.
   public var origin: String { Self.origin }
+  /// The host of ``origin`` (`store.emart.com`): the one source of the closing days of all the
+  /// brands the site publishes, whose agreement with each other is no confirmation of a
+  /// district's designation (``KnownBrands/independentSources``). Two sources reading other
+  /// parts of one site (롯데마트 and its 도와센터 formats) are one.
+  public static var host: String {
+    let afterScheme = origin.range(of: "://").map { origin[$0.upperBound...] } ?? origin[...]
+    return String(afterScheme.prefix { $0 != ":" && $0 != "/" })
+  }
   /// `Self.primaryData`, through an existential.
   public var primaryData: String { Self.primaryData }
   /// `Self.closingDateCoverage`, through an existential.

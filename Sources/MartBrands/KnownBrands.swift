@@ -89,6 +89,13 @@ public enum KnownBrands {
   /// brand not designated, `nil` for a brand not known.
   public static func storeClass(_ slug: BrandSlug) -> StoreClass?? { entries.first { $0.slug == slug }.map(\.storeClass) }
 
+  /// The independent source each known brand's closing days come from: its source's host
+  /// (``BrandSource/host``), so that E-mart's four brands are one source, 홈플러스 and its
+  /// Express one, 롯데마트 and the formats of its 도와센터 one. The district inference counts
+  /// sources by it (``DistrictDesignations``); a brand it does not name is a source of its own.
+  public static let independentSources: [BrandSlug: String] = Dictionary(
+    entries.map { ($0.slug, $0.source.host) }, uniquingKeysWith: { first, _ in first })
+
   /// Every known brand, sorted by slug.
   public static var all: [Brand] { entries.map(\.brand).sorted { $0.slug < $1.slug } }
 

@@ -226,8 +226,9 @@ public struct BundleDiff: Sendable {
   /// (``withRegisterFindings(new:old:)``), sorted by kind, branch and 관리번호.
   public var registerFindings: [RegisterFinding] = []
 
-  /// Compares two bundles' branches.
-  public init(old: PublishedBundle, new: PublishedBundle) {
+  /// Compares two bundles' branches; `sources` is each brand's source of closing days, for the
+  /// designations of a bundle without `districts.json` (inferred from its branches).
+  public init(old: PublishedBundle, new: PublishedBundle, sources: [BrandSlug: String] = [:]) {
     self.init(
       old: Side(
         version: old.manifest.version, asOf: old.manifest.asOf, window: old.manifest.window,
@@ -239,14 +240,16 @@ public struct BundleDiff: Sendable {
       newBranches: new.branches.branches,
       brandNames: Dictionary(
         (old.manifest.brands + new.manifest.brands).map { ($0.slug, $0.name) }, uniquingKeysWith: { _, last in last }),
-      oldDistricts: old.districtsFile()?.districts, newDistricts: new.districtsFile()?.districts)
+      oldDistricts: old.districtsFile()?.districts, newDistricts: new.districtsFile()?.districts, sources: sources)
   }
 
   /// Compares two bundles' branches; `oldDistricts` and `newDistricts` are their `districts.json`
-  /// entries when they have one, else the designations are inferred from their branches.
+  /// entries when they have one, else the designations are inferred from their branches, each
+  /// brand's closing days from its source in `sources` (``DistrictDesignations``).
   public init(
     old: Side, oldBranches: [Branch], new: Side, newBranches: [Branch], brandNames: [BrandSlug: String] = [:],
-    oldDistricts: [DistrictsFile.Entry]? = nil, newDistricts: [DistrictsFile.Entry]? = nil
+    oldDistricts: [DistrictsFile.Entry]? = nil, newDistricts: [DistrictsFile.Entry]? = nil,
+    sources: [BrandSlug: String] = [:]
   ) {
     self.old = old
     self.new = new
@@ -290,7 +293,7 @@ public struct BundleDiff: Sendable {
     func inferred(_ side: Side, _ branches: [Branch]) -> [DistrictsFile.Entry] {
       DistrictDesignations.infer(
         from: branches, window: side.window, exempt: side.brands.exemptFromDesignation,
-        storeClasses: side.brands.storeClasses, asOf: side.asOf
+        storeClasses: side.brands.storeClasses, sources: sources, asOf: side.asOf
       ).districts.map(DistrictsFile.Entry.init)
     }
     districts = Self.districtChanges(

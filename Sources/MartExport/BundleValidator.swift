@@ -15,9 +15,14 @@ import MartFiles
 public struct BundleValidator {
   /// An output directory (with `latest.json`) or a bundle directory (with `manifest.json`).
   public let directory: URL
+  /// The independent source each brand's closing days come from (``DistrictDesignations``), as
+  /// the run that made the bundle had it: `districts.json` is checked against the designations
+  /// inferred again with it. A brand it does not name is a source of its own.
+  public let sources: [BrandSlug: String]
 
-  public init(directory: URL) {
+  public init(directory: URL, sources: [BrandSlug: String] = [:]) {
     self.directory = directory
+    self.sources = sources
   }
 
   /// What was checked, for a one-line summary.
@@ -29,7 +34,7 @@ public struct BundleValidator {
 
   /// Every finding, in a stable order; empty when the bundle is valid.
   public func validate() -> (problems: [BundleFinding], summary: Summary?) {
-    var inspection = BundleInspection(root: directory)
+    var inspection = BundleInspection(root: directory, sources: sources)
     let summary = Self.run(&inspection)
     return (inspection.findings, summary)
   }

@@ -181,17 +181,19 @@ public struct DistrictsFile: Codable, Hashable, Sendable {
   public var districts: [Entry]
 
   /// The districts `branches` support within `window`, the branches of `exempt` brands left out,
-  /// each brand's stores in its class of `storeClasses`, with what `memory` (earlier runs)
-  /// knew and what `reference` (the researched table) cites.
+  /// each brand's stores in its class of `storeClasses` and its closing days from its source in
+  /// `sources` (``DistrictDesignations``), with what `memory` (earlier runs) knew and what
+  /// `reference` (the researched table) cites.
   public init(
     branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>, storeClasses: [BrandSlug: StoreClass] = [:],
-    asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory(), reference: DesignationReference? = nil
+    sources: [BrandSlug: String] = [:], asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory(),
+    reference: DesignationReference? = nil
   ) {
     self.init(
       window: window,
       inference: DistrictDesignations.infer(
-        from: branches, window: window, exempt: exempt, storeClasses: storeClasses, asOf: asOf, memory: memory,
-        reference: reference))
+        from: branches, window: window, exempt: exempt, storeClasses: storeClasses, sources: sources, asOf: asOf,
+        memory: memory, reference: reference))
   }
 
   /// What a run that wrote this file knew of the designations it lists, and of their standing

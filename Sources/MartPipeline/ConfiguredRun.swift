@@ -82,7 +82,7 @@ extension Pipeline {
     }
     var changes: BundleDiff.BrandCounts?
     if report.change?.bundle == .new, let latest = outcome.latest, let previous = outcome.previous {
-      let diff = BundleDiff(old: previous, new: latest)
+      let diff = BundleDiff(old: previous, new: latest, sources: Pipeline.independentSources)
       changes = BundleDiff.BrandCounts(added: diff.added.count, removed: diff.removed.count, changed: diff.changed.count)
     }
     return RunResult(

@@ -167,7 +167,7 @@ public struct Pipeline: Sendable {
     let memory = rememberedDesignations(&problems)
     problems.append(
       draft.inferDistricts(
-        day: day, memory: memory, reference: reference, brandName: facts.name))
+        day: day, sources: Self.independentSources, memory: memory, reference: reference, brandName: facts.name))
     let registerCheck = registerReading.flatMap {
       RegisterStage.crossCheck($0, branches: draft.branches, asOf: asOf)
     }
@@ -219,4 +219,8 @@ public struct Pipeline: Sendable {
 
   /// Every brand the pipeline knows (the registry beside the sources), sorted by slug.
   public static var knownBrands: [Brand] { KnownBrands.all }
+
+  /// The independent source of each known brand's closing days, for the district inference
+  /// (``KnownBrands/independentSources``): what `validate` and `diff` infer again with.
+  public static var independentSources: [BrandSlug: String] { KnownBrands.independentSources }
 }

@@ -60,12 +60,12 @@ public struct BundleDraft: Sendable {
   /// neither `memory` nor the stores give one (``DesignationBasis/cited``); a designation the
   /// stores confirm with other days than it is a `designation-contradiction`, with both sides.
   public mutating func inferDistricts(
-    day: RunDay, memory: DesignationMemory = DesignationMemory(),
+    day: RunDay, sources: [BrandSlug: String], memory: DesignationMemory = DesignationMemory(),
     reference: DesignationReference? = nil, brandName: (BrandSlug) -> String
   ) -> RunProblems {
     let inference = DistrictDesignations.infer(
       from: branches, window: day.window, exempt: brands.exemptFromDesignation, storeClasses: brands.storeClasses,
-      asOf: day.asOf, memory: memory, reference: reference)
+      sources: sources, asOf: day.asOf, memory: memory, reference: reference)
     branches = inference.withExpectedDays(branches)
     districts = inference
     var problems = RunProblems()

@@ -109,9 +109,11 @@ extension Pipeline {
     do {
       let written = try ReportFiles.decodeReport(try BundleJSON.encode(report))
       if let latest {
-        try ReportFiles.write(outputDirectory: output, report: written, latest: latest, previous: previous)
+        try ReportFiles.write(
+          outputDirectory: output, report: written, latest: latest, previous: previous,
+          sources: Pipeline.independentSources)
       } else {
-        try ReportFiles.write(outputDirectory: output, report: written)
+        try ReportFiles.write(outputDirectory: output, report: written, sources: Pipeline.independentSources)
       }
       return nil
     } catch {

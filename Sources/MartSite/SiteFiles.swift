@@ -16,13 +16,16 @@ public enum SiteFiles {
   /// being written (a bundle becomes current only once whole), and never an invalid one.
   ///
   /// Throws, naming the first problem, when `validate` finds any (nothing is written then), and
-  /// when `latest.json` moves to another bundle while it is read.
-  public static func read(outputDirectory: URL, baseURL: String?) throws(FileError) -> SiteData {
+  /// when `latest.json` moves to another bundle while it is read. `sources` is each brand's
+  /// source of closing days, as ``BundleValidator/sources``.
+  public static func read(
+    outputDirectory: URL, baseURL: String?, sources: [BrandSlug: String] = [:]
+  ) throws(FileError) -> SiteData {
     guard Files.kind(at: OutputLayout(outputDirectory).latest.path) != nil else {
       throw FileError(.read,
         path: outputDirectory.path, message: "not an output directory: no latest.json naming a published bundle")
     }
-    let (problems, summary) = BundleValidator(directory: outputDirectory).validate()
+    let (problems, summary) = BundleValidator(directory: outputDirectory, sources: sources).validate()
     if let first = problems.first {
       let more = problems.count > 1 ? " (and \(problems.count - 1) more problems)" : ""
       throw FileError(.malformed,

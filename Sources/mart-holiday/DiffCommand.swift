@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MartExport
+import MartPipeline
 
 /// `mart-holiday diff OLD NEW`: what changed between two bundles, for people and CI.
 struct DiffCommand: ParsableCommand {
@@ -83,7 +84,7 @@ struct DiffCommand: ParsableCommand {
     guard maxBytes > 0 else { throw UsageProblem(description: "--max-bytes must be a positive number of bytes") }
     let before = try BundleStore.readBundle(at: URL(fileURLWithPath: old))
     let after = try BundleStore.readBundle(at: URL(fileURLWithPath: new))
-    let diff = BundleDiff(old: before, new: after).withStaleBrandErrors(
+    let diff = BundleDiff(old: before, new: after, sources: Pipeline.independentSources).withStaleBrandErrors(
       BundleDiff.brandErrors(inOutput: URL(fileURLWithPath: new), version: after.manifest.version)
     ).withRegisterFindings(
       new: BundleDiff.registerFindings(inOutput: URL(fileURLWithPath: new), version: after.manifest.version),

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MartCore
 import MartExport
+import MartPipeline
 import MartReport
 
 /// `mart-holiday report OUTPUT`: the page a person looks at, for any published output.
@@ -38,7 +39,7 @@ struct ReportCommand: ParsableCommand {
     do {
       let written = try ReportFiles.write(
         outputDirectory: URL(fileURLWithPath: output), previous: previous.map { URL(fileURLWithPath: $0) },
-        to: file.map { URL(fileURLWithPath: $0) })
+        to: file.map { URL(fileURLWithPath: $0) }, sources: Pipeline.independentSources)
       StandardStreams.outLine("wrote \(written.path)")
     } catch {
       StandardStreams.err("error: \(error)\n")

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MartCore
 import MartFiles
+import MartPipeline
 import MartSite
 
 /// `mart-holiday site OUTPUT --to DIR [--base-url URL]`: the public site of a published bundle.
@@ -51,7 +52,8 @@ struct SiteCommand: ParsableCommand {
       if outputPath == targetPath || outputPath.hasPrefix(targetPath.hasSuffix("/") ? targetPath : targetPath + "/") {
         throw FileError(.invalid, path: directory, message: "holds the output directory; write the site elsewhere")
       }
-      let data = try SiteFiles.read(outputDirectory: outputURL, baseURL: baseURL)
+      let data = try SiteFiles.read(
+        outputDirectory: outputURL, baseURL: baseURL, sources: Pipeline.independentSources)
       let site = Site(data)
       try SiteFiles.write(site, to: target)
       for kind in site.sizeByKind {

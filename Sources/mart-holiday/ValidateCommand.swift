@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import MartCore
 import MartExport
+import MartPipeline
 
 /// `mart-holiday validate DIR`: checks a published bundle end to end.
 struct ValidateCommand: ParsableCommand {
@@ -24,7 +25,9 @@ struct ValidateCommand: ParsableCommand {
   }
 
   func run() throws {
-    let (problems, summary) = BundleValidator(directory: URL(fileURLWithPath: directory)).validate()
+    let (problems, summary) = BundleValidator(
+      directory: URL(fileURLWithPath: directory), sources: Pipeline.independentSources
+    ).validate()
     if !problems.isEmpty {
       let text = problems.map { "error: \($0.path == "." ? directory : "\(directory)/\($0.path)"): \($0.message)\n" }
         .joined()

@@ -34,6 +34,26 @@ struct KnownBrandsTests {
     #expect(Set(KnownBrands.all.map(\.slug.rawValue)) == Set(try FixturePaths.branchCounts().keys))
   }
 
+  /// The sites of brand-sources.md: store.emart.com publishes E-mart's four brands,
+  /// my.homeplus.co.kr 홈플러스 and its Express, company.lottemart.com 롯데마트 (the store finder)
+  /// and the formats of its 도와센터 (/mobiledowa); every other brand has a site of its own.
+  @Test func brandsOfOneSiteAreOneIndependentSource() {
+    let sources = KnownBrands.independentSources
+    #expect(Set(sources.keys) == Set(KnownBrands.entries.map(\.slug)))
+    let grouped = Dictionary(grouping: sources.keys.map(\.rawValue), by: { sources[BrandSlug(rawValue: $0)!]! })
+      .mapValues { $0.sorted() }
+    #expect(
+      grouped == [
+        "store.emart.com": ["emart", "everyday", "nobrand", "traders"],
+        "my.homeplus.co.kr": ["homeplus", "homeplus-express"],
+        "company.lottemart.com": ["bottle-bunker", "grand-grocery", "lotte-maxx", "lottemart", "toysrus"],
+        "www.lotteon.com": ["lotte-super"],
+        "home.megamart.com": ["megamart"],
+        "www.costco.co.kr": ["costco"],
+        "gsthefresh.gsretail.com": ["gs-thefresh"],
+      ])
+  }
+
   @Test func slugsAreLowerCaseWordsJoinedByHyphens() {
     let table: [(String, Bool)] = [
       ("emart", true), ("homeplus-express", true), ("lotte-maxx", true), ("", false), ("Emart", false),

@@ -182,6 +182,17 @@ import Testing
 @Suite struct DiffCommandTests {
   let cli = CommandLineContractTests()
 
+  /// The brands one site publishes, one source of closing days each site, as the binary's
+  /// `validate` has them (`KnownBrands.independentSources`, pinned in MartBrandsTests).
+  static let sources: [BrandSlug: String] = {
+    let sites: [String: [BrandSlug]] = [
+      "store.emart.com": ["emart", "traders", "nobrand", "everyday"],
+      "my.homeplus.co.kr": ["homeplus", "homeplus-express"],
+      "company.lottemart.com": ["lottemart", "lotte-maxx", "grand-grocery", "toysrus", "bottle-bunker"],
+    ]
+    return Dictionary(uniqueKeysWithValues: sites.flatMap { site, brands in brands.map { ($0, site) } })
+  }()
+
   /// The replayed run's output directory and its branches.
   func baseline() throws -> (URL, PublishedBundle) {
     let output = try PublishedOutput.copy("diff-old")
@@ -208,7 +219,7 @@ import Testing
     // a designation no fresh store confirms is kept.
     let districts = DistrictDesignations.infer(
       from: branches, window: bundle.manifest.window, exempt: brands.exemptFromDesignation,
-      storeClasses: brands.storeClasses, asOf: bundle.manifest.asOf,
+      storeClasses: brands.storeClasses, sources: Self.sources, asOf: bundle.manifest.asOf,
       memory: try #require(bundle.districtsFile()).memory)
     try BundleStore(outputDirectory: output).publish(
       branches: branches, brands: brands, day: RunDay(asOf: bundle.manifest.asOf, window: bundle.manifest.window),

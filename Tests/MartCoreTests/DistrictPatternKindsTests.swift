@@ -109,18 +109,42 @@ struct DistrictPatternKindsTests {
     #expect(inference.mismatches.map(\.branch.description) == ["costco-Yangjae"])
   }
 
+  /// E-mart's four brands, published together by store.emart.com, as the brands' data gives
+  /// their source (`KnownBrands.independentSources`, checked in MartBrandsTests).
+  static let emartSources: [BrandSlug: String] = [
+    "emart": "store.emart.com", "traders": "store.emart.com", "nobrand": "store.emart.com",
+    "everyday": "store.emart.com",
+  ]
+
   @Test("E-mart's four brands are one source: they alone set no pattern")
   func oneSourceManyBrands() {
     let sundays = ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24"]
     let branches = ["emart", "traders", "nobrand", "everyday"].enumerated().map { index, brand in
       Self.store(BrandSlug(rawValue: brand)!, "\(index)", sido: "경기도", sigungu: "파주시", sundays)
     }
-    #expect(DistrictDesignations.source(of: "traders") == DistrictDesignations.source(of: "everyday"))
-    #expect(DistrictDesignations.source(of: "lotte-maxx") == DistrictDesignations.source(of: "lottemart"))
-    #expect(DistrictDesignations.infer(from: branches, window: Self.window, exempt: Self.exempt).districts.isEmpty)
+    let sources = Self.emartSources
+    #expect(
+      DistrictDesignations.infer(from: branches, window: Self.window, exempt: Self.exempt, sources: sources)
+        .districts.isEmpty)
     // With a store of another source on the same days, the pattern holds.
     let withCostco = branches + [Self.store("costco", "Paju", sido: "경기도", sigungu: "파주시", sundays)]
-    #expect(DistrictDesignations.infer(from: withCostco, window: Self.window, exempt: Self.exempt).districts.count == 1)
+    #expect(
+      DistrictDesignations.infer(from: withCostco, window: Self.window, exempt: Self.exempt, sources: sources)
+        .districts.count == 1)
+  }
+
+  @Test("a brand no source is given for is a source of its own")
+  func brandsWithoutSource() {
+    let sundays = ["2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2027-01-10", "2027-01-24"]
+    let branches = ["emart", "traders"].enumerated().map { index, brand in
+      Self.store(BrandSlug(rawValue: brand)!, "\(index)", sido: "경기도", sigungu: "파주시", sundays)
+    }
+    #expect(DistrictDesignations.infer(from: branches, window: Self.window, exempt: Self.exempt).districts.count == 1)
+    // Named apart, two brands are two sources as well.
+    let apart: [BrandSlug: String] = ["emart": "store.emart.com", "traders": "traders.example"]
+    #expect(
+      DistrictDesignations.infer(from: branches, window: Self.window, exempt: Self.exempt, sources: apart)
+        .districts.count == 1)
   }
 
   /// Three stores of brands whose run failed (stale, so left out with the exempt brands) close on

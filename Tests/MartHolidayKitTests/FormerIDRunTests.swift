@@ -50,7 +50,7 @@ import Testing
     #expect(bundle.branch(id: "lottemart-0100001")?.formerIDs == ["lottemart-0100001"])
     #expect(bundle.branch(id: "lottemart-잠실점")?.name == "잠실점")
 
-    let problems = BundleValidator(directory: output).validate().problems
+    let problems = BundleValidator(directory: output, sources: Pipeline.independentSources).validate().problems
     #expect(problems.isEmpty, "\(problems)")
 
     // A third run keeps the former ids.

@@ -83,7 +83,7 @@ import Testing
     #expect(bundle.knowsRemovedBranches)
     #expect(bundle.lookup(id: "costco-Daejeon") == .removed(lastListed: MartDay(year: 2026, month: 11, day: 20)))
     #expect(bundle.lookup(id: "costco-Atlantis") == .unknown)
-    #expect(BundleValidator(directory: output).validate().problems.isEmpty)
+    #expect(BundleValidator(directory: output, sources: Pipeline.independentSources).validate().problems.isEmpty)
 
     // Costco's site fails: the brand is carried over (stale) and removes nothing; the entry is
     // kept as it was.
@@ -100,6 +100,6 @@ import Testing
     #expect(try removed(output).isEmpty)
     bundle = try MartBundle(contentsOf: output)
     #expect(bundle.lookup(id: "costco-Daejeon") == .listed(try #require(bundle.branch(id: "costco-Daejeon"))))
-    #expect(BundleValidator(directory: output).validate().problems.isEmpty)
+    #expect(BundleValidator(directory: output, sources: Pipeline.independentSources).validate().problems.isEmpty)
   }
 }

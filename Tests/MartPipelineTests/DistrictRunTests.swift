@@ -58,7 +58,7 @@ import Testing
         == DistrictsFile(
           branches: published.branches.branches, window: published.manifest.window,
           exempt: published.manifest.brands.exemptFromDesignation, storeClasses: published.manifest.brands.storeClasses,
-          asOf: asOf, reference: try DesignationReferenceFile.read(DesignationReferenceFile.inRepository)))
+          sources: Pipeline.independentSources, asOf: asOf, reference: try DesignationReferenceFile.read(DesignationReferenceFile.inRepository)))
     let chuncheon = try #require(districts.districts.first { $0.name == "강원특별자치도 춘천시" })
     #expect(chuncheon.storeClass == .hypermarket)
     #expect(chuncheon.basis == .learned && chuncheon.citation == nil)
@@ -110,6 +110,6 @@ import Testing
     let mismatches = report.warnings.filter { $0.kind == .designationMismatch }
     #expect(mismatches.map(\.message) == [])
 
-    #expect(BundleValidator(directory: output).validate().problems.map(\.description) == [])
+    #expect(BundleValidator(directory: output, sources: Pipeline.independentSources).validate().problems.map(\.description) == [])
   }
 }

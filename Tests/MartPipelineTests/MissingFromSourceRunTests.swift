@@ -97,7 +97,7 @@ import Testing
     #expect(page.contains("missing-from-source"))
     let reportJSON = try String(contentsOf: output.appendingPathComponent("report.json"), encoding: .utf8)
     #expect(reportJSON.contains("\"branchesMissingFromSource\""))
-    #expect(BundleValidator(directory: output).validate().problems.isEmpty)
+    #expect(BundleValidator(directory: output, sources: Pipeline.independentSources).validate().problems.isEmpty)
 
     // The second run still keeps them, since the first day they were missing.
     let second = try await run(fewer, output: output, asOf: "2026-11-22")
@@ -117,7 +117,7 @@ import Testing
     #expect(gone.allSatisfy { id in branch(id, in: afterThird) == nil })
     #expect(Set(afterThird.branches.removed.map(\.id.description)) == Set(gone))
     #expect(Set(BundleDiff(old: afterSecond, new: afterThird).removed.map(\.id.description)) == Set(gone))
-    #expect(BundleValidator(directory: output).validate().problems.isEmpty)
+    #expect(BundleValidator(directory: output, sources: Pipeline.independentSources).validate().problems.isEmpty)
   }
 
   @Test func aStoreListedAgainWithinTheGracePeriodIsExactlyTheCleanRuns() async throws {
@@ -178,7 +178,7 @@ import Testing
     #expect(
       bundle.branches.branches.filter { $0.brand == "costco" }
         == clean.branches.branches.filter { $0.brand == "costco" && $0.id.description != "costco-Daejeon" })
-    #expect(BundleValidator(directory: output).validate().problems.isEmpty)
+    #expect(BundleValidator(directory: output, sources: Pipeline.independentSources).validate().problems.isEmpty)
 
     // The count not reached (19 rows, 20 stated: a page lost a row): the grace period stands.
     let short = scratch("short")
@@ -267,7 +267,7 @@ import Testing
     let seoul = try #require(branch("costco-DaejeonNew", in: bundle))
     #expect(seoul.formerIDs.isEmpty, "\(seoul.formerIDs)")
     #expect(bundle.branches.removed.map(\.id.description) == ["costco-Daejeon"])
-    #expect(BundleValidator(directory: output).validate().problems.isEmpty)
+    #expect(BundleValidator(directory: output, sources: Pipeline.independentSources).validate().problems.isEmpty)
 
     // The same name at the same place is the same store under a new id.
     let sameOutput = scratch("former-same")

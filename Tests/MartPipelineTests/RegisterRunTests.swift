@@ -96,7 +96,7 @@ import Testing
     #expect(brands["topmart"]?.designated == true)
     // No register store duplicates a covered brand's branch: they are that brand's.
     #expect(!stores.contains { RegisterBrands.entry($0.brand) == nil })
-    #expect(BundleValidator(directory: output).validate().problems.map(\.description) == [])
+    #expect(BundleValidator(directory: output, sources: Pipeline.independentSources).validate().problems.map(\.description) == [])
   }
 
   @Test func aRegisterWithFarFewerOpenStoresOrAPageIsRefusedAndTheLastGoodOneKept() async throws {

@@ -109,7 +109,7 @@ public struct StoreException: Hashable, Sendable {
 }
 
 /// What the runs of one output have learned of the designations: the input and the output of
-/// ``DistrictDesignations/infer(from:window:exempt:storeClasses:asOf:memory:)``. Empty for an
+/// ``DistrictDesignations/infer(from:window:exempt:storeClasses:sources:asOf:memory:reference:)``. Empty for an
 /// output without history, which then infers from its stores alone.
 public struct DesignationMemory: Hashable, Sendable {
   public var designations: [DesignationKey: RememberedDesignation]

@@ -24,7 +24,7 @@
 ///    holiday (a store also closed on 1/1, 설 or 추석 keeps its pattern).
 /// 4. **The district's pattern** is the store pattern most stores follow, kept when at least
 ///    ``minimumAgreeing`` stores from at least ``minimumSources`` independent sources
-///    (``source(of:)``: E-mart's four brands are one source, not four) follow it and they are
+///    (`sources`: E-mart's four brands are one source, not four) follow it and they are
 ///    more than ``minimumSharePercent`` % of the district's stores. A majority, not more: a store
 ///    keeping a day of its own (a warehouse closing on Sundays in a district of Wednesdays, a
 ///    store with a standing exception) does not erase the pattern of the others. The stores of
@@ -32,23 +32,11 @@
 public enum DistrictDesignations {
   /// Stores that must follow a pattern.
   public static let minimumAgreeing = 2
-  /// Independent sources those stores must come from (``source(of:)``).
+  /// Independent sources those stores must come from (the `sources` given to
+  /// ``infer(from:window:exempt:storeClasses:sources:asOf:memory:reference:)``).
   public static let minimumSources = 2
   /// The share of the district's stores the followers must exceed, in percent.
   public static let minimumSharePercent = 50
-
-  /// The source a brand's closing days come from: brands published together by one site are one
-  /// source, whose agreement with itself is no confirmation. E-mart's 이마트, 트레이더스, 노브랜드
-  /// and 에브리데이 (store.emart.com); 홈플러스 and its Express (my.homeplus.co.kr); 롯데마트 and
-  /// the formats of its 도와센터 (company.lottemart.com). Any other brand is a source of its own.
-  public static func source(of brand: BrandSlug) -> String {
-    switch brand.rawValue {
-    case "emart", "traders", "nobrand", "everyday": "store.emart.com"
-    case "homeplus", "homeplus-express": "my.homeplus.co.kr"
-    case "lottemart", "lotte-maxx", "grand-grocery", "toysrus", "bottle-bunker": "company.lottemart.com"
-    default: brand.rawValue
-    }
-  }
 
   /// Calendar months a store keeps days of its own before it is a standing exception.
   public static let exceptionAfterMonths = 2
@@ -57,6 +45,10 @@ public enum DistrictDesignations {
   /// break them. `exempt` are the brands not subject to the designation: their branches are left
   /// out, and given no expected days. `storeClasses` gives each designated brand's class (a brand
   /// it does not name is a hypermarket, so that without it there is one pattern per district).
+  /// `sources` gives the independent source each brand's closing days come from (the brands say
+  /// which: their site's host, `KnownBrands.independentSources`): brands one site publishes
+  /// together are one source, whose agreement with itself is no confirmation. A brand it does
+  /// not name is a source of its own.
   ///
   /// `memory` is what earlier runs of the same output learned (empty for one without history):
   /// a designation no fresh store confirms now is kept as it was, with the day it was last
@@ -74,7 +66,8 @@ public enum DistrictDesignations {
   /// those days of its own (``DesignationReference/namesException(_:key:pattern:)``).
   public static func infer(
     from branches: [Branch], window: DateWindow, exempt: Set<BrandSlug>, storeClasses: [BrandSlug: StoreClass] = [:],
-    asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory(), reference: DesignationReference? = nil
+    sources: [BrandSlug: String] = [:], asOf: CalendarDate? = nil, memory: DesignationMemory = DesignationMemory(),
+    reference: DesignationReference? = nil
   ) -> DistrictInference {
     let asOf = asOf ?? window.from
     var byKey: [DesignationKey: [StoreDays]] = [:]
@@ -105,7 +98,7 @@ public enum DistrictDesignations {
       let remembered = remembered[key]
       var designation: RememberedDesignation
       let followers: [Following]
-      if let found = bestPattern(stores, window: window), qualifies(found.followers, among: stores) {
+      if let found = bestPattern(stores, window: window), qualifies(found.followers, among: stores, sources: sources) {
         followers = found.followers
         let evidence = followers.map(\.store.id)
         if let remembered, remembered.pattern != found.pattern {
@@ -188,10 +181,13 @@ public enum DistrictDesignations {
   }
 
   /// Whether `followers` may claim a pattern for `stores`: at least ``minimumAgreeing`` stores
-  /// from ``minimumSources`` independent sources, more than ``minimumSharePercent`` % of them.
-  private static func qualifies(_ followers: [Following], among stores: [StoreDays]) -> Bool {
-    let sources = Set(followers.map { source(of: $0.store.id.brand) })
-    return followers.count >= minimumAgreeing && sources.count >= minimumSources
+  /// from ``minimumSources`` independent sources (a brand's in `sources`, else the brand itself),
+  /// more than ``minimumSharePercent`` % of them.
+  private static func qualifies(
+    _ followers: [Following], among stores: [StoreDays], sources: [BrandSlug: String]
+  ) -> Bool {
+    let distinct = Set(followers.map { sources[$0.store.id.brand] ?? $0.store.id.brand.rawValue })
+    return followers.count >= minimumAgreeing && distinct.count >= minimumSources
       && followers.count * 100 > stores.count * minimumSharePercent
   }
 

@@ -1,4 +1,4 @@
-/// What ``DistrictDesignations/infer(from:window:exempt:storeClasses:asOf:memory:)`` found.
+/// What ``DistrictDesignations/infer(from:window:exempt:storeClasses:sources:asOf:memory:reference:)`` found.
 public struct DistrictInference: Sendable {
   /// One per district and store class with a pattern (confirmed now, or kept from ``memory``),
   /// sorted by district then class.

@@ -14,12 +14,16 @@ import MartFiles
 struct BundleInspection {
   /// The checked directory: an output directory or a bundle directory.
   let root: URL
+  /// Each brand's source of closing days, for inferring the designations again
+  /// (``BundleValidator/sources``).
+  let sources: [BrandSlug: String]
   private(set) var findings: [BundleFinding] = []
   /// Symbolic links already reported, each once.
   private var reportedLinks = Set<String>()
 
-  init(root: URL) {
+  init(root: URL, sources: [BrandSlug: String] = [:]) {
     self.root = root
+    self.sources = sources
   }
 
   /// Reports what is wrong with `path` (relative to the checked directory), concerning

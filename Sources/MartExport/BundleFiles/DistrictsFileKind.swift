@@ -22,17 +22,18 @@ enum DistrictsFileKind: BundleFileKind {
     else { return }
     checkDistricts(
       districts, branches: bundle.branches, day: bundle.day,
-      brands: bundle.bundle.manifest.brands, path: bundle.path(name), &inspection)
+      brands: bundle.bundle.manifest.brands, sources: inspection.sources, path: bundle.path(name), &inspection)
   }
 
   /// `districts.json` against the inference made again from `\(BranchesFileKind.name)` (leaving
   /// out the branches of the brands the manifest marks `designated: false` or `stale`, each
-  /// brand's stores in the manifest's `storeClass`) with what the file itself says earlier runs
+  /// brand's stores in the manifest's `storeClass`, its closing days from its source in
+  /// `sources`) with what the file itself says earlier runs
   /// knew (``DistrictsFile/memory``: designations kept without fresh evidence, standing store
   /// exceptions), and every branch's expected days against that inference's.
   static func checkDistricts(
-    _ file: DistrictsFile, branches: [Branch], day: RunDay, brands: [BrandSummary], path: String,
-    _ inspection: inout BundleInspection
+    _ file: DistrictsFile, branches: [Branch], day: RunDay, brands: [BrandSummary], sources: [BrandSlug: String],
+    path: String, _ inspection: inout BundleInspection
   ) {
     let (asOf, window) = (day.asOf, day.window)
     if file.schemaVersion != bundleSchemaVersion {
@@ -60,8 +61,8 @@ enum DistrictsFileKind: BundleFileKind {
     }
     let exempt = brands.exemptFromDesignation
     let inference = DistrictDesignations.infer(
-      from: branches, window: window, exempt: exempt, storeClasses: brands.storeClasses, asOf: asOf,
-      memory: file.memory)
+      from: branches, window: window, exempt: exempt, storeClasses: brands.storeClasses, sources: sources,
+      asOf: asOf, memory: file.memory)
     let inferred = Dictionary(
       inference.districts.map { ($0.key, DistrictsFile.Entry($0)) }, uniquingKeysWith: { a, _ in a })
     let listed = Dictionary(file.districts.map { ($0.key, $0) }, uniquingKeysWith: { a, _ in a })
