@@ -257,7 +257,8 @@ extension RunPlan {
       case .cannotOpenDirectory(let failure):
         throw RunSetupError(setting: .output, message: "cannot open \(output.path)", failure: failure)
       case .cannotOpenFile(let failure):
-        throw RunSetupError(setting: .state, message: "cannot create the lock file \(failure.location)", failure: failure)
+        throw RunSetupError(
+          setting: .state, message: "cannot create the lock file \(failure.location)", failure: failure)
       case .held(let file, let process):
         throw busy("process \(process.map(String.init) ?? "unknown"), lock file \(file)")
       case .directoryHeld:

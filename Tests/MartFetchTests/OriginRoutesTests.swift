@@ -75,7 +75,8 @@ import Testing
     #expect(conflict.location == "https://store.emart.com")
     #expect(
       conflict.message
-        == "emart=http://127.0.0.1:1, traders=http://127.0.0.1:2 name different URLs, but emart, traders share one source")
+        == "emart=http://127.0.0.1:1, traders=http://127.0.0.1:2 name different URLs, but emart, traders share one"
+        + " source")
     #expect(
       throws: Never.self,
       performing: {
