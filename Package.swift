@@ -44,8 +44,8 @@ let package = Package(
     // Pure core: domain model, closing-day engine, address normalizer. No I/O but reading the clock.
     .target(name: "MartCore"),
 
-    // I/O edges.
-    .target(name: "MartSQLite", dependencies: ["CSQLite"]),
+    // I/O edges. MartSQLite and MartHTML take MartCore for the one shape of errors, `LocatedError`.
+    .target(name: "MartSQLite", dependencies: ["CSQLite", "MartCore"]),
     .target(name: "MartDigest", dependencies: ["COpenSSLCrypto"]),
     // gzip: libdeflate compresses (deterministic members), zlib reads.
     .target(name: "MartGzip", dependencies: ["CZlib", "CLibDeflate"]),
@@ -60,7 +60,7 @@ let package = Package(
     .target(name: "MartProjection", dependencies: ["CProj", "MartCore"]),
     // The national register of large stores (LOCALDATA 대규모점포): reading, selecting, placing.
     .target(name: "MartRegister", dependencies: ["MartCore", "MartCharset", "MartProjection", "MartBrands"]),
-    .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset"]),
+    .target(name: "MartHTML", dependencies: ["CLibXML2", "MartCharset", "MartCore"]),
     .target(name: "MartBrands", dependencies: ["MartCore", "MartFetch", "MartHTML", "MartCharset"]),
     .target(name: "MartGeocoding", dependencies: ["MartCore", "MartFetch", "MartSQLite"]),
     .target(name: "MartExport", dependencies: ["MartCore", "MartDigest", "MartFiles", "MartGzip"]),
@@ -133,11 +133,11 @@ let package = Package(
       name: "MartReplayTests",
       dependencies: ["MartReplay", "MartFetch", "MartFiles", "MartCore", "MartExport", "MartGzip"]),
     .testTarget(name: "MartCharsetTests", dependencies: ["MartCharset", "TestSupport"]),
-    .testTarget(name: "MartSQLiteTests", dependencies: ["MartSQLite"]),
+    .testTarget(name: "MartSQLiteTests", dependencies: ["MartSQLite", "MartCore"]),
     .testTarget(name: "MartProjectionTests", dependencies: ["MartProjection", "MartCore", "TestSupport"]),
     .testTarget(
       name: "MartRegisterTests", dependencies: ["MartRegister", "MartProjection", "MartBrands", "MartCore", "TestSupport"]),
-    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "TestSupport"]),
+    .testTarget(name: "MartHTMLTests", dependencies: ["MartHTML", "MartCore", "TestSupport"]),
     .testTarget(name: "MartGzipTests", dependencies: ["MartGzip"]),
     .testTarget(
       name: "MartBrandsTests",

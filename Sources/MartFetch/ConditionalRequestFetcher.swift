@@ -85,7 +85,7 @@ public final class HTTPValidatorStore: Sendable {
     do {
       headers = try JSONEncoder().encode(response.headers.map { [$0.name, $0.value] })
     } catch {
-      throw SQLiteError(path: path, operation: "encode headers of \(url)", message: "\(error)")
+      throw SQLiteError(path: path, operation: "encode headers of \(url)", reason: "\(error)")
     }
     try database.run(
       """

@@ -65,17 +65,26 @@ public struct OriginRoutes: Sendable, Hashable {
   }
 }
 
-/// Brands that share a site were given different mirrors.
-public struct MirrorConflict: Error, Sendable, CustomStringConvertible {
+/// Brands that share a site were given different mirrors: a ``LocatedError`` at the site's origin.
+public struct MirrorConflict: LocatedError, Sendable {
   /// The brands of the site that were given a mirror, each with its base URL.
   public var mirrors: [(brand: BrandSlug, baseURL: String)]
   /// The site they share.
   public var site: OriginRoutes.Site
 
-  public var description: String {
+  /// The origin of the site the brands share.
+  public var location: String { site.origin }
+
+  /// The mirrors given and the brands that share the site, without its origin.
+  public var message: String {
     mirrors.map { "\($0.brand.rawValue)=\($0.baseURL)" }.joined(separator: ", ")
       + " name different URLs, but \(site.brands.map(\.rawValue).joined(separator: ", ")) share one source"
-      + " (\(site.origin)): give them the same URL, or name only one of them"
+  }
+
+  /// `<brand>=<URL>, … name different URLs, but <brands> share one source (<origin>): give them
+  /// the same URL, or name only one of them`.
+  public var description: String {
+    "\(message) (\(location)): give them the same URL, or name only one of them"
   }
 
 }

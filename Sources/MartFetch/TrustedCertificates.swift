@@ -1,5 +1,6 @@
 import COpenSSLCrypto
 import Foundation
+import MartCore
 
 /// The certificate authorities an HTTPS server's certificate is checked against.
 ///
@@ -124,15 +125,24 @@ public enum TrustedCertificates: Sendable, Hashable, CustomStringConvertible {
   }
 }
 
-/// The certificate authorities named by an option or an environment variable cannot be used.
-public struct TrustedCertificatesError: Error, Sendable, CustomStringConvertible {
+/// The certificate authorities named by an option or an environment variable cannot be used: a
+/// ``LocatedError`` at the file or folder named (``path``), by the option or variable that
+/// named it (``setting``).
+public struct TrustedCertificatesError: LocatedError, Sendable, Hashable {
   /// The option or the environment variable that named the path.
   public var setting: String
+  /// The file or folder of certificates named.
   public var path: String
   /// What is wrong with it: "does not exist", "cannot be read (Permission denied)", …
   public var problem: String
 
-  public var description: String {
-    "\(setting) \(path) \(problem): no HTTPS request can be checked against it"
-  }
+  /// The file or folder of certificates named.
+  public var location: String { path }
+
+  /// What is wrong with it and what follows: `does not exist: no HTTPS request can be checked
+  /// against it`.
+  public var message: String { "\(problem): no HTTPS request can be checked against it" }
+
+  /// `<setting> <path> <problem>: no HTTPS request can be checked against it`.
+  public var description: String { "\(setting) \(location) \(message)" }
 }

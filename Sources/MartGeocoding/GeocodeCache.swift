@@ -112,7 +112,7 @@ public final class GeocodeCache: Sendable {
   public func verifyIntegrity() throws(GeocodeCacheError) {
     let result = try database.rows("PRAGMA integrity_check").first?.first?.text ?? ""
     guard result == "ok" else {
-      throw GeocodeCacheError(path: path, operation: "integrity check", message: result)
+      throw GeocodeCacheError(path: path, operation: "integrity check", reason: result)
     }
   }
 }

@@ -1,5 +1,8 @@
+import MartCore
+
 /// Parsing HTML or evaluating XPath failed: what failed, on which document, and libxml2's reason.
-public struct HTMLError: Error, Sendable, Hashable, CustomStringConvertible {
+/// A ``LocatedError`` at the document's URL.
+public struct HTMLError: LocatedError, Sendable, Hashable {
   /// What failed.
   public enum Kind: Sendable, Hashable {
     /// libxml2 produced no document at all (e.g. empty input).
@@ -22,13 +25,26 @@ public struct HTMLError: Error, Sendable, Hashable, CustomStringConvertible {
     self.detail = detail
   }
 
-  public var description: String {
-    let location = url.map { " (\($0))" } ?? ""
+  /// The document's URL, or `an HTML document without a URL` when the caller gave none.
+  public var location: String { url ?? "an HTML document without a URL" }
+
+  /// What failed and libxml2's reason, without the URL: `cannot parse HTML: <detail>`,
+  /// `invalid XPath '<expression>': <detail>`, `cannot evaluate XPath '<expression>': <detail>`.
+  /// libxml2 gives its reason as text, not as an error: this error is the first of its chain.
+  public var message: String { "\(failed): \(detail)" }
+
+  /// What failed, without the URL and the reason.
+  private var failed: String {
     switch kind {
-    case .parse: return "cannot parse HTML\(location): \(detail)"
-    case .invalidXPath(let expression): return "invalid XPath '\(expression)'\(location): \(detail)"
-    case .xpathEvaluation(let expression):
-      return "cannot evaluate XPath '\(expression)'\(location): \(detail)"
+    case .parse: "cannot parse HTML"
+    case .invalidXPath(let expression): "invalid XPath '\(expression)'"
+    case .xpathEvaluation(let expression): "cannot evaluate XPath '\(expression)'"
     }
+  }
+
+  /// ``message`` with the URL in parentheses after what failed, when there is one:
+  /// `cannot parse HTML (https://…): <detail>`.
+  public var description: String {
+    "\(failed)\(url.map { " (\($0))" } ?? ""): \(detail)"
   }
 }

@@ -4,6 +4,7 @@ import MartBrands
 import MartCore
 import MartExport
 import MartFetch
+import MartFiles
 import MartGeocoding
 
 /// Everything one run of the pipeline needs to know, as the command line gives it. The
@@ -166,25 +167,72 @@ public struct RunResult: Sendable {
   public var changes: BundleDiff.BrandCounts? = nil
 }
 
-/// A run could not be set up: no fetch was made and nothing was written.
-public struct RunSetupError: Error, Sendable, Hashable, CustomStringConvertible {
+/// A run could not be set up: no fetch was made and nothing was written. A ``LocatedError`` at
+/// the setting at fault (``setting``), with what is wrong with it (``text``) and the error
+/// underneath (``cause``), when there is one.
+public struct RunSetupError: LocatedError, Sendable {
   /// The setting at fault.
   public var setting: RunSetting
-  /// What is wrong with it, naming other settings where it helps.
-  public var message: SettingText
+  /// What is wrong with it, naming other settings where it helps, without the cause; empty
+  /// when the cause says it all (a recording that cannot be read).
+  public var text: SettingText
+  /// The error underneath: the system's error number when a folder or the lock file cannot be
+  /// opened or created, the recordings that cannot be read or served, the archive that cannot
+  /// be begun, the mirrors that conflict; `nil` when the setting itself is at fault.
+  public var cause: (any Error)?
 
-  public init(setting: RunSetting, message: SettingText) {
+  /// An error of `setting`, saying `message`, and then the words of `cause` when there is one.
+  public init(setting: RunSetting, message: SettingText, cause: (any Error)? = nil) {
     self.setting = setting
-    self.message = message
+    self.text = message
+    self.cause = cause
   }
 
-  /// `<setting>: <message>`, with each setting named by `name` (the command line's options).
+  /// An error of `setting` whose cause says it all: `<setting>: <cause>`.
+  public init(setting: RunSetting, cause: any Error) {
+    self.init(setting: setting, message: "", cause: cause)
+  }
+
+  /// An error of `setting` for `failure` of the disk, saying `message` and then why in the
+  /// fewest words (``FileError/reason``): the system's error number, kept as the cause, or the
+  /// failure's own words.
+  init(setting: RunSetting, message: SettingText, failure: FileError) {
+    if let errno = failure.errno {
+      self.init(setting: setting, message: message, cause: errno)
+    } else {
+      self.init(setting: setting, message: message + ": \(failure.message)")
+    }
+  }
+
+  /// The setting at fault, by its plain name: `the output directory`, `the as-of date`, ….
+  public var location: String { setting.description }
+
+  /// What is wrong with the setting, with the settings' plain names, without the cause.
+  public var message: String { text.description }
+
+  /// `<setting>: <message>`, then `: <cause>` when there is one, with each setting named by
+  /// `name` (the command line's options).
   public func worded(_ name: (RunSetting) -> String) -> String {
-    "\(name(setting)): \(message.worded(name))"
+    let words = text.worded(name)
+    guard let cause else { return "\(name(setting)): \(words)" }
+    return words.isEmpty ? "\(name(setting)): \(cause)" : "\(name(setting)): \(words): \(cause)"
   }
 
   /// The error with the settings' plain names.
   public var description: String { worded(\.description) }
+}
+
+extension RunSetupError: Hashable {
+  /// Two errors are one when they say the same of the same setting.
+  public static func == (lhs: RunSetupError, rhs: RunSetupError) -> Bool {
+    lhs.setting == rhs.setting && lhs.text == rhs.text && lhs.cause.map { "\($0)" } == rhs.cause.map { "\($0)" }
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(setting)
+    hasher.combine(text)
+    hasher.combine(cause.map { "\($0)" })
+  }
 }
 
 /// How a run's requests behave, in the command line's own terms (seconds and counts); the

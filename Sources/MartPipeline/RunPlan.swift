@@ -139,7 +139,7 @@ extension RunPlan {
         mirrors: configuration.mirrors,
         sites: configuration.sources.map(\.site) + (configuration.readsRegister ? [RegisterStage.site] : []))
     } catch {
-      throw RunSetupError(setting: .source, message: SettingText(error.description))
+      throw RunSetupError(setting: .source, cause: error)
     }
   }
 
@@ -148,7 +148,7 @@ extension RunPlan {
     guard let directory else { return nil }
     let archive: ReplayArchive
     do { archive = try ReplayArchive.load(from: directory) } catch {
-      throw RunSetupError(setting: .replay, message: SettingText(error.description))
+      throw RunSetupError(setting: .replay, cause: error)
     }
     // Nothing to replay is bad input, not a run in which every brand fails.
     guard !archive.exchanges.isEmpty else {
@@ -255,10 +255,10 @@ extension RunPlan {
     } catch {
       switch error {
       case .cannotOpenDirectory(let failure):
-        throw RunSetupError(setting: .output, message: "cannot open \(output.path): \(failure.reason)")
+        throw RunSetupError(setting: .output, message: "cannot open \(output.path)", failure: failure)
       case .cannotOpenFile(let failure):
         throw RunSetupError(
-          setting: .state, message: "cannot create the lock file \(failure.location): \(failure.reason)")
+          setting: .state, message: "cannot create the lock file \(failure.location)", failure: failure)
       case .held(let file, let process):
         throw busy("process \(process.map(String.init) ?? "unknown"), lock file \(file)")
       case .directoryHeld:

@@ -35,7 +35,7 @@ struct RunResources {
       let server: ReplayServer
       do { server = try ReplayServer.startForRun(
           recordings, sources: configuration.sources, readsRegister: configuration.readsRegister) } catch {
-        throw RunSetupError(setting: .replay, message: "cannot serve the recordings: \(error)")
+        throw RunSetupError(setting: .replay, message: "cannot serve the recordings", cause: error)
       }
       replayServer = server
     } else {
@@ -62,7 +62,7 @@ struct RunResources {
               clock: configuration.clock)
             : try ArchiveWriter(directory: archivePlan.writing, recordedOn: plan.asOf.iso)
         } catch {
-          throw RunSetupError(setting: .archive, message: SettingText(error.description))
+          throw RunSetupError(setting: .archive, cause: error)
         }
       } else {
         archive = nil

@@ -19,7 +19,7 @@ enum SettingChecks {
   static func prepare(_ url: URL, setting: RunSetting) throws(RunSetupError) {
     try checkCanBeDirectory(url, setting: setting)
     do throws(FileError) { try Files.createDirectory(url.path) } catch {
-      throw RunSetupError(setting: setting, message: "cannot create the directory \(url.path): \(error.reason)")
+      throw RunSetupError(setting: setting, message: "cannot create the directory \(url.path)", failure: error)
     }
   }
 

@@ -45,7 +45,7 @@ extension Pipeline {
         server = try ReplayServer.startForRun(
           recordings, sources: configuration.sources, readsRegister: configuration.readsRegister)
       } catch {
-        throw RunSetupError(setting: .replay, message: "cannot serve the recordings: \(error)")
+        throw RunSetupError(setting: .replay, message: "cannot serve the recordings", cause: error)
       }
     }
     defer { server?.stop() }

@@ -1,4 +1,5 @@
 import Foundation
+import MartCore
 import MartFetch
 import Synchronization
 
@@ -128,15 +129,22 @@ public struct ServerConnection: Sendable {
   }
 }
 
-/// Why a `LocalHTTPServer` could not start.
-public struct LocalHTTPServerError: Error, Sendable, CustomStringConvertible {
+/// Why a `LocalHTTPServer` could not start: a ``LocatedError`` at the server, naming the socket
+/// call that failed and the system's words for its error number.
+public struct LocalHTTPServerError: LocatedError, Sendable, Hashable {
   /// The failing socket call, e.g. `bind`.
   public var operation: String
+  /// The system's error number the call set.
   public var errorNumber: Int32
 
-  public var description: String {
-    "local HTTP server: \(operation) failed: \(String(cString: strerror(errorNumber)))"
-  }
+  /// The server on 127.0.0.1 that could not start: `local HTTP server`.
+  public var location: String { "local HTTP server" }
+
+  /// `<operation> failed: <the system's words for the error number>`.
+  public var message: String { "\(operation) failed: \(String(cString: strerror(errorNumber)))" }
+
+  /// `local HTTP server: <operation> failed: <the system's words>`.
+  public var description: String { "\(location): \(message)" }
 }
 
 /// A small HTTP/1.1 server on 127.0.0.1 and an ephemeral port, for tests and replay.

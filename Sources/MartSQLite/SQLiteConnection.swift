@@ -1,25 +1,39 @@
 import CSQLite
 import Foundation
+import MartCore
 
-/// A failed SQLite operation: which database, what was done, SQLite's message.
-public struct SQLiteError: Error, Hashable, Sendable, CustomStringConvertible {
+/// A failed SQLite operation: which database (``location``), what was done (``operation``),
+/// SQLite's words (``reason``) and result code (``code``).
+public struct SQLiteError: LocatedError, Hashable, Sendable {
+  /// The database file.
   public var path: String
+  /// What was being done: `open`, `prepare <SQL>`, the SQL run, …
   public var operation: String
-  public var message: String
+  /// Why, in SQLite's words (`unable to open database file`), or the system's when the failure
+  /// was not SQLite's.
+  public var reason: String
   /// SQLite's primary result code, or `nil` when the failure was not SQLite's.
   public var code: Int32?
 
-  public init(path: String, operation: String, message: String, code: Int32? = nil) {
+  public init(path: String, operation: String, reason: String, code: Int32? = nil) {
     self.path = path
     self.operation = operation
-    self.message = message
+    self.reason = reason
     self.code = code
   }
 
   /// Whether the file itself is at fault: not a database at all, or a corrupt one.
   public var isDamagedFile: Bool { code == SQLITE_NOTADB || code == SQLITE_CORRUPT }
 
-  public var description: String { "\(path): \(operation) failed: \(message)" }
+  /// The database file.
+  public var location: String { path }
+
+  /// What failed and why, without the path: `<operation> failed: <reason>`. SQLite gives its
+  /// reason as a code and text, not as an error: this error is the first of its chain.
+  public var message: String { "\(operation) failed: \(reason)" }
+
+  /// `<path>: <operation> failed: <reason>`.
+  public var description: String { "\(location): \(message)" }
 }
 
 /// A value bound to a statement parameter or read from a column.
@@ -56,7 +70,7 @@ public final class SQLiteConnection: @unchecked Sendable {
     guard status == SQLITE_OK, let opened else {
       let message = opened.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(status))
       sqlite3_close(opened)
-      throw SQLiteError(path: path, operation: "open", message: message, code: status & 0xFF)
+      throw SQLiteError(path: path, operation: "open", reason: message, code: status & 0xFF)
     }
     handle = opened
     sqlite3_busy_timeout(opened, 5000)
@@ -142,7 +156,7 @@ public final class SQLiteConnection: @unchecked Sendable {
 
   private func failure(_ operation: String) -> SQLiteError {
     SQLiteError(
-      path: path, operation: operation, message: String(cString: sqlite3_errmsg(handle)),
+      path: path, operation: operation, reason: String(cString: sqlite3_errmsg(handle)),
       code: sqlite3_errcode(handle) & 0xFF)
   }
 
@@ -161,8 +175,8 @@ public final class SQLiteConnection: @unchecked Sendable {
       let aside = "\(path).damaged-\(stamp.tv_sec)"
       guard Foundation.rename(path, aside) == 0 else {
         throw SQLiteError(
-          path: path, operation: "set aside the damaged file (\(error.message))",
-          message: String(cString: strerror(errno)))
+          path: path, operation: "set aside the damaged file (\(error.reason))",
+          reason: String(cString: strerror(errno)))
       }
       for suffix in ["-wal", "-shm"] { _ = Foundation.rename(path + suffix, aside + suffix) }
       return (try open(path), aside)

@@ -72,6 +72,11 @@ import Testing
       conflict.description
         == "emart=http://127.0.0.1:1, traders=http://127.0.0.1:2 name different URLs, but emart, traders share one"
         + " source (https://store.emart.com): give them the same URL, or name only one of them")
+    #expect(conflict.location == "https://store.emart.com")
+    #expect(
+      conflict.message
+        == "emart=http://127.0.0.1:1, traders=http://127.0.0.1:2 name different URLs, but emart, traders share one"
+        + " source")
     #expect(
       throws: Never.self,
       performing: {

@@ -54,6 +54,8 @@ import Testing
     }
     #expect(error.setting == "SSL_CERT_FILE")
     #expect(error.description == "SSL_CERT_FILE \(missing) does not exist: no HTTPS request can be checked against it")
+    #expect(error.location == missing)
+    #expect(error.message == "does not exist: no HTTPS request can be checked against it")
   }
 
   @Test func aDirectoryOrAFileWithoutCertificatesIsNoBundle() throws {

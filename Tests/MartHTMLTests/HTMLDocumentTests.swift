@@ -1,4 +1,5 @@
 import Foundation
+import MartCore
 import MartHTML
 import Testing
 
@@ -190,5 +191,20 @@ struct HTMLDocumentTests {
       #expect(error.kind == .parse)
       #expect(error.description.contains("https://example.com/empty"))
     }
+  }
+
+  /// An error is a `LocatedError`: where is the document's URL, what failed and libxml2's
+  /// reason the message, no cause below it, and the line it prints stays as it was.
+  @Test func anErrorIsLocatedAtTheDocumentsURL() throws {
+    let document = try Self.parse(Self.shopList)
+    let error = try #require(throws: HTMLError.self) { try document.select("//li[") }
+    #expect(error.location == "https://example.com/shops")
+    #expect(error.message == "invalid XPath '//li[': \(error.detail)")
+    #expect(error.description == "invalid XPath '//li[' (https://example.com/shops): \(error.detail)")
+    #expect(error.cause == nil)
+    let unnamed = try #require(throws: HTMLError.self) { try HTMLDocument(data: Data()) }
+    #expect(unnamed.location == "an HTML document without a URL")
+    #expect(unnamed.message == "cannot parse HTML: \(unnamed.detail)")
+    #expect(unnamed.description == unnamed.message)
   }
 }

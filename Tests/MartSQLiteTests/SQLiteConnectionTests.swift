@@ -1,4 +1,5 @@
 import Foundation
+import MartCore
 import MartSQLite
 import Testing
 
@@ -32,6 +33,12 @@ import Testing
     let error = #expect(throws: SQLiteError.self) { try SQLiteConnection(path: path, creating: false) }
     #expect(error?.operation == "open")
     #expect(error?.path == path)
+    // A LocatedError at the file: what failed, then SQLite's reason.
+    #expect(error?.location == path)
+    #expect(error?.reason == "unable to open database file")
+    #expect(error?.message == "open failed: unable to open database file")
+    #expect(error?.description == "\(path): open failed: unable to open database file")
+    #expect(error?.cause == nil)
     #expect(!FileManager.default.fileExists(atPath: path))
   }
 

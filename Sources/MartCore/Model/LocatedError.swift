@@ -5,7 +5,7 @@
 public protocol LocatedError: Error, CustomStringConvertible {
   /// Where it failed: the file, folder or URL concerned, the brand, or the setting at fault.
   var location: String { get }
-  /// What failed, in words, without the cause.
+  /// What failed, in words, without the cause; empty when the cause says it all.
   var message: String { get }
   /// The error underneath (a system error number, a decoding error, another error of the
   /// project), or `nil` when this one is the first.
@@ -28,9 +28,10 @@ extension LocatedError {
   }
 
   /// ``message`` followed by the words of its ``cause`` (`write failed: No space left on
-  /// device`): the cause's own ``description`` carries the rest of the chain.
+  /// device`), or the cause's words alone when the message is empty: the cause's own
+  /// ``description`` carries the rest of the chain.
   public var messageWithCause: String {
     guard let cause else { return message }
-    return "\(message): \(cause)"
+    return message.isEmpty ? "\(cause)" : "\(message): \(cause)"
   }
 }
