@@ -251,8 +251,30 @@ public struct EmartSource: BrandSource {
   static func placeEveryday(_ branches: inout [RawBranch], _ session: SourceSession) async {
     var listed: [String: StorePlace] = [:]
     do {
-      let response = try await session.postForm(storeListPath, fields: allFormatsFields(asOf: session.asOf))
-      let list = try readStoreList(response.body, url: response.requestURL, list: "the all-format store list")
+      // An answer that does not read as a store list is not the list asked for (a leftover on
+      // a kept-alive connection): it is asked again on a fresh one. One that reads but places
+      // no 에브리데이 store proves nothing, and is asked again when it repeats another answer.
+      func read(_ answer: HTTPResponse) -> Result<BranchList, SourceError> {
+        do throws(SourceError) {
+          return .success(try readStoreList(answer.body, url: answer.requestURL, list: "the all-format store list"))
+        } catch {
+          return .failure(error)
+        }
+      }
+      var lastReading: Result<BranchList, SourceError>?
+      let response = try await session.postForm(
+        storeListPath, fields: allFormatsFields(asOf: session.asOf),
+        answering: { answer in
+          let reading = read(answer)
+          lastReading = reading
+          guard case .failure(let error) = reading else { return nil }
+          return "not a store list (\(error.reason))"
+        },
+        unproven: { _ in
+          guard case .success(let list)? = lastReading else { return true }
+          return !list.branches.contains { $0.id.brand == .everyday }
+        })
+      let list = try (lastReading ?? read(response)).get()
       session.warn(skipped: list.skipped)
       for branch in list.branches where branch.id.brand == .everyday {
         listed[branch.id.storeID] = StorePlace(

@@ -4,6 +4,7 @@ import MartCore
 import MartFetch
 import MartReplay
 import TestSupport
+import Synchronization
 import Testing
 
 /// E-mart's holiday lists checked by what they contain, through a real libcurl client from a
@@ -113,6 +114,35 @@ struct EmartAnswerProofTests {
     for branch in everyday {
       #expect(branch.address != nil && branch.address != "도로명" && branch.lotAddress != "지번", "\(branch)")
     }
+  }
+
+  /// The all-format list answered first with another request's answer (a holiday list, as a
+  /// leftover on a kept-alive connection would be): it is not a store list, so it is asked again
+  /// on a fresh connection, and the 에브리데이 stores are placed from the list, not their pages.
+  @Test func anAllFormatListAnsweredWithAnotherAnswerIsAskedAgainOnce() async throws {
+    let holidayList = try Data(
+      contentsOf: FixturePaths.web.appendingPathComponent("store.emart.com/holidayList-2026-11-A.body.json"))
+    let allFormatAsks = Mutex(0)
+    let pageAsks = Mutex(0)
+    let server = try Self.server(answer: { request, response in
+      if request.path.hasPrefix("/branch/view.do") { pageAsks.withLock { $0 += 1 } }
+      guard request.path == "/branch/searchList.do", Self.form(request).contains("areaId=") else { return response }
+      let ask = allFormatAsks.withLock { count in
+        count += 1
+        return count
+      }
+      return ask == 1 ? ServerResponse(status: 200, headers: response.headers, body: holidayList) : response
+    })
+    defer { server.stop() }
+    let (result, warnings) = await Self.read(server)
+    let everyday = try result.get().filter { $0.id.brand == .everyday }
+    #expect(allFormatAsks.withLock { $0 } == 2)
+    #expect(warnings.contains { $0.contains("not a store list") }, "\(warnings)")
+    #expect(!warnings.contains { $0.contains("not placed from the all-format store list") }, "\(warnings)")
+    // Every 에브리데이 store of the holiday lists is placed from the list: the recordings hold
+    // pages for three of them only, and the run publishes every one.
+    #expect(everyday.count > 3)
+    #expect(everyday.allSatisfy { $0.address != nil })
   }
 
   @Test func aLabelIsNeverAnAddressAndAClassOnTheLabelReadsItsValue() throws {
