@@ -8,13 +8,7 @@ extension EmartSource {
   /// check is the list returned, with the rows it skipped.
   static func storeList(searchType: String, _ session: SourceSession) async throws(SourceError) -> BranchList {
     let list = "the store list (searchType=\(searchType))"
-    func read(_ answer: HTTPResponse) -> Result<BranchList, SourceError> {
-      do throws(SourceError) {
-        return .success(try readStoreList(answer.body, url: answer.requestURL, list: list))
-      } catch {
-        return .failure(error)
-      }
-    }
+    func read(_ answer: HTTPResponse) -> Result<BranchList, SourceError> { reading(answer, list: list) }
     var lastReading: Result<BranchList, SourceError>?
     let response = try await session.postForm(
       storeListPath, fields: storeListFields(searchType: searchType, asOf: session.asOf)
@@ -24,6 +18,16 @@ extension EmartSource {
       return storeListMismatch(try? reading.get().branches, searchType: searchType)
     }
     return try (lastReading ?? read(response)).get()
+  }
+
+  /// `answer` read as the store list named `list`, or why it does not read as one: the answer
+  /// checks of the store lists read each answer once and keep the reading.
+  static func reading(_ answer: HTTPResponse, list: String) -> Result<BranchList, SourceError> {
+    do throws(SourceError) {
+      return .success(try readStoreList(answer.body, url: answer.requestURL, list: list))
+    } catch {
+      return .failure(error)
+    }
   }
 
   /// Why a store list whose branches are `branches` is not the list of `searchType` (`EM`, `TR`,

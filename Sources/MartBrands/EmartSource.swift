@@ -255,11 +255,7 @@ public struct EmartSource: BrandSource {
       // a kept-alive connection): it is asked again on a fresh one. One that reads but places
       // no 에브리데이 store proves nothing, and is asked again when it repeats another answer.
       func read(_ answer: HTTPResponse) -> Result<BranchList, SourceError> {
-        do throws(SourceError) {
-          return .success(try readStoreList(answer.body, url: answer.requestURL, list: "the all-format store list"))
-        } catch {
-          return .failure(error)
-        }
+        reading(answer, list: "the all-format store list")
       }
       var lastReading: Result<BranchList, SourceError>?
       let response = try await session.postForm(
