@@ -47,47 +47,14 @@ struct ProbeCommand: AsyncParsableCommand {
   @Option(help: ArgumentHelp("text or json.", valueName: "format"))
   var format = "text"
 
-  @Option(name: .customLong("user-agent"), help: ArgumentHelp("The User-Agent of every request.", valueName: "text"))
-  var userAgent: String?
-
-  @OptionGroup var certificates: CertificateOptions
-
-  @Flag(name: .customLong("ignore-robots"), help: "Do not fetch or obey robots.txt. Only for mirrors you own.")
-  var ignoreRobots = false
-
-  @Option(
-    name: .customLong("request-delay"), parsing: .unconditional,
-    help: ArgumentHelp("Seconds between two requests to the same host (0 to 86400).", valueName: "seconds"))
-  var requestDelay = 1.0
-
-  @Option(
-    name: .customLong("retries"), parsing: .unconditional,
-    help: ArgumentHelp("Retries of a failed request (0 to 10).", valueName: "n"))
-  var retries = 3
-
-  @Option(
-    name: .customLong("timeout"), parsing: .unconditional,
-    help: ArgumentHelp("Seconds a request may take (more than 0, at most 86400).", valueName: "seconds"))
-  var timeout = 30.0
+  @OptionGroup var requests: RequestOptions
 
   func validate() throws {
     guard ["text", "json"].contains(format) else {
       throw ValidationError("--format must be text or json, not \"\(format)\"")
     }
-    if !(0...RunCommand.retriesLimit).contains(retries) {
-      throw ValidationError("--retries must be from 0 to \(RunCommand.retriesLimit), not \(retries)")
-    }
-    if !(0...RunCommand.secondsLimit).contains(requestDelay) {
-      throw ValidationError("--request-delay must be a number of seconds from 0 to 86400, not \(requestDelay)")
-    }
-    if !(timeout > 0 && timeout <= RunCommand.secondsLimit) {
-      throw ValidationError("--timeout must be a number of seconds more than 0 and at most 86400, not \(timeout)")
-    }
     if let asOf { try SupportedDates.checkAsOf(asOf, option: "--as-of") }
     if let replayDirectory { try SupportedPaths.checkNotEmpty(replayDirectory, option: "--replay") }
-    if let userAgent, userAgent.isEmpty || RequestSettings.problem(inUserAgent: userAgent) != nil {
-      throw ValidationError("--user-agent must be a non-empty text without control characters")
-    }
     if replayDirectory != nil, let first = sourceOverrides.first {
       throw ValidationError("--replay and --source \(first.brand.rawValue)=… cannot be used together")
     }
@@ -99,10 +66,7 @@ struct ProbeCommand: AsyncParsableCommand {
       replayDirectory: replayDirectory.map { URL(fileURLWithPath: $0) },
       mirrors: Dictionary(sourceOverrides.map { ($0.brand, $0.baseURL) }, uniquingKeysWith: { _, last in last }),
       asOf: asOf, brands: Set(brands),
-      requests: RequestSettings(
-        userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: 1, requestDelay: .seconds(requestDelay),
-        obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(1),
-        https: certificates.https), readsRegister: true)
+      requests: requests.settings(maxPerHost: 1, retryDelay: 1), readsRegister: true)
     let results: [SourceProbeResult]
     do throws(RunSetupError) {
       results = try await Pipeline.probe(configuration)

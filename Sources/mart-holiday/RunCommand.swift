@@ -105,18 +105,7 @@ struct RunCommand: AsyncParsableCommand {
       valueName: "dir"))
   var archiveDirectory: String?
 
-  @Option(
-    name: .customLong("user-agent"),
-    help: ArgumentHelp(
-      "The User-Agent of every request. Default: \(RequestSettings.defaultUserAgent)", valueName: "text"))
-  var userAgent: String?
-
-  @OptionGroup var certificates: CertificateOptions
-
-  @Flag(
-    name: .customLong("ignore-robots"),
-    help: "Do not fetch or obey robots.txt. Only for mirrors you own (see --source); replays never read it.")
-  var ignoreRobots = false
+  @OptionGroup var requests: RequestOptions
 
   @Option(
     name: .customLong("max-per-host"), parsing: .unconditional,
@@ -124,32 +113,11 @@ struct RunCommand: AsyncParsableCommand {
   var maxPerHost = 1
 
   @Option(
-    name: .customLong("request-delay"), parsing: .unconditional,
-    help: ArgumentHelp(
-      "Seconds between two requests to the same host (0 to \(Self.secondsLimitText)), plus up to half as much at random (robots.txt Crawl-delay can raise it; not on replays).",
-      valueName: "seconds"))
-  var requestDelay = 1.0
-
-  @Option(
-    name: .customLong("retries"), parsing: .unconditional,
-    help: ArgumentHelp(
-      "Retries of a request after a connection error, timeout, cut-short body, 408, 429 or 5xx (0 to \(Self.retriesLimit)).",
-      valueName: "n"))
-  var retries = 3
-
-  @Option(
     name: .customLong("retry-delay"), parsing: .unconditional,
     help: ArgumentHelp(
-      "Seconds before the first retry (0 to \(Self.secondsLimitText)), doubled for each further one (with jitter; Retry-After can raise it).",
+      "Seconds before the first retry (0 to \(RequestOptions.secondsLimitText)), doubled for each further one (with jitter; Retry-After can raise it).",
       valueName: "seconds"))
   var retryDelay = 1.0
-
-  @Option(
-    name: .customLong("timeout"), parsing: .unconditional,
-    help: ArgumentHelp(
-      "Longest time for one transfer, in seconds (more than 0, at most \(Self.secondsLimitText)).", valueName: "seconds"
-    ))
-  var timeout = 30.0
 
   @Option(
     name: .customLong("keep"), parsing: .unconditional,
@@ -166,47 +134,26 @@ struct RunCommand: AsyncParsableCommand {
   @Option(
     name: .customLong("progress-interval"), parsing: .unconditional,
     help: ArgumentHelp(
-      "Seconds between progress log lines when stderr is not a terminal (0 to \(Self.secondsLimitText); a terminal gets live lines).",
+      "Seconds between progress log lines when stderr is not a terminal (0 to \(RequestOptions.secondsLimitText); a terminal gets live lines).",
       valueName: "seconds"))
   var progressInterval = 10.0
 
   /// The most requests to one host at a time.
   static let maxPerHostLimit = 64
-  /// The most retries of one request.
-  static let retriesLimit = 10
-  /// The longest delay, interval or timeout in seconds: a day.
-  static let secondsLimit = 86_400.0
-  static var secondsLimitText: String { "\(Int(secondsLimit))" }
 
   func validate() throws {
     if !(1...Self.maxPerHostLimit).contains(maxPerHost) {
       throw ValidationError("--max-per-host must be from 1 to \(Self.maxPerHostLimit), not \(maxPerHost)")
     }
-    if !(0...Self.retriesLimit).contains(retries) {
-      throw ValidationError("--retries must be from 0 to \(Self.retriesLimit), not \(retries)")
-    }
     if let keep, keep < 1 { throw ValidationError("--keep must be at least 1, not \(keep)") }
-    for (value, name) in [
-      (requestDelay, "--request-delay"), (retryDelay, "--retry-delay"), (progressInterval, "--progress-interval"),
-    ] where !(0...Self.secondsLimit).contains(value) {
-      throw ValidationError("\(name) must be a number of seconds from 0 to \(Self.secondsLimitText), not \(value)")
-    }
-    if !(timeout > 0 && timeout <= Self.secondsLimit) {
-      throw ValidationError(
-        "--timeout must be a number of seconds more than 0 and at most \(Self.secondsLimitText), not \(timeout)")
-    }
+    try RequestOptions.checkSeconds(retryDelay, option: "--retry-delay")
+    try RequestOptions.checkSeconds(progressInterval, option: "--progress-interval")
     if let asOf { try SupportedDates.checkAsOf(asOf, option: "--as-of") }
     for (path, name) in [
       (outputDirectory, "--output"), (stateDirectory, "--state"), (replayDirectory, "--replay"),
       (geocodingCache, "--geocoding-cache"), (archiveDirectory, "--archive"),
     ] {
       if let path { try SupportedPaths.checkNotEmpty(path, option: name) }
-    }
-    if let userAgent {
-      if userAgent.isEmpty { throw ValidationError("--user-agent must not be empty") }
-      if let problem = RequestSettings.problem(inUserAgent: userAgent) {
-        throw ValidationError("--user-agent \(problem): it cannot be sent in a header")
-      }
     }
     if !brands.isEmpty, let stray = acceptShrink.first(where: { !brands.contains($0) }) {
       throw ValidationError(
@@ -238,10 +185,7 @@ struct RunCommand: AsyncParsableCommand {
       geocodingCache: geocodingCache.map { URL(fileURLWithPath: $0) },
       archiveDirectory: archiveDirectory.map { URL(fileURLWithPath: $0) },
       keep: keep, progress: progress, logger: logger,
-      requests: RequestSettings(
-        userAgent: userAgent, timeout: .seconds(timeout), maxPerHost: maxPerHost, requestDelay: .seconds(requestDelay),
-        obeysRobotsTxt: !ignoreRobots, retries: retries, retryDelay: .seconds(retryDelay),
-        https: certificates.https),
+      requests: requests.settings(maxPerHost: maxPerHost, retryDelay: retryDelay),
       acceptShrink: Set(acceptShrink), readsRegister: true, settingNames: { SettingOptions.name($0) })
 
     let runTask = Task { () async throws(RunSetupError) -> RunResult in try await Pipeline.run(configuration) }
