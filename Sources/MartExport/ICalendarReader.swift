@@ -23,40 +23,11 @@ enum ICalendarReader {
   static func read(_ data: Data) -> Reading {
     var reading = Reading()
     func problem(_ message: String) { reading.problems.append(message) }
-    let bytes = [UInt8](data)
-    guard bytes.count >= 2, bytes.suffix(2) == [0x0D, 0x0A] else {
+    guard data.count >= 2, data.suffix(2).elementsEqual([0x0D, 0x0A]) else {
       problem("does not end with CRLF")
       return reading
     }
-    var lines: [String] = []
-    var start = 0
-    var number = 0
-    var index = 0
-    while index < bytes.count - 1 {
-      if bytes[index] == 0x0D, bytes[index + 1] == 0x0A {
-        number += 1
-        let line = Array(bytes[start..<index])
-        if line.count > 75 { problem("line \(number) has \(line.count) octets, more than 75") }
-        if line.contains(0x0A) || line.contains(0x0D) { problem("line \(number) has a bare line break") }
-        guard let text = String(validating: line, as: UTF8.self) else {
-          problem("line \(number) is not UTF-8 (folded inside a character?)")
-          return reading
-        }
-        if text.hasPrefix(" ") || text.hasPrefix("\t"), !lines.isEmpty {
-          lines[lines.count - 1] += text.dropFirst()
-        } else {
-          lines.append(text)
-        }
-        start = index + 2
-        index += 2
-      } else {
-        index += 1
-      }
-    }
-    guard start == bytes.count else {
-      problem("has a line without CRLF")
-      return reading
-    }
+    guard let lines = unfoldedLines(data, problem: problem) else { return reading }
     guard lines.first == "BEGIN:VCALENDAR", lines.last == "END:VCALENDAR" else {
       problem("is not one VCALENDAR")
       return reading
@@ -108,5 +79,47 @@ enum ICalendarReader {
     reading.events = events
     reading.covered = covered
     return reading
+  }
+
+  /// The content lines of `data`, which ends with CRLF: split at each CRLF, checked (at most 75
+  /// octets, no bare CR or LF, whole UTF-8 characters) and unfolded (a line that begins with a
+  /// space or a tab continues the one before). `nil` when a line is not UTF-8: nothing after it
+  /// can be read.
+  private static func unfoldedLines(_ data: Data, problem: (String) -> Void) -> [String]? {
+    data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> [String]? in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      guard let base = bytes.baseAddress else { return [] }
+      var lines: [String] = []
+      var number = 0
+      var start = 0
+      while start < bytes.count {
+        // The line's end: the first CR followed by LF; a CR without LF stays inside the line.
+        var end = start
+        while let found = memchr(base + end, 0x0D, bytes.count - end) {
+          end = base.distance(to: found.assumingMemoryBound(to: UInt8.self))
+          if end + 1 < bytes.count, bytes[end + 1] == 0x0A { break }
+          end += 1
+        }
+        number += 1
+        let line = UnsafeBufferPointer(rebasing: bytes[start..<end])
+        if line.count > 75 { problem("line \(number) has \(line.count) octets, more than 75") }
+        if let lineBase = line.baseAddress,
+          memchr(lineBase, 0x0A, line.count) != nil || memchr(lineBase, 0x0D, line.count) != nil
+        {
+          problem("line \(number) has a bare line break")
+        }
+        guard let text = String(validating: line, as: UTF8.self) else {
+          problem("line \(number) is not UTF-8 (folded inside a character?)")
+          return nil
+        }
+        if text.hasPrefix(" ") || text.hasPrefix("\t"), !lines.isEmpty {
+          lines[lines.count - 1] += text.dropFirst()
+        } else {
+          lines.append(text)
+        }
+        start = end + 2
+      }
+      return lines
+    }
   }
 }
