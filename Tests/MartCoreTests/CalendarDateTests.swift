@@ -27,6 +27,15 @@ import Testing
       #expect(CalendarDate(compact: text) == nil, "\(text)")
     }
     #expect(CalendarDate(compact: "x20261108".dropFirst())?.iso == "2026-11-08")
+    // YYYY-MM-DD exactly, with ASCII digits; a real day.
+    #expect(CalendarDate(iso: "2026-11-08") == CalendarDate(year: 2026, month: 11, day: 8))
+    #expect(CalendarDate(iso: "x2026-12-31".dropFirst()) == CalendarDate(year: 2026, month: 12, day: 31))
+    for text in [
+      "2026-11-080", "2026-11-8", "2026-1-08", "26-11-08", "2026/11/08", "2026-11-0８", "２０２６-11-08", "2026-+1-08",
+      "2026-11-31", "2026-00-10", "0000-01-01", "2026-11-08 ", "", "2026--11-8",
+    ] {
+      #expect(CalendarDate(iso: text) == nil, "\(text)")
+    }
   }
 
   @Test func monthArithmetic() throws {

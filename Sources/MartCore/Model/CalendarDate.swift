@@ -18,13 +18,25 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     self.day = day
   }
 
-  /// Parses `YYYY-MM-DD` (exactly that shape).
+  /// Parses `YYYY-MM-DD` (exactly that shape: ten ASCII bytes, digits but for the two dashes).
   public init?(iso: some StringProtocol) {
-    let parts = iso.split(separator: "-", omittingEmptySubsequences: false)
-    guard parts.count == 3, parts[0].count == 4, parts[1].count == 2, parts[2].count == 2,
-      let y = Int(parts[0]), let m = Int(parts[1]), let d = Int(parts[2])
-    else { return nil }
-    self.init(year: y, month: m, day: d)
+    // By its bytes, as every date of every bundle file is read this way.
+    var year = 0
+    var month = 0
+    var day = 0
+    var count = 0
+    for byte in iso.utf8 {
+      defer { count += 1 }
+      if count == 4 || count == 7 {
+        guard byte == UInt8(ascii: "-") else { return nil }
+        continue
+      }
+      guard count < 10, (0x30...0x39).contains(byte) else { return nil }
+      let digit = Int(byte - 0x30)
+      if count < 4 { year = year * 10 + digit } else if count < 7 { month = month * 10 + digit } else { day = day * 10 + digit }
+    }
+    guard count == 10 else { return nil }
+    self.init(year: year, month: month, day: day)
   }
 
   /// Parses a compact `YYYYMMDD` string (exactly eight digits).
