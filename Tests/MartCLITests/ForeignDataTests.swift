@@ -292,8 +292,10 @@ import Testing
     defer { site.stop() }
     let work = try scratch("archive-twice")
     let archive = work.appendingPathComponent("archive")
+    // No politeness delay between the requests (1 to 1.5 s each by default): a local test server.
     let fetcher = FetchStack(
       overrides: ["https://www.costco.co.kr": site.baseURL],
+      politeness: PolitenessPolicy(minimumDelay: .zero, jitter: .zero),
       archive: try ArchiveWriter(directory: archive, recordedOn: "2026-11-20")
     ).fetcher
     let request = HTTPRequest.get("https://www.costco.co.kr/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=0")
