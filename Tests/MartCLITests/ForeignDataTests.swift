@@ -142,7 +142,9 @@ import Testing
   }
 
   @Test func validateRejectsLinksUnlistedFilesAndLeftovers() throws {
-    let output = try safety.publishedOutput("validate-links")
+    // Outputs of 메가마트 alone: what validate refuses here is the layout's, whatever brands the
+    // bundle holds, and each validation costs a tenth of one of every brand's.
+    let output = try FewBrandsOutput.copy("validate-links", brands: ["megamart"])
     let bundle = try currentBundle(output)
     let bundleName = "bundles/\(bundle.lastPathComponent)"
     let outside = try scratch("validate-outside")
@@ -158,7 +160,7 @@ import Testing
     try FileManager.default.createDirectory(
       at: output.appendingPathComponent("bundles/.staging-2026-11-20-1-99999999"), withIntermediateDirectories: true)
     try Data("{}".utf8).write(to: output.appendingPathComponent(".latest.json.99999999"))
-    try Data("x".utf8).write(to: output.appendingPathComponent("current/branches/.emart-1059.json.99999999"))
+    try Data("x".utf8).write(to: output.appendingPathComponent("current/branches/.megamart-1001.json.99999999"))
 
     let ended = try cli.run(["validate", output.path])
     #expect(ended.status == 1)
@@ -168,12 +170,12 @@ import Testing
       "error: \(output.path)/\(bundleName)/.closures.json.tmp: not listed in manifest.json",
       "error: \(output.path)/bundles/.staging-2026-11-20-1-99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
       "error: \(output.path)/.latest.json.99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
-      "error: \(output.path)/current/branches/.emart-1059.json.99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
+      "error: \(output.path)/current/branches/.megamart-1001.json.99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
     ]
     for line in expected { #expect(lines.contains(line), "missing \(line) in \(ended.stderr)") }
 
     // A whole bundle directory that is a link to an intact copy outside.
-    let cleanOutput = try safety.publishedOutput("validate-linked-bundle")
+    let cleanOutput = try FewBrandsOutput.copy("validate-linked-bundle", brands: ["megamart"])
     let cleanBundle = try currentBundle(cleanOutput)
     let moved = outside.appendingPathComponent("moved-bundle")
     try FileManager.default.moveItem(at: cleanBundle, to: moved)
@@ -194,7 +196,9 @@ import Testing
   }
 
   @Test func validateStopsInflatingACompressedCopyPastTheSizeOfItsFile() throws {
-    let output = try safety.publishedOutput("validate-bomb")
+    // An output of 메가마트 alone: the bomb is in place of its closures.json.gz as it would be in
+    // one of every brand's, and validate checks the rest of it in a tenth of the time.
+    let output = try FewBrandsOutput.copy("validate-bomb", brands: ["megamart"])
     let bundle = try currentBundle(output)
     // 1 GiB of zeros in a gzip stream of about 1 MB, written by Python's zlib in pieces, in place of
     // closures.json.gz; validate runs under Python, which reports its peak memory. Each MiB is

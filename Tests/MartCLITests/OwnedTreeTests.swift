@@ -49,7 +49,9 @@ import Testing
   /// run lock would send files (or the lock's process id) elsewhere too. Each is refused with
   /// one line before anything is written, and the place the link leads to stays as it was.
   @Test func aLinkWhereARunWritesIsRefusedAndNothingIsWrittenOutside() throws {
-    let output = try safety.publishedOutput("owned-links")
+    // An output of 메가마트 alone, and runs of it: the places are the layout's, whatever brands it
+    // holds, and its run and validation cost a fraction of every brand's.
+    let output = try FewBrandsOutput.copy("owned-links", brands: ["megamart"])
     let state = safety.state(output)
     let outside = try foreign.scratch("owned-links-outside")
     let asides = try foreign.scratch("owned-links-aside")
@@ -57,7 +59,7 @@ import Testing
     let bundlesBefore = try safety.bundles(output)
     let cases: [(tree: URL, setting: String, relative: String)] = [
       (output, "--output", "current/calendars"), (output, "--output", "current"), (output, "--output", "bundles"),
-      (output, "--output", "current/branches/emart-1059.json"), (output, "--output", "latest.json"),
+      (output, "--output", "current/branches/megamart-1001.json"), (output, "--output", "latest.json"),
       (output, "--output", "report.html"), (state, "--state", "cache"), (state, "--state", "run.lock"),
     ]
     for (tree, setting, relative) in cases {
@@ -78,7 +80,9 @@ import Testing
       try FileManager.default.createSymbolicLink(at: place, withDestinationURL: target)
       let outsideBefore = try snapshot(outside)
 
-      let run = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"])
+      let run = try cli.run([
+        "run", "--replay", "fixtures/web", "--brand", "megamart", "--output", output.path, "--as-of", "2026-11-21",
+      ])
       #expect(run.status == 1, "\(relative): \(run.stderr)")
       #expect(
         safety.lines(run.stderr) == [
@@ -93,8 +97,7 @@ import Testing
       #expect(try safety.latest(output) == latestBefore, "\(relative)")
       #expect(try safety.bundles(output) == bundlesBefore, "\(relative)")
     }
-    // With the links gone, a run goes ahead: of one brand, which writes the same places (a whole
-    // bundle, current/, latest.json, the reports, the cache and the lock) at a fraction of the cost.
+    // With the links gone, the same run goes ahead.
     let run = try cli.run([
       "run", "--replay", "fixtures/web", "--brand", "megamart", "--output", output.path, "--as-of", "2026-11-21",
     ])
@@ -136,17 +139,21 @@ import Testing
   @Test(arguments: validationDamages)
   func aCurrentBundleThatFailsValidationIsWrittenAgainByTheNextRun(damage name: String) throws {
     let outside = try foreign.scratch("owned-repair-outside")
-    let output = try safety.publishedOutput("owned-repair")
+    // The bundle is written again where it is published, whatever brands it holds and the run
+    // fetched: with the bundle's files themselves readable (an unlisted file beside them), an
+    // output of 메가마트 alone and a run of it meet that as an output and a run of every brand
+    // would, at a fraction of the cost. Through a link, a run of some brands cannot read the
+    // brands it keeps: those damages take every brand.
+    let linked = name.contains("linked")
+    let output =
+      linked
+      ? try safety.publishedOutput("owned-repair") : try FewBrandsOutput.copy("owned-repair", brands: ["megamart"])
     let before = try safety.latest(output)
     try damage(try foreign.currentBundle(output), as: name, outside: outside)
     let outsideBefore = try snapshot(outside)
     #expect(try cli.run(["validate", output.path]).status == 1, "\(name)")
 
-    // The bundle is written again where it is published, whatever brands the run fetched: with
-    // the bundle's files themselves readable (an unlisted file beside them), a run of one brand
-    // (the others kept from the bundle) meets it as a run of every brand would, at a fraction of
-    // the cost. Through a link, the kept brands are not read: those damages take every brand.
-    let brands = name.contains("linked") ? [] : ["--brand", "megamart"]
+    let brands = linked ? [] : ["--brand", "megamart"]
     let rerun = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path] + brands)
     #expect(rerun.status == 0, "\(name): \(rerun.stderr)")
     #expect(rerun.stderr.contains("was damaged"), "\(name): \(rerun.stderr)")
@@ -160,10 +167,12 @@ import Testing
   /// `latest.json` or a report) as a leftover of an interrupted run; the next run removes
   /// every one of them, hidden folders included, and not only the names it writes itself.
   @Test func everyLeftoverValidateReportsIsRemovedByTheNextRun() throws {
-    let output = try safety.publishedOutput("owned-leftovers")
+    // An output of 메가마트 alone: the leftovers are names of the layout, not of a brand, and its
+    // validations and run cost a fraction of every brand's.
+    let output = try FewBrandsOutput.copy("owned-leftovers", brands: ["megamart"])
     let leftovers = [
       ".latest.json.tmp", ".report.html.partial", "bundles/.old-copy/manifest.json", "bundles/.notes",
-      "current/.keep", "current/calendars/.sync/emart-1059.ics", "current/branches/.emart-1059.json.tmp",
+      "current/.keep", "current/calendars/.sync/megamart-1001.ics", "current/branches/.megamart-1001.json.tmp",
     ]
     for relative in leftovers {
       let url = output.appendingPathComponent(relative)
@@ -176,7 +185,6 @@ import Testing
       #expect(validate.stderr.contains("\(output.path)/\(top): left by an interrupted run"), "\(validate.stderr)")
     }
 
-    // A run of one brand cleans the trees as a run of every brand does, at a fraction of the cost.
     let rerun = try cli.run(["run", "--replay", "fixtures/web", "--brand", "megamart", "--output", output.path])
     #expect(rerun.status == 0, "\(rerun.stderr)")
     for relative in leftovers {

@@ -287,7 +287,8 @@ import Testing
   }
 
   @Test func aLiveLockStopsASecondRunAndAStaleOneIsTakenOver() throws {
-    let output = try publishedOutput("lock")
+    // An output of 메가마트 alone, and runs of it: the lock is the run's, whatever it fetches.
+    let output = try FewBrandsOutput.copy("lock", brands: ["megamart"])
     let before = try latest(output)
     let lockPath = state(output).appendingPathComponent("run.lock").path
 
@@ -296,7 +297,9 @@ import Testing
     try #require(fd >= 0)
     #expect(flock(fd, LOCK_EX | LOCK_NB) == 0)
     _ = "\(getpid())\n".withCString { write(fd, $0, strlen($0)) }
-    let refused = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"])
+    let refused = try cli.run([
+      "run", "--replay", "fixtures/web", "--brand", "megamart", "--output", output.path, "--as-of", "2026-11-21",
+    ])
     close(fd)
     #expect(refused.status == 1)
     #expect(lines(refused.stderr).count == 1)
@@ -306,7 +309,6 @@ import Testing
     // A killed run: the file is left, its process is gone, nobody holds the lock.
     let gone = try ProcessRunner.exitedProcessIdentifier()
     try Data("\(gone)\n".utf8).write(to: URL(fileURLWithPath: lockPath))
-    // One brand is enough to show the lock taken over: the lock is the run's, whatever it fetches.
     let taken = try cli.run([
       "run", "--replay", "fixtures/web", "--brand", "megamart", "--output", output.path, "--as-of", "2026-11-21",
     ])
@@ -318,7 +320,9 @@ import Testing
   }
 
   @Test func keepPrunesOldBundlesAndArchivesAndLeftoversGo() throws {
-    let output = try publishedOutput("keep")
+    // An output of 메가마트 alone, and runs of it: each run publishes a new bundle and prunes as
+    // any run does, at a fraction of the cost of every brand's.
+    let output = try FewBrandsOutput.copy("keep", brands: ["megamart"])
     let staging = output.appendingPathComponent("bundles/.staging-2026-11-20-abc-999999")
     try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     let raw = state(output).appendingPathComponent("raw")
@@ -326,7 +330,7 @@ import Testing
     let partial = raw.appendingPathComponent(".partial-2026-11-20-235959")
     try FileManager.default.createDirectory(at: partial, withIntermediateDirectories: true)
     // A file of current/ written beside its place by a run killed before renaming it.
-    let halfWritten = output.appendingPathComponent("current/branches/.emart-1059.json.999999")
+    let halfWritten = output.appendingPathComponent("current/branches/.megamart-1001.json.999999")
     try Data("{\"half".utf8).write(to: halfWritten)
     let old = Date(timeIntervalSinceNow: -86_400)
     for name in ["2026-11-01-010101", "2026-11-02-010101", "2026-11-03-010101"] {
@@ -341,8 +345,6 @@ import Testing
       try Data("WARC/1.1".utf8).write(to: file)
       try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSinceNow: age)], ofItemAtPath: file.path)
     }
-    // Runs of one brand: each publishes a whole new bundle (the other brands kept from the last
-    // one) and prunes as any run does, at a fraction of the cost of fetching every brand.
     for day in ["2026-11-21", "2026-11-22"] {
       let outcome = try cli.run([
         "run", "--replay", "fixtures/web", "--brand", "megamart", "--output", output.path, "--as-of", day, "--keep",

@@ -29,13 +29,14 @@ import Testing
   }
 
   @Test func aShrunkBrandStaysStaleUntilTheOverrideAcceptsIt() throws {
-    let output = try safety.publishedOutput("shrink")
+    // An output of the E-mart source's brands alone (이마트 and the three it lists with it), and
+    // runs of them: the shrink is 이마트's, and the other sources add nothing but their cost.
+    let source = ["emart", "traders", "nobrand", "everyday"]
+    let brands = source.flatMap { ["--brand", $0] }
+    let output = try FewBrandsOutput.copy("shrink", brands: source)
     let before = try #require(try entry("emart", in: output)["branchCount"] as? Int)
     let shrunk = try recordings(emartRows: 2)
 
-    // Runs of the E-mart source's brands alone (이마트 and the three it lists with it): the shrink
-    // is 이마트's, and the other sources add nothing but their cost.
-    let brands = ["--brand", "emart", "--brand", "traders", "--brand", "nobrand", "--brand", "everyday"]
     let refused = try cli.run(
       ["run", "--replay", shrunk.path, "--output", output.path, "--as-of", "2026-11-21"] + brands)
     #expect(refused.status == 2, "stderr: \(refused.stderr)")
