@@ -142,8 +142,8 @@ import Testing
     // The bundle is written again where it is published, whatever brands it holds and the run
     // fetched: with the bundle's files themselves readable (an unlisted file beside them), an
     // output of 메가마트 alone and a run of it meet that as an output and a run of every brand
-    // would, at a fraction of the cost. Through a link, a run of some brands cannot read the
-    // brands it keeps: those damages take every brand.
+    // would, at a fraction of the cost. A bundle read through a link counts as damaged, which a
+    // run of some brands refuses ("run every brand to rebuild it"): those damages take every brand.
     let linked = name.contains("linked")
     let output =
       linked

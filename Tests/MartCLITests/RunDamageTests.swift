@@ -113,7 +113,9 @@ import Testing
     }
 
     let run = try cli.run(
-      ["run", "--brand", "costco"] + sources + ["--request-delay", "0", "--output", output.path, "--as-of", "2026-11-20"])
+      ["run", "--brand", "costco"] + sources + [
+        "--request-delay", "0", "--output", output.path, "--as-of", "2026-11-20",
+      ])
     #expect(run.status == 0, "stderr: \(run.stderr)")
     let warnings = safety.lines(run.stderr).filter { $0.contains("was not a readable database") }
     #expect(warnings.count == 2, "stderr: \(run.stderr)")
@@ -125,7 +127,9 @@ import Testing
     }
     // The next run finds working caches and says nothing about them.
     let next = try cli.run(
-      ["run", "--brand", "costco"] + sources + ["--request-delay", "0", "--output", output.path, "--as-of", "2026-11-20"])
+      ["run", "--brand", "costco"] + sources + [
+        "--request-delay", "0", "--output", output.path, "--as-of", "2026-11-20",
+      ])
     #expect(next.status == 0, "stderr: \(next.stderr)")
     #expect(!next.stderr.contains("readable database"))
   }

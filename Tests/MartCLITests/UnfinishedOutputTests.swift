@@ -154,7 +154,7 @@ import Testing
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("unfinished-staging-\(UUID().uuidString)")
     let bundles = output.appendingPathComponent("bundles")
     try FileManager.default.createDirectory(at: bundles, withIntermediateDirectories: true)
-    // 64 KiB: a handful of the bundle's files (about 30 of a run of 메가마트 alone into a new
+    // 64 KiB: a handful of the bundle's files (two dozen of a run of 메가마트 alone into a new
     // output directory), each a page of tmpfs.
     try mount(["-t", "tmpfs", "-o", "size=64k", "tmpfs", bundles.path])
     var mounted = true
