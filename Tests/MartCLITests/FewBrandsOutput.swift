@@ -30,8 +30,16 @@ enum FewBrandsOutput {
   /// A private copy of the output directory of `brands` and its state directory beside it,
   /// named `label-<UUID>` under the temporary directory.
   static func copy(_ label: String, brands: [String]) throws -> URL {
+    try copy(
+      to: FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)"),
+      brands: brands)
+  }
+
+  /// A private copy of the output directory of `brands` at `output` (which must not exist; its
+  /// parent must), with the state directory beside it.
+  @discardableResult
+  static func copy(to output: URL, brands: [String]) throws -> URL {
     let original = try directory(brands: brands)
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
     try copyTree(original, to: output)
     try copyTree(PublishedOutput.stateDirectory(of: original), to: PublishedOutput.stateDirectory(of: output))
     return output
