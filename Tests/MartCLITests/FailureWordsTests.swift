@@ -32,9 +32,13 @@ import Testing
       <!DOCTYPE html><html><head><title>시스템 점검 안내</title></head>
       <body><p>보다 나은 서비스를 위해 점검 중입니다.</p></body></html>
       """
-    let output = try safety.publishedOutput("maintenance")
+    // An output of 메가마트 and of one brand that publishes (for the exit status 2 of a run that
+    // published with a stale brand), and a run of them: the other brands add nothing but their cost.
+    let output = try FewBrandsOutput.copy("maintenance", brands: ["lottemart", "megamart"])
     let replay = try recordings("home.megamart.com", answering: page)
-    let run = try cli.run(["run", "--replay", replay.path, "--output", output.path])
+    let run = try cli.run([
+      "run", "--replay", replay.path, "--brand", "lottemart", "--brand", "megamart", "--output", output.path,
+    ])
     #expect(run.status == 2, "stderr: \(run.stderr)")
     let said =
       "megamart: unexpected content at https://home.megamart.com/boardApi/query: it answered an HTML page titled"

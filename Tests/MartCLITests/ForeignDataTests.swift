@@ -92,7 +92,9 @@ import Testing
 
   @Test func diffReadsOnlyInsideTheTreesItIsGiven() throws {
     let work = try scratch("diff-outside")
-    let output = try PublishedOutput.copy(to: work.appendingPathComponent("output"))
+    // An output of 메가마트 alone: what diff refuses to follow is the layout's, whatever brands
+    // the bundles hold, and its copies and diffs cost a fraction of every brand's.
+    let output = try FewBrandsOutput.copy(to: work.appendingPathComponent("output"), brands: ["megamart"])
     let elsewhere = work.appendingPathComponent("elsewhere")
     try FileManager.default.copyItem(at: try currentBundle(output), to: elsewhere)
 
@@ -142,7 +144,9 @@ import Testing
   }
 
   @Test func validateRejectsLinksUnlistedFilesAndLeftovers() throws {
-    let output = try safety.publishedOutput("validate-links")
+    // Outputs of 메가마트 alone: what validate refuses here is the layout's, whatever brands the
+    // bundle holds, and each validation costs a tenth of one of every brand's.
+    let output = try FewBrandsOutput.copy("validate-links", brands: ["megamart"])
     let bundle = try currentBundle(output)
     let bundleName = "bundles/\(bundle.lastPathComponent)"
     let outside = try scratch("validate-outside")
@@ -158,7 +162,7 @@ import Testing
     try FileManager.default.createDirectory(
       at: output.appendingPathComponent("bundles/.staging-2026-11-20-1-99999999"), withIntermediateDirectories: true)
     try Data("{}".utf8).write(to: output.appendingPathComponent(".latest.json.99999999"))
-    try Data("x".utf8).write(to: output.appendingPathComponent("current/branches/.emart-1059.json.99999999"))
+    try Data("x".utf8).write(to: output.appendingPathComponent("current/branches/.megamart-1001.json.99999999"))
 
     let ended = try cli.run(["validate", output.path])
     #expect(ended.status == 1)
@@ -168,12 +172,12 @@ import Testing
       "error: \(output.path)/\(bundleName)/.closures.json.tmp: not listed in manifest.json",
       "error: \(output.path)/bundles/.staging-2026-11-20-1-99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
       "error: \(output.path)/.latest.json.99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
-      "error: \(output.path)/current/branches/.emart-1059.json.99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
+      "error: \(output.path)/current/branches/.megamart-1001.json.99999999: left by an interrupted run (a hidden temporary name); the next run removes it",
     ]
     for line in expected { #expect(lines.contains(line), "missing \(line) in \(ended.stderr)") }
 
     // A whole bundle directory that is a link to an intact copy outside.
-    let cleanOutput = try safety.publishedOutput("validate-linked-bundle")
+    let cleanOutput = try FewBrandsOutput.copy("validate-linked-bundle", brands: ["megamart"])
     let cleanBundle = try currentBundle(cleanOutput)
     let moved = outside.appendingPathComponent("moved-bundle")
     try FileManager.default.moveItem(at: cleanBundle, to: moved)
@@ -194,19 +198,31 @@ import Testing
   }
 
   @Test func validateStopsInflatingACompressedCopyPastTheSizeOfItsFile() throws {
-    let output = try safety.publishedOutput("validate-bomb")
+    // An output of 메가마트 alone: the bomb is in place of its closures.json.gz as it would be in
+    // one of every brand's, and validate checks the rest of it in a tenth of the time.
+    let output = try FewBrandsOutput.copy("validate-bomb", brands: ["megamart"])
     let bundle = try currentBundle(output)
     // 1 GiB of zeros in a gzip stream of about 1 MB, written by Python's zlib in pieces, in place of
-    // closures.json.gz; validate runs under Python, which reports its peak memory.
+    // closures.json.gz; validate runs under Python, which reports its peak memory. Each MiB is
+    // compressed once and ends in a full flush (byte-aligned, nothing carried to the next), so
+    // the same deflate bytes stand for every MiB: the stream is written in a fraction of a second
+    // instead of deflating 1 GiB (5 s), with the gzip header and trailer (CRC-32 and size of the
+    // 1 GiB) as gzip writes them.
     let copy = bundle.appendingPathComponent("closures.json.gz")
     let script = """
-      import resource, subprocess, sys, zlib
-      z = zlib.compressobj(9, zlib.DEFLATED, 31)
+      import resource, struct, subprocess, sys, zlib
       piece = bytes(1 << 20)
+      z = zlib.compressobj(9, zlib.DEFLATED, -15)
+      block = z.compress(piece) + z.flush(zlib.Z_FULL_FLUSH)
+      crc = 0
+      for _ in range(1024):
+          crc = zlib.crc32(piece, crc)
       with open(sys.argv[1], "wb") as f:
+          f.write(b"\\x1f\\x8b\\x08\\x00\\x00\\x00\\x00\\x00\\x00\\xff")
           for _ in range(1024):
-              f.write(z.compress(piece))
+              f.write(block)
           f.write(z.flush())
+          f.write(struct.pack("<II", crc, (1024 << 20) & 0xFFFFFFFF))
       ended = subprocess.run(sys.argv[2:], capture_output=True)
       sys.stdout.write("%d %d\\n" % (ended.returncode, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss))
       sys.stdout.write(ended.stderr.decode())
@@ -243,7 +259,11 @@ import Testing
     try JSONSerialization.data(withJSONObject: object).write(to: feed.body)
 
     let output = work.appendingPathComponent("output")
-    let ended = try cli.run(["run", "--replay", web.path, "--output", output.path])
+    // Costco and two other brands of other sources stand for the brands that publish beside it.
+    let ended = try cli.run([
+      "run", "--replay", web.path, "--brand", "costco", "--brand", "megamart", "--brand", "lottemart", "--output",
+      output.path,
+    ])
     #expect(ended.status == 0, "\(ended.stderr)")
     // The fixture lists 19 Costco branches (RunSafetyTests); one is left out.
     #expect(ended.stdout.contains("costco            fresh   18 branches"), "\(ended.stdout)")
@@ -278,8 +298,10 @@ import Testing
     defer { site.stop() }
     let work = try scratch("archive-twice")
     let archive = work.appendingPathComponent("archive")
+    // No politeness delay between the requests (1 to 1.5 s each by default): a local test server.
     let fetcher = FetchStack(
       overrides: ["https://www.costco.co.kr": site.baseURL],
+      politeness: PolitenessPolicy(minimumDelay: .zero, jitter: .zero),
       archive: try ArchiveWriter(directory: archive, recordedOn: "2026-11-20")
     ).fetcher
     let request = HTTPRequest.get("https://www.costco.co.kr/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=0")

@@ -49,7 +49,9 @@ import Testing
   /// run lock would send files (or the lock's process id) elsewhere too. Each is refused with
   /// one line before anything is written, and the place the link leads to stays as it was.
   @Test func aLinkWhereARunWritesIsRefusedAndNothingIsWrittenOutside() throws {
-    let output = try safety.publishedOutput("owned-links")
+    // An output of 메가마트 alone, and runs of it: the places are the layout's, whatever brands it
+    // holds, and its run and validation cost a fraction of every brand's.
+    let output = try FewBrandsOutput.copy("owned-links", brands: ["megamart"])
     let state = safety.state(output)
     let outside = try foreign.scratch("owned-links-outside")
     let asides = try foreign.scratch("owned-links-aside")
@@ -57,7 +59,7 @@ import Testing
     let bundlesBefore = try safety.bundles(output)
     let cases: [(tree: URL, setting: String, relative: String)] = [
       (output, "--output", "current/calendars"), (output, "--output", "current"), (output, "--output", "bundles"),
-      (output, "--output", "current/branches/emart-1059.json"), (output, "--output", "latest.json"),
+      (output, "--output", "current/branches/megamart-1001.json"), (output, "--output", "latest.json"),
       (output, "--output", "report.html"), (state, "--state", "cache"), (state, "--state", "run.lock"),
     ]
     for (tree, setting, relative) in cases {
@@ -78,7 +80,9 @@ import Testing
       try FileManager.default.createSymbolicLink(at: place, withDestinationURL: target)
       let outsideBefore = try snapshot(outside)
 
-      let run = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"])
+      let run = try cli.run([
+        "run", "--replay", "fixtures/web", "--brand", "megamart", "--output", output.path, "--as-of", "2026-11-21",
+      ])
       #expect(run.status == 1, "\(relative): \(run.stderr)")
       #expect(
         safety.lines(run.stderr) == [
@@ -94,65 +98,81 @@ import Testing
       #expect(try safety.bundles(output) == bundlesBefore, "\(relative)")
     }
     // With the links gone, the same run goes ahead.
-    let run = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"])
+    let run = try cli.run([
+      "run", "--replay", "fixtures/web", "--brand", "megamart", "--output", output.path, "--as-of", "2026-11-21",
+    ])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(try cli.run(["validate", output.path]).status == 0)
   }
 
   // MARK: Repair
 
+  /// The damages `validate` rejects in a current bundle, one test case each.
+  static let validationDamages = [
+    "an unlisted file", "a hidden unlisted file", "a file linked to identical bytes",
+    "a bundle directory linked to an intact copy",
+  ]
+
+  /// Damages `bundle` as `name` (one of ``validationDamages``) says; a link leads into `outside`.
+  func damage(_ bundle: URL, as name: String, outside: URL) throws {
+    switch name {
+    case "an unlisted file": try Data("{}".utf8).write(to: bundle.appendingPathComponent("extra.json"))
+    case "a hidden unlisted file": try Data("x".utf8).write(to: bundle.appendingPathComponent(".notes"))
+    case "a file linked to identical bytes":
+      let index = bundle.appendingPathComponent("index.json")
+      let copy = outside.appendingPathComponent("index-\(UUID().uuidString).json")
+      try FileManager.default.moveItem(at: index, to: copy)
+      try FileManager.default.createSymbolicLink(at: index, withDestinationURL: copy)
+    case "a bundle directory linked to an intact copy":
+      let copy = outside.appendingPathComponent("bundle-\(UUID().uuidString)")
+      try FileManager.default.moveItem(at: bundle, to: copy)
+      try FileManager.default.createSymbolicLink(at: bundle, withDestinationURL: copy)
+    default: Issue.record("no such damage: \(name)")
+    }
+  }
+
   /// `validate` rejects a current bundle with a file its manifest does not list, a file replaced
   /// by a link to identical bytes elsewhere, or a bundle directory that is a link to an intact
   /// copy; a run of the same data used to say "unchanged" and leave it so. Now the run writes
   /// the bundle again, says so, and `validate` passes; what the links led to is untouched.
-  @Test func aCurrentBundleThatFailsValidationIsWrittenAgainByTheNextRun() throws {
+  /// One case per damage (each costs a run and two validations).
+  @Test(arguments: validationDamages)
+  func aCurrentBundleThatFailsValidationIsWrittenAgainByTheNextRun(damage name: String) throws {
     let outside = try foreign.scratch("owned-repair-outside")
-    let damages: [(String, (URL) throws -> Void)] = [
-      ("an unlisted file", { bundle in try Data("{}".utf8).write(to: bundle.appendingPathComponent("extra.json")) }),
-      ("a hidden unlisted file", { bundle in try Data("x".utf8).write(to: bundle.appendingPathComponent(".notes")) }),
-      (
-        "a file linked to identical bytes",
-        { bundle in
-          let index = bundle.appendingPathComponent("index.json")
-          let copy = outside.appendingPathComponent("index-\(UUID().uuidString).json")
-          try FileManager.default.moveItem(at: index, to: copy)
-          try FileManager.default.createSymbolicLink(at: index, withDestinationURL: copy)
-        }
-      ),
-      (
-        "a bundle directory linked to an intact copy",
-        { bundle in
-          let copy = outside.appendingPathComponent("bundle-\(UUID().uuidString)")
-          try FileManager.default.moveItem(at: bundle, to: copy)
-          try FileManager.default.createSymbolicLink(at: bundle, withDestinationURL: copy)
-        }
-      ),
-    ]
-    for (name, damage) in damages {
-      let output = try safety.publishedOutput("owned-repair")
-      let before = try safety.latest(output)
-      try damage(try foreign.currentBundle(output))
-      let outsideBefore = try snapshot(outside)
-      #expect(try cli.run(["validate", output.path]).status == 1, "\(name)")
+    // The bundle is written again where it is published, whatever brands it holds and the run
+    // fetched: with the bundle's files themselves readable (an unlisted file beside them), an
+    // output of 메가마트 alone and a run of it meet that as an output and a run of every brand
+    // would, at a fraction of the cost. A bundle read through a link counts as damaged, which a
+    // run of some brands refuses ("run every brand to rebuild it"): those damages take every brand.
+    let linked = name.contains("linked")
+    let output =
+      linked
+      ? try safety.publishedOutput("owned-repair") : try FewBrandsOutput.copy("owned-repair", brands: ["megamart"])
+    let before = try safety.latest(output)
+    try damage(try foreign.currentBundle(output), as: name, outside: outside)
+    let outsideBefore = try snapshot(outside)
+    #expect(try cli.run(["validate", output.path]).status == 1, "\(name)")
 
-      let rerun = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
-      #expect(rerun.status == 0, "\(name): \(rerun.stderr)")
-      #expect(rerun.stderr.contains("was damaged"), "\(name): \(rerun.stderr)")
-      #expect(try safety.latest(output) == before, "\(name): same data, same version")
-      let validate = try cli.run(["validate", output.path])
-      #expect(validate.status == 0, "\(name): \(validate.stderr)")
-      #expect(try snapshot(outside) == outsideBefore, "\(name): what a link led to was changed")
-    }
+    let brands = linked ? [] : ["--brand", "megamart"]
+    let rerun = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path] + brands)
+    #expect(rerun.status == 0, "\(name): \(rerun.stderr)")
+    #expect(rerun.stderr.contains("was damaged"), "\(name): \(rerun.stderr)")
+    #expect(try safety.latest(output) == before, "\(name): same data, same version")
+    let validate = try cli.run(["validate", output.path])
+    #expect(validate.status == 0, "\(name): \(validate.stderr)")
+    #expect(try snapshot(outside) == outsideBefore, "\(name): what a link led to was changed")
   }
 
   /// `validate` counts every hidden name in `bundles/` and `current/` (and a temporary of
   /// `latest.json` or a report) as a leftover of an interrupted run; the next run removes
   /// every one of them, hidden folders included, and not only the names it writes itself.
   @Test func everyLeftoverValidateReportsIsRemovedByTheNextRun() throws {
-    let output = try safety.publishedOutput("owned-leftovers")
+    // An output of 메가마트 alone: the leftovers are names of the layout, not of a brand, and its
+    // validations and run cost a fraction of every brand's.
+    let output = try FewBrandsOutput.copy("owned-leftovers", brands: ["megamart"])
     let leftovers = [
       ".latest.json.tmp", ".report.html.partial", "bundles/.old-copy/manifest.json", "bundles/.notes",
-      "current/.keep", "current/calendars/.sync/emart-1059.ics", "current/branches/.emart-1059.json.tmp",
+      "current/.keep", "current/calendars/.sync/megamart-1001.ics", "current/branches/.megamart-1001.json.tmp",
     ]
     for relative in leftovers {
       let url = output.appendingPathComponent(relative)
@@ -165,7 +185,7 @@ import Testing
       #expect(validate.stderr.contains("\(output.path)/\(top): left by an interrupted run"), "\(validate.stderr)")
     }
 
-    let rerun = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
+    let rerun = try cli.run(["run", "--replay", "fixtures/web", "--brand", "megamart", "--output", output.path])
     #expect(rerun.status == 0, "\(rerun.stderr)")
     for relative in leftovers {
       #expect(!FileManager.default.fileExists(atPath: output.appendingPathComponent(relative).path), "\(relative)")
@@ -185,15 +205,25 @@ import Testing
     let brands = try FixturePaths.replayCounts()
     let total = try FixturePaths.replayTotal()
     let intact = try foreign.currentBundle(output)
-    // A newer bundle (one day later), damaged: it cannot stand in.
-    let newer = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"])
+    // A newer bundle (one day later), damaged: it cannot stand in. A run of one brand makes it
+    // whole (the other brands kept) at a fraction of the cost of every brand; it hard-links the
+    // files it did not change to the older bundle's, so the damage goes to a file of its own.
+    let newer = try cli.run([
+      "run", "--replay", "fixtures/web", "--brand", "megamart", "--output", output.path, "--as-of", "2026-11-21",
+    ])
     try #require(newer.status == 0, "\(newer.stderr)")
     let damaged = try foreign.currentBundle(output)
     try #require(damaged != intact)
-    let branches = damaged.appendingPathComponent("branches.json")
-    var bytes = try Data(contentsOf: branches)
+    let districts = damaged.appendingPathComponent("districts.json")
+    func inode(_ file: URL) throws -> Int? {
+      try FileManager.default.attributesOfItem(atPath: file.path)[.systemFileNumber] as? Int
+    }
+    try #require(
+      try inode(districts) != inode(intact.appendingPathComponent("districts.json")),
+      "districts.json of the newer bundle is a file of its own")
+    var bytes = try Data(contentsOf: districts)
     bytes[bytes.count / 2] ^= 0x20
-    try bytes.write(to: branches)
+    try bytes.write(to: districts)
 
     for pointerState in ["missing", "unreadable"] {
       if pointerState == "missing" {
@@ -304,9 +334,11 @@ import Testing
     let caches = work.appendingPathComponent("caches")
     try FileManager.default.createDirectory(at: caches, withIntermediateDirectories: true)
     let missing = caches.appendingPathComponent("geocoding.sqlite")
+    // Runs of No Brand alone: it has a branch without coordinates in the recordings (nobrand-4123),
+    // which is looked up in the cache; the other brands add nothing to what a cache meets.
     let first = try cli.run([
-      "run", "--replay", "fixtures/web", "--output", work.appendingPathComponent("a").path, "--geocoding-cache",
-      missing.path,
+      "run", "--replay", "fixtures/web", "--brand", "nobrand", "--output", work.appendingPathComponent("a").path,
+      "--geocoding-cache", missing.path,
     ])
     #expect(first.status == 0, "\(first.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: caches.path).isEmpty)
@@ -330,8 +362,8 @@ import Testing
     try #require(made.status == 0, "\(made.stderrText)")
     let bytes = try Data(contentsOf: missing)
     let second = try cli.run([
-      "run", "--replay", "fixtures/web", "--output", work.appendingPathComponent("b").path, "--geocoding-cache",
-      missing.path,
+      "run", "--replay", "fixtures/web", "--brand", "nobrand", "--output", work.appendingPathComponent("b").path,
+      "--geocoding-cache", missing.path,
     ])
     #expect(second.status == 0, "\(second.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: caches.path) == ["geocoding.sqlite"])

@@ -16,8 +16,10 @@ import Testing
       environment: clock.map { ["MART_HOLIDAY_CLOCK": $0] } ?? [:])
   }
 
-  /// An output directory holding the bundle of a replay of the recordings.
-  func publishedOutput() throws -> URL { try PublishedOutput.copy("clock") }
+  /// An output directory holding the bundle of a replay of the recordings of 메가마트: the clock
+  /// is read the same whatever brands a run fetches and a bundle holds, and an output of one
+  /// brand costs a fraction of every brand's to run over and to snapshot.
+  func publishedOutput() throws -> URL { try FewBrandsOutput.copy("clock", brands: ["megamart"]) }
 
   func errorLines(_ outcome: ProcessRunner.Outcome) -> [String] {
     outcome.stderrText.split(separator: "\n").map(String.init).filter { $0.hasPrefix("error:") }
@@ -49,14 +51,17 @@ import Testing
     let output = try publishedOutput()
     let latest = output.appendingPathComponent("latest.json")
     let published = try Data(contentsOf: latest)
-    let refused = try run(["run", "--replay", FixturePaths.web.path, "--output", output.path, "--as-of", "2026-11-02"])
+    let refused = try run([
+      "run", "--replay", FixturePaths.web.path, "--brand", "megamart", "--output", output.path, "--as-of", "2026-11-02",
+    ])
     #expect(refused.status == 1)
     #expect(errorLines(refused).count == 1)
     #expect(errorLines(refused).first?.contains("--allow-earlier-as-of") == true, "\(refused.stderrText)")
     #expect(try Data(contentsOf: latest) == published)
 
     let allowed = try run([
-      "run", "--replay", FixturePaths.web.path, "--output", output.path, "--as-of", "2026-11-02", "--allow-earlier-as-of",
+      "run", "--replay", FixturePaths.web.path, "--brand", "megamart", "--output", output.path, "--as-of", "2026-11-02",
+      "--allow-earlier-as-of",
     ])
     #expect(allowed.status == 0, "\(allowed.stderrText)")
     let pointer = try #require(

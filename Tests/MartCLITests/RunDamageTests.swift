@@ -103,7 +103,7 @@ import Testing
   @Test func damagedCacheFilesAreSetAsideAndTheRunGoesOn() throws {
     let mirror = try safety.costcoMirror()
     defer { mirror.stop() }
-    let baseURL = try #require(mirror.baseURL(forOrigin: "https://www.costco.co.kr"))
+    let sources = try safety.costcoMirrorSources(mirror)
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("caches-\(UUID().uuidString)")
     let cache = safety.state(output).appendingPathComponent("cache")
     try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
@@ -112,10 +112,10 @@ import Testing
       try garbage.write(to: cache.appendingPathComponent(name))
     }
 
-    let run = try cli.run([
-      "run", "--brand", "costco", "--source", "costco=\(baseURL)", "--request-delay", "0", "--output", output.path,
-      "--as-of", "2026-11-20",
-    ])
+    let run = try cli.run(
+      ["run", "--brand", "costco"] + sources + [
+        "--request-delay", "0", "--output", output.path, "--as-of", "2026-11-20",
+      ])
     #expect(run.status == 0, "stderr: \(run.stderr)")
     let warnings = safety.lines(run.stderr).filter { $0.contains("was not a readable database") }
     #expect(warnings.count == 2, "stderr: \(run.stderr)")
@@ -126,10 +126,10 @@ import Testing
       #expect(try Data(contentsOf: cache.appendingPathComponent(name)) != garbage, "a new database")
     }
     // The next run finds working caches and says nothing about them.
-    let next = try cli.run([
-      "run", "--brand", "costco", "--source", "costco=\(baseURL)", "--request-delay", "0", "--output", output.path,
-      "--as-of", "2026-11-20",
-    ])
+    let next = try cli.run(
+      ["run", "--brand", "costco"] + sources + [
+        "--request-delay", "0", "--output", output.path, "--as-of", "2026-11-20",
+      ])
     #expect(next.status == 0, "stderr: \(next.stderr)")
     #expect(!next.stderr.contains("readable database"))
   }
@@ -137,17 +137,16 @@ import Testing
   @Test func anArchiveThatCouldNotBeWrittenWholeIsNotAnnouncedAsReplayable() throws {
     let mirror = try safety.costcoMirror()
     defer { mirror.stop() }
-    let baseURL = try #require(mirror.baseURL(forOrigin: "https://www.costco.co.kr"))
     let output = FileManager.default.temporaryDirectory.appendingPathComponent("archive-\(UUID().uuidString)")
     let archive = FileManager.default.temporaryDirectory.appendingPathComponent("archive-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: archive, withIntermediateDirectories: true)
     // A file where the host's folder belongs: every Costco response fails to be written.
     try Data().write(to: archive.appendingPathComponent("www.costco.co.kr"))
 
-    let run = try cli.run([
-      "run", "--brand", "costco", "--source", "costco=\(baseURL)", "--request-delay", "0", "--output", output.path,
-      "--as-of", "2026-11-20", "--archive", archive.path,
-    ])
+    let run = try cli.run(
+      ["run", "--brand", "costco"] + safety.costcoMirrorSources(mirror) + [
+        "--request-delay", "0", "--output", output.path, "--as-of", "2026-11-20", "--archive", archive.path,
+      ])
     #expect(run.status == 0, "stderr: \(run.stderr)")
     #expect(!run.stdout.contains("replay with --replay"), "stdout: \(run.stdout)")
     #expect(run.stdout.contains("responses partly kept in \(archive.path)"), "stdout: \(run.stdout)")

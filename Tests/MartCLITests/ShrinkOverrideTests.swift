@@ -29,21 +29,27 @@ import Testing
   }
 
   @Test func aShrunkBrandStaysStaleUntilTheOverrideAcceptsIt() throws {
-    let output = try safety.publishedOutput("shrink")
+    // An output of the E-mart source's brands alone (이마트 and the three it lists with it), and
+    // runs of them: the shrink is 이마트's, and the other sources add nothing but their cost.
+    let source = ["emart", "traders", "nobrand", "everyday"]
+    let brands = source.flatMap { ["--brand", $0] }
+    let output = try FewBrandsOutput.copy("shrink", brands: source)
     let before = try #require(try entry("emart", in: output)["branchCount"] as? Int)
     let shrunk = try recordings(emartRows: 2)
 
-    let refused = try cli.run(["run", "--replay", shrunk.path, "--output", output.path, "--as-of", "2026-11-21"])
+    let refused = try cli.run(
+      ["run", "--replay", shrunk.path, "--output", output.path, "--as-of", "2026-11-21"] + brands)
     #expect(refused.status == 2, "stderr: \(refused.stderr)")
     let stale = try entry("emart", in: output)
     #expect(stale["status"] as? String == "stale")
     #expect(stale["branchCount"] as? Int == before)
     #expect((stale["error"] as? String)?.contains("run once with --accept-shrink emart") == true, "\(stale)")
 
-    let accepted = try cli.run([
-      "run", "--replay", shrunk.path, "--output", output.path, "--as-of", "2026-11-22", "--accept-shrink", "emart",
-      "--log-format", "json",
-    ])
+    let accepted = try cli.run(
+      [
+        "run", "--replay", shrunk.path, "--output", output.path, "--as-of", "2026-11-22", "--accept-shrink", "emart",
+        "--log-format", "json",
+      ] + brands)
     #expect(accepted.status == 0, "stderr: \(accepted.stderr)")
     let fresh = try entry("emart", in: output)
     #expect(fresh["status"] as? String == "fresh")

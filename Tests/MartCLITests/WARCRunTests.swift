@@ -34,15 +34,15 @@ import TestSupport
   }
 
   @Test func aLiveRunsWARCPassesWarcioAndReplaysIntoTheSameBundle() throws {
+    // Costco and the national register (which a run asks whatever brands it fetches) on a mirror.
     let mirror = try safety.costcoMirror()
     defer { mirror.stop() }
-    let baseURL = try #require(mirror.baseURL(forOrigin: "https://www.costco.co.kr"))
     let work = FileManager.default.temporaryDirectory.appendingPathComponent("warc-run-\(UUID().uuidString)")
     let live = work.appendingPathComponent("live")
-    let run = try cli.run([
-      "run", "--brand", "costco", "--source", "costco=\(baseURL)", "--request-delay", "0", "--output", live.path,
-      "--as-of", "2026-11-20",
-    ])
+    let run = try cli.run(
+      ["run", "--brand", "costco"] + safety.costcoMirrorSources(mirror) + [
+        "--request-delay", "0", "--output", live.path, "--as-of", "2026-11-20",
+      ])
     #expect(run.status == 0, "stderr: \(run.stderr)")
     let raw = safety.state(live).appendingPathComponent("raw")
     let names = try FileManager.default.contentsOfDirectory(atPath: raw.path)
@@ -57,14 +57,19 @@ import TestSupport
       URL(fileURLWithPath: "/usr/bin/env"), ["python3", "scripts/check_warc.py", warc.path],
       in: FixturePaths.repositoryRoot)
     #expect(check.status == 0, "\(check.stdoutText)\(check.stderrText)")
-    // Costco's recordings are one page of the store API (fixtures/web/www.costco.co.kr), asked for once.
+    // Costco's recordings are one page of the store API (fixtures/web/www.costco.co.kr), asked for
+    // once; the register (fixtures/web/file.localdata.go.kr) is one download, asked for once after
+    // the brands.
     let exchanges = try ReplayArchive.load(from: warc).exchanges
     #expect(
-      exchanges.map(\.url) == ["https://www.costco.co.kr/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=0"])
-    #expect(check.stdoutText.contains("1 requests, 1 responses"), "\(check.stdoutText)")
+      exchanges.map(\.url) == [
+        "https://www.costco.co.kr/rest/v2/korea/stores?fields=FULL&pageSize=50&currentPage=0",
+        "https://file.localdata.go.kr/file/download/large_scale_retail_stores/info",
+      ])
+    #expect(check.stdoutText.contains("2 requests, 2 responses"), "\(check.stdoutText)")
 
     // Replayed without --as-of, the run takes the date the archive was recorded on and
-    // publishes the same bundle, byte for byte.
+    // publishes the same bundle, byte for byte (the register's ids in it included).
     let replayed = work.appendingPathComponent("replayed")
     let replay = try cli.run(["run", "--replay", warc.path, "--brand", "costco", "--output", replayed.path])
     #expect(replay.status == 0, "stderr: \(replay.stderr)")
