@@ -14,19 +14,29 @@ import Testing
         .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }.first
 
+  /// The pages checked, and the shares of them one browser each checks (every third page, from
+  /// the first, second or third), so that no case takes long.
+  static let pages = 100
+  static let shards = 3
+
   @Test(
     .enabled(if: chromium != nil, "chromium is not installed (scripts/setup.sh installs it): the browser checks are skipped"),
-    .timeLimit(.minutes(10)))
-  func pagesRenderAndPassTheChecksInChromium() throws {
+    .timeLimit(.minutes(10)), arguments: 1...shards)
+  func pagesRenderAndPassTheChecksInChromium(shard: Int) throws {
     let site = try SiteFixture.bootstrapSite.get()
     let script = FixturePaths.repositoryRoot.appendingPathComponent("scripts/site-browser-check.py").path
-    // Every page kind, and an even sample of 60 branch pages beside them.
+    // Every page kind, and an even sample of 80 branch pages beside them: 100 pages, this case's
+    // share of them (the three cases check all 100, the home page and its search in the first).
     let outcome = try ProcessRunner.run(
-      URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, site.path, "--pages", "100"],
+      URL(fileURLWithPath: "/usr/bin/env"),
+      ["python3", script, site.path, "--pages", "\(Self.pages)", "--shard", "\(shard)/\(Self.shards)"],
       in: FixturePaths.repositoryRoot)
+    let share = (Self.pages - shard + Self.shards) / Self.shards
     #expect(outcome.status == 0, "\(outcome.stderrText)")
-    #expect(outcome.stdoutText.contains("1280 px: 100 pages checked, 0 failures"), "\(outcome.stdoutText)")
-    #expect(outcome.stdoutText.contains("390 px: 100 pages checked, 0 failures"), "\(outcome.stdoutText)")
+    #expect(
+      outcome.stdoutText.contains("shard \(shard)/\(Self.shards): \(share) of \(Self.pages) pages"), "\(outcome.stdoutText)")
+    #expect(outcome.stdoutText.contains("1280 px: \(share) pages checked, 0 failures"), "\(outcome.stdoutText)")
+    #expect(outcome.stdoutText.contains("390 px: \(share) pages checked, 0 failures"), "\(outcome.stdoutText)")
   }
 
   /// The checks can fail: a page whose text overlaps, whose field has no label, whose contrast
