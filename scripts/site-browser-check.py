@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Checks a site `mart-holiday site` wrote in headless Chromium, as a reader's browser shows it.
 
-    python3 scripts/site-browser-check.py SITE_DIR [--pages N] [--shard K/N]
+    python3 scripts/site-browser-check.py SITE_DIR [--pages N] [--shard K/N] [--only PAGE]
 
 Serves SITE_DIR on 127.0.0.1 (a static server, as docs/site.md describes), opens a check page
 of the same origin in one `chromium --headless --dump-dom`, and there loads the site's pages one
@@ -19,7 +19,7 @@ On the home page the search must find a branch by its name and by its district.
 
 `--pages N` checks every kind of page and an even sample of the rest, N in all; `--shard K/N`
 checks only the K-th of N shares of those pages (every N-th, from the K-th), so that N runs side
-by side check them all.
+by side check them all. `--only PAGE` checks that one page (a path below SITE_DIR).
 
 Exit status 0 when every check passes, 1 when one fails (each failure on a line of standard
 error), 2 when it cannot run (no chromium: the message says so).
@@ -250,14 +250,19 @@ def main():
         i = args.index("--pages")
         limit = int(args[i + 1])
         del args[i:i + 2]
+    only = None
+    if "--only" in args:
+        i = args.index("--only")
+        only = args[i + 1]
+        del args[i:i + 2]
     shard, shards = 1, 1
     if "--shard" in args:
         i = args.index("--shard")
         shard, shards = (int(n) for n in args[i + 1].split("/"))
         del args[i:i + 2]
     if len(args) != 1 or not os.path.isfile(os.path.join(args[0], "index.html")) or not 1 <= shard <= shards:
-        print("usage: site-browser-check.py SITE_DIR [--pages N] [--shard K/N]  (SITE_DIR holds index.html)",
-              file=sys.stderr)
+        print("usage: site-browser-check.py SITE_DIR [--pages N] [--shard K/N] [--only PAGE]"
+              "  (SITE_DIR holds index.html)", file=sys.stderr)
         return 2
     site = os.path.abspath(args[0])
     chromium = find_chromium()
@@ -279,6 +284,11 @@ def main():
         pages = sorted(keep)
     pages.remove("index.html")
     pages.insert(0, "index.html")
+    if only is not None:
+        if only not in pages:
+            print("error: %s is no page of %s" % (only, site), file=sys.stderr)
+            return 2
+        pages = [only]
     if shards > 1:
         print("shard %d/%d: %d of %d pages" % (shard, shards, len(pages[shard - 1::shards]), len(pages)))
         pages = pages[shard - 1::shards]
