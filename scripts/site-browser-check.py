@@ -1,11 +1,12 @@
 #!/usr/bin/env python3
 """Checks a site `mart-holiday site` wrote in headless Chromium, as a reader's browser shows it.
 
-    python3 scripts/site-browser-check.py SITE_DIR [--pages N]
+    python3 scripts/site-browser-check.py SITE_DIR [--pages N] [--shard K/N] [--only PAGE]
 
 Serves SITE_DIR on 127.0.0.1 (a static server, as docs/site.md describes), opens a check page
-of the same origin in `chromium --headless --dump-dom` at 1280 and at 390 pixels, and there
-loads the site's pages one by one in a frame of that width. Each page must:
+of the same origin in one `chromium --headless --dump-dom`, and there loads the site's pages one
+by one in a frame 1280 pixels wide, then makes it 390 pixels wide (the home page, whose script
+answers the search, is loaded again). Each page must, at each width:
   - render without overlap: no two text boxes (headings, paragraphs, list items, cells, terms,
     labels, links) that do not hold one another intersect, no cell's text overflows it, and the
     page is no wider than the window;
@@ -15,6 +16,10 @@ loads the site's pages one by one in a frame of that width. Each page must:
   - carry structured data that parses (branch pages: one JSON-LD store with an identifier);
   - link only to pages that exist (every same-site link is fetched).
 On the home page the search must find a branch by its name and by its district.
+
+`--pages N` checks every kind of page and an even sample of the rest, N in all; `--shard K/N`
+checks only the K-th of N shares of those pages (every N-th, from the K-th), so that N runs side
+by side check them all. `--only PAGE` checks that one page (a path below SITE_DIR).
 
 Exit status 0 when every check passes, 1 when one fails (each failure on a line of standard
 error), 2 when it cannot run (no chromium: the message says so).
@@ -35,8 +40,10 @@ import threading
 CHECK_PAGE = r"""<!doctype html><html><head><meta charset="utf-8"><title>check</title></head><body>
 <pre id="result">running</pre>
 <script>
-const PAGES = __PAGES__, WIDTH = __WIDTH__, QUERIES = __QUERIES__;
-const failures = [], checked = [];
+const PAGES = __PAGES__, WIDTHS = __WIDTHS__, QUERIES = __QUERIES__;
+// Per width: the pages checked and the failures found. WIDTH is the width being checked.
+const results = {};
+let WIDTH = 0, failures = [], checked = [];
 const fail = (page, what) => failures.push(page + ': ' + what);
 const sleep = ms => new Promise(r => setTimeout(r, ms));
 function load(page) {
@@ -47,6 +54,12 @@ function load(page) {
     frame.src = page;
     document.body.appendChild(frame);
   });
+}
+// The frame made WIDTH wide; its page is laid out again as a window of that width shows it
+// (media queries included), without loading it again.
+function resize(frame) {
+  frame.style.width = WIDTH + 'px';
+  void frame.contentDocument.documentElement.getBoundingClientRect();
 }
 function luminance(rgb) {
   const c = rgb.map(v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); });
@@ -64,16 +77,23 @@ function background(win, el) {
   }
   return [255, 255, 255];
 }
+// Each same-site path is fetched once (at every width, each link to it is judged by that answer);
+// the paths a page names first are fetched side by side.
 const linkStatus = {};
 async function checkLinks(page, doc) {
+  const links = [];
   for (const a of doc.querySelectorAll('a[href]')) {
     const url = new URL(a.getAttribute('href'), new URL(page, location.href));
     if (url.origin !== location.origin) continue;
+    links.push([a.getAttribute('href'), url]);
     const key = url.pathname;
     if (!(key in linkStatus)) {
-      try { linkStatus[key] = (await fetch(url.href, {method: 'HEAD'})).status; } catch (e) { linkStatus[key] = String(e); }
+      linkStatus[key] = fetch(url.href, {method: 'HEAD'}).then(r => r.status, e => String(e));
     }
-    if (linkStatus[key] !== 200) fail(page, 'link ' + a.getAttribute('href') + ' answers ' + linkStatus[key]);
+  }
+  for (const [href, url] of links) {
+    const status = await linkStatus[url.pathname];
+    if (status !== 200) fail(page, 'link ' + href + ' answers ' + status);
   }
 }
 function checkLayout(page, win, doc) {
@@ -166,20 +186,34 @@ async function checkSearch(frame) {
     if (!text.includes('<h1>')) fail('index.html', 'search hit ' + wanted + ' is not a page');
   }
 }
+for (const width of WIDTHS) results[width] = {checked: [], failures: []};
 (async () => {
   for (const page of PAGES) {
-    const frame = await load(page);
-    const doc = frame.contentDocument, win = frame.contentWindow;
-    checkLayout(page, win, doc);
-    checkAccessibility(page, win, doc);
-    checkStructuredData(page, doc);
-    await checkLinks(page, doc);
-    if (page === 'index.html') await checkSearch(frame);
-    checked.push(page);
+    // Each page is loaded once and checked at each width in turn; the home page, whose script
+    // answers the search, is loaded afresh for each width.
+    let frame = null;
+    for (const width of WIDTHS) {
+      WIDTH = width; failures = results[width].failures; checked = results[width].checked;
+      if (frame && page !== 'index.html') resize(frame);
+      else {
+        if (frame) frame.remove();
+        frame = await load(page);
+      }
+      const doc = frame.contentDocument, win = frame.contentWindow;
+      checkLayout(page, win, doc);
+      checkAccessibility(page, win, doc);
+      checkStructuredData(page, doc);
+      await checkLinks(page, doc);
+      if (page === 'index.html') await checkSearch(frame);
+      checked.push(page);
+    }
     frame.remove();
   }
-  document.getElementById('result').textContent = 'RESULT' + JSON.stringify({checked, failures}) + 'END';
-})().catch(e => { document.getElementById('result').textContent = 'RESULT' + JSON.stringify({checked, failures: failures.concat(['check page: ' + e])}) + 'END'; });
+  document.getElementById('result').textContent = 'RESULT' + JSON.stringify(results) + 'END';
+})().catch(e => {
+  failures.push('check page: ' + e);
+  document.getElementById('result').textContent = 'RESULT' + JSON.stringify(results) + 'END';
+});
 </script></body></html>"""
 
 
@@ -216,8 +250,19 @@ def main():
         i = args.index("--pages")
         limit = int(args[i + 1])
         del args[i:i + 2]
-    if len(args) != 1 or not os.path.isfile(os.path.join(args[0], "index.html")):
-        print("usage: site-browser-check.py SITE_DIR [--pages N]  (SITE_DIR holds index.html)", file=sys.stderr)
+    only = None
+    if "--only" in args:
+        i = args.index("--only")
+        only = args[i + 1]
+        del args[i:i + 2]
+    shard, shards = 1, 1
+    if "--shard" in args:
+        i = args.index("--shard")
+        shard, shards = (int(n) for n in args[i + 1].split("/"))
+        del args[i:i + 2]
+    if len(args) != 1 or not os.path.isfile(os.path.join(args[0], "index.html")) or not 1 <= shard <= shards:
+        print("usage: site-browser-check.py SITE_DIR [--pages N] [--shard K/N] [--only PAGE]"
+              "  (SITE_DIR holds index.html)", file=sys.stderr)
         return 2
     site = os.path.abspath(args[0])
     chromium = find_chromium()
@@ -239,6 +284,14 @@ def main():
         pages = sorted(keep)
     pages.remove("index.html")
     pages.insert(0, "index.html")
+    if only is not None:
+        if only not in pages:
+            print("error: %s is no page of %s" % (only, site), file=sys.stderr)
+            return 2
+        pages = [only]
+    if shards > 1:
+        print("shard %d/%d: %d of %d pages" % (shard, shards, len(pages[shard - 1::shards]), len(pages)))
+        pages = pages[shard - 1::shards]
 
     with open(os.path.join(site, "search.json"), encoding="utf-8") as f:
         rows = json.load(f)
@@ -250,24 +303,30 @@ def main():
     threading.Thread(target=server.serve_forever, daemon=True).start()
     port = server.server_address[1]
     failures = []
+    widths = (1280, 390)
     try:
-        for width in (1280, 390):
-            name = "/__check_%d__.html" % width
-            Handler.check_pages[name] = (CHECK_PAGE.replace("__PAGES__", json.dumps(pages))
-                                         .replace("__WIDTH__", str(width)).replace("__QUERIES__", json.dumps(queries)))
-            with tempfile.TemporaryDirectory() as profile:
-                run = subprocess.run(
-                    [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
-                     "--no-first-run", "--user-data-dir=" + profile, "--window-size=%d,1000" % (width + 40),
-                     "--virtual-time-budget=900000", "--dump-dom", "http://127.0.0.1:%d%s" % (port, name)],
-                    capture_output=True, text=True, timeout=600)
-            dom = run.stdout
-            start, end = '<pre id="result">RESULT', 'END</pre>'
-            if start not in dom or end not in dom:
+        # One browser for both widths: each page is loaded in a frame of the width checked, and
+        # the outer window is wider than the widest frame.
+        name = "/__check__.html"
+        Handler.check_pages[name] = (CHECK_PAGE.replace("__PAGES__", json.dumps(pages))
+                                     .replace("__WIDTHS__", json.dumps(widths)).replace("__QUERIES__", json.dumps(queries)))
+        with tempfile.TemporaryDirectory() as profile:
+            run = subprocess.run(
+                [chromium, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                 "--no-first-run", "--user-data-dir=" + profile, "--window-size=%d,1000" % (max(widths) + 40),
+                 "--virtual-time-budget=900000", "--dump-dom", "http://127.0.0.1:%d%s" % (port, name)],
+                capture_output=True, text=True, timeout=600)
+        dom = run.stdout
+        start, end = '<pre id="result">RESULT', 'END</pre>'
+        results = {}
+        if start in dom and end in dom:
+            results = json.loads(html.unescape(dom[dom.index(start) + len(start):dom.index(end)]))
+        for width in widths:
+            result = results.get(str(width))
+            if result is None:
                 failures.append("%d px: the check page did not finish (chromium status %d): %s" %
                                 (width, run.returncode, run.stderr.strip()[-300:]))
                 continue
-            result = json.loads(html.unescape(dom[dom.index(start) + len(start):dom.index(end)]))
             if len(result["checked"]) != len(pages):
                 failures.append("%d px: checked %d of %d pages" % (width, len(result["checked"]), len(pages)))
             failures += ["%d px: %s" % (width, f) for f in result["failures"]]

@@ -61,33 +61,89 @@ import Testing
     #expect(most > 1 && most <= SourceSession.itemsInFlight, "\(most)")
   }
 
-  /// Homeplus over the fixtures (one list, then 40 store pages), each answer `latency` late, at
-  /// `maxPerHost` requests per host: the branches, and the most requests the server answered
-  /// at once.
-  private func homeplus(
-    maxPerHost: Int, latency: Duration
-  ) async throws -> (branches: [RawBranch], mostAtOnce: Int) {
-    let server = try ReplayServer.start(archive: try ReplayArchive.load(from: FixturePaths.web), latency: latency)
-    defer { server.stop() }
+  /// Homeplus's recordings served from 127.0.0.1, each store page held until `limit` requests
+  /// are in flight at once, then `hold` more: a client that keeps `limit` requests going reaches
+  /// the limit however slowly a loaded machine starts them, and one that sends more is seen with
+  /// more in flight. A page is let go without the limit reached only when no request has come
+  /// for `quiet` (the client has fewer left, or is waiting for one of them). The list is
+  /// answered at once.
+  final class GatedHomeplusServer: Sendable {
+    let server: LocalHTTPServer
+    private let gate: Gate
+
+    private final class Gate: Sendable {
+      struct State {
+        var now = 0
+        var most = 0
+        /// Counts the times `limit` requests were in flight: a held request goes when it moves.
+        var reached = 0
+        var lastArrival = ContinuousClock.now
+        var unmatched: [String] = []
+      }
+      let limit: Int
+      let state = Mutex(State())
+      init(limit: Int) { self.limit = limit }
+    }
+
+    init(limit: Int, hold: Duration, quiet: Duration) throws {
+      let index = RecordingIndex(try ReplayArchive.load(from: FixturePaths.web).restricted(toHosts: ["my.homeplus.co.kr"]))
+      let gate = Gate(limit: limit)
+      self.gate = gate
+      server = try LocalHTTPServer { request in
+        let reached = gate.state.withLock { state in
+          state.now += 1
+          state.most = max(state.most, state.now)
+          state.lastArrival = .now
+          if state.now >= gate.limit { state.reached += 1 }
+          return state.reached
+        }
+        defer { gate.state.withLock { $0.now -= 1 } }
+        if request.path.hasSuffix("/store_detail") {
+          while gate.state.withLock({
+            $0.reached == reached && $0.now < gate.limit && ContinuousClock.now - $0.lastArrival < quiet
+          }) {
+            Thread.sleep(forTimeInterval: 0.001)
+          }
+          let (seconds, attoseconds) = hold.components
+          Thread.sleep(forTimeInterval: Double(seconds) + Double(attoseconds) / 1e18)
+        }
+        guard let exchange = index.match(request, host: "my.homeplus.co.kr") else {
+          gate.state.withLock { $0.unmatched.append("\(request.method) \(request.path)?\(request.query)") }
+          return .text("no recording", status: 404)
+        }
+        return ServerResponse(
+          status: exchange.status, headers: exchange.headers.filter { $0.name.lowercased() != "content-encoding" },
+          body: exchange.body)
+      }
+    }
+
+    var mostAtOnce: Int { gate.state.withLock { $0.most } }
+    var unmatchedRequests: [String] { gate.state.withLock { $0.unmatched } }
+  }
+
+  /// Homeplus over the fixtures (one list, then 40 store pages) at `maxPerHost` requests per
+  /// host: the branches, and the most requests the server answered at once.
+  private func homeplus(maxPerHost: Int) async throws -> (branches: [RawBranch], mostAtOnce: Int) {
+    let gated = try GatedHomeplusServer(limit: maxPerHost, hold: .milliseconds(25), quiet: .milliseconds(200))
+    defer { gated.server.stop() }
     let stack = FetchStack(
-      overrides: server.baseURLOverrides,
+      overrides: [HomeplusSource.origin: gated.server.baseURL],
       politeness: PolitenessPolicy(
         maxConcurrentRequestsPerHost: maxPerHost, minimumDelay: .zero, jitter: .zero, obeysRobotsTxt: false),
       retry: FetchRetryPolicy(maxAttempts: 1))
     let session = SourceSession(
       for: HomeplusSource.self, fetcher: stack.fetcher, asOf: Self.asOf, brands: [.homeplus, .homeplusExpress])
     let branches = try await HomeplusSource().collect(session)
-    #expect(server.unmatchedRequests.isEmpty)
-    return (branches, server.maxConcurrentRequestsPerHost)
+    #expect(gated.unmatchedRequests.isEmpty)
+    return (branches, gated.mostAtOnce)
   }
 
   @Test func storePagesAreFetchedUpToTheLimitPerHostAtOnce() async throws {
-    let one = try await homeplus(maxPerHost: 1, latency: .milliseconds(60))
+    let one = try await homeplus(maxPerHost: 1)
     #expect(one.mostAtOnce == 1)
     for limit in [4, 8] {
-      let side = try await homeplus(maxPerHost: limit, latency: .milliseconds(300))
-      // 40 store pages, each held 300 ms (long enough for a loaded machine to start them all):
-      // the limit is reached, never passed.
+      let side = try await homeplus(maxPerHost: limit)
+      // 40 store pages, each held until `limit` are in flight: the limit is reached, never passed.
       #expect(side.mostAtOnce == limit)
       #expect(side.branches == one.branches)
     }

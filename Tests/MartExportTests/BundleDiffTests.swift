@@ -331,9 +331,12 @@ import Testing
     return (try! BundleStore.readBundle(at: old), try! BundleStore.readBundle(at: new))
   }()
 
+  /// The diff of ``large``, made once: the tests below check the markdown it writes at each limit.
+  static let largeDiff = BundleDiff(old: large.old, new: large.new)
+
   @Test(arguments: [1_000_000, 60_000, 20_000, 5_000, 1_500])
   func markdownStaysWithinMaxBytesAndSaysWhatIsLeftOut(maxBytes: Int) throws {
-    let result = BundleDiff(old: Self.large.old, new: Self.large.new)
+    let result = Self.largeDiff
     #expect(result.changed.count == 800)
     let markdown = try result.markdown(maxBytes: maxBytes)
     #expect(markdown.utf8.count <= maxBytes)
@@ -354,7 +357,7 @@ import Testing
   }
 
   @Test func aLimitTooSmallForTheHeaderIsAnError() throws {
-    let result = BundleDiff(old: Self.large.old, new: Self.large.new)
+    let result = Self.largeDiff
     let problem = try #require(throws: BundleDiff.MarkdownLimitTooSmall.self) {
       try result.markdown(maxBytes: 100, jsonOption: "--format json")
     }

@@ -44,17 +44,56 @@ import Testing
   /// Expects `directory` to hold exactly the files `BundleContents` makes for `branches` as of
   /// `asOf`, manifest included, with the same bytes.
   func expectSameAsInMemory(_ directory: URL, _ branches: [Branch], asOf: CalendarDate) throws {
-    let window = DateWindow.threeMonths(startingAt: asOf)
-    let contents = try BundleContents(
-      branches: branches, brands: ExportFixtures.summaries(branches), day: RunDay(asOf: asOf, window: window))
-    var expected = Dictionary(uniqueKeysWithValues: contents.files.map { ($0.path, $0.data) })
-    expected[OutputLayout.manifestName] = contents.manifestData
+    let (version, expected) =
+      branches == Self.branches && asOf == ExportFixtures.asOf
+      ? try Self.branchesInMemory.get() : try Self.inMemory(branches, asOf: asOf)
     let onDisk = PlainFiles.regularFiles(under: directory.path)
     #expect(Set(onDisk) == Set(expected.keys))
-    #expect(directory.lastPathComponent == contents.version)
+    #expect(directory.lastPathComponent == version)
     for (path, data) in expected {
       #expect(PlainFiles.contents(of: directory.appendingPathComponent(path).path) == data, "\(path)")
     }
+  }
+
+  /// The version and the files, manifest included, by path, that `BundleContents` makes for
+  /// `branches` as of `asOf`.
+  static func inMemory(_ branches: [Branch], asOf: CalendarDate) throws -> (version: String, files: [String: Data]) {
+    let window = DateWindow.threeMonths(startingAt: asOf)
+    let contents = try BundleContents(
+      branches: branches, brands: ExportFixtures.summaries(branches), day: RunDay(asOf: asOf, window: window))
+    var files = Dictionary(uniqueKeysWithValues: contents.files.map { ($0.path, $0.data) })
+    files[OutputLayout.manifestName] = contents.manifestData
+    return (contents.version, files)
+  }
+
+  /// ``inMemory(_:asOf:)`` of `branches` as of the fixtures' day, which most tests publish: made
+  /// once.
+  static let branchesInMemory = Result { try inMemory(branches, asOf: ExportFixtures.asOf) }
+
+  /// One publish of `branches` as of the fixtures' day into an output directory of its own,
+  /// made once; a test that damages it takes a copy (``copyOfFirstPublish(_:)``).
+  static let firstPublish: Result<(output: URL, bundle: PublishedBundle), any Error> = Result {
+    let output = try ExportFixtures.temporaryDirectory("stream-first-publish")
+    let result = try BundleStore(outputDirectory: output).publish(
+      branches: branches, brands: ExportFixtures.summaries(branches), day: RunDay(asOf: ExportFixtures.asOf),
+      shouldStop: { false })
+    guard let bundle = result.bundle else { throw CopyFailed(description: "the first publish published nothing") }
+    return (output, bundle)
+  }
+
+  struct CopyFailed: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// A copy (`cp -a`) of ``firstPublish`` in a new folder, and its bundle as published there.
+  func copyOfFirstPublish(_ label: String) throws -> (output: URL, bundle: PublishedBundle) {
+    let (original, bundle) = try Self.firstPublish.get()
+    let output = try ExportFixtures.temporaryDirectory(label).appendingPathComponent("output")
+    let copied = try ProcessRunner.run(URL(fileURLWithPath: "/bin/cp"), ["-a", original.path, output.path])
+    guard copied.status == 0 else { throw CopyFailed(description: "cp -a exited \(copied.status): \(copied.stderrText)") }
+    var copy = bundle
+    copy.directory = URL(fileURLWithPath: output.path + bundle.directory.path.dropFirst(original.path.count))
+    return (output, copy)
   }
 
   /// How many times `shouldStop` was asked (by one publish, on the test's thread).
@@ -140,8 +179,8 @@ import Testing
     Damage(file: "index.json"),
   ])
   func aDamagedCopyOfTheSameSizeIsFoundByItsDigestAndWrittenAgain(_ damage: Damage) throws {
-    let output = try ExportFixtures.temporaryDirectory("stream-damaged")
-    let first = try #require(try publish(Self.branches, into: output).bundle)
+    // A first publish of the stores (a copy of the one the cases share).
+    let (output, first) = try copyOfFirstPublish("stream-damaged")
     let url = first.directory.appendingPathComponent(damage.file)
     var data = try Data(contentsOf: url)
     data[data.count / 2] ^= 0x20

@@ -4,6 +4,7 @@ import MartCore
 import MartExport
 import MartGeocoding
 import MartPipeline
+import PipelineTestSupport
 import TestSupport
 import Testing
 
@@ -17,6 +18,18 @@ import Testing
     try await PipelineRunTests().run(recordings: recordings, output: output)
   }
 
+  /// The process's one run over `fixtures/web` (``ReplayedFixtures``, configured as ``run(recordings:output:)``
+  /// configures one), read only: its output directory and report.
+  func published() async throws -> (output: URL, report: RunReport) {
+    let published = try await PipelineRunTests().published()
+    return (published.output, published.report)
+  }
+
+  /// A private copy of that run's output, to rerun over.
+  func publishedOutput() async throws -> URL {
+    try await PipelineRunTests().publishedOutput()
+  }
+
   func scratch(_ prefix: String) -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
   }
@@ -26,8 +39,7 @@ import Testing
   }
 
   @Test func everyBrandExportsAtLeastFifteenBranchesWithClosingDays() async throws {
-    let output = scratch("output")
-    let report = try await run(output: output)
+    let (output, report) = try await published()
     #expect(report.outcome == .published)
     let branches = try latestBranches(output)
 
@@ -48,8 +60,7 @@ import Testing
   }
 
   @Test func homeplusBranchesCarryTheirPageRulesAndSiteCoordinates() async throws {
-    let output = scratch("output")
-    let report = try await run(output: output)
+    let (output, report) = try await published()
     let branches = try latestBranches(output)
     func branch(_ id: String) throws -> Branch { try #require(branches.first { $0.id.description == id }) }
 
@@ -92,8 +103,7 @@ import Testing
   }
 
   @Test func lotteMartRowsWithoutAStoreLinkAreIdentifiedByName() async throws {
-    let output = scratch("output")
-    _ = try await run(output: output)
+    let output = try await published().output
     let lotte = try latestBranches(output).filter { $0.brand == .lottemart }
     let wonju = try #require(lotte.first { $0.id.description == "lottemart-원주점" })
     #expect(wonju.phone == "033-769-2500")
@@ -114,8 +124,7 @@ import Testing
   }
 
   @Test func anUnreadableHomeplusListKeepsItsLastGoodBranches() async throws {
-    let output = scratch("output")
-    _ = try await run(output: output)
+    let output = try await publishedOutput()
 
     let broken = scratch("web")
     try FileManager.default.copyItem(at: FixturePaths.web, to: broken)

@@ -3,6 +3,7 @@ import MartCore
 import MartFetch
 import MartGeocoding
 import MartPipeline
+import PipelineTestSupport
 import TestSupport
 import Testing
 
@@ -21,6 +22,16 @@ import Testing
         politeness: PolitenessPolicy(maxConcurrentRequestsPerHost: maxPerHost, minimumDelay: .zero, jitter: .zero)))
     #expect(result.report.outcome == .published)
     #expect(result.unmatchedReplayRequests.isEmpty)
+    let files = try Self.files(under: output)
+    for folder in [output, RunConfiguration.defaultStateDirectory(for: output)]
+    where FileManager.default.fileExists(atPath: folder.path) {
+      try FileManager.default.removeItem(at: folder)
+    }
+    return files
+  }
+
+  /// Every file of the output folder `output` but the run's report, by path below it.
+  private static func files(under output: URL) throws -> [String: Data] {
     var files: [String: Data] = [:]
     let root = output.resolvingSymlinksInPath().path + "/"
     let walk = try #require(FileManager.default.enumerator(at: output, includingPropertiesForKeys: [.isRegularFileKey]))
@@ -29,15 +40,22 @@ import Testing
       guard !path.hasPrefix("report.") else { continue }
       files[path] = try Data(contentsOf: url)
     }
-    for folder in [output, RunConfiguration.defaultStateDirectory(for: output)]
-    where FileManager.default.fileExists(atPath: folder.path) {
-      try FileManager.default.removeItem(at: folder)
-    }
     return files
   }
 
+  /// The process's one replay of `fixtures/web` (``ReplayedFixtures``): a run as of the same day
+  /// at the default one request per host (a replay keeps no delay), which
+  /// ``publishedFiles(maxPerHost:)`` would make again for 1.
+  private func filesAtOneRequestPerHost() async throws -> [String: Data] {
+    let published = try await ReplayedFixtures.shared.published()
+    #expect(PolitenessPolicy().maxConcurrentRequestsPerHost == 1)
+    #expect(published.report.outcome == .published)
+    #expect(published.result.unmatchedReplayRequests.isEmpty)
+    return try Self.files(under: published.output)
+  }
+
   @Test func aRunPublishesTheSameBytesAtOneAndAtEightRequestsPerHost() async throws {
-    let one = try await publishedFiles(maxPerHost: 1)
+    let one = try await filesAtOneRequestPerHost()
     let eight = try await publishedFiles(maxPerHost: 8)
     #expect(one.keys.contains { $0.hasPrefix("bundles/") })
     #expect(one.keys.sorted() == eight.keys.sorted())

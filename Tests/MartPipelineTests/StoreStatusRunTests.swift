@@ -4,6 +4,7 @@ import MartCore
 import MartExport
 import MartGeocoding
 import MartPipeline
+import PipelineTestSupport
 import TestSupport
 import Testing
 
@@ -15,6 +16,18 @@ import Testing
   /// A replayed run as of `asOf`, as ``PipelineRunTests`` makes one.
   func run(recordings: URL = FixturePaths.web, output: URL) async throws -> RunReport {
     try await PipelineRunTests().run(recordings: recordings, output: output)
+  }
+
+  /// The process's one run over `fixtures/web` (``ReplayedFixtures``, configured as ``run(recordings:output:)``
+  /// configures one), read only: its output directory and report.
+  func published() async throws -> (output: URL, report: RunReport) {
+    let published = try await PipelineRunTests().published()
+    return (published.output, published.report)
+  }
+
+  /// A private copy of that run's output, to rerun over.
+  func publishedOutput() async throws -> URL {
+    try await PipelineRunTests().publishedOutput()
   }
 
   func scratch(_ prefix: String) -> URL {
@@ -33,8 +46,7 @@ import Testing
   }
 
   @Test func shutStoresAreExportedWithTheirStatusAndEveryShutDayClosed() async throws {
-    let output = scratch("output")
-    let report = try await run(output: output)
+    let (output, report) = try await published()
     #expect(report.outcome == .published)
     let bundle = try #require(try BundleStore(outputDirectory: output).latest())
     let byID = Dictionary(uniqueKeysWithValues: bundle.branches.branches.map { ($0.id.description, $0) })
@@ -128,8 +140,7 @@ import Testing
   }
 
   @Test func clientFilesListShutStoresOnceAndSpanTheirShutDays() async throws {
-    let output = scratch("output")
-    _ = try await run(output: output)
+    let output = try await published().output
     let bundle = try #require(try BundleStore(outputDirectory: output).latest())
     let closures = try BundleJSON.decode(
       ClosuresFile.self, from: try Data(contentsOf: bundle.directory.appendingPathComponent("closures.json")),
@@ -215,8 +226,7 @@ import Testing
   }
 
   @Test func aStoreMissingFromItsSourceIsRemovedNotMarkedClosed() async throws {
-    let output = scratch("output")
-    _ = try await run(output: output)
+    let output = try await publishedOutput()
     // The same sites, with 도봉점's row gone from the Lotte Mart page.
     let recordings = scratch("recordings")
     try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)

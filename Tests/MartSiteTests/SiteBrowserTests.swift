@@ -14,23 +14,34 @@ import Testing
         .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
     }.first
 
+  /// The pages checked, and the shares of them one browser each checks (every third page, from
+  /// the first, second or third), so that no case takes long.
+  static let pages = 100
+  static let shards = 3
+
   @Test(
     .enabled(if: chromium != nil, "chromium is not installed (scripts/setup.sh installs it): the browser checks are skipped"),
-    .timeLimit(.minutes(10)))
-  func pagesRenderAndPassTheChecksInChromium() throws {
+    .timeLimit(.minutes(10)), arguments: 1...shards)
+  func pagesRenderAndPassTheChecksInChromium(shard: Int) throws {
     let site = try SiteFixture.bootstrapSite.get()
     let script = FixturePaths.repositoryRoot.appendingPathComponent("scripts/site-browser-check.py").path
-    // Every page kind, and an even sample of 60 branch pages beside them.
+    // Every page kind, and an even sample of 80 branch pages beside them: 100 pages, this case's
+    // share of them (the three cases check all 100, the home page and its search in the first).
     let outcome = try ProcessRunner.run(
-      URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, site.path, "--pages", "100"],
+      URL(fileURLWithPath: "/usr/bin/env"),
+      ["python3", script, site.path, "--pages", "\(Self.pages)", "--shard", "\(shard)/\(Self.shards)"],
       in: FixturePaths.repositoryRoot)
+    let share = (Self.pages - shard + Self.shards) / Self.shards
     #expect(outcome.status == 0, "\(outcome.stderrText)")
-    #expect(outcome.stdoutText.contains("1280 px: 100 pages checked, 0 failures"), "\(outcome.stdoutText)")
-    #expect(outcome.stdoutText.contains("390 px: 100 pages checked, 0 failures"), "\(outcome.stdoutText)")
+    #expect(
+      outcome.stdoutText.contains("shard \(shard)/\(Self.shards): \(share) of \(Self.pages) pages"), "\(outcome.stdoutText)")
+    #expect(outcome.stdoutText.contains("1280 px: \(share) pages checked, 0 failures"), "\(outcome.stdoutText)")
+    #expect(outcome.stdoutText.contains("390 px: \(share) pages checked, 0 failures"), "\(outcome.stdoutText)")
   }
 
   /// The checks can fail: a page whose text overlaps, whose field has no label, whose contrast
-  /// is too low and whose link leads nowhere fails each of them.
+  /// is too low and whose link leads nowhere fails each of them. The home page, broken so, is
+  /// the one page checked.
   @Test(.enabled(if: chromium != nil, "chromium is not installed: the browser checks are skipped"))
   func theChecksFailABrokenPage() throws {
     let work = try SiteFixture.temporaryDirectory()
@@ -45,9 +56,10 @@ import Testing
     try Data(broken.utf8).write(to: index)
     let script = FixturePaths.repositoryRoot.appendingPathComponent("scripts/site-browser-check.py").path
     let outcome = try ProcessRunner.run(
-      URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, site.path, "--pages", "1"],
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, site.path, "--only", "index.html"],
       in: FixturePaths.repositoryRoot)
     #expect(outcome.status == 1)
+    #expect(outcome.stdoutText.contains("390 px: 1 pages checked"), "\(outcome.stdoutText)")
     for failure in ["overlap at 390 px", "overlap at 1280 px", "form field without a label", "contrast", "emart/missing.html answers 404"] {
       #expect(outcome.stderrText.contains(failure), "\(failure) not reported: \(outcome.stderrText.prefix(2000))")
     }
