@@ -32,25 +32,15 @@ import Testing
     _ arguments: [String], stdoutToFull: Bool = false, stderrToFull: Bool = false,
     in directory: URL = FixturePaths.repositoryRoot
   ) throws -> Ended {
-    let process = Process()
-    process.executableURL = CommandLineContractTests.binary
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    let out = Pipe()
-    let err = Pipe()
     let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-    process.standardOutput = stdoutToFull ? full : out
-    process.standardError = stderrToFull ? full : err
-    try process.run()
-    if stdoutToFull { try out.fileHandleForWriting.close() }
-    if stderrToFull { try err.fileHandleForWriting.close() }
-    let outData = stdoutToFull ? Data() : out.fileHandleForReading.readDataToEndOfFile()
-    let errData = stderrToFull ? Data() : err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try full.close()
+    defer { try? full.close() }
+    let ended = try ChildProcess.run(
+      CommandLineContractTests.binary, arguments, in: directory, stdout: stdoutToFull ? .handle(full) : .pipe,
+      stderr: stderrToFull ? .handle(full) : .pipe
+    ).ended
     return Ended(
-      status: process.terminationStatus, crashed: process.terminationReason != .exit || process.terminationStatus >= 128,
-      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+      status: ended.status, crashed: ended.reason != .exit || ended.status >= 128, stdout: ended.stdoutText,
+      stderr: ended.stderrText)
   }
 
   func scratch(_ label: String) throws -> URL {
@@ -65,14 +55,17 @@ import Testing
     let output = try safety.publishedOutput("full")
     let work = try scratch("full-work")
     // Each command with the status it ends with when its result cannot be written to stdout:
-    // its trouble status (diff 2, the others 1); a run keeps the status of what it published.
+    // its trouble status (diff 2, the others 1); a run keeps the status of what it published
+    // (a run of one small brand: what it writes on stdout and stderr is the same for all).
     let commands: [([String], Int32)] = [
       (["diff", output.path, output.path], 2),
       (["validate", output.path], 1),
       (["rule", "--as-of", "2026-11-20", "매월 둘째·넷째 일요일"], 1),
       (["address", "서울 송파구 올림픽로 300"], 1),
       (["report", output.path, "--output", work.appendingPathComponent("page.html").path], 1),
-      (["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"], 0),
+      (
+        ["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21", "--brand", "megamart"], 0
+      ),
       (["--help"], 0),
     ]
     for (arguments, failedStdoutStatus) in commands {
@@ -99,7 +92,10 @@ import Testing
   @Test func aDiffWithChangesIntoAFullDiskIsTroubleAndADamagedBundleStillFailsValidation() throws {
     let output = try safety.publishedOutput("full-diff")
     let later = try safety.publishedOutput("full-diff-later")
-    let changed = try cli.run(["run", "--replay", "fixtures/web", "--output", later.path, "--as-of", "2026-11-25"])
+    // A later bundle (of one small brand fetched again, the others kept: the diff is the same).
+    let changed = try cli.run([
+      "run", "--replay", "fixtures/web", "--output", later.path, "--as-of", "2026-11-25", "--brand", "megamart",
+    ])
     try #require(changed.status == 0, "\(changed.stderr)")
     // Changes would be 1; not being able to show them is trouble.
     let diff = try run(["diff", output.path, later.path], stdoutToFull: true)
@@ -142,46 +138,95 @@ import Testing
     "9999-12-31", "0000-00-00",
   ]
 
-  @Test func everyOptionOfEveryCommandTakesExtremeValuesWithOneErrorLine() throws {
+  /// The extreme values a text option (a path, a name, a URL, one of a few words) can tell
+  /// apart: to such an option "1e300", "nan", "inf", "-99999999999999999999" and the two dates
+  /// are text like any other, read by the one parsing all its plain values share, so one plain
+  /// value stands for them; the empty value, control characters and values that look like an
+  /// option (a dash and a digit, a dash and letters) are each read differently. Numbers and
+  /// dates meet every value of ``extremeValues``.
+  static let textExtremeValues = ["99999999999999999999999999", "-1", "-inf", "", "\u{1}\r\n\u{7F}"]
+
+  /// One option of one command, and the extreme values it meets.
+  struct FuzzedOption: Sendable, CustomTestStringConvertible {
+    var command: String
+    var option: String
+    /// A number or a date: it meets every value of ``extremeValues``; else a text option.
+    var readsNumbersOrDates: Bool
+
+    var values: [String] { readsNumbersOrDates ? extremeValues : textExtremeValues }
+    var testDescription: String { "\(command) \(option)" }
+
+    /// The command's arguments that stop it before any work (a folder without recordings, a URL
+    /// that is not http), with `empty` an empty folder and `file` a file.
+    func base(empty: URL, file: URL) -> [String] {
+      switch command {
+      case "run": ["run", "--replay", empty.path, "--output", file.path]
+      case "rule": ["rule", "매주 월요일"]
+      case "address": ["address", "서울 송파구 올림픽로 300"]
+      case "diff": ["diff", empty.path, empty.path]
+      case "report": ["report", empty.path]
+      case "fetch": ["fetch", "ftp://127.0.0.1/"]
+      case "bench": ["bench", "--scale", "1"]
+      default: ["bench-run", "--output", file.path, "--as-of", "1999-12-31"]
+      }
+    }
+  }
+
+  /// Every option of every command whose values are tried, numbers and dates first. One test
+  /// case each, so that no case runs long.
+  static let fuzzedOptions: [FuzzedOption] = {
+    let commands: [(command: String, numbersOrDates: [String], text: [String])] = [
+      (
+        "run",
+        [
+          "--as-of", "--max-per-host", "--request-delay", "--retries", "--retry-delay", "--timeout", "--keep",
+          "--progress-interval",
+        ],
+        [
+          "--output", "--state", "--replay", "--brand", "--source", "--geocoding-cache", "--archive", "--user-agent",
+          "--log-format",
+        ]
+      ),
+      ("rule", ["--as-of", "--from", "--to"], ["--format", "--coverage"]),
+      ("address", [], ["--format"]),
+      ("diff", ["--max-bytes"], ["--format", "--fail-on"]),
+      ("report", [], ["--previous", "--output"]),
+      ("fetch", [], ["--method", "--data"]),
+      ("bench", ["--scale", "--seed"], ["--format", "--keep"]),
+      ("bench-run", ["--as-of"], ["--output", "--origin"]),
+    ]
+    return commands.flatMap { command, numbersOrDates, text in
+      numbersOrDates.map { FuzzedOption(command: command, option: $0, readsNumbersOrDates: true) }
+        + text.map { FuzzedOption(command: command, option: $0, readsNumbersOrDates: false) }
+    }
+  }()
+
+  @Test(arguments: fuzzedOptions)
+  func everyOptionOfEveryCommandTakesExtremeValuesWithOneErrorLine(option fuzzed: FuzzedOption) throws {
     let work = try scratch("fuzz")
     let empty = work.appendingPathComponent("no-recordings")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
     let file = work.appendingPathComponent("a-file")
     try Data("x".utf8).write(to: file)
-    // Each command with arguments that stop it before any work (a folder without recordings, a
-    // URL that is not http), and the options whose values are tried.
-    let commands: [(base: [String], options: [String])] = [
-      (
-        ["run", "--replay", empty.path, "--output", file.path],
-        [
-          "--output", "--state", "--replay", "--brand", "--as-of", "--source", "--geocoding-cache", "--archive",
-          "--user-agent", "--max-per-host", "--request-delay", "--retries", "--retry-delay", "--timeout", "--keep",
-          "--log-format", "--progress-interval",
-        ]
-      ),
-      (["rule", "매주 월요일"], ["--as-of", "--from", "--to", "--format", "--coverage"]),
-      (["address", "서울 송파구 올림픽로 300"], ["--format"]),
-      (["diff", empty.path, empty.path], ["--format", "--fail-on", "--max-bytes"]),
-      (["report", empty.path], ["--previous", "--output"]),
-      (["fetch", "ftp://127.0.0.1/"], ["--method", "--data"]),
-      (["bench", "--scale", "1"], ["--scale", "--format", "--seed", "--keep"]),
-      (["bench-run", "--output", file.path, "--as-of", "1999-12-31"], ["--output", "--as-of", "--origin"]),
-    ]
-    for (base, options) in commands {
-      for option in options {
-        for value in Self.extremeValues {
-          let arguments = base + [option, value]
-          let name = "\(base.first ?? "") \(option) \(value.debugDescription)"
-          let ended = try run(arguments, in: work)
-          #expect(!ended.crashed, "\(name): status \(ended.status)")
-          #expect(ended.status == (base.first == "diff" ? 2 : 1), "\(name): status \(ended.status) \(ended.stderr)")
-          let lines = safety.lines(ended.stderr)
-          #expect(lines.count == 1 && lines.first?.hasPrefix("error: ") == true, "\(name): \(ended.stderr)")
-        }
-      }
+    let base = fuzzed.base(empty: empty, file: file)
+    for value in fuzzed.values {
+      let arguments = base + [fuzzed.option, value]
+      let name = "\(fuzzed.command) \(fuzzed.option) \(value.debugDescription)"
+      let ended = try run(arguments, in: work)
+      #expect(!ended.crashed, "\(name): status \(ended.status)")
+      #expect(ended.status == (fuzzed.command == "diff" ? 2 : 1), "\(name): status \(ended.status) \(ended.stderr)")
+      let lines = safety.lines(ended.stderr)
+      #expect(lines.count == 1 && lines.first?.hasPrefix("error: ") == true, "\(name): \(ended.stderr)")
     }
     // Nothing was written where the commands ran (an empty path is not the working directory).
     #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == ["a-file", "no-recordings"])
+  }
+
+  /// Every option the commands above list is tried, and meets values of every kind.
+  @Test func theFuzzedOptionsAreEveryListedOptionOnce() {
+    #expect(Self.fuzzedOptions.count == 37)
+    #expect(Set(Self.fuzzedOptions.map(\.testDescription)).count == Self.fuzzedOptions.count)
+    #expect(Set(Self.textExtremeValues).isSubset(of: Self.extremeValues))
   }
 
   @Test func aHugeTimeoutOrAFarDateIsRefusedAndLeavesNoLock() throws {
@@ -268,7 +313,10 @@ import Testing
     for (path, kind) in [("/dev/full", "a device"), (folder.path, "a directory"), (link.path, "a symbolic link")] {
       let ended = try cli.run(["report", output.path, "--output", path])
       #expect(ended.status == 1, "\(path)")
-      #expect(safety.lines(ended.stderr) == ["error: \(path): is \(kind), not a regular file; the page is written only over a regular file or a new one"])
+      #expect(
+        safety.lines(ended.stderr) == [
+          "error: \(path): is \(kind), not a regular file; the page is written only over a regular file or a new one"
+        ])
     }
     var status = stat()
     #expect(lstat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "/dev/full is still a device")
