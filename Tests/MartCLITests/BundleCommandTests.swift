@@ -242,11 +242,13 @@ import Testing
 
   @Test func sameBundleHasNoChanges() throws {
     let (old, _) = try baseline()
+    var outcomes: [String: CommandLineContractTests.Outcome] = [:]
     for format in ["text", "json", "markdown"] {
       let outcome = try cli.run(["diff", old.path, old.path, "--format", format])
       #expect(outcome.status == 0, "\(format): \(outcome.stderr)")
+      outcomes[format] = outcome
     }
-    let json = try json(try cli.run(["diff", old.path, old.path, "--format", "json"]))
+    let json = try json(try #require(outcomes["json"]))
     #expect(json["added"] as? [String] == [])
     #expect(json["removed"] as? [String] == [])
     #expect((json["changed"] as? [Any])?.isEmpty == true)
@@ -431,10 +433,19 @@ import Testing
     #expect(try cli.run(["diff", new.path, old.path, "--fail-on", "brand-freshness"]).status == 1)
   }
 
-  @Test func hundredsOfIdenticalChangesStayWithinMaxBytes() throws {
+  /// The two bundles of ``hundredsOfIdenticalChangesStayWithinMaxBytes(maxBytes:)``, made once
+  /// for its cases, and the whole markdown diff between them: 600 copies of emart-1059, which
+  /// closes on 2026-12-13 (일); in the new bundle every copy closes on 2026-12-20 (일) instead.
+  struct Copies: Sendable {
+    var old: URL
+    var new: URL
+    var full: CommandLineContractTests.Outcome
+  }
+
+  static let copies = Result<Copies, any Error> { try DiffCommandTests().makeCopies() }
+
+  func makeCopies() throws -> Copies {
     let (_, bundle) = try baseline()
-    // 600 copies of emart-1059, which closes on 2026-12-13 (일); in the new bundle every copy
-    // closes on 2026-12-20 (일) instead.
     let december13 = try #require(CalendarDate(iso: "2026-12-13"))
     let december20 = try #require(CalendarDate(iso: "2026-12-20"))
     func copies(moved: Bool) throws -> URL {
@@ -456,12 +467,32 @@ import Testing
     let old = try copies(moved: false)
     let new = try copies(moved: true)
     let full = try cli.run(["diff", old.path, new.path, "--format", "markdown", "--max-bytes", "1000000"])
-    #expect(full.status == 1)
-    #expect(full.stdout.contains("- **closing-dates**, 600 branches: 12-13(일) → 12-20(일)\n"))
-    #expect(!full.stdout.contains("see the JSON diff"))
-    #expect(full.stdout.utf8.count > 4_000)
-    for maxBytes in [60_000, 4_000] {
-      let outcome = try cli.run(["diff", old.path, new.path, "--format", "markdown", "--max-bytes", "\(maxBytes)"])
+    return Copies(old: old, new: new, full: full)
+  }
+
+  /// One case per bound (the whole diff, two that shorten it, one too small for its header), so
+  /// that no case runs long; the bundles are made once, by the first case that needs them.
+  @Test(arguments: [1_000_000, 60_000, 4_000, 200])
+  func hundredsOfIdenticalChangesStayWithinMaxBytes(maxBytes: Int) throws {
+    let copies = try Self.copies.get()
+    let full = copies.full
+    switch maxBytes {
+    case 1_000_000:
+      #expect(full.status == 1)
+      #expect(full.stdout.contains("- **closing-dates**, 600 branches: 12-13(일) → 12-20(일)\n"))
+      #expect(!full.stdout.contains("see the JSON diff"))
+      #expect(full.stdout.utf8.count > 4_000)
+    case 200:
+      let tooSmall = try cli.run([
+        "diff", copies.old.path, copies.new.path, "--format", "markdown", "--max-bytes", "200",
+      ])
+      #expect(tooSmall.status == 2)
+      #expect(tooSmall.stdout.isEmpty)
+      #expect(tooSmall.stderr.contains("--max-bytes 200 cannot hold the header"), "stderr: \(tooSmall.stderr)")
+    default:
+      let outcome = try cli.run([
+        "diff", copies.old.path, copies.new.path, "--format", "markdown", "--max-bytes", "\(maxBytes)",
+      ])
       #expect(outcome.status == 1)
       #expect(outcome.stdout.utf8.count <= maxBytes)
       #expect(outcome.stdout.contains("- **closing-dates**, 600 branches: 12-13(일) → 12-20(일)\n"))
@@ -471,10 +502,6 @@ import Testing
         #expect(outcome.stdout.contains("_Shortened to stay within \(maxBytes) bytes: "), "stdout: \(outcome.stdout)")
       }
     }
-    let tooSmall = try cli.run(["diff", old.path, new.path, "--format", "markdown", "--max-bytes", "200"])
-    #expect(tooSmall.status == 2)
-    #expect(tooSmall.stdout.isEmpty)
-    #expect(tooSmall.stderr.contains("--max-bytes 200 cannot hold the header"), "stderr: \(tooSmall.stderr)")
   }
 
   @Test(arguments: [

@@ -52,11 +52,12 @@ import Testing
   // MARK: Standard streams that cannot be written
 
   @Test func everyCommandSurvivesAFullDiskAsStdoutOrStderr() throws {
-    let output = try safety.publishedOutput("full")
+    // An output of one small brand: what the commands write does not depend on its size.
+    let output = try PublishedOutput.smallCopy("full")
     let work = try scratch("full-work")
     // Each command with the status it ends with when its result cannot be written to stdout:
     // its trouble status (diff 2, the others 1); a run keeps the status of what it published
-    // (a run of one small brand: what it writes on stdout and stderr is the same for all).
+    // (a run of the output's one small brand).
     let commands: [([String], Int32)] = [
       (["diff", output.path, output.path], 2),
       (["validate", output.path], 1),
@@ -90,9 +91,10 @@ import Testing
   }
 
   @Test func aDiffWithChangesIntoAFullDiskIsTroubleAndADamagedBundleStillFailsValidation() throws {
-    let output = try safety.publishedOutput("full-diff")
-    let later = try safety.publishedOutput("full-diff-later")
-    // A later bundle (of one small brand fetched again, the others kept: the diff is the same).
+    // Outputs of one small brand: what the commands write does not depend on their size.
+    let output = try PublishedOutput.smallCopy("full-diff")
+    let later = try PublishedOutput.smallCopy("full-diff-later")
+    // A later bundle.
     let changed = try cli.run([
       "run", "--replay", "fixtures/web", "--output", later.path, "--as-of", "2026-11-25", "--brand", "megamart",
     ])
@@ -138,22 +140,44 @@ import Testing
     "9999-12-31", "0000-00-00",
   ]
 
-  /// The extreme values a text option (a path, a name, a URL, one of a few words) can tell
-  /// apart: to such an option "1e300", "nan", "inf", "-99999999999999999999" and the two dates
-  /// are text like any other, read by the one parsing all its plain values share, so one plain
-  /// value stands for them; the empty value, control characters and values that look like an
-  /// option (a dash and a digit, a dash and letters) are each read differently. Numbers and
-  /// dates meet every value of ``extremeValues``.
-  static let textExtremeValues = ["99999999999999999999999999", "-1", "-inf", "", "\u{1}\r\n\u{7F}"]
+  /// What an option reads, and so which of ``extremeValues`` it can tell apart. Every option
+  /// meets values of each kind (huge, negative, not a number, infinite, empty, control
+  /// characters); a value is left out only for options to which it is the same as one they
+  /// meet, read by the same parsing.
+  enum Reads: Sendable {
+    /// A whole number (a count, bytes, a seed, scales): "-inf" is a dash and no number, like
+    /// "-99999999999999999999"; the two dates are no number, like "nan".
+    case integer
+    /// A number of seconds: the two dates are no number, like the empty value.
+    case decimal
+    /// A date: "1e300" is no date, like "nan"; "-99999999999999999999" and "-inf" are a dash
+    /// and no date, like "-1".
+    case date
+    /// Text (a path, a name, a URL, one of a few words): "1e300", "nan", "inf",
+    /// "-99999999999999999999" and the dates are text like any other, read as the huge number
+    /// is; the empty value, control characters and values that look like an option (a dash and
+    /// a digit, a dash and letters) are each read differently.
+    case text
+
+    var values: [String] {
+      let left: Set<String> =
+        switch self {
+        case .integer: ["-inf", "9999-12-31", "0000-00-00"]
+        case .decimal: ["9999-12-31", "0000-00-00"]
+        case .date: ["1e300", "-99999999999999999999", "-inf"]
+        case .text: ["1e300", "-99999999999999999999", "nan", "inf", "9999-12-31", "0000-00-00"]
+        }
+      return extremeValues.filter { !left.contains($0) }
+    }
+  }
 
   /// One option of one command, and the extreme values it meets.
   struct FuzzedOption: Sendable, CustomTestStringConvertible {
     var command: String
     var option: String
-    /// A number or a date: it meets every value of ``extremeValues``; else a text option.
-    var readsNumbersOrDates: Bool
+    var reads: Reads
 
-    var values: [String] { readsNumbersOrDates ? extremeValues : textExtremeValues }
+    var values: [String] { reads.values }
     var testDescription: String { "\(command) \(option)" }
 
     /// The command's arguments that stop it before any work (a folder without recordings, a URL
@@ -172,32 +196,30 @@ import Testing
     }
   }
 
-  /// Every option of every command whose values are tried, numbers and dates first. One test
-  /// case each, so that no case runs long.
+  /// Every option of every command whose values are tried. One test case each, so that no case
+  /// runs long.
   static let fuzzedOptions: [FuzzedOption] = {
-    let commands: [(command: String, numbersOrDates: [String], text: [String])] = [
+    let commands: [(command: String, options: [(String, Reads)])] = [
       (
         "run",
         [
-          "--as-of", "--max-per-host", "--request-delay", "--retries", "--retry-delay", "--timeout", "--keep",
-          "--progress-interval",
-        ],
-        [
-          "--output", "--state", "--replay", "--brand", "--source", "--geocoding-cache", "--archive", "--user-agent",
-          "--log-format",
+          ("--output", .text), ("--state", .text), ("--replay", .text), ("--brand", .text), ("--as-of", .date),
+          ("--source", .text), ("--geocoding-cache", .text), ("--archive", .text), ("--user-agent", .text),
+          ("--max-per-host", .integer), ("--request-delay", .decimal), ("--retries", .integer),
+          ("--retry-delay", .decimal), ("--timeout", .decimal), ("--keep", .integer), ("--log-format", .text),
+          ("--progress-interval", .decimal),
         ]
       ),
-      ("rule", ["--as-of", "--from", "--to"], ["--format", "--coverage"]),
-      ("address", [], ["--format"]),
-      ("diff", ["--max-bytes"], ["--format", "--fail-on"]),
-      ("report", [], ["--previous", "--output"]),
-      ("fetch", [], ["--method", "--data"]),
-      ("bench", ["--scale", "--seed"], ["--format", "--keep"]),
-      ("bench-run", ["--as-of"], ["--output", "--origin"]),
+      ("rule", [("--as-of", .date), ("--from", .date), ("--to", .date), ("--format", .text), ("--coverage", .text)]),
+      ("address", [("--format", .text)]),
+      ("diff", [("--format", .text), ("--fail-on", .text), ("--max-bytes", .integer)]),
+      ("report", [("--previous", .text), ("--output", .text)]),
+      ("fetch", [("--method", .text), ("--data", .text)]),
+      ("bench", [("--scale", .integer), ("--format", .text), ("--seed", .integer), ("--keep", .text)]),
+      ("bench-run", [("--output", .text), ("--as-of", .date), ("--origin", .text)]),
     ]
-    return commands.flatMap { command, numbersOrDates, text in
-      numbersOrDates.map { FuzzedOption(command: command, option: $0, readsNumbersOrDates: true) }
-        + text.map { FuzzedOption(command: command, option: $0, readsNumbersOrDates: false) }
+    return commands.flatMap { command, options in
+      options.map { FuzzedOption(command: command, option: $0.0, reads: $0.1) }
     }
   }()
 
@@ -222,11 +244,15 @@ import Testing
     #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == ["a-file", "no-recordings"])
   }
 
-  /// Every option the commands above list is tried, and meets values of every kind.
+  /// Every option the commands above list is tried once, and each meets values of every kind.
   @Test func theFuzzedOptionsAreEveryListedOptionOnce() {
     #expect(Self.fuzzedOptions.count == 37)
     #expect(Set(Self.fuzzedOptions.map(\.testDescription)).count == Self.fuzzedOptions.count)
-    #expect(Set(Self.textExtremeValues).isSubset(of: Self.extremeValues))
+    for reads in [Reads.integer, .decimal, .date, .text] {
+      let values = Set(reads.values)
+      #expect(values.contains("99999999999999999999999999") && values.contains("-1"), "huge, negative: \(reads)")
+      #expect(values.contains("") && values.contains("\u{1}\r\n\u{7F}"), "empty, control characters: \(reads)")
+    }
   }
 
   @Test func aHugeTimeoutOrAFarDateIsRefusedAndLeavesNoLock() throws {
@@ -302,7 +328,7 @@ import Testing
   }
 
   @Test func theReportNeverReplacesADeviceADirectoryOrALink() throws {
-    let output = try safety.publishedOutput("report-device")
+    let output = try PublishedOutput.smallCopy("report-device")
     let work = try scratch("report-device")
     let folder = work.appendingPathComponent("folder")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
