@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartExport
+import Synchronization
 import TestSupport
 import Testing
 
@@ -203,9 +204,10 @@ import Testing
   }
 
   /// Publishes the baseline's branches after `edit`, and its manifest's brands after
-  /// `editBrands`, into a new output directory.
+  /// `editBrands`, into a new output directory, and checks that it is valid (unless `validated`
+  /// is false: then the caller does, with ``requireValid(_:)``).
   func edited(
-    _ bundle: PublishedBundle, brands editBrands: (inout [BrandSummary]) -> Void = { _ in },
+    _ bundle: PublishedBundle, validated: Bool = true, brands editBrands: (inout [BrandSummary]) -> Void = { _ in },
     _ edit: (inout [Branch]) throws -> Void
   ) throws -> URL {
     var branches = bundle.branches.branches
@@ -227,9 +229,21 @@ import Testing
     try BundleStore(outputDirectory: output).publish(
       branches: branches, brands: brands, day: RunDay(asOf: bundle.manifest.asOf, window: bundle.manifest.window),
       districts: districts)
-    let valid = try cli.run(["validate", output.path])
-    try #require(valid.status == 0, "the edited bundle must itself be valid: \(valid.stderr)")
+    if validated { try requireValid([output]) }
     return output
+  }
+
+  /// Requires every edited output to be valid, validating them at the same time.
+  func requireValid(_ outputs: [URL]) throws {
+    let results = Mutex<[Int: Result<CommandLineContractTests.Outcome, any Error>]>([:])
+    DispatchQueue.concurrentPerform(iterations: outputs.count) { index in
+      let result = Result { try cli.run(["validate", outputs[index].path]) }
+      results.withLock { $0[index] = result }
+    }
+    for index in outputs.indices {
+      let valid = try #require(results.withLock { $0[index] }).get()
+      try #require(valid.status == 0, "the edited bundle must itself be valid: \(valid.stderr)")
+    }
   }
 
   func index(of id: String, in branches: [Branch]) throws -> Int {
@@ -343,7 +357,7 @@ import Testing
   @Test func coordinatesNudgedAFewMetresAreNotAMoveButAKilometreIs() throws {
     let (old, bundle) = try baseline()
     func shifted(by degrees: Double) throws -> URL {
-      try edited(bundle) { branches in
+      try edited(bundle, validated: false) { branches in
         let at = try index(of: "emart-1059", in: branches)
         try #require(branches[at].coordinate != nil)
         branches[at].coordinate?.latitude += degrees
@@ -351,11 +365,12 @@ import Testing
     }
     // One degree of latitude is about 111.2 km: 0.00003° is about 3.3 m, 0.009° about 1.0 km.
     let nudged = try shifted(by: 0.00003)
+    let moved = try shifted(by: 0.009)
+    try requireValid([nudged, moved])
     let quiet = try cli.run(["diff", old.path, nudged.path])
     #expect(quiet.status == 0)
     #expect(quiet.stdout.contains("no changes"))
 
-    let moved = try shifted(by: 0.009)
     let outcome = try cli.run(["diff", old.path, moved.path, "--format", "json"])
     #expect(outcome.status == 1)
     let changed = try #require(try json(outcome)["changed"] as? [[String: Any]])
@@ -449,7 +464,7 @@ import Testing
     let december13 = try #require(CalendarDate(iso: "2026-12-13"))
     let december20 = try #require(CalendarDate(iso: "2026-12-20"))
     func copies(moved: Bool) throws -> URL {
-      try edited(bundle) { branches in
+      try edited(bundle, validated: false) { branches in
         let original = branches[try index(of: "emart-1059", in: branches)]
         try #require(original.closing.dates.contains(december13))
         for number in 0..<600 {
@@ -466,6 +481,7 @@ import Testing
     }
     let old = try copies(moved: false)
     let new = try copies(moved: true)
+    try requireValid([old, new])
     let full = try cli.run(["diff", old.path, new.path, "--format", "markdown", "--max-bytes", "1000000"])
     return Copies(old: old, new: new, full: full)
   }
