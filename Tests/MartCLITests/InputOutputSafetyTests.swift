@@ -52,12 +52,12 @@ import Testing
   // MARK: Standard streams that cannot be written
 
   @Test func everyCommandSurvivesAFullDiskAsStdoutOrStderr() throws {
-    // An output of one small brand: what the commands write does not depend on its size.
+    // A small output (two brands): what the commands write does not depend on its size.
     let output = try PublishedOutput.smallCopy("full")
     let work = try scratch("full-work")
     // Each command with the status it ends with when its result cannot be written to stdout:
     // its trouble status (diff 2, the others 1); a run keeps the status of what it published
-    // (a run of the output's one small brand).
+    // (a run of one of the output's brands).
     let commands: [([String], Int32)] = [
       (["diff", output.path, output.path], 2),
       (["validate", output.path], 1),
@@ -91,7 +91,7 @@ import Testing
   }
 
   @Test func aDiffWithChangesIntoAFullDiskIsTroubleAndADamagedBundleStillFailsValidation() throws {
-    // Outputs of one small brand: what the commands write does not depend on their size.
+    // Small outputs (two brands): what the commands write does not depend on their size.
     let output = try PublishedOutput.smallCopy("full-diff")
     let later = try PublishedOutput.smallCopy("full-diff-later")
     // A later bundle.

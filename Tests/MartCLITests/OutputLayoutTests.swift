@@ -368,11 +368,12 @@ import Testing
   /// A brand kept from an earlier bundle turns the scheduled run red (exit 2) once it has
   /// validated and diffed what was published; `ALLOW_STALE=1` keeps it green.
   @Test func aStaleBrandMakesTheScheduledRunExitTwoUnlessAllowed() throws {
-    let output = try safety.publishedOutput("scheduled-stale")
+    // A small output, of the two brands these runs fetch: validating and diffing it is quicker.
+    let output = try PublishedOutput.smallCopy("scheduled-stale")
     let failing = try safety.recordings(failing: ["company.lottemart.com"], status: 500)
-    // One brand of the failing site is enough to make a brand stale: these runs fetch 롯데마트
-    // and 메가마트 (a run in which no brand is fresh publishes nothing); the other brands are
-    // kept as they are, fresh.
+    // One brand of the failing site is enough to make a brand stale: these runs fetch the
+    // output's two brands, 롯데마트 and 메가마트 (a run in which no brand is fresh publishes
+    // nothing).
     let stale = try scheduled(
       output, ["--replay", failing.path, "--as-of", "2026-11-25", "--brand", "lottemart", "--brand", "megamart"])
     #expect(stale.status == 2, "stdout: \(stale.stdout)")

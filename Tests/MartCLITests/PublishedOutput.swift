@@ -28,13 +28,16 @@ enum PublishedOutput {
   /// ``copyOfSecondRun(_:)`` to change anything).
   private static let republished = Result<URL, any Error> { try publish() }
 
-  /// A publishing run of one small brand, 메가마트 (`--brand megamart`), from scratch into a new
-  /// directory, once per test process: for the tests that need an output directory with a
-  /// bundle in it whatever it holds (streams that cannot be written, arguments refused), on
-  /// which `validate`, `diff` and `report` take a fraction of the time the full output takes.
-  private static let publishedSmall = Result<URL, any Error> { try publish(["--brand", "megamart"]) }
+  /// A publishing run of two brands, 롯데마트 and 메가마트 (`--brand lottemart --brand megamart`),
+  /// from scratch into a new directory, once per test process: for the tests that need an output
+  /// directory with a bundle in it whatever it holds (streams that cannot be written, arguments
+  /// refused, a brand going stale), on which `validate`, `diff` and `report` take a fraction of
+  /// the time the full output takes.
+  private static let publishedSmall = Result<URL, any Error> {
+    try publish(["--brand", "lottemart", "--brand", "megamart"])
+  }
 
-  /// A private copy of the output of one small brand's publishing run and its state directory.
+  /// A private copy of the output of the two brands' publishing run and its state directory.
   static func smallCopy(_ label: String) throws -> URL {
     try copy(
       try publishedSmall.get(),
