@@ -99,8 +99,8 @@ import Testing
     }
   }()
 
-  /// `cp -a`: much faster than `FileManager.copyItem` on a tree of a few thousand files, and it
-  /// keeps the hard links between `current/` and the bundle as a run leaves them.
+  /// `cp -a`, which keeps the hard links between `current/` and the bundle as a run leaves them
+  /// (`FileManager.copyItem` makes separate files of them), in one child process.
   static func copy(_ source: URL, to target: URL) throws {
     let copied = try ChildProcess.run(URL(fileURLWithPath: "/bin/cp"), ["-a", source.path, target.path])
     guard copied.status == 0 else {
