@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartExport
+import Synchronization
 import TestSupport
 import Testing
 
@@ -13,14 +14,6 @@ import Testing
   /// A fresh output directory with one replayed run published into it: a private copy of
   /// `PublishedOutput`.
   func publishedRun(_ label: String = "bundle") throws -> URL { try PublishedOutput.copy(label) }
-
-  /// A new output directory published into by the binary now, for the tests of publishing.
-  func freshRun(_ label: String = "bundle") throws -> URL {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
-    let outcome = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
-    try #require(outcome.status == 0, "stderr: \(outcome.stderr)")
-    return output
-  }
 
   /// Every regular file under `root`, relative path → bytes.
   func tree(_ root: URL) throws -> [String: Data] {
@@ -39,17 +32,19 @@ import Testing
   /// Runs `python3 scripts/check_bundle_schemas.py` with `arguments`; a missing python3 or
   /// missing Python packages fail the test (exit status 127 or 1 with a traceback).
   func python(_ arguments: [String]) throws -> CommandLineContractTests.Outcome {
-    .init(
-      try ProcessRunner.run(
-        URL(fileURLWithPath: "/usr/bin/env"), ["python3", "scripts/check_bundle_schemas.py"] + arguments,
-        in: FixturePaths.repositoryRoot))
+    let ended = try ChildProcess.run(
+      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "scripts/check_bundle_schemas.py"] + arguments,
+      in: FixturePaths.repositoryRoot)
+    return .init(status: ended.status, stdout: ended.stdoutText, stderr: ended.stderrText)
   }
 
   @Test func twoRunsWriteIdenticalBytes() throws {
     // Everything clients read; report.json and report.html are for operators and carry the run's
     // times and the replay server's port, which differ from run to run.
     var first = try tree(try PublishedOutput.directory())
-    var second = try tree(try freshRun())
+    // The second run, from scratch like the first (made once; ConsecutiveDaysSharingTests goes
+    // on from a copy of it).
+    var second = try tree(try PublishedOutput.secondRunDirectory())
     for name in ["report.json", "report.html"] {
       #expect(first.removeValue(forKey: name) != nil)
       #expect(second.removeValue(forKey: name) != nil)
@@ -78,7 +73,8 @@ import Testing
   }
 
   @Test func everyFileMatchesItsSchemaAndEveryCalendarParses() throws {
-    let output = try publishedRun("schemas")
+    // The checker only reads: the shared published output itself.
+    let output = try PublishedOutput.directory()
     let outcome = try python([output.path])
     #expect(outcome.status == 0, "stdout: \(outcome.stdout) stderr: \(outcome.stderr)")
     // One calendar per branch and per brand; JSON: branches, one per brand, index, closures,
@@ -92,7 +88,14 @@ import Testing
   }
 
   @Test func theSchemaCheckerCatchesWhatIsWrong() throws {
-    let output = try publishedRun("schemas-bad")
+    // What the checker finds wrong does not depend on how many brands the output holds: a copy
+    // of docs/sample, the output of a run over E-mart and 메가마트 (kept equal to what the
+    // fixtures produce by OutputLayoutTests), checks in a fraction of the full output's time.
+    let output = FileManager.default.temporaryDirectory.appendingPathComponent("schemas-bad-\(UUID().uuidString)")
+    let copied = try ChildProcess.run(
+      URL(fileURLWithPath: "/bin/cp"),
+      ["-a", FixturePaths.repositoryRoot.appendingPathComponent("docs/sample").path, output.path])
+    try #require(copied.status == 0, "\(copied.stderrText)")
     let bundle = output.appendingPathComponent(
       try #require(try BundleStore(outputDirectory: output).latest()).pointer.bundle)
     // A key documented as always present goes missing, and a calendar line grows past 75 octets.
@@ -193,16 +196,18 @@ import Testing
     return Dictionary(uniqueKeysWithValues: sites.flatMap { site, brands in brands.map { ($0, site) } })
   }()
 
-  /// The replayed run's output directory and its branches.
-  func baseline() throws -> (URL, PublishedBundle) {
-    let output = try PublishedOutput.copy("diff-old")
+  /// The replayed run's output directory and its branches: the shared published output, which
+  /// `diff` only reads, or a private copy of it for a test that damages it.
+  func baseline(copied: Bool = false) throws -> (URL, PublishedBundle) {
+    let output = copied ? try PublishedOutput.copy("diff-old") : try PublishedOutput.directory()
     return (output, try #require(try BundleStore(outputDirectory: output).latest()))
   }
 
   /// Publishes the baseline's branches after `edit`, and its manifest's brands after
-  /// `editBrands`, into a new output directory.
+  /// `editBrands`, into a new output directory, and checks that it is valid (unless `validated`
+  /// is false: then the caller does, with ``requireValid(_:)``).
   func edited(
-    _ bundle: PublishedBundle, brands editBrands: (inout [BrandSummary]) -> Void = { _ in },
+    _ bundle: PublishedBundle, validated: Bool = true, brands editBrands: (inout [BrandSummary]) -> Void = { _ in },
     _ edit: (inout [Branch]) throws -> Void
   ) throws -> URL {
     var branches = bundle.branches.branches
@@ -224,9 +229,21 @@ import Testing
     try BundleStore(outputDirectory: output).publish(
       branches: branches, brands: brands, day: RunDay(asOf: bundle.manifest.asOf, window: bundle.manifest.window),
       districts: districts)
-    let valid = try cli.run(["validate", output.path])
-    try #require(valid.status == 0, "the edited bundle must itself be valid: \(valid.stderr)")
+    if validated { try requireValid([output]) }
     return output
+  }
+
+  /// Requires every edited output to be valid, validating them at the same time.
+  func requireValid(_ outputs: [URL]) throws {
+    let results = Mutex<[Int: Result<CommandLineContractTests.Outcome, any Error>]>([:])
+    DispatchQueue.concurrentPerform(iterations: outputs.count) { index in
+      let result = Result { try cli.run(["validate", outputs[index].path]) }
+      results.withLock { $0[index] = result }
+    }
+    for index in outputs.indices {
+      let valid = try #require(results.withLock { $0[index] }).get()
+      try #require(valid.status == 0, "the edited bundle must itself be valid: \(valid.stderr)")
+    }
   }
 
   func index(of id: String, in branches: [Branch]) throws -> Int {
@@ -239,11 +256,13 @@ import Testing
 
   @Test func sameBundleHasNoChanges() throws {
     let (old, _) = try baseline()
+    var outcomes: [String: CommandLineContractTests.Outcome] = [:]
     for format in ["text", "json", "markdown"] {
       let outcome = try cli.run(["diff", old.path, old.path, "--format", format])
       #expect(outcome.status == 0, "\(format): \(outcome.stderr)")
+      outcomes[format] = outcome
     }
-    let json = try json(try cli.run(["diff", old.path, old.path, "--format", "json"]))
+    let json = try json(try #require(outcomes["json"]))
     #expect(json["added"] as? [String] == [])
     #expect(json["removed"] as? [String] == [])
     #expect((json["changed"] as? [Any])?.isEmpty == true)
@@ -338,7 +357,7 @@ import Testing
   @Test func coordinatesNudgedAFewMetresAreNotAMoveButAKilometreIs() throws {
     let (old, bundle) = try baseline()
     func shifted(by degrees: Double) throws -> URL {
-      try edited(bundle) { branches in
+      try edited(bundle, validated: false) { branches in
         let at = try index(of: "emart-1059", in: branches)
         try #require(branches[at].coordinate != nil)
         branches[at].coordinate?.latitude += degrees
@@ -346,11 +365,12 @@ import Testing
     }
     // One degree of latitude is about 111.2 km: 0.00003° is about 3.3 m, 0.009° about 1.0 km.
     let nudged = try shifted(by: 0.00003)
+    let moved = try shifted(by: 0.009)
+    try requireValid([nudged, moved])
     let quiet = try cli.run(["diff", old.path, nudged.path])
     #expect(quiet.status == 0)
     #expect(quiet.stdout.contains("no changes"))
 
-    let moved = try shifted(by: 0.009)
     let outcome = try cli.run(["diff", old.path, moved.path, "--format", "json"])
     #expect(outcome.status == 1)
     let changed = try #require(try json(outcome)["changed"] as? [[String: Any]])
@@ -428,14 +448,23 @@ import Testing
     #expect(try cli.run(["diff", new.path, old.path, "--fail-on", "brand-freshness"]).status == 1)
   }
 
-  @Test func hundredsOfIdenticalChangesStayWithinMaxBytes() throws {
+  /// The two bundles of ``hundredsOfIdenticalChangesStayWithinMaxBytes(maxBytes:)``, made once
+  /// for its cases, and the whole markdown diff between them: 600 copies of emart-1059, which
+  /// closes on 2026-12-13 (일); in the new bundle every copy closes on 2026-12-20 (일) instead.
+  struct Copies: Sendable {
+    var old: URL
+    var new: URL
+    var full: CommandLineContractTests.Outcome
+  }
+
+  static let copies = Result<Copies, any Error> { try DiffCommandTests().makeCopies() }
+
+  func makeCopies() throws -> Copies {
     let (_, bundle) = try baseline()
-    // 600 copies of emart-1059, which closes on 2026-12-13 (일); in the new bundle every copy
-    // closes on 2026-12-20 (일) instead.
     let december13 = try #require(CalendarDate(iso: "2026-12-13"))
     let december20 = try #require(CalendarDate(iso: "2026-12-20"))
     func copies(moved: Bool) throws -> URL {
-      try edited(bundle) { branches in
+      try edited(bundle, validated: false) { branches in
         let original = branches[try index(of: "emart-1059", in: branches)]
         try #require(original.closing.dates.contains(december13))
         for number in 0..<600 {
@@ -452,13 +481,34 @@ import Testing
     }
     let old = try copies(moved: false)
     let new = try copies(moved: true)
+    try requireValid([old, new])
     let full = try cli.run(["diff", old.path, new.path, "--format", "markdown", "--max-bytes", "1000000"])
-    #expect(full.status == 1)
-    #expect(full.stdout.contains("- **closing-dates**, 600 branches: 12-13(일) → 12-20(일)\n"))
-    #expect(!full.stdout.contains("see the JSON diff"))
-    #expect(full.stdout.utf8.count > 4_000)
-    for maxBytes in [60_000, 4_000] {
-      let outcome = try cli.run(["diff", old.path, new.path, "--format", "markdown", "--max-bytes", "\(maxBytes)"])
+    return Copies(old: old, new: new, full: full)
+  }
+
+  /// One case per bound (the whole diff, two that shorten it, one too small for its header), so
+  /// that no case runs long; the bundles are made once, by the first case that needs them.
+  @Test(arguments: [1_000_000, 60_000, 4_000, 200])
+  func hundredsOfIdenticalChangesStayWithinMaxBytes(maxBytes: Int) throws {
+    let copies = try Self.copies.get()
+    let full = copies.full
+    switch maxBytes {
+    case 1_000_000:
+      #expect(full.status == 1)
+      #expect(full.stdout.contains("- **closing-dates**, 600 branches: 12-13(일) → 12-20(일)\n"))
+      #expect(!full.stdout.contains("see the JSON diff"))
+      #expect(full.stdout.utf8.count > 4_000)
+    case 200:
+      let tooSmall = try cli.run([
+        "diff", copies.old.path, copies.new.path, "--format", "markdown", "--max-bytes", "200",
+      ])
+      #expect(tooSmall.status == 2)
+      #expect(tooSmall.stdout.isEmpty)
+      #expect(tooSmall.stderr.contains("--max-bytes 200 cannot hold the header"), "stderr: \(tooSmall.stderr)")
+    default:
+      let outcome = try cli.run([
+        "diff", copies.old.path, copies.new.path, "--format", "markdown", "--max-bytes", "\(maxBytes)",
+      ])
       #expect(outcome.status == 1)
       #expect(outcome.stdout.utf8.count <= maxBytes)
       #expect(outcome.stdout.contains("- **closing-dates**, 600 branches: 12-13(일) → 12-20(일)\n"))
@@ -468,10 +518,6 @@ import Testing
         #expect(outcome.stdout.contains("_Shortened to stay within \(maxBytes) bytes: "), "stdout: \(outcome.stdout)")
       }
     }
-    let tooSmall = try cli.run(["diff", old.path, new.path, "--format", "markdown", "--max-bytes", "200"])
-    #expect(tooSmall.status == 2)
-    #expect(tooSmall.stdout.isEmpty)
-    #expect(tooSmall.stderr.contains("--max-bytes 200 cannot hold the header"), "stderr: \(tooSmall.stderr)")
   }
 
   @Test(arguments: [
@@ -486,7 +532,7 @@ import Testing
   }
 
   @Test func aMissingOrTamperedBundleExitsTwo() throws {
-    let (old, bundle) = try baseline()
+    let (old, bundle) = try baseline(copied: true)
     let missing = try cli.run(["diff", old.path, old.appendingPathComponent("nothing-here").path])
     #expect(missing.status == 2)
     #expect(missing.stderr.contains("nothing-here"))

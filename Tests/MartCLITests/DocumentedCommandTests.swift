@@ -81,28 +81,32 @@ import Testing
   }
 
   /// A folder as the quick start leaves the repository, made once: `fixtures/` and `scripts/`
-  /// copied, `output/` published from the recordings (as `scripts/bootstrap.sh` runs it), and
-  /// `previous-output/` a copy of it.
+  /// copied, `output/` published from the recordings (as `scripts/bootstrap.sh` runs it: a copy
+  /// of ``PublishedOutput``, which is that run's output and state directory, byte for byte but
+  /// for the times in report.json and report.html), and `previous-output/` a copy of it.
   static let prepared: Result<URL, PreparationError> = {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("documented-\(UUID().uuidString)")
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       for name in ["fixtures", "scripts"] {
-        try FileManager.default.copyItem(
-          at: FixturePaths.repositoryRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        try copy(FixturePaths.repositoryRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
       }
-      let bootstrap = try ProcessRunner.run(
-        CommandLineContractTests.binary, ["run", "--replay", "fixtures/web", "--output", "output"], in: folder)
-      guard bootstrap.status == 0 else {
-        return .failure(PreparationError(description: "the quick start's run failed: \(bootstrap.stderrText)"))
-      }
-      try FileManager.default.copyItem(
-        at: folder.appendingPathComponent("output"), to: folder.appendingPathComponent("previous-output"))
+      try PublishedOutput.copy(to: folder.appendingPathComponent("output"))
+      try copy(folder.appendingPathComponent("output"), to: folder.appendingPathComponent("previous-output"))
       return .success(folder)
     } catch {
       return .failure(PreparationError(description: "\(error)"))
     }
   }()
+
+  /// `cp -a`, which keeps the hard links between `current/` and the bundle as a run leaves them
+  /// (`FileManager.copyItem` makes separate files of them), in one child process.
+  static func copy(_ source: URL, to target: URL) throws {
+    let copied = try ChildProcess.run(URL(fileURLWithPath: "/bin/cp"), ["-a", source.path, target.path])
+    guard copied.status == 0 else {
+      throw PreparationError(description: "cp -a \(source.path) \(target.path): \(copied.stderrText)")
+    }
+  }
 
   struct PreparationError: Error, CustomStringConvertible {
     var description: String
@@ -113,7 +117,7 @@ import Testing
     let base = try prepared.get()
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "documented-\(document.replacingOccurrences(of: "/", with: "-"))-\(UUID().uuidString)")
-    try FileManager.default.copyItem(at: base, to: folder)
+    try copy(base, to: folder)
     return folder
   }
 

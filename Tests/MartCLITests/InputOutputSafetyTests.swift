@@ -32,25 +32,15 @@ import Testing
     _ arguments: [String], stdoutToFull: Bool = false, stderrToFull: Bool = false,
     in directory: URL = FixturePaths.repositoryRoot
   ) throws -> Ended {
-    let process = Process()
-    process.executableURL = CommandLineContractTests.binary
-    process.arguments = arguments
-    process.currentDirectoryURL = directory
-    let out = Pipe()
-    let err = Pipe()
     let full = try #require(FileHandle(forWritingAtPath: "/dev/full"))
-    process.standardOutput = stdoutToFull ? full : out
-    process.standardError = stderrToFull ? full : err
-    try process.run()
-    if stdoutToFull { try out.fileHandleForWriting.close() }
-    if stderrToFull { try err.fileHandleForWriting.close() }
-    let outData = stdoutToFull ? Data() : out.fileHandleForReading.readDataToEndOfFile()
-    let errData = stderrToFull ? Data() : err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    try full.close()
+    defer { try? full.close() }
+    let ended = try ChildProcess.run(
+      CommandLineContractTests.binary, arguments, in: directory, stdout: stdoutToFull ? .handle(full) : .pipe,
+      stderr: stderrToFull ? .handle(full) : .pipe
+    ).ended
     return Ended(
-      status: process.terminationStatus, crashed: process.terminationReason != .exit || process.terminationStatus >= 128,
-      stdout: String(decoding: outData, as: UTF8.self), stderr: String(decoding: errData, as: UTF8.self))
+      status: ended.status, crashed: ended.reason != .exit || ended.status >= 128, stdout: ended.stdoutText,
+      stderr: ended.stderrText)
   }
 
   func scratch(_ label: String) throws -> URL {
@@ -62,17 +52,21 @@ import Testing
   // MARK: Standard streams that cannot be written
 
   @Test func everyCommandSurvivesAFullDiskAsStdoutOrStderr() throws {
-    let output = try safety.publishedOutput("full")
+    // A small output (two brands): what the commands write does not depend on its size.
+    let output = try PublishedOutput.smallCopy("full")
     let work = try scratch("full-work")
     // Each command with the status it ends with when its result cannot be written to stdout:
-    // its trouble status (diff 2, the others 1); a run keeps the status of what it published.
+    // its trouble status (diff 2, the others 1); a run keeps the status of what it published
+    // (a run of one of the output's brands).
     let commands: [([String], Int32)] = [
       (["diff", output.path, output.path], 2),
       (["validate", output.path], 1),
       (["rule", "--as-of", "2026-11-20", "매월 둘째·넷째 일요일"], 1),
       (["address", "서울 송파구 올림픽로 300"], 1),
       (["report", output.path, "--output", work.appendingPathComponent("page.html").path], 1),
-      (["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"], 0),
+      (
+        ["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21", "--brand", "megamart"], 0
+      ),
       (["--help"], 0),
     ]
     for (arguments, failedStdoutStatus) in commands {
@@ -97,9 +91,13 @@ import Testing
   }
 
   @Test func aDiffWithChangesIntoAFullDiskIsTroubleAndADamagedBundleStillFailsValidation() throws {
-    let output = try safety.publishedOutput("full-diff")
-    let later = try safety.publishedOutput("full-diff-later")
-    let changed = try cli.run(["run", "--replay", "fixtures/web", "--output", later.path, "--as-of", "2026-11-25"])
+    // Small outputs (two brands): what the commands write does not depend on their size.
+    let output = try PublishedOutput.smallCopy("full-diff")
+    let later = try PublishedOutput.smallCopy("full-diff-later")
+    // A later bundle.
+    let changed = try cli.run([
+      "run", "--replay", "fixtures/web", "--output", later.path, "--as-of", "2026-11-25", "--brand", "megamart",
+    ])
     try #require(changed.status == 0, "\(changed.stderr)")
     // Changes would be 1; not being able to show them is trouble.
     let diff = try run(["diff", output.path, later.path], stdoutToFull: true)
@@ -142,46 +140,119 @@ import Testing
     "9999-12-31", "0000-00-00",
   ]
 
-  @Test func everyOptionOfEveryCommandTakesExtremeValuesWithOneErrorLine() throws {
+  /// What an option reads, and so which of ``extremeValues`` it can tell apart. Every option
+  /// meets values of each kind (huge, negative, not a number, infinite, empty, control
+  /// characters); a value is left out only for options to which it is the same as one they
+  /// meet, read by the same parsing.
+  enum Reads: Sendable {
+    /// A whole number (a count, bytes, a seed, scales): "-inf" is a dash and no number, like
+    /// "-99999999999999999999"; the two dates are no number, like "nan".
+    case integer
+    /// A number of seconds: the two dates are no number, like the empty value.
+    case decimal
+    /// A date: "1e300" is no date, like "nan"; "-99999999999999999999" and "-inf" are a dash
+    /// and no date, like "-1".
+    case date
+    /// Text (a path, a name, a URL, one of a few words): "1e300", "nan", "inf",
+    /// "-99999999999999999999" and the dates are text like any other, read as the huge number
+    /// is; the empty value, control characters and values that look like an option (a dash and
+    /// a digit, a dash and letters) are each read differently.
+    case text
+
+    var values: [String] {
+      let left: Set<String> =
+        switch self {
+        case .integer: ["-inf", "9999-12-31", "0000-00-00"]
+        case .decimal: ["9999-12-31", "0000-00-00"]
+        case .date: ["1e300", "-99999999999999999999", "-inf"]
+        case .text: ["1e300", "-99999999999999999999", "nan", "inf", "9999-12-31", "0000-00-00"]
+        }
+      return extremeValues.filter { !left.contains($0) }
+    }
+  }
+
+  /// One option of one command, and the extreme values it meets.
+  struct FuzzedOption: Sendable, CustomTestStringConvertible {
+    var command: String
+    var option: String
+    var reads: Reads
+
+    var values: [String] { reads.values }
+    var testDescription: String { "\(command) \(option)" }
+
+    /// The command's arguments that stop it before any work (a folder without recordings, a URL
+    /// that is not http), with `empty` an empty folder and `file` a file.
+    func base(empty: URL, file: URL) -> [String] {
+      switch command {
+      case "run": ["run", "--replay", empty.path, "--output", file.path]
+      case "rule": ["rule", "매주 월요일"]
+      case "address": ["address", "서울 송파구 올림픽로 300"]
+      case "diff": ["diff", empty.path, empty.path]
+      case "report": ["report", empty.path]
+      case "fetch": ["fetch", "ftp://127.0.0.1/"]
+      case "bench": ["bench", "--scale", "1"]
+      default: ["bench-run", "--output", file.path, "--as-of", "1999-12-31"]
+      }
+    }
+  }
+
+  /// Every option of every command whose values are tried. One test case each, so that no case
+  /// runs long.
+  static let fuzzedOptions: [FuzzedOption] = {
+    let commands: [(command: String, options: [(String, Reads)])] = [
+      (
+        "run",
+        [
+          ("--output", .text), ("--state", .text), ("--replay", .text), ("--brand", .text), ("--as-of", .date),
+          ("--source", .text), ("--geocoding-cache", .text), ("--archive", .text), ("--user-agent", .text),
+          ("--max-per-host", .integer), ("--request-delay", .decimal), ("--retries", .integer),
+          ("--retry-delay", .decimal), ("--timeout", .decimal), ("--keep", .integer), ("--log-format", .text),
+          ("--progress-interval", .decimal),
+        ]
+      ),
+      ("rule", [("--as-of", .date), ("--from", .date), ("--to", .date), ("--format", .text), ("--coverage", .text)]),
+      ("address", [("--format", .text)]),
+      ("diff", [("--format", .text), ("--fail-on", .text), ("--max-bytes", .integer)]),
+      ("report", [("--previous", .text), ("--output", .text)]),
+      ("fetch", [("--method", .text), ("--data", .text)]),
+      ("bench", [("--scale", .integer), ("--format", .text), ("--seed", .integer), ("--keep", .text)]),
+      ("bench-run", [("--output", .text), ("--as-of", .date), ("--origin", .text)]),
+    ]
+    return commands.flatMap { command, options in
+      options.map { FuzzedOption(command: command, option: $0.0, reads: $0.1) }
+    }
+  }()
+
+  @Test(arguments: fuzzedOptions)
+  func everyOptionOfEveryCommandTakesExtremeValuesWithOneErrorLine(option fuzzed: FuzzedOption) throws {
     let work = try scratch("fuzz")
     let empty = work.appendingPathComponent("no-recordings")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
     let file = work.appendingPathComponent("a-file")
     try Data("x".utf8).write(to: file)
-    // Each command with arguments that stop it before any work (a folder without recordings, a
-    // URL that is not http), and the options whose values are tried.
-    let commands: [(base: [String], options: [String])] = [
-      (
-        ["run", "--replay", empty.path, "--output", file.path],
-        [
-          "--output", "--state", "--replay", "--brand", "--as-of", "--source", "--geocoding-cache", "--archive",
-          "--user-agent", "--max-per-host", "--request-delay", "--retries", "--retry-delay", "--timeout", "--keep",
-          "--log-format", "--progress-interval",
-        ]
-      ),
-      (["rule", "매주 월요일"], ["--as-of", "--from", "--to", "--format", "--coverage"]),
-      (["address", "서울 송파구 올림픽로 300"], ["--format"]),
-      (["diff", empty.path, empty.path], ["--format", "--fail-on", "--max-bytes"]),
-      (["report", empty.path], ["--previous", "--output"]),
-      (["fetch", "ftp://127.0.0.1/"], ["--method", "--data"]),
-      (["bench", "--scale", "1"], ["--scale", "--format", "--seed", "--keep"]),
-      (["bench-run", "--output", file.path, "--as-of", "1999-12-31"], ["--output", "--as-of", "--origin"]),
-    ]
-    for (base, options) in commands {
-      for option in options {
-        for value in Self.extremeValues {
-          let arguments = base + [option, value]
-          let name = "\(base.first ?? "") \(option) \(value.debugDescription)"
-          let ended = try run(arguments, in: work)
-          #expect(!ended.crashed, "\(name): status \(ended.status)")
-          #expect(ended.status == (base.first == "diff" ? 2 : 1), "\(name): status \(ended.status) \(ended.stderr)")
-          let lines = safety.lines(ended.stderr)
-          #expect(lines.count == 1 && lines.first?.hasPrefix("error: ") == true, "\(name): \(ended.stderr)")
-        }
-      }
+    let base = fuzzed.base(empty: empty, file: file)
+    for value in fuzzed.values {
+      let arguments = base + [fuzzed.option, value]
+      let name = "\(fuzzed.command) \(fuzzed.option) \(value.debugDescription)"
+      let ended = try run(arguments, in: work)
+      #expect(!ended.crashed, "\(name): status \(ended.status)")
+      #expect(ended.status == (fuzzed.command == "diff" ? 2 : 1), "\(name): status \(ended.status) \(ended.stderr)")
+      let lines = safety.lines(ended.stderr)
+      #expect(lines.count == 1 && lines.first?.hasPrefix("error: ") == true, "\(name): \(ended.stderr)")
     }
     // Nothing was written where the commands ran (an empty path is not the working directory).
     #expect(try FileManager.default.contentsOfDirectory(atPath: work.path).sorted() == ["a-file", "no-recordings"])
+  }
+
+  /// Every option the commands above list is tried once, and each meets values of every kind.
+  @Test func theFuzzedOptionsAreEveryListedOptionOnce() {
+    #expect(Self.fuzzedOptions.count == 37)
+    #expect(Set(Self.fuzzedOptions.map(\.testDescription)).count == Self.fuzzedOptions.count)
+    for reads in [Reads.integer, .decimal, .date, .text] {
+      let values = Set(reads.values)
+      #expect(values.contains("99999999999999999999999999") && values.contains("-1"), "huge, negative: \(reads)")
+      #expect(values.contains("") && values.contains("\u{1}\r\n\u{7F}"), "empty, control characters: \(reads)")
+    }
   }
 
   @Test func aHugeTimeoutOrAFarDateIsRefusedAndLeavesNoLock() throws {
@@ -257,7 +328,7 @@ import Testing
   }
 
   @Test func theReportNeverReplacesADeviceADirectoryOrALink() throws {
-    let output = try safety.publishedOutput("report-device")
+    let output = try PublishedOutput.smallCopy("report-device")
     let work = try scratch("report-device")
     let folder = work.appendingPathComponent("folder")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -268,7 +339,10 @@ import Testing
     for (path, kind) in [("/dev/full", "a device"), (folder.path, "a directory"), (link.path, "a symbolic link")] {
       let ended = try cli.run(["report", output.path, "--output", path])
       #expect(ended.status == 1, "\(path)")
-      #expect(safety.lines(ended.stderr) == ["error: \(path): is \(kind), not a regular file; the page is written only over a regular file or a new one"])
+      #expect(
+        safety.lines(ended.stderr) == [
+          "error: \(path): is \(kind), not a regular file; the page is written only over a regular file or a new one"
+        ])
     }
     var status = stat()
     #expect(lstat("/dev/full", &status) == 0 && status.st_mode & S_IFMT == S_IFCHR, "/dev/full is still a device")

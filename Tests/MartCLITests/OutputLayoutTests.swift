@@ -33,7 +33,10 @@ import Testing
     try Data().write(to: output.appendingPathComponent(".mart-holiday.lock"))
     try Data("old diff".utf8).write(to: output.appendingPathComponent("diff.md"))
 
-    let run = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21"])
+    // The move is the run's, whichever brands it fetches: one small brand (the others are kept).
+    let run = try cli.run([
+      "run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-21", "--brand", "megamart",
+    ])
     #expect(run.status == 0, "stderr: \(run.stderr)")
     let moved = safety.lines(run.stderr).filter { $0.hasPrefix("moved ") }
     #expect(moved.count == 1, "\(run.stderr)")
@@ -49,7 +52,9 @@ import Testing
     #expect(try Data(contentsOf: state.appendingPathComponent("diff.md")) == Data("old diff".utf8))
 
     // Once moved, nothing is said again.
-    let again = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-22"])
+    let again = try cli.run([
+      "run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-22", "--brand", "megamart",
+    ])
     #expect(again.status == 0)
     #expect(!again.stderr.contains("moved "))
   }
@@ -105,8 +110,9 @@ import Testing
     // Either way round: an output directory that holds a published one.
     let holder = FileManager.default.temporaryDirectory.appendingPathComponent("holder-\(UUID().uuidString)")
     let inner = holder.appendingPathComponent("output")
-    let first = try cli.run(["run", "--replay", "fixtures/web", "--output", inner.path])
-    #expect(first.status == 0, "\(first.stderr)")
+    // A run published into holder/output (its state directory beside it, in holder too).
+    try FileManager.default.createDirectory(at: holder, withIntermediateDirectories: true)
+    try PublishedOutput.copy(to: inner)
     let innerBefore = try TreeSnapshot(holder)
     let holding = try cli.run([
       "run", "--replay", "fixtures/web", "--as-of", "2026-11-21", "--output", holder.path, "--state",
@@ -141,16 +147,18 @@ import Testing
       Set(try FileManager.default.contentsOfDirectory(atPath: current.appendingPathComponent("calendars/brands").path))
         == Set(brands.map { "\($0).ics" }))
 
-    // A rerun with the same data rewrites nothing (the file keeps its inode).
+    // A rerun with the same data rewrites nothing (the file keeps its inode): a rerun of the
+    // store's brand, which fetches and writes its data again (the other brands are kept).
     let calendar = current.appendingPathComponent("calendars/branches/emart-1059.ics")
     let inode = try FileManager.default.attributesOfItem(atPath: calendar.path)[.systemFileNumber] as? UInt64
-    let rerun = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])
+    let rerun = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--brand", "emart"])
     #expect(rerun.status == 0)
     #expect(try FileManager.default.attributesOfItem(atPath: calendar.path)[.systemFileNumber] as? UInt64 == inode)
 
     // A branch that disappears from its source is kept with its last data, marked missing, and
     // is removed once the operator says the chain closed it (or after the grace period); then
-    // it keeps a final calendar and JSON saying so.
+    // it keeps a final calendar and JSON saying so. The branch is Costco's: these runs fetch
+    // Costco alone (the other brands are kept as they are).
     let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
     let page = recordings.appendingPathComponent("www.costco.co.kr")
@@ -162,14 +170,18 @@ import Testing
     rows.removeAll { $0["name"] as? String == "Daejeon" }
     records["stores"] = rows
     try JSONSerialization.data(withJSONObject: records).write(to: page.appendingPathComponent(feed))
-    let missing = try cli.run(["run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-21"])
+    let missing = try cli.run([
+      "run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-21", "--brand", "costco",
+    ])
     #expect(missing.status == 0, "stderr: \(missing.stderr)")
     let kept = try BundleJSON.decode(
       CurrentBranchFile.self, from: Data(contentsOf: current.appendingPathComponent("branches/costco-Daejeon.json")))
     #expect(kept.listed)
-    #expect(kept.branch.missingFromSource == MissingFromSource(since: CalendarDate(year: 2026, month: 11, day: 21)!, runs: 1))
+    #expect(
+      kept.branch.missingFromSource == MissingFromSource(since: CalendarDate(year: 2026, month: 11, day: 21)!, runs: 1))
     let later = try cli.run([
-      "run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-21", "--accept-shrink", "costco",
+      "run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-21", "--brand", "costco",
+      "--accept-shrink", "costco",
     ])
     #expect(later.status == 0, "stderr: \(later.stderr)")
     let gone = try BundleJSON.decode(
@@ -189,7 +201,8 @@ import Testing
 
     // Once no kept bundle has it, its files go.
     let pruned = try cli.run([
-      "run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-22", "--keep", "1",
+      "run", "--replay", recordings.path, "--output", output.path, "--as-of", "2026-11-22", "--brand", "costco",
+      "--keep", "1",
     ])
     #expect(pruned.status == 0)
     #expect(
@@ -229,9 +242,12 @@ import Testing
     #expect(finishedLine["branches"] as? Int == (try FixturePaths.replayTotal()))
     #expect(lines.contains { $0["brands"] as? [String] == ["costco"] && $0["requests"] as? Int == 1 })
 
-    // A later as-of date makes a new bundle, and says how it differs with the counts `diff` gives.
+    // A later as-of date makes a new bundle, and says how it differs with the counts `diff` gives
+    // (whichever brands the run fetches: one small brand, the others kept).
     let earlier = try #require(try BundleStore(outputDirectory: output).latest())
-    let later = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-25"])
+    let later = try cli.run([
+      "run", "--replay", "fixtures/web", "--output", output.path, "--as-of", "2026-11-25", "--brand", "megamart",
+    ])
     #expect(later.stdout.contains("published new bundle \(output.path)/bundles/2026-11-25-"), "stdout: \(later.stdout)")
     let diff = try cli.run(["diff", earlier.directory.path, output.path, "--format", "json"])
     let diffJSON = try #require(try JSONSerialization.jsonObject(with: Data(diff.stdout.utf8)) as? [String: Any])
@@ -268,7 +284,9 @@ import Testing
     var differing: Set<String> = []
     for (path, entry) in try TreeSnapshot(second.directory).entries where entry.isRegularFile {
       let old = first.directory.appendingPathComponent(path).path
-      if FileManager.default.contents(atPath: old) != (try Data(contentsOf: second.directory.appendingPathComponent(path))) {
+      if FileManager.default.contents(atPath: old)
+        != (try Data(contentsOf: second.directory.appendingPathComponent(path)))
+      {
         differing.insert(path)
       }
     }
@@ -306,7 +324,8 @@ import Testing
     #expect(unknown.status == 1)
     #expect(unknown.stdout.isEmpty)
     #expect(
-      unknown.stderr.hasPrefix("error: unknown subcommand 'frobnicate' (the commands: run, rule, "), "\(unknown.stderr)")
+      unknown.stderr.hasPrefix("error: unknown subcommand 'frobnicate' (the commands: run, rule, "), "\(unknown.stderr)"
+    )
     #expect(unknown.stderr.split(separator: "\n").count == 1, "\(unknown.stderr)")
     #expect(!unknown.stderr.contains("--output"), "\(unknown.stderr)")
   }
@@ -316,13 +335,15 @@ import Testing
   @Test func aReplayFolderWithoutExchangesIsOneErrorAndCreatesNothing() throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-exchanges-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    try Data(#"{"recordedOn": "2026-11-20", "exchanges": []}"#.utf8).write(to: folder.appendingPathComponent("replay.json"))
+    try Data(#"{"recordedOn": "2026-11-20", "exchanges": []}"#.utf8).write(
+      to: folder.appendingPathComponent("replay.json"))
     let output = folder.deletingLastPathComponent().appendingPathComponent("out-\(UUID().uuidString)")
     let run = try cli.run(["run", "--replay", folder.path, "--output", output.path])
     #expect(run.status == 1)
     let lines = safety.lines(run.stderr)
     #expect(lines.count == 1, "\(run.stderr)")
-    #expect(lines.first?.hasPrefix("error: --replay: \(folder.path): holds no recorded exchange") == true, "\(run.stderr)")
+    #expect(
+      lines.first?.hasPrefix("error: --replay: \(folder.path): holds no recorded exchange") == true, "\(run.stderr)")
     #expect(!FileManager.default.fileExists(atPath: output.path))
     #expect(!FileManager.default.fileExists(atPath: output.path + "-state"))
   }
@@ -332,32 +353,29 @@ import Testing
   func scheduled(_ output: URL, _ arguments: [String], environment extra: [String: String] = [:]) throws -> (
     status: Int32, stdout: String
   ) {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/bin/bash")
-    process.arguments =
-      [FixturePaths.repositoryRoot.appendingPathComponent("scripts/scheduled-run.sh").path, output.path]
-      + arguments
-    process.currentDirectoryURL = FixturePaths.repositoryRoot
     var environment = ProcessInfo.processInfo.environment
     environment["MART_HOLIDAY"] = CommandLineContractTests.binary.path
     environment["KEEP"] = "1"
     environment.merge(extra) { _, new in new }
-    process.environment = environment
-    let stdout = Pipe()
-    process.standardOutput = stdout
-    process.standardError = FileHandle.nullDevice
-    try process.run()
-    let text = String(decoding: stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return (process.terminationStatus, text)
+    let ended = try ChildProcess.run(
+      URL(fileURLWithPath: "/bin/bash"),
+      [FixturePaths.repositoryRoot.appendingPathComponent("scripts/scheduled-run.sh").path, output.path] + arguments,
+      in: FixturePaths.repositoryRoot, environment: environment, stderr: .handle(FileHandle.nullDevice)
+    ).ended
+    return (ended.status, ended.stdoutText)
   }
 
   /// A brand kept from an earlier bundle turns the scheduled run red (exit 2) once it has
   /// validated and diffed what was published; `ALLOW_STALE=1` keeps it green.
   @Test func aStaleBrandMakesTheScheduledRunExitTwoUnlessAllowed() throws {
-    let output = try safety.publishedOutput("scheduled-stale")
+    // A small output, of the two brands these runs fetch: validating and diffing it is quicker.
+    let output = try PublishedOutput.smallCopy("scheduled-stale")
     let failing = try safety.recordings(failing: ["company.lottemart.com"], status: 500)
-    let stale = try scheduled(output, ["--replay", failing.path, "--as-of", "2026-11-25"])
+    // One brand of the failing site is enough to make a brand stale: these runs fetch the
+    // output's two brands, 롯데마트 and 메가마트 (a run in which no brand is fresh publishes
+    // nothing).
+    let stale = try scheduled(
+      output, ["--replay", failing.path, "--as-of", "2026-11-25", "--brand", "lottemart", "--brand", "megamart"])
     #expect(stale.status == 2, "stdout: \(stale.stdout)")
     #expect(stale.stdout.contains("changes since bundles/2026-11-20-"), "validated and diffed: \(stale.stdout)")
     let report = try #require(
@@ -365,9 +383,11 @@ import Testing
         as? [String: Any])
     #expect(report["outcome"] as? String == "published-with-stale-brands")
     let allowed = try scheduled(
-      output, ["--replay", failing.path, "--as-of", "2026-11-26"], environment: ["ALLOW_STALE": "1"])
+      output, ["--replay", failing.path, "--as-of", "2026-11-26", "--brand", "lottemart", "--brand", "megamart"],
+      environment: ["ALLOW_STALE": "1"])
     #expect(allowed.status == 0, "stdout: \(allowed.stdout)")
-    let fresh = try scheduled(output, ["--replay", "fixtures/web", "--as-of", "2026-11-27"])
+    let fresh = try scheduled(
+      output, ["--replay", "fixtures/web", "--as-of", "2026-11-27", "--brand", "lottemart", "--brand", "megamart"])
     #expect(fresh.status == 0, "every brand fresh again: \(fresh.stdout)")
   }
 
@@ -378,8 +398,10 @@ import Testing
     ) {
       try self.scheduled(output, arguments, environment: extra)
     }
-    #expect(try scheduled(["--replay", "fixtures/web"]).status == 0)
-    let second = try scheduled(["--replay", "fixtures/web", "--as-of", "2026-11-25"])
+    // What the script keeps and diffs does not depend on the brands: every run fetches one
+    // small brand, 메가마트, and publishes it alone.
+    #expect(try scheduled(["--replay", "fixtures/web", "--brand", "megamart"]).status == 0)
+    let second = try scheduled(["--replay", "fixtures/web", "--as-of", "2026-11-25", "--brand", "megamart"])
     #expect(second.status == 0)
     #expect(second.stdout.contains("changes since bundles/2026-11-20-"), "stdout: \(second.stdout)")
     let diff = safety.state(output).appendingPathComponent("diff.txt")
@@ -392,7 +414,7 @@ import Testing
     // A markdown diff bounded for a comment box, a day later with the same recordings: the days
     // from the later as-of date on are compared, and none changed.
     let bounded = try scheduled(
-      ["--replay", "fixtures/web", "--as-of", "2026-11-26"],
+      ["--replay", "fixtures/web", "--as-of", "2026-11-26", "--brand", "megamart"],
       environment: ["DIFF_FORMAT": "markdown", "DIFF_MAX_BYTES": "1200"])
     #expect(bounded.status == 0)
     let markdown = try Data(contentsOf: safety.state(output).appendingPathComponent("diff.md"))
