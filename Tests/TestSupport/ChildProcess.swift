@@ -8,21 +8,21 @@ import Foundation
 /// handler ~3 ms; `mart-holiday rule` stopping at a bad option ~85 ms against ~41 ms), the test
 /// holding its lane idle the while. The termination handler is called as soon as the child is
 /// reaped, so a semaphore it signals ends the wait at once. Same outcome.
-enum ChildProcess {
+public enum ChildProcess {
   /// How a child ended and what it wrote on the pipes it was given.
-  struct Ended {
-    var status: Int32
-    var reason: Process.TerminationReason
-    var stdout: Data
-    var stderr: Data
+  public struct Ended: Sendable {
+    public var status: Int32
+    public var reason: Process.TerminationReason
+    public var stdout: Data
+    public var stderr: Data
 
-    var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-    var stderrText: String { String(decoding: stderr, as: UTF8.self) }
+    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
+    public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
   }
 
   /// Where a child's standard output or error goes: a pipe read to its end, or a file handle
   /// (such as `/dev/full`, or an open file) it writes to directly.
-  enum Stream {
+  public enum Stream {
     case pipe
     case handle(FileHandle)
   }
@@ -31,7 +31,7 @@ enum ChildProcess {
   /// inherited one when given) and waits for it. Piped streams are read at the same time, so
   /// that a child filling one pipe while the other is being read cannot wait for ever. After
   /// `limit` seconds a child still running is sent SIGTERM, and `timedOut` says so.
-  static func run(
+  public static func run(
     _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil,
     stdout: Stream = .pipe, stderr: Stream = .pipe, limit: TimeInterval? = nil
   ) throws -> (ended: Ended, timedOut: Bool) {
@@ -75,7 +75,7 @@ enum ChildProcess {
   }
 
   /// ``run(_:_:in:environment:stdout:stderr:limit:)`` with both streams piped and no limit.
-  static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> Ended {
+  public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> Ended {
     try run(executable, arguments, in: directory, environment: nil).ended
   }
 }
