@@ -34,7 +34,7 @@ import Testing
       """
     // An output of 메가마트 and of one brand that publishes (for the exit status 2 of a run that
     // published with a stale brand), and a run of them: the other brands add nothing but their cost.
-    let output = try FewBrandsOutput.copy("maintenance", brands: ["lottemart", "megamart"])
+    let output = try PublishedOutput.copy("maintenance", brands: ["lottemart", "megamart"])
     let replay = try recordings("home.megamart.com", answering: page)
     let run = try cli.run([
       "run", "--replay", replay.path, "--brand", "lottemart", "--brand", "megamart", "--output", output.path,

@@ -94,7 +94,7 @@ import Testing
     let work = try scratch("diff-outside")
     // An output of 메가마트 alone: what diff refuses to follow is the layout's, whatever brands
     // the bundles hold, and its copies and diffs cost a fraction of every brand's.
-    let output = try FewBrandsOutput.copy(to: work.appendingPathComponent("output"), brands: ["megamart"])
+    let output = try PublishedOutput.copy(to: work.appendingPathComponent("output"), brands: ["megamart"])
     let elsewhere = work.appendingPathComponent("elsewhere")
     try FileManager.default.copyItem(at: try currentBundle(output), to: elsewhere)
 
@@ -146,7 +146,7 @@ import Testing
   @Test func validateRejectsLinksUnlistedFilesAndLeftovers() throws {
     // Outputs of 메가마트 alone: what validate refuses here is the layout's, whatever brands the
     // bundle holds, and each validation costs a tenth of one of every brand's.
-    let output = try FewBrandsOutput.copy("validate-links", brands: ["megamart"])
+    let output = try PublishedOutput.copy("validate-links", brands: ["megamart"])
     let bundle = try currentBundle(output)
     let bundleName = "bundles/\(bundle.lastPathComponent)"
     let outside = try scratch("validate-outside")
@@ -177,7 +177,7 @@ import Testing
     for line in expected { #expect(lines.contains(line), "missing \(line) in \(ended.stderr)") }
 
     // A whole bundle directory that is a link to an intact copy outside.
-    let cleanOutput = try FewBrandsOutput.copy("validate-linked-bundle", brands: ["megamart"])
+    let cleanOutput = try PublishedOutput.copy("validate-linked-bundle", brands: ["megamart"])
     let cleanBundle = try currentBundle(cleanOutput)
     let moved = outside.appendingPathComponent("moved-bundle")
     try FileManager.default.moveItem(at: cleanBundle, to: moved)
@@ -200,7 +200,7 @@ import Testing
   @Test func validateStopsInflatingACompressedCopyPastTheSizeOfItsFile() throws {
     // An output of 메가마트 alone: the bomb is in place of its closures.json.gz as it would be in
     // one of every brand's, and validate checks the rest of it in a tenth of the time.
-    let output = try FewBrandsOutput.copy("validate-bomb", brands: ["megamart"])
+    let output = try PublishedOutput.copy("validate-bomb", brands: ["megamart"])
     let bundle = try currentBundle(output)
     // 1 GiB of zeros in a gzip stream of about 1 MB, written by Python's zlib in pieces, in place of
     // closures.json.gz; validate runs under Python, which reports its peak memory. Each MiB is

@@ -77,7 +77,7 @@ import Testing
     // of them: every day's run, validation and diff cost a fraction of every brand's, and the
     // other brands would only stay fresh beside 메가마트.
     let fetched = ["lottemart", "megamart"]
-    let output = try FewBrandsOutput.copy("stale-days", brands: fetched)
+    let output = try PublishedOutput.copy("stale-days", brands: fetched)
     let failing = try safety.recordings(failing: ["company.lottemart.com"], status: 500)
     for days in 1...3 {
       let asOf = firstAsOf.adding(days: days)

@@ -53,7 +53,7 @@ import Testing
 
   @Test func everyCommandSurvivesAFullDiskAsStdoutOrStderr() throws {
     // A small output (two brands): what the commands write does not depend on its size.
-    let output = try PublishedOutput.smallCopy("full")
+    let output = try PublishedOutput.copy("full", brands: ["lottemart", "megamart"])
     let work = try scratch("full-work")
     // Each command with the status it ends with when its result cannot be written to stdout:
     // its trouble status (diff 2, the others 1); a run keeps the status of what it published
@@ -92,8 +92,8 @@ import Testing
 
   @Test func aDiffWithChangesIntoAFullDiskIsTroubleAndADamagedBundleStillFailsValidation() throws {
     // Small outputs (two brands): what the commands write does not depend on their size.
-    let output = try PublishedOutput.smallCopy("full-diff")
-    let later = try PublishedOutput.smallCopy("full-diff-later")
+    let output = try PublishedOutput.copy("full-diff", brands: ["lottemart", "megamart"])
+    let later = try PublishedOutput.copy("full-diff-later", brands: ["lottemart", "megamart"])
     // A later bundle.
     let changed = try cli.run([
       "run", "--replay", "fixtures/web", "--output", later.path, "--as-of", "2026-11-25", "--brand", "megamart",
@@ -328,7 +328,7 @@ import Testing
   }
 
   @Test func theReportNeverReplacesADeviceADirectoryOrALink() throws {
-    let output = try PublishedOutput.smallCopy("report-device")
+    let output = try PublishedOutput.copy("report-device", brands: ["lottemart", "megamart"])
     let work = try scratch("report-device")
     let folder = work.appendingPathComponent("folder")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

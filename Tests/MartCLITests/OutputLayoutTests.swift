@@ -369,7 +369,7 @@ import Testing
   /// validated and diffed what was published; `ALLOW_STALE=1` keeps it green.
   @Test func aStaleBrandMakesTheScheduledRunExitTwoUnlessAllowed() throws {
     // A small output, of the two brands these runs fetch: validating and diffing it is quicker.
-    let output = try PublishedOutput.smallCopy("scheduled-stale")
+    let output = try PublishedOutput.copy("scheduled-stale", brands: ["lottemart", "megamart"])
     let failing = try safety.recordings(failing: ["company.lottemart.com"], status: 500)
     // One brand of the failing site is enough to make a brand stale: these runs fetch the
     // output's two brands, 롯데마트 and 메가마트 (a run in which no brand is fresh publishes

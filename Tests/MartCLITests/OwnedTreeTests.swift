@@ -51,7 +51,7 @@ import Testing
   @Test func aLinkWhereARunWritesIsRefusedAndNothingIsWrittenOutside() throws {
     // An output of 메가마트 alone, and runs of it: the places are the layout's, whatever brands it
     // holds, and its run and validation cost a fraction of every brand's.
-    let output = try FewBrandsOutput.copy("owned-links", brands: ["megamart"])
+    let output = try PublishedOutput.copy("owned-links", brands: ["megamart"])
     let state = safety.state(output)
     let outside = try foreign.scratch("owned-links-outside")
     let asides = try foreign.scratch("owned-links-aside")
@@ -147,7 +147,7 @@ import Testing
     let linked = name.contains("linked")
     let output =
       linked
-      ? try safety.publishedOutput("owned-repair") : try FewBrandsOutput.copy("owned-repair", brands: ["megamart"])
+      ? try safety.publishedOutput("owned-repair") : try PublishedOutput.copy("owned-repair", brands: ["megamart"])
     let before = try safety.latest(output)
     try damage(try foreign.currentBundle(output), as: name, outside: outside)
     let outsideBefore = try snapshot(outside)
@@ -169,7 +169,7 @@ import Testing
   @Test func everyLeftoverValidateReportsIsRemovedByTheNextRun() throws {
     // An output of 메가마트 alone: the leftovers are names of the layout, not of a brand, and its
     // validations and run cost a fraction of every brand's.
-    let output = try FewBrandsOutput.copy("owned-leftovers", brands: ["megamart"])
+    let output = try PublishedOutput.copy("owned-leftovers", brands: ["megamart"])
     let leftovers = [
       ".latest.json.tmp", ".report.html.partial", "bundles/.old-copy/manifest.json", "bundles/.notes",
       "current/.keep", "current/calendars/.sync/megamart-1001.ics", "current/branches/.megamart-1001.json.tmp",

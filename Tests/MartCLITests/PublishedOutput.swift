@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TestSupport
 import Testing
 
@@ -28,20 +29,38 @@ enum PublishedOutput {
   /// ``copyOfSecondRun(_:)`` to change anything).
   private static let republished = Result<URL, any Error> { try publish() }
 
-  /// A publishing run of two brands, 롯데마트 and 메가마트 (`--brand lottemart --brand megamart`),
-  /// from scratch into a new directory, once per test process: for the tests that need an output
-  /// directory with a bundle in it whatever it holds (streams that cannot be written, arguments
-  /// refused, a brand going stale), on which `validate`, `diff` and `report` take a fraction of
-  /// the time the full output takes.
-  private static let publishedSmall = Result<URL, any Error> {
-    try publish(["--brand", "lottemart", "--brand", "megamart"])
+  /// The publishing run of each set of brands (`--brand B…`), from scratch into a new directory,
+  /// once per test process and set; a failure is kept and thrown to every caller.
+  private static let publishedBrands = Mutex<[[String]: Result<URL, any Error>]>([:])
+
+  /// The shared output directory of a run of `brands` alone (read only: take a
+  /// ``copy(_:brands:)``). For a test whose point is not every brand (a lock, a leftover, a
+  /// stream that cannot be written, a damage `validate` finds): runs, validations, diffs and
+  /// reports of an output of one or two brands cost a fraction of those of every brand's (a
+  /// run a fifth, `validate` a tenth), over the same layout (`bundles/`, `current/`,
+  /// `latest.json`, the reports and the state directory).
+  static func directory(brands: [String]) throws -> URL {
+    try publishedBrands.withLock { outputs in
+      if let done = outputs[brands] { return try done.get() }
+      let result = Result<URL, any Error> { try publish(brands.flatMap { ["--brand", $0] }) }
+      outputs[brands] = result
+      return try result.get()
+    }
   }
 
-  /// A private copy of the output of the two brands' publishing run and its state directory.
-  static func smallCopy(_ label: String) throws -> URL {
+  /// A private copy of the output of `brands` and its state directory beside it, named
+  /// `label-<UUID>` under the temporary directory.
+  static func copy(_ label: String, brands: [String]) throws -> URL {
     try copy(
-      try publishedSmall.get(),
-      to: FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)"))
+      to: FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)"),
+      brands: brands)
+  }
+
+  /// A private copy of the output of `brands` at `output` (which must not exist; its parent
+  /// must), with the state directory beside it.
+  @discardableResult
+  static func copy(to output: URL, brands: [String]) throws -> URL {
+    try copy(try directory(brands: brands), to: output)
   }
 
   /// The second publishing run's output directory (read only).
@@ -88,7 +107,7 @@ enum PublishedOutput {
 
   private static func publish(_ extra: [String] = []) throws -> URL {
     let output = FileManager.default.temporaryDirectory
-      .appendingPathComponent("published-\(UUID().uuidString)/output")
+      .appendingPathComponent("published\(extra.joined(separator: "-"))-\(UUID().uuidString)/output")
     let outcome = try ChildProcess.run(
       CommandLineContractTests.binary, ["run", "--replay", "fixtures/web", "--output", output.path] + extra,
       in: FixturePaths.repositoryRoot)

@@ -19,7 +19,7 @@ import Testing
   /// An output directory holding the bundle of a replay of the recordings of 메가마트: the clock
   /// is read the same whatever brands a run fetches and a bundle holds, and an output of one
   /// brand costs a fraction of every brand's to run over and to snapshot.
-  func publishedOutput() throws -> URL { try FewBrandsOutput.copy("clock", brands: ["megamart"]) }
+  func publishedOutput() throws -> URL { try PublishedOutput.copy("clock", brands: ["megamart"]) }
 
   func errorLines(_ outcome: ProcessRunner.Outcome) -> [String] {
     outcome.stderrText.split(separator: "\n").map(String.init).filter { $0.hasPrefix("error:") }

@@ -288,7 +288,7 @@ import Testing
 
   @Test func aLiveLockStopsASecondRunAndAStaleOneIsTakenOver() throws {
     // An output of 메가마트 alone, and runs of it: the lock is the run's, whatever it fetches.
-    let output = try FewBrandsOutput.copy("lock", brands: ["megamart"])
+    let output = try PublishedOutput.copy("lock", brands: ["megamart"])
     let before = try latest(output)
     let lockPath = state(output).appendingPathComponent("run.lock").path
 
@@ -322,7 +322,7 @@ import Testing
   @Test func keepPrunesOldBundlesAndArchivesAndLeftoversGo() throws {
     // An output of 메가마트 alone, and runs of it: each run publishes a new bundle and prunes as
     // any run does, at a fraction of the cost of every brand's.
-    let output = try FewBrandsOutput.copy("keep", brands: ["megamart"])
+    let output = try PublishedOutput.copy("keep", brands: ["megamart"])
     let staging = output.appendingPathComponent("bundles/.staging-2026-11-20-abc-999999")
     try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
     let raw = state(output).appendingPathComponent("raw")

@@ -33,7 +33,7 @@ import Testing
     // runs of them: the shrink is 이마트's, and the other sources add nothing but their cost.
     let source = ["emart", "traders", "nobrand", "everyday"]
     let brands = source.flatMap { ["--brand", $0] }
-    let output = try FewBrandsOutput.copy("shrink", brands: source)
+    let output = try PublishedOutput.copy("shrink", brands: source)
     let before = try #require(try entry("emart", in: output)["branchCount"] as? Int)
     let shrunk = try recordings(emartRows: 2)
 

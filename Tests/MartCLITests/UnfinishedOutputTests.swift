@@ -118,7 +118,7 @@ import Testing
   @Test(.enabled(if: canMount, "mounting a full filesystem needs root"))
   func aFullDiskWhileCurrentIsWrittenIsAnErrorAndTheNextRunFinishes() throws {
     // An output of 메가마트 alone (see `replay`), whose validation costs a tenth of every brand's.
-    let output = try FewBrandsOutput.copy("unfinished-full", brands: ["megamart"])
+    let output = try PublishedOutput.copy("unfinished-full", brands: ["megamart"])
     let before = try safety.latest(output)
     let current = output.appendingPathComponent("current")
     try FileManager.default.removeItem(at: current)
@@ -224,7 +224,7 @@ import Testing
   @Test(.enabled(if: canMount, "mounting over report.json needs root"))
   func aReportThatCannotBeWrittenIsAnError() throws {
     // An output of 메가마트 alone (see `replay`), whose validation costs a tenth of every brand's.
-    let output = try FewBrandsOutput.copy("unfinished-report", brands: ["megamart"])
+    let output = try PublishedOutput.copy("unfinished-report", brands: ["megamart"])
     let before = try safety.latest(output)
     let reportFile = output.appendingPathComponent("report.json")
     let stand = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).json")
@@ -278,7 +278,7 @@ import Testing
   @Test(.enabled(if: canMount, "mounting over report.html needs root"))
   func aReportPageThatCannotBeWrittenKeepsTheEarlierOne() throws {
     // An output of 메가마트 alone (see `replay`), whose validation costs a tenth of every brand's.
-    let output = try FewBrandsOutput.copy("unfinished-page", brands: ["megamart"])
+    let output = try PublishedOutput.copy("unfinished-page", brands: ["megamart"])
     let pageFile = output.appendingPathComponent("report.html")
     let earlier = try Data(contentsOf: pageFile)
     let stand = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).html")
