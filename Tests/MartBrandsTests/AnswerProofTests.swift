@@ -50,7 +50,7 @@ struct AnswerProofTests {
 
   /// A copy of the recordings in a new folder, for a test to change.
   static func copyOfRecordings(_ host: String) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("answers-\(UUID().uuidString)")
+    let folder = Scratch.directory.appendingPathComponent("answers-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try FileManager.default.copyItem(
       at: FixturePaths.web.appendingPathComponent(host), to: folder.appendingPathComponent(host))

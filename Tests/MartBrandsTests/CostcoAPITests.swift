@@ -146,7 +146,7 @@ struct CostcoAPITests {
   }
 
   @Test func bothFailingIsOneErrorNamingBoth() async throws {
-    let empty = FileManager.default.temporaryDirectory.appendingPathComponent("costco-none-\(UUID().uuidString)")
+    let empty = Scratch.directory.appendingPathComponent("costco-none-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
     try Data(#"{"recordedOn": "2026-11-20"}"#.utf8).write(to: empty.appendingPathComponent("replay.json"))
     let fetcher = try FixtureFetcher(hosts: Self.hosts, folder: empty)

@@ -352,7 +352,7 @@ struct HomeplusSourceTests {
 
   @Test func aRedesignOfEveryStorePageKeepsBothBrandsFromTheList() async throws {
     // A copy of the recordings in which every store page is the redesigned one (no closing days).
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("homeplus-\(UUID().uuidString)")
+    let folder = Scratch.directory.appendingPathComponent("homeplus-\(UUID().uuidString)")
     let site = folder.appendingPathComponent("my.homeplus.co.kr")
     try FileManager.default.copyItem(at: FixturePaths.web.appendingPathComponent("my.homeplus.co.kr"), to: site)
     // The redesigned page without its title: a page that names no store and carries no days.

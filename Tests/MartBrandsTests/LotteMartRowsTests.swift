@@ -98,7 +98,7 @@ struct LotteMartRowsTests {
 
   @Test func theAllFormatListStandsInWhenTheSearchFails() async throws {
     // A copy of the recordings whose search answers 500.
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("lotte-\(UUID().uuidString)")
+    let folder = Scratch.directory.appendingPathComponent("lotte-\(UUID().uuidString)")
     try FileManager.default.copyItem(
       at: FixturePaths.web.appendingPathComponent("company.lottemart.com"),
       to: folder.appendingPathComponent("company.lottemart.com"))

@@ -23,7 +23,7 @@ import Testing
   /// `bench-serve` given nothing to serve says so and stops, instead of serving nothing until
   /// it is killed.
   @Test func benchServeRefusesWhatIsNoRecording() throws {
-    let empty = FileManager.default.temporaryDirectory.appendingPathComponent("bench-serve-\(UUID().uuidString)")
+    let empty = Scratch.directory.appendingPathComponent("bench-serve-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
     let file = empty.appendingPathComponent("a-file")
     try Data("x".utf8).write(to: file)

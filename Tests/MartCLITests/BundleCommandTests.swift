@@ -91,7 +91,7 @@ import Testing
     // What the checker finds wrong does not depend on how many brands the output holds: a copy
     // of docs/sample, the output of a run over E-mart and 메가마트 (kept equal to what the
     // fixtures produce by OutputLayoutTests), checks in a fraction of the full output's time.
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("schemas-bad-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("schemas-bad-\(UUID().uuidString)")
     let copied = try ChildProcess.run(
       URL(fileURLWithPath: "/bin/cp"),
       ["-a", FixturePaths.repositoryRoot.appendingPathComponent("docs/sample").path, output.path])
@@ -118,7 +118,7 @@ import Testing
   }
 
   @Test func theReportSchemaDescribesProblemsAsObjects() throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString)")
+    let directory = Scratch.directory.appendingPathComponent("report-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let report = #"""
       {"asOf":"2026-11-20","branchesNotTrading":[{"id":"homeplus-655","state":"closed","until":null}],
@@ -219,7 +219,7 @@ import Testing
       return summary
     }
     editBrands(&brands)
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("diff-new-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("diff-new-\(UUID().uuidString)")
     // As a run of the same output would: starting from what the bundle's districts.json knew, so
     // a designation no fresh store confirms is kept.
     let districts = DistrictDesignations.infer(

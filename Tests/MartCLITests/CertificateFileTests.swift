@@ -16,7 +16,7 @@ import Testing
   }
 
   func scratch(_ name: String) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("ca-\(UUID().uuidString)-\(name)")
+    Scratch.directory.appendingPathComponent("ca-\(UUID().uuidString)-\(name)")
   }
 
   /// `fetch` with `--ca-bundle path` fails before any request, with one line saying `problem`.

@@ -198,7 +198,7 @@ import Testing
     #expect(help.contains("(values: \(slugs.joined(separator: ", ")))"))
     // Each slug parses for --brand and --source: the run gets past the options and stops at the
     // output path, which is a file.
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("cli-slugs-\(UUID().uuidString)")
+    let file = Scratch.directory.appendingPathComponent("cli-slugs-\(UUID().uuidString)")
     try Data().write(to: file)
     defer { try? FileManager.default.removeItem(at: file) }
     forEachCase(["lotte-maxx", "toysrus", "grand-grocery", "bottle-bunker", "lotte-super", "megamart"], named: { $0 }) {
@@ -283,7 +283,7 @@ import Testing
 
 extension CommandLineContractTests {
   @Test func anArchivedRunCanBeParsedAgainWithoutTheNetwork() throws {
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("cli-archive-\(UUID().uuidString)")
+    let scratch = Scratch.directory.appendingPathComponent("cli-archive-\(UUID().uuidString)")
     let archive = scratch.appendingPathComponent("raw")
     let first = try run([
       "run", "--replay", "fixtures/web", "--output", scratch.appendingPathComponent("a").path,

@@ -85,7 +85,7 @@ import Testing
   /// of ``PublishedOutput``, which is that run's output and state directory, byte for byte but
   /// for the times in report.json and report.html), and `previous-output/` a copy of it.
   static let prepared: Result<URL, PreparationError> = {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("documented-\(UUID().uuidString)")
+    let folder = Scratch.directory.appendingPathComponent("documented-\(UUID().uuidString)")
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       for name in ["fixtures", "scripts"] {
@@ -115,7 +115,7 @@ import Testing
   /// A fresh copy of ``prepared`` for one document.
   static func workingFolder(for document: String) throws -> URL {
     let base = try prepared.get()
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let folder = Scratch.directory.appendingPathComponent(
       "documented-\(document.replacingOccurrences(of: "/", with: "-"))-\(UUID().uuidString)")
     try copy(base, to: folder)
     return folder
@@ -134,7 +134,7 @@ import Testing
     environment["PATH"] =
       CommandLineContractTests.binary.deletingLastPathComponent().path + ":" + (environment["PATH"] ?? "/usr/bin:/bin")
     process.environment = environment
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("documented-output-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("documented-output-\(UUID().uuidString)")
     _ = FileManager.default.createFile(atPath: output.path, contents: nil)
     defer { remove(output) }
     let handle = try FileHandle(forWritingTo: output)

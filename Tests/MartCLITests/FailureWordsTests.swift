@@ -10,7 +10,7 @@ import Testing
 
   /// A copy of `fixtures/web` in which `host` answers every request with `page` as `text/html`.
   func recordings(_ host: String, answering page: String) throws -> URL {
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("maintenance-\(UUID().uuidString)")
+    let copy = Scratch.directory.appendingPathComponent("maintenance-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: FixturePaths.web, to: copy)
     let folder = copy.appendingPathComponent(host)
     for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasSuffix(".exchange.json") {

@@ -107,7 +107,7 @@ import Testing
 
   @Test func aCABundleThatCannotBeReadStopsBeforeAnyRequest() throws {
     let server = try LocalHTTPServer(handler: Self.handle)
-    let missing = FileManager.default.temporaryDirectory.appendingPathComponent("no-such-\(UUID().uuidString).pem").path
+    let missing = Scratch.directory.appendingPathComponent("no-such-\(UUID().uuidString).pem").path
     for arguments in [
       ["fetch", "--ca-bundle", missing, server.baseURL + "/store"],
       ["run", "--ca-bundle", missing, "--replay", FixturePaths.web.path, "--output", missing + "-output"],

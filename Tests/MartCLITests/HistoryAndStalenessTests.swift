@@ -26,7 +26,7 @@ import Testing
 
   @Test func theSameRecordingsADayLaterAreNoChangeAndKeepYesterday() throws {
     let output = try safety.publishedOutput("day-later")
-    let previous = FileManager.default.temporaryDirectory.appendingPathComponent("day-before-\(UUID().uuidString)")
+    let previous = Scratch.directory.appendingPathComponent("day-before-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: output, to: previous)
     func run(asOf: CalendarDate) throws {
       let run = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path, "--as-of", asOf.iso])

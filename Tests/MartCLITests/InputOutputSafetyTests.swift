@@ -44,7 +44,7 @@ import Testing
   }
 
   func scratch(_ label: String) throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    let url = Scratch.directory.appendingPathComponent("\(label)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }

@@ -53,7 +53,7 @@ import Testing
   }
 
   @Test func aSourceRedirectedToPlainHTTPGoesStaleUnlessAllowed() throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("insecure-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("insecure-\(UUID().uuidString)")
     let clean = try run([
       "run", "--replay", FixturePaths.web.path, "--output", output.path, "--brand", "costco", "--as-of", "2026-11-20",
     ])

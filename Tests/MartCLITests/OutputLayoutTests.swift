@@ -60,7 +60,7 @@ import Testing
   }
 
   @Test func aStateDirectoryInsideTheOutputIsRefused() throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("state-in-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("state-in-\(UUID().uuidString)")
     let run = try cli.run([
       "run", "--replay", "fixtures/web", "--output", output.path, "--state",
       output.appendingPathComponent("private").path,
@@ -108,7 +108,7 @@ import Testing
     }
     #expect(!FileManager.default.fileExists(atPath: elsewhere.path))
     // Either way round: an output directory that holds a published one.
-    let holder = FileManager.default.temporaryDirectory.appendingPathComponent("holder-\(UUID().uuidString)")
+    let holder = Scratch.directory.appendingPathComponent("holder-\(UUID().uuidString)")
     let inner = holder.appendingPathComponent("output")
     // A run published into holder/output (its state directory beside it, in holder too).
     try FileManager.default.createDirectory(at: holder, withIntermediateDirectories: true)
@@ -159,7 +159,7 @@ import Testing
     // is removed once the operator says the chain closed it (or after the grace period); then
     // it keeps a final calendar and JSON saying so. The branch is Costco's: these runs fetch
     // Costco alone (the other brands are kept as they are).
-    let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+    let recordings = Scratch.directory.appendingPathComponent("web-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
     let page = recordings.appendingPathComponent("www.costco.co.kr")
     let feed = try #require(
@@ -269,7 +269,7 @@ import Testing
   @Test func aRerunWithOneStoreChangedWritesOnlyWhatDiffers() throws {
     let output = try safety.publishedOutput("one-changed")
     let first = try #require(try BundleStore(outputDirectory: output).latest())
-    let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+    let recordings = Scratch.directory.appendingPathComponent("web-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
     let feed = recordings.appendingPathComponent("www.costco.co.kr/occ-stores-0.body.json")
     let text = try String(contentsOf: feed, encoding: .utf8)
@@ -333,7 +333,7 @@ import Testing
   /// Recordings whose `replay.json` lists no exchange (and no exchange file beside it): one
   /// `error:` line naming the folder, and nothing created.
   @Test func aReplayFolderWithoutExchangesIsOneErrorAndCreatesNothing() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("no-exchanges-\(UUID().uuidString)")
+    let folder = Scratch.directory.appendingPathComponent("no-exchanges-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     try Data(#"{"recordedOn": "2026-11-20", "exchanges": []}"#.utf8).write(
       to: folder.appendingPathComponent("replay.json"))
@@ -392,7 +392,7 @@ import Testing
   }
 
   @Test func theScheduledRunDiffsAgainstTheBundleItReplacesEvenWithKeepOne() throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("scheduled-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("scheduled-\(UUID().uuidString)")
     func scheduled(_ arguments: [String], environment extra: [String: String] = [:]) throws -> (
       status: Int32, stdout: String
     ) {
@@ -425,7 +425,7 @@ import Testing
   }
 
   @Test func theCommittedSampleIsWhatTheFixturesProduce() throws {
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("sample-\(UUID().uuidString)")
+    let work = Scratch.directory.appendingPathComponent("sample-\(UUID().uuidString)")
     let output = work.appendingPathComponent("output")
     let run = try cli.run([
       "run", "--replay", "fixtures/web", "--brand", "emart", "--brand", "megamart", "--output", output.path, "--state",

@@ -11,7 +11,7 @@ import Testing
 
   /// A copy of `fixtures/web` with Costco's API page answering the store finder's older form.
   func recordingsWithCostcoChanged() throws -> URL {
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("probe-\(UUID().uuidString)")
+    let copy = Scratch.directory.appendingPathComponent("probe-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: FixturePaths.web, to: copy)
     let older = try FixturePaths.data("web-older/www.costco.co.kr/store-finder-search.body.json")
     try older.write(to: copy.appendingPathComponent("www.costco.co.kr/occ-stores-0.body.json"))

@@ -52,7 +52,7 @@ enum PublishedOutput {
   /// `label-<UUID>` under the temporary directory.
   static func copy(_ label: String, brands: [String]) throws -> URL {
     try copy(
-      to: FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)"),
+      to: Scratch.directory.appendingPathComponent("\(label)-\(UUID().uuidString)"),
       brands: brands)
   }
 
@@ -69,7 +69,7 @@ enum PublishedOutput {
   /// A private copy of the published output directory and its state directory beside it.
   /// - Parameter label: the start of the copy's directory name, for reading leftovers.
   static func copy(_ label: String) throws -> URL {
-    try copy(to: FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)"))
+    try copy(to: Scratch.directory.appendingPathComponent("\(label)-\(UUID().uuidString)"))
   }
 
   /// A private copy of the published output directory at `output` (which must not exist; its
@@ -84,7 +84,7 @@ enum PublishedOutput {
   static func copyOfSecondRun(_ label: String) throws -> URL {
     try copy(
       try secondRunDirectory(),
-      to: FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)"))
+      to: Scratch.directory.appendingPathComponent("\(label)-\(UUID().uuidString)"))
   }
 
   private static func copy(_ original: URL, to output: URL) throws -> URL {
@@ -106,7 +106,7 @@ enum PublishedOutput {
   }
 
   private static func publish(_ extra: [String] = []) throws -> URL {
-    let output = FileManager.default.temporaryDirectory
+    let output = Scratch.directory
       .appendingPathComponent("published\(extra.joined(separator: "-"))-\(UUID().uuidString)/output")
     let outcome = try ChildProcess.run(
       CommandLineContractTests.binary, ["run", "--replay", "fixtures/web", "--output", output.path] + extra,

@@ -56,7 +56,7 @@ import Testing
   }
 
   @Test func aFileThatIsNoRegisterIsOneErrorLine() throws {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("register-\(UUID().uuidString)")
+    let folder = Scratch.directory.appendingPathComponent("register-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: folder) }
     let full = try FixturePaths.data("register/register-2026.csv")

@@ -19,7 +19,7 @@ import Testing
       return ServerResponse(status: 200, headers: [HTTPHeader("Content-Type", "text/csv")], body: register)
     }
     defer { server.stop() }
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("register-run-\(UUID().uuidString)")
+    let root = Scratch.directory.appendingPathComponent("register-run-\(UUID().uuidString)")
     let output = root.appendingPathComponent("output")
     let outcome = try ProcessRunner.run(
       CommandLineContractTests.binary,

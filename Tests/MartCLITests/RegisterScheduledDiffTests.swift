@@ -24,7 +24,7 @@ import Testing
     let full = try FixturePaths.data("register/register-2026.csv")
     let first = try Self.register(without: [unlisted, permit])
     try #require(first.count < full.count)
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("register-scheduled-\(UUID().uuidString)")
+    let root = Scratch.directory.appendingPathComponent("register-scheduled-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: root) }
     // The recordings of the first day: the fixtures' with the register lacking the two rows.
     let recordings = root.appendingPathComponent("web")

@@ -39,7 +39,7 @@ import Testing
 
   /// Opens `page` in headless Chromium and returns the DOM after its script ran, and Chromium's log.
   func renderInBrowser(_ browser: URL, page: URL) throws -> (dom: String, log: String) {
-    let profile = FileManager.default.temporaryDirectory.appendingPathComponent("chromium-\(UUID().uuidString)")
+    let profile = Scratch.directory.appendingPathComponent("chromium-\(UUID().uuidString)")
     defer { try? FileManager.default.removeItem(at: profile) }
     let process = Process()
     process.executableURL = browser
@@ -313,14 +313,14 @@ import Testing
 
   @Test func theReportCommandWritesAPageForAnyOutput() throws {
     let first = try bootstrapOutput("report-command")
-    let second = FileManager.default.temporaryDirectory.appendingPathComponent("report-command-\(UUID().uuidString)")
+    let second = Scratch.directory.appendingPathComponent("report-command-\(UUID().uuidString)")
     // The recordings hold no E-mart days for a window that starts in December: a run as of
     // December 2 has E-mart missing, its stores removed, and the districts they kept the
     // pattern of lose it.
     let run = try cli.run(["run", "--replay", "fixtures/web", "--output", second.path, "--as-of", "2026-12-02"])
     try #require(run.status == 2, "stderr: \(run.stderr)")
 
-    let file = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).html")
+    let file = Scratch.directory.appendingPathComponent("report-\(UUID().uuidString).html")
     let outcome = try cli.run(["report", second.path, "--previous", first.path, "--output", file.path])
     #expect(outcome.status == 0, "stderr: \(outcome.stderr)")
     #expect(outcome.stderr.isEmpty)
@@ -350,7 +350,7 @@ import Testing
     #expect(FileManager.default.fileExists(atPath: second.appendingPathComponent("report.html").path))
 
     // Bad input: one error line, exit 1.
-    let empty = FileManager.default.temporaryDirectory.appendingPathComponent("report-empty-\(UUID().uuidString)")
+    let empty = Scratch.directory.appendingPathComponent("report-empty-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
     for arguments in [["report", empty.path], ["report", second.path, "--previous", empty.path]] {
       let bad = try cli.run(arguments)

@@ -72,7 +72,7 @@ import Testing
   /// A day the calendar does not have is an error, never rolled into the next month; and the
   /// error for a far year says what the clock read, in words.
   @Test func aClockOnADayThatDoesNotExistIsAnErrorWithAMessage() throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("clock-\(UUID().uuidString)/output")
+    let output = Scratch.directory.appendingPathComponent("clock-\(UUID().uuidString)/output")
     for (clock, says) in [
       ("2027-02-29T09:00:00Z", "2027-02-29 is not a day of the calendar"),
       ("2026-11-31T09:00:00+09:00", "2026-11-31 is not a day of the calendar"),

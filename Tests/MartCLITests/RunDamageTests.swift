@@ -77,7 +77,7 @@ import Testing
       return .text("not found", status: 404)
     }
     defer { server.stop() }
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("mirrors-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("mirrors-\(UUID().uuidString)")
     let run = try cli.run([
       "run", "--source", "emart=http://127.0.0.1:9", "--source", "traders=\(server.baseURL)", "--source",
       "nobrand=\(server.baseURL)", "--output", output.path,
@@ -104,7 +104,7 @@ import Testing
     let mirror = try safety.costcoMirror()
     defer { mirror.stop() }
     let sources = try safety.costcoMirrorSources(mirror)
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("caches-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("caches-\(UUID().uuidString)")
     let cache = safety.state(output).appendingPathComponent("cache")
     try FileManager.default.createDirectory(at: cache, withIntermediateDirectories: true)
     let garbage = Data(repeating: 0x41, count: 8192)
@@ -137,8 +137,8 @@ import Testing
   @Test func anArchiveThatCouldNotBeWrittenWholeIsNotAnnouncedAsReplayable() throws {
     let mirror = try safety.costcoMirror()
     defer { mirror.stop() }
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("archive-\(UUID().uuidString)")
-    let archive = FileManager.default.temporaryDirectory.appendingPathComponent("archive-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("archive-\(UUID().uuidString)")
+    let archive = Scratch.directory.appendingPathComponent("archive-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: archive, withIntermediateDirectories: true)
     // A file where the host's folder belongs: every Costco response fails to be written.
     try Data().write(to: archive.appendingPathComponent("www.costco.co.kr"))

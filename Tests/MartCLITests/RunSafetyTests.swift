@@ -67,7 +67,7 @@ import Testing
     let output = try publishedOutput("bad-input")
     let before = try latest(output)
     let reportBefore = try Data(contentsOf: output.appendingPathComponent("report.json"))
-    let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID().uuidString)")
+    let empty = Scratch.directory.appendingPathComponent("empty-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
 
     // A typo, an empty folder and a regular file as --replay: one error naming the folder, and
@@ -123,7 +123,7 @@ import Testing
   @Test func aMirrorRunIntoANewOutputDirectoryCreatesWhatItNeeds() throws {
     let mirror = try costcoMirror()
     defer { mirror.stop() }
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("new/deeper-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("new/deeper-\(UUID().uuidString)")
     let outcome = try cli.run(
       ["run", "--brand", "costco"] + costcoMirrorSources(mirror) + [
         "--request-delay", "0", "--output", output.path, "--as-of", "2026-11-20",
@@ -159,7 +159,7 @@ import Testing
 
   /// A copy of `fixtures/web` in which every recorded answer of `hosts` is `status`.
   func recordings(failing hosts: [String], status: Int) throws -> URL {
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("failing-\(UUID().uuidString)")
+    let copy = Scratch.directory.appendingPathComponent("failing-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: FixturePaths.web, to: copy)
     for host in hosts {
       let folder = copy.appendingPathComponent(host)
@@ -246,7 +246,7 @@ import Testing
       lines(text.stderr).contains { $0.hasPrefix("warning: lottemart: ") && $0.contains(reason) }, "\(text.stderr)")
 
     // With nothing to keep, the brand is an error.
-    let fresh = FileManager.default.temporaryDirectory.appendingPathComponent("failing-new-\(UUID().uuidString)")
+    let fresh = Scratch.directory.appendingPathComponent("failing-new-\(UUID().uuidString)")
     let missing = try cli.run([
       "run", "--replay", failing.path, "--output", fresh.path, "--brand", "costco", "--brand", "lottemart",
       "--log-format", "json",
@@ -276,7 +276,7 @@ import Testing
   }
 
   @Test func aDirectoryWhereAFileBelongsStopsTheRunBeforeAnyWork() throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("dir-latest-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("dir-latest-\(UUID().uuidString)")
     try FileManager.default.createDirectory(
       at: output.appendingPathComponent("latest.json"), withIntermediateDirectories: true)
     let outcome = try cli.run(["run", "--replay", "fixtures/web", "--output", output.path])

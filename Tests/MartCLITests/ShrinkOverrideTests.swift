@@ -10,7 +10,7 @@ import Testing
 
   /// A copy of `fixtures/web` whose E-mart store list keeps its first `rows` stores.
   func recordings(emartRows rows: Int) throws -> URL {
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("shrunk-\(UUID().uuidString)")
+    let copy = Scratch.directory.appendingPathComponent("shrunk-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: FixturePaths.web, to: copy)
     let list = copy.appendingPathComponent("store.emart.com/searchList-EM.body.json")
     var json = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: list)) as? [String: Any])
@@ -61,7 +61,7 @@ import Testing
   }
 
   @Test func theOverrideNamesABrandTheRunFetches() throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("shrink-usage-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("shrink-usage-\(UUID().uuidString)")
     let outcome = try cli.run([
       "run", "--replay", "fixtures/web", "--output", output.path, "--brand", "costco", "--accept-shrink", "emart",
     ])

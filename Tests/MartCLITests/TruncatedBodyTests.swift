@@ -26,7 +26,7 @@ import Testing
 
   @Test(arguments: ["content-length", "json"])
   func aCutBodyLeavesTheBrandStaleWithTheURLNamed(cut: String) throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("cut-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("cut-\(UUID().uuidString)")
     let clean = try run([
       "run", "--replay", FixturePaths.web.path, "--output", output.path, "--brand", "costco", "--as-of", "2026-11-20",
     ])

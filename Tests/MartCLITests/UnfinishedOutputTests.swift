@@ -24,7 +24,7 @@ import Testing
   /// deny it), found by mounting a tmpfs once.
   static let canMount: Bool = {
     guard geteuid() == 0 else { return false }
-    let probe = FileManager.default.temporaryDirectory.appendingPathComponent("mount-probe-\(UUID().uuidString)")
+    let probe = Scratch.directory.appendingPathComponent("mount-probe-\(UUID().uuidString)")
     do {
       try FileManager.default.createDirectory(at: probe, withIntermediateDirectories: true)
       defer { rmdir(probe.path) }
@@ -151,7 +151,7 @@ import Testing
   /// left in `bundles/`, and the next run, with room again, publishes.
   @Test(.enabled(if: canMount, "mounting a full filesystem needs root"))
   func aFullDiskWhileTheBundleIsStagedPublishesNothingAndLeavesNothing() throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("unfinished-staging-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("unfinished-staging-\(UUID().uuidString)")
     let bundles = output.appendingPathComponent("bundles")
     try FileManager.default.createDirectory(at: bundles, withIntermediateDirectories: true)
     // 64 KiB: a handful of the bundle's files (two dozen of a run of 메가마트 alone into a new
@@ -227,7 +227,7 @@ import Testing
     let output = try PublishedOutput.copy("unfinished-report", brands: ["megamart"])
     let before = try safety.latest(output)
     let reportFile = output.appendingPathComponent("report.json")
-    let stand = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).json")
+    let stand = Scratch.directory.appendingPathComponent("report-\(UUID().uuidString).json")
     try Data(contentsOf: reportFile).write(to: stand)
     try mount(["--bind", stand.path, reportFile.path])
     var mounted = true
@@ -248,7 +248,7 @@ import Testing
   /// stages anything, says how much is free and needed, and publishes nothing.
   @Test(.enabled(if: canMount, "mounting a small filesystem needs root"))
   func aDiskWithoutRoomForABundleIsRefusedBeforeStaging() throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("no-room-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("no-room-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: output, withIntermediateDirectories: true)
     // 4 MiB: less than the 16 MiB a run asks for at least.
     try mount(["-t", "tmpfs", "-o", "size=4m", "tmpfs", output.path])
@@ -281,7 +281,7 @@ import Testing
     let output = try PublishedOutput.copy("unfinished-page", brands: ["megamart"])
     let pageFile = output.appendingPathComponent("report.html")
     let earlier = try Data(contentsOf: pageFile)
-    let stand = FileManager.default.temporaryDirectory.appendingPathComponent("report-\(UUID().uuidString).html")
+    let stand = Scratch.directory.appendingPathComponent("report-\(UUID().uuidString).html")
     try earlier.write(to: stand)
     try mount(["--bind", stand.path, pageFile.path])
     var mounted = true

@@ -37,7 +37,7 @@ import TestSupport
     // Costco and the national register (which a run asks whatever brands it fetches) on a mirror.
     let mirror = try safety.costcoMirror()
     defer { mirror.stop() }
-    let work = FileManager.default.temporaryDirectory.appendingPathComponent("warc-run-\(UUID().uuidString)")
+    let work = Scratch.directory.appendingPathComponent("warc-run-\(UUID().uuidString)")
     let live = work.appendingPathComponent("live")
     let run = try cli.run(
       ["run", "--brand", "costco"] + safety.costcoMirrorSources(mirror) + [

@@ -109,7 +109,10 @@ import Testing
   /// +i`, root on ext4) refuses links with `EPERM`.
   @Test(.enabled(if: Immutable.isAvailable, "chattr +i needs root on a filesystem that has it"))
   func filesThatCannotBeLinkedAreWritten() throws {
-    let (output, first) = try ExportFixtures.publish(branches, label: "unlinkable")
+    // On the temporary directory's disk, where `isAvailable` tried chattr (tmpfs has no
+    // immutable files).
+    let (output, first) = try ExportFixtures.publish(
+      branches, label: "unlinkable", in: FileManager.default.temporaryDirectory)
     let old = output.appendingPathComponent(first.bundle)
     try Immutable.set(true, old)
     defer { Immutable.clear(old) }

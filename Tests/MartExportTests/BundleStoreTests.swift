@@ -11,7 +11,7 @@ import Testing
   var window: DateWindow { .threeMonths(startingAt: asOf) }
 
   func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("bundle-\(UUID().uuidString)")
+    let url = Scratch.directory.appendingPathComponent("bundle-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartExport
+import TestSupport
 
 /// Small hand-made branches for export tests. As of 2026-11-20 the window is
 /// 2026-11-01 … 2027-01-31 (the as-of month and the next two).
@@ -43,17 +44,18 @@ enum ExportFixtures {
     }
   }
 
-  static func temporaryDirectory(_ label: String = "export") throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+  /// A new folder named `label-<UUID>` in `base` (the tests' scratch folder unless said).
+  static func temporaryDirectory(_ label: String = "export", in base: URL = Scratch.directory) throws -> URL {
+    let url = base.appendingPathComponent("\(label)-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }
 
-  /// A published output directory with the given branches.
-  static func publish(_ branches: [Branch], label: String = "export", exempt: Set<BrandSlug> = []) throws -> (
-    URL, LatestPointer
-  ) {
-    let output = try temporaryDirectory(label)
+  /// A published output directory with the given branches, in `base`.
+  static func publish(
+    _ branches: [Branch], label: String = "export", exempt: Set<BrandSlug> = [], in base: URL = Scratch.directory
+  ) throws -> (URL, LatestPointer) {
+    let output = try temporaryDirectory(label, in: base)
     let pointer = try BundleStore(outputDirectory: output).publish(
       branches: branches, brands: summaries(branches, exempt: exempt), day: RunDay(asOf: asOf, window: window)
     ).pointer!

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartExport
+import TestSupport
 import Testing
 
 /// Many new findings of the register in the Markdown diff: the limit holds, a few of each kind
@@ -24,7 +25,7 @@ import Testing
 
   /// An output directory holding only a `report.json` of the run that published `version`.
   static func output(version: String, register: String) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("register-markdown-\(UUID().uuidString)")
+    let directory = Scratch.directory.appendingPathComponent("register-markdown-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let report = #"{"published": {"version": "\#(version)"}, "brands": [], "register": \#(register)}"#
     try Data(report.utf8).write(to: directory.appendingPathComponent("report.json"))

@@ -1,6 +1,7 @@
 import Foundation
 import MartCore
 import MartExport
+import TestSupport
 import Testing
 
 /// A branch's entry in the national register of large stores appearing, changing or vanishing
@@ -36,7 +37,7 @@ import Testing
 
   /// An output directory holding only a `report.json` of the run that published `version`.
   func output(version: String, register: String) throws -> URL {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("register-diff-\(UUID().uuidString)")
+    let directory = Scratch.directory.appendingPathComponent("register-diff-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     let report = #"{"published": {"version": "\#(version)"}, "brands": [], "register": \#(register)}"#
     try Data(report.utf8).write(to: directory.appendingPathComponent("report.json"))

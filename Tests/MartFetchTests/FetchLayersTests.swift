@@ -6,6 +6,7 @@ import MartReplay
 import MartSQLite
 import ReplayTestSupport
 import Synchronization
+import TestSupport
 import Testing
 
 /// The fetcher stack (libcurl, politeness, retries, revalidation) against a local server that
@@ -320,7 +321,7 @@ import Testing
   // MARK: Conditional requests
 
   @Test func a304ReusesTheStoredBody() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mart-validators-\(UUID())")
+    let directory = Scratch.directory.appendingPathComponent("mart-validators-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("http.sqlite").path
@@ -355,7 +356,7 @@ import Testing
   }
 
   @Test func aStoredBodyThatNoLongerMatchesItsDigestIsFetchedAgainInFull() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mart-validators-\(UUID())")
+    let directory = Scratch.directory.appendingPathComponent("mart-validators-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let path = directory.appendingPathComponent("http.sqlite").path
@@ -390,7 +391,7 @@ import Testing
   }
 
   @Test func postsAreNeverConditional() async throws {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("mart-validators-\(UUID())")
+    let directory = Scratch.directory.appendingPathComponent("mart-validators-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     let store = try HTTPValidatorStore(path: directory.appendingPathComponent("http.sqlite").path)

@@ -11,7 +11,7 @@ import Testing
   let otherBundle: URL
 
   init() throws {
-    directory = FileManager.default.temporaryDirectory.appendingPathComponent("trusted-\(UUID().uuidString)")
+    directory = Scratch.directory.appendingPathComponent("trusted-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     // A real certificate: each one in a named file is parsed before it is accepted.
     let pem = try String(contentsOf: TLSTerminator.certificateAuthorityFile(), encoding: .utf8)

@@ -250,7 +250,7 @@ import Testing
 
     let other = "/dev/shm/files-\(UUID().uuidString)"
     try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
-    defer { Files.remove(other + "/copy.ics") }
+    defer { Files.remove(other) }
     try Files.linkOrCopy(root + "/bundle.ics", to: other + "/copy.ics")
     #expect(!PlainFiles.isSameFile(other + "/copy.ics", root + "/bundle.ics"))
     #expect(PlainFiles.contents(of: other + "/copy.ics") == bytes)

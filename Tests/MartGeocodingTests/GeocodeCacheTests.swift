@@ -2,6 +2,7 @@ import Foundation
 import MartCore
 import MartGeocoding
 import MartSQLite
+import TestSupport
 import Testing
 
 #if canImport(Glibc)
@@ -73,6 +74,7 @@ struct GeocodeCacheTests {
 
   /// The path a child process and its parent agree on without sharing memory.
   static func killTestPath(parent: pid_t) -> String {
+    // Not ``Scratch``: the child is a test process of its own, with a scratch folder of its own.
     FileManager.default.temporaryDirectory.appendingPathComponent("mart-geocode-kill-\(parent).sqlite").path
   }
 

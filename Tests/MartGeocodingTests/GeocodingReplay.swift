@@ -77,7 +77,7 @@ final class RecordingFetcher: HTTPFetching {
 
 /// A fresh temporary directory for one test.
 func temporaryDirectory() throws -> URL {
-  let url = FileManager.default.temporaryDirectory.appendingPathComponent("mart-geocoding-\(UUID().uuidString)")
+  let url = Scratch.directory.appendingPathComponent("mart-geocoding-\(UUID().uuidString)")
   try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
   return url
 }

@@ -4,6 +4,7 @@ import MartFetch
 import MartHolidayKit
 import MartReplay
 import Synchronization
+import TestSupport
 import Testing
 
 /// Serves an output directory over HTTP on 127.0.0.1 as a static web server would: files by
@@ -60,7 +61,7 @@ final class OutputDirectoryServer: Sendable {
 /// `MartBundleClient` against a local server holding the fixtures' published output.
 @Suite(.serialized) struct BundleClientTests {
   func cacheDirectory() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("kit-cache-\(UUID().uuidString)")
+    Scratch.directory.appendingPathComponent("kit-cache-\(UUID().uuidString)")
   }
 
   @Test func loadsThenReusesWithConditionalRequests() async throws {
@@ -144,7 +145,7 @@ final class OutputDirectoryServer: Sendable {
   }
 
   @Test func aServerWithoutABundleGivesAnErrorNamingTheURL() async throws {
-    let empty = FileManager.default.temporaryDirectory.appendingPathComponent("kit-empty-\(UUID().uuidString)")
+    let empty = Scratch.directory.appendingPathComponent("kit-empty-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)
     let server = try OutputDirectoryServer(root: empty)
     defer { server.stop() }

@@ -1,6 +1,7 @@
 import Foundation
 import MartDigest
 import MartHolidayKit
+import TestSupport
 import Testing
 
 /// Loading refuses a bundle whose files do not match `latest.json` and `manifest.json`, with an
@@ -99,7 +100,7 @@ import Testing
   }
 
   @Test func aFolderWithoutABundleIsRefused() throws {
-    let empty = FileManager.default.temporaryDirectory.appendingPathComponent("kit-empty-\(UUID().uuidString)")
+    let empty = Scratch.directory.appendingPathComponent("kit-empty-\(UUID().uuidString)")
     #expect {
       try MartBundle(contentsOf: empty)
     } throws: { error in

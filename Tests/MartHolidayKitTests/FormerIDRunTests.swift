@@ -22,7 +22,7 @@ import Testing
   }
 
   @Test func everyOldIDStaysOrIsTheFormerIDOfOneBranch() async throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("former-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("former-\(UUID().uuidString)")
     #expect(try await run(FixturePaths.olderWeb, output: output, asOf: "2026-11-20").outcome == .published)
     let before = try #require(try BundleStore(outputDirectory: output).latest()).branches.branches
     let oldIDs = Set(before.map(\.id))

@@ -9,7 +9,7 @@ import Testing
   static func kitClosure() throws -> [[String: Any]] {
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    let scratch = FileManager.default.temporaryDirectory.appendingPathComponent("kit-dump-\(UUID().uuidString)")
+    let scratch = Scratch.directory.appendingPathComponent("kit-dump-\(UUID().uuidString)")
     process.arguments = [
       "swift", "package", "--package-path", FixturePaths.repositoryRoot.path, "--scratch-path", scratch.path,
       "dump-package",

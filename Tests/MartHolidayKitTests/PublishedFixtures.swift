@@ -33,7 +33,7 @@ actor PublishedFixtures {
 
   /// A private copy of the published output directory, to damage or serve.
   func copy() async throws -> URL {
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("kit-copy-\(UUID().uuidString)")
+    let copy = Scratch.directory.appendingPathComponent("kit-copy-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: try await output(), to: copy)
     return copy
   }

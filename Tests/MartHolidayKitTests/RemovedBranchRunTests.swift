@@ -15,7 +15,7 @@ import Testing
 @Suite(.serialized) struct RemovedBranchRunTests {
   /// A copy of `fixtures/web` without Costco 대전점's row in the Costco feed.
   func recordingsWithoutDaejeon() throws -> URL {
-    let recordings = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+    let recordings = Scratch.directory.appendingPathComponent("web-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: FixturePaths.web, to: recordings)
     let site = recordings.appendingPathComponent("www.costco.co.kr")
     let feed = try #require(

@@ -26,7 +26,7 @@ import Testing
   /// A copy of the recordings whose every store.emart.com exchange answers 503: E-mart's four
   /// brands go stale.
   func recordingsWithEmartDown() throws -> URL {
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+    let copy = Scratch.directory.appendingPathComponent("web-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: FixturePaths.web, to: copy)
     let folder = copy.appendingPathComponent("store.emart.com")
     let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".exchange.json") }

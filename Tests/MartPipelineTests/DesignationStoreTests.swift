@@ -2,6 +2,7 @@ import Foundation
 import MartCore
 import MartPipeline
 import MartSQLite
+import TestSupport
 import Testing
 
 /// What runs learn of the designations, in a real SQLite file, and the researched table in the
@@ -10,7 +11,7 @@ struct DesignationStoreTests {
   func day(_ iso: String) -> CalendarDate { CalendarDate(iso: iso)! }
 
   @Test func whatIsSavedReadsBackWholeAndReplacesWhatWasThere() throws {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("designations-\(UUID().uuidString).sqlite").path
+    let path = Scratch.directory.appendingPathComponent("designations-\(UUID().uuidString).sqlite").path
     let key = DesignationKey(district: District(sido: "경기도", sigungu: "의정부시"), storeClass: .hypermarket)
     let ssm = DesignationKey(district: District(sido: "서울특별시", sigungu: "관악구"), storeClass: .ssm)
     let wednesdays = [DesignatedDay(ordinal: 2, weekday: .wednesday), DesignatedDay(ordinal: 4, weekday: .wednesday)]

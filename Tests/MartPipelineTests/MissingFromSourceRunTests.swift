@@ -25,7 +25,7 @@ import Testing
   }
 
   func scratch(_ prefix: String) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    Scratch.directory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
   }
 
   /// A copy of the recordings whose Costco feed `edit` changed, stating `totalResults` stores

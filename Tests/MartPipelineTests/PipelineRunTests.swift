@@ -35,13 +35,13 @@ import Testing
 
   /// A scratch copy of `fixtures/web` that a test may damage.
   func copyOfRecordings() throws -> URL {
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("web-\(UUID().uuidString)")
+    let copy = Scratch.directory.appendingPathComponent("web-\(UUID().uuidString)")
     try FileManager.default.copyItem(at: FixturePaths.web, to: copy)
     return copy
   }
 
   func emptyOutput() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("output-\(UUID().uuidString)")
+    Scratch.directory.appendingPathComponent("output-\(UUID().uuidString)")
   }
 
   /// A configured run over `recordings`, as `mart-holiday run --replay` makes it.

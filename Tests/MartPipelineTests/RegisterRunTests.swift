@@ -17,7 +17,7 @@ import Testing
   let asOf = CalendarDate(iso: "2026-11-20")!
 
   func temporaryOutput(_ name: String) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("register-run-\(name)-\(UUID().uuidString)/output")
+    Scratch.directory.appendingPathComponent("register-run-\(name)-\(UUID().uuidString)/output")
   }
 
   @Test func aReplayReadsTheRecordedRegisterAndCrossChecksTheBranches() async throws {

@@ -110,7 +110,7 @@ import Testing
   }
 
   static func temporaryRoot(_ name: String) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("register-stale-\(name)-\(UUID().uuidString)")
+    Scratch.directory.appendingPathComponent("register-stale-\(name)-\(UUID().uuidString)")
   }
 
   static func latest(_ output: URL) throws -> PublishedBundle {

@@ -64,7 +64,7 @@ import Testing
   }
 
   @Test func aFifthOfAnswersSentTwicePublishesNoBranchWithAnotherStoresDays() async throws {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("repeated-\(UUID().uuidString)/output")
+    let output = Scratch.directory.appendingPathComponent("repeated-\(UUID().uuidString)/output")
     let clean = try servers(repeating: false)
     let first = try await run(output: output, through: clean)
     clean.forEach { $0.stop() }

@@ -9,7 +9,7 @@ import Testing
 /// A run is planned before anything is created: the plan checks and resolves, and only
 /// `prepare()` creates the folders it names.
 @Suite struct RunPlanTests {
-  let root = FileManager.default.temporaryDirectory.appendingPathComponent("run-plan-\(UUID().uuidString)")
+  let root = Scratch.directory.appendingPathComponent("run-plan-\(UUID().uuidString)")
 
   @Test func aPlanResolvesEverythingAndCreatesNothing() throws {
     let output = root.appendingPathComponent("output")

@@ -14,7 +14,7 @@ import Testing
   /// but the run's report (which says when the run started and how long it took), by path
   /// below the output folder.
   private func publishedFiles(maxPerHost: Int) async throws -> [String: Data] {
-    let output = FileManager.default.temporaryDirectory.appendingPathComponent("output-\(UUID().uuidString)")
+    let output = Scratch.directory.appendingPathComponent("output-\(UUID().uuidString)")
     let result = try await Pipeline.run(
       RunConfiguration(
         outputDirectory: output, replayDirectory: FixturePaths.web, asOf: CalendarDate(iso: "2026-11-20")!,

@@ -31,7 +31,7 @@ import Testing
   }
 
   func scratch(_ prefix: String) -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+    Scratch.directory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
   }
 
   /// Every day from `from` through `through`, as ISO strings.

@@ -44,7 +44,7 @@ struct CoordinateTransformationTests {
     let arguments =
       ["-f", "%.10f"] + KoreanReferenceSystems.epsg5174.split(separator: " ").map(String.init) + ["+to"]
       + KoreanReferenceSystems.wgs84.split(separator: " ").map(String.init)
-    let inputFile = FileManager.default.temporaryDirectory.appendingPathComponent("cs2cs-\(UUID().uuidString).txt")
+    let inputFile = Scratch.directory.appendingPathComponent("cs2cs-\(UUID().uuidString).txt")
     try Data(input.utf8).write(to: inputFile)
     defer { try? FileManager.default.removeItem(at: inputFile) }
     let outcome = try ProcessRunner.run(URL(fileURLWithPath: "/usr/bin/env"), ["cs2cs"] + arguments + [inputFile.path])

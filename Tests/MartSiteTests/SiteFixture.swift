@@ -14,7 +14,7 @@ enum SiteFixture {
 
   /// A fresh folder for one test.
   static func temporaryDirectory() throws -> URL {
-    let url = FileManager.default.temporaryDirectory.appendingPathComponent("site-tests-\(UUID().uuidString)")
+    let url = Scratch.directory.appendingPathComponent("site-tests-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
   }

@@ -43,7 +43,7 @@ public actor ReplayedFixtures {
   /// directory, with its state directory copied beside it: the test's to change or rerun over.
   public func copy(_ label: String) async throws -> URL {
     let original = try await published().output
-    let copy = FileManager.default.temporaryDirectory.appendingPathComponent("\(label)-\(UUID().uuidString)")
+    let copy = Scratch.directory.appendingPathComponent("\(label)-\(UUID().uuidString)")
     try Self.copyTree(original, to: copy)
     try Self.copyTree(Self.stateDirectory(of: original), to: Self.stateDirectory(of: copy))
     return copy
@@ -64,7 +64,7 @@ public actor ReplayedFixtures {
   }
 
   private static func publish() async throws -> Published {
-    let output = FileManager.default.temporaryDirectory
+    let output = Scratch.directory
       .appendingPathComponent("replayed-\(UUID().uuidString)/output")
     try FileManager.default.createDirectory(at: output.deletingLastPathComponent(), withIntermediateDirectories: true)
     let result = try await Pipeline.run(

@@ -15,7 +15,7 @@ public final class TLSTerminator: Sendable {
   /// Terminates TLS on a free port of 127.0.0.1 and forwards to `targetPort` there.
   public init(targetPort: Int) throws {
     let authority = try TestCertificateAuthority.shared.get()
-    let statisticsFile = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let statisticsFile = Scratch.directory.appendingPathComponent(
       "mart-holiday-tls-\(UUID().uuidString).json")
     let process = Process()
     process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -99,7 +99,7 @@ struct TestCertificateAuthority: Sendable {
   static let shared: Result<TestCertificateAuthority, any Error> = Result { try make() }
 
   private static func make() throws -> TestCertificateAuthority {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+    let directory = Scratch.directory.appendingPathComponent(
       "mart-holiday-test-ca-\(ProcessInfo.processInfo.processIdentifier)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
