@@ -92,10 +92,7 @@ import Testing
     // of docs/sample, the output of a run over E-mart and 메가마트 (kept equal to what the
     // fixtures produce by OutputLayoutTests), checks in a fraction of the full output's time.
     let output = Scratch.directory.appendingPathComponent("schemas-bad-\(UUID().uuidString)")
-    let copied = try ChildProcess.run(
-      URL(fileURLWithPath: "/bin/cp"),
-      ["-a", FixturePaths.repositoryRoot.appendingPathComponent("docs/sample").path, output.path])
-    try #require(copied.status == 0, "\(copied.stderrText)")
+    try ProcessRunner.copyTree(FixturePaths.repositoryRoot.appendingPathComponent("docs/sample"), to: output)
     let bundle = output.appendingPathComponent(
       try #require(try BundleStore(outputDirectory: output).latest()).pointer.bundle)
     // A key documented as always present goes missing, and a calendar line grows past 75 octets.

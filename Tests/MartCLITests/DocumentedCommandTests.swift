@@ -89,24 +89,17 @@ import Testing
     do {
       try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
       for name in ["fixtures", "scripts"] {
-        try copy(FixturePaths.repositoryRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        try ProcessRunner.copyTree(
+          FixturePaths.repositoryRoot.appendingPathComponent(name), to: folder.appendingPathComponent(name))
       }
       try PublishedOutput.copy(to: folder.appendingPathComponent("output"))
-      try copy(folder.appendingPathComponent("output"), to: folder.appendingPathComponent("previous-output"))
+      try ProcessRunner.copyTree(
+        folder.appendingPathComponent("output"), to: folder.appendingPathComponent("previous-output"))
       return .success(folder)
     } catch {
       return .failure(PreparationError(description: "\(error)"))
     }
   }()
-
-  /// `cp -a`, which keeps the hard links between `current/` and the bundle as a run leaves them
-  /// (`FileManager.copyItem` makes separate files of them), in one child process.
-  static func copy(_ source: URL, to target: URL) throws {
-    let copied = try ChildProcess.run(URL(fileURLWithPath: "/bin/cp"), ["-a", source.path, target.path])
-    guard copied.status == 0 else {
-      throw PreparationError(description: "cp -a \(source.path) \(target.path): \(copied.stderrText)")
-    }
-  }
 
   struct PreparationError: Error, CustomStringConvertible {
     var description: String
@@ -117,7 +110,7 @@ import Testing
     let base = try prepared.get()
     let folder = Scratch.directory.appendingPathComponent(
       "documented-\(document.replacingOccurrences(of: "/", with: "-"))-\(UUID().uuidString)")
-    try copy(base, to: folder)
+    try ProcessRunner.copyTree(base, to: folder)
     return folder
   }
 

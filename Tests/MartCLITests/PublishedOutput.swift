@@ -88,16 +88,9 @@ enum PublishedOutput {
   }
 
   private static func copy(_ original: URL, to output: URL) throws -> URL {
-    try copyTree(original, to: output)
-    try copyTree(stateDirectory(of: original), to: stateDirectory(of: output))
+    try ProcessRunner.copyTree(original, to: output)
+    try ProcessRunner.copyTree(stateDirectory(of: original), to: stateDirectory(of: output))
     return output
-  }
-
-  /// `cp -a`: the files under `current/` are hard links to the current bundle's, which a run
-  /// checks and keeps, and a copy keeps them so (as it keeps times, modes and links).
-  private static func copyTree(_ source: URL, to target: URL) throws {
-    let copied = try ChildProcess.run(URL(fileURLWithPath: "/bin/cp"), ["-a", source.path, target.path])
-    guard copied.status == 0 else { throw PublishingFailed(status: copied.status, stderr: copied.stderrText) }
   }
 
   /// The state directory a run uses by default for `output`: `<output>-state` beside it.

@@ -89,8 +89,7 @@ import Testing
   func copyOfFirstPublish(_ label: String) throws -> (output: URL, bundle: PublishedBundle) {
     let (original, bundle) = try Self.firstPublish.get()
     let output = try ExportFixtures.temporaryDirectory(label).appendingPathComponent("output")
-    let copied = try ProcessRunner.run(URL(fileURLWithPath: "/bin/cp"), ["-a", original.path, output.path])
-    guard copied.status == 0 else { throw CopyFailed(description: "cp -a exited \(copied.status): \(copied.stderrText)") }
+    try ProcessRunner.copyTree(original, to: output)
     var copy = bundle
     copy.directory = URL(fileURLWithPath: output.path + bundle.directory.path.dropFirst(original.path.count))
     return (output, copy)

@@ -44,23 +44,14 @@ public actor ReplayedFixtures {
   public func copy(_ label: String) async throws -> URL {
     let original = try await published().output
     let copy = Scratch.directory.appendingPathComponent("\(label)-\(UUID().uuidString)")
-    try Self.copyTree(original, to: copy)
-    try Self.copyTree(Self.stateDirectory(of: original), to: Self.stateDirectory(of: copy))
+    try ProcessRunner.copyTree(original, to: copy)
+    try ProcessRunner.copyTree(Self.stateDirectory(of: original), to: Self.stateDirectory(of: copy))
     return copy
   }
 
   /// The state directory a run keeps for `output` by default.
   public static func stateDirectory(of output: URL) -> URL {
     RunConfiguration.defaultStateDirectory(for: output)
-  }
-
-  /// `cp -a`: the files under `current/` are hard links to the current bundle's, which a rerun
-  /// checks and keeps, and a copy keeps them so (as it keeps times and modes).
-  private static func copyTree(_ source: URL, to target: URL) throws {
-    let copied = try ProcessRunner.run(URL(fileURLWithPath: "/bin/cp"), ["-a", source.path, target.path])
-    guard copied.status == 0 else {
-      throw FixtureRunFailed(description: "cp -a \(source.path) \(target.path) exited \(copied.status): \(copied.stderrText)")
-    }
   }
 
   private static func publish() async throws -> Published {

@@ -29,6 +29,21 @@ public enum ProcessRunner {
     return Outcome(status: ended.status, stdout: ended.stdout, stderr: ended.stderr)
   }
 
+  /// `cp -a source target`: a copy that keeps hard links (an output's `current/` files are
+  /// links to its bundle's, which a run checks and keeps; `FileManager.copyItem` makes separate
+  /// files of them), times, modes and symbolic links, in one child process.
+  public static func copyTree(_ source: URL, to target: URL) throws {
+    let copied = try run(URL(fileURLWithPath: "/bin/cp"), ["-a", source.path, target.path])
+    guard copied.status == 0 else {
+      throw CopyFailed(description: "cp -a \(source.path) \(target.path) exited \(copied.status): \(copied.stderrText)")
+    }
+  }
+
+  /// `cp -a` did not exit 0.
+  public struct CopyFailed: Error, CustomStringConvertible {
+    public var description: String
+  }
+
   /// The id of a process that has exited, standing in for a run that was killed.
   public static func exitedProcessIdentifier() throws -> Int32 {
     let gone = Process()
