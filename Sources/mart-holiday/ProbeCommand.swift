@@ -48,6 +48,7 @@ struct ProbeCommand: AsyncParsableCommand {
   var format = "text"
 
   @OptionGroup var requests: RequestOptions
+  @OptionGroup var certificates: CertificateOptions
 
   func validate() throws {
     guard ["text", "json"].contains(format) else {
@@ -66,7 +67,7 @@ struct ProbeCommand: AsyncParsableCommand {
       replayDirectory: replayDirectory.map { URL(fileURLWithPath: $0) },
       mirrors: Dictionary(sourceOverrides.map { ($0.brand, $0.baseURL) }, uniquingKeysWith: { _, last in last }),
       asOf: asOf, brands: Set(brands),
-      requests: requests.settings(maxPerHost: 1, retryDelay: 1), readsRegister: true)
+      requests: requests.settings(maxPerHost: 1, retryDelay: 1, https: certificates.https), readsRegister: true)
     let results: [SourceProbeResult]
     do throws(RunSetupError) {
       results = try await Pipeline.probe(configuration)

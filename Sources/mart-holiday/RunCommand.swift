@@ -106,6 +106,7 @@ struct RunCommand: AsyncParsableCommand {
   var archiveDirectory: String?
 
   @OptionGroup var requests: RequestOptions
+  @OptionGroup var certificates: CertificateOptions
 
   @Option(
     name: .customLong("max-per-host"), parsing: .unconditional,
@@ -185,7 +186,7 @@ struct RunCommand: AsyncParsableCommand {
       geocodingCache: geocodingCache.map { URL(fileURLWithPath: $0) },
       archiveDirectory: archiveDirectory.map { URL(fileURLWithPath: $0) },
       keep: keep, progress: progress, logger: logger,
-      requests: requests.settings(maxPerHost: maxPerHost, retryDelay: retryDelay),
+      requests: requests.settings(maxPerHost: maxPerHost, retryDelay: retryDelay, https: certificates.https),
       acceptShrink: Set(acceptShrink), readsRegister: true, settingNames: { SettingOptions.name($0) })
 
     let runTask = Task { () async throws(RunSetupError) -> RunResult in try await Pipeline.run(configuration) }
