@@ -68,14 +68,14 @@ enum KitSHA256 {
       for index in 0..<16 {
         let offset = index * 4
         w[index] =
-          UInt32(block[offset]) << 24 | UInt32(block[offset + 1]) << 16 | UInt32(block[offset + 2]) << 8
+          UInt32(block[offset]) &<< 24 | UInt32(block[offset + 1]) &<< 16 | UInt32(block[offset + 2]) &<< 8
           | UInt32(block[offset + 3])
       }
       for index in 16..<64 {
         let x = w[index - 15]
         let y = w[index - 2]
-        let s0 = rotateRight(x, 7) ^ rotateRight(x, 18) ^ (x >> 3)
-        let s1 = rotateRight(y, 17) ^ rotateRight(y, 19) ^ (y >> 10)
+        let s0 = rotateRight(x, 7) ^ rotateRight(x, 18) ^ (x &>> 3)
+        let s1 = rotateRight(y, 17) ^ rotateRight(y, 19) ^ (y &>> 10)
         w[index] = w[index - 16] &+ s0 &+ w[index - 7] &+ s1
       }
       var a = state[0]
@@ -115,7 +115,10 @@ enum KitSHA256 {
     }
   }
 
+  /// Masking shifts of one concrete type: the smart shifts (`>>`, `<<`) are generic over the
+  /// count's type, which an unoptimized build (an app's or the tests' debug build) calls as such,
+  /// at about ten times the cost for the whole digest.
   @inline(__always) private static func rotateRight(_ value: UInt32, _ count: UInt32) -> UInt32 {
-    (value >> count) | (value << (32 - count))
+    (value &>> count) | (value &<< (32 &- count))
   }
 }
