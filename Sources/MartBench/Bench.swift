@@ -44,12 +44,15 @@ public enum Bench {
     }
 
     log("stage benchmarks")
-    // The sample of the largest scale asked for, at most 10,000 branches: `--scale 100` is a
-    // quick check of the whole bench, not a 10,000-branch parse.
-    let sample = SourceDataGenerator(mix: .national(total: min(scales.max() ?? 10_000, 10_000)), seed: seed)
+    // The samples of the largest scale asked for, at most 10,000 branches (2,000 closing texts'
+    // branches, 5,000 addresses): `--scale 100` is a quick check of the whole bench, not a
+    // 10,000-branch parse.
+    let sampleSize = min(scales.max() ?? 10_000, 10_000)
+    let sample = SourceDataGenerator(mix: .national(total: sampleSize), seed: seed)
     let parsing = StageBenchmarks.compareHTMLParsing(ReplayArchive(exchanges: sample.exchanges().map(\.exchange)))
-    let closing = StageBenchmarks.closingTextRate(StageBenchmarks.closingTexts(), asOf: sample.asOf)
-    let addresses = StageBenchmarks.addressRate(StageBenchmarks.addresses())
+    let closing = StageBenchmarks.closingTextRate(
+      StageBenchmarks.closingTexts(count: min(sampleSize, 2_000)), asOf: sample.asOf)
+    let addresses = StageBenchmarks.addressRate(StageBenchmarks.addresses(count: min(sampleSize, 5_000)))
     return BenchResult(
       results: results, parseVsRaw: parsing.ratio, rulesPerSecond: closing.itemsPerSecond,
       addressesPerSecond: addresses.itemsPerSecond, closingTextMegabytesPerSecond: closing.megabytesPerSecond,
