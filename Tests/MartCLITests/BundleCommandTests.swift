@@ -32,9 +32,8 @@ import Testing
   /// Runs `python3 scripts/check_bundle_schemas.py` with `arguments`; a missing python3 or
   /// missing Python packages fail the test (exit status 127 or 1 with a traceback).
   func python(_ arguments: [String]) throws -> CommandLineContractTests.Outcome {
-    let ended = try ChildProcess.run(
-      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "scripts/check_bundle_schemas.py"] + arguments,
-      in: FixturePaths.repositoryRoot)
+    let python = Python3.invocation(["scripts/check_bundle_schemas.py"] + arguments)
+    let ended = try ChildProcess.run(python.executable, python.arguments, in: FixturePaths.repositoryRoot)
     return .init(status: ended.status, stdout: ended.stdoutText, stderr: ended.stderrText)
   }
 

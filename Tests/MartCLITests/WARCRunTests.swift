@@ -53,9 +53,8 @@ import TestSupport
     #expect(run.stdout.contains("responses kept in \(warc.path)"), "\(run.stdout)")
 
     // warcio reads every record and verifies every digest; each record is its own gzip member.
-    let check = try ProcessRunner.run(
-      URL(fileURLWithPath: "/usr/bin/env"), ["python3", "scripts/check_warc.py", warc.path],
-      in: FixturePaths.repositoryRoot)
+    let python = Python3.invocation(["scripts/check_warc.py", warc.path])
+    let check = try ProcessRunner.run(python.executable, python.arguments, in: FixturePaths.repositoryRoot)
     #expect(check.status == 0, "\(check.stdoutText)\(check.stderrText)")
     // Costco's recordings are one page of the store API (fixtures/web/www.costco.co.kr), asked for
     // once; the register (fixtures/web/file.localdata.go.kr) is one download, asked for once after

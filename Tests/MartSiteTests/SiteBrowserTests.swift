@@ -27,10 +27,8 @@ import Testing
     let script = FixturePaths.repositoryRoot.appendingPathComponent("scripts/site-browser-check.py").path
     // Every page kind, and an even sample of 80 branch pages beside them: 100 pages, this case's
     // share of them (the three cases check all 100, the home page and its search in the first).
-    let outcome = try ProcessRunner.run(
-      URL(fileURLWithPath: "/usr/bin/env"),
-      ["python3", script, site.path, "--pages", "\(Self.pages)", "--shard", "\(shard)/\(Self.shards)"],
-      in: FixturePaths.repositoryRoot)
+    let python = Python3.invocation([script, site.path, "--pages", "\(Self.pages)", "--shard", "\(shard)/\(Self.shards)"])
+    let outcome = try ProcessRunner.run(python.executable, python.arguments, in: FixturePaths.repositoryRoot)
     let share = (Self.pages - shard + Self.shards) / Self.shards
     #expect(outcome.status == 0, "\(outcome.stderrText)")
     #expect(
@@ -55,9 +53,8 @@ import Testing
       .replacingOccurrences(of: "href=\"emart/index.html\"", with: "href=\"emart/missing.html\"")
     try Data(broken.utf8).write(to: index)
     let script = FixturePaths.repositoryRoot.appendingPathComponent("scripts/site-browser-check.py").path
-    let outcome = try ProcessRunner.run(
-      URL(fileURLWithPath: "/usr/bin/env"), ["python3", script, site.path, "--only", "index.html"],
-      in: FixturePaths.repositoryRoot)
+    let python = Python3.invocation([script, site.path, "--only", "index.html"])
+    let outcome = try ProcessRunner.run(python.executable, python.arguments, in: FixturePaths.repositoryRoot)
     #expect(outcome.status == 1)
     #expect(outcome.stdoutText.contains("390 px: 1 pages checked"), "\(outcome.stdoutText)")
     for failure in ["overlap at 390 px", "overlap at 1280 px", "form field without a label", "contrast", "emart/missing.html answers 404"] {

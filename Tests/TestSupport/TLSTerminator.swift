@@ -18,12 +18,13 @@ public final class TLSTerminator: Sendable {
     let statisticsFile = Scratch.directory.appendingPathComponent(
       "mart-holiday-tls-\(UUID().uuidString).json")
     let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", FixturePaths.repositoryRoot.appendingPathComponent("Benchmarks/latency-proxy.py").path,
+    let python = Python3.invocation([
+      FixturePaths.repositoryRoot.appendingPathComponent("Benchmarks/latency-proxy.py").path,
       "--one-way-ms", "0", "--tls-cert", authority.serverCertificate.path, "--tls-key", authority.serverKey.path,
       "--target", "127.0.0.1:\(targetPort)", "--stats", statisticsFile.path,
-    ]
+    ])
+    process.executableURL = python.executable
+    process.arguments = python.arguments
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
