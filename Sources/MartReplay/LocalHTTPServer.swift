@@ -306,8 +306,9 @@ public final class LocalHTTPServer: Sendable {
     }
     guard let headEnd else { return nil }
 
+    // "\r\n" is one Character: the lines split on it as they are sent.
     let headLines = String(decoding: received[..<headEnd.lowerBound], as: UTF8.self)
-      .components(separatedBy: "\r\n")
+      .split(separator: "\r\n", omittingEmptySubsequences: false)
     let requestLine = headLines[0].split(separator: " ")
     guard requestLine.count == 3 else { return nil }
     let target = requestLine[1]
@@ -317,8 +318,7 @@ public final class LocalHTTPServer: Sendable {
       guard let colon = line.firstIndex(of: ":") else { continue }
       headers.append(
         HTTPHeader(
-          String(line[..<colon]).trimmingCharacters(in: .whitespaces),
-          String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)))
+          String(trimmingSpace(line[..<colon])), String(trimmingSpace(line[line.index(after: colon)...]))))
     }
 
     let bodyLength = headers.value(named: "Content-Length").flatMap { Int($0) } ?? 0
@@ -332,6 +332,15 @@ public final class LocalHTTPServer: Sendable {
     return ServerRequest(
       method: String(requestLine[0]), path: String(path[0]), query: path.count > 1 ? String(path[1]) : "",
       headers: headers, body: Data(body.prefix(bodyLength)), version: String(requestLine[2]))
+  }
+
+  /// `text` without the spaces and tabs around it (a header's optional whitespace, RFC 9110
+  /// §5.6.3).
+  private static func trimmingSpace(_ text: Substring) -> Substring {
+    let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+    guard let first = text.firstIndex(where: { !isSpace($0) }), let last = text.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return text[first...last]
   }
 
   private static func receive(_ connection: Int32) -> Data? {

@@ -49,9 +49,9 @@ public struct ReplayArchive: Sendable {
       return true
     }
     var exchanges: [RecordedExchange] = []
+    let root = RecordingRoot(directory)
     for index in RecordingOrder.sorted(exchangeFiles.map(\.path)) {
-      let file = exchangeFiles[index]
-      exchanges.append(try readExchange(file, within: directory))
+      exchanges.append(try readExchange(exchangeFiles[index], within: root))
     }
     return ReplayArchive(exchanges: exchanges, recordedOn: manifest.recordedOn, description: manifest.description)
   }
@@ -174,9 +174,30 @@ public struct ReplayArchive: Sendable {
   /// `bodyFile` that is absolute, has a `..` component or is a link leading out is refused, so
   /// that a foreign recording cannot bring another file into a bundle.
   public static func readExchange(_ file: URL, within recording: URL? = nil) throws(FileError) -> RecordedExchange {
-    let root = recording ?? file.deletingLastPathComponent()
-    guard isInside(file, root) else {
-      throw FileError(.foreign, path: file.path, message: "leads outside the recording \(root.path) (a symbolic link)")
+    try readExchange(file, within: RecordingRoot(recording ?? file.deletingLastPathComponent()))
+  }
+
+  /// A recording's folder, its links resolved once for all the exchanges read from it.
+  private struct RecordingRoot {
+    var url: URL
+    /// The resolved path, ending in `/`.
+    var resolvedPrefix: String
+
+    init(_ url: URL) {
+      self.url = url
+      let base = url.resolvingSymlinksInPath().standardizedFileURL.path
+      resolvedPrefix = base.hasSuffix("/") ? base : base + "/"
+    }
+
+    /// Whether `url`, symbolic links resolved, lies inside the folder.
+    func contains(_ url: URL) -> Bool {
+      url.resolvingSymlinksInPath().standardizedFileURL.path.hasPrefix(resolvedPrefix)
+    }
+  }
+
+  private static func readExchange(_ file: URL, within root: RecordingRoot) throws(FileError) -> RecordedExchange {
+    guard root.contains(file) else {
+      throw FileError(.foreign, path: file.path, message: "leads outside the recording \(root.url.path) (a symbolic link)")
     }
     let exchangeFile = try decode(ExchangeFile.self, from: file)
     var headers: [HTTPHeader] = []
@@ -191,11 +212,11 @@ public struct ReplayArchive: Sendable {
       let bodyURL = file.deletingLastPathComponent().appendingPathComponent(bodyFile)
       let components = bodyFile.split(separator: "/", omittingEmptySubsequences: false)
       guard !bodyFile.hasPrefix("/"), !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
-        isInside(bodyURL, root)
+        root.contains(bodyURL)
       else {
         throw FileError(.foreign,
           path: file.path,
-          message: "response.bodyFile \"\(bodyFile)\" leads outside the recording \(root.path); it must name a file beside the exchange")
+          message: "response.bodyFile \"\(bodyFile)\" leads outside the recording \(root.url.path); it must name a file beside the exchange")
       }
       do {
         body = try Data(contentsOf: bodyURL)
@@ -207,13 +228,6 @@ public struct ReplayArchive: Sendable {
     return RecordedExchange(
       method: exchangeFile.request.method, url: exchangeFile.request.url, requestBody: exchangeFile.request.body,
       status: exchangeFile.response.status, headers: headers, body: body)
-  }
-
-  /// Whether `url`, symbolic links resolved, lies inside `root` (links resolved too).
-  private static func isInside(_ url: URL, _ root: URL) -> Bool {
-    let base = root.resolvingSymlinksInPath().standardizedFileURL.path
-    let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
-    return resolved.hasPrefix(base.hasSuffix("/") ? base : base + "/")
   }
 
   private static func decode<Value: Decodable>(_ type: Value.Type, from file: URL) throws(FileError) -> Value {
@@ -349,7 +363,20 @@ enum RecordingOrder {
   /// `paths` in recording order, each path's key built once.
   static func sorted(_ paths: [String]) -> [Int] {
     let keys = paths.map(sortKey)
-    return paths.indices.sorted { keys[$0].lexicographicallyPrecedes(keys[$1]) }
+    return paths.indices.sorted { precedes(keys[$0], keys[$1]) }
+  }
+
+  /// `first.lexicographicallyPrecedes(second)`, on the keys' buffers: the generic algorithm,
+  /// unspecialized in a debug build, was most of the time a replay took to load.
+  static func precedes(_ first: [UInt32], _ second: [UInt32]) -> Bool {
+    first.withUnsafeBufferPointer { first in
+      second.withUnsafeBufferPointer { second in
+        for index in 0..<min(first.count, second.count) where first[index] != second[index] {
+          return first[index] < second[index]
+        }
+        return first.count < second.count
+      }
+    }
   }
 
   /// A key whose plain lexicographic order is the recording order: a byte that is not a digit
