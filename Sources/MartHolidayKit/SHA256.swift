@@ -63,20 +63,27 @@ enum KitSHA256 {
   }
 
   /// One 64-byte block into `state`; `w` is scratch space of 64 words.
+  ///
+  /// Written with pointers, masking shifts and `while` loops, whose operations the compiler
+  /// inlines even without optimization: an app's debug build (and the tests') verifies bundles
+  /// with this code, where subscripts, ranges' iterators and helper functions would each be a
+  /// call per operation.
   private static func compress(_ block: UnsafeRawBufferPointer, _ state: inout [UInt32], _ w: inout [UInt32]) {
-    w.withUnsafeMutableBufferPointer { w in
-      for index in 0..<16 {
-        let offset = index * 4
-        w[index] =
-          UInt32(block[offset]) &<< 24 | UInt32(block[offset + 1]) &<< 16 | UInt32(block[offset + 2]) &<< 8
-          | UInt32(block[offset + 3])
+    let bytes = block.baseAddress!
+    w.withUnsafeMutableBufferPointer { buffer in
+      let w = buffer.baseAddress!
+      var index = 0
+      while index < 16 {
+        w[index] = UInt32(bigEndian: bytes.loadUnaligned(fromByteOffset: index &* 4, as: UInt32.self))
+        index &+= 1
       }
-      for index in 16..<64 {
-        let x = w[index - 15]
-        let y = w[index - 2]
-        let s0 = rotateRight(x, 7) ^ rotateRight(x, 18) ^ (x &>> 3)
-        let s1 = rotateRight(y, 17) ^ rotateRight(y, 19) ^ (y &>> 10)
-        w[index] = w[index - 16] &+ s0 &+ w[index - 7] &+ s1
+      while index < 64 {
+        let x = w[index &- 15]
+        let y = w[index &- 2]
+        let s0 = (x &>> 7 | x &<< 25) ^ (x &>> 18 | x &<< 14) ^ (x &>> 3)
+        let s1 = (y &>> 17 | y &<< 15) ^ (y &>> 19 | y &<< 13) ^ (y &>> 10)
+        w[index] = w[index &- 16] &+ s0 &+ w[index &- 7] &+ s1
+        index &+= 1
       }
       var a = state[0]
       var b = state[1]
@@ -86,12 +93,14 @@ enum KitSHA256 {
       var f = state[5]
       var g = state[6]
       var h = state[7]
-      roundConstants.withUnsafeBufferPointer { k in
-        for index in 0..<64 {
-          let s1 = rotateRight(e, 6) ^ rotateRight(e, 11) ^ rotateRight(e, 25)
+      roundConstants.withUnsafeBufferPointer { constants in
+        let k = constants.baseAddress!
+        var index = 0
+        while index < 64 {
+          let s1 = (e &>> 6 | e &<< 26) ^ (e &>> 11 | e &<< 21) ^ (e &>> 25 | e &<< 7)
           let choice = (e & f) ^ (~e & g)
           let t1 = h &+ s1 &+ choice &+ k[index] &+ w[index]
-          let s0 = rotateRight(a, 2) ^ rotateRight(a, 13) ^ rotateRight(a, 22)
+          let s0 = (a &>> 2 | a &<< 30) ^ (a &>> 13 | a &<< 19) ^ (a &>> 22 | a &<< 10)
           let majority = (a & b) ^ (a & c) ^ (b & c)
           let t2 = s0 &+ majority
           h = g
@@ -102,6 +111,7 @@ enum KitSHA256 {
           c = b
           b = a
           a = t1 &+ t2
+          index &+= 1
         }
       }
       state[0] &+= a
@@ -113,12 +123,5 @@ enum KitSHA256 {
       state[6] &+= g
       state[7] &+= h
     }
-  }
-
-  /// Masking shifts of one concrete type: the smart shifts (`>>`, `<<`) are generic over the
-  /// count's type, which an unoptimized build (an app's or the tests' debug build) calls as such,
-  /// at about ten times the cost for the whole digest.
-  @inline(__always) private static func rotateRight(_ value: UInt32, _ count: UInt32) -> UInt32 {
-    (value &>> count) | (value &<< (32 &- count))
   }
 }
