@@ -180,18 +180,17 @@ public struct ReplayArchive: Sendable {
   /// A recording's folder, its links resolved once for all the exchanges read from it.
   private struct RecordingRoot {
     var url: URL
-    /// The resolved path, ending in `/`.
-    var resolvedPrefix: String
+    /// The folder's path, every link resolved (``Files/realPath(_:)``).
+    var resolved: String
 
     init(_ url: URL) {
       self.url = url
-      let base = url.resolvingSymlinksInPath().standardizedFileURL.path
-      resolvedPrefix = base.hasSuffix("/") ? base : base + "/"
+      resolved = Files.realPath(url.path)
     }
 
     /// Whether `url`, symbolic links resolved, lies inside the folder.
     func contains(_ url: URL) -> Bool {
-      url.resolvingSymlinksInPath().standardizedFileURL.path.hasPrefix(resolvedPrefix)
+      Files.isInside(Files.realPath(url.path), resolved)
     }
   }
 
