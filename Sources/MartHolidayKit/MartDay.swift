@@ -97,7 +97,10 @@ public struct MartDay: Hashable, Comparable, Sendable, CustomStringConvertible {
   }
 
   public static func < (lhs: MartDay, rhs: MartDay) -> Bool {
-    (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    // Field by field: a tuple comparison is generic, and an unoptimized build calls it as such.
+    if lhs.year != rhs.year { return lhs.year < rhs.year }
+    if lhs.month != rhs.month { return lhs.month < rhs.month }
+    return lhs.day < rhs.day
   }
 }
 

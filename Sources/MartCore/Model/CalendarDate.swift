@@ -10,8 +10,9 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
 
   /// Creates a date, or returns `nil` when the components do not name a real day.
   public init?(year: Int, month: Int, day: Int) {
-    guard (1...9999).contains(year), (1...12).contains(month),
-      (1...CalendarDate.daysInMonth(year: year, month: month)).contains(day)
+    // Plain comparisons, not ranges' `contains`: generic, which an unoptimized build calls as such.
+    guard year >= 1, year <= 9999, month >= 1, month <= 12, day >= 1,
+      day <= CalendarDate.daysInMonth(year: year, month: month)
     else { return nil }
     self.year = year
     self.month = month
@@ -31,7 +32,7 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
         guard byte == UInt8(ascii: "-") else { return nil }
         continue
       }
-      guard count < 10, (0x30...0x39).contains(byte) else { return nil }
+      guard count < 10, byte >= 0x30, byte <= 0x39 else { return nil }
       let digit = Int(byte - 0x30)
       if count < 4 { year = year * 10 + digit } else if count < 7 { month = month * 10 + digit } else { day = day * 10 + digit }
     }
@@ -45,7 +46,7 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
     var value = 0
     var count = 0
     for byte in compact.utf8 {
-      guard (0x30...0x39).contains(byte), count < 8 else { return nil }
+      guard byte >= 0x30, byte <= 0x39, count < 8 else { return nil }
       value = value * 10 + Int(byte - 0x30)
       count += 1
     }
@@ -113,7 +114,11 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
   public var description: String { iso }
 
   public static func < (lhs: CalendarDate, rhs: CalendarDate) -> Bool {
-    (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
+    // Field by field: a tuple comparison is generic, and an unoptimized build (the tests')
+    // calls it as such, looking up the tuple's type on every comparison.
+    if lhs.year != rhs.year { return lhs.year < rhs.year }
+    if lhs.month != rhs.month { return lhs.month < rhs.month }
+    return lhs.day < rhs.day
   }
 
   /// Whether `year` is a Gregorian leap year.
