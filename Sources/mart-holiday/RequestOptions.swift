@@ -1,6 +1,6 @@
 import ArgumentParser
-import MartPipeline
 import MartFetch
+import MartPipeline
 
 /// How every request of a command that fetches through a run's fetch stack is made, shared by
 /// `run` and `probe`: `--user-agent`, `--ignore-robots`, `--request-delay`, `--retries` and
