@@ -39,9 +39,7 @@ extension BundleDirectory {
       !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
     else { return nil }
     let url = root.appendingPathComponent(relativePath)
-    let resolvedRoot = root.resolvingSymlinksInPath().standardizedFileURL.path
-    let resolved = url.resolvingSymlinksInPath().standardizedFileURL.path
-    guard resolved.hasPrefix(resolvedRoot.hasSuffix("/") ? resolvedRoot : resolvedRoot + "/") else { return nil }
+    guard Files.isInside(Files.realPath(url.path), Files.realPath(root.path)) else { return nil }
     return url
   }
 }

@@ -104,9 +104,10 @@ struct BundleInspection {
   /// a bundle holds only its own regular files, and each link is a finding.
   mutating func followsNoLink(_ relative: String) -> Bool {
     var prefix = ""
+    let rootPath = root.path
     for component in relative.split(separator: "/") {
       prefix += prefix.isEmpty ? String(component) : "/\(component)"
-      guard let kind = Files.kind(at: root.appendingPathComponent(prefix).path) else { return true }
+      guard let kind = Files.kind(at: rootPath + "/" + prefix) else { return true }
       if kind == .symbolicLink {
         if !reportedLinks.contains(prefix) {
           reportedLinks.insert(prefix)
