@@ -42,4 +42,24 @@ struct BranchIDOrderTests {
   func sortingAsTexts() {
     #expect(Self.ids.sorted().map(\.description) == Self.ids.map(\.description).sorted())
   }
+
+  /// An id read against a bundle's brands takes the longest slug it starts with and a dash
+  /// after it; the store id is the rest, which must not be empty.
+  @Test("an id read against brands takes the longest slug followed by a dash")
+  func readAgainstBrands() {
+    let brands: [BrandSlug] = ["homeplus", "homeplus-express", "lotte", "lotte-mart", "emart"]
+    let cases: [(String, BranchID?)] = [
+      ("homeplus-express-0293", BranchID(brand: "homeplus-express", storeID: "0293")),
+      ("homeplus-0293", BranchID(brand: "homeplus", storeID: "0293")),
+      ("homeplus-express", BranchID(brand: "homeplus", storeID: "express")),
+      ("lotte-mart-1", BranchID(brand: "lotte-mart", storeID: "1")),
+      ("lotte-super-1", BranchID(brand: "lotte", storeID: "super-1")),
+      ("emart-", nil), ("emart", nil), ("emart1059", nil), ("costco-1", nil), ("", nil),
+      // A dash with a combining mark is another character: not the dash after a slug.
+      ("emart-\u{301}1", nil),
+    ]
+    for (text, expected) in cases {
+      #expect(BranchID(text, amongBrands: brands) == expected, "\(text.debugDescription)")
+    }
+  }
 }

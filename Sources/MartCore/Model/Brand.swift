@@ -87,11 +87,19 @@ public struct BranchID: Hashable, Comparable, Sendable, Codable, CustomStringCon
   /// (`homeplus` and `homeplus-express` for `homeplus-express-0293`), the longer slug is the
   /// brand: a bundle holding both never has a `homeplus` store id starting with `express-`.
   public init?(_ text: String, amongBrands brands: some Sequence<BrandSlug>) {
-    guard
-      let brand = brands.filter({ text.hasPrefix($0.rawValue + "-") }).max(by: { $0.rawValue.count < $1.rawValue.count }
-      )
-    else { return nil }
-    self.init(text, brand: brand)
+    // The longest slug the text starts with, a dash after it (`homeplus-express-…` is Homeplus
+    // Express's); compared in place, without making `<slug>-` for every brand and id. Slugs are
+    // ASCII: as many characters as bytes.
+    var found: BrandSlug?
+    for brand in brands {
+      let slug = brand.rawValue
+      guard slug.utf8.count > found?.rawValue.utf8.count ?? -1, text.hasPrefix(slug),
+        text.dropFirst(slug.utf8.count).first == "-"
+      else { continue }
+      found = brand
+    }
+    guard let found else { return nil }
+    self.init(text, brand: found)
   }
 
   /// The `userInfo` key under which a decoder is given the brands (`[BrandSlug]`) of the bundle
