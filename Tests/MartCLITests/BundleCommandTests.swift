@@ -33,7 +33,7 @@ import Testing
   /// missing Python packages fail the test (exit status 127 or 1 with a traceback).
   func python(_ arguments: [String]) throws -> CommandLineContractTests.Outcome {
     let python = Python3.invocation(["scripts/check_bundle_schemas.py"] + arguments)
-    let ended = try ChildProcess.run(python.executable, python.arguments, in: FixturePaths.repositoryRoot)
+    let ended = try ProcessRunner.run(python.executable, python.arguments, in: FixturePaths.repositoryRoot)
     return .init(status: ended.status, stdout: ended.stdoutText, stderr: ended.stderrText)
   }
 

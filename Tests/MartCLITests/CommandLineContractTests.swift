@@ -34,7 +34,7 @@ import Testing
   /// Runs the binary in the repository's root and waits for it (``ChildProcess``: without the
   /// idle tens of milliseconds `Process.waitUntilExit()` adds to each command).
   func run(_ arguments: [String]) throws -> Outcome {
-    let ended = try ChildProcess.run(Self.binary, arguments, in: FixturePaths.repositoryRoot)
+    let ended = try ProcessRunner.run(Self.binary, arguments, in: FixturePaths.repositoryRoot)
     return Outcome(status: ended.status, stdout: ended.stdoutText, stderr: ended.stderrText)
   }
 

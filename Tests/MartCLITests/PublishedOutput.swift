@@ -101,7 +101,7 @@ enum PublishedOutput {
   private static func publish(_ extra: [String] = []) throws -> URL {
     let output = Scratch.directory
       .appendingPathComponent("published\(extra.joined(separator: "-"))-\(UUID().uuidString)/output")
-    let outcome = try ChildProcess.run(
+    let outcome = try ProcessRunner.run(
       CommandLineContractTests.binary, ["run", "--replay", "fixtures/web", "--output", output.path] + extra,
       in: FixturePaths.repositoryRoot)
     guard outcome.status == 0 else {

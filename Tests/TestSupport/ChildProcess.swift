@@ -74,10 +74,6 @@ public enum ChildProcess {
     )
   }
 
-  /// ``run(_:_:in:environment:stdout:stderr:limit:)`` with both streams piped and no limit.
-  public static func run(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> Ended {
-    try run(executable, arguments, in: directory, environment: nil).ended
-  }
 }
 
 extension ChildProcess.Stream {

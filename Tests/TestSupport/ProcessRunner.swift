@@ -1,19 +1,11 @@
 import Foundation
 
 /// Runs programs to the end for tests: the built `mart-holiday`, `python3`, a process that has
-/// exited.
+/// exited. ``ChildProcess`` is under it, for a test that sends a stream elsewhere or limits the
+/// time.
 public enum ProcessRunner {
   /// How a finished process ended and what it wrote.
-  public struct Outcome: Sendable {
-    public var status: Int32
-    public var stdout: Data
-    public var stderr: Data
-
-    /// Standard output as UTF-8 text.
-    public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
-    /// Standard error as UTF-8 text.
-    public var stderrText: String { String(decoding: stderr, as: UTF8.self) }
-  }
+  public typealias Outcome = ChildProcess.Ended
 
   /// Runs `executable` with `arguments` (in `directory`, when given; with `environment` added
   /// to the inherited one) and waits for it, both pipes read at the same time
@@ -22,11 +14,10 @@ public enum ProcessRunner {
     _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String] = [:]
   ) throws -> Outcome {
     let inherited = ProcessInfo.processInfo.environment
-    let ended = try ChildProcess.run(
+    return try ChildProcess.run(
       executable, arguments, in: directory,
       environment: environment.isEmpty ? nil : inherited.merging(environment) { _, added in added }
     ).ended
-    return Outcome(status: ended.status, stdout: ended.stdout, stderr: ended.stderr)
   }
 
   /// `cp -a source target`: a copy that keeps hard links (an output's `current/` files are

@@ -19,7 +19,7 @@ public enum Python3 {
   /// run goes through `env python3`, and fails there as it would have).
   private static let interpreter: URL? = {
     guard
-      let ended = try? ChildProcess.run(
+      let ended = try? ProcessRunner.run(
         URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import sys; sys.stdout.write(sys.executable)"]),
       ended.status == 0, !ended.stdoutText.isEmpty,
       FileManager.default.isExecutableFile(atPath: ended.stdoutText)

@@ -19,15 +19,12 @@ public enum Scratch {
     removeLeftovers(in: base)
     let folder = URL(fileURLWithPath: base).appendingPathComponent("\(prefix)\(getpid())")
     try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-    removalPath = folder.path
-    atexit { Scratch.removeAtExit() }
+    // At exit the folder is made: reading `directory` there does not make it again.
+    atexit { try? FileManager.default.removeItem(at: Scratch.directory) }
     return folder
   }()
 
   private static let prefix = "mart-holiday-tests-"
-
-  /// The folder to remove at exit (set once, before `atexit` is called).
-  nonisolated(unsafe) private static var removalPath: String?
 
   /// `/dev/shm` when it is a tmpfs (as `/proc/self/mounts` says) this process can write to.
   private static var tmpfsBase: String? {
@@ -50,10 +47,5 @@ public enum Scratch {
       guard let pid = pid_t(name.dropFirst(prefix.count)), kill(pid, 0) != 0, errno == ESRCH else { continue }
       try? FileManager.default.removeItem(atPath: base + "/" + name)
     }
-  }
-
-  private static func removeAtExit() {
-    guard let removalPath else { return }
-    try? FileManager.default.removeItem(atPath: removalPath)
   }
 }
