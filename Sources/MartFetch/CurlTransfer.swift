@@ -251,11 +251,21 @@ final class CurlTransfer {
     return true
   }
 
+  /// Whether `scalar` is a line break as `Character.isNewline` says: LF, VT, FF, CR, NEL, LS, PS.
+  private static func isLineBreak(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x0A...0x0D, 0x85, 0x2028, 0x2029: true
+    default: false
+    }
+  }
+
   /// Receives one header line. A status line starts a new response (after a redirect or a
   /// `100 Continue`), so only the final response's headers are kept.
   fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
     var line = String(decoding: bytes, as: UTF8.self)
-    while let last = line.last, last.isNewline { line.removeLast() }
+    // Line breaks taken off by scalar (what `Character.isNewline` holds for: one scalar each,
+    // or CR LF, whose two scalars are each one), without stepping over characters backwards.
+    while let last = line.unicodeScalars.last, Self.isLineBreak(last) { line.unicodeScalars.removeLast() }
     if line.hasPrefix("HTTP/") {
       statusLine = line
       responseHeaders = []
