@@ -2,124 +2,126 @@
 public struct Branch: Hashable, Sendable, Codable {
   /// Permanent id, `<brand>-<store id>`; safe to store as a favourite.
   public var id: BranchID {
-    get { storage.fields.id }
-    set { fields.id = newValue }
+    _read { yield storage.fields.id }
+    _modify { yield &fields.id }
   }
   public var brand: BrandSlug {
-    get { storage.fields.brand }
-    set { fields.brand = newValue }
+    _read { yield storage.fields.brand }
+    _modify { yield &fields.brand }
   }
   /// The store format the source names when it differs from the brand (`스타필드 마켓`,
   /// `이마트 푸드마켓`, `홈플러스 스페셜`), so a client can show "홈플러스 스페셜 광주하남점" while the
   /// branch stays under its brand; `null` otherwise.
   public var banner: String? {
-    get { storage.fields.banner }
-    set { fields.banner = newValue }
+    _read { yield storage.fields.banner }
+    _modify { yield &fields.banner }
   }
   /// Branch name without the brand prefix, e.g. `창원점`.
   public var name: String {
-    get { storage.fields.name }
-    set { fields.name = newValue }
+    _read { yield storage.fields.name }
+    _modify { yield &fields.name }
   }
   /// The name as the source published it, when it differs from `name` by more than the brand
   /// (a format code: 롯데슈퍼's `E다산역점`); `null` otherwise.
   public var namePublished: String? {
-    get { storage.fields.namePublished }
-    set { fields.namePublished = newValue }
+    _read { yield storage.fields.namePublished }
+    _modify { yield &fields.namePublished }
   }
   public var address: BranchAddress {
-    get { storage.fields.address }
-    set { fields.address = newValue }
+    _read { yield storage.fields.address }
+    _modify { yield &fields.address }
   }
   /// Phone in `0XX-XXXX-XXXX` form, or `nil` when the published text is not a phone number.
   public var phone: String? {
-    get { storage.fields.phone }
-    set { fields.phone = newValue }
+    _read { yield storage.fields.phone }
+    _modify { yield &fields.phone }
   }
   /// The phone text as published.
   public var phonePublished: String? {
-    get { storage.fields.phonePublished }
-    set { fields.phonePublished = newValue }
+    _read { yield storage.fields.phonePublished }
+    _modify { yield &fields.phonePublished }
   }
   /// Opening hours as published, e.g. `10:00 ~ 23:00`.
   public var openingHours: String? {
-    get { storage.fields.openingHours }
-    set { fields.openingHours = newValue }
+    _read { yield storage.fields.openingHours }
+    _modify { yield &fields.openingHours }
   }
   /// `openingHours` read as one daily range, or `nil` when the text is not one (encoded as
   /// JSON `null`, never omitted).
   public var hours: OpeningHours? {
-    get { storage.fields.hours }
-    set { fields.hours = newValue }
+    _read { yield storage.fields.hours }
+    _modify { yield &fields.hours }
   }
   /// Validated coordinates inside Korea with their source and precision, or `nil` when none
   /// could be established.
   public var coordinate: Coordinate? {
-    get { storage.fields.coordinate }
-    set { fields.coordinate = newValue }
+    _read { yield storage.fields.coordinate }
+    _modify { yield &fields.coordinate }
   }
   public var closing: BranchClosing {
-    get { storage.fields.closing }
-    set { fields.closing = newValue }
+    _read { yield storage.fields.closing }
+    _modify { yield &fields.closing }
   }
   /// Whether the branch trades; check it before anything else. A branch that does not keeps
   /// its record and id, and every day it is shut is among `closing.dates`.
   public var storeStatus: StoreStatus {
-    get { storage.fields.storeStatus }
-    set { fields.storeStatus = newValue }
+    _read { yield storage.fields.storeStatus }
+    _modify { yield &fields.storeStatus }
   }
   /// The URL the run read the branch's record from (a list or feed, or the branch's page when
   /// that was read); never a page that answered an error.
   public var sourceURL: String {
-    get { storage.fields.sourceURL }
-    set { fields.sourceURL = newValue }
+    _read { yield storage.fields.sourceURL }
+    _modify { yield &fields.sourceURL }
   }
   /// The branch's own page on the brand's site, for people to open; `nil` (JSON `null`) when
   /// the source neither gives nor documents one.
   public var pageURL: String? {
-    get { storage.fields.pageURL }
-    set { fields.pageURL = newValue }
+    _read { yield storage.fields.pageURL }
+    _modify { yield &fields.pageURL }
   }
   /// The ids this branch was published under before, newest first, when its source stopped
   /// carrying what its id was made from (Lotte Mart's `brnchCd`): an app's favourite stored
   /// under one of them belongs to this branch. Each former id is listed by one branch only and
   /// is no branch's id; omitted from the JSON when empty.
   public var formerIDs: [BranchID] {
-    get { storage.fields.formerIDs }
-    set { fields.formerIDs = newValue }
+    _read { yield storage.fields.formerIDs }
+    _modify { yield &fields.formerIDs }
   }
   /// Set while the branch's source no longer lists it: the branch is kept with its last data
   /// for a grace period (``MissingFromSource/graceRuns`` runs) before it is removed, so that a
   /// source answering with fewer stores for a day loses none of them. `nil` (absent from the
   /// JSON) while the source lists the branch.
   public var missingFromSource: MissingFromSource? {
-    get { storage.fields.missingFromSource }
-    set { fields.missingFromSource = newValue }
+    _read { yield storage.fields.missingFromSource }
+    _modify { yield &fields.missingFromSource }
   }
   /// The 관리번호 of the national register of large stores' entry this branch is (same brand,
   /// within 150 m or at one road address); `nil` (absent in JSON) when the run matched none.
   public var registerID: String? {
-    get { storage.fields.registerID }
-    set { fields.registerID = newValue }
+    _read { yield storage.fields.registerID }
+    _modify { yield &fields.registerID }
   }
   /// Where the branch comes from when not from its brand's own source: ``BranchSource/register``
   /// for a store the national register of large stores alone lists (a branch of a register
   /// brand); `nil` (absent in JSON) for a branch its brand's source lists.
   public var source: BranchSource? {
-    get { storage.fields.source }
-    set { fields.source = newValue }
+    _read { yield storage.fields.source }
+    _modify { yield &fields.source }
   }
   /// The class of store the branch is when it differs from store to store within its brand (a
   /// register brand's stores are 대규모점포 or 준대규모점포 as the register lists them); `nil`
   /// (absent in JSON) when the branch is of its brand's class (the manifest's `storeClass`).
   public var storeClass: StoreClass? {
-    get { storage.fields.storeClass }
-    set { fields.storeClass = newValue }
+    _read { yield storage.fields.storeClass }
+    _modify { yield &fields.storeClass }
   }
 
   /// The stored properties, in one box that copies of the branch share until one of them is
   /// changed (copy on write): a run copies each branch into sorts, lists and filters many times,
-  /// and copying the properties themselves retains each of their strings and arrays.
+  /// and copying the properties themselves retains each of their strings and arrays. Each
+  /// property is read in place (`_read`, no copy of a `closing` to read its `dates`) and changed
+  /// in place (`_modify`).
   private var storage: BranchStorage
 
   /// The properties, for changing in place: the box is copied first when another branch shares it.
