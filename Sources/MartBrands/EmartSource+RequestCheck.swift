@@ -145,7 +145,7 @@ extension EmartSource {
 
   /// The `HOLIDAY_DAYn_YMD` values of a row that name at least a month.
   private static func slots(of row: [String: JSONScalar]) -> [String] {
-    (1...3).compactMap { row.text("HOLIDAY_DAY\($0)_YMD") }.filter { $0.count >= 6 }
+    holidaySlotKeys.compactMap { row.text($0) }.filter { $0.count >= 6 }
   }
 
   /// A slot of `row` that is not in `month`, if any.
