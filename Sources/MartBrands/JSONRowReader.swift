@@ -229,9 +229,9 @@ struct JSONRowReader {
   }
 
   /// `bytes` as a string when they are valid UTF-8; `nil` otherwise. Checked by
-  /// ``CharsetDecoder/isValidUTF8(_:)-(UnsafeRawBufferPointer)`` and then decoded: the standard
-  /// library's `String(validating:as:)` is generic over the encoding and looks up its metadata on
-  /// every call, once per key and value of every row.
+  /// `CharsetDecoder.isValidUTF8` and then decoded: the standard library's
+  /// `String(validating:as:)` is generic over the encoding and looks up its metadata on every
+  /// call, once per key and value of every row.
   private static func validated(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
     guard CharsetDecoder.isValidUTF8(UnsafeRawBufferPointer(bytes)) else { return nil }
     return String(decoding: bytes, as: UTF8.self)
