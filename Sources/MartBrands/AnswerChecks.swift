@@ -25,19 +25,41 @@ enum AnswerChecks {
   /// without its address, or with its closing text cut. Tag names are matched without regard to
   /// case; a body without the marker is not judged here (its parser says what it lacks).
   static func cutShort(_ body: Data, after marker: String, closing elements: [String]) -> String? {
-    guard let found = body.range(of: Data(marker.utf8), options: .backwards) else { return nil }
-    let tail = body[found.upperBound...].map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }
-    for element in elements where closes(element, in: tail) { return nil }
+    let complete: Bool? = body.withUnsafeBytes { raw in
+      let bytes = raw.bindMemory(to: UInt8.self)
+      guard let end = endOfLast(Array(marker.utf8), in: bytes) else { return nil }
+      let tail = UnsafeBufferPointer(rebasing: bytes[end...])
+      return elements.contains { closes($0, in: tail) }
+    }
+    guard complete == false else { return nil }
     return "the page is cut short: no </\(elements.joined(separator: "> or </"))> closes the element of its last"
       + " \"\(marker)\""
   }
 
-  /// Whether an `element` open at the start of `bytes` (lowercased) is closed in them.
-  private static func closes(_ element: String, in bytes: [UInt8]) -> Bool {
+  /// Where the last occurrence of `needle` in `bytes` ends; `nil` when there is none.
+  private static func endOfLast(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
+    guard let first = needle.first, needle.count <= bytes.count else { return nil }
+    for start in stride(from: bytes.count - needle.count, through: 0, by: -1)
+    where bytes[start] == first && UnsafeBufferPointer(rebasing: bytes[start..<(start + needle.count)]).elementsEqual(needle)
+    {
+      return start + needle.count
+    }
+    return nil
+  }
+
+  /// Whether an `element` open at the start of `bytes` is closed in them, tag names compared
+  /// with `A`…`Z` in `bytes` taken as `a`…`z`.
+  private static func closes(_ element: String, in bytes: UnsafeBufferPointer<UInt8>) -> Bool {
     let open = Array("<\(element)".utf8)
     let close = Array("</\(element)".utf8)
     var depth = 1
     var index = 0
+    func lowered(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+    func starts(with word: [UInt8], at position: Int) -> Bool {
+      guard position + word.count <= bytes.count else { return false }
+      for offset in word.indices where lowered(bytes[position + offset]) != word[offset] { return false }
+      return true
+    }
     func nameEnds(at position: Int) -> Bool {
       guard position < bytes.count else { return false }
       let byte = bytes[position]
@@ -45,13 +67,13 @@ enum AnswerChecks {
     }
     while index < bytes.count {
       if bytes[index] == UInt8(ascii: "<") {
-        if bytes[index...].starts(with: close), nameEnds(at: index + close.count) {
+        if starts(with: close, at: index), nameEnds(at: index + close.count) {
           depth -= 1
           if depth == 0 { return true }
           index += close.count
           continue
         }
-        if bytes[index...].starts(with: open), nameEnds(at: index + open.count) {
+        if starts(with: open, at: index), nameEnds(at: index + open.count) {
           depth += 1
           index += open.count
           continue

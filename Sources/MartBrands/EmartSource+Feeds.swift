@@ -105,12 +105,16 @@ extension EmartSource {
       rows: \.dateList) ?? []
   }
 
+  /// The keys of a holiday row's three date slots, `HOLIDAY_DAY1_YMD` to `HOLIDAY_DAY3_YMD`
+  /// (made once: each is a string too long to be made without an allocation).
+  static let holidaySlotKeys = (1...3).map { "HOLIDAY_DAY\($0)_YMD" }
+
   /// Each `JIJUM_ID`'s full `YYYYMMDD` dates in `rows`, in row and slot order.
   static func closingDays(in rows: [[String: JSONScalar]]) -> [String: [String]] {
     var days: [String: [String]] = [:]
     for row in rows {
       guard let storeID = row.text("JIJUM_ID") else { continue }
-      let valid = (1...3).compactMap { slot in row.text("HOLIDAY_DAY\(slot)_YMD") }
+      let valid = holidaySlotKeys.compactMap { row.text($0) }
         .filter { CalendarDate(compact: $0) != nil }
       days[storeID, default: []].append(contentsOf: valid)
     }

@@ -56,20 +56,35 @@ extension EmartSource {
   /// conjoining jamo.
   static func rest(of name: String, after word: String, hasConjoiningJamo: Bool? = nil) -> Substring? {
     let jamo = hasConjoiningJamo ?? Self.hasConjoiningJamo(name)
+    guard jamo else {
+      // Byte for byte: the word as it is, then without its spaces (the words are banners and
+      // prefixes, whose spaces stand alone, so dropping the 0x20 bytes drops the " "
+      // characters). Nothing is made unless the name starts with one of them.
+      for closed in word.utf8.contains(0x20) ? [false, true] : [false] {
+        guard let end = Self.endOfPrefix(word, in: name, skippingSpaces: closed) else { continue }
+        let trimmed = Substring(name.utf8[end...]).drop { $0.isWhitespace }
+        if !trimmed.isEmpty { return trimmed }
+      }
+      return nil
+    }
     let closed = word.filter { $0 != " " }
     for spelling in closed == word ? [word] : [word, closed] {
-      let rest: Substring
-      if jamo {
-        guard name.hasPrefix(spelling) else { continue }
-        rest = name.dropFirst(spelling.count)
-      } else {
-        guard name.utf8.starts(with: spelling.utf8) else { continue }
-        rest = Substring(name.utf8.dropFirst(spelling.utf8.count))
-      }
-      let trimmed = rest.drop { $0.isWhitespace }
+      guard name.hasPrefix(spelling) else { continue }
+      let trimmed = name.dropFirst(spelling.count).drop { $0.isWhitespace }
       if !trimmed.isEmpty { return trimmed }
     }
     return nil
+  }
+
+  /// Where `word` ends in `name` when `name` starts with its bytes (without its spaces when
+  /// `skippingSpaces`); `nil` otherwise.
+  private static func endOfPrefix(_ word: String, in name: String, skippingSpaces: Bool) -> String.Index? {
+    var index = name.utf8.startIndex
+    for byte in word.utf8 where !(skippingSpaces && byte == 0x20) {
+      guard index < name.utf8.endIndex, name.utf8[index] == byte else { return nil }
+      name.utf8.formIndex(after: &index)
+    }
+    return index
   }
 
   /// Whether `name` spells Hangul with conjoining jamo (ᄀ…, ꥠ…, ힰ…), which compare equal to

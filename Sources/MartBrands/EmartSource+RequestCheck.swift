@@ -121,8 +121,7 @@ extension EmartSource {
   /// is a mismatch. A page without that link passes.
   static func storePageMismatch(_ page: HTTPResponse, storeID: String) -> String? {
     if AnswerChecks.isJSON(page.body) { return "a JSON answer, not the page of store \(storeID)" }
-    let marker = Data("/branch/list.do?id=".utf8)
-    guard let found = page.body.range(of: marker) else { return nil }
+    guard let found = page.body.firstRange(of: "/branch/list.do?id=") else { return nil }
     let id = page.body[found.upperBound...].prefix { (0x30...0x39).contains($0) || (0x41...0x5A).contains($0) }
     let linked = String(decoding: id, as: UTF8.self)
     return linked.isEmpty || linked == storeID ? nil : "the page links the map of store \(linked), not \(storeID)"
@@ -146,7 +145,7 @@ extension EmartSource {
 
   /// The `HOLIDAY_DAYn_YMD` values of a row that name at least a month.
   private static func slots(of row: [String: JSONScalar]) -> [String] {
-    (1...3).compactMap { row.text("HOLIDAY_DAY\($0)_YMD") }.filter { $0.count >= 6 }
+    holidaySlotKeys.compactMap { row.text($0) }.filter { $0.count >= 6 }
   }
 
   /// A slot of `row` that is not in `month`, if any.

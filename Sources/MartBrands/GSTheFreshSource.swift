@@ -302,12 +302,20 @@ public struct GSTheFreshSource: BrandSource {
   /// month and day have one or two digits.
   public static func monthDay(_ text: String) -> (month: Int, day: Int)? {
     var rest = text.unicodeScalars[...]
-    func skipSpaces() { rest = rest.drop { $0.properties.isWhitespace } }
+    func skipSpaces() {
+      // ASCII answered without a Unicode property lookup: its white space is tab to carriage
+      // return and the space.
+      rest = rest.drop { $0.isASCII ? (0x09...0x0D).contains($0.value) || $0 == " " : $0.properties.isWhitespace }
+    }
     func number() -> Int? {
-      let digits = rest.prefix { $0.isASCII && ("0"..."9").contains($0) }
-      guard (1...2).contains(digits.count) else { return nil }
-      rest = rest.dropFirst(digits.count)
-      return Int(String(String.UnicodeScalarView(digits)))
+      var value = 0
+      var count = 0
+      while let digit = rest.first, ("0"..."9").contains(digit), count < 3 {
+        value = value * 10 + Int(digit.value - 0x30)
+        count += 1
+        rest.removeFirst()
+      }
+      return (1...2).contains(count) ? value : nil
     }
     func expect(_ word: Unicode.Scalar) -> Bool {
       guard rest.first == word else { return false }

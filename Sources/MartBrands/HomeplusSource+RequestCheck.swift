@@ -36,12 +36,14 @@ extension HomeplusSource {
   /// its first part, without the brand, when that is a store's name (it ends in `점`); nil for a
   /// title naming no store (`홈플러스`, `매장안내 | 홈플러스`) and a page without a title.
   static func titleStoreName(in body: Data) -> String? {
-    guard let open = body.range(of: Data("<title".utf8)),
+    guard let open = body.firstRange(of: "<title"),
       let openEnd = body[open.upperBound...].firstIndex(of: UInt8(ascii: ">")),
-      let close = body[openEnd...].range(of: Data("</title>".utf8))
+      let close = body.firstRange(of: "</title>", from: openEnd)
     else { return nil }
     let title = String(decoding: body[(openEnd + 1)..<close.lowerBound], as: UTF8.self)
-    guard let first = title.split(separator: "|").first else { return nil }
+    // The first part that is not empty, as `split(separator: "|").first` gives it.
+    let first = title.drop { $0 == "|" }.prefix { $0 != "|" }
+    guard !first.isEmpty else { return nil }
     let name = strippingBrandPrefix(String(first).trimmingSpacesAndNewlines())
     return name.hasSuffix("점") ? name : nil
   }

@@ -1,4 +1,5 @@
 import Foundation
+import MartCharset
 
 /// Reads the rows a brand feed publishes, an array of flat objects under one key of a JSON
 /// object (`{"dataList": [{"ID": "1000", …}, …]}`) or the whole document (`[{…}, …]`),
@@ -223,8 +224,17 @@ struct JSONRowReader {
     guard position < bytes.count else { return nil }
     let content = UnsafeBufferPointer(rebasing: bytes[start..<position])
     position += 1
-    guard escaped else { return String(validating: content, as: UTF8.self) }
+    guard escaped else { return Self.validated(content) }
     return Self.unescape(content)
+  }
+
+  /// `bytes` as a string when they are valid UTF-8; `nil` otherwise. Checked by
+  /// `CharsetDecoder.isValidUTF8` and then decoded: the standard library's
+  /// `String(validating:as:)` is generic over the encoding and looks up its metadata on every
+  /// call, once per key and value of every row.
+  private static func validated(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
+    guard CharsetDecoder.isValidUTF8(UnsafeRawBufferPointer(bytes)) else { return nil }
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   private static func unescape(_ content: UnsafeBufferPointer<UInt8>) -> String? {
@@ -279,7 +289,7 @@ struct JSONRowReader {
       default: return nil
       }
     }
-    return output.withUnsafeBufferPointer { String(validating: $0, as: UTF8.self) }
+    return output.withUnsafeBufferPointer { validated($0) }
   }
 
   /// Skips any JSON value; `false` when it is not one.

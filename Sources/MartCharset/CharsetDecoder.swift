@@ -102,7 +102,7 @@ public enum CharsetDecoder {
     data.withUnsafeBytes { isValidUTF8($0) }
   }
 
-  static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
+  public static func isValidUTF8(_ bytes: UnsafeRawBufferPointer) -> Bool {
     guard let base = bytes.baseAddress else { return true }
     let count = bytes.count
     var index = 0

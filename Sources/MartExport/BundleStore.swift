@@ -504,7 +504,7 @@ final class StagedBundleFiles: BundleFileSink {
 
   func put(_ file: BundleManifest.File, _ data: Data) throws(FileError) {
     let path = directory + "/" + file.path
-    let folder = String(path[..<path.lastIndex(of: "/")!])
+    let folder = Files.parent(of: path)
     if madeFolders.insert(folder).inserted { try Files.createDirectory(folder) }
     let original = linkable.flatMap { linkable in
       linkable.files[file.path].flatMap { $0 == file ? linkable.directory + "/" + file.path : nil }

@@ -20,9 +20,26 @@ struct CanonicalJSONWriter {
   }
 
   mutating func string(_ text: String) {
+    bytes.append(0x22)
+    escaped(text)
+    bytes.append(0x22)
+  }
+
+  /// A branch id as a string, `<brand>-<store id>` (its `description`), written without making
+  /// that text: escaping goes byte by byte, so the parts escaped one after the other are the
+  /// whole escaped.
+  mutating func id(_ id: BranchID) {
+    bytes.append(0x22)
+    escaped(id.brand.rawValue)
+    bytes.append(0x2D)
+    escaped(id.storeID)
+    bytes.append(0x22)
+  }
+
+  /// `text`'s UTF-8 bytes with JSON's escapes, without the quotes.
+  private mutating func escaped(_ text: String) {
     var text = text
     text.withUTF8 { utf8 in
-      bytes.append(0x22)
       var start = 0
       for index in 0..<utf8.count {
         let byte = utf8[index]
@@ -44,7 +61,6 @@ struct CanonicalJSONWriter {
         }
       }
       if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
-      bytes.append(0x22)
     }
   }
 
@@ -180,7 +196,7 @@ struct CanonicalJSONWriter {
       raw(#","formerIds":["#)
       for (index, former) in branch.formerIDs.enumerated() {
         if index > 0 { bytes.append(0x2C) }
-        string(former.description)
+        id(former)
       }
       bytes.append(0x5D)
     }
@@ -195,7 +211,7 @@ struct CanonicalJSONWriter {
       null()
     }
     raw(#","id":"#)
-    string(branch.id.description)
+    id(branch.id)
     if let missing = branch.missingFromSource {
       raw(#","missingFromSource":{"runs":"#)
       int(missing.runs)
@@ -348,7 +364,7 @@ struct CanonicalJSONWriter {
   }
 
   mutating func ids(_ ids: [BranchID]) {
-    array(ids) { $0.string($1.description) }
+    array(ids) { $0.id($1) }
   }
 
   /// One row of `index.json`.
@@ -356,7 +372,7 @@ struct CanonicalJSONWriter {
     raw(#"{"brand":"#)
     string(row.brand.rawValue)
     raw(#","id":"#)
-    string(row.id.description)
+    id(row.id)
     raw(#","latitude":"#)
     try double(row.latitude)
     raw(#","longitude":"#)
@@ -378,7 +394,7 @@ struct CanonicalJSONWriter {
       writer.raw(#"{"brand":"#)
       writer.string(entry.brand.rawValue)
       writer.raw(#","id":"#)
-      writer.string(entry.id.description)
+      writer.id(entry.id)
       writer.raw(#","lastListed":"#)
       writer.date(entry.lastListed)
       writer.bytes.append(0x7D)

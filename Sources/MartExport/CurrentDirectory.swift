@@ -152,7 +152,7 @@ public struct CurrentDirectory: Sendable {
           let path = root + "/" + relative
           let isThere = existing.contains(relative)
           if isThere, try Self.holds(path, file) { return }
-          let folder = String(path[..<path.lastIndex(of: "/")!])
+          let folder = Files.parent(of: path)
           if folders.insert(folder).inserted {
             var parent = ""
             for component in relative.split(separator: "/").dropLast() {

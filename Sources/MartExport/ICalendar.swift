@@ -29,12 +29,13 @@ public enum ICalendar {
   static func branchCalendar(
     _ branch: Branch, brandName: String, events: [Event], staleSince: CalendarDate? = nil, asOf: CalendarDate
   ) -> Data {
-    var lines = header(
+    var lines = ContentLines(capacity: events.reduce(512) { $0 + $1.bytes.count })
+    header(
       name: "\(title(branch, brandName: brandName)) 휴무일",
-      description: withStaleNotice(description(of: branch), staleSince: staleSince, asOf: asOf))
-    for item in events { lines += item.lines }
-    lines.append("END:VCALENDAR")
-    return serialize(lines)
+      description: withStaleNotice(description(of: branch), staleSince: staleSince, asOf: asOf), into: &lines)
+    for event in events { lines.append(folded: event.bytes) }
+    lines.line("END:VCALENDAR")
+    return Data(lines.bytes)
   }
 
   /// The final calendar of a branch the current bundle no longer lists (`current/`): one
@@ -45,20 +46,19 @@ public enum ICalendar {
   ) -> Data {
     let name = title(branch, brandName: brandName)
     let notice = "\(asOf.iso) 기준 목록에 없는 지점입니다 (마지막 확인 \(lastListedAsOf.iso)). 폐점했거나 이름이 바뀌었을 수 있습니다."
-    var lines = header(name: "\(name) 휴무일", description: notice)
-    lines += [
-      "BEGIN:VEVENT",
-      "UID:\(branch.id)-unlisted@mart-holiday",
-      "DTSTAMP:\(timestamp(asOf: asOf))",
-      "DTSTART;VALUE=DATE:\(basic(asOf))",
-      "DTEND;VALUE=DATE:\(basic(asOf.adding(days: 1)))",
-      "SUMMARY:\(escape("\(name) 목록에서 빠짐"))",
-      "DESCRIPTION:\(escape(notice))",
-      "TRANSP:TRANSPARENT",
-      "END:VEVENT",
-      "END:VCALENDAR",
-    ]
-    return serialize(lines)
+    var lines = ContentLines()
+    header(name: "\(name) 휴무일", description: notice, into: &lines)
+    lines.line("BEGIN:VEVENT")
+    lines.line("UID:\(branch.id)-unlisted@mart-holiday")
+    lines.line("DTSTAMP:\(timestamp(asOf: asOf))")
+    lines.line("DTSTART;VALUE=DATE:", asOf)
+    lines.line("DTEND;VALUE=DATE:", asOf.adding(days: 1))
+    lines.line("SUMMARY:\(escape("\(name) 목록에서 빠짐"))")
+    lines.line("DESCRIPTION:\(escape(notice))")
+    lines.line("TRANSP:TRANSPARENT")
+    lines.line("END:VEVENT")
+    lines.line("END:VCALENDAR")
+    return Data(lines.bytes)
   }
 
   /// The days a branch's calendar covers: its closing dates as listed day by day
@@ -66,8 +66,8 @@ public enum ICalendar {
   /// that day instead of one per day after it.
   public static func coveredDays(of branch: Branch) -> [CalendarDate] { branch.listedClosingDates }
 
-  /// One event's first day and content lines.
-  typealias Event = (date: CalendarDate, lines: [String])
+  /// One event's first day and its content lines, folded and each ended with CRLF.
+  typealias Event = (date: CalendarDate, bytes: [UInt8])
 
   /// A branch's events with their first days, in date order: one for the days its store status
   /// shuts it (spanning them, or only the day it closes for good when that is announced), one
@@ -90,7 +90,7 @@ public enum ICalendar {
     var result = [
       (
         date: shut.lowerBound,
-        lines: shutEvent(branch, title: title, days: shut, closesForGoodOn: shutDays.closesForGoodOn, asOf: asOf)
+        bytes: shutEvent(branch, title: title, days: shut, closesForGoodOn: shutDays.closesForGoodOn, asOf: asOf)
       )
     ]
     for date in dates where !shut.contains(date) {
@@ -104,29 +104,30 @@ public enum ICalendar {
   /// `STATUS:TENTATIVE`, said to be expected in its summary, and given a UID of its own
   /// (`<branch id>-<YYYYMMDD>-expected@mart-holiday`), so a confirmed day never replaces it
   /// silently.
-  static func expectedEvent(_ branch: Branch, title: String, on date: CalendarDate, asOf: CalendarDate) -> [String] {
+  static func expectedEvent(_ branch: Branch, title: String, on date: CalendarDate, asOf: CalendarDate) -> [UInt8] {
     let district = branch.closing.expected?.district ?? ""
-    var lines = [
-      "BEGIN:VEVENT",
-      "UID:\(branch.id)-\(basic(date))-expected@mart-holiday",
-      "DTSTAMP:\(timestamp(asOf: asOf))",
-      "DTSTART;VALUE=DATE:\(basic(date))",
-      "DTEND;VALUE=DATE:\(basic(date.adding(days: 1)))",
-      "SUMMARY:\(escape("\(title) 휴무 예상 (미확인)"))",
-    ]
+    var lines = ContentLines()
+    lines.line("BEGIN:VEVENT")
+    lines.append("UID:\(branch.id)-")
+    lines.append(basic: date)
+    lines.append("-expected@mart-holiday")
+    lines.endLine()
+    lines.line("DTSTAMP:\(timestamp(asOf: asOf))")
+    lines.line("DTSTART;VALUE=DATE:", date)
+    lines.line("DTEND;VALUE=DATE:", date.adding(days: 1))
+    lines.line("SUMMARY:\(escape("\(title) 휴무 예상 (미확인)"))")
     if let address = branch.address.road ?? branch.address.published {
-      lines.append("LOCATION:\(escape(address))")
+      lines.line("LOCATION:\(escape(address))")
     }
     if let coordinate = branch.coordinate {
-      lines.append("GEO:\(coordinate.latitude);\(coordinate.longitude)")
+      lines.line("GEO:\(coordinate.latitude);\(coordinate.longitude)")
     }
-    lines += [
-      "DESCRIPTION:\(escape("매장이 휴무일을 공개하지 않았습니다. \(district)의 다른 매장들이 지키는 의무휴업일로 본 예상일이며 확정된 휴무일이 아닙니다. 방문 전에 매장에 확인하세요."))",
-      "STATUS:TENTATIVE",
-      "TRANSP:TRANSPARENT",
-      "END:VEVENT",
-    ]
-    return lines
+    lines.line(
+      "DESCRIPTION:\(escape("매장이 휴무일을 공개하지 않았습니다. \(district)의 다른 매장들이 지키는 의무휴업일로 본 예상일이며 확정된 휴무일이 아닙니다. 방문 전에 매장에 확인하세요."))")
+    lines.line("STATUS:TENTATIVE")
+    lines.line("TRANSP:TRANSPARENT")
+    lines.line("END:VEVENT")
+    return lines.bytes
   }
 
   /// One all-day event over a shut store's shut days; for a store that closes for good on an
@@ -136,28 +137,28 @@ public enum ICalendar {
   static func shutEvent(
     _ branch: Branch, title: String, days: ClosedRange<CalendarDate>, closesForGoodOn: CalendarDate?,
     asOf: CalendarDate
-  ) -> [String] {
+  ) -> [UInt8] {
     let what = branch.storeStatus.state == .temporarilyClosed ? "임시휴업" : "영업종료"
     let last = closesForGoodOn.flatMap { days.contains($0) ? $0 : nil } ?? days.upperBound
-    var lines = [
-      "BEGIN:VEVENT",
-      "UID:\(branch.id)-shut@mart-holiday",
-      "DTSTAMP:\(timestamp(asOf: asOf))",
-      "DTSTART;VALUE=DATE:\(basic(days.lowerBound))",
-      "DTEND;VALUE=DATE:\(basic(last.adding(days: 1)))",
-      "SUMMARY:\(escape("\(title) \(what)"))",
-    ]
+    var lines = ContentLines()
+    lines.line("BEGIN:VEVENT")
+    lines.line("UID:\(branch.id)-shut@mart-holiday")
+    lines.line("DTSTAMP:\(timestamp(asOf: asOf))")
+    lines.line("DTSTART;VALUE=DATE:", days.lowerBound)
+    lines.line("DTEND;VALUE=DATE:", last.adding(days: 1))
+    lines.line("SUMMARY:\(escape("\(title) \(what)"))")
     if let address = branch.address.road ?? branch.address.published {
-      lines.append("LOCATION:\(escape(address))")
+      lines.line("LOCATION:\(escape(address))")
     }
     if let coordinate = branch.coordinate {
-      lines.append("GEO:\(coordinate.latitude);\(coordinate.longitude)")
+      lines.line("GEO:\(coordinate.latitude);\(coordinate.longitude)")
     }
     if let text = branch.storeStatus.text {
-      lines.append("DESCRIPTION:\(escape(text))")
+      lines.line("DESCRIPTION:\(escape(text))")
     }
-    lines += ["TRANSP:TRANSPARENT", "END:VEVENT"]
-    return lines
+    lines.line("TRANSP:TRANSPARENT")
+    lines.line("END:VEVENT")
+    return lines.bytes
   }
 
   /// The calendar of one brand (Korean name `brandName`): every branch's closing days, ordered
@@ -175,47 +176,17 @@ public enum ICalendar {
     brandName: String, events: [(id: BranchID, events: [Event])], staleSince: CalendarDate? = nil,
     asOf: CalendarDate
   ) -> Data {
-    var lines = header(
+    var lines = ContentLines()
+    header(
       name: "\(brandName) 휴무일",
-      description: withStaleNotice("\(brandName) 전 지점의 휴무일", staleSince: staleSince, asOf: asOf))
+      description: withStaleNotice("\(brandName) 전 지점의 휴무일", staleSince: staleSince, asOf: asOf), into: &lines)
     let items = events.flatMap { branch in
-      branch.events.map { (date: $0.date, id: branch.id, lines: $0.lines) }
+      branch.events.map { (date: $0.date, id: branch.id, bytes: $0.bytes) }
     }
     .sorted { ($0.date, $0.id) < ($1.date, $1.id) }
-    for item in items { lines += item.lines }
-    lines.append("END:VCALENDAR")
-    return serialize(lines)
-  }
-
-  /// A branch's events, each already serialized (folded lines with CRLF), with its day.
-  typealias SerializedEvent = (date: CalendarDate, bytes: [UInt8])
-
-  /// `events` serialized, for ``branchCalendar(_:brandName:serialized:)`` and a brand's
-  /// calendar (``BrandCalendarBuilder``).
-  static func serialized(_ events: [Event]) -> [SerializedEvent] {
-    events.map { event in
-      var bytes: [UInt8] = []
-      bytes.reserveCapacity(event.lines.reduce(0) { $0 + $1.utf8.count + 3 })
-      for line in event.lines { fold(line, into: &bytes) }
-      return (event.date, bytes)
-    }
-  }
-
-  /// The calendar of one branch from its serialized events; the bytes of
-  /// ``branchCalendar(_:brandName:events:)``.
-  static func branchCalendar(
-    _ branch: Branch, brandName: String, serialized events: [SerializedEvent], staleSince: CalendarDate?,
-    asOf: CalendarDate
-  ) -> Data {
-    var output: [UInt8] = []
-    output.reserveCapacity(events.reduce(512) { $0 + $1.bytes.count })
-    let description = withStaleNotice(description(of: branch), staleSince: staleSince, asOf: asOf)
-    for line in header(name: "\(title(branch, brandName: brandName)) 휴무일", description: description) {
-      fold(line, into: &output)
-    }
-    for event in events { output += event.bytes }
-    fold("END:VCALENDAR", into: &output)
-    return Data(output)
+    for item in items { lines.append(folded: item.bytes) }
+    lines.line("END:VCALENDAR")
+    return Data(lines.bytes)
   }
 
   /// A brand's calendar made as its branches come, in id order: each event's bytes go to the
@@ -225,21 +196,18 @@ public enum ICalendar {
     private var days: [CalendarDate: [UInt8]] = [:]
 
     /// Adds a branch's events; branches must come in id order.
-    mutating func add(_ events: [SerializedEvent]) {
+    mutating func add(_ events: [Event]) {
       for event in events { days[event.date, default: []] += event.bytes }
     }
 
     /// The calendar of brand `brandName`, stale since `staleSince` when it is stale.
     func calendar(brandName: String, staleSince: CalendarDate?, asOf: CalendarDate) -> Data {
-      var output: [UInt8] = []
-      output.reserveCapacity(days.values.reduce(1024) { $0 + $1.count })
+      var lines = ContentLines(capacity: days.values.reduce(1024) { $0 + $1.count })
       let description = ICalendar.withStaleNotice("\(brandName) 전 지점의 휴무일", staleSince: staleSince, asOf: asOf)
-      for line in ICalendar.header(name: "\(brandName) 휴무일", description: description) {
-        ICalendar.fold(line, into: &output)
-      }
-      for day in days.keys.sorted() { output += days[day]! }
-      ICalendar.fold("END:VCALENDAR", into: &output)
-      return Data(output)
+      ICalendar.header(name: "\(brandName) 휴무일", description: description, into: &lines)
+      for day in days.keys.sorted() { lines.append(folded: days[day]!) }
+      lines.line("END:VCALENDAR")
+      return Data(lines.bytes)
     }
   }
 
@@ -257,20 +225,24 @@ public enum ICalendar {
     "\(basic(asOf.firstOfMonth().adding(days: -1)))T150000Z"
   }
 
-  static func header(name: String, description: String) -> [String] {
-    [
-      "BEGIN:VCALENDAR",
-      "VERSION:2.0",
-      "PRODID:-//mart-holiday//closing days//KO",
-      "CALSCALE:GREGORIAN",
-      "METHOD:PUBLISH",
-      "X-WR-CALNAME:\(escape(name))",
-      "X-WR-CALDESC:\(escape(description))",
-      "X-WR-TIMEZONE:Asia/Seoul",
-      "REFRESH-INTERVAL;VALUE=DURATION:\(refreshInterval)",
-      "X-PUBLISHED-TTL:\(refreshInterval)",
-    ]
+  /// The calendar's opening lines, named `name` and described by `description`.
+  static func header(name: String, description: String, into lines: inout ContentLines) {
+    lines.append(folded: headerStart)
+    lines.line("X-WR-CALNAME:\(escape(name))")
+    lines.line("X-WR-CALDESC:\(escape(description))")
+    lines.append(folded: headerEnd)
   }
+
+  /// The header's lines before the calendar's name, the same in every calendar.
+  private static let headerStart = ContentLines.folded([
+    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//mart-holiday//closing days//KO", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
+  ])
+
+  /// The header's lines after the calendar's description, the same in every calendar.
+  private static let headerEnd = ContentLines.folded([
+    "X-WR-TIMEZONE:Asia/Seoul", "REFRESH-INTERVAL;VALUE=DURATION:\(refreshInterval)",
+    "X-PUBLISHED-TTL:\(refreshInterval)",
+  ])
 
   /// `description`, and for a brand stale since `staleSince` a warning first that its days are
   /// those known on that date: its site could not be read since, so later changes are missing.
@@ -305,19 +277,23 @@ public enum ICalendar {
   /// (`홈플러스 스페셜 광주하남점`, `이마트 창원점`).
   static func title(_ branch: Branch, brandName: String) -> String { "\(branch.banner ?? brandName) \(branch.name)" }
 
-  static func event(_ branch: Branch, title: String, on date: CalendarDate, asOf: CalendarDate) -> [String] {
+  static func event(_ branch: Branch, title: String, on date: CalendarDate, asOf: CalendarDate) -> [UInt8] {
     ClosingDayLines(branch, title: title, asOf: asOf).event(on: date)
   }
 
-  /// The lines every closing-day event of one branch shares, made once for all its days.
+  /// The lines every closing-day event of one branch shares, made (and folded) once for all
+  /// its days.
   struct ClosingDayLines {
-    let id: BranchID
-    let stamp: String
-    let after: [String]
+    /// `UID:<branch id>-`, the start of each event's UID line.
+    let uidStart: String
+    /// The DTSTAMP line, folded.
+    let stamp: [UInt8]
+    /// The lines after DTEND, folded.
+    let after: [UInt8]
 
     init(_ branch: Branch, title: String, asOf: CalendarDate) {
-      id = branch.id
-      stamp = "DTSTAMP:\(ICalendar.timestamp(asOf: asOf))"
+      uidStart = "UID:\(branch.id)-"
+      stamp = ContentLines.folded(["DTSTAMP:\(ICalendar.timestamp(asOf: asOf))"])
       var after = ["SUMMARY:\(ICalendar.escape("\(title) 휴무"))"]
       if let address = branch.address.road ?? branch.address.published {
         after.append("LOCATION:\(ICalendar.escape(address))")
@@ -329,19 +305,25 @@ public enum ICalendar {
         after.append("DESCRIPTION:\(ICalendar.escape(text))")
       }
       after += ["TRANSP:TRANSPARENT", "END:VEVENT"]
-      self.after = after
+      self.after = ContentLines.folded(after)
     }
 
-    /// The event of the closing day `date`.
-    func event(on date: CalendarDate) -> [String] {
-      [
-        "BEGIN:VEVENT",
-        "UID:\(ICalendar.uid(id, date))",
-        stamp,
-        "DTSTART;VALUE=DATE:\(ICalendar.basic(date))",
-        "DTEND;VALUE=DATE:\(ICalendar.basic(date.adding(days: 1)))",
-      ] + after
+    /// The event of the closing day `date` (its UID ``ICalendar/uid(_:_:)``).
+    func event(on date: CalendarDate) -> [UInt8] {
+      var lines = ContentLines(capacity: 128 + stamp.count + after.count)
+      lines.append(folded: Self.begin)
+      lines.append(uidStart)
+      lines.append(basic: date)
+      lines.append("@mart-holiday")
+      lines.endLine()
+      lines.append(folded: stamp)
+      lines.line("DTSTART;VALUE=DATE:", date)
+      lines.line("DTEND;VALUE=DATE:", date.adding(days: 1))
+      lines.append(folded: after)
+      return lines.bytes
     }
+
+    private static let begin = ContentLines.folded(["BEGIN:VEVENT"])
   }
 
   /// `YYYYMMDD`.
@@ -383,27 +365,91 @@ public enum ICalendar {
   /// ``fold(_:)`` appending to `output`.
   static func fold(_ line: String, into output: inout [UInt8]) {
     var line = line
-    line.withUTF8 { bytes in
-      var start = 0
-      var limit = 75
-      while bytes.count - start > limit {
-        var end = start + limit
-        // Step back to the start of a UTF-8 sequence (continuation bytes are 10xxxxxx).
-        while end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-        output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
-        output += [0x0D, 0x0A, 0x20]
-        start = end
-        limit = 74  // the leading space counts
-      }
-      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
-      output.append(0x0D)
-      output.append(0x0A)
+    line.withUTF8 { fold($0, into: &output) }
+  }
+
+  /// ``fold(_:)`` of a line's UTF-8 bytes, appending to `output`.
+  static func fold(_ bytes: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) {
+    var start = 0
+    var limit = 75
+    while bytes.count - start > limit {
+      var end = start + limit
+      // Step back to the start of a UTF-8 sequence (continuation bytes are 10xxxxxx).
+      while end > start, bytes[end] & 0xC0 == 0x80 { end -= 1 }
+      output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+      output += [0x0D, 0x0A, 0x20]
+      start = end
+      limit = 74  // the leading space counts
+    }
+    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start...]))
+    output.append(0x0D)
+    output.append(0x0A)
+  }
+}
+
+/// Content lines being written as bytes: each line is made in place, then folded
+/// (``ICalendar/fold(_:)``) and ended with CRLF when it is finished, so no line is held as a
+/// string of its own.
+struct ContentLines {
+  /// The finished lines.
+  private(set) var bytes: [UInt8] = []
+  /// The line being made, not yet folded.
+  private var line: [UInt8] = []
+
+  init(capacity: Int = 0) {
+    bytes.reserveCapacity(capacity)
+  }
+
+  /// `lines` folded and ended, for lines written the same way many times.
+  static func folded(_ lines: [String]) -> [UInt8] {
+    var output: [UInt8] = []
+    for line in lines { ICalendar.fold(line, into: &output) }
+    return output
+  }
+
+  /// Adds `text` to the line being made.
+  mutating func append(_ text: String) {
+    line.append(contentsOf: text.utf8)
+  }
+
+  /// Adds `date` to the line being made, as `YYYYMMDD` (``ICalendar/basic(_:)``: a year has
+  /// four digits).
+  mutating func append(basic date: CalendarDate) {
+    append(digits: date.year, divisor: 1000)
+    append(digits: date.month, divisor: 10)
+    append(digits: date.day, divisor: 10)
+  }
+
+  /// Adds `value`'s decimal digits from the place of `divisor` down, zero-padded.
+  private mutating func append(digits value: Int, divisor: Int) {
+    var divisor = divisor
+    while divisor > 0 {
+      line.append(UInt8(0x30 + value / divisor % 10))
+      divisor /= 10
     }
   }
 
-  static func serialize(_ lines: [String]) -> Data {
-    var output: [UInt8] = []
-    for line in lines { fold(line, into: &output) }
-    return Data(output)
+  /// Finishes the line being made: folded into ``bytes``.
+  mutating func endLine() {
+    line.withUnsafeBufferPointer { ICalendar.fold($0, into: &bytes) }
+    line.removeAll(keepingCapacity: true)
+  }
+
+  /// Adds the whole line `text`.
+  mutating func line(_ text: String) {
+    append(text)
+    endLine()
+  }
+
+  /// Adds the whole line `name` followed by `date` as `YYYYMMDD`.
+  mutating func line(_ name: String, _ date: CalendarDate) {
+    append(name)
+    append(basic: date)
+    endLine()
+  }
+
+  /// Adds lines already folded and ended.
+  mutating func append(folded lines: [UInt8]) {
+    bytes.append(contentsOf: lines)
   }
 }

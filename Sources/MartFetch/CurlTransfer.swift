@@ -254,8 +254,23 @@ final class CurlTransfer {
   /// Receives one header line. A status line starts a new response (after a redirect or a
   /// `100 Continue`), so only the final response's headers are kept.
   fileprivate func receiveHeaderLine(_ bytes: UnsafeRawBufferPointer) {
-    var line = String(decoding: bytes, as: UTF8.self)
-    while let last = line.last, last.isNewline { line.removeLast() }
+    // Trailing line breaks (what `Character.isNewline` holds for: LF, VT, FF, CR, NEL, LS, PS,
+    // and CR LF) are left out by their bytes before the text is made: a valid sequence at the
+    // end decodes as itself whatever comes before it.
+    var end = bytes.count
+    while end > 0 {
+      let last = bytes[end - 1]
+      if (0x0A...0x0D).contains(last) {
+        end -= 1
+      } else if end >= 2, last == 0x85, bytes[end - 2] == 0xC2 {
+        end -= 2
+      } else if end >= 3, last == 0xA8 || last == 0xA9, bytes[end - 2] == 0x80, bytes[end - 3] == 0xE2 {
+        end -= 3
+      } else {
+        break
+      }
+    }
+    let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
     if line.hasPrefix("HTTP/") {
       statusLine = line
       responseHeaders = []

@@ -88,7 +88,7 @@ extension StringProtocol {
   }
 
   /// The text without the spaces and tabs (HTTP's optional whitespace) and line breaks around it.
-  var trimmingHTTPWhitespace: SubSequence { trimming { " \t\r\n\r\n".contains($0) } }
+  var trimmingHTTPWhitespace: SubSequence { trimming { $0 == " " || $0 == "\t" || $0 == "\r\n" } }
 
   /// The text without the characters around it for which `unwanted` holds.
   func trimming(where unwanted: (Character) -> Bool) -> SubSequence {
@@ -238,7 +238,7 @@ public struct HTTPResponse: Sendable, Hashable {
     for parameter in contentType.split(separator: ";").dropFirst() {
       let pair = parameter.split(separator: "=", maxSplits: 1)
       if pair.count == 2, pair[0].trimmingHTTPWhitespace.equalsIgnoringASCIICase("charset") {
-        return pair[1].trimming { " \t\"'".contains($0) }.lowercased()
+        return pair[1].trimming { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }.lowercased()
       }
     }
     return nil

@@ -181,6 +181,39 @@ public final class PoliteFetcher: HTTPFetching {
     var active = 0
     var nextStart: ContinuousClock.Instant?
     var waiters = WaitingLine()
+
+    /// Takes a slot at once when one is free and no one waits (`true`), or puts the request
+    /// `id` in the line (`false`).
+    mutating func enter(_ id: Int, _ continuation: WaitingLine.Continuation, limit: Int) -> Bool {
+      guard active < limit && waiters.isEmpty else {
+        waiters.append(id, continuation)
+        return false
+      }
+      active += 1
+      return true
+    }
+
+    /// Claims the next start when it has come (`nil`, the one after set `spacing` and `jitter`
+    /// from `now`), or says when to look again.
+    mutating func claimStart(
+      now: ContinuousClock.Instant, spacing: Duration, jitter: Duration
+    ) -> ContinuousClock.Instant? {
+      if let next = nextStart, next > now { return next }
+      nextStart = now + spacing + jitter
+      return nil
+    }
+
+    /// Gives the slot to the first waiter, returned to be resumed, or frees it; a `pause`
+    /// keeps the next start at least that long after `now()`.
+    mutating func leave(pause: Duration?, now: () -> ContinuousClock.Instant) -> WaitingLine.Continuation? {
+      if let pause {
+        let now = now()
+        nextStart = max(nextStart ?? now, now + pause)
+      }
+      if let next = waiters.removeFirst() { return next }
+      active -= 1
+      return nil
+    }
   }
 
   /// The requests waiting for a slot at one host, first come, first served. Taking the first
@@ -228,23 +261,21 @@ public final class PoliteFetcher: HTTPFetching {
     do {
       try await withTaskCancellationHandler {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-          self.hosts.withLock { hosts in
-            // Changed in place: a copy of the state would copy its waiting line each time.
+          // Changed in place, one lookup (a copy of the state would copy its waiting line);
+          // the continuation is resumed once the lock is let go. `nil`: cancelled.
+          let admitted: Bool? = self.hosts.withLock { hosts in
             if hosts[host] == nil { hosts[host] = HostState() }
-            if Task.isCancelled {
-              continuation.resume(throwing: CancellationError())
-            } else if hosts[host]!.active < limit && hosts[host]!.waiters.isEmpty {
-              hosts[host]!.active += 1
-              continuation.resume()
-            } else {
-              hosts[host]!.waiters.append(id, continuation)
-            }
+            if Task.isCancelled { return nil }
+            return hosts[host]!.enter(id, continuation, limit: limit)
+          }
+          switch admitted {
+          case nil: continuation.resume(throwing: CancellationError())
+          case true?: continuation.resume()
+          case false?: break
           }
         }
       } onCancel: {
-        self.hosts.withLock { hosts in
-          hosts[host]?.waiters.remove(id: id)?.resume(throwing: CancellationError())
-        }
+        self.hosts.withLock { hosts in hosts[host]?.waiters.remove(id: id) }?.resume(throwing: CancellationError())
       }
     } catch {
       throw FetchError(.cancelled, url: url, message: "cancelled while waiting for its turn at \(host)")
@@ -256,9 +287,7 @@ public final class PoliteFetcher: HTTPFetching {
       // (now, nil) when the start is claimed now; otherwise when to look again.
       let (now, next) = hosts.withLock { hosts -> (ContinuousClock.Instant, ContinuousClock.Instant?) in
         let now = clock.now
-        if let next = hosts[host]?.nextStart, next > now { return (now, next) }
-        hosts[host]?.nextStart = now + spacing + jitter
-        return (now, nil)
+        return (now, hosts[host]?.claimStart(now: now, spacing: spacing, jitter: jitter) ?? nil)
       }
       guard let next else { return now }
       do {
@@ -273,18 +302,9 @@ public final class PoliteFetcher: HTTPFetching {
   /// Gives the slot to the next waiter (or frees it); a `pause` (Retry-After) keeps the next
   /// start at least that long after now.
   private func leave(_ host: String, pause: Duration?) {
-    hosts.withLock { hosts in
-      guard hosts[host] != nil else { return }
-      if let pause {
-        let now = clock.now
-        hosts[host]!.nextStart = max(hosts[host]!.nextStart ?? now, now + pause)
-      }
-      if let next = hosts[host]!.waiters.removeFirst() {
-        next.resume()
-      } else {
-        hosts[host]!.active -= 1
-      }
-    }
+    // The next waiter is resumed once the lock is let go.
+    let next = hosts.withLock { hosts in hosts[host]?.leave(pause: pause, now: { clock.now }) ?? nil }
+    next?.resume()
   }
 
   private func randomJitter() -> Duration {

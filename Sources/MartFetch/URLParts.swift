@@ -10,9 +10,18 @@ public struct URLParts: Hashable, Sendable {
   /// The host, lower-cased, without the port.
   public var host: String
   /// The path as written (percent-encoded), `/` when empty.
-  public var path: String
+  public var path: String {
+    let rawPath = url[pathRange]
+    return rawPath.isEmpty ? "/" : (rawPath.utf8.first == UInt8(ascii: "/") ? String(rawPath) : "/" + rawPath)
+  }
   /// The query without `?`, empty when absent.
-  public var query: String
+  public var query: String { queryRange.map { String(url[$0]) } ?? "" }
+
+  /// The URL the parts are of; the path and the query are made from it when asked for (most
+  /// callers want the origin or the host alone, once per request).
+  private let url: String
+  private let pathRange: Range<String.Index>
+  private let queryRange: Range<String.Index>?
 
   /// The path and query (`/a/b?c=d`).
   public var pathAndQuery: String { query.isEmpty ? path : "\(path)?\(query)" }
@@ -20,6 +29,7 @@ public struct URLParts: Hashable, Sendable {
   public init(_ url: String) {
     // Every separator is ASCII, so the scans go over UTF-8 bytes; their indices are the
     // string's own, on scalar boundaries.
+    self.url = url
     let bytes = url.utf8
     let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
     var start = bytes.startIndex
@@ -35,16 +45,30 @@ public struct URLParts: Hashable, Sendable {
     hostAndPort =
       authority.utf8.contains(UInt8(ascii: "@"))
       ? authority.split(separator: "@").last.map(String.init) ?? "" : authority
-    if let colon = hostAndPort.utf8.firstIndex(of: UInt8(ascii: ":")), colon != hostAndPort.startIndex {
-      host = String(hostAndPort[..<colon])
+    if let colon = hostAndPort.utf8.firstIndex(of: UInt8(ascii: ":")) {
+      host =
+        colon != hostAndPort.startIndex
+        ? String(hostAndPort[..<colon]) : hostAndPort.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
     } else {
-      host = hostAndPort.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+      host = hostAndPort
     }
     origin = scheme.isEmpty ? hostAndPort : "\(scheme)://\(hostAndPort)"
     let queryStart = bytes[authorityEnd..<end].firstIndex(of: UInt8(ascii: "?"))
-    let rawPath = url[authorityEnd..<(queryStart ?? end)]
-    path = rawPath.isEmpty ? "/" : (rawPath.utf8.first == UInt8(ascii: "/") ? String(rawPath) : "/" + rawPath)
-    query = queryStart.map { String(url[bytes.index(after: $0)..<end]) } ?? ""
+    pathRange = authorityEnd..<(queryStart ?? end)
+    queryRange = queryStart.map { bytes.index(after: $0)..<end }
+  }
+
+  public static func == (one: URLParts, other: URLParts) -> Bool {
+    (one.origin, one.hostAndPort, one.host, one.path, one.query)
+      == (other.origin, other.hostAndPort, other.host, other.path, other.query)
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(origin)
+    hasher.combine(hostAndPort)
+    hasher.combine(host)
+    hasher.combine(path)
+    hasher.combine(query)
   }
 
   /// Where the `://` after the scheme is: before any `/` or `?` (a `://` in the path or the

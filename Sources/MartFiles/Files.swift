@@ -334,9 +334,10 @@ public enum Files {
   // MARK: Helpers
 
   /// The folder holding `path` (`.` for a bare name).
-  static func parent(of path: String) -> String {
-    guard let slash = path.lastIndex(of: "/") else { return "." }
-    return slash == path.startIndex ? "/" : String(path[..<slash])
+  public static func parent(of path: String) -> String {
+    // By bytes: a slash is one byte, and the separator whatever follows it.
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+    return slash == path.startIndex ? "/" : String(decoding: path.utf8[..<slash], as: UTF8.self)
   }
 
   /// The error of a system call on `path` that just failed: `what`, caused by `errno`

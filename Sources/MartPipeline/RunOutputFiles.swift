@@ -15,6 +15,9 @@ extension Pipeline {
     var page: RunProblem?
     /// What stood in the way in `current/` and was removed, as warnings.
     var repairs: [RunProblem] = []
+    /// The run's report as `report.json` holds it, when the page was made from it: what
+    /// `report.json` is written with when nothing above changed the report.
+    var reportJSON: Data?
 
     /// Both, as the run's errors.
     var problems: [RunProblem] { [current, page].compactMap { $0 } }
@@ -37,8 +40,12 @@ extension Pipeline {
     let following = followLatest(outcome, output: output, keepingPage: keep)
     report.errors += following.problems
     report.warnings += following.repairs
-    if keep, following.problems.isEmpty, following.repairs.isEmpty { return report }
-    do { try Files.replace(reportPath, with: try BundleJSON.encode(report)) } catch {
+    let unchanged = following.problems.isEmpty && following.repairs.isEmpty
+    if keep, unchanged { return report }
+    do {
+      let data = try (unchanged ? following.reportJSON : nil) ?? BundleJSON.encode(report)
+      try Files.replace(reportPath, with: data)
+    } catch {
       report.errors.append(RunProblem(kind: .report, message: "writing report.json failed: \(error)"))
     }
     return report
@@ -58,9 +65,14 @@ extension Pipeline {
           $0.repairs = repairs
         }
       } else if !keepingPage || Files.kind(at: OutputLayout(output).reportPage.path) != .regularFile {
+        // Encoded once, for the page and for report.json.
+        let encoded = try? BundleJSON.encode(outcome.report)
         let problem = writeReportPage(
-          output: output, report: outcome.report, latest: latest, previous: outcome.previous)
-        parts.withLock { $0.page = problem }
+          output: output, report: outcome.report, encoded: encoded, latest: latest, previous: outcome.previous)
+        parts.withLock {
+          $0.page = problem
+          $0.reportJSON = encoded
+        }
       }
     }
     var following = parts.withLock { $0 }
@@ -102,12 +114,13 @@ extension Pipeline {
   /// An older page is then kept, marked as old (``ReportPage/markedOld(_:startedAt:reason:)``),
   /// so the operator still has a page; when it cannot be marked either (the disk that refused
   /// the new page refuses the marked one), it is kept as it was, its times saying which run it
-  /// shows, and the problem says so.
+  /// shows, and the problem says so. `encoded` is the report as `BundleJSON` encodes it, when the
+  /// caller has it already.
   static func writeReportPage(
-    output: URL, report: RunReport, latest: PublishedBundle?, previous: PublishedBundle?
+    output: URL, report: RunReport, encoded: Data? = nil, latest: PublishedBundle?, previous: PublishedBundle?
   ) -> RunProblem? {
     do {
-      let written = try ReportFiles.decodeReport(try BundleJSON.encode(report))
+      let written = try ReportFiles.decodeReport(try encoded ?? BundleJSON.encode(report))
       if let latest {
         try ReportFiles.write(
           outputDirectory: output, report: written, latest: latest, previous: previous,

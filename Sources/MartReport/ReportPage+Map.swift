@@ -59,9 +59,20 @@ extension ReportPage {
     }
   }
 
-  /// A branch's mark: its brand's shape and colour, hollow when some day of the window is
-  /// unknown, outlined in black when the store is shut.
-  func mark(_ branch: Branch, x: Double, y: Double, idAttribute: String, focusable: Bool) -> String {
+  /// What every mark of a branch shares, wherever it is drawn: its brand's shape and colour,
+  /// hollow when some day of the window is unknown, outlined in black when the store is shut,
+  /// and its tooltip. Made once per branch for both its marks (the map's and the inset's).
+  struct MarkLook {
+    /// `<use href="#shape-…" `.
+    let start: String
+    /// `="<id>" data-brand="…" class="…"`, after the id attribute's name.
+    let idAndClasses: String
+    /// The paint, the tooltip and the end of the element, after the position.
+    let end: String
+  }
+
+  /// The look of `branch`'s marks.
+  func markLook(_ branch: Branch) -> MarkLook {
     let colour = palette.colour(branch.brand)
     var classes = ["mark"]
     let paint: String
@@ -74,11 +85,18 @@ extension ReportPage {
     } else {
       paint = "fill=\"\(colour)\" stroke=\"#ffffff\" stroke-width=\"0.8\""
     }
+    return MarkLook(
+      start: "<use href=\"#shape-\(palette.shape(branch.brand).name)\" ",
+      idAndClasses: "=\"\(HTML.escape(branch.id.description))\""
+        + " data-brand=\"\(HTML.escape(branch.brand.rawValue))\" class=\"\(classes.joined(separator: " "))\"",
+      end: " \(paint)><title>\(HTML.escape(tooltip(branch)))</title></use>\n")
+  }
+
+  /// A branch's mark at `x`, `y`, with the look ``markLook(_:)`` gave.
+  func mark(_ look: MarkLook, x: Double, y: Double, idAttribute: String, focusable: Bool) -> String {
     let focus = focusable ? " tabindex=\"0\" role=\"img\"" : ""
-    return
-      "<use href=\"#shape-\(palette.shape(branch.brand).name)\" \(idAttribute)=\"\(HTML.escape(branch.id.description))\""
-      + " data-brand=\"\(HTML.escape(branch.brand.rawValue))\" class=\"\(classes.joined(separator: " "))\"\(focus)"
-      + " x=\"\(HTML.number(x))\" y=\"\(HTML.number(y))\" \(paint)><title>\(HTML.escape(tooltip(branch)))</title></use>\n"
+    return look.start + idAttribute + look.idAndClasses + focus + " x=\"\(HTML.number(x))\" y=\"\(HTML.number(y))\""
+      + look.end
   }
 
   func mapSection() -> String {
@@ -93,11 +111,12 @@ extension ReportPage {
     for branch in located {
       guard let coordinate = branch.coordinate else { continue }
       let (x, y) = Self.project(latitude: coordinate.latitude, longitude: coordinate.longitude)
-      marks += mark(branch, x: x, y: y, idAttribute: "data-branch-id", focusable: true)
+      let look = markLook(branch)
+      marks += mark(look, x: x, y: y, idAttribute: "data-branch-id", focusable: true)
       if CapitalInset.contains(coordinate) {
         inInset += 1
         insetMarks += mark(
-          branch, x: (x - frame.x) * zoom, y: (y - frame.y) * zoom, idAttribute: "data-inset-branch-id",
+          look, x: (x - frame.x) * zoom, y: (y - frame.y) * zoom, idAttribute: "data-inset-branch-id",
           focusable: false)
       }
     }

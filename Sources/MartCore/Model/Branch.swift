@@ -1,61 +1,137 @@
 /// A normalized branch, as clients receive it in a bundle.
 public struct Branch: Hashable, Sendable, Codable {
   /// Permanent id, `<brand>-<store id>`; safe to store as a favourite.
-  public var id: BranchID
-  public var brand: BrandSlug
+  public var id: BranchID {
+    _read { yield storage.fields.id }
+    _modify { yield &fields.id }
+  }
+  public var brand: BrandSlug {
+    _read { yield storage.fields.brand }
+    _modify { yield &fields.brand }
+  }
   /// The store format the source names when it differs from the brand (`스타필드 마켓`,
   /// `이마트 푸드마켓`, `홈플러스 스페셜`), so a client can show "홈플러스 스페셜 광주하남점" while the
   /// branch stays under its brand; `null` otherwise.
-  public var banner: String?
+  public var banner: String? {
+    _read { yield storage.fields.banner }
+    _modify { yield &fields.banner }
+  }
   /// Branch name without the brand prefix, e.g. `창원점`.
-  public var name: String
+  public var name: String {
+    _read { yield storage.fields.name }
+    _modify { yield &fields.name }
+  }
   /// The name as the source published it, when it differs from `name` by more than the brand
   /// (a format code: 롯데슈퍼's `E다산역점`); `null` otherwise.
-  public var namePublished: String?
-  public var address: BranchAddress
+  public var namePublished: String? {
+    _read { yield storage.fields.namePublished }
+    _modify { yield &fields.namePublished }
+  }
+  public var address: BranchAddress {
+    _read { yield storage.fields.address }
+    _modify { yield &fields.address }
+  }
   /// Phone in `0XX-XXXX-XXXX` form, or `nil` when the published text is not a phone number.
-  public var phone: String?
+  public var phone: String? {
+    _read { yield storage.fields.phone }
+    _modify { yield &fields.phone }
+  }
   /// The phone text as published.
-  public var phonePublished: String?
+  public var phonePublished: String? {
+    _read { yield storage.fields.phonePublished }
+    _modify { yield &fields.phonePublished }
+  }
   /// Opening hours as published, e.g. `10:00 ~ 23:00`.
-  public var openingHours: String?
+  public var openingHours: String? {
+    _read { yield storage.fields.openingHours }
+    _modify { yield &fields.openingHours }
+  }
   /// `openingHours` read as one daily range, or `nil` when the text is not one (encoded as
   /// JSON `null`, never omitted).
-  public var hours: OpeningHours?
+  public var hours: OpeningHours? {
+    _read { yield storage.fields.hours }
+    _modify { yield &fields.hours }
+  }
   /// Validated coordinates inside Korea with their source and precision, or `nil` when none
   /// could be established.
-  public var coordinate: Coordinate?
-  public var closing: BranchClosing
+  public var coordinate: Coordinate? {
+    _read { yield storage.fields.coordinate }
+    _modify { yield &fields.coordinate }
+  }
+  public var closing: BranchClosing {
+    _read { yield storage.fields.closing }
+    _modify { yield &fields.closing }
+  }
   /// Whether the branch trades; check it before anything else. A branch that does not keeps
   /// its record and id, and every day it is shut is among `closing.dates`.
-  public var storeStatus: StoreStatus
+  public var storeStatus: StoreStatus {
+    _read { yield storage.fields.storeStatus }
+    _modify { yield &fields.storeStatus }
+  }
   /// The URL the run read the branch's record from (a list or feed, or the branch's page when
   /// that was read); never a page that answered an error.
-  public var sourceURL: String
+  public var sourceURL: String {
+    _read { yield storage.fields.sourceURL }
+    _modify { yield &fields.sourceURL }
+  }
   /// The branch's own page on the brand's site, for people to open; `nil` (JSON `null`) when
   /// the source neither gives nor documents one.
-  public var pageURL: String?
+  public var pageURL: String? {
+    _read { yield storage.fields.pageURL }
+    _modify { yield &fields.pageURL }
+  }
   /// The ids this branch was published under before, newest first, when its source stopped
   /// carrying what its id was made from (Lotte Mart's `brnchCd`): an app's favourite stored
   /// under one of them belongs to this branch. Each former id is listed by one branch only and
   /// is no branch's id; omitted from the JSON when empty.
-  public var formerIDs: [BranchID] = []
+  public var formerIDs: [BranchID] {
+    _read { yield storage.fields.formerIDs }
+    _modify { yield &fields.formerIDs }
+  }
   /// Set while the branch's source no longer lists it: the branch is kept with its last data
   /// for a grace period (``MissingFromSource/graceRuns`` runs) before it is removed, so that a
   /// source answering with fewer stores for a day loses none of them. `nil` (absent from the
   /// JSON) while the source lists the branch.
-  public var missingFromSource: MissingFromSource?
+  public var missingFromSource: MissingFromSource? {
+    _read { yield storage.fields.missingFromSource }
+    _modify { yield &fields.missingFromSource }
+  }
   /// The 관리번호 of the national register of large stores' entry this branch is (same brand,
   /// within 150 m or at one road address); `nil` (absent in JSON) when the run matched none.
-  public var registerID: String?
+  public var registerID: String? {
+    _read { yield storage.fields.registerID }
+    _modify { yield &fields.registerID }
+  }
   /// Where the branch comes from when not from its brand's own source: ``BranchSource/register``
   /// for a store the national register of large stores alone lists (a branch of a register
   /// brand); `nil` (absent in JSON) for a branch its brand's source lists.
-  public var source: BranchSource?
+  public var source: BranchSource? {
+    _read { yield storage.fields.source }
+    _modify { yield &fields.source }
+  }
   /// The class of store the branch is when it differs from store to store within its brand (a
   /// register brand's stores are 대규모점포 or 준대규모점포 as the register lists them); `nil`
   /// (absent in JSON) when the branch is of its brand's class (the manifest's `storeClass`).
-  public var storeClass: StoreClass?
+  public var storeClass: StoreClass? {
+    _read { yield storage.fields.storeClass }
+    _modify { yield &fields.storeClass }
+  }
+
+  /// The stored properties, in one box that copies of the branch share until one of them is
+  /// changed (copy on write): a run copies each branch into sorts, lists and filters many times,
+  /// and copying the properties themselves retains each of their strings and arrays. Each
+  /// property is read in place (`_read`, no copy of a `closing` to read its `dates`) and changed
+  /// in place (`_modify`).
+  private var storage: BranchStorage
+
+  /// The properties, for changing in place: the box is copied first when another branch shares it.
+  private var fields: BranchFields {
+    get { storage.fields }
+    _modify {
+      if !isKnownUniquelyReferenced(&storage) { storage = BranchStorage(storage.fields) }
+      yield &storage.fields
+    }
+  }
 
   public init(
     id: BranchID, banner: String? = nil, name: String, namePublished: String? = nil, address: BranchAddress,
@@ -63,21 +139,20 @@ public struct Branch: Hashable, Sendable, Codable {
     openingHours: String?, hours: OpeningHours? = nil, coordinate: Coordinate?, closing: BranchClosing,
     storeStatus: StoreStatus = .trading, sourceURL: String, pageURL: String? = nil
   ) {
-    self.id = id
-    self.brand = id.brand
-    self.banner = banner
-    self.name = name
-    self.namePublished = namePublished
-    self.address = address
-    self.phone = phone
-    self.phonePublished = phonePublished
-    self.openingHours = openingHours
-    self.hours = hours
-    self.coordinate = coordinate
-    self.closing = closing
-    self.storeStatus = storeStatus
-    self.sourceURL = sourceURL
-    self.pageURL = pageURL
+    storage = BranchStorage(
+      BranchFields(
+        id: id, brand: id.brand, banner: banner, name: name, namePublished: namePublished, address: address,
+        phone: phone, phonePublished: phonePublished, openingHours: openingHours, hours: hours, coordinate: coordinate,
+        closing: closing, storeStatus: storeStatus, sourceURL: sourceURL, pageURL: pageURL, formerIDs: [],
+        missingFromSource: nil, registerID: nil, source: nil, storeClass: nil))
+  }
+
+  public static func == (one: Branch, other: Branch) -> Bool {
+    one.storage === other.storage || one.storage.fields == other.storage.fields
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    storage.fields.hash(into: &hasher)
   }
 
   private enum CodingKeys: String, CodingKey {
@@ -92,33 +167,39 @@ public struct Branch: Hashable, Sendable, Codable {
 
   public init(from decoder: any Decoder) throws {
     let container = try decoder.container(keyedBy: CodingKeys.self)
-    brand = try container.decode(BrandSlug.self, forKey: .brand)
-    id = try container.decode(BranchID.self, forKey: .id, brand: brand)
-    banner = try container.decodeIfPresent(String.self, forKey: .banner)
-    name = try container.decode(String.self, forKey: .name)
-    namePublished = try container.decodeIfPresent(String.self, forKey: .namePublished)
-    address = try container.decode(BranchAddress.self, forKey: .address)
-    phone = try container.decodeIfPresent(String.self, forKey: .phone)
-    phonePublished = try container.decodeIfPresent(String.self, forKey: .phonePublished)
-    openingHours = try container.decodeIfPresent(String.self, forKey: .openingHours)
-    hours = try container.decodeIfPresent(OpeningHours.self, forKey: .hours)
-    coordinate = try container.decodeIfPresent(Coordinate.self, forKey: .coordinate)
-    closing = try container.decode(BranchClosing.self, forKey: .closing)
+    let brand = try container.decode(BrandSlug.self, forKey: .brand)
+    let id = try container.decode(BranchID.self, forKey: .id, brand: brand)
+    let banner = try container.decodeIfPresent(String.self, forKey: .banner)
+    let name = try container.decode(String.self, forKey: .name)
+    let namePublished = try container.decodeIfPresent(String.self, forKey: .namePublished)
+    let address = try container.decode(BranchAddress.self, forKey: .address)
+    let phone = try container.decodeIfPresent(String.self, forKey: .phone)
+    let phonePublished = try container.decodeIfPresent(String.self, forKey: .phonePublished)
+    let openingHours = try container.decodeIfPresent(String.self, forKey: .openingHours)
+    let hours = try container.decodeIfPresent(OpeningHours.self, forKey: .hours)
+    let coordinate = try container.decodeIfPresent(Coordinate.self, forKey: .coordinate)
+    let closing = try container.decode(BranchClosing.self, forKey: .closing)
     // Bundles written before stores had a status listed trading stores only.
-    storeStatus = try container.decodeIfPresent(StoreStatus.self, forKey: .storeStatus) ?? .trading
-    sourceURL = try container.decode(String.self, forKey: .sourceURL)
-    pageURL = try container.decodeIfPresent(String.self, forKey: .pageURL)
-    formerIDs = try (container.decodeIfPresent([String].self, forKey: .formerIDs) ?? []).map { text in
+    let storeStatus = try container.decodeIfPresent(StoreStatus.self, forKey: .storeStatus) ?? .trading
+    let sourceURL = try container.decode(String.self, forKey: .sourceURL)
+    let pageURL = try container.decodeIfPresent(String.self, forKey: .pageURL)
+    let formerIDs = try (container.decodeIfPresent([String].self, forKey: .formerIDs) ?? []).map { text in
       guard let former = BranchID(text, brand: brand) else {
         throw DecodingError.dataCorruptedError(
           forKey: .formerIDs, in: container, debugDescription: "\(text) is not an id of brand \(brand)")
       }
       return former
     }
-    missingFromSource = try container.decodeIfPresent(MissingFromSource.self, forKey: .missingFromSource)
-    registerID = try container.decodeIfPresent(String.self, forKey: .registerID)
-    source = try container.decodeIfPresent(BranchSource.self, forKey: .source)
-    storeClass = try container.decodeIfPresent(StoreClass.self, forKey: .storeClass)
+    let missingFromSource = try container.decodeIfPresent(MissingFromSource.self, forKey: .missingFromSource)
+    let registerID = try container.decodeIfPresent(String.self, forKey: .registerID)
+    let source = try container.decodeIfPresent(BranchSource.self, forKey: .source)
+    let storeClass = try container.decodeIfPresent(StoreClass.self, forKey: .storeClass)
+    storage = BranchStorage(
+      BranchFields(
+        id: id, brand: brand, banner: banner, name: name, namePublished: namePublished, address: address,
+        phone: phone, phonePublished: phonePublished, openingHours: openingHours, hours: hours, coordinate: coordinate,
+        closing: closing, storeStatus: storeStatus, sourceURL: sourceURL, pageURL: pageURL, formerIDs: formerIDs,
+        missingFromSource: missingFromSource, registerID: registerID, source: source, storeClass: storeClass))
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -146,6 +227,42 @@ public struct Branch: Hashable, Sendable, Codable {
     // Absent, not null, for a branch of a brand's own source and of its brand's class.
     if let source { try container.encode(source, forKey: .source) }
     if let storeClass { try container.encode(storeClass, forKey: .storeClass) }
+  }
+}
+
+/// The stored properties of a ``Branch``, in the order it declares them (its `==` and hash are
+/// theirs).
+private struct BranchFields: Hashable {
+  var id: BranchID
+  var brand: BrandSlug
+  var banner: String?
+  var name: String
+  var namePublished: String?
+  var address: BranchAddress
+  var phone: String?
+  var phonePublished: String?
+  var openingHours: String?
+  var hours: OpeningHours?
+  var coordinate: Coordinate?
+  var closing: BranchClosing
+  var storeStatus: StoreStatus
+  var sourceURL: String
+  var pageURL: String?
+  var formerIDs: [BranchID]
+  var missingFromSource: MissingFromSource?
+  var registerID: String?
+  var source: BranchSource?
+  var storeClass: StoreClass?
+}
+
+/// The box a ``Branch`` keeps its properties in. `@unchecked Sendable`: a box is changed only
+/// through ``Branch``'s `fields`, which first copies it unless that branch holds the only
+/// reference, so a box one thread can see is never changed by another.
+private final class BranchStorage: @unchecked Sendable {
+  var fields: BranchFields
+
+  init(_ fields: BranchFields) {
+    self.fields = fields
   }
 }
 

@@ -24,9 +24,17 @@ public struct BrandSlug: RawRepresentable, Hashable, Comparable, Sendable, Codab
 
   /// Whether `text` is lower-case ASCII letters in words joined by single hyphens.
   public static func isWellFormed(_ text: String) -> Bool {
-    let words = text.split(separator: "-", omittingEmptySubsequences: false)
-    return !text.isEmpty
-      && words.allSatisfy { word in !word.isEmpty && word.utf8.allSatisfy { (0x61...0x7A).contains($0) } }
+    // By bytes: every word is ASCII, so a byte that is neither a-z nor `-` fails it either way.
+    var previous = UInt8(ascii: "-")  // the first word must not be empty
+    for byte in text.utf8 {
+      if byte == UInt8(ascii: "-") {
+        guard previous != UInt8(ascii: "-") else { return false }
+      } else {
+        guard (0x61...0x7A).contains(byte) else { return false }
+      }
+      previous = byte
+    }
+    return !text.isEmpty && previous != UInt8(ascii: "-")
   }
 
   public var description: String { rawValue }

@@ -20,6 +20,9 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
   }
 
   /// Parses `YYYY-MM-DD` (exactly that shape: ten ASCII bytes, digits but for the two dashes).
+  /// Inlinable, so that callers in other modules get it made for their string type rather than
+  /// go through the protocol byte by byte.
+  @inlinable
   public init?(iso: some StringProtocol) {
     // By its bytes, as every date of every bundle file is read this way.
     var year = 0
@@ -41,6 +44,9 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
   }
 
   /// Parses a compact `YYYYMMDD` string (exactly eight digits).
+  /// Inlinable, so that callers in other modules get it made for their string type rather than
+  /// go through the protocol byte by byte.
+  @inlinable
   public init?(compact: some StringProtocol) {
     // By its bytes: eight ASCII digits are eight bytes.
     var value = 0

@@ -8,21 +8,28 @@ public enum TextCleanup {
   public static func field(_ text: String?) -> String? {
     guard let text else { return nil }
     let normalized = isNFC(text) ? text : text.precomposedStringWithCanonicalMapping
-    var result = ""
+    // The runs of scalars between spaces, copied as bytes, one space between two runs.
+    var result: [UInt8] = []
     result.reserveCapacity(normalized.utf8.count)
-    var pendingSpace = false
-    for scalar in normalized.unicodeScalars {
-      if isSpace(scalar) {
-        pendingSpace = !result.isEmpty
-        continue
-      }
-      if pendingSpace {
-        result.append(" ")
-        pendingSpace = false
-      }
-      result.unicodeScalars.append(scalar)
+    let scalars = normalized.unicodeScalars
+    var runStart: String.Index?
+    func endRun(at end: String.Index) {
+      guard let start = runStart else { return }
+      if !result.isEmpty { result.append(0x20) }
+      result.append(contentsOf: normalized.utf8[start..<end])
+      runStart = nil
     }
-    return result.isEmpty ? nil : result
+    var index = scalars.startIndex
+    while index < scalars.endIndex {
+      if isSpace(scalars[index]) {
+        endRun(at: index)
+      } else if runStart == nil {
+        runStart = index
+      }
+      scalars.formIndex(after: &index)
+    }
+    endRun(at: scalars.endIndex)
+    return result.isEmpty ? nil : String(decoding: result, as: UTF8.self)
   }
 
   /// Whether `scalar` becomes a space: Unicode's White_Space, the byte order mark, and the

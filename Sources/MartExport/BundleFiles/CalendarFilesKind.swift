@@ -89,12 +89,12 @@ struct CalendarsExporter: BundleExporter {
   }
 
   mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {
-    let events = ICalendar.serialized(ICalendar.events(of: branch.branch, brandName: branch.brandName, asOf: asOf))
+    let events = ICalendar.events(of: branch.branch, brandName: branch.brandName, asOf: asOf)
     building[branch.branch.brand, default: ICalendar.BrandCalendarBuilder()].add(events)
     try output.whole(
       CalendarFilesKind.path(of: branch.branch.id),
       ICalendar.branchCalendar(
-        branch.branch, brandName: branch.brandName, serialized: events, staleSince: staleSince(branch.branch.brand),
+        branch.branch, brandName: branch.brandName, events: events, staleSince: staleSince(branch.branch.brand),
         asOf: asOf))
     if branch.lastOfBrand { try finishBrand(branch.branch.brand, output) }
   }
