@@ -196,35 +196,57 @@ import Testing
     }
   }
 
-  /// Every option of every command whose values are tried. One test case each, so that no case
-  /// runs long.
-  static let fuzzedOptions: [FuzzedOption] = {
-    let commands: [(command: String, options: [(String, Reads)])] = [
-      (
-        "run",
-        [
-          ("--output", .text), ("--state", .text), ("--replay", .text), ("--brand", .text), ("--as-of", .date),
-          ("--source", .text), ("--geocoding-cache", .text), ("--archive", .text), ("--user-agent", .text),
-          ("--max-per-host", .integer), ("--request-delay", .decimal), ("--retries", .integer),
-          ("--retry-delay", .decimal), ("--timeout", .decimal), ("--keep", .integer), ("--log-format", .text),
-          ("--progress-interval", .decimal),
-        ]
-      ),
-      ("rule", [("--as-of", .date), ("--from", .date), ("--to", .date), ("--format", .text), ("--coverage", .text)]),
-      ("address", [("--format", .text)]),
-      ("diff", [("--format", .text), ("--fail-on", .text), ("--max-bytes", .integer)]),
-      ("report", [("--previous", .text), ("--output", .text)]),
-      ("fetch", [("--method", .text), ("--data", .text)]),
-      ("bench", [("--scale", .integer), ("--format", .text), ("--seed", .integer), ("--keep", .text)]),
-      ("bench-run", [("--output", .text), ("--as-of", .date), ("--origin", .text)]),
-    ]
-    return commands.flatMap { command, options in
-      options.map { FuzzedOption(command: command, option: $0.0, reads: $0.1) }
-    }
-  }()
+  /// Every option of every command whose values are tried, one test case each, in three tests
+  /// so that no test runs long: `run`'s options of what it reads and writes, `run`'s options of
+  /// how it asks and how often it tells its progress, and the other commands' options.
+  static let fuzzedOptions: [FuzzedOption] = runOutputOptions + runRequestOptions + otherCommandsOptions
 
-  @Test(arguments: fuzzedOptions)
-  func everyOptionOfEveryCommandTakesExtremeValuesWithOneErrorLine(option fuzzed: FuzzedOption) throws {
+  static let runOutputOptions = options(
+    of: "run",
+    [
+      ("--output", .text), ("--state", .text), ("--replay", .text), ("--brand", .text), ("--as-of", .date),
+      ("--source", .text), ("--geocoding-cache", .text), ("--archive", .text), ("--keep", .integer),
+      ("--log-format", .text),
+    ])
+
+  static let runRequestOptions = options(
+    of: "run",
+    [
+      ("--user-agent", .text), ("--max-per-host", .integer), ("--request-delay", .decimal), ("--retries", .integer),
+      ("--retry-delay", .decimal), ("--timeout", .decimal), ("--progress-interval", .decimal),
+    ])
+
+  static let otherCommandsOptions =
+    options(of: "rule", [("--as-of", .date), ("--from", .date), ("--to", .date), ("--format", .text), ("--coverage", .text)])
+    + options(of: "address", [("--format", .text)])
+    + options(of: "diff", [("--format", .text), ("--fail-on", .text), ("--max-bytes", .integer)])
+    + options(of: "report", [("--previous", .text), ("--output", .text)])
+    + options(of: "fetch", [("--method", .text), ("--data", .text)])
+    + options(of: "bench", [("--scale", .integer), ("--format", .text), ("--seed", .integer), ("--keep", .text)])
+    + options(of: "bench-run", [("--output", .text), ("--as-of", .date), ("--origin", .text)])
+
+  static func options(of command: String, _ options: [(String, Reads)]) -> [FuzzedOption] {
+    options.map { FuzzedOption(command: command, option: $0.0, reads: $0.1) }
+  }
+
+  @Test(arguments: runOutputOptions)
+  func everyOptionOfWhatRunReadsAndWritesTakesExtremeValuesWithOneErrorLine(option: FuzzedOption) throws {
+    try expectExtremeValuesGiveOneErrorLine(option)
+  }
+
+  @Test(arguments: runRequestOptions)
+  func everyOptionOfHowRunAsksAndTellsTakesExtremeValuesWithOneErrorLine(option: FuzzedOption) throws {
+    try expectExtremeValuesGiveOneErrorLine(option)
+  }
+
+  @Test(arguments: otherCommandsOptions)
+  func everyOptionOfTheOtherCommandsTakesExtremeValuesWithOneErrorLine(option: FuzzedOption) throws {
+    try expectExtremeValuesGiveOneErrorLine(option)
+  }
+
+  /// Runs `fuzzed`'s command with each value `fuzzed` meets: no crash, the command's trouble
+  /// status, one `error:` line, nothing written.
+  func expectExtremeValuesGiveOneErrorLine(_ fuzzed: FuzzedOption) throws {
     let work = try scratch("fuzz")
     let empty = work.appendingPathComponent("no-recordings")
     try FileManager.default.createDirectory(at: empty, withIntermediateDirectories: true)

@@ -15,18 +15,28 @@ import Testing
     }.first
 
   /// The pages checked, and the shares of them one browser each checks (every third page, from
-  /// the first, second or third), so that no case takes long.
+  /// the first, second or third): a test each, so that no test runs long.
   static let pages = 100
   static let shards = 3
 
-  @Test(
-    .enabled(if: chromium != nil, "chromium is not installed (scripts/setup.sh installs it): the browser checks are skipped"),
-    .timeLimit(.minutes(10)), arguments: 1...shards)
-  func pagesRenderAndPassTheChecksInChromium(shard: Int) throws {
+  @Test(.enabled(if: chromium != nil, skipReason), .timeLimit(.minutes(10)))
+  func theFirstThirdOfThePagesRenderAndPassTheChecksInChromium() throws { try checkPages(shard: 1) }
+
+  @Test(.enabled(if: chromium != nil, skipReason), .timeLimit(.minutes(10)))
+  func theSecondThirdOfThePagesRenderAndPassTheChecksInChromium() throws { try checkPages(shard: 2) }
+
+  @Test(.enabled(if: chromium != nil, skipReason), .timeLimit(.minutes(10)))
+  func theLastThirdOfThePagesRenderAndPassTheChecksInChromium() throws { try checkPages(shard: 3) }
+
+  static let skipReason: Comment =
+    "chromium is not installed (scripts/setup.sh installs it): the browser checks are skipped"
+
+  /// Checks the `shard`-th share of the pages at both widths.
+  func checkPages(shard: Int) throws {
     let site = try SiteFixture.bootstrapSite.get()
     let script = FixturePaths.repositoryRoot.appendingPathComponent("scripts/site-browser-check.py").path
-    // Every page kind, and an even sample of 80 branch pages beside them: 100 pages, this case's
-    // share of them (the three cases check all 100, the home page and its search in the first).
+    // Every page kind, and an even sample of 80 branch pages beside them: 100 pages, this test's
+    // share of them (the three tests check all 100, the home page and its search in the first).
     let python = Python3.invocation([script, site.path, "--pages", "\(Self.pages)", "--shard", "\(shard)/\(Self.shards)"])
     let outcome = try ProcessRunner.run(python.executable, python.arguments, in: FixturePaths.repositoryRoot)
     let share = (Self.pages - shard + Self.shards) / Self.shards
