@@ -40,7 +40,8 @@ enum AnswerChecks {
   private static func endOfLast(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
     guard let first = needle.first, needle.count <= bytes.count else { return nil }
     for start in stride(from: bytes.count - needle.count, through: 0, by: -1)
-    where bytes[start] == first && UnsafeBufferPointer(rebasing: bytes[start..<(start + needle.count)]).elementsEqual(needle)
+    where bytes[start] == first
+      && UnsafeBufferPointer(rebasing: bytes[start..<(start + needle.count)]).elementsEqual(needle)
     {
       return start + needle.count
     }

@@ -105,7 +105,6 @@ extension EmartSource {
     return false
   }
 
-
   /// The name prefixes each brand carries in `NAME`, longest first.
   static func namePrefixes(for brand: BrandSlug) -> [String] {
     switch brand {

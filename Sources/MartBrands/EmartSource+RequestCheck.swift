@@ -64,7 +64,8 @@ extension EmartSource {
     area: String, month: CalendarDate, connection: HTTPRequest.ConnectionChoice = .keptAlive,
     _ session: SourceSession
   ) async throws(SourceError) -> HolidayListAnswer {
-    var request = HTTPRequest.postForm(session.url(holidayListPath), fields: holidayListFields(area: area, month: month))
+    var request = HTTPRequest.postForm(
+      session.url(holidayListPath), fields: holidayListFields(area: area, month: month))
     request.connection = connection
     return try await holidayList(request, unproven: false, session) {
       holidayListMismatch($0, month: month) ?? holidayListMismatch($0, area: area)
@@ -330,16 +331,17 @@ extension EmartSource {
     _ asks: [(area: String, month: CalendarDate)], _ session: SourceSession
   ) async throws(SourceError) -> [HolidayListPage] {
     typealias Ask = (area: String, month: CalendarDate)
-    let read: @Sendable (SourceSession, Ask, HTTPRequest.ConnectionChoice) async -> Result<HolidayListPage, SourceError> = {
-      session, ask, connection in
-      do throws(SourceError) {
-        var page = try await areaPage(ask.area, month: ask.month, connection: connection, session)
-        page.cameOnReusedConnection = false
-        return .success(page)
-      } catch {
-        return .failure(error)
+    let read:
+      @Sendable (SourceSession, Ask, HTTPRequest.ConnectionChoice) async -> Result<HolidayListPage, SourceError> = {
+        session, ask, connection in
+        do throws(SourceError) {
+          var page = try await areaPage(ask.area, month: ask.month, connection: connection, session)
+          page.cameOnReusedConnection = false
+          return .success(page)
+        } catch {
+          return .failure(error)
+        }
       }
-    }
     let results: [Result<HolidayListPage, SourceError>]
     if asks.count > 1, let proved = await session.onOneConnection(asks, closingWith: laneProof(session), read) {
       results = proved

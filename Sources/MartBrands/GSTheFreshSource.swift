@@ -99,8 +99,9 @@ public struct GSTheFreshSource: BrandSource {
         }
         expected = pagination
       }
-      guard !page.stores.isEmpty || pagination.currentPage >= pagination.numberOfPages - 1
-        || pagination.currentPage == (expected?.numberOfPages ?? 0) - 1
+      guard
+        !page.stores.isEmpty || pagination.currentPage >= pagination.numberOfPages - 1
+          || pagination.currentPage == (expected?.numberOfPages ?? 0) - 1
       else {
         throw inconsistent("page \(pageNumber) of \(pagination.numberOfPages) has no stores")
       }
@@ -148,7 +149,8 @@ public struct GSTheFreshSource: BrandSource {
       // stores: the answer is complete.
       session.listedEveryStore(
         of: .gsTheFresh,
-        stated: "the list states \(expected.totalNumberOfResults) stores (totalNumberOfResults) and its pages hold them all")
+        stated:
+          "the list states \(expected.totalNumberOfResults) stores (totalNumberOfResults) and its pages hold them all")
     }
     return stores.map { store, pageURL in
       let branch = store.rawBranch(asOf: session.asOf, sourceURL: pageURL)

@@ -100,7 +100,8 @@ public struct BundleStore: Sendable {
   public func latest() throws(FileError) -> PublishedBundle? {
     guard let pointer = try layout.readLatest() else { return nil }
     guard let directory = BundleDirectory.confinedURL(pointer.bundle, in: outputDirectory) else {
-      throw FileError(.foreign,
+      throw FileError(
+        .foreign,
         path: layout.latest.path, message: "bundle \"\(pointer.bundle)\" leads outside \(outputDirectory.path)")
     }
     return try Self.read(directory: directory, pointer: pointer)
@@ -274,7 +275,8 @@ public struct BundleStore: Sendable {
   public func freeSpaceNeeded() -> Int64 {
     var last: Int64 = 0
     if let pointer = try? layout.readLatest(),
-      let data = PlainFiles.contents(of: outputDirectory.appendingPathComponent(pointer.bundle).path + "/" + OutputLayout.manifestName),
+      let data = PlainFiles.contents(
+        of: outputDirectory.appendingPathComponent(pointer.bundle).path + "/" + OutputLayout.manifestName),
       let manifest = try? BundleJSON.decode(BundleManifest.self, from: data)
     {
       last = manifest.files.reduce(Int64(data.count)) { $0 + Int64($1.bytes) }
@@ -288,7 +290,8 @@ public struct BundleStore: Sendable {
     let needed = freeSpaceNeeded()
     guard let free = Files.availableBytes(at: outputDirectory.path), free < needed else { return }
     func megabytes(_ bytes: Int64) -> String { String(format: "%.1f MB", Double(bytes) / 1_048_576) }
-    throw FileError(.noSpace,
+    throw FileError(
+      .noSpace,
       path: outputDirectory.path,
       message:
         "not enough free disk space to stage a new bundle: \(megabytes(free)) free, \(megabytes(needed)) needed"
@@ -376,7 +379,8 @@ public struct BundleStore: Sendable {
       if let expected, built.manifestData != expected {
         let first = try? BundleJSON.decode(BundleManifest.self, from: expected)
         let differing = zip(built.manifest.files, first?.files ?? []).first { $0 != $1 }?.0.path
-        throw FileError(.mismatch,
+        throw FileError(
+          .mismatch,
           path: staging.path + "/" + (differing ?? OutputLayout.manifestName),
           message: "the second pass made other bytes than the first (a bug: nothing is published)")
       }
@@ -443,7 +447,8 @@ public struct BundleStore: Sendable {
         throw FileError(.foreign, path: directory.appendingPathComponent(entry.path).path, message: "is \(entry.kind)")
       }
       if !listed.contains(entry.path) {
-        throw FileError(.foreign,
+        throw FileError(
+          .foreign,
           path: directory.appendingPathComponent(entry.path).path, message: "not listed in manifest.json")
       }
     }
@@ -518,10 +523,12 @@ final class StagedBundleFiles: BundleFileSink {
 private func fileDigest(at path: String) -> (bytes: Int, sha256: String)? {
   let hasher = SHA256.Hasher()
   guard
-    let file = PlainFiles.readPieces(of: path, pieceSize: 1 << 20, { piece in
-      hasher.update(piece)
-      return true
-    })
+    let file = PlainFiles.readPieces(
+      of: path, pieceSize: 1 << 20,
+      { piece in
+        hasher.update(piece)
+        return true
+      })
   else { return nil }
   return (file.bytes, hasher.finalize())
 }

@@ -249,7 +249,8 @@ public struct CurrentDirectory: Sendable {
     let names = PlainFiles.names(in: bundles.path)
     return names.filter { !$0.hasPrefix(".") && $0 != excluded }.sorted().compactMap { name in
       let directory = bundles.appendingPathComponent(name)
-      guard let manifestData = PlainFiles.contents(of: directory.appendingPathComponent(OutputLayout.manifestName).path),
+      guard
+        let manifestData = PlainFiles.contents(of: directory.appendingPathComponent(OutputLayout.manifestName).path),
         let manifest = try? BundleJSON.decode(BundleManifest.self, from: manifestData)
       else { return nil }
       func verified(_ path: String) -> Data? {

@@ -78,7 +78,9 @@ public enum ICalendar {
     let dates = branch.closing.dates
     let title = title(branch, brandName: brandName)
     guard !dates.isEmpty else {
-      return (branch.closing.expected?.dates ?? []).map { ($0, expectedEvent(branch, title: title, on: $0, asOf: asOf)) }
+      return (branch.closing.expected?.dates ?? []).map {
+        ($0, expectedEvent(branch, title: title, on: $0, asOf: asOf))
+      }
     }
     let closingDay = ClosingDayLines(branch, title: title, asOf: asOf)
     let shutDays = branch.shutDays(asOf: asOf)
@@ -123,7 +125,8 @@ public enum ICalendar {
       lines.line("GEO:\(coordinate.latitude);\(coordinate.longitude)")
     }
     lines.line(
-      "DESCRIPTION:\(escape("매장이 휴무일을 공개하지 않았습니다. \(district)의 다른 매장들이 지키는 의무휴업일로 본 예상일이며 확정된 휴무일이 아닙니다. 방문 전에 매장에 확인하세요."))")
+      "DESCRIPTION:\(escape("매장이 휴무일을 공개하지 않았습니다. \(district)의 다른 매장들이 지키는 의무휴업일로 본 예상일이며 확정된 휴무일이 아닙니다. 방문 전에 매장에 확인하세요."))"
+    )
     lines.line("STATUS:TENTATIVE")
     lines.line("TRANSP:TRANSPARENT")
     lines.line("END:VEVENT")
@@ -235,7 +238,8 @@ public enum ICalendar {
 
   /// The header's lines before the calendar's name, the same in every calendar.
   private static let headerStart = ContentLines.folded([
-    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//mart-holiday//closing days//KO", "CALSCALE:GREGORIAN", "METHOD:PUBLISH",
+    "BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//mart-holiday//closing days//KO", "CALSCALE:GREGORIAN",
+    "METHOD:PUBLISH",
   ])
 
   /// The header's lines after the calendar's description, the same in every calendar.

@@ -99,7 +99,8 @@ final class CurlTransfer {
     }
     check(mart_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
     // A redirect from HTTPS to plain HTTP fails the transfer unless allowed (see `error(for:url:)`).
-    let refusesPlainHTTP = request.url.lowercased().hasPrefix("https://") && !configuration.https.allowsInsecureRedirects
+    let refusesPlainHTTP =
+      request.url.lowercased().hasPrefix("https://") && !configuration.https.allowsInsecureRedirects
     check(
       mart_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, refusesPlainHTTP ? "https" : "http,https"),
       "REDIR_PROTOCOLS_STR")
@@ -212,7 +213,8 @@ final class CurlTransfer {
       return FetchError(
         .transport, url: url,
         message:
-          "\(message) (checked against \(https.trustedCertificates)\(https.certificateSetting.map { "; \($0) names other authorities" } ?? ""))")
+          "\(message) (checked against \(https.trustedCertificates)\(https.certificateSetting.map { "; \($0) names other authorities" } ?? ""))"
+      )
     case CURLE_TOO_MANY_REDIRECTS:
       return FetchError(.redirect, url: url, message: message)
     case CURLE_UNSUPPORTED_PROTOCOL where url.lowercased().hasPrefix("https://") && !https.allowsInsecureRedirects:

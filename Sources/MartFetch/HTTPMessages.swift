@@ -43,7 +43,8 @@ extension HTTPHeader {
   /// Whether `byte` may be part of a token: a letter, a digit or one of ``!#$%&'*+-.^_`|~``.
   private static func isTokenByte(_ byte: UInt8) -> Bool {
     switch byte {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"):
       true
     default: "!#$%&'*+-.^_`|~".utf8.contains(byte)
     }

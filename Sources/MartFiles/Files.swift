@@ -166,7 +166,7 @@ public enum Files {
 
   /// Moves `source` to `destination`: a rename, or a copy and removal across filesystems.
   public static func move(_ source: String, to destination: String) throws(FileError) {
-    do throws(FileError) { try rename(source, to: destination) } catch where error.errno == .improperLink {
+    do throws(FileError) { try rename(source, to: destination) } catch  where error.errno == .improperLink {
       do { try FileManager.default.moveItem(atPath: source, toPath: destination) } catch {
         throw FileError(
           .rename, path: destination, message: "move from \(source) failed: \(error.localizedDescription)")
@@ -294,7 +294,8 @@ public enum Files {
       current += "/" + component
       guard let kind = kind(at: current) else { return }
       if kind.isForeign {
-        throw FileError(.foreign,
+        throw FileError(
+          .foreign,
           path: current, message: "is \(kind): nothing is written through it inside \(root)")
       }
     }

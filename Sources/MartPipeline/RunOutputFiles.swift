@@ -104,7 +104,8 @@ extension Pipeline {
       return (blocked, done.repaired.map { RunProblem(kind: .current, message: $0) })
     } catch {
       return (
-        RunProblem(kind: .current, message: "current/ could not follow latest.json: \(error); the next run finishes it"),
+        RunProblem(
+          kind: .current, message: "current/ could not follow latest.json: \(error); the next run finishes it"),
         []
       )
     }

@@ -48,7 +48,8 @@ public struct ServerRequest: Sendable, Hashable {
   /// `Connection: close` (RFC 9112 §9.3).
   public var keepsConnectionAlive: Bool {
     let connection = headers.value(named: "Connection")?.lowercased() ?? ""
-    return version == "HTTP/1.1" && !connection.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "close" }
+    return version == "HTTP/1.1"
+      && !connection.split(separator: ",").contains { $0.trimmingCharacters(in: .whitespaces) == "close" }
   }
 }
 

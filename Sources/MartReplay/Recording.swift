@@ -196,7 +196,8 @@ public struct ReplayArchive: Sendable {
 
   private static func readExchange(_ file: URL, within root: RecordingRoot) throws(FileError) -> RecordedExchange {
     guard root.contains(file) else {
-      throw FileError(.foreign, path: file.path, message: "leads outside the recording \(root.url.path) (a symbolic link)")
+      throw FileError(
+        .foreign, path: file.path, message: "leads outside the recording \(root.url.path) (a symbolic link)")
     }
     let exchangeFile = try decode(ExchangeFile.self, from: file)
     var headers: [HTTPHeader] = []
@@ -213,14 +214,18 @@ public struct ReplayArchive: Sendable {
       guard !bodyFile.hasPrefix("/"), !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
         root.contains(bodyURL)
       else {
-        throw FileError(.foreign,
+        throw FileError(
+          .foreign,
           path: file.path,
-          message: "response.bodyFile \"\(bodyFile)\" leads outside the recording \(root.url.path); it must name a file beside the exchange")
+          message:
+            "response.bodyFile \"\(bodyFile)\" leads outside the recording \(root.url.path); it must name a file beside the exchange"
+        )
       }
       do {
         body = try Data(contentsOf: bodyURL)
       } catch {
-        throw FileError(.read,
+        throw FileError(
+          .read,
           path: file.path, message: "cannot read body file \(bodyURL.path): \(error.localizedDescription)")
       }
     }

@@ -217,7 +217,8 @@ import Testing
     ])
 
   static let otherCommandsOptions =
-    options(of: "rule", [("--as-of", .date), ("--from", .date), ("--to", .date), ("--format", .text), ("--coverage", .text)])
+    options(
+      of: "rule", [("--as-of", .date), ("--from", .date), ("--to", .date), ("--format", .text), ("--coverage", .text)])
     + options(of: "address", [("--format", .text)])
     + options(of: "diff", [("--format", .text), ("--fail-on", .text), ("--max-bytes", .integer)])
     + options(of: "report", [("--previous", .text), ("--output", .text)])

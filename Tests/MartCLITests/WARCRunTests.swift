@@ -1,8 +1,8 @@
 import Foundation
 import MartFetch
 import MartReplay
-import Testing
 import TestSupport
+import Testing
 
 /// A live run keeps its responses as one WARC file that warcio reads and verifies, and that
 /// replays into the same bundle, byte for byte.

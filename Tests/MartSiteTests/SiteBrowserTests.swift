@@ -37,12 +37,15 @@ import Testing
     let script = FixturePaths.repositoryRoot.appendingPathComponent("scripts/site-browser-check.py").path
     // Every page kind, and an even sample of 80 branch pages beside them: 100 pages, this test's
     // share of them (the three tests check all 100, the home page and its search in the first).
-    let python = Python3.invocation([script, site.path, "--pages", "\(Self.pages)", "--shard", "\(shard)/\(Self.shards)"])
+    let python = Python3.invocation([
+      script, site.path, "--pages", "\(Self.pages)", "--shard", "\(shard)/\(Self.shards)",
+    ])
     let outcome = try ProcessRunner.run(python.executable, python.arguments, in: FixturePaths.repositoryRoot)
     let share = (Self.pages - shard + Self.shards) / Self.shards
     #expect(outcome.status == 0, "\(outcome.stderrText)")
     #expect(
-      outcome.stdoutText.contains("shard \(shard)/\(Self.shards): \(share) of \(Self.pages) pages"), "\(outcome.stdoutText)")
+      outcome.stdoutText.contains("shard \(shard)/\(Self.shards): \(share) of \(Self.pages) pages"),
+      "\(outcome.stdoutText)")
     #expect(outcome.stdoutText.contains("1280 px: \(share) pages checked, 0 failures"), "\(outcome.stdoutText)")
     #expect(outcome.stdoutText.contains("390 px: \(share) pages checked, 0 failures"), "\(outcome.stdoutText)")
   }
@@ -59,7 +62,9 @@ import Testing
     try (try Data(contentsOf: css) + Data("footer{color:#bbb}h2{margin-top:-2.5rem}\n".utf8)).write(to: css)
     let index = site.appendingPathComponent("index.html")
     let broken = try String(contentsOf: index, encoding: .utf8)
-      .replacingOccurrences(of: "<label for=\"q\">", with: "<span>").replacingOccurrences(of: "</label>", with: "</span>")
+      .replacingOccurrences(of: "<label for=\"q\">", with: "<span>").replacingOccurrences(
+        of: "</label>", with: "</span>"
+      )
       .replacingOccurrences(of: "href=\"emart/index.html\"", with: "href=\"emart/missing.html\"")
     try Data(broken.utf8).write(to: index)
     let script = FixturePaths.repositoryRoot.appendingPathComponent("scripts/site-browser-check.py").path
@@ -67,7 +72,10 @@ import Testing
     let outcome = try ProcessRunner.run(python.executable, python.arguments, in: FixturePaths.repositoryRoot)
     #expect(outcome.status == 1)
     #expect(outcome.stdoutText.contains("390 px: 1 pages checked"), "\(outcome.stdoutText)")
-    for failure in ["overlap at 390 px", "overlap at 1280 px", "form field without a label", "contrast", "emart/missing.html answers 404"] {
+    for failure in [
+      "overlap at 390 px", "overlap at 1280 px", "form field without a label", "contrast",
+      "emart/missing.html answers 404",
+    ] {
       #expect(outcome.stderrText.contains(failure), "\(failure) not reported: \(outcome.stderrText.prefix(2000))")
     }
   }

@@ -37,7 +37,13 @@ public struct CalendarDate: Hashable, Comparable, Sendable, CustomStringConverti
       }
       guard count < 10, byte >= 0x30, byte <= 0x39 else { return nil }
       let digit = Int(byte - 0x30)
-      if count < 4 { year = year * 10 + digit } else if count < 7 { month = month * 10 + digit } else { day = day * 10 + digit }
+      if count < 4 {
+        year = year * 10 + digit
+      } else if count < 7 {
+        month = month * 10 + digit
+      } else {
+        day = day * 10 + digit
+      }
     }
     guard count == 10 else { return nil }
     self.init(year: year, month: month, day: day)
