@@ -34,12 +34,16 @@ extension BundleDirectory {
   /// resolved must stay inside). Foreign data (a `latest.json` or a manifest written elsewhere)
   /// then cannot make a reader open a file outside the tree it was given.
   static func confinedURL(_ relativePath: String, in root: URL) -> URL? {
+    confinedURL(relativePath, in: root, resolved: Files.ResolvedFolder(root.path))
+  }
+
+  /// ``confinedURL(_:in:)`` with `root`'s links resolved once, for the many files of one tree.
+  static func confinedURL(_ relativePath: String, in root: URL, resolved: Files.ResolvedFolder) -> URL? {
     let components = relativePath.split(separator: "/", omittingEmptySubsequences: false)
     guard !relativePath.isEmpty, !relativePath.hasPrefix("/"),
       !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." })
     else { return nil }
     let url = root.appendingPathComponent(relativePath)
-    guard Files.isInside(Files.realPath(url.path), Files.realPath(root.path)) else { return nil }
-    return url
+    return resolved.contains(url.path) ? url : nil
   }
 }

@@ -144,7 +144,9 @@ public struct BundleStore: Sendable {
 
   private static func read(directory: URL, pointer: LatestPointer) throws(FileError) -> PublishedBundle {
     let store = BundleStore(outputDirectory: directory)
-    guard let manifestURL = BundleDirectory.confinedURL(OutputLayout.manifestName, in: directory) else {
+    let resolved = Files.ResolvedFolder(directory.path)
+    guard let manifestURL = BundleDirectory.confinedURL(OutputLayout.manifestName, in: directory, resolved: resolved)
+    else {
       throw FileError(.foreign, path: directory.path, message: "manifest.json leads outside the bundle")
     }
     let manifestData = try store.read(manifestURL)
@@ -153,7 +155,7 @@ public struct BundleStore: Sendable {
     }
     let manifest = try store.decode(BundleManifest.self, data: manifestData, at: manifestURL)
     for file in manifest.files {
-      guard let url = BundleDirectory.confinedURL(file.path, in: directory) else {
+      guard let url = BundleDirectory.confinedURL(file.path, in: directory, resolved: resolved) else {
         throw FileError(.foreign, path: manifestURL.path, message: "file \"\(file.path)\" leads outside the bundle")
       }
       let data = try store.read(url)

@@ -287,7 +287,7 @@ public final class PoliteFetcher: HTTPFetching {
       // (now, nil) when the start is claimed now; otherwise when to look again.
       let (now, next) = hosts.withLock { hosts -> (ContinuousClock.Instant, ContinuousClock.Instant?) in
         let now = clock.now
-        return (now, hosts[host]?.claimStart(now: now, spacing: spacing, jitter: jitter) ?? nil)
+        return (now, hosts[host]?.claimStart(now: now, spacing: spacing, jitter: jitter))
       }
       guard let next else { return now }
       do {
@@ -303,7 +303,7 @@ public final class PoliteFetcher: HTTPFetching {
   /// start at least that long after now.
   private func leave(_ host: String, pause: Duration?) {
     // The next waiter is resumed once the lock is let go.
-    let next = hosts.withLock { hosts in hosts[host]?.leave(pause: pause, now: { clock.now }) ?? nil }
+    let next = hosts.withLock { hosts in hosts[host]?.leave(pause: pause, now: { clock.now }) }
     next?.resume()
   }
 

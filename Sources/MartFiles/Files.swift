@@ -332,6 +332,26 @@ public enum Files {
     path == folder || path.hasPrefix(folder.hasSuffix("/") ? folder : folder + "/")
   }
 
+  /// A folder, its links resolved once, asked of many paths whether they lie inside it (a
+  /// recording's exchanges, a bundle's files): what a foreign manifest or recording names must
+  /// not lead outside the tree it came in.
+  public struct ResolvedFolder: Sendable {
+    /// The folder as given.
+    public let path: String
+    /// The folder with every link resolved (``Files/realPath(_:)``).
+    public let resolved: String
+
+    public init(_ path: String) {
+      self.path = path
+      resolved = Files.realPath(path)
+    }
+
+    /// Whether `path`, every link resolved, is the folder or lies inside it.
+    public func contains(_ path: String) -> Bool {
+      Files.isInside(Files.realPath(path), resolved)
+    }
+  }
+
   // MARK: Helpers
 
   /// The folder holding `path` (`.` for a bare name).

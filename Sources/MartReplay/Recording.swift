@@ -49,7 +49,7 @@ public struct ReplayArchive: Sendable {
       return true
     }
     var exchanges: [RecordedExchange] = []
-    let root = RecordingRoot(directory)
+    let root = Files.ResolvedFolder(directory.path)
     for index in RecordingOrder.sorted(exchangeFiles.map(\.path)) {
       exchanges.append(try readExchange(exchangeFiles[index], within: root))
     }
@@ -174,30 +174,14 @@ public struct ReplayArchive: Sendable {
   /// `bodyFile` that is absolute, has a `..` component or is a link leading out is refused, so
   /// that a foreign recording cannot bring another file into a bundle.
   public static func readExchange(_ file: URL, within recording: URL? = nil) throws(FileError) -> RecordedExchange {
-    try readExchange(file, within: RecordingRoot(recording ?? file.deletingLastPathComponent()))
+    try readExchange(file, within: Files.ResolvedFolder((recording ?? file.deletingLastPathComponent()).path))
   }
 
-  /// A recording's folder, its links resolved once for all the exchanges read from it.
-  private struct RecordingRoot {
-    var url: URL
-    /// The folder's path, every link resolved (``Files/realPath(_:)``).
-    var resolved: String
-
-    init(_ url: URL) {
-      self.url = url
-      resolved = Files.realPath(url.path)
-    }
-
-    /// Whether `url`, symbolic links resolved, lies inside the folder.
-    func contains(_ url: URL) -> Bool {
-      Files.isInside(Files.realPath(url.path), resolved)
-    }
-  }
-
-  private static func readExchange(_ file: URL, within root: RecordingRoot) throws(FileError) -> RecordedExchange {
-    guard root.contains(file) else {
+  private static func readExchange(_ file: URL, within root: Files.ResolvedFolder) throws(FileError) -> RecordedExchange
+  {
+    guard root.contains(file.path) else {
       throw FileError(
-        .foreign, path: file.path, message: "leads outside the recording \(root.url.path) (a symbolic link)")
+        .foreign, path: file.path, message: "leads outside the recording \(root.path) (a symbolic link)")
     }
     let exchangeFile = try decode(ExchangeFile.self, from: file)
     var headers: [HTTPHeader] = []
@@ -212,13 +196,13 @@ public struct ReplayArchive: Sendable {
       let bodyURL = file.deletingLastPathComponent().appendingPathComponent(bodyFile)
       let components = bodyFile.split(separator: "/", omittingEmptySubsequences: false)
       guard !bodyFile.hasPrefix("/"), !components.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }),
-        root.contains(bodyURL)
+        root.contains(bodyURL.path)
       else {
         throw FileError(
           .foreign,
           path: file.path,
           message:
-            "response.bodyFile \"\(bodyFile)\" leads outside the recording \(root.url.path); it must name a file beside the exchange"
+            "response.bodyFile \"\(bodyFile)\" leads outside the recording \(root.path); it must name a file beside the exchange"
         )
       }
       do {
