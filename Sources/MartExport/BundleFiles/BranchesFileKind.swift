@@ -208,7 +208,8 @@ struct BranchesExporter: BundleExporter {
   let frame: BranchListFrame
   let removed: [RemovedBranch]
   private var file: BundleFileStream?
-  private var count = 0
+  /// Where each branch's JSON lies in the file.
+  private var ranges: [Range<Int>] = []
 
   init(frame: BranchListFrame, removed: [RemovedBranch]) {
     self.frame = frame
@@ -222,15 +223,17 @@ struct BranchesExporter: BundleExporter {
   }
 
   mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {
-    if count > 0 { file?.write(BranchListFrame.comma) }
-    file?.write(branch.json)
-    count += 1
+    guard let file else { return }
+    if !ranges.isEmpty { file.write(BranchListFrame.comma) }
+    let start = file.count
+    file.write(branch.json)
+    ranges.append(start..<file.count)
   }
 
   mutating func finish(_ output: BundleOutput) throws(FileError) {
     guard let file else { return }
     file.write(frame.tail(removed: removed))
-    try output.close(file)
+    output.encodedBranches = EncodedBranches(file: try output.close(file), ranges: ranges)
     self.file = nil
   }
 }
