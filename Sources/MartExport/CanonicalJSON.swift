@@ -52,7 +52,7 @@ final class JSONNodeBuilder {
         value, .init(codingPath: codingPath, debugDescription: "JSON has no non-finite numbers"))
     }
     if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return "\(value)"
+    return value.description
   }
 
   func appendElement() -> JSONNodeBuilder {

@@ -6,9 +6,12 @@ public enum HTML {
   /// character can be taken for one, and text without them (most of it) is returned as it is.
   public static func escape(_ text: String) -> String {
     let utf8 = text.utf8
-    guard utf8.contains(where: { $0 == 0x26 || $0 == 0x3C || $0 == 0x3E || $0 == 0x22 || $0 == 0x27 }) else {
-      return text
+    // Read from the contiguous bytes: the view's own `contains` steps through indices.
+    func isEscaped(_ byte: UInt8) -> Bool {
+      byte == 0x26 || byte == 0x3C || byte == 0x3E || byte == 0x22 || byte == 0x27
     }
+    guard utf8.withContiguousStorageIfAvailable({ $0.contains(where: isEscaped) }) ?? utf8.contains(where: isEscaped)
+    else { return text }
     var out: [UInt8] = []
     out.reserveCapacity(utf8.count + 16)
     for byte in utf8 {

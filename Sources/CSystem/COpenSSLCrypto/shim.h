@@ -5,11 +5,22 @@
 #include <openssl/evp.h>
 #include <openssl/pem.h>
 #include <openssl/x509.h>
+#include <pthread.h>
+
+/// SHA-256 fetched from libcrypto's providers once: `EVP_sha256()` makes every digest fetch it
+/// again (OpenSSL 3), which costs as much as hashing a few kilobytes.
+static EVP_MD *mart_sha256_fetched;
+static pthread_once_t mart_sha256_fetch_once = PTHREAD_ONCE_INIT;
+static void mart_sha256_fetch(void) { mart_sha256_fetched = EVP_MD_fetch(NULL, "SHA256", NULL); }
+static inline const EVP_MD *mart_sha256_digest(void) {
+  pthread_once(&mart_sha256_fetch_once, mart_sha256_fetch);
+  return mart_sha256_fetched ? mart_sha256_fetched : EVP_sha256();
+}
 
 /// One-shot SHA-256 of a buffer; writes 32 bytes to `digest`. Returns 1 on success.
 static inline int mart_sha256(const void *data, size_t length, unsigned char digest[32]) {
   unsigned int written = 0;
-  return EVP_Digest(data, length, digest, &written, EVP_sha256(), NULL) && written == 32;
+  return EVP_Digest(data, length, digest, &written, mart_sha256_digest(), NULL) && written == 32;
 }
 /// One-shot SHA-1 of a buffer (the digest older WARC files carry); writes 20 bytes to `digest`.
 /// Returns 1 on success.
@@ -21,7 +32,7 @@ static inline int mart_sha1(const void *data, size_t length, unsigned char diges
 /// A SHA-256 computed piece by piece; NULL when libcrypto cannot start one.
 static inline EVP_MD_CTX *mart_sha256_new(void) {
   EVP_MD_CTX *context = EVP_MD_CTX_new();
-  if (context && EVP_DigestInit_ex(context, EVP_sha256(), NULL) != 1) {
+  if (context && EVP_DigestInit_ex(context, mart_sha256_digest(), NULL) != 1) {
     EVP_MD_CTX_free(context);
     return NULL;
   }
