@@ -148,6 +148,14 @@ public struct CurrentDirectory: Sendable {
     var folders = Set<String>()
     // Folders this pass made: nothing stands in the way of a file in them, so no look is needed.
     var madeFolders = Set<String>()
+    // The folders calendars are linked from and into, each opened once.
+    var openFolders: [String: OpenFolder] = [:]
+    func openFolder(_ path: String) -> OpenFolder? {
+      if let folder = openFolders[path] { return folder }
+      let folder = OpenFolder(path)
+      openFolders[path] = folder
+      return folder
+    }
     guard
       let expected = try forEachExpectedFile(
         latest: latest,
@@ -178,7 +186,11 @@ public struct CurrentDirectory: Sendable {
           case .sameAs(let bundleFile):
             // A calendar new to current/ is linked into place at once: a link appears whole,
             // and the bundle's file it names is already on disk.
-            if !isThere, try Files.hardLink(bundleFile, to: path) { return }
+            if !isThere, let source = openFolder(Files.parent(of: bundleFile)), let target = openFolder(folder),
+              try target.hardLink(Files.name(of: bundleFile), in: source, as: Files.name(of: path))
+            {
+              return
+            }
             try batch.add(path, sameAs: bundleFile)
           }
         })

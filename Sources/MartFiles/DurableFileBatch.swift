@@ -15,7 +15,8 @@ import MartCore
 /// A new file is written to an unnamed file in its folder (`O_TMPFILE`); ``finish()`` makes the
 /// batch durable with one barrier (``Files/makeDurable(root:files:directories:)``) and then
 /// gives each its name (`linkat`): one directory entry made per file, where a temporary name and
-/// a rename make two and remove one. Every ``batchSize`` files the same is done early, so that
+/// a rename make two and remove one. Each folder is opened once (``OpenFolder``), and its files
+/// are made and named relative to it. Every ``batchSize`` files the same is done early, so that
 /// few files are open at once.
 ///
 /// Where a name is taken (the file replaces one) the unnamed file is named at a hidden
@@ -33,8 +34,9 @@ public final class DurableFileBatch {
   private struct Pending {
     /// Where the file belongs.
     var path: String
-    /// The unnamed file, open; `nil` when the bytes are at `temporary`.
-    var unnamed: WritableFile?
+    /// The unnamed file, open, and the folder it is to be named in; `nil` when the bytes are at
+    /// `temporary`.
+    var unnamed: (file: WritableFile, folder: OpenFolder)?
     /// The hidden name the bytes are under, when not unnamed.
     var temporary: String?
   }
@@ -46,6 +48,8 @@ public final class DurableFileBatch {
   private var pending: [Pending] = []
   /// Folders that refused an unnamed file: written at a temporary name from then on.
   private var foldersWithoutUnnamedFiles: Set<String> = []
+  /// The folders opened for unnamed files, by path.
+  private var openFolders: [String: OpenFolder] = [:]
 
   /// Whether new files are written unnamed where the folder allows it; without, every file is
   /// written at its temporary name (what a system without `O_TMPFILE` does).
@@ -71,22 +75,24 @@ public final class DurableFileBatch {
   /// Writes `data` to appear at `path` (replacing the regular file there, if any) once the
   /// batch is durable. The folder must exist.
   public func add(_ path: String, with data: Data) throws(FileError) {
-    let folder = Files.parent(of: path)
-    if writesUnnamedFiles, !foldersWithoutUnnamedFiles.contains(folder) {
-      let descriptor = mart_open_unnamed(folder)
-      if descriptor >= 0 {
-        let file = WritableFile(descriptor: descriptor, path: path)
+    let folderPath = Files.parent(of: path)
+    if writesUnnamedFiles, !foldersWithoutUnnamedFiles.contains(folderPath) {
+      guard let folder = openFolders[folderPath] ?? OpenFolder(folderPath) else {
+        throw Files.failure(.create, path, "cannot create")
+      }
+      openFolders[folderPath] = folder
+      if let file = folder.unnamedFile(for: path) {
         do throws(FileError) { try file.write(data) } catch {
           // Only what is named is there: the unnamed file goes with its descriptor.
           throw FileError(error.code, path: path, message: "not written: \(error.message)", cause: error.cause)
         }
-        try queue(Pending(path: path, unnamed: file))
+        try queue(Pending(path: path, unnamed: (file, folder)))
         return
       }
       guard [EOPNOTSUPP, ENOTSUP, EISDIR, EINVAL].contains(errno) else {
         throw Files.failure(.create, path, "cannot create")
       }
-      foldersWithoutUnnamedFiles.insert(folder)
+      foldersWithoutUnnamedFiles.insert(folderPath)
     }
     let temporary = Files.temporaryPath(beside: path)
     do throws(FileError) { try Files.write(data, to: temporary) } catch {
@@ -114,7 +120,7 @@ public final class DurableFileBatch {
       try Files.syncFilesystem(of: root)
     } else {
       for file in pending {
-        if let unnamed = file.unnamed { try unnamed.flush() }
+        if let unnamed = file.unnamed { try unnamed.file.flush() }
         if let temporary = file.temporary { try Files.syncFile(temporary) }
       }
     }
@@ -130,13 +136,13 @@ public final class DurableFileBatch {
   }
 
   private func name(_ file: Pending) throws(FileError) {
-    if let unnamed = file.unnamed {
+    if let (unnamed, folder) = file.unnamed {
       defer { try? unnamed.close() }
-      if mart_link_unnamed(unnamed.descriptor, file.path) == 0 { return }
+      if folder.name(unnamed, as: Files.name(of: file.path)) { return }
       guard errno == EEXIST else { throw Files.failure(.create, file.path, "cannot create") }
       // The name is taken: a temporary name first, then a rename over it.
       let temporary = Files.temporaryPath(beside: file.path)
-      guard mart_link_unnamed(unnamed.descriptor, temporary) == 0 else {
+      guard mart_link_unnamed(unnamed.descriptor, AT_FDCWD, temporary) == 0 else {
         throw Files.failure(.create, file.path, "cannot create \(temporary)")
       }
       try rename(temporary, to: file.path)

@@ -70,16 +70,30 @@ public enum Files {
   /// `path` exists or `source` is not a regular file: a symbolic link is neither linked nor
   /// followed.
   public static func hardLink(_ source: String, to path: String) throws(FileError) -> Bool {
-    guard link(source, path) == 0 else {
+    try hardLink(from: (AT_FDCWD, source), source, to: (AT_FDCWD, path), path)
+  }
+
+  /// ``hardLink(_:to:)`` of `source.name` relative to the folder open as `source.folder` (or
+  /// `AT_FDCWD`) to `destination.name` relative to `destination.folder`; `sourcePath` and
+  /// `path` are what errors name.
+  static func hardLink(
+    from source: (folder: Int32, name: String), _ sourcePath: String, to destination: (folder: Int32, name: String),
+    _ path: String
+  ) throws(FileError) -> Bool {
+    guard linkat(source.folder, source.name, destination.folder, destination.name, 0) == 0 else {
       switch errno {
       case EXDEV, EPERM, ENOTSUP, EOPNOTSUPP, EMLINK: return false
-      default: throw failure(.link, path, "cannot link to \(source)")
+      default: throw failure(.link, path, "cannot link to \(sourcePath)")
       }
     }
     var status = stat()
-    if lstat(path, &status) == 0, FileKind(mode: status.st_mode) == .regularFile { return true }
-    unlink(path)
-    throw FileError(.foreign, path: source, message: "cannot link: not a regular file")
+    if fstatat(destination.folder, destination.name, &status, AT_SYMLINK_NOFOLLOW) == 0,
+      FileKind(mode: status.st_mode) == .regularFile
+    {
+      return true
+    }
+    unlinkat(destination.folder, destination.name, 0)
+    throw FileError(.foreign, path: sourcePath, message: "cannot link: not a regular file")
   }
 
   /// ``hardLink(_:to:)``, or, where no link can be made, a new file at `path` with a copy of
@@ -359,6 +373,12 @@ public enum Files {
     // By bytes: a slash is one byte, and the separator whatever follows it.
     guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
     return slash == path.startIndex ? "/" : String(decoding: path.utf8[..<slash], as: UTF8.self)
+  }
+
+  /// The last component of `path`, what follows its last slash (all of it for a bare name).
+  public static func name(of path: String) -> String {
+    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
+    return String(decoding: path.utf8[path.utf8.index(after: slash)...], as: UTF8.self)
   }
 
   /// The error of a system call on `path` that just failed: `what`, caused by `errno`

@@ -54,13 +54,13 @@ static inline int mart_has_syncfs(void) { return MART_HAS_SYNCFS; }
 #endif
 #endif
 
-/// Opens a new file with no name in the folder `directory`, for writing (O_TMPFILE): it gets
-/// a name only through mart_link_unnamed, and vanishes when closed without one. Returns the
-/// descriptor, or -1 with errno set (EOPNOTSUPP, EISDIR or EINVAL where the filesystem or the
-/// system cannot make one).
-static inline int mart_open_unnamed(const char *directory) {
+/// Opens a new file with no name in the folder open as `directory` (a descriptor), for writing
+/// (O_TMPFILE): it gets a name only through mart_link_unnamed, and vanishes when closed without
+/// one. Returns the descriptor, or -1 with errno set (EOPNOTSUPP, EISDIR or EINVAL where the
+/// filesystem or the system cannot make one).
+static inline int mart_open_unnamed(int directory) {
 #if defined(__linux__)
-  return open(directory, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
+  return openat(directory, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC, 0644);
 #else
   (void)directory;
   errno = EOPNOTSUPP;
@@ -68,18 +68,20 @@ static inline int mart_open_unnamed(const char *directory) {
 #endif
 }
 
-/// Gives the unnamed file open as `fd` (mart_open_unnamed) the name `path`, which must not
-/// exist (EEXIST otherwise). Tries linkat(AT_EMPTY_PATH), which needs CAP_DAC_READ_SEARCH, then
-/// the file's /proc/self/fd entry. Returns 0, or -1 with errno set.
-static inline int mart_link_unnamed(int fd, const char *path) {
+/// Gives the unnamed file open as `fd` (mart_open_unnamed) the name `path`, relative to the
+/// folder open as `directory` (AT_FDCWD: to the working directory), which must not exist
+/// (EEXIST otherwise). Tries linkat(AT_EMPTY_PATH), which needs CAP_DAC_READ_SEARCH, then the
+/// file's /proc/self/fd entry. Returns 0, or -1 with errno set.
+static inline int mart_link_unnamed(int fd, int directory, const char *path) {
 #if defined(__linux__)
-  if (linkat(fd, "", AT_FDCWD, path, AT_EMPTY_PATH) == 0) return 0;
+  if (linkat(fd, "", directory, path, AT_EMPTY_PATH) == 0) return 0;
   if (errno != EPERM && errno != ENOENT && errno != EINVAL) return -1;
   char entry[64];
   snprintf(entry, sizeof entry, "/proc/self/fd/%d", fd);
-  return linkat(AT_FDCWD, entry, AT_FDCWD, path, AT_SYMLINK_FOLLOW);
+  return linkat(AT_FDCWD, entry, directory, path, AT_SYMLINK_FOLLOW);
 #else
   (void)fd;
+  (void)directory;
   (void)path;
   errno = EOPNOTSUPP;
   return -1;
