@@ -192,23 +192,30 @@ public enum ICalendar {
     return Data(lines.bytes)
   }
 
-  /// A brand's calendar made as its branches come, in id order: each event's bytes go to the
-  /// bucket of its day, so the calendar is every day's events in branch-id order, as
-  /// ``brandCalendar(brandName:events:)`` orders them, without holding the events' lines.
+  /// A brand's calendar made as its branches come, in id order: each event goes to the list of
+  /// its day, so the calendar is every day's events in branch-id order, as
+  /// ``brandCalendar(brandName:events:)`` orders them. The events' bytes are copied once, into
+  /// the calendar, not into growing buckets first.
   struct BrandCalendarBuilder {
-    private var days: [CalendarDate: [UInt8]] = [:]
+    private var days: [CalendarDate: [[UInt8]]] = [:]
+    private var byteCount = 0
 
     /// Adds a branch's events; branches must come in id order.
     mutating func add(_ events: [Event]) {
-      for event in events { days[event.date, default: []] += event.bytes }
+      for event in events {
+        days[event.date, default: []].append(event.bytes)
+        byteCount += event.bytes.count
+      }
     }
 
     /// The calendar of brand `brandName`, stale since `staleSince` when it is stale.
     func calendar(brandName: String, staleSince: CalendarDate?, asOf: CalendarDate) -> Data {
-      var lines = ContentLines(capacity: days.values.reduce(1024) { $0 + $1.count })
+      var lines = ContentLines(capacity: 1024 + byteCount)
       let description = ICalendar.withStaleNotice("\(brandName) 전 지점의 휴무일", staleSince: staleSince, asOf: asOf)
       ICalendar.header(name: "\(brandName) 휴무일", description: description, into: &lines)
-      for day in days.keys.sorted() { lines.append(folded: days[day]!) }
+      for day in days.keys.sorted() {
+        for event in days[day]! { lines.append(folded: event) }
+      }
       lines.line("END:VCALENDAR")
       return Data(lines.bytes)
     }
@@ -347,20 +354,25 @@ public enum ICalendar {
       text.utf8.withContiguousStorageIfAvailable({ $0.contains(where: needsEscaping) })
         ?? text.utf8.contains(where: needsEscaping)
     else { return text }
-    var result = ""
-    for scalar in text.unicodeScalars {
-      switch scalar {
-      case "\\": result += "\\\\"
-      case ";": result += "\\;"
-      case ",": result += "\\,"
-      case "\n": result += "\\n"
-      case "\r": continue
-      default:
-        // Other control characters are not allowed in TEXT.
-        if scalar.value < 0x20 || scalar.value == 0x7F { result += " " } else { result.unicodeScalars.append(scalar) }
+    // By bytes: every character escaped or replaced is ASCII, one byte that no byte of another
+    // character can be taken for.
+    var result: [UInt8] = []
+    result.reserveCapacity(text.utf8.count + 8)
+    for byte in text.utf8 {
+      switch byte {
+      case 0x5C, 0x3B, 0x2C:
+        result.append(0x5C)
+        result.append(byte)
+      case 0x0A:
+        result.append(0x5C)
+        result.append(0x6E)
+      case 0x0D: continue
+      // Other control characters are not allowed in TEXT.
+      case ..<0x20, 0x7F: result.append(0x20)
+      default: result.append(byte)
       }
     }
-    return result
+    return String(decoding: result, as: UTF8.self)
   }
 
   /// Folds a content line into lines of at most 75 octets (RFC 5545 §3.1), never inside a
