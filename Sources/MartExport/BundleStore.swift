@@ -503,6 +503,8 @@ final class StagedBundleFiles: BundleFileSink {
   /// How many files are hard links of the previous bundle's.
   private(set) var linked = 0
   private var madeFolders: Set<String>
+  /// The folders files were made in, each opened once.
+  private var openFolders: [String: OpenFolder] = [:]
 
   init(directory: String, linkable: (directory: String, files: [String: BundleManifest.File])?) {
     self.directory = directory
@@ -517,10 +519,18 @@ final class StagedBundleFiles: BundleFileSink {
     let path = directory + "/" + file.path
     let folder = Files.parent(of: path)
     if madeFolders.insert(folder).inserted { try Files.createDirectory(folder) }
+    guard let open = openFolders[folder] ?? OpenFolder(folder) else {
+      throw Files.failure(.create, path, "cannot create")
+    }
+    openFolders[folder] = open
     let original = linkable.flatMap { linkable in
       linkable.files[file.path].flatMap { $0 == file ? linkable.directory + "/" + file.path : nil }
     }
-    if try Files.create(path, with: data, linkingTo: original) { linked += 1 } else { written.append(path) }
+    if try Files.create(Files.name(of: path), in: open, with: data, linkingTo: original) {
+      linked += 1
+    } else {
+      written.append(path)
+    }
   }
 }
 

@@ -48,17 +48,37 @@ public enum Files {
   /// - Returns: whether `path` is a link to `original`.
   @discardableResult
   public static func create(_ path: String, with data: Data, linkingTo original: String?) throws(FileError) -> Bool {
+    try create(at: (AT_FDCWD, path), path, with: data, linkingTo: original)
+  }
+
+  /// ``create(_:with:linkingTo:)`` of the file `name` in `folder`.
+  @discardableResult
+  public static func create(
+    _ name: String, in folder: OpenFolder, with data: Data, linkingTo original: String?
+  ) throws(FileError) -> Bool {
+    try create(at: (folder.descriptor, name), folder.path(of: name), with: data, linkingTo: original)
+  }
+
+  /// ``create(_:with:linkingTo:)`` of `target.name` relative to the folder open as
+  /// `target.folder` (or `AT_FDCWD`), called `path` in errors.
+  static func create(
+    at target: (folder: Int32, name: String), _ path: String, with data: Data, linkingTo original: String?
+  ) throws(FileError) -> Bool {
     if let original, let identity = PlainFiles.identity(ofFileHolding: data, at: original) {
-      if link(original, path) == 0 {
+      if linkat(AT_FDCWD, original, target.folder, target.name, 0) == 0 {
         // Linked by name: the file under that name must still be the one whose bytes were read.
         var status = stat()
-        if lstat(path, &status) == 0, status.st_dev == identity.device, status.st_ino == identity.inode { return true }
-        unlink(path)
+        if fstatat(target.folder, target.name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_dev == identity.device,
+          status.st_ino == identity.inode
+        {
+          return true
+        }
+        unlinkat(target.folder, target.name, 0)
       } else if errno == EEXIST {
         throw failure(.create, path, "cannot create")
       }
     }
-    let file = try WritableFile(creatingNew: path)
+    let file = try WritableFile(creatingNew: target, path: path)
     try file.write(data)
     try file.close()
     return false

@@ -32,8 +32,14 @@ public final class WritableFile {
 
   /// Creates a new file at `path`; fails with `EEXIST` when something is there already, so an
   /// existing file (which may have other names: a hard link) is never written in place.
-  public init(creatingNew path: String) throws(FileError) {
-    let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+  public convenience init(creatingNew path: String) throws(FileError) {
+    try self.init(creatingNew: (AT_FDCWD, path), path: path)
+  }
+
+  /// ``init(creatingNew:)`` of `target.name` relative to the folder open as `target.folder` (or
+  /// `AT_FDCWD`), called `path` in errors.
+  init(creatingNew target: (folder: Int32, name: String), path: String) throws(FileError) {
+    let fd = openat(target.folder, target.name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
     guard fd >= 0 else { throw Files.failure(.create, path, "cannot create") }
     self.path = path
     self.descriptor = fd
