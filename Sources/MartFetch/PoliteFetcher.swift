@@ -264,9 +264,8 @@ public final class PoliteFetcher: HTTPFetching {
           // Changed in place, one lookup (a copy of the state would copy its waiting line);
           // the continuation is resumed once the lock is let go. `nil`: cancelled.
           let admitted: Bool? = self.hosts.withLock { hosts in
-            if hosts[host] == nil { hosts[host] = HostState() }
             if Task.isCancelled { return nil }
-            return hosts[host]!.enter(id, continuation, limit: limit)
+            return hosts[host, default: HostState()].enter(id, continuation, limit: limit)
           }
           switch admitted {
           case nil: continuation.resume(throwing: CancellationError())
