@@ -236,25 +236,10 @@ public struct HTTPResponse: Sendable, Hashable {
   /// The `charset` parameter of the Content-Type header, lower-cased, if present.
   public var charset: String? {
     guard let contentType = headers.value(named: "Content-Type") else { return nil }
-    // The parts between semicolons, empty ones left out, the first (the media type) skipped;
-    // in each, the name before the first `=` (leading ones left out) and a value after it
-    // that is not empty. Taken in place, with no arrays of parts.
-    var rest = contentType[...]
-    var isMediaType = true
-    while !rest.isEmpty {
-      let end = rest.firstIndex(of: ";") ?? rest.endIndex
-      var parameter = rest[..<end]
-      rest = end == rest.endIndex ? rest[end...] : rest[rest.index(after: end)...]
-      if parameter.isEmpty { continue }
-      if isMediaType {
-        isMediaType = false
-        continue
-      }
-      while parameter.first == "=" { parameter = parameter.dropFirst() }
-      guard let equals = parameter.firstIndex(of: "=") else { continue }
-      let value = parameter[parameter.index(after: equals)...]
-      if !value.isEmpty, parameter[..<equals].trimmingHTTPWhitespace.equalsIgnoringASCIICase("charset") {
-        return value.trimming { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }.lowercased()
+    for parameter in contentType.split(separator: ";").dropFirst() {
+      let pair = parameter.split(separator: "=", maxSplits: 1)
+      if pair.count == 2, pair[0].trimmingHTTPWhitespace.equalsIgnoringASCIICase("charset") {
+        return pair[1].trimming { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }.lowercased()
       }
     }
     return nil
