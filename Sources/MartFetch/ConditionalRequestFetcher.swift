@@ -170,7 +170,7 @@ public final class ConditionalRequestFetcher: HTTPFetching {
     }
     let response = try await upstream.fetch(conditional)
     if response.status == 304, let stored {
-      statistics.record(url: request.url) { $0.notModifiedReuses += 1 }
+      statistics.record(host: URLParts(request.url).hostAndPort) { $0.notModifiedReuses += 1 }
       var reused = stored.response
       reused.requestURL = request.url
       // A 304 proves no more of its request than a 200 on the same connection: on a reused

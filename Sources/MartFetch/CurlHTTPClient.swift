@@ -81,7 +81,8 @@ public final class CurlHTTPClient: HTTPFetching {
           throw FetchError(
             .redirect, url: request.url,
             message: Self.insecureRedirectRefusal(
-              from: current.url == request.url ? nil : current.url, to: next, option: configuration.https.insecureRedirectSetting))
+              from: current.url == request.url ? nil : current.url, to: next,
+              option: configuration.https.insecureRedirectSetting))
         }
         plainAfterSecure = true
       }
@@ -128,12 +129,13 @@ public final class CurlHTTPClient: HTTPFetching {
   /// One transfer of `request` through `engine`.
   private func transfer(_ request: HTTPRequest, on engine: CurlMultiEngine) async throws(FetchError) -> HTTPResponse {
     let id = engine.nextID()
-    let submission = { (continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>) in
+    let submission = { (continuation: UnsafeContinuation<Result<HTTPResponse, FetchError>, Never>) in
       CurlMultiEngine.Submission(
         id: id, request: request, configuration: self.configuration, continuation: continuation)
     }
     let result = await withTaskCancellationHandler {
-      await withCheckedContinuation { continuation in
+      // Resumed once: by the transfer thread when the transfer ends, or by `submit`.
+      await withUnsafeContinuation { continuation in
         engine.submit(submission(continuation))
       }
     } onCancel: {
@@ -158,7 +160,7 @@ final class CurlMultiEngine: @unchecked Sendable {
     var id: Int
     var request: HTTPRequest
     var configuration: HTTPClientConfiguration
-    var continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>
+    var continuation: UnsafeContinuation<Result<HTTPResponse, FetchError>, Never>
   }
 
   private struct Inbox {
@@ -206,8 +208,10 @@ final class CurlMultiEngine: @unchecked Sendable {
   /// Whether `request` must go on a new connection: it follows a mismatched answer, or an
   /// earlier one to its origin did.
   func needsFreshConnection(_ request: HTTPRequest) -> Bool {
-    let origin = URLParts(request.url.lowercased()).origin
-    return distrustedOrigins.withLock { origins in
+    distrustedOrigins.withLock { origins in
+      // No origin to look up (the usual case): none is distrusted and this request adds none.
+      guard request.connection == .freshAfterMismatch || !origins.isEmpty else { return false }
+      let origin = URLParts(request.url.lowercased()).origin
       if request.connection == .freshAfterMismatch { origins.insert(origin) }
       return origins.contains(origin)
     }
@@ -216,6 +220,10 @@ final class CurlMultiEngine: @unchecked Sendable {
   /// Queues a transfer and wakes the thread. A task cancelled by now is answered at once; one
   /// cancelled later reaches `cancel(_:)` after this has queued the submission (the same lock
   /// orders them), so the thread always finds the transfer it is asked to stop.
+  ///
+  /// Only a submission that finds the inbox empty wakes the thread: one queued behind others
+  /// is taken with them, since the thread takes the whole inbox at once after the first one's
+  /// wake-up.
   func submit(_ submission: Submission) {
     let url = submission.request.url
     guard let multi else {
@@ -223,17 +231,19 @@ final class CurlMultiEngine: @unchecked Sendable {
         returning: .failure(FetchError(.transport, url: url, message: "libcurl could not be initialized")))
       return
     }
-    let queued = inbox.withLock { inbox in
-      guard !Task.isCancelled else { return false }
+    // nil: cancelled; otherwise whether this submission wakes the thread.
+    let wakes: Bool? = inbox.withLock { inbox in
+      guard !Task.isCancelled else { return nil }
+      let wasEmpty = inbox.submissions.isEmpty && inbox.cancellations.isEmpty
       inbox.submissions.append(submission)
-      return true
+      return wasEmpty
     }
-    guard queued else {
+    guard let wakes else {
       submission.continuation.resume(
         returning: .failure(FetchError(.cancelled, url: url, message: "cancelled before the transfer started")))
       return
     }
-    curl_multi_wakeup(multi)
+    if wakes { curl_multi_wakeup(multi) }
   }
 
   /// Asks the thread to stop transfer `id`, if it is still running.
@@ -252,16 +262,30 @@ final class CurlMultiEngine: @unchecked Sendable {
 
   /// The transfer thread: starts queued transfers, stops cancelled ones, lets libcurl work and
   /// answers each finished transfer's caller, until stopped with nothing left to run.
+  ///
+  /// Easy handles are kept for the next transfers once theirs is done, reset to libcurl's
+  /// defaults (`curl_easy_reset`): connections and TLS sessions live in the multi handle and
+  /// the share handle, not in an easy handle, so which connection a transfer goes on does not
+  /// depend on the handle it gets.
   private func runTransfers() {
     guard let multi else { return }
     var transfers: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     var handlesByID: [Int: UnsafeMutableRawPointer] = [:]
+    var idleHandles: [UnsafeMutableRawPointer] = []
+    defer { for handle in idleHandles { curl_easy_cleanup(handle) } }
+
+    func release(_ handle: UnsafeMutableRawPointer) {
+      curl_easy_reset(handle)
+      idleHandles.append(handle)
+    }
 
     func finish(_ handle: UnsafeMutableRawPointer, with code: CURLcode?) {
       guard let transfer = transfers.removeValue(forKey: handle) else { return }
       handlesByID[transfer.id] = nil
       curl_multi_remove_handle(multi, handle)
-      transfer.continuation.resume(returning: transfer.result(code))
+      let result = transfer.result(code)
+      release(handle)
+      transfer.continuation.resume(returning: result)
     }
 
     while true {
@@ -273,10 +297,17 @@ final class CurlMultiEngine: @unchecked Sendable {
         return (inbox.submissions, inbox.cancellations, inbox.isStopping)
       }
       for submission in submissions {
-        switch CurlTransfer.start(submission, share: share) {
+        guard let handle = idleHandles.popLast() ?? curl_easy_init() else {
+          submission.continuation.resume(
+            returning: .failure(
+              FetchError(.transport, url: submission.request.url, message: "libcurl could not create a handle")))
+          continue
+        }
+        switch CurlTransfer.start(submission, handle: handle, share: share) {
         case .success(let transfer):
           let added = curl_multi_add_handle(multi, transfer.handle)
           guard added == CURLM_OK else {
+            release(handle)
             submission.continuation.resume(
               returning: .failure(
                 FetchError(
@@ -287,6 +318,7 @@ final class CurlMultiEngine: @unchecked Sendable {
           transfers[transfer.handle] = transfer
           handlesByID[transfer.id] = transfer.handle
         case .failure(let error):
+          release(handle)
           submission.continuation.resume(returning: .failure(error))
         }
       }
@@ -312,4 +344,3 @@ final class CurlMultiEngine: @unchecked Sendable {
     }
   }
 }
-

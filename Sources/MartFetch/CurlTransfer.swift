@@ -1,13 +1,17 @@
 import CCurl
 import Foundation
 
-/// One transfer: owns the easy handle, the header list and the error buffer, and collects the
-/// response while libcurl runs. Lives on the transfer thread only.
+/// One transfer: configures the easy handle its engine lends it (a new one, or one reset after
+/// an earlier transfer: `curl_easy_reset` keeps nothing of that transfer's options), owns the
+/// header list and the error buffer, and collects the response while libcurl runs. Lives on the
+/// transfer thread only.
 final class CurlTransfer {
   let id: Int
   let handle: UnsafeMutableRawPointer
-  let continuation: CheckedContinuation<Result<HTTPResponse, FetchError>, Never>
+  let continuation: UnsafeContinuation<Result<HTTPResponse, FetchError>, Never>
   private let url: String
+  /// Whether `url` is an HTTPS URL.
+  private let isHTTPS: Bool
   private var requestHeaderList: UnsafeMutablePointer<curl_slist>?
   private let errorBuffer: UnsafeMutablePointer<CChar>
   private let maxBodyBytes: Int
@@ -22,6 +26,7 @@ final class CurlTransfer {
     self.handle = handle
     id = submission.id
     url = submission.request.url
+    isHTTPS = url.lowercased().hasPrefix("https://")
     continuation = submission.continuation
     maxBodyBytes = submission.configuration.maxBodyBytes
     https = submission.configuration.https
@@ -30,19 +35,16 @@ final class CurlTransfer {
   }
 
   deinit {
-    curl_easy_cleanup(handle)
     curl_slist_free_all(requestHeaderList)
     errorBuffer.deallocate()
   }
 
-  /// A configured transfer, ready to be added to the multi handle.
+  /// A configured transfer on `handle` (new, or reset by `curl_easy_reset`), ready to be added
+  /// to the multi handle. The handle stays the caller's.
   static func start(
-    _ submission: CurlMultiEngine.Submission, share: UnsafeMutableRawPointer?
+    _ submission: CurlMultiEngine.Submission, handle: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?
   ) -> Result<CurlTransfer, FetchError> {
     let url = submission.request.url
-    guard let handle = curl_easy_init() else {
-      return .failure(FetchError(.transport, url: url, message: "libcurl could not create a handle"))
-    }
     let transfer = CurlTransfer(handle: handle, submission: submission)
     if let failure = transfer.configure(submission.request, configuration: submission.configuration, share: share) {
       return .failure(FetchError(.transport, url: url, message: "could not configure libcurl: \(failure)"))
@@ -74,7 +76,7 @@ final class CurlTransfer {
     // first one was new.
     response.cameOnReusedConnection = newConnections == 0 || redirects > 0
     response.connectionsOpened = newConnections
-    response.cameOverPlainHTTP = CurlHTTPClient.isDowngrade(from: url, to: finalURL)
+    response.cameOverPlainHTTP = isHTTPS && CurlHTTPClient.isDowngrade(from: url, to: finalURL)
     return .success(response)
   }
 
@@ -99,8 +101,7 @@ final class CurlTransfer {
     }
     check(mart_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
     // A redirect from HTTPS to plain HTTP fails the transfer unless allowed (see `error(for:url:)`).
-    let refusesPlainHTTP =
-      request.url.lowercased().hasPrefix("https://") && !configuration.https.allowsInsecureRedirects
+    let refusesPlainHTTP = isHTTPS && !configuration.https.allowsInsecureRedirects
     check(
       mart_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, refusesPlainHTTP ? "https" : "http,https"),
       "REDIR_PROTOCOLS_STR")
@@ -131,7 +132,7 @@ final class CurlTransfer {
     // HTTP/2 when TLS negotiates it (ALPN), HTTP/1.1 with keep-alive otherwise; a new transfer
     // to an HTTPS host waits for a connection being set up to it, to multiplex over it.
     check(mart_curl_setopt_long(handle, CURLOPT_HTTP_VERSION, Int(CURL_HTTP_VERSION_2TLS)), "HTTP_VERSION")
-    if request.url.lowercased().hasPrefix("https://") {
+    if isHTTPS {
       check(mart_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1), "PIPEWAIT")
     }
     // Set for plain URLs too: a redirect may lead to HTTPS.
@@ -217,7 +218,7 @@ final class CurlTransfer {
       )
     case CURLE_TOO_MANY_REDIRECTS:
       return FetchError(.redirect, url: url, message: message)
-    case CURLE_UNSUPPORTED_PROTOCOL where url.lowercased().hasPrefix("https://") && !https.allowsInsecureRedirects:
+    case CURLE_UNSUPPORTED_PROTOCOL where isHTTPS && !https.allowsInsecureRedirects:
       // Refused by the redirect protocols (https only): libcurl then gives the refused
       // plain-HTTP URL as the effective one; the HTTPS request led to it.
       var effective: UnsafePointer<CChar>?

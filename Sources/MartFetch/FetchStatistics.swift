@@ -37,9 +37,9 @@ public final class FetchStatistics: Sendable {
 
   public init() {}
 
-  /// Applies `update` to the counts of the host `url` names.
-  public func record(url: String, _ update: (inout HostFetchCounts) -> Void) {
-    let host = URLParts(url).hostAndPort
+  /// Applies `update` to the counts of `host`: the `hostAndPort` of the request's `URLParts`
+  /// (found once per request by the caller, however many counts it changes).
+  public func record(host: String, _ update: (inout HostFetchCounts) -> Void) {
     counts.withLock { update(&$0[host, default: HostFetchCounts()]) }
   }
 

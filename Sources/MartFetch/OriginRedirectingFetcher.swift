@@ -6,18 +6,22 @@ public struct OriginRedirectingFetcher: HTTPFetching {
   /// `scheme://host[:port]` of the real site, optionally with a path prefix → replacement
   /// `scheme://host[:port][/prefix]`.
   public let overrides: [String: String]
+  /// The overrides, longest origin (in characters) first: the first one a URL starts with wins.
+  private let routes: [(origin: String, length: Int, replacement: String)]
 
   public init(wrapping upstream: any HTTPFetching, overrides: [String: String]) {
     self.upstream = upstream
     self.overrides = overrides.mapValues { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
+    routes = self.overrides.map { (origin: $0.key, length: $0.key.count, replacement: $0.value) }
+      .sorted { $0.length > $1.length }
   }
 
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
-    guard let (origin, replacement) = override(for: request.url) else {
+    guard let (rest, replacement) = override(for: request.url) else {
       return try await upstream.fetch(request)
     }
     var redirected = request
-    redirected.url = replacement + request.url.dropFirst(origin.count)
+    redirected.url = replacement + rest
     var response: HTTPResponse
     do {
       response = try await upstream.fetch(redirected)
@@ -28,16 +32,15 @@ public struct OriginRedirectingFetcher: HTTPFetching {
     return response
   }
 
-  /// The override whose origin (or origin and path prefix) the URL starts with, followed by
-  /// `/`, `?` or the end; the longest such key wins, so `http://site/part` can go elsewhere than
-  /// the rest of `http://site`.
-  private func override(for url: String) -> (String, String)? {
-    var best: (String, String)?
-    for (origin, replacement) in overrides where url.hasPrefix(origin) {
-      let rest = url.dropFirst(origin.count)
+  /// The URL after the override whose origin (or origin and path prefix) it starts with,
+  /// followed by `/`, `?` or the end, and that override's replacement; the longest such key
+  /// wins, so `http://site/part` can go elsewhere than the rest of `http://site`.
+  private func override(for url: String) -> (rest: Substring, replacement: String)? {
+    for route in routes where url.hasPrefix(route.origin) {
+      let rest = url.dropFirst(route.length)
       guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else { continue }
-      if origin.count > (best?.0.count ?? -1) { best = (origin, replacement) }
+      return (rest, route.replacement)
     }
-    return best
+    return nil
   }
 }

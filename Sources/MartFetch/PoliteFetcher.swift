@@ -220,7 +220,7 @@ public final class PoliteFetcher: HTTPFetching {
   /// moves an index instead of shifting the array: a run can queue thousands of requests at one
   /// host at once, and each leaves the line once.
   private struct WaitingLine {
-    typealias Continuation = CheckedContinuation<Void, any Error>
+    typealias Continuation = UnsafeContinuation<Void, any Error>
     private var entries: [(id: Int, continuation: Continuation)] = []
     private var head = 0
 
@@ -260,13 +260,12 @@ public final class PoliteFetcher: HTTPFetching {
     let limit = policy.maxConcurrentRequestsPerHost
     do {
       try await withTaskCancellationHandler {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+        try await withUnsafeThrowingContinuation { (continuation: UnsafeContinuation<Void, any Error>) in
           // Changed in place, one lookup (a copy of the state would copy its waiting line);
           // the continuation is resumed once the lock is let go. `nil`: cancelled.
           let admitted: Bool? = self.hosts.withLock { hosts in
-            if hosts[host] == nil { hosts[host] = HostState() }
             if Task.isCancelled { return nil }
-            return hosts[host]!.enter(id, continuation, limit: limit)
+            return hosts[host, default: HostState()].enter(id, continuation, limit: limit)
           }
           switch admitted {
           case nil: continuation.resume(throwing: CancellationError())

@@ -103,7 +103,8 @@ public struct RetryingFetcher: HTTPFetching {
   public let clock: any FetchClock
   private let budget: RetryBudget
 
-  public init(wrapping upstream: any HTTPFetching, policy: FetchRetryPolicy = FetchRetryPolicy(),
+  public init(
+    wrapping upstream: any HTTPFetching, policy: FetchRetryPolicy = FetchRetryPolicy(),
     statistics: FetchStatistics = FetchStatistics(), clock: any FetchClock = SystemFetchClock()
   ) {
     self.upstream = upstream
@@ -125,17 +126,18 @@ public struct RetryingFetcher: HTTPFetching {
   public func fetch(
     _ request: HTTPRequest, retryingAnswers isRetryable: (HTTPResponse) -> Bool, returningTheLastAnswer: Bool
   ) async throws(FetchError) -> HTTPResponse {
+    let host = URLParts(request.url).hostAndPort
     var attempt = 1
     while true {
       let cause: FetchError
       var retryAfter: Duration?
       var answer: HTTPResponse?
-      statistics.record(url: request.url) { $0.requests += 1 }
+      statistics.record(host: host) { $0.requests += 1 }
       do {
         let response = try await upstream.fetch(request)
-        statistics.record(url: request.url) { $0.bytes += response.body.count }
+        statistics.record(host: host) { $0.bytes += response.body.count }
         guard isRetryable(response) else {
-          if response.status >= 400 { statistics.record(url: request.url) { $0.failures += 1 } }
+          if response.status >= 400 { statistics.record(host: host) { $0.failures += 1 } }
           return response
         }
         answer = response
@@ -145,7 +147,7 @@ public struct RetryingFetcher: HTTPFetching {
           message: response.statusLine.map { "answered \($0)" } ?? "answered HTTP \(response.status)")
       } catch {
         guard FetchRetryPolicy.isRetryable(error) else {
-          statistics.record(url: request.url) { $0.failures += 1 }
+          statistics.record(host: host) { $0.failures += 1 }
           throw error
         }
         cause = error
@@ -162,17 +164,18 @@ public struct RetryingFetcher: HTTPFetching {
           nil
         }
       if let refusal {
-        statistics.record(url: request.url) { $0.failures += 1 }
+        statistics.record(host: host) { $0.failures += 1 }
         if returningTheLastAnswer, let answer { return answer }
         throw FetchError(cause.code, url: request.url, message: "\(cause.message); \(refusal)")
       }
       let wait = max(policy.backoff(beforeRetry: attempt, jitterFraction: clock.jitterFraction()), retryAfter ?? .zero)
       attempt += 1
-      statistics.record(url: request.url) { $0.retries += 1 }
+      statistics.record(host: host) { $0.retries += 1 }
       do {
         try await clock.sleep(for: wait)
       } catch {
-        throw FetchError(.cancelled, url: request.url, message: "cancelled while waiting to retry after: \(cause.message)")
+        throw FetchError(
+          .cancelled, url: request.url, message: "cancelled while waiting to retry after: \(cause.message)")
       }
     }
   }

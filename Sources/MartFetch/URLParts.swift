@@ -27,24 +27,42 @@ public struct URLParts: Hashable, Sendable {
   public var pathAndQuery: String { query.isEmpty ? path : "\(path)?\(query)" }
 
   public init(_ url: String) {
-    // Every separator is ASCII, so the scans go over UTF-8 bytes; their indices are the
-    // string's own, on scalar boundaries.
     self.url = url
-    let bytes = url.utf8
-    let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.endIndex
-    var start = bytes.startIndex
-    var scheme = ""
-    if let separator = Self.firstSchemeSeparator(in: bytes[..<end]) {
-      scheme = Self.lowercased(url[..<separator.lowerBound])
-      start = separator.upperBound
+    var contiguous = url
+    let found = contiguous.withUTF8 { Self.split($0) }
+    origin = found.origin
+    hostAndPort = found.hostAndPort
+    host = found.host
+    let utf8 = url.utf8
+    func index(_ offset: Int) -> String.Index { utf8.index(utf8.startIndex, offsetBy: offset) }
+    pathRange = index(found.path.lowerBound)..<index(found.path.upperBound)
+    queryRange = found.query.map { index($0.lowerBound)..<index($0.upperBound) }
+  }
+
+  /// What `init` finds in a URL's UTF-8 bytes; the path and the query as byte offsets.
+  private struct Found {
+    var origin: String
+    var hostAndPort: String
+    var host: String
+    var path: Range<Int>
+    var query: Range<Int>?
+  }
+
+  /// Every separator is ASCII, so the scans go over the UTF-8 bytes; the offsets found are on
+  /// scalar boundaries.
+  private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> Found {
+    let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+    let separator = schemeSeparator(in: bytes, before: end)
+    let start = separator.map { $0 + 3 } ?? 0
+    var authorityEnd = start
+    while authorityEnd < end, bytes[authorityEnd] != UInt8(ascii: "/"), bytes[authorityEnd] != UInt8(ascii: "?") {
+      authorityEnd += 1
     }
-    let authorityEnd =
-      bytes[start..<end].firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? end
-    let authority = Self.lowercased(url[start..<authorityEnd])
+    let (authority, authorityAsWritten) = lowercased(bytes[start..<authorityEnd])
+    let hasUserPart = authority.utf8.contains(UInt8(ascii: "@"))
     // The common case (no user part; a host before any port) without splitting.
-    hostAndPort =
-      authority.utf8.contains(UInt8(ascii: "@"))
-      ? authority.split(separator: "@").last.map(String.init) ?? "" : authority
+    let hostAndPort = hasUserPart ? authority.split(separator: "@").last.map(String.init) ?? "" : authority
+    let host: String
     if let colon = hostAndPort.utf8.firstIndex(of: UInt8(ascii: ":")) {
       host =
         colon != hostAndPort.startIndex
@@ -52,10 +70,50 @@ public struct URLParts: Hashable, Sendable {
     } else {
       host = hostAndPort
     }
-    origin = scheme.isEmpty ? hostAndPort : "\(scheme)://\(hostAndPort)"
-    let queryStart = bytes[authorityEnd..<end].firstIndex(of: UInt8(ascii: "?"))
-    pathRange = authorityEnd..<(queryStart ?? end)
-    queryRange = queryStart.map { bytes.index(after: $0)..<end }
+    var origin = hostAndPort
+    if let separator, separator > 0 {
+      let (scheme, schemeAsWritten) = lowercased(bytes[..<separator])
+      // Written in lower case with no user part, `scheme://host[:port]` is the URL's start. (An
+      // empty scheme gives the host and port alone.)
+      origin =
+        schemeAsWritten && authorityAsWritten && !hasUserPart
+        ? String(decoding: bytes[..<authorityEnd], as: UTF8.self) : "\(scheme)://\(hostAndPort)"
+    }
+    let query = bytes[authorityEnd..<end].firstIndex(of: UInt8(ascii: "?"))
+    return Found(
+      origin: origin, hostAndPort: hostAndPort, host: host, path: authorityEnd..<(query ?? end),
+      query: query.map { ($0 + 1)..<end })
+  }
+
+  /// Where the `://` after the scheme starts: before any `/` or `?` (a `://` in the path or the
+  /// query is not one), and before `end`.
+  private static func schemeSeparator(in bytes: UnsafeBufferPointer<UInt8>, before end: Int) -> Int? {
+    var index = 0
+    while index < end {
+      switch bytes[index] {
+      case UInt8(ascii: "/"), UInt8(ascii: "?"): return nil
+      case UInt8(ascii: ":")
+      where index + 2 < end && bytes[index + 1] == UInt8(ascii: "/")
+        && bytes[index + 2] == UInt8(ascii: "/"):
+        return index
+      default: index += 1
+      }
+    }
+    return nil
+  }
+
+  /// The text of `bytes` lower-cased: byte by byte when it is ASCII (a scheme, a host), else as
+  /// Unicode says; and whether that is the text as written.
+  private static func lowercased(_ bytes: Slice<UnsafeBufferPointer<UInt8>>) -> (String, asWritten: Bool) {
+    var hasUpperCase = false
+    for byte in bytes {
+      if byte >= 0x80 {
+        return (String(decoding: bytes, as: UTF8.self).lowercased(), false)
+      }
+      if (0x41...0x5A).contains(byte) { hasUpperCase = true }
+    }
+    guard hasUpperCase else { return (String(decoding: bytes, as: UTF8.self), true) }
+    return (String(decoding: bytes.lazy.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self), false)
   }
 
   public static func == (one: URLParts, other: URLParts) -> Bool {
@@ -69,29 +127,5 @@ public struct URLParts: Hashable, Sendable {
     hasher.combine(host)
     hasher.combine(path)
     hasher.combine(query)
-  }
-
-  /// Where the `://` after the scheme is: before any `/` or `?` (a `://` in the path or the
-  /// query is not one).
-  private static func firstSchemeSeparator(in bytes: Substring.UTF8View) -> Range<String.Index>? {
-    var index = bytes.startIndex
-    while index < bytes.endIndex {
-      switch bytes[index] {
-      case UInt8(ascii: "/"), UInt8(ascii: "?"): return nil
-      case UInt8(ascii: ":"):
-        let rest = bytes[bytes.index(after: index)...]
-        if rest.starts(with: "//".utf8) { return index..<bytes.index(index, offsetBy: 3) }
-        index = bytes.index(after: index)
-      default: index = bytes.index(after: index)
-      }
-    }
-    return nil
-  }
-
-  /// `text` lower-cased: byte by byte when it is ASCII (a scheme, a host), else as Unicode says.
-  private static func lowercased(_ text: Substring) -> String {
-    guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return text.lowercased() }
-    guard text.utf8.contains(where: { (0x41...0x5A).contains($0) }) else { return String(text) }
-    return String(decoding: text.utf8.map { (0x41...0x5A).contains($0) ? $0 | 0x20 : $0 }, as: UTF8.self)
   }
 }

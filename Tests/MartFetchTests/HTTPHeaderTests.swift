@@ -4,7 +4,8 @@ import Testing
 
 @Suite struct HTTPHeaderTests {
   func response(_ headers: [HTTPHeader]) -> HTTPResponse {
-    HTTPResponse(requestURL: "https://example.com/", finalURL: "https://example.com/", status: 200, headers: headers, body: Data())
+    HTTPResponse(
+      requestURL: "https://example.com/", finalURL: "https://example.com/", status: 200, headers: headers, body: Data())
   }
 
   @Test(
@@ -12,6 +13,9 @@ import Testing
       ("text/html; charset=EUC-KR", "euc-kr"), ("text/html;charset=\"utf-8\"", "utf-8"),
       ("text/html; Charset = ' UTF-8 ' ", "utf-8"), ("text/html;\tCHARSET=ks_c_5601-1987", "ks_c_5601-1987"),
       ("application/json", nil), ("text/html; boundary=x; charset=utf-8", "utf-8"), ("text/html; charsets=x", nil),
+      // Empty parts are skipped, the first part left is the media type; leading `=`s are no name.
+      (";charset=utf-8", nil), (";;a;charset=x", "x"), ("a;=charset=x", "x"), ("a;==charset==x", "=x"),
+      ("a;charset=", nil), ("a;charset==", "="), ("a; charset;charset=b", "b"),
     ] as [(String, String?)])
   func theCharsetParameterIsReadWhateverItsCaseQuotesAndSpaces(contentType: String, charset: String?) {
     #expect(response([HTTPHeader("content-TYPE", contentType)]).charset == charset)
