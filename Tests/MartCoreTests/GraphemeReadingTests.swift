@@ -72,4 +72,21 @@ import Testing
     #expect(
       StoreStatusText.mayTellAStatus(text) == words.contains(where: compact.containsText), "\(text.debugDescription)")
   }
+
+  /// Hours with marks, as `OpeningHours.parse` read them when its scanner compared `Character`s
+  /// (outputs of that reading, 2026-12-03): a digit with a mark is no digit, a mark on `오` or a
+  /// separator breaks what it is on, jamo spell `시` as the syllable does.
+  static let hours: [(String, String?)] = [
+    ("10:00~22:00", "10:00-22:00"), ("1\u{301}0:00~22:00", nil), ("10:00 ~ 2\u{301}2:00", nil),
+    ("오\u{301}후 1시 ~ 9시", "01:00-09:00"), ("10\u{1109}\u{1175} ~ 22\u{1109}\u{1175}", "10:00-22:00"),
+    ("９:００～２２:００", "09:00-22:00"), ("10:00\u{301}~22:00", nil), ("10:00 ～\u{301} 22:00", nil),
+    ("9\u{301}:00~22:00", nil), ("10:00 \u{212A}M ~ 10 PM", nil), ("10:00 A\u{301}M - 10:00 PM", "10:00-22:00"),
+    ("10시 3\u{301}0분 ~ 22시", "10:00-22:00"), ("10:00 \u{3000}~ 22:00", "10:00-22:00"),
+    ("\u{600}10:00~22:00", "00:00-22:00"),
+  ]
+
+  @Test(arguments: hours) func hoursReadAsCharacters(published: String, expected: String?) {
+    let hours = OpeningHours.parse(published)
+    #expect(hours.map { "\($0.open)-\($0.close)" } == expected, "\(published.debugDescription)")
+  }
 }
