@@ -115,13 +115,17 @@ public struct GSTheFreshSource: BrandSource {
     @Sendable func read(
       _ pageNumber: Int, page: Int?, _ session: SourceSession
     ) async throws(SourceError) -> (Page, url: String) {
+      // Each answer is read once: the reading of the answer the check lets through is the page.
+      var reading: Result<Page, SourceError>?
       let response = try await session.get(Self.listPath(pageNumber: pageNumber)) { answer in
-        guard let page, let read = try? Self.parsePage(answer.body, url: answer.requestURL),
-          read.pagination.currentPage != page
-        else { return nil }
+        let read = Result { () throws(SourceError) in try Self.parsePage(answer.body, url: answer.requestURL) }
+        reading = read
+        guard let page, case .success(let read) = read, read.pagination.currentPage != page else { return nil }
         return "the answer is page \(read.pagination.currentPage) (0-based), not page \(page)"
       }
-      return (try Self.parsePage(response.body, url: response.requestURL), response.requestURL)
+      let read =
+        reading ?? Result { () throws(SourceError) in try Self.parsePage(response.body, url: response.requestURL) }
+      return (try read.get(), response.requestURL)
     }
     let (firstPage, firstURL) = try await read(1, page: nil, session)
     try take(firstPage, asked: 1, url: firstURL)

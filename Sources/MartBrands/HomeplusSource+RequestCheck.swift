@@ -12,9 +12,16 @@ extension HomeplusSource {
   static func storePage(
     at url: String, of branch: RawBranch, fresh: Bool = false, _ session: SourceSession
   ) async throws(SourceError) -> HTTPResponse {
-    try await session.send(
-      fresh ? HTTPRequest.get(url).onFreshConnection : .get(url), answering: { storePageMismatch($0, listed: branch) },
-      unproven: { titleStoreName(in: $0.body).map { !sameName($0, branch.name) } ?? true })
+    // Each answer's title is read once: the check reads it, and the answer it lets through is
+    // proven or not by the same title.
+    var lastTitle: String?
+    return try await session.send(
+      fresh ? HTTPRequest.get(url).onFreshConnection : .get(url),
+      answering: { answer in
+        lastTitle = titleStoreName(in: answer.body)
+        return storePageMismatch(answer, listed: branch, title: lastTitle)
+      },
+      unproven: { _ in lastTitle.map { !sameName($0, branch.name) } ?? true })
   }
 
   /// Why `page` is not the store page of `branch`, or nil when it may be: a JSON answer (the
@@ -26,9 +33,15 @@ extension HomeplusSource {
   /// The store list (`get_list`) is one request whose rows carry nothing of the request to check;
   /// any other answer of the site is not a JSON list and fails to read.
   static func storePageMismatch(_ page: HTTPResponse, listed branch: RawBranch) -> String? {
+    storePageMismatch(page, listed: branch, title: titleStoreName(in: page.body))
+  }
+
+  /// ``storePageMismatch(_:listed:)`` with the store the page's title names already read
+  /// (``titleStoreName(in:)``).
+  static func storePageMismatch(_ page: HTTPResponse, listed branch: RawBranch, title: String?) -> String? {
     let storeID = branch.id.storeID
     if AnswerChecks.isJSON(page.body) { return "a JSON answer, not the page of store \(storeID)" }
-    guard let pageName = titleStoreName(in: page.body), !sameName(pageName, branch.name) else { return nil }
+    guard let pageName = title, !sameName(pageName, branch.name) else { return nil }
     return "the page is of \(pageName), not \(branch.name) (store \(storeID))"
   }
 

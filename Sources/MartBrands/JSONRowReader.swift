@@ -55,23 +55,30 @@ struct JSONRowReader {
   /// flat object; a key that is absent or `null` has no entry. `nil` when the reader does not
   /// accept the document (see the type's documentation), or one of `keys` holds anything else.
   static func members(in data: Data, keys: Set<String>) -> [String: Member]? {
-    guard !declinesEverything else { return nil }
-    return data.withUnsafeBytes { raw in
-      var reader = JSONRowReader(raw.bindMemory(to: UInt8.self))
-      return reader.document(keys: keys)
-    }
+    read(data) { reader in reader.document(keys: keys) }
   }
 
   /// The rows of `data` when the whole document is an array of flat objects, or `nil` when the
   /// reader does not accept it (see the type's documentation).
   static func rows(in data: Data) -> [[String: JSONScalar]]? {
-    guard !declinesEverything else { return nil }
-    return data.withUnsafeBytes { raw in
-      var reader = JSONRowReader(raw.bindMemory(to: UInt8.self))
+    read(data) { reader in
       reader.skipSpace()
       guard let rows = reader.rows() else { return nil }
       reader.skipSpace()
       return reader.position == reader.bytes.count ? rows : nil
+    }
+  }
+
+  /// What `body` reads of `data`, `nil` when the document is not valid UTF-8. Checked once for
+  /// the whole document: outside its strings JSON accepts nothing but ASCII, and every string
+  /// lies between two ASCII quotes, so each string of a valid document is valid UTF-8 (and a
+  /// document with a string that is not is declined either way).
+  private static func read<Value>(_ data: Data, _ body: (inout JSONRowReader) -> Value?) -> Value? {
+    guard !declinesEverything else { return nil }
+    return data.withUnsafeBytes { raw in
+      guard CharsetDecoder.isValidUTF8(raw) else { return nil }
+      var reader = JSONRowReader(raw.bindMemory(to: UInt8.self))
+      return body(&reader)
     }
   }
 
@@ -206,8 +213,8 @@ struct JSONRowReader {
     while let byte = peek, byte >= 0x30, byte <= 0x39 { position += 1 }
   }
 
-  /// A JSON string, unescaped; `nil` for invalid UTF-8, control characters, bad escapes and
-  /// lone surrogates.
+  /// A JSON string, unescaped; `nil` for control characters, bad escapes and lone surrogates
+  /// (the document's UTF-8 is checked before it is read).
   private mutating func string() -> String? {
     guard take(0x22) else { return nil }
     let start = position
@@ -224,17 +231,8 @@ struct JSONRowReader {
     guard position < bytes.count else { return nil }
     let content = UnsafeBufferPointer(rebasing: bytes[start..<position])
     position += 1
-    guard escaped else { return Self.validated(content) }
+    guard escaped else { return String(decoding: content, as: UTF8.self) }
     return Self.unescape(content)
-  }
-
-  /// `bytes` as a string when they are valid UTF-8; `nil` otherwise. Checked by
-  /// `CharsetDecoder.isValidUTF8` and then decoded: the standard library's
-  /// `String(validating:as:)` is generic over the encoding and looks up its metadata on every
-  /// call, once per key and value of every row.
-  private static func validated(_ bytes: UnsafeBufferPointer<UInt8>) -> String? {
-    guard CharsetDecoder.isValidUTF8(UnsafeRawBufferPointer(bytes)) else { return nil }
-    return String(decoding: bytes, as: UTF8.self)
   }
 
   private static func unescape(_ content: UnsafeBufferPointer<UInt8>) -> String? {
@@ -289,7 +287,7 @@ struct JSONRowReader {
       default: return nil
       }
     }
-    return output.withUnsafeBufferPointer { validated($0) }
+    return String(decoding: output, as: UTF8.self)
   }
 
   /// Skips any JSON value; `false` when it is not one.

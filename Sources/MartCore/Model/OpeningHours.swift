@@ -1,3 +1,5 @@
+import Foundation
+
 /// A branch's daily opening hours as two `HH:MM` times, read from the published text.
 ///
 /// `close` may be `24:00` (midnight at the end of the day) or earlier than `open` (closing
@@ -74,23 +76,58 @@ private struct WrittenTime {
 }
 
 /// Finds written times (`10:00`, `10시`, `10시 30분`, with 오전/오후/AM/PM) and range separators.
+///
+/// The text is read by `Character`, each compared by the scalar it is canonically equal to
+/// (``Letter``): comparing `Character`s of Hangul goes through normalization every time.
 private struct TimeScanner {
-  private let characters: [Character]
+  /// One `Character` of the text, as the scanner asks about it.
+  struct Letter {
+    /// The one scalar the character is canonically equal to (full-width digits, colon and
+    /// tilde as their ASCII forms), or U+FFFF when it equals no single scalar.
+    var scalar: Unicode.Scalar
+    /// Whether the character lies in `"0"..."9"` as `Character`s order: a digit alone (a
+    /// full-width one too), or `0` to `8` with marks after it.
+    var isInDigitRange: Bool
+    var isWhitespace: Bool
+    /// An ASCII letter alone.
+    var isASCIILetter: Bool
+
+    init(_ character: Character) {
+      let scalars = character.unicodeScalars
+      let first = scalars.first!
+      let alone = scalars.count == 1
+      var scalar = first
+      switch first.value {
+      case _ where !alone:
+        let composed = String(character).precomposedStringWithCanonicalMapping.unicodeScalars
+        scalar = composed.count == 1 ? composed.first! : "\u{FFFF}"
+      case 0xFF10...0xFF19, 0xFF1A, 0xFF5E: scalar = Unicode.Scalar(first.value - 0xFEE0)!
+      case 0x301C: scalar = "~"
+      case 0x2013, 0x2014, 0x2212: scalar = "-"
+      case 0..<0x300, 0xAC00...0xD7A3: break
+      default:
+        let composed = String(character).precomposedStringWithCanonicalMapping.unicodeScalars
+        scalar = composed.count == 1 ? composed.first! : "\u{FFFF}"
+      }
+      self.scalar = scalar
+      // A digit with marks after it orders just after the digit alone: `1\u{301}` is in the range, `9\u{301}` is not.
+      isInDigitRange = alone ? ("0"..."9").contains(scalar) : ("0"..."8").contains(first)
+      switch first.value {
+      case 0x09...0x0D, 0x20: isWhitespace = true
+      case 0..<0x80, 0xAC00...0xD7A3: isWhitespace = false
+      default: isWhitespace = first.properties.isWhitespace
+      }
+      isASCIILetter = alone && (("A"..."Z").contains(first) || ("a"..."z").contains(first))
+    }
+
+    /// The value of a digit alone.
+    var digit: Int? { ("0"..."9").contains(scalar) ? Int(scalar.value - 0x30) : nil }
+  }
+
+  private let characters: [Letter]
 
   init(_ text: String) {
-    characters = text.map { character in
-      // Full-width digits, colon and tilde as their ASCII forms.
-      guard let scalar = character.unicodeScalars.first, character.unicodeScalars.count == 1 else {
-        return character
-      }
-      switch scalar.value {
-      case 0xFF10...0xFF19, 0xFF1A, 0xFF5E:
-        return Character(Unicode.Scalar(scalar.value - 0xFEE0)!)
-      case 0x301C: return "~"
-      case 0x2013, 0x2014, 0x2212: return "-"
-      default: return character
-      }
-    }
+    characters = text.map(Letter.init)
   }
 
   func times() -> [WrittenTime] {
@@ -103,18 +140,18 @@ private struct TimeScanner {
         index += length
         continue
       }
-      if characters[index] == "~" || characters[index] == "-" || startsWith("부터", at: index) {
+      if characters[index].scalar == "~" || characters[index].scalar == "-" || startsWith(Self.from, at: index) {
         if !result.isEmpty { result[result.count - 1].separatorAfter = true }
         index += 1
         continue
       }
-      if Self.isASCIIDigit(characters[index]), index == 0 || !isDigit(index - 1) {
+      if characters[index].isInDigitRange, index == 0 || !isDigit(index - 1) {
         if let (time, length) = time(at: index) {
           var time = time
           time.half = pendingHalf
           // An AM/PM written after the time.
           var next = index + length
-          while next < characters.count, characters[next] == " " { next += 1 }
+          while next < characters.count, characters[next].scalar == " " { next += 1 }
           if time.half == nil, let (half, halfLength) = half(at: next), !isLetterAfterHalf(next + halfLength) {
             time.half = half
             next += halfLength
@@ -133,73 +170,75 @@ private struct TimeScanner {
     return result
   }
 
+  static let from: [Unicode.Scalar] = ["부", "터"]
+  static let morning: [Unicode.Scalar] = ["오", "전"]
+  static let afternoon: [Unicode.Scalar] = ["오", "후"]
+
   private func isDigit(_ index: Int) -> Bool {
-    characters.indices.contains(index) && Self.isASCIIDigit(characters[index])
+    characters.indices.contains(index) && characters[index].isInDigitRange
   }
 
-  private static func isASCIIDigit(_ character: Character) -> Bool { ("0"..."9").contains(character) }
-
-  // Called at every position of every text: no arrays or strings are made to compare.
-  private func startsWith(_ word: String, at index: Int) -> Bool {
+  private func startsWith(_ word: [Unicode.Scalar], at index: Int) -> Bool {
     var position = index
     for letter in word {
-      guard position < characters.count, characters[position] == letter else { return false }
+      guard position < characters.count, characters[position].scalar == letter else { return false }
       position += 1
     }
     return true
   }
 
   private func isLetterAfterHalf(_ index: Int) -> Bool {
-    characters.indices.contains(index) && characters[index].isLetter && characters[index].isASCII
+    characters.indices.contains(index) && characters[index].isASCIILetter
   }
 
   private func half(at index: Int) -> (WrittenTime.Half, Int)? {
-    if startsWith("오전", at: index) { return (.morning, 2) }
-    if startsWith("오후", at: index) { return (.afternoon, 2) }
-    guard index + 2 <= characters.count, characters[index + 1] == "M" || characters[index + 1] == "m" else {
+    if startsWith(Self.morning, at: index) { return (.morning, 2) }
+    if startsWith(Self.afternoon, at: index) { return (.afternoon, 2) }
+    guard index + 2 <= characters.count, characters[index + 1].scalar == "M" || characters[index + 1].scalar == "m"
+    else {
       return nil
     }
     let half: WrittenTime.Half
-    switch characters[index] {
+    switch characters[index].scalar {
     case "A", "a": half = .morning
     case "P", "p": half = .afternoon
     default: return nil
     }
-    guard !(index > 0 && characters[index - 1].isASCII && characters[index - 1].isLetter),
-      !isLetterAfterHalf(index + 2)
-    else { return nil }
+    guard !(index > 0 && characters[index - 1].isASCIILetter), !isLetterAfterHalf(index + 2) else { return nil }
     return (half, 2)
   }
 
   /// `H:MM`, `HH:MM`, `H시`, `H시 MM분` at `index`, with its length.
   private func time(at index: Int) -> (WrittenTime, Int)? {
-    var cursor = index
-    var hourDigits = ""
-    while isDigit(cursor), hourDigits.count < 3 {
-      hourDigits.append(characters[cursor])
-      cursor += 1
+    /// The value of the characters `range`, `nil` unless each is a digit alone.
+    func number(_ range: Range<Int>) -> Int? {
+      var value = 0
+      for position in range {
+        guard let digit = characters[position].digit else { return nil }
+        value = value * 10 + digit
+      }
+      return value
     }
-    guard (1...2).contains(hourDigits.count), let hour = Int(hourDigits), cursor < characters.count else {
+    var cursor = index
+    while isDigit(cursor), cursor - index < 3 { cursor += 1 }
+    guard (1...2).contains(cursor - index), let hour = number(index..<cursor), cursor < characters.count else {
       return nil
     }
-    if characters[cursor] == ":" {
+    if characters[cursor].scalar == ":" {
       let minuteStart = cursor + 1
       guard isDigit(minuteStart), isDigit(minuteStart + 1), !isDigit(minuteStart + 2),
-        let minute = Int(String(characters[minuteStart...minuteStart + 1]))
+        let minute = number(minuteStart..<(minuteStart + 2))
       else { return nil }
       return (WrittenTime(hour: hour, minute: minute), minuteStart + 2 - index)
     }
-    if characters[cursor] == "시" {
+    if characters[cursor].scalar == "시" {
       cursor += 1
       var probe = cursor
-      while probe < characters.count, characters[probe] == " " { probe += 1 }
-      var minuteDigits = ""
-      while isDigit(probe), minuteDigits.count < 3 {
-        minuteDigits.append(characters[probe])
-        probe += 1
-      }
-      if (1...2).contains(minuteDigits.count), probe < characters.count, characters[probe] == "분",
-        let minute = Int(minuteDigits)
+      while probe < characters.count, characters[probe].scalar == " " { probe += 1 }
+      let minuteStart = probe
+      while isDigit(probe), probe - minuteStart < 3 { probe += 1 }
+      if (1...2).contains(probe - minuteStart), probe < characters.count, characters[probe].scalar == "분",
+        let minute = number(minuteStart..<probe)
       {
         return (WrittenTime(hour: hour, minute: minute), probe + 1 - index)
       }

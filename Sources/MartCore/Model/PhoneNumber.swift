@@ -4,35 +4,55 @@ public enum PhoneNumber {
   /// Formats a published phone number, or returns `nil` when it is not a recognisable Korean
   /// number. Handles spaces (`064 798 2500`), no separators (`0332402500`), `)` separators and
   /// range suffixes (`054)278-1448~9`), and the `+82` country code (`+82-1899-9900`).
+  ///
+  /// The text is read by `Character`: a digit, `~`, `+` or space with a mark combined with it
+  /// is none of those.
   public static func format(_ published: String?) -> String? {
     guard let published else { return nil }
-    // A "~9" suffix lists extra lines (1448 to 1449); the first number is the main line.
-    let main = published.split(separator: "~", maxSplits: 1).first.map(String.init) ?? ""
-    var digits = main.filter { $0.isASCII && $0.isNumber }
-    let international = main.trimmingPrefixWhitespace.hasPrefix("+82")
+    let scalars = Array(published.unicodeScalars)
+    /// The ASCII byte of the `Character` that is the scalar at `index` alone, if it is one.
+    func ascii(_ index: Int) -> UInt8? {
+      let scalar = scalars[index]
+      guard scalar.isASCII, index == 0 || TextCleanup.breaksGrapheme(scalars[index - 1], scalar),
+        index + 1 == scalars.count || TextCleanup.breaksGrapheme(scalar, scalars[index + 1])
+      else { return nil }
+      return UInt8(scalar.value)
+    }
+    // A "~9" suffix lists extra lines (1448 to 1449); the first number is the main line (the
+    // first text between `~`s that is not empty).
+    var start = 0
+    while start < scalars.count, ascii(start) == UInt8(ascii: "~") { start += 1 }
+    var end = start
+    while end < scalars.count, ascii(end) != UInt8(ascii: "~") { end += 1 }
+    var digits: [UInt8] = []
+    for index in start..<end {
+      if let byte = ascii(index), byte >= 0x30, byte <= 0x39 { digits.append(byte) }
+    }
+    var afterSpaces = start
+    while afterSpaces < end, ascii(afterSpaces) == 0x20 { afterSpaces += 1 }
+    let international =
+      afterSpaces + 3 <= end && ascii(afterSpaces) == UInt8(ascii: "+") && ascii(afterSpaces + 1) == 0x38
+      && ascii(afterSpaces + 2) == 0x32
     if international {
       digits.removeFirst(2)
-      if !digits.hasPrefix("0") && !isNationalRepresentative(digits) { digits = "0" + digits }
+      if digits.first != 0x30 && !isNationalRepresentative(digits) { digits.insert(0x30, at: 0) }
     }
     if isNationalRepresentative(digits) {
-      return "\(digits.prefix(4))-\(digits.suffix(4))"
+      return String(decoding: digits[..<4] + [UInt8(ascii: "-")] + digits[4...], as: UTF8.self)
     }
     // Area codes are 0 and a non-zero digit; placeholders such as 00-000-0000 are not numbers.
-    guard digits.hasPrefix("0"), digits.dropFirst().first != "0" else { return nil }
-    let areaLength = digits.hasPrefix("02") ? 2 : 3
+    guard digits.first == 0x30, digits.count < 2 || digits[1] != 0x30 else { return nil }
+    let areaLength = digits.count >= 2 && digits[1] == 0x32 ? 2 : 3
     let subscriber = digits.count - areaLength
     guard subscriber == 7 || subscriber == 8 else { return nil }
-    let area = digits.prefix(areaLength)
-    let rest = digits.dropFirst(areaLength)
-    return "\(area)-\(rest.dropLast(4))-\(rest.suffix(4))"
+    var formatted = digits
+    formatted.insert(UInt8(ascii: "-"), at: digits.count - 4)
+    formatted.insert(UInt8(ascii: "-"), at: areaLength)
+    return String(decoding: formatted, as: UTF8.self)
   }
 
   /// 8-digit nationwide numbers such as 1588-xxxx, 1899-xxxx.
-  private static func isNationalRepresentative(_ digits: String) -> Bool {
-    digits.count == 8 && digits.hasPrefix("1") && ["15", "16", "18"].contains(String(digits.prefix(2)))
+  private static func isNationalRepresentative(_ digits: [UInt8]) -> Bool {
+    digits.count == 8 && digits[0] == 0x31 && (digits[1] == 0x35 || digits[1] == 0x36 || digits[1] == 0x38)
   }
-}
-
-extension String {
-  fileprivate var trimmingPrefixWhitespace: Substring { drop(while: { $0 == " " }) }
 }

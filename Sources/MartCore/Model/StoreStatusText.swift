@@ -187,11 +187,53 @@ struct StoreStatusText {
   }
 
   /// Whether `text` holds any word a status clause needs (a closed, temporary, works or shut
-  /// word, or `영업중`); texts without one, most hours and closing texts, are no status.
+  /// word, or `영업중`) once its white space is left out; texts without one, most hours and
+  /// closing texts, are no status. White space goes by `Character`: a space goes with the marks
+  /// that combine with it, and stays after a scalar that prepends to it.
   static func mayTellAStatus(_ text: String) -> Bool {
-    let compact = String(text.filter { !$0.isWhitespace })
-    return [closedWords, closedFromWords, temporaryWords, worksWords, shutWords, ["영업중"]].contains { words in
-      words.contains(where: compact.containsText)
+    var compact: [Unicode.Scalar] = []
+    compact.reserveCapacity(text.utf8.count)
+    var previous: Unicode.Scalar?
+    // The last scalar of a grapheme that starts with white space, while it may go on.
+    var leftOut: Unicode.Scalar?
+    for scalar in text.unicodeScalars {
+      defer { previous = scalar }
+      if let last = leftOut {
+        if !TextCleanup.breaksGrapheme(last, scalar) {
+          leftOut = scalar
+          continue
+        }
+        leftOut = nil
+      }
+      if isWhitespace(scalar), previous.map({ TextCleanup.breaksGrapheme($0, scalar) }) ?? true {
+        leftOut = scalar
+      } else {
+        compact.append(scalar)
+      }
+    }
+    for start in compact.indices {
+      for word in statusWords where word[0] == compact[start] && compact[start...].starts(with: word) {
+        return true
+      }
+    }
+    return false
+  }
+
+  /// The words ``mayTellAStatus(_:)`` looks for, as scalars: those of the tables that hold no
+  /// other one (`임시휴업` holds `휴업`).
+  private static let statusWords: [[Unicode.Scalar]] = {
+    let words = closedWords + closedFromWords + temporaryWords + worksWords + shutWords + ["영업중"]
+    return words.filter { word in !words.contains { $0 != word && word.containsText($0) } }
+      .map { Array($0.unicodeScalars) }
+  }()
+
+  /// White space as `Character.isWhitespace` has it, without the property lookup for ASCII and
+  /// Hangul syllables.
+  private static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x09...0x0D, 0x20: true
+    case 0..<0x80, 0xAC00...0xD7A3: false
+    default: scalar.properties.isWhitespace
     }
   }
 
@@ -307,4 +349,3 @@ struct StoreStatusText {
     return StoreStatusReading(status: StoreStatus(state: .closed, text: published), shutSince: firstShutDay)
   }
 }
-

@@ -7,39 +7,84 @@ public enum TextCleanup {
   /// up empty.
   public static func field(_ text: String?) -> String? {
     guard let text else { return nil }
-    let normalized = isNFC(text) ? text : text.precomposedStringWithCanonicalMapping
-    // The runs of scalars between spaces, copied as bytes, one space between two runs.
-    var result: [UInt8] = []
-    result.reserveCapacity(normalized.utf8.count)
-    let scalars = normalized.unicodeScalars
-    var runStart: String.Index?
-    func endRun(at end: String.Index) {
-      guard let start = runStart else { return }
-      if !result.isEmpty { result.append(0x20) }
-      result.append(contentsOf: normalized.utf8[start..<end])
-      runStart = nil
-    }
-    var index = scalars.startIndex
-    while index < scalars.endIndex {
-      if isSpace(scalars[index]) {
-        endRun(at: index)
-      } else if runStart == nil {
-        runStart = index
+    var normalized = isNFC(text) ? text : text.precomposedStringWithCanonicalMapping
+    let isClean = normalized.withUTF8 { bytes in
+      // Nothing to do when every space is a plain one between two runs.
+      var index = 0
+      var afterSpace = true
+      while index < bytes.count {
+        let (scalar, length) = decodeScalar(bytes, at: index)
+        let space = isSpace(scalar)
+        if space && (afterSpace || scalar != 0x20) { return false }
+        afterSpace = space
+        index += length
       }
-      scalars.formIndex(after: &index)
+      return !afterSpace
     }
-    endRun(at: scalars.endIndex)
-    return result.isEmpty ? nil : String(decoding: result, as: UTF8.self)
+    if isClean { return normalized }
+    // The runs of scalars between spaces, copied as bytes, one space between two runs.
+    return normalized.withUTF8 { bytes -> String? in
+      var result: [UInt8] = []
+      result.reserveCapacity(bytes.count)
+      var runStart: Int?
+      func endRun(at end: Int) {
+        guard let start = runStart else { return }
+        if !result.isEmpty { result.append(0x20) }
+        result.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[start..<end]))
+        runStart = nil
+      }
+      var index = 0
+      while index < bytes.count {
+        let (scalar, length) = decodeScalar(bytes, at: index)
+        if isSpace(scalar) {
+          endRun(at: index)
+        } else if runStart == nil {
+          runStart = index
+        }
+        index += length
+      }
+      endRun(at: bytes.count)
+      return result.isEmpty ? nil : String(decoding: result, as: UTF8.self)
+    }
+  }
+
+  /// The scalar whose UTF-8 encoding starts at `index` of valid UTF-8 `bytes`, and its length.
+  private static func decodeScalar(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> (UInt32, Int) {
+    let lead = UInt32(bytes[index])
+    if lead < 0x80 { return (lead, 1) }
+    func continuation(_ offset: Int) -> UInt32 { UInt32(bytes[index + offset] & 0x3F) }
+    if lead < 0xE0 { return ((lead & 0x1F) << 6 | continuation(1), 2) }
+    if lead < 0xF0 { return ((lead & 0x0F) << 12 | continuation(1) << 6 | continuation(2), 3) }
+    return ((lead & 0x07) << 18 | continuation(1) << 12 | continuation(2) << 6 | continuation(3), 4)
   }
 
   /// Whether `scalar` becomes a space: Unicode's White_Space, the byte order mark, and the
   /// control characters (general category Cc), spelled out because the property lookups are
   /// slow.
-  static func isSpace(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
+  static func isSpace(_ scalar: Unicode.Scalar) -> Bool { isSpace(scalar.value) }
+
+  private static func isSpace(_ value: UInt32) -> Bool {
+    switch value {
     case 0x00...0x20, 0x7F...0xA0, 0x1680, 0x2000...0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000, 0xFEFF: true
     default: false
     }
+  }
+
+  /// Whether `Character`s break between two adjacent scalars, by Unicode's grapheme rules seen
+  /// for the two alone: exact where the left one is white space or ASCII, or a mark that
+  /// continues a grapheme begun by one (the rules that look further back, for emoji sequences,
+  /// flags and Indic conjuncts, join neither). Below U+0300 nothing combines or prepends but
+  /// CR LF, and a precomposed Hangul syllable joins only trailing jamo; any other pair is asked
+  /// of the standard library.
+  static func breaksGrapheme(_ left: Unicode.Scalar, _ right: Unicode.Scalar) -> Bool {
+    let leftPlain = left.value < 0x300 || left.isHangulSyllable
+    if leftPlain, right.value < 0x300 || right.isHangulSyllable {
+      return !(left == "\r" && right == "\n")
+    }
+    var pair = String.UnicodeScalarView()
+    pair.append(left)
+    pair.append(right)
+    return String(pair).count == 2
   }
 
   /// A quick, conservative test that `text` is already in NFC: every scalar is in a block
@@ -48,11 +93,18 @@ public enum TextCleanup {
   /// punctuation before its combining tone marks, precomposed Hangul syllables, full-width
   /// forms). Text with anything else goes through full normalization.
   static func isNFC(_ text: String) -> Bool {
-    text.unicodeScalars.allSatisfy { scalar in
-      switch scalar.value {
-      case 0x00...0x2FF, 0x2002...0x2027, 0x3000...0x3029, 0xAC00...0xD7A3, 0xFF01...0xFF60: true
-      default: false
+    var text = text
+    return text.withUTF8 { bytes in
+      var index = 0
+      while index < bytes.count {
+        let (scalar, length) = decodeScalar(bytes, at: index)
+        switch scalar {
+        case 0x00...0x2FF, 0x2002...0x2027, 0x3000...0x3029, 0xAC00...0xD7A3, 0xFF01...0xFF60: break
+        default: return false
+        }
+        index += length
       }
+      return true
     }
   }
 }
