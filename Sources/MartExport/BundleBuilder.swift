@@ -15,21 +15,6 @@ struct BuiltBundle {
   var branches: BranchesFile
   /// `closures.json` as written.
   var closures: ClosuresFile
-  /// Each branch's JSON within `branches.json`, in the order of `branches`.
-  var encodedBranches: EncodedBranches?
-}
-
-/// The canonical JSON of each branch of a bundle (``CanonicalJSONWriter/branch(_:)``) where its
-/// `branches.json` holds it, in the file's order: `current/` copies these bytes instead of
-/// encoding every branch a second time.
-struct EncodedBranches: Sendable {
-  /// The bytes of `branches.json`.
-  let file: Data
-  /// Where each branch's JSON lies in `file`, in the order of the file's branches.
-  let ranges: [Range<Int>]
-
-  /// The JSON of the branch at `index` in `branches.json`.
-  func json(at index: Int) -> Data { file[ranges[index]] }
 }
 
 /// Makes every file of a bundle in one pass over the branches, composing the exporter of each
@@ -119,7 +104,7 @@ enum BundleBuilder {
       manifest: manifest, manifestData: manifestData,
       branches: BranchesFile(
         schemaVersion: bundleSchemaVersion, window: day.window, branches: branches, removed: removed),
-      closures: input.closures, encodedBranches: output.encodedBranches)
+      closures: input.closures)
   }
 }
 
@@ -150,8 +135,6 @@ final class KeptBundleFiles: BundleFileSink {
 /// ``finishCopies()``, which waits for the last.
 final class BundleOutput {
   private(set) var listed: [BundleManifest.File] = []
-  /// Where `branches.json` holds each branch's JSON, once that file is closed.
-  var encodedBranches: EncodedBranches?
   private let sink: (any BundleFileSink)?
   private let copies = DispatchQueue(label: "mart-holiday.gzip")
   private let compressed = CompressedCopies()
@@ -172,20 +155,17 @@ final class BundleOutput {
   }
 
   /// Finishes `file`, lists it and hands it over; its `.gz` copy follows (``finishCopies()``).
-  /// Returns its bytes.
-  @discardableResult
-  func close(_ file: BundleFileStream) throws(FileError) -> Data {
+  func close(_ file: BundleFileStream) throws(FileError) {
     let finished = file.finish()
     try add(finished)
     try takeCopies()
-    guard file.gzip else { return finished.data }
+    guard file.gzip else { return }
     copies.async { [compressed] in
       let data = Gzip.compress(finished.data)
       let copy = BundleFileStream.Finished(
         path: GzipCopiesKind.path(of: finished.path), sha256: SHA256.hex(data), bytes: data.count, data: data)
       compressed.files.withLock { $0.append(copy) }
     }
-    return finished.data
   }
 
   /// Waits for the gzip copies of the closed files, and lists and hands over them.
@@ -229,9 +209,6 @@ final class BundleFileStream {
   let gzip: Bool
   private var buffer = Data()
   private let hasher = SHA256.Hasher()
-
-  /// How many bytes the file holds so far.
-  var count: Int { buffer.count }
 
   init(path: String, gzip: Bool = false) {
     self.path = path

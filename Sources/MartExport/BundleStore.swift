@@ -25,10 +25,6 @@ public struct PublishedBundle: Sendable {
   /// how many are hard links of the previous bundle's (none of either when the bundle was
   /// already there). `nil` for a bundle read from disk.
   public var files: BundleFileCounts? = nil
-  /// Each branch's canonical JSON as its `branches.json` holds it, when the publish that
-  /// returned it made that file in memory: `current/` copies it instead of encoding the branch
-  /// again. `nil` for a bundle read from disk.
-  var encodedBranches: EncodedBranches? = nil
 
   /// Its `districts.json`, when it has one that can be read (bundles made before it existed
   /// have none).
@@ -350,7 +346,7 @@ public struct BundleStore: Sendable {
       asOf: built.manifest.asOf, manifestSHA256: SHA256.hex(built.manifestData))
     let bundle = PublishedBundle(
       pointer: pointer, manifest: built.manifest, branches: built.branches, directory: directory,
-      closures: built.closures, files: files, encodedBranches: built.encodedBranches)
+      closures: built.closures, files: files)
     let pointerData = try encode(pointer)
     if let current = layout.latestBytes(), current == pointerData {
       return .published(bundle, latestChanged: false, repaired: repaired)

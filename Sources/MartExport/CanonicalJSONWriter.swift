@@ -420,15 +420,10 @@ struct CanonicalJSONWriter {
     bytes.append(0x7D)
   }
 
-  /// A `current/branches/<id>.json` file, without its final newline. `branchJSON`, when given,
-  /// is the branch's own JSON as ``branch(_:)`` wrote it for the bundle, copied as it is.
-  mutating func currentBranch(_ file: CurrentBranchFile, branchJSON: Data? = nil) throws {
+  /// A `current/branches/<id>.json` file, without its final newline.
+  mutating func currentBranch(_ file: CurrentBranchFile) throws {
     raw(#"{"branch":"#)
-    if let branchJSON {
-      branchJSON.withUnsafeBytes { bytes.append(contentsOf: $0) }
-    } else {
-      try branch(file.branch)
-    }
+    try branch(file.branch)
     raw(#","lastListedIn":"#)
     string(file.lastListedIn)
     raw(#","listed":"#)

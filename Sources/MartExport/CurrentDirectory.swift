@@ -62,14 +62,11 @@ public struct CurrentDirectory: Sendable {
     }
     let bundlePath = latest.directory.path
     let listed = Set(latest.branches.branches.map(\.id))
-    // The bundle just published holds each branch's JSON already: copied, not encoded again.
-    let encoded = latest.encodedBranches.flatMap { $0.ranges.count == latest.branches.branches.count ? $0 : nil }
-    for (index, branch) in latest.branches.branches.enumerated() {
+    for branch in latest.branches.branches {
       try add(
         "branches/\(branch.id).json",
         try encode(
-          CurrentBranchFile(window: latest.manifest.window, listed: true, branch: branch),
-          branchJSON: encoded?.json(at: index)))
+          CurrentBranchFile(window: latest.manifest.window, listed: true, branch: branch)))
       let calendar = CalendarFilesKind.path(of: branch.id)
       try add(calendar, .sameAs(bundleFile: "\(bundlePath)/\(calendar)"))
     }
@@ -289,10 +286,9 @@ public struct CurrentDirectory: Sendable {
     }
   }
 
-  /// `value`'s file; `branchJSON`, when given, is its branch's JSON as the bundle holds it.
-  private func encode(_ value: CurrentBranchFile, branchJSON: Data? = nil) throws(FileError) -> Data {
+  private func encode(_ value: CurrentBranchFile) throws(FileError) -> Data {
     var writer = CanonicalJSONWriter(capacity: 4096)
-    do { try writer.currentBranch(value, branchJSON: branchJSON) } catch {
+    do { try writer.currentBranch(value) } catch {
       throw FileError(.encode, path: currentURL.path, message: "encoding failed", cause: error)
     }
     writer.bytes.append(0x0A)

@@ -208,8 +208,7 @@ struct BranchesExporter: BundleExporter {
   let frame: BranchListFrame
   let removed: [RemovedBranch]
   private var file: BundleFileStream?
-  /// Where each branch's JSON lies in the file.
-  private var ranges: [Range<Int>] = []
+  private var count = 0
 
   init(frame: BranchListFrame, removed: [RemovedBranch]) {
     self.frame = frame
@@ -223,17 +222,15 @@ struct BranchesExporter: BundleExporter {
   }
 
   mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {
-    guard let file else { return }
-    if !ranges.isEmpty { file.write(BranchListFrame.comma) }
-    let start = file.count
-    file.write(branch.json)
-    ranges.append(start..<file.count)
+    if count > 0 { file?.write(BranchListFrame.comma) }
+    file?.write(branch.json)
+    count += 1
   }
 
   mutating func finish(_ output: BundleOutput) throws(FileError) {
     guard let file else { return }
     file.write(frame.tail(removed: removed))
-    output.encodedBranches = EncodedBranches(file: try output.close(file), ranges: ranges)
+    try output.close(file)
     self.file = nil
   }
 }
