@@ -191,8 +191,13 @@ public struct HTTPResponse: Sendable, Hashable {
   /// The URL the body came from, after redirects.
   public var finalURL: String
   public var status: Int
-  public var headers: [HTTPHeader]
+  public var headers: [HTTPHeader] {
+    didSet { charset = Self.charset(in: headers) }
+  }
   public var body: Data
+  /// The `charset` parameter of the Content-Type header, lower-cased, if present: read once,
+  /// when the headers are set, for the session and the parser that both ask.
+  public private(set) var charset: String?
   /// The final response's status line as received (`HTTP/1.1 200 OK`), when known.
   public var statusLine: String?
   /// Whether it came on a connection that had carried other answers before: only such an
@@ -217,6 +222,7 @@ public struct HTTPResponse: Sendable, Hashable {
     self.headers = headers
     self.body = body
     self.statusLine = statusLine
+    self.charset = Self.charset(in: headers)
   }
 
   public static func == (lhs: HTTPResponse, rhs: HTTPResponse) -> Bool {
@@ -233,8 +239,8 @@ public struct HTTPResponse: Sendable, Hashable {
     hasher.combine(statusLine)
   }
 
-  /// The `charset` parameter of the Content-Type header, lower-cased, if present.
-  public var charset: String? {
+  /// The `charset` parameter of the Content-Type header of `headers`, lower-cased, if present.
+  static func charset(in headers: [HTTPHeader]) -> String? {
     guard let contentType = headers.value(named: "Content-Type") else { return nil }
     for parameter in contentType.split(separator: ";").dropFirst() {
       let pair = parameter.split(separator: "=", maxSplits: 1)
