@@ -7,7 +7,7 @@ import Foundation
   import Darwin
 #endif
 
-/// A folder held open by a descriptor, for many files made, named and looked at in it by their
+/// A folder held open by a descriptor, for many files made, named and linked in it by their
 /// names alone: the system then looks up one name per call instead of walking the folder's
 /// whole path again (for the ten thousand files of a `current/` folder, about a tenth of their
 /// system time). Closed when released.
@@ -28,14 +28,7 @@ public final class OpenFolder {
   deinit { close(descriptor) }
 
   /// The path of `name` in the folder, for messages.
-  public func path(of name: String) -> String { path + "/" + name }
-
-  /// What `name` in the folder is, a symbolic link not followed; `nil` when nothing is there.
-  public func kind(of name: String) -> FileKind? {
-    var status = stat()
-    guard fstatat(descriptor, name, &status, AT_SYMLINK_NOFOLLOW) == 0 else { return nil }
-    return FileKind(mode: status.st_mode)
-  }
+  func path(of name: String) -> String { path + "/" + name }
 
   /// A new file with no name in the folder, open for writing and called `path` in errors:
   /// named by ``name(_:as:)``, gone when released without a name. `nil`, with `errno` set,
