@@ -9,7 +9,7 @@
 
 /// SHA-256 fetched from libcrypto's providers once: `EVP_sha256()` makes every digest fetch it
 /// again (OpenSSL 3), which costs as much as hashing a few kilobytes.
-static EVP_MD *mart_sha256_fetched;
+static EVP_MD *mart_sha256_fetched = NULL;
 static pthread_once_t mart_sha256_fetch_once = PTHREAD_ONCE_INIT;
 static void mart_sha256_fetch(void) { mart_sha256_fetched = EVP_MD_fetch(NULL, "SHA256", NULL); }
 static inline const EVP_MD *mart_sha256_digest(void) {
