@@ -187,7 +187,7 @@ public struct CostcoSource: BrandSource {
       var displayName: JSONScalar?
       var url: JSONScalar?
       var address: Address?
-      var geoPoint: [String: JSONScalar]?
+      var geoPoint: JSONRow?
       var openingHours: OpeningHours?
       var warehouseInformation: JSONScalar?
     }
@@ -275,7 +275,7 @@ public struct CostcoSource: BrandSource {
   // MARK: - Store finder
 
   private struct StoreFinderBody: Decodable {
-    let data: [[String: JSONScalar]]
+    let data: [JSONRow]
   }
 
   /// Reads a store-finder answer (the fallback) into branches, in feed order; a repeated `name`

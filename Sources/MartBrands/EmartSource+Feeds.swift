@@ -9,11 +9,11 @@ extension EmartSource {
   // MARK: - Store lists and holiday lists
 
   private struct StoreListBody: Decodable {
-    let dataList: [[String: JSONScalar]]
+    let dataList: [JSONRow]
   }
 
   private struct HolidayListBody: Decodable {
-    let dateList: [[String: JSONScalar]]
+    let dateList: [JSONRow]
   }
 
   /// Reads a `searchList.do` answer into branches of the covered store types, in feed order,
@@ -99,7 +99,7 @@ extension EmartSource {
   }
 
   /// The `dateList` rows of a `holidayList.do` answer, possibly none.
-  static func decodeHolidayRows(_ data: Data, url: String) throws(SourceError) -> [[String: JSONScalar]] {
+  static func decodeHolidayRows(_ data: Data, url: String) throws(SourceError) -> [JSONRow] {
     try decodeRows(
       data, key: "dateList", url: url, expecting: "a \"dateList\" array", fallback: HolidayListBody.self,
       rows: \.dateList) ?? []
@@ -110,7 +110,7 @@ extension EmartSource {
   static let holidaySlotKeys = (1...3).map { "HOLIDAY_DAY\($0)_YMD" }
 
   /// Each `JIJUM_ID`'s full `YYYYMMDD` dates in `rows`, in row and slot order.
-  static func closingDays(in rows: [[String: JSONScalar]]) -> [String: [String]] {
+  static func closingDays(in rows: [JSONRow]) -> [String: [String]] {
     var days: [String: [String]] = [:]
     for row in rows {
       guard let storeID = row.text("JIJUM_ID") else { continue }
@@ -124,7 +124,7 @@ extension EmartSource {
   /// The branches of a covered brand among `rows`, each id once (see `parseHolidayListStores`),
   /// and the rows skipped for lack of a `JIJUM_ID` or a `NAME`, named in warnings as `list`.
   static func stores(
-    in rows: [[String: JSONScalar]], feedURL url: String, list: String = "the holiday list"
+    in rows: [JSONRow], feedURL url: String, list: String = "the holiday list"
   ) -> BranchList {
     var branches: [RawBranch] = []
     var skipped: [SkippedRow] = []
@@ -174,7 +174,7 @@ extension EmartSource {
   }
 
   /// `STORE_SHOPPING_TIME`, else `OPEN_SHOPPING_TIME ~ CLOSE_SHOPPING_TIME`.
-  private static func openingHours(of row: [String: JSONScalar]) -> String? {
+  private static func openingHours(of row: JSONRow) -> String? {
     if let hours = row.text("STORE_SHOPPING_TIME") { return hours }
     guard let open = row.text("OPEN_SHOPPING_TIME"), let close = row.text("CLOSE_SHOPPING_TIME") else {
       return nil
@@ -232,7 +232,7 @@ extension EmartSource {
       if let pointHolder, let latitude = pointHolder.attribute("data-x"),
         let longitude = pointHolder.attribute("data-y")
       {
-        coordinate = ["x": JSONScalar.string(latitude), "y": .string(longitude)].point(latitude: "x", longitude: "y")
+        coordinate = (["x": .string(latitude), "y": .string(longitude)] as JSONRow).point(latitude: "x", longitude: "y")
       }
       let phone = phoneCell?.text
       return StorePlace(

@@ -75,7 +75,7 @@ extension EmartSource {
   /// A holiday list's answer and its `dateList` rows, read once.
   struct HolidayListAnswer {
     var response: HTTPResponse
-    var rows: [[String: JSONScalar]]
+    var rows: [JSONRow]
   }
 
   /// Sends `request` for a holiday list, checked by `mismatch` (and, when `unproven`, compared
@@ -98,7 +98,7 @@ extension EmartSource {
   /// A holiday list's answer read once for its checks and its rows: its `dateList` rows (or why
   /// they do not read), and whether it is a store list (`dataList`) instead.
   struct HolidayListReading {
-    var rows: Result<[[String: JSONScalar]], SourceError>
+    var rows: Result<[JSONRow], SourceError>
     /// A `dataList` of rows and no `dateList`: E-mart's store list, not a holiday list.
     var isStoreList = false
 
@@ -145,12 +145,12 @@ extension EmartSource {
   }
 
   /// The `HOLIDAY_DAYn_YMD` values of a row that name at least a month.
-  private static func slots(of row: [String: JSONScalar]) -> [String] {
+  private static func slots(of row: JSONRow) -> [String] {
     holidaySlotKeys.compactMap { row.text($0) }.filter { $0.count >= 6 }
   }
 
   /// A slot of `row` that is not in `month`, if any.
-  static func outsideSlot(of row: [String: JSONScalar], month: CalendarDate) -> String? {
+  static func outsideSlot(of row: JSONRow, month: CalendarDate) -> String? {
     let monthText = "\(month.year)\(paddedMonth(month))"
     return slots(of: row).first { !$0.hasPrefix(monthText) }
   }
@@ -158,8 +158,8 @@ extension EmartSource {
   /// `rows` without those dated outside `month`, each dropped with a warning naming `list`: one
   /// stray row costs that row, not the list.
   static func rowsOfMonth(
-    _ rows: [[String: JSONScalar]], month: CalendarDate, list: String, _ session: SourceSession
-  ) -> [[String: JSONScalar]] {
+    _ rows: [JSONRow], month: CalendarDate, list: String, _ session: SourceSession
+  ) -> [JSONRow] {
     rows.filter { row in
       guard let slot = outsideSlot(of: row, month: month) else { return true }
       session.warn(

@@ -351,14 +351,14 @@ public struct EmartSource: BrandSource {
     var url: String
 
     /// The rows of every page, in order.
-    var rows: [[String: JSONScalar]] { pages.flatMap(\.rows) }
+    var rows: [JSONRow] { pages.flatMap(\.rows) }
   }
 
   /// The rows of one holiday-list answer, and how a message names that list (`the holiday list
   /// of 2026-11, area A`).
   struct HolidayListPage {
     var list: String
-    var rows: [[String: JSONScalar]]
+    var rows: [JSONRow]
     /// Why the answer was not believed (it was another area's or month's each time it was
     /// asked), when it was not: its stores have no days from this month's list.
     var dropped: String?

@@ -242,7 +242,7 @@ public struct GSTheFreshSource: BrandSource {
       let totalNumberOfResults: JSONScalar?
       let numberOfPages: JSONScalar?
     }
-    let results: [[String: JSONScalar]]
+    let results: [JSONRow]
     let pagination: PaginationBody
   }
 
@@ -250,7 +250,7 @@ public struct GSTheFreshSource: BrandSource {
   /// it does not accept goes through `JSONDecoder` (as `PageBody`), which words the error.
   private static func pageBody(
     _ data: Data, url: String
-  ) throws(SourceError) -> (results: [[String: JSONScalar]], pagination: [String: JSONScalar]) {
+  ) throws(SourceError) -> (results: [JSONRow], pagination: JSONRow) {
     if let members = JSONRowReader.members(in: data, keys: ["results", "pagination"]),
       case .rows(let results)? = members["results"], case .object(let pagination)? = members["pagination"]
     {
@@ -261,7 +261,7 @@ public struct GSTheFreshSource: BrandSource {
       "pageSize": body.pagination.pageSize, "currentPage": body.pagination.currentPage,
       "totalNumberOfResults": body.pagination.totalNumberOfResults, "numberOfPages": body.pagination.numberOfPages,
     ]
-    return (body.results, counters.compactMapValues { $0 })
+    return (body.results, JSONRow(counters.compactMapValues { $0 }))
   }
 
   /// Reads one page of the list. Rows without a `shopCode` or `shopName` are skipped and listed
@@ -357,7 +357,7 @@ public struct GSTheFreshSource: BrandSource {
   }
 
   /// `timeSTH:timeSTM ~ timeEDH:timeEDM`, e.g. `10:00 ~ 23:00`.
-  static func openingHours(of row: [String: JSONScalar]) -> String? {
+  static func openingHours(of row: JSONRow) -> String? {
     func padded(_ key: String) -> String? {
       guard let text = row.text(key), text.count <= 2, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
         return nil

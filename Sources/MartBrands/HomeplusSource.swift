@@ -203,8 +203,8 @@ public struct HomeplusSource: BrandSource {
   // MARK: - Store list
 
   private struct StoreListBody: Decodable {
-    let data: [[String: JSONScalar]]?
-    let rows: [[String: JSONScalar]]?
+    let data: [JSONRow]?
+    let rows: [JSONRow]?
   }
 
   /// Reads a `get_list` answer into branches of the covered store types, in feed order, with
@@ -273,12 +273,12 @@ public struct HomeplusSource: BrandSource {
 
   /// The non-empty array of objects among the top-level members of a JSON object (the key of
   /// `get_list`'s rows is not fixed); when several members hold one, the first by key order.
-  static func firstArrayOfObjects(in data: Data) -> [[String: JSONScalar]]? {
+  static func firstArrayOfObjects(in data: Data) -> [JSONRow]? {
     guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else { return nil }
     for key in object.keys.sorted() {
       guard let array = object[key] as? [Any], !array.isEmpty, array.allSatisfy({ $0 is [String: Any] }),
         let arrayData = try? JSONSerialization.data(withJSONObject: array),
-        let rows = try? JSONDecoder().decode([[String: JSONScalar]].self, from: arrayData)
+        let rows = try? JSONDecoder().decode([JSONRow].self, from: arrayData)
       else { continue }
       return rows
     }

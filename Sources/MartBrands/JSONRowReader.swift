@@ -15,7 +15,7 @@ struct JSONRowReader {
   /// What the key held.
   enum Found {
     /// The rows, in order.
-    case rows([[String: JSONScalar]])
+    case rows([JSONRow])
     /// The key is absent or `null`.
     case absent
   }
@@ -23,9 +23,9 @@ struct JSONRowReader {
   /// What one of the members asked for of the top-level object held.
   enum Member: Equatable {
     /// An array of flat objects: the rows, in order.
-    case rows([[String: JSONScalar]])
+    case rows([JSONRow])
     /// One flat object.
-    case object([String: JSONScalar])
+    case object(JSONRow)
   }
 
   /// When set, the reader declines every document, so sources read their feeds with
@@ -34,9 +34,12 @@ struct JSONRowReader {
 
   private let bytes: UnsafeBufferPointer<UInt8>
   private var position = 0
-  /// The most members a row read so far had: a feed's rows share their keys, so each new row
-  /// is made with room for them at once instead of growing (and rehashing) as they come.
+  /// The most members a row read so far had: a feed's rows share their names, so each new row
+  /// is made with room for them at once instead of growing as they come.
   private var rowCapacity = 0
+  /// The names of the last row whose names were checked for repeats, in order: a feed's rows
+  /// share their names, so a row with the same names needs no check of its own.
+  private var checkedNames: [String] = []
 
   private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -60,7 +63,7 @@ struct JSONRowReader {
 
   /// The rows of `data` when the whole document is an array of flat objects, or `nil` when the
   /// reader does not accept it (see the type's documentation).
-  static func rows(in data: Data) -> [[String: JSONScalar]]? {
+  static func rows(in data: Data) -> [JSONRow]? {
     read(data) { reader in
       reader.skipSpace()
       guard let rows = reader.rows() else { return nil }
@@ -109,9 +112,9 @@ struct JSONRowReader {
     return position == bytes.count ? found : nil
   }
 
-  private mutating func rows() -> [[String: JSONScalar]]? {
+  private mutating func rows() -> [JSONRow]? {
     guard take(0x5B) else { return nil }
-    var rows: [[String: JSONScalar]] = []
+    var rows: [JSONRow] = []
     skipSpace()
     if take(0x5D) { return rows }
     repeat {
@@ -123,14 +126,28 @@ struct JSONRowReader {
     return take(0x5D) ? rows : nil
   }
 
-  private mutating func row() -> [String: JSONScalar]? {
-    var row = [String: JSONScalar](minimumCapacity: rowCapacity)
+  private mutating func row() -> JSONRow? {
+    var members: [JSONRow.Member] = []
+    members.reserveCapacity(rowCapacity)
     let read = object { reader, name in
-      guard let value = reader.scalar(), row.updateValue(value, forKey: name) == nil else { return false }
+      guard let value = reader.scalar() else { return false }
+      members.append(JSONRow.Member(name: name, value: value))
       return true
     }
-    rowCapacity = max(rowCapacity, row.count)
-    return read ? row : nil
+    // A repeated name: left to JSONDecoder.
+    guard read, namesAreUnique(members) else { return nil }
+    rowCapacity = max(rowCapacity, members.count)
+    return JSONRow(members: members)
+  }
+
+  /// Whether no two of `members` share a name: at once when their names are those of the last
+  /// row checked, in the same order.
+  private mutating func namesAreUnique(_ members: [JSONRow.Member]) -> Bool {
+    if members.count == checkedNames.count, zip(members, checkedNames).allSatisfy({ $0.name == $1 }) { return true }
+    let names = members.map(\.name)
+    guard Set(names).count == names.count else { return false }
+    checkedNames = names
+    return true
   }
 
   /// Reads one object, `{ "name": value, … }`: for each member, `member` is given the name with
@@ -332,8 +349,8 @@ extension BrandSource {
   /// only stored property is the rows under `key`), which words the error.
   static func decodeRows<Body: Decodable>(
     _ data: Data, key: String, url: String, expecting shape: String, fallback: Body.Type,
-    rows: (Body) -> [[String: JSONScalar]]?
-  ) throws(SourceError) -> [[String: JSONScalar]]? {
+    rows: (Body) -> [JSONRow]?
+  ) throws(SourceError) -> [JSONRow]? {
     switch JSONRowReader.rows(in: data, key: key) {
     case .rows(let found): return found
     case .absent?, nil: return rows(try decodeJSON(Body.self, from: data, url: url, expecting: shape))
@@ -344,8 +361,8 @@ extension BrandSource {
   /// what it does not accept goes through `JSONDecoder`, which words the error.
   static func decodeRows(
     _ data: Data, url: String, expecting shape: String
-  ) throws(SourceError) -> [[String: JSONScalar]] {
+  ) throws(SourceError) -> [JSONRow] {
     if let rows = JSONRowReader.rows(in: data) { return rows }
-    return try decodeJSON([[String: JSONScalar]].self, from: data, url: url, expecting: shape)
+    return try decodeJSON([JSONRow].self, from: data, url: url, expecting: shape)
   }
 }

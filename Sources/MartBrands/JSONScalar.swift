@@ -57,7 +57,49 @@ enum JSONScalar: Decodable, Hashable, Sendable {
   }
 }
 
-extension Dictionary where Key == String, Value == JSONScalar {
+/// A flat JSON object as a feed publishes a row, `{"ID": "1000", "NAME": …}`: its members
+/// looked up by name. A row has a few dozen members at most, so comparing names one by one is
+/// cheaper than hashing every name into a dictionary, as reading a feed would do for each row.
+/// Its names are unique (``JSONRowReader`` declines a row that repeats one); two rows are equal
+/// when they have the same members, in any order.
+struct JSONRow: Decodable, Equatable, Sendable, ExpressibleByDictionaryLiteral {
+  /// One member: a name and its value.
+  struct Member: Sendable {
+    var name: String
+    var value: JSONScalar
+  }
+
+  private let members: [Member]
+
+  /// A row of `members`, whose names are unique.
+  init(members: [Member]) { self.members = members }
+
+  /// A row of the members of `dictionary`, in no particular order.
+  init(_ dictionary: [String: JSONScalar]) {
+    members = dictionary.map { Member(name: $0.key, value: $0.value) }
+  }
+
+  /// A row of `elements`; of a name given twice, the last value.
+  init(dictionaryLiteral elements: (String, JSONScalar)...) {
+    self.init(Dictionary(elements, uniquingKeysWith: { _, last in last }))
+  }
+
+  /// A row decoded as a JSON object of scalars (``JSONScalar``), the way `JSONDecoder` reads
+  /// what ``JSONRowReader`` declines.
+  init(from decoder: any Decoder) throws {
+    self.init(try [String: JSONScalar](from: decoder))
+  }
+
+  /// The value of the member named `name`, `nil` when the row has none.
+  subscript(name: String) -> JSONScalar? {
+    for member in members where member.name == name { return member.value }
+    return nil
+  }
+
+  static func == (left: JSONRow, right: JSONRow) -> Bool {
+    left.members.count == right.members.count && left.members.allSatisfy { right[$0.name] == $0.value }
+  }
+
   /// The trimmed, non-blank text of `key`.
   func text(_ key: String) -> String? { self[key]?.text }
 

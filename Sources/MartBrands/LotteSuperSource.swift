@@ -179,7 +179,7 @@ public struct LotteSuperSource: BrandSource {
   }
 
   private struct StoreListBody: Decodable {
-    let storeInfo: [[String: JSONScalar]]?
+    let storeInfo: [JSONRow]?
   }
 
   /// The stores of one list page, and the names of rows without an `sstrCd`. A body without a
@@ -222,7 +222,7 @@ public struct LotteSuperSource: BrandSource {
   }
 
   struct HolidayListBody: Decodable {
-    let holidayList: [[String: JSONScalar]]?
+    let holidayList: [JSONRow]?
   }
 
   /// The dates of a holiday answer, sorted and once each, and the `holidayDate` texts that are

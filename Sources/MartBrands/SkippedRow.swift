@@ -35,7 +35,7 @@ public struct SkippedRow: Hashable, Sendable, CustomStringConvertible {
   /// leaves blank. Each element of `required` is a field, or alternatives of which one is enough
   /// (`["storId", "storCd"]`); `nameKey` is the field whose value names the store in the message.
   init(
-    _ row: [String: JSONScalar], at index: Int, of list: String, url: String, lacking required: [[String]],
+    _ row: JSONRow, at index: Int, of list: String, url: String, lacking required: [[String]],
     nameKey: String? = nil
   ) {
     let missing = required.filter { keys in keys.allSatisfy { row.text($0) == nil } }

@@ -12,10 +12,10 @@ import Testing
 /// back to `JSONDecoder`).
 @Suite struct JSONRowReaderTests {
   private struct Body: Decodable {
-    let rows: [[String: JSONScalar]]?
+    let rows: [JSONRow]?
   }
 
-  private static func decoded(_ data: Data) -> [[String: JSONScalar]]?? {
+  private static func decoded(_ data: Data) -> [JSONRow]?? {
     (try? JSONDecoder().decode(Body.self, from: data)).map(\.rows)
   }
 
@@ -42,6 +42,7 @@ import Testing
       #" { "other" : [1, {"a": "b"}, "c", null, true] , "rows" : [ { } , { "x" : 0 } ] , "z": -1E+3 } "#,
       #"{"rows":[{"n":"37.5665000"},{"n":37.5665000},{"n":126.9780},{"n":12345678901234567890},{"n":0}]}"#,
       #"{"rows":null}"#, #"{"other":1}"#, #"{"rows":[]}"#, #"{}"#,
+      #"{"rows":[{"a":1,"b":2},{"b":3,"a":4},{"a":5},{"a":6,"b":7,"c":8}]}"#,
     ]
     for text in cases { Self.expectSameRows(text, "\(text)") }
   }
@@ -51,6 +52,8 @@ import Testing
       #"{"rows":[{"a":1,"a":2}]}"#, #"{"rows":[{"a":"\uD834"}]}"#, "\u{FEFF}{\"rows\":[]}", #"{"rows":[{"a":01}]}"#,
       #"{"rows":[{"a":1}]} trailing"#, #"{"rows":[1]}"#, #"{"rows":{"a":1}}"#, #"{"rows":[{"a":"x"]}"#, #"[1]"#,
       #"{"rows":[{"a":1.}]}"#, "{\"rows\":[{\"a\":\"tab\tinside\"}]}", #"{"rows":[],"rows":[]}"#,
+      // A repeated name after rows with other names, or with the same names in another order.
+      #"{"rows":[{"a":1,"b":2},{"a":1,"a":2}]}"#, #"{"rows":[{"a":1,"b":2},{"b":1,"a":2},{"b":1,"b":2}]}"#,
     ]
     for text in declined {
       #expect(JSONRowReader.rows(in: Data(text.utf8), key: "rows") == nil, "\(text)")
@@ -61,16 +64,16 @@ import Testing
 
   /// A page's rows beside a flat object, as GS THE FRESH publishes them.
   private struct PageBody: Decodable, Equatable {
-    let results: [[String: JSONScalar]]?
-    let pagination: [String: JSONScalar]?
+    let results: [JSONRow]?
+    let pagination: JSONRow?
   }
 
   /// The reader's `results` and `pagination`; `.some(nil)` when it finds a shape `PageBody`
   /// rejects under one of them, `nil` when it declines the document.
   private static func readPage(_ data: Data) -> PageBody?? {
     guard let members = JSONRowReader.members(in: data, keys: ["results", "pagination"]) else { return nil }
-    var results: [[String: JSONScalar]]?
-    var pagination: [String: JSONScalar]?
+    var results: [JSONRow]?
+    var pagination: JSONRow?
     switch members["results"] {
     case .rows(let rows)?: results = rows
     case .object?: return .some(nil)
@@ -94,7 +97,7 @@ import Testing
   /// The reader agrees with `JSONDecoder` on `data` read as a top-level array of rows, or declines it.
   private static func expectSameTopLevelRows(_ data: Data, _ comment: Comment? = nil) {
     guard let rows = JSONRowReader.rows(in: data) else { return }
-    #expect(rows == (try? JSONDecoder().decode([[String: JSONScalar]].self, from: data)), comment)
+    #expect(rows == (try? JSONDecoder().decode([JSONRow].self, from: data)), comment)
   }
 
   @Test func aFlatObjectBesideTheRows() {
@@ -212,7 +215,7 @@ import Testing
       guard let object = try? JSONSerialization.jsonObject(with: body) as? [String: Any] else { continue }
       for key in object.keys {
         struct Keyed: Decodable {
-          let rows: [[String: JSONScalar]]?
+          let rows: [JSONRow]?
           struct Key: CodingKey {
             var stringValue: String
             var intValue: Int? { nil }
@@ -222,7 +225,7 @@ import Testing
           init(from decoder: any Decoder) throws {
             let container = try decoder.container(keyedBy: Key.self)
             rows = try container.decodeIfPresent(
-              [[String: JSONScalar]].self, forKey: Key(stringValue: decoder.userInfo[.rowKey] as! String))
+              [JSONRow].self, forKey: Key(stringValue: decoder.userInfo[.rowKey] as! String))
           }
         }
         let decoder = JSONDecoder()

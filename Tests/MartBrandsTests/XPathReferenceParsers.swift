@@ -154,7 +154,7 @@ enum XPathReference {
     if let holder = try document.first("//*[@data-x and @data-y]"),
       let latitude = holder.attribute("data-x"), let longitude = holder.attribute("data-y")
     {
-      coordinate = ["x": JSONScalar.string(latitude), "y": .string(longitude)].point(latitude: "x", longitude: "y")
+      coordinate = (["x": .string(latitude), "y": .string(longitude)] as JSONRow).point(latitude: "x", longitude: "y")
     }
     let phone = try document.first("//*[\(XPath.hasClass("intro-wrap"))]/ul/*[3][self::li]/p").map(text)
     return EmartSource.StorePlace(
