@@ -191,8 +191,10 @@ extension AddressParser {
     if depth > 0, !unclosed.isEmpty { references.append(unclosed) }
     // One space between words and none before a comma.
     let spaced = collapsingSpaces(outside[...])
-    let cleanedOutside = spaced.indices.filter { !(spaced[$0] == " " && spaced.has(",", at: $0 + 1)) }.map {
-      spaced[$0]
+    var cleanedOutside: [Unicode.Scalar] = []
+    cleanedOutside.reserveCapacity(spaced.count)
+    for index in spaced.indices where !(spaced[index] == " " && spaced.has(",", at: index + 1)) {
+      cleanedOutside.append(spaced[index])
     }
     return (trimmed(cleanedOutside[...], of: " ,"), references)
   }
