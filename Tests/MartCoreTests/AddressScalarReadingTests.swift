@@ -26,6 +26,21 @@ import Testing
     #expect(wrong.isEmpty, "\(wrong.prefix(5))")
   }
 
+  /// `has(scalar:at:)` answers as `has(_:at:)` does for a literal of that one scalar, at every
+  /// index of a slice and one past either end.
+  @Test func oneScalarReadsAsItsLiteral() {
+    let text = Array("(주)길 12-3, 산B~b가\u{301}".unicodeScalars)
+    var wrong: [String] = []
+    for slice in [text[...], text[2..<9], text[5..<5]] {
+      for index in (slice.startIndex - 1)...(slice.endIndex + 1) {
+        for scalar in text where slice.has(scalar: scalar, at: index) != slice.has(String(scalar), at: index) {
+          wrong.append("\(scalar) at \(index)")
+        }
+      }
+    }
+    #expect(wrong.isEmpty, "\(wrong.prefix(5))")
+  }
+
   /// A 특례시 is written under its legal name, with its province when none is written.
   @Test func specialCitiesTakeTheirLegalNames() {
     let yongin = KoreanAddress(parsing: "용인특례시 기흥구 중부대로 242")
