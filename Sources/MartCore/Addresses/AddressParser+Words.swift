@@ -46,8 +46,8 @@ extension AddressParser {
       return nil
     }
     if let last = word.last, word.count >= 2, word.count <= 8, word.allSatisfy(\.isHangulSyllable) {
-      if "시군구".unicodeScalars.contains(last) { return .sigungu }
-      if "읍면".unicodeScalars.contains(last) { return .eupMyeon }
+      if isSigunguEnding(last) { return .sigungu }
+      if last == "읍" || last == "면" { return .eupMyeon }
     }
     if isDongRi(word) { return .dongRi }
     if isRoadName(word) { return .roadName }
