@@ -57,7 +57,7 @@ extension AddressParser {
   /// Replaces `길 찾기` or `길찾기` at the start or after a space (a map button's text) by a space.
   static func removingLinkText(_ text: Scalars) -> Scalars {
     func linkTextEnd(at start: Int) -> Int? {
-      guard text.has("길", at: start) else { return nil }
+      guard text.has(scalar: "길", at: start) else { return nil }
       if text.has(" 찾기", at: start + 1) { return start + 4 }
       return text.has("찾기", at: start + 1) ? start + 3 : nil
     }
@@ -70,11 +70,11 @@ extension AddressParser {
   /// Replaces `(주)` and the word after it (`(주)롯데쇼핑`) by a space.
   static func removingCompanyNames(_ text: Scalars) -> Scalars {
     replacingSpans(of: text) { start in
-      guard text.has("(", at: start) else { return nil }
+      guard text.has(scalar: "(", at: start) else { return nil }
       var index = text.skippingSpaces(from: start + 1)
-      guard text.has("주", at: index) else { return nil }
+      guard text.has(scalar: "주", at: index) else { return nil }
       index = text.skippingSpaces(from: index + 1)
-      guard text.has(")", at: index) else { return nil }
+      guard text.has(scalar: ")", at: index) else { return nil }
       index = text.skippingSpaces(from: index + 1)
       while index < text.endIndex, !" ,()".unicodeScalars.contains(text[index]) { index += 1 }
       return index
@@ -108,10 +108,11 @@ extension AddressParser {
       result.append(text[index])
       if text[index].isDigit {
         let dash = text.skippingSpaces(from: index + 1)
-        if text.has("-", at: dash) {
+        if text.has(scalar: "-", at: dash) {
           let digit = text.skippingSpaces(from: dash + 1)
           if digit < text.endIndex, text[digit].isDigit {
-            result += ["-", text[digit]]
+            result.append("-")
+            result.append(text[digit])
             index = digit
           }
         }
@@ -128,8 +129,9 @@ extension AddressParser {
     var index = text.startIndex
     while index < text.endIndex {
       let afterSpaces = text.skippingSpaces(from: index)
-      if text.has(",", at: afterSpaces) {
-        result += [",", " "]
+      if text.has(scalar: ",", at: afterSpaces) {
+        result.append(",")
+        result.append(" ")
         index = text.skippingSpaces(from: afterSpaces + 1)
       } else if afterSpaces > index {
         // Spaces not before a comma stay, all at once: each is looked at once.
@@ -191,8 +193,10 @@ extension AddressParser {
     if depth > 0, !unclosed.isEmpty { references.append(unclosed) }
     // One space between words and none before a comma.
     let spaced = collapsingSpaces(outside[...])
-    let cleanedOutside = spaced.indices.filter { !(spaced[$0] == " " && spaced.has(",", at: $0 + 1)) }.map {
-      spaced[$0]
+    var cleanedOutside: [Unicode.Scalar] = []
+    cleanedOutside.reserveCapacity(spaced.count)
+    for index in spaced.indices where !(spaced[index] == " " && spaced.has(scalar: ",", at: index + 1)) {
+      cleanedOutside.append(spaced[index])
     }
     return (trimmed(cleanedOutside[...], of: " ,"), references)
   }

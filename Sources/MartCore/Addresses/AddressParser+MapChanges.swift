@@ -13,18 +13,32 @@ extension AddressParser {
   /// city named alone (제주시, 서귀포시, a 특례시, 군위군), and the successor of an abolished 구
   /// of 인천 (``IncheonReform``).
   static func placeOnCurrentMap(_ address: inout KoreanAddress) {
-    if let sigungu = address.sigungu, let city = sigungu.split(separator: " ").first, city.hasSuffix("특례시") {
-      let legal = String(city.dropLast(3)) + "시"
-      if specialCities[legal] != nil { address.sigungu = legal + String(sigungu.dropFirst(city.count)) }
+    if let sigungu = address.sigungu, let city = city(of: sigungu),
+      city.unicodeScalars.reversed().starts(with: "특례시".unicodeScalars.reversed())
+    {
+      let legal = String(city.unicodeScalars.dropLast(3)) + "시"
+      if specialCities[legal] != nil { address.sigungu = legal + sigungu[city.endIndex...] }
     }
-    if address.province == nil, let city = address.sigungu?.split(separator: " ").first {
-      address.province = specialCities[String(city)] ?? (["제주시", "서귀포시"].contains(city) ? .jeju : nil)
+    if address.province == nil, let city = address.sigungu.flatMap(city(of:)) {
+      address.province = specialCities[String(city)] ?? (city == "제주시" || city == "서귀포시" ? .jeju : nil)
     }
     // 군위군 has been part of 대구광역시 since 2023-07-01; store pages still write `경북 군위군`.
     if address.sigungu == "군위군", address.province == nil || address.province == .gyeongbuk {
       address.province = .daegu
     }
     if address.province == .incheon { IncheonReform.apply(to: &address) }
+  }
+}
+
+extension AddressParser {
+  /// The city of a 시군구 as the parser reads it (`성남시` of `성남시 분당구`): the text before its
+  /// first space, `nil` when there is none. The parser's 시군구 are Hangul syllables with at most
+  /// one space, between a 시 and its 구, so each scalar is a character: read by scalar, this is
+  /// what `sigungu.split(separator: " ").first` reads by character, without making the pieces.
+  static func city(of sigungu: String) -> Substring? {
+    let scalars = sigungu.unicodeScalars
+    let end = scalars.firstIndex(of: " ") ?? scalars.endIndex
+    return end == scalars.startIndex ? nil : sigungu[..<end]
   }
 }
 

@@ -31,7 +31,7 @@ extension AddressParser {
       return .number(main: main, sub: sub)
     }
     // 산12, 산12-3번지
-    if word.has("산", at: word.startIndex), let (main, sub, end) = word.number(at: word.startIndex + 1),
+    if word.has(scalar: "산", at: word.startIndex), let (main, sub, end) = word.number(at: word.startIndex + 1),
       end == word.endIndex || word.isRemainder(from: end, oneOf: "번지")
     {
       return .mountainNumber(main: main, sub: sub)
@@ -46,8 +46,8 @@ extension AddressParser {
       return nil
     }
     if let last = word.last, word.count >= 2, word.count <= 8, word.allSatisfy(\.isHangulSyllable) {
-      if "시군구".unicodeScalars.contains(last) { return .sigungu }
-      if "읍면".unicodeScalars.contains(last) { return .eupMyeon }
+      if isSigunguEnding(last) { return .sigungu }
+      if last == "읍" || last == "면" { return .eupMyeon }
     }
     if isDongRi(word) { return .dongRi }
     if isRoadName(word) { return .roadName }
@@ -66,7 +66,7 @@ extension AddressParser {
     var index = word.startIndex
     if word.has("지하", at: index) {
       index += 2
-    } else if word.has("B", at: index) || word.has("b", at: index) {
+    } else if word.has(scalar: "B", at: index) || word.has(scalar: "b", at: index) {
       index += 1
     }
     let digitsStart = index
@@ -78,7 +78,7 @@ extension AddressParser {
     // 301호, 101동
     if !prefixed, index + 1 == word.endIndex, word.isRemainder(from: index, oneOf: "호", "동") { return true }
     // 2~3층
-    if word.has("~", at: index) {
+    if word.has(scalar: "~", at: index) {
       let rangeEnd = word.skippingDigits(from: index + 1)
       guard rangeEnd > index + 1 else { return false }
       index = rangeEnd
@@ -135,7 +135,7 @@ extension AddressParser {
 
   /// `12`, `12-3`, `산12-3번지`, the whole text.
   static func isLotNumber(_ text: Scalars) -> Bool {
-    let start = text.has("산", at: text.startIndex) ? text.startIndex + 1 : text.startIndex
+    let start = text.has(scalar: "산", at: text.startIndex) ? text.startIndex + 1 : text.startIndex
     guard let end = text.number(at: start)?.end else { return false }
     return end == text.endIndex || (end + 2 == text.endIndex && text.has("번지", at: end))
   }

@@ -156,7 +156,9 @@ enum AddressParser {
         // The same province named twice: `전남 광주`, one province since 2026-07-01.
         break
 
-      case .sigungu where word.text == "광주시" && address.province == nil && address.sigungu == nil:
+      // A 시군구 word is syllables only: its scalars compare as its text does.
+      case .sigungu
+      where address.province == nil && address.sigungu == nil && word.scalars.elementsEqual("광주시".unicodeScalars):
         // 광주시 followed by a 구 is the former 광주광역시, now part of 전남광주통합특별시; on its own
         // it is 경기도 광주시.
         if index + 1 < words.count, words[index + 1].kind == .sigungu, words[index + 1].scalars.last == "구" {
@@ -185,8 +187,8 @@ enum AddressParser {
 
       case .roadName where address.roadName == nil:
         // `대로 12` alone: the first part of the name is not written.
-        if KnownRoads.suffixesDemandingAFirstPart.contains(word.text) { undecidedRoad = word.text }
         var name = word.text
+        if KnownRoads.suffixesDemandingAFirstPart.contains(name) { undecidedRoad = name }
         if next() == .roadNameSuffix {
           index += 1
           name += words[index].text

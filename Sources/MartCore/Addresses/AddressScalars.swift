@@ -18,6 +18,12 @@ extension ArraySlice<Unicode.Scalar> {
     return true
   }
 
+  /// Whether `scalar` is at `index` (false past the end): `has` for a literal of one scalar,
+  /// without reading the literal.
+  func has(scalar: Unicode.Scalar, at index: Int) -> Bool {
+    index >= startIndex && index < endIndex && self[index] == scalar
+  }
+
   /// Whether everything from `index` on is one of `literals`.
   func isRemainder(from index: Int, oneOf literals: String...) -> Bool {
     literals.contains { self[index...].elementsEqual($0.unicodeScalars) }
@@ -43,7 +49,7 @@ extension ArraySlice<Unicode.Scalar> {
     let mainEnd = skippingDigits(from: index)
     guard mainEnd > index else { return nil }
     let main = integer(self[index..<mainEnd]) ?? 0
-    guard has("-", at: mainEnd) else { return (main, nil, mainEnd) }
+    guard has(scalar: "-", at: mainEnd) else { return (main, nil, mainEnd) }
     let subEnd = skippingDigits(from: mainEnd + 1)
     guard subEnd > mainEnd + 1 else { return (main, nil, mainEnd) }
     return (main, integer(self[(mainEnd + 1)..<subEnd]), subEnd)

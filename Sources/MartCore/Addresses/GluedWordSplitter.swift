@@ -105,7 +105,7 @@ struct GluedWordSplitter {
       // road's number 101).
       return [roadName, word[numberStart...]]
     }
-    if let dongEnd = word.lastIndex(where: { "동리가".unicodeScalars.contains($0) }).map({ $0 + 1 }),
+    if let dongEnd = word.lastIndex(where: AddressParser.isDongRiEnding).map({ $0 + 1 }),
       AddressParser.isGluedDongRi(word[..<dongEnd]), AddressParser.isLotNumber(word[dongEnd...])
     {
       return [word[..<dongEnd], word[dongEnd...]]
@@ -142,7 +142,7 @@ struct GluedWordSplitter {
     let numberTail = word.lastIndex(where: { !$0.isDigit && $0 != "-" }).flatMap { last in
       AddressParser.isBuildingNumber(word[(last + 1)...]) ? last : nil
     }
-    let dongRiTail = word.lastIndex(where: { "동리가".unicodeScalars.contains($0) }).flatMap { last in
+    let dongRiTail = word.lastIndex(where: AddressParser.isDongRiEnding).flatMap { last in
       AddressParser.isLotNumber(word[(last + 1)...]) ? last : nil
     }
     let lastNonSyllableOrDigitBeforeDongRi =
@@ -248,5 +248,10 @@ extension AddressParser {
   /// Whether a syllable ends a 시, 군 or 구.
   static func isSigunguEnding(_ scalar: Unicode.Scalar) -> Bool {
     scalar == "시" || scalar == "군" || scalar == "구"
+  }
+
+  /// Whether a syllable ends a 동, 리 or 가.
+  static func isDongRiEnding(_ scalar: Unicode.Scalar) -> Bool {
+    scalar == "동" || scalar == "리" || scalar == "가"
   }
 }
