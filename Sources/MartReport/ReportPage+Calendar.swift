@@ -3,7 +3,7 @@ import MartExport
 
 extension ReportPage {
   /// Per day of the window, how many branches do not know whether they are closed: the ids
-  /// `closures.json` lists under `unknown` that day (see ``unknownDayCount(_:)``).
+  /// `closures.json` lists under `unknown` that day (see ``unknownDays(_:in:)``).
   func unknownPerDay(_ closures: ClosuresFile) -> [Int: Int] {
     var counts: [Int: Int] = [:]
     for (day, ids) in closures.unknown {
@@ -48,7 +48,7 @@ extension ReportPage {
       for id in closures.shut {
         let branch = branch(withID: id)
         html +=
-          "<li data-brand=\"\(HTML.escape(id.brand.rawValue))\">\(branch.map { HTML.escape(title($0)) } ?? "") <code>\(HTML.escape(id.description))</code>"
+          "<li data-brand=\"\(HTML.escape(id.brand.rawValue))\">\(branch.map { escapedTitle($0) } ?? "") <code>\(HTML.escape(id.description))</code>"
           + (branch.map { " — \(HTML.escape(nextClosing($0)))" } ?? "") + "</li>\n"
       }
       html += "</ul>\n"
@@ -60,7 +60,7 @@ extension ReportPage {
         html +=
           "<li>\(HTML.escape(label)): "
           + ids.map { id in
-            "\(branch(withID: id).map { HTML.escape(title($0)) } ?? "") <code>\(HTML.escape(id.description))</code>"
+            "\(branch(withID: id).map { escapedTitle($0) } ?? "") <code>\(HTML.escape(id.description))</code>"
           }.joined(separator: ", ") + "</li>\n"
       }
       html += "</ul>\n"
@@ -142,7 +142,7 @@ extension ReportPage {
         let branch = branch(withID: id)
         cell +=
           "<li data-closed-id=\"\(HTML.escape(id.description))\" data-brand=\"\(HTML.escape(id.brand.rawValue))\">"
-          + "\(branch.map { HTML.escape(title($0)) } ?? HTML.escape(id.description))</li>"
+          + "\(branch.map { escapedTitle($0) } ?? HTML.escape(id.description))</li>"
       }
       if ids.count > Self.dayListLimit {
         cell +=
@@ -152,7 +152,7 @@ extension ReportPage {
         let branch = branch(withID: id)
         cell +=
           "<li class=\"expected\" data-brand=\"\(HTML.escape(id.brand.rawValue))\">"
-          + "\(branch.map { HTML.escape(title($0)) } ?? HTML.escape(id.description)) "
+          + "\(branch.map { escapedTitle($0) } ?? HTML.escape(id.description)) "
           + "(\(HTML.escape(Self.expectedBasis(branch?.closing.expected))))</li>"
       }
       cell += "</ul></div></details>"
