@@ -63,8 +63,10 @@ public struct ReportPage {
     palette = BrandPalette(Array(names.keys))
     let branches = bundle?.branches.branches ?? []
     self.branches = branches
-    positionByID = Dictionary(
-      branches.indices.map { (branches[$0].id.description, $0) }, uniquingKeysWith: { first, _ in first })
+    // Backwards, so that of two branches with one id the first is the one kept.
+    var positions = [String: Int](minimumCapacity: branches.count)
+    for position in branches.indices.reversed() { positions[branches[position].id.description] = position }
+    positionByID = positions
     closures = bundle.map {
       $0.closures ?? ClosuresFile(branches: $0.branches.branches, day: $0.manifest.day)
     }
@@ -148,7 +150,7 @@ public struct ReportPage {
       """)
     appendMapSection(to: &page)
     page.append(brandSection())
-    page.append(calendarSection())
+    appendCalendarSection(to: &page)
     page.append(changesSection())
     page.append(registerSection())
     page.append(problemsSection())
@@ -204,7 +206,7 @@ public struct ReportPage {
     }
     if let started = report?.startedAt { facts.append(("Started", HTML.escape(KoreanTime.text(started)))) }
     if let finished = report?.finishedAt { facts.append(("Finished", HTML.escape(KoreanTime.text(finished)))) }
-    let withCoordinates = branches.filter { $0.coordinate != nil }.count
+    let withCoordinates = branches.count { $0.coordinate != nil }
     facts.append(("Branches", "\(branches.count) (\(withCoordinates) on the map)"))
     if let report {
       facts.append(("Warnings", "\(report.warnings.count)"))
