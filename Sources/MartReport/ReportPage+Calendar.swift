@@ -53,7 +53,7 @@ extension ReportPage {
         let branch = branch(withID: id)
         html +=
           "<li data-brand=\"\(HTML.escape(id.brand.rawValue))\">\(branch.map { escapedTitle($0) } ?? "") <code>\(HTML.escape(id.description))</code>"
-          + (branch.map { " — \(HTML.escape(nextClosing($0)))" } ?? "") + "</li>\n"
+          + (branch.map { " — \(escapedNextClosing($0))" } ?? "") + "</li>\n"
       }
       html += "</ul>\n"
     }

@@ -10,23 +10,47 @@ extension ReportPage {
     )
   }
 
-  /// `next closing day 2026-11-22(일)`, `shut (폐점, closed for good)`, `closing days unknown`, ….
-  func nextClosing(_ branch: Branch) -> String {
-    if !branch.storeStatus.isTrading {
-      let state = branch.storeStatus.state == .closed ? "폐점, closed for good" : "임시휴업, temporarily closed"
-      return "shut (\(state)" + (branch.storeStatus.until.map { " until \(DisplayText.long($0))" } ?? "") + ")"
+  /// Appends to `page`, escaped, what the branch's closing days come to from the page's as-of
+  /// day: `next closing day 2026-11-22(일)`, `shut (폐점, closed for good)`, `closing days
+  /// unknown`, ….
+  func appendNextClosing(_ branch: Branch, to page: inout HTMLBytes) {
+    let store = branch.storeStatus
+    if !store.isTrading {
+      page.append(store.state == .closed ? "shut (폐점, closed for good" : "shut (임시휴업, temporarily closed")
+      if let until = store.until {
+        page.append(" until ")
+        page.appendEscaped(DisplayText.long(until))
+      }
+      page.append(")")
+      return
     }
-    if branch.closing.status == .unknown { return "closing days unknown" }
-    let today = asOf ?? branch.closing.dates.first ?? CalendarDate(dayNumber: 0)
-    if let next = branch.closing.dates.first(where: { $0 >= today }) {
-      let unknownBefore = branch.closing.unknownRanges.contains { $0.from < next && $0.through >= today }
-      return "next closing day " + DisplayText.long(next) + (unknownBefore ? " (some days before it unknown)" : "")
+    // Only the parts of `closing` used here, not a copy of the whole (its schedule too).
+    let status = branch.closing.status
+    let dates = branch.closing.dates
+    let today = asOf ?? dates.first ?? CalendarDate(dayNumber: 0)
+    if status == .unknown {
+      page.append("closing days unknown")
+    } else if let next = dates.first(where: { $0 >= today }) {
+      page.append("next closing day ")
+      page.appendEscaped(DisplayText.long(next))
+      if branch.closing.unknownRanges.contains(where: { $0.from < next && $0.through >= today }) {
+        page.append(" (some days before it unknown)")
+      }
+    } else if status == .openAllYear {
+      page.append("open all year")
+    } else if let unknown = branch.closing.unknownRanges.first(where: { $0.through >= today }) {
+      page.append("no closing day known; unknown from ")
+      page.appendEscaped(DisplayText.long(max(unknown.from, today)))
+    } else {
+      page.append("no closing day in the window")
     }
-    if branch.closing.status == .openAllYear { return "open all year" }
-    if let unknown = branch.closing.unknownRanges.first(where: { $0.through >= today }) {
-      return "no closing day known; unknown from " + DisplayText.long(max(unknown.from, today))
-    }
-    return "no closing day in the window"
+  }
+
+  /// ``appendNextClosing(_:to:)``'s text as a string.
+  func escapedNextClosing(_ branch: Branch) -> String {
+    var text = HTMLBytes()
+    appendNextClosing(branch, to: &text)
+    return text.text
   }
 
   /// The capital region, 서울·인천·경기, drawn again beside the map at ``CapitalInset/zoom``
@@ -116,7 +140,7 @@ extension ReportPage {
     page.append(") · ")
     page.appendEscaped(name(branch.brand))
     page.append(" · ")
-    page.appendEscaped(nextClosing(branch))
+    appendNextClosing(branch, to: &page)
     page.append("</title></use>\n")
     return MarkPieces(start: start..<idStart, idAndClasses: idAndClasses, end: endStart..<page.count)
   }
