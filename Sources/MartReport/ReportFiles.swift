@@ -39,7 +39,8 @@ public enum ReportFiles {
     }
     guard report != nil || bundle != nil else {
       let kind = Files.kind(at: outputDirectory.path, followingLinks: true)
-      throw FileError(.read,
+      throw FileError(
+        .read,
         path: outputDirectory.path,
         message: kind == nil
           ? "no such directory"
@@ -78,9 +79,9 @@ public enum ReportFiles {
   ) throws(FileError) -> URL {
     let earlier = previous.flatMap { $0.manifest.version == latest.manifest.version ? nil : $0 }
     let diff = earlier.map { BundleDiff(old: $0, new: latest, sources: sources) }
-    let html = ReportPage.render(report: report, bundle: latest, previous: earlier, diff: diff)
+    let page = ReportPage(report: report, bundle: latest, previous: earlier, diff: diff).document()
     let target = OutputLayout(outputDirectory).reportPage
-    try Files.replace(target.path, with: Data(html.utf8))
+    try Files.replace(target.path, with: Data(page.bytes))
     return target
   }
 
@@ -111,7 +112,8 @@ public enum ReportFiles {
   ) throws(FileError) -> URL {
     let target = file ?? OutputLayout(outputDirectory).reportPage
     if let kind = Files.kind(at: target.path), kind != .regularFile {
-      throw FileError(.foreign,
+      throw FileError(
+        .foreign,
         path: target.path,
         message: "is \(kind), not a regular file; the page is written only over a regular file or a new one")
     }

@@ -3,7 +3,7 @@ import MartExport
 
 extension ReportPage {
   /// Per day of the window, how many branches do not know whether they are closed: the ids
-  /// `closures.json` lists under `unknown` that day (see ``unknownDayCount(_:)``).
+  /// `closures.json` lists under `unknown` that day (see ``unknownDays(_:in:)``).
   func unknownPerDay(_ closures: ClosuresFile) -> [Int: Int] {
     var counts: [Int: Int] = [:]
     for (day, ids) in closures.unknown {
@@ -12,14 +12,17 @@ extension ReportPage {
     return counts
   }
 
-  func calendarSection() -> String {
+  /// Appends the calendar section to `page`: the window's months, each day with its counts and
+  /// its branches, then the shut stores and those closing for good.
+  func appendCalendarSection(to page: inout HTMLBytes) {
     var html = """
       <section id="calendar" aria-labelledby="calendar-heading">
       <h2 id="calendar-heading">Calendar</h2>
 
       """
     guard let bundle, let closures else {
-      return html + "<p>No bundle is published, so there are no closing days to show.</p>\n</section>\n"
+      page.append(html + "<p>No bundle is published, so there are no closing days to show.</p>\n</section>\n")
+      return
     }
     let window = bundle.manifest.window
     let unknown = unknownPerDay(closures)
@@ -37,19 +40,20 @@ extension ReportPage {
       <div class="months">
 
       """
+    page.append(html)
     var month = window.from.firstOfMonth()
     while month <= window.through {
-      html += monthTable(month, window: window, unknown: unknown, most: most)
+      appendMonthTable(month, window: window, unknown: unknown, most: most, to: &page)
       month = month.firstOfMonth(addingMonths: 1)
     }
-    html += "</div>\n"
+    html = "</div>\n"
     if !closures.shut.isEmpty {
       html += "<h3>Shut stores (\(closures.shut.count))</h3>\n<ul class=\"shut-list\">\n"
       for id in closures.shut {
         let branch = branch(withID: id)
         html +=
-          "<li data-brand=\"\(HTML.escape(id.brand.rawValue))\">\(branch.map { HTML.escape(title($0)) } ?? "") <code>\(HTML.escape(id.description))</code>"
-          + (branch.map { " — \(HTML.escape(nextClosing($0)))" } ?? "") + "</li>\n"
+          "<li data-brand=\"\(HTML.escape(id.brand.rawValue))\">\(branch.map { escapedTitle($0) } ?? "") <code>\(HTML.escape(id.description))</code>"
+          + (branch.map { " — \(escapedNextClosing($0))" } ?? "") + "</li>\n"
       }
       html += "</ul>\n"
     }
@@ -60,16 +64,18 @@ extension ReportPage {
         html +=
           "<li>\(HTML.escape(label)): "
           + ids.map { id in
-            "\(branch(withID: id).map { HTML.escape(title($0)) } ?? "") <code>\(HTML.escape(id.description))</code>"
+            "\(branch(withID: id).map { escapedTitle($0) } ?? "") <code>\(HTML.escape(id.description))</code>"
           }.joined(separator: ", ") + "</li>\n"
       }
       html += "</ul>\n"
     }
-    return html + "</section>\n"
+    page.append(html + "</section>\n")
   }
 
-  /// One month as a table of weeks, Sunday first.
-  func monthTable(_ first: CalendarDate, window: DateWindow, unknown: [Int: Int], most: Int) -> String {
+  /// Appends to `page` one month as a table of weeks, Sunday first.
+  func appendMonthTable(
+    _ first: CalendarDate, window: DateWindow, unknown: [Int: Int], most: Int, to page: inout HTMLBytes
+  ) {
     let last = first.lastOfMonth
     let weekdays = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday"]
     var html = """
@@ -81,19 +87,21 @@ extension ReportPage {
       """
     let leading = first.weekday.rawValue - 1
     html += String(repeating: "<td class=\"pad\"></td>", count: leading)
+    page.append(html)
     var column = leading
     var day = first
     while day <= last {
       if column == 7 {
-        html += "</tr>\n<tr>"
+        page.append("</tr>\n<tr>")
         column = 0
       }
-      html += dayCell(day, inWindow: day >= window.from && day <= window.through, unknown: unknown, most: most)
+      appendDayCell(
+        day, inWindow: day >= window.from && day <= window.through, unknown: unknown, most: most, to: &page)
       column += 1
       day = day.adding(days: 1)
     }
-    html += String(repeating: "<td class=\"pad\"></td>", count: (7 - column) % 7)
-    return html + "</tr>\n</tbody>\n</table>\n"
+    page.append(String(repeating: "<td class=\"pad\"></td>", count: (7 - column) % 7))
+    page.append("</tr>\n</tbody>\n</table>\n")
   }
 
   /// The most branches a day lists by name; the rest are counted. A page for a person to read
@@ -114,8 +122,14 @@ extension ReportPage {
     return "expected from \(basis), not confirmed"
   }
 
-  func dayCell(_ day: CalendarDate, inWindow: Bool, unknown: [Int: Int], most: Int) -> String {
-    guard inWindow else { return "<td class=\"outside\"><span class=\"day\">\(day.day)</span></td>" }
+  /// Appends to `page` a day's cell: its counts, the branches closed that day (the first
+  /// ``dayListLimit``, each titled, or by its id when the bundle lacks it) and those expected to
+  /// close with what that rests on.
+  func appendDayCell(_ day: CalendarDate, inWindow: Bool, unknown: [Int: Int], most: Int, to page: inout HTMLBytes) {
+    guard inWindow else {
+      page.append("<td class=\"outside\"><span class=\"day\">\(day.day)</span></td>")
+      return
+    }
     let ids = closures?.dates[day.iso] ?? []
     let expected = closures?.expected[day.iso] ?? []
     let unknownCount = unknown[day.dayNumber] ?? 0
@@ -127,36 +141,53 @@ extension ReportPage {
       "\(DisplayText.long(day)): \(DisplayText.branches(ids.count)) closed"
       + (unknownCount > 0 ? ", \(unknownCount) unknown" : "")
       + (expected.isEmpty ? "" : ", \(expected.count) expected to close (not confirmed)")
-    var cell =
+    let cell =
       "<td id=\"day-\(day.iso)\" class=\"\(classes.joined(separator: " "))\" data-date=\"\(day.iso)\" data-closed=\"\(ids.count)\" data-unknown=\"\(unknownCount)\">"
     let counts =
       "<span class=\"day\">\(day.day)</span> <span class=\"closed\">\(ids.count)</span>"
       + (unknownCount > 0 ? " <span class=\"unknown-count\">?\(unknownCount)</span>" : "")
       + (expected.isEmpty ? "" : " <span class=\"expected-count\">~\(expected.count)</span>")
+    page.append(cell)
     if ids.isEmpty && expected.isEmpty {
-      cell += "<span class=\"cell\" aria-label=\"\(HTML.escape(label))\">\(counts)</span>"
-    } else {
-      cell += "<details><summary aria-label=\"\(HTML.escape(label))\">\(counts)</summary><div class=\"day-list\">"
-      cell += "<p>\(HTML.escape(label))</p><ul>"
-      for id in ids.prefix(Self.dayListLimit) {
-        let branch = branch(withID: id)
-        cell +=
-          "<li data-closed-id=\"\(HTML.escape(id.description))\" data-brand=\"\(HTML.escape(id.brand.rawValue))\">"
-          + "\(branch.map { HTML.escape(title($0)) } ?? HTML.escape(id.description))</li>"
-      }
-      if ids.count > Self.dayListLimit {
-        cell +=
-          "<li class=\"more\">and \(ids.count - Self.dayListLimit) more (<code>closures.json</code> lists every one)</li>"
-      }
-      for id in expected.prefix(Self.dayListLimit) {
-        let branch = branch(withID: id)
-        cell +=
-          "<li class=\"expected\" data-brand=\"\(HTML.escape(id.brand.rawValue))\">"
-          + "\(branch.map { HTML.escape(title($0)) } ?? HTML.escape(id.description)) "
-          + "(\(HTML.escape(Self.expectedBasis(branch?.closing.expected))))</li>"
-      }
-      cell += "</ul></div></details>"
+      page.append("<span class=\"cell\" aria-label=\"\(HTML.escape(label))\">\(counts)</span></td>")
+      return
     }
-    return cell + "</td>"
+    page.append("<details><summary aria-label=\"\(HTML.escape(label))\">\(counts)</summary><div class=\"day-list\">")
+    page.append("<p>\(HTML.escape(label))</p><ul>")
+    for id in ids.prefix(Self.dayListLimit) {
+      page.append("<li data-closed-id=\"")
+      let escapedID = page.count
+      page.appendEscaped(id.description)
+      let escapedIDEnd = page.count
+      page.append("\" data-brand=\"")
+      page.appendEscaped(id.brand.rawValue)
+      page.append("\">")
+      if let branch = branch(withID: id) {
+        appendTitle(branch, to: &page)
+      } else {
+        page.append(copyOf: escapedID..<escapedIDEnd)
+      }
+      page.append("</li>")
+    }
+    if ids.count > Self.dayListLimit {
+      page.append(
+        "<li class=\"more\">and \(ids.count - Self.dayListLimit) more (<code>closures.json</code> lists every one)</li>"
+      )
+    }
+    for id in expected.prefix(Self.dayListLimit) {
+      let branch = branch(withID: id)
+      page.append("<li class=\"expected\" data-brand=\"")
+      page.appendEscaped(id.brand.rawValue)
+      page.append("\">")
+      if let branch {
+        appendTitle(branch, to: &page)
+      } else {
+        page.appendEscaped(id.description)
+      }
+      page.append(" (")
+      page.appendEscaped(Self.expectedBasis(branch?.closing.expected))
+      page.append(")</li>")
+    }
+    page.append("</ul></div></details></td>")
   }
 }

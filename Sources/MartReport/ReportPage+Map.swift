@@ -10,28 +10,47 @@ extension ReportPage {
     )
   }
 
-  /// What a branch's mark says: name, brand, next closing day.
-  func tooltip(_ branch: Branch) -> String {
-    "\(title(branch)) (\(branch.id)) · \(name(branch.brand)) · \(nextClosing(branch))"
+  /// Appends to `page`, escaped, what the branch's closing days come to from the page's as-of
+  /// day: `next closing day 2026-11-22(일)`, `shut (폐점, closed for good)`, `closing days
+  /// unknown`, ….
+  func appendNextClosing(_ branch: Branch, to page: inout HTMLBytes) {
+    let store = branch.storeStatus
+    if !store.isTrading {
+      page.append(store.state == .closed ? "shut (폐점, closed for good" : "shut (임시휴업, temporarily closed")
+      if let until = store.until {
+        page.append(" until ")
+        page.appendEscaped(DisplayText.long(until))
+      }
+      page.append(")")
+      return
+    }
+    // Only the parts of `closing` used here, not a copy of the whole (its schedule too).
+    let status = branch.closing.status
+    let dates = branch.closing.dates
+    let today = asOf ?? dates.first ?? CalendarDate(dayNumber: 0)
+    if status == .unknown {
+      page.append("closing days unknown")
+    } else if let next = dates.first(where: { $0 >= today }) {
+      page.append("next closing day ")
+      page.appendEscaped(DisplayText.long(next))
+      if branch.closing.unknownRanges.contains(where: { $0.from < next && $0.through >= today }) {
+        page.append(" (some days before it unknown)")
+      }
+    } else if status == .openAllYear {
+      page.append("open all year")
+    } else if let unknown = branch.closing.unknownRanges.first(where: { $0.through >= today }) {
+      page.append("no closing day known; unknown from ")
+      page.appendEscaped(DisplayText.long(max(unknown.from, today)))
+    } else {
+      page.append("no closing day in the window")
+    }
   }
 
-  /// `next closing day 2026-11-22(일)`, `shut (폐점, closed for good)`, `closing days unknown`, ….
-  func nextClosing(_ branch: Branch) -> String {
-    if !branch.storeStatus.isTrading {
-      let state = branch.storeStatus.state == .closed ? "폐점, closed for good" : "임시휴업, temporarily closed"
-      return "shut (\(state)" + (branch.storeStatus.until.map { " until \(DisplayText.long($0))" } ?? "") + ")"
-    }
-    if branch.closing.status == .unknown { return "closing days unknown" }
-    let today = asOf ?? branch.closing.dates.first ?? CalendarDate(dayNumber: 0)
-    if let next = branch.closing.dates.first(where: { $0 >= today }) {
-      let unknownBefore = branch.closing.unknownRanges.contains { $0.from < next && $0.through >= today }
-      return "next closing day " + DisplayText.long(next) + (unknownBefore ? " (some days before it unknown)" : "")
-    }
-    if branch.closing.status == .openAllYear { return "open all year" }
-    if let unknown = branch.closing.unknownRanges.first(where: { $0.through >= today }) {
-      return "no closing day known; unknown from " + DisplayText.long(max(unknown.from, today))
-    }
-    return "no closing day in the window"
+  /// ``appendNextClosing(_:to:)``'s text as a string.
+  func escapedNextClosing(_ branch: Branch) -> String {
+    var text = HTMLBytes()
+    appendNextClosing(branch, to: &text)
+    return text.text
   }
 
   /// The capital region, 서울·인천·경기, drawn again beside the map at ``CapitalInset/zoom``
@@ -59,95 +78,121 @@ extension ReportPage {
     }
   }
 
-  /// What every mark of a branch shares, wherever it is drawn: its brand's shape and colour,
-  /// hollow when some day of the window is unknown, outlined in black when the store is shut,
-  /// and its tooltip. Made once per branch for both its marks (the map's and the inset's).
-  struct MarkLook {
+  /// Where the pieces of a branch's mark on the whole map lie in the page, for its mark in the
+  /// inset to repeat: the mark is written once, its id, brand, shape, paint and tooltip escaped
+  /// once for both.
+  struct MarkPieces {
     /// `<use href="#shape-…" `.
-    let start: String
+    let start: Range<Int>
     /// `="<id>" data-brand="…" class="…"`, after the id attribute's name.
-    let idAndClasses: String
+    let idAndClasses: Range<Int>
     /// The paint, the tooltip and the end of the element, after the position.
-    let end: String
+    let end: Range<Int>
   }
 
-  /// The look of `branch`'s marks.
-  func markLook(_ branch: Branch) -> MarkLook {
+  /// Appends `branch`'s mark on the whole map at `x`, `y` to `page`: its brand's shape and colour,
+  /// hollow when some day of the window is unknown (`unknown`), outlined in black when the store
+  /// is shut, and its tooltip (name, id, brand, next closing day); the mark can be focused.
+  /// - Returns: where the pieces the inset's mark repeats lie in `page`.
+  func appendMark(_ branch: Branch, unknown: Bool, x: Double, y: Double, to page: inout HTMLBytes) -> MarkPieces {
     let colour = palette.colour(branch.brand)
-    var classes = ["mark"]
-    let paint: String
+    let start = page.count
+    page.append("<use href=\"#shape-")
+    page.append(palette.shape(branch.brand).name)
+    page.append("\" ")
+    let idStart = page.count
+    page.append("data-branch-id")
+    let idAndClassesStart = page.count
+    page.append("=\"")
+    let escapedIDStart = page.count
+    page.appendEscaped(branch.id.description)
+    let escapedID = escapedIDStart..<page.count
+    page.append("\" data-brand=\"")
+    page.appendEscaped(branch.brand.rawValue)
+    page.append("\" class=\"mark")
     if !branch.storeStatus.isTrading {
-      classes.append("shut")
-      paint = "fill=\"\(colour)\" stroke=\"#000000\" stroke-width=\"1.6\""
-    } else if unknownDayCount(branch) > 0 {
-      classes.append("unknown")
-      paint = "fill=\"#ffffff\" stroke=\"\(colour)\" stroke-width=\"2.2\""
-    } else {
-      paint = "fill=\"\(colour)\" stroke=\"#ffffff\" stroke-width=\"0.8\""
+      page.append(" shut")
+    } else if unknown {
+      page.append(" unknown")
     }
-    return MarkLook(
-      start: "<use href=\"#shape-\(palette.shape(branch.brand).name)\" ",
-      idAndClasses: "=\"\(HTML.escape(branch.id.description))\""
-        + " data-brand=\"\(HTML.escape(branch.brand.rawValue))\" class=\"\(classes.joined(separator: " "))\"",
-      end: " \(paint)><title>\(HTML.escape(tooltip(branch)))</title></use>\n")
+    page.append("\"")
+    let idAndClasses = idAndClassesStart..<page.count
+    page.append(" tabindex=\"0\" role=\"img\"")
+    appendPosition(x: x, y: y, to: &page)
+    let endStart = page.count
+    if !branch.storeStatus.isTrading {
+      page.append(" fill=\"")
+      page.append(colour)
+      page.append("\" stroke=\"#000000\" stroke-width=\"1.6\"")
+    } else if unknown {
+      page.append(" fill=\"#ffffff\" stroke=\"")
+      page.append(colour)
+      page.append("\" stroke-width=\"2.2\"")
+    } else {
+      page.append(" fill=\"")
+      page.append(colour)
+      page.append("\" stroke=\"#ffffff\" stroke-width=\"0.8\"")
+    }
+    page.append("><title>")
+    appendTitle(branch, to: &page)
+    page.append(" (")
+    page.append(copyOf: escapedID)
+    page.append(") · ")
+    page.appendEscaped(name(branch.brand))
+    page.append(" · ")
+    appendNextClosing(branch, to: &page)
+    page.append("</title></use>\n")
+    return MarkPieces(start: start..<idStart, idAndClasses: idAndClasses, end: endStart..<page.count)
   }
 
-  /// Appends to `marks` a branch's mark at `x`, `y`, with the look ``markLook(_:)`` gave: piece
-  /// by piece, so that no intermediate string is made for each of ten thousand marks.
-  func appendMark(
-    _ look: MarkLook, x: Double, y: Double, idAttribute: String, focusable: Bool, to marks: inout String
-  ) {
-    marks += look.start
-    marks += idAttribute
-    marks += look.idAndClasses
-    if focusable { marks += " tabindex=\"0\" role=\"img\"" }
-    marks += " x=\""
-    marks += HTML.number(x)
-    marks += "\" y=\""
-    marks += HTML.number(y)
-    marks += "\""
-    marks += look.end
+  /// Appends to `inset` the mark whose pieces `page` holds at `x`, `y` of the inset, not
+  /// focusable (the map's mark is).
+  func appendInsetMark(_ pieces: MarkPieces, of page: HTMLBytes, x: Double, y: Double, to inset: inout HTMLBytes) {
+    inset.append(page, pieces.start)
+    inset.append("data-inset-branch-id")
+    inset.append(page, pieces.idAndClasses)
+    appendPosition(x: x, y: y, to: &inset)
+    inset.append(page, pieces.end)
   }
 
-  func mapSection() -> String {
-    // Lazily: filtering into new arrays would copy every branch.
-    let located = branches.lazy.filter { $0.coordinate != nil }
-    let unlocated = branches.lazy.filter { $0.coordinate == nil }
-    let frame = CapitalInset.frame
-    let zoom = CapitalInset.zoom
-    var marks = ""
-    var insetMarks = ""
-    var inInset = 0
-    for branch in located {
-      guard let coordinate = branch.coordinate else { continue }
-      let (x, y) = Self.project(latitude: coordinate.latitude, longitude: coordinate.longitude)
-      let look = markLook(branch)
-      appendMark(look, x: x, y: y, idAttribute: "data-branch-id", focusable: true, to: &marks)
-      if CapitalInset.contains(coordinate) {
-        inInset += 1
-        appendMark(
-          look, x: (x - frame.x) * zoom, y: (y - frame.y) * zoom, idAttribute: "data-inset-branch-id",
-          focusable: false, to: &insetMarks)
+  /// ` x="…" y="…"`.
+  func appendPosition(x: Double, y: Double, to page: inout HTMLBytes) {
+    page.append(" x=\"")
+    page.appendNumber(x)
+    page.append("\" y=\"")
+    page.appendNumber(y)
+    page.append("\"")
+  }
+
+  /// Appends the map section to `page`: every branch with coordinates as a mark on the whole map,
+  /// those of the capital region again in the inset, the legend and the branches without
+  /// coordinates.
+  func appendMapSection(to page: inout HTMLBytes) {
+    var located = 0
+    var shut = 0
+    var hollow = 0
+    for (position, branch) in branches.enumerated() where branch.coordinate != nil {
+      located += 1
+      if !branch.storeStatus.isTrading {
+        shut += 1
+      } else if unknownExtents[position] != .none {
+        hollow += 1
       }
     }
-    let shut = located.count { !$0.storeStatus.isTrading }
-    let hollow = located.count { $0.storeStatus.isTrading && unknownDayCount($0) > 0 }
+    let frame = CapitalInset.frame
+    let zoom = CapitalInset.zoom
     let unknown = branchesWithUnknownDays
     let windowText = bundle.map { " (" + DisplayText.range($0.manifest.window, long: true) + ")" } ?? ""
     let description =
-      "\(located.count) branches with coordinates drawn over an outline of South Korea, each brand with its own "
+      "\(located) branches with coordinates drawn over an outline of South Korea, each brand with its own "
       + "shape and colour; \(shut) shut stores outlined in black, \(hollow) branches with at least one unknown day "
       + "in the window hollow. In all, \(unknown.some) branches, shut ones and those without coordinates included, have "
       + "at least one unknown day in the window\(windowText), \(unknown.every) of them every day: the brand table counts "
       + "them per brand."
     let width = HTML.number(KoreaMap.width)
     let height = HTML.number(KoreaMap.height)
-    let insetWidth = HTML.number(frame.width * zoom)
-    let insetHeight = HTML.number(frame.height * zoom)
-    let insetDescription =
-      "서울, 인천 and 경기 (\(CapitalInset.south)–\(CapitalInset.north)° N, \(CapitalInset.west)–\(CapitalInset.east)° E) "
-      + "at \(Int(zoom)) times the scale of the whole map: \(inInset) branches."
-    var html = """
+    page.append(
+      """
       <section id="map" aria-labelledby="map-heading">
       <h2 id="map-heading">Map</h2>
       <div class="map-layout">
@@ -159,7 +204,27 @@ extension ReportPage {
       <use href="#korea-land" class="land" aria-hidden="true"/>
       <rect class="inset-frame" x="\(HTML.number(frame.x))" y="\(HTML.number(frame.y))" width="\(HTML.number(frame.width))" height="\(HTML.number(frame.height))" aria-hidden="true"/>
       <g class="marks">
-      \(marks)</g>
+
+      """)
+    var insetMarks = HTMLBytes()
+    var inInset = 0
+    for (position, branch) in branches.enumerated() {
+      guard let coordinate = branch.coordinate else { continue }
+      let (x, y) = Self.project(latitude: coordinate.latitude, longitude: coordinate.longitude)
+      let pieces = appendMark(branch, unknown: unknownExtents[position] != .none, x: x, y: y, to: &page)
+      if CapitalInset.contains(coordinate) {
+        inInset += 1
+        appendInsetMark(pieces, of: page, x: (x - frame.x) * zoom, y: (y - frame.y) * zoom, to: &insetMarks)
+      }
+    }
+    let insetWidth = HTML.number(frame.width * zoom)
+    let insetHeight = HTML.number(frame.height * zoom)
+    let insetDescription =
+      "서울, 인천 and 경기 (\(CapitalInset.south)–\(CapitalInset.north)° N, \(CapitalInset.west)–\(CapitalInset.east)° E) "
+      + "at \(Int(zoom)) times the scale of the whole map: \(inInset) branches."
+    page.append(
+      """
+      </g>
       </svg>
       <figcaption><p id="map-info" aria-live="polite">\(HTML.escape(description))</p>
       <p id="day-info" aria-live="polite" hidden></p></figcaption>
@@ -170,7 +235,12 @@ extension ReportPage {
       <title id="inset-title">\(HTML.escape(insetDescription))</title>
       <g transform="scale(\(HTML.number(zoom))) translate(\(HTML.number(-frame.x)) \(HTML.number(-frame.y)))"><use href="#korea-land" class="land"/></g>
       <g class="marks">
-      \(insetMarks)</g>
+
+      """)
+    page.append(insetMarks)
+    page.append(
+      """
+      </g>
       </svg>
       <figcaption>The capital region: \(HTML.escape(insetDescription)) The box on the map shows where it lies.</figcaption>
       </figure>
@@ -181,27 +251,38 @@ extension ReportPage {
       <li><svg width="14" height="14" viewBox="-7 -7 14 14" aria-hidden="true"><use href="#shape-circle" fill="#ffffff" stroke="#555555" stroke-width="2"/></svg> at least one day of the window unknown</li>
       <li><svg width="14" height="14" viewBox="-7 -7 14 14" aria-hidden="true"><use href="#shape-circle" fill="#555555" stroke="#000000" stroke-width="1.6"/></svg> shut (temporarily or for good)</li>
 
-      """
+      """)
     var counts: [BrandSlug: Int] = [:]
-    for branch in located { counts[branch.brand, default: 0] += 1 }
+    for branch in branches where branch.coordinate != nil { counts[branch.brand, default: 0] += 1 }
     for brand in brandNames.keys.sorted() {
-      html +=
-        "<li data-brand=\"\(HTML.escape(brand.rawValue))\">\(palette.swatch(brand)) "
-        + "\(HTML.escape(name(brand))) <small>(\(palette.shape(brand).name), \(counts[brand] ?? 0))</small></li>\n"
+      page.append("<li data-brand=\"")
+      page.appendEscaped(brand.rawValue)
+      page.append("\">\(palette.swatch(brand)) ")
+      page.appendEscaped(name(brand))
+      page.append(" <small>(\(palette.shape(brand).name), \(counts[brand] ?? 0))</small></li>\n")
     }
-    html += "</ul>\n<h3>Without coordinates (\(unlocated.count))</h3>\n"
-    if unlocated.isEmpty {
-      html += "<p>Every branch has coordinates.</p>\n"
+    page.append("</ul>\n<h3>Without coordinates (\(branches.count - located))</h3>\n")
+    if located == branches.count {
+      page.append("<p>Every branch has coordinates.</p>\n")
     } else {
-      html += "<ul class=\"unlocated\">\n"
-      for branch in unlocated {
-        html +=
-          "<li data-brand=\"\(HTML.escape(branch.brand.rawValue))\">\(HTML.escape(title(branch))) <code>\(HTML.escape(branch.id.description))</code>"
-          + (branch.address.published.map { "<br><small>\(HTML.escape($0))</small>" } ?? "") + "</li>\n"
+      page.append("<ul class=\"unlocated\">\n")
+      for branch in branches where branch.coordinate == nil {
+        page.append("<li data-brand=\"")
+        page.appendEscaped(branch.brand.rawValue)
+        page.append("\">")
+        appendTitle(branch, to: &page)
+        page.append(" <code>")
+        page.appendEscaped(branch.id.description)
+        page.append("</code>")
+        if let published = branch.address.published {
+          page.append("<br><small>")
+          page.appendEscaped(published)
+          page.append("</small>")
+        }
+        page.append("</li>\n")
       }
-      html += "</ul>\n"
+      page.append("</ul>\n")
     }
-    html += "</aside>\n</div>\n</div>\n</section>\n"
-    return html
+    page.append("</aside>\n</div>\n</div>\n</section>\n")
   }
 }

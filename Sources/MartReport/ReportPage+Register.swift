@@ -40,8 +40,10 @@ extension ReportPage {
   func registerSection() -> String {
     let stores = branches.filter { $0.source == .register }
     guard let register = report?.register else {
-      return stores.isEmpty ? "" : "<section id=\"register\"><h2>National register of large stores</h2>\n"
-        + registerStores(stores) + "</section>\n"
+      return stores.isEmpty
+        ? ""
+        : "<section id=\"register\"><h2>National register of large stores</h2>\n"
+          + registerStores(stores) + "</section>\n"
     }
     var html = "<section id=\"register\"><h2>National register of large stores</h2>\n"
     html += registerStores(stores)
@@ -75,7 +77,8 @@ extension ReportPage {
       + "(no pattern established there, or a 농협 하나로마트, whose exemption is decided store by store). "
       + "None publishes days of its own.</p>\n"
     html += "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"Stores outside the brands\">\n"
-    html += "<table><thead><tr><th>Brand</th><th>Store</th><th>District</th><th>Class</th><th>Expected closing days</th>"
+    html +=
+      "<table><thead><tr><th>Brand</th><th>Store</th><th>District</th><th>Class</th><th>Expected closing days</th>"
       + "</tr></thead><tbody>\n"
     for branch in stores.sorted(by: { ($0.brand, $0.id) < ($1.brand, $1.id) }) {
       let district = [branch.address.sido, branch.address.sigungu].compactMap { $0 }.joined(separator: " ")
@@ -83,7 +86,7 @@ extension ReportPage {
         branch.closing.expected.map { "expected " + $0.dates.map(\.iso).joined(separator: ", ") } ?? "unknown"
       html +=
         "<tr><td>\(HTML.escape(name(branch.brand)))</td>"
-        + "<td>\(HTML.escape(title(branch))) <code>\(HTML.escape(branch.id.description))</code></td>"
+        + "<td>\(escapedTitle(branch)) <code>\(HTML.escape(branch.id.description))</code></td>"
         + "<td>\(HTML.escape(district))</td><td>\(HTML.escape(branch.storeClass?.rawValue ?? ""))</td>"
         + "<td>\(HTML.escape(days))</td></tr>\n"
     }

@@ -23,6 +23,14 @@ public struct ReportPage {
   let branches: [Branch]
   /// Each branch's place in `branches`, by id as written (positions, not copies of branches).
   let positionByID: [String: Int]
+  /// Each branch's ``unknownDays(_:in:)`` extent, by its place in `branches`: worked out once for the
+  /// map's marks, its caption and the brand table.
+  let unknownExtents: [UnknownClosingDays.Extent]
+  /// Per brand, the branches with at least one unknown day in the window (`some`) and, of
+  /// them, those with every day of the window unknown (`every`: nothing about their closing
+  /// days could be read), as `report.json`'s `branchesWithUnknownDays` and
+  /// `branchesWithEveryDayUnknown` list them.
+  let branchesWithUnknownDaysByBrand: [BrandSlug: (some: Int, every: Int)]
   let closures: ClosuresFile?
 
   /// Renders the page.
@@ -37,7 +45,7 @@ public struct ReportPage {
   public static func render(
     report: RunReportFile?, bundle: PublishedBundle?, previous: PublishedBundle?, diff: BundleDiff?
   ) -> String {
-    ReportPage(report: report, bundle: bundle, previous: previous, diff: diff).document()
+    ReportPage(report: report, bundle: bundle, previous: previous, diff: diff).document().text
   }
 
   init(report: RunReportFile?, bundle: PublishedBundle?, previous: PublishedBundle?, diff: BundleDiff?) {
@@ -55,11 +63,21 @@ public struct ReportPage {
     palette = BrandPalette(Array(names.keys))
     let branches = bundle?.branches.branches ?? []
     self.branches = branches
-    positionByID = Dictionary(
-      branches.indices.map { (branches[$0].id.description, $0) }, uniquingKeysWith: { first, _ in first })
+    // Backwards, so that of two branches with one id the first is the one kept.
+    var positions = [String: Int](minimumCapacity: branches.count)
+    for position in branches.indices.reversed() { positions[branches[position].id.description] = position }
+    positionByID = positions
     closures = bundle.map {
       $0.closures ?? ClosuresFile(branches: $0.branches.branches, day: $0.manifest.day)
     }
+    let extents = branches.map { Self.unknownDays($0, in: bundle)?.extent ?? .none }
+    unknownExtents = extents
+    var counts: [BrandSlug: (some: Int, every: Int)] = [:]
+    for (branch, extent) in zip(branches, extents) where extent != .none {
+      counts[branch.brand, default: (0, 0)].some += 1
+      if extent == .everyDay { counts[branch.brand, default: (0, 0)].every += 1 }
+    }
+    branchesWithUnknownDaysByBrand = counts
   }
 
   /// The branch of the bundle with this id, if it has one.
@@ -68,8 +86,20 @@ public struct ReportPage {
   /// The brand's Korean name, else its slug.
   func name(_ brand: BrandSlug) -> String { brandNames[brand] ?? brand.rawValue }
 
-  /// `이마트 창원점`, or `홈플러스 스페셜 광주하남점` for a branch trading under a banner.
-  func title(_ branch: Branch) -> String { "\(branch.banner ?? name(branch.brand)) \(branch.name)" }
+  /// Appends to `page` the branch's title, escaped: `이마트 창원점`, or `홈플러스 스페셜 광주하남점`
+  /// for a branch trading under a banner.
+  func appendTitle(_ branch: Branch, to page: inout HTMLBytes) {
+    page.appendEscaped(branch.banner ?? name(branch.brand))
+    page.append(" ")
+    page.appendEscaped(branch.name)
+  }
+
+  /// The branch's title, escaped (``appendTitle(_:to:)``), as a string.
+  func escapedTitle(_ branch: Branch) -> String {
+    var title = HTMLBytes()
+    appendTitle(branch, to: &title)
+    return title.text
+  }
 
   /// The as-of date the page speaks of: the report's, else the bundle's.
   var asOf: CalendarDate? { report?.asOf ?? bundle?.manifest.asOf }
@@ -77,26 +107,9 @@ public struct ReportPage {
   /// The days of the bundle's window on which the branch's closing status is unknown
   /// (``UnknownClosingDays``, never a day the store is shut): the one meaning of "unknown" on the
   /// page, as in `closures.json` and `report.json`. The calendar's `?` counts, the hollow marks,
-  /// the map's caption and the brand table all count these days.
-  func unknownDays(_ branch: Branch) -> UnknownClosingDays? {
+  /// the map's caption and the brand table all count these days (``unknownExtents``).
+  static func unknownDays(_ branch: Branch, in bundle: PublishedBundle?) -> UnknownClosingDays? {
     bundle.map { branch.unknownClosingDays(in: $0.manifest.window) }
-  }
-
-  /// How many days of the bundle's window the branch's closing status is unknown.
-  func unknownDayCount(_ branch: Branch) -> Int { unknownDays(branch)?.dayCount ?? 0 }
-
-  /// Per brand, the branches with at least one unknown day in the window (`some`) and, of
-  /// them, those with every day of the window unknown (`every`: nothing about their closing
-  /// days could be read), as `report.json`'s `branchesWithUnknownDays` and
-  /// `branchesWithEveryDayUnknown` list them.
-  var branchesWithUnknownDaysByBrand: [BrandSlug: (some: Int, every: Int)] {
-    var counts: [BrandSlug: (some: Int, every: Int)] = [:]
-    for branch in branches {
-      guard let extent = unknownDays(branch)?.extent, extent != .none else { continue }
-      counts[branch.brand, default: (0, 0)].some += 1
-      if extent == .everyDay { counts[branch.brand, default: (0, 0)].every += 1 }
-    }
-    return counts
   }
 
   /// ``branchesWithUnknownDaysByBrand`` summed over the brands.
@@ -104,8 +117,12 @@ public struct ReportPage {
     branchesWithUnknownDaysByBrand.values.reduce((0, 0)) { ($0.0 + $1.some, $0.1 + $1.every) }
   }
 
-  func document() -> String {
-    var html = """
+  /// The whole HTML document, as the bytes of the file.
+  func document() -> HTMLBytes {
+    // Room for the page at once: about 480 bytes a branch at 10,000 branches.
+    var page = HTMLBytes(capacity: 65_536 + 512 * branches.count)
+    page.append(
+      """
       <!DOCTYPE html>
       <html lang="en">
       <head>
@@ -130,14 +147,15 @@ public struct ReportPage {
       </nav>
       <main id="main">
 
+      """)
+    appendMapSection(to: &page)
+    page.append(brandSection())
+    appendCalendarSection(to: &page)
+    page.append(changesSection())
+    page.append(registerSection())
+    page.append(problemsSection())
+    page.append(
       """
-    html += mapSection()
-    html += brandSection()
-    html += calendarSection()
-    html += changesSection()
-    html += registerSection()
-    html += problemsSection()
-    html += """
       </main>
       <footer><p>Made by mart-holiday\(report?.toolVersion.map { " " + HTML.escape($0) } ?? "").
       Map outline: Natural Earth \(KoreaMap.sourceVersion), 1:10m Admin 0 (public domain), simplified.</p></footer>
@@ -145,8 +163,8 @@ public struct ReportPage {
       </body>
       </html>
 
-      """
-    return html
+      """)
+    return page
   }
 
   var pageTitle: String {
@@ -188,7 +206,7 @@ public struct ReportPage {
     }
     if let started = report?.startedAt { facts.append(("Started", HTML.escape(KoreanTime.text(started)))) }
     if let finished = report?.finishedAt { facts.append(("Finished", HTML.escape(KoreanTime.text(finished)))) }
-    let withCoordinates = branches.filter { $0.coordinate != nil }.count
+    let withCoordinates = branches.count { $0.coordinate != nil }
     facts.append(("Branches", "\(branches.count) (\(withCoordinates) on the map)"))
     if let report {
       facts.append(("Warnings", "\(report.warnings.count)"))
@@ -237,7 +255,9 @@ public struct ReportPage {
   /// (`current/`, the reports): which step failed and why, and that the run exits 1.
   func unfinishedRun(_ report: RunReportFile, _ steps: [RunReportFile.Problem]) -> String {
     let version = report.published.map { " <code>\(HTML.escape($0.version))</code>" } ?? ""
-    let items = steps.map { "<li><strong>\(HTML.escape(RunReportFile.step(of: $0)))</strong>: \(HTML.escape($0.message))</li>" }
+    let items = steps.map {
+      "<li><strong>\(HTML.escape(RunReportFile.step(of: $0)))</strong>: \(HTML.escape($0.message))</li>"
+    }
     return
       "<div class=\"banner bad\" role=\"alert\" id=\"unfinished\"><p>This run published\(version) but did not finish"
       + " (exit status 1): not written:</p><ul>\(items.joined())</ul>"

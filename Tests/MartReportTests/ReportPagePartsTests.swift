@@ -32,6 +32,35 @@ import Testing
     #expect(HTML.number(12.345) == "12.3")
     #expect(HTML.number(-0.25) == "-0.3" || HTML.number(-0.25) == "-0.2")
     #expect(HTML.number(7) == "7.0")
+    #expect(HTML.number(-12.34) == "-12.3")
+    #expect(HTML.number(-0.06) == "-0.1")
+    // Rounds to zero: no sign.
+    #expect(HTML.number(-0.04) == "0.0")
+    #expect(HTML.number(0) == "0.0")
+    #expect(HTML.number(487.8) == "487.8")
+    #expect(HTML.number(99.96) == "100.0")
+  }
+
+  @Test func bytesTakeIntegersEscapedTextAndRepeatedPieces() {
+    var page = HTMLBytes()
+    for value in [0, 7, 10, 1_234_567, -42] {
+      page.append(value)
+      page.append(" ")
+    }
+    #expect(page.text == "0 7 10 1234567 -42 ")
+    var escaped = HTMLBytes()
+    escaped.append("<p>")
+    let start = escaped.count
+    escaped.appendEscaped("롯데마트 <b>&</b> 'x' \"y\" 끝")
+    let text = start..<escaped.count
+    escaped.append("</p>")
+    escaped.append(copyOf: text)
+    let once = "롯데마트 &lt;b&gt;&amp;&lt;/b&gt; &#39;x&#39; &quot;y&quot; 끝"
+    #expect(escaped.text == "<p>" + once + "</p>" + once)
+    var other = HTMLBytes()
+    other.append(escaped, 0..<3)
+    other.append(escaped)
+    #expect(other.text == "<p>" + escaped.text)
   }
 
   @Test func eachBrandKeepsItsColourWhateverTheOrder() {
