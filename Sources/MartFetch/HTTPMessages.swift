@@ -317,16 +317,36 @@ public struct FetchError: LocatedError, Hashable, Sendable {
 
 /// `application/x-www-form-urlencoded` encoding and decoding (UTF-8, spaces as `+`).
 public enum FormEncoding {
-  private static let unreserved = CharacterSet(
-    charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._*")
-
-  /// Percent-encodes one name or value.
+  /// Percent-encodes one name or value: ASCII letters, digits and `-._*` stay, a space becomes
+  /// `+`, every other UTF-8 byte becomes `%XX` (upper-case hex).
   public static func escape(_ text: String) -> String {
-    text.unicodeScalars.map { scalar -> String in
-      if scalar == " " { return "+" }
-      if unreserved.contains(scalar) { return String(scalar) }
-      return String(scalar).utf8.map { String(format: "%%%02X", $0) }.joined()
-    }.joined()
+    let utf8 = text.utf8
+    if utf8.allSatisfy(isUnreserved) { return text }
+    var escaped: [UInt8] = []
+    escaped.reserveCapacity(utf8.count * 3)
+    for byte in utf8 {
+      if isUnreserved(byte) {
+        escaped.append(byte)
+      } else if byte == UInt8(ascii: " ") {
+        escaped.append(UInt8(ascii: "+"))
+      } else {
+        escaped.append(UInt8(ascii: "%"))
+        escaped.append(upperHexDigits[Int(byte >> 4)])
+        escaped.append(upperHexDigits[Int(byte & 0x0F)])
+      }
+    }
+    return String(decoding: escaped, as: UTF8.self)
+  }
+
+  private static let upperHexDigits = Array("0123456789ABCDEF".utf8)
+
+  private static func isUnreserved(_ byte: UInt8) -> Bool {
+    switch byte {
+    case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"): true
+    case UInt8(ascii: "0")...UInt8(ascii: "9"): true
+    case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "*"): true
+    default: false
+    }
   }
 
   /// Encodes fields in order: `a=1&b=%ED%95%9C`.
