@@ -2,82 +2,82 @@
 public struct Branch: Hashable, Sendable, Codable {
   /// Permanent id, `<brand>-<store id>`; safe to store as a favourite.
   public var id: BranchID {
-    _read { yield storage.fields.id }
+    @inlinable _read { yield storage.fields.id }
     _modify { yield &fields.id }
   }
   public var brand: BrandSlug {
-    _read { yield storage.fields.brand }
+    @inlinable _read { yield storage.fields.brand }
     _modify { yield &fields.brand }
   }
   /// The store format the source names when it differs from the brand (`스타필드 마켓`,
   /// `이마트 푸드마켓`, `홈플러스 스페셜`), so a client can show "홈플러스 스페셜 광주하남점" while the
   /// branch stays under its brand; `null` otherwise.
   public var banner: String? {
-    _read { yield storage.fields.banner }
+    @inlinable _read { yield storage.fields.banner }
     _modify { yield &fields.banner }
   }
   /// Branch name without the brand prefix, e.g. `창원점`.
   public var name: String {
-    _read { yield storage.fields.name }
+    @inlinable _read { yield storage.fields.name }
     _modify { yield &fields.name }
   }
   /// The name as the source published it, when it differs from `name` by more than the brand
   /// (a format code: 롯데슈퍼's `E다산역점`); `null` otherwise.
   public var namePublished: String? {
-    _read { yield storage.fields.namePublished }
+    @inlinable _read { yield storage.fields.namePublished }
     _modify { yield &fields.namePublished }
   }
   public var address: BranchAddress {
-    _read { yield storage.fields.address }
+    @inlinable _read { yield storage.fields.address }
     _modify { yield &fields.address }
   }
   /// Phone in `0XX-XXXX-XXXX` form, or `nil` when the published text is not a phone number.
   public var phone: String? {
-    _read { yield storage.fields.phone }
+    @inlinable _read { yield storage.fields.phone }
     _modify { yield &fields.phone }
   }
   /// The phone text as published.
   public var phonePublished: String? {
-    _read { yield storage.fields.phonePublished }
+    @inlinable _read { yield storage.fields.phonePublished }
     _modify { yield &fields.phonePublished }
   }
   /// Opening hours as published, e.g. `10:00 ~ 23:00`.
   public var openingHours: String? {
-    _read { yield storage.fields.openingHours }
+    @inlinable _read { yield storage.fields.openingHours }
     _modify { yield &fields.openingHours }
   }
   /// `openingHours` read as one daily range, or `nil` when the text is not one (encoded as
   /// JSON `null`, never omitted).
   public var hours: OpeningHours? {
-    _read { yield storage.fields.hours }
+    @inlinable _read { yield storage.fields.hours }
     _modify { yield &fields.hours }
   }
   /// Validated coordinates inside Korea with their source and precision, or `nil` when none
   /// could be established.
   public var coordinate: Coordinate? {
-    _read { yield storage.fields.coordinate }
+    @inlinable _read { yield storage.fields.coordinate }
     _modify { yield &fields.coordinate }
   }
   public var closing: BranchClosing {
-    _read { yield storage.fields.closing }
+    @inlinable _read { yield storage.fields.closing }
     _modify { yield &fields.closing }
   }
   /// Whether the branch trades; check it before anything else. A branch that does not keeps
   /// its record and id, and every day it is shut is among `closing.dates`.
   public var storeStatus: StoreStatus {
-    _read { yield storage.fields.storeStatus }
+    @inlinable _read { yield storage.fields.storeStatus }
     _modify { yield &fields.storeStatus }
   }
   /// The URL the run read the branch's record from (a list or feed, or the branch's page when
   /// that was read); never a page that answered an error.
   public var sourceURL: String {
-    _read { yield storage.fields.sourceURL }
+    @inlinable _read { yield storage.fields.sourceURL }
     _modify { yield &fields.sourceURL }
   }
   /// The branch's own page on the brand's site, for people to open; `nil` (JSON `null`) when
   /// the source neither gives nor documents one.
   public var pageURL: String? {
-    _read { yield storage.fields.pageURL }
+    @inlinable _read { yield storage.fields.pageURL }
     _modify { yield &fields.pageURL }
   }
   /// The ids this branch was published under before, newest first, when its source stopped
@@ -85,7 +85,7 @@ public struct Branch: Hashable, Sendable, Codable {
   /// under one of them belongs to this branch. Each former id is listed by one branch only and
   /// is no branch's id; omitted from the JSON when empty.
   public var formerIDs: [BranchID] {
-    _read { yield storage.fields.formerIDs }
+    @inlinable _read { yield storage.fields.formerIDs }
     _modify { yield &fields.formerIDs }
   }
   /// Set while the branch's source no longer lists it: the branch is kept with its last data
@@ -93,27 +93,27 @@ public struct Branch: Hashable, Sendable, Codable {
   /// source answering with fewer stores for a day loses none of them. `nil` (absent from the
   /// JSON) while the source lists the branch.
   public var missingFromSource: MissingFromSource? {
-    _read { yield storage.fields.missingFromSource }
+    @inlinable _read { yield storage.fields.missingFromSource }
     _modify { yield &fields.missingFromSource }
   }
   /// The 관리번호 of the national register of large stores' entry this branch is (same brand,
   /// within 150 m or at one road address); `nil` (absent in JSON) when the run matched none.
   public var registerID: String? {
-    _read { yield storage.fields.registerID }
+    @inlinable _read { yield storage.fields.registerID }
     _modify { yield &fields.registerID }
   }
   /// Where the branch comes from when not from its brand's own source: ``BranchSource/register``
   /// for a store the national register of large stores alone lists (a branch of a register
   /// brand); `nil` (absent in JSON) for a branch its brand's source lists.
   public var source: BranchSource? {
-    _read { yield storage.fields.source }
+    @inlinable _read { yield storage.fields.source }
     _modify { yield &fields.source }
   }
   /// The class of store the branch is when it differs from store to store within its brand (a
   /// register brand's stores are 대규모점포 or 준대규모점포 as the register lists them); `nil`
   /// (absent in JSON) when the branch is of its brand's class (the manifest's `storeClass`).
   public var storeClass: StoreClass? {
-    _read { yield storage.fields.storeClass }
+    @inlinable _read { yield storage.fields.storeClass }
     _modify { yield &fields.storeClass }
   }
 
@@ -122,7 +122,7 @@ public struct Branch: Hashable, Sendable, Codable {
   /// and copying the properties themselves retains each of their strings and arrays. Each
   /// property is read in place (`_read`, no copy of a `closing` to read its `dates`) and changed
   /// in place (`_modify`).
-  private var storage: BranchStorage
+  @usableFromInline var storage: BranchStorage
 
   /// The properties, for changing in place: the box is copied first when another branch shares it.
   private var fields: BranchFields {
@@ -232,34 +232,37 @@ public struct Branch: Hashable, Sendable, Codable {
 
 /// The stored properties of a ``Branch``, in the order it declares them (its `==` and hash are
 /// theirs).
-private struct BranchFields: Hashable {
-  var id: BranchID
-  var brand: BrandSlug
-  var banner: String?
-  var name: String
-  var namePublished: String?
-  var address: BranchAddress
-  var phone: String?
-  var phonePublished: String?
-  var openingHours: String?
-  var hours: OpeningHours?
-  var coordinate: Coordinate?
-  var closing: BranchClosing
-  var storeStatus: StoreStatus
-  var sourceURL: String
-  var pageURL: String?
-  var formerIDs: [BranchID]
-  var missingFromSource: MissingFromSource?
-  var registerID: String?
-  var source: BranchSource?
-  var storeClass: StoreClass?
+@usableFromInline struct BranchFields: Hashable {
+  @usableFromInline var id: BranchID
+  @usableFromInline var brand: BrandSlug
+  @usableFromInline var banner: String?
+  @usableFromInline var name: String
+  @usableFromInline var namePublished: String?
+  @usableFromInline var address: BranchAddress
+  @usableFromInline var phone: String?
+  @usableFromInline var phonePublished: String?
+  @usableFromInline var openingHours: String?
+  @usableFromInline var hours: OpeningHours?
+  @usableFromInline var coordinate: Coordinate?
+  @usableFromInline var closing: BranchClosing
+  @usableFromInline var storeStatus: StoreStatus
+  @usableFromInline var sourceURL: String
+  @usableFromInline var pageURL: String?
+  @usableFromInline var formerIDs: [BranchID]
+  @usableFromInline var missingFromSource: MissingFromSource?
+  @usableFromInline var registerID: String?
+  @usableFromInline var source: BranchSource?
+  @usableFromInline var storeClass: StoreClass?
 }
 
 /// The box a ``Branch`` keeps its properties in. `@unchecked Sendable`: a box is changed only
 /// through ``Branch``'s `fields`, which first copies it unless that branch holds the only
 /// reference, so a box one thread can see is never changed by another.
-private final class BranchStorage: @unchecked Sendable {
-  var fields: BranchFields
+@usableFromInline final class BranchStorage: @unchecked Sendable {
+  // Not checked for overlapping accesses at run time: the box is changed only through a
+  // branch's `fields`, which holds the only reference to it then, so no other access can
+  // overlap; the check cost about 1 % of a run's CPU.
+  @exclusivity(unchecked) @usableFromInline var fields: BranchFields
 
   init(_ fields: BranchFields) {
     self.fields = fields
