@@ -38,28 +38,34 @@ struct ContentLines {
   /// replaced is ASCII, one byte that no byte of another character can be taken for), so text
   /// escaped in parts is the whole escaped.
   mutating func append(escaping text: String) {
-    var text = text
-    text.withUTF8 { utf8 in
-      var start = 0
-      for index in 0..<utf8.count {
-        let byte = utf8[index]
-        guard byte < 0x20 || byte == 0x7F || byte == 0x5C || byte == 0x3B || byte == 0x2C else { continue }
-        if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-        start = index + 1
-        switch byte {
-        case 0x5C, 0x3B, 0x2C:
-          bytes.append(0x5C)
-          bytes.append(byte)
-        case 0x0A:
-          bytes.append(0x5C)
-          bytes.append(0x6E)
-        case 0x0D: continue
-        // Other control characters are not allowed in TEXT.
-        default: bytes.append(0x20)
-        }
-      }
-      if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+    // A native string's bytes are read where they are; another string is made native first.
+    if text.utf8.withContiguousStorageIfAvailable({ append(escaping: $0) }) == nil {
+      var text = text
+      text.withUTF8 { append(escaping: $0) }
     }
+  }
+
+  /// ``append(escaping:)`` of a string's UTF-8 bytes.
+  private mutating func append(escaping utf8: UnsafeBufferPointer<UInt8>) {
+    var start = 0
+    for index in 0..<utf8.count {
+      let byte = utf8[index]
+      guard byte < 0x20 || byte == 0x7F || byte == 0x5C || byte == 0x3B || byte == 0x2C else { continue }
+      if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+      start = index + 1
+      switch byte {
+      case 0x5C, 0x3B, 0x2C:
+        bytes.append(0x5C)
+        bytes.append(byte)
+      case 0x0A:
+        bytes.append(0x5C)
+        bytes.append(0x6E)
+      case 0x0D: continue
+      // Other control characters are not allowed in TEXT.
+      default: bytes.append(0x20)
+      }
+    }
+    if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
   }
 
   /// Adds, escaped, how events name a branch: its banner, or else its brand's name
