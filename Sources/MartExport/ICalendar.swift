@@ -134,16 +134,7 @@ public enum ICalendar {
   static func writeExpectedEvent(
     _ branch: Branch, brandName: String, on date: CalendarDate, stamp: CalendarDate, into lines: inout ContentLines
   ) {
-    lines.line("BEGIN:VEVENT")
-    lines.append("UID:")
-    lines.append(id: branch.id)
-    lines.append("-")
-    lines.append(basic: date)
-    lines.append("-expected@mart-holiday")
-    lines.endLine()
-    lines.stampLine(stamp)
-    lines.line("DTSTART;VALUE=DATE:", date)
-    lines.line("DTEND;VALUE=DATE:", date.adding(days: 1))
+    beginDayEvent(branch.id, on: date, uidEnd: "-expected@mart-holiday", stamp: stamp, into: &lines)
     lines.append("SUMMARY:")
     lines.append(title: branch, brandName: brandName)
     lines.append(escaping: " 휴무 예상 (미확인)")
@@ -222,18 +213,27 @@ public enum ICalendar {
     /// Writes the event of the closing day `date`, whose UID is
     /// `<branch id>-<YYYYMMDD>@mart-holiday`.
     func write(on date: CalendarDate, into lines: inout ContentLines) {
-      lines.line("BEGIN:VEVENT")
-      lines.append("UID:")
-      lines.append(id: id)
-      lines.append("-")
-      lines.append(basic: date)
-      lines.append("@mart-holiday")
-      lines.endLine()
-      lines.stampLine(stamp)
-      lines.line("DTSTART;VALUE=DATE:", date)
-      lines.line("DTEND;VALUE=DATE:", date.adding(days: 1))
+      ICalendar.beginDayEvent(id, on: date, uidEnd: "@mart-holiday", stamp: stamp, into: &lines)
       lines.append(folded: after)
     }
+  }
+
+  /// Writes the opening lines of the all-day event of `date` of the branch `id`: BEGIN, the UID
+  /// `<id>-<YYYYMMDD>` followed by `uidEnd`, DTSTAMP (of the day `stamp`), DTSTART and DTEND
+  /// (the day after, DTEND being exclusive).
+  static func beginDayEvent(
+    _ id: BranchID, on date: CalendarDate, uidEnd: String, stamp: CalendarDate, into lines: inout ContentLines
+  ) {
+    lines.line("BEGIN:VEVENT")
+    lines.append("UID:")
+    lines.append(id: id)
+    lines.append("-")
+    lines.append(basic: date)
+    lines.append(uidEnd)
+    lines.endLine()
+    lines.stampLine(stamp)
+    lines.line("DTSTART;VALUE=DATE:", date)
+    lines.line("DTEND;VALUE=DATE:", date.adding(days: 1))
   }
 
   /// An event's LOCATION (the road address, or else the published one) and GEO lines, for
