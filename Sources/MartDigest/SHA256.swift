@@ -5,16 +5,13 @@ import Foundation
 public enum SHA256 {
   /// The lower-case hex SHA-256 of `data`.
   public static func hex(_ data: Data) -> String {
-    var digest = [UInt8](repeating: 0, count: 32)
-    let ok = data.withUnsafeBytes { buffer in
-      mart_sha256(buffer.baseAddress, buffer.count, &digest)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+      let ok = data.withUnsafeBytes { buffer in
+        mart_sha256(buffer.baseAddress, buffer.count, digest.baseAddress)
+      }
+      precondition(ok == 1, "libcrypto's SHA-256 failed")
+      return hexDigits(UnsafeBufferPointer(digest))
     }
-    precondition(ok == 1, "libcrypto's SHA-256 failed")
-    let digits = Array("0123456789abcdef".utf8)
-    var hex: [UInt8] = []
-    hex.reserveCapacity(64)
-    for byte in digest { hex += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
-    return String(decoding: hex, as: UTF8.self)
   }
 }
 
@@ -39,17 +36,23 @@ extension SHA256 {
 
     /// The lower-case hex digest of everything added. Call once.
     public func finalize() -> String {
-      var digest = [UInt8](repeating: 0, count: 32)
-      precondition(mart_sha256_final(context, &digest) == 1, "libcrypto's SHA-256 failed")
-      return SHA256.hexDigits(digest)
+      withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 32) { digest in
+        precondition(mart_sha256_final(context, digest.baseAddress) == 1, "libcrypto's SHA-256 failed")
+        return SHA256.hexDigits(UnsafeBufferPointer(digest))
+      }
     }
   }
 
-  static func hexDigits(_ digest: [UInt8]) -> String {
-    let digits = Array("0123456789abcdef".utf8)
-    var hex: [UInt8] = []
-    hex.reserveCapacity(64)
-    for byte in digest { hex += [digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]] }
-    return String(decoding: hex, as: UTF8.self)
+  /// `digest` in lower-case hex, two digits a byte, each looked up by its half-byte.
+  static func hexDigits(_ digest: UnsafeBufferPointer<UInt8>) -> String {
+    let digits: StaticString = "0123456789abcdef"
+    let table = digits.utf8Start
+    return String(unsafeUninitializedCapacity: digest.count * 2) { hex in
+      for (index, byte) in digest.enumerated() {
+        hex[2 * index] = table[Int(byte >> 4)]
+        hex[2 * index + 1] = table[Int(byte & 0x0F)]
+      }
+      return digest.count * 2
+    }
   }
 }

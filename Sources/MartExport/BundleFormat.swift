@@ -158,7 +158,11 @@ public struct BrandSummary: Codable, Hashable, Sendable {
       if let error { try container.encode(error, forKey: .error) } else { try container.encodeNil(forKey: .error) }
       try container.encode(staleSince, forKey: .staleSince)
       try container.encode(daysStale, forKey: .daysStale)
-      if let dataSource { try container.encode(dataSource, forKey: .dataSource) } else { try container.encodeNil(forKey: .dataSource) }
+      if let dataSource {
+        try container.encode(dataSource, forKey: .dataSource)
+      } else {
+        try container.encodeNil(forKey: .dataSource)
+      }
     } else {
       try container.encode(designated, forKey: .designated)
       try container.encode(storeClass, forKey: .storeClass)
@@ -198,7 +202,8 @@ extension Sequence<BrandSummary> {
 
   /// The class of each designated brand's stores (``BrandSummary/storeClass``).
   public var storeClasses: [BrandSlug: StoreClass] {
-    Dictionary(compactMap { summary in summary.storeClass.map { (summary.slug, $0) } }, uniquingKeysWith: { first, _ in first })
+    Dictionary(
+      compactMap { summary in summary.storeClass.map { (summary.slug, $0) } }, uniquingKeysWith: { first, _ in first })
   }
 
   /// For each stale brand, the as-of date of its last good fetch (``BrandSummary/lastFetchedAsOf``).
@@ -381,38 +386,48 @@ public struct ClosuresFile: Codable, Hashable, Sendable {
 
   public init(branches: [Branch], day: RunDay) {
     let window = day.window
-    // Days by their number while collecting: one `YYYY-MM-DD` text per day, not per closure.
-    var dates: [Int: [BranchID]] = [:]
-    var expected: [Int: [BranchID]] = [:]
+    // Branches in id order, so that every list below comes out sorted as it is collected.
+    let branches = branches.sorted { $0.id < $1.id }
+    // Days by their place in the window while collecting (every day collected lies in it): no
+    // hashing per closure, and one `YYYY-MM-DD` text per day.
+    let first = window.from.dayNumber
+    let dayCount = max(0, window.through.dayNumber - first + 1)
+    var dates = [[BranchID]](repeating: [], count: dayCount)
+    var expected = [[BranchID]](repeating: [], count: dayCount)
+    var unknown = [[BranchID]](repeating: [], count: dayCount)
     var shut: [BranchID] = []
     var closingForGood: [String: [BranchID]] = [:]
-    var unknown: [Int: [BranchID]] = [:]
     for branch in branches {
+      let id = branch.id
       for range in branch.unknownClosingDays(in: window).ranges {
-        for day in range.from.dayNumber...range.through.dayNumber { unknown[day, default: []].append(branch.id) }
+        for day in range.from.dayNumber...range.through.dayNumber { unknown[day - first].append(id) }
       }
       let shutDays = branch.shutDays(asOf: day.asOf).range(in: window)
       if !branch.storeStatus.isTrading {
-        shut.append(branch.id)
+        shut.append(id)
       } else if let closesOn = branch.storeStatus.closesOn {
-        closingForGood[closesOn.iso, default: []].append(branch.id)
+        closingForGood[closesOn.iso, default: []].append(id)
       }
       for date in branch.closing.dates where date >= window.from && date <= window.through {
         if let shutDays, shutDays.contains(date) { continue }
-        dates[date.dayNumber, default: []].append(branch.id)
+        dates[date.dayNumber - first].append(id)
       }
       for date in branch.closing.expected?.dates ?? [] where window.contains(date) {
-        expected[date.dayNumber, default: []].append(branch.id)
+        expected[date.dayNumber - first].append(id)
       }
     }
     self.schemaVersion = bundleSchemaVersion
     self.window = window
-    func byISODate(_ days: [Int: [BranchID]]) -> [String: [BranchID]] {
-      Dictionary(uniqueKeysWithValues: days.map { (CalendarDate(dayNumber: $0.key).iso, $0.value.sorted()) })
+    func byISODate(_ days: [[BranchID]]) -> [String: [BranchID]] {
+      var result: [String: [BranchID]] = [:]
+      for (offset, ids) in days.enumerated() where !ids.isEmpty {
+        result[CalendarDate(dayNumber: first + offset).iso] = ids
+      }
+      return result
     }
     self.dates = byISODate(dates)
-    self.shut = shut.sorted()
-    self.closingForGood = closingForGood.mapValues { $0.sorted() }
+    self.shut = shut
+    self.closingForGood = closingForGood
     self.unknown = byISODate(unknown)
     self.expected = byISODate(expected)
   }

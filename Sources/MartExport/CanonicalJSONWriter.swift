@@ -36,32 +36,39 @@ struct CanonicalJSONWriter {
     bytes.append(0x22)
   }
 
-  /// `text`'s UTF-8 bytes with JSON's escapes, without the quotes.
+  /// `text`'s UTF-8 bytes with JSON's escapes, without the quotes. A native string's bytes are
+  /// read where they are, without a copy of the string to call `withUTF8` on; another string is
+  /// made native first.
   private mutating func escaped(_ text: String) {
-    var text = text
-    text.withUTF8 { utf8 in
-      var start = 0
-      for index in 0..<utf8.count {
-        let byte = utf8[index]
-        guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-        if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-        start = index + 1
-        switch byte {
-        case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
-        case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
-        case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
-        case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
-        case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
-        case 0x08: bytes.append(contentsOf: [0x5C, 0x62])
-        case 0x0C: bytes.append(contentsOf: [0x5C, 0x66])
-        default:
-          let hex: StaticString = "0123456789abcdef"
-          let digits = hex.utf8Start
-          bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
-        }
-      }
-      if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+    if text.utf8.withContiguousStorageIfAvailable({ escaped(utf8: $0) }) == nil {
+      var text = text
+      text.withUTF8 { escaped(utf8: $0) }
     }
+  }
+
+  /// ``escaped(_:)`` of a string's UTF-8 bytes.
+  private mutating func escaped(utf8: UnsafeBufferPointer<UInt8>) {
+    var start = 0
+    for index in 0..<utf8.count {
+      let byte = utf8[index]
+      guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
+      if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
+      start = index + 1
+      switch byte {
+      case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
+      case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
+      case 0x0A: bytes.append(contentsOf: [0x5C, 0x6E])
+      case 0x0D: bytes.append(contentsOf: [0x5C, 0x72])
+      case 0x09: bytes.append(contentsOf: [0x5C, 0x74])
+      case 0x08: bytes.append(contentsOf: [0x5C, 0x62])
+      case 0x0C: bytes.append(contentsOf: [0x5C, 0x66])
+      default:
+        let hex: StaticString = "0123456789abcdef"
+        let digits = hex.utf8Start
+        bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
+      }
+    }
+    if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
   }
 
   mutating func string(_ text: String?) {

@@ -77,6 +77,8 @@ struct CalendarsExporter: BundleExporter {
   let staleSince: (BrandSlug) -> CalendarDate?
   private var building: [BrandSlug: ICalendar.BrandCalendarBuilder] = [:]
   private var finished: Set<BrandSlug> = []
+  /// The branch calendar being written, its room kept from branch to branch.
+  private var calendar = ICalendar.CalendarText()
 
   init(
     asOf: CalendarDate, brands: [BrandSlug], brandName: @escaping (BrandSlug) -> String,
@@ -89,14 +91,12 @@ struct CalendarsExporter: BundleExporter {
   }
 
   mutating func add(_ branch: ExportedBranch, to output: BundleOutput) throws(FileError) {
-    let events = ICalendar.events(of: branch.branch, brandName: branch.brandName, asOf: asOf)
-    building[branch.branch.brand, default: ICalendar.BrandCalendarBuilder()].add(events)
-    try output.whole(
-      CalendarFilesKind.path(of: branch.branch.id),
-      ICalendar.branchCalendar(
-        branch.branch, brandName: branch.brandName, events: events, staleSince: staleSince(branch.branch.brand),
-        asOf: asOf))
-    if branch.lastOfBrand { try finishBrand(branch.branch.brand, output) }
+    let brand = branch.branch.brand
+    ICalendar.writeBranchCalendar(
+      branch.branch, brandName: branch.brandName, staleSince: staleSince(brand), asOf: asOf, into: &calendar)
+    building[brand, default: ICalendar.BrandCalendarBuilder()].add(calendar)
+    try output.whole(CalendarFilesKind.path(of: branch.branch.id), Data(calendar.lines.bytes))
+    if branch.lastOfBrand { try finishBrand(brand, output) }
   }
 
   mutating func finish(_ output: BundleOutput) throws(FileError) {
