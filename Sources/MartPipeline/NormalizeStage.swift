@@ -26,19 +26,20 @@ public struct NormalizeStage: Sendable {
     var problems = RunProblems()
     guard !Task.isCancelled else { return ([], problems) }
     var prepared = prepare(raw)
-    for (index, rawBranch) in raw.enumerated() {
+    // By index: each raw branch read in place, not copied out of `raw` with all its texts.
+    for index in raw.indices {
       if Task.isCancelled {
         prepared.branches.removeSubrange(index...)
         break
       }
       problems.append(prepared.problems[index])
       let address = prepared.addresses[index]
-      let outcome = await geocoding.locate(siteCoordinate: rawBranch.coordinate, address: address)
-      for warning in outcome.warnings { problems.warn(.location, warning, branch: rawBranch.id) }
+      let outcome = await geocoding.locate(siteCoordinate: raw[index].coordinate, address: address)
+      for warning in outcome.warnings { problems.warn(.location, warning, branch: raw[index].id) }
       if outcome.coordinate == nil {
         problems.warn(
-          .location, "exported without coordinates: \(whyUnlocated(rawBranch, address: address, outcome: outcome))",
-          branch: rawBranch.id)
+          .location, "exported without coordinates: \(whyUnlocated(raw[index], address: address, outcome: outcome))",
+          branch: raw[index].id)
       }
       // In place: no other value shares the branch's box, so nothing of it is copied.
       prepared.branches[index].coordinate = outcome.coordinate
@@ -66,9 +67,9 @@ public struct NormalizeStage: Sendable {
       done.branches.reserveCapacity(sliceSize)
       done.addresses.reserveCapacity(sliceSize)
       done.problems.reserveCapacity(sliceSize)
-      for rawBranch in raw[(slice * sliceSize)..<min(raw.count, (slice + 1) * sliceSize)] {
+      for index in (slice * sliceSize)..<min(raw.count, (slice + 1) * sliceSize) {
         var problems = RunProblems()
-        let (branch, address) = normalizer.normalize(rawBranch, problems: &problems)
+        let (branch, address) = normalizer.normalize(raw[index], problems: &problems)
         done.branches.append(branch)
         done.addresses.append(address)
         done.problems.append(problems)
