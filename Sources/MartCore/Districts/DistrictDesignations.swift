@@ -321,11 +321,17 @@ struct StoreDays {
   func follows(_ pattern: [DesignatedDay], window: DateWindow) -> Following? {
     var swaps: [Following.Swap] = []
     for month in window.months {
-      let patternDays = Set(
-        pattern.compactMap { $0.date(inMonthStarting: month) }.filter { window.contains($0) && speaks(of: $0) })
+      // A pattern's few days of the month, sorted, in an array rather than a set.
+      var patternDays: [CalendarDate] = []
+      for day in pattern {
+        if let date = day.date(inMonthStarting: month), window.contains(date), speaks(of: date) {
+          patternDays.append(date)
+        }
+      }
+      patternDays.sortOnceEach()
       let next = month.firstOfMonth(addingMonths: 1)
-      var extra = closed.filter { $0 >= month && $0 < next && !patternDays.contains($0) }.sorted()
-      for day in patternDays.sorted() where !closed.contains(day) {
+      var extra = closed.lazy.filter { $0 >= month && $0 < next && !patternDays.contains($0) }.sorted()
+      for day in patternDays where !closed.contains(day) {
         // The nearest other closed day of the month, when the move concerns a public holiday.
         let candidates = extra.indices.filter {
           DistrictDesignations.isPublicHoliday(day) || DistrictDesignations.isPublicHoliday(extra[$0])
