@@ -24,43 +24,72 @@ public struct NormalizeStage: Sendable {
   /// branch in order, so the requests and the problems come in the same order on every run.
   public func normalize(_ raw: [RawBranch]) async -> ([Branch], RunProblems) {
     var problems = RunProblems()
-    var branches: [Branch] = []
-    guard !Task.isCancelled else { return (branches, problems) }
-    let prepared = prepare(raw)
-    for (index, rawBranch) in raw.enumerated() {
-      if Task.isCancelled { break }
-      var (branch, address, found) = prepared[index]
-      problems.append(found)
-      let outcome = await geocoding.locate(siteCoordinate: rawBranch.coordinate, address: address)
-      for warning in outcome.warnings { problems.warn(.location, warning, branch: rawBranch.id) }
+    guard !Task.isCancelled else { return ([], problems) }
+    var prepared = prepare(raw)
+    // By index: each raw branch read in place, not copied out of `raw` with all its texts.
+    for index in raw.indices {
+      if Task.isCancelled {
+        prepared.branches.removeSubrange(index...)
+        break
+      }
+      problems.append(prepared.problems[index])
+      let address = prepared.addresses[index]
+      let outcome = await geocoding.locate(siteCoordinate: raw[index].coordinate, address: address)
+      for warning in outcome.warnings { problems.warn(.location, warning, branch: raw[index].id) }
       if outcome.coordinate == nil {
         problems.warn(
-          .location, "exported without coordinates: \(whyUnlocated(rawBranch, address: address, outcome: outcome))",
-          branch: rawBranch.id)
+          .location, "exported without coordinates: \(whyUnlocated(raw[index], address: address, outcome: outcome))",
+          branch: raw[index].id)
       }
-      branch.coordinate = outcome.coordinate
-      branches.append(branch)
+      // In place: no other value shares the branch's box, so nothing of it is copied.
+      prepared.branches[index].coordinate = outcome.coordinate
     }
-    return (branches, problems)
+    return (prepared.branches, problems)
+  }
+
+  /// What ``prepare(_:)`` makes of the raw branches, by their index: each branch without its
+  /// coordinates, its parsed address and its problems.
+  struct Prepared {
+    var branches: [Branch] = []
+    var addresses: [KoreanAddress?] = []
+    var problems: [RunProblems] = []
   }
 
   /// Each branch normalized without its coordinates, with its parsed address and its problems,
   /// in the order of `raw`; slices of it on as many threads as there are processors.
-  func prepare(_ raw: [RawBranch]) -> [(Branch, KoreanAddress?, RunProblems)] {
+  func prepare(_ raw: [RawBranch]) -> Prepared {
     let sliceSize = 256
     let slices = (raw.count + sliceSize - 1) / sliceSize
     let normalizer = self.normalizer
-    let results = Mutex<[Int: [(Branch, KoreanAddress?, RunProblems)]]>([:])
+    let results = Mutex<[Prepared?]>(Array(repeating: nil, count: slices))
     DispatchQueue.concurrentPerform(iterations: slices) { slice in
-      let range = (slice * sliceSize)..<min(raw.count, (slice + 1) * sliceSize)
-      let done = raw[range].map { rawBranch in
+      var done = Prepared()
+      done.branches.reserveCapacity(sliceSize)
+      done.addresses.reserveCapacity(sliceSize)
+      done.problems.reserveCapacity(sliceSize)
+      for index in (slice * sliceSize)..<min(raw.count, (slice + 1) * sliceSize) {
         var problems = RunProblems()
-        let (branch, address) = normalizer.normalize(rawBranch, problems: &problems)
-        return (branch, address, problems)
+        let (branch, address) = normalizer.normalize(raw[index], problems: &problems)
+        done.branches.append(branch)
+        done.addresses.append(address)
+        done.problems.append(problems)
       }
       results.withLock { $0[slice] = done }
     }
-    return results.withLock { finished in (0..<slices).flatMap { finished[$0] ?? [] } }
+    return results.withLock { finished in
+      var all = Prepared()
+      all.branches.reserveCapacity(raw.count)
+      all.addresses.reserveCapacity(raw.count)
+      all.problems.reserveCapacity(raw.count)
+      for index in finished.indices {
+        // Taken out of the slice, so that the one array left holds each branch's box.
+        guard let slice = finished[index].take() else { continue }
+        all.branches += slice.branches
+        all.addresses += slice.addresses
+        all.problems += slice.problems
+      }
+      return all
+    }
   }
 
   /// Why a branch has no coordinates, in words an operator can act on.

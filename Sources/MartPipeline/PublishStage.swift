@@ -66,7 +66,7 @@ public struct BundleDraft: Sendable {
     let inference = DistrictDesignations.infer(
       from: branches, window: day.window, exempt: brands.exemptFromDesignation, storeClasses: brands.storeClasses,
       sources: sources, asOf: day.asOf, memory: memory, reference: reference)
-    branches = inference.withExpectedDays(branches)
+    inference.setExpectedDays(of: &branches)
     districts = inference
     var problems = RunProblems()
     let names = Dictionary(branches.map { ($0.id, $0.name) }, uniquingKeysWith: { first, _ in first })

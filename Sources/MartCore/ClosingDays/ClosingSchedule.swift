@@ -19,6 +19,15 @@ public enum ClosingRule: Hashable, Sendable {
   /// The same solar day every year, e.g. 1/1 (신정).
   case annual(month: Int, day: Int)
 
+  /// The `ordinal`-th `weekday` (`-1`: the last one) of the month of `monthStart` (the first day
+  /// of a month), or `nil` when the month has none.
+  static func date(ordinal: Int, weekday: Weekday, inMonthStarting monthStart: CalendarDate) -> CalendarDate? {
+    let length = CalendarDate.daysInMonth(year: monthStart.year, month: monthStart.month)
+    let first = 1 + (weekday.rawValue - monthStart.weekday.rawValue + 7) % 7
+    let day = ordinal == -1 ? first + (length - first) / 7 * 7 : first + (ordinal - 1) * 7
+    return CalendarDate(year: monthStart.year, month: monthStart.month, day: day)
+  }
+
   /// Dates this rule produces in the month of `monthStart` (the first day of a month).
   func dates(inMonthStarting monthStart: CalendarDate) -> [CalendarDate] {
     let length = CalendarDate.daysInMonth(year: monthStart.year, month: monthStart.month)
@@ -27,11 +36,7 @@ public enum ClosingRule: Hashable, Sendable {
     }
     switch self {
     case .nthWeekday(let ordinals, let weekday):
-      let first = 1 + (weekday.rawValue - monthStart.weekday.rawValue + 7) % 7
-      return ordinals.compactMap { ordinal in
-        if ordinal == -1 { return day(first + (length - first) / 7 * 7) }
-        return day(first + (ordinal - 1) * 7)
-      }
+      return ordinals.compactMap { Self.date(ordinal: $0, weekday: weekday, inMonthStarting: monthStart) }
     case .weekly(let weekday):
       let first = 1 + (weekday.rawValue - monthStart.weekday.rawValue + 7) % 7
       return stride(from: first, through: length, by: 7).compactMap(day)
@@ -160,22 +165,27 @@ public struct ClosingSchedule: Hashable, Sendable {
   /// explicit dates are added last.
   public func closedDates(from: CalendarDate, through: CalendarDate) -> [CalendarDate] {
     guard from <= through else { return [] }
-    var found = Set(ruleDates(from: from, through: through))
-    found.formUnion(dates.filter { $0 >= from && $0 <= through })
-    return found.sorted()
+    // An array sorted once, not a set: a window's few days, hashed into a set and sorted out of
+    // it, cost more than sorting them.
+    var found = ruleDates(from: from, through: through)
+    for date in dates where date >= from && date <= through { found.append(date) }
+    // Once each: a rule's day may also be an explicit date, two rules may give one day.
+    found.sortOnceEach()
+    return found
   }
 
   /// The days within `from...through` that rules and lunar holidays close, without exceptions,
-  /// lunar exceptions, uncertain days and days outside ``coverage``.
-  private func ruleDates(from: CalendarDate, through: CalendarDate) -> Set<CalendarDate> {
-    var found = Set<CalendarDate>()
+  /// lunar exceptions, uncertain days and days outside ``coverage``; unsorted, a day possibly
+  /// more than once.
+  private func ruleDates(from: CalendarDate, through: CalendarDate) -> [CalendarDate] {
+    var found: [CalendarDate] = []
     if !rules.isEmpty {
       var monthStart = from.firstOfMonth()
       let lastMonthStart = through.firstOfMonth()
       while true {
         for rule in rules {
           for date in rule.dates(inMonthStarting: monthStart) where date >= from && date <= through {
-            found.insert(date)
+            found.append(date)
           }
         }
         // Stop in the last month rather than step past it: there is no month after 9999-12.
@@ -183,33 +193,36 @@ public struct ClosingSchedule: Hashable, Sendable {
         monthStart = monthStart.firstOfMonth(addingMonths: 1)
       }
     }
-    found.formUnion(Self.lunarDates(lunar, from: from, through: through))
-    found.subtract(exceptions)
-    found.subtract(Self.lunarDates(lunarExceptions, from: from, through: through))
+    Self.addLunarDates(lunar, from: from, through: through, to: &found)
+    if !exceptions.isEmpty || !lunarExceptions.isEmpty {
+      var open = Set(exceptions)
+      var lunarOpen: [CalendarDate] = []
+      Self.addLunarDates(lunarExceptions, from: from, through: through, to: &lunarOpen)
+      open.formUnion(lunarOpen)
+      found.removeAll(where: open.contains)
+    }
     if !uncertain.isEmpty || coverage != nil {
-      found = found.filter { day in
-        !uncertain.contains { $0.contains(day) } && (coverage?.contains { $0.contains(day) } ?? true)
+      found.removeAll { day in
+        uncertain.contains { $0.contains(day) } || !(coverage?.contains { $0.contains(day) } ?? true)
       }
     }
     return found
   }
 
-  /// The solar dates of `closings` within `from...through`.
-  private static func lunarDates(_ closings: [LunarClosing], from: CalendarDate, through: CalendarDate)
-    -> Set<CalendarDate>
-  {
-    var found = Set<CalendarDate>()
+  /// Adds the solar dates of `closings` within `from...through` to `found`.
+  private static func addLunarDates(
+    _ closings: [LunarClosing], from: CalendarDate, through: CalendarDate, to found: inout [CalendarDate]
+  ) {
     for closing in closings {
       // A window edge can cut through a holiday whose offsets cross the year boundary.
       for year in (from.year - 1)...(through.year + 1) {
         guard let holiday = KoreanLunarHolidays.date(of: closing.holiday, inYear: year) else { continue }
         for offset in closing.offsets {
           let date = holiday.adding(days: offset)
-          if date >= from && date <= through { found.insert(date) }
+          if date >= from && date <= through { found.append(date) }
         }
       }
     }
-    return found
   }
 
   /// Whether the schedule speaks of every day: a recurring rule or lunar holiday, or open all year.
@@ -246,9 +259,13 @@ public struct ClosingSchedule: Hashable, Sendable {
       cursor = max(cursor, range.through.adding(days: 1))
     }
     if cursor <= through { gaps.append(DateWindow(from: cursor, through: through)) }
-    let unknown = DateWindow.merged(gaps + DateWindow.clipped(uncertain, from: from, through: through))
+    // The gaps are sorted and apart (each covered range holds a day), so they need merging
+    // only with uncertain days.
+    let uncertainDays = DateWindow.clipped(uncertain, from: from, through: through)
+    let unknown = uncertainDays.isEmpty ? gaps : DateWindow.merged(gaps + uncertainDays)
+    guard !unknown.isEmpty else { return unknown }
     let closed = dates.filter { $0 >= from && $0 <= through }
-    guard !closed.isEmpty, !unknown.isEmpty else { return unknown }
+    guard !closed.isEmpty else { return unknown }
     // An explicit closing date is known, whatever else the schedule says of its day.
     return unknown.flatMap { range -> [DateWindow] in
       var parts: [DateWindow] = []
@@ -271,8 +288,9 @@ public struct ClosingSchedule: Hashable, Sendable {
     var last = from.adding(days: -1)
     if let coverage {
       if let end = coverage.last?.through { last = max(last, end) }
-    } else if status != .unknown, let end = (dates + exceptions).max() {
-      last = max(last, end.lastOfMonth)
+    } else if status != .unknown {
+      if let end = dates.max() { last = max(last, end.lastOfMonth) }
+      if let end = exceptions.max() { last = max(last, end.lastOfMonth) }
     }
     if let end = dates.max() { last = max(last, end) }
     return last
@@ -294,7 +312,8 @@ public struct ClosingSchedule: Hashable, Sendable {
     text: String?, dates: [CalendarDate], asOf: CalendarDate, coverage: DateCoverage = .wholeMonths,
     textCoverage: DateCoverage = .asOfThroughLastListed
   ) -> ClosingSchedule {
-    let official = Set(dates).sorted()
+    var official = dates
+    official.sortOnceEach()
     guard let text else {
       if official.isEmpty {
         return ClosingSchedule(status: .unknown, text: nil, warnings: ["no closing days published"])
@@ -317,8 +336,12 @@ public struct ClosingSchedule: Hashable, Sendable {
   /// The calendar months of `dates` and `exceptions` (of a schedule that is not `unknown`).
   var coveredMonths: [DateWindow] {
     guard status != .unknown else { return [] }
-    let months = Set((dates + exceptions).map { $0.firstOfMonth() })
-    return DateWindow.merged(months.map { DateWindow(from: $0, through: $0.lastOfMonth) })
+    // A month named twice is one range twice, which merging joins.
+    var months: [DateWindow] = []
+    months.reserveCapacity(dates.count + exceptions.count)
+    for date in dates { months.append(DateWindow(from: date.firstOfMonth(), through: date.lastOfMonth)) }
+    for date in exceptions { months.append(DateWindow(from: date.firstOfMonth(), through: date.lastOfMonth)) }
+    return DateWindow.merged(months)
   }
 
   /// This schedule with `officialDates` taking precedence in the calendar months they fall in:

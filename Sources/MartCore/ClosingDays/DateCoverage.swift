@@ -37,8 +37,10 @@ public enum DateCoverage: String, Hashable, Sendable, Codable, CaseIterable {
 extension DateWindow {
   /// `ranges` sorted, with overlapping and adjacent ranges joined; empty ranges are dropped.
   public static func merged(_ ranges: some Sequence<DateWindow>) -> [DateWindow] {
+    var sorted = ranges.filter { $0.from <= $0.through }
+    sorted.sort { $0.from < $1.from }
     var result: [DateWindow] = []
-    for range in ranges.filter({ $0.from <= $0.through }).sorted(by: { $0.from < $1.from }) {
+    for range in sorted {
       if let last = result.last, range.from <= last.through.adding(days: 1) {
         result[result.count - 1].through = max(last.through, range.through)
       } else {
@@ -53,7 +55,9 @@ extension DateWindow {
     ranges.flatMap { range -> [DateWindow] in
       guard range.from <= removed.through, removed.from <= range.through else { return [range] }
       var parts: [DateWindow] = []
-      if range.from < removed.from { parts.append(DateWindow(from: range.from, through: removed.from.adding(days: -1))) }
+      if range.from < removed.from {
+        parts.append(DateWindow(from: range.from, through: removed.from.adding(days: -1)))
+      }
       if removed.through < range.through {
         parts.append(DateWindow(from: removed.through.adding(days: 1), through: range.through))
       }

@@ -120,7 +120,9 @@ public enum DistrictDesignations {
       for follower in followers {
         for swap in follower.swaps { swaps[swap, default: []].append(follower.store.id) }
       }
-      var districtSwaps = swaps.keys.map { DistrictSwap(date: $0.date, ids: swaps[$0]!.sorted(), replaces: $0.replaces) }
+      var districtSwaps = swaps.keys.map {
+        DistrictSwap(date: $0.date, ids: swaps[$0]!.sorted(), replaces: $0.replaces)
+      }
       // A swap earlier runs saw stands for a pattern day no store following it now speaks of
       // (the stores that made it are stale or silent).
       if let remembered, remembered.pattern == designation.pattern {
@@ -201,8 +203,9 @@ public enum DistrictDesignations {
     var kinds: [StoreDays.Days: Int] = [:]
     var representatives: [StoreDays] = []
     let kindOfStore = stores.map { store in
-      if let kind = kinds[store.days] { return kind }
-      kinds[store.days] = representatives.count
+      let days = store.days
+      if let kind = kinds[days] { return kind }
+      kinds[days] = representatives.count
       representatives.append(store)
       return representatives.count - 1
     }
@@ -233,14 +236,23 @@ public enum DistrictDesignations {
   private static func expectedDates(_ pattern: DistrictPattern, followers: [Following], window: DateWindow)
     -> [CalendarDate]
   {
-    let dates = pattern.patternDates(in: window).map { day -> CalendarDate in
-      let speaking = followers.filter { $0.store.speaks(of: day) }
-      if speaking.isEmpty, let kept = pattern.swaps.first(where: { $0.replaces == day }) { return kept.date }
-      let replacements = Set(speaking.map { following in following.swaps.first { $0.replaces == day }?.date })
-      if replacements.count == 1, let only = replacements.first, let replacement = only { return replacement }
-      return day
+    var dates = pattern.patternDates(in: window).map { day -> CalendarDate in
+      // What the followers that speak of the day closed instead (`nil`: the day itself), when
+      // they all agree; `.none` when none speaks of it.
+      var agreed: CalendarDate??
+      for following in followers where following.store.speaks(of: day) {
+        let replacement = following.swaps.first { $0.replaces == day }?.date
+        if agreed == nil {
+          agreed = replacement
+        } else if agreed! != replacement {
+          return day
+        }
+      }
+      guard let agreed else { return pattern.swaps.first { $0.replaces == day }?.date ?? day }
+      return agreed ?? day
     }
-    return Set(dates).sorted()
+    dates.sortOnceEach()
+    return dates
   }
 
   static func isPublicHoliday(_ date: CalendarDate) -> Bool { KoreanPublicHolidays.holiday(on: date) != nil }
@@ -273,22 +285,28 @@ struct StoreDays {
 
   func speaks(of day: CalendarDate) -> Bool { !unknown.contains { $0.contains(day) } }
 
-  /// What the inference reads of a store, its id aside.
+  /// What the inference reads of a store, its id aside: its closed days sorted, which hash in
+  /// one pass where a set hashes each of its members apart.
   struct Days: Hashable {
-    let closed: Set<CalendarDate>
+    let closed: [CalendarDate]
     let unknown: [DateWindow]
   }
 
-  var days: Days { Days(closed: closed, unknown: unknown) }
+  var days: Days { Days(closed: closed.sorted(), unknown: unknown) }
 
   /// The days it closes on in more than half of the months where it speaks of them, each as an
   /// nth weekday and as a day of the month, sorted.
   func ownPattern(window: DateWindow) -> [DesignatedDay] {
-    let candidates = Set(closed.flatMap { [DesignatedDay(of: $0), DesignatedDay(dayOfMonth: $0.day)] })
-    return candidates.filter { day in
+    var candidates = Set<DesignatedDay>(minimumCapacity: closed.count * 2)
+    for date in closed {
+      candidates.insert(DesignatedDay(of: date))
+      candidates.insert(DesignatedDay(dayOfMonth: date.day))
+    }
+    let months = window.months
+    return candidates.lazy.filter { day in
       var spoken = 0
       var kept = 0
-      for month in window.months {
+      for month in months {
         guard let date = day.date(inMonthStarting: month), window.contains(date), speaks(of: date) else { continue }
         spoken += 1
         if closed.contains(date) { kept += 1 }
@@ -303,16 +321,24 @@ struct StoreDays {
   func follows(_ pattern: [DesignatedDay], window: DateWindow) -> Following? {
     var swaps: [Following.Swap] = []
     for month in window.months {
-      let patternDays = Set(
-        pattern.compactMap { $0.date(inMonthStarting: month) }.filter { window.contains($0) && speaks(of: $0) })
+      // A pattern's few days of the month, sorted, in an array rather than a set.
+      var patternDays: [CalendarDate] = []
+      for day in pattern {
+        if let date = day.date(inMonthStarting: month), window.contains(date), speaks(of: date) {
+          patternDays.append(date)
+        }
+      }
+      patternDays.sortOnceEach()
       let next = month.firstOfMonth(addingMonths: 1)
-      var extra = closed.filter { $0 >= month && $0 < next && !patternDays.contains($0) }.sorted()
-      for day in patternDays.sorted() where !closed.contains(day) {
+      var extra = closed.lazy.filter { $0 >= month && $0 < next && !patternDays.contains($0) }.sorted()
+      for day in patternDays where !closed.contains(day) {
         // The nearest other closed day of the month, when the move concerns a public holiday.
         let candidates = extra.indices.filter {
           DistrictDesignations.isPublicHoliday(day) || DistrictDesignations.isPublicHoliday(extra[$0])
         }
-        if let index = candidates.min(by: { abs(extra[$0].dayNumber - day.dayNumber) < abs(extra[$1].dayNumber - day.dayNumber) }) {
+        if let index = candidates.min(by: {
+          abs(extra[$0].dayNumber - day.dayNumber) < abs(extra[$1].dayNumber - day.dayNumber)
+        }) {
           swaps.append(Following.Swap(date: extra[index], replaces: day))
           extra.remove(at: index)
         } else if !DistrictDesignations.isPublicHoliday(day) {

@@ -83,10 +83,18 @@ public struct DistrictInference: Sendable {
   /// `branches` with `closing.expected` set as ``expected(for:)`` says (and cleared elsewhere);
   /// nothing else changes.
   public func withExpectedDays(_ branches: [Branch]) -> [Branch] {
-    branches.map { branch in
-      var branch = branch
-      branch.closing.expected = expected(for: branch)
-      return branch
+    var branches = branches
+    setExpectedDays(of: &branches)
+    return branches
+  }
+
+  /// Sets each branch's `closing.expected` as ``expected(for:)`` says (and clears it elsewhere),
+  /// in place; nothing else changes. A branch whose expected days stay as they were is left
+  /// alone, so that it still shares its properties with its other copies (``Branch``).
+  public func setExpectedDays(of branches: inout [Branch]) {
+    for index in branches.indices {
+      let expected = expected(for: branches[index])
+      if branches[index].closing.expected != expected { branches[index].closing.expected = expected }
     }
   }
 }
@@ -132,4 +140,3 @@ public struct DesignationMismatch: Hashable, Sendable {
       + "(\(district.basisDescription))"
   }
 }
-

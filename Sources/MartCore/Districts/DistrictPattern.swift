@@ -26,8 +26,14 @@ public struct District: Hashable, Comparable, Sendable, CustomStringConvertible 
       return
     }
     guard let sigungu = address.sigungu, !sigungu.isEmpty else { return nil }
-    // `성남시 분당구`: the 시 designates for its 구.
-    let city = sigungu.split(separator: " ").first.map(String.init) ?? sigungu
+    // `성남시 분당구`: the 시 designates for its 구, the first word (spaces before it left out).
+    let bytes = sigungu.utf8
+    guard let start = bytes.firstIndex(where: { $0 != UInt8(ascii: " ") }) else {
+      self.init(sido: sido, sigungu: sigungu)
+      return
+    }
+    let end = bytes[start...].firstIndex(of: UInt8(ascii: " ")) ?? bytes.endIndex
+    let city = start == bytes.startIndex && end == bytes.endIndex ? sigungu : String(sigungu[start..<end])
     self.init(sido: sido, sigungu: city)
   }
 
@@ -92,7 +98,7 @@ public struct DesignatedDay: Hashable, Comparable, Sendable {
   func date(inMonthStarting monthStart: CalendarDate) -> CalendarDate? {
     switch kind {
     case .nthWeekday(let ordinal, let weekday):
-      ClosingRule.nthWeekday(ordinals: [ordinal], weekday: weekday).dates(inMonthStarting: monthStart).first
+      ClosingRule.date(ordinal: ordinal, weekday: weekday, inMonthStarting: monthStart)
     case .dayOfMonth(let day): CalendarDate(year: monthStart.year, month: monthStart.month, day: day)
     }
   }
@@ -219,7 +225,9 @@ public struct DistrictPattern: Hashable, Sendable {
 
   /// How many days before `asOf` it was last confirmed (0 when confirmed by the run of `asOf`);
   /// `nil` when it is cited and no stores have confirmed it.
-  public func daysSinceConfirmed(asOf: CalendarDate) -> Int? { lastConfirmed.map { max(0, asOf.dayNumber - $0.dayNumber) } }
+  public func daysSinceConfirmed(asOf: CalendarDate) -> Int? {
+    lastConfirmed.map { max(0, asOf.dayNumber - $0.dayNumber) }
+  }
 
   /// What the pattern rests on, for messages: `evidence: <ids>`, and for a cited pattern
   /// `cited since 2014-05 (경기일보, 2014-05-01)` first.
@@ -232,7 +240,9 @@ public struct DistrictPattern: Hashable, Sendable {
   public var patternDescription: String { Self.describe(pattern) }
 
   /// `2nd wednesday, 4th wednesday`.
-  public static func describe(_ pattern: [DesignatedDay]) -> String { pattern.map(\.description).joined(separator: ", ") }
+  public static func describe(_ pattern: [DesignatedDay]) -> String {
+    pattern.map(\.description).joined(separator: ", ")
+  }
 
   /// The pattern's days within `window`, sorted.
   public func patternDates(in window: DateWindow) -> [CalendarDate] { Self.dates(of: pattern, in: window) }
@@ -242,10 +252,13 @@ public struct DistrictPattern: Hashable, Sendable {
     var dates: [CalendarDate] = []
     var month = window.from.firstOfMonth()
     while month <= window.through {
-      dates += pattern.compactMap { $0.date(inMonthStarting: month) }.filter(window.contains)
+      for day in pattern {
+        if let date = day.date(inMonthStarting: month), window.contains(date) { dates.append(date) }
+      }
       month = month.firstOfMonth(addingMonths: 1)
     }
-    return Set(dates).sorted()
+    dates.sortOnceEach()
+    return dates
   }
 }
 

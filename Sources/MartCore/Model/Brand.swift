@@ -132,10 +132,19 @@ public struct BranchID: Hashable, Comparable, Sendable, Codable, CustomStringCon
     if first.properties.isWhitespace || last.properties.isWhitespace {
       return "the store id starts or ends with white space"
     }
-    if store.unicodeScalars.contains(where: { $0 == "/" || $0 == "\\" }) { return "the store id holds a / or \\" }
-    if store.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-      return "the store id holds a control character"
+    // One pass for both: control characters (`Cc`) are a fixed set, U+0000–001F and
+    // U+007F–009F, which Unicode's stability policy keeps as it is.
+    var slash = false
+    var control = false
+    for scalar in store.unicodeScalars {
+      switch scalar.value {
+      case 0x2F, 0x5C: slash = true
+      case 0x00...0x1F, 0x7F...0x9F: control = true
+      default: continue
+      }
     }
+    if slash { return "the store id holds a / or \\" }
+    if control { return "the store id holds a control character" }
     return nil
   }
 

@@ -206,3 +206,17 @@ extension CalendarDate {
       }
   }
 }
+
+extension Array where Element == CalendarDate {
+  /// Sorts the dates and keeps each once: `Set(self).sorted()` without hashing a few dates into
+  /// a set to sort them out of it.
+  mutating func sortOnceEach() {
+    sort()
+    var kept = 0
+    for index in indices where kept == 0 || self[kept - 1] != self[index] {
+      self[kept] = self[index]
+      kept += 1
+    }
+    removeSubrange(kept...)
+  }
+}

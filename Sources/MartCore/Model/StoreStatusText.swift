@@ -168,6 +168,11 @@ struct StoreStatusText {
   /// A text that is nothing but one date with a year.
   static func wholeDate(_ text: String) -> CalendarDate? {
     if let date = CalendarDate(compact: text) ?? CalendarDate(iso: text) { return date }
+    // The year comes first, as four digits or a compact date's eight (`StatusClause.mention`),
+    // ASCII or full-width as the tokens fold them: a text not starting so (hours such as
+    // `10:00~22:00`) is no date with a year. Asked first, by scalars, before its characters.
+    let leadingDigits = text.unicodeScalars.prefix { ("0"..."9").contains($0) || ("０"..."９").contains($0) }.count
+    guard leadingDigits == 4 || leadingDigits == 8 else { return nil }
     guard text.first?.isNumber == true, text.last?.isNumber == true || text.last == "일" else { return nil }
     // One date with a year from the first token to the last, nothing after it.
     let tokens = ClosingTokens(text)
