@@ -36,14 +36,9 @@ struct CanonicalJSONWriter {
     bytes.append(0x22)
   }
 
-  /// `text`'s UTF-8 bytes with JSON's escapes, without the quotes. A native string's bytes are
-  /// read where they are, without a copy of the string to call `withUTF8` on; another string is
-  /// made native first.
+  /// `text`'s UTF-8 bytes with JSON's escapes, without the quotes.
   private mutating func escaped(_ text: String) {
-    if text.utf8.withContiguousStorageIfAvailable({ escaped(utf8: $0) }) == nil {
-      var text = text
-      text.withUTF8 { escaped(utf8: $0) }
-    }
+    text.withContiguousUTF8 { escaped(utf8: $0) }
   }
 
   /// ``escaped(_:)`` of a string's UTF-8 bytes.

@@ -38,11 +38,7 @@ struct ContentLines {
   /// replaced is ASCII, one byte that no byte of another character can be taken for), so text
   /// escaped in parts is the whole escaped.
   mutating func append(escaping text: String) {
-    // A native string's bytes are read where they are; another string is made native first.
-    if text.utf8.withContiguousStorageIfAvailable({ append(escaping: $0) }) == nil {
-      var text = text
-      text.withUTF8 { append(escaping: $0) }
-    }
+    text.withContiguousUTF8 { append(escaping: $0) }
   }
 
   /// ``append(escaping:)`` of a string's UTF-8 bytes.

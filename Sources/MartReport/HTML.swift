@@ -1,12 +1,12 @@
+import MartCore
+
 /// Escaping for the text and attribute values the report page and the site write.
 public enum HTML {
   /// `text` safe as element content or inside a double-quoted attribute value
   /// (``HTMLBytes/appendEscaped(_:)``); text without a character to escape (most of it) is
   /// returned as it is.
   public static func escape(_ text: String) -> String {
-    var text = text
-    // Read in place: a native string's bytes are contiguous already.
-    if text.withUTF8({ HTMLBytes.escapedByteIndex(in: $0, from: 0) == nil }) { return text }
+    if text.withContiguousUTF8({ HTMLBytes.escapedByteIndex(in: $0, from: 0) == nil }) { return text }
     var escaped = HTMLBytes()
     escaped.appendEscaped(text)
     return escaped.text
@@ -38,8 +38,7 @@ struct HTMLBytes {
 
   /// Appends `markup` as it is: a literal, or text already escaped.
   mutating func append(_ markup: String) {
-    var markup = markup
-    markup.withUTF8 { bytes.append(contentsOf: $0) }
+    markup.withContiguousUTF8 { bytes.append(contentsOf: $0) }
   }
 
   /// Appends again `range` of the bytes this buffer holds: a short piece written once and
@@ -86,8 +85,7 @@ struct HTMLBytes {
   /// Works on the contiguous UTF-8 bytes: the five characters escaped are ASCII, so no byte of
   /// another character can be taken for one, and the runs between them are copied whole.
   mutating func appendEscaped(_ text: String) {
-    var text = text
-    text.withUTF8 { source in
+    text.withContiguousUTF8 { source in
       var start = 0
       while let index = Self.escapedByteIndex(in: source, from: start) {
         bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[start..<index]))

@@ -1,4 +1,14 @@
 extension String {
+  /// Calls `body` with the text's UTF-8 bytes: a native string's are read where they are,
+  /// without a copy of the string to call `withUTF8` on; another string is made native first.
+  /// The writers of the bundle, calendars and pages read every text they escape this way.
+  @inlinable
+  public func withContiguousUTF8<Result>(_ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    if let result = utf8.withContiguousStorageIfAvailable(body) { return result }
+    var text = self
+    return text.withUTF8(body)
+  }
+
   /// Whether `word` occurs in the text, compared byte for byte as UTF-8 (the wording tables are
   /// precomposed Hangul, as the cleaned texts are); cheaper than Foundation's `contains`, which
   /// goes through NSString on Linux. The one byte search of the package: the core's wording
