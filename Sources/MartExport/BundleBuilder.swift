@@ -15,6 +15,30 @@ struct BuiltBundle {
   var branches: BranchesFile
   /// `closures.json` as written.
   var closures: ClosuresFile
+  /// Each branch's JSON as the files hold it, in the order of `branches`, when the build wrote
+  /// files (a sink was given); `nil` for a build of digests alone.
+  var encodedBranches: EncodedBranches?
+}
+
+/// Each branch's canonical JSON (``CanonicalJSONWriter/branch(_:)``) as a build wrote it, in id
+/// order, in one buffer: `current/` frames these bytes for each listed branch instead of
+/// encoding the branch again.
+struct EncodedBranches: Sendable {
+  private var bytes: [UInt8] = []
+  /// Where each branch's bytes end in ``bytes``.
+  private var ends: [Int] = []
+
+  var count: Int { ends.count }
+
+  mutating func append(_ json: ArraySlice<UInt8>) {
+    bytes += json
+    ends.append(bytes.count)
+  }
+
+  /// The JSON of the branch at `index` in the build's order.
+  subscript(index: Int) -> ArraySlice<UInt8> {
+    bytes[(index == 0 ? 0 : ends[index - 1])..<ends[index]]
+  }
 }
 
 /// Makes every file of a bundle in one pass over the branches, composing the exporter of each
@@ -76,6 +100,7 @@ enum BundleBuilder {
     var lastIndex: [BrandSlug: Int] = [:]
     for (index, branch) in branches.enumerated() { lastIndex[branch.brand] = index }
     var writer = CanonicalJSONWriter(capacity: 8192)
+    var encoded = sink == nil ? nil : EncodedBranches()
     for (index, branch) in branches.enumerated() {
       if index % 256 == 0, shouldStop() { return nil }
       writer.bytes.removeAll(keepingCapacity: true)
@@ -86,6 +111,7 @@ enum BundleBuilder {
         branch: branch, json: writer.bytes[...], brandName: name(branch.brand),
         lastOfBrand: lastIndex[branch.brand] == index)
       for exporter in exporters.indices { try exporters[exporter].add(exported, to: output) }
+      encoded?.append(exported.json)
     }
     for index in exporters.indices {
       if shouldStop() { return nil }
@@ -104,7 +130,7 @@ enum BundleBuilder {
       manifest: manifest, manifestData: manifestData,
       branches: BranchesFile(
         schemaVersion: bundleSchemaVersion, window: day.window, branches: branches, removed: removed),
-      closures: input.closures)
+      closures: input.closures, encodedBranches: encoded)
   }
 }
 

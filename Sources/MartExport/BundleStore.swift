@@ -25,6 +25,9 @@ public struct PublishedBundle: Sendable {
   /// how many are hard links of the previous bundle's (none of either when the bundle was
   /// already there). `nil` for a bundle read from disk.
   public var files: BundleFileCounts? = nil
+  /// Each branch's JSON as the publish that returned this bundle wrote it, in the order of
+  /// `branches.branches`; `nil` for a bundle read from disk or found already there.
+  var encodedBranches: EncodedBranches? = nil
 
   /// Its `districts.json`, when it has one that can be read (bundles made before it existed
   /// have none).
@@ -346,7 +349,7 @@ public struct BundleStore: Sendable {
       asOf: built.manifest.asOf, manifestSHA256: SHA256.hex(built.manifestData))
     let bundle = PublishedBundle(
       pointer: pointer, manifest: built.manifest, branches: built.branches, directory: directory,
-      closures: built.closures, files: files)
+      closures: built.closures, files: files, encodedBranches: built.encodedBranches)
     let pointerData = try encode(pointer)
     if let current = layout.latestBytes(), current == pointerData {
       return .published(bundle, latestChanged: false, repaired: repaired)

@@ -86,9 +86,9 @@ final class JSONNodeBuilder {
     case .unset:
       throw EncodingError.invalidValue(
         "", .init(codingPath: codingPath, debugDescription: "a value encoded nothing"))
-    case .null: output += Array("null".utf8)
-    case .bool(let value): output += Array((value ? "true" : "false").utf8)
-    case .number(let text): output += Array(text.utf8)
+    case .null: output.append(contentsOf: "null".utf8)
+    case .bool(let value): output.append(contentsOf: (value ? "true" : "false").utf8)
+    case .number(let text): output.append(contentsOf: text.utf8)
     case .string(let text): Self.writeString(text, to: &output)
     case .array(let elements):
       output.append(UInt8(ascii: "["))
@@ -99,12 +99,12 @@ final class JSONNodeBuilder {
       output.append(UInt8(ascii: "]"))
     case .object(let members):
       output.append(UInt8(ascii: "{"))
-      let keys = members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-      for (index, key) in keys.enumerated() {
+      let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+      for (index, member) in sorted.enumerated() {
         if index > 0 { output.append(UInt8(ascii: ",")) }
-        Self.writeString(key, to: &output)
+        Self.writeString(member.key, to: &output)
         output.append(UInt8(ascii: ":"))
-        try members[key]!.write(to: &output, codingPath: codingPath)
+        try member.value.write(to: &output, codingPath: codingPath)
       }
       output.append(UInt8(ascii: "}"))
     }

@@ -422,10 +422,11 @@ struct CanonicalJSONWriter {
     bytes.append(0x7D)
   }
 
-  /// A `current/branches/<id>.json` file, without its final newline.
-  mutating func currentBranch(_ file: CurrentBranchFile) throws {
+  /// A `current/branches/<id>.json` file, without its final newline; `branchJSON`, when given,
+  /// is ``branch(_:)`` of its branch, already written.
+  mutating func currentBranch(_ file: CurrentBranchFile, branchJSON: ArraySlice<UInt8>? = nil) throws {
     raw(#"{"branch":"#)
-    try branch(file.branch)
+    if let branchJSON { bytes += branchJSON } else { try branch(file.branch) }
     raw(#","lastListedIn":"#)
     string(file.lastListedIn)
     raw(#","listed":"#)

@@ -62,11 +62,13 @@ public struct CurrentDirectory: Sendable {
     }
     let bundlePath = latest.directory.path
     let listed = Set(latest.branches.branches.map(\.id))
-    for branch in latest.branches.branches {
+    // The branches' JSON as the publish wrote it, when it is in memory: framed, not encoded again.
+    let encoded = latest.encodedBranches.flatMap { $0.count == latest.branches.branches.count ? $0 : nil }
+    for (index, branch) in latest.branches.branches.enumerated() {
       try add(
         "branches/\(branch.id).json",
         try encode(
-          CurrentBranchFile(window: latest.manifest.window, listed: true, branch: branch)))
+          CurrentBranchFile(window: latest.manifest.window, listed: true, branch: branch), branchJSON: encoded?[index]))
       let calendar = CalendarFilesKind.path(of: branch.id)
       try add(calendar, .sameAs(bundleFile: "\(bundlePath)/\(calendar)"))
     }
@@ -286,9 +288,10 @@ public struct CurrentDirectory: Sendable {
     }
   }
 
-  private func encode(_ value: CurrentBranchFile) throws(FileError) -> Data {
+  /// The file's bytes; `branchJSON`, when given, is its branch's JSON as the bundle holds it.
+  private func encode(_ value: CurrentBranchFile, branchJSON: ArraySlice<UInt8>? = nil) throws(FileError) -> Data {
     var writer = CanonicalJSONWriter(capacity: 4096)
-    do { try writer.currentBranch(value) } catch {
+    do { try writer.currentBranch(value, branchJSON: branchJSON) } catch {
       throw FileError(.encode, path: currentURL.path, message: "encoding failed", cause: error)
     }
     writer.bytes.append(0x0A)

@@ -82,27 +82,31 @@ struct ContentLines {
 
   /// Adds `date` as `YYYYMMDD` (a year has four digits).
   mutating func append(basic date: CalendarDate) {
-    append(digits: date.year, divisor: 1000)
-    append(digits: date.month, divisor: 10)
-    append(digits: date.day, divisor: 10)
+    append(fourDigits: date.year)
+    append(twoDigits: date.month)
+    append(twoDigits: date.day)
   }
 
   /// Adds `date` as `YYYY-MM-DD`, its `iso` (a year has four digits).
   mutating func append(iso date: CalendarDate) {
-    append(digits: date.year, divisor: 1000)
+    append(fourDigits: date.year)
     bytes.append(0x2D)
-    append(digits: date.month, divisor: 10)
+    append(twoDigits: date.month)
     bytes.append(0x2D)
-    append(digits: date.day, divisor: 10)
+    append(twoDigits: date.day)
   }
 
-  /// Adds `value`'s decimal digits from the place of `divisor` down, zero-padded.
-  private mutating func append(digits value: Int, divisor: Int) {
-    var divisor = divisor
-    while divisor > 0 {
-      bytes.append(UInt8(0x30 + value / divisor % 10))
-      divisor /= 10
-    }
+  /// Adds the last four decimal digits of `value` (not negative), zero-padded.
+  private mutating func append(fourDigits value: Int) {
+    append(twoDigits: value / 100)
+    append(twoDigits: value)
+  }
+
+  /// Adds the last two decimal digits of `value` (not negative), zero-padded. The divisors are
+  /// constants, which the compiler turns into multiplications.
+  private mutating func append(twoDigits value: Int) {
+    bytes.append(0x30 + UInt8(truncatingIfNeeded: value / 10 % 10))
+    bytes.append(0x30 + UInt8(truncatingIfNeeded: value % 10))
   }
 
   /// Finishes the line being made: folded in place when it is longer than 75 octets, and

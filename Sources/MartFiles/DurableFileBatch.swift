@@ -124,9 +124,12 @@ public final class DurableFileBatch {
         if let temporary = file.temporary { try Files.syncFile(temporary) }
       }
     }
-    while let file = pending.first {
+    // What was named leaves the batch, also when a later file fails.
+    var named = 0
+    defer { pending.removeFirst(named) }
+    for file in pending {
       try name(file)
-      pending.removeFirst()
+      named += 1
     }
   }
 

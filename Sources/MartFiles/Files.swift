@@ -97,13 +97,15 @@ public enum Files {
   /// `AT_FDCWD`) to `destination.name` relative to `destination.folder`; `sourcePath` and
   /// `path` are what errors name.
   static func hardLink(
-    from source: (folder: Int32, name: String), _ sourcePath: String, to destination: (folder: Int32, name: String),
-    _ path: String
+    from source: (folder: Int32, name: String), _ sourcePath: @autoclosure () -> String,
+    to destination: (folder: Int32, name: String), _ path: @autoclosure () -> String
   ) throws(FileError) -> Bool {
     guard linkat(source.folder, source.name, destination.folder, destination.name, 0) == 0 else {
       switch errno {
       case EXDEV, EPERM, ENOTSUP, EOPNOTSUPP, EMLINK: return false
-      default: throw failure(.link, path, "cannot link to \(sourcePath)")
+      case let code:
+        // The paths are made only now, for the message, and errno is read before.
+        throw FileError(.link, path: path(), message: "cannot link to \(sourcePath())", cause: Errno(rawValue: code))
       }
     }
     var status = stat()
@@ -113,7 +115,7 @@ public enum Files {
       return true
     }
     unlinkat(destination.folder, destination.name, 0)
-    throw FileError(.foreign, path: sourcePath, message: "cannot link: not a regular file")
+    throw FileError(.foreign, path: sourcePath(), message: "cannot link: not a regular file")
   }
 
   /// ``hardLink(_:to:)``, or, where no link can be made, a new file at `path` with a copy of
@@ -391,14 +393,18 @@ public enum Files {
   /// The folder holding `path` (`.` for a bare name).
   public static func parent(of path: String) -> String {
     // By bytes: a slash is one byte, and the separator whatever follows it.
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return "." }
-    return slash == path.startIndex ? "/" : String(decoding: path.utf8[..<slash], as: UTF8.self)
+    path.withContiguousUTF8 { bytes in
+      guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return "." }
+      return slash == 0 ? "/" : String(decoding: UnsafeBufferPointer(rebasing: bytes[..<slash]), as: UTF8.self)
+    }
   }
 
   /// The last component of `path`, what follows its last slash (all of it for a bare name).
   public static func name(of path: String) -> String {
-    guard let slash = path.utf8.lastIndex(of: UInt8(ascii: "/")) else { return path }
-    return String(decoding: path.utf8[path.utf8.index(after: slash)...], as: UTF8.self)
+    path.withContiguousUTF8 { bytes in
+      guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return path }
+      return String(decoding: UnsafeBufferPointer(rebasing: bytes[(slash + 1)...]), as: UTF8.self)
+    }
   }
 
   /// The error of a system call on `path` that just failed: `what`, caused by `errno`

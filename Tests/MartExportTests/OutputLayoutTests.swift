@@ -2,8 +2,8 @@ import Foundation
 import MartCore
 import MartExport
 import MartFiles
-import Testing
 import TestSupport
+import Testing
 
 /// The one reader of `latest.json` and the one routine that removes what killed runs left,
 /// `current/` included.
@@ -50,11 +50,12 @@ import TestSupport
 
     let spared = layout.removeLeftovers(onlyOfEndedProcesses: true)
     #expect(
-      spared == [
-        ".latest.json.\(gone)", ".report.html.\(gone)", "bundles/.staging-2026-11-20-17-\(gone)",
-        "current/.keep", "current/branches/.emart-1059.json.\(gone)", "current/calendars/.sync",
-        "current/calendars/brands/.emart.ics.\(gone)",
-      ].sorted())
+      spared
+        == [
+          ".latest.json.\(gone)", ".report.html.\(gone)", "bundles/.staging-2026-11-20-17-\(gone)",
+          "current/.keep", "current/branches/.emart-1059.json.\(gone)", "current/calendars/.sync",
+          "current/calendars/brands/.emart.ics.\(gone)",
+        ].sorted())
     for path in liveOnes {
       #expect(FileManager.default.fileExists(atPath: output.appendingPathComponent(path).path), "\(path)")
     }
@@ -62,6 +63,32 @@ import TestSupport
     #expect(layout.removeLeftovers() == liveOnes.sorted())
     #expect(layout.leftovers().isEmpty)
     // What is left in current/ is what latest.json calls for (hidden names are not served files).
+    #expect(try CurrentDirectory(outputDirectory: output).mismatches().isEmpty)
+  }
+}
+
+/// `current/` frames each listed branch's JSON as the publish wrote it, when it has the bundle
+/// in memory; the files must be what encoding each branch anew gives.
+@Suite struct CurrentFromPublishedBundleTests {
+  @Test func filesMadeFromThePublishedBytesAreThoseOfEncodingAnew() throws {
+    let branches = [
+      ExportFixtures.branch("1059", text: "20261108"), ExportFixtures.branch("1000", name: "은평점", text: "20261122"),
+      ExportFixtures.branch(.lottemart, "301", name: "서울역점 \"본점\"", text: "20261108, 20261122"),
+    ]
+    let output = try ExportFixtures.temporaryDirectory("current-published")
+    let result = try BundleStore(outputDirectory: output).publish(
+      branches: branches, brands: ExportFixtures.summaries(branches),
+      day: RunDay(asOf: ExportFixtures.asOf, window: ExportFixtures.window))
+    let published = try #require(result.bundle)
+    let done = try CurrentDirectory(outputDirectory: output).synchronize(latest: published)
+    #expect(done.written.filter { $0.hasPrefix("branches/") }.count == branches.count)
+    for branch in published.branches.branches {
+      let expected = try CanonicalJSON.encode(
+        CurrentBranchFile(window: published.manifest.window, listed: true, branch: branch))
+      let written = try Data(contentsOf: output.appendingPathComponent("current/branches/\(branch.id).json"))
+      #expect(written == expected + Data([0x0A]), "\(branch.id)")
+    }
+    // Read back from disk (no bytes in memory), the same files are expected.
     #expect(try CurrentDirectory(outputDirectory: output).mismatches().isEmpty)
   }
 }
