@@ -112,25 +112,33 @@ final class AnswerLedger: Sendable {
     }
   }
 
-  private let requestsByBody = Mutex<[Fingerprint: Set<String>]>([:])
+  /// How a request is told from another: method, URL and body.
+  private struct RequestKey: Hashable {
+    var method: HTTPMethod
+    var url: String
+    var body: Data
+
+    init(_ request: HTTPRequest) {
+      method = request.method
+      url = request.url
+      body = request.body ?? Data()
+    }
+  }
+
+  private let requestsByBody = Mutex<[Fingerprint: Set<RequestKey>]>([:])
   /// What the answers on each lane showed of its connection (``SourceSession/onOneConnection(_:closingWith:_:)``).
   let laneRecords = Mutex<[ConnectionLane: LaneRecord]>([:])
 
-  /// How a request is told from another: method, URL and body.
-  private static func key(_ request: HTTPRequest) -> String {
-    "\(request.method.rawValue) \(request.url) \(String(decoding: request.body ?? Data(), as: UTF8.self))"
-  }
-
   /// Notes that `body` answered `request`.
   func record(_ body: Data, answering request: HTTPRequest) {
-    let key = Self.key(request)
+    let key = RequestKey(request)
     let print = Fingerprint(body)
     requestsByBody.withLock { _ = $0[print, default: []].insert(key) }
   }
 
   /// Whether `body` also answered a request other than `request` in this run.
   func repeats(_ body: Data, answering request: HTTPRequest) -> Bool {
-    let key = Self.key(request)
+    let key = RequestKey(request)
     let print = Fingerprint(body)
     return requestsByBody.withLock { $0[print]?.contains { $0 != key } ?? false }
   }

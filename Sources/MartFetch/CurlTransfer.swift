@@ -26,7 +26,7 @@ final class CurlTransfer {
     self.handle = handle
     id = submission.id
     url = submission.request.url
-    isHTTPS = url.lowercased().hasPrefix("https://")
+    isHTTPS = url.hasPrefixIgnoringASCIICase("https://")
     continuation = submission.continuation
     maxBodyBytes = submission.configuration.maxBodyBytes
     https = submission.configuration.https
@@ -99,11 +99,12 @@ final class CurlTransfer {
     } else if case .lane(_, closing: true) = request.connection {
       check(mart_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1), "FORBID_REUSE")
     }
-    check(mart_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
+    check(mart_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, cString("http,https")), "PROTOCOLS_STR")
     // A redirect from HTTPS to plain HTTP fails the transfer unless allowed (see `error(for:url:)`).
     let refusesPlainHTTP = isHTTPS && !configuration.https.allowsInsecureRedirects
     check(
-      mart_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, refusesPlainHTTP ? "https" : "http,https"),
+      mart_curl_setopt_string(
+        handle, CURLOPT_REDIR_PROTOCOLS_STR, cString(refusesPlainHTTP ? "https" : "http,https")),
       "REDIR_PROTOCOLS_STR")
     // A fresh request's redirects are followed by `CurlHTTPClient.fetch`, each on a new connection.
     check(mart_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.freshConnection ? 0 : 1), "FOLLOWLOCATION")
@@ -119,7 +120,7 @@ final class CurlTransfer {
         "LOW_SPEED_TIME")
     }
     // Only the encodings whose decoded size the write callback bounds.
-    check(mart_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "gzip, deflate"), "ACCEPT_ENCODING")
+    check(mart_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, cString("gzip, deflate")), "ACCEPT_ENCODING")
     check(mart_curl_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent), "USERAGENT")
     check(
       mart_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxBodyBytes)),
@@ -273,13 +274,13 @@ final class CurlTransfer {
         break
       }
     }
-    let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
-    if line.hasPrefix("HTTP/") {
-      statusLine = line
+    let line = UnsafeRawBufferPointer(rebasing: bytes[..<end])
+    if line.starts(with: "HTTP/".utf8) {
+      statusLine = String(decoding: line, as: UTF8.self)
       responseHeaders = []
     } else {
       // The blank line that ends the block, or anything else that is not a field, is skipped.
-      _ = responseHeaders.appendFieldLine(line)
+      _ = responseHeaders.appendFieldLine(String(decoding: line, as: UTF8.self))
     }
   }
 }
@@ -296,6 +297,12 @@ let systemCertificateBundle: String? = {
   guard mart_curl_getinfo_string(handle, CURLINFO_CAINFO, &path) == CURLE_OK, let path else { return nil }
   return String(cString: path)
 }()
+
+/// The C string of a literal, as it is stored: a `String` passed to C is copied first when it
+/// is short, as option values are.
+private func cString(_ literal: StaticString) -> UnsafePointer<CChar> {
+  UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
+}
 
 private func wholeSecondsRoundedUp(_ duration: Duration) -> Int {
   let (seconds, attoseconds) = duration.components

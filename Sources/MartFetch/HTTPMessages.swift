@@ -25,7 +25,7 @@ extension HTTPHeader {
   /// pass as headers of its own (RFC 9110 §5.5).
   public static func problem(inValue value: String) -> String? {
     // Printable ASCII and tabs, the usual value, without asking each scalar's category.
-    if value.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }) { return nil }
+    if value.withContiguousUTF8({ $0.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 } }) { return nil }
     guard let bad = value.unicodeScalars.first(where: { $0 != "\t" && $0.properties.generalCategory == .control })
     else { return nil }
     return "holds the control character U+\(String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4))"
@@ -34,7 +34,7 @@ extension HTTPHeader {
   /// Why this header cannot be sent, or nil when it can: a name that is not an HTTP token
   /// (RFC 9110 §5.1), or a value with a control character (see ``problem(inValue:)``).
   public var problem: String? {
-    guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
+    guard !name.isEmpty, name.withContiguousUTF8({ $0.allSatisfy(Self.isTokenByte) }) else {
       return "header name \(name.debugDescription) is not an HTTP token"
     }
     return Self.problem(inValue: value).map { "header \(name) \($0)" }
@@ -65,15 +65,17 @@ extension Array where Element == HTTPHeader {
 
   /// Adds one line of a header block (an HTTP response's as it arrives, or a WARC record's):
   /// `name: value`, or a line starting with a space or tab that continues the previous field's
-  /// value. `false` when the line is neither.
+  /// value. `false` when the line is neither. Read by its UTF-8 bytes: the colon, spaces and tabs
+  /// that shape a field line are ASCII, which no byte of a longer character is.
   public mutating func appendFieldLine(_ line: String) -> Bool {
-    if let first = line.first, first == " " || first == "\t", !isEmpty {
-      self[count - 1].value += " " + line.trimmingHTTPWhitespace
+    let bytes = line.utf8
+    if let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), !isEmpty {
+      self[count - 1].value += " " + line[...].trimmingHTTPWhitespace
       return true
     }
-    guard let colon = line.firstIndex(of: ":"), colon > line.startIndex else { return false }
+    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > bytes.startIndex else { return false }
     let name = line[..<colon].trimmingHTTPWhitespace
-    let value = line[line.index(after: colon)...].trimmingHTTPWhitespace
+    let value = line[bytes.index(after: colon)...].trimmingHTTPWhitespace
     append(HTTPHeader(String(name), String(value)))
     return true
   }
@@ -84,19 +86,52 @@ extension StringProtocol {
   /// and parameter names are. Byte by byte: Foundation's `caseInsensitiveCompare` goes through
   /// `NSString`, for every header of every response.
   public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
-    func folded(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
-    return utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { folded($0) == folded($1) }
+    utf8.count == other.utf8.count && hasPrefixIgnoringASCIICase(other)
   }
 
-  /// The text without the spaces and tabs (HTTP's optional whitespace) and line breaks around it.
-  var trimmingHTTPWhitespace: SubSequence { trimming { $0 == " " || $0 == "\t" || $0 == "\r\n" } }
+  /// Whether the text starts with `prefix`, ASCII letters compared without case (a URL's
+  /// scheme), byte by byte.
+  func hasPrefixIgnoringASCIICase(_ prefix: some StringProtocol) -> Bool {
+    func folded(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
+    return utf8.starts(with: prefix.utf8) { folded($0) == folded($1) }
+  }
+}
 
-  /// The text without the characters around it for which `unwanted` holds.
-  func trimming(where unwanted: (Character) -> Bool) -> SubSequence {
-    guard let first = firstIndex(where: { !unwanted($0) }), let last = lastIndex(where: { !unwanted($0) }) else {
-      return self[endIndex...]
+extension Substring {
+  /// The text without the spaces and tabs (HTTP's optional whitespace) and CR LF line breaks
+  /// around it.
+  var trimmingHTTPWhitespace: Substring {
+    trimming(lineBreaks: true) { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+  }
+
+  /// The text without the ASCII bytes around it for which `unwanted` holds and, with
+  /// `lineBreaks`, without the CR LF pairs around it (a CR or an LF alone stays). Byte by byte:
+  /// no byte of a longer character's UTF-8 is ASCII.
+  func trimming(lineBreaks: Bool = false, bytes unwanted: (UInt8) -> Bool) -> Substring {
+    let bytes = utf8
+    var start = bytes.startIndex
+    var end = bytes.endIndex
+    while start < end {
+      let next = bytes.index(after: start)
+      if unwanted(bytes[start]) {
+        start = next
+      } else if lineBreaks, bytes[start] == 0x0D, next < end, bytes[next] == 0x0A {
+        start = bytes.index(after: next)
+      } else {
+        break
+      }
     }
-    return self[first...last]
+    while start < end {
+      let last = bytes.index(before: end)
+      if unwanted(bytes[last]) {
+        end = last
+      } else if lineBreaks, bytes[last] == 0x0A, last > start, bytes[bytes.index(before: last)] == 0x0D {
+        end = bytes.index(before: last)
+      } else {
+        break
+      }
+    }
+    return self[start..<end]
   }
 }
 
@@ -240,12 +275,16 @@ public struct HTTPResponse: Sendable, Hashable {
   }
 
   /// The `charset` parameter of the Content-Type header of `headers`, lower-cased, if present.
+  /// Split at the bytes of `;` and `=` (ASCII: no byte of a longer character is).
   static func charset(in headers: [HTTPHeader]) -> String? {
     guard let contentType = headers.value(named: "Content-Type") else { return nil }
-    for parameter in contentType.split(separator: ";").dropFirst() {
-      let pair = parameter.split(separator: "=", maxSplits: 1)
-      if pair.count == 2, pair[0].trimmingHTTPWhitespace.equalsIgnoringASCIICase("charset") {
-        return pair[1].trimming { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }.lowercased()
+    for parameter in contentType.utf8.split(separator: UInt8(ascii: ";")).dropFirst() {
+      let pair = parameter.split(separator: UInt8(ascii: "="), maxSplits: 1)
+      if pair.count == 2, Substring(pair[0]).trimmingHTTPWhitespace.equalsIgnoringASCIICase("charset") {
+        return Substring(pair[1]).trimming { byte in
+          byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\"")
+            || byte == UInt8(ascii: "'")
+        }.lowercased()
       }
     }
     return nil
