@@ -90,7 +90,7 @@ final class CurlTransfer {
     }
     let context = Unmanaged.passUnretained(self).toOpaque()
 
-    check(mart_curl_setopt_string(handle, CURLOPT_URL, request.url), "URL")
+    check(setString(CURLOPT_URL, request.url), "URL")
     check(mart_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
     check(mart_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
     if request.freshConnection {
@@ -99,12 +99,11 @@ final class CurlTransfer {
     } else if case .lane(_, closing: true) = request.connection {
       check(mart_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1), "FORBID_REUSE")
     }
-    check(mart_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, cString("http,https")), "PROTOCOLS_STR")
+    check(setString(CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
     // A redirect from HTTPS to plain HTTP fails the transfer unless allowed (see `error(for:url:)`).
     let refusesPlainHTTP = isHTTPS && !configuration.https.allowsInsecureRedirects
     check(
-      mart_curl_setopt_string(
-        handle, CURLOPT_REDIR_PROTOCOLS_STR, cString(refusesPlainHTTP ? "https" : "http,https")),
+      setString(CURLOPT_REDIR_PROTOCOLS_STR, refusesPlainHTTP ? "https" : "http,https"),
       "REDIR_PROTOCOLS_STR")
     // A fresh request's redirects are followed by `CurlHTTPClient.fetch`, each on a new connection.
     check(mart_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.freshConnection ? 0 : 1), "FOLLOWLOCATION")
@@ -120,8 +119,8 @@ final class CurlTransfer {
         "LOW_SPEED_TIME")
     }
     // Only the encodings whose decoded size the write callback bounds.
-    check(mart_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, cString("gzip, deflate")), "ACCEPT_ENCODING")
-    check(mart_curl_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent), "USERAGENT")
+    check(setString(CURLOPT_ACCEPT_ENCODING, "gzip, deflate"), "ACCEPT_ENCODING")
+    check(setString(CURLOPT_USERAGENT, configuration.userAgent), "USERAGENT")
     check(
       mart_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxBodyBytes)),
       "MAXFILESIZE_LARGE")
@@ -161,7 +160,7 @@ final class CurlTransfer {
     var headerLines = ["Expect:"]
     headerLines += (configuration.defaultHeaders + request.headers).map { "\($0.name): \($0.value)" }
     for line in headerLines {
-      guard let extended = curl_slist_append(requestHeaderList, line) else {
+      guard let extended = line.withCString({ curl_slist_append(requestHeaderList, $0) }) else {
         failures.append("header \(line)")
         break
       }
@@ -169,6 +168,13 @@ final class CurlTransfer {
     }
     check(mart_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, requestHeaderList), "HTTPHEADER")
     return failures.first
+  }
+
+  /// Sets a string option: `withCString` lends a native string's own bytes, where a `String`
+  /// passed to C as it is would be copied first.
+  private func setString(_ option: CURLoption, _ value: String?) -> CURLcode {
+    guard let value else { return mart_curl_setopt_string(handle, option, nil) }
+    return value.withCString { mart_curl_setopt_string(handle, option, $0) }
   }
 
   /// Names the trusted certificates so that libcurl caches them: its X509 store is kept in the
@@ -179,14 +185,14 @@ final class CurlTransfer {
     switch trust {
     case .system:
       guard let bundle = systemCertificateBundle else { return }
-      check(mart_curl_setopt_string(handle, CURLOPT_CAINFO, bundle), "CAINFO")
-      check(mart_curl_setopt_string(handle, CURLOPT_CAPATH, nil), "CAPATH")
+      check(setString(CURLOPT_CAINFO, bundle), "CAINFO")
+      check(setString(CURLOPT_CAPATH, nil), "CAPATH")
     case .bundle(let path, _):
-      check(mart_curl_setopt_string(handle, CURLOPT_CAINFO, path), "CAINFO")
-      check(mart_curl_setopt_string(handle, CURLOPT_CAPATH, nil), "CAPATH")
+      check(setString(CURLOPT_CAINFO, path), "CAINFO")
+      check(setString(CURLOPT_CAPATH, nil), "CAPATH")
     case .directory(let path, _):
-      check(mart_curl_setopt_string(handle, CURLOPT_CAPATH, path), "CAPATH")
-      check(mart_curl_setopt_string(handle, CURLOPT_CAINFO, nil), "CAINFO")
+      check(setString(CURLOPT_CAPATH, path), "CAPATH")
+      check(setString(CURLOPT_CAINFO, nil), "CAINFO")
     }
   }
 
@@ -274,13 +280,13 @@ final class CurlTransfer {
         break
       }
     }
-    let line = UnsafeRawBufferPointer(rebasing: bytes[..<end])
+    let line = UnsafeRawBufferPointer(rebasing: bytes[..<end]).assumingMemoryBound(to: UInt8.self)
     if line.starts(with: "HTTP/".utf8) {
       statusLine = String(decoding: line, as: UTF8.self)
       responseHeaders = []
     } else {
       // The blank line that ends the block, or anything else that is not a field, is skipped.
-      _ = responseHeaders.appendFieldLine(String(decoding: line, as: UTF8.self))
+      _ = responseHeaders.appendFieldLine(line)
     }
   }
 }
@@ -297,12 +303,6 @@ let systemCertificateBundle: String? = {
   guard mart_curl_getinfo_string(handle, CURLINFO_CAINFO, &path) == CURLE_OK, let path else { return nil }
   return String(cString: path)
 }()
-
-/// The C string of a literal, as it is stored: a `String` passed to C is copied first when it
-/// is short, as option values are.
-private func cString(_ literal: StaticString) -> UnsafePointer<CChar> {
-  UnsafeRawPointer(literal.utf8Start).assumingMemoryBound(to: CChar.self)
-}
 
 private func wholeSecondsRoundedUp(_ duration: Duration) -> Int {
   let (seconds, attoseconds) = duration.components

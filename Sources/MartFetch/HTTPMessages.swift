@@ -65,18 +65,24 @@ extension Array where Element == HTTPHeader {
 
   /// Adds one line of a header block (an HTTP response's as it arrives, or a WARC record's):
   /// `name: value`, or a line starting with a space or tab that continues the previous field's
-  /// value. `false` when the line is neither. Read by its UTF-8 bytes: the colon, spaces and tabs
-  /// that shape a field line are ASCII, which no byte of a longer character is.
+  /// value. `false` when the line is neither.
   public mutating func appendFieldLine(_ line: String) -> Bool {
-    let bytes = line.utf8
-    if let first = bytes.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), !isEmpty {
-      self[count - 1].value += " " + line[...].trimmingHTTPWhitespace
+    line.withContiguousUTF8 { appendFieldLine($0) }
+  }
+
+  /// Adds one line of a header block given as its UTF-8 bytes (see the `String` form). Read by
+  /// its bytes: the colon, spaces and tabs that shape a field line are ASCII, which no byte of a
+  /// longer character is, so each part decodes as it would within the whole line.
+  mutating func appendFieldLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), !isEmpty {
+      self[count - 1].value += " " + String(decoding: line.trimmingHTTPWhitespace, as: UTF8.self)
       return true
     }
-    guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > bytes.startIndex else { return false }
-    let name = line[..<colon].trimmingHTTPWhitespace
-    let value = line[bytes.index(after: colon)...].trimmingHTTPWhitespace
-    append(HTTPHeader(String(name), String(value)))
+    guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
+    append(
+      HTTPHeader(
+        String(decoding: line[..<colon].trimmingHTTPWhitespace, as: UTF8.self),
+        String(decoding: line[(colon + 1)...].trimmingHTTPWhitespace, as: UTF8.self)))
     return true
   }
 }
@@ -86,47 +92,57 @@ extension StringProtocol {
   /// and parameter names are. Byte by byte: Foundation's `caseInsensitiveCompare` goes through
   /// `NSString`, for every header of every response.
   public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
-    utf8.count == other.utf8.count && hasPrefixIgnoringASCIICase(other)
+    utf8.count == other.utf8.count && utf8.elementsEqualIgnoringASCIICase(other.utf8)
   }
 
   /// Whether the text starts with `prefix`, ASCII letters compared without case (a URL's
   /// scheme), byte by byte.
   func hasPrefixIgnoringASCIICase(_ prefix: some StringProtocol) -> Bool {
-    func folded(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
-    return utf8.starts(with: prefix.utf8) { folded($0) == folded($1) }
+    utf8.starts(with: prefix.utf8) { $0.foldedASCII == $1.foldedASCII }
   }
 }
 
-extension Substring {
+extension UInt8 {
+  /// The byte with `A`…`Z` taken as `a`…`z`.
+  fileprivate var foldedASCII: UInt8 { (0x41...0x5A).contains(self) ? self | 0x20 : self }
+}
+
+extension Sequence<UInt8> {
+  /// Whether the bytes equal `other`'s, ASCII letters compared without case.
+  func elementsEqualIgnoringASCIICase(_ other: some Sequence<UInt8>) -> Bool {
+    elementsEqual(other) { $0.foldedASCII == $1.foldedASCII }
+  }
+}
+
+extension BidirectionalCollection<UInt8> {
   /// The text without the spaces and tabs (HTTP's optional whitespace) and CR LF line breaks
-  /// around it.
-  var trimmingHTTPWhitespace: Substring {
+  /// around it, as UTF-8 bytes.
+  var trimmingHTTPWhitespace: SubSequence {
     trimming(lineBreaks: true) { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
   }
 
-  /// The text without the ASCII bytes around it for which `unwanted` holds and, with
-  /// `lineBreaks`, without the CR LF pairs around it (a CR or an LF alone stays). Byte by byte:
-  /// no byte of a longer character's UTF-8 is ASCII.
-  func trimming(lineBreaks: Bool = false, bytes unwanted: (UInt8) -> Bool) -> Substring {
-    let bytes = utf8
-    var start = bytes.startIndex
-    var end = bytes.endIndex
+  /// The UTF-8 bytes of a text without the ASCII bytes around them for which `unwanted` holds
+  /// and, with `lineBreaks`, without the CR LF pairs around them (a CR or an LF alone stays).
+  /// No byte of a longer character's UTF-8 is ASCII, so what is left is whole characters.
+  func trimming(lineBreaks: Bool = false, bytes unwanted: (UInt8) -> Bool) -> SubSequence {
+    var start = startIndex
+    var end = endIndex
     while start < end {
-      let next = bytes.index(after: start)
-      if unwanted(bytes[start]) {
+      let next = index(after: start)
+      if unwanted(self[start]) {
         start = next
-      } else if lineBreaks, bytes[start] == 0x0D, next < end, bytes[next] == 0x0A {
-        start = bytes.index(after: next)
+      } else if lineBreaks, self[start] == 0x0D, next < end, self[next] == 0x0A {
+        start = index(after: next)
       } else {
         break
       }
     }
     while start < end {
-      let last = bytes.index(before: end)
-      if unwanted(bytes[last]) {
+      let last = index(before: end)
+      if unwanted(self[last]) {
         end = last
-      } else if lineBreaks, bytes[last] == 0x0A, last > start, bytes[bytes.index(before: last)] == 0x0D {
-        end = bytes.index(before: last)
+      } else if lineBreaks, self[last] == 0x0A, last > start, self[index(before: last)] == 0x0D {
+        end = index(before: last)
       } else {
         break
       }
@@ -278,16 +294,20 @@ public struct HTTPResponse: Sendable, Hashable {
   /// Split at the bytes of `;` and `=` (ASCII: no byte of a longer character is).
   static func charset(in headers: [HTTPHeader]) -> String? {
     guard let contentType = headers.value(named: "Content-Type") else { return nil }
-    for parameter in contentType.utf8.split(separator: UInt8(ascii: ";")).dropFirst() {
-      let pair = parameter.split(separator: UInt8(ascii: "="), maxSplits: 1)
-      if pair.count == 2, Substring(pair[0]).trimmingHTTPWhitespace.equalsIgnoringASCIICase("charset") {
-        return Substring(pair[1]).trimming { byte in
+    return contentType.withContiguousUTF8 { bytes in
+      for parameter in bytes.split(separator: UInt8(ascii: ";")).dropFirst() {
+        let pair = parameter.split(separator: UInt8(ascii: "="), maxSplits: 1)
+        guard pair.count == 2, pair[0].trimmingHTTPWhitespace.elementsEqualIgnoringASCIICase("charset".utf8) else {
+          continue
+        }
+        let value = pair[1].trimming { byte in
           byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\"")
             || byte == UInt8(ascii: "'")
-        }.lowercased()
+        }
+        return String(decoding: value, as: UTF8.self).lowercased()
       }
+      return nil
     }
-    return nil
   }
 
   /// Whether the status is 2xx.
