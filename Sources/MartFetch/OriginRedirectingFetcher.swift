@@ -6,13 +6,13 @@ public struct OriginRedirectingFetcher: HTTPFetching {
   /// `scheme://host[:port]` of the real site, optionally with a path prefix → replacement
   /// `scheme://host[:port][/prefix]`.
   public let overrides: [String: String]
-  /// The overrides, longest origin (in UTF-8 bytes) first: the first one a URL starts with wins.
+  /// The overrides, longest origin (in characters) first: the first one a URL starts with wins.
   private let routes: [(origin: String, length: Int, replacement: String)]
 
   public init(wrapping upstream: any HTTPFetching, overrides: [String: String]) {
     self.upstream = upstream
     self.overrides = overrides.mapValues { $0.hasSuffix("/") ? String($0.dropLast()) : $0 }
-    routes = self.overrides.map { (origin: $0.key, length: $0.key.utf8.count, replacement: $0.value) }
+    routes = self.overrides.map { (origin: $0.key, length: $0.key.count, replacement: $0.value) }
       .sorted { $0.length > $1.length }
   }
 
@@ -34,13 +34,12 @@ public struct OriginRedirectingFetcher: HTTPFetching {
 
   /// The URL after the override whose origin (or origin and path prefix) it starts with,
   /// followed by `/`, `?` or the end, and that override's replacement; the longest such key
-  /// wins, so `http://site/part` can go elsewhere than the rest of `http://site`. Compared byte
-  /// by byte, as the URLs are sent.
+  /// wins, so `http://site/part` can go elsewhere than the rest of `http://site`.
   private func override(for url: String) -> (rest: Substring, replacement: String)? {
-    for route in routes where url.utf8.starts(with: route.origin.utf8) {
-      let rest = url.utf8.dropFirst(route.length)
-      guard rest.isEmpty || rest.first == UInt8(ascii: "/") || rest.first == UInt8(ascii: "?") else { continue }
-      return (Substring(rest), route.replacement)
+    for route in routes where url.hasPrefix(route.origin) {
+      let rest = url.dropFirst(route.length)
+      guard rest.isEmpty || rest.hasPrefix("/") || rest.hasPrefix("?") else { continue }
+      return (rest, route.replacement)
     }
     return nil
   }
