@@ -98,39 +98,66 @@ enum AnswerChecks {
 /// that carries nothing of its request is compared with the others (``SourceSession/send(_:answering:unproven:)``).
 /// One ledger is shared by a session and the item sessions of its ``SourceSession/sideBySide(_:_:)``.
 final class AnswerLedger: Sendable {
-  /// A body as the ledger keeps it: its length and a 64-bit hash (the run keeps no bodies; two
-  /// bodies alike in both and different in content would only cost one more asking).
+  /// A body as the ledger keeps it: its length and a 64-bit hash of every byte (the run keeps
+  /// no bodies; two bodies alike in both and different in content would only cost one more
+  /// asking; `Data`'s own hash reads only the first bytes).
+  ///
+  /// The hash takes the body 8 bytes at a time: each word is xored in and the result multiplied
+  /// by an odd number and xored with its upper half shifted down, steps that are one to one, so
+  /// two bodies of one length that differ in one word never share it. `Hasher`'s SipHash, made to
+  /// withstand inputs chosen to collide (which a run's answers are not), costs several times as
+  /// much a byte, and every answer is read through it once or twice.
   private struct Fingerprint: Hashable {
     var count: Int
-    var hash: Int
+    var hash: UInt64
+
     init(_ body: Data) {
       count = body.count
-      // Every byte (`Data`'s own hash reads only the first ones).
-      var hasher = Hasher()
-      body.withUnsafeBytes { hasher.combine(bytes: $0) }
-      hash = hasher.finalize()
+      hash = body.withUnsafeBytes { bytes in
+        var hash: UInt64 = 0
+        func mix(_ word: UInt64) {
+          hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+          hash ^= hash >> 32
+        }
+        var offset = 0
+        while offset + 8 <= bytes.count {
+          mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+          offset += 8
+        }
+        // The last bytes, fewer than 8, as one word (the count tells the lengths apart).
+        mix(bytes[offset...].reduce(0) { $0 << 8 | UInt64($1) })
+        return hash
+      }
     }
   }
 
-  private let requestsByBody = Mutex<[Fingerprint: Set<String>]>([:])
+  /// How a request is told from another: method, URL and body.
+  private struct RequestKey: Hashable {
+    var method: HTTPMethod
+    var url: String
+    var body: Data
+
+    init(_ request: HTTPRequest) {
+      method = request.method
+      url = request.url
+      body = request.body ?? Data()
+    }
+  }
+
+  private let requestsByBody = Mutex<[Fingerprint: Set<RequestKey>]>([:])
   /// What the answers on each lane showed of its connection (``SourceSession/onOneConnection(_:closingWith:_:)``).
   let laneRecords = Mutex<[ConnectionLane: LaneRecord]>([:])
 
-  /// How a request is told from another: method, URL and body.
-  private static func key(_ request: HTTPRequest) -> String {
-    "\(request.method.rawValue) \(request.url) \(String(decoding: request.body ?? Data(), as: UTF8.self))"
-  }
-
   /// Notes that `body` answered `request`.
   func record(_ body: Data, answering request: HTTPRequest) {
-    let key = Self.key(request)
+    let key = RequestKey(request)
     let print = Fingerprint(body)
     requestsByBody.withLock { _ = $0[print, default: []].insert(key) }
   }
 
   /// Whether `body` also answered a request other than `request` in this run.
   func repeats(_ body: Data, answering request: HTTPRequest) -> Bool {
-    let key = Self.key(request)
+    let key = RequestKey(request)
     let print = Fingerprint(body)
     return requestsByBody.withLock { $0[print]?.contains { $0 != key } ?? false }
   }

@@ -47,8 +47,7 @@ public final class CurlHTTPClient: HTTPFetching {
 
   public func fetch(_ request: HTTPRequest) async throws(FetchError) -> HTTPResponse {
     let url = request.url
-    let lowercasedURL = url.lowercased()
-    guard lowercasedURL.hasPrefix("http://") || lowercasedURL.hasPrefix("https://") else {
+    guard url.hasPrefixIgnoringASCIICase("http://") || url.hasPrefixIgnoringASCIICase("https://") else {
       throw FetchError(.invalidURL, url: url, message: "only http and https URLs are fetched: \(url)")
     }
     let headers = [HTTPHeader("User-Agent", configuration.userAgent)] + configuration.defaultHeaders + request.headers
@@ -73,7 +72,7 @@ public final class CurlHTTPClient: HTTPFetching {
         response.requestURL = request.url
         return response
       }
-      guard ["http://", "https://"].contains(where: next.lowercased().hasPrefix) else {
+      guard next.hasPrefixIgnoringASCIICase("http://") || next.hasPrefixIgnoringASCIICase("https://") else {
         throw FetchError(.redirect, url: request.url, message: "refused redirect to \(next)")
       }
       if Self.isDowngrade(from: current.url, to: next) {
@@ -99,7 +98,7 @@ public final class CurlHTTPClient: HTTPFetching {
 
   /// Whether a redirect from `url` to `next` leaves HTTPS for plain HTTP.
   static func isDowngrade(from url: String, to next: String) -> Bool {
-    url.lowercased().hasPrefix("https://") && next.lowercased().hasPrefix("http://")
+    url.hasPrefixIgnoringASCIICase("https://") && next.hasPrefixIgnoringASCIICase("http://")
   }
 
   /// The message of a refused redirect from HTTPS to plain HTTP, naming the plain URL, and the

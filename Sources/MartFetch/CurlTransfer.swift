@@ -26,7 +26,7 @@ final class CurlTransfer {
     self.handle = handle
     id = submission.id
     url = submission.request.url
-    isHTTPS = url.lowercased().hasPrefix("https://")
+    isHTTPS = url.hasPrefixIgnoringASCIICase("https://")
     continuation = submission.continuation
     maxBodyBytes = submission.configuration.maxBodyBytes
     https = submission.configuration.https
@@ -90,7 +90,7 @@ final class CurlTransfer {
     }
     let context = Unmanaged.passUnretained(self).toOpaque()
 
-    check(mart_curl_setopt_string(handle, CURLOPT_URL, request.url), "URL")
+    check(setString(CURLOPT_URL, request.url), "URL")
     check(mart_curl_setopt_pointer(handle, CURLOPT_ERRORBUFFER, errorBuffer), "ERRORBUFFER")
     check(mart_curl_setopt_long(handle, CURLOPT_NOSIGNAL, 1), "NOSIGNAL")
     if request.freshConnection {
@@ -99,11 +99,11 @@ final class CurlTransfer {
     } else if case .lane(_, closing: true) = request.connection {
       check(mart_curl_setopt_long(handle, CURLOPT_FORBID_REUSE, 1), "FORBID_REUSE")
     }
-    check(mart_curl_setopt_string(handle, CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
+    check(setString(CURLOPT_PROTOCOLS_STR, "http,https"), "PROTOCOLS_STR")
     // A redirect from HTTPS to plain HTTP fails the transfer unless allowed (see `error(for:url:)`).
     let refusesPlainHTTP = isHTTPS && !configuration.https.allowsInsecureRedirects
     check(
-      mart_curl_setopt_string(handle, CURLOPT_REDIR_PROTOCOLS_STR, refusesPlainHTTP ? "https" : "http,https"),
+      setString(CURLOPT_REDIR_PROTOCOLS_STR, refusesPlainHTTP ? "https" : "http,https"),
       "REDIR_PROTOCOLS_STR")
     // A fresh request's redirects are followed by `CurlHTTPClient.fetch`, each on a new connection.
     check(mart_curl_setopt_long(handle, CURLOPT_FOLLOWLOCATION, request.freshConnection ? 0 : 1), "FOLLOWLOCATION")
@@ -119,8 +119,8 @@ final class CurlTransfer {
         "LOW_SPEED_TIME")
     }
     // Only the encodings whose decoded size the write callback bounds.
-    check(mart_curl_setopt_string(handle, CURLOPT_ACCEPT_ENCODING, "gzip, deflate"), "ACCEPT_ENCODING")
-    check(mart_curl_setopt_string(handle, CURLOPT_USERAGENT, configuration.userAgent), "USERAGENT")
+    check(setString(CURLOPT_ACCEPT_ENCODING, "gzip, deflate"), "ACCEPT_ENCODING")
+    check(setString(CURLOPT_USERAGENT, configuration.userAgent), "USERAGENT")
     check(
       mart_curl_setopt_off_t(handle, CURLOPT_MAXFILESIZE_LARGE, curl_off_t(configuration.maxBodyBytes)),
       "MAXFILESIZE_LARGE")
@@ -160,7 +160,7 @@ final class CurlTransfer {
     var headerLines = ["Expect:"]
     headerLines += (configuration.defaultHeaders + request.headers).map { "\($0.name): \($0.value)" }
     for line in headerLines {
-      guard let extended = curl_slist_append(requestHeaderList, line) else {
+      guard let extended = line.withCString({ curl_slist_append(requestHeaderList, $0) }) else {
         failures.append("header \(line)")
         break
       }
@@ -168,6 +168,13 @@ final class CurlTransfer {
     }
     check(mart_curl_setopt_slist(handle, CURLOPT_HTTPHEADER, requestHeaderList), "HTTPHEADER")
     return failures.first
+  }
+
+  /// Sets a string option: `withCString` lends a native string's own bytes, where a `String`
+  /// passed to C as it is would be copied first.
+  private func setString(_ option: CURLoption, _ value: String?) -> CURLcode {
+    guard let value else { return mart_curl_setopt_string(handle, option, nil) }
+    return value.withCString { mart_curl_setopt_string(handle, option, $0) }
   }
 
   /// Names the trusted certificates so that libcurl caches them: its X509 store is kept in the
@@ -178,14 +185,14 @@ final class CurlTransfer {
     switch trust {
     case .system:
       guard let bundle = systemCertificateBundle else { return }
-      check(mart_curl_setopt_string(handle, CURLOPT_CAINFO, bundle), "CAINFO")
-      check(mart_curl_setopt_string(handle, CURLOPT_CAPATH, nil), "CAPATH")
+      check(setString(CURLOPT_CAINFO, bundle), "CAINFO")
+      check(setString(CURLOPT_CAPATH, nil), "CAPATH")
     case .bundle(let path, _):
-      check(mart_curl_setopt_string(handle, CURLOPT_CAINFO, path), "CAINFO")
-      check(mart_curl_setopt_string(handle, CURLOPT_CAPATH, nil), "CAPATH")
+      check(setString(CURLOPT_CAINFO, path), "CAINFO")
+      check(setString(CURLOPT_CAPATH, nil), "CAPATH")
     case .directory(let path, _):
-      check(mart_curl_setopt_string(handle, CURLOPT_CAPATH, path), "CAPATH")
-      check(mart_curl_setopt_string(handle, CURLOPT_CAINFO, nil), "CAINFO")
+      check(setString(CURLOPT_CAPATH, path), "CAPATH")
+      check(setString(CURLOPT_CAINFO, nil), "CAINFO")
     }
   }
 
@@ -273,9 +280,9 @@ final class CurlTransfer {
         break
       }
     }
-    let line = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[..<end]), as: UTF8.self)
-    if line.hasPrefix("HTTP/") {
-      statusLine = line
+    let line = UnsafeRawBufferPointer(rebasing: bytes[..<end]).assumingMemoryBound(to: UInt8.self)
+    if line.starts(with: "HTTP/".utf8) {
+      statusLine = String(decoding: line, as: UTF8.self)
       responseHeaders = []
     } else {
       // The blank line that ends the block, or anything else that is not a field, is skipped.

@@ -25,7 +25,7 @@ extension HTTPHeader {
   /// pass as headers of its own (RFC 9110 §5.5).
   public static func problem(inValue value: String) -> String? {
     // Printable ASCII and tabs, the usual value, without asking each scalar's category.
-    if value.utf8.allSatisfy({ ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 }) { return nil }
+    if value.withContiguousUTF8({ $0.allSatisfy { ($0 >= 0x20 && $0 < 0x7F) || $0 == 0x09 } }) { return nil }
     guard let bad = value.unicodeScalars.first(where: { $0 != "\t" && $0.properties.generalCategory == .control })
     else { return nil }
     return "holds the control character U+\(String(bad.value, radix: 16, uppercase: true).leftPadded(to: 4))"
@@ -34,7 +34,7 @@ extension HTTPHeader {
   /// Why this header cannot be sent, or nil when it can: a name that is not an HTTP token
   /// (RFC 9110 §5.1), or a value with a control character (see ``problem(inValue:)``).
   public var problem: String? {
-    guard !name.isEmpty, name.utf8.allSatisfy(Self.isTokenByte) else {
+    guard !name.isEmpty, name.withContiguousUTF8({ $0.allSatisfy(Self.isTokenByte) }) else {
       return "header name \(name.debugDescription) is not an HTTP token"
     }
     return Self.problem(inValue: value).map { "header \(name) \($0)" }
@@ -67,14 +67,22 @@ extension Array where Element == HTTPHeader {
   /// `name: value`, or a line starting with a space or tab that continues the previous field's
   /// value. `false` when the line is neither.
   public mutating func appendFieldLine(_ line: String) -> Bool {
-    if let first = line.first, first == " " || first == "\t", !isEmpty {
-      self[count - 1].value += " " + line.trimmingHTTPWhitespace
+    line.withContiguousUTF8 { appendFieldLine($0) }
+  }
+
+  /// Adds one line of a header block given as its UTF-8 bytes (see the `String` form). Read by
+  /// its bytes: the colon, spaces and tabs that shape a field line are ASCII, which no byte of a
+  /// longer character is, so each part decodes as it would within the whole line.
+  mutating func appendFieldLine(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+    if let first = line.first, first == UInt8(ascii: " ") || first == UInt8(ascii: "\t"), !isEmpty {
+      self[count - 1].value += " " + String(decoding: line.trimmingHTTPWhitespace, as: UTF8.self)
       return true
     }
-    guard let colon = line.firstIndex(of: ":"), colon > line.startIndex else { return false }
-    let name = line[..<colon].trimmingHTTPWhitespace
-    let value = line[line.index(after: colon)...].trimmingHTTPWhitespace
-    append(HTTPHeader(String(name), String(value)))
+    guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
+    append(
+      HTTPHeader(
+        String(decoding: line[..<colon].trimmingHTTPWhitespace, as: UTF8.self),
+        String(decoding: line[(colon + 1)...].trimmingHTTPWhitespace, as: UTF8.self)))
     return true
   }
 }
@@ -84,19 +92,62 @@ extension StringProtocol {
   /// and parameter names are. Byte by byte: Foundation's `caseInsensitiveCompare` goes through
   /// `NSString`, for every header of every response.
   public func equalsIgnoringASCIICase(_ other: some StringProtocol) -> Bool {
-    func folded(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
-    return utf8.count == other.utf8.count && zip(utf8, other.utf8).allSatisfy { folded($0) == folded($1) }
+    utf8.count == other.utf8.count && utf8.elementsEqualIgnoringASCIICase(other.utf8)
   }
 
-  /// The text without the spaces and tabs (HTTP's optional whitespace) and line breaks around it.
-  var trimmingHTTPWhitespace: SubSequence { trimming { $0 == " " || $0 == "\t" || $0 == "\r\n" } }
+  /// Whether the text starts with `prefix`, ASCII letters compared without case (a URL's
+  /// scheme), byte by byte.
+  func hasPrefixIgnoringASCIICase(_ prefix: some StringProtocol) -> Bool {
+    utf8.starts(with: prefix.utf8) { $0.foldedASCII == $1.foldedASCII }
+  }
+}
 
-  /// The text without the characters around it for which `unwanted` holds.
-  func trimming(where unwanted: (Character) -> Bool) -> SubSequence {
-    guard let first = firstIndex(where: { !unwanted($0) }), let last = lastIndex(where: { !unwanted($0) }) else {
-      return self[endIndex...]
+extension UInt8 {
+  /// The byte with `A`…`Z` taken as `a`…`z`.
+  fileprivate var foldedASCII: UInt8 { (0x41...0x5A).contains(self) ? self | 0x20 : self }
+}
+
+extension Sequence<UInt8> {
+  /// Whether the bytes equal `other`'s, ASCII letters compared without case.
+  func elementsEqualIgnoringASCIICase(_ other: some Sequence<UInt8>) -> Bool {
+    elementsEqual(other) { $0.foldedASCII == $1.foldedASCII }
+  }
+}
+
+extension BidirectionalCollection<UInt8> {
+  /// The text without the spaces and tabs (HTTP's optional whitespace) and CR LF line breaks
+  /// around it, as UTF-8 bytes.
+  var trimmingHTTPWhitespace: SubSequence {
+    trimming(lineBreaks: true) { $0 == UInt8(ascii: " ") || $0 == UInt8(ascii: "\t") }
+  }
+
+  /// The UTF-8 bytes of a text without the ASCII bytes around them for which `unwanted` holds
+  /// and, with `lineBreaks`, without the CR LF pairs around them (a CR or an LF alone stays).
+  /// No byte of a longer character's UTF-8 is ASCII, so what is left is whole characters.
+  func trimming(lineBreaks: Bool = false, bytes unwanted: (UInt8) -> Bool) -> SubSequence {
+    var start = startIndex
+    var end = endIndex
+    while start < end {
+      let next = index(after: start)
+      if unwanted(self[start]) {
+        start = next
+      } else if lineBreaks, self[start] == 0x0D, next < end, self[next] == 0x0A {
+        start = index(after: next)
+      } else {
+        break
+      }
     }
-    return self[first...last]
+    while start < end {
+      let last = index(before: end)
+      if unwanted(self[last]) {
+        end = last
+      } else if lineBreaks, self[last] == 0x0A, last > start, self[index(before: last)] == 0x0D {
+        end = index(before: last)
+      } else {
+        break
+      }
+    }
+    return self[start..<end]
   }
 }
 
@@ -240,15 +291,23 @@ public struct HTTPResponse: Sendable, Hashable {
   }
 
   /// The `charset` parameter of the Content-Type header of `headers`, lower-cased, if present.
+  /// Split at the bytes of `;` and `=` (ASCII: no byte of a longer character is).
   static func charset(in headers: [HTTPHeader]) -> String? {
     guard let contentType = headers.value(named: "Content-Type") else { return nil }
-    for parameter in contentType.split(separator: ";").dropFirst() {
-      let pair = parameter.split(separator: "=", maxSplits: 1)
-      if pair.count == 2, pair[0].trimmingHTTPWhitespace.equalsIgnoringASCIICase("charset") {
-        return pair[1].trimming { $0 == " " || $0 == "\t" || $0 == "\"" || $0 == "'" }.lowercased()
+    return contentType.withContiguousUTF8 { bytes in
+      for parameter in bytes.split(separator: UInt8(ascii: ";")).dropFirst() {
+        let pair = parameter.split(separator: UInt8(ascii: "="), maxSplits: 1)
+        guard pair.count == 2, pair[0].trimmingHTTPWhitespace.elementsEqualIgnoringASCIICase("charset".utf8) else {
+          continue
+        }
+        let value = pair[1].trimming { byte in
+          byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\"")
+            || byte == UInt8(ascii: "'")
+        }
+        return String(decoding: value, as: UTF8.self).lowercased()
       }
+      return nil
     }
-    return nil
   }
 
   /// Whether the status is 2xx.

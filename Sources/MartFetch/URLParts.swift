@@ -59,7 +59,7 @@ public struct URLParts: Hashable, Sendable {
       authorityEnd += 1
     }
     let (authority, authorityAsWritten) = lowercased(bytes[start..<authorityEnd])
-    let hasUserPart = authority.utf8.contains(UInt8(ascii: "@"))
+    let hasUserPart = bytes[start..<authorityEnd].contains(UInt8(ascii: "@"))
     // The common case (no user part; a host before any port) without splitting.
     let hostAndPort = hasUserPart ? authority.split(separator: "@").last.map(String.init) ?? "" : authority
     let host: String
