@@ -307,25 +307,32 @@ public struct GSTheFreshSource: BrandSource {
   /// `03월 08일`, `3월8일` → (3, 8); `nil` for anything else. Spaces may surround every part;
   /// month and day have one or two digits.
   public static func monthDay(_ text: String) -> (month: Int, day: Int)? {
-    var rest = text.unicodeScalars[...]
+    // Read scalar by scalar through one index of the text, without making substrings.
+    let scalars = text.unicodeScalars
+    var index = scalars.startIndex
+    var next: Unicode.Scalar? { index < scalars.endIndex ? scalars[index] : nil }
     func skipSpaces() {
       // ASCII answered without a Unicode property lookup: its white space is tab to carriage
       // return and the space.
-      rest = rest.drop { $0.isASCII ? (0x09...0x0D).contains($0.value) || $0 == " " : $0.properties.isWhitespace }
+      while let scalar = next,
+        scalar.isASCII ? (0x09...0x0D).contains(scalar.value) || scalar == " " : scalar.properties.isWhitespace
+      {
+        scalars.formIndex(after: &index)
+      }
     }
     func number() -> Int? {
       var value = 0
       var count = 0
-      while let digit = rest.first, ("0"..."9").contains(digit), count < 3 {
+      while let digit = next, ("0"..."9").contains(digit), count < 3 {
         value = value * 10 + Int(digit.value - 0x30)
         count += 1
-        rest.removeFirst()
+        scalars.formIndex(after: &index)
       }
       return (1...2).contains(count) ? value : nil
     }
     func expect(_ word: Unicode.Scalar) -> Bool {
-      guard rest.first == word else { return false }
-      rest = rest.dropFirst()
+      guard next == word else { return false }
+      scalars.formIndex(after: &index)
       return true
     }
     skipSpaces()
@@ -337,7 +344,7 @@ public struct GSTheFreshSource: BrandSource {
     skipSpaces()
     guard expect("일") else { return nil }
     skipSpaces()
-    guard rest.isEmpty, (1...12).contains(month), (1...31).contains(day) else { return nil }
+    guard index == scalars.endIndex, (1...12).contains(month), (1...31).contains(day) else { return nil }
     return (month, day)
   }
 

@@ -9,6 +9,8 @@ extension StringProtocol {
 
   private func trimmingScalars(where shouldTrim: (Unicode.Scalar) -> Bool) -> String {
     let scalars = unicodeScalars
+    // Most texts have nothing to trim: they are returned as they are.
+    if let first = scalars.first, let last = scalars.last, !shouldTrim(first), !shouldTrim(last) { return String(self) }
     guard let first = scalars.firstIndex(where: { !shouldTrim($0) }) else { return "" }
     let last = scalars.lastIndex(where: { !shouldTrim($0) })!
     // One copy of the bytes between the two ends (building a scalar view costs 15 times as much).
