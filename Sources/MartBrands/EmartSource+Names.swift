@@ -99,17 +99,14 @@ extension EmartSource {
   static func hasConjoiningJamo(_ name: String) -> Bool {
     // U+1100–11FF is E1 84–87 xx in UTF-8, U+A960–A97F EA A5 A0–BF, U+D7B0–D7FF ED 9E B0–BF or
     // ED 9F xx: told from the lead and next bytes, without decoding a scalar.
-    var bytes = name.utf8.makeIterator()
-    var (lead, second): (UInt8, UInt8) = (0, 0)
-    while let byte = bytes.next() {
-      if (lead == 0xE1 && (0x84...0x87).contains(second)) || (lead == 0xEA && second == 0xA5 && byte >= 0xA0)
-        || (lead == 0xED && ((second == 0x9E && byte >= 0xB0) || second == 0x9F))
-      {
-        return true
+    name.withContiguousUTF8 { bytes in
+      guard bytes.count >= 3 else { return false }
+      return (0..<(bytes.count - 2)).contains { index in
+        let (lead, second, third) = (bytes[index], bytes[index + 1], bytes[index + 2])
+        return (lead == 0xE1 && (0x84...0x87).contains(second)) || (lead == 0xEA && second == 0xA5 && third >= 0xA0)
+          || (lead == 0xED && ((second == 0x9E && third >= 0xB0) || second == 0x9F))
       }
-      (lead, second) = (second, byte)
     }
-    return false
   }
 
   /// The name prefixes each brand carries in `NAME`, longest first.

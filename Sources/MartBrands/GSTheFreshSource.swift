@@ -307,17 +307,17 @@ public struct GSTheFreshSource: BrandSource {
   /// `03월 08일`, `3월8일` → (3, 8); `nil` for anything else. Spaces may surround every part;
   /// month and day have one or two digits.
   public static func monthDay(_ text: String) -> (month: Int, day: Int)? {
-    // Read scalar by scalar through one index of the text, without making substrings.
-    let scalars = text.unicodeScalars
-    var index = scalars.startIndex
-    var next: Unicode.Scalar? { index < scalars.endIndex ? scalars[index] : nil }
+    // Read scalar by scalar in one pass, `next` the scalar not yet taken, without making
+    // substrings.
+    var scalars = text.unicodeScalars.makeIterator()
+    var next = scalars.next()
     func skipSpaces() {
       // ASCII answered without a Unicode property lookup: its white space is tab to carriage
       // return and the space.
       while let scalar = next,
         scalar.isASCII ? (0x09...0x0D).contains(scalar.value) || scalar == " " : scalar.properties.isWhitespace
       {
-        scalars.formIndex(after: &index)
+        next = scalars.next()
       }
     }
     func number() -> Int? {
@@ -326,13 +326,13 @@ public struct GSTheFreshSource: BrandSource {
       while let digit = next, ("0"..."9").contains(digit), count < 3 {
         value = value * 10 + Int(digit.value - 0x30)
         count += 1
-        scalars.formIndex(after: &index)
+        next = scalars.next()
       }
       return (1...2).contains(count) ? value : nil
     }
     func expect(_ word: Unicode.Scalar) -> Bool {
       guard next == word else { return false }
-      scalars.formIndex(after: &index)
+      next = scalars.next()
       return true
     }
     skipSpaces()
@@ -344,7 +344,7 @@ public struct GSTheFreshSource: BrandSource {
     skipSpaces()
     guard expect("일") else { return nil }
     skipSpaces()
-    guard index == scalars.endIndex, (1...12).contains(month), (1...31).contains(day) else { return nil }
+    guard next == nil, (1...12).contains(month), (1...31).contains(day) else { return nil }
     return (month, day)
   }
 
@@ -366,10 +366,10 @@ public struct GSTheFreshSource: BrandSource {
   /// `timeSTH:timeSTM ~ timeEDH:timeEDM`, e.g. `10:00 ~ 23:00`.
   static func openingHours(of row: JSONRow) -> String? {
     func padded(_ key: String) -> String? {
-      guard let text = row.text(key), text.count <= 2, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-        return nil
-      }
-      return text.count == 1 ? "0" + text : text
+      // One or two ASCII digits, told from the bytes.
+      guard let text = row.text(key), text.utf8.count <= 2, text.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+      else { return nil }
+      return text.utf8.count == 1 ? "0" + text : text
     }
     guard let startHour = padded("timeSTH"), let endHour = padded("timeEDH") else { return nil }
     let startMinute = padded("timeSTM") ?? "00"
