@@ -146,12 +146,7 @@ extension EmartSource {
 
   /// The `HOLIDAY_DAYn_YMD` values of a row that name at least a month.
   private static func slots(of row: JSONRow) -> [String] {
-    var slots: [String] = []
-    slots.reserveCapacity(holidaySlotKeys.count)
-    for key in holidaySlotKeys {
-      if let slot = row.text(key), slot.count >= 6 { slots.append(slot) }
-    }
-    return slots
+    slotValues(of: row) { $0.count >= 6 }
   }
 
   /// A slot of `row` that is not in `month`, if any.
