@@ -109,14 +109,22 @@ extension EmartSource {
   /// (made once: each is a string too long to be made without an allocation).
   static let holidaySlotKeys = (1...3).map { "HOLIDAY_DAY\($0)_YMD" }
 
+  /// The `HOLIDAY_DAYn_YMD` values of `row` that `keep` accepts, in slot order.
+  static func slotValues(of row: JSONRow, where keep: (String) -> Bool) -> [String] {
+    var values: [String] = []
+    values.reserveCapacity(holidaySlotKeys.count)
+    for key in holidaySlotKeys {
+      if let value = row.text(key), keep(value) { values.append(value) }
+    }
+    return values
+  }
+
   /// Each `JIJUM_ID`'s full `YYYYMMDD` dates in `rows`, in row and slot order.
   static func closingDays(in rows: [JSONRow]) -> [String: [String]] {
     var days: [String: [String]] = [:]
     for row in rows {
       guard let storeID = row.text("JIJUM_ID") else { continue }
-      let valid = holidaySlotKeys.compactMap { row.text($0) }
-        .filter { CalendarDate(compact: $0) != nil }
-      days[storeID, default: []].append(contentsOf: valid)
+      days[storeID, default: []].append(contentsOf: slotValues(of: row) { CalendarDate(compact: $0) != nil })
     }
     return days
   }

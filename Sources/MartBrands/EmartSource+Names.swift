@@ -57,15 +57,10 @@ extension EmartSource {
   static func rest(of name: String, after word: String, hasConjoiningJamo: Bool? = nil) -> Substring? {
     let jamo = hasConjoiningJamo ?? Self.hasConjoiningJamo(name)
     guard jamo else {
-      // Byte for byte: the word as it is, then without its spaces (the words are banners and
-      // prefixes, whose spaces stand alone, so dropping the 0x20 bytes drops the " "
-      // characters). Nothing is made unless the name starts with one of them.
-      for closed in word.utf8.contains(0x20) ? [false, true] : [false] {
-        guard let end = Self.endOfPrefix(word, in: name, skippingSpaces: closed) else { continue }
-        let trimmed = Substring(name.utf8[end...]).drop { $0.isWhitespace }
-        if !trimmed.isEmpty { return trimmed }
-      }
-      return nil
+      // Byte for byte. Nothing is made unless the name starts with the word.
+      guard let end = Self.endOfPrefix(word, in: name) else { return nil }
+      let trimmed = Substring(name.utf8[end...]).drop { $0.isWhitespace }
+      return trimmed.isEmpty ? nil : trimmed
     }
     let closed = word.filter { $0 != " " }
     for spelling in closed == word ? [word] : [word, closed] {
@@ -76,15 +71,27 @@ extension EmartSource {
     return nil
   }
 
-  /// Where `word` ends in `name` when `name` starts with its bytes (without its spaces when
-  /// `skippingSpaces`); `nil` otherwise.
-  private static func endOfPrefix(_ word: String, in name: String, skippingSpaces: Bool) -> String.Index? {
-    var index = name.utf8.startIndex
-    for byte in word.utf8 where !(skippingSpaces && byte == 0x20) {
-      guard index < name.utf8.endIndex, name.utf8[index] == byte else { return nil }
-      name.utf8.formIndex(after: &index)
+  /// Where `word` ends in `name` when `name` starts with its bytes, as they are or without the
+  /// word's spaces; `nil` otherwise. The words are banners and prefixes, whose spaces stand
+  /// alone, so dropping the 0x20 bytes drops the " " characters; and the name can start with
+  /// only one of the two spellings, the one it has at the word's first space.
+  private static func endOfPrefix(_ word: String, in name: String) -> String.Index? {
+    let length = name.withContiguousUTF8 { name in
+      word.withContiguousUTF8 { word -> Int? in
+        var length = 0
+        var skipsSpaces: Bool?
+        for byte in word {
+          if byte == 0x20 {
+            if skipsSpaces == nil { skipsSpaces = length == name.count || name[length] != 0x20 }
+            if skipsSpaces == true { continue }
+          }
+          guard length < name.count, name[length] == byte else { return nil }
+          length += 1
+        }
+        return length
+      }
     }
-    return index
+    return length.map { name.utf8.index(name.utf8.startIndex, offsetBy: $0) }
   }
 
   /// Whether `name` spells Hangul with conjoining jamo (ᄀ…, ꥠ…, ힰ…), which compare equal to
@@ -92,17 +99,14 @@ extension EmartSource {
   static func hasConjoiningJamo(_ name: String) -> Bool {
     // U+1100–11FF is E1 84–87 xx in UTF-8, U+A960–A97F EA A5 A0–BF, U+D7B0–D7FF ED 9E B0–BF or
     // ED 9F xx: told from the lead and next bytes, without decoding a scalar.
-    var bytes = name.utf8.makeIterator()
-    var (lead, second): (UInt8, UInt8) = (0, 0)
-    while let byte = bytes.next() {
-      if (lead == 0xE1 && (0x84...0x87).contains(second)) || (lead == 0xEA && second == 0xA5 && byte >= 0xA0)
-        || (lead == 0xED && ((second == 0x9E && byte >= 0xB0) || second == 0x9F))
-      {
-        return true
+    name.withContiguousUTF8 { bytes in
+      guard bytes.count >= 3 else { return false }
+      return (0..<(bytes.count - 2)).contains { index in
+        let (lead, second, third) = (bytes[index], bytes[index + 1], bytes[index + 2])
+        return (lead == 0xE1 && (0x84...0x87).contains(second)) || (lead == 0xEA && second == 0xA5 && third >= 0xA0)
+          || (lead == 0xED && ((second == 0x9E && third >= 0xB0) || second == 0x9F))
       }
-      (lead, second) = (second, byte)
     }
-    return false
   }
 
   /// The name prefixes each brand carries in `NAME`, longest first.

@@ -146,7 +146,7 @@ extension EmartSource {
 
   /// The `HOLIDAY_DAYn_YMD` values of a row that name at least a month.
   private static func slots(of row: JSONRow) -> [String] {
-    holidaySlotKeys.compactMap { row.text($0) }.filter { $0.count >= 6 }
+    slotValues(of: row) { $0.count >= 6 }
   }
 
   /// A slot of `row` that is not in `month`, if any.

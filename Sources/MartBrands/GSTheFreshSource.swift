@@ -307,25 +307,32 @@ public struct GSTheFreshSource: BrandSource {
   /// `03월 08일`, `3월8일` → (3, 8); `nil` for anything else. Spaces may surround every part;
   /// month and day have one or two digits.
   public static func monthDay(_ text: String) -> (month: Int, day: Int)? {
-    var rest = text.unicodeScalars[...]
+    // Read scalar by scalar in one pass, `next` the scalar not yet taken, without making
+    // substrings.
+    var scalars = text.unicodeScalars.makeIterator()
+    var next = scalars.next()
     func skipSpaces() {
       // ASCII answered without a Unicode property lookup: its white space is tab to carriage
       // return and the space.
-      rest = rest.drop { $0.isASCII ? (0x09...0x0D).contains($0.value) || $0 == " " : $0.properties.isWhitespace }
+      while let scalar = next,
+        scalar.isASCII ? (0x09...0x0D).contains(scalar.value) || scalar == " " : scalar.properties.isWhitespace
+      {
+        next = scalars.next()
+      }
     }
     func number() -> Int? {
       var value = 0
       var count = 0
-      while let digit = rest.first, ("0"..."9").contains(digit), count < 3 {
+      while let digit = next, ("0"..."9").contains(digit), count < 3 {
         value = value * 10 + Int(digit.value - 0x30)
         count += 1
-        rest.removeFirst()
+        next = scalars.next()
       }
       return (1...2).contains(count) ? value : nil
     }
     func expect(_ word: Unicode.Scalar) -> Bool {
-      guard rest.first == word else { return false }
-      rest = rest.dropFirst()
+      guard next == word else { return false }
+      next = scalars.next()
       return true
     }
     skipSpaces()
@@ -337,7 +344,7 @@ public struct GSTheFreshSource: BrandSource {
     skipSpaces()
     guard expect("일") else { return nil }
     skipSpaces()
-    guard rest.isEmpty, (1...12).contains(month), (1...31).contains(day) else { return nil }
+    guard next == nil, (1...12).contains(month), (1...31).contains(day) else { return nil }
     return (month, day)
   }
 
@@ -359,10 +366,10 @@ public struct GSTheFreshSource: BrandSource {
   /// `timeSTH:timeSTM ~ timeEDH:timeEDM`, e.g. `10:00 ~ 23:00`.
   static func openingHours(of row: JSONRow) -> String? {
     func padded(_ key: String) -> String? {
-      guard let text = row.text(key), text.count <= 2, text.allSatisfy({ $0.isASCII && $0.isNumber }) else {
-        return nil
-      }
-      return text.count == 1 ? "0" + text : text
+      // One or two ASCII digits, told from the bytes.
+      guard let text = row.text(key), text.utf8.count <= 2, text.utf8.allSatisfy({ (0x30...0x39).contains($0) })
+      else { return nil }
+      return text.utf8.count == 1 ? "0" + text : text
     }
     guard let startHour = padded("timeSTH"), let endHour = padded("timeEDH") else { return nil }
     let startMinute = padded("timeSTM") ?? "00"

@@ -42,9 +42,12 @@ enum JSONScalar: Decodable, Hashable, Sendable {
   /// Digits after the decimal point as published (a JSON number in its shortest form), `0` for
   /// a whole number; `nil` when the value is not a plain decimal number.
   var fractionDigits: Int? {
-    guard let text, number != nil, !text.contains(where: { $0 == "e" || $0 == "E" }) else { return nil }
-    guard let point = text.firstIndex(of: ".") else { return 0 }
-    return text[text.index(after: point)...].count
+    guard let text, number != nil else { return nil }
+    // The text of a number is ASCII: its bytes are its characters.
+    let bytes = text.utf8
+    guard !bytes.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else { return nil }
+    guard let point = bytes.firstIndex(of: UInt8(ascii: ".")) else { return 0 }
+    return bytes.distance(from: point, to: bytes.endIndex) - 1
   }
 
   /// The value as a number, from a JSON number or a numeric string.

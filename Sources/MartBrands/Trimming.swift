@@ -1,4 +1,4 @@
-extension StringProtocol {
+extension StringProtocol where UTF8View: BidirectionalCollection {
   /// `trimmingCharacters(in: .whitespaces)` (tab and the space separators, Unicode category Zs)
   /// without Foundation's detour through NSString, which dominated parsing time.
   func trimmingSpaces() -> String { trimmingScalars { Trimming.isSpace($0) } }
@@ -9,6 +9,13 @@ extension StringProtocol {
 
   private func trimmingScalars(where shouldTrim: (Unicode.Scalar) -> Bool) -> String {
     let scalars = unicodeScalars
+    // Most texts have nothing to trim: they are returned as they are. An end that is ASCII is
+    // told from its byte, without decoding a scalar.
+    func keeps(_ byte: UInt8?, _ scalar: () -> Unicode.Scalar?) -> Bool {
+      guard let byte, let end = byte < 0x80 ? Unicode.Scalar(byte) : scalar() else { return false }
+      return !shouldTrim(end)
+    }
+    if keeps(utf8.first, { scalars.first }), keeps(utf8.last, { scalars.last }) { return String(self) }
     guard let first = scalars.firstIndex(where: { !shouldTrim($0) }) else { return "" }
     let last = scalars.lastIndex(where: { !shouldTrim($0) })!
     // One copy of the bytes between the two ends (building a scalar view costs 15 times as much).

@@ -106,9 +106,7 @@ public enum CharsetDecoder {
     guard let base = bytes.baseAddress else { return true }
     let count = bytes.count
     var index = 0
-    func continuation(_ offset: Int) -> Bool {
-      index + offset < count && base.load(fromByteOffset: index + offset, as: UInt8.self) & 0xC0 == 0x80
-    }
+    func byte(_ offset: Int) -> UInt8 { base.load(fromByteOffset: index + offset, as: UInt8.self) }
     while index < count {
       while index + 8 <= count,
         base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
@@ -116,29 +114,27 @@ public enum CharsetDecoder {
         index += 8
       }
       guard index < count else { break }
-      let lead = base.load(fromByteOffset: index, as: UInt8.self)
+      let lead = byte(0)
       if lead < 0x80 {
         index += 1
         continue
       }
       // The second byte's range depends on the lead (Unicode's table 3-7); the others are
       // plain continuation bytes.
-      let second: ClosedRange<UInt8>
-      let length: Int
+      let (length, low, high): (Int, UInt8, UInt8)
       switch lead {
-      case 0xC2...0xDF: (second, length) = (0x80...0xBF, 2)
-      case 0xE0: (second, length) = (0xA0...0xBF, 3)
-      case 0xE1...0xEC, 0xEE...0xEF: (second, length) = (0x80...0xBF, 3)
-      case 0xED: (second, length) = (0x80...0x9F, 3)
-      case 0xF0: (second, length) = (0x90...0xBF, 4)
-      case 0xF1...0xF3: (second, length) = (0x80...0xBF, 4)
-      case 0xF4: (second, length) = (0x80...0x8F, 4)
+      case 0xC2...0xDF: (length, low, high) = (2, 0x80, 0xBF)
+      case 0xE0: (length, low, high) = (3, 0xA0, 0xBF)
+      case 0xE1...0xEC, 0xEE...0xEF: (length, low, high) = (3, 0x80, 0xBF)
+      case 0xED: (length, low, high) = (3, 0x80, 0x9F)
+      case 0xF0: (length, low, high) = (4, 0x90, 0xBF)
+      case 0xF1...0xF3: (length, low, high) = (4, 0x80, 0xBF)
+      case 0xF4: (length, low, high) = (4, 0x80, 0x8F)
       default: return false
       }
-      guard index + 1 < count, second.contains(base.load(fromByteOffset: index + 1, as: UInt8.self)) else {
-        return false
-      }
-      for offset in 2..<length where !continuation(offset) { return false }
+      guard index + length <= count, byte(1) >= low, byte(1) <= high,
+        length < 3 || byte(2) & 0xC0 == 0x80, length < 4 || byte(3) & 0xC0 == 0x80
+      else { return false }
       index += length
     }
     return true

@@ -29,15 +29,10 @@ public final class HTMLDocument {
     // Bytes that are UTF-8 already are handed over as they are, not copied.
     let decoded = CharsetDecoder.decodeToUTF8(data, declaredCharset: charset, isHTML: true)
     let utf8 = decoded.utf8
-    let options = Int32(
-      HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
-        | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | HTML_PARSE_IGNORE_ENC.rawValue)
     xmlResetLastError()
     let parsed = utf8.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> htmlDocPtr? in
       guard let base = bytes.baseAddress, bytes.count > 0 else { return nil }
-      return htmlReadMemory(
-        base.assumingMemoryBound(to: CChar.self), Int32(clamping: bytes.count), url, "UTF-8",
-        options)
+      return HTMLDocument.parse(base.assumingMemoryBound(to: CChar.self), count: bytes.count, url: url)
     }
     guard let parsed else {
       throw HTMLError(.parse, url: url, detail: HTMLDocument.lastErrorMessage() ?? "no document (empty input?)")
@@ -118,6 +113,38 @@ public final class HTMLDocument {
   }
 
   // MARK: - libxml2 plumbing
+
+  /// Parses `count` bytes of UTF-8 at `bytes` as `htmlReadMemory(bytes, count, url, "UTF-8",
+  /// options)` does, without three costs of libxml2 2.9 that made up a fifth of a small page's
+  /// parse: an ID table for every document (nothing here looks elements up by ID), a pass of
+  /// the whole text through libxml2's UTF-8 to UTF-8 converter, and a call to the input's
+  /// reader each time the parser looks ahead, though the whole input is in memory from the
+  /// start. The bytes are UTF-8 already (decoded above), so libxml2 has no encoding to detect.
+  private static func parse(_ bytes: UnsafePointer<CChar>, count: Int, url: String?) -> htmlDocPtr? {
+    guard let context = htmlCreateMemoryParserCtxt(bytes, Int32(clamping: count)) else { return nil }
+    defer { htmlFreeParserCtxt(context) }
+    let options = Int32(
+      HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
+        | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | HTML_PARSE_IGNORE_ENC.rawValue)
+    _ = htmlCtxtUseOptions(context, options)
+    context.pointee.charset = Int32(XML_CHAR_ENCODING_UTF8.rawValue)
+    context.pointee.encoding = UnsafePointer(xmlCharStrdup("UTF-8"))
+    context.pointee.loadsubset |= XML_SKIP_IDS
+    if let input = context.pointee.input {
+      input.pointee.buf?.pointee.readcallback = nil
+      if let url, let copy = xmlCharStrdup(url) {
+        input.pointee.filename = UnsafeRawPointer(copy).assumingMemoryBound(to: CChar.self)
+      }
+    }
+    _ = htmlParseDocument(context)
+    let document = context.pointee.myDoc
+    context.pointee.myDoc = nil
+    // As `htmlReadMemory` leaves it: a document made with the context's dictionary keeps it.
+    if context.pointee.dictNames != 0, let document, document.pointee.dict == context.pointee.dict {
+      context.pointee.dict = nil
+    }
+    return document
+  }
 
   /// Runs `xmlInitParser` once, before any parse, as libxml2 requires for threaded use.
   private static let initializeLibrary: Void = { xmlInitParser() }()
