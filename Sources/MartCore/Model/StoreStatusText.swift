@@ -224,8 +224,8 @@ struct StoreStatusText {
     return false
   }
 
-  /// The first scalars of ``statusWords``: where none is, no word starts.
-  private static let statusInitials = Set(statusWords.map { $0[0] })
+  /// The first scalars of ``statusWords``, each once: where none is, no word starts.
+  private static let statusInitials = Array(Set(statusWords.map { $0[0] }))
 
   /// The words ``mayTellAStatus(_:)`` looks for, as scalars: those of the tables that hold no
   /// other one (`임시휴업` holds `휴업`).
