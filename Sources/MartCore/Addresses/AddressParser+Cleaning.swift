@@ -4,6 +4,8 @@ import Foundation
 
 extension AddressParser {
   // MARK: Cleaning
+  //
+  // Each pass gives back the text it is given when there is nothing in it for the pass to change.
 
   /// NFC, half-width forms, one kind of space and dash, no link text or company markers.
   static func clean(_ raw: String) -> Scalars {
@@ -56,6 +58,7 @@ extension AddressParser {
 
   /// Replaces `길 찾기` or `길찾기` at the start or after a space (a map button's text) by a space.
   static func removingLinkText(_ text: Scalars) -> Scalars {
+    guard text.contains("찾") else { return text }
     func linkTextEnd(at start: Int) -> Int? {
       guard text.has(scalar: "길", at: start) else { return nil }
       if text.has(" 찾기", at: start + 1) { return start + 4 }
@@ -69,7 +72,8 @@ extension AddressParser {
 
   /// Replaces `(주)` and the word after it (`(주)롯데쇼핑`) by a space.
   static func removingCompanyNames(_ text: Scalars) -> Scalars {
-    replacingSpans(of: text) { start in
+    guard text.contains("(") else { return text }
+    return replacingSpans(of: text) { start in
       guard text.has(scalar: "(", at: start) else { return nil }
       var index = text.skippingSpaces(from: start + 1)
       guard text.has(scalar: "주", at: index) else { return nil }
@@ -101,6 +105,7 @@ extension AddressParser {
 
   /// Removes the spaces around a dash between two digits: `607 - 1` → `607-1`.
   static func joiningNumberDashes(_ text: Scalars) -> Scalars {
+    guard text.contains("-") else { return text }
     var result: [Unicode.Scalar] = []
     result.reserveCapacity(text.count + 1)
     var index = text.startIndex
@@ -124,6 +129,7 @@ extension AddressParser {
 
   /// Writes every comma as `, ` without spaces before it.
   static func spacingCommas(_ text: Scalars) -> Scalars {
+    guard text.contains(",") else { return text }
     var result: [Unicode.Scalar] = []
     result.reserveCapacity(text.count + 1)
     var index = text.startIndex
@@ -147,6 +153,7 @@ extension AddressParser {
 
   /// Writes every run of spaces as one space.
   static func collapsingSpaces(_ text: Scalars) -> Scalars {
+    guard text.indices.dropFirst().contains(where: { text[$0] == " " && text[$0 - 1] == " " }) else { return text }
     var result: [Unicode.Scalar] = []
     result.reserveCapacity(text.count)
     for (index, scalar) in zip(text.indices, text)
@@ -169,6 +176,7 @@ extension AddressParser {
   /// Returns the text outside with a space where each part was, and each part's content.
   static func splitParentheses(_ text: Scalars) -> (outside: Scalars, references: [Scalars]) {
     var outside: [Unicode.Scalar] = []
+    outside.reserveCapacity(text.count)
     var references: [Scalars] = []
     var current: [Unicode.Scalar] = []
     var depth = 0

@@ -123,7 +123,7 @@ enum AddressParser {
         let joined = Word((Array(words[index].scalars) + words[index + 1].scalars)[...])
         if isRoadNamePart(words[index].scalars), joined.kind == .roadName,
           knownRoads.contains(joined.text)
-            || KnownRoads.suffixesDemandingAFirstPart.contains(words[index + 1].text)
+            || KnownRoads.demandsAFirstPart(words[index + 1].scalars)
         {
           words[index] = joined
           words.remove(at: index + 1)
@@ -134,7 +134,7 @@ enum AddressParser {
       // A 동 word before a last word that cannot be a road on its own is the road's first part
       // (`좌동 순환로` → `좌동순환로`), not a 동 and a road `순환로`.
       if index + 1 < words.count, address.roadName == nil, address.buildingNumber == nil,
-        words[index].kind == .dongRi, KnownRoads.suffixesDemandingAFirstPart.contains(words[index + 1].text)
+        words[index].kind == .dongRi, KnownRoads.demandsAFirstPart(words[index + 1].scalars)
       {
         words[index] = Word((Array(words[index].scalars) + words[index + 1].scalars)[...])
         words.remove(at: index + 1)
@@ -188,7 +188,7 @@ enum AddressParser {
       case .roadName where address.roadName == nil:
         // `대로 12` alone: the first part of the name is not written.
         var name = word.text
-        if KnownRoads.suffixesDemandingAFirstPart.contains(name) { undecidedRoad = name }
+        if KnownRoads.demandsAFirstPart(word.scalars) { undecidedRoad = name }
         if next() == .roadNameSuffix {
           index += 1
           name += words[index].text
@@ -358,17 +358,6 @@ enum AddressParser {
     }
   }
 
-  /// The scalars as a string, encoded straight into the string's UTF-8 storage.
-  static func string(_ scalars: Scalars) -> String {
-    String(unsafeUninitializedCapacity: scalars.count * 4) { buffer in
-      var count = 0
-      for scalar in scalars {
-        UTF8.encode(scalar) { byte in
-          buffer[count] = byte
-          count += 1
-        }
-      }
-      return count
-    }
-  }
+  /// The scalars as a string.
+  static func string(_ scalars: Scalars) -> String { String(scalars: scalars) }
 }

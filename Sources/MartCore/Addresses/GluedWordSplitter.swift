@@ -26,7 +26,9 @@ extension AddressParser {
     let hasPrefix =
       word.count >= 4
       && (word[(word.startIndex + 1)..<(word.endIndex - 2)].contains(where: isSigunguEnding)
-        || Province.aliasesLongestFirst.contains { word.count >= $0.scalars.count + 2 && word.starts(with: $0.scalars) })
+        || Province.aliasesLongestFirst.contains {
+          word.first == $0.scalars[0] && word.count >= $0.scalars.count + 2 && word.starts(with: $0.scalars)
+        })
     if !hasPrefix {
       // No province or 시/군/구 prefix to split off (a word under four scalars has no room for one
       // and a rest): only a road name and its number (`올림픽로300`) or a 동 and its number

@@ -43,5 +43,12 @@ public struct KnownRoads: Sendable {
   /// Last words that cannot name a road on their own, so a word written before them is the first
   /// part of the road's name (`와석 순환로` → `와석순환로`): no road in the country is called just
   /// `대로`, `순환로`, `순환도로`, `도로` or `번길` (청주's ring roads are `1순환로`–`3순환로`).
-  static let suffixesDemandingAFirstPart: Set<String> = ["대로", "순환로", "순환도로", "도로", "번길"]
+  static let suffixesDemandingAFirstPart: [[Unicode.Scalar]] = ["대로", "순환로", "순환도로", "도로", "번길"].map {
+    Array($0.unicodeScalars)
+  }
+
+  /// Whether a word is one of `suffixesDemandingAFirstPart`.
+  static func demandsAFirstPart(_ word: AddressParser.Scalars) -> Bool {
+    suffixesDemandingAFirstPart.contains { $0.count == word.count && $0.elementsEqual(word) }
+  }
 }

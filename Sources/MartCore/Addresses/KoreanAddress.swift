@@ -84,9 +84,17 @@ public struct KoreanAddress: Hashable, Sendable {
     self.unparsed = unparsed
   }
 
-  /// `<시도> <시군구>[ <읍/면>]`, the parts present, with the province written `provinceName`.
-  private func region(_ provinceName: String?) -> [String] {
-    [provinceName, sigungu, eupMyeon].compactMap { $0 }
+  /// `<시도> <시군구>[ <읍/면>]`, the parts present, with the province written `provinceName`,
+  /// followed by the parts of `rest` present, with one space between two parts.
+  private func region(_ provinceName: String?, then rest: String?...) -> String {
+    var text = ""
+    var separator = ""
+    for case let part? in [provinceName, sigungu, eupMyeon] + rest {
+      text += separator
+      text += part
+      separator = " "
+    }
+    return text
   }
 
   /// Whether the region is specific enough to build a full address from.
@@ -104,17 +112,17 @@ public struct KoreanAddress: Hashable, Sendable {
 
   private func roadAddress(provinceName: String?) -> String? {
     guard hasRegion, let roadName, let buildingNumber else { return nil }
-    return (region(provinceName) + [roadName, buildingNumber.description]).joined(separator: " ")
+    return region(provinceName, then: roadName, buildingNumber.description)
   }
 
   private func jibunAddress(provinceName: String?) -> String? {
     guard hasRegion, let dongRi, let lotNumber else { return nil }
-    return (region(provinceName) + [dongRi, lotNumber.description]).joined(separator: " ")
+    return region(provinceName, then: dongRi, lotNumber.description)
   }
 
   private func districtQuery(provinceName: String?) -> String? {
     guard hasRegion, eupMyeon != nil || dongRi != nil else { return nil }
-    return (region(provinceName) + [dongRi].compactMap { $0 }).joined(separator: " ")
+    return region(provinceName, then: dongRi)
   }
 
   /// What a geocoding query names: a building, a lot or only an area.

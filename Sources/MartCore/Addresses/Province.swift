@@ -70,7 +70,9 @@ public enum Province: String, CaseIterable, Sendable, Codable {
   init?(aliasScalars word: ArraySlice<Unicode.Scalar>) {
     guard word.count >= 2, word.count <= Province.longestAlias, let first = word.first,
       Province.aliasInitials.contains(first),
-      let match = Province.aliasesLongestFirst.first(where: { $0.scalars.elementsEqual(word) })
+      let match = Province.aliasesLongestFirst.first(where: {
+        $0.scalars.count == word.count && $0.scalars.elementsEqual(word)
+      })
     else { return nil }
     self = match.province
   }

@@ -88,6 +88,7 @@ enum ClosingTextScanner {
 
   static func tokenize(_ scalars: [Unicode.Scalar]) -> [ClosingToken] {
     var tokens: [ClosingToken] = []
+    tokens.reserveCapacity(scalars.count)
     var index = 0
     func appendOther(_ start: Int, _ end: Int) {
       if let last = tokens.last, last.kind == .other, last.end == start {

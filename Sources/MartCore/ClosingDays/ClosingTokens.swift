@@ -113,8 +113,6 @@ struct ClosingTokens {
   func excerpt(_ start: Int, _ end: Int) -> String {
     let from = tokens[min(start, tokens.count - 1)].start
     let to = tokens[min(max(end, start + 1), tokens.count) - 1].end
-    var view = String.UnicodeScalarView()
-    view.append(contentsOf: scalars[from..<min(to, from + 60)])
-    return String(view)
+    return String(scalars: scalars[from..<min(to, from + 60)])
   }
 }

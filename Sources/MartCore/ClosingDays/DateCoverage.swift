@@ -37,9 +37,11 @@ public enum DateCoverage: String, Hashable, Sendable, Codable, CaseIterable {
 extension DateWindow {
   /// `ranges` sorted, with overlapping and adjacent ranges joined; empty ranges are dropped.
   public static func merged(_ ranges: some Sequence<DateWindow>) -> [DateWindow] {
-    var sorted = ranges.filter { $0.from <= $0.through }
+    var sorted = Array(ranges)
+    sorted.removeAll { $0.from > $0.through }
     sorted.sort { $0.from < $1.from }
     var result: [DateWindow] = []
+    result.reserveCapacity(sorted.count)
     for range in sorted {
       if let last = result.last, range.from <= last.through.adding(days: 1) {
         result[result.count - 1].through = max(last.through, range.through)

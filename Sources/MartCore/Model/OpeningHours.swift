@@ -38,10 +38,12 @@ public struct OpeningHours: Hashable, Sendable, Codable {
     return nil
   }
 
+  /// `HH:MM` of minutes since midnight, at most `24:00`.
   private static func format(_ minutes: Int) -> String {
-    let hours = minutes / 60
-    let rest = minutes % 60
-    return (hours < 10 ? "0" : "") + "\(hours):" + (rest < 10 ? "0" : "") + "\(rest)"
+    let (hours, rest) = minutes.quotientAndRemainder(dividingBy: 60)
+    func digit(_ value: Int) -> UInt8 { UInt8(ascii: "0") + UInt8(value) }
+    let bytes = [digit(hours / 10), digit(hours % 10), UInt8(ascii: ":"), digit(rest / 10), digit(rest % 10)]
+    return String(decoding: bytes, as: UTF8.self)
   }
 }
 
@@ -109,6 +111,16 @@ private struct TimeScanner {
         let composed = String(character).precomposedStringWithCanonicalMapping.unicodeScalars
         scalar = composed.count == 1 ? composed.first! : "\u{FFFF}"
       }
+      self.init(scalar: scalar, first: first, alone: alone)
+    }
+
+    /// A character that is `scalar` alone, below U+0300 or a precomposed Hangul syllable: what
+    /// `init(_:)` makes of it, without making the `Character`.
+    init(plain scalar: Unicode.Scalar) {
+      self.init(scalar: scalar, first: scalar, alone: true)
+    }
+
+    private init(scalar: Unicode.Scalar, first: Unicode.Scalar, alone: Bool) {
       self.scalar = scalar
       // A digit with marks after it orders just after the digit alone: `1\u{301}` is in the range, `9\u{301}` is not.
       isInDigitRange = alone ? ("0"..."9").contains(scalar) : ("0"..."8").contains(first)
@@ -126,8 +138,29 @@ private struct TimeScanner {
 
   private let characters: [Letter]
 
+  /// The letters of `text`, one per `Character`. A scalar below U+0300 or a precomposed Hangul
+  /// syllable with a grapheme break after it is a `Character` of its own, read as that scalar
+  /// (`TextCleanup.breaksGrapheme` is exact after such a scalar); anything else is read as the
+  /// `Character` that starts there.
   init(_ text: String) {
-    characters = text.map(Letter.init)
+    var letters: [Letter] = []
+    letters.reserveCapacity(text.utf8.count)
+    let scalars = text.unicodeScalars
+    var index = scalars.startIndex
+    while index < scalars.endIndex {
+      let scalar = scalars[index]
+      let next = scalars.index(after: index)
+      if scalar.value < 0x300 || scalar.isHangulSyllable,
+        next == scalars.endIndex || TextCleanup.breaksGrapheme(scalar, scalars[next])
+      {
+        letters.append(Letter(plain: scalar))
+        index = next
+      } else {
+        letters.append(Letter(text[index]))
+        index = text.index(after: index)
+      }
+    }
+    characters = letters
   }
 
   func times() -> [WrittenTime] {

@@ -64,7 +64,7 @@ struct StatusClause {
   /// Appends the scalars of `range`'s tokens, spaces left out.
   private mutating func append(_ tokens: ClosingTokens, _ range: Range<Int>) {
     for index in range {
-      compact.unicodeScalars.append(contentsOf: tokens.scalars[tokens[index].start..<tokens[index].end])
+      compact += String(scalars: tokens.scalars[tokens[index].start..<tokens[index].end])
     }
   }
 

@@ -216,13 +216,16 @@ struct StoreStatusText {
         compact.append(scalar)
       }
     }
-    for start in compact.indices {
+    for start in compact.indices where statusInitials.contains(compact[start]) {
       for word in statusWords where word[0] == compact[start] && compact[start...].starts(with: word) {
         return true
       }
     }
     return false
   }
+
+  /// The first scalars of ``statusWords``, each once: where none is, no word starts.
+  private static let statusInitials = Array(Set(statusWords.map { $0[0] }))
 
   /// The words ``mayTellAStatus(_:)`` looks for, as scalars: those of the tables that hold no
   /// other one (`임시휴업` holds `휴업`).
