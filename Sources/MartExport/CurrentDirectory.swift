@@ -66,7 +66,7 @@ public struct CurrentDirectory: Sendable {
     let encoded = latest.encodedBranches.flatMap { $0.count == latest.branches.branches.count ? $0 : nil }
     for (index, branch) in latest.branches.branches.enumerated() {
       try add(
-        "branches/\(branch.id).json",
+        branch.id.path(prefix: "branches/", suffix: ".json"),
         try encode(
           CurrentBranchFile(window: latest.manifest.window, listed: true, branch: branch), branchJSON: encoded?[index]))
       let calendar = CalendarFilesKind.path(of: branch.id)
@@ -87,7 +87,7 @@ public struct CurrentDirectory: Sendable {
     }
     for (id, last) in lastSeen.sorted(by: { $0.key < $1.key }) {
       try add(
-        "branches/\(id).json",
+        id.path(prefix: "branches/", suffix: ".json"),
         try encode(
           CurrentBranchFile(
             window: latest.manifest.window, listed: false, lastListedIn: last.manifest.version, branch: last.branch)))

@@ -29,7 +29,7 @@ struct ContentLines {
 
   /// Adds `text` to the line being made, as it is.
   mutating func append(_ text: String) {
-    bytes.append(contentsOf: text.utf8)
+    text.withContiguousUTF8 { bytes.append(contentsOf: $0) }
   }
 
   /// Adds `text` to the line being made as a TEXT value (RFC 5545 §3.3.11): backslash,

@@ -12,7 +12,7 @@ enum CalendarFilesKind: BundleFileKind {
   static let suffix = ".ics"
 
   /// The calendar of the branch `id`.
-  static func path(of id: BranchID) -> String { "\(folder)/branches/\(id)\(suffix)" }
+  static func path(of id: BranchID) -> String { id.path(prefix: "\(folder)/branches/", suffix: suffix) }
 
   /// The calendar of `brand`.
   static func path(of brand: BrandSlug) -> String { "\(folder)/brands/\(brand.rawValue)\(suffix)" }
@@ -109,5 +109,19 @@ struct CalendarsExporter: BundleExporter {
       CalendarFilesKind.path(of: brand),
       (building.removeValue(forKey: brand) ?? ICalendar.BrandCalendarBuilder()).calendar(
         brandName: brandName(brand), staleSince: staleSince(brand), asOf: asOf))
+  }
+}
+
+extension BranchID {
+  /// `prefix`, the id as text (`<brand>-<store id>`, its `description`) and `suffix`: the path
+  /// of one of the branch's files, made at its final size without the id's text on the way.
+  func path(prefix: String, suffix: String) -> String {
+    var path = prefix
+    path.reserveCapacity(prefix.utf8.count + brand.rawValue.utf8.count + 1 + storeID.utf8.count + suffix.utf8.count)
+    path += brand.rawValue
+    path += "-"
+    path += storeID
+    path += suffix
+    return path
   }
 }
