@@ -391,16 +391,32 @@ public struct HomeplusSource: BrandSource {
   public static let specialBanner = "홈플러스 스페셜"
 
   /// `홈플러스 익스프레스 망원점` → `망원점`; names without a prefix are returned unchanged.
+  /// A prefix counts when whitespace follows it: its characters, then a whitespace character.
+  /// Byte for byte unless the name has conjoining jamo (the one way it can spell a prefix's
+  /// Hangul differently): the prefix's bytes then a whitespace scalar, which starts a character
+  /// of its own, read the same as `hasPrefix` then `isWhitespace` (of a character's first scalar).
   static func strippingBrandPrefix(_ name: String) -> String {
-    for prefix in ["홈플러스 익스프레스", "홈플러스 스페셜", "홈플러스", "익스프레스", "스페셜"]
-    where name.hasPrefix(prefix) {
-      let rest = name.dropFirst(prefix.count)
-      guard rest.first?.isWhitespace == true else { continue }
+    let jamo = EmartSource.hasConjoiningJamo(name)
+    for prefix in brandPrefixes {
+      let rest: Substring
+      if jamo {
+        guard name.hasPrefix(prefix) else { continue }
+        rest = name.dropFirst(prefix.count)
+        guard rest.first?.isWhitespace == true else { continue }
+      } else {
+        guard name.utf8.starts(with: prefix.utf8) else { continue }
+        let end = name.utf8.index(name.utf8.startIndex, offsetBy: prefix.utf8.count)
+        guard end < name.endIndex, name.unicodeScalars[end].properties.isWhitespace else { continue }
+        rest = name[end...]
+      }
       let stripped = rest.trimmingSpaces()
       if !stripped.isEmpty { return stripped }
     }
     return name
   }
+
+  /// The prefixes ``strippingBrandPrefix(_:)`` drops, longest first.
+  private static let brandPrefixes = ["홈플러스 익스프레스", "홈플러스 스페셜", "홈플러스", "익스프레스", "스페셜"]
 }
 
 extension BrandSlug {
