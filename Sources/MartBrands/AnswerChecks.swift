@@ -38,12 +38,11 @@ enum AnswerChecks {
 
   /// Where the last occurrence of `needle` in `bytes` ends; `nil` when there is none.
   private static func endOfLast(_ needle: [UInt8], in bytes: UnsafeBufferPointer<UInt8>) -> Int? {
-    guard let first = needle.first, needle.count <= bytes.count else { return nil }
-    for start in stride(from: bytes.count - needle.count, through: 0, by: -1)
-    where bytes[start] == first
-      && UnsafeBufferPointer(rebasing: bytes[start..<(start + needle.count)]).elementsEqual(needle)
-    {
-      return start + needle.count
+    guard let base = bytes.baseAddress, let first = needle.first, needle.count <= bytes.count else { return nil }
+    var start = bytes.count - needle.count
+    while start >= 0 {
+      if base[start] == first, memcmp(base + start, needle, needle.count) == 0 { return start + needle.count }
+      start -= 1
     }
     return nil
   }
@@ -66,19 +65,20 @@ enum AnswerChecks {
       let byte = bytes[position]
       return byte == UInt8(ascii: ">") || byte == UInt8(ascii: "/") || byte == 0x20 || (0x09...0x0D).contains(byte)
     }
-    while index < bytes.count {
-      if bytes[index] == UInt8(ascii: "<") {
-        if starts(with: close, at: index), nameEnds(at: index + close.count) {
-          depth -= 1
-          if depth == 0 { return true }
-          index += close.count
-          continue
-        }
-        if starts(with: open, at: index), nameEnds(at: index + open.count) {
-          depth += 1
-          index += open.count
-          continue
-        }
+    guard let base = bytes.baseAddress else { return false }
+    // Each step goes to the next `<` (memchr), the only byte a tag starts with.
+    while index < bytes.count, let found = memchr(base + index, Int32(UInt8(ascii: "<")), bytes.count - index) {
+      index = UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
+      if starts(with: close, at: index), nameEnds(at: index + close.count) {
+        depth -= 1
+        if depth == 0 { return true }
+        index += close.count
+        continue
+      }
+      if starts(with: open, at: index), nameEnds(at: index + open.count) {
+        depth += 1
+        index += open.count
+        continue
       }
       index += 1
     }

@@ -51,7 +51,7 @@ public struct URLParts: Hashable, Sendable {
   /// Every separator is ASCII, so the scans go over the UTF-8 bytes; the offsets found are on
   /// scalar boundaries.
   private static func split(_ bytes: UnsafeBufferPointer<UInt8>) -> Found {
-    let end = bytes.firstIndex(of: UInt8(ascii: "#")) ?? bytes.count
+    let end = firstIndex(of: UInt8(ascii: "#"), in: bytes, from: 0, before: bytes.count) ?? bytes.count
     let separator = schemeSeparator(in: bytes, before: end)
     let start = separator.map { $0 + 3 } ?? 0
     var authorityEnd = start
@@ -79,10 +79,20 @@ public struct URLParts: Hashable, Sendable {
         schemeAsWritten && authorityAsWritten && !hasUserPart
         ? String(decoding: bytes[..<authorityEnd], as: UTF8.self) : "\(scheme)://\(hostAndPort)"
     }
-    let query = bytes[authorityEnd..<end].firstIndex(of: UInt8(ascii: "?"))
+    let query = firstIndex(of: UInt8(ascii: "?"), in: bytes, from: authorityEnd, before: end)
     return Found(
       origin: origin, hostAndPort: hostAndPort, host: host, path: authorityEnd..<(query ?? end),
       query: query.map { ($0 + 1)..<end })
+  }
+
+  /// Where `byte` first is in `bytes[start..<end]`, found by memchr.
+  private static func firstIndex(of byte: UInt8, in bytes: UnsafeBufferPointer<UInt8>, from start: Int, before end: Int)
+    -> Int?
+  {
+    guard let base = bytes.baseAddress, start < end, let found = memchr(base + start, Int32(byte), end - start) else {
+      return nil
+    }
+    return UnsafeRawPointer(base).distance(to: UnsafeRawPointer(found))
   }
 
   /// Where the `://` after the scheme starts: before any `/` or `?` (a `://` in the path or the
