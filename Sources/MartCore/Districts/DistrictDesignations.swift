@@ -274,11 +274,17 @@ struct StoreDays {
     self.id = branch.id
     // A store announced to close for good (GS THE FRESH 세종도담점 from 2026-12-15) is bound by no
     // designation from that day on: its shut days say nothing of the district's days.
-    if let closesOn = ShutDays.closingForGoodDay(of: branch.storeStatus), window.contains(closesOn) {
-      self.closed = Set(branch.closing.dates.filter { window.contains($0) && $0 < closesOn })
+    var closesOn = ShutDays.closingForGoodDay(of: branch.storeStatus)
+    if let day = closesOn, !window.contains(day) { closesOn = nil }
+    // Inserted one by one: no filtered array in between.
+    var closed = Set<CalendarDate>(minimumCapacity: branch.closing.dates.count)
+    for date in branch.closing.dates where window.contains(date) && closesOn.map({ date < $0 }) ?? true {
+      closed.insert(date)
+    }
+    self.closed = closed
+    if let closesOn {
       self.unknown = unknown + [DateWindow(from: closesOn, through: window.through)]
     } else {
-      self.closed = Set(branch.closing.dates.filter(window.contains))
       self.unknown = unknown
     }
   }

@@ -14,8 +14,9 @@ public struct District: Hashable, Comparable, Sendable, CustomStringConvertible 
   }
 
   /// The 시도 that has no 시·군·구 (세종특별자치시): it designates for the whole of it, and is one
-  /// district whose `sigungu` is its own name.
-  public static let provincesWithoutSigungu: Set<String> = ["세종특별자치시"]
+  /// district whose `sigungu` is its own name. A list, not a set: comparing a name with one
+  /// other is cheaper than hashing it (which normalizes every Hangul syllable).
+  public static let provincesWithoutSigungu: [String] = ["세종특별자치시"]
 
   /// The district of a branch's normalized address, or `nil` when it has no 시도 or 시·군·구
   /// (세종 has none: it is its own district).
