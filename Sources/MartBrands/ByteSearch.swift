@@ -1,4 +1,5 @@
 import Foundation
+import MartCore
 
 extension Data {
   /// The range of the first occurrence of `word`'s UTF-8 bytes at or after `start` (by
@@ -22,6 +23,24 @@ extension Data {
           offset += 1
         }
         return nil
+      }
+    }
+  }
+}
+
+extension String {
+  /// Whether the text spells Hangul with conjoining jamo (ᄀ…, ꥠ…, ힰ…), which compare equal to
+  /// precomposed syllables without being the same bytes: a name without them can be matched
+  /// against a brand's words byte for byte (E-mart's and Homeplus's prefixes).
+  var containsConjoiningJamo: Bool {
+    // U+1100–11FF is E1 84–87 xx in UTF-8, U+A960–A97F EA A5 A0–BF, U+D7B0–D7FF ED 9E B0–BF or
+    // ED 9F xx: told from the lead and next bytes, without decoding a scalar.
+    withContiguousUTF8 { bytes in
+      guard bytes.count >= 3 else { return false }
+      return (0..<(bytes.count - 2)).contains { index in
+        let (lead, second, third) = (bytes[index], bytes[index + 1], bytes[index + 2])
+        return (lead == 0xE1 && (0x84...0x87).contains(second)) || (lead == 0xEA && second == 0xA5 && third >= 0xA0)
+          || (lead == 0xED && ((second == 0x9E && third >= 0xB0) || second == 0x9F))
       }
     }
   }

@@ -27,7 +27,7 @@ extension EmartSource {
   /// `STORE_TP`, so a row whose code is missing or unseen is placed by its name. `nil` when
   /// neither says.
   public static func classify(storeType: String?, name: String) -> BrandSlug? {
-    let jamo = hasConjoiningJamo(name)
+    let jamo = name.containsConjoiningJamo
     if otherStoreMarkers.contains(where: { contains(name, $0, hasConjoiningJamo: jamo) }) { return nil }
     // The 에브리데이 banner wins over any store type: the all-format list may file its rows
     // under a hypermarket code.
@@ -47,7 +47,7 @@ extension EmartSource {
   /// marker's Hangul differently), so the common case makes no trip through NSString.
   static func contains(_ name: String, _ marker: String, hasConjoiningJamo: Bool? = nil) -> Bool {
     if name.containsText(marker) { return true }
-    return (hasConjoiningJamo ?? Self.hasConjoiningJamo(name)) && name.contains(marker)
+    return (hasConjoiningJamo ?? name.containsConjoiningJamo) && name.contains(marker)
   }
 
   /// What follows banner `word` at the start of `name`, spaces skipped, when `name` starts with
@@ -55,7 +55,7 @@ extension EmartSource {
   /// follows: `노브랜드예천호명점` after `노브랜드` is `예천호명점`. Byte for byte unless the name has
   /// conjoining jamo.
   static func rest(of name: String, after word: String, hasConjoiningJamo: Bool? = nil) -> Substring? {
-    let jamo = hasConjoiningJamo ?? Self.hasConjoiningJamo(name)
+    let jamo = hasConjoiningJamo ?? name.containsConjoiningJamo
     guard jamo else {
       // Byte for byte. Nothing is made unless the name starts with the word.
       guard let end = Self.endOfPrefix(word, in: name) else { return nil }
@@ -94,21 +94,6 @@ extension EmartSource {
     return length.map { name.utf8.index(name.utf8.startIndex, offsetBy: $0) }
   }
 
-  /// Whether `name` spells Hangul with conjoining jamo (ᄀ…, ꥠ…, ힰ…), which compare equal to
-  /// precomposed syllables without being the same bytes.
-  static func hasConjoiningJamo(_ name: String) -> Bool {
-    // U+1100–11FF is E1 84–87 xx in UTF-8, U+A960–A97F EA A5 A0–BF, U+D7B0–D7FF ED 9E B0–BF or
-    // ED 9F xx: told from the lead and next bytes, without decoding a scalar.
-    name.withContiguousUTF8 { bytes in
-      guard bytes.count >= 3 else { return false }
-      return (0..<(bytes.count - 2)).contains { index in
-        let (lead, second, third) = (bytes[index], bytes[index + 1], bytes[index + 2])
-        return (lead == 0xE1 && (0x84...0x87).contains(second)) || (lead == 0xEA && second == 0xA5 && third >= 0xA0)
-          || (lead == 0xED && ((second == 0x9E && third >= 0xB0) || second == 0x9F))
-      }
-    }
-  }
-
   /// The name prefixes each brand carries in `NAME`, longest first.
   static func namePrefixes(for brand: BrandSlug) -> [String] {
     switch brand {
@@ -127,14 +112,14 @@ extension EmartSource {
   /// The banner `name` starts with, if any, as `banners` spells it (`스타필드마켓 일산점` →
   /// `스타필드 마켓`).
   public static func banner(of name: String) -> String? {
-    let jamo = hasConjoiningJamo(name)
+    let jamo = name.containsConjoiningJamo
     return banners.first { rest(of: name, after: $0, hasConjoiningJamo: jamo) != nil }
   }
 
   /// `name` without its brand prefix or banner, written with or without a space (`트레이더스
   /// 고양점` → `고양점`, `스타필드마켓 일산점` → `일산점`, `노브랜드예천호명점` → `예천호명점`).
   static func strippingBrandPrefix(_ name: String, brand: BrandSlug) -> String {
-    let jamo = hasConjoiningJamo(name)
+    let jamo = name.containsConjoiningJamo
     for prefix in banners + namePrefixes(for: brand) {
       if let rest = rest(of: name, after: prefix, hasConjoiningJamo: jamo) { return rest.trimmingSpaces() }
     }

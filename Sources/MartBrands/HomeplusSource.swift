@@ -396,7 +396,7 @@ public struct HomeplusSource: BrandSource {
   /// Hangul differently): the prefix's bytes then a whitespace scalar, which starts a character
   /// of its own, read the same as `hasPrefix` then `isWhitespace` (of a character's first scalar).
   static func strippingBrandPrefix(_ name: String) -> String {
-    let jamo = EmartSource.hasConjoiningJamo(name)
+    let jamo = name.containsConjoiningJamo
     for prefix in brandPrefixes {
       let rest: Substring
       if jamo {

@@ -224,10 +224,10 @@ struct EmartSourceTests {
   /// syllables from 가 to 힣, whose UTF-8 shares lead bytes with them, are not jamo.
   @Test func conjoiningJamoIsToldFromItsBytes() {
     for jamo in ["\u{1100}", "\u{11FF}", "\u{A960}", "\u{A97F}", "\u{D7B0}", "\u{D7FF}", "마트\u{1161}점"] {
-      #expect(EmartSource.hasConjoiningJamo(jamo), "\(jamo.unicodeScalars.map { String($0.value, radix: 16) })")
+      #expect(jamo.containsConjoiningJamo, "\(jamo.unicodeScalars.map { String($0.value, radix: 16) })")
     }
     for text in ["가", "깋", "힣", "\u{A95F}", "\u{A980}", "\u{D7AF}", "\u{10FF}", "\u{1200}", "노브랜드 구리점", "SSG"] {
-      #expect(!EmartSource.hasConjoiningJamo(text), "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
+      #expect(!text.containsConjoiningJamo, "\(text.unicodeScalars.map { String($0.value, radix: 16) })")
     }
   }
 }

@@ -22,7 +22,7 @@ struct HomeplusNameTests {
 
   @Test func decomposedHangulReadsAsItsSyllables() {
     let name = "홈플러스 익스프레스 망원점".decomposedStringWithCanonicalMapping
-    #expect(EmartSource.hasConjoiningJamo(name))
+    #expect(name.containsConjoiningJamo)
     let stripped = HomeplusSource.strippingBrandPrefix(name)
     #expect(stripped == "망원점")
     #expect(stripped.utf8.count == "망원점".decomposedStringWithCanonicalMapping.utf8.count)
