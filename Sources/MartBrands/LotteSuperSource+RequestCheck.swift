@@ -5,10 +5,8 @@ import MartFetch
 extension LotteSuperSource {
   /// The holiday answer of `store` at `pathAndQuery`, checked by
   /// ``holidayListMismatch(_:store:)``. Its rows carry only dates (`holidayDate`): nothing names
-  /// the store, so once every store's answer is in, the answer is compared with the run's others
-  /// (asked again, on one connection a round, when it repeats another store's answer), and a run
-  /// whose holiday answers are all one answer believes none of them (``collect(_:)``). It is not
-  /// compared as it arrives: stores sharing their days would each cost a fresh connection.
+  /// the store, so it is asked on a lane closed by a proof (``readHolidays(of:_:)``), and a run
+  /// whose holiday answers are all one answer believes none of them (``collect(_:)``).
   static func holidayList(
     at pathAndQuery: String, of store: Store, connection: HTTPRequest.ConnectionChoice = .keptAlive,
     _ session: SourceSession
@@ -19,7 +17,66 @@ extension LotteSuperSource {
       request, answering: { holidayListMismatch($0, store: store) })
   }
 
-  /// What closes a lane of holiday requests asked again: the first store list page, whose
+  /// How many stores' holiday lists one lane asks before its proof: well under the 100 requests
+  /// after which servers close a kept-alive connection by default (Apache's
+  /// `MaxKeepAliveRequests`; nginx's `keepalive_requests` before 1.19.10, per its 2021 changelog),
+  /// which would break the lane and cost its stores a second asking.
+  static let storesPerLane = 50
+
+  /// The stores as branches with their holiday answers, in `stores`' order.
+  ///
+  /// A holiday answer names no store, so on a kept-alive connection one equal to another store's
+  /// answer could be that store's leftover, and stores sharing their days (most close on the 2nd
+  /// and 4th Sunday) would each be asked twice. Instead the stores are asked in lanes
+  /// (``SourceSession/onOneConnection(_:closingWith:_:)``): up to ``storesPerLane`` stores one
+  /// after another on one new connection, closed by the first store list page
+  /// (``laneProof(_:)``). A copy of an answer anywhere on the lane shifts the proof's answer
+  /// too, so a lane whose proof holds carried no leftover and each store on it is asked once.
+  /// The stores of a lane that does not hold are asked as without lanes: side by side on
+  /// kept-alive connections, each answer that came on a reused connection and repeats another
+  /// request's asked again (``SourceSession/reaskingRepeats(_:proof:reused:again:)``).
+  static func readHolidays(
+    of stores: [(store: Store, pageURL: String)], _ session: SourceSession
+  ) async -> [(branch: RawBranch, answer: HTTPResponse?)] {
+    guard !stores.isEmpty else { return [] }
+    let proof = laneProof(session)
+    @Sendable func read(
+      _ index: Int, on connection: HTTPRequest.ConnectionChoice, _ session: SourceSession
+    ) async -> (branch: RawBranch, answer: HTTPResponse?) {
+      await readHolidays(of: stores[index].store, listURL: stores[index].pageURL, connection: connection, session)
+    }
+    // Lanes of even size: 120 stores make three lanes of 40, not 50, 50 and 20.
+    let laneCount = (stores.count + storesPerLane - 1) / storesPerLane
+    let laneSize = (stores.count + laneCount - 1) / laneCount
+    var answered = [(branch: RawBranch, answer: HTTPResponse?)?](repeating: nil, count: stores.count)
+    var unproven: [Int] = []
+    for start in stride(from: 0, to: stores.count, by: laneSize) {
+      let lane = Array(start..<min(start + laneSize, stores.count))
+      let proved =
+        lane.count > 1
+        ? await session.onOneConnection(lane, closingWith: proof) { await read($1, on: $2, $0) } : nil
+      if let proved {
+        for (index, item) in zip(lane, proved) { answered[index] = item }
+      } else {
+        unproven += lane
+      }
+    }
+    if !unproven.isEmpty {
+      let firstRead = await session.sideBySide(unproven) { session, index in
+        (index, await read(index, on: .keptAlive, session))
+      }
+      let reread = await session.reaskingRepeats(firstRead, proof: proof) { item in
+        guard let answer = item.1.answer, answer.cameOnReusedConnection else { return nil }
+        return (.get(answer.requestURL), answer.body)
+      } again: { session, item, connection in
+        (item.0, await read(item.0, on: connection, session))
+      }
+      for (index, item) in reread { answered[index] = item }
+    }
+    return answered.compactMap { $0 }
+  }
+
+  /// What closes a lane of holiday requests: the first store list page, whose
   /// answer (a `storeInfo` list) no holiday request gives (``holidayListMismatch(_:store:)``
   /// says so of a holiday answer).
   static func laneProof(_ session: SourceSession) -> LaneProof {

@@ -16,10 +16,11 @@ import MartFetch
 /// (`E다산역점`, `G속초조양점`, `(백)일산점`) or lack `점` (`남양주도곡`); the branch keeps the
 /// published name beside a display name without the prefix.
 ///
-/// A holiday answer names no store (its rows hold only `holidayDate`): it is compared with the
-/// run's other answers, and when every store got one answer none is believed (the brand keeps
-/// its last data); list pages name no page number, so a page repeating only
-/// stores already read is asked again on a fresh connection before it ends the list.
+/// A holiday answer names no store (its rows hold only `holidayDate`), so the holiday lists are
+/// asked on lanes closed by a store list page (``readHolidays(of:_:)``): each store is asked
+/// once where its lane holds. When every store got one answer none is believed (the brand keeps
+/// its last data); list pages name no page number, so a page repeating only stores already read
+/// is asked again on a fresh connection before it ends the list.
 public struct LotteSuperSource: BrandSource {
   public static let name = "lotte-super"
   public static let brands: [BrandSlug] = [.lotteSuper]
@@ -94,21 +95,7 @@ public struct LotteSuperSource: BrandSource {
         source: session.sourceName, url: session.url(Self.listPath(page: 0)),
         reason: .unexpectedContent("the store list has no store with an sstrCd"))
     }
-    let firstRead = await session.sideBySide(stores) { session, listed in
-      (listed, await Self.readHolidays(of: listed.store, listURL: listed.pageURL, connection: .keptAlive, session))
-    }
-    // An answer taken as another store's leftover before that store's answer was noted shows
-    // now that every answer is in, or once the answers asked again are: each that came on a
-    // reused connection and equals another request's answer is asked again, the answers of a
-    // round one after another on one new connection that the first list page closes (a store
-    // list, which no holiday request answers): stores sharing their days cost one connection a
-    // round, not one each.
-    let read = await session.reaskingRepeats(firstRead, proof: Self.laneProof(session)) { item in
-      guard let answer = item.1.answer, answer.cameOnReusedConnection else { return nil }
-      return (.get(answer.requestURL), answer.body)
-    } again: { session, item, connection in
-      (item.0, await Self.readHolidays(of: item.0.store, listURL: item.0.pageURL, connection: connection, session))
-    }.map(\.1)
+    let read = await Self.readHolidays(of: stores, session)
     // Holiday answers name no store: when every store of a run of many got one and the same
     // answer (a cache that ignores the query string), none can be told to be its store's. A few
     // stores may all close on the same days (one district's designation); a run of

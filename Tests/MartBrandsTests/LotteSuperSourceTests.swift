@@ -18,15 +18,18 @@ struct LotteSuperSourceTests {
 
   static func date(_ iso: String) throws -> CalendarDate { try #require(CalendarDate(iso: iso)) }
 
-  @Test func readsPagesUntilAnEmptyOneThenOneHolidayRequestPerStore() async throws {
+  @Test func readsPagesUntilAnEmptyOneThenTheHolidayListOfEachStore() async throws {
     let (branches, _, requests) = try await Self.collect()
     let urls = requests.map(\.url)
     #expect(urls.prefix(3).map { $0.contains("scrollIndex=\(urls.firstIndex(of: $0)!)") } == [true, true, true])
     #expect(
       urls.prefix(3).allSatisfy { $0.contains("/offlinestore/selectStoreSearchList?") && $0.contains("oflnMallNo=5") })
-    // Eight stores with an sstrCd, one without a trNo: seven holiday requests.
-    #expect(
-      urls.dropFirst(3).count == 7 && urls.dropFirst(3).allSatisfy { $0.contains("/holiday/selectHolidayList?trNo=") })
+    // Eight stores with an sstrCd, one without a trNo: seven stores' holiday lists. (How often
+    // each is asked depends on connections, which this fetcher has none of: a lane cannot hold
+    // here. KeptConnectionTests counts the requests over a real one.)
+    let holidayURLs = urls.dropFirst(3).filter { $0.contains("/holiday/selectHolidayList?trNo=") }
+    #expect(Set(holidayURLs).count == 7)
+    #expect(urls.dropFirst(3).allSatisfy { $0.contains("/holiday/selectHolidayList?trNo=") || $0 == urls[0] })
     #expect(branches.count == 8)
     #expect(branches.allSatisfy { $0.id.brand == .lotteSuper })
   }
