@@ -43,23 +43,19 @@ public struct CurrentDirectory: Sendable {
   }
 
   /// Says what each file `current/` should hold for the published bundles, one at a time, to
-  /// `body` with its path relative to `current/`; returns every such path, or `nil` (and calls
+  /// `body` with its path relative to `current/` (each path once); returns `false` (and calls
   /// nothing) when nothing is published yet. One file at a time, so that memory does not grow
   /// with the branch count.
   /// - Parameter named: the bundle `latest.json` names, when the caller has it in memory
   ///   (just published); otherwise it is read from disk and verified.
   public func forEachExpectedFile(
     latest named: PublishedBundle? = nil, _ body: (String, ExpectedFile) throws(FileError) -> Void
-  ) throws(FileError) -> Set<String>? {
+  ) throws(FileError) -> Bool {
     let fromDisk: PublishedBundle? =
       if named == nil { try BundleStore(outputDirectory: outputDirectory).latest() } else { nil }
-    guard let latest = named ?? fromDisk else { return nil }
-    var paths = Set<String>()
-    func add(_ path: String, _ data: Data) throws(FileError) { try add(path, .bytes(data)) }
-    func add(_ path: String, _ file: ExpectedFile) throws(FileError) {
-      paths.insert(path)
-      try body(path, file)
-    }
+    guard let latest = named ?? fromDisk else { return false }
+    func add(_ path: String, _ data: Data) throws(FileError) { try body(path, .bytes(data)) }
+    func add(_ path: String, _ file: ExpectedFile) throws(FileError) { try body(path, file) }
     let bundlePath = latest.directory.path
     let listed = Set(latest.branches.branches.map(\.id))
     // The branches' JSON as the publish wrote it, when it is in memory: framed, not encoded again.
@@ -96,7 +92,7 @@ public struct CurrentDirectory: Sendable {
         ICalendar.unlistedBranchCalendar(
           last.branch, brandName: last.brandName, lastListedAsOf: last.manifest.asOf, asOf: latest.manifest.asOf))
     }
-    return paths
+    return true
   }
 
   /// Brings `current/` in line with `latest.json`: writes the files whose bytes differ, each
@@ -143,27 +139,32 @@ public struct CurrentDirectory: Sendable {
     let batch = DurableFileBatch(root: root)
     // One listing says which files are there: a file that is not needs no look before it is
     // written (on a first run, none does), and what is there but not expected goes.
-    let existing = Set(PlainFiles.regularFiles(under: root))
-    var folders = Set<String>()
-    // Folders this pass made: nothing stands in the way of a file in them, so no look is needed.
-    var madeFolders = Set<String>()
-    // The folders calendars are linked from and into, each opened once.
-    var openFolders: [String: OpenFolder] = [:]
+    // What is there and not expected: the files there, each taken out once it is expected.
+    var unexpected = Set(PlainFiles.regularFiles(under: root))
+    // The folders of the files so far, and whether this pass made them (nothing then stands
+    // in the way of a file in them, so no look is needed). A list: `current/` has three.
+    var folders: [(path: String, made: Bool)] = []
+    // The folders calendars are linked from and into, each opened once (the bundle's and
+    // `current/`'s calendar folders: a list too).
+    var openFolders: [(path: String, folder: OpenFolder?)] = []
     func openFolder(_ path: String) -> OpenFolder? {
-      if let folder = openFolders[path] { return folder }
+      if let open = openFolders.first(where: { $0.path == path }) { return open.folder }
       let folder = OpenFolder(path)
-      openFolders[path] = folder
+      openFolders.append((path, folder))
       return folder
     }
     guard
-      let expected = try forEachExpectedFile(
+      try forEachExpectedFile(
         latest: latest,
         { (relative, file) throws(FileError) in
           let path = root + "/" + relative
-          let isThere = existing.contains(relative)
+          let isThere = unexpected.remove(relative) != nil
           if isThere, try Self.holds(path, file) { return }
           let folder = Files.parent(of: path)
-          if folders.insert(folder).inserted {
+          var madeFolder = false
+          if let known = folders.first(where: { $0.path == folder }) {
+            madeFolder = known.made
+          } else {
             var parent = ""
             for component in relative.split(separator: "/").dropLast() {
               parent += parent.isEmpty ? String(component) : "/" + component
@@ -172,12 +173,13 @@ public struct CurrentDirectory: Sendable {
             if !blockedFolders(of: relative, blockedPaths) {
               // A link on the way (current/ or a folder in it) would send the files elsewhere.
               try Files.checkNothingForeign(below: outputDirectory.path, to: folder)
-              if Files.kind(at: folder) == nil { madeFolders.insert(folder) }
+              madeFolder = Files.kind(at: folder) == nil
               try Files.createDirectory(folder)
             }
+            folders.append((folder, madeFolder))
           }
           if blockedFolders(of: relative, blockedPaths) { return }
-          if !isThere, !madeFolders.contains(folder), !clear(relative, unless: .regularFile) { return }
+          if !isThere, !madeFolder, !clear(relative, unless: .regularFile) { return }
           written.append(relative)
           switch file {
           case .bytes(let data):
@@ -196,7 +198,7 @@ public struct CurrentDirectory: Sendable {
     else { return ([], [], [], []) }
     try batch.finish()
     var removed: [String] = []
-    for relative in existing.sorted() where !expected.contains(relative) {
+    for relative in unexpected.sorted() {
       // A file that stood where a folder now is was removed above; the folder stays.
       let path = root + "/" + relative
       if Files.kind(at: path) == .regularFile, Files.remove(path) { removed.append(relative) }
@@ -234,14 +236,16 @@ public struct CurrentDirectory: Sendable {
   public func mismatches() throws(FileError) -> [String] {
     let root = currentURL.path
     var problems: [(path: String, problem: String)] = []
-    let expected = try forEachExpectedFile { (path, file) throws(FileError) in
+    var expected = Set<String>()
+    let published = try forEachExpectedFile { (path, file) throws(FileError) in
+      expected.insert(path)
       guard let existing = PlainFiles.contents(of: root + "/" + path) else {
         problems.append((path, "missing"))
         return
       }
       if existing != (try file.contents()) { problems.append((path, "does not match the bundle latest.json names")) }
     }
-    guard let expected else { return [] }
+    guard published else { return [] }
     for path in PlainFiles.regularFiles(under: root) where !expected.contains(path) {
       problems.append((path, "no kept bundle has this branch or brand"))
     }
