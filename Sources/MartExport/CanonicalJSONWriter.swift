@@ -30,25 +30,53 @@ struct CanonicalJSONWriter {
   /// whole escaped.
   mutating func id(_ id: BranchID) {
     bytes.append(0x22)
-    escaped(id.brand.rawValue)
+    slug(id.brand)
     bytes.append(0x2D)
     escaped(id.storeID)
     bytes.append(0x22)
   }
 
-  /// `text`'s UTF-8 bytes with JSON's escapes, without the quotes.
-  private mutating func escaped(_ text: String) {
-    text.withContiguousUTF8 { escaped(utf8: $0) }
+  /// A brand slug's text, without the quotes: lower-case ASCII letters and hyphens
+  /// (``BrandSlug``), none of which JSON escapes.
+  private mutating func slug(_ brand: BrandSlug) {
+    brand.rawValue.withContiguousUTF8 { bytes.append(contentsOf: $0) }
   }
 
-  /// ``escaped(_:)`` of a string's UTF-8 bytes.
-  private mutating func escaped(utf8: UnsafeBufferPointer<UInt8>) {
+  /// A brand slug as a string.
+  mutating func string(_ brand: BrandSlug) {
+    bytes.append(0x22)
+    slug(brand)
+    bytes.append(0x22)
+  }
+
+  /// `text`'s UTF-8 bytes with JSON's escapes, without the quotes.
+  private mutating func escaped(_ text: String) {
+    text.withContiguousUTF8 { Self.appendEscaped($0, to: &bytes) }
+  }
+
+  /// Appends a string's UTF-8 bytes to `bytes` with JSON's escapes, without the quotes; the
+  /// escapes of every canonical JSON writer (``JSONNodeBuilder`` too). Runs of bytes that need
+  /// no escape are copied whole, and looked through eight at a time (``needsEscape(_:)``).
+  static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    guard let base = utf8.baseAddress else { return }
+    let count = utf8.count
     var start = 0
-    for index in 0..<utf8.count {
+    var index = 0
+    while index < count {
+      if index + 8 <= count,
+        !Self.needsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
+      {
+        index += 8
+        continue
+      }
       let byte = utf8[index]
+      index += 1
       guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-      if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-      start = index + 1
+      let escapedIndex = index - 1
+      if start < escapedIndex {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<escapedIndex]))
+      }
+      start = index
       switch byte {
       case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
       case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
@@ -63,7 +91,21 @@ struct CanonicalJSONWriter {
         bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
       }
     }
-    if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+    if start < count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+  }
+
+  /// Whether any of the eight bytes of `word` is one JSON escapes: below 0x20, `"` or `\`.
+  /// Each test sets a byte's high bit where that byte may match (a borrow can mark bytes
+  /// above a match too, never a word without one).
+  private static func needsEscape(_ word: UInt64) -> Bool {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highBits: UInt64 = 0x8080_8080_8080_8080
+    let quotes = word ^ (ones &* 0x22)
+    let backslashes = word ^ (ones &* 0x5C)
+    let below = (word &- ones &* 0x20) & ~word
+    let quote = (quotes &- ones) & ~quotes
+    let backslash = (backslashes &- ones) & ~backslashes
+    return (below | quote | backslash) & highBits != 0
   }
 
   mutating func string(_ text: String?) {
@@ -153,7 +195,7 @@ struct CanonicalJSONWriter {
   mutating func object<Value>(_ members: [String: Value], _ write: (inout Self, Value) throws -> Void) rethrows {
     bytes.append(0x7B)
     var first = true
-    for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+    for key in members.keys.sorted(by: { $0.precedesInUTF8($1) }) {
       if !first { bytes.append(0x2C) }
       first = false
       string(key)
@@ -177,7 +219,7 @@ struct CanonicalJSONWriter {
     raw(#","banner":"#)
     string(branch.banner)
     raw(#","brand":"#)
-    string(branch.brand.rawValue)
+    string(branch.brand)
     raw(#","closing":"#)
     closing(branch.closing)
     raw(#","coordinate":"#)
@@ -372,7 +414,7 @@ struct CanonicalJSONWriter {
   /// One row of `index.json`.
   mutating func indexRow(_ row: IndexFile.Row) throws {
     raw(#"{"brand":"#)
-    string(row.brand.rawValue)
+    string(row.brand)
     raw(#","id":"#)
     id(row.id)
     raw(#","latitude":"#)
@@ -394,7 +436,7 @@ struct CanonicalJSONWriter {
   mutating func removed(_ entries: [RemovedBranch]) {
     array(entries) { writer, entry in
       writer.raw(#"{"brand":"#)
-      writer.string(entry.brand.rawValue)
+      writer.string(entry.brand)
       writer.raw(#","id":"#)
       writer.id(entry.id)
       writer.raw(#","lastListed":"#)
