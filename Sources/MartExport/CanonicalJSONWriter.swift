@@ -58,14 +58,11 @@ struct CanonicalJSONWriter {
   /// escapes of every canonical JSON writer (``JSONNodeBuilder`` too). Runs of bytes that need
   /// no escape are copied whole, and looked through eight at a time (``needsEscape(_:)``).
   static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-    guard let base = utf8.baseAddress else { return }
     let count = utf8.count
     var start = 0
     var index = 0
     while index < count {
-      if index + 8 <= count,
-        !Self.needsEscape(UnsafeRawPointer(base + index).loadUnaligned(as: UInt64.self))
-      {
+      if index + 8 <= count, !Self.needsEscape(ByteWords.word(of: utf8, at: index)) {
         index += 8
         continue
       }
@@ -95,17 +92,9 @@ struct CanonicalJSONWriter {
   }
 
   /// Whether any of the eight bytes of `word` is one JSON escapes: below 0x20, `"` or `\`.
-  /// Each test sets a byte's high bit where that byte may match (a borrow can mark bytes
-  /// above a match too, never a word without one).
   private static func needsEscape(_ word: UInt64) -> Bool {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highBits: UInt64 = 0x8080_8080_8080_8080
-    let quotes = word ^ (ones &* 0x22)
-    let backslashes = word ^ (ones &* 0x5C)
-    let below = (word &- ones &* 0x20) & ~word
-    let quote = (quotes &- ones) & ~quotes
-    let backslash = (backslashes &- ones) & ~backslashes
-    return (below | quote | backslash) & highBits != 0
+    ByteWords.bytes(below: 0x20, in: word) | ByteWords.bytes(equalTo: 0x22, in: word)
+      | ByteWords.bytes(equalTo: 0x5C, in: word) != 0
   }
 
   mutating func string(_ text: String?) {
