@@ -56,8 +56,15 @@ public struct CurrentDirectory: Sendable {
     guard let latest = named ?? fromDisk else { return false }
     func add(_ path: String, _ data: Data) throws(FileError) { try body(path, .bytes(data)) }
     func add(_ path: String, _ file: ExpectedFile) throws(FileError) { try body(path, file) }
-    let bundlePath = latest.directory.path
-    let listed = Set(latest.branches.branches.map(\.id))
+    let bundlePrefix = latest.directory.path + "/"
+    // The ids the bundle lists, made only when a kept bundle is read against them.
+    var listedIDs: Set<BranchID>?
+    func listedSet() -> Set<BranchID> {
+      if let listedIDs { return listedIDs }
+      let ids = Set(latest.branches.branches.map(\.id))
+      listedIDs = ids
+      return ids
+    }
     // The branches' JSON as the publish wrote it, when it is in memory: framed, not encoded again.
     let encoded = latest.encodedBranches.flatMap { $0.count == latest.branches.branches.count ? $0 : nil }
     for (index, branch) in latest.branches.branches.enumerated() {
@@ -66,16 +73,17 @@ public struct CurrentDirectory: Sendable {
         try encode(
           CurrentBranchFile(window: latest.manifest.window, listed: true, branch: branch), branchJSON: encoded?[index]))
       let calendar = CalendarFilesKind.path(of: branch.id)
-      try add(calendar, .sameAs(bundleFile: "\(bundlePath)/\(calendar)"))
+      try add(calendar, .sameAs(bundleFile: bundlePrefix + calendar))
     }
     for brand in Set(latest.branches.branches.map(\.brand)).sorted() {
       let calendar = CalendarFilesKind.path(of: brand)
-      try add(calendar, .sameAs(bundleFile: "\(bundlePath)/\(calendar)"))
+      try add(calendar, .sameAs(bundleFile: bundlePrefix + calendar))
     }
     // Branches the kept bundles had that the current one does not: each one's last record.
     var lastSeen: [BranchID: (branch: Branch, manifest: BundleManifest, brandName: String)] = [:]
-    for bundle in keptBundles(excluding: latest.directory.lastPathComponent, notListed: listed) {
+    for bundle in keptBundles(excluding: latest.directory.lastPathComponent, notListed: listedSet) {
       let names = Dictionary(bundle.manifest.brands.map { ($0.slug, $0.name) }, uniquingKeysWith: { first, _ in first })
+      let listed = listedSet()
       for branch in bundle.branches() where !listed.contains(branch.id) {
         if let known = lastSeen[branch.id], known.manifest.asOf >= bundle.manifest.asOf { continue }
         lastSeen[branch.id] = (branch, bundle.manifest, names[branch.brand] ?? branch.brand.rawValue)
@@ -117,10 +125,11 @@ public struct CurrentDirectory: Sendable {
     var blocked: [String] = []
     var blockedPaths = Set<String>()
     let root = currentURL.path
+    let rootPrefix = root + "/"
     /// Removes what is at `relative` (inside `current/`) unless it is of `kind`; whether the
     /// path is free for it now.
     func clear(_ relative: String, unless kind: FileKind) -> Bool {
-      let path = root + "/" + relative
+      let path = rootPrefix + relative
       guard let found = Files.kind(at: path), found != kind else { return true }
       if Files.remove(path) {
         repaired.append("\(OutputLayout.currentName)/\(relative): \(found) where \(kind) belongs, removed")
@@ -157,8 +166,9 @@ public struct CurrentDirectory: Sendable {
       try forEachExpectedFile(
         latest: latest,
         { (relative, file) throws(FileError) in
-          let path = root + "/" + relative
-          let isThere = unexpected.remove(relative) != nil
+          let path = rootPrefix + relative
+          // (An empty set hashes nothing to say so; `remove` would hash the path first.)
+          let isThere = !unexpected.isEmpty && unexpected.remove(relative) != nil
           if isThere, try Self.holds(path, file) { return }
           let folder = Files.parent(of: path)
           var madeFolder = false
@@ -253,7 +263,8 @@ public struct CurrentDirectory: Sendable {
   }
 
   /// The bundles under `bundles/` but `excluded` that hold a branch `listed` does not, where they
-  /// can be read, each with its manifest and a way to read its branches.
+  /// can be read, each with its manifest and a way to read its branches. `listed` is asked for
+  /// only when there is such a bundle to read.
   ///
   /// A bundle's ids are read from its `index.json` (a sixth of `branches.json`); only a bundle
   /// that has a branch no longer listed has its `branches.json` read, so a run where no branch
@@ -261,7 +272,7 @@ public struct CurrentDirectory: Sendable {
   /// manifest's size and SHA-256 (verifying every file of every kept bundle on each run, with
   /// `--keep 30` at national scale, would cost more than the run).
   private func keptBundles(
-    excluding excluded: String, notListed listed: Set<BranchID>
+    excluding excluded: String, notListed listed: () -> Set<BranchID>
   ) -> [(manifest: BundleManifest, branches: () -> [Branch])] {
     let bundles = OutputLayout(outputDirectory).bundles
     let names = PlainFiles.names(in: bundles.path)
@@ -282,7 +293,8 @@ public struct CurrentDirectory: Sendable {
         verified(BranchesFileKind.name).flatMap { try? BundleJSON.decode(BranchesFile.self, from: $0) }?.branches ?? []
       }
       if let index = verified(IndexFileKind.name).flatMap({ try? BundleJSON.decode(IndexFile.self, from: $0) }) {
-        guard index.branches.contains(where: { !listed.contains($0.id) }) else { return nil }
+        let ids = listed()
+        guard index.branches.contains(where: { !ids.contains($0.id) }) else { return nil }
         return (manifest, branches)
       }
       // No readable index: the branches say which ids the bundle has.
