@@ -26,8 +26,8 @@ struct CanonicalJSONWriter {
   }
 
   /// A branch id as a string, `<brand>-<store id>` (its `description`), written without making
-  /// that text: escaping goes byte by byte, so the parts escaped one after the other are the
-  /// whole escaped.
+  /// that text: the slug and the dash need no escape, and escaping goes byte by byte, so the
+  /// store id escaped alone is the rest of the whole escaped.
   mutating func id(_ id: BranchID) {
     bytes.append(0x22)
     slug(id.brand)
