@@ -119,7 +119,7 @@ enum BundleBuilder {
     }
     try output.finishCopies()
 
-    let listed = output.listed.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    let listed = output.listed.sorted { $0.path.precedesInUTF8($1.path) }
     // The version hashes everything the manifest says except the version itself.
     var manifest = BundleManifest(
       schemaVersion: bundleSchemaVersion, version: "", asOf: day.asOf, window: day.window, brands: summaries,
@@ -151,7 +151,7 @@ final class KeptBundleFiles: BundleFileSink {
 
   /// The files, sorted by path as the manifest lists them.
   var sorted: [(path: String, data: Data)] {
-    files.sorted { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    files.sorted { $0.path.precedesInUTF8($1.path) }
   }
 }
 

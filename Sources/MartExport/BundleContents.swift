@@ -95,7 +95,7 @@ public struct BundleContents: Sendable {
             branch, brandName: name(branch.brand), asOf: asOf, staleSince: summaries.staleSince[branch.brand])
         ))
     }
-    files.sort { $0.path.utf8.lexicographicallyPrecedes($1.path.utf8) }
+    files.sort { $0.path.precedesInUTF8($1.path) }
     let listed = files.map { BundleManifest.File(path: $0.path, sha256: SHA256.hex($0.data), bytes: $0.data.count) }
     var manifest = BundleManifest(
       schemaVersion: bundleSchemaVersion, version: "", asOf: asOf, window: window, brands: summaries, files: listed)

@@ -1,4 +1,5 @@
 import Foundation
+import MartCore
 
 /// The canonical JSON every bundle file is written in: compact (no whitespace), keys sorted by
 /// their UTF-8 bytes, UTF-8 text unescaped (also `/`), and every optional property present,
@@ -20,6 +21,28 @@ public enum CanonicalJSON {
   }
 }
 
+extension String {
+  /// Whether the text comes before `other` in the order of their UTF-8 bytes (the order of
+  /// canonical JSON's keys and of a manifest's paths, where `<` compares Unicode scalars):
+  /// `utf8.lexicographicallyPrecedes(other.utf8)`, as one `memcmp` of the two buffers.
+  func precedesInUTF8(_ other: String) -> Bool { utf8Order(other) < 0 }
+
+  /// The order of the text's UTF-8 bytes and `other`'s: negative when they come first, zero
+  /// when the bytes are the same, positive when they come after.
+  func utf8Order(_ other: String) -> Int {
+    withContiguousUTF8 { left in
+      other.withContiguousUTF8 { right in
+        let common = min(left.count, right.count)
+        if common > 0, let first = left.baseAddress, let second = right.baseAddress {
+          let order = memcmp(first, second, common)
+          if order != 0 { return Int(order) }
+        }
+        return left.count - right.count
+      }
+    }
+  }
+}
+
 /// A JSON value under construction; containers hand out child builders and fill them later.
 final class JSONNodeBuilder {
   enum Content {
@@ -30,18 +53,26 @@ final class JSONNodeBuilder {
     case number(String)
     case string(String)
     case array([JSONNodeBuilder])
-    case object([String: JSONNodeBuilder])
+    /// The members in the order they were encoded; sorted when written.
+    case object([(key: String, value: JSONNodeBuilder)])
   }
 
   var content: Content = .unset
 
-  func encode(_ value: some Encodable, codingPath: [any CodingKey]) throws {
-    switch value {
-    case let string as String: content = .string(string)
-    case let double as Double: content = .number(try Self.format(double, codingPath: codingPath))
-    case let float as Float: content = .number(try Self.format(Double(float), codingPath: codingPath))
-    case let bool as Bool: content = .bool(bool)
-    default: try value.encode(to: CanonicalEncoder(node: self, codingPath: codingPath))
+  /// Strings, numbers of floating point and booleans directly, anything else through its
+  /// `encode(to:)`. The value's type is compared, not cast: a failed cast costs more than the
+  /// comparison, and most values are of other types.
+  func encode<Value: Encodable>(_ value: Value, codingPath: [any CodingKey]) throws {
+    if Value.self == String.self {
+      content = .string(value as! String)
+    } else if Value.self == Double.self {
+      content = .number(try Self.format(value as! Double, codingPath: codingPath))
+    } else if Value.self == Float.self {
+      content = .number(try Self.format(Double(value as! Float), codingPath: codingPath))
+    } else if Value.self == Bool.self {
+      content = .bool(value as! Bool)
+    } else {
+      try value.encode(to: CanonicalEncoder(node: self, codingPath: codingPath))
     }
   }
 
@@ -73,10 +104,10 @@ final class JSONNodeBuilder {
     let child = JSONNodeBuilder()
     if case .object(var members) = content {
       content = .unset
-      members[key] = child
+      members.append((key, child))
       content = .object(members)
     } else {
-      content = .object([key: child])
+      content = .object([(key, child)])
     }
     return child
   }
@@ -99,9 +130,18 @@ final class JSONNodeBuilder {
       output.append(UInt8(ascii: "]"))
     case .object(let members):
       output.append(UInt8(ascii: "{"))
-      let sorted = members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
-      for (index, member) in sorted.enumerated() {
-        if index > 0 { output.append(UInt8(ascii: ",")) }
+      // By key, then in the order encoded: a key encoded again replaces what it held, so of
+      // members with the same key only the last is written.
+      let order = members.indices.sorted {
+        let keys = members[$0].key.utf8Order(members[$1].key)
+        return keys != 0 ? keys < 0 : $0 < $1
+      }
+      var first = true
+      for (place, index) in order.enumerated() {
+        let member = members[index]
+        if place + 1 < order.count, members[order[place + 1]].key.utf8Order(member.key) == 0 { continue }
+        if !first { output.append(UInt8(ascii: ",")) }
+        first = false
         Self.writeString(member.key, to: &output)
         output.append(UInt8(ascii: ":"))
         try member.value.write(to: &output, codingPath: codingPath)
@@ -112,21 +152,7 @@ final class JSONNodeBuilder {
 
   static func writeString(_ text: String, to output: inout [UInt8]) {
     output.append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): output += [0x5C, 0x22]
-      case 0x5C: output += [0x5C, 0x5C]
-      case 0x0A: output += [0x5C, UInt8(ascii: "n")]
-      case 0x0D: output += [0x5C, UInt8(ascii: "r")]
-      case 0x09: output += [0x5C, UInt8(ascii: "t")]
-      case 0x08: output += [0x5C, UInt8(ascii: "b")]
-      case 0x0C: output += [0x5C, UInt8(ascii: "f")]
-      case 0x00..<0x20:
-        let hex = Array("0123456789abcdef".utf8)
-        output += [0x5C, UInt8(ascii: "u"), 0x30, 0x30, hex[Int(byte >> 4)], hex[Int(byte & 0x0F)]]
-      default: output.append(byte)
-      }
-    }
+    text.withContiguousUTF8 { CanonicalJSONWriter.appendEscaped($0, to: &output) }
     output.append(UInt8(ascii: "\""))
   }
 }
@@ -137,7 +163,7 @@ struct CanonicalEncoder: Encoder {
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if case .object = node.content {} else { node.content = .object([:]) }
+    if case .object = node.content {} else { node.content = .object([]) }
     return KeyedEncodingContainer(CanonicalKeyedContainer<Key>(node: node, codingPath: codingPath))
   }
 
@@ -156,6 +182,13 @@ struct CanonicalKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   let codingPath: [any CodingKey]
 
   func encodeNil(forKey key: Key) throws { node.child(forKey: key.stringValue).content = .null }
+
+  // The commonest values, without the generic way's coding path and type checks.
+  func encode(_ value: String, forKey key: Key) throws { node.child(forKey: key.stringValue).content = .string(value) }
+  func encode(_ value: Bool, forKey key: Key) throws { node.child(forKey: key.stringValue).content = .bool(value) }
+  func encode(_ value: Int, forKey key: Key) throws {
+    node.child(forKey: key.stringValue).content = .number(String(value))
+  }
 
   func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
     try node.child(forKey: key.stringValue).encode(value, codingPath: codingPath + [key])

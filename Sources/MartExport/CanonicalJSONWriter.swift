@@ -26,29 +26,54 @@ struct CanonicalJSONWriter {
   }
 
   /// A branch id as a string, `<brand>-<store id>` (its `description`), written without making
-  /// that text: escaping goes byte by byte, so the parts escaped one after the other are the
-  /// whole escaped.
+  /// that text: the slug and the dash need no escape, and escaping goes byte by byte, so the
+  /// store id escaped alone is the rest of the whole escaped.
   mutating func id(_ id: BranchID) {
     bytes.append(0x22)
-    escaped(id.brand.rawValue)
+    slug(id.brand)
     bytes.append(0x2D)
     escaped(id.storeID)
     bytes.append(0x22)
   }
 
-  /// `text`'s UTF-8 bytes with JSON's escapes, without the quotes.
-  private mutating func escaped(_ text: String) {
-    text.withContiguousUTF8 { escaped(utf8: $0) }
+  /// A brand slug's text, without the quotes: lower-case ASCII letters and hyphens
+  /// (``BrandSlug``), none of which JSON escapes.
+  private mutating func slug(_ brand: BrandSlug) {
+    brand.rawValue.withContiguousUTF8 { bytes.append(contentsOf: $0) }
   }
 
-  /// ``escaped(_:)`` of a string's UTF-8 bytes.
-  private mutating func escaped(utf8: UnsafeBufferPointer<UInt8>) {
+  /// A brand slug as a string.
+  mutating func string(_ brand: BrandSlug) {
+    bytes.append(0x22)
+    slug(brand)
+    bytes.append(0x22)
+  }
+
+  /// `text`'s UTF-8 bytes with JSON's escapes, without the quotes.
+  private mutating func escaped(_ text: String) {
+    text.withContiguousUTF8 { Self.appendEscaped($0, to: &bytes) }
+  }
+
+  /// Appends a string's UTF-8 bytes to `bytes` with JSON's escapes, without the quotes; the
+  /// escapes of every canonical JSON writer (``JSONNodeBuilder`` too). Runs of bytes that need
+  /// no escape are copied whole, and looked through eight at a time (``needsEscape(_:)``).
+  static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    let count = utf8.count
     var start = 0
-    for index in 0..<utf8.count {
+    var index = 0
+    while index < count {
+      if index + 8 <= count, !Self.needsEscape(ByteWords.word(of: utf8, at: index)) {
+        index += 8
+        continue
+      }
       let byte = utf8[index]
+      index += 1
       guard byte < 0x20 || byte == 0x22 || byte == 0x5C else { continue }
-      if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-      start = index + 1
+      let escapedIndex = index - 1
+      if start < escapedIndex {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<escapedIndex]))
+      }
+      start = index
       switch byte {
       case 0x22: bytes.append(contentsOf: [0x5C, 0x22])
       case 0x5C: bytes.append(contentsOf: [0x5C, 0x5C])
@@ -63,7 +88,13 @@ struct CanonicalJSONWriter {
         bytes.append(contentsOf: [0x5C, 0x75, 0x30, 0x30, digits[Int(byte >> 4)], digits[Int(byte & 0x0F)]])
       }
     }
-    if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+    if start < count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+  }
+
+  /// Whether any of the eight bytes of `word` is one JSON escapes: below 0x20, `"` or `\`.
+  private static func needsEscape(_ word: UInt64) -> Bool {
+    ByteWords.bytes(below: 0x20, in: word) | ByteWords.bytes(equalTo: 0x22, in: word)
+      | ByteWords.bytes(equalTo: 0x5C, in: word) != 0
   }
 
   mutating func string(_ text: String?) {
@@ -153,7 +184,7 @@ struct CanonicalJSONWriter {
   mutating func object<Value>(_ members: [String: Value], _ write: (inout Self, Value) throws -> Void) rethrows {
     bytes.append(0x7B)
     var first = true
-    for key in members.keys.sorted(by: { $0.utf8.lexicographicallyPrecedes($1.utf8) }) {
+    for key in members.keys.sorted(by: { $0.precedesInUTF8($1) }) {
       if !first { bytes.append(0x2C) }
       first = false
       string(key)
@@ -177,7 +208,7 @@ struct CanonicalJSONWriter {
     raw(#","banner":"#)
     string(branch.banner)
     raw(#","brand":"#)
-    string(branch.brand.rawValue)
+    string(branch.brand)
     raw(#","closing":"#)
     closing(branch.closing)
     raw(#","coordinate":"#)
@@ -372,7 +403,7 @@ struct CanonicalJSONWriter {
   /// One row of `index.json`.
   mutating func indexRow(_ row: IndexFile.Row) throws {
     raw(#"{"brand":"#)
-    string(row.brand.rawValue)
+    string(row.brand)
     raw(#","id":"#)
     id(row.id)
     raw(#","latitude":"#)
@@ -394,7 +425,7 @@ struct CanonicalJSONWriter {
   mutating func removed(_ entries: [RemovedBranch]) {
     array(entries) { writer, entry in
       writer.raw(#"{"brand":"#)
-      writer.string(entry.brand.rawValue)
+      writer.string(entry.brand)
       writer.raw(#","id":"#)
       writer.id(entry.id)
       writer.raw(#","lastListed":"#)

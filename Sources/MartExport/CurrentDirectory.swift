@@ -43,25 +43,28 @@ public struct CurrentDirectory: Sendable {
   }
 
   /// Says what each file `current/` should hold for the published bundles, one at a time, to
-  /// `body` with its path relative to `current/`; returns every such path, or `nil` (and calls
+  /// `body` with its path relative to `current/` (each path once); returns `false` (and calls
   /// nothing) when nothing is published yet. One file at a time, so that memory does not grow
   /// with the branch count.
   /// - Parameter named: the bundle `latest.json` names, when the caller has it in memory
   ///   (just published); otherwise it is read from disk and verified.
   public func forEachExpectedFile(
     latest named: PublishedBundle? = nil, _ body: (String, ExpectedFile) throws(FileError) -> Void
-  ) throws(FileError) -> Set<String>? {
+  ) throws(FileError) -> Bool {
     let fromDisk: PublishedBundle? =
       if named == nil { try BundleStore(outputDirectory: outputDirectory).latest() } else { nil }
-    guard let latest = named ?? fromDisk else { return nil }
-    var paths = Set<String>()
-    func add(_ path: String, _ data: Data) throws(FileError) { try add(path, .bytes(data)) }
-    func add(_ path: String, _ file: ExpectedFile) throws(FileError) {
-      paths.insert(path)
-      try body(path, file)
+    guard let latest = named ?? fromDisk else { return false }
+    func add(_ path: String, _ data: Data) throws(FileError) { try body(path, .bytes(data)) }
+    func add(_ path: String, _ file: ExpectedFile) throws(FileError) { try body(path, file) }
+    let bundlePrefix = latest.directory.path + "/"
+    // The ids the bundle lists, made only when a kept bundle is read against them.
+    var listedIDs: Set<BranchID>?
+    func listedSet() -> Set<BranchID> {
+      if let listedIDs { return listedIDs }
+      let ids = Set(latest.branches.branches.map(\.id))
+      listedIDs = ids
+      return ids
     }
-    let bundlePath = latest.directory.path
-    let listed = Set(latest.branches.branches.map(\.id))
     // The branches' JSON as the publish wrote it, when it is in memory: framed, not encoded again.
     let encoded = latest.encodedBranches.flatMap { $0.count == latest.branches.branches.count ? $0 : nil }
     for (index, branch) in latest.branches.branches.enumerated() {
@@ -70,16 +73,17 @@ public struct CurrentDirectory: Sendable {
         try encode(
           CurrentBranchFile(window: latest.manifest.window, listed: true, branch: branch), branchJSON: encoded?[index]))
       let calendar = CalendarFilesKind.path(of: branch.id)
-      try add(calendar, .sameAs(bundleFile: "\(bundlePath)/\(calendar)"))
+      try add(calendar, .sameAs(bundleFile: bundlePrefix + calendar))
     }
     for brand in Set(latest.branches.branches.map(\.brand)).sorted() {
       let calendar = CalendarFilesKind.path(of: brand)
-      try add(calendar, .sameAs(bundleFile: "\(bundlePath)/\(calendar)"))
+      try add(calendar, .sameAs(bundleFile: bundlePrefix + calendar))
     }
     // Branches the kept bundles had that the current one does not: each one's last record.
     var lastSeen: [BranchID: (branch: Branch, manifest: BundleManifest, brandName: String)] = [:]
-    for bundle in keptBundles(excluding: latest.directory.lastPathComponent, notListed: listed) {
+    for bundle in keptBundles(excluding: latest.directory.lastPathComponent, notListed: listedSet) {
       let names = Dictionary(bundle.manifest.brands.map { ($0.slug, $0.name) }, uniquingKeysWith: { first, _ in first })
+      let listed = listedSet()
       for branch in bundle.branches() where !listed.contains(branch.id) {
         if let known = lastSeen[branch.id], known.manifest.asOf >= bundle.manifest.asOf { continue }
         lastSeen[branch.id] = (branch, bundle.manifest, names[branch.brand] ?? branch.brand.rawValue)
@@ -96,7 +100,7 @@ public struct CurrentDirectory: Sendable {
         ICalendar.unlistedBranchCalendar(
           last.branch, brandName: last.brandName, lastListedAsOf: last.manifest.asOf, asOf: latest.manifest.asOf))
     }
-    return paths
+    return true
   }
 
   /// Brings `current/` in line with `latest.json`: writes the files whose bytes differ, each
@@ -121,10 +125,11 @@ public struct CurrentDirectory: Sendable {
     var blocked: [String] = []
     var blockedPaths = Set<String>()
     let root = currentURL.path
+    let rootPrefix = root + "/"
     /// Removes what is at `relative` (inside `current/`) unless it is of `kind`; whether the
     /// path is free for it now.
     func clear(_ relative: String, unless kind: FileKind) -> Bool {
-      let path = root + "/" + relative
+      let path = rootPrefix + relative
       guard let found = Files.kind(at: path), found != kind else { return true }
       if Files.remove(path) {
         repaired.append("\(OutputLayout.currentName)/\(relative): \(found) where \(kind) belongs, removed")
@@ -143,27 +148,33 @@ public struct CurrentDirectory: Sendable {
     let batch = DurableFileBatch(root: root)
     // One listing says which files are there: a file that is not needs no look before it is
     // written (on a first run, none does), and what is there but not expected goes.
-    let existing = Set(PlainFiles.regularFiles(under: root))
-    var folders = Set<String>()
-    // Folders this pass made: nothing stands in the way of a file in them, so no look is needed.
-    var madeFolders = Set<String>()
-    // The folders calendars are linked from and into, each opened once.
-    var openFolders: [String: OpenFolder] = [:]
+    // What is there and not expected: the files there, each taken out once it is expected.
+    var unexpected = Set(PlainFiles.regularFiles(under: root))
+    // The folders of the files so far, and whether this pass made them (nothing then stands
+    // in the way of a file in them, so no look is needed). A list: `current/` has three.
+    var folders: [(path: String, made: Bool)] = []
+    // The folders calendars are linked from and into, each opened once (the bundle's and
+    // `current/`'s calendar folders: a list too).
+    var openFolders: [(path: String, folder: OpenFolder?)] = []
     func openFolder(_ path: String) -> OpenFolder? {
-      if let folder = openFolders[path] { return folder }
+      if let open = openFolders.first(where: { $0.path == path }) { return open.folder }
       let folder = OpenFolder(path)
-      openFolders[path] = folder
+      openFolders.append((path, folder))
       return folder
     }
     guard
-      let expected = try forEachExpectedFile(
+      try forEachExpectedFile(
         latest: latest,
         { (relative, file) throws(FileError) in
-          let path = root + "/" + relative
-          let isThere = existing.contains(relative)
+          let path = rootPrefix + relative
+          // (An empty set hashes nothing to say so; `remove` would hash the path first.)
+          let isThere = !unexpected.isEmpty && unexpected.remove(relative) != nil
           if isThere, try Self.holds(path, file) { return }
           let folder = Files.parent(of: path)
-          if folders.insert(folder).inserted {
+          var madeFolder = false
+          if let known = folders.first(where: { $0.path == folder }) {
+            madeFolder = known.made
+          } else {
             var parent = ""
             for component in relative.split(separator: "/").dropLast() {
               parent += parent.isEmpty ? String(component) : "/" + component
@@ -172,12 +183,13 @@ public struct CurrentDirectory: Sendable {
             if !blockedFolders(of: relative, blockedPaths) {
               // A link on the way (current/ or a folder in it) would send the files elsewhere.
               try Files.checkNothingForeign(below: outputDirectory.path, to: folder)
-              if Files.kind(at: folder) == nil { madeFolders.insert(folder) }
+              madeFolder = Files.kind(at: folder) == nil
               try Files.createDirectory(folder)
             }
+            folders.append((folder, madeFolder))
           }
           if blockedFolders(of: relative, blockedPaths) { return }
-          if !isThere, !madeFolders.contains(folder), !clear(relative, unless: .regularFile) { return }
+          if !isThere, !madeFolder, !clear(relative, unless: .regularFile) { return }
           written.append(relative)
           switch file {
           case .bytes(let data):
@@ -196,7 +208,7 @@ public struct CurrentDirectory: Sendable {
     else { return ([], [], [], []) }
     try batch.finish()
     var removed: [String] = []
-    for relative in existing.sorted() where !expected.contains(relative) {
+    for relative in unexpected.sorted() {
       // A file that stood where a folder now is was removed above; the folder stays.
       let path = root + "/" + relative
       if Files.kind(at: path) == .regularFile, Files.remove(path) { removed.append(relative) }
@@ -234,14 +246,16 @@ public struct CurrentDirectory: Sendable {
   public func mismatches() throws(FileError) -> [String] {
     let root = currentURL.path
     var problems: [(path: String, problem: String)] = []
-    let expected = try forEachExpectedFile { (path, file) throws(FileError) in
+    var expected = Set<String>()
+    let published = try forEachExpectedFile { (path, file) throws(FileError) in
+      expected.insert(path)
       guard let existing = PlainFiles.contents(of: root + "/" + path) else {
         problems.append((path, "missing"))
         return
       }
       if existing != (try file.contents()) { problems.append((path, "does not match the bundle latest.json names")) }
     }
-    guard let expected else { return [] }
+    guard published else { return [] }
     for path in PlainFiles.regularFiles(under: root) where !expected.contains(path) {
       problems.append((path, "no kept bundle has this branch or brand"))
     }
@@ -249,7 +263,8 @@ public struct CurrentDirectory: Sendable {
   }
 
   /// The bundles under `bundles/` but `excluded` that hold a branch `listed` does not, where they
-  /// can be read, each with its manifest and a way to read its branches.
+  /// can be read, each with its manifest and a way to read its branches. `listed` is asked for
+  /// only when there is such a bundle to read.
   ///
   /// A bundle's ids are read from its `index.json` (a sixth of `branches.json`); only a bundle
   /// that has a branch no longer listed has its `branches.json` read, so a run where no branch
@@ -257,7 +272,7 @@ public struct CurrentDirectory: Sendable {
   /// manifest's size and SHA-256 (verifying every file of every kept bundle on each run, with
   /// `--keep 30` at national scale, would cost more than the run).
   private func keptBundles(
-    excluding excluded: String, notListed listed: Set<BranchID>
+    excluding excluded: String, notListed listed: () -> Set<BranchID>
   ) -> [(manifest: BundleManifest, branches: () -> [Branch])] {
     let bundles = OutputLayout(outputDirectory).bundles
     let names = PlainFiles.names(in: bundles.path)
@@ -278,7 +293,8 @@ public struct CurrentDirectory: Sendable {
         verified(BranchesFileKind.name).flatMap { try? BundleJSON.decode(BranchesFile.self, from: $0) }?.branches ?? []
       }
       if let index = verified(IndexFileKind.name).flatMap({ try? BundleJSON.decode(IndexFile.self, from: $0) }) {
-        guard index.branches.contains(where: { !listed.contains($0.id) }) else { return nil }
+        let ids = listed()
+        guard index.branches.contains(where: { !ids.contains($0.id) }) else { return nil }
         return (manifest, branches)
       }
       // No readable index: the branches say which ids the bundle has.

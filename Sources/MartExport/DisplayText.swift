@@ -8,8 +8,33 @@ public enum DisplayText {
     String(date.iso.dropFirst(5)) + "(\(date.weekday.koreanShortName))"
   }
 
-  /// `2026-11-22(일)`.
-  public static func long(_ date: CalendarDate) -> String { date.iso + "(\(date.weekday.koreanShortName))" }
+  /// `2026-11-22(일)`: its bytes written in place (a short string, made without building `iso`
+  /// first), the year in four digits as `iso` writes it; a year beyond them through `iso`.
+  public static func long(_ date: CalendarDate) -> String {
+    let weekday = date.weekday.koreanShortName
+    guard (0...9999).contains(date.year) else { return date.iso + "(\(weekday))" }
+    return String(unsafeUninitializedCapacity: 12 + weekday.utf8.count) { text in
+      var year = date.year
+      for index in (0..<4).reversed() {
+        text[index] = 0x30 + UInt8(year % 10)
+        year /= 10
+      }
+      text[4] = UInt8(ascii: "-")
+      text[5] = 0x30 + UInt8(date.month / 10)
+      text[6] = 0x30 + UInt8(date.month % 10)
+      text[7] = UInt8(ascii: "-")
+      text[8] = 0x30 + UInt8(date.day / 10)
+      text[9] = 0x30 + UInt8(date.day % 10)
+      text[10] = UInt8(ascii: "(")
+      var end = 11
+      for byte in weekday.utf8 {
+        text[end] = byte
+        end += 1
+      }
+      text[end] = UInt8(ascii: ")")
+      return end + 1
+    }
+  }
 
   /// `02-01(일)~02-28(토)`, or one day.
   public static func range(_ range: DateWindow, long useYear: Bool = false) -> String {

@@ -41,14 +41,25 @@ struct ContentLines {
     text.withContiguousUTF8 { append(escaping: $0) }
   }
 
-  /// ``append(escaping:)`` of a string's UTF-8 bytes.
+  /// ``append(escaping:)`` of a string's UTF-8 bytes. Runs of bytes that need no escape are
+  /// copied whole, and looked through eight at a time (``needsEscape(_:)``).
   private mutating func append(escaping utf8: UnsafeBufferPointer<UInt8>) {
+    let count = utf8.count
     var start = 0
-    for index in 0..<utf8.count {
+    var index = 0
+    while index < count {
+      if index + 8 <= count, !Self.needsEscape(ByteWords.word(of: utf8, at: index)) {
+        index += 8
+        continue
+      }
       let byte = utf8[index]
+      index += 1
       guard byte < 0x20 || byte == 0x7F || byte == 0x5C || byte == 0x3B || byte == 0x2C else { continue }
-      if start < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index])) }
-      start = index + 1
+      let escapedIndex = index - 1
+      if start < escapedIndex {
+        bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<escapedIndex]))
+      }
+      start = index
       switch byte {
       case 0x5C, 0x3B, 0x2C:
         bytes.append(0x5C)
@@ -61,7 +72,15 @@ struct ContentLines {
       default: bytes.append(0x20)
       }
     }
-    if start < utf8.count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+    if start < count { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...])) }
+  }
+
+  /// Whether any of the eight bytes of `word` is one a TEXT value escapes or leaves out:
+  /// below 0x20, 0x7F, `\`, `;` or `,`.
+  private static func needsEscape(_ word: UInt64) -> Bool {
+    ByteWords.bytes(below: 0x20, in: word) | ByteWords.bytes(equalTo: 0x7F, in: word)
+      | ByteWords.bytes(equalTo: 0x5C, in: word) | ByteWords.bytes(equalTo: 0x3B, in: word)
+      | ByteWords.bytes(equalTo: 0x2C, in: word) != 0
   }
 
   /// Adds, escaped, how events name a branch: its banner, or else its brand's name
@@ -80,12 +99,19 @@ struct ContentLines {
     append(id.storeID)
   }
 
-  /// Adds `date` as `YYYYMMDD` (a year has four digits).
+  /// Adds `date` as `YYYYMMDD` (a year has four digits), its eight bytes in one append: every
+  /// event writes four such dates.
   mutating func append(basic date: CalendarDate) {
-    append(fourDigits: date.year)
-    append(twoDigits: date.month)
-    append(twoDigits: date.day)
+    let (year, month, day) = (date.year, date.month, date.day)
+    let digits = (
+      Self.digit(year / 1000), Self.digit(year / 100), Self.digit(year / 10), Self.digit(year),
+      Self.digit(month / 10), Self.digit(month), Self.digit(day / 10), Self.digit(day)
+    )
+    withUnsafeBytes(of: digits) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
   }
+
+  /// The last decimal digit of `value` (not negative), as ASCII.
+  private static func digit(_ value: Int) -> UInt8 { 0x30 + UInt8(truncatingIfNeeded: value % 10) }
 
   /// Adds `date` as `YYYY-MM-DD`, its `iso` (a year has four digits).
   mutating func append(iso date: CalendarDate) {

@@ -241,10 +241,29 @@ public struct PublishStage: Sendable {
       report.change = RunReport.Change(
         bundle: .none, previousVersion: previous.version, branchCounts: [:], closingDaysChanged: 0)
     }
-    report.warnings.sort {
-      ($0.kind.rawValue, $0.brand?.rawValue ?? "", $0.branch?.description ?? "", $0.message)
-        < ($1.kind.rawValue, $1.brand?.rawValue ?? "", $1.branch?.description ?? "", $1.message)
-    }
+    report.warnings.sort(by: Self.precedes)
     return report
+  }
+
+  /// The order of the report's warnings: by kind, brand, branch id and message, each as its
+  /// text (`rawValue`, `description`; a warning without a brand or branch first). A part is
+  /// compared only when the ones before it are equal, and branch ids without making their
+  /// texts (``BranchID/<(_:_:)`` is the order of the texts).
+  private static func precedes(_ lhs: RunProblem, _ rhs: RunProblem) -> Bool {
+    if lhs.kind != rhs.kind { return lhs.kind.rawValue < rhs.kind.rawValue }
+    let leftBrand = lhs.brand?.rawValue ?? ""
+    let rightBrand = rhs.brand?.rawValue ?? ""
+    if leftBrand != rightBrand { return leftBrand < rightBrand }
+    switch (lhs.branch, rhs.branch) {
+    case (nil, nil): break
+    case (nil, _?): return true
+    case (_?, nil): return false
+    case (let left?, let right?):
+      // Ids whose texts are equal (`homeplus` + `express-1`, `homeplus-express` + `1`) go on
+      // to the message, as their texts would.
+      if left < right { return true }
+      if right < left { return false }
+    }
+    return lhs.message < rhs.message
   }
 }

@@ -26,6 +26,22 @@ import Testing
     #expect(text == #"{"k":"창원/\"점\"\\\n\t\u0001"}"#)
   }
 
+  /// An escape is found wherever it stands in a longer text (the writers look through eight
+  /// bytes at a time), and bytes next to one (a space, DEL, Hangul) are left as they are.
+  @Test func escapesWhereverTheyStand() throws {
+    let escapes: [(text: String, escaped: String)] = [
+      ("\"", #"\""#), ("\\", #"\\"#), ("\n", #"\n"#), ("\u{1F} ", #"\u001f "#), (" \u{7F}\u{01}", #" \#u{7F}\u0001"#),
+    ]
+    for escape in escapes {
+      for place in 0...20 {
+        let before = String(repeating: "a", count: place)
+        let after = String(repeating: "가", count: 7)
+        let text = String(decoding: try CanonicalJSON.encode([before + escape.text + after]), as: UTF8.self)
+        #expect(text == "[\"" + before + escape.escaped + after + "\"]")
+      }
+    }
+  }
+
   @Test func aBranchWithoutCoordinateOrPhoneKeepsEveryKey() throws {
     let branch = ExportFixtures.branch(.emart, "1059", text: "", phone: nil, address: BranchAddress(published: nil))
     let object = try #require(

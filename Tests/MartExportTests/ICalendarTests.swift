@@ -32,6 +32,21 @@ import Testing
     #expect(ICalendar.escape("매월 둘째, 넷째 일요일; 설\\추석\n휴무") == #"매월 둘째\, 넷째 일요일\; 설\\추석\n휴무"#)
   }
 
+  /// A character to escape, leave out or replace is found wherever it stands in a longer text
+  /// (the writer looks through eight bytes at a time).
+  @Test func escapesWhereverTheyStand() {
+    let escapes: [(text: String, escaped: String)] = [
+      (",", #"\,"#), (";", #"\;"#), ("\\", #"\\"#), ("\n", #"\n"#), ("\r", ""), ("\u{7F}", " "), ("\u{01}", " "),
+    ]
+    for escape in escapes {
+      for place in 0...20 {
+        let before = String(repeating: "a", count: place)
+        let after = String(repeating: "휴", count: 7)
+        #expect(ICalendar.escape(before + escape.text + after) == before + escape.escaped + after)
+      }
+    }
+  }
+
   @Test func branchCalendarHasOneAllDayEventPerClosingDay() throws {
     // 2026-11-01 is a Sunday: the 2nd and 4th Sundays of November are the 8th and 22nd.
     let branch = ExportFixtures.branch("1059", text: "20261108, 20261122")

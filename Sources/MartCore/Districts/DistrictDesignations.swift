@@ -188,9 +188,18 @@ public enum DistrictDesignations {
   private static func qualifies(
     _ followers: [Following], among stores: [StoreDays], sources: [BrandSlug: String]
   ) -> Bool {
-    let distinct = Set(followers.map { sources[$0.store.id.brand] ?? $0.store.id.brand.rawValue })
-    return followers.count >= minimumAgreeing && distinct.count >= minimumSources
-      && followers.count * 100 > stores.count * minimumSharePercent
+    guard followers.count >= minimumAgreeing, followers.count * 100 > stores.count * minimumSharePercent else {
+      return false
+    }
+    // The followers' sources until there are enough, in a list: a district has few brands.
+    var distinct: [String] = []
+    for follower in followers {
+      let brand = follower.store.id.brand
+      let source = sources[brand] ?? brand.rawValue
+      if !distinct.contains(source) { distinct.append(source) }
+      if distinct.count >= minimumSources { return true }
+    }
+    return false
   }
 
   /// The store pattern most stores follow (ties: fewer days, then the earlier days), with its

@@ -46,6 +46,26 @@ public struct District: Hashable, Comparable, Sendable, CustomStringConvertible 
       ? lhs.sido.utf8.lexicographicallyPrecedes(rhs.sido.utf8)
       : lhs.sigungu.utf8.lexicographicallyPrecedes(rhs.sigungu.utf8)
   }
+
+  /// The same names, byte for byte: the names are NFC (an address parser's, a table's), so the
+  /// bytes say what the texts do, and compare without the normalizing a `String` comparison of
+  /// Hangul does.
+  public static func == (lhs: District, rhs: District) -> Bool {
+    sameBytes(lhs.sido, rhs.sido) && sameBytes(lhs.sigungu, rhs.sigungu)
+  }
+
+  /// The names' bytes, as ``==(_:_:)`` compares them: hashing a Hangul `String` normalizes
+  /// every syllable first.
+  public func hash(into hasher: inout Hasher) {
+    sido.withContiguousUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    // No UTF-8 byte is 0xFF: the names cannot run into each other.
+    hasher.combine(UInt8(0xFF))
+    sigungu.withContiguousUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+  }
+
+  private static func sameBytes(_ left: String, _ right: String) -> Bool {
+    left.withContiguousUTF8 { left in right.withContiguousUTF8 { right in left.elementsEqual(right) } }
+  }
 }
 
 /// One day of a monthly designation: the `ordinal`-th `weekday` of every month (2nd Wednesday),

@@ -114,14 +114,26 @@ struct CalendarsExporter: BundleExporter {
 
 extension BranchID {
   /// `prefix`, the id as text (`<brand>-<store id>`, its `description`) and `suffix`: the path
-  /// of one of the branch's files, made at its final size without the id's text on the way.
+  /// of one of the branch's files, its parts' bytes copied into a string of its final size
+  /// (without the id's text on the way, nor a `String` append's look at each joint).
   func path(prefix: String, suffix: String) -> String {
-    var path = prefix
-    path.reserveCapacity(prefix.utf8.count + brand.rawValue.utf8.count + 1 + storeID.utf8.count + suffix.utf8.count)
-    path += brand.rawValue
-    path += "-"
-    path += storeID
-    path += suffix
-    return path
+    let slug = brand.rawValue
+    let count = prefix.utf8.count + slug.utf8.count + 1 + storeID.utf8.count + suffix.utf8.count
+    return String(unsafeUninitializedCapacity: count) { path in
+      var end = 0
+      func copy(_ part: String) {
+        part.withContiguousUTF8 { bytes in
+          _ = UnsafeMutableBufferPointer(rebasing: path[end...]).initialize(from: bytes)
+          end += bytes.count
+        }
+      }
+      copy(prefix)
+      copy(slug)
+      path[end] = UInt8(ascii: "-")
+      end += 1
+      copy(storeID)
+      copy(suffix)
+      return end
+    }
   }
 }
