@@ -9,8 +9,9 @@ extension AddressParser {
 
   /// NFC, half-width forms, one kind of space and dash, no link text or company markers.
   static func clean(_ raw: String) -> Scalars {
-    // Text of ASCII, Latin-1 and Hangul syllables is already NFC; anything else is normalized.
-    let needsNormalization = raw.unicodeScalars.contains { !isNormalizationStable($0) }
+    // Text the quick test finds NFC holds no combining marks and no jamo, so it stays NFC through
+    // the mapping below; anything else is normalized before and after it.
+    let needsNormalization = !TextCleanup.isNFC(raw)
     let source = needsNormalization ? raw.precomposedStringWithCanonicalMapping : raw
     var scalars: [Unicode.Scalar] = []
     scalars.reserveCapacity(source.utf8.count)
@@ -36,15 +37,6 @@ extension AddressParser {
     text = joiningNumberDashes(text)
     text = spacingCommas(text)
     return trimmed(collapsingSpaces(text), of: " ,")
-  }
-
-  /// Whether a scalar is unchanged by NFC whatever surrounds it: below U+0300 (where combining
-  /// marks start), a precomposed Hangul syllable, the ideographic space or a full-width form.
-  static func isNormalizationStable(_ scalar: Unicode.Scalar) -> Bool {
-    switch scalar.value {
-    case 0..<0x300, 0xAC00...0xD7A3, 0x3000, 0xFF01...0xFF5E: true
-    default: false
-    }
   }
 
   /// Whether a scalar is white space, without the property lookup for ASCII and Hangul syllables.
@@ -175,6 +167,10 @@ extension AddressParser {
   /// Splits off the top-level parenthesized parts (nested ones are dropped with their content).
   /// Returns the text outside with a space where each part was, and each part's content.
   static func splitParentheses(_ text: Scalars) -> (outside: Scalars, references: [Scalars]) {
+    // Without brackets, the text outside is all of it.
+    guard text.contains(where: { $0 == "(" || $0 == "[" || $0 == ")" || $0 == "]" }) else {
+      return (trimmed(removingSpacesBeforeCommas(collapsingSpaces(text)), of: " ,"), [])
+    }
     var outside: [Unicode.Scalar] = []
     outside.reserveCapacity(text.count)
     var references: [Scalars] = []
@@ -199,13 +195,18 @@ extension AddressParser {
     }
     let unclosed = trimmed(current[...], of: " ,")
     if depth > 0, !unclosed.isEmpty { references.append(unclosed) }
-    // One space between words and none before a comma.
-    let spaced = collapsingSpaces(outside[...])
-    var cleanedOutside: [Unicode.Scalar] = []
-    cleanedOutside.reserveCapacity(spaced.count)
-    for index in spaced.indices where !(spaced[index] == " " && spaced.has(scalar: ",", at: index + 1)) {
-      cleanedOutside.append(spaced[index])
+    return (trimmed(removingSpacesBeforeCommas(collapsingSpaces(outside[...])), of: " ,"), references)
+  }
+
+  /// Removes the spaces right before a comma. Run after `collapsingSpaces(_:)`, this leaves one
+  /// space between words and none before a comma.
+  static func removingSpacesBeforeCommas(_ text: Scalars) -> Scalars {
+    guard text.indices.dropFirst().contains(where: { text[$0] == "," && text[$0 - 1] == " " }) else { return text }
+    var result: [Unicode.Scalar] = []
+    result.reserveCapacity(text.count)
+    for index in text.indices where !(text[index] == " " && text.has(scalar: ",", at: index + 1)) {
+      result.append(text[index])
     }
-    return (trimmed(cleanedOutside[...], of: " ,"), references)
+    return result[...]
   }
 }

@@ -14,7 +14,7 @@ extension AddressParser {
   /// of 인천 (``IncheonReform``).
   static func placeOnCurrentMap(_ address: inout KoreanAddress) {
     if let sigungu = address.sigungu, let city = city(of: sigungu),
-      city.unicodeScalars.reversed().starts(with: "특례시".unicodeScalars.reversed())
+      city.utf8.reversed().starts(with: "특례시".utf8.reversed())
     {
       let legal = String(city.unicodeScalars.dropLast(3)) + "시"
       if specialCities[legal] != nil { address.sigungu = legal + sigungu[city.endIndex...] }
@@ -23,7 +23,7 @@ extension AddressParser {
       address.province = specialCities[String(city)] ?? (city == "제주시" || city == "서귀포시" ? .jeju : nil)
     }
     // 군위군 has been part of 대구광역시 since 2023-07-01; store pages still write `경북 군위군`.
-    if address.sigungu == "군위군", address.province == nil || address.province == .gyeongbuk {
+    if address.province == nil || address.province == .gyeongbuk, address.sigungu == "군위군" {
       address.province = .daegu
     }
     if address.province == .incheon { IncheonReform.apply(to: &address) }

@@ -36,9 +36,11 @@ extension AddressParser {
     {
       return .mountainNumber(main: main, sub: sub)
     }
-    if word.elementsEqual("지하".unicodeScalars) { return .underground }
-    if word.elementsEqual("산".unicodeScalars) { return .mountain }
-    if word.elementsEqual("번지".unicodeScalars) { return .lotSuffix }
+    if word.count <= 2 {
+      if word.elementsEqual("지하".unicodeScalars) { return .underground }
+      if word.elementsEqual("산".unicodeScalars) { return .mountain }
+      if word.elementsEqual("번지".unicodeScalars) { return .lotSuffix }
+    }
     if isFloorOrUnit(word) { return .floorOrUnit }
     if isRoadNameSuffix(word) { return .roadNameSuffix }
     // 서울광역시, 부산특별시: a province word that names no province is no 시 either.
@@ -62,7 +64,9 @@ extension AddressParser {
 
   /// `3층`, `B1층`, `지하1층`, `2~3F`, `B1`, `301호`, `101동`, `지하층`, `옥상`.
   static func isFloorOrUnit(_ word: Scalars) -> Bool {
-    if word.elementsEqual("지하층".unicodeScalars) || word.elementsEqual("옥상".unicodeScalars) { return true }
+    if word.count <= 3, word.elementsEqual("지하층".unicodeScalars) || word.elementsEqual("옥상".unicodeScalars) {
+      return true
+    }
     var index = word.startIndex
     if word.has("지하", at: index) {
       index += 2

@@ -59,7 +59,7 @@ enum AddressParser {
       afterComma = trimmed(outside[(comma + 1)...], of: " ")
     }
 
-    var words = main.split(separator: " ").flatMap(splitGlued).map(Word.init)
+    var words = wordsBetweenSpaces(main)
     if let continuation = continuation(of: words, in: afterComma, knownRoads: knownRoads) {
       words += continuation.words
       afterComma = continuation.rest
@@ -83,6 +83,22 @@ enum AddressParser {
   }
 
   // MARK: Reading
+
+  /// The words of `text` between its spaces, each split by ``splitGlued(_:)``, read into one array.
+  static func wordsBetweenSpaces(_ text: Scalars) -> [Word] {
+    var words: [Word] = []
+    // Made once: there are never more words than scalars.
+    words.reserveCapacity(text.count)
+    var start = text.startIndex
+    while start < text.endIndex {
+      let end = text[start...].firstIndex(of: " ") ?? text.endIndex
+      if end > start {
+        for piece in splitGlued(text[start..<end]) { words.append(Word(piece)) }
+      }
+      start = end + 1
+    }
+    return words
+  }
 
   /// Reads the address words in order into `address`. Returns the floors read before the end of
   /// the address and the words after it (building names, floors), which belong to the detail.
@@ -277,7 +293,7 @@ enum AddressParser {
     of words: [Word], in text: Scalars, knownRoads: KnownRoads
   ) -> (words: [Word], rest: Scalars)? {
     let segmentEnd = text.firstIndex(of: ",") ?? text.endIndex
-    let segment = text[..<segmentEnd].split(separator: " ").flatMap(splitGlued).map(Word.init)
+    let segment = wordsBetweenSpaces(text[..<segmentEnd])
     guard let first = segment.first else { return nil }
     var address = KoreanAddress(raw: "")
     guard readWords(words, into: &address, knownRoads: knownRoads).trailing.isEmpty else { return nil }

@@ -85,16 +85,36 @@ public struct KoreanAddress: Hashable, Sendable {
   }
 
   /// `<시도> <시군구>[ <읍/면>]`, the parts present, with the province written `provinceName`,
-  /// followed by the parts of `rest` present, with one space between two parts.
+  /// followed by the parts of `rest` present, with one space between two parts. The bytes are
+  /// copied once into storage of the text's exact length: appended part by part, the text would
+  /// grow several times.
   private func region(_ provinceName: String?, then rest: String?...) -> String {
-    var text = ""
-    var separator = ""
-    for case let part? in [provinceName, sigungu, eupMyeon] + rest {
-      text += separator
-      text += part
-      separator = " "
+    let head = [provinceName, sigungu, eupMyeon]
+    func forEachPart(_ body: (String) -> Void) {
+      for case let part? in head { body(part) }
+      for case let part? in rest { body(part) }
     }
-    return text
+    var length = 0
+    var parts = 0
+    forEachPart {
+      length += $0.utf8.count
+      parts += 1
+    }
+    guard parts > 0 else { return "" }
+    length += parts - 1
+    return String(unsafeUninitializedCapacity: length) { buffer in
+      var count = 0
+      var isFirst = true
+      forEachPart { part in
+        if !isFirst {
+          buffer[count] = UInt8(ascii: " ")
+          count += 1
+        }
+        isFirst = false
+        count += UnsafeMutableBufferPointer(rebasing: buffer[count...]).initialize(from: part.utf8).1
+      }
+      return count
+    }
   }
 
   /// Whether the region is specific enough to build a full address from.

@@ -68,10 +68,9 @@ public enum Province: String, CaseIterable, Sendable, Codable {
 
   /// The province a whole word of the address parser names.
   init?(aliasScalars word: ArraySlice<Unicode.Scalar>) {
-    guard word.count >= 2, word.count <= Province.longestAlias, let first = word.first,
-      Province.aliasInitials.contains(first),
-      let match = Province.aliasesLongestFirst.first(where: {
-        $0.scalars.count == word.count && $0.scalars.elementsEqual(word)
+    guard word.count < Province.aliasesByLength.count, let first = word.first,
+      let match = Province.aliasesByLength[word.count].first(where: {
+        $0.scalars[0] == first && $0.scalars.elementsEqual(word)
       })
     else { return nil }
     self = match.province
@@ -87,8 +86,9 @@ public enum Province: String, CaseIterable, Sendable, Codable {
     Province.allCases.flatMap { province in province.aliases.map { (Array($0.unicodeScalars), province) } }
     .sorted { $0.scalars.count > $1.scalars.count }
 
-  private static let longestAlias = aliasesLongestFirst[0].scalars.count
-
-  /// The first syllables of all aliases (서, 부, 대, …), to rule most words out at once.
-  private static let aliasInitials: [Unicode.Scalar] = Array(Set(aliasesLongestFirst.map { $0.scalars[0] }))
+  /// The aliases by their length in scalars: a word is compared only with those of its length.
+  private static let aliasesByLength: [[(scalars: [Unicode.Scalar], province: Province)]] =
+    (0...aliasesLongestFirst[0].scalars.count).map { length in
+      aliasesLongestFirst.filter { $0.scalars.count == length }
+    }
 }

@@ -284,7 +284,9 @@ extension ClosingClauseParser {
     case .normal? where tokens.keyword(at: verb + 1) == .business: break
     default: return nil
     }
-    guard CalendarDate(year: last.month.year ?? 2000, month: last.month.month, day: day.value) != nil else { return nil }
+    guard CalendarDate(year: last.month.year ?? 2000, month: last.month.month, day: day.value) != nil else {
+      return nil
+    }
     return (WrittenDate(year: last.month.year, month: last.month.month, day: day.value), index + 2)
   }
 
@@ -418,7 +420,8 @@ extension ClosingClauseParser {
         current = date
         next = afterDate
       } else if probe > next, isBareDay(at: probe), hasNoticeWords || !isSpanBound(at: probe),
-        let day = tokens.number(at: probe) {
+        let day = tokens.number(at: probe)
+      {
         let base = rangeEnd ?? current
         current = WrittenDate(year: base.year, month: base.month, day: day.value)
         next = tokens.keyword(at: probe + 1) == .day ? probe + 2 : probe + 1
@@ -453,18 +456,19 @@ extension ClosingClauseParser {
       tokens.isHolidayWord(at: next) || (tokens.isListSeparator(at: next) && tokens.isHolidayWord(at: next + 1))
       || (tokens.isListSeparator(at: index - 1) && tokens.isHolidayWord(at: index - 2))
     var list = WrittenDateList(entries: [], wholeMonth: headedMonth)
-    for item in items {
-      let isNewYearsDay = item.start.year == nil && item.start.month == 1 && item.start.day == 1
-      if isNewYearsDay, item.end == nil, item.startHints.isEmpty, inHolidayList, !withHours {
+    // Each item taken apart once: read member by member, the tuple would be copied for each.
+    for (start, startHints, end, endHints, words) in items {
+      let isNewYearsDay = start.year == nil && start.month == 1 && start.day == 1
+      if isNewYearsDay, end == nil, startHints.isEmpty, inHolidayList, !withHours {
         append(.newYear, end: next)
         continue
       }
-      var hints = item.startHints
+      var hints = startHints
       if hints.holiday == nil { hints.holiday = label }
       list.entries.append(
         WrittenDateEntry(
-          start: item.start, startHints: hints, end: item.end, endHints: item.endHints,
-          excerpt: tokens.excerpt(item.tokens.lowerBound, item.tokens.upperBound)))
+          start: start, startHints: hints, end: end, endHints: endHints,
+          excerpt: tokens.excerpt(words.lowerBound, words.upperBound)))
     }
     if withHours {
       if !list.entries.isEmpty { syntax.append(.tradingDays(list)) }

@@ -270,15 +270,27 @@ extension ClosingClauseParser {
     "배송", "택배", "온라인몰", "고객센터", "상담센터", "콜센터", "화장실", "엘리베이터", "에스컬레이터", "수선실",
   ]
 
+  /// ``facilityWords`` as scalars, made once.
+  private static let facilityWordScalars = facilityWords.map { (word: $0, scalars: Array($0.unicodeScalars)) }
+
   /// The facility word in the clause before the verb at `index` (`11/30 푸드코트 휴무`,
-  /// `문화센터는 12/24 휴관`), looking back to the clause's start, at most twelve words.
+  /// `문화센터는 12/24 휴관`), looking back to the clause's start, at most twelve words, found in a
+  /// word by `Character`.
   func facilityBefore(_ index: Int) -> String? {
     var probe = index - 1
     while probe >= 0, index - probe <= 12 {
       if let symbol = tokens.symbol(at: probe), Self.clauseBreaks.contains(symbol) { return nil }
       if tokens[probe].kind == .other {
-        let word = String(String.UnicodeScalarView(tokens.scalars[tokens[probe].start..<tokens[probe].end]))
-        if let found = Self.facilityWords.first(where: { word.contains($0) }) { return found }
+        let scalars = tokens.scalars[tokens[probe].start..<tokens[probe].end]
+        let word = String(scalars: scalars)
+        // The facility words are precomposed syllables: in a word the quick test finds NFC (no
+        // jamo), one can be there as characters only where its scalars are, looked for first.
+        let plain = TextCleanup.isNFC(word)
+        if let found = Self.facilityWordScalars.first(where: {
+          (!plain || scalars.contains(word: $0.scalars)) && word.contains($0.word)
+        }) {
+          return found.word
+        }
       }
       probe -= 1
     }
@@ -297,7 +309,9 @@ extension ClosingClauseParser {
   /// 휴무`, `설날, 추석`, `추석에는 휴무`, `1/1, 설날, 추석 (전일은 …)`).
   func isSeasonWord(before index: Int) -> Bool {
     var probe = index
-    if tokens.isParticle(at: probe) || tokens.isTopicParticle(at: probe) || tokens.isWord(at: probe, in: Self.sentenceParticles) {
+    if tokens.isParticle(at: probe) || tokens.isTopicParticle(at: probe)
+      || tokens.isWord(at: probe, in: Self.sentenceParticles)
+    {
       probe += 1
     }
     if tokens.isWord(at: probe, in: Self.spanNouns) { probe += 1 }

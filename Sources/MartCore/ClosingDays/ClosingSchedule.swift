@@ -336,11 +336,16 @@ public struct ClosingSchedule: Hashable, Sendable {
   /// The calendar months of `dates` and `exceptions` (of a schedule that is not `unknown`).
   var coveredMonths: [DateWindow] {
     guard status != .unknown else { return [] }
-    // A month named twice is one range twice, which merging joins.
+    // A month named twice is one range twice, which merging joins; a date in the month of the
+    // one before it (the dates are mostly in order) adds nothing.
     var months: [DateWindow] = []
     months.reserveCapacity(dates.count + exceptions.count)
-    for date in dates { months.append(DateWindow(from: date.firstOfMonth(), through: date.lastOfMonth)) }
-    for date in exceptions { months.append(DateWindow(from: date.firstOfMonth(), through: date.lastOfMonth)) }
+    func add(_ date: CalendarDate) {
+      if let last = months.last, last.from.year == date.year, last.from.month == date.month { return }
+      months.append(DateWindow(from: date.firstOfMonth(), through: date.lastOfMonth))
+    }
+    for date in dates { add(date) }
+    for date in exceptions { add(date) }
     return DateWindow.merged(months)
   }
 

@@ -25,6 +25,7 @@ public enum PhoneNumber {
     var end = start
     while end < scalars.count, ascii(end) != UInt8(ascii: "~") { end += 1 }
     var digits: [UInt8] = []
+    digits.reserveCapacity(end - start)
     for index in start..<end {
       if let byte = ascii(index), byte >= 0x30, byte <= 0x39 { digits.append(byte) }
     }
@@ -37,18 +38,30 @@ public enum PhoneNumber {
       digits.removeFirst(2)
       if digits.first != 0x30 && !isNationalRepresentative(digits) { digits.insert(0x30, at: 0) }
     }
-    if isNationalRepresentative(digits) {
-      return String(decoding: digits[..<4] + [UInt8(ascii: "-")] + digits[4...], as: UTF8.self)
-    }
+    if isNationalRepresentative(digits) { return dashed(digits, before: [4]) }
     // Area codes are 0 and a non-zero digit; placeholders such as 00-000-0000 are not numbers.
     guard digits.first == 0x30, digits.count < 2 || digits[1] != 0x30 else { return nil }
     let areaLength = digits.count >= 2 && digits[1] == 0x32 ? 2 : 3
     let subscriber = digits.count - areaLength
     guard subscriber == 7 || subscriber == 8 else { return nil }
-    var formatted = digits
-    formatted.insert(UInt8(ascii: "-"), at: digits.count - 4)
-    formatted.insert(UInt8(ascii: "-"), at: areaLength)
-    return String(decoding: formatted, as: UTF8.self)
+    return dashed(digits, before: [areaLength, digits.count - 4])
+  }
+
+  /// The ASCII `digits` with a dash before each of the offsets `cuts`, written once into a string
+  /// of the exact length.
+  private static func dashed(_ digits: [UInt8], before cuts: [Int]) -> String {
+    String(unsafeUninitializedCapacity: digits.count + cuts.count) { buffer in
+      var count = 0
+      for (offset, digit) in digits.enumerated() {
+        if cuts.contains(offset) {
+          buffer[count] = UInt8(ascii: "-")
+          count += 1
+        }
+        buffer[count] = digit
+        count += 1
+      }
+      return count
+    }
   }
 
   /// 8-digit nationwide numbers such as 1588-xxxx, 1899-xxxx.

@@ -167,12 +167,17 @@ struct StoreStatusText {
 
   /// A text that is nothing but one date with a year.
   static func wholeDate(_ text: String) -> CalendarDate? {
-    if let date = CalendarDate(compact: text) ?? CalendarDate(iso: text) { return date }
     // The year comes first, as four digits or a compact date's eight (`StatusClause.mention`),
     // ASCII or full-width as the tokens fold them: a text not starting so (hours such as
-    // `10:00~22:00`) is no date with a year. Asked first, by scalars, before its characters.
-    let leadingDigits = text.unicodeScalars.prefix { ("0"..."9").contains($0) || ("０"..."９").contains($0) }.count
+    // `10:00~22:00`) is no date with a year. Asked first, by scalars, before anything else
+    // (`20250831` and `2025-08-31` start so too).
+    var leadingDigits = 0
+    for scalar in text.unicodeScalars {
+      guard ("0"..."9").contains(scalar) || ("０"..."９").contains(scalar) else { break }
+      leadingDigits += 1
+    }
     guard leadingDigits == 4 || leadingDigits == 8 else { return nil }
+    if let date = CalendarDate(compact: text) ?? CalendarDate(iso: text) { return date }
     guard text.first?.isNumber == true, text.last?.isNumber == true || text.last == "일" else { return nil }
     // One date with a year from the first token to the last, nothing after it.
     let tokens = ClosingTokens(text)
@@ -250,8 +255,12 @@ struct StoreStatusText {
     return worksWords.contains(where: compact.containsText) && shutWords.contains(where: compact.containsText)
   }
 
-  /// A closed word not followed by a time or sale word (`영업종료 30분 전`, `폐점시간`, `폐점 정리`).
+  /// A closed word not followed by a time or sale word (`영업종료 30분 전`, `폐점시간`, `폐점 정리`),
+  /// compared by `Character`.
   static func hasClosedWord(_ compact: String) -> Bool {
+    // The words are precomposed syllables: in a text the quick test finds NFC (no jamo), one of
+    // them can be there as characters only where its bytes are, which most clauses lack.
+    if TextCleanup.isNFC(compact), !closedWords.contains(where: compact.containsText) { return false }
     let text = Array(compact)
     for word in closedWords.map(Array.init) where word.count <= text.count {
       for start in 0...(text.count - word.count) where text[start..<(start + word.count)].elementsEqual(word) {
