@@ -32,6 +32,10 @@ enum Trimming {
     }
   }
 
+  /// Unicode's White_Space property: `isSpace` and `isNewline` together. `Character.isWhitespace`
+  /// is this property of the character's first scalar, told here without a property lookup.
+  static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool { isSpace(scalar) || isNewline(scalar) }
+
   /// Foundation's `CharacterSet.newlines`.
   static func isNewline(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
