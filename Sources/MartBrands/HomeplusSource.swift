@@ -412,7 +412,7 @@ public struct HomeplusSource: BrandSource {
       } else {
         guard name.utf8.starts(with: prefix.utf8) else { continue }
         let end = name.utf8.index(name.utf8.startIndex, offsetBy: prefix.utf8.count)
-        guard end < name.endIndex, name.unicodeScalars[end].properties.isWhitespace else { continue }
+        guard end < name.endIndex, Trimming.isWhitespace(name.unicodeScalars[end]) else { continue }
         rest = name[end...]
       }
       let stripped = rest.trimmingSpaces()

@@ -281,18 +281,21 @@ struct JSONRowReader {
   }
 
   /// A JSON string, unescaped; `nil` for control characters, bad escapes and lone surrogates
-  /// (the document's UTF-8 is checked before it is read). Runs of bytes that are none of a
-  /// quote, a backslash and a control character are skipped eight bytes at a time.
+  /// (the document's UTF-8 is checked before it is read). Read eight bytes at a time up to the
+  /// next quote, backslash or control character (``quotesBackslashesAndControls(in:)``).
   private mutating func string() -> String? {
     guard take(0x22), let base = bytes.baseAddress else { return nil }
     let start = position
     var escaped = false
     while true {
-      while position + 8 <= bytes.count,
-        !Self.holdsQuoteBackslashOrControl(
-          UnsafeRawPointer(base).loadUnaligned(fromByteOffset: position, as: UInt64.self))
-      {
-        position += 8
+      if position + 8 <= bytes.count {
+        let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        let marks = Self.quotesBackslashesAndControls(in: UInt64(littleEndian: word))
+        guard marks != 0 else {
+          position += 8
+          continue
+        }
+        position += marks.trailingZeroBitCount / 8
       }
       guard let byte = peek else { return nil }
       if byte == 0x22 { break }
@@ -310,15 +313,16 @@ struct JSONRowReader {
     return Self.unescape(content)
   }
 
-  /// Whether one of the eight bytes of `word` is a quote, a backslash or below 0x20: a byte
-  /// equal to one of the first two leaves a zero byte after the xor, and a zero byte, or one
-  /// below 0x20, sets its top bit in `(x - 0x01…01 * n) & ~x & 0x80…80` (the borrows it passes up
-  /// mark only higher bytes, never hide it).
-  private static func holdsQuoteBackslashOrControl(_ word: UInt64) -> Bool {
+  /// The top bit of each byte of `word` (first byte lowest) that is a quote, a backslash or
+  /// below 0x20, and maybe of bytes above such a byte; 0 when there is none. A byte equal to
+  /// one of the first two is zero after the xor, and a byte below `n` sets its top bit in
+  /// `(x - 0x01…01 * n) & ~x & 0x80…80`; the borrow it passes up may mark bytes above it, never
+  /// one below, so the lowest mark is always one of the three.
+  private static func quotesBackslashesAndControls(in word: UInt64) -> UInt64 {
     let ones: UInt64 = 0x0101_0101_0101_0101
     let highBits: UInt64 = 0x8080_8080_8080_8080
     func below(_ bound: UInt64, _ value: UInt64) -> UInt64 { (value &- ones &* bound) & ~value & highBits }
-    return below(1, word ^ (ones &* 0x22)) | below(1, word ^ (ones &* 0x5C)) | below(0x20, word) != 0
+    return below(1, word ^ (ones &* 0x22)) | below(1, word ^ (ones &* 0x5C)) | below(0x20, word)
   }
 
   private static func unescape(_ content: UnsafeBufferPointer<UInt8>) -> String? {

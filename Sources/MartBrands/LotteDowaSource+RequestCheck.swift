@@ -41,7 +41,7 @@ extension LotteDowaSource {
   static func areaMismatch(of reading: Result<[Store], SourceError>?, area: String) -> String? {
     guard case .success(let stores)? = reading else { return nil }
     let regions = stores.compactMap { store in
-      store.address?.split(whereSeparator: \.isWhitespace).first.flatMap { region(String($0)) }
+      store.address?.split(whereSeparator: Trimming.isWhitespace).first.flatMap { region(String($0)) }
     }
     guard let asked = region(area) else {
       // `기타` holds what no named area does: a page whose stores all lie in named areas is not it.

@@ -169,7 +169,7 @@ public struct LotteDowaSource: BrandSource {
   private static func read(line: HTMLElement, into store: inout Store) {
     let text = line.text
     guard let colon = text.firstIndex(where: { $0 == ":" || $0 == "：" }) else { return }
-    let label = text[..<colon].filter { !$0.isWhitespace }
+    let label = text[..<colon].filter { !Trimming.isWhitespace($0) }
     let value = text[text.index(after: colon)...].trimmingSpaces()
     let published = value.isEmpty ? nil : value
     switch label {

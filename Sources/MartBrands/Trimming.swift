@@ -36,6 +36,9 @@ enum Trimming {
   /// is this property of the character's first scalar, told here without a property lookup.
   static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool { isSpace(scalar) || isNewline(scalar) }
 
+  /// `Character.isWhitespace`: whether the character's first scalar is White_Space.
+  static func isWhitespace(_ character: Character) -> Bool { isWhitespace(character.unicodeScalars.first!) }
+
   /// Foundation's `CharacterSet.newlines`.
   static func isNewline(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {
