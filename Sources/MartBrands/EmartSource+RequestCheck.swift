@@ -193,8 +193,12 @@ extension EmartSource {
   /// list). Rows whose `AREA` names no province pass.
   static func holidayListMismatch(_ answer: HolidayListReading, area: String) -> String? {
     guard let asked = areaProvinces[area], case .success(let rows) = answer.rows else { return nil }
+    // Rows in a row mostly share their `AREA`: one that repeats the row before it passed there.
+    var lastName: String?
     for row in rows {
-      guard let name = row.text("AREA"), let province = Province(alias: name) else { continue }
+      guard let name = row.text("AREA"), name != lastName else { continue }
+      lastName = name
+      guard let province = Province(alias: name) else { continue }
       let outside = !asked.contains(province) || (area == "E" && namesJeonnamAlone(name))
       guard outside else { continue }
       return "store \(row.text("JIJUM_ID") ?? "?") is in \(name), not in area \(area)"
