@@ -42,7 +42,13 @@ enum JSONScalar: Decodable, Hashable, Sendable {
   /// Digits after the decimal point as published (a JSON number in its shortest form), `0` for
   /// a whole number; `nil` when the value is not a plain decimal number.
   var fractionDigits: Int? {
-    guard let text, number != nil else { return nil }
+    guard let text else { return nil }
+    // A number as `number` tells it, from the text read once.
+    switch self {
+    case .number: break
+    case .string: guard Double(text) != nil else { return nil }
+    case .bool, .null, .nested: return nil
+    }
     // The text of a number is ASCII: its bytes are its characters.
     let bytes = text.utf8
     guard !bytes.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else { return nil }
