@@ -94,40 +94,70 @@ enum AnswerChecks {
   }
 }
 
+/// An answer's body as a dictionary key: equal when the bytes are, hashed on every byte.
+/// `Data`'s own hash reads only the first bytes, which a site's pages share (the same head and
+/// menu), so a dictionary of a run's pages keyed by `Data` compares most of them with each other.
+struct AnswerBody: Hashable {
+  let body: Data
+  private let hash: UInt64
+
+  init(_ body: Data) {
+    self.body = body
+    hash = Self.hash(of: body)
+  }
+
+  static func == (left: AnswerBody, right: AnswerBody) -> Bool {
+    left.hash == right.hash && left.body == right.body
+  }
+
+  func hash(into hasher: inout Hasher) { hasher.combine(hash) }
+
+  /// A 64-bit hash of every byte of `body`, taken 8 bytes at a time: each word is xored in and
+  /// the result multiplied by an odd number and xored with its upper half shifted down, steps
+  /// that are one to one, so two bodies of one length that differ in one word never share it.
+  /// `Hasher`'s SipHash, made to withstand inputs chosen to collide (which a run's answers are
+  /// not), costs several times as much a byte, and every answer is read through it once or twice.
+  static func hash(of body: Data) -> UInt64 {
+    body.withUnsafeBytes { bytes in
+      var hash: UInt64 = 0
+      func mix(_ word: UInt64) {
+        hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
+        hash ^= hash >> 32
+      }
+      var offset = 0
+      // Four words a round, the same as one at a time with fewer turns of the loop.
+      while offset + 32 <= bytes.count {
+        mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        mix(bytes.loadUnaligned(fromByteOffset: offset + 8, as: UInt64.self))
+        mix(bytes.loadUnaligned(fromByteOffset: offset + 16, as: UInt64.self))
+        mix(bytes.loadUnaligned(fromByteOffset: offset + 24, as: UInt64.self))
+        offset += 32
+      }
+      while offset + 8 <= bytes.count {
+        mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
+        offset += 8
+      }
+      // The last bytes, fewer than 8, as one word (a body's length tells the lengths apart).
+      mix(bytes[offset...].reduce(0) { $0 << 8 | UInt64($1) })
+      return hash
+    }
+  }
+}
+
 /// The answers a source's run received, by body, and which requests each answered: an answer
 /// that carries nothing of its request is compared with the others (``SourceSession/send(_:answering:unproven:)``).
 /// One ledger is shared by a session and the item sessions of its ``SourceSession/sideBySide(_:_:)``.
 final class AnswerLedger: Sendable {
-  /// A body as the ledger keeps it: its length and a 64-bit hash of every byte (the run keeps
-  /// no bodies; two bodies alike in both and different in content would only cost one more
-  /// asking; `Data`'s own hash reads only the first bytes).
-  ///
-  /// The hash takes the body 8 bytes at a time: each word is xored in and the result multiplied
-  /// by an odd number and xored with its upper half shifted down, steps that are one to one, so
-  /// two bodies of one length that differ in one word never share it. `Hasher`'s SipHash, made to
-  /// withstand inputs chosen to collide (which a run's answers are not), costs several times as
-  /// much a byte, and every answer is read through it once or twice.
+  /// A body as the ledger keeps it: its length and ``AnswerBody/hash(of:)`` of every byte (the
+  /// run keeps no bodies; two bodies alike in both and different in content would only cost one
+  /// more asking).
   private struct Fingerprint: Hashable {
     var count: Int
     var hash: UInt64
 
     init(_ body: Data) {
       count = body.count
-      hash = body.withUnsafeBytes { bytes in
-        var hash: UInt64 = 0
-        func mix(_ word: UInt64) {
-          hash = (hash ^ word) &* 0x9E37_79B9_7F4A_7C15
-          hash ^= hash >> 32
-        }
-        var offset = 0
-        while offset + 8 <= bytes.count {
-          mix(bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
-          offset += 8
-        }
-        // The last bytes, fewer than 8, as one word (the count tells the lengths apart).
-        mix(bytes[offset...].reduce(0) { $0 << 8 | UInt64($1) })
-        return hash
-      }
+      hash = AnswerBody.hash(of: body)
     }
   }
 

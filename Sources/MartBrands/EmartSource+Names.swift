@@ -59,7 +59,9 @@ extension EmartSource {
     guard jamo else {
       // Byte for byte. Nothing is made unless the name starts with the word.
       guard let end = Self.endOfPrefix(word, in: name) else { return nil }
-      let trimmed = Substring(name.utf8[end...]).drop { $0.isWhitespace }
+      var trimmed = Substring(name.utf8[end...])
+      // Whitespace characters dropped, each told by its first scalar (`Trimming.isWhitespace`).
+      while let first = trimmed.unicodeScalars.first, Trimming.isWhitespace(first) { trimmed = trimmed.dropFirst() }
       return trimmed.isEmpty ? nil : trimmed
     }
     let closed = word.filter { $0 != " " }

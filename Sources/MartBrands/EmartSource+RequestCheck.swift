@@ -138,10 +138,18 @@ extension EmartSource {
   static func holidayListMismatch(_ answer: HolidayListReading, month: CalendarDate) -> String? {
     if answer.isStoreList { return "a store list (\"dataList\"), not a holiday list" }
     guard case .success(let rows) = answer.rows else { return nil }
-    let dated = rows.filter { !slots(of: $0).isEmpty }
-    guard let first = dated.first, dated.allSatisfy({ outsideSlot(of: $0, month: month) != nil }) else { return nil }
-    return "every dated row is of another month than \(month.year)\(paddedMonth(month)) (the first, store"
-      + " \(first.text("JIJUM_ID") ?? "?"), has \(outsideSlot(of: first, month: month) ?? "?"))"
+    // The first dated row and its slot outside the month; nil as soon as a dated row has none.
+    let monthText = compactMonth(month)
+    var first: (row: JSONRow, slot: String)?
+    for row in rows {
+      let slots = slots(of: row)
+      guard !slots.isEmpty else { continue }
+      guard let outside = slots.first(where: { !$0.hasPrefix(monthText) }) else { return nil }
+      if first == nil { first = (row, outside) }
+    }
+    guard let first else { return nil }
+    return "every dated row is of another month than \(monthText) (the first, store"
+      + " \(first.row.text("JIJUM_ID") ?? "?"), has \(first.slot))"
   }
 
   /// The `HOLIDAY_DAYn_YMD` values of a row that name at least a month.
@@ -149,10 +157,17 @@ extension EmartSource {
     slotValues(of: row) { $0.count >= 6 }
   }
 
+  /// `month` as its slots begin: `202611`.
+  private static func compactMonth(_ month: CalendarDate) -> String { "\(month.year)\(paddedMonth(month))" }
+
   /// A slot of `row` that is not in `month`, if any.
   static func outsideSlot(of row: JSONRow, month: CalendarDate) -> String? {
-    let monthText = "\(month.year)\(paddedMonth(month))"
-    return slots(of: row).first { !$0.hasPrefix(monthText) }
+    outsideSlot(of: row, monthText: compactMonth(month))
+  }
+
+  /// A slot of `row` that does not start with `monthText` (``compactMonth(_:)``), if any.
+  private static func outsideSlot(of row: JSONRow, monthText: String) -> String? {
+    slots(of: row).first { !$0.hasPrefix(monthText) }
   }
 
   /// `rows` without those dated outside `month`, each dropped with a warning naming `list`: one
@@ -160,8 +175,9 @@ extension EmartSource {
   static func rowsOfMonth(
     _ rows: [JSONRow], month: CalendarDate, list: String, _ session: SourceSession
   ) -> [JSONRow] {
-    rows.filter { row in
-      guard let slot = outsideSlot(of: row, month: month) else { return true }
+    let monthText = compactMonth(month)
+    return rows.filter { row in
+      guard let slot = outsideSlot(of: row, monthText: monthText) else { return true }
       session.warn(
         "\(sourceName): \(list): store \(row.text("JIJUM_ID") ?? "?") has the day \(slot), not in"
           + " \(month.year)-\(paddedMonth(month)); that row is left out")
@@ -177,8 +193,12 @@ extension EmartSource {
   /// list). Rows whose `AREA` names no province pass.
   static func holidayListMismatch(_ answer: HolidayListReading, area: String) -> String? {
     guard let asked = areaProvinces[area], case .success(let rows) = answer.rows else { return nil }
+    // Rows in a row mostly share their `AREA`: one that repeats the row before it passed there.
+    var lastName: String?
     for row in rows {
-      guard let name = row.text("AREA"), let province = Province(alias: name) else { continue }
+      guard let name = row.text("AREA"), name != lastName else { continue }
+      lastName = name
+      guard let province = Province(alias: name) else { continue }
       let outside = !asked.contains(province) || (area == "E" && namesJeonnamAlone(name))
       guard outside else { continue }
       return "store \(row.text("JIJUM_ID") ?? "?") is in \(name), not in area \(area)"

@@ -133,7 +133,8 @@ public struct EmartSource: BrandSource {
     var closingDays: [String: [String]] = [:]
     // The first month settles which form the site serves; the next two are then asked together.
     var form = HolidayListForm.perArea
-    let firstFeed = try await Self.holidayList(for: session.asOf.firstOfMonth(addingMonths: 0), form: &form, probing: true, session)
+    let firstFeed = try await Self.holidayList(
+      for: session.asOf.firstOfMonth(addingMonths: 0), form: &form, probing: true, session)
     let servedForm = form
     // The current and the next month are required (what 2025–26 clients fetch); the month after
     // is read when served, and its failure leaves its days unknown.
@@ -143,7 +144,8 @@ public struct EmartSource: BrandSource {
       do throws(SourceError) {
         return try await Self.holidayList(for: month, form: &form, probing: false, session)
       } catch let error where offset == Self.optionalMonthOffset {
-        session.warn("the holiday list of \(month.year)-\(Self.paddedMonth(month)) not read; its days are unknown: \(error)")
+        session.warn(
+          "the holiday list of \(month.year)-\(Self.paddedMonth(month)) not read; its days are unknown: \(error)")
         return nil
       }
     }
@@ -176,7 +178,9 @@ public struct EmartSource: BrandSource {
         for page in feed.pages {
           for (index, row) in page.rows.enumerated() where row.text("JIJUM_ID") == nil {
             session.warn(
-              skipped: [SkippedRow(row, at: index, of: page.list, url: feed.url, lacking: [["JIJUM_ID"]], nameKey: "NAME")])
+              skipped: [
+                SkippedRow(row, at: index, of: page.list, url: feed.url, lacking: [["JIJUM_ID"]], nameKey: "NAME")
+              ])
           }
         }
       }
@@ -204,13 +208,16 @@ public struct EmartSource: BrandSource {
       branches[index].closingDates = Set((closingDays[storeID] ?? []).compactMap { CalendarDate(compact: $0) })
         .sorted()
     }
-    let nobrandIndices = session.brands.contains(.nobrand) ? branches.indices.filter { branches[$0].id.brand == .nobrand } : []
+    let nobrandIndices =
+      session.brands.contains(.nobrand) ? branches.indices.filter { branches[$0].id.brand == .nobrand } : []
     let nobrandPages = await Self.storePages(of: nobrandIndices.map { branches[$0] }, session)
     let pages = zip(nobrandIndices, nobrandPages).map { index, page -> (phone: String?, page: Data?) in
       // A broken detail page costs only the phone number, not the brand.
       do throws(SourceError) {
         let response = try page.get()
-        return (try Self.parseDetailPhone(response.body, url: response.requestURL, charset: response.charset), response.body)
+        return (
+          try Self.parseDetailPhone(response.body, url: response.requestURL, charset: response.charset), response.body
+        )
       } catch {
         session.warn("phone not read from the store page: \(error)", branch: branches[index].id)
         return (nil, nil)
@@ -316,7 +323,8 @@ public struct EmartSource: BrandSource {
     // A branch without an address is not published from this run: a later run (or the last
     // bundle) places it.
     for index in withoutPlace.sorted(by: >) {
-      session.warn("no address from the store list or the store page; not published from this run", branch: branches[index].id)
+      session.warn(
+        "no address from the store list or the store page; not published from this run", branch: branches[index].id)
       branches.remove(at: index)
     }
   }
@@ -372,10 +380,10 @@ public struct EmartSource: BrandSource {
 
   /// The areas of `pages` whose answers, listing stores, are byte-equal to another area's.
   static func repeatedAreas(_ pages: [HolidayListPage]) -> [String] {
-    var areasByBody: [Data: [String]] = [:]
+    var areasByBody: [AnswerBody: [String]] = [:]
     for page in pages where page.dropped == nil && !page.rows.isEmpty {
       guard let body = page.body, let area = page.area else { continue }
-      areasByBody[body, default: []].append(area)
+      areasByBody[AnswerBody(body), default: []].append(area)
     }
     return areasByBody.values.filter { $0.count > 1 }.flatMap { $0 }.sorted()
   }

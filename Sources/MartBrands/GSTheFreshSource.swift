@@ -312,13 +312,8 @@ public struct GSTheFreshSource: BrandSource {
     var scalars = text.unicodeScalars.makeIterator()
     var next = scalars.next()
     func skipSpaces() {
-      // ASCII answered without a Unicode property lookup: its white space is tab to carriage
-      // return and the space.
-      while let scalar = next,
-        scalar.isASCII ? (0x09...0x0D).contains(scalar.value) || scalar == " " : scalar.properties.isWhitespace
-      {
-        next = scalars.next()
-      }
+      // Told without a Unicode property lookup (`Trimming.isWhitespace`).
+      while let scalar = next, Trimming.isWhitespace(scalar) { next = scalars.next() }
     }
     func number() -> Int? {
       var value = 0

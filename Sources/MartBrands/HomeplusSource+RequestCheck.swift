@@ -63,6 +63,11 @@ extension HomeplusSource {
 
   /// Whether two store names are the same apart from spaces.
   static func sameName(_ one: String, _ other: String) -> Bool {
-    one.filter { !$0.isWhitespace } == other.filter { !$0.isWhitespace }
+    // A character is whitespace when its first scalar is (`Trimming.isWhitespace`), so a name
+    // without such a scalar is the same without its spaces: most names are compared as they
+    // are, without walking their characters.
+    func hasWhitespace(_ name: String) -> Bool { name.unicodeScalars.contains(where: Trimming.isWhitespace) }
+    guard hasWhitespace(one) || hasWhitespace(other) else { return one == other }
+    return one.filter { !$0.isWhitespace } == other.filter { !$0.isWhitespace }
   }
 }

@@ -83,14 +83,17 @@ public struct HomeplusSource: BrandSource {
     // Store pages that carry no store data (client-rendered shells, the 2026 site) are not asked
     // for every store: when the first few all carry nothing, the list's next closing days stand
     // in for the run, said once. A later run tries the pages again.
-    if firstOutcomes.count == pages, firstOutcomes.allSatisfy(\.carriesNothing), case .unreadable(_, let error, _, _)? = firstOutcomes.first {
+    if firstOutcomes.count == pages, firstOutcomes.allSatisfy(\.carriesNothing),
+      case .unreadable(_, let error, _, _)? = firstOutcomes.first
+    {
       session.usedFallback(
         "\(Self.storeListData), for all \(listed.count) stores: the first \(pages) store pages carry no store"
           + " data, so the others were not asked this run",
         primaryFailure: error)
       return listed
     }
-    let firstRead = zip(listed, firstOutcomes + (await session.sideBySide(Array(listed.dropFirst(pages)), Self.readStorePage)))
+    let firstRead = zip(
+      listed, firstOutcomes + (await session.sideBySide(Array(listed.dropFirst(pages)), Self.readStorePage)))
     // A page taken as another request's leftover before that request's answer was noted shows
     // now that every answer is in, or once the pages asked again are: each that came on a reused
     // connection and equals another request's answer is asked again on a fresh connection.
@@ -106,11 +109,13 @@ public struct HomeplusSource: BrandSource {
     // A page that carries a store's days, phone and address is never another store's page
     // byte for byte: pages that are one answer (a cache that ignores the query string) say
     // nothing of whose they are, none of them is believed, and the list stands in for each.
-    let answers = outcomes.compactMap(\.page).reduce(into: [Data: Int]()) { $0[$1.body, default: 0] += 1 }
+    let answers = outcomes.compactMap(\.page).reduce(into: [AnswerBody: Int]()) {
+      $0[AnswerBody($1.body), default: 0] += 1
+    }
 
     for (outcome, branch) in zip(outcomes, listed) {
       switch outcome {
-      case .merged(let merged, let page) where answers[page.body] == 1: branches.append(merged)
+      case .merged(let merged, let page) where answers[AnswerBody(page.body)] == 1: branches.append(merged)
       case .merged(_, let page):
         unreadable.append(
           (
@@ -118,7 +123,8 @@ public struct HomeplusSource: BrandSource {
             SourceError(
               source: Self.name, url: page.requestURL,
               reason: .unexpectedContent(
-                "the same answer as \((answers[page.body] ?? 0) - 1) other store pages, which cannot say whose it is"))
+                "the same answer as \((answers[AnswerBody(page.body)] ?? 0) - 1) other store pages, which cannot say whose it is"
+              ))
           ))
         branches.append(branch)
       case .unreadable(let branch, let error, _, _):
@@ -406,7 +412,7 @@ public struct HomeplusSource: BrandSource {
       } else {
         guard name.utf8.starts(with: prefix.utf8) else { continue }
         let end = name.utf8.index(name.utf8.startIndex, offsetBy: prefix.utf8.count)
-        guard end < name.endIndex, name.unicodeScalars[end].properties.isWhitespace else { continue }
+        guard end < name.endIndex, Trimming.isWhitespace(name.unicodeScalars[end]) else { continue }
         rest = name[end...]
       }
       let stripped = rest.trimmingSpaces()

@@ -34,12 +34,21 @@ struct JSONRowReader {
 
   private let bytes: UnsafeBufferPointer<UInt8>
   private var position = 0
-  /// The most members a row read so far had: a feed's rows share their names, so each new row
-  /// is made with room for them at once instead of growing as they come.
-  private var rowCapacity = 0
-  /// The names of the last row whose names were checked for repeats, in order: a feed's rows
-  /// share their names, so a row with the same names needs no check of its own.
-  private var checkedNames: [String] = []
+  /// The last row read, and where each of its members' name and string value lay in `bytes`
+  /// (quotes included): a feed's rows share their names, in order, and many of their values
+  /// (the same hours, the same facility text). A member whose bytes repeat those of the last
+  /// row's member at its index is that member's name or value again: it is taken as it is, not
+  /// made anew (a new string checks and copies its bytes).
+  private var lastRow: [JSONRow.Member] = []
+  private var lastTokens: [Tokens] = []
+  /// The storage of the tokens before `lastTokens`, kept for the next row to fill.
+  private var spareTokens: [Tokens] = []
+
+  /// Where a member's name and its value, when a string, lay in `bytes`.
+  private struct Tokens {
+    var name: Range<Int>
+    var string: Range<Int>?
+  }
 
   private init(_ bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -89,7 +98,8 @@ struct JSONRowReader {
     skipSpace()
     var found: [String: Member] = [:]
     var seenKeys = Set<String>()
-    let read = object { reader, name in
+    let read = object { reader, _ in
+      guard let name = reader.string(), reader.takeColon() else { return false }
       guard keys.contains(name) else { return reader.skipValue() }
       // A repeated key: left to JSONDecoder.
       guard seenKeys.insert(name).inserted else { return false }
@@ -128,45 +138,85 @@ struct JSONRowReader {
 
   private mutating func row() -> JSONRow? {
     var members: [JSONRow.Member] = []
-    members.reserveCapacity(rowCapacity)
-    let read = object { reader, name in
-      guard let value = reader.scalar() else { return false }
+    members.reserveCapacity(lastRow.count)
+    var tokens: [Tokens] = []
+    swap(&tokens, &spareTokens)
+    tokens.removeAll(keepingCapacity: true)
+    // Whether each name so far is the last row's name at its index.
+    var namesRepeat = true
+    let read = object { reader, index in
+      let last = index < reader.lastRow.count ? index : nil
+      let nameStart = reader.position
+      let name: String
+      if let last, reader.takeRepeat(of: reader.lastTokens[last].name) {
+        name = reader.lastRow[last].name
+      } else {
+        guard let read = reader.string() else { return false }
+        name = read
+        namesRepeat = false
+      }
+      let nameToken = nameStart..<reader.position
+      guard reader.takeColon() else { return false }
+      let valueStart = reader.position
+      let value: JSONScalar
+      if let last, let string = reader.lastTokens[last].string, reader.takeRepeat(of: string) {
+        value = reader.lastRow[last].value
+      } else {
+        guard let read = reader.scalar() else { return false }
+        value = read
+      }
+      let isString = reader.bytes[valueStart] == 0x22
+      tokens.append(Tokens(name: nameToken, string: isString ? valueStart..<reader.position : nil))
       members.append(JSONRow.Member(name: name, value: value))
       return true
     }
-    // A repeated name: left to JSONDecoder.
-    guard read, namesAreUnique(members) else { return nil }
-    rowCapacity = max(rowCapacity, members.count)
+    // A repeated name: left to JSONDecoder. The last row's names are unique, and so are any
+    // of them in their order.
+    guard read, namesRepeat || Self.namesAreUnique(members) else { return nil }
+    lastRow = members
+    spareTokens = lastTokens
+    lastTokens = tokens
     return JSONRow(members: members)
   }
 
-  /// Whether no two of `members` share a name: at once when their names are those of the last
-  /// row checked, in the same order.
-  private mutating func namesAreUnique(_ members: [JSONRow.Member]) -> Bool {
-    if members.count == checkedNames.count, zip(members, checkedNames).allSatisfy({ $0.name == $1 }) { return true }
-    let names = members.map(\.name)
-    guard Set(names).count == names.count else { return false }
-    checkedNames = names
-    return true
+  /// Whether no two of `members` share a name.
+  private static func namesAreUnique(_ members: [JSONRow.Member]) -> Bool {
+    Set(members.lazy.map(\.name)).count == members.count
   }
 
-  /// Reads one object, `{ "name": value, … }`: for each member, `member` is given the name with
-  /// the reader at its value, reads the value and says whether it could. `false` when the object
-  /// or a member is not what it should be.
-  private mutating func object(_ member: (inout JSONRowReader, String) -> Bool) -> Bool {
+  /// Reads one object, `{ "name": value, … }`: `member` reads each member, its name and its
+  /// value, given its index, and says whether it could. `false` when the object or a member is
+  /// not what it should be.
+  private mutating func object(_ member: (inout JSONRowReader, Int) -> Bool) -> Bool {
     guard take(0x7B) else { return false }
     skipSpace()
     if take(0x7D) { return true }
+    var index = 0
     repeat {
       skipSpace()
-      guard let name = string() else { return false }
-      skipSpace()
-      guard take(0x3A) else { return false }
-      skipSpace()
-      guard member(&self, name) else { return false }
+      guard member(&self, index) else { return false }
+      index += 1
       skipSpace()
     } while take(0x2C)
     return take(0x7D)
+  }
+
+  /// Takes the `:` between a member's name and its value, and the space around it.
+  private mutating func takeColon() -> Bool {
+    skipSpace()
+    guard take(0x3A) else { return false }
+    skipSpace()
+    return true
+  }
+
+  /// Takes the bytes ahead when they repeat those of `token`, a string read before (quotes
+  /// included, so the repeat ends where the string does).
+  private mutating func takeRepeat(of token: Range<Int>) -> Bool {
+    guard position + token.count <= bytes.count, let base = bytes.baseAddress,
+      memcmp(base + position, base + token.lowerBound, token.count) == 0
+    else { return false }
+    position += token.count
+    return true
   }
 
   private mutating func scalar() -> JSONScalar? {
@@ -231,12 +281,24 @@ struct JSONRowReader {
   }
 
   /// A JSON string, unescaped; `nil` for control characters, bad escapes and lone surrogates
-  /// (the document's UTF-8 is checked before it is read).
+  /// (the document's UTF-8 is checked before it is read). Read eight bytes at a time up to the
+  /// next quote, backslash or control character (``quotesBackslashesAndControls(in:)``).
   private mutating func string() -> String? {
-    guard take(0x22) else { return nil }
+    guard take(0x22), let base = bytes.baseAddress else { return nil }
     let start = position
     var escaped = false
-    while let byte = peek, byte != 0x22 {
+    while true {
+      if position + 8 <= bytes.count {
+        let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: position, as: UInt64.self)
+        let marks = Self.quotesBackslashesAndControls(in: UInt64(littleEndian: word))
+        guard marks != 0 else {
+          position += 8
+          continue
+        }
+        position += marks.trailingZeroBitCount / 8
+      }
+      guard let byte = peek else { return nil }
+      if byte == 0x22 { break }
       guard byte >= 0x20 else { return nil }
       if byte == 0x5C {
         escaped = true
@@ -245,11 +307,22 @@ struct JSONRowReader {
         position += 1
       }
     }
-    guard position < bytes.count else { return nil }
     let content = UnsafeBufferPointer(rebasing: bytes[start..<position])
     position += 1
     guard escaped else { return String(decoding: content, as: UTF8.self) }
     return Self.unescape(content)
+  }
+
+  /// The top bit of each byte of `word` (first byte lowest) that is a quote, a backslash or
+  /// below 0x20, and maybe of bytes above such a byte; 0 when there is none. A byte equal to
+  /// one of the first two is zero after the xor, and a byte below `n` sets its top bit in
+  /// `(x - 0x01…01 * n) & ~x & 0x80…80`; the borrow it passes up may mark bytes above it, never
+  /// one below, so the lowest mark is always one of the three.
+  private static func quotesBackslashesAndControls(in word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highBits: UInt64 = 0x8080_8080_8080_8080
+    func below(_ bound: UInt64, _ value: UInt64) -> UInt64 { (value &- ones &* bound) & ~value & highBits }
+    return below(1, word ^ (ones &* 0x22)) | below(1, word ^ (ones &* 0x5C)) | below(0x20, word)
   }
 
   private static func unescape(_ content: UnsafeBufferPointer<UInt8>) -> String? {

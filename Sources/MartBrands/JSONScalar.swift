@@ -41,13 +41,25 @@ enum JSONScalar: Decodable, Hashable, Sendable {
 
   /// Digits after the decimal point as published (a JSON number in its shortest form), `0` for
   /// a whole number; `nil` when the value is not a plain decimal number.
-  var fractionDigits: Int? {
-    guard let text, number != nil else { return nil }
+  var fractionDigits: Int? { decimal?.fractionDigits ?? nil }
+
+  /// ``number`` and ``fractionDigits`` together, from one reading of the text; `nil` when the
+  /// value is not a number.
+  var decimal: (value: Double, fractionDigits: Int?)? {
+    guard let text else { return nil }
+    let value: Double
+    switch self {
+    case .number(let number): value = number
+    case .string:
+      guard let read = Double(text) else { return nil }
+      value = read
+    case .bool, .null, .nested: return nil
+    }
     // The text of a number is ASCII: its bytes are its characters.
     let bytes = text.utf8
-    guard !bytes.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else { return nil }
-    guard let point = bytes.firstIndex(of: UInt8(ascii: ".")) else { return 0 }
-    return bytes.distance(from: point, to: bytes.endIndex) - 1
+    guard !bytes.contains(where: { $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }) else { return (value, nil) }
+    guard let point = bytes.firstIndex(of: UInt8(ascii: ".")) else { return (value, 0) }
+    return (value, bytes.distance(from: point, to: bytes.endIndex) - 1)
   }
 
   /// The value as a number, from a JSON number or a numeric string.
@@ -109,10 +121,8 @@ struct JSONRow: Decodable, Equatable, Sendable, ExpressibleByDictionaryLiteral {
   /// The point published as `latitudeKey` and `longitudeKey`, with its published digits;
   /// `nil` unless both are numbers.
   func point(latitude latitudeKey: String, longitude longitudeKey: String) -> GeoPoint? {
-    guard let latitude = self[latitudeKey], let longitude = self[longitudeKey],
-      let latitudeValue = latitude.number, let longitudeValue = longitude.number
-    else { return nil }
+    guard let latitude = self[latitudeKey]?.decimal, let longitude = self[longitudeKey]?.decimal else { return nil }
     let digits = [latitude.fractionDigits, longitude.fractionDigits].compactMap { $0 }.min()
-    return GeoPoint(latitude: latitudeValue, longitude: longitudeValue, fractionDigits: digits)
+    return GeoPoint(latitude: latitude.value, longitude: longitude.value, fractionDigits: digits)
   }
 }

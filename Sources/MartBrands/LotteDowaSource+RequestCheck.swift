@@ -3,32 +3,45 @@ import MartCore
 import MartFetch
 
 extension LotteDowaSource {
-  /// The answer to `request`, the search page of `area`, checked by ``areaMismatch(_:area:)``;
-  /// a page without stores shows no area, so it is believed only from a fresh connection.
+  /// The answer to `request`, the search page of `area`, checked by ``areaMismatch(of:area:)``;
+  /// a page without stores shows no area, so it is believed only from a fresh connection. With
+  /// the answer, its stores as ``parseSearchPage(_:url:charset:)`` reads them, nil for a blank
+  /// page: the check reads each answer's stores, and the answer it lets through is not read again.
   static func searchPage(
     _ request: HTTPRequest, area: String, _ session: SourceSession
-  ) async throws(SourceError) -> HTTPResponse {
-    try await session.send(
-      request, answering: { areaMismatch($0, area: area) },
+  ) async throws(SourceError) -> (page: HTTPResponse, stores: Result<[Store], SourceError>?) {
+    var lastStores: Result<[Store], SourceError>?
+    let page = try await session.send(
+      request,
+      answering: { page in
+        lastStores = stores(of: page)
+        return areaMismatch(of: lastStores, area: area)
+      },
       unproven: { page in !page.body.contains(Data("shop-tit".utf8)) })
+    return (page, lastStores)
   }
 
-  /// Why `page` is not the search page of `area`, or nil when it may be: the page's stores are
-  /// read and their addresses' first words (`서울`, `경기도`, …) name the province each is in; a
-  /// page with stores placed in provinces but none in `area`'s is another area's page, and a
-  /// `기타` page (제주 and what fits no named area) whose stores all lie in named areas is too.
-  /// Pages whose addresses name no province pass, as does a page that does not read (its reader
-  /// then says what is wrong).
-  static func areaMismatch(_ page: HTTPResponse, area: String) -> String? {
+  /// The stores of `page` as ``parseSearchPage(_:url:charset:)`` reads them, or why it does not
+  /// read; nil for a blank page.
+  static func stores(of page: HTTPResponse) -> Result<[Store], SourceError>? {
     guard !isBlank(page.body) else { return nil }
-    let stores: [Store]
     do {
-      stores = try parseSearchPage(page.body, url: page.requestURL, charset: page.charset)
+      return .success(try parseSearchPage(page.body, url: page.requestURL, charset: page.charset))
     } catch {
-      return nil
+      return .failure(error)
     }
+  }
+
+  /// Why a page whose stores read as `reading` (``stores(of:)``) is not the search page of
+  /// `area`, or nil when it may be: the addresses' first words (`서울`, `경기도`, …) name the
+  /// province each store is in; a page with stores placed in provinces but none in `area`'s is
+  /// another area's page, and a `기타` page (제주 and what fits no named area) whose stores all
+  /// lie in named areas is too. Pages whose addresses name no province pass, as do a blank page
+  /// and a page that does not read (its reader then says what is wrong).
+  static func areaMismatch(of reading: Result<[Store], SourceError>?, area: String) -> String? {
+    guard case .success(let stores)? = reading else { return nil }
     let regions = stores.compactMap { store in
-      store.address?.split(whereSeparator: \.isWhitespace).first.flatMap { region(String($0)) }
+      store.address?.split(whereSeparator: Trimming.isWhitespace).first.flatMap { region(String($0)) }
     }
     guard let asked = region(area) else {
       // `기타` holds what no named area does: a page whose stores all lie in named areas is not it.

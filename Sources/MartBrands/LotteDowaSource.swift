@@ -60,18 +60,18 @@ public struct LotteDowaSource: BrandSource {
       _ area: String, cookies: inout CookieJar, _ session: SourceSession
     ) async throws(SourceError) -> [Store]? {
       let request = HTTPRequest.postForm(session.url(Self.searchPath), fields: [("m_area", area)])
-      var response = try await Self.searchPage(cookies.applied(to: request), area: area, session)
-      cookies.take(from: response)
-      if Self.isBlank(response.body) {
-        // The session cookie was missing: the answer only set it. Ask once more with it.
-        response = try await Self.searchPage(cookies.applied(to: request), area: area, session)
-        cookies.take(from: response)
+      var answer = try await Self.searchPage(cookies.applied(to: request), area: area, session)
+      cookies.take(from: answer.page)
+      if answer.stores == nil {
+        // A blank page: the session cookie was missing, the answer only set it. Ask once more with it.
+        answer = try await Self.searchPage(cookies.applied(to: request), area: area, session)
+        cookies.take(from: answer.page)
       }
-      if Self.isBlank(response.body) {
+      guard let stores = answer.stores else {
         session.warn("\(Self.name): \(request.url) (m_area=\(area)) answered an empty page twice; no stores read")
         return nil
       }
-      return try Self.parseSearchPage(response.body, url: response.requestURL, charset: response.charset)
+      return try stores.get()
     }
     // The first area gets the session cookie; the other areas are then asked together with it.
     var cookies = CookieJar()
@@ -169,7 +169,7 @@ public struct LotteDowaSource: BrandSource {
   private static func read(line: HTMLElement, into store: inout Store) {
     let text = line.text
     guard let colon = text.firstIndex(where: { $0 == ":" || $0 == "：" }) else { return }
-    let label = text[..<colon].filter { !$0.isWhitespace }
+    let label = text[..<colon].filter { !Trimming.isWhitespace($0) }
     let value = text[text.index(after: colon)...].trimmingSpaces()
     let published = value.isEmpty ? nil : value
     switch label {

@@ -225,7 +225,10 @@ public struct LotteSuperSource: BrandSource {
     var unreadable: [String] = []
     for row in rows {
       guard let text = row.text("holidayDate") else { continue }
-      let digits = text.filter(\.isNumber)
+      // An ASCII date's numbers are its bytes 0 to 9, read without walking its characters.
+      let digits =
+        text.utf8.allSatisfy { $0 < 0x80 }
+        ? String(decoding: text.utf8.filter { (0x30...0x39).contains($0) }, as: UTF8.self) : text.filter(\.isNumber)
       if digits.count == 8, let year = Int(digits.prefix(4)), let month = Int(digits.dropFirst(4).prefix(2)),
         let day = Int(digits.suffix(2)), let date = CalendarDate(year: year, month: month, day: day)
       {

@@ -32,6 +32,13 @@ enum Trimming {
     }
   }
 
+  /// Unicode's White_Space property: `isSpace` and `isNewline` together. `Character.isWhitespace`
+  /// is this property of the character's first scalar, told here without a property lookup.
+  static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool { isSpace(scalar) || isNewline(scalar) }
+
+  /// `Character.isWhitespace`: whether the character's first scalar is White_Space.
+  static func isWhitespace(_ character: Character) -> Bool { isWhitespace(character.unicodeScalars.first!) }
+
   /// Foundation's `CharacterSet.newlines`.
   static func isNewline(_ scalar: Unicode.Scalar) -> Bool {
     switch scalar.value {

@@ -108,15 +108,16 @@ public enum CharsetDecoder {
     var index = 0
     func byte(_ offset: Int) -> UInt8 { base.load(fromByteOffset: index + offset, as: UInt8.self) }
     while index < count {
-      while index + 8 <= count,
-        base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
-      {
-        index += 8
-      }
-      guard index < count else { break }
       let lead = byte(0)
       if lead < 0x80 {
         index += 1
+        // The run of ASCII this byte starts, skipped eight bytes at a time (tried after ASCII
+        // only: text in Hangul is three-byte characters one after another).
+        while index + 8 <= count,
+          base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+        {
+          index += 8
+        }
         continue
       }
       // The second byte's range depends on the lead (Unicode's table 3-7); the others are

@@ -291,22 +291,44 @@ public struct HTTPResponse: Sendable, Hashable {
   }
 
   /// The `charset` parameter of the Content-Type header of `headers`, lower-cased, if present.
-  /// Split at the bytes of `;` and `=` (ASCII: no byte of a longer character is).
+  /// Split at the bytes of `;` and `=` (ASCII: no byte of a longer character is), in place:
+  /// the parts are those `split(separator: ";")` gives, the first (the media type) left out.
   static func charset(in headers: [HTTPHeader]) -> String? {
     guard let contentType = headers.value(named: "Content-Type") else { return nil }
     return contentType.withContiguousUTF8 { bytes in
-      for parameter in bytes.split(separator: UInt8(ascii: ";")).dropFirst() {
-        let pair = parameter.split(separator: UInt8(ascii: "="), maxSplits: 1)
-        guard pair.count == 2, pair[0].trimmingHTTPWhitespace.elementsEqualIgnoringASCIICase("charset".utf8) else {
+      var index = bytes.startIndex
+      var isMediaType = true
+      while index < bytes.endIndex {
+        guard bytes[index] != UInt8(ascii: ";") else {
+          index += 1
           continue
         }
-        let value = pair[1].trimming { byte in
-          byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\"")
-            || byte == UInt8(ascii: "'")
+        let start = index
+        while index < bytes.endIndex, bytes[index] != UInt8(ascii: ";") { index += 1 }
+        if isMediaType {
+          isMediaType = false
+        } else if let value = charsetValue(of: bytes[start..<index]) {
+          return String(decoding: value, as: UTF8.self).lowercased()
         }
-        return String(decoding: value, as: UTF8.self).lowercased()
       }
       return nil
+    }
+  }
+
+  /// The value of `parameter` when it is `charset=…` (the name in any case, HTTP whitespace
+  /// around it), without the spaces, tabs and quotes around it; read as `split(separator: "=",
+  /// maxSplits: 1)` reads it: `=`s before the name skipped, the name up to the next `=`, and
+  /// something after that.
+  private static func charsetValue(
+    of parameter: Slice<UnsafeBufferPointer<UInt8>>
+  ) -> Slice<UnsafeBufferPointer<UInt8>>? {
+    guard let nameStart = parameter.firstIndex(where: { $0 != UInt8(ascii: "=") }),
+      let equals = parameter[nameStart...].firstIndex(of: UInt8(ascii: "=")), equals + 1 < parameter.endIndex,
+      parameter[nameStart..<equals].trimmingHTTPWhitespace.elementsEqualIgnoringASCIICase("charset".utf8)
+    else { return nil }
+    return parameter[(equals + 1)...].trimming { byte in
+      byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") || byte == UInt8(ascii: "\"")
+        || byte == UInt8(ascii: "'")
     }
   }
 
