@@ -1,11 +1,12 @@
 import Foundation
-@testable import MartBrands
 import MartCore
 import MartFetch
 import MartReplay
 import Synchronization
 import TestSupport
 import Testing
+
+@testable import MartBrands
 
 /// Connections per request of whole sources, counted where connections are opened: the loopback
 /// server's accepted connections, over plain HTTP and through a real TLS terminator (one
@@ -48,7 +49,8 @@ struct KeptConnectionTests {
       let tls = try TLSTerminator(targetPort: server.port)
       terminator = tls
       baseURL = tls.baseURL
-      configuration.https.trustedCertificates = .bundle(path: try TLSTerminator.certificateAuthorityFile().path, namedBy: "test")
+      configuration.https.trustedCertificates = .bundle(
+        path: try TLSTerminator.certificateAuthorityFile().path, namedBy: "test")
     }
     defer { terminator?.stop() }
     let counting = CountingFetcher(
@@ -56,7 +58,8 @@ struct KeptConnectionTests {
         wrapping: CurlHTTPClient(configuration: configuration), overrides: [type(of: source).origin: baseURL]))
     let fetcher = PoliteFetcher(
       wrapping: counting,
-      policy: PolitenessPolicy(maxConcurrentRequestsPerHost: 1, minimumDelay: .zero, jitter: .zero, obeysRobotsTxt: false))
+      policy: PolitenessPolicy(
+        maxConcurrentRequestsPerHost: 1, minimumDelay: .zero, jitter: .zero, obeysRobotsTxt: false))
     let session = SourceSession(for: type(of: source), fetcher: fetcher, asOf: AnswerProofTests.asOf, brands: brands)
     let branches = try await source.collect(session)
     return (branches.count, counting.requests, server.acceptedConnections)
