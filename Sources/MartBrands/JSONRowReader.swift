@@ -1,5 +1,6 @@
 import Foundation
 import MartCharset
+import MartCore
 
 /// Reads the rows a brand feed publishes, an array of flat objects under one key of a JSON
 /// object (`{"dataList": [{"ID": "1000", …}, …]}`) or the whole document (`[{…}, …]`),
@@ -284,13 +285,12 @@ struct JSONRowReader {
   /// (the document's UTF-8 is checked before it is read). Read eight bytes at a time up to the
   /// next quote, backslash or control character (``quotesBackslashesAndControls(in:)``).
   private mutating func string() -> String? {
-    guard take(0x22), let base = bytes.baseAddress else { return nil }
+    guard take(0x22) else { return nil }
     let start = position
     var escaped = false
     while true {
       if position + 8 <= bytes.count {
-        let word = UnsafeRawPointer(base).loadUnaligned(fromByteOffset: position, as: UInt64.self)
-        let marks = Self.quotesBackslashesAndControls(in: UInt64(littleEndian: word))
+        let marks = Self.quotesBackslashesAndControls(in: ByteWords.word(of: bytes, at: position))
         guard marks != 0 else {
           position += 8
           continue
@@ -313,16 +313,11 @@ struct JSONRowReader {
     return Self.unescape(content)
   }
 
-  /// The top bit of each byte of `word` (first byte lowest) that is a quote, a backslash or
-  /// below 0x20, and maybe of bytes above such a byte; 0 when there is none. A byte equal to
-  /// one of the first two is zero after the xor, and a byte below `n` sets its top bit in
-  /// `(x - 0x01…01 * n) & ~x & 0x80…80`; the borrow it passes up may mark bytes above it, never
-  /// one below, so the lowest mark is always one of the three.
+  /// The marks of the quotes, backslashes and bytes below 0x20 in `word` (``ByteWords``): 0 when
+  /// there is none, and the lowest mark is always one of them.
   private static func quotesBackslashesAndControls(in word: UInt64) -> UInt64 {
-    let ones: UInt64 = 0x0101_0101_0101_0101
-    let highBits: UInt64 = 0x8080_8080_8080_8080
-    func below(_ bound: UInt64, _ value: UInt64) -> UInt64 { (value &- ones &* bound) & ~value & highBits }
-    return below(1, word ^ (ones &* 0x22)) | below(1, word ^ (ones &* 0x5C)) | below(0x20, word)
+    ByteWords.bytes(equalTo: 0x22, in: word) | ByteWords.bytes(equalTo: 0x5C, in: word)
+      | ByteWords.bytes(below: 0x20, in: word)
   }
 
   private static func unescape(_ content: UnsafeBufferPointer<UInt8>) -> String? {

@@ -270,9 +270,6 @@ extension ClosingClauseParser {
     "배송", "택배", "온라인몰", "고객센터", "상담센터", "콜센터", "화장실", "엘리베이터", "에스컬레이터", "수선실",
   ]
 
-  /// ``facilityWords`` as scalars, made once.
-  private static let facilityWordScalars = facilityWords.map { (word: $0, scalars: Array($0.unicodeScalars)) }
-
   /// The facility word in the clause before the verb at `index` (`11/30 푸드코트 휴무`,
   /// `문화센터는 12/24 휴관`), looking back to the clause's start, at most twelve words, found in a
   /// word by `Character`.
@@ -281,15 +278,12 @@ extension ClosingClauseParser {
     while probe >= 0, index - probe <= 12 {
       if let symbol = tokens.symbol(at: probe), Self.clauseBreaks.contains(symbol) { return nil }
       if tokens[probe].kind == .other {
-        let scalars = tokens.scalars[tokens[probe].start..<tokens[probe].end]
-        let word = String(scalars: scalars)
+        let word = String(scalars: tokens.scalars[tokens[probe].start..<tokens[probe].end])
         // The facility words are precomposed syllables: in a word the quick test finds NFC (no
-        // jamo), one can be there as characters only where its scalars are, looked for first.
+        // jamo), one can be there as characters only where its bytes are, looked for first.
         let plain = TextCleanup.isNFC(word)
-        if let found = Self.facilityWordScalars.first(where: {
-          (!plain || scalars.contains(word: $0.scalars)) && word.contains($0.word)
-        }) {
-          return found.word
+        if let found = Self.facilityWords.first(where: { (!plain || word.containsText($0)) && word.contains($0) }) {
+          return found
         }
       }
       probe -= 1

@@ -16,15 +16,3 @@ extension String {
     }
   }
 }
-
-extension ArraySlice<Unicode.Scalar> {
-  /// Whether `word` occurs in the scalars, compared scalar by scalar.
-  func contains(word: [Unicode.Scalar]) -> Bool {
-    guard let first = word.first else { return true }
-    guard word.count <= count else { return false }
-    for start in startIndex...(endIndex - word.count) where self[start] == first && self[start...].starts(with: word) {
-      return true
-    }
-    return false
-  }
-}
