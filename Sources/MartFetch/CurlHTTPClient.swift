@@ -10,11 +10,11 @@ import Synchronization
 /// kept alive and reused, HTTP/2 is negotiated over TLS where the server offers it, and
 /// transfers to one HTTP/2 host are multiplexed over one connection.
 ///
-/// TLS is paid once per client, not per connection: the trusted certificates are named as one
-/// file (`CURLOPT_CAINFO`, no `CURLOPT_CAPATH`), which lets libcurl parse them into one X509
-/// store that every connection of the multi handle shares, and TLS sessions are shared
-/// between transfers (a share handle), so a new connection to a host resumes the session of
-/// an earlier one instead of a full handshake. Redirects are followed
+/// TLS is paid once per client, not per connection: a file of trusted certificates is parsed
+/// once into one X509 store that every connection of the client shares, a lane's included
+/// (``CertificateStore``), and TLS sessions are shared between the transfers of an engine (a
+/// share handle), so a new connection to a host resumes the session of an earlier one instead
+/// of a full handshake. Redirects are followed
 /// (http and https only), gzip and deflate bodies are decoded, and only transport failures
 /// throw: any HTTP status is returned as a response. Cancelling the calling task removes the
 /// transfer at once and throws `FetchError.Code.cancelled`.
@@ -32,12 +32,15 @@ import Synchronization
 public final class CurlHTTPClient: HTTPFetching {
   public let configuration: HTTPClientConfiguration
   private let engine: CurlMultiEngine
+  /// The trusted certificates every engine's connections share, when they are one file.
+  private let certificates: CertificateStore?
   /// The engines of the lanes in use, by lane.
   private let laneEngines = Mutex<[ConnectionLane: CurlMultiEngine]>([:])
 
   public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
     self.configuration = configuration
-    engine = CurlMultiEngine()
+    certificates = configuration.https.trustedCertificates.file.map(CertificateStore.init(path:))
+    engine = CurlMultiEngine(certificates: certificates)
   }
 
   deinit {
@@ -113,7 +116,7 @@ public final class CurlHTTPClient: HTTPFetching {
   private func laneTransfer(_ request: HTTPRequest, lane: ConnectionLane) async throws(FetchError) -> HTTPResponse {
     let laneEngine = laneEngines.withLock { engines in
       if let existing = engines[lane] { return existing }
-      let made = CurlMultiEngine()
+      let made = CurlMultiEngine(certificates: certificates)
       engines[lane] = made
       return made
     }
@@ -178,8 +181,12 @@ final class CurlMultiEngine: @unchecked Sendable {
   private let share: UnsafeMutableRawPointer?
   private let inbox = Mutex(Inbox())
   private let ids = Atomic(0)
+  /// The client's trusted certificates, given to each transfer (held here for as long as the
+  /// thread runs transfers).
+  private let certificates: CertificateStore?
 
-  init() {
+  init(certificates: CertificateStore?) {
+    self.certificates = certificates
     multi = curlGlobalInitResult == CURLE_OK ? curl_multi_init() : nil
     share = multi == nil ? nil : curl_share_init()
     if let share {
@@ -302,7 +309,7 @@ final class CurlMultiEngine: @unchecked Sendable {
               FetchError(.transport, url: submission.request.url, message: "libcurl could not create a handle")))
           continue
         }
-        switch CurlTransfer.start(submission, handle: handle, share: share) {
+        switch CurlTransfer.start(submission, handle: handle, share: share, certificates: certificates) {
         case .success(let transfer):
           let added = curl_multi_add_handle(multi, transfer.handle)
           guard added == CURLM_OK else {

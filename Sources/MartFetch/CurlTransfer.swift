@@ -42,11 +42,14 @@ final class CurlTransfer {
   /// A configured transfer on `handle` (new, or reset by `curl_easy_reset`), ready to be added
   /// to the multi handle. The handle stays the caller's.
   static func start(
-    _ submission: CurlMultiEngine.Submission, handle: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?
+    _ submission: CurlMultiEngine.Submission, handle: UnsafeMutableRawPointer, share: UnsafeMutableRawPointer?,
+    certificates: CertificateStore?
   ) -> Result<CurlTransfer, FetchError> {
     let url = submission.request.url
     let transfer = CurlTransfer(handle: handle, submission: submission)
-    if let failure = transfer.configure(submission.request, configuration: submission.configuration, share: share) {
+    if let failure = transfer.configure(
+      submission.request, configuration: submission.configuration, share: share, certificates: certificates)
+    {
       return .failure(FetchError(.transport, url: url, message: "could not configure libcurl: \(failure)"))
     }
     return .success(transfer)
@@ -82,7 +85,8 @@ final class CurlTransfer {
 
   /// Sets every option; returns a description of the first option libcurl rejected, if any.
   private func configure(
-    _ request: HTTPRequest, configuration: HTTPClientConfiguration, share: UnsafeMutableRawPointer?
+    _ request: HTTPRequest, configuration: HTTPClientConfiguration, share: UnsafeMutableRawPointer?,
+    certificates: CertificateStore?
   ) -> String? {
     var failures: [String] = []
     func check(_ code: CURLcode, _ option: String) {
@@ -136,7 +140,7 @@ final class CurlTransfer {
       check(mart_curl_setopt_long(handle, CURLOPT_PIPEWAIT, 1), "PIPEWAIT")
     }
     // Set for plain URLs too: a redirect may lead to HTTPS.
-    configureTrust(configuration.https.trustedCertificates, check: check)
+    configureTrust(configuration.https.trustedCertificates, certificates: certificates, check: check)
     if let share { check(mart_curl_setopt_pointer(handle, CURLOPT_SHARE, share), "SHARE") }
 
     switch request.method {
@@ -177,20 +181,19 @@ final class CurlTransfer {
     return value.withCString { mart_curl_setopt_string(handle, option, $0) }
   }
 
-  /// Names the trusted certificates so that libcurl caches them: its X509 store is kept in the
-  /// multi handle and reused by later connections only when it came from one file alone, so
-  /// the build's default certificate directory (Debian's `/etc/ssl/certs`, which holds the
-  /// same certificates as its bundle) is unset whenever a file is named.
-  private func configureTrust(_ trust: TrustedCertificates, check: (CURLcode, String) -> Void) {
-    switch trust {
-    case .system:
-      guard let bundle = systemCertificateBundle else { return }
-      check(setString(CURLOPT_CAINFO, bundle), "CAINFO")
+  /// Names the trusted certificates. A file is given as the client's one parsed store
+  /// (``CertificateStore``) where libcurl's TLS library allows it, with neither `CURLOPT_CAINFO`
+  /// nor the build's default certificate directory (Debian's `/etc/ssl/certs`, which holds the
+  /// same certificates as its bundle) left for libcurl to parse; elsewhere it is named as
+  /// `CURLOPT_CAINFO` alone, which libcurl parses once per multi handle.
+  private func configureTrust(
+    _ trust: TrustedCertificates, certificates: CertificateStore?, check: (CURLcode, String) -> Void
+  ) {
+    if let file = trust.file {
+      let shared = certificates?.configure(handle) == true
+      check(setString(CURLOPT_CAINFO, shared ? nil : file), "CAINFO")
       check(setString(CURLOPT_CAPATH, nil), "CAPATH")
-    case .bundle(let path, _):
-      check(setString(CURLOPT_CAINFO, path), "CAINFO")
-      check(setString(CURLOPT_CAPATH, nil), "CAPATH")
-    case .directory(let path, _):
+    } else if case .directory(let path, _) = trust {
       check(setString(CURLOPT_CAPATH, path), "CAPATH")
       check(setString(CURLOPT_CAINFO, nil), "CAINFO")
     }

@@ -41,6 +41,16 @@ public enum TrustedCertificates: Sendable, Hashable, CustomStringConvertible {
     return .system
   }
 
+  /// The PEM file the authorities are read from: the named bundle, or libcurl's system bundle
+  /// (nil when libcurl names none); nil for a directory.
+  var file: String? {
+    switch self {
+    case .system: systemCertificateBundle
+    case .bundle(let path, _): path
+    case .directory: nil
+    }
+  }
+
   /// Where the authorities came from, for logs and errors: the system's, or `<option> /path`.
   public var description: String {
     switch self {

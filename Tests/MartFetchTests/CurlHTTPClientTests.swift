@@ -106,7 +106,8 @@ struct CurlHTTPClientTests {
     let client = site.client()
     let body = Data([0x00, 0x01, 0x7F, 0x80, 0xFF, 0x0D, 0x0A, 0x00]) + Data("{\"a\":\"한\"}".utf8)
     let request = HTTPRequest(
-      method: .post, url: site.url("/echo"), headers: [HTTPHeader("Content-Type", "application/octet-stream")], body: body)
+      method: .post, url: site.url("/echo"), headers: [HTTPHeader("Content-Type", "application/octet-stream")],
+      body: body)
     let echo = try echo(of: try await client.fetch(request))
     #expect(echo.method == "POST")
     #expect(echo.body == body)
@@ -377,7 +378,8 @@ struct CurlHTTPClientTests {
     let site = try site(.https)
     let terminator = try #require(site.terminator)
     // The system's authorities did not sign the test CA's certificate.
-    let client = CurlHTTPClient(configuration: HTTPClientConfiguration(https: HTTPSPolicy(certificateSetting: "--ca-bundle")))
+    let client = CurlHTTPClient(
+      configuration: HTTPClientConfiguration(https: HTTPSPolicy(certificateSetting: "--ca-bundle")))
     let error = try #require(await failure(of: .get(site.url("/echo")), using: client))
     #expect(error.code == .transport)
     #expect(error.message.contains("--ca-bundle"))
@@ -405,5 +407,32 @@ struct CurlHTTPClientTests {
     #expect(statistics.connections >= 2)
     // Every connection after the first resumed a session instead of a full handshake.
     #expect(statistics.resumed == statistics.connections - 1)
+  }
+
+  /// The trusted certificates are parsed once per client and shared by every connection, a
+  /// lane's included (a lane has a libcurl multi handle of its own, which would parse the file
+  /// again): once the first connection has read the file, a lane connects with it gone.
+  @Test func lanesTrustTheCertificatesTheClientParsedOnce() async throws {
+    let site = try site(.https)
+    let bundle = Scratch.directory.appendingPathComponent("trusted-\(UUID().uuidString).pem")
+    try FileManager.default.copyItem(at: try TLSTerminator.certificateAuthorityFile(), to: bundle)
+    var configuration = HTTPClientConfiguration()
+    configuration.https.trustedCertificates = .bundle(path: bundle.path, namedBy: "test")
+    let client = CurlHTTPClient(configuration: configuration)
+    _ = try await client.fetch(.get(site.url("/echo")))
+
+    try FileManager.default.removeItem(at: bundle)
+    let lane = ConnectionLane()
+    for index in 0..<2 {
+      var request = HTTPRequest.get(site.url("/echo?lane=\(index)"))
+      request.connection = .lane(lane, closing: index == 1)
+      let response = try await client.fetch(request)
+      #expect(response.status == 200)
+      #expect(response.connectionsOpened == (index == 0 ? 1 : 0))
+    }
+    // A client that never read the file cannot trust the server.
+    let later = CurlHTTPClient(configuration: configuration)
+    let error = try #require(await failure(of: .get(site.url("/echo")), using: later))
+    #expect(error.code == .transport)
   }
 }

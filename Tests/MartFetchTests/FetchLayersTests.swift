@@ -405,6 +405,41 @@ import Testing
     #expect(try store.count() == 0)
   }
 
+  /// A request asked on a connection of its own (fresh, or a lane's, its closing proof included)
+  /// is a check of what the server sends now: a `304` would be filled with the stored body,
+  /// which proves nothing of the connection, so such a request carries no validators.
+  @Test func requestsOnAConnectionOfTheirOwnAreNeverConditional() async throws {
+    let directory = Scratch.directory.appendingPathComponent("mart-validators-\(UUID())")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: directory) }
+    let store = try HTTPValidatorStore(path: directory.appendingPathComponent("http.sqlite").path)
+    let server = try FaultServer { request, _ in
+      if request.headers.value(named: "If-None-Match") == "\"v1\"" { return ServerResponse(status: 304) }
+      return ServerResponse(headers: [HTTPHeader("ETag", "\"v1\"")], body: Data("page of \(request.path)".utf8))
+    }
+    let layers = stack(validators: store)
+    _ = try await layers.fetcher.fetch(.get(server.url("/holidays")))
+    _ = try await layers.fetcher.fetch(.get(server.url("/stores")))
+    #expect(try store.count() == 2)
+
+    var fresh = HTTPRequest.get(server.url("/holidays"))
+    fresh.connection = .fresh
+    var onTheLane = HTTPRequest.get(server.url("/holidays"))
+    let lane = ConnectionLane()
+    onTheLane.connection = .lane(lane, closing: false)
+    var proof = HTTPRequest.get(server.url("/stores"))
+    proof.connection = .lane(lane, closing: true)
+    for request in [fresh, onTheLane, proof] {
+      let response = try await layers.fetcher.fetch(request)
+      #expect(response.status == 200)
+      #expect(String(decoding: response.body, as: UTF8.self) == "page of \(URLParts(request.url).path)")
+    }
+    let asked = server.requests.filter { ["/holidays", "/stores"].contains($0.path) }.dropFirst(2)
+    #expect(asked.count == 3)
+    #expect(asked.allSatisfy { $0.headers.value(named: "If-None-Match") == nil }, "no validators on own connections")
+    #expect(layers.statistics.total.notModifiedReuses == 0)
+  }
+
   // MARK: Politeness
 
   static let robots = """

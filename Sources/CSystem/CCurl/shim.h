@@ -1,6 +1,8 @@
 #ifndef MART_CCURL_SHIM_H
 #define MART_CCURL_SHIM_H
 #include <curl/curl.h>
+#include <openssl/ssl.h>
+#include <openssl/x509_vfy.h>
 
 /* Typed wrappers around libcurl's variadic setopt/getinfo, so Swift never calls a
    variadic C function. Each passes exactly the argument type the option expects. */
@@ -60,6 +62,47 @@ static inline int mart_curl_message_done(const CURLMsg *message, CURL **handle, 
   *handle = message->easy_handle;
   *result = message->data.result;
   return 1;
+}
+
+/* Trusted certificates parsed once for a whole client. libcurl keeps the X509 store it parses
+   from CURLOPT_CAINFO in its multi handle, so every multi handle (a lane's own included) would
+   parse the bundle again, which costs tens of milliseconds with OpenSSL 3. Instead one store is
+   made here and every connection's SSL_CTX is given it (CURLOPT_SSL_CTX_FUNCTION). */
+
+/* A new X509 store holding the certificates of the PEM file at `path`, with the flags libcurl
+   sets on the store it makes itself: trusted certificates tried first when building a chain,
+   and a trusted intermediate accepted as an anchor (X509_V_FLAG_PARTIAL_CHAIN). NULL when the
+   file cannot be read or holds no certificate. Released with mart_x509_store_free. */
+static inline X509_STORE *mart_x509_store_from_file(const char *path) {
+  X509_STORE *store = X509_STORE_new();
+  if (!store) return NULL;
+  if (X509_STORE_load_file(store, path) != 1) {
+    X509_STORE_free(store);
+    return NULL;
+  }
+  X509_STORE_set_flags(store, X509_V_FLAG_TRUSTED_FIRST | X509_V_FLAG_PARTIAL_CHAIN);
+  return store;
+}
+
+static inline void mart_x509_store_free(X509_STORE *store) { X509_STORE_free(store); }
+
+/* Makes the SSL_CTX `context` check servers against `store`, taking a reference of its own to
+   it (the SSL_CTX releases it when freed). Returns 1 on success. */
+static inline int mart_ssl_context_use_store(void *context, X509_STORE *store) {
+  if (!context || !store || X509_STORE_up_ref(store) != 1) return 0;
+  SSL_CTX_set_cert_store((SSL_CTX *)context, store);
+  return 1;
+}
+
+typedef CURLcode (*mart_curl_ssl_context_callback)(CURL *handle, void *context, void *data);
+
+/* Sets CURLOPT_SSL_CTX_FUNCTION and its data; CURLE_NOT_BUILT_IN where the TLS library libcurl
+   was built with has no SSL_CTX (then nothing is set). */
+static inline CURLcode mart_curl_setopt_ssl_context_callback(
+    CURL *handle, mart_curl_ssl_context_callback callback, void *data) {
+  CURLcode code = curl_easy_setopt(handle, CURLOPT_SSL_CTX_FUNCTION, callback);
+  if (code != CURLE_OK) return code;
+  return curl_easy_setopt(handle, CURLOPT_SSL_CTX_DATA, data);
 }
 
 #endif
