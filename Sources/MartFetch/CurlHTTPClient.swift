@@ -12,9 +12,8 @@ import Synchronization
 ///
 /// TLS is paid once per client, not per connection: a file of trusted certificates is parsed
 /// once into one X509 store that every connection of the client shares, a lane's included
-/// (``CertificateStore``), and TLS sessions are shared between the transfers of an engine (a
-/// share handle), so a new connection to a host resumes the session of an earlier one instead
-/// of a full handshake. Redirects are followed
+/// (``CertificateStore``), and so are TLS sessions (``TLSSessionCache``), so a new connection to
+/// a host, a lane's too, resumes the session of an earlier one instead of a full handshake. Redirects are followed
 /// (http and https only), gzip and deflate bodies are decoded, and only transport failures
 /// throw: any HTTP status is returned as a response. Cancelling the calling task removes the
 /// transfer at once and throws `FetchError.Code.cancelled`.
@@ -34,13 +33,15 @@ public final class CurlHTTPClient: HTTPFetching {
   private let engine: CurlMultiEngine
   /// The trusted certificates every engine's connections share, when they are one file.
   private let certificates: CertificateStore?
+  /// The TLS sessions every engine's connections share.
+  private let sessions = TLSSessionCache()
   /// The engines of the lanes in use, by lane.
   private let laneEngines = Mutex<[ConnectionLane: CurlMultiEngine]>([:])
 
   public init(configuration: HTTPClientConfiguration = HTTPClientConfiguration()) {
     self.configuration = configuration
     certificates = configuration.https.trustedCertificates.file.map(CertificateStore.init(path:))
-    engine = CurlMultiEngine(certificates: certificates)
+    engine = CurlMultiEngine(certificates: certificates, sessions: sessions)
   }
 
   deinit {
@@ -116,7 +117,7 @@ public final class CurlHTTPClient: HTTPFetching {
   private func laneTransfer(_ request: HTTPRequest, lane: ConnectionLane) async throws(FetchError) -> HTTPResponse {
     let laneEngine = laneEngines.withLock { engines in
       if let existing = engines[lane] { return existing }
-      let made = CurlMultiEngine(certificates: certificates)
+      let made = CurlMultiEngine(certificates: certificates, sessions: sessions)
       engines[lane] = made
       return made
     }
@@ -176,22 +177,17 @@ final class CurlMultiEngine: @unchecked Sendable {
 
   /// nil when libcurl could not be initialized; every request then fails.
   private let multi: UnsafeMutableRawPointer?
-  /// The TLS session cache every transfer uses. Used on the transfer thread only, so it needs no
-  /// lock callbacks.
-  private let share: UnsafeMutableRawPointer?
   private let inbox = Mutex(Inbox())
   private let ids = Atomic(0)
-  /// The client's trusted certificates, given to each transfer (held here for as long as the
-  /// thread runs transfers).
+  /// The client's trusted certificates and TLS sessions, given to each transfer (held here for
+  /// as long as the thread runs transfers).
   private let certificates: CertificateStore?
+  private let sessions: TLSSessionCache
 
-  init(certificates: CertificateStore?) {
+  init(certificates: CertificateStore?, sessions: TLSSessionCache) {
     self.certificates = certificates
+    self.sessions = sessions
     multi = curlGlobalInitResult == CURLE_OK ? curl_multi_init() : nil
-    share = multi == nil ? nil : curl_share_init()
-    if let share {
-      _ = mart_curl_share_setopt_long(share, CURLSHOPT_SHARE, Int(CURL_LOCK_DATA_SSL_SESSION.rawValue))
-    }
     guard let multi else { return }
     // Multiplex HTTP/2 streams over one connection, and keep enough idle connections for
     // every host a run talks to at once.
@@ -203,10 +199,9 @@ final class CurlMultiEngine: @unchecked Sendable {
   }
 
   deinit {
-    // Every easy handle is cleaned up by now (the thread ends with none running), so the share
-    // handle is no longer in use.
+    // Every easy handle is cleaned up by now (the thread ends with none running); the TLS
+    // session cache goes when the last engine using it does.
     if let multi { curl_multi_cleanup(multi) }
-    if let share { curl_share_cleanup(share) }
   }
 
   func nextID() -> Int { ids.wrappingAdd(1, ordering: .relaxed).newValue }
@@ -309,7 +304,9 @@ final class CurlMultiEngine: @unchecked Sendable {
               FetchError(.transport, url: submission.request.url, message: "libcurl could not create a handle")))
           continue
         }
-        switch CurlTransfer.start(submission, handle: handle, share: share, certificates: certificates) {
+        switch CurlTransfer.start(
+          submission, handle: handle, share: sessions.share, certificates: certificates)
+        {
         case .success(let transfer):
           let added = curl_multi_add_handle(multi, transfer.handle)
           guard added == CURLM_OK else {

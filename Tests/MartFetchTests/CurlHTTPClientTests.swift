@@ -435,4 +435,23 @@ struct CurlHTTPClientTests {
     let error = try #require(await failure(of: .get(site.url("/echo")), using: later))
     #expect(error.code == .transport)
   }
+
+  /// A lane's connection (opened by an engine of its own) resumes the session the client's
+  /// first connection to the host made: no full handshake per lane.
+  @Test func aLaneResumesTheClientsSession() async throws {
+    let site = try site(.https)
+    let terminator = try #require(site.terminator)
+    let client = site.client()
+    _ = try await client.fetch(.get(site.url("/echo")))
+    let lane = ConnectionLane()
+    for index in 0..<2 {
+      var request = HTTPRequest.get(site.url("/echo?lane=\(index)"))
+      request.connection = .lane(lane, closing: index == 1)
+      _ = try await client.fetch(request)
+    }
+    let statistics = try terminator.statistics()
+    #expect(statistics.requests == 3)
+    #expect(statistics.connections == 2)
+    #expect(statistics.resumed == 1, "the lane's connection resumed the first one's session")
+  }
 }

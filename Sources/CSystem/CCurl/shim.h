@@ -1,6 +1,7 @@
 #ifndef MART_CCURL_SHIM_H
 #define MART_CCURL_SHIM_H
 #include <curl/curl.h>
+#include <pthread.h>
 #include <openssl/ssl.h>
 #include <openssl/x509_vfy.h>
 
@@ -50,10 +51,31 @@ static inline CURLMcode mart_curl_multi_setopt_long(CURLM *multi, CURLMoption op
   return curl_multi_setopt(multi, option, value);
 }
 
-/* The share interface: which data the transfers of one multi handle share (TLS sessions). */
+/* The share interface: which data the transfers of a client's multi handles share (TLS
+   sessions), and the locks that let several threads use one share handle. */
 
 static inline CURLSHcode mart_curl_share_setopt_long(CURLSH *share, CURLSHoption option, long value) {
   return curl_share_setopt(share, option, value);
+}
+
+static void mart_curl_share_lock(CURL *handle, curl_lock_data data, curl_lock_access access, void *locks) {
+  (void)handle;
+  (void)access;
+  pthread_mutex_lock(&((pthread_mutex_t *)locks)[data]);
+}
+
+static void mart_curl_share_unlock(CURL *handle, curl_lock_data data, void *locks) {
+  (void)handle;
+  pthread_mutex_unlock(&((pthread_mutex_t *)locks)[data]);
+}
+
+/* Makes `share` safe to use from several threads: each kind of shared data behind its own mutex
+   of `locks`, an array of CURL_LOCK_DATA_LAST initialized mutexes that outlives the share. */
+static inline CURLSHcode mart_curl_share_set_locks(CURLSH *share, pthread_mutex_t *locks) {
+  CURLSHcode code = curl_share_setopt(share, CURLSHOPT_LOCKFUNC, mart_curl_share_lock);
+  if (code == CURLSHE_OK) code = curl_share_setopt(share, CURLSHOPT_UNLOCKFUNC, mart_curl_share_unlock);
+  if (code == CURLSHE_OK) code = curl_share_setopt(share, CURLSHOPT_USERDATA, (void *)locks);
+  return code;
 }
 
 /* Whether `message` says a transfer finished; if so, sets its easy handle and result. */
