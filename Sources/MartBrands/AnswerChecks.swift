@@ -147,6 +147,19 @@ struct AnswerBody: Hashable {
 /// The answers a source's run received, by body, and which requests each answered: an answer
 /// that carries nothing of its request is compared with the others (``SourceSession/send(_:answering:unproven:)``).
 /// One ledger is shared by a session and the item sessions of its ``SourceSession/sideBySide(_:_:)``.
+/// How a request is told from another: method, URL and body (not the connection it goes on).
+struct AskedRequest: Hashable, Sendable {
+  var method: HTTPMethod
+  var url: String
+  var body: Data
+
+  init(_ request: HTTPRequest) {
+    method = request.method
+    url = request.url
+    body = request.body ?? Data()
+  }
+}
+
 final class AnswerLedger: Sendable {
   /// A body as the ledger keeps it: its length and ``AnswerBody/hash(of:)`` of every byte (the
   /// run keeps no bodies; two bodies alike in both and different in content would only cost one
@@ -161,33 +174,20 @@ final class AnswerLedger: Sendable {
     }
   }
 
-  /// How a request is told from another: method, URL and body.
-  private struct RequestKey: Hashable {
-    var method: HTTPMethod
-    var url: String
-    var body: Data
-
-    init(_ request: HTTPRequest) {
-      method = request.method
-      url = request.url
-      body = request.body ?? Data()
-    }
-  }
-
-  private let requestsByBody = Mutex<[Fingerprint: Set<RequestKey>]>([:])
+  private let requestsByBody = Mutex<[Fingerprint: Set<AskedRequest>]>([:])
   /// What the answers on each lane showed of its connection (``SourceSession/onOneConnection(_:closingWith:_:)``).
   let laneRecords = Mutex<[ConnectionLane: LaneRecord]>([:])
 
   /// Notes that `body` answered `request`.
   func record(_ body: Data, answering request: HTTPRequest) {
-    let key = RequestKey(request)
+    let key = AskedRequest(request)
     let print = Fingerprint(body)
     requestsByBody.withLock { _ = $0[print, default: []].insert(key) }
   }
 
   /// Whether `body` also answered a request other than `request` in this run.
   func repeats(_ body: Data, answering request: HTTPRequest) -> Bool {
-    let key = RequestKey(request)
+    let key = AskedRequest(request)
     let print = Fingerprint(body)
     return requestsByBody.withLock { $0[print]?.contains { $0 != key } ?? false }
   }
@@ -228,6 +228,8 @@ extension SourceSession {
       }
       guard !repeating.isEmpty else { return items }
       askedAgain.formUnion(repeating)
+      // What the first answers warned about goes with them: the answers asked again warn anew.
+      dropWarnings(ofAskings: Set(repeating.compactMap { reused(items[$0]).map { AskedRequest($0.request) } }))
       let reread = await askingAgain(repeating.map { items[$0] }, proof: proof, again)
       for (index, item) in zip(repeating, reread) { items[index] = item }
     }

@@ -107,7 +107,12 @@ public final class SourceSession: Sendable {
   public let brands: Set<BrandSlug>
   /// The source's name, for error messages.
   public let sourceName: String
-  private let warningLog = Mutex<[SourceWarning]>([])
+  /// Each warning with the request this session had sent last when it was given (nil before
+  /// any): the asking it belongs to, dropped with that asking's answer when the request is asked
+  /// again (``dropWarnings(ofAskings:)``).
+  private let warningLog = Mutex<[AskedWarning]>([])
+  /// The request this session sent last.
+  private let lastAsked = Mutex<AskedRequest?>(nil)
   /// Per URL, the last response from it, as much as ``ResponseDescription`` reads, so that an
   /// error about its content can say what it answered. Described only when an error asks.
   private let responses = Mutex<[String: AnswerHead]>([:])
@@ -146,7 +151,10 @@ public final class SourceSession: Sendable {
   /// Records a problem that did not stop the source (a detail page that failed, a row that
   /// was skipped); the run report lists it with the branch, when given.
   public func warn(_ message: String, branch: BranchID? = nil) {
-    warningLog.withLock { $0.append(SourceWarning(branch: branch, message: message)) }
+    let asking = lastAsked.withLock { $0 }
+    warningLog.withLock {
+      $0.append(AskedWarning(warning: SourceWarning(branch: branch, message: message), asking: asking))
+    }
   }
 
   /// Records that the source's primary pages failed and its data came from `fallback` (a
@@ -173,7 +181,22 @@ public final class SourceSession: Sendable {
   public var completeAnswers: [BrandSlug: String] { completeLog.withLock { $0 } }
 
   /// Everything passed to `warn(_:branch:)` so far, in order.
-  public var warnings: [SourceWarning] { warningLog.withLock { $0 } }
+  public var warnings: [SourceWarning] { warningLog.withLock { $0.map(\.warning) } }
+
+  /// The warnings with the askings they belong to, for a session that takes this one's over.
+  var askedWarnings: [AskedWarning] { warningLog.withLock { $0 } }
+
+  /// Adds another session's warnings, with their askings (an item's, a lane's).
+  func keep(_ warnings: [AskedWarning]) {
+    if !warnings.isEmpty { warningLog.withLock { $0 += warnings } }
+  }
+
+  /// Forgets the warnings given while `askings` were this session's (or an item session's) last
+  /// requests: those requests are being asked again, and what their first answers warned about
+  /// goes with those answers.
+  func dropWarnings(ofAskings askings: Set<AskedRequest>) {
+    warningLog.withLock { log in log.removeAll { $0.asking.map(askings.contains) ?? false } }
+  }
 
   /// The absolute URL of `pathAndQuery` (which starts with `/`) on this session's site.
   public func url(_ pathAndQuery: String) -> String { baseURL + pathAndQuery }
@@ -209,9 +232,9 @@ public final class SourceSession: Sendable {
     _ items: [Item], _ work: @escaping @Sendable (SourceSession, Item) async throws(Failure) -> Output
   ) async throws(Failure) -> [Output] {
     // Each item's session is let go with its work: only its warnings are kept.
-    let outcomes = await withTaskGroup(of: (Int, Result<Output, Failure>, [SourceWarning]).self) { group in
+    let outcomes = await withTaskGroup(of: (Int, Result<Output, Failure>, [AskedWarning]).self) { group in
       var started = 0
-      func start(_ group: inout TaskGroup<(Int, Result<Output, Failure>, [SourceWarning])>) {
+      func start(_ group: inout TaskGroup<(Int, Result<Output, Failure>, [AskedWarning])>) {
         guard started < items.count else { return }
         let (index, item) = (started, items[started])
         started += 1
@@ -219,14 +242,14 @@ public final class SourceSession: Sendable {
           baseURL: baseURL, fetcher: fetcher, asOf: asOf, brands: brands, sourceName: sourceName, answers: answers)
         group.addTask {
           do throws(Failure) {
-            return (index, .success(try await work(itemSession, item)), itemSession.warnings)
+            return (index, .success(try await work(itemSession, item)), itemSession.askedWarnings)
           } catch {
-            return (index, .failure(error), itemSession.warnings)
+            return (index, .failure(error), itemSession.askedWarnings)
           }
         }
       }
       for _ in 0..<Self.itemsInFlight { start(&group) }
-      var outcomes = [(Result<Output, Failure>, [SourceWarning])?](repeating: nil, count: items.count)
+      var outcomes = [(Result<Output, Failure>, [AskedWarning])?](repeating: nil, count: items.count)
       for await (index, result, warnings) in group {
         outcomes[index] = (result, warnings)
         start(&group)
@@ -236,7 +259,7 @@ public final class SourceSession: Sendable {
     var results: [Output] = []
     results.reserveCapacity(items.count)
     for case let (result, warnings)? in outcomes {
-      if !warnings.isEmpty { warningLog.withLock { $0 += warnings } }
+      keep(warnings)
       results.append(try result.get())
     }
     return results
@@ -321,6 +344,7 @@ public final class SourceSession: Sendable {
       if let lane = request.lane { answers.breakLane(lane) }
       throw SourceError(source: sourceName, url: request.url, reason: .fetch(error))
     }
+    lastAsked.withLock { $0 = AskedRequest(request) }
     let head = AnswerHead(response)
     responses.withLock { $0[request.url] = head }
     answers.record(response.body, answering: request)
@@ -453,4 +477,10 @@ public struct SourceWarning: Hashable, Sendable, CustomStringConvertible {
 
   /// `<branch id>: <message>`, or the message alone.
   public var description: String { branch.map { "\($0): \(message)" } ?? message }
+}
+
+/// A warning and the request its session had sent last when it was given.
+struct AskedWarning: Sendable {
+  var warning: SourceWarning
+  var asking: AskedRequest?
 }

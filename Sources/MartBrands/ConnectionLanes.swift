@@ -78,8 +78,7 @@ extension SourceSession {
       proved = false
     }
     guard answers.closeLane(lane), proved else { return nil }
-    let kept = laneSession.warnings
-    for warning in kept { warn(warning.message, branch: warning.branch) }
+    keep(laneSession.askedWarnings)
     return outputs
   }
 

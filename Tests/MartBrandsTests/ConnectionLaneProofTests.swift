@@ -1,11 +1,12 @@
 import Foundation
-@testable import MartBrands
 import MartCore
 import MartFetch
 import MartReplay
 import ReplayTestSupport
 import TestSupport
 import Testing
+
+@testable import MartBrands
 
 /// Answers asked again on one connection (``SourceSession/onOneConnection(_:closingWith:_:)``),
 /// through the real libcurl client and a loopback server: believed when the lane's last answer
@@ -64,5 +65,48 @@ struct ConnectionLaneProofTests {
     // nothing from the lane is believed, and its warnings are dropped with it.
     #expect(bodies == nil)
     #expect(warnings.isEmpty)
+  }
+}
+
+extension ConnectionLaneProofTests {
+  /// A page read on the client's kept-alive connection and the item built from it.
+  struct Read: Sendable {
+    var path: String
+    var answer: HTTPResponse?
+  }
+
+  /// An answer asked again (``SourceSession/reaskingRepeats(_:proof:reused:again:)``) takes the
+  /// warnings its first asking gave with it: what the page said is said once, as its second
+  /// answer said it, on a lane or each on a fresh connection.
+  @Test(arguments: [true, false])
+  func theWarningsOfAnAnswerAskedAgainGoWithIt(onALane: Bool) async throws {
+    // Every store page is one answer, so the later ones, on the reused connection, repeat the
+    // first: those two are asked again (a lane needs two or more).
+    let server = try LocalHTTPServer { request in .text(request.path == "/list" ? "list" : "one page for all") }
+    defer { server.stop() }
+    let session = SourceSession(
+      baseURL: server.baseURL, fetcher: CurlHTTPClient(), asOf: Self.asOf, brands: [], sourceName: "test")
+    var firstRead: [Read] = []
+    for path in ["/store/1", "/store/2", "/store/3"] {
+      let answer = try await session.get(path)
+      session.warn("first answer of \(path)")
+      firstRead.append(Read(path: path, answer: answer))
+    }
+    let proof = onALane ? LaneProof(request: .get(session.url("/list"))) { $0.body == Data("list".utf8) } : nil
+    let reread = await session.reaskingRepeats(firstRead, proof: proof) { read in
+      guard let answer = read.answer, answer.cameOnReusedConnection else { return nil }
+      return (.get(answer.requestURL), answer.body)
+    } again: { session, read, connection in
+      var request = HTTPRequest.get(session.url(read.path))
+      request.connection = connection
+      let answer = try? await session.send(request)
+      session.warn("second answer of \(read.path)")
+      return Read(path: read.path, answer: answer)
+    }
+    #expect(reread.map(\.path) == ["/store/1", "/store/2", "/store/3"])
+    #expect(
+      session.warnings.map(\.message) == [
+        "first answer of /store/1", "second answer of /store/2", "second answer of /store/3",
+      ])
   }
 }
