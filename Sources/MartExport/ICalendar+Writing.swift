@@ -23,13 +23,18 @@ struct ContentLines {
   /// `lines` folded and ended, for lines written the same way many times.
   static func folded(_ lines: [String]) -> [UInt8] {
     var output = ContentLines()
-    for line in lines { output.line(line) }
+    for line in lines { output.line(text: line) }
     return output.bytes
   }
 
   /// Adds `text` to the line being made, as it is.
-  mutating func append(_ text: String) {
+  mutating func append(text: String) {
     text.withContiguousUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  /// Adds the literal `text` to the line being made, as it is (its bytes read in place).
+  mutating func append(_ text: StaticString) {
+    bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   /// Adds `text` to the line being made as a TEXT value (RFC 5545 §3.3.11): backslash,
@@ -94,9 +99,9 @@ struct ContentLines {
   /// Adds a branch id as it is, `<brand>-<store id>` (its `description`), without making that
   /// text.
   mutating func append(id: BranchID) {
-    append(id.brand.rawValue)
+    append(text: id.brand.rawValue)
     bytes.append(0x2D)
-    append(id.storeID)
+    append(text: id.storeID)
   }
 
   /// Adds `date` as `YYYYMMDD` (a year has four digits), its eight bytes in one append: every
@@ -150,13 +155,19 @@ struct ContentLines {
   }
 
   /// Adds the whole line `text`.
-  mutating func line(_ text: String) {
+  mutating func line(text: String) {
+    append(text: text)
+    endLine()
+  }
+
+  /// Adds the whole line `text`, a literal.
+  mutating func line(_ text: StaticString) {
     append(text)
     endLine()
   }
 
   /// Adds the whole line `name` followed by `date` as `YYYYMMDD`.
-  mutating func line(_ name: String, _ date: CalendarDate) {
+  mutating func line(_ name: StaticString, _ date: CalendarDate) {
     append(name)
     append(basic: date)
     endLine()
@@ -168,6 +179,14 @@ struct ContentLines {
     append(basic: day)
     append("T150000Z")
     endLine()
+  }
+
+  /// Adds an event's opening lines (``ICalendar/EventOpening``): its UID line is the line being
+  /// made.
+  mutating func append(opening: ICalendar.EventOpening) {
+    let start = bytes.count
+    bytes.append(contentsOf: opening.bytes)
+    lineStart = start + opening.uidLineStart
   }
 
   /// Adds lines already folded and ended.

@@ -76,11 +76,16 @@ public final class DurableFileBatch {
   /// batch is durable. The folder must exist.
   public func add(_ path: String, with data: Data) throws(FileError) {
     let folderPath = Files.parent(of: path)
-    if writesUnnamedFiles, !foldersWithoutUnnamedFiles.contains(folderPath) {
-      guard let folder = openFolders[folderPath] ?? OpenFolder(folderPath) else {
-        throw Files.failure(.create, path, "cannot create")
+    // (An empty set hashes nothing to say so; `contains` would hash the path first.)
+    if writesUnnamedFiles, foldersWithoutUnnamedFiles.isEmpty || !foldersWithoutUnnamedFiles.contains(folderPath) {
+      let folder: OpenFolder
+      if let open = openFolders[folderPath] {
+        folder = open
+      } else {
+        guard let open = OpenFolder(folderPath) else { throw Files.failure(.create, path, "cannot create") }
+        openFolders[folderPath] = open
+        folder = open
       }
-      openFolders[folderPath] = folder
       if let file = folder.unnamedFile(for: path) {
         do throws(FileError) { try file.write(data) } catch {
           // Only what is named is there: the unnamed file goes with its descriptor.
