@@ -107,12 +107,48 @@ struct ContentLines {
   /// Adds `date` as `YYYYMMDD` (a year has four digits), its eight bytes in one append: every
   /// event writes four such dates.
   mutating func append(basic date: CalendarDate) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8) { digits in
+      Self.write(basic: date, into: digits, at: 0)
+      bytes.append(contentsOf: UnsafeBufferPointer(digits))
+    }
+  }
+
+  /// Writes `date` as `YYYYMMDD` into the eight bytes of `buffer` from `offset`.
+  private static func write(basic date: CalendarDate, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
     let (year, month, day) = (date.year, date.month, date.day)
-    let digits = (
-      Self.digit(year / 1000), Self.digit(year / 100), Self.digit(year / 10), Self.digit(year),
-      Self.digit(month / 10), Self.digit(month), Self.digit(day / 10), Self.digit(day)
-    )
-    withUnsafeBytes(of: digits) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+    buffer[offset] = digit(year / 1000)
+    buffer[offset + 1] = digit(year / 100)
+    buffer[offset + 2] = digit(year / 10)
+    buffer[offset + 3] = digit(year)
+    buffer[offset + 4] = digit(month / 10)
+    buffer[offset + 5] = digit(month)
+    buffer[offset + 6] = digit(day / 10)
+    buffer[offset + 7] = digit(day)
+  }
+
+  /// Adds an all-day event's DTSTART and DTEND lines, from `start` to `end` (the day after its
+  /// last: DTEND is exclusive), put together on the stack and appended at once: neither is
+  /// long enough to fold.
+  mutating func dateLines(from start: CalendarDate, to end: CalendarDate) {
+    let startName: StaticString = "DTSTART;VALUE=DATE:"
+    let endName: StaticString = "DTEND;VALUE=DATE:"
+    let count = startName.utf8CodeUnitCount + endName.utf8CodeUnitCount + 2 * (8 + 2)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { text in
+      var written = 0
+      func line(_ name: StaticString, _ date: CalendarDate) {
+        _ = UnsafeMutableBufferPointer(rebasing: text[written...]).initialize(
+          from: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+        written += name.utf8CodeUnitCount
+        Self.write(basic: date, into: text, at: written)
+        text[written + 8] = 0x0D
+        text[written + 9] = 0x0A
+        written += 10
+      }
+      line(startName, start)
+      line(endName, end)
+      bytes.append(contentsOf: UnsafeBufferPointer(text))
+    }
+    lineStart = bytes.count
   }
 
   /// The last decimal digit of `value` (not negative), as ASCII.
@@ -166,13 +202,6 @@ struct ContentLines {
     endLine()
   }
 
-  /// Adds the whole line `name` followed by `date` as `YYYYMMDD`.
-  mutating func line(_ name: StaticString, _ date: CalendarDate) {
-    append(name)
-    append(basic: date)
-    endLine()
-  }
-
   /// Adds the DTSTAMP line: 15:00 UTC of `day` (``ICalendar/stampDay(asOf:)``).
   mutating func stampLine(_ day: CalendarDate) {
     append("DTSTAMP:")
@@ -207,6 +236,18 @@ extension ICalendar {
     var lines = ContentLines(capacity: 4096)
     /// Each event's first day and its bytes' place in `lines.bytes`, in the order written.
     private(set) var events: [(date: CalendarDate, range: Range<Int>)] = []
+    /// The DTSTAMP line last asked for and its day (``stampLine(_:)``).
+    private var stamp: (day: CalendarDate, line: [UInt8])?
+
+    /// The DTSTAMP line of the day `day` (``ContentLines/stampLine(_:)``), ended: made once for
+    /// every calendar written here with the same day (those of one bundle).
+    mutating func stampLine(_ day: CalendarDate) -> [UInt8] {
+      if let stamp, stamp.day == day { return stamp.line }
+      var line = ContentLines(capacity: 32)
+      line.stampLine(day)
+      stamp = (day, line.bytes)
+      return line.bytes
+    }
 
     /// Empties the calendar, keeping its room.
     mutating func removeAll() {
@@ -228,8 +269,9 @@ extension ICalendar {
   struct BrandCalendarBuilder {
     /// The events' bytes, as they came.
     private var bytes: [UInt8] = []
-    /// Each event's first day and its bytes' place in ``bytes``.
-    private var events: [(date: CalendarDate, range: Range<Int>)] = []
+    /// Each event's place in the calendar (``orderKey(_:start:)``) and its bytes' place in
+    /// ``bytes``.
+    private var events: [(key: Int, range: Range<Int>)] = []
 
     /// Adds a branch's events, those `calendar` lists; branches must come in id order.
     mutating func add(_ calendar: CalendarText) {
@@ -237,9 +279,16 @@ extension ICalendar {
         for event in calendar.events {
           let start = bytes.count
           bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[event.range]))
-          events.append((event.date, start..<bytes.count))
+          events.append((Self.orderKey(event.date, start: start), start..<bytes.count))
         }
       }
+    }
+
+    /// One integer that orders events by their first day, then by where their bytes start in
+    /// ``bytes`` (below 2³²): compared at once where a date and an offset would be compared in
+    /// turn.
+    private static func orderKey(_ date: CalendarDate, start: Int) -> Int {
+      (date.year << 9 | date.month << 5 | date.day) << 32 | start
     }
 
     /// The calendar of brand `brandName`, stale since `staleSince` when it is stale.
@@ -253,7 +302,7 @@ extension ICalendar {
           $0.append(escaping: " 전 지점의 휴무일")
         })
       // By day; within a day by place in `bytes`, the order the events came.
-      let order = events.sorted { ($0.date, $0.range.lowerBound) < ($1.date, $1.range.lowerBound) }
+      let order = events.sorted { $0.key < $1.key }
       bytes.withUnsafeBufferPointer { source in
         for event in order { lines.append(folded: UnsafeBufferPointer(rebasing: source[event.range])) }
       }

@@ -63,8 +63,7 @@ public enum ICalendar {
     lines.append("-unlisted@mart-holiday")
     lines.endLine()
     lines.stampLine(stampDay(asOf: asOf))
-    lines.line("DTSTART;VALUE=DATE:", asOf)
-    lines.line("DTEND;VALUE=DATE:", asOf.adding(days: 1))
+    lines.dateLines(from: asOf, to: asOf.adding(days: 1))
     lines.append("SUMMARY:")
     lines.append(title: branch, brandName: brandName)
     lines.append(escaping: " 목록에서 빠짐")
@@ -93,7 +92,7 @@ public enum ICalendar {
     let stamp = stampDay(asOf: asOf)
     guard !dates.isEmpty else {
       guard let expected = branch.closing.expected?.dates, !expected.isEmpty else { return }
-      let opening = EventOpening(branch.id, stamp: stamp)
+      let opening = EventOpening(branch.id, stampLine: calendar.stampLine(stamp))
       for date in expected {
         calendar.event(on: date) {
           writeExpectedEvent(branch, brandName: brandName, on: date, opening: opening, into: &$0)
@@ -101,7 +100,7 @@ public enum ICalendar {
       }
       return
     }
-    let closingDay = ClosingDayLines(branch, brandName: brandName, stamp: stamp)
+    let closingDay = ClosingDayLines(branch, brandName: brandName, stampLine: calendar.stampLine(stamp))
     let shutDays = branch.shutDays(asOf: asOf)
     guard let first = dates.first, let last = dates.last,
       let shut = shutDays.range(in: DateWindow(from: first, through: last))
@@ -168,8 +167,7 @@ public enum ICalendar {
     lines.append("-shut@mart-holiday")
     lines.endLine()
     lines.stampLine(stamp)
-    lines.line("DTSTART;VALUE=DATE:", days.lowerBound)
-    lines.line("DTEND;VALUE=DATE:", last.adding(days: 1))
+    lines.dateLines(from: days.lowerBound, to: last.adding(days: 1))
     lines.append("SUMMARY:")
     lines.append(title: branch, brandName: brandName)
     lines.append(escaping: what)
@@ -192,8 +190,8 @@ public enum ICalendar {
     /// The lines after DTEND, folded.
     let after: [UInt8]
 
-    init(_ branch: Branch, brandName: String, stamp: CalendarDate) {
-      opening = EventOpening(branch.id, stamp: stamp)
+    init(_ branch: Branch, brandName: String, stampLine: [UInt8]) {
+      opening = EventOpening(branch.id, stampLine: stampLine)
       var lines = ContentLines(capacity: 256)
       lines.append("SUMMARY:")
       lines.append(title: branch, brandName: brandName)
@@ -226,10 +224,10 @@ public enum ICalendar {
     let bytes: [UInt8]
     /// Where the UID line starts in ``bytes``.
     let uidLineStart: Int
-    /// The DTSTAMP line, of the day `stamp` (``ICalendar/stampDay(asOf:)``), ended.
+    /// The DTSTAMP line (of the day ``ICalendar/stampDay(asOf:)``), ended.
     let stampLine: [UInt8]
 
-    init(_ id: BranchID, stamp: CalendarDate) {
+    init(_ id: BranchID, stampLine: [UInt8]) {
       var lines = ContentLines(capacity: 64)
       lines.line("BEGIN:VEVENT")
       uidLineStart = lines.bytes.count
@@ -237,9 +235,7 @@ public enum ICalendar {
       lines.append(id: id)
       lines.append("-")
       bytes = lines.bytes
-      lines.removeAll()
-      lines.stampLine(stamp)
-      stampLine = lines.bytes
+      self.stampLine = stampLine
     }
   }
 
@@ -254,8 +250,7 @@ public enum ICalendar {
     lines.append(uidEnd)
     lines.endLine()
     lines.append(folded: opening.stampLine)
-    lines.line("DTSTART;VALUE=DATE:", date)
-    lines.line("DTEND;VALUE=DATE:", date.adding(days: 1))
+    lines.dateLines(from: date, to: date.adding(days: 1))
   }
 
   /// An event's LOCATION (the road address, or else the published one) and GEO lines, for

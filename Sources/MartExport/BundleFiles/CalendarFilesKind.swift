@@ -12,7 +12,10 @@ enum CalendarFilesKind: BundleFileKind {
   static let suffix = ".ics"
 
   /// The calendar of the branch `id`.
-  static func path(of id: BranchID) -> String { id.path(prefix: "\(folder)/branches/", suffix: suffix) }
+  static func path(of id: BranchID) -> String { id.path(prefix: branchesPrefix, suffix: suffix) }
+
+  /// What the path of every branch's calendar begins with.
+  private static let branchesPrefix = "\(folder)/branches/"
 
   /// The calendar of `brand`.
   static func path(of brand: BrandSlug) -> String { "\(folder)/brands/\(brand.rawValue)\(suffix)" }
