@@ -506,7 +506,9 @@ struct CanonicalJSONWriter {
   }
 
   /// `manifest.json`, without its final newline.
-  mutating func manifest(_ manifest: BundleManifest) throws {
+  /// `manifest.json` without its final newline; returns where the version's text starts.
+  @discardableResult
+  mutating func manifest(_ manifest: BundleManifest) throws -> Int {
     raw(#"{"asOf":"#)
     date(manifest.asOf)
     raw(#","brands":"#)
@@ -524,9 +526,11 @@ struct CanonicalJSONWriter {
     raw(#","schemaVersion":"#)
     int(manifest.schemaVersion)
     raw(#","version":"#)
+    let version = bytes.count + 1
     string(manifest.version)
     raw(#","window":"#)
     window(manifest.window)
     bytes.append(0x7D)
+    return version
   }
 }

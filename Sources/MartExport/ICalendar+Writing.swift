@@ -134,21 +134,25 @@ struct ContentLines {
     let endName: StaticString = "DTEND;VALUE=DATE:"
     let count = startName.utf8CodeUnitCount + endName.utf8CodeUnitCount + 2 * (8 + 2)
     withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { text in
-      var written = 0
-      func line(_ name: StaticString, _ date: CalendarDate) {
-        _ = UnsafeMutableBufferPointer(rebasing: text[written...]).initialize(
-          from: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-        written += name.utf8CodeUnitCount
-        Self.write(basic: date, into: text, at: written)
-        text[written + 8] = 0x0D
-        text[written + 9] = 0x0A
-        written += 10
-      }
-      line(startName, start)
-      line(endName, end)
+      let startEnd = Self.write(line: startName, start, into: text, at: 0)
+      _ = Self.write(line: endName, end, into: text, at: startEnd)
       bytes.append(contentsOf: UnsafeBufferPointer(text))
     }
     lineStart = bytes.count
+  }
+
+  /// Writes the line `name` followed by `date` as `YYYYMMDD`, ended, into `buffer` from
+  /// `offset`; returns where it ends.
+  private static func write(
+    line name: StaticString, _ date: CalendarDate, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int
+  ) -> Int {
+    _ = UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(
+      from: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    let dateStart = offset + name.utf8CodeUnitCount
+    write(basic: date, into: buffer, at: dateStart)
+    buffer[dateStart + 8] = 0x0D
+    buffer[dateStart + 9] = 0x0A
+    return dateStart + 10
   }
 
   /// The last decimal digit of `value` (not negative), as ASCII.
