@@ -138,8 +138,22 @@ struct CanonicalJSONWriter {
   mutating func int(_ value: Int) {
     if value >= 0 && value < 10 {
       bytes.append(0x30 + UInt8(value))
-    } else {
-      bytes.append(contentsOf: String(value).utf8)
+      return
+    }
+    // Its digits from the last, on the stack (no string made per number), then appended at once.
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { text in
+      var rest = value.magnitude
+      var start = text.count
+      repeat {
+        start -= 1
+        text[start] = 0x30 + UInt8(rest % 10)
+        rest /= 10
+      } while rest > 0
+      if value < 0 {
+        start -= 1
+        text[start] = 0x2D
+      }
+      bytes.append(contentsOf: UnsafeBufferPointer(rebasing: text[start...]))
     }
   }
 
