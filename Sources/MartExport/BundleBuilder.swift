@@ -120,12 +120,10 @@ enum BundleBuilder {
     try output.finishCopies()
 
     let listed = output.listed.sorted { $0.path.precedesInUTF8($1.path) }
-    // The version hashes everything the manifest says except the version itself.
     var manifest = BundleManifest(
       schemaVersion: bundleSchemaVersion, version: "", asOf: day.asOf, window: day.window, brands: summaries,
       files: listed)
-    manifest.version = "\(day.asOf.iso)-\(SHA256.hex(try ManifestFileKind.encode(manifest)).prefix(12))"
-    let manifestData = try ManifestFileKind.encode(manifest)
+    let manifestData = try ManifestFileKind.encodeVersioning(&manifest)
     return BuiltBundle(
       manifest: manifest, manifestData: manifestData,
       branches: BranchesFile(
@@ -221,7 +219,9 @@ final class BundleOutput {
   }
 }
 
-/// One file being made: bytes are kept and hashed as they come.
+/// One file being made: bytes are kept and hashed as they come, in a buffer of its own that
+/// grows by doubling and becomes the file's `Data` as it is when the file is finished (no copy;
+/// a `Data` grown by appends reallocates and checks its storage on every append).
 final class BundleFileStream {
   struct Finished: Sendable {
     var path: String
@@ -233,13 +233,18 @@ final class BundleFileStream {
   let path: String
   /// Whether the file gets a `.gz` copy when closed.
   let gzip: Bool
-  private var buffer = Data()
+  /// The bytes so far (`count` of them, room for `capacity`); `nil` before the first.
+  private var buffer: UnsafeMutableRawPointer?
+  private var count = 0
+  private var capacity = 0
   private let hasher = SHA256.Hasher()
 
   init(path: String, gzip: Bool = false) {
     self.path = path
     self.gzip = gzip
   }
+
+  deinit { free(buffer) }
 
   func write(_ bytes: [UInt8]) {
     bytes.withUnsafeBytes { write($0) }
@@ -250,15 +255,29 @@ final class BundleFileStream {
   }
 
   func write(_ bytes: UnsafeRawBufferPointer) {
-    guard bytes.count > 0 else { return }
+    guard let source = bytes.baseAddress, bytes.count > 0 else { return }
     hasher.update(bytes)
-    buffer.append(bytes.assumingMemoryBound(to: UInt8.self))
+    if count + bytes.count > capacity { grow(toHold: count + bytes.count) }
+    (buffer! + count).copyMemory(from: source, byteCount: bytes.count)
+    count += bytes.count
+  }
+
+  /// Gives the buffer room for `needed` bytes, at least twice what it had.
+  private func grow(toHold needed: Int) {
+    let grownCapacity = max(needed, 2 * capacity, 4096)
+    guard let grown = realloc(buffer, grownCapacity) else {
+      fatalError("out of memory for \(grownCapacity) bytes of \(path)")
+    }
+    buffer = grown
+    capacity = grownCapacity
   }
 
   /// Finishes the file and says what it holds (its bytes handed over, not copied).
   func finish() -> Finished {
-    let data = buffer
-    buffer = Data()
+    let data = buffer.map { Data(bytesNoCopy: $0, count: count, deallocator: .free) } ?? Data()
+    buffer = nil
+    count = 0
+    capacity = 0
     return Finished(path: path, sha256: hasher.finalize(), bytes: data.count, data: data)
   }
 }

@@ -504,6 +504,9 @@ final class StagedBundleFiles: BundleFileSink {
   private var madeFolders: Set<String>
   /// The folders files were made in, each opened once.
   private var openFolders: [String: OpenFolder] = [:]
+  /// The folder of the file put last, relative to `directory`, and the folder open: files come
+  /// folder by folder, mostly (the calendars), so most need no lookup.
+  private var lastFolder: (relative: String, open: OpenFolder)?
 
   init(directory: String, linkable: (directory: String, files: [String: BundleManifest.File])?) {
     self.directory = directory
@@ -515,21 +518,35 @@ final class StagedBundleFiles: BundleFileSink {
   var folders: [String] { Array(madeFolders) }
 
   func put(_ file: BundleManifest.File, _ data: Data) throws(FileError) {
-    let path = directory + "/" + file.path
-    let folder = Files.parent(of: path)
-    if madeFolders.insert(folder).inserted { try Files.createDirectory(folder) }
-    guard let open = openFolders[folder] ?? OpenFolder(folder) else {
-      throw Files.failure(.create, path, "cannot create")
+    let relativeFolder = Files.parent(of: file.path)
+    let open: OpenFolder
+    if let lastFolder, lastFolder.relative == relativeFolder {
+      open = lastFolder.open
+    } else {
+      guard let opened = try openFolder(relativeFolder == "." ? directory : directory + "/" + relativeFolder) else {
+        throw Files.failure(.create, directory + "/" + file.path, "cannot create")
+      }
+      open = opened
+      lastFolder = (relativeFolder, open)
     }
-    openFolders[folder] = open
     let original = linkable.flatMap { linkable in
       linkable.files[file.path].flatMap { $0 == file ? linkable.directory + "/" + file.path : nil }
     }
-    if try Files.create(Files.name(of: path), in: open, with: data, linkingTo: original) {
+    if try Files.create(Files.name(of: file.path), in: open, with: data, linkingTo: original) {
       linked += 1
     } else {
-      written.append(path)
+      written.append(directory + "/" + file.path)
     }
+  }
+
+  /// The folder at `path`, made (with its parents) the first time, and opened once; `nil`, with
+  /// `errno` set, when it cannot be opened.
+  private func openFolder(_ path: String) throws(FileError) -> OpenFolder? {
+    if let open = openFolders[path] { return open }
+    if madeFolders.insert(path).inserted { try Files.createDirectory(path) }
+    let open = OpenFolder(path)
+    openFolders[path] = open
+    return open
   }
 }
 

@@ -23,13 +23,18 @@ struct ContentLines {
   /// `lines` folded and ended, for lines written the same way many times.
   static func folded(_ lines: [String]) -> [UInt8] {
     var output = ContentLines()
-    for line in lines { output.line(line) }
+    for line in lines { output.line(text: line) }
     return output.bytes
   }
 
   /// Adds `text` to the line being made, as it is.
-  mutating func append(_ text: String) {
+  mutating func append(text: String) {
     text.withContiguousUTF8 { bytes.append(contentsOf: $0) }
+  }
+
+  /// Adds the literal `text` to the line being made, as it is (its bytes read in place).
+  mutating func append(_ text: StaticString) {
+    bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
   }
 
   /// Adds `text` to the line being made as a TEXT value (RFC 5545 §3.3.11): backslash,
@@ -94,20 +99,60 @@ struct ContentLines {
   /// Adds a branch id as it is, `<brand>-<store id>` (its `description`), without making that
   /// text.
   mutating func append(id: BranchID) {
-    append(id.brand.rawValue)
+    append(text: id.brand.rawValue)
     bytes.append(0x2D)
-    append(id.storeID)
+    append(text: id.storeID)
   }
 
   /// Adds `date` as `YYYYMMDD` (a year has four digits), its eight bytes in one append: every
   /// event writes four such dates.
   mutating func append(basic date: CalendarDate) {
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 8) { digits in
+      Self.write(basic: date, into: digits, at: 0)
+      bytes.append(contentsOf: UnsafeBufferPointer(digits))
+    }
+  }
+
+  /// Writes `date` as `YYYYMMDD` into the eight bytes of `buffer` from `offset`.
+  private static func write(basic date: CalendarDate, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int) {
     let (year, month, day) = (date.year, date.month, date.day)
-    let digits = (
-      Self.digit(year / 1000), Self.digit(year / 100), Self.digit(year / 10), Self.digit(year),
-      Self.digit(month / 10), Self.digit(month), Self.digit(day / 10), Self.digit(day)
-    )
-    withUnsafeBytes(of: digits) { bytes.append(contentsOf: $0.assumingMemoryBound(to: UInt8.self)) }
+    buffer[offset] = digit(year / 1000)
+    buffer[offset + 1] = digit(year / 100)
+    buffer[offset + 2] = digit(year / 10)
+    buffer[offset + 3] = digit(year)
+    buffer[offset + 4] = digit(month / 10)
+    buffer[offset + 5] = digit(month)
+    buffer[offset + 6] = digit(day / 10)
+    buffer[offset + 7] = digit(day)
+  }
+
+  /// Adds an all-day event's DTSTART and DTEND lines, from `start` to `end` (the day after its
+  /// last: DTEND is exclusive), put together on the stack and appended at once: neither is
+  /// long enough to fold.
+  mutating func dateLines(from start: CalendarDate, to end: CalendarDate) {
+    let startName: StaticString = "DTSTART;VALUE=DATE:"
+    let endName: StaticString = "DTEND;VALUE=DATE:"
+    let count = startName.utf8CodeUnitCount + endName.utf8CodeUnitCount + 2 * (8 + 2)
+    withUnsafeTemporaryAllocation(of: UInt8.self, capacity: count) { text in
+      let startEnd = Self.write(line: startName, start, into: text, at: 0)
+      _ = Self.write(line: endName, end, into: text, at: startEnd)
+      bytes.append(contentsOf: UnsafeBufferPointer(text))
+    }
+    lineStart = bytes.count
+  }
+
+  /// Writes the line `name` followed by `date` as `YYYYMMDD`, ended, into `buffer` from
+  /// `offset`; returns where it ends.
+  private static func write(
+    line name: StaticString, _ date: CalendarDate, into buffer: UnsafeMutableBufferPointer<UInt8>, at offset: Int
+  ) -> Int {
+    _ = UnsafeMutableBufferPointer(rebasing: buffer[offset...]).initialize(
+      from: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    let dateStart = offset + name.utf8CodeUnitCount
+    write(basic: date, into: buffer, at: dateStart)
+    buffer[dateStart + 8] = 0x0D
+    buffer[dateStart + 9] = 0x0A
+    return dateStart + 10
   }
 
   /// The last decimal digit of `value` (not negative), as ASCII.
@@ -150,15 +195,14 @@ struct ContentLines {
   }
 
   /// Adds the whole line `text`.
-  mutating func line(_ text: String) {
-    append(text)
+  mutating func line(text: String) {
+    append(text: text)
     endLine()
   }
 
-  /// Adds the whole line `name` followed by `date` as `YYYYMMDD`.
-  mutating func line(_ name: String, _ date: CalendarDate) {
-    append(name)
-    append(basic: date)
+  /// Adds the whole line `text`, a literal.
+  mutating func line(_ text: StaticString) {
+    append(text)
     endLine()
   }
 
@@ -168,6 +212,14 @@ struct ContentLines {
     append(basic: day)
     append("T150000Z")
     endLine()
+  }
+
+  /// Adds an event's opening lines (``ICalendar/EventOpening``): its UID line is the line being
+  /// made.
+  mutating func append(opening: ICalendar.EventOpening) {
+    let start = bytes.count
+    bytes.append(contentsOf: opening.bytes)
+    lineStart = start + opening.uidLineStart
   }
 
   /// Adds lines already folded and ended.
@@ -188,6 +240,18 @@ extension ICalendar {
     var lines = ContentLines(capacity: 4096)
     /// Each event's first day and its bytes' place in `lines.bytes`, in the order written.
     private(set) var events: [(date: CalendarDate, range: Range<Int>)] = []
+    /// The DTSTAMP line last asked for and its day (``stampLine(_:)``).
+    private var stamp: (day: CalendarDate, line: [UInt8])?
+
+    /// The DTSTAMP line of the day `day` (``ContentLines/stampLine(_:)``), ended: made once for
+    /// every calendar written here with the same day (those of one bundle).
+    mutating func stampLine(_ day: CalendarDate) -> [UInt8] {
+      if let stamp, stamp.day == day { return stamp.line }
+      var line = ContentLines(capacity: 32)
+      line.stampLine(day)
+      stamp = (day, line.bytes)
+      return line.bytes
+    }
 
     /// Empties the calendar, keeping its room.
     mutating func removeAll() {
@@ -209,8 +273,9 @@ extension ICalendar {
   struct BrandCalendarBuilder {
     /// The events' bytes, as they came.
     private var bytes: [UInt8] = []
-    /// Each event's first day and its bytes' place in ``bytes``.
-    private var events: [(date: CalendarDate, range: Range<Int>)] = []
+    /// Each event's place in the calendar (``orderKey(_:start:)``) and its bytes' place in
+    /// ``bytes``.
+    private var events: [(key: Int, range: Range<Int>)] = []
 
     /// Adds a branch's events, those `calendar` lists; branches must come in id order.
     mutating func add(_ calendar: CalendarText) {
@@ -218,9 +283,16 @@ extension ICalendar {
         for event in calendar.events {
           let start = bytes.count
           bytes.append(contentsOf: UnsafeBufferPointer(rebasing: source[event.range]))
-          events.append((event.date, start..<bytes.count))
+          events.append((Self.orderKey(event.date, start: start), start..<bytes.count))
         }
       }
+    }
+
+    /// One integer that orders events by their first day, then by where their bytes start in
+    /// ``bytes`` (below 2³²): compared at once where a date and an offset would be compared in
+    /// turn.
+    private static func orderKey(_ date: CalendarDate, start: Int) -> Int {
+      (date.year << 9 | date.month << 5 | date.day) << 32 | start
     }
 
     /// The calendar of brand `brandName`, stale since `staleSince` when it is stale.
@@ -234,7 +306,7 @@ extension ICalendar {
           $0.append(escaping: " 전 지점의 휴무일")
         })
       // By day; within a day by place in `bytes`, the order the events came.
-      let order = events.sorted { ($0.date, $0.range.lowerBound) < ($1.date, $1.range.lowerBound) }
+      let order = events.sorted { $0.key < $1.key }
       bytes.withUnsafeBufferPointer { source in
         for event in order { lines.append(folded: UnsafeBufferPointer(rebasing: source[event.range])) }
       }

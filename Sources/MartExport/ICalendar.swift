@@ -63,8 +63,7 @@ public enum ICalendar {
     lines.append("-unlisted@mart-holiday")
     lines.endLine()
     lines.stampLine(stampDay(asOf: asOf))
-    lines.line("DTSTART;VALUE=DATE:", asOf)
-    lines.line("DTEND;VALUE=DATE:", asOf.adding(days: 1))
+    lines.dateLines(from: asOf, to: asOf.adding(days: 1))
     lines.append("SUMMARY:")
     lines.append(title: branch, brandName: brandName)
     lines.append(escaping: " 목록에서 빠짐")
@@ -87,19 +86,21 @@ public enum ICalendar {
   /// shuts it (spanning them, or only the day it closes for good when that is announced), one
   /// per other closing day.
   /// A branch without published days that has expected ones (`closing.expected`) gets one
-  /// tentative event per expected day instead (``writeExpectedEvent(_:brandName:on:stamp:into:)``).
+  /// tentative event per expected day instead (``writeExpectedEvent(_:brandName:on:opening:into:)``).
   static func writeEvents(of branch: Branch, brandName: String, asOf: CalendarDate, into calendar: inout CalendarText) {
     let dates = branch.closing.dates
     let stamp = stampDay(asOf: asOf)
     guard !dates.isEmpty else {
-      for date in branch.closing.expected?.dates ?? [] {
+      guard let expected = branch.closing.expected?.dates, !expected.isEmpty else { return }
+      let opening = EventOpening(branch.id, stampLine: calendar.stampLine(stamp))
+      for date in expected {
         calendar.event(on: date) {
-          writeExpectedEvent(branch, brandName: brandName, on: date, stamp: stamp, into: &$0)
+          writeExpectedEvent(branch, brandName: brandName, on: date, opening: opening, into: &$0)
         }
       }
       return
     }
-    let closingDay = ClosingDayLines(branch, brandName: brandName, stamp: stamp)
+    let closingDay = ClosingDayLines(branch, brandName: brandName, stampLine: calendar.stampLine(stamp))
     let shutDays = branch.shutDays(asOf: asOf)
     guard let first = dates.first, let last = dates.last,
       let shut = shutDays.range(in: DateWindow(from: first, through: last))
@@ -132,9 +133,9 @@ public enum ICalendar {
   /// (`<branch id>-<YYYYMMDD>-expected@mart-holiday`), so a confirmed day never replaces it
   /// silently.
   static func writeExpectedEvent(
-    _ branch: Branch, brandName: String, on date: CalendarDate, stamp: CalendarDate, into lines: inout ContentLines
+    _ branch: Branch, brandName: String, on date: CalendarDate, opening: EventOpening, into lines: inout ContentLines
   ) {
-    beginDayEvent(branch.id, on: date, uidEnd: "-expected@mart-holiday", stamp: stamp, into: &lines)
+    beginDayEvent(opening, on: date, uidEnd: "-expected@mart-holiday", into: &lines)
     lines.append("SUMMARY:")
     lines.append(title: branch, brandName: brandName)
     lines.append(escaping: " 휴무 예상 (미확인)")
@@ -166,8 +167,7 @@ public enum ICalendar {
     lines.append("-shut@mart-holiday")
     lines.endLine()
     lines.stampLine(stamp)
-    lines.line("DTSTART;VALUE=DATE:", days.lowerBound)
-    lines.line("DTEND;VALUE=DATE:", last.adding(days: 1))
+    lines.dateLines(from: days.lowerBound, to: last.adding(days: 1))
     lines.append("SUMMARY:")
     lines.append(title: branch, brandName: brandName)
     lines.append(escaping: what)
@@ -185,15 +185,13 @@ public enum ICalendar {
   /// The lines every closing-day event of one branch ends with (summary, place, description),
   /// made and folded once for all its days.
   struct ClosingDayLines {
-    let id: BranchID
-    /// The DTSTAMP line's day (``ICalendar/stampDay(asOf:)``).
-    let stamp: CalendarDate
+    /// The lines before the day (``EventOpening``).
+    let opening: EventOpening
     /// The lines after DTEND, folded.
     let after: [UInt8]
 
-    init(_ branch: Branch, brandName: String, stamp: CalendarDate) {
-      id = branch.id
-      self.stamp = stamp
+    init(_ branch: Branch, brandName: String, stampLine: [UInt8]) {
+      opening = EventOpening(branch.id, stampLine: stampLine)
       var lines = ContentLines(capacity: 256)
       lines.append("SUMMARY:")
       lines.append(title: branch, brandName: brandName)
@@ -213,27 +211,46 @@ public enum ICalendar {
     /// Writes the event of the closing day `date`, whose UID is
     /// `<branch id>-<YYYYMMDD>@mart-holiday`.
     func write(on date: CalendarDate, into lines: inout ContentLines) {
-      ICalendar.beginDayEvent(id, on: date, uidEnd: "@mart-holiday", stamp: stamp, into: &lines)
+      ICalendar.beginDayEvent(opening, on: date, uidEnd: "@mart-holiday", into: &lines)
       lines.append(folded: after)
     }
   }
 
-  /// Writes the opening lines of the all-day event of `date` of the branch `id`: BEGIN, the UID
-  /// `<id>-<YYYYMMDD>` followed by `uidEnd`, DTSTAMP (of the day `stamp`), DTSTART and DTEND
-  /// (the day after, DTEND being exclusive).
+  /// What every all-day event of one branch opens with, made once for all its days: BEGIN,
+  /// the start of the UID line up to the day (`UID:<id>-`) and the DTSTAMP line
+  /// (``beginDayEvent(_:on:uidEnd:into:)``).
+  struct EventOpening {
+    /// `BEGIN:VEVENT`, ended, then `UID:<id>-`, the UID line left open.
+    let bytes: [UInt8]
+    /// Where the UID line starts in ``bytes``.
+    let uidLineStart: Int
+    /// The DTSTAMP line (of the day ``ICalendar/stampDay(asOf:)``), ended.
+    let stampLine: [UInt8]
+
+    init(_ id: BranchID, stampLine: [UInt8]) {
+      var lines = ContentLines(capacity: 64)
+      lines.line("BEGIN:VEVENT")
+      uidLineStart = lines.bytes.count
+      lines.append("UID:")
+      lines.append(id: id)
+      lines.append("-")
+      bytes = lines.bytes
+      self.stampLine = stampLine
+    }
+  }
+
+  /// Writes the opening lines of the all-day event of `date` of the branch `opening` is made
+  /// for: BEGIN, the UID `<id>-<YYYYMMDD>` followed by `uidEnd`, DTSTAMP, DTSTART and DTEND (the
+  /// day after, DTEND being exclusive).
   static func beginDayEvent(
-    _ id: BranchID, on date: CalendarDate, uidEnd: String, stamp: CalendarDate, into lines: inout ContentLines
+    _ opening: EventOpening, on date: CalendarDate, uidEnd: StaticString, into lines: inout ContentLines
   ) {
-    lines.line("BEGIN:VEVENT")
-    lines.append("UID:")
-    lines.append(id: id)
-    lines.append("-")
+    lines.append(opening: opening)
     lines.append(basic: date)
     lines.append(uidEnd)
     lines.endLine()
-    lines.stampLine(stamp)
-    lines.line("DTSTART;VALUE=DATE:", date)
-    lines.line("DTEND;VALUE=DATE:", date.adding(days: 1))
+    lines.append(folded: opening.stampLine)
+    lines.dateLines(from: date, to: date.adding(days: 1))
   }
 
   /// An event's LOCATION (the road address, or else the published one) and GEO lines, for
@@ -245,7 +262,7 @@ public enum ICalendar {
       lines.endLine()
     }
     if let coordinate = branch.coordinate {
-      lines.line("GEO:\(coordinate.latitude);\(coordinate.longitude)")
+      lines.line(text: "GEO:\(coordinate.latitude);\(coordinate.longitude)")
     }
   }
 
@@ -372,7 +389,7 @@ public enum ICalendar {
   /// UTF-8 sequence; continuation lines start with one space.
   public static func fold(_ line: String) -> [UInt8] {
     var lines = ContentLines()
-    lines.line(line)
+    lines.line(text: line)
     return lines.bytes
   }
 

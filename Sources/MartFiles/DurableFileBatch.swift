@@ -50,6 +50,9 @@ public final class DurableFileBatch {
   private var foldersWithoutUnnamedFiles: Set<String> = []
   /// The folders opened for unnamed files, by path.
   private var openFolders: [String: OpenFolder] = [:]
+  /// The folder of the last unnamed file: files come folder by folder, and comparing a path is
+  /// cheaper than hashing it.
+  private var lastFolder: OpenFolder?
 
   /// Whether new files are written unnamed where the folder allows it; without, every file is
   /// written at its temporary name (what a system without `O_TMPFILE` does).
@@ -76,11 +79,19 @@ public final class DurableFileBatch {
   /// batch is durable. The folder must exist.
   public func add(_ path: String, with data: Data) throws(FileError) {
     let folderPath = Files.parent(of: path)
-    if writesUnnamedFiles, !foldersWithoutUnnamedFiles.contains(folderPath) {
-      guard let folder = openFolders[folderPath] ?? OpenFolder(folderPath) else {
-        throw Files.failure(.create, path, "cannot create")
+    // (An empty set hashes nothing to say so; `contains` would hash the path first.)
+    if writesUnnamedFiles, foldersWithoutUnnamedFiles.isEmpty || !foldersWithoutUnnamedFiles.contains(folderPath) {
+      let folder: OpenFolder
+      if let lastFolder, lastFolder.path == folderPath {
+        folder = lastFolder
+      } else if let open = openFolders[folderPath] {
+        folder = open
+      } else {
+        guard let open = OpenFolder(folderPath) else { throw Files.failure(.create, path, "cannot create") }
+        openFolders[folderPath] = open
+        folder = open
       }
-      openFolders[folderPath] = folder
+      lastFolder = folder
       if let file = folder.unnamedFile(for: path) {
         do throws(FileError) { try file.write(data) } catch {
           // Only what is named is there: the unnamed file goes with its descriptor.

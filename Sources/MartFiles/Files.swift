@@ -48,37 +48,31 @@ public enum Files {
   /// - Returns: whether `path` is a link to `original`.
   @discardableResult
   public static func create(_ path: String, with data: Data, linkingTo original: String?) throws(FileError) -> Bool {
-    try create(at: (AT_FDCWD, path), path, with: data, linkingTo: original)
+    try create(path, in: nil, with: data, linkingTo: original)
   }
 
-  /// ``create(_:with:linkingTo:)`` of the file `name` in `folder`.
+  /// ``create(_:with:linkingTo:)`` of the file `name` in `folder` (`nil`: `name` is its path).
+  /// The file's path is made only for an error.
   @discardableResult
   public static func create(
-    _ name: String, in folder: OpenFolder, with data: Data, linkingTo original: String?
+    _ name: String, in folder: OpenFolder?, with data: Data, linkingTo original: String?
   ) throws(FileError) -> Bool {
-    try create(at: (folder.descriptor, name), folder.path(of: name), with: data, linkingTo: original)
-  }
-
-  /// ``create(_:with:linkingTo:)`` of `target.name` relative to the folder open as
-  /// `target.folder` (or `AT_FDCWD`), called `path` in errors.
-  static func create(
-    at target: (folder: Int32, name: String), _ path: String, with data: Data, linkingTo original: String?
-  ) throws(FileError) -> Bool {
+    let target = folder?.descriptor ?? AT_FDCWD
     if let original, let identity = PlainFiles.identity(ofFileHolding: data, at: original) {
-      if linkat(AT_FDCWD, original, target.folder, target.name, 0) == 0 {
+      if linkat(AT_FDCWD, original, target, name, 0) == 0 {
         // Linked by name: the file under that name must still be the one whose bytes were read.
         var status = stat()
-        if fstatat(target.folder, target.name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_dev == identity.device,
+        if fstatat(target, name, &status, AT_SYMLINK_NOFOLLOW) == 0, status.st_dev == identity.device,
           status.st_ino == identity.inode
         {
           return true
         }
-        unlinkat(target.folder, target.name, 0)
+        unlinkat(target, name, 0)
       } else if errno == EEXIST {
-        throw failure(.create, path, "cannot create")
+        throw failure(.create, folder?.path(of: name) ?? name, "cannot create")
       }
     }
-    let file = try WritableFile(creatingNew: target, path: path)
+    let file = try WritableFile(creatingNew: name, in: folder)
     try file.write(data)
     try file.close()
     return false
@@ -100,7 +94,11 @@ public enum Files {
     from source: (folder: Int32, name: String), _ sourcePath: @autoclosure () -> String,
     to destination: (folder: Int32, name: String), _ path: @autoclosure () -> String
   ) throws(FileError) -> Bool {
-    guard linkat(source.folder, source.name, destination.folder, destination.name, 0) == 0 else {
+    // The names lent as C strings in place (an implicit conversion copies each one).
+    let linked = source.name.withCString { sourceName in
+      destination.name.withCString { linkat(source.folder, sourceName, destination.folder, $0, 0) }
+    }
+    guard linked == 0 else {
       switch errno {
       case EXDEV, EPERM, ENOTSUP, EOPNOTSUPP, EMLINK: return false
       case let code:
@@ -109,7 +107,7 @@ public enum Files {
       }
     }
     var status = stat()
-    if fstatat(destination.folder, destination.name, &status, AT_SYMLINK_NOFOLLOW) == 0,
+    if destination.name.withCString({ fstatat(destination.folder, $0, &status, AT_SYMLINK_NOFOLLOW) }) == 0,
       FileKind(mode: status.st_mode) == .regularFile
     {
       return true

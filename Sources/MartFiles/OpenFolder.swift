@@ -42,7 +42,7 @@ public final class OpenFolder {
   /// Gives `file` (from ``unnamedFile(for:)``) the name `name` in the folder, which must be free;
   /// `false`, with `errno` set, when it cannot.
   func name(_ file: WritableFile, as name: String) -> Bool {
-    mart_link_unnamed(file.descriptor, descriptor, name) == 0
+    name.withCString { mart_link_unnamed(file.descriptor, descriptor, $0) } == 0
   }
 
   /// Makes `name` in the folder a second name of the regular file `sourceName` in `source` (a

@@ -13,7 +13,11 @@ import MartCore
 /// or when released.
 public final class WritableFile {
   /// The file's path.
-  public let path: String
+  public var path: String { folder.map { $0.path(of: name) } ?? name }
+  /// The folder the file was made in by its name, `name`; `nil`: `name` is its path. The path is
+  /// made only when asked for (an error).
+  private let folder: OpenFolder?
+  private let name: String
   private(set) var descriptor: Int32
 
   /// Creates the file at `path`, or empties the one that is there. A symbolic link at `path`
@@ -26,28 +30,33 @@ public final class WritableFile {
       }
       throw Files.failure(.create, path, "cannot create")
     }
-    self.path = path
+    self.folder = nil
+    self.name = path
     self.descriptor = fd
   }
 
   /// Creates a new file at `path`; fails with `EEXIST` when something is there already, so an
   /// existing file (which may have other names: a hard link) is never written in place.
   public convenience init(creatingNew path: String) throws(FileError) {
-    try self.init(creatingNew: (AT_FDCWD, path), path: path)
+    try self.init(creatingNew: path, in: nil)
   }
 
-  /// ``init(creatingNew:)`` of `target.name` relative to the folder open as `target.folder` (or
-  /// `AT_FDCWD`), called `path` in errors.
-  init(creatingNew target: (folder: Int32, name: String), path: String) throws(FileError) {
-    let fd = openat(target.folder, target.name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
-    guard fd >= 0 else { throw Files.failure(.create, path, "cannot create") }
-    self.path = path
+  /// ``init(creatingNew:)`` of `name` in `folder` (`nil`: `name` is the path), the name lent to
+  /// the system in place.
+  init(creatingNew name: String, in folder: OpenFolder?) throws(FileError) {
+    let fd = name.withCString {
+      openat(folder?.descriptor ?? AT_FDCWD, $0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o644)
+    }
+    guard fd >= 0 else { throw Files.failure(.create, folder?.path(of: name) ?? name, "cannot create") }
+    self.folder = folder
+    self.name = name
     self.descriptor = fd
   }
 
   /// Takes over `descriptor`, a file open for writing, known as `path` in errors.
   init(descriptor: Int32, path: String) {
-    self.path = path
+    self.folder = nil
+    self.name = path
     self.descriptor = descriptor
   }
 

@@ -131,6 +131,14 @@ import Testing
     #expect(throws: (any Error).self) { try writer.double(.nan) }
   }
 
+  @Test func integersAreWrittenAsTheEncoderWritesThem() throws {
+    for value in [0, 9, 10, 99, 100, 1_234_567, 20_026, -1, -9, -10, -987_654_321, Int.max, Int.min, Int.min + 1] {
+      var writer = CanonicalJSONWriter()
+      writer.int(value)
+      #expect(Data(writer.bytes) == (try CanonicalJSON.encode(value)), "\(value)")
+    }
+  }
+
   @Test(arguments: ["awkward", "sample", "both"])
   func aWholeBundleIsByteForByteTheEncodersBundle(_ set: String) throws {
     let branches: [Branch] =

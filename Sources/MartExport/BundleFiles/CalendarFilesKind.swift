@@ -12,7 +12,10 @@ enum CalendarFilesKind: BundleFileKind {
   static let suffix = ".ics"
 
   /// The calendar of the branch `id`.
-  static func path(of id: BranchID) -> String { id.path(prefix: "\(folder)/branches/", suffix: suffix) }
+  static func path(of id: BranchID) -> String { id.path(prefix: branchesPrefix, suffix: suffix) }
+
+  /// What the path of every branch's calendar begins with.
+  private static let branchesPrefix = "\(folder)/branches/"
 
   /// The calendar of `brand`.
   static func path(of brand: BrandSlug) -> String { "\(folder)/brands/\(brand.rawValue)\(suffix)" }
@@ -120,20 +123,21 @@ extension BranchID {
     let slug = brand.rawValue
     let count = prefix.utf8.count + slug.utf8.count + 1 + storeID.utf8.count + suffix.utf8.count
     return String(unsafeUninitializedCapacity: count) { path in
-      var end = 0
-      func copy(_ part: String) {
-        part.withContiguousUTF8 { bytes in
-          _ = UnsafeMutableBufferPointer(rebasing: path[end...]).initialize(from: bytes)
-          end += bytes.count
-        }
-      }
-      copy(prefix)
-      copy(slug)
+      var end = Self.copy(prefix, into: path, at: 0)
+      end = Self.copy(slug, into: path, at: end)
       path[end] = UInt8(ascii: "-")
-      end += 1
-      copy(storeID)
-      copy(suffix)
-      return end
+      end = Self.copy(storeID, into: path, at: end + 1)
+      return Self.copy(suffix, into: path, at: end)
+    }
+  }
+
+  /// Copies `part`'s bytes into `path` from `offset`; returns where they end. (Offsets passed
+  /// and returned, not a variable the copies share: a variable captured and changed by a
+  /// closure is checked for exclusive access at run time, on every change.)
+  private static func copy(_ part: String, into path: UnsafeMutableBufferPointer<UInt8>, at offset: Int) -> Int {
+    part.withContiguousUTF8 { bytes in
+      _ = UnsafeMutableBufferPointer(rebasing: path[offset...]).initialize(from: bytes)
+      return offset + bytes.count
     }
   }
 }

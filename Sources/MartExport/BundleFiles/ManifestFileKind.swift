@@ -12,12 +12,35 @@ enum ManifestFileKind {
 
   /// The manifest's bytes: canonical JSON with a final newline.
   static func encode(_ manifest: BundleManifest) throws(FileError) -> Data {
+    Data(try encoded(manifest).bytes)
+  }
+
+  /// ``encode(_:)``'s bytes, and where the version's text starts in them.
+  private static func encoded(_ manifest: BundleManifest) throws(FileError) -> (bytes: [UInt8], version: Int) {
     var writer = CanonicalJSONWriter(capacity: 128 * manifest.files.count + 4096)
-    do { try writer.manifest(manifest) } catch {
+    let version: Int
+    do { version = try writer.manifest(manifest) } catch {
       throw FileError(.encode, path: name, message: "encoding failed", cause: error)
     }
     writer.bytes.append(0x0A)
-    return Data(writer.bytes)
+    return (writer.bytes, version)
+  }
+
+  /// Gives `manifest` its version, `<as-of>-<first 12 hex digits of the SHA-256 of the manifest
+  /// without it>` (the version hashes everything the manifest says but itself), and returns its
+  /// bytes (``encode(_:)``). Encoded once: the version (a date, a dash and hex digits, nothing
+  /// JSON escapes) is put into the bytes of the manifest whose version is empty.
+  static func encodeVersioning(_ manifest: inout BundleManifest) throws(FileError) -> Data {
+    manifest.version = ""
+    let (unversioned, at) = try encoded(manifest)
+    let hasher = SHA256.Hasher()
+    unversioned.withUnsafeBytes { hasher.update($0) }
+    manifest.version = "\(manifest.asOf.iso)-\(hasher.finalize().prefix(12))"
+    var data = Data(capacity: unversioned.count + manifest.version.utf8.count)
+    data.append(contentsOf: unversioned[..<at])
+    data.append(contentsOf: manifest.version.utf8)
+    data.append(contentsOf: unversioned[at...])
+    return data
   }
 
   /// Reads the manifest of the bundle at `prefix` (relative to the checked directory) and checks
