@@ -117,7 +117,8 @@ public struct CostcoSource: BrandSource {
     // many rows and every warehouse of them was read, the answer is complete.
     if let statedTotal, everyRowRead, rowsRead == statedTotal {
       session.listedEveryStore(
-        of: .costco, stated: "the OCC API states \(statedTotal) stores (pagination.totalResults) and its pages list them all")
+        of: .costco,
+        stated: "the OCC API states \(statedTotal) stores (pagination.totalResults) and its pages list them all")
     }
     return branches
   }
@@ -392,7 +393,9 @@ struct StoreContent {
   /// the notices that name this warehouse or none, joined by `, `. `nil` when there is none.
   func closingText(forWarehouse displayName: String) -> String? {
     var parts: [String] = []
-    let flat = text.replacingOccurrences(of: "\n", with: "")
+    // Every line feed out, as Foundation's `replacingOccurrences` takes them out (by UTF-16 code
+    // units, so the one of a CR LF too), without the round trip through `NSString`.
+    let flat = String(decoding: text.utf8.filter { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
     if let rule = Self.monthlyRule(in: flat) {
       parts.append(String(rule))
     }
@@ -433,7 +436,9 @@ struct StoreContent {
       if scanner.skip(\.isWhitespace), scanner.take([":", "："]) {
         let end = line[scanner.index...].firstIndex(of: "※") ?? line.endIndex
         var start = word.lowerBound
-        while start > line.startIndex, line[line.index(before: start)].isWhitespace { start = line.index(before: start) }
+        while start > line.startIndex, line[line.index(before: start)].isWhitespace {
+          start = line.index(before: start)
+        }
         if start > line.startIndex, line[line.index(before: start)] == "*" { start = line.index(before: start) }
         return line[start..<end]
       }

@@ -120,6 +120,7 @@ public final class HTMLDocument {
   /// the whole text through libxml2's UTF-8 to UTF-8 converter, and a call to the input's
   /// reader each time the parser looks ahead, though the whole input is in memory from the
   /// start. The bytes are UTF-8 already (decoded above), so libxml2 has no encoding to detect.
+  /// Short text nodes are stored compactly, as `HTML_PARSE_COMPACT` says (see below).
   private static func parse(_ bytes: UnsafePointer<CChar>, count: Int, url: String?) -> htmlDocPtr? {
     guard let context = htmlCreateMemoryParserCtxt(bytes, Int32(clamping: count)) else { return nil }
     defer { htmlFreeParserCtxt(context) }
@@ -127,6 +128,12 @@ public final class HTMLDocument {
       HTML_PARSE_RECOVER.rawValue | HTML_PARSE_NOERROR.rawValue | HTML_PARSE_NOWARNING.rawValue
         | HTML_PARSE_NONET.rawValue | HTML_PARSE_COMPACT.rawValue | HTML_PARSE_IGNORE_ENC.rawValue)
     _ = htmlCtxtUseOptions(context, options)
+    // `HTML_PARSE_COMPACT` keeps a text node under 16 bytes (most of a page's: the white space
+    // between tags, labels, numbers) inside the node instead of in a string of its own, but
+    // libxml2 2.9 does so only with `dictNames` set, which `htmlCtxtUseOptions` clears. The HTML
+    // parser hands every text over NUL-terminated, so no text is put in the context's dictionary,
+    // which the document does not keep.
+    context.pointee.dictNames = 1
     context.pointee.charset = Int32(XML_CHAR_ENCODING_UTF8.rawValue)
     context.pointee.encoding = UnsafePointer(xmlCharStrdup("UTF-8"))
     context.pointee.loadsubset |= XML_SKIP_IDS

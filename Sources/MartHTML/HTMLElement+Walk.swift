@@ -39,7 +39,12 @@ extension HTMLElement {
     guard node.pointee.type == XML_ELEMENT_NODE, node.pointee.ns == nil, let own = node.pointee.name else {
       return false
     }
-    // Byte by byte against the name's UTF-8: no C string made for each call.
+    return Self.isNamed(own, name)
+  }
+
+  /// Whether libxml2's NUL-terminated name `own` is `name`, as `xmlStrEqual` compares them, byte
+  /// by byte against the name's UTF-8: no C string is made of `name` for each call.
+  static func isNamed(_ own: UnsafePointer<xmlChar>, _ name: String) -> Bool {
     var index = 0
     for byte in name.utf8 {
       guard own[index] == byte else { return false }
@@ -83,7 +88,7 @@ extension HTMLElement {
     guard node.pointee.type == XML_ELEMENT_NODE else { return nil }
     var attribute = node.pointee.properties
     while let current = attribute {
-      if current.pointee.ns == nil, let own = current.pointee.name, xmlStrEqual(own, name) != 0 { return current }
+      if current.pointee.ns == nil, let own = current.pointee.name, Self.isNamed(own, name) { return current }
       attribute = current.pointee.next
     }
     return nil

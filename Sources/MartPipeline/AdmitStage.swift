@@ -55,7 +55,8 @@ public struct PreviousBundle: Sendable {
           + " bundle, stands in as the previous one")
       return PreviousBundle(standIn)
     }
-    problems.warn(.previousBundle, "last bundle unreadable and no kept bundle intact, nothing to carry over: \(failure)")
+    problems.warn(
+      .previousBundle, "last bundle unreadable and no kept bundle intact, nothing to carry over: \(failure)")
     var none = PreviousBundle()
     none.damage = failure
     return none
@@ -150,16 +151,23 @@ public struct AdmitStage: Sendable {
   /// its brand and every other brand go on.
   static func deduplicated(_ branches: [RawBranch], problems: inout RunProblems) -> [RawBranch] {
     var seen = Set<BranchID>()
-    return branches.filter { branch in
-      if let problem = branch.id.fileNameProblem {
+    seen.reserveCapacity(branches.count)
+    var dropped = Set<Int>()
+    // By index: only each branch's id is read, not the branch copied with all its texts.
+    for index in branches.indices {
+      let id = branches[index].id
+      if let problem = id.fileNameProblem {
         problems.warn(
-          .source, "branch id \(branch.id.description.debugDescription) cannot name a file (\(problem)); left out",
-          brand: branch.id.brand)
-        return false
+          .source, "branch id \(id.description.debugDescription) cannot name a file (\(problem)); left out",
+          brand: id.brand)
+        dropped.insert(index)
+      } else if !seen.insert(id).inserted {
+        problems.warn(.duplicateBranch, "listed more than once by the source; kept the first", branch: id)
+        dropped.insert(index)
       }
-      if seen.insert(branch.id).inserted { return true }
-      problems.warn(.duplicateBranch, "listed more than once by the source; kept the first", branch: branch.id)
-      return false
     }
+    // Nearly always none is dropped: the list is kept as it is, no branch copied.
+    guard !dropped.isEmpty else { return branches }
+    return branches.indices.filter { !dropped.contains($0) }.map { branches[$0] }
   }
 }

@@ -1,8 +1,8 @@
 import MartBrands
 import MartCore
+import MartExport
 import MartFetch
 import Synchronization
-import MartExport
 
 /// The brands a run asks for, split by whether a source offers them. The one place where
 /// requested brands are matched to sources.
@@ -78,12 +78,12 @@ public struct CollectStage: Sendable {
         group.addTask {
           defer { if let progress, let index { progress.update(index) { $0.done = true } } }
           do throws(SourceError) {
-            // Every branch carries what its source's closing dates speak of.
-            let branches = try await source.collect(session).map { branch in
-              var branch = branch
-              branch.closingCoverage = source.closingDateCoverage
-              branch.closingTextCoverage = source.closingTextCoverage
-              return branch
+            // Every branch carries what its source's closing dates speak of, set in place: no
+            // branch is copied with all its texts.
+            var branches = try await source.collect(session)
+            for index in branches.indices {
+              branches[index].closingCoverage = source.closingDateCoverage
+              branches[index].closingTextCoverage = source.closingTextCoverage
             }
             return (
               order, brands, .success(branches), session.warnings,
@@ -107,7 +107,11 @@ public struct CollectStage: Sendable {
       completeAnswers.merge(complete.filter { brands.contains($0.key) }) { first, _ in first }
       for warning in warnings { problems.warn(.source, warning.message, branch: warning.branch) }
       for brand in brands {
-        results[brand] = result.map { branches in branches.filter { $0.id.brand == brand } }
+        // A source of one brand (or whose branches are all this brand's) gives its list as it is,
+        // not a copy of every branch.
+        results[brand] = result.map { branches in
+          branches.allSatisfy { $0.id.brand == brand } ? branches : branches.filter { $0.id.brand == brand }
+        }
         dataSources[brand] = dataSource
       }
     }

@@ -67,9 +67,11 @@ public struct NormalizeStage: Sendable {
       done.branches.reserveCapacity(sliceSize)
       done.addresses.reserveCapacity(sliceSize)
       done.problems.reserveCapacity(sliceSize)
+      // The slice's branches share their closing-day, hours and status texts: each read once.
+      var readings = BranchReadings()
       for index in (slice * sliceSize)..<min(raw.count, (slice + 1) * sliceSize) {
         var problems = RunProblems()
-        let (branch, address) = normalizer.normalize(raw[index], problems: &problems)
+        let (branch, address) = normalizer.normalize(raw[index], problems: &problems, reusing: &readings)
         done.branches.append(branch)
         done.addresses.append(address)
         done.problems.append(problems)
@@ -109,7 +111,16 @@ extension BranchNormalizer {
   /// Normalizes one branch (``BranchNormalizer/normalize(_:)``), its problems added to
   /// `problems` as warnings naming the branch; returns the branch and its parsed address.
   public func normalize(_ raw: RawBranch, problems: inout RunProblems) -> (Branch, KoreanAddress?) {
-    let normalized = normalize(raw)
+    var readings = BranchReadings()
+    return normalize(raw, problems: &problems, reusing: &readings)
+  }
+
+  /// Normalizes one branch (``BranchNormalizer/normalize(_:reusing:)``), its problems added to
+  /// `problems` as warnings naming the branch; returns the branch and its parsed address.
+  public func normalize(
+    _ raw: RawBranch, problems: inout RunProblems, reusing readings: inout BranchReadings
+  ) -> (Branch, KoreanAddress?) {
+    let normalized = normalize(raw, reusing: &readings)
     for problem in normalized.problems {
       problems.warn(RunProblem.Kind(problem.kind), problem.message, branch: problem.branch)
     }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 
 @testable import MartCore
@@ -72,5 +73,35 @@ struct BranchNormalizerTests {
         "2026-11-08", "2026-11-22", "2026-12-13", "2026-12-27", "2026-12-31",
       ])
     #expect(normalized.problems.first?.description.hasPrefix("emart-1059: closes for good") == true)
+  }
+
+  @Test("branches normalized with shared readings are the branches normalized each on its own")
+  func sharedReadings() {
+    // The same texts again and again, as a brand's branches publish them, with the inputs that
+    // change a reading around them: other dates, coverages, a status, a decomposed spelling.
+    let decomposed = "매월 둘째, 넷째 일요일".decomposedStringWithCanonicalMapping
+    let dates = [CalendarDate(iso: "2026-11-11")!, CalendarDate(iso: "2026-11-25")!]
+    var raws: [RawBranch] = []
+    for index in 0..<24 {
+      var branch = RawBranch(
+        id: BranchID(brand: "emart", storeID: "\(1000 + index)"), name: "\(index)점",
+        address: "서울특별시 송파구 올림픽로 \(index + 1)", phone: "02-411-\(1000 + index)",
+        openingHours: ["10:00 ~ 23:00", "10:00~22:00", "오전 10:00 - 오후 10:00", "마트 임시휴업"][index % 4],
+        closingText: ["매월 둘째, 넷째 일요일", decomposed, "11/22(일)", nil][index % 4 == 3 ? 3 : index % 3],
+        statusText: [nil, "12/1~12/31 리뉴얼 공사로 휴점", "폐점", nil, "영업중"][index % 5], sourceURL: "https://example.com/")
+      if index % 2 == 0 { branch.closingDates = dates }
+      if index % 3 == 0 { branch.closingCoverage = .asOfThroughLastListed }
+      if index % 7 == 0 { branch.closingTextCoverage = .listedDaysOnly }
+      raws.append(branch)
+    }
+    var readings = BranchReadings()
+    for raw in raws {
+      #expect(normalizer.normalize(raw, reusing: &readings) == normalizer.normalize(raw))
+    }
+    // Another day's normalizer given the same readings reads as of its own day.
+    let later = BranchNormalizer(day: RunDay(asOf: CalendarDate(iso: "2026-12-20")!))
+    for raw in raws {
+      #expect(later.normalize(raw, reusing: &readings) == later.normalize(raw))
+    }
   }
 }

@@ -66,7 +66,8 @@ public enum CoordinateValidation {
   public static func validate(
     _ point: GeoPoint, source: CoordinateSource, precision: CoordinatePrecision = .building
   ) -> (coordinate: Coordinate?, warning: String?) {
-    let text = "(\(point.latitude), \(point.longitude))"
+    // Written only for a warning: a valid coordinate, nearly every one, needs no text.
+    var text: String { "(\(point.latitude), \(point.longitude))" }
     guard point.latitude.isFinite, point.longitude.isFinite else {
       return (nil, "rejected \(source.rawValue) coordinate \(text): not a number")
     }

@@ -13,6 +13,13 @@ public struct BranchNormalizer: Sendable {
   /// Normalizes one branch: the branch, the parsed address the geocoding stage builds its
   /// queries from, and the problems worth reporting, in the order they were met.
   public func normalize(_ raw: RawBranch) -> NormalizedBranch {
+    var readings = BranchReadings()
+    return normalize(raw, reusing: &readings)
+  }
+
+  /// ``normalize(_:)``, taking the readings of texts that branches normalized before published
+  /// too (closing days, opening hours, status) from `readings`, and adding the new ones to it.
+  public func normalize(_ raw: RawBranch, reusing readings: inout BranchReadings) -> NormalizedBranch {
     var problems: [NormalizationProblem] = []
     func problem(_ kind: NormalizationProblem.Kind, _ message: String) {
       problems.append(NormalizationProblem(branch: raw.id, kind: kind, message: message))
@@ -29,11 +36,12 @@ public struct BranchNormalizer: Sendable {
       problem(.phone, "phone \"\(phonePublished)\" is not a Korean phone number")
     }
     let closingText = TextCleanup.field(raw.closingText)
-    var schedule = ClosingSchedule.published(
+    let read = readings.schedule(
       text: closingText, dates: raw.closingDates, asOf: day.asOf, coverage: raw.closingCoverage,
       textCoverage: raw.closingTextCoverage)
+    var schedule = read.schedule
     var openingHours = TextCleanup.field(raw.openingHours)
-    let reading = StoreStatus.read(
+    let reading = readings.status(
       statusText: raw.statusText, openingHours: openingHours, closingText: closingText, asOf: day.asOf)
     // `openingHours` holds hours only: a notice published in the hours field (`마트 임시휴업.
     // 몰영업시간 …`, `… 영업종료로 단골매장을 변경해주세요.`) is the store status's text instead.
@@ -48,6 +56,8 @@ public struct BranchNormalizer: Sendable {
       for warning in schedule.warnings { problem(.closingDays, warning) }
     }
     var status = reading.status
+    // The schedule as read, unless an announced shutdown adds its days.
+    var readSchedule: Int? = read.number
     if let upcoming = reading.upcomingShutdown {
       let text = reading.status.text ?? ""
       if let through = upcoming.through {
@@ -56,7 +66,14 @@ public struct BranchNormalizer: Sendable {
         problem(.storeStatus, "closes for good on \(upcoming.from), as published: \"\(text)\"")
       }
       addUpcomingShutdown(upcoming, to: &schedule, status: &status)
+      readSchedule = nil
     }
+    let closing =
+      if let readSchedule {
+        readings.closing(ofSchedule: readSchedule, window: day.window, storeStatus: status, asOf: day.asOf)
+      } else {
+        BranchClosing(schedule: schedule, window: day.window, storeStatus: status, asOf: day.asOf)
+      }
     let branch = Branch(
       id: raw.id,
       banner: TextCleanup.field(raw.banner),
@@ -67,9 +84,9 @@ public struct BranchNormalizer: Sendable {
       phonePublished: phonePublished,
       openingHours: openingHours,
       // A shut store's hours text is a notice (or the mall's hours), never its own.
-      hours: reading.status.isTrading ? OpeningHours.parse(openingHours) : nil,
+      hours: reading.status.isTrading ? readings.openingHours(openingHours) : nil,
       coordinate: nil,
-      closing: BranchClosing(schedule: schedule, window: day.window, storeStatus: status, asOf: day.asOf),
+      closing: closing,
       storeStatus: status,
       sourceURL: raw.sourceURL,
       pageURL: raw.pageURL)
