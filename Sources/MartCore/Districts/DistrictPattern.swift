@@ -51,20 +51,13 @@ public struct District: Hashable, Comparable, Sendable, CustomStringConvertible 
   /// bytes say what the texts do, and compare without the normalizing a `String` comparison of
   /// Hangul does.
   public static func == (lhs: District, rhs: District) -> Bool {
-    sameBytes(lhs.sido, rhs.sido) && sameBytes(lhs.sigungu, rhs.sigungu)
+    lhs.sido.hasSameUTF8(as: rhs.sido) && lhs.sigungu.hasSameUTF8(as: rhs.sigungu)
   }
 
-  /// The names' bytes, as ``==(_:_:)`` compares them: hashing a Hangul `String` normalizes
-  /// every syllable first.
+  /// The names' bytes, as ``==(_:_:)`` compares them.
   public func hash(into hasher: inout Hasher) {
-    sido.withContiguousUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    // No UTF-8 byte is 0xFF: the names cannot run into each other.
-    hasher.combine(UInt8(0xFF))
-    sigungu.withContiguousUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-  }
-
-  private static func sameBytes(_ left: String, _ right: String) -> Bool {
-    left.withContiguousUTF8 { left in right.withContiguousUTF8 { right in left.elementsEqual(right) } }
+    sido.hashUTF8(into: &hasher)
+    sigungu.hashUTF8(into: &hasher)
   }
 }
 

@@ -1,5 +1,3 @@
-import Foundation
-
 /// Readings of published texts that many branches share, each made once per distinct input and
 /// then reused: a brand's branches publish the same few closing-day texts (`매월 둘째, 넷째 일요일
 /// (11/22, 12/13)`) or dates, opening hours (`10:00 ~ 22:00`) and status texts, and reading them
@@ -114,17 +112,12 @@ private struct ExactText: Hashable {
 
   static func == (lhs: ExactText, rhs: ExactText) -> Bool {
     guard let left = lhs.text, let right = rhs.text else { return lhs.text == nil && rhs.text == nil }
-    return left.withContiguousUTF8 { left in
-      right.withContiguousUTF8 { right in
-        left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
-      }
-    }
+    return left.hasSameUTF8(as: right)
   }
 
   func hash(into hasher: inout Hasher) {
-    // No UTF-8 byte is 0xFE or 0xFF: a text's end, or no text, cannot be taken for a byte of it.
+    // No UTF-8 byte is 0xFE: no text cannot be taken for a text's bytes.
     guard let text else { return hasher.combine(UInt8(0xFE)) }
-    text.withContiguousUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    hasher.combine(UInt8(0xFF))
+    text.hashUTF8(into: &hasher)
   }
 }
