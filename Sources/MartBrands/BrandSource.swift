@@ -326,6 +326,29 @@ public final class SourceSession: Sendable {
     try await send(.get(url(pathAndQuery)), answering: mismatch, unproven: unproven)
   }
 
+  /// Sends `request` as ``send(_:answering:unproven:)`` does, reading each answer once: `read`
+  /// makes what both checks look at and what the caller keeps, so the answer returned comes
+  /// with the reading its checks passed, not read a second time.
+  public func send<Reading>(
+    _ request: HTTPRequest, reading read: (HTTPResponse) -> Reading, answering mismatch: (Reading) -> String?,
+    unproven: (Reading) -> Bool = { _ in false }
+  ) async throws(SourceError) -> (response: HTTPResponse, reading: Reading) {
+    var lastReading: Reading?
+    func reading(_ answer: HTTPResponse) -> Reading {
+      if let lastReading { return lastReading }
+      let reading = read(answer)
+      lastReading = reading
+      return reading
+    }
+    let response = try await send(
+      request,
+      answering: { answer in
+        lastReading = nil
+        return mismatch(reading(answer))
+      }, unproven: { unproven(reading($0)) })
+    return (response, reading(response))
+  }
+
   /// POSTs a form, requiring a 2xx status and the page asked for (``send(_:answering:unproven:)``).
   public func postForm(
     _ pathAndQuery: String, fields: [(name: String, value: String)], answering mismatch: (HTTPResponse) -> String?,

@@ -8,16 +8,12 @@ extension EmartSource {
   /// check is the list returned, with the rows it skipped.
   static func storeList(searchType: String, _ session: SourceSession) async throws(SourceError) -> BranchList {
     let list = "the store list (searchType=\(searchType))"
-    func read(_ answer: HTTPResponse) -> Result<BranchList, SourceError> { reading(answer, list: list) }
-    var lastReading: Result<BranchList, SourceError>?
-    let response = try await session.postForm(
-      storeListPath, fields: storeListFields(searchType: searchType, asOf: session.asOf)
-    ) { answer in
-      let reading = read(answer)
-      lastReading = reading
-      return storeListMismatch(try? reading.get().branches, searchType: searchType)
-    }
-    return try (lastReading ?? read(response)).get()
+    let request = HTTPRequest.postForm(
+      session.url(storeListPath), fields: storeListFields(searchType: searchType, asOf: session.asOf))
+    return try await session.send(
+      request, reading: { reading($0, list: list) },
+      answering: { storeListMismatch(try? $0.get().branches, searchType: searchType) }
+    ).reading.get()
   }
 
   /// `answer` read as the store list named `list`, or why it does not read as one: the answer
@@ -84,15 +80,9 @@ extension EmartSource {
   static func holidayList(
     _ request: HTTPRequest, unproven: Bool, _ session: SourceSession, mismatch: (HolidayListReading) -> String?
   ) async throws(SourceError) -> HolidayListAnswer {
-    var lastReading: HolidayListReading?
-    let response = try await session.send(
-      request,
-      answering: { answer in
-        let reading = HolidayListReading(answer)
-        lastReading = reading
-        return mismatch(reading)
-      }, unproven: { _ in unproven })
-    return HolidayListAnswer(response: response, rows: try (lastReading ?? HolidayListReading(response)).rows.get())
+    let (response, reading) = try await session.send(
+      request, reading: HolidayListReading.init, answering: mismatch, unproven: { _ in unproven })
+    return HolidayListAnswer(response: response, rows: try reading.rows.get())
   }
 
   /// A holiday list's answer read once for its checks and its rows: its `dateList` rows (or why

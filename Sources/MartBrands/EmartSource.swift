@@ -261,23 +261,18 @@ public struct EmartSource: BrandSource {
       // An answer that does not read as a store list is not the list asked for (a leftover on
       // a kept-alive connection): it is asked again on a fresh one. One that reads but places
       // no 에브리데이 store proves nothing, and is asked again when it repeats another answer.
-      func read(_ answer: HTTPResponse) -> Result<BranchList, SourceError> {
-        reading(answer, list: "the all-format store list")
-      }
-      var lastReading: Result<BranchList, SourceError>?
-      let response = try await session.postForm(
-        storeListPath, fields: allFormatsFields(asOf: session.asOf),
-        answering: { answer in
-          let reading = read(answer)
-          lastReading = reading
+      let request = HTTPRequest.postForm(session.url(storeListPath), fields: allFormatsFields(asOf: session.asOf))
+      let list = try await session.send(
+        request, reading: { reading($0, list: "the all-format store list") },
+        answering: { reading in
           guard case .failure(let error) = reading else { return nil }
           return "not a store list (\(error.reason))"
         },
-        unproven: { _ in
-          guard case .success(let list)? = lastReading else { return true }
+        unproven: { reading in
+          guard case .success(let list) = reading else { return true }
           return !list.branches.contains { $0.id.brand == .everyday }
-        })
-      let list = try (lastReading ?? read(response)).get()
+        }
+      ).reading.get()
       session.warn(skipped: list.skipped)
       for branch in list.branches where branch.id.brand == .everyday {
         listed[branch.id.storeID] = StorePlace(

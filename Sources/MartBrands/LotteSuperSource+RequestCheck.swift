@@ -4,17 +4,44 @@ import MartFetch
 
 extension LotteSuperSource {
   /// The holiday answer of `store` at `pathAndQuery`, checked by
-  /// ``holidayListMismatch(_:store:)``. Its rows carry only dates (`holidayDate`): nothing names
-  /// the store, so it is asked on a lane closed by a proof (``readHolidays(of:_:)``), and a run
-  /// whose holiday answers are all one answer believes none of them (``collect(_:)``).
+  /// ``holidayListMismatch(_:store:)``, and its dates. Its rows carry only dates
+  /// (`holidayDate`): nothing names the store, so it is asked on a lane closed by a proof
+  /// (``readHolidays(of:_:)``), and a run whose holiday answers are all one answer believes none
+  /// of them (``collect(_:)``). Each answer is read once: the reading that passed the check gives
+  /// the dates.
   static func holidayList(
     at pathAndQuery: String, of store: Store, connection: HTTPRequest.ConnectionChoice = .keptAlive,
     _ session: SourceSession
-  ) async throws(SourceError) -> HTTPResponse {
+  ) async throws(SourceError) -> (response: HTTPResponse, holidays: HolidayList) {
     var request = HTTPRequest.get(session.url(pathAndQuery))
     request.connection = connection
-    return try await session.send(
-      request, answering: { holidayListMismatch($0, store: store) })
+    let (response, reading) = try await session.send(
+      request, reading: HolidayListReading.init, answering: { holidayListMismatch($0, store: store) })
+    return (response, try reading.holidays.get())
+  }
+
+  /// A holiday answer read once for its check and its dates: whether it is a store list page
+  /// (`storeInfo`) instead, and its dates (or why they do not read).
+  struct HolidayListReading {
+    var holidays: Result<HolidayList, SourceError>
+    /// A `storeInfo` list of rows: a store list page, not a holiday list.
+    var isStoreList = false
+
+    init(_ answer: HTTPResponse) {
+      let members = JSONRowReader.members(in: answer.body, keys: ["storeInfo", "holidayList"])
+      if case .rows? = members?["storeInfo"] { isStoreList = true }
+      if case .rows(let rows)? = members?["holidayList"] {
+        holidays = .success(HolidayList(rows: rows))
+        return
+      }
+      // No list read here (absent, `null`, or a document the reader declines): the parser
+      // decides, as it does for any holiday answer.
+      do throws(SourceError) {
+        holidays = .success(try parseHolidayList(answer.body, url: answer.requestURL))
+      } catch {
+        holidays = .failure(error)
+      }
+    }
   }
 
   /// How many stores' holiday lists one lane asks before its proof: well under the 100 requests
@@ -90,10 +117,7 @@ extension LotteSuperSource {
   /// (`storeInfo`) is a mismatch. The rows name no store (the 2026 client reads `holidayDate`
   /// alone), so nothing else is checked; an answer that does not read passes (its reader then
   /// says what is wrong).
-  static func holidayListMismatch(_ answer: HTTPResponse, store: Store) -> String? {
-    if case .rows? = JSONRowReader.rows(in: answer.body, key: "storeInfo") {
-      return "a store list page, not the holiday list of store \(store.code)"
-    }
-    return nil
+  static func holidayListMismatch(_ answer: HolidayListReading, store: Store) -> String? {
+    answer.isStoreList ? "a store list page, not the holiday list of store \(store.code)" : nil
   }
 }

@@ -123,9 +123,8 @@ public struct LotteSuperSource: BrandSource {
     }
     var answer: HTTPResponse?
     do throws(SourceError) {
-      let response = try await holidayList(at: path, of: store, connection: connection, session)
+      let (response, holidays) = try await holidayList(at: path, of: store, connection: connection, session)
       answer = response
-      let holidays = try parseHolidayList(response.body, url: response.requestURL)
       branch.closingDates = holidays.dates
       for text in holidays.unreadable {
         session.warn("holidayDate \"\(text)\" is not a YYYYMMDD date", branch: branch.id)
@@ -213,31 +212,39 @@ public struct LotteSuperSource: BrandSource {
   }
 
   /// The dates of a holiday answer, sorted and once each, and the `holidayDate` texts that are
-  /// not `YYYYMMDD` dates (`YYYY-MM-DD` is read too). A missing or `null` list is empty.
-  public static func parseHolidayList(
-    _ data: Data, url: String
-  ) throws(SourceError) -> (dates: [CalendarDate], unreadable: [String]) {
-    let rows =
-      try decodeRows(
-        data, key: "holidayList", url: url, expecting: "a \"holidayList\" array", fallback: HolidayListBody.self,
-        rows: \.holidayList) ?? []
-    var dates = Set<CalendarDate>()
-    var unreadable: [String] = []
-    for row in rows {
-      guard let text = row.text("holidayDate") else { continue }
-      // An ASCII date's numbers are its bytes 0 to 9, read without walking its characters.
-      let digits =
-        text.utf8.allSatisfy { $0 < 0x80 }
-        ? String(decoding: text.utf8.filter { (0x30...0x39).contains($0) }, as: UTF8.self) : text.filter(\.isNumber)
-      if digits.count == 8, let year = Int(digits.prefix(4)), let month = Int(digits.dropFirst(4).prefix(2)),
-        let day = Int(digits.suffix(2)), let date = CalendarDate(year: year, month: month, day: day)
-      {
-        dates.insert(date)
-      } else {
-        unreadable.append(text)
+  /// not `YYYYMMDD` dates (`YYYY-MM-DD` is read too).
+  public struct HolidayList: Sendable, Equatable {
+    public var dates: [CalendarDate]
+    public var unreadable: [String]
+
+    init(rows: [JSONRow]) {
+      var dates = Set<CalendarDate>()
+      var unreadable: [String] = []
+      for row in rows {
+        guard let text = row.text("holidayDate") else { continue }
+        // An ASCII date's numbers are its bytes 0 to 9, read without walking its characters.
+        let digits =
+          text.utf8.allSatisfy { $0 < 0x80 }
+          ? String(decoding: text.utf8.filter { (0x30...0x39).contains($0) }, as: UTF8.self) : text.filter(\.isNumber)
+        if digits.count == 8, let year = Int(digits.prefix(4)), let month = Int(digits.dropFirst(4).prefix(2)),
+          let day = Int(digits.suffix(2)), let date = CalendarDate(year: year, month: month, day: day)
+        {
+          dates.insert(date)
+        } else {
+          unreadable.append(text)
+        }
       }
+      self.dates = dates.sorted()
+      self.unreadable = unreadable
     }
-    return (dates.sorted(), unreadable)
+  }
+
+  /// The dates of a holiday answer (``HolidayList``). A missing or `null` list is empty.
+  public static func parseHolidayList(_ data: Data, url: String) throws(SourceError) -> HolidayList {
+    HolidayList(
+      rows: try decodeRows(
+        data, key: "holidayList", url: url, expecting: "a \"holidayList\" array", fallback: HolidayListBody.self,
+        rows: \.holidayList) ?? [])
   }
 
   /// The published name without a format prefix: `E다산역점` → `다산역점`, `G속초조양점` →

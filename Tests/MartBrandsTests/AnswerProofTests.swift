@@ -257,6 +257,33 @@ struct AnswerProofTests {
     }
   }
 
+  /// A holiday answer is read once, for its check and its dates: the reading says a store list
+  /// page is not a holiday list, and gives the dates the parser gives, also for answers its
+  /// fast reader declines (a byte-order mark) or that do not read at all.
+  @Test func lotteSuperHolidayAnswersAreReadOnceForTheirCheckAndTheirDates() throws {
+    func reading(_ body: String) -> LotteSuperSource.HolidayListReading {
+      LotteSuperSource.HolidayListReading(
+        HTTPResponse(
+          requestURL: "https://www.lotteon.com/p/lotteplus/holiday/selectHolidayList?trNo=1", finalURL: "",
+          status: 200, headers: [], body: Data(body.utf8)))
+    }
+    let store = LotteSuperSource.Store(code: "5010", publishedName: "E다산역점")
+    let storeList = reading(#"{"storeInfo":[{"sstrCd":"5023","strNm":"G속초조양점"}]}"#)
+    #expect(LotteSuperSource.holidayListMismatch(storeList, store: store)?.contains("store list") == true)
+    for body in [
+      #"{"holidayList":[{"holidayDate":"20261122"},{"holidayDate":"20261108"},{"holidayDate":"미정"}]}"#,
+      "\u{FEFF}" + #"{"holidayList":[{"holidayDate":"20261111"}]}"#, #"{"holidayList":null}"#, "{}",
+    ] {
+      let read = reading(body)
+      #expect(LotteSuperSource.holidayListMismatch(read, store: store) == nil, "\(body)")
+      let parsed = try LotteSuperSource.parseHolidayList(Data(body.utf8), url: "u")
+      #expect(try read.holidays.get() == parsed, "\(body)")
+    }
+    let one = try reading(#"{"holidayList":[{"holidayDate":"20261122"}]}"#).holidays.get()
+    #expect(one.dates.map(\.iso) == ["2026-11-22"])
+    #expect(throws: SourceError.self) { try reading(#"{"holidayList":"#).holidays.get() }
+  }
+
   // MARK: E-mart
 
   /// 노브랜드 store pages (`view.do?id=`) carry no name of their store that the check can rest
