@@ -179,10 +179,9 @@ final class AnswerLedger: Sendable {
   let laneRecords = Mutex<[ConnectionLane: LaneRecord]>([:])
 
   /// Notes that `body` answered `request`.
-  func record(_ body: Data, answering request: HTTPRequest) {
-    let key = AskedRequest(request)
+  func record(_ body: Data, answering request: AskedRequest) {
     let print = Fingerprint(body)
-    requestsByBody.withLock { _ = $0[print, default: []].insert(key) }
+    requestsByBody.withLock { _ = $0[print, default: []].insert(request) }
   }
 
   /// Whether `body` also answered a request other than `request` in this run.

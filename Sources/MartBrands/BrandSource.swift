@@ -367,10 +367,11 @@ public final class SourceSession: Sendable {
       if let lane = request.lane { answers.breakLane(lane) }
       throw SourceError(source: sourceName, url: request.url, reason: .fetch(error))
     }
-    lastAsked.withLock { $0 = AskedRequest(request) }
+    let asked = AskedRequest(request)
+    lastAsked.withLock { $0 = asked }
     let head = AnswerHead(response)
     responses.withLock { $0[request.url] = head }
-    answers.record(response.body, answering: request)
+    answers.record(response.body, answering: asked)
     if let lane = request.lane { answers.note(response, on: lane) }
     if let label = response.charset, CharsetDecoder.encodingName(forLabel: label) == nil {
       warn("\(request.url): unknown charset \"\(label)\" in the Content-Type header; the encoding was sniffed")
