@@ -86,9 +86,12 @@ public struct HomeplusSource: BrandSource {
     if firstOutcomes.count == pages, firstOutcomes.allSatisfy(\.carriesNothing),
       case .unreadable(_, let error, _, _)? = firstOutcomes.first
     {
+      // What the pages were, said with it (as the probe says it): a shell's title and kind.
+      let described = Set(firstOutcomes.compactMap { $0.answer.map(ResponseDescription.body) }).sorted()
+      let pagesWere = described.isEmpty ? "" : " (\(described.joined(separator: "; ")))"
       session.usedFallback(
         "\(Self.storeListData), for all \(listed.count) stores: the first \(pages) store pages carry no store"
-          + " data, so the others were not asked this run",
+          + " data\(pagesWere), so the others were not asked this run",
         primaryFailure: error)
       return listed
     }

@@ -91,6 +91,8 @@ struct AnswerProofTests {
     let warning = try #require(warnings.first)
     #expect(warning.contains("carry no store data") && warning.contains("storDayoffCntt"), "\(warning)")
     #expect(warning.contains("HTML page titled '홈플러스'"), "\(warning)")
+    // The stand-in itself (the brand's data source in the log and the report) says what the pages were.
+    #expect(warning.contains("carry no store data (an HTML page titled '홈플러스'), so the others"), "\(warning)")
   }
 
   @Test func homeplusProbeSaysWhenTheFirstPagesCarryNothing() async throws {
