@@ -144,9 +144,6 @@ struct AnswerBody: Hashable {
   }
 }
 
-/// The answers a source's run received, by body, and which requests each answered: an answer
-/// that carries nothing of its request is compared with the others (``SourceSession/send(_:answering:unproven:)``).
-/// One ledger is shared by a session and the item sessions of its ``SourceSession/sideBySide(_:_:)``.
 /// How a request is told from another: method, URL and body (not the connection it goes on).
 struct AskedRequest: Hashable, Sendable {
   var method: HTTPMethod
@@ -160,6 +157,9 @@ struct AskedRequest: Hashable, Sendable {
   }
 }
 
+/// The answers a source's run received, by body, and which requests each answered: an answer
+/// that carries nothing of its request is compared with the others (``SourceSession/send(_:answering:unproven:)``).
+/// One ledger is shared by a session and the item sessions of its ``SourceSession/sideBySide(_:_:)``.
 final class AnswerLedger: Sendable {
   /// A body as the ledger keeps it: its length and ``AnswerBody/hash(of:)`` of every byte (the
   /// run keeps no bodies; two bodies alike in both and different in content would only cost one

@@ -320,11 +320,16 @@ import Testing
 
   // MARK: Conditional requests
 
-  @Test func a304ReusesTheStoredBody() async throws {
+  /// The path of a validator database in a folder of its own under the tests' scratch folder
+  /// (removed with it when the process ends).
+  static func scratchValidatorPath() throws -> String {
     let directory = Scratch.directory.appendingPathComponent("mart-validators-\(UUID())")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("http.sqlite").path
+    return directory.appendingPathComponent("http.sqlite").path
+  }
+
+  @Test func a304ReusesTheStoredBody() async throws {
+    let path = try Self.scratchValidatorPath()
     let server = try FaultServer { request, _ in
       if request.headers.value(named: "If-None-Match") == "\"v1\"" { return ServerResponse(status: 304) }
       return ServerResponse(
@@ -356,10 +361,7 @@ import Testing
   }
 
   @Test func aStoredBodyThatNoLongerMatchesItsDigestIsFetchedAgainInFull() async throws {
-    let directory = Scratch.directory.appendingPathComponent("mart-validators-\(UUID())")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let path = directory.appendingPathComponent("http.sqlite").path
+    let path = try Self.scratchValidatorPath()
     let page = Data(#"{"stores":["성수점","월계점"]}"#.utf8)
     let server = try FaultServer { request, _ in
       if request.headers.value(named: "If-None-Match") == "\"v1\"" { return ServerResponse(status: 304) }
@@ -391,10 +393,7 @@ import Testing
   }
 
   @Test func postsAreNeverConditional() async throws {
-    let directory = Scratch.directory.appendingPathComponent("mart-validators-\(UUID())")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let store = try HTTPValidatorStore(path: directory.appendingPathComponent("http.sqlite").path)
+    let store = try HTTPValidatorStore(path: try Self.scratchValidatorPath())
     let server = try FaultServer { _, _ in
       ServerResponse(headers: [HTTPHeader("ETag", "\"p\"")], body: Data("search results".utf8))
     }
@@ -409,10 +408,7 @@ import Testing
   /// is a check of what the server sends now: a `304` would be filled with the stored body,
   /// which proves nothing of the connection, so such a request carries no validators.
   @Test func requestsOnAConnectionOfTheirOwnAreNeverConditional() async throws {
-    let directory = Scratch.directory.appendingPathComponent("mart-validators-\(UUID())")
-    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-    defer { try? FileManager.default.removeItem(at: directory) }
-    let store = try HTTPValidatorStore(path: directory.appendingPathComponent("http.sqlite").path)
+    let store = try HTTPValidatorStore(path: try Self.scratchValidatorPath())
     let server = try FaultServer { request, _ in
       if request.headers.value(named: "If-None-Match") == "\"v1\"" { return ServerResponse(status: 304) }
       return ServerResponse(headers: [HTTPHeader("ETag", "\"v1\"")], body: Data("page of \(request.path)".utf8))
